@@ -1,0 +1,125 @@
+import express, { NextFunction, Request, Response, Router } from 'express';
+import { execute, GraphQLSchema, Kind, OperationDefinitionNode, validate } from 'graphql';
+import { Ctx, makeContext, Services } from '../src/context';
+import { AppError, ERROR_CODES, toAppError } from '../src/errors';
+import type { Logger } from '../src/logger';
+import { locOf, planVariables, readVariables, snake, VariablePlan, WireIssue } from './inputs';
+import type { OperationRoute, Route } from './route';
+
+/** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
+export const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
+
+/** Writes an error the one way the REST API writes errors (contracts §2). */
+export function sendError(res: Response, error: AppError, plans: VariablePlan[] = []): void {
+  const status = ERROR_CODES[error.code].http;
+  if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  if (error.code === 'VALIDATION_FAILED' && error.issues) {
+    res.status(status).json({ detail: error.issues.map((issue) => toWireIssue(issue, plans)) });
+    return;
+  }
+  res.status(status).json({ ...error.details, detail: error.message });
+}
+
+/** A domain issue's path starts with the GraphQL argument; the route says where that came from. */
+function toWireIssue(issue: { path: (string | number)[]; msg: string; type: string }, plans: VariablePlan[]): WireIssue {
+  const [head, ...rest] = issue.path;
+  const plan = plans.find((p) => p.name === head);
+  const tail = rest.map((part) => (typeof part === 'string' ? snake(part) : part));
+  return { loc: plan ? [...locOf(plan.source), ...tail] : ['body', ...issue.path.map(String).map(snake)], msg: issue.msg, type: issue.type };
+}
+
+interface CompiledOperation {
+  route: OperationRoute;
+  operation: OperationDefinitionNode;
+  plans: VariablePlan[];
+}
+
+/** Checks every operation document against the schema once, at start, so a bad table fails fast. */
+function compile(schema: GraphQLSchema, route: OperationRoute): CompiledOperation {
+  const errors = validate(schema, route.operation);
+  if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
+  const operation = route.operation.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation) throw new Error(`${route.method} ${route.path}: the document has no operation`);
+  return { route, operation, plans: planVariables(schema, operation, route.variables) };
+}
+
+export interface FacadeOptions {
+  schema: GraphQLSchema;
+  services: Services;
+  logger: Logger;
+  routes: Route[];
+}
+
+const hasBearer = (req: Request) => typeof req.headers.authorization === 'string' && req.headers.authorization !== '';
+
+/**
+ * The REST facade: one Express route per row of the table. Operation routes run their GraphQL
+ * document in-process against the same schema, resolvers, policies and loaders as `/graphql`.
+ */
+export function facadeRouter({ schema, services, logger, routes }: FacadeOptions): Router {
+  const router = express.Router({ caseSensitive: true, strict: true });
+  const methodsByPath = new Map<string, string[]>();
+
+  for (const route of routes) {
+    const compiled = route.kind === 'operation' ? compile(schema, route) : undefined;
+    const handler = async (req: Request, res: Response) => {
+      const plans = compiled?.plans ?? [];
+      try {
+        if (route.auth !== 'none' && !hasBearer(req)) throw new AppError('UNAUTHENTICATED', 'authentication required');
+        const ctx = makeContext(services, req.headers.authorization, res.locals.requestId as string);
+        if (route.kind === 'stream') return await route.handle(req, res, ctx);
+        await runOperation(req, res, ctx, compiled!, schema);
+      } catch (error) {
+        const appError = toAppError(error);
+        if (appError.code === 'INTERNAL') logger.error('request failed', { requestId: res.locals.requestId, error: describe(error) });
+        if (res.headersSent) return void res.destroy();
+        sendError(res, appError, plans);
+      }
+    };
+    router[route.method.toLowerCase() as 'get'](expressPath(route.path), handler);
+    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+  }
+
+  // A known path with a method it does not have: 405 with the allowed methods.
+  for (const [template, methods] of methodsByPath) {
+    router.all(expressPath(template), (_req: Request, res: Response) => {
+      res.setHeader('Allow', methods.join(', '));
+      sendError(res, new AppError('METHOD_NOT_ALLOWED', `method not allowed; use ${methods.join(', ')}`));
+    });
+  }
+  return router;
+}
+
+async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: CompiledOperation, schema: GraphQLSchema) {
+  const { route, plans } = compiled;
+  const { variables, issues } = readVariables(req, plans);
+  if (issues.length) {
+    res.status(422).json({ detail: issues });
+    return;
+  }
+  const result = await execute({ schema, document: route.operation, variableValues: variables, contextValue: ctx });
+  if (result.errors?.length) {
+    const original = result.errors[0].originalError;
+    // An error GraphQL raised itself (not from a resolver) means the table and schema disagree.
+    throw original ?? new Error(result.errors[0].message);
+  }
+  if (route.status === 204) return void res.status(204).end();
+  const value = (result.data as Record<string, unknown>)[route.result];
+  const payload = route.list ? { items: value, total: (value as unknown[]).length } : value;
+  res.status(route.status ?? 200).json(payload);
+}
+
+export function describe(error: unknown) {
+  return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
+}
+
+/** The body parser's own failures, in the API's error shape (400 malformed JSON, 413 too large). */
+export function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction) {
+  const type = (error as { type?: string } | null)?.type;
+  if (type === 'entity.parse.failed') return sendError(res, new AppError('BAD_REQUEST', 'malformed JSON body'));
+  if (type === 'entity.too.large') return sendError(res, new AppError('PAYLOAD_TOO_LARGE', 'request body too large'));
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return sendError(res, new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding'));
+  }
+  next(error);
+}

@@ -1,0 +1,69 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { Request, Response } from 'express';
+import type { Ctx } from '../src/context';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route, checked before any work and published in the OpenAPI document.
+ * `user` and `admin` need a bearer token; the domain layer still enforces roles itself.
+ */
+export type RouteAuth = 'none' | 'user' | 'admin';
+
+/** Where one GraphQL variable comes from in the HTTP request. */
+export type VariableSource =
+  | { from: 'path'; name: string }
+  | { from: 'query'; name: string }
+  /** The whole JSON body (snake_case members become the input type's camelCase fields). */
+  | { from: 'body' };
+
+export const path = (name: string): VariableSource => ({ from: 'path', name });
+export const query = (name: string): VariableSource => ({ from: 'query', name });
+export const body = (): VariableSource => ({ from: 'body' });
+
+interface RouteBase {
+  method: HttpMethod;
+  /** OpenAPI-style template, e.g. `/api/labs/{lab_id}`. */
+  path: string;
+  auth: RouteAuth;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  tag: string;
+}
+
+/**
+ * A route answered by running one GraphQL operation in-process. The operation's aliases give
+ * the wire shape (snake_case), so the response body is the selected root field as it is.
+ */
+export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<string, unknown>> extends RouteBase {
+  kind: 'operation';
+  operation: TypedDocumentNode<TData, TVars>;
+  variables: { [K in keyof TVars]-?: VariableSource };
+  /** The root field whose value is the body. */
+  result: keyof TData & string;
+  /** Wrap a list result as `{items, total}` (contracts §2). */
+  list?: boolean;
+  status?: number;
+}
+
+/**
+ * A route that writes bytes itself (streams, downloads, redirects). Its handler must do every
+ * lookup and authorization through the domain layer, with the same context as an operation.
+ */
+export interface StreamRoute extends RouteBase {
+  kind: 'stream';
+  handle(req: Request, res: Response, ctx: Ctx): Promise<void>;
+  /** Response media type for the OpenAPI document. */
+  produces: string;
+}
+
+export type Route = OperationRoute<any, any> | StreamRoute;
+
+/** Declares an operation route; the variable map and result field are checked against the generated types. */
+export function operation<TData, TVars>(route: Omit<OperationRoute<TData, TVars>, 'kind'>): OperationRoute<TData, TVars> {
+  return { kind: 'operation', ...route };
+}
+
+export function stream(route: Omit<StreamRoute, 'kind'>): StreamRoute {
+  return { kind: 'stream', ...route };
+}

@@ -1,0 +1,41 @@
+import * as Op from './generated/operations';
+import { body, operation, path, query, Route } from './route';
+import { syncUsersRoute } from './streams';
+
+/**
+ * The REST API as data: one row per endpoint. Order matters only where two templates overlap:
+ * `/api/labs/preview` must come before `/api/labs/{lab_id}`.
+ */
+export const ROUTES: Route[] = [
+  // Auth (contracts §3)
+  operation({ method: 'POST', path: '/api/auth/cli/start', auth: 'none', tag: 'auth', summary: 'Start a CLI device login', operation: Op.AuthCliStartDocument, variables: {}, result: 'authCliStart' }),
+  operation({ method: 'POST', path: '/api/auth/cli/approve', auth: 'user', tag: 'auth', summary: 'Approve a CLI login by its user code', operation: Op.AuthCliApproveDocument, variables: { input: body() }, result: 'authCliApprove' }),
+  operation({ method: 'POST', path: '/api/auth/cli/poll', auth: 'none', tag: 'auth', summary: 'Poll a CLI login', operation: Op.AuthCliPollDocument, variables: { input: body() }, result: 'authCliPoll' }),
+  operation({ method: 'POST', path: '/api/auth/refresh', auth: 'none', tag: 'auth', summary: 'Exchange a refresh token for a new pair', operation: Op.AuthRefreshDocument, variables: { input: body() }, result: 'authRefresh' }),
+  operation({ method: 'GET', path: '/api/me', auth: 'user', tag: 'auth', summary: 'The caller', operation: Op.MeDocument, variables: {}, result: 'me' }),
+
+  // Labs
+  operation({ method: 'POST', path: '/api/labs', auth: 'user', tag: 'labs', summary: 'Create a lab', operation: Op.LabCreateDocument, variables: { input: body() }, result: 'labCreate' }),
+  operation({ method: 'GET', path: '/api/labs', auth: 'user', tag: 'labs', summary: 'Labs the caller is in', operation: Op.LabsDocument, variables: {}, result: 'labs', list: true }),
+  operation({ method: 'GET', path: '/api/labs/preview', auth: 'user', tag: 'labs', summary: 'Team name of an invitation code', operation: Op.LabPreviewDocument, variables: { code: query('code') }, result: 'labPreview' }),
+  operation({ method: 'POST', path: '/api/labs/join', auth: 'user', tag: 'labs', summary: 'Ask to join a lab', operation: Op.LabJoinDocument, variables: { input: body() }, result: 'labJoin' }),
+  operation({ method: 'GET', path: '/api/labs/{lab_id}', auth: 'user', tag: 'labs', summary: 'A lab', operation: Op.LabDocument, variables: { id: path('lab_id') }, result: 'lab' }),
+  operation({ method: 'GET', path: '/api/labs/{lab_id}/usage', auth: 'user', tag: 'labs', summary: 'Usage report (owner)', operation: Op.LabUsageDocument, variables: { labId: path('lab_id') }, result: 'labUsage' }),
+  operation({ method: 'GET', path: '/api/labs/{lab_id}/board', auth: 'user', tag: 'labs', summary: 'Board of shared analyses', operation: Op.LabBoardDocument, variables: { labId: path('lab_id'), limit: query('limit') }, result: 'labBoard' }),
+  operation({ method: 'GET', path: '/api/labs/{lab_id}/reviews', auth: 'user', tag: 'labs', summary: 'Open review threads', operation: Op.LabReviewsDocument, variables: { labId: path('lab_id'), limit: query('limit') }, result: 'labReviews' }),
+  operation({ method: 'POST', path: '/api/labs/{lab_id}/rotate_code', auth: 'user', tag: 'labs', summary: 'Rotate the invitation code (owner)', operation: Op.LabRotateCodeDocument, variables: { labId: path('lab_id') }, result: 'labRotateCode' }),
+  operation({ method: 'DELETE', path: '/api/labs/{lab_id}/membership', auth: 'user', tag: 'labs', summary: 'Leave a lab', operation: Op.LabLeaveDocument, variables: { labId: path('lab_id') }, result: 'labLeave' }),
+  operation({ method: 'PATCH', path: '/api/labs/{lab_id}/members/{member_user_id}', auth: 'user', tag: 'labs', summary: 'Approve, reject, revoke or change role (owner)', operation: Op.LabMemberUpdateDocument, variables: { labId: path('lab_id'), memberUserId: path('member_user_id'), input: body() }, result: 'labMemberUpdate' }),
+
+  // Admin: users and labs
+  syncUsersRoute,
+  operation({ method: 'GET', path: '/api/admin/users', auth: 'admin', tag: 'admin', summary: 'Search users', operation: Op.AdminUsersDocument, variables: { q: query('q'), planCode: query('plan_code'), limit: query('limit'), offset: query('offset') }, result: 'adminUsers' }),
+  operation({ method: 'POST', path: '/api/admin/users', auth: 'admin', tag: 'admin', summary: 'Create a user', operation: Op.AdminUserCreateDocument, variables: { input: body() }, result: 'adminUserCreate', status: 201 }),
+  operation({ method: 'GET', path: '/api/admin/users/{user_id}', auth: 'admin', tag: 'admin', summary: 'A user', operation: Op.AdminUserDocument, variables: { id: path('user_id') }, result: 'adminUser' }),
+  operation({ method: 'PATCH', path: '/api/admin/users/{user_id}', auth: 'admin', tag: 'admin', summary: 'Update a user', operation: Op.AdminUserUpdateDocument, variables: { id: path('user_id'), input: body() }, result: 'adminUserUpdate' }),
+  operation({ method: 'POST', path: '/api/admin/users/{user_id}/tokens', auth: 'admin', tag: 'admin', summary: 'Mint a personal access token', operation: Op.AdminTokenCreateDocument, variables: { userId: path('user_id'), input: body() }, result: 'adminTokenCreate', status: 201 }),
+  operation({ method: 'DELETE', path: '/api/admin/users/{user_id}/tokens/{token_id}', auth: 'admin', tag: 'admin', summary: 'Revoke a token', operation: Op.AdminTokenRevokeDocument, variables: { userId: path('user_id'), tokenId: path('token_id') }, result: 'adminTokenRevoke', status: 204 }),
+  operation({ method: 'GET', path: '/api/admin/labs', auth: 'admin', tag: 'admin', summary: 'Search labs', operation: Op.AdminLabsDocument, variables: { q: query('q'), status: query('status'), limit: query('limit'), offset: query('offset') }, result: 'adminLabs' }),
+  operation({ method: 'GET', path: '/api/admin/labs/{lab_id}', auth: 'admin', tag: 'admin', summary: 'A lab', operation: Op.AdminLabDocument, variables: { id: path('lab_id') }, result: 'adminLab' }),
+  operation({ method: 'PATCH', path: '/api/admin/labs/{lab_id}', auth: 'admin', tag: 'admin', summary: 'Update a lab', operation: Op.AdminLabUpdateDocument, variables: { id: path('lab_id'), input: body() }, result: 'adminLabUpdate' }),
+];

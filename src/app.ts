@@ -1,0 +1,168 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { NextFunction, Request, Response } from 'express';
+import { GraphQLFormattedError } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { bodyErrors, describe, sendError } from '../facade/http';
+import { facadeRouter } from '../facade/http';
+import { buildOpenApi } from '../facade/openapi';
+import { ROUTES } from '../facade/routes';
+import type { Config } from './config';
+import { makeContext, Services } from './context';
+import { startEmbeddedPostgres } from './db/embedded';
+import { loadSealer } from './db/instance-keys';
+import { openDatabase } from './db/orm';
+import { AppError, ERROR_CODES, toAppError } from './errors';
+import { Logger, makeLogger } from './logger';
+import { ensureBootstrapAdmin } from './modules/users/user.service';
+import { makePubSub } from './pubsub';
+import { buildAppSchema } from './schema';
+
+export interface RunningApp {
+  url: string;
+  services: Services;
+  /** The bootstrap admin token when this start created the admin account. */
+  bootstrapToken?: string;
+  /** Stops accepting, finishes in-flight requests, then closes the pool and the embedded database. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Starts the whole service: database (embedded if no DATABASE_URL), migrations, GraphQL, facade. */
+export async function startApp(config: Config, logger: Logger = makeLogger(config.logLevel)): Promise<RunningApp> {
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+  if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
+  const orm = await openDatabase(config.databaseUrl ?? embedded!.url);
+  const sealer = await loadSealer(orm.em.fork());
+  const pubsub = makePubSub(config.redisUrl);
+  const services: Services = { config, orm, sealer, pubsub };
+
+  const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
+  if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
+
+  const schema = buildAppSchema(pubsub);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const httpServer = http.createServer(app);
+
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const wsCleanup = useServer(
+    {
+      schema,
+      context: (wsCtx) => {
+        const auth = (wsCtx.connectionParams?.authorization ?? wsCtx.extra.request.headers.authorization) as string | undefined;
+        return makeContext(services, auth, randomUUID());
+      },
+    },
+    wsServer,
+  );
+
+  const apollo = new ApolloServer({
+    schema,
+    includeStacktraceInErrorResponses: false,
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
+    ],
+  });
+  await apollo.start();
+
+  app.use(requestLog(logger));
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await orm.em.getConnection().execute('select 1');
+      res.json({ status: 'ready' });
+    } catch {
+      sendError(res, new AppError('UNAVAILABLE', 'database unreachable'));
+    }
+  });
+  const json = express.json({ limit: config.maxJsonBodyBytes, strict: true });
+  app.use(
+    '/graphql',
+    json,
+    bodyErrors,
+    expressMiddleware(apollo, { context: async ({ req, res }) => makeContext(services, req.headers.authorization, res.locals.requestId) }),
+  );
+  const openApi = buildOpenApi(schema, ROUTES);
+  app.get('/openapi.json', (_req, res) => void res.json(openApi));
+  app.use(json, bodyErrors, facadeRouter({ schema, services, logger, routes: ROUTES }));
+  app.use((_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such endpoint')));
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    logger.error('unhandled error', { requestId: res.locals.requestId, error: describe(error) });
+    if (res.headersSent) return void res.destroy();
+    sendError(res, toAppError(error));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = httpServer.address() as { port: number };
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await apollo.stop(); // drains the HTTP server and the WebSocket server
+      await pubsub.close();
+      await orm.close(true);
+      await embedded?.stop();
+      logger.info('labdesk stopped');
+    })());
+  return { url, services, bootstrapToken: bootstrap?.token, close };
+}
+
+/** First start: the admin token is printed once and kept in DATA_DIR/admin-token (0600). */
+function announceAdminToken(config: Config, token: string) {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, 'admin-token');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  process.stdout.write(`\nAdmin account admin@localhost created. Its token (shown once, also in ${file}):\n\n  ${token}\n\n`);
+}
+
+/** GraphQL errors carry the same codes as the REST API, and never internals. */
+function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+  const original = (error as { originalError?: unknown }).originalError;
+  if (!original) return formatted; // GraphQL's own syntax/validation errors
+  const appError = toAppError(original);
+  if (appError.code === 'INTERNAL') logger.error('resolver failed', { error: describe(original) });
+  return {
+    message: appError.message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: appError.code, status: ERROR_CODES[appError.code].http, ...(appError.issues ? { issues: appError.issues } : {}) },
+  };
+}
+
+/** Request id (taken from `X-Request-Id` when sane) and one JSON log line per request. */
+function requestLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.info('request', {
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    });
+    next();
+  };
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startApp } from '../app';
+import { ConfigError, loadConfig } from '../config';
+import { startEmbeddedPostgres } from '../db/embedded';
+import { migrate, openDatabase } from '../db/orm';
+import { makePubSub } from '../pubsub';
+import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../schema';
+
+/** One command: its help text and what it does with its parsed flags. */
+interface Command {
+  usage: string;
+  help: string;
+  run(flags: Flags): Promise<number>;
+}
+
+type Flags = { _: string[] } & Record<string, string | boolean | string[]>;
+
+function parseFlags(args: string[]): Flags {
+  const flags: Flags = { _: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith('--')) {
+      flags._.push(arg);
+      continue;
+    }
+    const [key, inline] = arg.slice(2).split(/=(.*)/s, 2);
+    if (inline !== undefined) flags[key] = inline;
+    else if (args[i + 1] !== undefined && !args[i + 1].startsWith('--')) flags[key] = args[++i];
+    else flags[key] = true;
+  }
+  return flags;
+}
+
+const text = (flags: Flags, key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
+const fail = (message: string): number => {
+  process.stderr.write(`labdesk: ${message}\n`);
+  return 2;
+};
+
+const CREDENTIALS_FILE = path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'labdesk', 'credentials.json');
+
+interface SavedLogin {
+  url: string;
+  access_token: string;
+  refresh_token: string;
+  expires_at: string;
+}
+
+function defaultUrl(): string {
+  if (process.env.LABDESK_URL) return process.env.LABDESK_URL;
+  try {
+    return loadConfig().publicUrl;
+  } catch {
+    return 'http://127.0.0.1:8080';
+  }
+}
+
+/** A token for API calls: --token, LABDESK_TOKEN, a saved login, or the local admin token file. */
+function findToken(flags: Flags): string | undefined {
+  const given = text(flags, 'token') ?? process.env.LABDESK_TOKEN;
+  if (given) return given;
+  try {
+    const saved = JSON.parse(fs.readFileSync(CREDENTIALS_FILE, 'utf8')) as SavedLogin;
+    if (new Date(saved.expires_at) > new Date()) return saved.access_token;
+  } catch {
+    // no saved login
+  }
+  try {
+    return fs.readFileSync(path.join(loadConfig().dataDir, 'admin-token'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+async function api(url: string, method: string, route: string, body?: unknown, token?: string) {
+  const response = await fetch(`${url.replace(/\/+$/, '')}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { status: response.status, payload };
+}
+
+function explain(payload: Record<string, unknown>): string {
+  const detail = payload.detail;
+  if (Array.isArray(detail)) return detail.map((d: { loc: unknown[]; msg: string }) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ');
+  return String(detail ?? 'unknown error');
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage: 'labdesk serve',
+    help: 'Runs the service. Without DATABASE_URL it starts an embedded PostgreSQL under DATA_DIR.\nSettings come from the environment (HOST, PORT, DATA_DIR, DATABASE_URL, REDIS_URL, …; see README).',
+    async run() {
+      const app = await startApp(loadConfig());
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down` })}\n`);
+        app.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+      return new Promise<number>(() => undefined); // runs until a signal
+    },
+  },
+  migrate: {
+    usage: 'labdesk migrate',
+    help: 'Applies pending database migrations (to DATABASE_URL, or the embedded database under DATA_DIR) and exits.',
+    async run() {
+      const config = loadConfig();
+      const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+      const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { migrate: false });
+      try {
+        const applied = await migrate(orm);
+        process.stdout.write(applied.length ? `applied ${applied.length} migration(s):\n${applied.map((m: string) => `  ${m}`).join('\n')}\n` : 'database is up to date\n');
+      } finally {
+        await orm.close(true);
+        await embedded?.stop();
+      }
+      return 0;
+    },
+  },
+  'users create': {
+    usage: 'labdesk users create --email EMAIL --name NAME [--plan free|pro|lab|enterprise] [--admin] [--token-label LABEL] [--url URL] [--token TOKEN]',
+    help: 'Creates a user through the API (needs an admin token: --token, LABDESK_TOKEN, your login, or DATA_DIR/admin-token).\nWith --token-label it also mints a personal access token for the new user and prints it once.',
+    async run(flags) {
+      const email = text(flags, 'email');
+      const name = text(flags, 'name');
+      if (!email || !name) return fail('users create needs --email and --name (see --help)');
+      const url = text(flags, 'url') ?? defaultUrl();
+      const token = findToken(flags);
+      if (!token) return fail('no admin token: pass --token or set LABDESK_TOKEN');
+      const created = await api(url, 'POST', '/api/admin/users', { email, name, plan_code: text(flags, 'plan'), is_admin: flags.admin === true || undefined }, token);
+      if (created.status !== 201) return fail(`could not create the user (${created.status}): ${explain(created.payload)}`);
+      process.stdout.write(`created ${created.payload.user_id} <${created.payload.email}>\n`);
+      const label = text(flags, 'token-label');
+      if (label) {
+        const minted = await api(url, 'POST', `/api/admin/users/${created.payload.user_id}/tokens`, { label }, token);
+        if (minted.status !== 201) return fail(`user created, but no token (${minted.status}): ${explain(minted.payload)}`);
+        process.stdout.write(`token ${minted.payload.token_id} (shown once): ${minted.payload.token}\n`);
+      }
+      return 0;
+    },
+  },
+  login: {
+    usage: 'labdesk login [--url URL]',
+    help: `Signs this machine in with the device flow: shows a code to approve while signed in elsewhere,\nthen saves the tokens to ${CREDENTIALS_FILE} (mode 0600).`,
+    async run(flags) {
+      const url = text(flags, 'url') ?? defaultUrl();
+      const started = await api(url, 'POST', '/api/auth/cli/start');
+      if (started.status !== 200) return fail(`could not start the login (${started.status}): ${explain(started.payload)}`);
+      const { device_code, user_code, verification_url, interval, expires_in } = started.payload as Record<string, string & number>;
+      process.stdout.write(`To sign in, approve code ${user_code} at ${verification_url}\n(or: POST ${url}/api/auth/cli/approve {"user_code": "${user_code}"} with your token)\nWaiting`);
+      const deadline = Date.now() + expires_in * 1000;
+      while (Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, interval * 1000));
+        const polled = await api(url, 'POST', '/api/auth/cli/poll', { device_code });
+        if (polled.status !== 200) return fail(`\nlogin failed (${polled.status}): ${explain(polled.payload)}`);
+        if (polled.payload.status === 'approved') {
+          const saved: SavedLogin = {
+            url,
+            access_token: polled.payload.access_token as string,
+            refresh_token: polled.payload.refresh_token as string,
+            expires_at: new Date(Date.now() + (polled.payload.expires_in as number) * 1000).toISOString(),
+          };
+          fs.mkdirSync(path.dirname(CREDENTIALS_FILE), { recursive: true, mode: 0o700 });
+          fs.writeFileSync(CREDENTIALS_FILE, JSON.stringify(saved, null, 2), { mode: 0o600 });
+          process.stdout.write(`\nSigned in. Tokens saved to ${CREDENTIALS_FILE}\n`);
+          return 0;
+        }
+        process.stdout.write('.');
+      }
+      return fail('\nthe login code expired before it was approved; run labdesk login again');
+    },
+  },
+  schema: {
+    usage: 'labdesk schema [--check]',
+    help: 'Writes the GraphQL schema to schema/schema.graphql (for codegen). With --check, exits 1 if the file is stale.',
+    async run(flags) {
+      const sdl = printAppSchema(buildAppSchema(makePubSub()));
+      const current = fs.existsSync(SCHEMA_FILE) ? fs.readFileSync(SCHEMA_FILE, 'utf8') : '';
+      if (flags.check) {
+        if (current === sdl) return 0;
+        process.stderr.write(`${SCHEMA_FILE} is stale: run npm run schema:emit\n`);
+        return 1;
+      }
+      fs.writeFileSync(SCHEMA_FILE, sdl);
+      process.stdout.write(`wrote ${SCHEMA_FILE}\n`);
+      return 0;
+    },
+  },
+};
+
+function usage(): string {
+  return `labdesk: the labdesk server and its tools\n\nCommands:\n${Object.values(COMMANDS)
+    .map((c) => `  ${c.usage}`)
+    .join('\n')}\n\nRun labdesk <command> --help for details.\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv);
+  const name = [flags._.slice(0, 2).join(' '), flags._[0]].find((candidate) => candidate && COMMANDS[candidate]);
+  if (!name) {
+    process.stdout.write(usage());
+    return flags._.length === 0 || flags.help ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (flags.help) {
+    process.stdout.write(`usage: ${command.usage}\n\n${command.help}\n`);
+    return 0;
+  }
+  return command.run(flags);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+    else process.stderr.write(`labdesk: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

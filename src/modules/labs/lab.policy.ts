@@ -1,0 +1,43 @@
+import { AppError, forbidden, notFound } from '../../errors';
+import type { Viewer } from '../auth/auth.service';
+import type { Lab, LabMember } from './lab.entity';
+
+export type LabAction =
+  | 'view' // read the lab, its board and its reviews
+  | 'viewMembers' // the member list
+  | 'viewUsage' // the usage report
+  | 'viewCode' // the invitation code
+  | 'rotateCode'
+  | 'manageMembers'; // approve, reject, change role, revoke
+
+/** The caller's own membership row in the lab, if any (any status). */
+export type OwnMembership = Pick<LabMember, 'role' | 'status'> | null;
+
+const isActive = (m: OwnMembership) => m?.status === 'active';
+const isOwner = (viewer: Viewer, lab: Lab, m: OwnMembership) => lab.owner.id === viewer.user.id && isActive(m);
+
+const RULES: Record<LabAction, (viewer: Viewer, lab: Lab, m: OwnMembership) => boolean> = {
+  view: () => true,
+  viewMembers: (v, lab, m) => v.user.isAdmin || isOwner(v, lab, m) || (isActive(m) && m?.role === 'mentor'),
+  viewUsage: (v, lab, m) => v.user.isAdmin || isOwner(v, lab, m),
+  viewCode: (v, lab, m) => isOwner(v, lab, m),
+  rotateCode: (v, lab, m) => isOwner(v, lab, m),
+  manageMembers: (v, lab, m) => isOwner(v, lab, m),
+};
+
+/** Whether the viewer may see the lab at all: admins and its active members. */
+export const canSeeLab = (viewer: Viewer, m: OwnMembership) => viewer.user.isAdmin || isActive(m);
+
+export const can = (viewer: Viewer, action: LabAction, lab: Lab, m: OwnMembership): boolean =>
+  canSeeLab(viewer, m) && RULES[action](viewer, lab, m);
+
+/**
+ * Throws unless the viewer may perform `action`. Someone who cannot see the lab gets NOT_FOUND,
+ * so a lab's existence is never revealed; a member lacking the role gets FORBIDDEN.
+ */
+export function authorizeLab(viewer: Viewer, action: LabAction, lab: Lab, m: OwnMembership): void {
+  if (!canSeeLab(viewer, m)) throw notFound('lab');
+  if (!RULES[action](viewer, lab, m)) throw forbidden(`only the lab owner may do this`);
+}
+
+export const labNotActive = () => new AppError('CONFLICT', 'this lab is not active');

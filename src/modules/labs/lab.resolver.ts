@@ -1,0 +1,186 @@
+import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Ctx, requireViewer } from '../../context';
+import type { LabMemberEvent } from '../../pubsub';
+import type { Viewer } from '../auth/auth.service';
+import { LabMember } from './lab.entity';
+import { LabCreateInput, LabJoinInput, LabMemberUpdateInput } from './lab.inputs';
+import { can } from './lab.policy';
+import * as labs from './lab.service';
+import {
+  LabBoard,
+  LabJoinPayload,
+  LabMemberEventNode,
+  LabMemberNode,
+  LabNode,
+  LabPreview,
+  LabReviews,
+  LabStatusValue,
+  LabUsageReport,
+  MemberRoleValue,
+  MemberStatusValue,
+} from './lab.types';
+
+/** LabNode plus what its field resolvers need (not exposed). */
+type LabSource = LabNode & { source: labs.LabWithMembership; viewer: Viewer };
+
+export function presentLab(ctx: Ctx, viewer: Viewer, found: labs.LabWithMembership): LabSource {
+  const { lab, membership } = found;
+  const showCode = can(viewer, 'viewCode', lab, membership);
+  return Object.assign(new LabNode(), {
+    id: lab.id,
+    name: lab.name,
+    ownerId: lab.owner.id,
+    status: lab.status as LabStatusValue,
+    seatQuota: lab.seatQuota,
+    role: membership?.status === 'active' ? (membership.role as MemberRoleValue) : null,
+    createdAt: lab.createdAt,
+    invitationCode: showCode ? ctx.services.sealer.open(lab.codeSealed) : null,
+    codeExpiresAt: showCode ? lab.codeExpiresAt : null,
+    source: found,
+    viewer,
+  });
+}
+
+export function presentMember(member: LabMember): LabMemberNode {
+  return Object.assign(new LabMemberNode(), {
+    memberUserId: member.user.id,
+    name: member.user.name,
+    email: member.user.email,
+    role: member.role as MemberRoleValue,
+    status: member.status as MemberStatusValue,
+    joinedAt: member.joinedAt,
+    requestedAt: member.createdAt,
+  });
+}
+
+/** Publishes a committed membership change; called only after the transaction succeeded. */
+function publish(ctx: Ctx, change: labs.MemberChange | undefined) {
+  if (change) ctx.services.pubsub.publish('LAB_MEMBER', change.event.labId, change.event);
+}
+
+@Resolver(() => LabNode)
+export class LabResolver {
+  @Query(() => [LabNode], { description: 'Every lab the caller is an active member of, with their role.' })
+  async labs(@Context() ctx: Ctx): Promise<LabNode[]> {
+    const viewer = await requireViewer(ctx);
+    return (await labs.listViewerLabs(ctx.em, viewer)).map((found) => presentLab(ctx, viewer, found));
+  }
+
+  @Query(() => LabNode, { description: 'One lab. Not found unless the caller is an active member or an admin.' })
+  async lab(@Context() ctx: Ctx, @Arg('id', () => ID) id: string): Promise<LabNode> {
+    const viewer = await requireViewer(ctx);
+    return presentLab(ctx, viewer, await labs.loadLab(ctx.em, viewer, id, 'view'));
+  }
+
+  @Query(() => LabPreview, { description: 'The team name of an invitation code. Any invalid, expired or inactive code is not found.' })
+  async labPreview(@Context() ctx: Ctx, @Arg('code') code: string): Promise<LabPreview> {
+    await requireViewer(ctx);
+    return labs.previewLab(ctx.em, code);
+  }
+
+  @Query(() => LabUsageReport, { description: 'Owner-only usage report: token and session counts per member.' })
+  async labUsage(@Context() ctx: Ctx, @Arg('labId', () => ID) labId: string): Promise<LabUsageReport> {
+    return labs.usageReport(ctx.em, await requireViewer(ctx), labId) as Promise<LabUsageReport>;
+  }
+
+  @Query(() => LabBoard, { description: 'One scan of the lab’s shared analyses (visibility lab).' })
+  async labBoard(
+    @Context() ctx: Ctx,
+    @Arg('labId', () => ID) labId: string,
+    @Arg('limit', () => Int, { nullable: true, description: 'Shared sessions to scan, 1-500 (default 200).' }) limit?: number,
+  ): Promise<LabBoard> {
+    const scan = labs.scanLimit(limit);
+    await labs.loadLab(ctx.em, await requireViewer(ctx), labId, 'view');
+    // Trajectories arrive with their own module; until then a lab has no shared sessions.
+    return { items: [], total: 0, limit: scan };
+  }
+
+  @Query(() => LabReviews, { description: 'Open review threads on the lab’s shared trajectories.' })
+  async labReviews(
+    @Context() ctx: Ctx,
+    @Arg('labId', () => ID) labId: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 200).' }) limit?: number,
+  ): Promise<LabReviews> {
+    labs.scanLimit(limit);
+    await labs.loadLab(ctx.em, await requireViewer(ctx), labId, 'view');
+    return { forMe: [], byMe: [] };
+  }
+
+  @Mutation(() => LabNode, { description: 'Creates a lab; the caller becomes its owner.' })
+  async labCreate(@Context() ctx: Ctx, @Arg('input', () => LabCreateInput) input: LabCreateInput): Promise<LabNode> {
+    const viewer = await requireViewer(ctx);
+    return presentLab(ctx, viewer, await labs.createLab(ctx.em, ctx.services.sealer, viewer, input));
+  }
+
+  @Mutation(() => LabJoinPayload, { description: 'Asks to join the lab of an invitation code; the owner approves.' })
+  async labJoin(@Context() ctx: Ctx, @Arg('input', () => LabJoinInput) input: LabJoinInput): Promise<LabJoinPayload> {
+    const result = await labs.joinLab(ctx.em, await requireViewer(ctx), input.code);
+    publish(ctx, result.change);
+    return { labId: result.labId, status: result.status as MemberStatusValue };
+  }
+
+  @Mutation(() => LabNode, { description: 'Owner-only: a new invitation code; the old one stops working at once.' })
+  async labRotateCode(@Context() ctx: Ctx, @Arg('labId', () => ID) labId: string): Promise<LabNode> {
+    const viewer = await requireViewer(ctx);
+    return presentLab(ctx, viewer, await labs.rotateCode(ctx.em, ctx.services.sealer, viewer, labId));
+  }
+
+  @Mutation(() => LabMemberNode, { description: 'Leaves the lab (status left; the row is kept).' })
+  async labLeave(@Context() ctx: Ctx, @Arg('labId', () => ID) labId: string): Promise<LabMemberNode> {
+    const change = await labs.leaveLab(ctx.em, await requireViewer(ctx), labId);
+    publish(ctx, change);
+    return presentMember(change.member);
+  }
+
+  @Mutation(() => LabMemberNode, { description: 'Owner-only: approve, reject, revoke, or change the role of a member.' })
+  async labMemberUpdate(
+    @Context() ctx: Ctx,
+    @Arg('labId', () => ID) labId: string,
+    @Arg('memberUserId', () => ID) memberUserId: string,
+    @Arg('input', () => LabMemberUpdateInput) input: LabMemberUpdateInput,
+  ): Promise<LabMemberNode> {
+    const change = await labs.updateMember(ctx.em, await requireViewer(ctx), labId, memberUserId, input);
+    publish(ctx, change);
+    return presentMember(change.member);
+  }
+
+  @Subscription(() => LabMemberEventNode, {
+    description: 'Membership changes of a lab, for its owner, mentors and admins. Access is re-checked for every event.',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as Ctx;
+      const viewer = await requireViewer(ctx);
+      await labs.loadLab(ctx.em, viewer, args.labId, 'viewMembers');
+      return stillAllowed(ctx, viewer, args.labId, ctx.services.pubsub.subscribe('LAB_MEMBER', args.labId));
+    },
+  })
+  labMemberEvents(@Arg('labId', () => ID) _labId: string, @Root() event: LabMemberEvent): LabMemberEventNode {
+    return Object.assign(new LabMemberEventNode(), { ...event, at: new Date(event.at) });
+  }
+
+  @FieldResolver(() => Int)
+  seatsUsed(@Root() node: LabSource, @Context() ctx: Ctx): Promise<number> {
+    return ctx.loaders.seatsUsedByLabId.load(node.id);
+  }
+
+  @FieldResolver(() => [LabMemberNode], { nullable: true })
+  async members(@Root() node: LabSource, @Context() ctx: Ctx): Promise<LabMemberNode[] | null> {
+    const { lab, membership } = node.source;
+    if (!can(node.viewer, 'viewMembers', lab, membership)) return null;
+    return (await ctx.loaders.membersByLabId.load(node.id)).map(presentMember);
+  }
+}
+
+/**
+ * Passes events through while the subscriber may still see the lab's members. Each check uses
+ * a fresh EntityManager fork: a subscription outlives any request-sized identity map.
+ */
+async function* stillAllowed(ctx: Ctx, viewer: Viewer, labId: string, events: AsyncIterable<LabMemberEvent>) {
+  for await (const event of events) {
+    try {
+      await labs.loadLab(ctx.services.orm.em.fork() as Ctx['em'], viewer, labId, 'viewMembers');
+    } catch {
+      return;
+    }
+    yield event;
+  }
+}

@@ -1,0 +1,58 @@
+import { BigIntType, Entity, Index, Opt, Property, Unique } from '@mikro-orm/core';
+import { BaseEntity } from '../../db/base.entity';
+
+@Entity({ tableName: 'users' })
+export class User extends BaseEntity {
+  /** Stored lower-cased; unique. */
+  @Unique()
+  @Property({ type: 'text' })
+  email!: string;
+
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Property({ type: 'text', nullable: true })
+  phone: string | null = null;
+
+  @Index()
+  @Property({ type: 'text', default: 'free' })
+  planCode: string & Opt = 'free';
+
+  @Property({ type: 'text', default: 'admin' })
+  planSource: string & Opt = 'admin';
+
+  @Property({ type: 'datetime', nullable: true })
+  planExpiresAt: Date | null = null;
+
+  @Property({ type: 'boolean', default: false })
+  isAdmin: boolean & Opt = false;
+
+  @Property({ type: 'boolean', default: false })
+  disabled: boolean & Opt = false;
+
+  @Property({ type: 'text', default: 'omics' })
+  domain: string & Opt = 'omics';
+
+  @Property({ type: 'text', nullable: true })
+  institution: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  institutionTier: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  institutionType: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  institutionName: string | null = null;
+
+  /** Admin override; null = the plan's quota. */
+  @Property({ type: new BigIntType('number'), nullable: true })
+  storageQuotaBytes: number | null = null;
+
+  /** Maintained in the same transaction as every write that stores bytes for this user. */
+  @Property({ type: new BigIntType('number'), default: 0 })
+  storageUsedBytes: number & Opt = 0;
+
+  @Property({ type: 'datetime', nullable: true })
+  lastActiveAt: Date | null = null;
+}

@@ -1,0 +1,130 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
+import { Page } from '../../validation';
+import { containsPattern } from '../../db/sql';
+import { audit } from '../audit/audit.service';
+import { mintToken } from '../auth/auth.service';
+import { resolveInstitution } from './institutions';
+import { STORAGE_QUOTA_BY_PLAN, PlanCode } from './plans';
+import { User } from './user.entity';
+import { checkUserCreate, checkUserUpdate, UserCreateInput, UserUpdateInput } from './user.inputs';
+
+/** Re-derives the `institution_*` columns from the registry. */
+function deriveInstitution(user: User) {
+  const hit = resolveInstitution(user.institution, user.email);
+  user.institutionName = hit?.name ?? null;
+  user.institutionTier = hit?.tier ?? null;
+  user.institutionType = hit?.type ?? null;
+}
+
+export const storageQuotaOf = (user: User) => user.storageQuotaBytes ?? STORAGE_QUOTA_BY_PLAN[user.planCode as PlanCode];
+
+/** Creates a user. @throws VALIDATION_FAILED, CONFLICT when the email is taken. */
+export async function createUser(em: EntityManager, actorId: string | null, input: UserCreateInput): Promise<User> {
+  checkUserCreate(input);
+  const email = input.email.trim().toLowerCase();
+  if (await em.count(User, { email })) throw conflict('a user with this email already exists');
+  const user = em.create(User, {
+    id: newId('usr'),
+    email,
+    name: input.name.trim(),
+    phone: input.phone ?? null,
+    planCode: input.planCode ?? 'free',
+    isAdmin: input.isAdmin ?? false,
+    domain: input.domain ?? 'omics',
+    institution: input.institution ?? null,
+  });
+  deriveInstitution(user);
+  audit(em, { action: 'user.create', actorId, subjectUserId: user.id });
+  await em.flush(); // a concurrent create of the same email fails here on the unique index → CONFLICT
+  return user;
+}
+
+/** Applies an admin's changes. @throws NOT_FOUND, VALIDATION_FAILED */
+export async function updateUser(em: EntityManager, actorId: string, userId: string, input: UserUpdateInput): Promise<User> {
+  checkUserUpdate(input);
+  const user = await em.findOne(User, { id: userId });
+  if (!user) throw notFound('user');
+  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  if (typeof changes.name === 'string') changes.name = changes.name.trim();
+  em.assign(user, changes);
+  if ('institution' in changes) deriveInstitution(user);
+  audit(em, { action: 'user.update', actorId, subjectUserId: userId, detail: { fields: Object.keys(changes) } });
+  await em.flush();
+  return user;
+}
+
+export async function getUser(em: EntityManager, userId: string): Promise<User> {
+  const user = await em.findOne(User, { id: userId });
+  if (!user) throw notFound('user');
+  return user;
+}
+
+
+/** Admin search over email, name and phone. */
+export async function listUsers(em: EntityManager, filter: { q?: string | null; planCode?: string | null }, page: Page) {
+  const where: Record<string, unknown> = {};
+  if (filter.q) {
+    const pattern = containsPattern(filter.q);
+    where.$or = [{ email: { $ilike: pattern } }, { name: { $ilike: pattern } }, { phone: { $ilike: pattern } }];
+  }
+  if (filter.planCode) where.planCode = filter.planCode;
+  const [items, total] = await em.findAndCount(User, where, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: page.limit,
+    offset: page.offset,
+  });
+  return { items, total, ...page };
+}
+
+/** Personal access token for a user, minted by an admin. @throws NOT_FOUND */
+export async function createPersonalToken(em: EntityManager, actorId: string, userId: string, label: string) {
+  const user = await getUser(em, userId);
+  const issued = mintToken(em, user, 'pat', { label: label.trim() });
+  audit(em, { action: 'token.create', actorId, subjectUserId: userId, detail: { tokenId: issued.tokenId } });
+  await em.flush();
+  return issued;
+}
+
+/** The columns of a user row on the wire, in one place for the list, one-user and sync views. */
+export const USER_SYNC_COLUMNS = `id as user_id, email, name, phone, plan_code, plan_source, plan_expires_at, is_admin, disabled,
+  domain, institution, institution_tier, institution_type, institution_name, storage_quota_bytes::float8 as storage_quota_bytes, storage_used_bytes::float8 as storage_used_bytes,
+  created_at, updated_at, last_active_at`;
+
+/**
+ * Streams every user row through a server-side cursor, `batch` rows at a time, so memory stays
+ * constant whatever the table size. `write` may return a promise to apply back-pressure.
+ */
+export async function streamAllUsers(em: EntityManager, onRow: (row: Record<string, unknown>) => Promise<void> | void, batch = 500) {
+  const knex = em.getConnection().getKnex();
+  await knex.transaction(async (trx) => {
+    await trx.raw(`declare users_sync no scroll cursor for select ${USER_SYNC_COLUMNS} from users order by created_at, id`);
+    for (;;) {
+      const { rows } = (await trx.raw(`fetch ${batch} from users_sync`)) as { rows: Record<string, unknown>[] };
+      for (const row of rows) await onRow(row);
+      if (rows.length < batch) break;
+    }
+    await trx.raw('close users_sync');
+  });
+}
+
+/**
+ * First start: make the admin account and its token unless an admin exists. The token is the
+ * configured `BOOTSTRAP_ADMIN_TOKEN`, or a new one returned for printing (once).
+ * Returns null when an admin already existed.
+ */
+export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: string): Promise<{ token: string; created: boolean } | null> {
+  return em.transactional(async (tx) => {
+    // One instance at a time: a transaction-scoped advisory lock.
+    await tx.getConnection().execute('select pg_advisory_xact_lock(727002)', [], 'all', tx.getTransactionContext());
+    const existing = await tx.findOne(User, { email: 'admin@localhost' });
+    if (existing) return null;
+    if (await tx.count(User, { isAdmin: true })) return null;
+    const admin = tx.create(User, { id: newId('usr'), email: 'admin@localhost', name: 'Administrator', isAdmin: true, planCode: 'enterprise' });
+    const issued = mintToken(tx, admin, 'pat', { label: 'bootstrap', fixedToken });
+    audit(tx, { action: 'user.bootstrap_admin', actorId: null, subjectUserId: admin.id });
+    await tx.flush();
+    return { token: issued.token, created: true };
+  });
+}

@@ -1,0 +1,102 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PLAN_CODES, PLAN_SOURCES } from './plans';
+
+export enum PlanCodeValue {
+  free = 'free',
+  pro = 'pro',
+  lab = 'lab',
+  enterprise = 'enterprise',
+}
+registerEnumType(PlanCodeValue, { name: 'PlanCode', description: `A plan: ${PLAN_CODES.join(', ')}.` });
+
+export enum PlanSourceValue {
+  paid = 'paid',
+  promo = 'promo',
+  trial = 'trial',
+  admin = 'admin',
+}
+registerEnumType(PlanSourceValue, { name: 'PlanSource', description: `How the plan was obtained: ${PLAN_SOURCES.join(', ')}.` });
+
+@ObjectType({ description: 'A user account.' })
+export class UserNode {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  email!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  phone!: string | null;
+
+  @Field(() => PlanCodeValue)
+  planCode!: PlanCodeValue;
+
+  @Field(() => PlanSourceValue)
+  planSource!: PlanSourceValue;
+
+  @Field(() => Date, { nullable: true, description: 'After this instant the plan counts as free.' })
+  planExpiresAt!: Date | null;
+
+  @Field(() => PlanCodeValue, { description: 'The highest of the unexpired plan and lab (while an active member of an active lab).' })
+  effectiveTier!: PlanCodeValue;
+
+  @Field()
+  isAdmin!: boolean;
+
+  @Field()
+  disabled!: boolean;
+
+  @Field({ description: 'Research domain used by segmentation (default omics).' })
+  domain!: string;
+
+  @Field(() => String, { nullable: true, description: 'Institution as the user gave it.' })
+  institution!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Derived from the institution registry; null when unresolved.' })
+  institutionTier!: string | null;
+
+  @Field(() => String, { nullable: true })
+  institutionType!: string | null;
+
+  @Field(() => String, { nullable: true })
+  institutionName!: string | null;
+
+  @Field(() => Number, { description: 'Effective storage quota: the admin override, else the plan’s.' })
+  storageQuotaBytes!: number;
+
+  @Field(() => Number)
+  storageUsedBytes!: number;
+
+  @Field(() => Date)
+  createdAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  lastActiveAt!: Date | null;
+}
+
+@ObjectType({ description: 'A page of users.' })
+export class UserPage {
+  @Field(() => [UserNode])
+  items!: UserNode[];
+
+  @Field(() => Int, { description: 'Matches across all pages.' })
+  total!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => Int)
+  offset!: number;
+}
+
+@ObjectType({ description: 'A new personal access token; the plaintext is shown only here.' })
+export class IssuedTokenNode {
+  @Field(() => ID)
+  tokenId!: string;
+
+  @Field()
+  token!: string;
+}

@@ -1,0 +1,37 @@
+import { createPubSub } from '@graphql-yoga/subscription';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import Redis from 'ioredis';
+
+/** A membership changed in a lab (published after the change committed). */
+export interface LabMemberEvent {
+  labId: string;
+  memberUserId: string;
+  action: string;
+  status: string;
+  role: string;
+  at: string;
+}
+
+/** Every topic and its payload. Payloads cross Redis as JSON: keep them plain data. */
+export type Topics = {
+  LAB_MEMBER: [labId: string, payload: LabMemberEvent];
+};
+
+export type AppPubSub = ReturnType<typeof createPubSub<Topics>> & { close(): Promise<void> };
+
+/**
+ * In-process pub/sub for one instance; with `redisUrl`, events fan out through Redis so that a
+ * subscriber on one instance sees what another instance published.
+ */
+export function makePubSub(redisUrl?: string): AppPubSub {
+  if (!redisUrl) return Object.assign(createPubSub<Topics>(), { close: async () => undefined });
+  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const pubSub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
+  return Object.assign(pubSub, {
+    close: async () => {
+      publishClient.disconnect();
+      subscribeClient.disconnect();
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import path from 'node:path';
+import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchemaSync } from 'type-graphql';
+import { AdminResolver } from './modules/admin/admin.resolver';
+import { AuthResolver } from './modules/auth/auth.resolver';
+import { LabResolver } from './modules/labs/lab.resolver';
+import { UserResolver } from './modules/users/user.resolver';
+import type { AppPubSub } from './pubsub';
+
+export const SCHEMA_FILE = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema', 'schema.graphql');
+
+const RESOLVERS = [AuthResolver, UserResolver, LabResolver, AdminResolver] as const;
+
+/** The code-first domain schema. `pubSub` carries subscription events (Redis or in-process). */
+export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {
+  return buildSchemaSync({ resolvers: RESOLVERS, pubSub, validate: false });
+}
+
+/** The SDL committed in `schema/schema.graphql` (sorted, so diffs show real changes only). */
+export function printAppSchema(schema: GraphQLSchema): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

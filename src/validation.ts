@@ -1,0 +1,67 @@
+import { FieldIssue, invalid } from './errors';
+
+type Path = (string | number)[];
+
+/**
+ * Collects the domain-level input checks of one operation (lengths, ranges, formats) and throws
+ * them together as one VALIDATION_FAILED. Types and required members are already enforced by the
+ * GraphQL schema; this is what a type cannot say.
+ */
+export class Checks {
+  private readonly issues: FieldIssue[] = [];
+
+  text(path: Path, value: string | null | undefined, opts: { min?: number; max: number; pattern?: RegExp; hint?: string }) {
+    if (value === null || value === undefined) return this;
+    const length = [...value].length;
+    if (opts.min !== undefined && length < opts.min) {
+      this.add(path, `must be at least ${opts.min} character${opts.min === 1 ? '' : 's'}`, 'string_too_short');
+    } else if (length > opts.max) {
+      this.add(path, `must be at most ${opts.max} characters`, 'string_too_long');
+    } else if (opts.pattern && !opts.pattern.test(value)) {
+      this.add(path, opts.hint ?? 'has an invalid format', 'string_pattern_mismatch');
+    }
+    return this;
+  }
+
+  int(path: Path, value: number | null | undefined, opts: { min?: number; max?: number }) {
+    if (value === null || value === undefined) return this;
+    if (opts.min !== undefined && value < opts.min) this.add(path, `must be at least ${opts.min}`, 'number_too_small');
+    else if (opts.max !== undefined && value > opts.max) this.add(path, `must be at most ${opts.max}`, 'number_too_large');
+    return this;
+  }
+
+  oneOf(path: Path, value: string | null | undefined, allowed: readonly string[]) {
+    if (value === null || value === undefined) return this;
+    if (!allowed.includes(value)) this.add(path, `must be one of ${allowed.join(', ')}`, 'enum');
+    return this;
+  }
+
+  require(path: Path, present: boolean, msg = 'is required') {
+    if (!present) this.add(path, msg, 'missing');
+    return this;
+  }
+
+  add(path: Path, msg: string, type: string) {
+    this.issues.push({ path, msg, type });
+    return this;
+  }
+
+  /** @throws AppError VALIDATION_FAILED when any check failed. */
+  done(): void {
+    if (this.issues.length > 0) throw invalid(this.issues);
+  }
+}
+
+export const checks = () => new Checks();
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** The one normalizer for `limit`/`offset` pagination arguments. */
+export function pageArgs(limit: number | null | undefined, offset: number | null | undefined, bounds: { max: number; default: number }): Page {
+  const page = { limit: limit ?? bounds.default, offset: offset ?? 0 };
+  checks().int(['limit'], page.limit, { min: 1, max: bounds.max }).int(['offset'], page.offset, { min: 0 }).done();
+  return page;
+}
