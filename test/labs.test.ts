@@ -1,0 +1,209 @@
+import { Client } from 'pg';
+import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: t.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+const memberRow = async (labId: string, userId: string) =>
+  (await sql<{ role: string; status: string }>('select role, status from lab_members where lab_id = $1 and user_id = $2', [labId, userId]))[0];
+
+describe('membership state machine', () => {
+  test('join → pending, approve → active with the lab tier, promote, leave keeps the row', async () => {
+    const lab = await makeLab(t);
+    const ann = await makeUser(t);
+    expect((await t.call('GET', '/api/me', { token: ann.token })).body.effective_tier).toBe('free');
+
+    const preview = await t.call('GET', '/api/labs/preview', { token: ann.token, query: { code: lab.code } });
+    expect(preview).toMatchObject({ status: 200, body: { name: 'Test Lab' } });
+    expect(Object.keys(preview.body)).toEqual(['name']);
+
+    const joined = await t.call('POST', '/api/labs/join', { token: ann.token, body: { code: lab.code } });
+    expect(joined).toMatchObject({ status: 200, body: { lab_id: lab.id, status: 'pending' } });
+    // A pending requester sees nothing of the lab yet.
+    expect((await t.call('GET', `/api/labs/${lab.id}`, { token: ann.token })).status).toBe(404);
+
+    const again = await t.call('POST', '/api/labs/join', { token: ann.token, body: { code: lab.code } });
+    expect(again).toMatchObject({ status: 200, body: { status: 'pending' } });
+    expect(await sql('select 1 from lab_members where lab_id = $1 and user_id = $2', [lab.id, ann.id])).toHaveLength(1);
+
+    const approved = await t.call('PATCH', `/api/labs/${lab.id}/members/${ann.id}`, { token: lab.owner.token, body: { status: 'active' } });
+    expect(approved).toMatchObject({ status: 200, body: { member_user_id: ann.id, status: 'active', role: 'member' } });
+    expect(approved.body.joined_at).toEqual(expect.any(String));
+    expect((await t.call('GET', '/api/me', { token: ann.token })).body.effective_tier).toBe('lab');
+
+    const seen = await t.call('GET', `/api/labs/${lab.id}`, { token: ann.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body).toMatchObject({ role: 'member', seats_used: 2, invitation_code: null, members: null });
+
+    const promoted = await t.call('PATCH', `/api/labs/${lab.id}/members/${ann.id}`, { token: lab.owner.token, body: { role: 'mentor' } });
+    expect(promoted).toMatchObject({ status: 200, body: { role: 'mentor', status: 'active' } });
+    const asMentor = await t.call('GET', `/api/labs/${lab.id}`, { token: ann.token });
+    expect(asMentor.body.members).toHaveLength(2);
+    expect(asMentor.body.invitation_code).toBeNull();
+
+    const listed = await t.call('GET', '/api/labs', { token: ann.token });
+    expect(listed.body.items).toEqual([expect.objectContaining({ lab_id: lab.id, role: 'mentor', invitation_code: null })]);
+    const ownerList = await t.call('GET', '/api/labs', { token: lab.owner.token });
+    expect(ownerList.body.items[0]).toMatchObject({ role: 'owner', invitation_code: lab.code });
+
+    const left = await t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: ann.token });
+    expect(left).toMatchObject({ status: 200, body: { member_user_id: ann.id, status: 'left' } });
+    expect(await memberRow(lab.id, ann.id)).toEqual({ role: 'mentor', status: 'left' });
+    expect((await t.call('GET', '/api/me', { token: ann.token })).body.effective_tier).toBe('free');
+    expect((await t.call('GET', `/api/labs/${lab.id}`, { token: ann.token })).status).toBe(404);
+
+    const actions = await sql<{ action: string }>('select action from audit_events where lab_id = $1 order by id', [lab.id]);
+    expect(actions.map((a) => a.action)).toEqual(['lab.create', 'member.join', 'member.approve', 'member.role', 'member.leave']);
+  });
+
+  test('reject, then a new request; revoke; wrong transitions are 409 and change nothing', async () => {
+    const lab = await makeLab(t);
+    const bob = await makeUser(t);
+    await t.call('POST', '/api/labs/join', { token: bob.token, body: { code: lab.code } });
+    const rejected = await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'rejected' } });
+    expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected' } });
+    // rejected → active is not an approval of a pending request
+    const approveRejected = await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'active' } });
+    expect(approveRejected.status).toBe(409);
+    expect(await memberRow(lab.id, bob.id)).toMatchObject({ status: 'rejected' });
+    // leaving a rejected request is a conflict
+    expect((await t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: bob.token })).status).toBe(409);
+
+    expect((await t.call('POST', '/api/labs/join', { token: bob.token, body: { code: lab.code } })).body.status).toBe('pending');
+    await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'active' } });
+    expect((await t.call('POST', '/api/labs/join', { token: bob.token, body: { code: lab.code } })).status).toBe(409);
+    // revoking a pending-only transition on an active member is refused
+    expect((await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'rejected' } })).status).toBe(409);
+    const revoked = await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'revoked' } });
+    expect(revoked).toMatchObject({ status: 200, body: { status: 'revoked' } });
+    expect((await t.call('GET', `/api/labs/${lab.id}`, { token: bob.token })).status).toBe(404);
+  });
+
+  test('the owner cannot modify or leave their own membership (409)', async () => {
+    const lab = await makeLab(t);
+    const own = await t.call('PATCH', `/api/labs/${lab.id}/members/${lab.owner.id}`, { token: lab.owner.token, body: { role: 'member' } });
+    expect(own.status).toBe(409);
+    expect((await t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: lab.owner.token })).status).toBe(409);
+    expect(await memberRow(lab.id, lab.owner.id)).toEqual({ role: 'owner', status: 'active' });
+  });
+
+  test('an unknown member id is 404; an empty update is 422', async () => {
+    const lab = await makeLab(t);
+    expect((await t.call('PATCH', `/api/labs/${lab.id}/members/usr_nobody`, { token: lab.owner.token, body: { status: 'active' } })).status).toBe(404);
+    const empty = await t.call('PATCH', `/api/labs/${lab.id}/members/usr_nobody`, { token: lab.owner.token, body: {} });
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail[0].loc[0]).toBe('body');
+  });
+});
+
+describe('invitation codes', () => {
+  test('a rotated code is dead on the very next request, and the new one works', async () => {
+    const lab = await makeLab(t);
+    const cat = await makeUser(t);
+    const rotated = await t.call('POST', `/api/labs/${lab.id}/rotate_code`, { token: lab.owner.token });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.invitation_code as string;
+    expect(fresh).toMatch(/^[0-9A-HJKMNP-TV-Z]{12}$/);
+    expect(fresh).not.toBe(lab.code);
+    expect(new Date(rotated.body.code_expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
+
+    expect((await t.call('GET', '/api/labs/preview', { token: cat.token, query: { code: lab.code } })).status).toBe(404);
+    expect((await t.call('POST', '/api/labs/join', { token: cat.token, body: { code: lab.code } })).status).toBe(404);
+    expect((await t.call('GET', '/api/labs/preview', { token: cat.token, query: { code: fresh.toLowerCase() } })).status).toBe(200);
+    expect((await t.call('POST', '/api/labs/join', { token: cat.token, body: { code: fresh } })).body.status).toBe('pending');
+  });
+
+  test('codes are stored hashed, never in plain text', async () => {
+    const lab = await makeLab(t);
+    const [row] = await sql<Record<string, string>>('select * from labs where id = $1', [lab.id]);
+    expect(JSON.stringify(row)).not.toContain(lab.code);
+  });
+
+  test('expired, unknown and inactive-lab codes give the same 404 on preview and join', async () => {
+    const expired = await makeLab(t);
+    await sql(`update labs set code_expires_at = now() - interval '1 second' where id = $1`, [expired.id]);
+    const suspended = await makeLab(t);
+    await t.call('PATCH', `/api/admin/labs/${suspended.id}`, { token: t.adminToken, body: { status: 'suspended' } });
+    const dan = await makeUser(t);
+    const replies = [];
+    for (const code of [expired.code, suspended.code, 'ZZZZZZZZZZZZ', 'short']) {
+      replies.push(await t.call('GET', '/api/labs/preview', { token: dan.token, query: { code } }));
+      replies.push(await t.call('POST', '/api/labs/join', { token: dan.token, body: { code } }));
+    }
+    for (const reply of replies) expect({ status: reply.status, body: reply.body }).toEqual({ status: 404, body: { detail: 'invitation code not found' } });
+  });
+});
+
+describe('seats', () => {
+  test('20 concurrent approvals against a seat quota of 5 leave exactly 5 active', async () => {
+    const lab = await makeLab(t, { seatQuota: 5 });
+    const applicants = await Promise.all(Array.from({ length: 20 }, () => makeUser(t)));
+    for (const user of applicants) await t.call('POST', '/api/labs/join', { token: user.token, body: { code: lab.code } });
+
+    const replies = await Promise.all(
+      applicants.map((user) => t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'active' } })),
+    );
+    const statuses = replies.map((r) => r.status).sort();
+    // The owner holds one of the five seats.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(16);
+    const [{ active }] = await sql<{ active: number }>(`select count(*)::int as active from lab_members where lab_id = $1 and status = 'active'`, [lab.id]);
+    expect(active).toBe(5);
+    expect((await t.call('GET', `/api/labs/${lab.id}`, { token: lab.owner.token })).body.seats_used).toBe(5);
+  });
+
+  test('a freed seat can be given again', async () => {
+    const lab = await makeLab(t, { seatQuota: 2 });
+    const [a, b] = [await makeUser(t), await makeUser(t)];
+    await addMember(t, lab, a);
+    await t.call('POST', '/api/labs/join', { token: b.token, body: { code: lab.code } });
+    expect((await t.call('PATCH', `/api/labs/${lab.id}/members/${b.id}`, { token: lab.owner.token, body: { status: 'active' } })).status).toBe(409);
+    await t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: a.token });
+    expect((await t.call('PATCH', `/api/labs/${lab.id}/members/${b.id}`, { token: lab.owner.token, body: { status: 'active' } })).status).toBe(200);
+  });
+});
+
+describe('usage report', () => {
+  test('aggregates the usage ledger per member, counts only', async () => {
+    const lab = await makeLab(t);
+    const eve = await makeUser(t);
+    await addMember(t, lab, eve);
+    await sql(
+      `insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out) values
+        ($1, $2, 's1', 'trajectory', 100, 10), ($1, $2, 's2', 'trajectory', 50, 5), ($3, $2, 's3', 'model_call', 7, 3)`,
+      [eve.id, lab.id, lab.owner.id],
+    );
+    const report = await t.call('GET', `/api/labs/${lab.id}/usage`, { token: lab.owner.token });
+    expect(report.status).toBe(200);
+    const byId = Object.fromEntries(report.body.members.map((m: any) => [m.member_user_id, m]));
+    expect(byId[eve.id]).toMatchObject({ tokens_in: 150, tokens_out: 15, sessions: 2, role: 'member', status: 'active' });
+    expect(byId[lab.owner.id]).toMatchObject({ tokens_in: 7, tokens_out: 3, sessions: 1, role: 'owner' });
+    expect(report.body.totals).toEqual({ tokens_in: 157, tokens_out: 18, sessions: 3, active_members: 2 });
+  });
+});
+
+describe('board and reviews', () => {
+  test('answer from an empty set until trajectories exist', async () => {
+    const lab = await makeLab(t);
+    expect(await t.call('GET', `/api/labs/${lab.id}/board`, { token: lab.owner.token })).toMatchObject({ status: 200, body: { items: [], total: 0, limit: 200 } });
+    expect(await t.call('GET', `/api/labs/${lab.id}/reviews`, { token: lab.owner.token, query: { limit: 5 } })).toMatchObject({
+      status: 200,
+      body: { for_me: [], by_me: [] },
+    });
+  });
+});

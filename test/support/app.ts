@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startApp, RunningApp } from '../../src/app';
+import { Config, loadConfig } from '../../src/config';
+import { createTestDatabase } from './databases';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is (for malformed JSON tests). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
+export interface TestApp {
+  url: string;
+  app: RunningApp;
+  adminToken: string;
+  databaseUrl: string;
+  call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Reply<T>>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * A real service on a loopback port, on its own fresh database copied from the migrated
+ * template. Requests go over real HTTP.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const adminToken = `ldk_pat_testadmin${process.pid}x${++counter}xxxxxxxxxxxxxxxx`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-test-'));
+  const config: Config = loadConfig({
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    BOOTSTRAP_ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  const app = await startApp(config);
+  const call = async <T = any>(method: string, route: string, opts: CallOptions = {}): Promise<Reply<T>> => {
+    const url = new URL(route, app.url);
+    for (const [key, value] of Object.entries(opts.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let payload: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) payload = JSON.stringify(opts.body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await fetch(url, { method, headers, body: payload });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: body as T, headers: response.headers, text };
+  };
+  return {
+    url: app.url,
+    app,
+    adminToken,
+    databaseUrl: database.url,
+    call,
+    close: async () => {
+      await app.close();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+}
+
+/** Creates a user through the admin API and mints a personal access token for them. */
+export async function makeUser(t: TestApp, overrides: Record<string, unknown> = {}): Promise<TestUser> {
+  const email = `u${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.org`;
+  const created = await t.call('POST', '/api/admin/users', { token: t.adminToken, body: { email, name: 'Test User', ...overrides } });
+  if (created.status !== 201) throw new Error(`makeUser: ${created.status} ${created.text}`);
+  const minted = await t.call('POST', `/api/admin/users/${created.body.user_id}/tokens`, { token: t.adminToken, body: { label: 'test' } });
+  if (minted.status !== 201) throw new Error(`makeUser token: ${minted.status} ${minted.text}`);
+  return { id: created.body.user_id, email: created.body.email, token: minted.body.token };
+}
+
+export interface TestLab {
+  id: string;
+  code: string;
+  owner: TestUser;
+}
+
+/** A lab owned by a fresh user (or `owner`), with an optional seat quota set by the admin. */
+export async function makeLab(t: TestApp, opts: { owner?: TestUser; seatQuota?: number; name?: string } = {}): Promise<TestLab> {
+  const owner = opts.owner ?? (await makeUser(t));
+  const created = await t.call('POST', '/api/labs', { token: owner.token, body: { name: opts.name ?? 'Test Lab' } });
+  if (created.status !== 200) throw new Error(`makeLab: ${created.status} ${created.text}`);
+  if (opts.seatQuota !== undefined) {
+    const patched = await t.call('PATCH', `/api/admin/labs/${created.body.lab_id}`, { token: t.adminToken, body: { seat_quota: opts.seatQuota } });
+    if (patched.status !== 200) throw new Error(`makeLab quota: ${patched.status} ${patched.text}`);
+  }
+  return { id: created.body.lab_id, code: created.body.invitation_code, owner };
+}
+
+/** Adds `user` to the lab through the real join + approve flow, optionally as mentor. */
+export async function addMember(t: TestApp, lab: TestLab, user: TestUser, role: 'member' | 'mentor' = 'member') {
+  const joined = await t.call('POST', '/api/labs/join', { token: user.token, body: { code: lab.code } });
+  if (joined.status !== 200) throw new Error(`addMember join: ${joined.status} ${joined.text}`);
+  const approved = await t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'active', role } });
+  if (approved.status !== 200) throw new Error(`addMember approve: ${approved.status} ${approved.text}`);
+}
