@@ -62,6 +62,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
         const auth = (wsCtx.connectionParams?.authorization ?? wsCtx.extra.request.headers.authorization) as string | undefined;
         return makeContext(services, auth, randomUUID());
       },
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), error, logger)) } : result,
     },
     wsServer,
   );

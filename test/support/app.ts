@@ -36,9 +36,12 @@ let counter = 0;
  * A real service on a loopback port, on its own fresh database copied from the migrated
  * template. Requests go over real HTTP.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const adminToken = `ldk_pat_testadmin${process.pid}x${++counter}xxxxxxxxxxxxxxxx`;
+export async function startTestApp(env: Record<string, string> = {}, opts: { sameDatabaseAs?: TestApp } = {}): Promise<TestApp> {
+  // A second instance on the same database shares the first one's admin and leaves the drop to it.
+  const database = opts.sameDatabaseAs
+    ? { url: opts.sameDatabaseAs.databaseUrl, drop: async () => undefined }
+    : await createTestDatabase();
+  const adminToken = opts.sameDatabaseAs?.adminToken ?? `ldk_pat_testadmin${process.pid}x${++counter}xxxxxxxxxxxxxxxx`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-test-'));
   const config: Config = loadConfig({
     PORT: '0',

@@ -1,0 +1,128 @@
+import { createClient, Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
+
+/**
+ * Two service instances on one database and one Redis: a change made through instance A reaches
+ * a subscriber on instance B, and the policy is checked on subscribe and again for every event.
+ */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let a: TestApp;
+let b: TestApp;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  a = await startTestApp({ REDIS_URL });
+  b = await startTestApp({ REDIS_URL }, { sameDatabaseAs: a });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.dispose()));
+  await b.close();
+  await a.close();
+});
+
+function connect(app: TestApp, token: string): Client {
+  const client = createClient({
+    url: `${app.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+  });
+  clients.push(client);
+  return client;
+}
+
+const SUBSCRIPTION = 'subscription ($labId: ID!) { labMemberEvents(labId: $labId) { labId memberUserId action status role at } }';
+
+/** Collects events of one subscription; `next()` waits for the following one. */
+function subscribe(client: Client, labId: string) {
+  const events: any[] = [];
+  const errors: any[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  client.subscribe(
+    { query: SUBSCRIPTION, variables: { labId } },
+    {
+      next: (value) => {
+        if (value.errors) errors.push(...value.errors);
+        else events.push(value.data!.labMemberEvents);
+        wake?.();
+      },
+      error: (error) => {
+        errors.push(error);
+        wake?.();
+      },
+      complete: () => {
+        done = true;
+        wake?.();
+      },
+    },
+  );
+  return {
+    events,
+    errors,
+    isDone: () => done,
+    async waitFor(predicate: () => boolean, ms = 5000) {
+      const deadline = Date.now() + ms;
+      while (!predicate() && Date.now() < deadline) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 50);
+        });
+      }
+      return predicate();
+    },
+  };
+}
+
+test('an approval made on instance A reaches the owner subscribed on instance B', async () => {
+  const lab = await makeLab(a);
+  const ann = await makeUser(a);
+  const stream = subscribe(connect(b, lab.owner.token), lab.id);
+  // Give the subscription time to register with Redis before the change.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+
+  await a.call('POST', '/api/labs/join', { token: ann.token, body: { code: lab.code } });
+  await a.call('PATCH', `/api/labs/${lab.id}/members/${ann.id}`, { token: lab.owner.token, body: { status: 'active', role: 'mentor' } });
+
+  expect(await stream.waitFor(() => stream.events.length >= 2)).toBe(true);
+  expect(stream.events.map((e) => [e.action, e.status, e.role])).toEqual([
+    ['join', 'pending', 'member'],
+    ['approve+role', 'active', 'mentor'],
+  ]);
+  expect(stream.events[0]).toMatchObject({ labId: lab.id, memberUserId: ann.id });
+});
+
+test('a plain member may not subscribe; an outsider gets not found', async () => {
+  const lab = await makeLab(a);
+  const member = await makeUser(a);
+  await addMember(a, lab, member);
+  const outsider = await makeUser(a);
+
+  const asMember = subscribe(connect(b, member.token), lab.id);
+  expect(await asMember.waitFor(() => asMember.errors.length > 0 || asMember.isDone())).toBe(true);
+  expect(asMember.errors[0]?.extensions?.code).toBe('FORBIDDEN');
+
+  const asOutsider = subscribe(connect(b, outsider.token), lab.id);
+  expect(await asOutsider.waitFor(() => asOutsider.errors.length > 0 || asOutsider.isDone())).toBe(true);
+  expect(asOutsider.errors[0]?.extensions?.code).toBe('NOT_FOUND');
+});
+
+test('a mentor demoted to member stops receiving events', async () => {
+  const lab = await makeLab(a);
+  const mentor = await makeUser(a);
+  await addMember(a, lab, mentor, 'mentor');
+  const stream = subscribe(connect(b, mentor.token), lab.id);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+
+  const applicant = await makeUser(a);
+  await a.call('POST', '/api/labs/join', { token: applicant.token, body: { code: lab.code } });
+  expect(await stream.waitFor(() => stream.events.length >= 1)).toBe(true);
+
+  await a.call('PATCH', `/api/labs/${lab.id}/members/${mentor.id}`, { token: lab.owner.token, body: { role: 'member' } });
+  await a.call('PATCH', `/api/labs/${lab.id}/members/${applicant.id}`, { token: lab.owner.token, body: { status: 'active' } });
+  // The demotion event itself is the first one checked after the change: the stream ends.
+  expect(await stream.waitFor(() => stream.isDone())).toBe(true);
+  expect(stream.events).toHaveLength(1);
+});
