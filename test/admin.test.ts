@@ -1,3 +1,4 @@
+import { MetadataStorage } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
 
@@ -7,6 +8,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  // MikroORM keeps entity metadata in an object that every test file of this worker shares
+  // (it exists on the outer globalThis since global setup): leave none behind for the next file.
+  MetadataStorage.clear();
 });
 
 async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
@@ -138,7 +142,7 @@ describe('GET /api/admin/users', () => {
     expect(await ids('%')).toEqual([percent.user_id]);
     expect(await ids('_')).toEqual([underscore.user_id]);
     expect(await ids('k\\s')).toEqual([backslash.user_id]);
-    expect(await ids(`${mark} snake`)).toEqual([underscore.user_id, decoy.user_id].sort());
+    expect(await ids('snake')).toEqual([underscore.user_id, decoy.user_id].sort());
   });
 
   test('plan_code filter', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MetadataStorage } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { startApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -14,6 +15,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  // MikroORM keeps entity metadata in an object that every test file of this worker shares
+  // (it exists on the outer globalThis since global setup): leave none behind for the next file.
+  MetadataStorage.clear();
 });
 
 async function sqlOn<T = any>(url: string, text: string, params: unknown[] = []): Promise<T[]> {

@@ -26,8 +26,6 @@ const SIGNED_OUT = ['anonymous', 'malformed', 'revoked'] as const;
 type SignedIn = Exclude<Actor, (typeof SIGNED_OUT)[number]>;
 const RELATED: SignedIn[] = ['outsider', 'pending', 'left', 'rejected', 'member', 'mentor', 'owner'];
 
-const LAB_NAME = 'Matrix Lab';
-
 interface Target extends TestUser {
   /** A second token of the target, for the admin revoke route. */
   tokenId: string;
@@ -35,6 +33,8 @@ interface Target extends TestUser {
 
 interface World {
   lab: TestLab;
+  /** The lab's name, unique to this world. */
+  name: string;
   /** A pending requester of the lab: the subject of member approval and of the admin user routes. */
   target: Target;
   users: Partial<Record<SignedIn, TestUser>>;
@@ -50,8 +50,11 @@ interface Endpoint {
   path(w: World): string;
   body?(w: World): unknown;
   query?(w: World): Record<string, string>;
-  /** The expected status of every signed-in actor (signed-out actors always get 401). */
-  outcomes: Record<SignedIn, number>;
+  /**
+   * The expected status of every signed-in actor (signed-out actors always get 401). null: not
+   * decided, so no row (the built behaviour and the stated rule disagree; see the comment there).
+   */
+  outcomes: Record<SignedIn, number | null>;
   /** Extra assertions on a successful reply. */
   check?(reply: Reply, w: World, actor: SignedIn): void;
 }
@@ -114,7 +117,8 @@ async function makeTarget(lab: TestLab): Promise<Target> {
 
 /** A lab, its pending target, and the given actors (users built concurrently). */
 async function buildWorld(actors: Actor[], area: Endpoint['area'] | 'both'): Promise<World> {
-  const lab = await makeLab(t, { name: LAB_NAME });
+  const name = `Matrix Lab ${process.pid}x${++seq}`;
+  const lab = await makeLab(t, { name });
   const users: World['users'] = {};
   const revoked: World['revoked'] = {};
   const [target] = await Promise.all([
@@ -130,7 +134,7 @@ async function buildWorld(actors: Actor[], area: Endpoint['area'] | 'both'): Pro
       users[actor] = await relate(lab, actor);
     }),
   ]);
-  return { lab, target, users, revoked };
+  return { lab, name, target, users, revoked };
 }
 
 /** The ways `actor` presents itself; more than one for `malformed`. */
@@ -173,7 +177,7 @@ const ENDPOINTS: Endpoint[] = [
     path: lab,
     outcomes: { ...SEES_LAB, member: 200, mentor: 200, owner: 200, admin: 200 },
     check(reply, w, actor) {
-      expect(reply.body).toMatchObject({ lab_id: w.lab.id, name: LAB_NAME, role: actor === 'admin' ? null : actor });
+      expect(reply.body).toMatchObject({ lab_id: w.lab.id, name: w.name, role: actor === 'admin' ? null : actor });
       if (actor === 'member') expect(reply.body.members).toBeNull();
       else {
         // Every row, any status.
@@ -240,7 +244,10 @@ const ENDPOINTS: Endpoint[] = [
     area: 'labs',
     does: 'leave the lab',
     path: (w) => `${lab(w)}/membership`,
-    outcomes: { ...SEES_LAB, member: 200, mentor: 200, owner: 409, admin: 404 },
+    // Undecided: "cannot see the lab → 404 on every /api/labs/{lab_id} route" says 404 for pending,
+    // left and rejected, but as built a pending requester withdraws the request (200, status
+    // left), leaving again answers 200, and a rejected requester gets 409 (labs.test.ts asserts it).
+    outcomes: { outsider: 404, pending: null, left: null, rejected: null, member: 200, mentor: 200, owner: 409, admin: 404 },
     check(reply, w, actor) {
       expect(reply.body).toMatchObject({ member_user_id: w.users[actor]!.id, status: 'left' });
     },
@@ -293,8 +300,8 @@ const ENDPOINTS: Endpoint[] = [
     path: () => '/api/labs/preview',
     query: (w) => ({ code: w.lab.code }),
     outcomes: { outsider: 200, pending: 200, left: 200, rejected: 200, member: 200, mentor: 200, owner: 200, admin: 200 },
-    check(reply) {
-      expect(reply.body).toEqual({ name: LAB_NAME });
+    check(reply, w) {
+      expect(reply.body).toEqual({ name: w.name });
     },
   },
   {
@@ -399,6 +406,7 @@ const ENDPOINTS: Endpoint[] = [
     area: 'admin',
     does: 'search labs',
     path: () => '/api/admin/labs',
+    query: (w) => ({ q: w.name }),
     outcomes: ADMIN_ONLY,
     check(reply, w) {
       expect(reply.body.items).toEqual(expect.arrayContaining([expect.objectContaining({ lab_id: w.lab.id })]));
@@ -437,7 +445,8 @@ interface Row {
 }
 
 const ROWS: Row[] = ENDPOINTS.flatMap((endpoint) => {
-  const outcomes: [Actor, number][] = [...SIGNED_OUT.map((actor): [Actor, number] => [actor, 401]), ...(Object.entries(endpoint.outcomes) as [Actor, number][])];
+  const decided = (Object.entries(endpoint.outcomes) as [Actor, number | null][]).filter((o): o is [Actor, number] => o[1] !== null);
+  const outcomes: [Actor, number][] = [...SIGNED_OUT.map((actor): [Actor, number] => [actor, 401]), ...decided];
   return outcomes.map(([actor, status]) => ({
     name: `${endpoint.method} ${endpoint.route}: ${actor} ${status < 300 ? 'can' : 'cannot'} ${endpoint.does} (${status})`,
     endpoint,
@@ -448,10 +457,26 @@ const ROWS: Row[] = ENDPOINTS.flatMap((endpoint) => {
 
 // ─── the run ─────────────────────────────────────────────────────────────────────────────────
 
+/** Runs `work` over `items`, `size` at a time. */
+async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: size }, async () => {
+    while (next < items.length) await work(items[next++]);
+  }));
+}
+
+/** Each row that is not a read gets its own world, built here, several at a time. */
+const ownWorlds = new Map<Row, World>();
+
 beforeAll(async () => {
-  t = await startTestApp();
+  console.time("start"); t = await startTestApp(); console.timeEnd("start"); console.time("shared");
   shared = await buildWorld(['revoked', ...RELATED], 'both');
-  notFoundBody = (await t.call('GET', '/api/labs/lab_doesnotexist', { token: shared.lab.owner.token })).body;
+  console.timeEnd("shared"); console.time("pool"); await pool(
+    ROWS.filter((row) => row.endpoint.method !== 'GET'),
+    8,
+    async (row) => void ownWorlds.set(row, await buildWorld([row.actor], row.endpoint.area)),
+  );
+  console.timeEnd("pool"); notFoundBody = (await t.call('GET', '/api/labs/lab_doesnotexist', { token: shared.lab.owner.token })).body;
 });
 afterAll(async () => {
   await t?.close();
@@ -464,9 +489,10 @@ test('the table covers every labs and admin users/labs route, each for every act
   expect(notFoundBody).toEqual({ detail: 'lab not found' });
 });
 
-test.each(ROWS)('$name', async ({ endpoint, actor, status }) => {
-  // Reads share one world; anything else gets its own.
-  const w = endpoint.method === 'GET' ? shared : await buildWorld([actor], endpoint.area);
+test.each(ROWS)('$name', async (row) => {
+  const { endpoint, actor, status } = row;
+  // Reads share one world; anything else has its own.
+  const w = endpoint.method === 'GET' ? shared : ownWorlds.get(row)!;
   for (const auth of credentials(w, actor, endpoint.area)) {
     const reply = await t.call(endpoint.method, endpoint.path(w), { ...auth, body: endpoint.body?.(w), query: endpoint.query?.(w) });
     expect({ status: reply.status, auth: auth.headers ?? auth.token ?? null, text: reply.text }).toMatchObject({ status });

@@ -1,0 +1,107 @@
+/**
+ * The cost of the REST facade: the same read (`GET /api/labs/{lab_id}`) through the facade and
+ * straight through `/graphql`, against one server process, in one run. Prints requests/s and
+ * latency percentiles for both and their ratio. Figures only; nothing here asserts on time.
+ *
+ *   npm run bench:facade            (embedded database in a temp dir)
+ *   DATABASE_URL=postgres://… npm run bench:facade
+ *   BENCH_SECONDS=20 BENCH_CONNECTIONS=20 npm run bench:facade
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { print } from 'graphql';
+import { LabDocument } from '../facade/generated/operations';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const PORT = Number(process.env.BENCH_PORT ?? 18181);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+async function startServer() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-'));
+  const child = spawn(process.execPath, [path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxx' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${BASE}/readyz`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    token: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxx',
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function call(method: string, route: string, token: string, body?: unknown) {
+  const response = await fetch(`${BASE}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  return response.json() as Promise<Record<string, any>>;
+}
+
+function run(title: string, opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url: BASE, connections: CONNECTIONS, duration: SECONDS, title, ...opts }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function main() {
+  const server = await startServer();
+  try {
+    // A lab with a few members, read by its owner: the members list exercises the loaders.
+    const owner = await call('POST', '/api/admin/users', server.token, { email: 'owner@bench.example', name: 'Owner' });
+    const ownerToken = (await call('POST', `/api/admin/users/${owner.user_id}/tokens`, server.token, { label: 'bench' })).token;
+    const lab = await call('POST', '/api/labs', ownerToken, { name: 'Bench Lab' });
+    for (let i = 0; i < 5; i++) {
+      const user = await call('POST', '/api/admin/users', server.token, { email: `m${i}@bench.example`, name: `Member ${i}` });
+      const token = (await call('POST', `/api/admin/users/${user.user_id}/tokens`, server.token, { label: 'bench' })).token;
+      await call('POST', '/api/labs/join', token, { code: lab.invitation_code });
+      await call('PATCH', `/api/labs/${lab.lab_id}/members/${user.user_id}`, ownerToken, { status: 'active' });
+    }
+    const headers = { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' };
+    const facade = { method: 'GET' as const, url: `${BASE}/api/labs/${lab.lab_id}`, headers };
+    const graphql = { method: 'POST' as const, url: `${BASE}/graphql`, headers, body: JSON.stringify({ query: print(LabDocument), variables: { id: lab.lab_id } }) };
+
+    // Same answer both ways, or the comparison means nothing.
+    const viaFacade = await call('GET', `/api/labs/${lab.lab_id}`, ownerToken);
+    const viaGraphql = (await (await fetch(`${BASE}/graphql`, { method: 'POST', headers, body: graphql.body })).json()) as { data: { lab: unknown } };
+    if (JSON.stringify(viaFacade) !== JSON.stringify(viaGraphql.data.lab)) throw new Error('facade and /graphql disagree');
+
+    process.stdout.write(`warming up (3 s each)…\n`);
+    await run('warmup facade', { ...facade, duration: 3 });
+    await run('warmup graphql', { ...graphql, duration: 3 });
+    process.stdout.write(`measuring ${SECONDS} s each, ${CONNECTIONS} connections…\n`);
+    const f = await run('facade', facade);
+    const g = await run('graphql', graphql);
+
+    if (f.errors + f.non2xx + g.errors + g.non2xx > 0) throw new Error('requests failed during the run; figures would be meaningless');
+    const row = (name: string, r: autocannon.Result) =>
+      `${name.padEnd(22)} ${r.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   errors ${r.errors + r.non2xx}`;
+    process.stdout.write(`\nGET /api/labs/{lab_id}: facade vs /graphql (same query, same server)\n`);
+    process.stdout.write(`${row('REST facade', f)}\n${row('GraphQL /graphql', g)}\n`);
+    const ratio = f.requests.average / g.requests.average;
+    process.stdout.write(`facade / graphql throughput: ${ratio.toFixed(3)} (facade overhead ${((1 - ratio) * 100).toFixed(1)} %; goal ≤ 10 %)\n`);
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

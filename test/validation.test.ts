@@ -1,0 +1,597 @@
+import { Client } from 'pg';
+import { ROUTES } from '../facade/routes';
+import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser } from './support/app';
+
+/**
+ * The validation table: every route that takes input (body, query or path) against bad input,
+ * unknown ids and bad credentials. Contract (contracts §2): a 422 body is
+ * `{"detail": [{"loc": [...], "msg", "type"}]}` with `loc` starting body/query/path followed by
+ * snake_case member names; every other error is `{"detail": "<message>"}`. A bad request changes
+ * nothing in the database.
+ */
+
+let t: TestApp;
+let db: Client;
+
+interface Fixtures {
+  owner: TestUser;
+  member: TestUser;
+  /** A user in no lab: the subject of the admin user routes. */
+  plain: TestUser;
+  /** A personal access token of `plain`, minted by the admin (its id fills {token_id}). */
+  plainTokenId: string;
+  lab: TestLab;
+  revokedToken: string;
+  disabledToken: string;
+  refreshToken: string;
+  accessToken: string;
+}
+let f: Fixtures;
+
+/** Every response text seen in this file, for the stack-trace sweep at the end. */
+const seen: { what: string; text: string }[] = [];
+
+const TABLES = ['users', 'labs', 'lab_members', 'auth_tokens', 'audit_events', 'device_logins'] as const;
+
+/** Every row of the tables a bad request could touch (`last_active_at` is activity, not data). */
+async function snapshot(client: Client = db): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of TABLES) {
+    const { rows } = await client.query(`select * from ${table} order by id`);
+    out[table] = rows.map((row) => {
+      const { last_active_at: _ignored, ...rest } = row;
+      return rest;
+    });
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  db = new Client({ connectionString: t.databaseUrl });
+  await db.connect();
+
+  const owner = await makeUser(t, { name: 'Owner' });
+  const lab = await makeLab(t, { owner });
+  const member = await makeUser(t, { name: 'Member' });
+  await addMember(t, lab, member);
+  const plain = await makeUser(t, { name: 'Plain' });
+  const minted = await t.call('POST', `/api/admin/users/${plain.id}/tokens`, { token: t.adminToken, body: { label: 'extra' } });
+  if (minted.status !== 201) throw new Error(`mint: ${minted.status} ${minted.text}`);
+
+  const revokedUser = await makeUser(t);
+  const revoke = await t.call('DELETE', `/api/admin/users/${revokedUser.id}/tokens/${await tokenIdOf(revokedUser)}`, { token: t.adminToken });
+  if (revoke.status !== 204) throw new Error(`revoke: ${revoke.status} ${revoke.text}`);
+  const disabledUser = await makeUser(t);
+  const disable = await t.call('PATCH', `/api/admin/users/${disabledUser.id}`, { token: t.adminToken, body: { disabled: true } });
+  if (disable.status !== 200) throw new Error(`disable: ${disable.status} ${disable.text}`);
+
+  // A real login pair through the device flow, to present the wrong kind of token.
+  const started = await t.call('POST', '/api/auth/cli/start');
+  await t.call('POST', '/api/auth/cli/approve', { token: owner.token, body: { user_code: started.body.user_code } });
+  const polled = await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } });
+  if (polled.body?.status !== 'approved') throw new Error(`device flow: ${polled.status} ${polled.text}`);
+
+  // Every credential used below has been seen once, so later requests write no activity.
+  for (const token of [t.adminToken, owner.token, member.token, plain.token, minted.body.token, polled.body.access_token]) {
+    await t.call('GET', '/api/me', { token });
+  }
+
+  f = {
+    owner,
+    member,
+    plain,
+    plainTokenId: minted.body.token_id,
+    lab,
+    revokedToken: revokedUser.token,
+    disabledToken: disabledUser.token,
+    refreshToken: polled.body.refresh_token,
+    accessToken: polled.body.access_token,
+  };
+});
+
+afterAll(async () => {
+  await db?.end();
+  await t?.close();
+});
+
+async function tokenIdOf(user: TestUser): Promise<string> {
+  const { rows } = await db.query('select id from auth_tokens where user_id = $1', [user.id]);
+  return rows[0].id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------------
+
+type Who = 'admin' | 'owner' | 'member' | 'plain' | 'none' | 'garbage' | 'revoked' | 'disabled' | 'refresh';
+
+interface Row {
+  method: string;
+  /** The route template, exactly as in facade/routes.ts; `{…}` are filled from `ids` or the fixtures. */
+  path: string;
+  as: Who;
+  ids?: Record<string, string>;
+  body?: unknown;
+  /** A body that needs the fixtures (wins over `body`). */
+  bodyOf?: (f: Fixtures) => unknown;
+  rawBody?: string;
+  query?: Record<string, string | number>;
+  /** A raw query string, for repeated parameters. */
+  search?: string;
+  headers?: Record<string, string>;
+  status: number;
+  /** For 422: the expected `loc` of the first issue. */
+  loc?: (string | number)[];
+  /** For other errors: the exact `detail`, when the contract fixes it. */
+  detail?: string;
+}
+
+const long = (n: number, c = 'x') => c.repeat(n);
+/** 255 characters: one over the 254 an email address may have. */
+const EMAIL_255 = `${long(243, 'a')}@example.org`;
+const okEmail = 'fresh-user@example.org';
+const MALFORMED = 'malformed JSON body';
+
+/** Body routes with the credential that passes their auth gate and one valid body. */
+const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] = [
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', valid: { user_code: 'ZZZZ-ZZZZ' } },
+  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', valid: { device_code: 'ldk_dc_unknown' } },
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', valid: { refresh_token: 'ldk_rt_AAAAAAAAAAAAxxxxxxxxxxxx' } },
+  { method: 'POST', path: '/api/labs', as: 'owner', valid: { name: 'Never created' } },
+  { method: 'POST', path: '/api/labs/join', as: 'plain', valid: { code: 'ZZZZZZZZZZZZ' } },
+  { method: 'PATCH', path: '/api/labs/{lab_id}/members/{member_user_id}', as: 'owner', valid: { role: 'mentor' } },
+  { method: 'POST', path: '/api/admin/users', as: 'admin', valid: { email: okEmail, name: 'Fresh' } },
+  { method: 'PATCH', path: '/api/admin/users/{user_id}', as: 'admin', valid: { name: 'Renamed' } },
+  { method: 'POST', path: '/api/admin/users/{user_id}/tokens', as: 'admin', valid: { label: 'never' } },
+  { method: 'PATCH', path: '/api/admin/labs/{lab_id}', as: 'admin', valid: { name: 'Renamed' } },
+];
+
+/** A body that is not a JSON object, on every body route. */
+const shapeRows: Row[] = BODY_ROUTES.flatMap(({ method, path, as }) => [
+  { method, path, as, rawBody: '{bad', status: 400, detail: MALFORMED },
+  { method, path, as, rawBody: '{"name": "x",}', status: 400, detail: MALFORMED },
+  { method, path, as, body: [], status: 422, loc: ['body'] },
+  { method, path, as, body: [{ name: 'x' }], status: 422, loc: ['body'] },
+  // A JSON string is well-formed JSON, just not an object: a validation failure, not malformed JSON.
+  { method, path, as, body: 'a string', status: 422, loc: ['body'] },
+  { method, path, as, status: 422, loc: ['body'] }, // no body at all
+]);
+
+const LABS = '/api/labs';
+const MEMBER = '/api/labs/{lab_id}/members/{member_user_id}';
+const ADMIN_USERS = '/api/admin/users';
+const ADMIN_USER = '/api/admin/users/{user_id}';
+const TOKENS = '/api/admin/users/{user_id}/tokens';
+const TOKEN = '/api/admin/users/{user_id}/tokens/{token_id}';
+const ADMIN_LABS = '/api/admin/labs';
+const ADMIN_LAB = '/api/admin/labs/{lab_id}';
+
+const authRows: Row[] = [
+  // POST /api/auth/cli/approve {user_code}
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: {}, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: '' }, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: long(33, 'A') }, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: 12345678 }, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: null }, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { userCode: 'ZZZZ-ZZZZ' }, status: 422, loc: ['body', 'userCode'] },
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ', extra: 1 }, status: 422, loc: ['body', 'extra'] },
+  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ' }, status: 404 },
+  // POST /api/auth/cli/poll {device_code}
+  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: {}, status: 422, loc: ['body', 'device_code'] },
+  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: '' }, status: 422, loc: ['body', 'device_code'] },
+  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: long(513) }, status: 422, loc: ['body', 'device_code'] },
+  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: null }, status: 422, loc: ['body', 'device_code'] },
+  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: ['ldk_dc_x'] }, status: 422, loc: ['body', 'device_code'] },
+  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: 'ldk_dc_x', interval: 1 }, status: 422, loc: ['body', 'interval'] },
+  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: 'ldk_dc_unknown' }, status: 404 },
+  // POST /api/auth/refresh {refresh_token}
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: {}, status: 422, loc: ['body', 'refresh_token'] },
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: '' }, status: 422, loc: ['body', 'refresh_token'] },
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: long(513) }, status: 422, loc: ['body', 'refresh_token'] },
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 5 }, status: 422, loc: ['body', 'refresh_token'] },
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 'x', grant_type: 'refresh_token' }, status: 422, loc: ['body', 'grant_type'] },
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 'ldk_rt_nope' }, status: 401 },
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 'ldk_rt_AAAAAAAAAAAAxxxxxxxxxxxx' }, status: 401 },
+];
+
+const labRows: Row[] = [
+  // POST /api/labs {name, seat_quota?}
+  { method: 'POST', path: LABS, as: 'owner', body: {}, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: '' }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: '   ' }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: long(101) }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: 7 }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: true }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: { first: 'x' } }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: null }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: 'nul\u0000byte' }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: LABS, as: 'admin', body: { name: 'ok', seat_quota: 0 }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'POST', path: LABS, as: 'admin', body: { name: 'ok', seat_quota: -1 }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'POST', path: LABS, as: 'admin', body: { name: 'ok', seat_quota: 10001 }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'POST', path: LABS, as: 'admin', body: { name: 'ok', seat_quota: 2147483648 }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'POST', path: LABS, as: 'admin', body: { name: 'ok', seat_quota: '5' }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'POST', path: LABS, as: 'admin', body: { name: 'ok', seat_quota: 1.5 }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: 'ok', owner_id: 'usr_x' }, status: 422, loc: ['body', 'owner_id'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: 'ok', seatQuota: 5 }, status: 422, loc: ['body', 'seatQuota'] },
+  { method: 'POST', path: LABS, as: 'owner', rawBody: '{"name": "ok", "__proto__": {"isAdmin": true}}', status: 422, loc: ['body', '__proto__'] },
+  { method: 'POST', path: LABS, as: 'owner', body: { name: 'ok', seat_quota: 5 }, status: 403 }, // admins only
+  // GET /api/labs/preview?code=
+  { method: 'GET', path: '/api/labs/preview', as: 'plain', status: 422, loc: ['query', 'code'] },
+  { method: 'GET', path: '/api/labs/preview', as: 'plain', search: 'code=AAAAAAAAAAAA&code=BBBBBBBBBBBB', status: 422, loc: ['query', 'code'] },
+  { method: 'GET', path: '/api/labs/preview', as: 'plain', query: { code: 'ZZZZZZZZZZZZ' }, status: 404, detail: 'invitation code not found' },
+  // POST /api/labs/join {code}
+  { method: 'POST', path: '/api/labs/join', as: 'plain', body: {}, status: 422, loc: ['body', 'code'] },
+  { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: 123456789012 }, status: 422, loc: ['body', 'code'] },
+  { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: null }, status: 422, loc: ['body', 'code'] },
+  { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: 'ZZZZZZZZZZZZ', lab_id: 'lab_x' }, status: 422, loc: ['body', 'lab_id'] },
+  { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: 'ZZZZZZZZZZZZ' }, status: 404, detail: 'invitation code not found' },
+  // GET /api/labs/{lab_id}
+  { method: 'GET', path: '/api/labs/{lab_id}', as: 'member', ids: { lab_id: 'lab_nope' }, status: 404 },
+  { method: 'GET', path: '/api/labs/{lab_id}', as: 'member', ids: { lab_id: long(300) }, status: 404 },
+  { method: 'GET', path: '/api/labs/{lab_id}', as: 'member', ids: { lab_id: '%00' }, status: 404 },
+  { method: 'GET', path: '/api/labs/{lab_id}', as: 'plain', status: 404 }, // not a member: existence not revealed
+  // GET /api/labs/{lab_id}/usage
+  { method: 'GET', path: '/api/labs/{lab_id}/usage', as: 'owner', ids: { lab_id: 'lab_nope' }, status: 404 },
+  { method: 'GET', path: '/api/labs/{lab_id}/usage', as: 'plain', status: 404 },
+  { method: 'GET', path: '/api/labs/{lab_id}/usage', as: 'member', status: 403 },
+  // POST /api/labs/{lab_id}/rotate_code
+  { method: 'POST', path: '/api/labs/{lab_id}/rotate_code', as: 'owner', ids: { lab_id: 'lab_nope' }, status: 404 },
+  { method: 'POST', path: '/api/labs/{lab_id}/rotate_code', as: 'plain', status: 404 },
+  { method: 'POST', path: '/api/labs/{lab_id}/rotate_code', as: 'member', status: 403 },
+  // DELETE /api/labs/{lab_id}/membership
+  { method: 'DELETE', path: '/api/labs/{lab_id}/membership', as: 'member', ids: { lab_id: 'lab_nope' }, status: 404 },
+  { method: 'DELETE', path: '/api/labs/{lab_id}/membership', as: 'plain', status: 404 },
+  // PATCH /api/labs/{lab_id}/members/{member_user_id} {status?, role?}
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: {}, status: 422, loc: ['body'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { status: null, role: null }, status: 422, loc: ['body'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { status: 'bogus' }, status: 422, loc: ['body', 'status'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { status: 'pending' }, status: 422, loc: ['body', 'status'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { status: 'ACTIVE' }, status: 422, loc: ['body', 'status'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { status: 1 }, status: 422, loc: ['body', 'status'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { role: 'owner' }, status: 422, loc: ['body', 'role'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { role: 'admin' }, status: 422, loc: ['body', 'role'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { role: ['mentor'] }, status: 422, loc: ['body', 'role'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', body: { role: 'mentor', note: 'x' }, status: 422, loc: ['body', 'note'] },
+  { method: 'PATCH', path: MEMBER, as: 'owner', ids: { member_user_id: 'usr_nobody' }, body: { status: 'active' }, status: 404 },
+  { method: 'PATCH', path: MEMBER, as: 'owner', ids: { lab_id: 'lab_nope' }, body: { status: 'active' }, status: 404 },
+  { method: 'PATCH', path: MEMBER, as: 'member', ids: { member_user_id: 'usr_nobody' }, body: { role: 'mentor' }, status: 403 },
+];
+
+/** `limit` on board and reviews: 1-500. */
+const scanRows: Row[] = ['/api/labs/{lab_id}/board', '/api/labs/{lab_id}/reviews'].flatMap((path): Row[] => [
+  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path, as: 'member', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  { method: 'GET', path, as: 'member', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
+  { method: 'GET', path, as: 'member', ids: { lab_id: 'lab_nope' }, status: 404 },
+  { method: 'GET', path, as: 'plain', status: 404 },
+]);
+
+/** `limit` (1-500) and `offset` (≥ 0) on the admin lists, plus their enum filters. */
+const pageRows: Row[] = [ADMIN_USERS, ADMIN_LABS].flatMap((path): Row[] => [
+  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path, as: 'admin', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  ...[-1, 'x', 1.5, ''].map((offset): Row => ({ method: 'GET', path, as: 'admin', query: { offset }, status: 422, loc: ['query', 'offset'] })),
+  { method: 'GET', path, as: 'admin', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
+  { method: 'GET', path, as: 'admin', search: 'offset=0&offset=1', status: 422, loc: ['query', 'offset'] },
+  { method: 'GET', path, as: 'admin', search: 'q=a&q=b', status: 422, loc: ['query', 'q'] },
+]);
+pageRows.push(
+  { method: 'GET', path: ADMIN_USERS, as: 'admin', query: { plan_code: 'gold' }, status: 422, loc: ['query', 'plan_code'] },
+  { method: 'GET', path: ADMIN_USERS, as: 'admin', query: { plan_code: 'FREE' }, status: 422, loc: ['query', 'plan_code'] },
+  { method: 'GET', path: ADMIN_LABS, as: 'admin', query: { status: 'deleted' }, status: 422, loc: ['query', 'status'] },
+);
+
+const adminRows: Row[] = [
+  // POST /api/admin/users {email, name, phone?, plan_code?, is_admin?, domain?, institution?}
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: {}, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { name: 'Fresh' }, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: EMAIL_255, name: 'Fresh' }, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: 'not-an-email', name: 'Fresh' }, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: '', name: 'Fresh' }, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: 5, name: 'Fresh' }, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: null, name: 'Fresh' }, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: '' }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: '   ' }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: long(201) }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 42 }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', plan_code: 'gold' }, status: 422, loc: ['body', 'plan_code'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', plan_code: 1 }, status: 422, loc: ['body', 'plan_code'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', is_admin: 'yes' }, status: 422, loc: ['body', 'is_admin'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', is_admin: 1 }, status: 422, loc: ['body', 'is_admin'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', phone: 'call me' }, status: 422, loc: ['body', 'phone'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', phone: `+${long(41, '1')}` }, status: 422, loc: ['body', 'phone'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', domain: '' }, status: 422, loc: ['body', 'domain'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', domain: 'Has Space' }, status: 422, loc: ['body', 'domain'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', domain: long(65, 'a') }, status: 422, loc: ['body', 'domain'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', institution: '' }, status: 422, loc: ['body', 'institution'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', institution: long(201) }, status: 422, loc: ['body', 'institution'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', role: 'admin' }, status: 422, loc: ['body', 'role'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', plan_source: 'paid' }, status: 422, loc: ['body', 'plan_source'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', isAdmin: true }, status: 422, loc: ['body', 'isAdmin'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: 'admin@localhost', name: 'Again' }, status: 409 },
+  // GET /api/admin/users/{user_id}
+  { method: 'GET', path: ADMIN_USER, as: 'admin', ids: { user_id: 'usr_nope' }, status: 404 },
+  { method: 'GET', path: ADMIN_USER, as: 'admin', ids: { user_id: '%00' }, status: 404 },
+  // PATCH /api/admin/users/{user_id}
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: '' }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: '   ' }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: long(201) }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: null }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: 3 }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { email: 'new@example.org' }, status: 422, loc: ['body', 'email'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { user_id: 'usr_other' }, status: 422, loc: ['body', 'user_id'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_code: 'gold' }, status: 422, loc: ['body', 'plan_code'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_code: null }, status: 422, loc: ['body', 'plan_code'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_source: 'stolen' }, status: 422, loc: ['body', 'plan_source'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_source: null }, status: 422, loc: ['body', 'plan_source'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_expires_at: 'tomorrow' }, status: 422, loc: ['body', 'plan_expires_at'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_expires_at: '2026-13-45T99:00:00Z' }, status: 422, loc: ['body', 'plan_expires_at'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_expires_at: true }, status: 422, loc: ['body', 'plan_expires_at'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { is_admin: 'yes' }, status: 422, loc: ['body', 'is_admin'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { is_admin: null }, status: 422, loc: ['body', 'is_admin'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { disabled: 1 }, status: 422, loc: ['body', 'disabled'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { disabled: null }, status: 422, loc: ['body', 'disabled'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { domain: 'UPPER' }, status: 422, loc: ['body', 'domain'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { domain: '' }, status: 422, loc: ['body', 'domain'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { domain: null }, status: 422, loc: ['body', 'domain'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { phone: 'abc' }, status: 422, loc: ['body', 'phone'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { institution: '' }, status: 422, loc: ['body', 'institution'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { institution: long(201) }, status: 422, loc: ['body', 'institution'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storage_quota_bytes: -1 }, status: 422, loc: ['body', 'storage_quota_bytes'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storage_quota_bytes: 1.5 }, status: 422, loc: ['body', 'storage_quota_bytes'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storage_quota_bytes: 1e300 }, status: 422, loc: ['body', 'storage_quota_bytes'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storage_quota_bytes: 'lots' }, status: 422, loc: ['body', 'storage_quota_bytes'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storageQuotaBytes: 1 }, status: 422, loc: ['body', 'storageQuotaBytes'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', ids: { user_id: 'usr_nope' }, body: { name: 'X' }, status: 404 },
+  // POST /api/admin/users/{user_id}/tokens {label}
+  { method: 'POST', path: TOKENS, as: 'admin', body: {}, status: 422, loc: ['body', 'label'] },
+  { method: 'POST', path: TOKENS, as: 'admin', body: { label: '' }, status: 422, loc: ['body', 'label'] },
+  { method: 'POST', path: TOKENS, as: 'admin', body: { label: '   ' }, status: 422, loc: ['body', 'label'] },
+  { method: 'POST', path: TOKENS, as: 'admin', body: { label: long(101) }, status: 422, loc: ['body', 'label'] },
+  { method: 'POST', path: TOKENS, as: 'admin', body: { label: 5 }, status: 422, loc: ['body', 'label'] },
+  { method: 'POST', path: TOKENS, as: 'admin', body: { label: null }, status: 422, loc: ['body', 'label'] },
+  { method: 'POST', path: TOKENS, as: 'admin', body: { label: 'ok', expires_at: '2030-01-01T00:00:00Z' }, status: 422, loc: ['body', 'expires_at'] },
+  { method: 'POST', path: TOKENS, as: 'admin', body: { label: 'ok', kind: 'access' }, status: 422, loc: ['body', 'kind'] },
+  { method: 'POST', path: TOKENS, as: 'admin', ids: { user_id: 'usr_nope' }, body: { label: 'ok' }, status: 404 },
+  // DELETE /api/admin/users/{user_id}/tokens/{token_id}
+  { method: 'DELETE', path: TOKEN, as: 'admin', ids: { user_id: 'usr_nope' }, status: 404 },
+  { method: 'DELETE', path: TOKEN, as: 'admin', ids: { token_id: 'tok_nope' }, status: 404 },
+  // GET /api/admin/labs/{lab_id}
+  { method: 'GET', path: ADMIN_LAB, as: 'admin', ids: { lab_id: 'lab_nope' }, status: 404 },
+  // PATCH /api/admin/labs/{lab_id} {name?, status?, seat_quota?}
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: '' }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: '   ' }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: long(101) }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: null }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: 9 }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { status: 'deleted' }, status: 422, loc: ['body', 'status'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { status: null }, status: 422, loc: ['body', 'status'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { seat_quota: 0 }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { seat_quota: 10001 }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { seat_quota: '5' }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { seat_quota: 1.5 }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { seat_quota: null }, status: 422, loc: ['body', 'seat_quota'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { owner_id: 'usr_x' }, status: 422, loc: ['body', 'owner_id'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { seatQuota: 5 }, status: 422, loc: ['body', 'seatQuota'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', ids: { lab_id: 'lab_nope' }, body: { name: 'X' }, status: 404 },
+];
+
+/** A valid request for each authenticated route, so the credential is the only thing wrong. */
+function validRequest(route: (typeof ROUTES)[number]): Pick<Row, 'body' | 'query'> {
+  const body = BODY_ROUTES.find((r) => r.method === route.method && r.path === route.path)?.valid;
+  if (route.path === '/api/labs/preview') return { query: { code: 'ZZZZZZZZZZZZ' } };
+  return body === undefined ? {} : { body };
+}
+
+/** Bad credentials: every authenticated route, then the kinds of bad token on a few routes. */
+const credentialRows: Row[] = [
+  ...ROUTES.filter((r) => r.auth !== 'none').flatMap((route): Row[] => [
+    { method: route.method, path: route.path, as: 'none', ...validRequest(route), status: 401 },
+    { method: route.method, path: route.path, as: 'garbage', ...validRequest(route), status: 401 },
+    { method: route.method, path: route.path, as: 'revoked', ...validRequest(route), status: 401 },
+    ...(route.auth === 'admin' ? [{ method: route.method, path: route.path, as: 'plain' as Who, ...validRequest(route), status: 403 }] : []),
+  ]),
+  ...(['disabled', 'refresh'] as Who[]).flatMap((as): Row[] => [
+    { method: 'GET', path: '/api/me', as, status: 401 },
+    { method: 'POST', path: LABS, as, body: { name: 'Never created' }, status: 401 },
+    { method: 'POST', path: ADMIN_USERS, as, body: { email: okEmail, name: 'Fresh' }, status: 401 },
+  ]),
+  ...[
+    'Basic YWRtaW46YWRtaW4=',
+    'Bearer',
+    'Bearer ',
+    'Token ldk_pat_AAAAAAAAAAAAxxxxxxxxxxxx',
+    'Bearer ldk_pat_AAAAAAAAAAAAxxxxxxxxxxxx',
+    'Bearer ldk_at_AAAAAAAAAAAAxxxxxxxxxxxx',
+    'Bearer ldk_pat_short',
+    `Bearer ${long(5000, 'A')}`,
+    'Bearer a b',
+  ].map((authorization): Row => ({ method: 'GET', path: '/api/me', as: 'none', headers: { authorization }, status: 401 })),
+  // A login's refresh token is no bearer (above), and its access token is no refresh token.
+  { method: 'POST', path: '/api/auth/refresh', as: 'none', bodyOf: (fx) => ({ refresh_token: fx.accessToken }), status: 401 },
+];
+
+const ROWS: Row[] = [...shapeRows, ...authRows, ...labRows, ...scanRows, ...pageRows, ...adminRows, ...credentialRows];
+
+// ---------------------------------------------------------------------------------------------
+// Running a row
+// ---------------------------------------------------------------------------------------------
+
+function tokenFor(who: Who): string | undefined {
+  switch (who) {
+    case 'admin':
+      return t.adminToken;
+    case 'owner':
+      return f.owner.token;
+    case 'member':
+      return f.member.token;
+    case 'plain':
+      return f.plain.token;
+    case 'garbage':
+      return 'ldk_pat_garbage';
+    case 'revoked':
+      return f.revokedToken;
+    case 'disabled':
+      return f.disabledToken;
+    case 'refresh':
+      return f.refreshToken;
+    case 'none':
+      return undefined;
+  }
+}
+
+function urlOf(row: Row): string {
+  const defaults: Record<string, string> = {
+    lab_id: f.lab.id,
+    member_user_id: f.member.id,
+    user_id: f.plain.id,
+    token_id: f.plainTokenId,
+  };
+  const filled = row.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = row.ids?.[name] ?? defaults[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${row.path}`);
+    return value; // given as is: '%00' is meant to reach the server percent-encoded
+  });
+  return row.search ? `${filled}?${row.search}` : filled;
+}
+
+/** A short, readable title: long strings are shown by length. */
+function title(row: Row): string {
+  const shorten = (value: unknown): unknown =>
+    typeof value === 'string' && value.length > 24 ? `<${value.length} chars>` : Array.isArray(value) ? value.map(shorten) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)])) : value;
+  const path = row.path.replace(/\{([^}]+)\}/g, (m, name: string) => (row.ids?.[name] ? (row.ids[name].length > 24 ? `<${row.ids[name].length} chars>` : row.ids[name]) : m));
+  const parts = [`${row.method} ${path}${row.search ? `?${row.search}` : ''}`, `as ${row.as}`];
+  if (row.query) parts.push(`query ${JSON.stringify(shorten(row.query))}`);
+  if (row.headers) parts.push(`authorization ${JSON.stringify(shorten(row.headers.authorization))}`);
+  if (row.rawBody !== undefined) parts.push(`raw ${row.rawBody}`);
+  else if (row.bodyOf) parts.push('body <from fixtures>');
+  else if (row.body !== undefined) parts.push(`body ${JSON.stringify(shorten(row.body))}`);
+  else if (['POST', 'PATCH'].includes(row.method)) parts.push('no body');
+  return `${parts.join(' ')} → ${row.status}${row.loc ? ` ${JSON.stringify(row.loc)}` : ''}`;
+}
+
+const STACK = /at .*\.(ts|js):\d|node_modules|\.ts:\d/;
+
+function expectNoStack(reply: Reply, what: string) {
+  seen.push({ what, text: reply.text });
+  expect(reply.text).not.toMatch(STACK);
+}
+
+/** The two error shapes of contracts §2. */
+function expectErrorShape(reply: Reply, row: Pick<Row, 'status' | 'loc' | 'detail'>) {
+  const summary = { status: reply.status, body: reply.body };
+  expect(summary).toMatchObject({ status: row.status });
+  expect(reply.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  if (row.status === 422) {
+    expect(Object.keys(reply.body)).toEqual(['detail']);
+    expect(Array.isArray(reply.body.detail)).toBe(true);
+    expect(reply.body.detail.length).toBeGreaterThan(0);
+    for (const issue of reply.body.detail) {
+      expect(issue).toEqual({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) });
+      expect(['body', 'query', 'path', 'header']).toContain(issue.loc[0]);
+      for (const part of issue.loc) expect(['string', 'number']).toContain(typeof part);
+    }
+    if (row.loc) expect(reply.body.detail[0].loc).toEqual(row.loc);
+  } else {
+    expect(reply.body).toEqual(expect.objectContaining({ detail: expect.any(String) }));
+    expect(reply.body.detail.length).toBeGreaterThan(0);
+    if (row.detail !== undefined) expect(reply.body.detail).toBe(row.detail);
+    if (row.status === 401) expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  }
+}
+
+describe('validation table', () => {
+  test.each(ROWS.map((row) => [title(row), row] as const))('%s', async (_title, row) => {
+    const before = await snapshot();
+    const reply = await t.call(row.method, urlOf(row), {
+      token: tokenFor(row.as),
+      body: row.bodyOf ? row.bodyOf(f) : row.body,
+      rawBody: row.rawBody,
+      query: row.query as Record<string, string | number>,
+      headers: row.headers,
+    });
+    expectNoStack(reply, title(row));
+    expectErrorShape(reply, row);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('every route that takes input (body, query or path) has rows in the table', () => {
+    const takesInput = ROUTES.filter((r) => r.kind === 'operation' && Object.keys(r.variables).length > 0);
+    expect(takesInput.length).toBeGreaterThan(0);
+    const missing = takesInput.filter((r) => !ROWS.some((row) => row.method === r.method && row.path === r.path && row.status !== 401 && row.status !== 403));
+    expect(missing.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+});
+
+describe('outside the route table', () => {
+  test.each([
+    ['GET', '/api/nope'],
+    ['POST', '/api/labs/lab_x/nope'],
+    ['GET', '/api/admin/userz'],
+    ['GET', '/api/labs/'],
+    ['DELETE', '/nope'],
+  ])('%s %s (unknown path) → 404 {detail}', async (method, path) => {
+    const before = await snapshot();
+    const reply = await t.call(method, path, { token: t.adminToken });
+    expectNoStack(reply, `${method} ${path}`);
+    expectErrorShape(reply, { status: 404 });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test.each([
+    ['PUT', '/api/labs', ['GET', 'POST']],
+    ['DELETE', '/api/me', ['GET']],
+    ['POST', '/api/labs/preview', ['GET']],
+    ['PUT', '/api/labs/lab_x', ['GET']],
+    ['GET', '/api/labs/join', ['POST']],
+    ['GET', '/api/auth/refresh', ['POST']],
+    ['POST', '/api/admin/users/usr_x', ['GET', 'PATCH']],
+    ['PATCH', '/api/admin/users/usr_x/tokens', ['POST']],
+    ['DELETE', '/api/admin/labs', ['GET']],
+  ] as const)('%s %s (wrong method) → 405 with allow', async (method, path, allowed) => {
+    const before = await snapshot();
+    const reply = await t.call(method, path, { token: t.adminToken, body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' } });
+    expectNoStack(reply, `${method} ${path}`);
+    expectErrorShape(reply, { status: 405 });
+    const allow = (reply.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    expect([...allow].sort()).toEqual([...allowed].sort());
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('body size limit', () => {
+  let small: TestApp;
+  let smallDb: Client;
+  beforeAll(async () => {
+    small = await startTestApp({ MAX_JSON_BODY_BYTES: '2048' });
+    smallDb = new Client({ connectionString: small.databaseUrl });
+    await smallDb.connect();
+  });
+  afterAll(async () => {
+    await smallDb?.end();
+    await small?.close();
+  });
+
+  test.each([
+    ['POST', '/api/labs', { name: 'Big', padding: long(4096) }],
+    ['POST', '/api/admin/users', { email: okEmail, name: long(4096) }],
+    ['POST', '/api/auth/refresh', { refresh_token: long(4096) }],
+  ] as const)('%s %s with a ~4 KB body over a 2 KB limit → 413 {detail}', async (method, path, body) => {
+    const before = await snapshot(smallDb);
+    const reply = await small.call(method, path, { token: small.adminToken, body });
+    expectNoStack(reply, `${method} ${path} (413)`);
+    expectErrorShape(reply, { status: 413 });
+    expect(await snapshot(smallDb)).toEqual(before);
+  });
+
+  test('a body under the limit is still served', async () => {
+    const reply = await small.call('POST', '/api/labs', { token: small.adminToken, body: { name: 'Small' } });
+    expectNoStack(reply, 'POST /api/labs (small)');
+    expect(reply.status).toBe(200);
+  });
+});
+
+test('no response body in this file carries a stack trace, a source path or node_modules', () => {
+  expect(seen.length).toBeGreaterThan(ROWS.length);
+  expect(seen.filter((s) => STACK.test(s.text)).map((s) => s.what)).toEqual([]);
+});
