@@ -1,0 +1,81 @@
+import { loadConfig } from '../src/config';
+import type { Viewer } from '../src/modules/auth/auth.service';
+import type { Lab } from '../src/modules/labs/lab.entity';
+import { can, canSeeLab, LabAction, OwnMembership } from '../src/modules/labs/lab.policy';
+import { normalizeCode } from '../src/modules/labs/lab.service';
+import { resolveInstitution } from '../src/modules/users/institutions';
+import { effectiveTier } from '../src/modules/users/plans';
+
+describe('configuration', () => {
+  test('defaults follow contracts §1', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, blobStore: 'file', publicUrl: 'http://127.0.0.1:8080', databaseUrl: undefined });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  test('every problem is reported at once', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', BLOB_STORE: 'ftp', LLM_PROVIDER: 'x', BOOTSTRAP_ADMIN_TOKEN: 'short' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL[\s\S]*BOOTSTRAP_ADMIN_TOKEN[\s\S]*BLOB_STORE[\s\S]*LLM_PROVIDER/,
+    );
+  });
+
+  test('s3 needs its bucket and keys', () => {
+    expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET[\s\S]*S3_ACCESS_KEY_ID[\s\S]*S3_SECRET_ACCESS_KEY/);
+  });
+});
+
+describe('lab policy', () => {
+  const owner = { user: { id: 'usr_owner', isAdmin: false } } as Viewer;
+  const other = { user: { id: 'usr_other', isAdmin: false } } as Viewer;
+  const admin = { user: { id: 'usr_admin', isAdmin: true } } as Viewer;
+  const lab = { owner: { id: 'usr_owner' } } as Lab;
+  const row = (role: string, status: string) => ({ role, status }) as OwnMembership;
+
+  const actors: [string, Viewer, OwnMembership][] = [
+    ['outsider', other, null],
+    ['pending', other, row('member', 'pending')],
+    ['left', other, row('member', 'left')],
+    ['member', other, row('member', 'active')],
+    ['mentor', other, row('mentor', 'active')],
+    ['owner', owner, row('owner', 'active')],
+    ['admin', admin, null],
+  ];
+  const expected: Record<LabAction, string[]> = {
+    view: ['member', 'mentor', 'owner', 'admin'],
+    viewMembers: ['mentor', 'owner', 'admin'],
+    viewUsage: ['owner', 'admin'],
+    viewCode: ['owner'],
+    rotateCode: ['owner'],
+    manageMembers: ['owner'],
+  };
+  for (const [action, allowed] of Object.entries(expected) as [LabAction, string[]][]) {
+    test.each(actors)(`${action}: %s`, (name, viewer, membership) => {
+      expect(can(viewer, action, lab, membership)).toBe(allowed.includes(name));
+    });
+  }
+
+  test('only active members and admins see the lab at all', () => {
+    expect(actors.filter(([, v, m]) => canSeeLab(v, m)).map(([name]) => name)).toEqual(['member', 'mentor', 'owner', 'admin']);
+  });
+});
+
+describe('small rules', () => {
+  test('invitation codes are read leniently', () => {
+    expect(normalizeCode(' ab1o-il2z 9xyz ')).toBe('AB10112Z9XYZ');
+  });
+
+  test('effective tier: the higher of the unexpired plan and lab membership', () => {
+    const past = new Date(Date.now() - 1000);
+    expect(effectiveTier({ planCode: 'pro' }, false)).toBe('pro');
+    expect(effectiveTier({ planCode: 'pro' }, true)).toBe('lab');
+    expect(effectiveTier({ planCode: 'enterprise' }, true)).toBe('enterprise');
+    expect(effectiveTier({ planCode: 'enterprise', planExpiresAt: past }, false)).toBe('free');
+    expect(effectiveTier({ planCode: 'enterprise', planExpiresAt: past }, true)).toBe('lab');
+  });
+
+  test('institutions resolve by name, alias, or email domain and its parents', () => {
+    expect(resolveInstitution('MIT', 'x@gmail.com')?.name).toBe('Massachusetts Institute of Technology');
+    expect(resolveInstitution(null, 'x@bio.mit.edu')?.name).toBe('Massachusetts Institute of Technology');
+    expect(resolveInstitution('Unknown College', 'x@gmail.com')).toBeNull();
+  });
+});
