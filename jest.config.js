@@ -14,6 +14,7 @@ module.exports = {
       sourceMaps: 'inline',
     }],
   },
+  setupFiles: ['<rootDir>/test/support/fresh-metadata.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,

@@ -104,7 +104,8 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
     throw original ?? new Error(result.errors[0].message);
   }
   if (route.status === 204) return void res.status(204).end();
-  const value = (result.data as Record<string, unknown>)[route.result];
+  let value = (result.data as Record<string, unknown>)[route.result];
+  if (route.omitNulls) value = Object.fromEntries(Object.entries(value as object).filter(([, member]) => member !== null));
   const payload = route.list ? { items: value, total: (value as unknown[]).length } : value;
   res.status(route.status ?? 200).json(payload);
 }

@@ -43,6 +43,8 @@ export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<
   result: keyof TData & string;
   /** Wrap a list result as `{items, total}` (contracts §2). */
   list?: boolean;
+  /** Leave out null members: for answers whose members depend on a state (e.g. a pending login). */
+  omitNulls?: boolean;
   status?: number;
 }
 

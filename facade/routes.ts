@@ -10,7 +10,7 @@ export const ROUTES: Route[] = [
   // Auth (contracts §3)
   operation({ method: 'POST', path: '/api/auth/cli/start', auth: 'none', tag: 'auth', summary: 'Start a CLI device login', operation: Op.AuthCliStartDocument, variables: {}, result: 'authCliStart' }),
   operation({ method: 'POST', path: '/api/auth/cli/approve', auth: 'user', tag: 'auth', summary: 'Approve a CLI login by its user code', operation: Op.AuthCliApproveDocument, variables: { input: body() }, result: 'authCliApprove' }),
-  operation({ method: 'POST', path: '/api/auth/cli/poll', auth: 'none', tag: 'auth', summary: 'Poll a CLI login', operation: Op.AuthCliPollDocument, variables: { input: body() }, result: 'authCliPoll' }),
+  operation({ method: 'POST', path: '/api/auth/cli/poll', auth: 'none', tag: 'auth', summary: 'Poll a CLI login', operation: Op.AuthCliPollDocument, variables: { input: body() }, result: 'authCliPoll', omitNulls: true }),
   operation({ method: 'POST', path: '/api/auth/refresh', auth: 'none', tag: 'auth', summary: 'Exchange a refresh token for a new pair', operation: Op.AuthRefreshDocument, variables: { input: body() }, result: 'authRefresh' }),
   operation({ method: 'GET', path: '/api/me', auth: 'user', tag: 'auth', summary: 'The caller', operation: Op.MeDocument, variables: {}, result: 'me' }),
 

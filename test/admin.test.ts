@@ -1,4 +1,3 @@
-import { MetadataStorage } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
 
@@ -8,9 +7,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  // MikroORM keeps entity metadata in an object that every test file of this worker shares
-  // (it exists on the outer globalThis since global setup): leave none behind for the next file.
-  MetadataStorage.clear();
 });
 
 async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {

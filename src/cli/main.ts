@@ -210,8 +210,9 @@ async function main(argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
   const name = [flags._.slice(0, 2).join(' '), flags._[0]].find((candidate) => candidate && COMMANDS[candidate]);
   if (!name) {
+    if (flags._.length > 0) process.stderr.write(`labdesk: unknown command "${flags._.join(' ')}"\n\n`);
     process.stdout.write(usage());
-    return flags._.length === 0 || flags.help ? 0 : 2;
+    return flags._.length === 0 ? 0 : 2;
   }
   const command = COMMANDS[name];
   if (flags.help) {

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import path from 'node:path';
-import { MetadataStorage } from '@mikro-orm/core';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { openDatabase } from '../../src/db/orm';
 import { adminQuery, INFO_ENV, TestDatabaseInfo, withDatabase } from './databases';
@@ -24,9 +23,6 @@ export default async function globalSetup() {
   await adminQuery(adminUrl, `create database "${template}"`);
   const orm = await openDatabase(withDatabase(adminUrl, template), { preferTs: true });
   await orm.close(true);
-  // Jest runs test files in new VM realms of this same process, and MikroORM keeps entity
-  // metadata on globalThis: leave none behind, or the tests would see Maps of this realm.
-  MetadataStorage.clear();
   const info: TestDatabaseInfo = { adminUrl, template };
   process.env[INFO_ENV] = JSON.stringify(info);
   process.stdout.write(`\ntests run on ${process.env.DATABASE_URL ? 'PostgreSQL from DATABASE_URL' : 'the embedded PostgreSQL'}\n`);

@@ -6,6 +6,7 @@ import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
+const REFRESH_RACE_GRACE_MS = 10_000;
 export const DEVICE_CODE_TTL_S = 10 * 60;
 export const DEVICE_POLL_INTERVAL_S = 5;
 
@@ -108,7 +109,7 @@ function mintLoginPair(em: EntityManager, user: User, familyId: string): LoginTo
 /**
  * Exchanges a refresh token for a new pair. Each refresh token works once: it is marked used in
  * one conditional UPDATE, so two concurrent refreshes cannot both succeed. Presenting a token
- * that was already rotated means it leaked: the whole login (family) is revoked.
+ * that was rotated more than a few seconds ago means it leaked: the whole login (family) is revoked.
  * @throws UNAUTHENTICATED
  */
 export async function refreshLogin(em: EntityManager, refreshToken: string): Promise<LoginTokens> {
@@ -121,7 +122,9 @@ export async function refreshLogin(em: EntityManager, refreshToken: string): Pro
     { usedAt: now },
   );
   if (claimed === 0) {
-    if (row.usedAt && row.familyId) {
+    // A second refresh within seconds is a client race (two processes sharing a login), not theft.
+    const reused = row.usedAt && now.getTime() - row.usedAt.getTime() > REFRESH_RACE_GRACE_MS;
+    if (reused && row.familyId) {
       await em.nativeUpdate(AuthToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: now });
     }
     throw unauthenticated('refresh token expired, revoked or already used');
