@@ -50,14 +50,17 @@ export interface FacadeOptions {
   routes: Route[];
 }
 
-const hasBearer = (req: Request) => typeof req.headers.authorization === 'string' && req.headers.authorization !== '';
-
 /**
  * The REST facade: one Express route per row of the table. Operation routes run their GraphQL
  * document in-process against the same schema, resolvers, policies and loaders as `/graphql`.
  */
 export function facadeRouter({ schema, services, logger, routes }: FacadeOptions): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
+  // Not strict: a JSON string body is valid JSON, answered with a 422 where an object is due.
+  const parseJson = express.json({ limit: services.config.maxJsonBodyBytes, strict: false });
+  /** Parses a JSON body (if any) only once the caller is known to be allowed to send one. */
+  const readJsonBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(bodyError(error) ?? error) : resolve())));
   const methodsByPath = new Map<string, string[]>();
 
   for (const route of routes) {
@@ -65,8 +68,10 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
     const handler = async (req: Request, res: Response) => {
       const plans = compiled?.plans ?? [];
       try {
-        if (route.auth !== 'none' && !hasBearer(req)) throw new AppError('UNAUTHENTICATED', 'authentication required');
         const ctx = makeContext(services, req.headers.authorization, res.locals.requestId as string);
+        // Credentials first: a caller without valid ones learns nothing about the request's shape.
+        if (route.auth !== 'none' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
+        await readJsonBody(req, res);
         if (route.kind === 'stream') return await route.handle(req, res, ctx);
         await runOperation(req, res, ctx, compiled!, schema);
       } catch (error) {
@@ -114,13 +119,18 @@ export function describe(error: unknown) {
   return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
 }
 
-/** The body parser's own failures, in the API's error shape (400 malformed JSON, 413 too large). */
-export function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction) {
+/** The body parser's own failures, in the API's terms (400 malformed JSON, 413 too large). */
+function bodyError(error: unknown): AppError | undefined {
   const type = (error as { type?: string } | null)?.type;
-  if (type === 'entity.parse.failed') return sendError(res, new AppError('BAD_REQUEST', 'malformed JSON body'));
-  if (type === 'entity.too.large') return sendError(res, new AppError('PAYLOAD_TOO_LARGE', 'request body too large'));
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return sendError(res, new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding'));
-  }
+  if (type === 'entity.parse.failed') return new AppError('BAD_REQUEST', 'malformed JSON body');
+  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'request body too large');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
+  return undefined;
+}
+
+/** Express error middleware for routes that parse their body up front (`/graphql`). */
+export function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction) {
+  const appError = bodyError(error);
+  if (appError) return sendError(res, appError);
   next(error);
 }

@@ -1,9 +1,9 @@
 import {
-  coerceInputValue,
   getNamedType,
-  getNullableType,
   GraphQLInputType,
+  GraphQLScalarType,
   GraphQLSchema,
+  isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
@@ -60,47 +60,74 @@ function fromText(text: string, type: GraphQLInputType): unknown {
   return text;
 }
 
+const SCALAR_EXPECTATION: Record<string, string> = {
+  String: 'must be a string',
+  ID: 'must be a string',
+  Int: 'must be an integer',
+  Float: 'must be a number',
+  Boolean: 'must be a boolean',
+  DateTimeISO: 'must be an ISO 8601 date-time such as 2026-11-21T10:00:00.000Z',
+};
+
 /**
- * Renames a JSON body's snake_case members to the input type's fields, guided by the type, and
- * reports members the type does not have. Values of scalar fields (including JSON) are untouched.
+ * Checks one value against its GraphQL input type and returns it in GraphQL's shape: snake_case
+ * members become the input type's fields. Every problem is reported at its own wire location;
+ * values of JSON scalars are left untouched.
  */
-function fromJson(value: unknown, type: GraphQLInputType, loc: (string | number)[], issues: WireIssue[]): unknown {
-  const nullable = getNullableType(type) as GraphQLInputType;
-  if (value === null || value === undefined) return value;
-  if (isListType(nullable)) {
-    return Array.isArray(value) ? value.map((item, i) => fromJson(item, nullable.ofType, [...loc, i], issues)) : value;
-  }
-  if (!isInputObjectType(nullable) || typeof value !== 'object' || Array.isArray(value)) return value;
-  const fields = nullable.getFields();
-  const bySnake = new Map(Object.keys(fields).map((name) => [snake(name), name]));
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    const field = bySnake.get(key);
-    if (!field) {
-      issues.push({ loc: [...loc, key], msg: 'is not a known member', type: 'extra_forbidden' });
-      continue;
+function readInput(value: unknown, type: GraphQLInputType, loc: (string | number)[], issues: WireIssue[]): unknown {
+  if (isNonNullType(type)) {
+    if (value === null || value === undefined) {
+      issues.push({ loc, msg: 'is required', type: 'missing' });
+      return value;
     }
-    out[field] = fromJson(member, fields[field].type, [...loc, key], issues);
+    return readInput(value, type.ofType, loc, issues);
   }
-  return out;
-}
-
-/** Maps a coercion error path (GraphQL field names) back to wire names. */
-const wirePath = (path: readonly (string | number)[]) => path.map((part) => (typeof part === 'string' ? snake(part) : part));
-
-function issueType(message: string, value: unknown): string {
-  if (value === undefined || /not to be null|was not provided/.test(message)) return 'missing';
-  if (/does not exist in .* enum/.test(message)) return 'enum';
-  if (/is not defined by type/.test(message)) return 'extra_forbidden';
-  return 'type_error';
-}
-
-/** GraphQL's wording, made readable for a REST caller. */
-function issueMessage(message: string): string {
-  return message
-    .replace(/^Expected non-nullable type "[^"]+" not to be null\.?$/, 'is required')
-    .replace(/^Field "[^"]+" of required type "[^"]+" was not provided\.?$/, 'is required')
-    .replace(/; Did you mean.*$/, '');
+  if (value === null || value === undefined) return value;
+  if (isListType(type)) {
+    if (!Array.isArray(value)) {
+      issues.push({ loc, msg: 'must be an array', type: 'type_error' });
+      return value;
+    }
+    return value.map((item, i) => readInput(item, type.ofType, [...loc, i], issues));
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      issues.push({ loc, msg: 'must be an object', type: 'type_error' });
+      return value;
+    }
+    const fields = type.getFields();
+    const bySnake = new Map(Object.keys(fields).map((name) => [snake(name), name]));
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      const field = bySnake.get(key);
+      if (field) out[field] = readInput(member, fields[field].type, [...loc, key], issues);
+      else issues.push({ loc: [...loc, key], msg: 'is not a known member', type: 'extra_forbidden' });
+    }
+    for (const [name, field] of Object.entries(fields)) {
+      if (!(name in out) && isNonNullType(field.type) && field.defaultValue === undefined) {
+        issues.push({ loc: [...loc, snake(name)], msg: 'is required', type: 'missing' });
+      }
+    }
+    return out;
+  }
+  if (isEnumType(type)) {
+    if (typeof value !== 'string' || !type.getValue(value)) {
+      issues.push({ loc, msg: `must be one of ${type.getValues().map((v) => v.value).join(', ')}`, type: 'enum' });
+    }
+    return value;
+  }
+  const scalar = type as GraphQLScalarType;
+  try {
+    scalar.parseValue(value);
+  } catch {
+    issues.push({ loc, msg: SCALAR_EXPECTATION[scalar.name] ?? `must be a valid ${scalar.name}`, type: 'type_error' });
+    return value;
+  }
+  // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
+  if (typeof value === 'string' && value.includes('\u0000')) {
+    issues.push({ loc, msg: 'must not contain NUL characters', type: 'string_invalid' });
+  }
+  return value;
 }
 
 /**
@@ -114,11 +141,11 @@ export function readVariables(req: Request, plans: VariablePlan[]): { variables:
     const loc = locOf(plan.source);
     let raw: unknown;
     if (plan.source.from === 'body') {
-      raw = fromJson(req.body, plan.type, ['body'], issues);
-      if (raw === undefined && isNonNullType(plan.type)) {
-        issues.push({ loc, msg: 'a JSON object body is required', type: 'missing' });
+      if (req.body === undefined && isNonNullType(plan.type)) {
+        issues.push({ loc, msg: 'a JSON object body is required (Content-Type: application/json)', type: 'missing' });
         continue;
       }
+      raw = req.body;
     } else {
       const bag = plan.source.from === 'path' ? req.params : (req.query as Record<string, unknown>);
       const text = bag[plan.source.name];
@@ -128,10 +155,8 @@ export function readVariables(req: Request, plans: VariablePlan[]): { variables:
       }
       raw = text === undefined ? undefined : fromText(text, plan.type);
     }
-    coerceInputValue(raw, plan.type, (path, value, error) => {
-      issues.push({ loc: [...loc, ...wirePath(path)], msg: issueMessage(error.message), type: issueType(error.message, value) });
-    });
-    if (raw !== undefined) variables[plan.name] = raw;
+    const value = readInput(raw, plan.type, loc, issues);
+    if (value !== undefined) variables[plan.name] = value;
   }
   return { variables, issues };
 }

@@ -89,16 +89,15 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       sendError(res, new AppError('UNAVAILABLE', 'database unreachable'));
     }
   });
-  const json = express.json({ limit: config.maxJsonBodyBytes, strict: true });
   app.use(
     '/graphql',
-    json,
+    express.json({ limit: config.maxJsonBodyBytes }),
     bodyErrors,
     expressMiddleware(apollo, { context: async ({ req, res }) => makeContext(services, req.headers.authorization, res.locals.requestId) }),
   );
   const openApi = buildOpenApi(schema, ROUTES);
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
-  app.use(json, bodyErrors, facadeRouter({ schema, services, logger, routes: ROUTES }));
+  app.use(facadeRouter({ schema, services, logger, routes: ROUTES }));
   app.use((_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such endpoint')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error('unhandled error', { requestId: res.locals.requestId, error: describe(error) });

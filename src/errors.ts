@@ -53,6 +53,8 @@ export const invalid = (issues: FieldIssue[]) =>
 const PG_UNIQUE_VIOLATION = '23505';
 const PG_SERIALIZATION_FAILURE = '40001';
 const PG_DEADLOCK = '40P01';
+/** Text PostgreSQL cannot store (a NUL character), from a caller that skipped the facade's checks. */
+const PG_BAD_TEXT = new Set(['22021', '22P05', '08P01']);
 
 /**
  * Turns anything thrown into an `AppError`. Database errors are translated here and only here;
@@ -65,6 +67,7 @@ export function toAppError(error: unknown): AppError {
   if (pgCode === PG_SERIALIZATION_FAILURE || pgCode === PG_DEADLOCK) {
     return conflict('concurrent update, please retry');
   }
+  if (typeof pgCode === 'string' && PG_BAD_TEXT.has(pgCode)) return new AppError('BAD_REQUEST', 'text must not contain NUL characters');
   if ((error as { name?: string } | null)?.name === 'NotFoundError') return notFound();
   return new AppError('INTERNAL', 'internal server error');
 }

@@ -220,6 +220,7 @@ const labRows: Row[] = [
   { method: 'GET', path: '/api/labs/preview', as: 'plain', status: 422, loc: ['query', 'code'] },
   { method: 'GET', path: '/api/labs/preview', as: 'plain', search: 'code=AAAAAAAAAAAA&code=BBBBBBBBBBBB', status: 422, loc: ['query', 'code'] },
   { method: 'GET', path: '/api/labs/preview', as: 'plain', query: { code: 'ZZZZZZZZZZZZ' }, status: 404, detail: 'invitation code not found' },
+  { method: 'GET', path: '/api/labs/preview', as: 'plain', query: { code: 'ZZZZZZZZZZZ\u0000' }, status: 422, loc: ['query', 'code'] },
   // POST /api/labs/join {code}
   { method: 'POST', path: '/api/labs/join', as: 'plain', body: {}, status: 422, loc: ['body', 'code'] },
   { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: 123456789012 }, status: 422, loc: ['body', 'code'] },
@@ -229,7 +230,7 @@ const labRows: Row[] = [
   // GET /api/labs/{lab_id}
   { method: 'GET', path: '/api/labs/{lab_id}', as: 'member', ids: { lab_id: 'lab_nope' }, status: 404 },
   { method: 'GET', path: '/api/labs/{lab_id}', as: 'member', ids: { lab_id: long(300) }, status: 404 },
-  { method: 'GET', path: '/api/labs/{lab_id}', as: 'member', ids: { lab_id: '%00' }, status: 404 },
+  { method: 'GET', path: '/api/labs/{lab_id}', as: 'member', ids: { lab_id: '%00' }, status: 422, loc: ['path', 'lab_id'] },
   { method: 'GET', path: '/api/labs/{lab_id}', as: 'plain', status: 404 }, // not a member: existence not revealed
   // GET /api/labs/{lab_id}/usage
   { method: 'GET', path: '/api/labs/{lab_id}/usage', as: 'owner', ids: { lab_id: 'lab_nope' }, status: 404 },
@@ -255,6 +256,7 @@ const labRows: Row[] = [
   { method: 'PATCH', path: MEMBER, as: 'owner', body: { role: 'mentor', note: 'x' }, status: 422, loc: ['body', 'note'] },
   { method: 'PATCH', path: MEMBER, as: 'owner', ids: { member_user_id: 'usr_nobody' }, body: { status: 'active' }, status: 404 },
   { method: 'PATCH', path: MEMBER, as: 'owner', ids: { lab_id: 'lab_nope' }, body: { status: 'active' }, status: 404 },
+  { method: 'PATCH', path: MEMBER, as: 'owner', ids: { member_user_id: '%00' }, body: { status: 'active' }, status: 422, loc: ['path', 'member_user_id'] },
   { method: 'PATCH', path: MEMBER, as: 'member', ids: { member_user_id: 'usr_nobody' }, body: { role: 'mentor' }, status: 403 },
 ];
 
@@ -273,6 +275,7 @@ const pageRows: Row[] = [ADMIN_USERS, ADMIN_LABS].flatMap((path): Row[] => [
   { method: 'GET', path, as: 'admin', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
   { method: 'GET', path, as: 'admin', search: 'offset=0&offset=1', status: 422, loc: ['query', 'offset'] },
   { method: 'GET', path, as: 'admin', search: 'q=a&q=b', status: 422, loc: ['query', 'q'] },
+  { method: 'GET', path, as: 'admin', query: { q: 'nul\u0000byte' }, status: 422, loc: ['query', 'q'] },
 ]);
 pageRows.push(
   { method: 'GET', path: ADMIN_USERS, as: 'admin', query: { plan_code: 'gold' }, status: 422, loc: ['query', 'plan_code'] },
@@ -308,17 +311,20 @@ const adminRows: Row[] = [
   { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', role: 'admin' }, status: 422, loc: ['body', 'role'] },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', plan_source: 'paid' }, status: 422, loc: ['body', 'plan_source'] },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', isAdmin: true }, status: 422, loc: ['body', 'isAdmin'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'nul\u0000byte' }, status: 422, loc: ['body', 'name'] },
+  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', institution: 'nul\u0000byte' }, status: 422, loc: ['body', 'institution'] },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', bodyOf: (fx) => ({ email: fx.owner.email, name: 'Again' }), status: 409 },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', bodyOf: (fx) => ({ email: fx.owner.email.toUpperCase(), name: 'Again' }), status: 409 },
   // GET /api/admin/users/{user_id}
   { method: 'GET', path: ADMIN_USER, as: 'admin', ids: { user_id: 'usr_nope' }, status: 404 },
-  { method: 'GET', path: ADMIN_USER, as: 'admin', ids: { user_id: '%00' }, status: 404 },
+  { method: 'GET', path: ADMIN_USER, as: 'admin', ids: { user_id: '%00' }, status: 422, loc: ['path', 'user_id'] },
   // PATCH /api/admin/users/{user_id}
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: '' }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: '   ' }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: long(201) }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: null }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: 3 }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { name: 'nul\u0000byte' }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { email: 'new@example.org' }, status: 422, loc: ['body', 'email'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { user_id: 'usr_other' }, status: 422, loc: ['body', 'user_id'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_code: 'gold' }, status: 422, loc: ['body', 'plan_code'] },
@@ -350,6 +356,7 @@ const adminRows: Row[] = [
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: '   ' }, status: 422, loc: ['body', 'label'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: long(101) }, status: 422, loc: ['body', 'label'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: 5 }, status: 422, loc: ['body', 'label'] },
+  { method: 'POST', path: TOKENS, as: 'admin', body: { label: 'nul\u0000byte' }, status: 422, loc: ['body', 'label'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: null }, status: 422, loc: ['body', 'label'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: 'ok', expires_at: '2030-01-01T00:00:00Z' }, status: 422, loc: ['body', 'expires_at'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: 'ok', kind: 'access' }, status: 422, loc: ['body', 'kind'] },
@@ -357,14 +364,17 @@ const adminRows: Row[] = [
   // DELETE /api/admin/users/{user_id}/tokens/{token_id}
   { method: 'DELETE', path: TOKEN, as: 'admin', ids: { user_id: 'usr_nope' }, status: 404 },
   { method: 'DELETE', path: TOKEN, as: 'admin', ids: { token_id: 'tok_nope' }, status: 404 },
+  { method: 'DELETE', path: TOKEN, as: 'admin', ids: { token_id: '%00' }, status: 422, loc: ['path', 'token_id'] },
   // GET /api/admin/labs/{lab_id}
   { method: 'GET', path: ADMIN_LAB, as: 'admin', ids: { lab_id: 'lab_nope' }, status: 404 },
+  { method: 'GET', path: ADMIN_LAB, as: 'admin', ids: { lab_id: '%00' }, status: 422, loc: ['path', 'lab_id'] },
   // PATCH /api/admin/labs/{lab_id} {name?, status?, seat_quota?}
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: '' }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: '   ' }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: long(101) }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: null }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: 9 }, status: 422, loc: ['body', 'name'] },
+  { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { name: 'nul\u0000byte' }, status: 422, loc: ['body', 'name'] },
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { status: 'deleted' }, status: 422, loc: ['body', 'status'] },
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { status: null }, status: 422, loc: ['body', 'status'] },
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', body: { seat_quota: 0 }, status: 422, loc: ['body', 'seat_quota'] },
@@ -473,9 +483,15 @@ function title(row: Row): string {
 
 const STACK = /at .*\.(ts|js):\d|node_modules|\.ts:\d/;
 
-function expectNoStack(reply: Reply, what: string) {
-  seen.push({ what, text: reply.text });
+function expectNoStack(reply: Reply) {
   expect(reply.text).not.toMatch(STACK);
+}
+
+/** One request, recorded for the stack-trace sweep at the end before any assertion can stop the test. */
+async function send(app: TestApp, what: string, method: string, path: string, opts: Parameters<TestApp['call']>[2]): Promise<Reply> {
+  const reply = await app.call(method, path, opts);
+  seen.push({ what, text: reply.text });
+  return reply;
 }
 
 /** The two error shapes of contracts §2. */
@@ -504,16 +520,25 @@ function expectErrorShape(reply: Reply, row: Pick<Row, 'status' | 'loc' | 'detai
 describe('validation table', () => {
   test.each(ROWS.map((row) => [title(row), row] as const))('%s', async (_title, row) => {
     const before = await snapshot();
-    const reply = await t.call(row.method, urlOf(row), {
+    const reply = await send(t, title(row), row.method, urlOf(row), {
       token: tokenFor(row.as),
       body: row.bodyOf ? row.bodyOf(f) : row.body,
       rawBody: row.rawBody,
       query: row.query as Record<string, string | number>,
       headers: row.headers,
     });
-    expectNoStack(reply, title(row));
+    const after = await snapshot();
+    // The headline first, so a failure shows status, first loc, changed tables and body together.
+    const changed = TABLES.filter((table) => JSON.stringify(before[table]) !== JSON.stringify(after[table]));
+    expect({ status: reply.status, ...(row.loc ? { loc: reply.body?.detail?.[0]?.loc } : {}), changed, body: reply.body }).toEqual({
+      status: row.status,
+      ...(row.loc ? { loc: row.loc } : {}),
+      changed: [],
+      body: expect.anything(),
+    });
+    expectNoStack(reply);
     expectErrorShape(reply, row);
-    expect(await snapshot()).toEqual(before);
+    expect(after).toEqual(before);
   });
 
   test('every route that takes input (body, query or path) has rows in the table', () => {
@@ -533,8 +558,8 @@ describe('outside the route table', () => {
     ['DELETE', '/nope'],
   ])('%s %s (unknown path) → 404 {detail}', async (method, path) => {
     const before = await snapshot();
-    const reply = await t.call(method, path, { token: t.adminToken });
-    expectNoStack(reply, `${method} ${path}`);
+    const reply = await send(t, `${method} ${path}`, method, path, { token: t.adminToken });
+    expectNoStack(reply);
     expectErrorShape(reply, { status: 404 });
     expect(await snapshot()).toEqual(before);
   });
@@ -552,8 +577,8 @@ describe('outside the route table', () => {
     ['DELETE', '/api/admin/labs', ['GET']],
   ] as const)('%s %s (wrong method) → 405 with allow', async (method, path, allowed) => {
     const before = await snapshot();
-    const reply = await t.call(method, path, { token: t.adminToken, body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' } });
-    expectNoStack(reply, `${method} ${path}`);
+    const reply = await send(t, `${method} ${path}`, method, path, { token: t.adminToken, body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' } });
+    expectNoStack(reply);
     expectErrorShape(reply, { status: 405 });
     const allow = (reply.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
     expect([...allow].sort()).toEqual([...allowed].sort());
@@ -580,15 +605,15 @@ describe('body size limit', () => {
     ['POST', '/api/auth/refresh', { refresh_token: long(4096) }],
   ] as const)('%s %s with a ~4 KB body over a 2 KB limit → 413 {detail}', async (method, path, body) => {
     const before = await snapshot(smallDb);
-    const reply = await small.call(method, path, { token: small.adminToken, body });
-    expectNoStack(reply, `${method} ${path} (413)`);
+    const reply = await send(small, `${method} ${path} (413)`, method, path, { token: small.adminToken, body });
+    expectNoStack(reply);
     expectErrorShape(reply, { status: 413 });
     expect(await snapshot(smallDb)).toEqual(before);
   });
 
   test('a body under the limit is still served', async () => {
-    const reply = await small.call('POST', '/api/labs', { token: small.adminToken, body: { name: 'Small' } });
-    expectNoStack(reply, 'POST /api/labs (small)');
+    const reply = await send(small, 'POST /api/labs (small)', 'POST', '/api/labs', { token: small.adminToken, body: { name: 'Small' } });
+    expectNoStack(reply);
     expect(reply.status).toBe(200);
   });
 });
