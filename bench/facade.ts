@@ -22,7 +22,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 
 async function startServer() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-'));
-  const child = spawn(process.execPath, [path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxx' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -52,6 +52,19 @@ async function call(method: string, route: string, token: string, body?: unknown
   });
   if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
   return response.json() as Promise<Record<string, any>>;
+}
+
+/** Several runs as one: mean throughput, and the median run's latency percentiles. */
+function combine(runs: autocannon.Result[]): autocannon.Result {
+  const byThroughput = [...runs].sort((a, b) => a.requests.average - b.requests.average);
+  const median = byThroughput[Math.floor(runs.length / 2)];
+  const average = runs.reduce((sum, r) => sum + r.requests.average, 0) / runs.length;
+  return {
+    ...median,
+    requests: { ...median.requests, average },
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+  };
 }
 
 function run(title: string, opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
@@ -85,9 +98,17 @@ async function main() {
     process.stdout.write(`warming up (3 s each)…\n`);
     await run('warmup facade', { ...facade, duration: 3 });
     await run('warmup graphql', { ...graphql, duration: 3 });
-    process.stdout.write(`measuring ${SECONDS} s each, ${CONNECTIONS} connections…\n`);
-    const f = await run('facade', facade);
-    const g = await run('graphql', graphql);
+    // Interleaved rounds, so drift on a shared machine hits both sides alike.
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+    process.stdout.write(`measuring ${rounds} interleaved rounds of ${SECONDS} s each, ${CONNECTIONS} connections…\n`);
+    const facadeRuns: autocannon.Result[] = [];
+    const graphqlRuns: autocannon.Result[] = [];
+    for (let i = 0; i < rounds; i++) {
+      facadeRuns.push(await run('facade', facade));
+      graphqlRuns.push(await run('graphql', graphql));
+    }
+    const f = combine(facadeRuns);
+    const g = combine(graphqlRuns);
 
     if (f.errors + f.non2xx + g.errors + g.non2xx > 0) throw new Error('requests failed during the run; figures would be meaningless');
     const row = (name: string, r: autocannon.Result) =>

@@ -32,7 +32,7 @@ export function ormOptions(clientUrl: string, opts: { preferTs?: boolean; poolMa
     // Entities are plain data here; the request context forks the EM.
     allowGlobalContext: false,
     dataloader: true,
-    debug: false,
+    debug: process.env.LABDESK_SQL_DEBUG === '1',
     ensureDatabase: false,
   };
 }

@@ -16,6 +16,17 @@ const KEY_LENGTH = 12;
 const TOKEN_SHAPE = /^ldk_(pat|at|rt)_([A-Za-z0-9_-]{12})[A-Za-z0-9_-]{4,200}$/;
 const KIND_OF: Record<string, TokenKind> = { pat: 'pat', at: 'access', rt: 'refresh' };
 
+/** The stored facts of a presented token, with its user (managed by the request's EntityManager). */
+interface PresentedToken {
+  id: string;
+  kind: TokenKind;
+  familyId: string | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  usedAt: Date | null;
+  user: User;
+}
+
 /** Who is calling: the user and the credential used. */
 export interface Viewer {
   user: User;
@@ -52,12 +63,28 @@ export function mintToken(
 }
 
 /** Finds the stored row of a presented token, comparing its hash in constant time. */
-async function findPresentedToken(em: EntityManager, token: string): Promise<AuthToken | null> {
+async function findPresentedToken(em: EntityManager, token: string): Promise<PresentedToken | null> {
   const shape = TOKEN_SHAPE.exec(token);
   if (!shape) return null;
-  const row = await em.findOne(AuthToken, { id: `tok_${shape[2]}` }, { populate: ['user'] });
-  if (!row || row.kind !== KIND_OF[shape[1]] || !digestsEqual(row.secretHash, sha256Hex(token))) return null;
-  return row;
+  // The hottest query of the service (every authenticated request): one join, mapped by hand.
+  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(
+    `select t.id as token_id, t.kind as token_kind, t.secret_hash as token_secret_hash, t.family_id as token_family_id,
+            t.expires_at as token_expires_at, t.revoked_at as token_revoked_at, t.used_at as token_used_at, u.*
+       from auth_tokens t join users u on u.id = t.user_id where t.id = ?`,
+    [`tok_${shape[2]}`],
+  );
+  if (!row || row.token_kind !== KIND_OF[shape[1]] || !digestsEqual(row.token_secret_hash as string, sha256Hex(token))) return null;
+  const time = (value: unknown) => (value ? new Date(value as string) : null);
+  const { token_id, token_kind, token_secret_hash, token_family_id, token_expires_at, token_revoked_at, token_used_at, ...userColumns } = row;
+  return {
+    id: token_id as string,
+    kind: token_kind as TokenKind,
+    familyId: token_family_id as string | null,
+    expiresAt: time(token_expires_at),
+    revokedAt: time(token_revoked_at),
+    usedAt: time(token_used_at),
+    user: em.map(User, userColumns),
+  };
 }
 
 /**
