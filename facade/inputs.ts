@@ -50,7 +50,7 @@ export function locOf(source: VariableSource): (string | number)[] {
   return source.from === 'body' ? ['body'] : [source.from, source.name];
 }
 
-/** Text from the URL, read as the scalar the variable expects; anything unreadable is left for coercion to reject. */
+/** Text from the URL, read as the scalar the variable expects; anything unreadable stays text for `readInput` to reject. */
 function fromText(text: string, type: GraphQLInputType): unknown {
   const named = getNamedType(type);
   if (!isScalarType(named)) return text;

@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
 
 let t: TestApp;
@@ -9,15 +8,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: t.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 
 const GIB = 1024 ** 3;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

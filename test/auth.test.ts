@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { startApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { createTestDatabase } from './support/databases';
+import { createTestDatabase, query } from './support/databases';
 import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
 
 let t: TestApp;
@@ -16,16 +15,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function sqlOn<T = any>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-const sql = <T = any>(text: string, params: unknown[] = []) => sqlOn<T>(t.databaseUrl, text, params);
+const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -331,7 +321,7 @@ describe('bootstrap admin', () => {
         const reply = await fetch(new URL('/api/me', first.url), { headers: { authorization: `Bearer ${token}` } });
         expect(reply.status).toBe(200);
         expect(await reply.json()).toMatchObject({ is_admin: true, email: 'admin@localhost' });
-        const dump = JSON.stringify(await sqlOn(database.url, 'select * from auth_tokens'));
+        const dump = JSON.stringify(await query(database.url, 'select * from auth_tokens'));
         expect(dump).not.toContain(token);
       } finally {
         await first.close();
@@ -353,9 +343,9 @@ describe('bootstrap admin', () => {
       await third.close();
       expect(fs.existsSync(path.join(dirs[1], 'admin-token'))).toBe(false);
 
-      expect(await sqlOn(database.url, 'select id from users where is_admin')).toHaveLength(1);
-      expect(await sqlOn(database.url, 'select id from users')).toHaveLength(1);
-      expect(await sqlOn(database.url, 'select id from auth_tokens')).toHaveLength(1);
+      expect(await query(database.url, 'select id from users where is_admin')).toHaveLength(1);
+      expect(await query(database.url, 'select id from users')).toHaveLength(1);
+      expect(await query(database.url, 'select id from auth_tokens')).toHaveLength(1);
     } finally {
       quiet.mockRestore();
       await database.drop();

@@ -26,7 +26,7 @@ interface Served {
 }
 
 async function serve(dataDir: string, port: number): Promise<Served> {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
   delete env.DATABASE_URL;
   delete env.BOOTSTRAP_ADMIN_TOKEN;
   const child = spawn(process.execPath, [CLI, 'serve'], { env });
@@ -99,7 +99,7 @@ describe('the embedded default database', () => {
     const served = await serve(dataDir, port);
     expect(served.output()).not.toContain('Admin account');
     const labs = await fetch(`${served.url}/api/labs`, { headers: { authorization: `Bearer ${token}` } });
-    expect((await labs.json()).items.map((l: { name: string }) => l.name)).toEqual(['Persisted']);
+    expect(((await labs.json()) as { items: { name: string }[] }).items.map((l: { name: string }) => l.name)).toEqual(['Persisted']);
     served.child.kill('SIGTERM');
     expect(await exited(served.child)).toBe(0);
   });

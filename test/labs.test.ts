@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
 
 let t: TestApp;
@@ -9,15 +8,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: t.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 
 const memberRow = async (labId: string, userId: string) =>
   (await sql<{ role: string; status: string }>('select role, status from lab_members where lab_id = $1 and user_id = $2', [labId, userId]))[0];

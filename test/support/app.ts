@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApp, RunningApp } from '../../src/app';
 import { Config, loadConfig } from '../../src/config';
-import { createTestDatabase } from './databases';
+import { createTestDatabase, query } from './databases';
 
 export interface Reply<T = any> {
   status: number;
@@ -27,6 +27,8 @@ export interface TestApp {
   adminToken: string;
   databaseUrl: string;
   call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Reply<T>>;
+  /** A query on this app's database, to arrange or inspect state directly. */
+  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { sam
     adminToken,
     databaseUrl: database.url,
     call,
+    sql: (text, params) => query(database.url, text, params),
     close: async () => {
       await app.close();
       await database.drop();

@@ -22,11 +22,12 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-export async function adminQuery<T = unknown>(adminUrl: string, sql: string): Promise<T[]> {
-  const client = new Client({ connectionString: adminUrl });
+/** One query on its own connection (tests inspect and arrange the database directly). */
+export async function query<T = any>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query(sql)).rows as T[];
+    return (await client.query(sql, params)).rows as T[];
   } finally {
     await client.end();
   }
@@ -36,11 +37,11 @@ export async function adminQuery<T = unknown>(adminUrl: string, sql: string): Pr
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const { adminUrl, template } = testDatabaseInfo();
   const name = `labdesk_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  await adminQuery(adminUrl, `create database "${name}" template "${template}"`);
+  await query(adminUrl, `create database "${name}" template "${template}"`);
   return {
     url: withDatabase(adminUrl, name),
     drop: async () => {
-      await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+      await query(adminUrl, `drop database if exists "${name}" with (force)`);
     },
   };
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { openDatabase } from '../../src/db/orm';
-import { adminQuery, INFO_ENV, TestDatabaseInfo, withDatabase } from './databases';
+import { query, INFO_ENV, TestDatabaseInfo, withDatabase } from './databases';
 
 /**
  * Runs once before all test files. With DATABASE_URL (CI: the machine's PostgreSQL) the tests
@@ -19,8 +19,8 @@ export default async function globalSetup() {
     adminUrl = embedded.url;
   }
   const template = `labdesk_template_${process.pid}`;
-  await adminQuery(adminUrl, `drop database if exists "${template}" with (force)`);
-  await adminQuery(adminUrl, `create database "${template}"`);
+  await query(adminUrl, `drop database if exists "${template}" with (force)`);
+  await query(adminUrl, `create database "${template}"`);
   const orm = await openDatabase(withDatabase(adminUrl, template), { preferTs: true });
   await orm.close(true);
   const info: TestDatabaseInfo = { adminUrl, template };

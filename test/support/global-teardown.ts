@@ -1,8 +1,8 @@
-import { adminQuery, testDatabaseInfo } from './databases';
+import { query, testDatabaseInfo } from './databases';
 
 export default async function globalTeardown() {
   const { adminUrl, template } = testDatabaseInfo();
-  await adminQuery(adminUrl, `drop database if exists "${template}" with (force)`);
+  await query(adminUrl, `drop database if exists "${template}" with (force)`);
   const embedded = (globalThis as Record<string, unknown>).__LABDESK_EMBEDDED__ as { stop(): Promise<void> } | undefined;
   await embedded?.stop();
 }

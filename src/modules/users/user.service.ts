@@ -88,7 +88,7 @@ export async function createPersonalToken(em: EntityManager, actorId: string, us
 }
 
 /** The columns of a user row on the wire, in one place for the list, one-user and sync views. */
-export const USER_SYNC_COLUMNS = `id as user_id, email, name, phone, plan_code, plan_source, plan_expires_at, is_admin, disabled,
+const USER_SYNC_COLUMNS = `id as user_id, email, name, phone, plan_code, plan_source, plan_expires_at, is_admin, disabled,
   domain, institution, institution_tier, institution_type, institution_name, storage_quota_bytes::float8 as storage_quota_bytes, storage_used_bytes::float8 as storage_used_bytes,
   created_at, updated_at, last_active_at`;
 
@@ -114,7 +114,7 @@ export async function streamAllUsers(em: EntityManager, onRow: (row: Record<stri
  * configured `BOOTSTRAP_ADMIN_TOKEN`, or a new one returned for printing (once).
  * Returns null when an admin already existed.
  */
-export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: string): Promise<{ token: string; created: boolean } | null> {
+export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: string): Promise<{ token: string } | null> {
   return em.transactional(async (tx) => {
     // One instance at a time: a transaction-scoped advisory lock.
     await tx.getConnection().execute('select pg_advisory_xact_lock(727002)', [], 'all', tx.getTransactionContext());
@@ -125,6 +125,6 @@ export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: strin
     const issued = mintToken(tx, admin, 'pat', { label: 'bootstrap', fixedToken });
     audit(tx, { action: 'user.bootstrap_admin', actorId: null, subjectUserId: admin.id });
     await tx.flush();
-    return { token: issued.token, created: true };
+    return { token: issued.token };
   });
 }
