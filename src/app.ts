@@ -71,6 +71,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const apollo = new ApolloServer({
     schema,
     includeStacktraceInErrorResponses: false,
+    stopOnTerminationSignals: false, // `labdesk serve` owns shutdown: drain, then close the database
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),

@@ -30,12 +30,6 @@ export class Checks {
     return this;
   }
 
-  oneOf(path: Path, value: string | null | undefined, allowed: readonly string[]) {
-    if (value === null || value === undefined) return this;
-    if (!allowed.includes(value)) this.add(path, `must be one of ${allowed.join(', ')}`, 'enum');
-    return this;
-  }
-
   require(path: Path, present: boolean, msg = 'is required') {
     if (!present) this.add(path, msg, 'missing');
     return this;

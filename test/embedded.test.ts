@@ -1,5 +1,6 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,7 +71,7 @@ describe('the embedded default database', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('first start creates the admin, prints its token once, and stops cleanly on SIGTERM', async () => {
+  test('first start creates the admin, prints its token once, and on SIGTERM finishes in-flight requests, then stops', async () => {
     const served = await serve(dataDir, port);
     const tokenFile = path.join(dataDir, 'admin-token');
     const token = fs.readFileSync(tokenFile, 'utf8').trim();
@@ -87,8 +88,26 @@ describe('the embedded default database', () => {
     });
     expect(created.status).toBe(200);
 
+    // A request in flight when SIGTERM arrives (its body still arriving) is finished, not cut.
+    const body = JSON.stringify({ name: 'In flight' });
+    const inFlight = new Promise<{ status?: number; text: string }>((resolve, reject) => {
+      const req = http.request(`${served.url}/api/labs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 5));
+      setTimeout(() => req.end(body.slice(5)), 500);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const pgPid = postmasterPid(dataDir);
     served.child.kill('SIGTERM');
+    expect(await inFlight).toMatchObject({ status: 200 });
     expect(await exited(served.child)).toBe(0);
     expect(served.output()).toContain('labdesk stopped');
     expect(alive(pgPid)).toBe(false);
@@ -99,7 +118,7 @@ describe('the embedded default database', () => {
     const served = await serve(dataDir, port);
     expect(served.output()).not.toContain('Admin account');
     const labs = await fetch(`${served.url}/api/labs`, { headers: { authorization: `Bearer ${token}` } });
-    expect(((await labs.json()) as { items: { name: string }[] }).items.map((l: { name: string }) => l.name)).toEqual(['Persisted']);
+    expect(((await labs.json()) as { items: { name: string }[] }).items.map((l) => l.name).sort()).toEqual(['In flight', 'Persisted']);
     served.child.kill('SIGTERM');
     expect(await exited(served.child)).toBe(0);
   });

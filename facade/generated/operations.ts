@@ -3,6 +3,11 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** A role the owner can give (there is one owner). */
+export type AssignableRole =
+  | 'member'
+  | 'mentor';
+
 export type DeviceApproveInput = {
   /** The code the CLI shows, e.g. ABCD-EFGH. */
   userCode: string;
@@ -38,7 +43,7 @@ export type LabJoinInput = {
 /** Owner decision on a membership: approve, reject, revoke and/or change role. */
 export type LabMemberUpdateInput = {
   /** mentor or member. */
-  role?: MemberRole | null | undefined;
+  role?: AssignableRole | null | undefined;
   /** active (approve), rejected or revoked. */
   status?: MemberStatusChange | null | undefined;
 };

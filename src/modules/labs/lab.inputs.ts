@@ -1,5 +1,5 @@
 import { Field, InputType, Int, registerEnumType } from 'type-graphql';
-import { LabStatusValue, MemberRoleValue } from './lab.types';
+import { LabStatusValue } from './lab.types';
 import { checks } from '../../validation';
 
 export enum MemberStatusChange {
@@ -8,6 +8,12 @@ export enum MemberStatusChange {
   revoked = 'revoked',
 }
 registerEnumType(MemberStatusChange, { name: 'MemberStatusChange', description: 'An owner decision on a membership.' });
+
+export enum AssignableRole {
+  mentor = 'mentor',
+  member = 'member',
+}
+registerEnumType(AssignableRole, { name: 'AssignableRole', description: 'A role the owner can give (there is one owner).' });
 
 @InputType({ description: 'A new lab. The caller becomes its owner.' })
 export class LabCreateInput {
@@ -29,8 +35,8 @@ export class LabMemberUpdateInput {
   @Field(() => MemberStatusChange, { nullable: true, description: 'active (approve), rejected or revoked.' })
   status?: MemberStatusChange | null;
 
-  @Field(() => MemberRoleValue, { nullable: true, description: 'mentor or member.' })
-  role?: MemberRoleValue | null;
+  @Field(() => AssignableRole, { nullable: true, description: 'mentor or member.' })
+  role?: AssignableRole | null;
 }
 
 @InputType({ description: 'Admin changes to a lab; omitted members stay as they are.' })
@@ -55,6 +61,5 @@ export function checkLabName(path: string[], name: string | null | undefined) {
 export function checkMemberUpdate(input: LabMemberUpdateInput) {
   checks()
     .require(['input'], input.status != null || input.role != null, 'give status, role or both')
-    .oneOf(['input', 'role'], input.role, ['mentor', 'member'])
     .done();
 }
