@@ -1,9 +1,10 @@
 import express, { NextFunction, Request, Response, Router } from 'express';
-import { execute, GraphQLSchema, Kind, OperationDefinitionNode, validate } from 'graphql';
-import { Ctx, makeContext, Services } from '../src/context';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { execute as graphqlExecute, GraphQLSchema, Kind, OperationDefinitionNode, validate } from 'graphql';
+import { Ctx, makeContext, requestFacts, Services } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
-import { locOf, planVariables, readVariables, snake, VariablePlan, WireIssue } from './inputs';
+import { locOf, planVariables, RawBodyRequest, readVariables, snake, VariablePlan, WireIssue } from './inputs';
 import type { OperationRoute, Route } from './route';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
@@ -20,12 +21,17 @@ export function sendError(res: Response, error: AppError, plans: VariablePlan[] 
   res.status(status).json({ ...error.details, detail: error.message });
 }
 
+const WIRE_PARTS = new Set(['body', 'query', 'path', 'header']);
+
 /** A domain issue's path starts with the GraphQL argument; the route says where that came from. */
 function toWireIssue(issue: { path: (string | number)[]; msg: string; type: string }, plans: VariablePlan[]): WireIssue {
   const [head, ...rest] = issue.path;
   const plan = plans.find((p) => p.name === head);
   const tail = rest.map((part) => (typeof part === 'string' ? snake(part) : part));
-  return { loc: plan ? [...locOf(plan.source), ...tail] : ['body', ...issue.path.map(String).map(snake)], msg: issue.msg, type: issue.type };
+  if (plan) return { loc: [...locOf(plan.source), ...tail], msg: issue.msg, type: issue.type };
+  // Stream routes report issues at their wire location already.
+  const wire = typeof head === 'string' && WIRE_PARTS.has(head);
+  return { loc: wire ? issue.path : ['body', ...issue.path.map(String).map(snake)], msg: issue.msg, type: issue.type };
 }
 
 interface CompiledOperation {
@@ -56,11 +62,18 @@ export interface FacadeOptions {
  */
 export function facadeRouter({ schema, services, logger, routes }: FacadeOptions): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
-  // Not strict: a JSON string body is valid JSON, answered with a 422 where an object is due.
-  const parseJson = express.json({ limit: services.config.maxJsonBodyBytes, strict: false });
+  const parsers = new Map<number, ReturnType<typeof express.json>>();
   /** Parses a JSON body (if any) only once the caller is known to be allowed to send one. */
-  const readJsonBody = (req: Request, res: Response) =>
-    new Promise<void>((resolve, reject) => parseJson(req, res, (error?: unknown) => (error ? reject(bodyError(error) ?? error) : resolve())));
+  const readJsonBody = (req: Request, res: Response, limit: number) => {
+    let parse = parsers.get(limit);
+    if (!parse) {
+      // Not strict: a JSON string body is valid JSON, answered with a 422 where an object is due.
+      // The raw buffer is kept (not copied) for routes that store parts of it verbatim.
+      parse = express.json({ limit, strict: false, verify: (request, _res, buffer) => void ((request as RawBodyRequest).rawBody = buffer) });
+      parsers.set(limit, parse);
+    }
+    return new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(bodyError(error) ?? error) : resolve())));
+  };
   const methodsByPath = new Map<string, string[]>();
 
   for (const route of routes) {
@@ -68,11 +81,11 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
     const handler = async (req: Request, res: Response) => {
       const plans = compiled?.plans ?? [];
       try {
-        const ctx = makeContext(services, req.headers.authorization, res.locals.requestId as string);
+        const ctx = makeContext(services, requestFacts(req, res));
         // Credentials first: a caller without valid ones learns nothing about the request's shape.
         if (route.auth !== 'none' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
-        await readJsonBody(req, res);
-        if (route.kind === 'stream') return await route.handle(req, res, ctx);
+        await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
+        if (route.kind === 'stream') return await route.handle(req, res, ctx, (operation, variables) => execute(schema, operation, variables, ctx));
         await runOperation(req, res, ctx, compiled!, schema);
       } catch (error) {
         const appError = toAppError(error);
@@ -102,17 +115,22 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
     res.status(422).json({ detail: issues });
     return;
   }
-  const result = await execute({ schema, document: route.operation, variableValues: variables, contextValue: ctx });
-  if (result.errors?.length) {
-    const original = result.errors[0].originalError;
-    // An error GraphQL raised itself (not from a resolver) means the table and schema disagree.
-    throw original ?? new Error(result.errors[0].message);
-  }
+  const data = await execute(schema, route.operation, variables, ctx);
   if (route.status === 204) return void res.status(204).end();
-  let value = (result.data as Record<string, unknown>)[route.result];
+  let value = (data as Record<string, unknown>)[route.result];
   if (route.omitNulls) value = Object.fromEntries(Object.entries(value as object).filter(([, member]) => member !== null));
   const payload = route.list ? { items: value, total: (value as unknown[]).length } : value;
   res.status(route.status ?? 200).json(payload);
+}
+
+/** Executes an operation in-process; the first error (an `AppError` from the domain) is thrown. */
+async function execute<TData, TVars>(schema: GraphQLSchema, document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx): Promise<TData> {
+  const result = await graphqlExecute({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx });
+  if (result.errors?.length) {
+    // An error GraphQL raised itself (not from a resolver) means the table and schema disagree.
+    throw result.errors[0].originalError ?? new Error(result.errors[0].message);
+  }
+  return result.data as TData;
 }
 
 export function describe(error: unknown) {

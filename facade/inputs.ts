@@ -12,7 +12,11 @@ import {
   typeFromAST,
 } from 'graphql';
 import type { Request } from 'express';
+import { rawArrayElements } from './raw-json';
 import type { VariableSource } from './route';
+
+/** A request whose JSON body parser kept the raw bytes. */
+export type RawBodyRequest = Request & { rawBody?: Buffer };
 
 /** One entry of the 422 body: `loc` starts with body, query, path or header (contracts §2). */
 export interface WireIssue {
@@ -130,6 +134,18 @@ function readInput(value: unknown, type: GraphQLInputType, loc: (string | number
   return value;
 }
 
+/** The body, with each named array member replaced by the source text of its elements. */
+function withRawArrays(req: RawBodyRequest, members: string[] | undefined): unknown {
+  const parsed = req.body as unknown;
+  if (!members || !req.rawBody || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parsed;
+  const text = req.rawBody.toString('utf8');
+  const out: Record<string, unknown> = { ...parsed };
+  for (const member of members) {
+    if (Array.isArray(out[member])) out[member] = rawArrayElements(text, member);
+  }
+  return out;
+}
+
 /**
  * Builds the variables of one request. Returns either the variables or every problem found, as
  * the 422 body expects them. Nothing is executed when there is any problem.
@@ -145,7 +161,7 @@ export function readVariables(req: Request, plans: VariablePlan[]): { variables:
         issues.push({ loc, msg: 'a JSON object body is required (Content-Type: application/json)', type: 'missing' });
         continue;
       }
-      raw = req.body;
+      raw = withRawArrays(req as RawBodyRequest, plan.source.rawArrays);
     } else {
       const bag = plan.source.from === 'path' ? req.params : (req.query as Record<string, unknown>);
       const text = bag[plan.source.name];

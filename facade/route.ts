@@ -14,12 +14,16 @@ export type RouteAuth = 'none' | 'user' | 'admin';
 export type VariableSource =
   | { from: 'path'; name: string }
   | { from: 'query'; name: string }
-  /** The whole JSON body (snake_case members become the input type's camelCase fields). */
-  | { from: 'body' };
+  /**
+   * The whole JSON body (snake_case members become the input type's camelCase fields). Members
+   * named in `rawArrays` arrive as the exact source text of each element (records are stored
+   * byte for byte).
+   */
+  | { from: 'body'; rawArrays?: string[] };
 
 export const path = (name: string): VariableSource => ({ from: 'path', name });
 export const query = (name: string): VariableSource => ({ from: 'query', name });
-export const body = (): VariableSource => ({ from: 'body' });
+export const body = (opts: { rawArrays?: string[] } = {}): VariableSource => ({ from: 'body', ...opts });
 
 interface RouteBase {
   method: HttpMethod;
@@ -29,6 +33,8 @@ interface RouteBase {
   /** One line for the OpenAPI document. */
   summary: string;
   tag: string;
+  /** Largest JSON body for this route; default MAX_JSON_BODY_BYTES. */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -52,9 +58,12 @@ export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<
  * A route that writes bytes itself (streams, downloads, redirects). Its handler must do every
  * lookup and authorization through the domain layer, with the same context as an operation.
  */
+/** Runs a typed operation in the request's context; errors are thrown as `AppError`s. */
+export type Run = <TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars) => Promise<TData>;
+
 export interface StreamRoute extends RouteBase {
   kind: 'stream';
-  handle(req: Request, res: Response, ctx: Ctx): Promise<void>;
+  handle(req: Request, res: Response, ctx: Ctx, run: Run): Promise<void>;
   /** Response media type for the OpenAPI document. */
   produces: string;
 }

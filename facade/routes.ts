@@ -1,6 +1,9 @@
 import * as Op from './generated/operations';
 import { body, operation, path, query, Route } from './route';
-import { syncUsersRoute } from './streams';
+import { syncUsersRoute, trajectoryReadRoute } from './streams';
+
+/** Appends and cover-writes carry whole batches of records; other bodies are small. */
+const RECORD_BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * The REST API as data: one row per endpoint. Order matters only where two templates overlap:
@@ -26,6 +29,16 @@ export const ROUTES: Route[] = [
   operation({ method: 'POST', path: '/api/labs/{lab_id}/rotate_code', auth: 'user', tag: 'labs', summary: 'Rotate the invitation code (owner)', operation: Op.LabRotateCodeDocument, variables: { labId: path('lab_id') }, result: 'labRotateCode' }),
   operation({ method: 'DELETE', path: '/api/labs/{lab_id}/membership', auth: 'user', tag: 'labs', summary: 'Leave a lab', operation: Op.LabLeaveDocument, variables: { labId: path('lab_id') }, result: 'labLeave' }),
   operation({ method: 'PATCH', path: '/api/labs/{lab_id}/members/{member_user_id}', auth: 'user', tag: 'labs', summary: 'Approve, reject, revoke or change role (owner)', operation: Op.LabMemberUpdateDocument, variables: { labId: path('lab_id'), memberUserId: path('member_user_id'), input: body() }, result: 'labMemberUpdate' }),
+
+  // Trajectories (contracts §5). `reconcile` is matched before `{session_id}`.
+  operation({ method: 'GET', path: '/api/trajectories', auth: 'user', tag: 'trajectories', summary: 'Sessions the caller can see', operation: Op.TrajectoriesDocument, variables: { owner: query('owner'), labId: query('lab_id'), limit: query('limit'), includeArchived: query('include_archived'), sharedOnly: query('shared_only'), source: query('source') }, result: 'trajectories' }),
+  operation({ method: 'POST', path: '/api/trajectories/reconcile', auth: 'user', tag: 'trajectories', summary: 'Archive sessions absent from the list, re-activate listed ones', operation: Op.TrajectoryReconcileDocument, variables: { input: body() }, result: 'trajectoryReconcile' }),
+  trajectoryReadRoute,
+  operation({ method: 'DELETE', path: '/api/trajectories/{session_id}', auth: 'user', tag: 'trajectories', summary: 'Delete a session (owner)', operation: Op.TrajectoryDeleteDocument, variables: { sessionId: path('session_id') }, result: 'trajectoryDelete', status: 204 }),
+  operation({ method: 'GET', path: '/api/trajectories/{session_id}/meta', auth: 'user', tag: 'trajectories', summary: 'Session metadata', operation: Op.TrajectoryMetaDocument, variables: { sessionId: path('session_id') }, result: 'trajectoryMeta' }),
+  operation({ method: 'PUT', path: '/api/trajectories/{session_id}/append', auth: 'user', tag: 'trajectories', summary: 'Fast-forward append (owner)', operation: Op.TrajectoryAppendDocument, variables: { sessionId: path('session_id'), input: body({ rawArrays: ['records'] }) }, result: 'trajectoryAppend', maxBodyBytes: RECORD_BATCH_BYTES }),
+  operation({ method: 'PUT', path: '/api/trajectories/{session_id}/full', auth: 'user', tag: 'trajectories', summary: 'Cover-write (owner)', operation: Op.TrajectoryCoverDocument, variables: { sessionId: path('session_id'), input: body({ rawArrays: ['records'] }) }, result: 'trajectoryCover', maxBodyBytes: RECORD_BATCH_BYTES }),
+  operation({ method: 'PATCH', path: '/api/trajectories/{session_id}/visibility', auth: 'user', tag: 'trajectories', summary: 'Set visibility (owner)', operation: Op.TrajectoryVisibilitySetDocument, variables: { sessionId: path('session_id'), input: body() }, result: 'trajectoryVisibilitySet' }),
 
   // Admin: users and labs
   syncUsersRoute,

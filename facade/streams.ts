@@ -1,7 +1,10 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
+import { invalid } from '../src/errors';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
+import { eachRecord, seqOf } from '../src/modules/trajectories/trajectory.service';
 import { streamAllUsers } from '../src/modules/users/user.service';
+import * as Op from './generated/operations';
 import { stream } from './route';
 
 /** Writes a chunk, waiting for the socket to drain when its buffer is full (constant memory). */
@@ -27,6 +30,55 @@ export const syncUsersRoute = stream({
     await write(res, '{"users":[');
     await streamAllUsers(ctx.em, async (row) => {
       await write(res, `${first ? '' : ','}${JSON.stringify(row)}`);
+      first = false;
+    });
+    res.end(']}');
+  },
+});
+
+function flag(value: unknown, name: string): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw invalid([{ path: ['query', name], msg: 'must be true or false', type: 'type_error' }]);
+}
+
+function text(value: unknown, name: string, max: number): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    throw invalid([{ path: ['query', name], msg: `must be given once, 1-${max} characters`, type: 'type_error' }]);
+  }
+  return value;
+}
+
+/**
+ * `GET /api/trajectories/{session_id}`: the metadata and the records as stored, byte for byte
+ * (`since`: only the records after that uuid). `download=true`: NDJSON attachment, one record per
+ * line. Streamed in batches, so a long session costs flat memory.
+ */
+export const trajectoryReadRoute = stream({
+  method: 'GET',
+  path: '/api/trajectories/{session_id}',
+  auth: 'user',
+  tag: 'trajectories',
+  summary: 'A trajectory with its records (since: after a uuid; download=true: NDJSON)',
+  produces: 'application/json',
+  async handle(req, res, ctx, run) {
+    const sessionId = req.params.session_id as string;
+    const since = text(req.query.since, 'since', 200);
+    const download = flag(req.query.download, 'download');
+    const { trajectoryMeta: meta } = await run(Op.TrajectoryMetaDocument, { sessionId });
+    const after = since === null ? 0 : await seqOf(ctx.em, sessionId, since);
+    if (download) {
+      res.status(200).type('application/x-ndjson').setHeader('Content-Disposition', `attachment; filename="${sessionId}.jsonl"`);
+      await eachRecord(ctx.em, sessionId, after, (raw) => write(res, `${raw}\n`));
+      res.end();
+      return;
+    }
+    res.status(200).type('application/json');
+    await write(res, `${JSON.stringify(meta).slice(0, -1)},"records":[`);
+    let first = true;
+    await eachRecord(ctx.em, sessionId, after, async (raw) => {
+      await write(res, first ? raw : `,${raw}`);
       first = false;
     });
     res.end(']}');

@@ -15,7 +15,7 @@ import { facadeRouter } from '../facade/http';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
 import type { Config } from './config';
-import { makeContext, Services } from './context';
+import { makeContext, requestFacts, Services } from './context';
 import { startEmbeddedPostgres } from './db/embedded';
 import { loadSealer } from './db/instance-keys';
 import { openDatabase } from './db/orm';
@@ -60,7 +60,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       schema,
       context: (wsCtx) => {
         const auth = (wsCtx.connectionParams?.authorization ?? wsCtx.extra.request.headers.authorization) as string | undefined;
-        return makeContext(services, auth, randomUUID());
+        return makeContext(services, { authorization: auth, requestId: randomUUID() });
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), error, logger)) } : result,
@@ -94,7 +94,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     '/graphql',
     express.json({ limit: config.maxJsonBodyBytes }),
     bodyErrors,
-    expressMiddleware(apollo, { context: async ({ req, res }) => makeContext(services, req.headers.authorization, res.locals.requestId) }),
+    expressMiddleware(apollo, { context: async ({ req, res }) => makeContext(services, requestFacts(req, res)) }),
   );
   const openApi = buildOpenApi(schema, ROUTES);
   app.get('/openapi.json', (_req, res) => void res.json(openApi));

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Request, Response } from 'express';
 import type { Config } from './config';
 import type { Sealer } from './db/instance-keys';
 import type { Orm } from './db/orm';
@@ -20,12 +21,23 @@ export interface Ctx {
   services: Services;
   em: EntityManager;
   requestId: string;
+  /** What the client says it is (`X-Client-Kind`: desktop, cli, cloud), when it says so. */
+  clientKind?: string;
   /** The caller, or null when anonymous. @throws UNAUTHENTICATED for a bad credential. */
   viewer(): Promise<Viewer | null>;
   loaders: Loaders;
 }
 
-export function makeContext(services: Services, authorization: string | undefined, requestId: string): Ctx {
+/** What a request brings to its context. */
+export interface RequestFacts {
+  authorization?: string;
+  clientKind?: string;
+  requestId: string;
+}
+
+const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
+
+export function makeContext(services: Services, { authorization, clientKind, requestId }: RequestFacts): Ctx {
   const em = services.orm.em.fork() as EntityManager;
   let viewer: Promise<Viewer | null> | undefined;
   let loaders: Loaders | undefined;
@@ -33,6 +45,7 @@ export function makeContext(services: Services, authorization: string | undefine
     services,
     em,
     requestId,
+    clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     viewer: () => (viewer ??= authenticate(em, authorization)),
     get loaders() {
       return (loaders ??= makeLoaders(em));
@@ -45,4 +58,10 @@ export async function requireViewer(ctx: Ctx): Promise<Viewer> {
   const viewer = await ctx.viewer();
   if (!viewer) throw unauthenticated();
   return viewer;
+}
+
+/** The parts of an HTTP request the domain context uses. */
+export function requestFacts(req: Request, res: Response): RequestFacts {
+  const clientKind = req.headers['x-client-kind'];
+  return { authorization: req.headers.authorization, clientKind: typeof clientKind === 'string' ? clientKind : undefined, requestId: res.locals.requestId as string };
 }

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { makeLabLoaders } from './modules/labs/lab.loaders';
+import { makeTrajectoryLoaders } from './modules/trajectories/trajectory.loaders';
 import { makeUserLoaders } from './modules/users/user.loaders';
 
 /** Every DataLoader of one request; created on first use, never shared across requests. */
-export const makeLoaders = (em: EntityManager) => ({ ...makeLabLoaders(em), ...makeUserLoaders(em) });
+export const makeLoaders = (em: EntityManager) => ({ ...makeLabLoaders(em), ...makeUserLoaders(em), ...makeTrajectoryLoaders(em) });
 
 export type Loaders = ReturnType<typeof makeLoaders>;

@@ -12,9 +12,18 @@ export interface LabMemberEvent {
   at: string;
 }
 
+/** Records appended to a session (published after the commit). */
+export interface RecordsAppended {
+  sessionId: string;
+  records: string[];
+  headUuid: string | null;
+  count: number;
+}
+
 /** Every topic and its payload. Payloads cross Redis as JSON: keep them plain data. */
 export type Topics = {
   LAB_MEMBER: [labId: string, payload: LabMemberEvent];
+  RECORDS_APPENDED: [sessionId: string, payload: RecordsAppended];
 };
 
 export type AppPubSub = ReturnType<typeof createPubSub<Topics>> & { close(): Promise<void> };

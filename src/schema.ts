@@ -5,12 +5,13 @@ import { buildSchemaSync } from 'type-graphql';
 import { AdminResolver } from './modules/admin/admin.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { LabResolver } from './modules/labs/lab.resolver';
+import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { UserResolver } from './modules/users/user.resolver';
 import type { AppPubSub } from './pubsub';
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema', 'schema.graphql');
 
-const RESOLVERS = [AuthResolver, UserResolver, LabResolver, AdminResolver] as const;
+const RESOLVERS = [AuthResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver] as const;
 
 /** The code-first domain schema. `pubSub` carries subscription events (Redis or in-process). */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {

@@ -13,7 +13,7 @@ const ENDPOINTS_FILE = path.resolve(__dirname, '..', '..', 'shared', 'spec', 'en
 const NOT_YET_BUILT = [
   /^\/admin\/api\//, // releases and model catalog
   /^\/api\/compute\//,
-  /^\/api\/trajectories/,
+  /^\/api\/trajectories\/\{session_id\}\/(figures|annotations|critique|fork|summary|discuss)/,
   /^\/api\/admin\/(trajectories|storage_summary|stats|segmentation)$/,
   /^\/\.well-known\//,
   /^\/a2a\//,

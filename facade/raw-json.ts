@@ -1,0 +1,68 @@
+/**
+ * Finds the exact source text of each element of a top-level array member of a JSON object,
+ * so records can be stored as the bytes the client sent. The text must already be valid JSON
+ * (it is scanned after JSON.parse accepted it). Like JSON.parse, a repeated key counts once,
+ * the last time. Returns null when the member is absent or not an array.
+ */
+export function rawArrayElements(text: string, member: string): string[] | null {
+  let i = skipSpace(text, 0);
+  if (text[i] !== '{') return null;
+  i = skipSpace(text, i + 1);
+  let found: string[] | null = null;
+  while (text[i] !== '}') {
+    const keyEnd = skipString(text, i);
+    const key = JSON.parse(text.slice(i, keyEnd)) as string;
+    i = skipSpace(text, skipSpace(text, keyEnd) + 1); // past ':'
+    if (key === member) found = text[i] === '[' ? elementsOf(text, i) : null;
+    i = skipSpace(text, skipValue(text, i));
+    if (text[i] === ',') i = skipSpace(text, i + 1);
+  }
+  return found;
+}
+
+function elementsOf(text: string, start: number): string[] {
+  const elements: string[] = [];
+  let i = skipSpace(text, start + 1);
+  while (text[i] !== ']') {
+    const end = skipValue(text, i);
+    elements.push(text.slice(i, end));
+    i = skipSpace(text, end);
+    if (text[i] === ',') i = skipSpace(text, i + 1);
+  }
+  return elements;
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
+  return i;
+}
+
+/** `i` is at an opening quote; returns the index just past the closing one. */
+function skipString(text: string, i: number): number {
+  for (i++; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return i;
+}
+
+/** Returns the index just past the value starting at `i`. */
+function skipValue(text: string, i: number): number {
+  const first = text[i];
+  if (first === '"') return skipString(text, i);
+  if (first !== '{' && first !== '[') {
+    while (i < text.length && !',}] \n\r\t'.includes(text[i])) i++;
+    return i;
+  }
+  let depth = 0;
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') i = skipString(text, i) - 1;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return i;
+}

@@ -1,0 +1,72 @@
+import { FieldIssue, invalid } from '../../errors';
+
+/** One record as received: its exact text and the members extracted for indexing. */
+export interface IncomingRecord {
+  raw: string;
+  uuid: string;
+  parentUuid: string | null;
+  type: string;
+  bytes: number;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+export const MAX_RECORDS_PER_BATCH = 10_000;
+const MAX_UUID = 200;
+const MAX_TYPE = 100;
+
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0);
+
+/**
+ * Parses and checks a batch of record texts. The whole batch is refused if any record is bad
+ * (not a JSON object, no string `uuid` or `type`, a uuid twice): nothing of it is stored.
+ * @throws VALIDATION_FAILED with the position of every bad record under `path`.
+ */
+export function parseRecords(raws: string[], path: (string | number)[]): IncomingRecord[] {
+  const issues: FieldIssue[] = [];
+  if (raws.length > MAX_RECORDS_PER_BATCH) {
+    throw invalid([{ path, msg: `at most ${MAX_RECORDS_PER_BATCH} records per request`, type: 'too_long' }]);
+  }
+  const seen = new Set<string>();
+  const records: IncomingRecord[] = [];
+  raws.forEach((raw, i) => {
+    const at = [...path, i];
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      issues.push({ path: at, msg: 'must be JSON', type: 'json_invalid' });
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      issues.push({ path: at, msg: 'must be a JSON object', type: 'type_error' });
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    const { uuid, parentUuid, type } = record;
+    if (typeof uuid !== 'string' || uuid.length === 0 || uuid.length > MAX_UUID) {
+      issues.push({ path: [...at, 'uuid'], msg: `must be a string of 1-${MAX_UUID} characters`, type: 'missing' });
+      return;
+    }
+    if (seen.has(uuid)) issues.push({ path: [...at, 'uuid'], msg: 'appears twice in this batch', type: 'duplicate' });
+    seen.add(uuid);
+    if (parentUuid !== undefined && parentUuid !== null && typeof parentUuid !== 'string') {
+      issues.push({ path: [...at, 'parentUuid'], msg: 'must be a string or null', type: 'type_error' });
+    }
+    if (typeof type !== 'string' || type.length === 0 || type.length > MAX_TYPE) {
+      issues.push({ path: [...at, 'type'], msg: `must be a string of 1-${MAX_TYPE} characters`, type: 'missing' });
+    }
+    const usage = (record.message as { usage?: Record<string, unknown> } | undefined)?.usage;
+    records.push({
+      raw,
+      uuid,
+      parentUuid: typeof parentUuid === 'string' ? parentUuid : null,
+      type: typeof type === 'string' ? type : '',
+      bytes: Buffer.byteLength(raw),
+      tokensIn: count(usage?.input_tokens),
+      tokensOut: count(usage?.output_tokens),
+    });
+  });
+  if (issues.length) throw invalid(issues);
+  return records;
+}

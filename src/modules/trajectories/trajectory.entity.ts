@@ -1,0 +1,151 @@
+import { BigIntType, Entity, Index, ManyToOne, Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Lab } from '../labs/lab.entity';
+import { User } from '../users/user.entity';
+
+export const VISIBILITIES = ['private', 'lab'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+/**
+ * A session (trajectory): an append-only list of records. `count`, `headUuid` and `bytes` are
+ * kept in the same transaction as every write of its records.
+ */
+@Entity({ tableName: 'trajectories' })
+@Index({ properties: ['owner', 'updatedAt'] })
+@Index({ properties: ['lab', 'visibility', 'updatedAt'] })
+export class Trajectory {
+  /** Chosen by the client: 1-128 of [A-Za-z0-9._:-]. */
+  @PrimaryKey({ type: 'text' })
+  id!: string;
+
+  @ManyToOne(() => User)
+  owner!: User;
+
+  @ManyToOne(() => Lab, { nullable: true })
+  lab: Lab | null = null;
+
+  @Property({ type: 'text', default: 'private' })
+  visibility: Visibility & Opt = 'private';
+
+  @Property({ type: 'text', nullable: true })
+  title: string | null = null;
+
+  /** desktop, cli, cloud, api, fork or a2a. */
+  @Property({ type: 'text', default: 'api' })
+  source: string & Opt = 'api';
+
+  @Property({ type: 'integer', default: 0 })
+  count: number & Opt = 0;
+
+  @Property({ type: 'text', nullable: true })
+  headUuid: string | null = null;
+
+  /** Stored bytes of all records. */
+  @Property({ type: new BigIntType('number'), default: 0 })
+  bytes: number & Opt = 0;
+
+  @Property({ type: 'datetime', nullable: true })
+  archivedAt: Date | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  forkedFromSession: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  forkedFromUuid: string | null = null;
+
+  /** Cached summary `{text, head_uuid, generated_at}`; null when absent or dropped. */
+  @Property({ type: 'json', nullable: true })
+  summary: Record<string, unknown> | null = null;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  updatedAt: Date & Opt = new Date();
+}
+
+/**
+ * One record, kept as the exact text received. Written and read with plain SQL on the hot
+ * paths; the entity describes the table for migrations. Records over the inline threshold keep
+ * their text in the payload store and a reference here.
+ */
+@Entity({ tableName: 'trajectory_records' })
+@Unique({ properties: ['session', 'uuid'] })
+export class TrajectoryRecord {
+  @ManyToOne(() => Trajectory, { primary: true, deleteRule: 'cascade' })
+  session!: Trajectory;
+
+  /** 1-based position in the session. */
+  @PrimaryKey({ type: 'integer' })
+  seq!: number;
+
+  @Property({ type: 'text' })
+  uuid!: string;
+
+  @Property({ type: 'text', nullable: true })
+  parentUuid: string | null = null;
+
+  @Property({ type: 'text' })
+  type!: string;
+
+  @Property({ type: 'text', nullable: true })
+  raw: string | null = null;
+
+  /** Where the text is when it is not inline (e.g. `db:42`). */
+  @Property({ type: 'text', nullable: true })
+  payloadRef: string | null = null;
+
+  @Property({ type: 'integer' })
+  bytes!: number;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}
+
+/** Large record texts, until the blob store takes them (see payloads.ts). */
+@Entity({ tableName: 'record_payloads' })
+export class RecordPayload {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @Index()
+  @ManyToOne(() => Trajectory, { deleteRule: 'cascade' })
+  session!: Trajectory;
+
+  @Property({ type: 'text' })
+  body!: string;
+}
+
+/**
+ * Annotations and their status changes: an append-only log per session. `kind` is `note` (a new
+ * annotation or a reply) or `resolve` (a status entry for `annotationId`).
+ */
+@Entity({ tableName: 'annotation_entries' })
+@Index({ properties: ['session', 'id'] })
+export class AnnotationEntry {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @ManyToOne(() => Trajectory, { deleteRule: 'cascade' })
+  session!: Trajectory;
+
+  @Property({ type: 'text' })
+  annotationId!: string;
+
+  @Property({ type: 'text' })
+  kind!: 'note' | 'resolve';
+
+  @Property({ type: 'text' })
+  authorId!: string;
+
+  @Property({ type: 'text', nullable: true })
+  recordUuid: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  body: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  replyTo: string | null = null;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}

@@ -1,0 +1,20 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Per-request loaders for trajectory fields. */
+export function makeTrajectoryLoaders(em: EntityManager) {
+  return {
+    /** Annotations without a resolve entry, per session. */
+    openAnnotationsBySessionId: new DataLoader<string, number>(async (sessionIds) => {
+      const rows = await em.getConnection().execute<{ session_id: string; n: number }[]>(
+        `select n.session_id, count(*)::int as n from annotation_entries n
+          where n.kind = 'note' and n.session_id in (?)
+            and not exists (select 1 from annotation_entries r where r.kind = 'resolve' and r.annotation_id = n.annotation_id)
+          group by n.session_id`,
+        [sessionIds as string[]],
+      );
+      const counts = new Map(rows.map((r) => [r.session_id, r.n]));
+      return sessionIds.map((id) => counts.get(id) ?? 0);
+    }),
+  };
+}

@@ -1,0 +1,371 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, conflict, notFound } from '../../errors';
+import { checks } from '../../validation';
+import type { Viewer } from '../auth/auth.service';
+import { storageQuotaOf } from '../users/user.service';
+import { IncomingRecord, parseRecords } from './records';
+import { authorizeTrajectory, LabRole, SessionFacts, TrajectoryAction } from './trajectory.policy';
+
+/** Records larger than this keep their text in the payload store, not inline. */
+export const INLINE_RECORD_LIMIT = 256 * 1024;
+export const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const TITLE_MAX = 500;
+
+/** A session row as the service reads it (snake_case columns, numbers already numbers). */
+export interface SessionRow {
+  id: string;
+  owner_id: string;
+  lab_id: string | null;
+  visibility: string;
+  title: string | null;
+  source: string;
+  count: number;
+  head_uuid: string | null;
+  bytes: number;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+  forked_from_session: string | null;
+  forked_from_uuid: string | null;
+}
+
+const SESSION_COLUMNS = `t.id, t.owner_id, t.lab_id, t.visibility, t.title, t.source, t.count, t.head_uuid, t.bytes::float8 as bytes,
+  t.created_at, t.updated_at, t.archived_at, t.forked_from_session, t.forked_from_uuid`;
+
+const facts = (row: SessionRow): SessionFacts => ({ ownerId: row.owner_id, labId: row.lab_id, visibility: row.visibility });
+
+/** Raw queries return timestamps as text: make them dates once, here. */
+function toSessionRow(row: Record<string, unknown>): SessionRow {
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+  return { ...(row as unknown as SessionRow), created_at: date(row.created_at)!, updated_at: date(row.updated_at)!, archived_at: date(row.archived_at) };
+}
+
+type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+/** Runs raw SQL inside `em`'s current transaction (if any). */
+export const sqlOf = (em: EntityManager): Query => (sql, params = []) =>
+  em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as never;
+
+/** The viewer's role in a lab where they are active, or null. */
+async function roleIn(q: Query, viewer: Viewer, labId: string | null): Promise<LabRole> {
+  if (!labId) return null;
+  const [row] = await q<{ role: LabRole }>(
+    `select m.role from lab_members m join labs l on l.id = m.lab_id where m.lab_id = ? and m.user_id = ? and m.status = 'active' and l.status = 'active'`,
+    [labId, viewer.user.id],
+  );
+  return row?.role ?? null;
+}
+
+/**
+ * Loads a session and authorizes `action`. `forUpdate` locks the row for the rest of the
+ * transaction (writers of one session go one at a time).
+ * @throws NOT_FOUND, FORBIDDEN
+ */
+export async function loadSession(em: EntityManager, viewer: Viewer, sessionId: string, action: TrajectoryAction, forUpdate = false) {
+  const q = sqlOf(em);
+  const [raw] = SESSION_ID.test(sessionId)
+    ? await q(`select ${SESSION_COLUMNS} from trajectories t where t.id = ?${forUpdate ? ' for update' : ''}`, [sessionId])
+    : [];
+  if (!raw) throw notFound('trajectory');
+  const session = toSessionRow(raw);
+  const role = await roleIn(q, viewer, session.lab_id);
+  authorizeTrajectory(viewer, action, facts(session), role);
+  return { session, role };
+}
+
+export interface WriteInput {
+  records: string[];
+  labId?: string | null;
+  title?: string | null;
+}
+
+export interface AppendInput extends WriteInput {
+  baseUuid?: string | null;
+}
+
+export interface AppendResult {
+  sessionId: string;
+  headUuid: string | null;
+  count: number;
+  appended: number;
+}
+
+function checkWrite(sessionId: string, input: WriteInput) {
+  checks()
+    .text(['sessionId'], sessionId, { min: 1, max: 128, pattern: SESSION_ID, hint: 'must be 1-128 of A-Z a-z 0-9 . _ : -' })
+    .text(['input', 'title'], input.title, { max: TITLE_MAX })
+    .done();
+  return parseRecords(input.records, ['input', 'records']);
+}
+
+/**
+ * Opens the session for writing inside the caller's transaction: creates it (owned by the
+ * viewer) on first write, then locks its row. A lab given must be one the viewer is active in.
+ */
+async function openForWrite(em: EntityManager, viewer: Viewer, sessionId: string, input: WriteInput, source: string) {
+  const q = sqlOf(em);
+  if (input.labId && !(await roleIn(q, viewer, input.labId))) throw conflict('lab_id must be a lab you are an active member of');
+  await q(`insert into trajectories (id, owner_id, lab_id, title, source) values (?, ?, ?, ?, ?) on conflict (id) do nothing`, [
+    sessionId,
+    viewer.user.id,
+    input.labId ?? null,
+    input.title ?? null,
+    source,
+  ]);
+  return (await loadSession(em, viewer, sessionId, 'write', true)).session;
+}
+
+/**
+ * Charges `bytes` to the owner's storage in the same transaction as the write, refusing it when
+ * the quota would be exceeded. One conditional UPDATE: concurrent writers cannot overshoot.
+ * @throws PAYLOAD_TOO_LARGE
+ */
+async function chargeStorage(q: Query, viewer: Viewer, bytes: number) {
+  if (bytes <= 0) {
+    await q(`update users set storage_used_bytes = greatest(storage_used_bytes + ?, 0) where id = ?`, [bytes, viewer.user.id]);
+    return;
+  }
+  const charged = await q(
+    `update users set storage_used_bytes = storage_used_bytes + ? where id = ? and storage_used_bytes + ? <= ? returning id`,
+    [bytes, viewer.user.id, bytes, storageQuotaOf(viewer.user)],
+  );
+  if (charged.length === 0) throw new AppError('PAYLOAD_TOO_LARGE', 'storage quota exceeded: nothing was stored');
+}
+
+/** Inserts records after position `after`, in one statement; large texts go to the payload store. */
+async function insertRecords(q: Query, sessionId: string, after: number, records: IncomingRecord[]) {
+  const rows = [];
+  for (const [i, record] of records.entries()) {
+    let raw: string | null = record.raw;
+    let payloadRef: string | null = null;
+    if (record.bytes > INLINE_RECORD_LIMIT) {
+      const [payload] = await q<{ id: string }>(`insert into record_payloads (session_id, body) values (?, ?) returning id`, [sessionId, record.raw]);
+      payloadRef = `db:${payload.id}`;
+      raw = null;
+    }
+    rows.push({ seq: after + i + 1, uuid: record.uuid, parent_uuid: record.parentUuid, type: record.type, raw, payload_ref: payloadRef, bytes: record.bytes });
+  }
+  if (rows.length === 0) return;
+  await q(
+    `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)
+     select ?, r.seq, r.uuid, r.parent_uuid, r.type, r.raw, r.payload_ref, r.bytes
+       from jsonb_to_recordset(?::jsonb) as r(seq int, uuid text, parent_uuid text, type text, raw text, payload_ref text, bytes int)`,
+    [sessionId, JSON.stringify(rows)],
+  );
+}
+
+/** Token counts of the batch into the usage ledger (counts only). */
+async function recordUsage(q: Query, session: SessionRow, records: IncomingRecord[]) {
+  const tokensIn = records.reduce((sum, r) => sum + r.tokensIn, 0);
+  const tokensOut = records.reduce((sum, r) => sum + r.tokensOut, 0);
+  if (tokensIn === 0 && tokensOut === 0) return;
+  await q(`insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out) values (?, ?, ?, 'trajectory', ?, ?)`, [
+    session.owner_id,
+    session.lab_id,
+    session.id,
+    tokensIn,
+    tokensOut,
+  ]);
+}
+
+const byteSum = (records: IncomingRecord[]) => records.reduce((sum, r) => sum + r.bytes, 0);
+
+/**
+ * Fast-forward append. `baseUuid` must be the server's last record (null for a new or empty
+ * session); a retry of a batch that already landed answers again without duplicating.
+ * Everything happens in one transaction holding the session's row lock: the batch is stored
+ * whole or not at all, and head, count and bytes move with it.
+ * @throws VALIDATION_FAILED, NOT_FOUND, FORBIDDEN, CONFLICT (not a fast-forward, with head_uuid and count), PAYLOAD_TOO_LARGE
+ */
+export async function appendRecords(em: EntityManager, viewer: Viewer, sessionId: string, input: AppendInput, source: string): Promise<AppendResult> {
+  const records = checkWrite(sessionId, input);
+  return em.transactional(async (tx) => {
+    const q = sqlOf(tx);
+    const session = await openForWrite(tx, viewer, sessionId, input, source);
+    const base = input.baseUuid ?? null;
+    if (base !== session.head_uuid) {
+      if (await alreadyLanded(q, session, base, records)) {
+        return { sessionId, headUuid: session.head_uuid, count: session.count, appended: 0 };
+      }
+      throw conflict('not a fast-forward', { head_uuid: session.head_uuid, count: session.count });
+    }
+    if (records.length === 0) return { sessionId, headUuid: session.head_uuid, count: session.count, appended: 0 };
+    const clash = await q<{ uuid: string }>(
+      `select uuid from trajectory_records where session_id = ? and uuid in (select jsonb_array_elements_text(?::jsonb)) limit 1`,
+      [sessionId, JSON.stringify(records.map((r) => r.uuid))],
+    );
+    if (clash.length) throw conflict(`record ${clash[0].uuid} is already in this session`);
+    const bytes = byteSum(records);
+    await chargeStorage(q, viewer, bytes);
+    await insertRecords(q, sessionId, session.count, records);
+    const head = records[records.length - 1].uuid;
+    const count = session.count + records.length;
+    await q(
+      `update trajectories set count = ?, head_uuid = ?, bytes = bytes + ?, title = coalesce(?, title), archived_at = null, updated_at = now() where id = ?`,
+      [count, head, bytes, input.title ?? null, sessionId],
+    );
+    await recordUsage(q, session, records);
+    return { sessionId, headUuid: head, count, appended: records.length };
+  });
+}
+
+/** Whether this exact batch is already the session's tail, right after `base` (a retried append). */
+async function alreadyLanded(q: Query, session: SessionRow, base: string | null, records: IncomingRecord[]): Promise<boolean> {
+  const n = records.length;
+  if (n === 0 || n > session.count) return false;
+  const tail = await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ? and seq > ? order by seq`, [
+    session.id,
+    session.count - n - 1,
+  ]);
+  const before = n === session.count ? null : tail.shift()?.uuid ?? null;
+  return before === base && tail.every((row, i) => row.uuid === records[i].uuid);
+}
+
+/**
+ * Cover-write for a client that lost its sync state: the session becomes exactly `records`.
+ * Same quota gate as append (charged by the difference), no fast-forward check.
+ */
+export async function coverRecords(em: EntityManager, viewer: Viewer, sessionId: string, input: WriteInput, source: string): Promise<AppendResult> {
+  const records = checkWrite(sessionId, input);
+  return em.transactional(async (tx) => {
+    const q = sqlOf(tx);
+    const session = await openForWrite(tx, viewer, sessionId, input, source);
+    const bytes = byteSum(records);
+    await chargeStorage(q, viewer, bytes - session.bytes);
+    await q(`delete from trajectory_records where session_id = ?`, [sessionId]);
+    await q(`delete from record_payloads where session_id = ?`, [sessionId]);
+    await insertRecords(q, sessionId, 0, records);
+    const head = records.length ? records[records.length - 1].uuid : null;
+    await q(
+      `update trajectories set count = ?, head_uuid = ?, bytes = ?, lab_id = coalesce(?, lab_id), title = coalesce(?, title), archived_at = null, updated_at = now() where id = ?`,
+      [records.length, head, bytes, input.labId ?? null, input.title ?? null, sessionId],
+    );
+    await recordUsage(q, session, records);
+    return { sessionId, headUuid: head, count: records.length, appended: records.length };
+  });
+}
+
+/** Position of record `uuid` in the session. @throws NOT_FOUND when it is not there. */
+export async function seqOf(em: EntityManager, sessionId: string, uuid: string): Promise<number> {
+  const [row] = await sqlOf(em)<{ seq: number }>(`select seq from trajectory_records where session_id = ? and uuid = ?`, [sessionId, uuid]);
+  if (!row) throw notFound('record');
+  return row.seq;
+}
+
+/**
+ * Calls `onRecord` with the stored text of each record after position `afterSeq`, in order,
+ * `batch` rows at a time: keyset reads on the sequence index, so the cost does not grow with
+ * the position and memory stays flat however long the session.
+ */
+export async function eachRecord(em: EntityManager, sessionId: string, afterSeq: number, onRecord: (raw: string) => Promise<void> | void, batch = 1000) {
+  const q = sqlOf(em);
+  let after = afterSeq;
+  for (;;) {
+    const rows = await q<{ seq: number; raw: string }>(
+      `select r.seq, coalesce(r.raw, p.body) as raw from trajectory_records r
+         left join record_payloads p on r.payload_ref like 'db:%' and p.id = substr(r.payload_ref, 4)::bigint
+        where r.session_id = ? and r.seq > ? order by r.seq limit ?`,
+      [sessionId, after, batch],
+    );
+    for (const row of rows) await onRecord(row.raw);
+    if (rows.length < batch) return;
+    after = rows[rows.length - 1].seq;
+  }
+}
+
+/** Deletes a session and everything in it; the owner's storage is credited. */
+export async function deleteSession(em: EntityManager, viewer: Viewer, sessionId: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const { session } = await loadSession(tx, viewer, sessionId, 'write', true);
+    const q = sqlOf(tx);
+    await q(`delete from trajectories where id = ?`, [sessionId]);
+    await chargeStorage(q, viewer, -session.bytes);
+  });
+}
+
+/**
+ * Archives the caller's own, non-archived sessions absent from `sessionIds` and re-activates the
+ * listed ones that were archived. Deletes nothing.
+ */
+export async function reconcile(em: EntityManager, viewer: Viewer, sessionIds: string[]) {
+  checks()
+    .int(['input', 'sessionIds'], sessionIds.length, { max: 100_000 })
+    .done();
+  const q = sqlOf(em);
+  const listed = JSON.stringify(sessionIds);
+  const archived = await q<{ id: string }>(
+    `update trajectories set archived_at = now() where owner_id = ? and archived_at is null and source <> 'a2a'
+       and id not in (select jsonb_array_elements_text(?::jsonb)) returning id`,
+    [viewer.user.id, listed],
+  );
+  const reactivated = await q<{ id: string }>(
+    `update trajectories set archived_at = null where owner_id = ? and archived_at is not null
+       and id in (select jsonb_array_elements_text(?::jsonb)) returning id`,
+    [viewer.user.id, listed],
+  );
+  return { archived: archived.map((r) => r.id).sort(), reactivated: reactivated.map((r) => r.id).sort() };
+}
+
+/**
+ * Owner-only. `lab` needs a lab the owner is active in (the one given, else the session's).
+ * @throws CONFLICT when there is no such lab
+ */
+export async function setVisibility(em: EntityManager, viewer: Viewer, sessionId: string, visibility: 'private' | 'lab', labId?: string | null) {
+  const { session } = await loadSession(em, viewer, sessionId, 'write');
+  const q = sqlOf(em);
+  const lab = labId ?? session.lab_id;
+  if (visibility === 'lab' && (!lab || !(await roleIn(q, viewer, lab)))) {
+    throw conflict('visibility lab needs a lab_id of a lab you are an active member of');
+  }
+  await q(`update trajectories set visibility = ?, lab_id = ?, updated_at = now() where id = ?`, [visibility, visibility === 'lab' ? lab : session.lab_id, sessionId]);
+  return (await loadSession(em, viewer, sessionId, 'view')).session;
+}
+
+export interface ListFilter {
+  ownerId?: string | null;
+  labId?: string | null;
+  includeArchived?: boolean | null;
+  sharedOnly?: boolean | null;
+  source?: string | null;
+}
+
+/**
+ * Sessions the viewer can see, newest activity first. Without filters: the viewer's own.
+ * `labId`: that lab's sessions the viewer can see; `sharedOnly`: shared ones only; `ownerId`:
+ * another user's shared sessions, for mentors of a lab that user shares with.
+ */
+export async function listSessions(em: EntityManager, viewer: Viewer, filter: ListFilter, limit: number) {
+  const q = sqlOf(em);
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: string, ...values: unknown[]) => {
+    where.push(clause);
+    params.push(...values);
+  };
+  const ownerId = filter.ownerId ?? (filter.labId || filter.sharedOnly ? null : viewer.user.id);
+  if (ownerId && ownerId !== viewer.user.id && !viewer.user.isAdmin) {
+    const [mentor] = await q(
+      `select 1 from lab_members me join lab_members them on them.lab_id = me.lab_id
+        where me.user_id = ? and me.role in ('mentor', 'owner') and me.status = 'active' and them.user_id = ? and them.status = 'active' limit 1`,
+      [viewer.user.id, ownerId],
+    );
+    if (!mentor) throw new AppError('FORBIDDEN', 'only mentors may list the sessions of another member');
+  }
+  // Visible: own, or shared with a lab the viewer is active in (admins see every session).
+  if (!viewer.user.isAdmin) add(
+    `(t.owner_id = ? or (t.visibility = 'lab' and t.lab_id in (
+      select m.lab_id from lab_members m join labs l on l.id = m.lab_id where m.user_id = ? and m.status = 'active' and l.status = 'active')))`,
+    viewer.user.id,
+    viewer.user.id,
+  );
+  if (ownerId) add('t.owner_id = ?', ownerId);
+  if (filter.labId) add('t.lab_id = ?', filter.labId);
+  if (filter.sharedOnly) add(`t.visibility = 'lab'`);
+  if (!filter.includeArchived) add('t.archived_at is null');
+  if (filter.source) add('t.source = ?', filter.source);
+  else add(`t.source <> 'a2a'`);
+  const condition = where.join(' and ');
+  const rows = await q(`select ${SESSION_COLUMNS} from trajectories t where ${condition} order by t.updated_at desc, t.id limit ?`, [...params, limit]);
+  const [{ total }] = await q<{ total: number }>(`select count(*)::int as total from trajectories t where ${condition}`, params);
+  return { items: rows.map(toSessionRow), total, limit };
+}
