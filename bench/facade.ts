@@ -23,7 +23,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 async function startServer() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-'));
   const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxx' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   for (let i = 0; i < 600; i++) {
@@ -35,7 +35,7 @@ async function startServer() {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
-    token: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxx',
+    token: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));

@@ -143,8 +143,14 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
       const rootSelection = op.selectionSet.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === route.result);
       let body: JsonSchema = {};
       if (rootSelection?.kind === Kind.FIELD) body = outputSchema(rootType.getFields()[rootSelection.name.value].type, rootSelection.selectionSet);
+      if (route.omitNulls && body.properties) {
+        // Null members are left out of the answer: only the never-null ones are always there.
+        const properties = body.properties as Record<string, JsonSchema>;
+        body = { ...body, required: Object.keys(properties).filter((name) => !properties[name].anyOf) };
+      }
       if (route.list) body = { type: 'object', properties: { items: body, total: { type: 'integer' } }, required: ['items', 'total'] };
-      responses[String(route.status ?? 200)] = { description: 'OK', content: { 'application/json': { schema: body } } };
+      responses[String(route.status ?? 200)] =
+        route.status === 204 ? { description: 'No content' } : { description: 'OK', content: { 'application/json': { schema: body } } };
       if (op.variableDefinitions?.length) {
         responses['422'] = { description: 'Invalid input', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } };
       }

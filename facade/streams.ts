@@ -1,16 +1,34 @@
-import { once } from 'node:events';
 import type { Response } from 'express';
-import { invalid } from '../src/errors';
+import { AppError, invalid } from '../src/errors';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { eachRecord, seqOf } from '../src/modules/trajectories/trajectory.service';
 import { streamAllUsers } from '../src/modules/users/user.service';
 import * as Op from './generated/operations';
 import { stream } from './route';
 
-/** Writes a chunk, waiting for the socket to drain when its buffer is full (constant memory). */
+/**
+ * Writes a chunk, waiting for the socket to drain when its buffer is full (constant memory).
+ * A client that goes away ends the wait with an error, so the producer (and any database cursor
+ * behind it) stops instead of waiting forever.
+ */
 async function write(res: Response, chunk: string) {
-  if (!res.write(chunk)) await once(res, 'drain');
+  if (res.destroyed) throw clientGone();
+  if (res.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error) => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(clientGone());
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
 }
+
+const clientGone = () => new AppError('BAD_REQUEST', 'the client closed the connection');
 
 /**
  * `GET /api/admin/sync/users`: the whole user table as `{"users": [...]}`, streamed from a

@@ -7,7 +7,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { NextFunction, Request, Response } from 'express';
-import { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, GraphQLFormattedError, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { bodyErrors, describe, sendError } from '../facade/http';
@@ -20,6 +20,7 @@ import { startEmbeddedPostgres } from './db/embedded';
 import { loadSealer } from './db/instance-keys';
 import { openDatabase } from './db/orm';
 import { AppError, ERROR_CODES, toAppError } from './errors';
+import { operationLimits } from './graphql-limits';
 import { Logger, makeLogger } from './logger';
 import { ensureBootstrapAdmin } from './modules/users/user.service';
 import { makePubSub } from './pubsub';
@@ -62,6 +63,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
         const auth = (wsCtx.connectionParams?.authorization ?? wsCtx.extra.request.headers.authorization) as string | undefined;
         return makeContext(services, { authorization: auth, requestId: randomUUID() });
       },
+      validate: (schema, document) => validate(schema, document, [...specifiedRules, operationLimits]),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), error, logger)) } : result,
     },
@@ -72,6 +74,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     schema,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false, // `labdesk serve` owns shutdown: drain, then close the database
+    validationRules: [operationLimits],
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
@@ -137,7 +140,7 @@ function announceAdminToken(config: Config, token: string) {
 /** GraphQL errors carry the same codes as the REST API, and never internals. */
 function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const original = (error as { originalError?: unknown }).originalError;
-  if (!original) return formatted; // GraphQL's own syntax/validation errors
+  if (!original || original instanceof GraphQLError) return formatted; // GraphQL's own syntax/validation errors
   const appError = toAppError(original);
   if (appError.code === 'INTERNAL') logger.error('resolver failed', { error: describe(original) });
   return {

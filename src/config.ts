@@ -55,8 +55,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
 
   const bootstrapAdminToken = value('BOOTSTRAP_ADMIN_TOKEN');
-  if (bootstrapAdminToken && !/^ldk_pat_[A-Za-z0-9_-]{16,200}$/.test(bootstrapAdminToken)) {
-    problems.push('BOOTSTRAP_ADMIN_TOKEN must look like ldk_pat_<at least 16 of A-Z a-z 0-9 _ ->');
+  if (bootstrapAdminToken && !/^ldk_pat_[A-Za-z0-9_-]{32,200}$/.test(bootstrapAdminToken)) {
+    problems.push('BOOTSTRAP_ADMIN_TOKEN must look like ldk_pat_<at least 32 random characters of A-Z a-z 0-9 _ ->');
   }
 
   const publicUrl = (value('PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');

@@ -21,6 +21,8 @@ export interface Ctx {
   services: Services;
   em: EntityManager;
   requestId: string;
+  /** The `Authorization` header as given (subscriptions re-check it for every event). */
+  authorization?: string;
   /** What the client says it is (`X-Client-Kind`: desktop, cli, cloud), when it says so. */
   clientKind?: string;
   /** The caller, or null when anonymous. @throws UNAUTHENTICATED for a bad credential. */
@@ -45,6 +47,7 @@ export function makeContext(services: Services, { authorization, clientKind, req
     services,
     em,
     requestId,
+    authorization,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     viewer: () => (viewer ??= authenticate(em, authorization)),
     get loaders() {

@@ -54,7 +54,7 @@ const PG_UNIQUE_VIOLATION = '23505';
 const PG_SERIALIZATION_FAILURE = '40001';
 const PG_DEADLOCK = '40P01';
 /** Text PostgreSQL cannot store (a NUL character), from a caller that skipped the facade's checks. */
-const PG_BAD_TEXT = new Set(['22021', '22P05', '08P01']);
+const PG_BAD_TEXT = new Set(['22021', '22P05']);
 
 /**
  * Turns anything thrown into an `AppError`. Database errors are translated here and only here;

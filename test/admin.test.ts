@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
 
 let t: TestApp;
@@ -405,4 +406,28 @@ test('GET /api/admin/sync/users streams every row as {"users": [...]}, across se
   const user = await makeUser(t);
   expect((await t.call('GET', '/api/admin/sync/users', { token: user.token })).status).toBe(403);
   expect((await t.call('GET', '/api/admin/sync/users')).status).toBe(401);
+});
+
+test('a client that walks away from sync/users does not leave a transaction open', async () => {
+  await sql(
+    `insert into users (id, email, name, institution) select 'usr_bulk_' || i, 'bulk' || i || '@sync.example', 'Bulk ' || i, repeat('x', 1000)
+       from generate_series(1, 20000) as i`,
+  );
+  // A reader that stops reading (paused), so the server meets back-pressure, then hangs up.
+  await new Promise<void>((resolve, reject) => {
+    const req = http.get(`${t.url}/api/admin/sync/users`, { headers: { authorization: `Bearer ${t.adminToken}` } }, (res) => {
+      res.pause();
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 500);
+    });
+    req.on('error', (error) => (req.destroyed ? resolve() : reject(error)));
+  });
+  const database = new URL(t.databaseUrl).pathname.slice(1);
+  const open = async () =>
+    (await sql(`select count(*)::int as n from pg_stat_activity where datname = $1 and state like 'idle in transaction%'`, [database]))[0].n;
+  for (let i = 0; i < 50 && (await open()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await open()).toBe(0);
+  await sql(`delete from users where id like 'usr_bulk_%'`);
 });

@@ -353,3 +353,13 @@ describe('bootstrap admin', () => {
     }
   });
 });
+
+test('revoking one token of a CLI login ends the whole login', async () => {
+  const user = await makeUser(t);
+  const pair = await login(user);
+  const [{ id: accessId }] = await sql<{ id: string }>(`select id from auth_tokens where secret_hash = $1`, [sha256(pair.access_token)]);
+  expect((await t.call('DELETE', `/api/admin/users/${user.id}/tokens/${accessId}`, { token: t.adminToken })).status).toBe(204);
+  expect((await me(pair.access_token)).status).toBe(401);
+  expect((await t.call('POST', '/api/auth/refresh', { body: { refresh_token: pair.refresh_token } })).status).toBe(401);
+  expect((await me(user.token)).status).toBe(200); // the personal token is another credential
+});

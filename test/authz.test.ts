@@ -198,7 +198,7 @@ const ENDPOINTS: Endpoint[] = [
     area: 'labs',
     does: 'read the usage report',
     path: (w) => `${lab(w)}/usage`,
-    outcomes: { ...SEES_LAB, member: 403, mentor: 403, owner: 200, admin: 200 },
+    outcomes: { ...SEES_LAB, member: 403, mentor: 403, owner: 200, admin: 403 },
     check(reply, w) {
       expect(reply.body).toMatchObject({ lab_id: w.lab.id, members: expect.any(Array), totals: expect.any(Object) });
     },

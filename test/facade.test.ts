@@ -111,3 +111,28 @@ describe('served documents', () => {
     expect(me.body.data.me).toEqual({ email: 'admin@localhost', isAdmin: true });
   });
 });
+
+describe('GraphQL operation limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('a query with more than 1000 fields is refused before it runs', async () => {
+    const aliases = Array.from({ length: 1001 }, (_, i) => `a${i}: me { id }`).join(' ');
+    const reply = await t.call('POST', '/graphql', { token: t.adminToken, body: { query: `{ ${aliases} }` } });
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors[0].message).toMatch(/more than 1000 fields/);
+  });
+
+  test('a query nested deeper than 12 levels is refused', async () => {
+    // Introspection types nest arbitrarily deep: the cheapest way to build a deep query.
+    const nested = '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } } }';
+    const reply = await t.call('POST', '/graphql', { token: t.adminToken, body: { query: nested } });
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors[0].message).toMatch(/deeper than 12/);
+  });
+});

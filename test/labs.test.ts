@@ -198,3 +198,23 @@ describe('board and reviews', () => {
     });
   });
 });
+
+describe('races', () => {
+  test('leaving while the owner approves never ends active after a successful leave', async () => {
+    const lab = await makeLab(t, { seatQuota: 100 });
+    for (let round = 0; round < 15; round++) {
+      const user = await makeUser(t);
+      await t.call('POST', '/api/labs/join', { token: user.token, body: { code: lab.code } });
+      const [left, approved] = await Promise.all([
+        t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: user.token }),
+        t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'active' } }),
+      ]);
+      const { status } = await memberRow(lab.id, user.id);
+      expect(left.status).toBe(200);
+      // Serialized by row locks: either the approval came first and the leave undid it, or the
+      // approval found a withdrawn request (409). Never both "left" and active.
+      expect(status).toBe('left');
+      expect([200, 409]).toContain(approved.status);
+    }
+  });
+});

@@ -126,3 +126,19 @@ test('a mentor demoted to member stops receiving events', async () => {
   expect(await stream.waitFor(() => stream.isDone())).toBe(true);
   expect(stream.events).toHaveLength(1);
 });
+
+test('a subscriber whose token is revoked stops receiving', async () => {
+  const lab = await makeLab(a);
+  const stream = subscribe(connect(b, lab.owner.token), lab.id);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const first = await makeUser(a);
+  await a.call('POST', '/api/labs/join', { token: first.token, body: { code: lab.code } });
+  expect(await stream.waitFor(() => stream.events.length >= 1)).toBe(true);
+
+  const [{ id: tokenId }] = await a.sql<{ id: string }>(`select id from auth_tokens where secret_hash = encode(sha256(convert_to($1, 'utf8')), 'hex')`, [lab.owner.token]);
+  expect((await a.call('DELETE', `/api/admin/users/${lab.owner.id}/tokens/${tokenId}`, { token: a.adminToken })).status).toBe(204);
+  const second = await makeUser(a);
+  await a.call('POST', '/api/labs/join', { token: second.token, body: { code: lab.code } });
+  expect(await stream.waitFor(() => stream.isDone())).toBe(true);
+  expect(stream.events).toHaveLength(1);
+});

@@ -43,7 +43,7 @@ describe('lab policy', () => {
   const expected: Record<LabAction, string[]> = {
     view: ['member', 'mentor', 'owner', 'admin'],
     viewMembers: ['mentor', 'owner', 'admin'],
-    viewUsage: ['owner', 'admin'],
+    viewUsage: ['owner'],
     viewCode: ['owner'],
     rotateCode: ['owner'],
     manageMembers: ['owner'],

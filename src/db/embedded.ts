@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { newSecret } from '../ids';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -107,40 +108,51 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { database?: 
   const port = await freePort();
   const isRoot = os.userInfo().uid === 0;
   if (isRoot) openForPostgresUser(dataDir);
-  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-pg-'));
-  if (isRoot) fs.chmodSync(socketDir, 0o777);
+  const exists = fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
+  const { password, legacy } = superuserPassword(dataDir, exists);
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
     user: 'postgres',
-    password: 'postgres',
+    password,
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--no-locale', '--auth=scram-sha-256'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-k', socketDir],
+    // TCP on loopback only, no Unix socket; every connection needs the password.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message: unknown) => opts.log?.(String(message)),
     onError: (message: unknown) => opts.log?.(String(message)),
   });
-  if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  if (!exists) await pg.initialise();
   try {
     await pg.start();
   } catch (error) {
     throw new Error(`embedded PostgreSQL did not start in ${databaseDir}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${database}`;
-  const admin = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  const at = (pw: string, db: string) => `postgres://postgres:${encodeURIComponent(pw)}@127.0.0.1:${port}/${db}`;
+  const admin = new Client({ connectionString: at(legacy ?? password, 'postgres') });
   await admin.connect();
   try {
+    // A data directory from before the password file existed still has the old fixed password.
+    if (legacy) await admin.query(`alter role postgres password '${password}'`);
     const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [database]);
     if (!rowCount) await admin.query(`create database "${database.replace(/"/g, '""')}"`);
   } finally {
     await admin.end();
   }
-  return {
-    url,
-    stop: async () => {
-      await pg.stop();
-      fs.rmSync(socketDir, { recursive: true, force: true });
-    },
-  };
+  return { url: at(password, database), stop: () => pg.stop() };
+}
+
+const LEGACY_PASSWORD = 'postgres';
+
+/**
+ * The superuser password of this data directory: random, made once, kept in
+ * `DATA_DIR/pg-password` (0600) so only this account can connect as superuser.
+ */
+function superuserPassword(dataDir: string, clusterExists: boolean): { password: string; legacy?: string } {
+  const file = path.join(dataDir, 'pg-password');
+  if (fs.existsSync(file)) return { password: fs.readFileSync(file, 'utf8').trim() };
+  const password = newSecret(32);
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return { password, legacy: clusterExists ? LEGACY_PASSWORD : undefined };
 }

@@ -43,7 +43,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { sam
   const database = opts.sameDatabaseAs
     ? { url: opts.sameDatabaseAs.databaseUrl, drop: async () => undefined }
     : await createTestDatabase();
-  const adminToken = opts.sameDatabaseAs?.adminToken ?? `ldk_pat_testadmin${process.pid}x${++counter}xxxxxxxxxxxxxxxx`;
+  const adminToken = opts.sameDatabaseAs?.adminToken ?? `ldk_pat_testadmin${process.pid}x${++counter}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-test-'));
   const config: Config = loadConfig({
     PORT: '0',

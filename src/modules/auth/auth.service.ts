@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, notFound, unauthenticated } from '../../errors';
+import { notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newId, newSecret, randomString, sha256Hex } from '../../ids';
 import { User } from '../users/user.entity';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
@@ -114,10 +114,13 @@ async function markActive(em: EntityManager, user: User, now: Date) {
   user.lastActiveAt = now;
 }
 
-/** Revokes one of `userId`'s tokens; effective on the next request. @throws NOT_FOUND */
+/** Revokes one of `userId`'s tokens (a login's whole family); effective on the next request. @throws NOT_FOUND */
 export async function revokeToken(em: EntityManager, userId: string, tokenId: string): Promise<void> {
-  const updated = await em.nativeUpdate(AuthToken, { id: tokenId, user: userId, revokedAt: null }, { revokedAt: new Date() });
-  if (updated === 0 && !(await em.count(AuthToken, { id: tokenId, user: userId }))) throw notFound('token');
+  const token = await em.findOne(AuthToken, { id: tokenId, user: userId });
+  if (!token) throw notFound('token');
+  // A login's tokens go together: revoking its access token must not leave its refresh token alive.
+  const scope = token.familyId ? { familyId: token.familyId, user: userId } : { id: tokenId };
+  await em.nativeUpdate(AuthToken, { ...scope, revokedAt: null }, { revokedAt: new Date() });
 }
 
 export interface LoginTokens {
@@ -143,23 +146,22 @@ export async function refreshLogin(em: EntityManager, refreshToken: string): Pro
   const row = await findPresentedToken(em, refreshToken);
   if (!row || row.kind !== 'refresh') throw unauthenticated('invalid refresh token');
   const now = new Date();
-  const claimed = await em.nativeUpdate(
-    AuthToken,
-    { id: row.id, usedAt: null, revokedAt: null, expiresAt: { $gt: now } },
-    { usedAt: now },
-  );
-  if (claimed === 0) {
-    // A second refresh within seconds is a client race (two processes sharing a login), not theft.
-    const reused = row.usedAt && now.getTime() - row.usedAt.getTime() > REFRESH_RACE_GRACE_MS;
-    if (reused && row.familyId) {
-      await em.nativeUpdate(AuthToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: now });
-    }
-    throw unauthenticated('refresh token expired, revoked or already used');
+  // Using the old token and minting the new pair commit together, or neither does.
+  const pair = await em.transactional(async (tx) => {
+    const claimed = await tx.nativeUpdate(AuthToken, { id: row.id, usedAt: null, revokedAt: null, expiresAt: { $gt: now } }, { usedAt: now });
+    if (claimed === 0) return null;
+    if (row.user.disabled) throw unauthenticated('this account is disabled');
+    const minted = mintLoginPair(tx, tx.getReference(User, row.user.id), row.familyId ?? newId('dev'));
+    await tx.flush();
+    return minted;
+  });
+  if (pair) return pair;
+  // A second refresh within seconds is a client race (two processes sharing a login), not theft.
+  const reused = row.usedAt && now.getTime() - row.usedAt.getTime() > REFRESH_RACE_GRACE_MS;
+  if (reused && row.familyId) {
+    await em.nativeUpdate(AuthToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: now });
   }
-  if (row.user.disabled) throw unauthenticated('this account is disabled');
-  const pair = mintLoginPair(em, row.user, row.familyId ?? newId('dev'));
-  await em.flush();
-  return pair;
+  throw unauthenticated('refresh token expired, revoked or already used');
 }
 
 /** The alphabet of user codes: no 0/O, 1/I/L, so they can be read aloud and typed. */
@@ -214,7 +216,7 @@ export async function pollDeviceLogin(em: EntityManager, deviceCode: string): Pr
   if (login.status === 'pending' || !login.user) return { status: 'pending' };
   const consumed = await em.nativeUpdate(DeviceLogin, { id: login.id, status: 'approved' }, { status: 'consumed' });
   if (consumed === 0) throw notFound('login request');
-  if (login.user.disabled) throw new AppError('FORBIDDEN', 'this account is disabled');
+  if (login.user.disabled) throw unauthenticated('this account is disabled');
   const pair = mintLoginPair(em, login.user, login.id);
   await em.flush();
   return { status: 'approved', ...pair };

@@ -5,7 +5,8 @@ export type TokenKind = 'pat' | 'access' | 'refresh';
 
 /**
  * Every bearer credential: personal access tokens, login access tokens and refresh tokens.
- * The wire form is `ldk_<kind>_<id>_<secret>`; only a SHA-256 of the secret is stored.
+ * The wire form is `ldk_<kind>_<12-character key><secret>`; the key finds the row (`tok_<key>`)
+ * and only a SHA-256 of the whole token is stored.
  */
 @Entity({ tableName: 'auth_tokens' })
 export class AuthToken {

@@ -19,7 +19,7 @@ const isOwner = (viewer: Viewer, lab: Lab, m: OwnMembership) => lab.owner.id ===
 const RULES: Record<LabAction, (viewer: Viewer, lab: Lab, m: OwnMembership) => boolean> = {
   view: () => true,
   viewMembers: (v, lab, m) => v.user.isAdmin || isOwner(v, lab, m) || (isActive(m) && m?.role === 'mentor'),
-  viewUsage: (v, lab, m) => v.user.isAdmin || isOwner(v, lab, m),
+  viewUsage: (v, lab, m) => isOwner(v, lab, m),
   viewCode: (v, lab, m) => isOwner(v, lab, m),
   rotateCode: (v, lab, m) => isOwner(v, lab, m),
   manageMembers: (v, lab, m) => isOwner(v, lab, m),

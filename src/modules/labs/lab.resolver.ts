@@ -1,6 +1,7 @@
 import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Ctx, requireViewer } from '../../context';
 import type { LabMemberEvent } from '../../pubsub';
+import { whileAllowed } from '../../subscriptions';
 import type { Viewer } from '../auth/auth.service';
 import { LabMember } from './lab.entity';
 import { LabCreateInput, LabJoinInput, LabMemberUpdateInput } from './lab.inputs';
@@ -55,7 +56,7 @@ export function presentMember(member: LabMember): LabMemberNode {
 
 /** Publishes a committed membership change; called only after the transaction succeeded. */
 function publish(ctx: Ctx, change: labs.MemberChange | undefined) {
-  if (change) ctx.services.pubsub.publish('LAB_MEMBER', change.event.labId, change.event);
+  if (change?.event) ctx.services.pubsub.publish('LAB_MEMBER', change.event.labId, change.event);
 }
 
 @Resolver(() => LabNode)
@@ -89,8 +90,9 @@ export class LabResolver {
     @Arg('labId', () => ID) labId: string,
     @Arg('limit', () => Int, { nullable: true, description: 'Shared sessions to scan, 1-500 (default 200).' }) limit?: number,
   ): Promise<LabBoard> {
+    const viewer = await requireViewer(ctx);
     const scan = labs.scanLimit(limit);
-    await labs.loadLab(ctx.em, await requireViewer(ctx), labId, 'view');
+    await labs.loadLab(ctx.em, viewer, labId, 'view');
     // Trajectories arrive with their own module; until then a lab has no shared sessions.
     return { items: [], total: 0, limit: scan };
   }
@@ -101,8 +103,9 @@ export class LabResolver {
     @Arg('labId', () => ID) labId: string,
     @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 200).' }) limit?: number,
   ): Promise<LabReviews> {
+    const viewer = await requireViewer(ctx);
     labs.scanLimit(limit);
-    await labs.loadLab(ctx.em, await requireViewer(ctx), labId, 'view');
+    await labs.loadLab(ctx.em, viewer, labId, 'view');
     return { forMe: [], byMe: [] };
   }
 
@@ -150,7 +153,7 @@ export class LabResolver {
       const ctx = context as Ctx;
       const viewer = await requireViewer(ctx);
       await labs.loadLab(ctx.em, viewer, args.labId, 'viewMembers');
-      return stillAllowed(ctx, viewer, args.labId, ctx.services.pubsub.subscribe('LAB_MEMBER', args.labId));
+      return whileAllowed(ctx, ctx.services.pubsub.subscribe('LAB_MEMBER', args.labId), (em, current) => labs.loadLab(em, current, args.labId, 'viewMembers'));
     },
   })
   labMemberEvents(@Arg('labId', () => ID) _labId: string, @Root() event: LabMemberEvent): LabMemberEventNode {
@@ -167,20 +170,5 @@ export class LabResolver {
     const { lab, membership } = node.source;
     if (!can(node.viewer, 'viewMembers', lab, membership)) return null;
     return (await ctx.loaders.membersByLabId.load(node.id)).map(presentMember);
-  }
-}
-
-/**
- * Passes events through while the subscriber may still see the lab's members. Each check uses
- * a fresh EntityManager fork: a subscription outlives any request-sized identity map.
- */
-async function* stillAllowed(ctx: Ctx, viewer: Viewer, labId: string, events: AsyncIterable<LabMemberEvent>) {
-  for await (const event of events) {
-    try {
-      await labs.loadLab(ctx.services.orm.em.fork() as Ctx['em'], viewer, labId, 'viewMembers');
-    } catch {
-      return;
-    }
-    yield event;
   }
 }

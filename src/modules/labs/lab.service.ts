@@ -34,8 +34,8 @@ export interface LabWithMembership {
   membership: LabMember | null;
 }
 
-/** A committed membership change, to publish once the transaction is over. */
-export type MemberChange = { member: LabMember; event: LabMemberEvent };
+/** The membership after a decision, and the event to publish once committed (none when nothing changed). */
+export type MemberChange = { member: LabMember; event?: LabMemberEvent };
 
 const changeEvent = (member: LabMember, action: string): LabMemberEvent => ({
   labId: member.lab.id,
@@ -67,7 +67,7 @@ export async function createLab(em: EntityManager, sealer: Sealer, viewer: Viewe
   return { lab, membership };
 }
 
-/** Every lab the viewer has a pending or active membership in, with that membership. */
+/** Every lab the viewer is an active member of, with that membership. */
 export async function listViewerLabs(em: EntityManager, viewer: Viewer): Promise<LabWithMembership[]> {
   const rows = await em.find(
     LabMember,
@@ -107,7 +107,7 @@ export async function previewLab(em: EntityManager, code: string): Promise<{ nam
  */
 export async function joinLab(em: EntityManager, viewer: Viewer, code: string): Promise<{ labId: string; status: MemberStatus; change?: MemberChange }> {
   return em.transactional(async (tx) => {
-    // The lab row lock serializes joins with approvals and rotations of the same lab.
+    // The lab row lock serializes joins with approvals and leaves of the same lab.
     const lab = await findLabByCode(tx, code, LockMode.PESSIMISTIC_WRITE);
     if (!lab) throw notFound('invitation code');
     let member = await tx.findOne(LabMember, { lab, user: viewer.user.id });
@@ -142,16 +142,17 @@ export async function rotateCode(em: EntityManager, sealer: Sealer, viewer: View
  */
 export async function leaveLab(em: EntityManager, viewer: Viewer, labId: string): Promise<MemberChange> {
   return em.transactional(async (tx) => {
+    // Lock order everywhere: the lab row, then the member row.
+    await tx.findOne(Lab, { id: labId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const member = await tx.findOne(LabMember, { lab: labId, user: viewer.user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] });
     if (!member) throw notFound('lab');
     if (member.role === 'owner') throw conflict('the owner cannot leave their own lab');
     if (member.status === 'rejected' || member.status === 'revoked') throw conflict(`your membership is ${member.status}; there is nothing to leave`);
-    if (member.status !== 'left') {
-      const from = member.status;
-      member.status = 'left';
-      audit(tx, { action: 'member.leave', actorId: viewer.user.id, labId, subjectUserId: viewer.user.id, detail: { from } });
-      await tx.flush();
-    }
+    if (member.status === 'left') return { member };
+    const from = member.status;
+    member.status = 'left';
+    audit(tx, { action: 'member.leave', actorId: viewer.user.id, labId, subjectUserId: viewer.user.id, detail: { from } });
+    await tx.flush();
     return { member, event: changeEvent(member, 'leave') };
   });
 }
@@ -175,7 +176,7 @@ export async function updateMember(em: EntityManager, viewer: Viewer, labId: str
     if (!lab) throw notFound('lab');
     authorizeLab(viewer, 'manageMembers', lab, own);
     if (memberUserId === viewer.user.id) throw conflict('the owner cannot modify their own membership');
-    const member = await tx.findOne(LabMember, { lab, user: memberUserId }, { populate: ['user'] });
+    const member = await tx.findOne(LabMember, { lab, user: memberUserId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] });
     if (!member) throw notFound('member');
 
     const actions: string[] = [];
@@ -201,7 +202,7 @@ export async function updateMember(em: EntityManager, viewer: Viewer, labId: str
       audit(tx, { action: `member.${action}`, actorId: viewer.user.id, labId, subjectUserId: memberUserId, detail: { before, after: { status: member.status, role: member.role } } });
     }
     await tx.flush();
-    return { member, event: changeEvent(member, actions.join('+') || 'none') };
+    return { member, event: actions.length ? changeEvent(member, actions.join('+')) : undefined };
   });
 }
 

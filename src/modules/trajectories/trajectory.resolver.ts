@@ -1,8 +1,8 @@
 import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Ctx, requireViewer } from '../../context';
 import type { RecordsAppended } from '../../pubsub';
+import { whileAllowed } from '../../subscriptions';
 import { checks } from '../../validation';
-import type { Viewer } from '../auth/auth.service';
 import * as trajectories from './trajectory.service';
 import {
   AppendPayload,
@@ -119,7 +119,9 @@ export class TrajectoryResolver {
       const ctx = context as Ctx;
       const viewer = await requireViewer(ctx);
       await trajectories.loadSession(ctx.em, viewer, args.sessionId, 'view');
-      return stillViewable(ctx, viewer, args.sessionId, ctx.services.pubsub.subscribe('RECORDS_APPENDED', args.sessionId));
+      return whileAllowed(ctx, ctx.services.pubsub.subscribe('RECORDS_APPENDED', args.sessionId), (em, current) =>
+        trajectories.loadSession(em, current, args.sessionId, 'view'),
+      );
     },
   })
   trajectoryRecordsAppended(@Arg('sessionId', () => ID) _sessionId: string, @Root() event: RecordsAppended): RecordsAppendedEvent {
@@ -129,17 +131,5 @@ export class TrajectoryResolver {
   @FieldResolver(() => Int)
   openAnnotations(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<number> {
     return ctx.loaders.openAnnotationsBySessionId.load(meta.sessionId);
-  }
-}
-
-/** Passes events through while the subscriber may still view the session (fresh EM per check). */
-async function* stillViewable(ctx: Ctx, viewer: Viewer, sessionId: string, events: AsyncIterable<RecordsAppended>) {
-  for await (const event of events) {
-    try {
-      await trajectories.loadSession(ctx.services.orm.em.fork() as Ctx['em'], viewer, sessionId, 'view');
-    } catch {
-      return;
-    }
-    yield event;
   }
 }

@@ -99,6 +99,8 @@ const USER_SYNC_COLUMNS = `id as user_id, email, name, phone, plan_code, plan_so
 export async function streamAllUsers(em: EntityManager, onRow: (row: Record<string, unknown>) => Promise<void> | void, batch = 500) {
   const knex = em.getConnection().getKnex();
   await knex.transaction(async (trx) => {
+    // A stalled reader must not hold a connection and a snapshot forever.
+    await trx.raw(`set local idle_in_transaction_session_timeout = '60s'`);
     await trx.raw(`declare users_sync no scroll cursor for select ${USER_SYNC_COLUMNS} from users order by created_at, id`);
     for (;;) {
       const { rows } = (await trx.raw(`fetch ${batch} from users_sync`)) as { rows: Record<string, unknown>[] };
