@@ -4,7 +4,7 @@ import { execute as graphqlExecute, GraphQLSchema, Kind, OperationDefinitionNode
 import { Ctx, makeContext, requestFacts, Services } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
-import { locOf, planVariables, RawBodyRequest, readVariables, snake, VariablePlan, WireIssue } from './inputs';
+import { locOf, planVariables, RawBodyRequest, readVariables, snake, VariablePlan, WireIssue, wirePath } from './inputs';
 import type { OperationRoute, Route } from './route';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
@@ -27,8 +27,7 @@ const WIRE_PARTS = new Set(['body', 'query', 'path', 'header']);
 function toWireIssue(issue: { path: (string | number)[]; msg: string; type: string }, plans: VariablePlan[]): WireIssue {
   const [head, ...rest] = issue.path;
   const plan = plans.find((p) => p.name === head);
-  const tail = rest.map((part) => (typeof part === 'string' ? snake(part) : part));
-  if (plan) return { loc: [...locOf(plan.source), ...tail], msg: issue.msg, type: issue.type };
+  if (plan) return { loc: [...locOf(plan.source), ...wirePath(plan.type, rest)], msg: issue.msg, type: issue.type };
   // Stream routes report issues at their wire location already.
   const wire = typeof head === 'string' && WIRE_PARTS.has(head);
   return { loc: wire ? issue.path : ['body', ...issue.path.map(String).map(snake)], msg: issue.msg, type: issue.type };

@@ -27,6 +27,27 @@ export interface WireIssue {
 
 export const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
+/**
+ * The wire names of a path below a variable of `type`: fields of input objects become
+ * snake_case; below a scalar (free-form JSON, such as a stored record) names stay as they are.
+ */
+export function wirePath(type: GraphQLInputType, path: (string | number)[]): (string | number)[] {
+  let current: GraphQLInputType | undefined = type;
+  return path.map((part) => {
+    const unwrapped: GraphQLInputType | undefined = current && isNonNullType(current) ? current.ofType : current;
+    if (typeof part === 'number') {
+      current = unwrapped && isListType(unwrapped) ? unwrapped.ofType : undefined;
+      return part;
+    }
+    if (unwrapped && isInputObjectType(unwrapped) && unwrapped.getFields()[part]) {
+      current = unwrapped.getFields()[part].type;
+      return snake(part);
+    }
+    current = undefined;
+    return part;
+  });
+}
+
 /** A GraphQL variable of an operation, prepared once when the route table is compiled. */
 export interface VariablePlan {
   name: string;
@@ -54,13 +75,15 @@ export function locOf(source: VariableSource): (string | number)[] {
   return source.from === 'body' ? ['body'] : [source.from, source.name];
 }
 
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
 /** Text from the URL, read as the scalar the variable expects; anything unreadable stays text for `readInput` to reject. */
 function fromText(text: string, type: GraphQLInputType): unknown {
   const named = getNamedType(type);
   if (!isScalarType(named)) return text;
   if (named.name === 'Int' && /^-?\d+$/.test(text)) return Number(text);
   if (named.name === 'Float' && text.trim() !== '' && !Number.isNaN(Number(text))) return Number(text);
-  if (named.name === 'Boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  if (named.name === 'Boolean' && BOOLEAN_TEXT[text] !== undefined) return BOOLEAN_TEXT[text];
   return text;
 }
 
@@ -121,6 +144,11 @@ function readInput(value: unknown, type: GraphQLInputType, loc: (string | number
     return value;
   }
   const scalar = type as GraphQLScalarType;
+  // GraphQL's ID also takes numbers; ids on this API are strings (contracts §2).
+  if (scalar.name === 'ID' && typeof value !== 'string') {
+    issues.push({ loc, msg: SCALAR_EXPECTATION.ID, type: 'type_error' });
+    return value;
+  }
   try {
     scalar.parseValue(value);
   } catch {

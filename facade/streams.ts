@@ -82,13 +82,15 @@ export const trajectoryReadRoute = stream({
   produces: 'application/json',
   async handle(req, res, ctx, run) {
     const sessionId = req.params.session_id as string;
+    if (sessionId.includes('\u0000')) throw invalid([{ path: ['path', 'session_id'], msg: 'must not contain NUL characters', type: 'string_invalid' }]);
     const since = text(req.query.since, 'since', 200);
     const download = flag(req.query.download, 'download');
     const { trajectoryMeta: meta } = await run(Op.TrajectoryMetaDocument, { sessionId });
     const after = since === null ? 0 : await seqOf(ctx.em, sessionId, since);
     if (download) {
       res.status(200).type('application/x-ndjson').setHeader('Content-Disposition', `attachment; filename="${sessionId}.jsonl"`);
-      await eachRecord(ctx.em, sessionId, after, (raw) => write(res, `${raw}\n`));
+      // One record per line: a record stored with line breaks between its tokens is written compactly.
+      await eachRecord(ctx.em, sessionId, after, (raw) => write(res, `${/[\r\n]/.test(raw) ? JSON.stringify(JSON.parse(raw)) : raw}\n`));
       res.end();
       return;
     }

@@ -1,9 +1,9 @@
 import { AuditEvent } from '../modules/audit/audit.entity';
 import { AuthToken, DeviceLogin } from '../modules/auth/token.entity';
 import { Lab, LabMember } from '../modules/labs/lab.entity';
-import { AnnotationEntry, RecordPayload, Trajectory, TrajectoryRecord } from '../modules/trajectories/trajectory.entity';
+import { AnnotationEntry, DiscussionTurn, RecordPayload, Trajectory, TrajectoryRecord } from '../modules/trajectories/trajectory.entity';
 import { UsageEntry } from '../modules/usage/usage.entity';
 import { User } from '../modules/users/user.entity';
 import { InstanceSecret } from './instance-secret.entity';
 
-export const ENTITIES = [User, AuthToken, DeviceLogin, Lab, LabMember, AuditEvent, UsageEntry, InstanceSecret, Trajectory, TrajectoryRecord, RecordPayload, AnnotationEntry];
+export const ENTITIES = [User, AuthToken, DeviceLogin, Lab, LabMember, AuditEvent, UsageEntry, InstanceSecret, Trajectory, TrajectoryRecord, RecordPayload, AnnotationEntry, DiscussionTurn];

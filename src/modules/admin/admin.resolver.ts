@@ -6,6 +6,10 @@ import { LabAdminUpdateInput } from '../labs/lab.inputs';
 import { presentLab } from '../labs/lab.resolver';
 import { adminUpdateLab, listAllLabs, loadLab } from '../labs/lab.service';
 import { LabNode, LabPage, LabStatusValue } from '../labs/lab.types';
+import { presentMeta } from '../trajectories/trajectory.resolver';
+import { listAllSessions, storageSummary } from '../trajectories/trajectory.service';
+import { StorageSummary, TrajectoryPage } from '../trajectories/trajectory.types';
+import { PlanCode, STORAGE_QUOTA_BY_PLAN } from '../users/plans';
 import { presentUser } from '../users/user.resolver';
 import { checkTokenLabel, TokenCreateInput, UserCreateInput, UserUpdateInput } from '../users/user.inputs';
 import * as users from '../users/user.service';
@@ -67,6 +71,37 @@ export class AdminResolver {
     await requireAdmin(ctx);
     await revokeToken(ctx.em, userId, tokenId);
     return true;
+  }
+
+  @Query(() => TrajectoryPage, { description: 'Admin: every session, by owner, lab, or a title/id substring.' })
+  async adminTrajectories(
+    @Context() ctx: Ctx,
+    @Arg('owner', () => ID, { nullable: true }) owner?: string,
+    @Arg('labId', () => ID, { nullable: true }) labId?: string,
+    @Arg('q', () => String, { nullable: true, description: 'Substring of the title or session id.' }) q?: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
+  ): Promise<TrajectoryPage> {
+    await requireAdmin(ctx);
+    const page = pageArgs(limit, 0, PAGE);
+    const found = await listAllSessions(ctx.em, { ownerId: owner, labId, q }, page.limit);
+    return { ...found, items: found.items.map(presentMeta) };
+  }
+
+  @Query(() => StorageSummary, { description: 'Admin: byte usage per user and per lab.' })
+  async adminStorageSummary(@Context() ctx: Ctx): Promise<StorageSummary> {
+    await requireAdmin(ctx);
+    const summary = await storageSummary(ctx.em);
+    return {
+      totalBytes: summary.totalBytes,
+      labs: summary.labs.map((l) => ({ labId: l.lab_id, name: l.name, bytes: l.bytes, sessions: l.sessions })),
+      users: summary.users.map((u) => ({
+        userId: u.user_id,
+        email: u.email,
+        usedBytes: u.used_bytes,
+        quotaBytes: u.quota_override_bytes ?? STORAGE_QUOTA_BY_PLAN[u.plan_code as PlanCode],
+        sessions: u.sessions,
+      })),
+    };
   }
 
   @Query(() => LabPage, { description: 'Admin: labs whose name contains q.' })

@@ -3,6 +3,7 @@ import { Ctx, requireViewer } from '../../context';
 import type { LabMemberEvent } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
 import type { Viewer } from '../auth/auth.service';
+import { labBoard, labReviews } from '../trajectories/board.service';
 import { LabMember } from './lab.entity';
 import { LabCreateInput, LabJoinInput, LabMemberUpdateInput } from './lab.inputs';
 import { can } from './lab.policy';
@@ -93,8 +94,8 @@ export class LabResolver {
     const viewer = await requireViewer(ctx);
     const scan = labs.scanLimit(limit);
     await labs.loadLab(ctx.em, viewer, labId, 'view');
-    // Trajectories arrive with their own module; until then a lab has no shared sessions.
-    return { items: [], total: 0, limit: scan };
+    const items = await labBoard(ctx.em, labId, scan);
+    return { items, total: items.length, limit: scan };
   }
 
   @Query(() => LabReviews, { description: 'Open review threads on the lab’s shared trajectories.' })
@@ -104,9 +105,9 @@ export class LabResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 200).' }) limit?: number,
   ): Promise<LabReviews> {
     const viewer = await requireViewer(ctx);
-    labs.scanLimit(limit);
+    const scan = labs.scanLimit(limit);
     await labs.loadLab(ctx.em, viewer, labId, 'view');
-    return { forMe: [], byMe: [] };
+    return labReviews(ctx.em, viewer, labId, scan);
   }
 
   @Mutation(() => LabNode, { description: 'Creates a lab; the caller becomes its owner.' })

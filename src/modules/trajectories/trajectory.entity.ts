@@ -128,6 +128,7 @@ export class AnnotationEntry {
   @ManyToOne(() => Trajectory, { deleteRule: 'cascade' })
   session!: Trajectory;
 
+  @Index({ name: 'annotation_entries_annotation_id_index' })
   @Property({ type: 'text' })
   annotationId!: string;
 
@@ -145,6 +146,29 @@ export class AnnotationEntry {
 
   @Property({ type: 'text', nullable: true })
   replyTo: string | null = null;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}
+
+/** A Q&A turn of a viewer other than the owner about a session (the owner's own are not kept). */
+@Entity({ tableName: 'discussion_turns' })
+@Index({ properties: ['session', 'createdAt'] })
+export class DiscussionTurn {
+  @PrimaryKey({ type: 'text' })
+  id!: string;
+
+  @ManyToOne(() => Trajectory, { deleteRule: 'cascade' })
+  session!: Trajectory;
+
+  @ManyToOne(() => User)
+  viewer!: User;
+
+  @Property({ type: 'text' })
+  question!: string;
+
+  @Property({ type: 'text' })
+  answer!: string;
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();

@@ -4,8 +4,25 @@ import type { RecordsAppended } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
 import { checks } from '../../validation';
 import * as trajectories from './trajectory.service';
+import * as annotations from './annotation.service';
+import * as insights from './insights.service';
 import {
+  Annotation,
+  AnnotationInput,
+  AnnotationList,
+  AnnotationStatusValue,
   AppendPayload,
+  Critique,
+  DiscussAnswer,
+  DiscussInput,
+  Discussions,
+  ForkInput,
+  ForkPayload,
+  SeverityValue,
+  SummaryRecord,
+  SummaryRefresh,
+  SummaryRequestInput,
+  SummaryState,
   ReconcileInput,
   ReconcilePayload,
   RecordsAppendedEvent,
@@ -35,6 +52,20 @@ export function presentMeta(row: trajectories.SessionRow): TrajectoryMeta {
     source: row.source,
   });
 }
+
+const presentAnnotation = (row: annotations.AnnotationRow): Annotation =>
+  Object.assign(new Annotation(), {
+    annotationId: row.annotation_id,
+    sessionId: row.session_id,
+    recordUuid: row.record_uuid,
+    authorId: row.author_id,
+    body: row.body,
+    replyTo: row.reply_to,
+    status: row.status as AnnotationStatusValue,
+    createdAt: row.created_at,
+    resolvedAt: row.resolved_at,
+    resolvedBy: row.resolved_by,
+  });
 
 /** Publishes a committed append to the session's live viewers. */
 function publishAppend(ctx: Ctx, result: trajectories.AppendResult, records: string[]) {
@@ -111,6 +142,68 @@ export class TrajectoryResolver {
     @Arg('input', () => VisibilityInput) input: VisibilityInput,
   ): Promise<TrajectoryMeta> {
     return presentMeta(await trajectories.setVisibility(ctx.em, await requireViewer(ctx), sessionId, input.visibility, input.labId));
+  }
+
+  @Query(() => AnnotationList, { description: 'Annotations of a session, oldest first (anyone who can view it).' })
+  async trajectoryAnnotations(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<AnnotationList> {
+    const rows = await annotations.listAnnotations(ctx.em, await requireViewer(ctx), sessionId);
+    return { items: rows.map(presentAnnotation), total: rows.length };
+  }
+
+  @Mutation(() => Annotation, { description: 'Annotates a record: the owner, or a mentor of the session’s lab.' })
+  async trajectoryAnnotate(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => AnnotationInput) input: AnnotationInput): Promise<Annotation> {
+    return presentAnnotation(await annotations.createAnnotation(ctx.em, await requireViewer(ctx), sessionId, input));
+  }
+
+  @Mutation(() => Annotation, { description: 'Resolves an annotation by appending a status entry.' })
+  async trajectoryAnnotationResolve(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('annotationId', () => ID) annotationId: string,
+  ): Promise<Annotation> {
+    return presentAnnotation(await annotations.resolveAnnotation(ctx.em, await requireViewer(ctx), sessionId, annotationId));
+  }
+
+  @Mutation(() => Critique, { description: 'Rule-based findings: errors, failed tool calls, tool calls without a result.' })
+  async trajectoryCritique(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<Critique> {
+    const findings = await insights.critique(ctx.em, await requireViewer(ctx), sessionId);
+    return { findings: findings.map((f) => ({ ...f, severity: f.severity as SeverityValue })) };
+  }
+
+  @Mutation(() => ForkPayload, { description: 'A new session of the caller’s, seeded with the records up to head_uuid.' })
+  async trajectoryFork(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => ForkInput) input: ForkInput): Promise<ForkPayload> {
+    return trajectories.forkSession(ctx.em, await requireViewer(ctx), sessionId, input.headUuid);
+  }
+
+  @Mutation(() => SummaryRecord, { description: 'Appends a summary record condensing everything up to parent_uuid (owner only).' })
+  async trajectorySummaryAppend(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('input', () => SummaryRequestInput) input: SummaryRequestInput,
+  ): Promise<SummaryRecord> {
+    return insights.appendSummary(ctx.em, await requireViewer(ctx), sessionId, input.parentUuid);
+  }
+
+  @Query(() => SummaryState, { description: 'The cached model summary; enabled false without a model.' })
+  async trajectorySummary(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<SummaryState> {
+    return insights.summaryState(ctx.em, ctx.services.config, await requireViewer(ctx), sessionId);
+  }
+
+  @Mutation(() => SummaryRefresh, { description: 'Drops the cached summary (owner only); poll the summary.' })
+  async trajectorySummaryRefresh(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<SummaryRefresh> {
+    await insights.dropSummary(ctx.em, await requireViewer(ctx), sessionId);
+    return { status: 'pending' };
+  }
+
+  @Mutation(() => DiscussAnswer, { description: 'A question about the session to the language model.' })
+  async trajectoryDiscuss(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => DiscussInput) input: DiscussInput): Promise<DiscussAnswer> {
+    checks().text(['input', 'question'], input.question, { min: 1, max: 4000 }).done();
+    return insights.discuss(ctx.em, ctx.services.config, await requireViewer(ctx), sessionId);
+  }
+
+  @Query(() => Discussions, { description: 'Q&A turns of other viewers, grouped by viewer (owner only).' })
+  async trajectoryDiscussions(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<Discussions> {
+    return insights.discussions(ctx.em, await requireViewer(ctx), sessionId);
   }
 
   @Subscription(() => RecordsAppendedEvent, {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, notFound } from '../../errors';
+import { containsPattern } from '../../db/sql';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { storageQuotaOf } from '../users/user.service';
@@ -232,6 +234,8 @@ export async function coverRecords(em: EntityManager, viewer: Viewer, sessionId:
     const session = await openForWrite(tx, viewer, sessionId, input, source);
     const bytes = byteSum(records);
     await chargeStorage(q, viewer, bytes - session.bytes);
+    // Usage counts each record once: only records new to the session add to the ledger.
+    const known = new Set((await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ?`, [sessionId])).map((r) => r.uuid));
     await q(`delete from trajectory_records where session_id = ?`, [sessionId]);
     await q(`delete from record_payloads where session_id = ?`, [sessionId]);
     await insertRecords(q, sessionId, 0, records);
@@ -240,7 +244,7 @@ export async function coverRecords(em: EntityManager, viewer: Viewer, sessionId:
       `update trajectories set count = ?, head_uuid = ?, bytes = ?, lab_id = coalesce(?, lab_id), title = coalesce(?, title), archived_at = null, updated_at = now() where id = ?`,
       [records.length, head, bytes, input.labId ?? null, input.title ?? null, sessionId],
     );
-    await recordUsage(q, session, records);
+    await recordUsage(q, session, records.filter((r) => !known.has(r.uuid)));
     return { sessionId, headUuid: head, count: records.length, appended: records.length };
   });
 }
@@ -368,4 +372,92 @@ export async function listSessions(em: EntityManager, viewer: Viewer, filter: Li
   const rows = await q(`select ${SESSION_COLUMNS} from trajectories t where ${condition} order by t.updated_at desc, t.id limit ?`, [...params, limit]);
   const [{ total }] = await q<{ total: number }>(`select count(*)::int as total from trajectories t where ${condition}`, params);
   return { items: rows.map(toSessionRow), total, limit };
+}
+
+/**
+ * Forks a session the viewer can view: a new session owned by the viewer, seeded with the
+ * records up to and including `headUuid`, shared with the viewer's lab when they have an active
+ * one (the parent's lab first), else private. The copy is charged to the viewer's storage.
+ * @throws NOT_FOUND (session, or `headUuid` not in it), PAYLOAD_TOO_LARGE
+ */
+export async function forkSession(em: EntityManager, viewer: Viewer, sessionId: string, headUuid: string) {
+  checks().text(['input', 'headUuid'], headUuid, { min: 1, max: 200 }).done();
+  return em.transactional(async (tx) => {
+    const q = sqlOf(tx);
+    const { session: parent, role } = await loadSession(tx, viewer, sessionId, 'view');
+    const [head] = await q<{ seq: number; bytes: number }>(
+      `select seq, (select coalesce(sum(bytes), 0)::float8 from trajectory_records where session_id = ? and seq <= r.seq) as bytes
+         from trajectory_records r where session_id = ? and uuid = ?`,
+      [sessionId, sessionId, headUuid],
+    );
+    if (!head) throw notFound('head_uuid in this session');
+    const [lab] = role
+      ? [{ lab_id: parent.lab_id }]
+      : await q<{ lab_id: string }>(
+          `select m.lab_id from lab_members m join labs l on l.id = m.lab_id where m.user_id = ? and m.status = 'active' and l.status = 'active' order by m.joined_at limit 1`,
+          [viewer.user.id],
+        );
+    const forkId = randomUUID();
+    await chargeStorage(q, viewer, head.bytes);
+    await q(
+      `insert into trajectories (id, owner_id, lab_id, visibility, title, source, count, head_uuid, bytes, forked_from_session, forked_from_uuid)
+       values (?, ?, ?, ?, ?, 'fork', ?, ?, ?, ?, ?)`,
+      [forkId, viewer.user.id, lab?.lab_id ?? null, lab ? 'lab' : 'private', parent.title, head.seq, headUuid, head.bytes, sessionId, headUuid],
+    );
+    await q(
+      `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)
+       select ?, seq, uuid, parent_uuid, type, raw, null, bytes from trajectory_records
+        where session_id = ? and seq <= ? and payload_ref is null`,
+      [forkId, sessionId, head.seq],
+    );
+    // Large texts are copied too: the fork must not depend on the parent's lifetime.
+    const large = await q<{ seq: number }>(`select seq from trajectory_records where session_id = ? and seq <= ? and payload_ref is not null`, [sessionId, head.seq]);
+    for (const { seq } of large) {
+      await q(
+        `with copy as (
+           insert into record_payloads (session_id, body)
+           select ?, p.body from trajectory_records r join record_payloads p on p.id = substr(r.payload_ref, 4)::bigint
+            where r.session_id = ? and r.seq = ? returning id)
+         insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)
+         select ?, r.seq, r.uuid, r.parent_uuid, r.type, null, 'db:' || copy.id, r.bytes
+           from trajectory_records r, copy where r.session_id = ? and r.seq = ?`,
+        [forkId, sessionId, seq, forkId, sessionId, seq],
+      );
+    }
+    return { sessionId: forkId, forkedFrom: { sessionId, headUuid }, count: head.seq };
+  });
+}
+
+/** Admin: every session, filtered by owner, lab and a title or id substring. */
+export async function listAllSessions(em: EntityManager, filter: { ownerId?: string | null; labId?: string | null; q?: string | null }, limit: number) {
+  const where = ['true'];
+  const params: unknown[] = [];
+  const add = (clause: string, ...values: unknown[]) => {
+    where.push(clause);
+    params.push(...values);
+  };
+  if (filter.ownerId) add('t.owner_id = ?', filter.ownerId);
+  if (filter.labId) add('t.lab_id = ?', filter.labId);
+  if (filter.q) add('(t.title ilike ? or t.id ilike ?)', containsPattern(filter.q), containsPattern(filter.q));
+  const condition = where.join(' and ');
+  const q = sqlOf(em);
+  const rows = await q(`select ${SESSION_COLUMNS} from trajectories t where ${condition} order by t.updated_at desc, t.id limit ?`, [...params, limit]);
+  const [{ total }] = await q<{ total: number }>(`select count(*)::int as total from trajectories t where ${condition}`, params);
+  return { items: rows.map(toSessionRow), total, limit };
+}
+
+/** Admin: byte usage per user and per lab (the 500 largest of each), and the total. */
+export async function storageSummary(em: EntityManager) {
+  const q = sqlOf(em);
+  const users = await q<{ user_id: string; email: string; used_bytes: number; quota_override_bytes: number | null; plan_code: string; sessions: number }>(
+    `select u.id as user_id, u.email, u.storage_used_bytes::float8 as used_bytes, u.storage_quota_bytes::float8 as quota_override_bytes, u.plan_code,
+            (select count(*)::int from trajectories t where t.owner_id = u.id) as sessions
+       from users u where u.storage_used_bytes > 0 order by u.storage_used_bytes desc, u.id limit 500`,
+  );
+  const labs = await q<{ lab_id: string; name: string; bytes: number; sessions: number }>(
+    `select l.id as lab_id, l.name, coalesce(sum(t.bytes), 0)::float8 as bytes, count(t.id)::int as sessions
+       from labs l join trajectories t on t.lab_id = l.id group by l.id order by bytes desc, l.id limit 500`,
+  );
+  const [{ total }] = await q<{ total: number }>(`select coalesce(sum(storage_used_bytes), 0)::float8 as total from users`);
+  return { users, labs, totalBytes: total };
 }

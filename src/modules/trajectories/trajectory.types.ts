@@ -155,3 +155,259 @@ export class VisibilityInput {
   @Field(() => ID, { nullable: true, description: 'For lab: the lab to share with (default: the session’s lab).' })
   labId?: string | null;
 }
+
+export enum AnnotationStatusValue {
+  open = 'open',
+  resolved = 'resolved',
+}
+registerEnumType(AnnotationStatusValue, { name: 'AnnotationStatus' });
+
+@ObjectType({ description: 'A note anchored to a record; resolving appends a status entry.' })
+export class Annotation {
+  @Field(() => ID)
+  annotationId!: string;
+
+  @Field(() => ID)
+  sessionId!: string;
+
+  @Field()
+  recordUuid!: string;
+
+  @Field(() => ID)
+  authorId!: string;
+
+  @Field()
+  body!: string;
+
+  @Field(() => ID, { nullable: true, description: 'The note this one answers.' })
+  replyTo!: string | null;
+
+  @Field(() => AnnotationStatusValue)
+  status!: AnnotationStatusValue;
+
+  @Field(() => Date)
+  createdAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  resolvedAt!: Date | null;
+
+  @Field(() => ID, { nullable: true })
+  resolvedBy!: string | null;
+}
+
+@ObjectType()
+export class AnnotationList {
+  @Field(() => [Annotation])
+  items!: Annotation[];
+
+  @Field(() => Int)
+  total!: number;
+}
+
+@InputType({ description: 'A note on a record (1-10,000 characters), or a reply to another note.' })
+export class AnnotationInput {
+  @Field()
+  recordUuid!: string;
+
+  @Field()
+  body!: string;
+
+  @Field(() => ID, { nullable: true })
+  replyTo?: string | null;
+}
+
+export enum SeverityValue {
+  info = 'info',
+  warning = 'warning',
+  error = 'error',
+}
+registerEnumType(SeverityValue, { name: 'Severity' });
+
+@ObjectType({ description: 'One critique finding, anchored to a record.' })
+export class Finding {
+  @Field()
+  recordUuid!: string;
+
+  @Field(() => SeverityValue)
+  severity!: SeverityValue;
+
+  @Field()
+  body!: string;
+}
+
+@ObjectType()
+export class Critique {
+  @Field(() => [Finding])
+  findings!: Finding[];
+}
+
+@InputType()
+export class ForkInput {
+  @Field({ description: 'The last record to copy (included).' })
+  headUuid!: string;
+}
+
+@ObjectType({ description: 'A new session seeded from another.' })
+export class ForkPayload {
+  @Field(() => ID)
+  sessionId!: string;
+
+  @Field(() => ForkOrigin)
+  forkedFrom!: ForkOrigin;
+
+  @Field(() => Int)
+  count!: number;
+}
+
+@InputType()
+export class SummaryRequestInput {
+  @Field({ description: 'Summarize everything up to this record.' })
+  parentUuid!: string;
+}
+
+@ObjectType({ description: 'The appended summary record.' })
+export class SummaryRecord {
+  @Field()
+  type!: string;
+
+  @Field()
+  uuid!: string;
+
+  @Field()
+  parentUuid!: string;
+
+  @Field()
+  summary!: string;
+
+  @Field()
+  leafUuid!: string;
+}
+
+@ObjectType()
+export class CachedSummary {
+  @Field()
+  text!: string;
+
+  @Field()
+  headUuid!: string;
+
+  @Field(() => Date)
+  generatedAt!: Date;
+}
+
+@ObjectType({ description: 'The model summary cache: disabled without a model, else pending or ready.' })
+export class SummaryState {
+  @Field()
+  enabled!: boolean;
+
+  @Field(() => String, { nullable: true })
+  reason?: string;
+
+  @Field(() => String, { nullable: true, description: 'pending or ready.' })
+  status?: string;
+
+  @Field(() => CachedSummary, { nullable: true })
+  summary?: CachedSummary;
+
+  @Field(() => Boolean, { nullable: true, description: 'The session moved on since it was made.' })
+  stale?: boolean;
+}
+
+@ObjectType()
+export class SummaryRefresh {
+  @Field({ description: 'Always pending: poll the summary.' })
+  status!: string;
+}
+
+@InputType({ description: 'A question about the session.' })
+export class DiscussInput {
+  @Field({ description: '1-4,000 characters.' })
+  question!: string;
+}
+
+@ObjectType()
+export class DiscussAnswer {
+  @Field()
+  answer!: string;
+
+  @Field(() => ID)
+  turnId!: string;
+}
+
+@ObjectType()
+export class DiscussionTurnNode {
+  @Field(() => ID)
+  turnId!: string;
+
+  @Field()
+  question!: string;
+
+  @Field()
+  answer!: string;
+
+  @Field(() => Date)
+  createdAt!: Date;
+}
+
+@ObjectType()
+export class DiscussionViewer {
+  @Field(() => ID)
+  userId!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => [DiscussionTurnNode])
+  turns!: DiscussionTurnNode[];
+}
+
+@ObjectType({ description: 'Q&A turns of other viewers, grouped by viewer (owner only).' })
+export class Discussions {
+  @Field(() => [DiscussionViewer])
+  viewers!: DiscussionViewer[];
+}
+
+@ObjectType()
+export class UserStorage {
+  @Field(() => ID)
+  userId!: string;
+
+  @Field()
+  email!: string;
+
+  @Field(() => Number)
+  usedBytes!: number;
+
+  @Field(() => Number)
+  quotaBytes!: number;
+
+  @Field(() => Int)
+  sessions!: number;
+}
+
+@ObjectType()
+export class LabStorage {
+  @Field(() => ID)
+  labId!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => Number)
+  bytes!: number;
+
+  @Field(() => Int)
+  sessions!: number;
+}
+
+@ObjectType({ description: 'Byte usage per user and per lab (the 500 largest of each).' })
+export class StorageSummary {
+  @Field(() => [UserStorage])
+  users!: UserStorage[];
+
+  @Field(() => [LabStorage])
+  labs!: LabStorage[];
+
+  @Field(() => Number)
+  totalBytes!: number;
+}

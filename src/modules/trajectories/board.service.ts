@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Viewer } from '../auth/auth.service';
+import { blocksOf, textOf } from './insights.service';
+import { sqlOf } from './trajectory.service';
+
+type Json = Record<string, any>;
+
+/** How many of each session's last records the board reads to tell where it stopped. */
+const TAIL = 20;
+
+export interface BoardRow {
+  sessionId: string;
+  ownerId: string;
+  ownerName: string;
+  title: string | null;
+  lastActivityAt: Date;
+  count: number;
+  state: 'running' | 'stopped' | 'failed';
+  stoppedAtUuid: string | null;
+  lastText: string | null;
+  error: string | null;
+  outputs: string[];
+  figureCount: number;
+  openAnnotations: number;
+}
+
+const isFailure = (block: Json) => block.type === 'tool_result' && (block.is_error === true || block.status === 'error');
+
+/**
+ * Where a run stands, from its last records: failed when the last step was an error or a failed
+ * tool call; running while a tool call waits for its result or the last word is the user's;
+ * stopped when the assistant had the last word. Thresholds for staleness are the client's.
+ */
+export function readTail(tail: Json[]): Pick<BoardRow, 'state' | 'lastText' | 'error' | 'outputs'> {
+  const last = tail[tail.length - 1];
+  const lastAssistant = [...tail].reverse().find((r) => r.type === 'assistant' && textOf(r).trim());
+  const outputs = new Set<string>();
+  const pending = new Set<string>();
+  for (const record of tail) {
+    for (const block of blocksOf(record)) {
+      if (block.type === 'tool_use') {
+        pending.add(String(block.id ?? record.uuid));
+        const file = block.input?.file_path ?? block.input?.path;
+        if (typeof file === 'string' && /write|save|export|create/i.test(String(block.name ?? ''))) outputs.add(file);
+      }
+      if (block.type === 'tool_result') pending.delete(String(block.tool_use_id ?? ''));
+    }
+    if (Array.isArray(record.outputs)) for (const out of record.outputs) if (typeof out === 'string') outputs.add(out);
+  }
+  const failed = last && (last.type === 'error' || blocksOf(last).some(isFailure));
+  const error = failed ? (typeof last.error === 'string' ? last.error : textOf(last) || textOf({ content: blocksOf(last).find(isFailure)?.content }) || 'failed') : null;
+  const state = failed ? 'failed' : pending.size > 0 || last?.type === 'user' ? 'running' : 'stopped';
+  return { state, lastText: lastAssistant ? textOf(lastAssistant).slice(0, 2000) : null, error: error ? String(error).slice(0, 2000) : null, outputs: [...outputs].slice(0, 50) };
+}
+
+/** One scan of a lab's shared sessions (the caller is already authorized for the lab). */
+export async function labBoard(em: EntityManager, labId: string, limit: number): Promise<BoardRow[]> {
+  const q = sqlOf(em);
+  const sessions = await q<{ id: string; owner_id: string; owner_name: string; title: string | null; updated_at: string; count: number; head_uuid: string | null; open: number }>(
+    `select t.id, t.owner_id, u.name as owner_name, t.title, t.updated_at, t.count, t.head_uuid,
+            (select count(*)::int from annotation_entries n where n.session_id = t.id and n.kind = 'note'
+               and not exists (select 1 from annotation_entries r where r.kind = 'resolve' and r.annotation_id = n.annotation_id)) as open
+       from trajectories t join users u on u.id = t.owner_id
+      where t.lab_id = ? and t.visibility = 'lab' and t.archived_at is null
+      order by t.updated_at desc, t.id limit ?`,
+    [labId, limit],
+  );
+  if (sessions.length === 0) return [];
+  const tails = await q<{ session_id: string; raw: string }>(
+    `select x.id as session_id, r.raw from jsonb_array_elements_text(?::jsonb) as x(id)
+       cross join lateral (select seq, raw from trajectory_records where session_id = x.id and raw is not null order by seq desc limit ${TAIL}) r
+      order by x.id, r.seq`,
+    [JSON.stringify(sessions.map((s) => s.id))],
+  );
+  const bySession = new Map<string, Json[]>();
+  for (const row of tails) bySession.set(row.session_id, [...(bySession.get(row.session_id) ?? []), JSON.parse(row.raw) as Json]);
+  return sessions.map((s) => ({
+    sessionId: s.id,
+    ownerId: s.owner_id,
+    ownerName: s.owner_name,
+    title: s.title,
+    lastActivityAt: new Date(s.updated_at),
+    count: s.count,
+    stoppedAtUuid: s.head_uuid,
+    figureCount: 0, // figures arrive with the blob store
+    openAnnotations: s.open,
+    ...readTail(bySession.get(s.id) ?? []),
+  }));
+}
+
+export interface ReviewThread {
+  annotationId: string;
+  sessionId: string;
+  sessionTitle: string | null;
+  recordUuid: string;
+  authorId: string;
+  body: string;
+  createdAt: Date;
+}
+
+/**
+ * Open review threads on the lab's shared sessions: `forMe` on the viewer's sessions written by
+ * others, `byMe` written by the viewer on others' sessions.
+ */
+export async function labReviews(em: EntityManager, viewer: Viewer, labId: string, limit: number) {
+  const threads = (mine: boolean) =>
+    sqlOf(em)<{ annotation_id: string; session_id: string; title: string | null; record_uuid: string; author_id: string; body: string; created_at: string }>(
+      `select n.annotation_id, n.session_id, t.title, n.record_uuid, n.author_id, n.body, n.created_at
+         from annotation_entries n join trajectories t on t.id = n.session_id
+        where n.kind = 'note' and t.lab_id = ? and t.visibility = 'lab'
+          and not exists (select 1 from annotation_entries r where r.kind = 'resolve' and r.annotation_id = n.annotation_id)
+          and ${mine ? 't.owner_id = ? and n.author_id <> ?' : 'n.author_id = ? and t.owner_id <> ?'}
+        order by n.id desc limit ?`,
+      [labId, viewer.user.id, viewer.user.id, limit],
+    );
+  const present = (rows: Awaited<ReturnType<typeof threads>>): ReviewThread[] =>
+    rows.map((r) => ({ annotationId: r.annotation_id, sessionId: r.session_id, sessionTitle: r.title, recordUuid: r.record_uuid, authorId: r.author_id, body: r.body, createdAt: new Date(r.created_at) }));
+  const [forMe, byMe] = await Promise.all([threads(true), threads(false)]);
+  return { forMe: present(forMe), byMe: present(byMe) };
+}

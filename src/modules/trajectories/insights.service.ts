@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config';
+import { AppError, notFound } from '../../errors';
+import { checks } from '../../validation';
+import type { Viewer } from '../auth/auth.service';
+import { appendRecords, eachRecord, loadSession, seqOf, sqlOf } from './trajectory.service';
+
+type Json = Record<string, any>;
+
+/** Every record up to position `uptoSeq` (all when undefined), parsed. */
+async function readParsed(em: EntityManager, sessionId: string, uptoSeq?: number): Promise<Json[]> {
+  const records: Json[] = [];
+  await eachRecord(em, sessionId, 0, (raw) => {
+    if (uptoSeq === undefined || records.length < uptoSeq) records.push(JSON.parse(raw) as Json);
+  });
+  return records;
+}
+
+/** Text of a record's message: a string, or the text blocks of a content array. */
+export function textOf(record: Json): string {
+  const content = record.message?.content ?? record.content ?? record.text;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((block) => (typeof block === 'string' ? block : block?.type === 'text' ? block.text : typeof block?.content === 'string' ? block.content : ''))
+      .filter(Boolean)
+      .join('\n');
+  }
+  return '';
+}
+
+/** Content blocks of a record: its message's content array, or the record itself as one block. */
+export const blocksOf = (record: Json): Json[] => {
+  const content = record.message?.content;
+  return Array.isArray(content) ? content.filter((b) => b && typeof b === 'object') : [record];
+};
+
+const snippet = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+export interface Finding {
+  recordUuid: string;
+  severity: 'info' | 'warning' | 'error';
+  body: string;
+}
+
+/**
+ * Rule-based critique (no model needed): error records, failed tool results, and tool calls
+ * that never got a result. Anyone who can view the session.
+ */
+export async function critique(em: EntityManager, viewer: Viewer, sessionId: string): Promise<Finding[]> {
+  await loadSession(em, viewer, sessionId, 'view');
+  const findings: Finding[] = [];
+  const pendingTools = new Map<string, { recordUuid: string; name: string }>();
+  for (const record of await readParsed(em, sessionId)) {
+    const uuid = String(record.uuid);
+    if (record.type === 'error' || (record.error && typeof record.error !== 'boolean')) {
+      const message = typeof record.error === 'string' ? record.error : record.error?.message ?? textOf(record);
+      findings.push({ recordUuid: uuid, severity: 'error', body: `Error: ${snippet(String(message || 'unknown error'))}` });
+    }
+    for (const block of blocksOf(record)) {
+      if (block.type === 'tool_use') {
+        const id = String(block.id ?? block.tool_use_id ?? uuid);
+        pendingTools.set(id, { recordUuid: uuid, name: String(block.name ?? 'tool') });
+      } else if (block.type === 'tool_result') {
+        const id = String(block.tool_use_id ?? block.id ?? '');
+        const tool = pendingTools.get(id);
+        pendingTools.delete(id);
+        if (block.is_error === true || block.status === 'error') {
+          findings.push({ recordUuid: uuid, severity: 'error', body: `${tool?.name ?? 'A tool'} call failed: ${snippet(textOf({ content: block.content }) || 'no output')}` });
+        }
+      }
+    }
+  }
+  for (const { recordUuid, name } of pendingTools.values()) {
+    findings.push({ recordUuid, severity: 'warning', body: `${name} was called but no result was recorded` });
+  }
+  return findings;
+}
+
+/**
+ * A deterministic, extractive summary (no model): the task as first asked, the last answer,
+ * and what happened in between, in counts.
+ */
+export function extractiveSummary(records: Json[]): string {
+  const firstAsk = records.find((r) => r.type === 'user' && textOf(r).trim());
+  const lastAnswer = [...records].reverse().find((r) => r.type === 'assistant' && textOf(r).trim());
+  let toolCalls = 0;
+  let failures = 0;
+  for (const record of records) {
+    for (const block of blocksOf(record)) {
+      if (block.type === 'tool_use') toolCalls++;
+      if (block.type === 'tool_result' && (block.is_error === true || block.status === 'error')) failures++;
+    }
+    if (record.type === 'error') failures++;
+  }
+  const parts = [
+    firstAsk ? `Task: ${snippet(textOf(firstAsk).trim(), 600)}` : 'Task: (no user message)',
+    `Steps: ${records.length} records, ${toolCalls} tool calls, ${failures} failures.`,
+    lastAnswer ? `Latest answer: ${snippet(textOf(lastAnswer).trim(), 1200)}` : 'Latest answer: (none yet)',
+  ];
+  return parts.join('\n');
+}
+
+/**
+ * Appends a `summary` record condensing everything up to `parentUuid` (owner only).
+ * @throws NOT_FOUND when `parentUuid` is not in the session; CONFLICT if the session moved meanwhile.
+ */
+export async function appendSummary(em: EntityManager, viewer: Viewer, sessionId: string, parentUuid: string) {
+  checks().text(['input', 'parentUuid'], parentUuid, { min: 1, max: 200 }).done();
+  const { session } = await loadSession(em, viewer, sessionId, 'write');
+  const upto = await seqOf(em, sessionId, parentUuid).catch(() => {
+    throw notFound('parent_uuid in this session');
+  });
+  const record = { type: 'summary', uuid: randomUUID(), parentUuid, summary: extractiveSummary(await readParsed(em, sessionId, upto)), leafUuid: parentUuid };
+  await appendRecords(em, viewer, sessionId, { baseUuid: session.head_uuid, records: [JSON.stringify(record)] }, session.source);
+  return record;
+}
+
+export interface SummaryState {
+  enabled: boolean;
+  reason?: string;
+  status?: 'ready' | 'pending';
+  summary?: { text: string; headUuid: string; generatedAt: Date };
+  stale?: boolean;
+}
+
+const NO_MODEL = 'no language model is configured (LLM_PROVIDER is unset)';
+
+/** The cached model summary, for anyone who can view the session. Never an error for a viewer. */
+export async function summaryState(em: EntityManager, config: Config, viewer: Viewer, sessionId: string): Promise<SummaryState> {
+  const { session } = await loadSession(em, viewer, sessionId, 'view');
+  if (!config.llm) return { enabled: false, reason: NO_MODEL };
+  const [row] = await sqlOf(em)<{ summary: Json | null }>(`select summary from trajectories where id = ?`, [sessionId]);
+  const cached = row?.summary;
+  if (!cached) return { enabled: true, status: 'pending' };
+  return {
+    enabled: true,
+    status: 'ready',
+    summary: { text: cached.text, headUuid: cached.head_uuid, generatedAt: new Date(cached.generated_at) },
+    stale: cached.head_uuid !== session.head_uuid,
+  };
+}
+
+/** Owner-only: drops the cached summary; the next generation fills it again. */
+export async function dropSummary(em: EntityManager, viewer: Viewer, sessionId: string): Promise<void> {
+  await loadSession(em, viewer, sessionId, 'write');
+  await sqlOf(em)(`update trajectories set summary = null where id = ?`, [sessionId]);
+}
+
+/** Q&A needs a model; without one this says so clearly. */
+export async function discuss(em: EntityManager, config: Config, viewer: Viewer, sessionId: string): Promise<never> {
+  await loadSession(em, viewer, sessionId, 'view');
+  if (!config.llm) throw new AppError('UNAVAILABLE', `discussion is unavailable: ${NO_MODEL}`);
+  throw new AppError('UNAVAILABLE', 'discussion with a language model is not available in this version');
+}
+
+/** Owner-only: the Q&A turns of other viewers, grouped by viewer. */
+export async function discussions(em: EntityManager, viewer: Viewer, sessionId: string) {
+  await loadSession(em, viewer, sessionId, 'write');
+  const rows = await sqlOf(em)<{ user_id: string; name: string; turn_id: string; question: string; answer: string; created_at: string }>(
+    `select d.viewer_id as user_id, u.name, d.id as turn_id, d.question, d.answer, d.created_at
+       from discussion_turns d join users u on u.id = d.viewer_id where d.session_id = ? order by d.viewer_id, d.created_at`,
+    [sessionId],
+  );
+  const viewers = new Map<string, { userId: string; name: string; turns: { turnId: string; question: string; answer: string; createdAt: Date }[] }>();
+  for (const row of rows) {
+    const entry = viewers.get(row.user_id) ?? { userId: row.user_id, name: row.name, turns: [] };
+    entry.turns.push({ turnId: row.turn_id, question: row.question, answer: row.answer, createdAt: new Date(row.created_at) });
+    viewers.set(row.user_id, entry);
+  }
+  return { viewers: [...viewers.values()] };
+}
