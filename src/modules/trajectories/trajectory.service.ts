@@ -107,14 +107,16 @@ function checkWrite(sessionId: string, input: WriteInput) {
 async function openForWrite(em: EntityManager, viewer: Viewer, sessionId: string, input: WriteInput, source: string) {
   const q = sqlOf(em);
   if (input.labId && !(await roleIn(q, viewer, input.labId))) throw conflict('lab_id must be a lab you are an active member of');
-  await q(`insert into trajectories (id, owner_id, lab_id, title, source) values (?, ?, ?, ?, ?) on conflict (id) do nothing`, [
-    sessionId,
-    viewer.user.id,
-    input.labId ?? null,
-    input.title ?? null,
-    source,
-  ]);
-  return (await loadSession(em, viewer, sessionId, 'write', true)).session;
+  // One statement creates the session if needed and locks its row either way (DO UPDATE locks).
+  const [raw] = await q(
+    `insert into trajectories as t (id, owner_id, lab_id, title, source) values (?, ?, ?, ?, ?)
+     on conflict (id) do update set id = excluded.id returning ${SESSION_COLUMNS}`,
+    [sessionId, viewer.user.id, input.labId ?? null, input.title ?? null, source],
+  );
+  const session = toSessionRow(raw);
+  const role = session.owner_id === viewer.user.id ? null : await roleIn(q, viewer, session.lab_id);
+  authorizeTrajectory(viewer, 'write', facts(session), role);
+  return session;
 }
 
 /**
@@ -192,14 +194,12 @@ export async function appendRecords(em: EntityManager, viewer: Viewer, sessionId
       throw conflict('not a fast-forward', { head_uuid: session.head_uuid, count: session.count });
     }
     if (records.length === 0) return { sessionId, headUuid: session.head_uuid, count: session.count, appended: 0 };
-    const clash = await q<{ uuid: string }>(
-      `select uuid from trajectory_records where session_id = ? and uuid in (select jsonb_array_elements_text(?::jsonb)) limit 1`,
-      [sessionId, JSON.stringify(records.map((r) => r.uuid))],
-    );
-    if (clash.length) throw conflict(`record ${clash[0].uuid} is already in this session`);
     const bytes = byteSum(records);
     await chargeStorage(q, viewer, bytes);
-    await insertRecords(q, sessionId, session.count, records);
+    await insertRecords(q, sessionId, session.count, records).catch((error: unknown) => {
+      // The unique (session, uuid) index is the check: a uuid already stored refuses the batch.
+      throw (error as { code?: string }).code === '23505' ? conflict('a record uuid of this batch is already in this session') : error;
+    });
     const head = records[records.length - 1].uuid;
     const count = session.count + records.length;
     await q(

@@ -1,0 +1,143 @@
+/**
+ * Trajectory ingest and read, in one run against one database:
+ *  1. 100,000 records of about 1 KiB, in batches of 100, through `PUT …/append` (real HTTP,
+ *     real fast-forward handshake), from 4 sessions written concurrently;
+ *  2. the same rows written by plain multi-row INSERTs through `pg` (the floor);
+ *  3. reading a 10,000-record session with `GET /api/trajectories/{id}`.
+ * Prints records/s for both, their ratio (goal ≥ 0.5), p99 append latency and p99 read time
+ * (goal < 300 ms). Figures only; nothing here asserts on time.
+ *
+ *   npm run bench:append                     (its own embedded PostgreSQL in a temp dir)
+ *   DATABASE_URL=postgres://… npm run bench:append
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { startEmbeddedPostgres } from '../src/db/embedded';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
+const BATCH = 100;
+const WRITERS = 4;
+const READ_SESSION_RECORDS = 10_000;
+const READS = 30;
+const PORT = Number(process.env.BENCH_PORT ?? 18182);
+const BASE = `http://127.0.0.1:${PORT}`;
+const ADMIN = 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';
+const FILLER = 'x'.repeat(900);
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** A batch of `n` records of about 1 KiB, chained by parentUuid. */
+function batch(prefix: string, start: number, n: number): { uuid: string; text: string }[] {
+  return Array.from({ length: n }, (_, i) => {
+    const k = start + i;
+    const record = { uuid: `${prefix}-${k}`, parentUuid: k === 0 ? null : `${prefix}-${k - 1}`, type: 'assistant', message: { content: FILLER } };
+    return { uuid: record.uuid, text: JSON.stringify(record) };
+  });
+}
+
+async function call(method: string, route: string, token: string, body?: string) {
+  const response = await fetch(`${BASE}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+async function appendAll(token: string, sessionId: string, total: number, latencies: number[]) {
+  let head: string | null = null;
+  for (let start = 0; start < total; start += BATCH) {
+    const records = batch(sessionId, start, Math.min(BATCH, total - start));
+    const body = `{"base_uuid":${JSON.stringify(head)},"records":[${records.map((r) => r.text).join(',')}]}`;
+    const began = performance.now();
+    await call('PUT', `/api/trajectories/${sessionId}/append`, token, body);
+    latencies.push(performance.now() - began);
+    head = records[records.length - 1].uuid;
+  }
+}
+
+async function main() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-append-'));
+  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(tmp, { database: 'bench' });
+  const databaseUrl = process.env.DATABASE_URL ?? embedded!.url;
+  const server = spawn(process.execPath, [path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: tmp, PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: ADMIN },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    for (let i = 0; i < 600; i++) {
+      if (await fetch(`${BASE}/readyz`).then((r) => r.ok, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const run = Date.now().toString(36);
+    const user = JSON.parse(await call('POST', '/api/admin/users', ADMIN, JSON.stringify({ email: `bench-${run}@bench.example`, name: 'Bench' })));
+    await call('PATCH', `/api/admin/users/${user.user_id}`, ADMIN, JSON.stringify({ storage_quota_bytes: 1e12 }));
+    const token = JSON.parse(await call('POST', `/api/admin/users/${user.user_id}/tokens`, ADMIN, JSON.stringify({ label: 'bench' }))).token as string;
+
+    // 1. Through the API.
+    process.stdout.write(`appending ${RECORDS} records (~1 KiB, batches of ${BATCH}, ${WRITERS} sessions at once) through the API…\n`);
+    const latencies: number[] = [];
+    let began = performance.now();
+    await Promise.all(Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, RECORDS / WRITERS, latencies)));
+    const apiSeconds = (performance.now() - began) / 1000;
+
+    // 2. The floor: the same rows, plain multi-row INSERTs, same concurrency.
+    process.stdout.write('writing the same rows with plain multi-row INSERTs through pg…\n');
+    const clients = await Promise.all(Array.from({ length: WRITERS }, async () => {
+      const client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+      return client;
+    }));
+    for (let w = 0; w < WRITERS; w++) {
+      await clients[w].query(`insert into trajectories (id, owner_id) values ($1, $2)`, [`bench-${run}-floor-${w}`, user.user_id]);
+    }
+    began = performance.now();
+    await Promise.all(clients.map(async (client, w) => {
+      const sessionId = `bench-${run}-floor-${w}`;
+      for (let start = 0; start < RECORDS / WRITERS; start += BATCH) {
+        const records = batch(sessionId, start, BATCH);
+        const values: unknown[] = [];
+        const rows = records.map((r, i) => {
+          values.push(sessionId, start + i + 1, r.uuid, i === 0 && start === 0 ? null : `${sessionId}-${start + i - 1}`, 'assistant', r.text, Buffer.byteLength(r.text));
+          const o = i * 7;
+          return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7})`;
+        });
+        await client.query(`insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes) values ${rows.join(',')}`, values);
+      }
+    }));
+    const floorSeconds = (performance.now() - began) / 1000;
+    await Promise.all(clients.map((c) => c.end()));
+
+    // 3. Reading a 10,000-record session.
+    const readId = `bench-${run}-read`;
+    await appendAll(token, readId, READ_SESSION_RECORDS, []);
+    const reads: number[] = [];
+    for (let i = 0; i < READS; i++) {
+      const start = performance.now();
+      const body = await call('GET', `/api/trajectories/${readId}`, token);
+      reads.push(performance.now() - start);
+      if (i === 0 && !body.includes(`"${readId}-${READ_SESSION_RECORDS - 1}"`)) throw new Error('read did not return the whole session');
+    }
+
+    const apiRate = RECORDS / apiSeconds;
+    const floorRate = RECORDS / floorSeconds;
+    process.stdout.write(`\nappend through the API   ${apiRate.toFixed(0).padStart(8)} records/s   (${apiSeconds.toFixed(1)} s; p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms per 100-record append)\n`);
+    process.stdout.write(`plain INSERT (floor)     ${floorRate.toFixed(0).padStart(8)} records/s   (${floorSeconds.toFixed(1)} s)\n`);
+    process.stdout.write(`API / floor: ${(apiRate / floorRate).toFixed(2)} (goal ≥ 0.5)\n`);
+    process.stdout.write(`read a ${READ_SESSION_RECORDS}-record session: p50 ${percentile(reads, 50).toFixed(0)} ms, p99 ${percentile(reads, 99).toFixed(0)} ms over ${READS} reads (goal p99 < 300 ms)\n`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await embedded?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
