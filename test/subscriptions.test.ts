@@ -142,3 +142,33 @@ test('a subscriber whose token is revoked stops receiving', async () => {
   expect(await stream.waitFor(() => stream.isDone())).toBe(true);
   expect(stream.events).toHaveLength(1);
 });
+
+const RECORDS_SUBSCRIPTION = 'subscription ($sessionId: ID!) { trajectoryRecordsAppended(sessionId: $sessionId) { sessionId records headUuid count } }';
+
+test('records appended on A reach a lab member watching the shared session on B, until it turns private', async () => {
+  const lab = await makeLab(a);
+  const member = await makeUser(a);
+  await addMember(a, lab, member);
+  const owner = lab.owner;
+  const append = (base: string | null, uuid: string) =>
+    a.call('PUT', '/api/trajectories/live-1/append', { token: owner.token, rawBody: `{"base_uuid":${JSON.stringify(base)},"records":[{"uuid":"${uuid}", "type":"user"}]}` });
+  expect((await append(null, 'r1')).status).toBe(200);
+  expect((await a.call('PATCH', '/api/trajectories/live-1/visibility', { token: owner.token, body: { visibility: 'lab', lab_id: lab.id } })).status).toBe(200);
+
+  const events: any[] = [];
+  let done = false;
+  connect(b, member.token).subscribe(
+    { query: RECORDS_SUBSCRIPTION, variables: { sessionId: 'live-1' } },
+    { next: (value) => void events.push(value.data?.trajectoryRecordsAppended ?? value.errors), error: () => (done = true), complete: () => (done = true) },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect((await append('r1', 'r2')).status).toBe(200);
+  for (let i = 0; i < 50 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(events).toEqual([{ sessionId: 'live-1', records: ['{"uuid":"r2", "type":"user"}'], headUuid: 'r2', count: 2 }]);
+
+  expect((await a.call('PATCH', '/api/trajectories/live-1/visibility', { token: owner.token, body: { visibility: 'private' } })).status).toBe(200);
+  expect((await append('r2', 'r3')).status).toBe(200);
+  for (let i = 0; i < 50 && !done; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(done).toBe(true);
+  expect(events).toHaveLength(1);
+});
