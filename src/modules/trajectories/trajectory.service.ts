@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, notFound } from '../../errors';
-import { containsPattern } from '../../db/sql';
+import { conditions, containsPattern } from '../../db/sql';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { storageQuotaOf } from '../users/user.service';
@@ -340,12 +340,7 @@ export interface ListFilter {
  */
 export async function listSessions(em: EntityManager, viewer: Viewer, filter: ListFilter, limit: number) {
   const q = sqlOf(em);
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (clause: string, ...values: unknown[]) => {
-    where.push(clause);
-    params.push(...values);
-  };
+  const where = conditions();
   const ownerId = filter.ownerId ?? (filter.labId || filter.sharedOnly ? null : viewer.user.id);
   if (ownerId && ownerId !== viewer.user.id && !viewer.user.isAdmin) {
     const [mentor] = await q(
@@ -356,21 +351,24 @@ export async function listSessions(em: EntityManager, viewer: Viewer, filter: Li
     if (!mentor) throw new AppError('FORBIDDEN', 'only mentors may list the sessions of another member');
   }
   // Visible: own, or shared with a lab the viewer is active in (admins see every session).
-  if (!viewer.user.isAdmin) add(
+  if (!viewer.user.isAdmin) where.add(
     `(t.owner_id = ? or (t.visibility = 'lab' and t.lab_id in (
       select m.lab_id from lab_members m join labs l on l.id = m.lab_id where m.user_id = ? and m.status = 'active' and l.status = 'active')))`,
     viewer.user.id,
     viewer.user.id,
   );
-  if (ownerId) add('t.owner_id = ?', ownerId);
-  if (filter.labId) add('t.lab_id = ?', filter.labId);
-  if (filter.sharedOnly) add(`t.visibility = 'lab'`);
-  if (!filter.includeArchived) add('t.archived_at is null');
-  if (filter.source) add('t.source = ?', filter.source);
-  else add(`t.source <> 'a2a'`);
-  const condition = where.join(' and ');
-  const rows = await q(`select ${SESSION_COLUMNS} from trajectories t where ${condition} order by t.updated_at desc, t.id limit ?`, [...params, limit]);
-  const [{ total }] = await q<{ total: number }>(`select count(*)::int as total from trajectories t where ${condition}`, params);
+  if (ownerId) where.add('t.owner_id = ?', ownerId);
+  if (filter.labId) where.add('t.lab_id = ?', filter.labId);
+  if (filter.sharedOnly) where.add(`t.visibility = 'lab'`);
+  if (!filter.includeArchived) where.add('t.archived_at is null');
+  if (filter.source) where.add('t.source = ?', filter.source);
+  else where.add(`t.source <> 'a2a'`);
+  return pageOfSessions(q, where, limit);
+}
+
+async function pageOfSessions(q: Query, where: ReturnType<typeof conditions>, limit: number) {
+  const rows = await q(`select ${SESSION_COLUMNS} from trajectories t where ${where.sql()} order by t.updated_at desc, t.id limit ?`, [...where.params, limit]);
+  const [{ total }] = await q<{ total: number }>(`select count(*)::int as total from trajectories t where ${where.sql()}`, where.params);
   return { items: rows.map(toSessionRow), total, limit };
 }
 
@@ -430,20 +428,11 @@ export async function forkSession(em: EntityManager, viewer: Viewer, sessionId: 
 
 /** Admin: every session, filtered by owner, lab and a title or id substring. */
 export async function listAllSessions(em: EntityManager, filter: { ownerId?: string | null; labId?: string | null; q?: string | null }, limit: number) {
-  const where = ['true'];
-  const params: unknown[] = [];
-  const add = (clause: string, ...values: unknown[]) => {
-    where.push(clause);
-    params.push(...values);
-  };
-  if (filter.ownerId) add('t.owner_id = ?', filter.ownerId);
-  if (filter.labId) add('t.lab_id = ?', filter.labId);
-  if (filter.q) add('(t.title ilike ? or t.id ilike ?)', containsPattern(filter.q), containsPattern(filter.q));
-  const condition = where.join(' and ');
-  const q = sqlOf(em);
-  const rows = await q(`select ${SESSION_COLUMNS} from trajectories t where ${condition} order by t.updated_at desc, t.id limit ?`, [...params, limit]);
-  const [{ total }] = await q<{ total: number }>(`select count(*)::int as total from trajectories t where ${condition}`, params);
-  return { items: rows.map(toSessionRow), total, limit };
+  const where = conditions();
+  if (filter.ownerId) where.add('t.owner_id = ?', filter.ownerId);
+  if (filter.labId) where.add('t.lab_id = ?', filter.labId);
+  if (filter.q) where.add('(t.title ilike ? or t.id ilike ?)', containsPattern(filter.q), containsPattern(filter.q));
+  return pageOfSessions(sqlOf(em), where, limit);
 }
 
 /** Admin: byte usage per user and per lab (the 500 largest of each), and the total. */
