@@ -25,19 +25,37 @@ interface Fixtures {
   disabledToken: string;
   refreshToken: string;
   accessToken: string;
+  /** A note of `owner` on SESSION_OWNED (the default {annotation_id}) and one on SESSION_SHARED. */
+  annotationId: string;
+  sharedAnnotationId: string;
 }
 let f: Fixtures;
 
 /** Every response text seen in this file, for the stack-trace sweep at the end. */
 const seen: { what: string; text: string }[] = [];
 
-const TABLES = ['users', 'labs', 'lab_members', 'auth_tokens', 'audit_events', 'device_logins'] as const;
+const TABLES = [
+  'users',
+  'labs',
+  'lab_members',
+  'auth_tokens',
+  'audit_events',
+  'device_logins',
+  'trajectories',
+  'trajectory_records',
+  'record_payloads',
+  'usage_entries',
+  'annotation_entries',
+  'discussion_turns',
+] as const;
+/** Tables without an `id` column, and their key. */
+const ORDER_BY: Partial<Record<(typeof TABLES)[number], string>> = { trajectory_records: 'session_id, seq' };
 
 /** Every row of the tables a bad request could touch (`last_active_at` is activity, not data). */
 async function snapshot(client: Client = db): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of TABLES) {
-    const { rows } = await client.query(`select * from ${table} order by id`);
+    const { rows } = await client.query(`select * from ${table} order by ${ORDER_BY[table] ?? 'id'}`);
     out[table] = rows.map((row) => {
       const { last_active_at: _ignored, ...rest } = row;
       return rest;
@@ -72,6 +90,31 @@ beforeAll(async () => {
   const polled = await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } });
   if (polled.body?.status !== 'approved') throw new Error(`device flow: ${polled.status} ${polled.text}`);
 
+  // Sessions of `owner` (client-chosen ids): a private one, the default {session_id}, and one shared with the lab.
+  for (const [id, shared] of [
+    [SESSION_OWNED, false],
+    [SESSION_SHARED, true],
+  ] as const) {
+    const records = [
+      { uuid: `${id}-1`, parentUuid: null, type: 'user', message: { usage: { input_tokens: 3, output_tokens: 1 } } },
+      { uuid: `${id}-2`, parentUuid: `${id}-1`, type: 'assistant' },
+    ];
+    const made = await t.call('PUT', `/api/trajectories/${id}/append`, { token: owner.token, body: { base_uuid: null, records, lab_id: lab.id } });
+    if (made.status !== 200) throw new Error(`session: ${made.status} ${made.text}`);
+    if (shared) {
+      const share = await t.call('PATCH', `/api/trajectories/${id}/visibility`, { token: owner.token, body: { visibility: 'lab' } });
+      if (share.status !== 200) throw new Error(`share: ${share.status} ${share.text}`);
+    }
+  }
+
+  // A note on each session, by their owner: the default {annotation_id} is the one on SESSION_OWNED.
+  const notes: Record<string, string> = {};
+  for (const id of [SESSION_OWNED, SESSION_SHARED]) {
+    const note = await t.call('POST', `/api/trajectories/${id}/annotations`, { token: owner.token, body: { record_uuid: `${id}-1`, body: 'fixture note' } });
+    if (note.status !== 201) throw new Error(`annotation: ${note.status} ${note.text}`);
+    notes[id] = note.body.annotation_id;
+  }
+
   // Every credential used below has been seen once, so later requests write no activity.
   for (const token of [t.adminToken, owner.token, member.token, plain.token, minted.body.token, polled.body.access_token]) {
     await t.call('GET', '/api/me', { token });
@@ -87,6 +130,8 @@ beforeAll(async () => {
     disabledToken: disabledUser.token,
     refreshToken: polled.body.refresh_token,
     accessToken: polled.body.access_token,
+    annotationId: notes[SESSION_OWNED],
+    sharedAnnotationId: notes[SESSION_SHARED],
   };
 });
 
@@ -128,6 +173,11 @@ interface Row {
 }
 
 const long = (n: number, c = 'x') => c.repeat(n);
+/** Sessions of the 'owner' actor made in beforeAll: private (the default {session_id}) and shared with the lab. */
+const SESSION_OWNED = 'val-owned';
+const SESSION_SHARED = 'val-shared';
+/** A session id nobody has used: a refused first write must not create it. */
+const SESSION_NEW = 'val-new';
 /** 255 characters: one over the 254 an email address may have. */
 const EMAIL_255 = `${long(243, 'a')}@example.org`;
 const okEmail = 'fresh-user@example.org';
@@ -145,6 +195,14 @@ const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] =
   { method: 'PATCH', path: '/api/admin/users/{user_id}', as: 'admin', valid: { name: 'Renamed' } },
   { method: 'POST', path: '/api/admin/users/{user_id}/tokens', as: 'admin', valid: { label: 'never' } },
   { method: 'PATCH', path: '/api/admin/labs/{lab_id}', as: 'admin', valid: { name: 'Renamed' } },
+  { method: 'POST', path: '/api/trajectories/reconcile', as: 'owner', valid: { session_ids: [SESSION_OWNED, SESSION_SHARED] } },
+  { method: 'PUT', path: '/api/trajectories/{session_id}/append', as: 'owner', valid: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'never', type: 'user' }] } },
+  { method: 'PUT', path: '/api/trajectories/{session_id}/full', as: 'owner', valid: { records: [{ uuid: 'never', type: 'user' }] } },
+  { method: 'PATCH', path: '/api/trajectories/{session_id}/visibility', as: 'owner', valid: { visibility: 'private' } },
+  { method: 'POST', path: '/api/trajectories/{session_id}/annotations', as: 'owner', valid: { record_uuid: `${SESSION_OWNED}-1`, body: 'never' } },
+  { method: 'POST', path: '/api/trajectories/{session_id}/fork', as: 'owner', valid: { head_uuid: `${SESSION_OWNED}-2` } },
+  { method: 'POST', path: '/api/trajectories/{session_id}/summary', as: 'owner', valid: { parent_uuid: `${SESSION_OWNED}-2` } },
+  { method: 'POST', path: '/api/trajectories/{session_id}/discuss', as: 'owner', valid: { question: 'Why?' } },
 ];
 
 /** A body that is not a JSON object, on every body route. */
@@ -387,6 +445,278 @@ const adminRows: Row[] = [
   { method: 'PATCH', path: ADMIN_LAB, as: 'admin', ids: { lab_id: 'lab_nope' }, body: { name: 'X' }, status: 404 },
 ];
 
+const TRAJECTORIES = '/api/trajectories';
+const SESSION = '/api/trajectories/{session_id}';
+const SESSION_META = '/api/trajectories/{session_id}/meta';
+const APPEND = '/api/trajectories/{session_id}/append';
+const FULL = '/api/trajectories/{session_id}/full';
+const VISIBILITY = '/api/trajectories/{session_id}/visibility';
+const RECONCILE = '/api/trajectories/reconcile';
+const ok = { uuid: 'fresh-1', type: 'user' };
+/** 129 characters: one over the 128 a session id may have. */
+const ID_129 = long(129, 's');
+
+/** Ids that cannot name a session: too long, outside [A-Za-z0-9._:-], a NUL. */
+const badSessionIds = (method: string, path: string, as: Who, request: Pick<Row, 'body'>, writes: boolean): Row[] => [
+  // Reading (or changing) an id that cannot exist is "absent"; creating one is a validation failure.
+  writes
+    ? { method, path, as, ids: { session_id: ID_129 }, ...request, status: 422, loc: ['path', 'session_id'] }
+    : { method, path, as, ids: { session_id: ID_129 }, ...request, status: 404 },
+  writes
+    ? { method, path, as, ids: { session_id: 'a%20b' }, ...request, status: 422, loc: ['path', 'session_id'] }
+    : { method, path, as, ids: { session_id: 'a%20b' }, ...request, status: 404 },
+  { method, path, as, ids: { session_id: '%00' }, ...request, status: 422, loc: ['path', 'session_id'] },
+];
+
+const trajectoryRows: Row[] = [
+  // GET /api/trajectories?owner&lab_id&limit&include_archived&shared_only&source
+  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path: TRAJECTORIES, as: 'owner', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { include_archived: 'maybe' }, status: 422, loc: ['query', 'include_archived'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { include_archived: '' }, status: 422, loc: ['query', 'include_archived'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', search: 'include_archived=1&include_archived=0', status: 422, loc: ['query', 'include_archived'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { shared_only: 'maybe' }, status: 422, loc: ['query', 'shared_only'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { shared_only: 'yes' }, status: 422, loc: ['query', 'shared_only'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { source: '' }, status: 422, loc: ['query', 'source'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { source: long(33) }, status: 422, loc: ['query', 'source'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { lab_id: 'lab_x\u0000' }, status: 422, loc: ['query', 'lab_id'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { owner: 'usr_x\u0000' }, status: 422, loc: ['query', 'owner'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'owner', search: 'owner=a&owner=b', status: 422, loc: ['query', 'owner'] },
+  { method: 'GET', path: TRAJECTORIES, as: 'member', query: { owner: 'usr_nobody' }, status: 403 }, // owner= is for mentors
+  // POST /api/trajectories/reconcile {session_ids}
+  { method: 'POST', path: RECONCILE, as: 'owner', body: {}, status: 422, loc: ['body', 'session_ids'] },
+  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: SESSION_OWNED }, status: 422, loc: ['body', 'session_ids'] },
+  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: { [SESSION_OWNED]: true } }, status: 422, loc: ['body', 'session_ids'] },
+  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: null }, status: 422, loc: ['body', 'session_ids'] },
+  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: [SESSION_OWNED, null] }, status: 422, loc: ['body', 'session_ids', 1] },
+  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: [[SESSION_OWNED]] }, status: 422, loc: ['body', 'session_ids', 0] },
+  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: ['nul\u0000byte'] }, status: 422, loc: ['body', 'session_ids', 0] },
+  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: [], archive: true }, status: 422, loc: ['body', 'archive'] },
+  { method: 'POST', path: RECONCILE, as: 'owner', body: { sessionIds: [] }, status: 422, loc: ['body', 'sessionIds'] },
+  // GET /api/trajectories/{session_id}?since&download
+  { method: 'GET', path: SESSION, as: 'owner', query: { download: 'maybe' }, status: 422, loc: ['query', 'download'] },
+  { method: 'GET', path: SESSION, as: 'owner', query: { download: '1' }, status: 422, loc: ['query', 'download'] },
+  { method: 'GET', path: SESSION, as: 'owner', query: { download: '' }, status: 422, loc: ['query', 'download'] },
+  { method: 'GET', path: SESSION, as: 'owner', search: 'download=true&download=false', status: 422, loc: ['query', 'download'] },
+  { method: 'GET', path: SESSION, as: 'owner', query: { since: '' }, status: 422, loc: ['query', 'since'] },
+  { method: 'GET', path: SESSION, as: 'owner', query: { since: long(201) }, status: 422, loc: ['query', 'since'] },
+  { method: 'GET', path: SESSION, as: 'owner', search: `since=${SESSION_OWNED}-1&since=${SESSION_OWNED}-2`, status: 422, loc: ['query', 'since'] },
+  { method: 'GET', path: SESSION, as: 'owner', query: { since: 'no-such-record' }, status: 404 },
+  { method: 'GET', path: SESSION, as: 'owner', ids: { session_id: 'val-nope' }, status: 404 },
+  { method: 'GET', path: SESSION, as: 'plain', status: 404 },
+  { method: 'GET', path: SESSION, as: 'plain', query: { download: 'true' }, status: 404 },
+  { method: 'GET', path: SESSION, as: 'member', status: 404 }, // a lab member, but the session is private
+  ...badSessionIds('GET', SESSION, 'owner', {}, false),
+  // GET /api/trajectories/{session_id}/meta
+  { method: 'GET', path: SESSION_META, as: 'owner', ids: { session_id: 'val-nope' }, status: 404 },
+  { method: 'GET', path: SESSION_META, as: 'plain', status: 404 },
+  { method: 'GET', path: SESSION_META, as: 'member', status: 404 },
+  ...badSessionIds('GET', SESSION_META, 'owner', {}, false),
+  // DELETE /api/trajectories/{session_id}
+  { method: 'DELETE', path: SESSION, as: 'owner', ids: { session_id: 'val-nope' }, status: 404 },
+  { method: 'DELETE', path: SESSION, as: 'plain', status: 404 },
+  { method: 'DELETE', path: SESSION, as: 'member', status: 404 },
+  { method: 'DELETE', path: SESSION, as: 'member', ids: { session_id: SESSION_SHARED }, status: 403 },
+  ...badSessionIds('DELETE', SESSION, 'owner', {}, false),
+  // PUT /api/trajectories/{session_id}/append {base_uuid, records, lab_id?, title?}
+  { method: 'PUT', path: APPEND, as: 'owner', body: {}, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null }, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: null }, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: 'x' }, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: ok }, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: 5 }, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: 5, records: [ok] }, status: 422, loc: ['body', 'base_uuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: ['x'], records: [ok] }, status: 422, loc: ['body', 'base_uuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: { uuid: 'x' }, records: [ok] }, status: 422, loc: ['body', 'base_uuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: 'nul\u0000byte', records: [ok] }, status: 422, loc: ['body', 'base_uuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], extra: 1 }, status: 422, loc: ['body', 'extra'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { baseUuid: null, records: [ok] }, status: 422, loc: ['body', 'baseUuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], labId: 'lab_x' }, status: 422, loc: ['body', 'labId'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], lab_id: 'lab_x\u0000' }, status: 422, loc: ['body', 'lab_id'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], title: long(501) }, status: 422, loc: ['body', 'title'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], title: 5 }, status: 422, loc: ['body', 'title'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], title: 'nul\u0000byte' }, status: 422, loc: ['body', 'title'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok, 5] }, status: 422, loc: ['body', 'records', 1] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: ['{"uuid":"s","type":"user"}'] }, status: 422, loc: ['body', 'records', 0] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [null] }, status: 422, loc: ['body', 'records', 0] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'a' }] }, status: 422, loc: ['body', 'records', 0, 'type'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: long(201), type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok, { ...ok }] }, status: 422, loc: ['body', 'records', 1, 'uuid'] },
+  // The member of the record is `parentUuid` (contracts §5): that is where the problem is.
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, parentUuid: 5 }] }, status: 422, loc: ['body', 'records', 0, 'parentUuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', ids: { session_id: SESSION_NEW }, body: { base_uuid: null, records: [ok, 5] }, status: 422, loc: ['body', 'records', 1] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: 'not-the-head', records: [ok] }, status: 409, detail: 'not a fast-forward' },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok] }, status: 409, detail: 'not a fast-forward' },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: `${SESSION_OWNED}-1`, type: 'user' }] }, status: 409 },
+  { method: 'PUT', path: APPEND, as: 'owner', ids: { session_id: SESSION_NEW }, body: { base_uuid: null, records: [ok], lab_id: 'lab_nope' }, status: 409 },
+  { method: 'PUT', path: APPEND, as: 'member', ids: { session_id: SESSION_SHARED }, body: { base_uuid: `${SESSION_SHARED}-2`, records: [ok] }, status: 403 },
+  { method: 'PUT', path: APPEND, as: 'member', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok] }, status: 404 },
+  { method: 'PUT', path: APPEND, as: 'plain', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok] }, status: 404 },
+  ...badSessionIds('PUT', APPEND, 'owner', { body: { base_uuid: null, records: [ok] } }, true),
+  // PUT /api/trajectories/{session_id}/full {records, lab_id?, title?}
+  { method: 'PUT', path: FULL, as: 'owner', body: {}, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: FULL, as: 'owner', body: { records: 'x' }, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: FULL, as: 'owner', body: { records: null }, status: 422, loc: ['body', 'records'] },
+  { method: 'PUT', path: FULL, as: 'owner', body: { records: [ok, 5] }, status: 422, loc: ['body', 'records', 1] },
+  { method: 'PUT', path: FULL, as: 'owner', body: { records: [ok, { ...ok }] }, status: 422, loc: ['body', 'records', 1, 'uuid'] },
+  { method: 'PUT', path: FULL, as: 'owner', body: { records: [{ uuid: 'a' }] }, status: 422, loc: ['body', 'records', 0, 'type'] },
+  { method: 'PUT', path: FULL, as: 'owner', body: { base_uuid: null, records: [ok] }, status: 422, loc: ['body', 'base_uuid'] }, // no fast-forward here
+  { method: 'PUT', path: FULL, as: 'owner', body: { records: [ok], title: long(501) }, status: 422, loc: ['body', 'title'] },
+  { method: 'PUT', path: FULL, as: 'owner', body: { records: [ok], lab_id: 'lab_nope' }, status: 409 },
+  { method: 'PUT', path: FULL, as: 'owner', ids: { session_id: SESSION_NEW }, body: { records: [{ type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
+  { method: 'PUT', path: FULL, as: 'member', ids: { session_id: SESSION_SHARED }, body: { records: [ok] }, status: 403 },
+  { method: 'PUT', path: FULL, as: 'plain', body: { records: [ok] }, status: 404 },
+  ...badSessionIds('PUT', FULL, 'owner', { body: { records: [ok] } }, true),
+  // PATCH /api/trajectories/{session_id}/visibility {visibility, lab_id?}
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: {}, status: 422, loc: ['body', 'visibility'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'public' }, status: 422, loc: ['body', 'visibility'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'LAB' }, status: 422, loc: ['body', 'visibility'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: null }, status: 422, loc: ['body', 'visibility'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 1 }, status: 422, loc: ['body', 'visibility'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: ['lab'] }, status: 422, loc: ['body', 'visibility'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'lab', extra: 1 }, status: 422, loc: ['body', 'extra'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'lab', labId: 'lab_x' }, status: 422, loc: ['body', 'labId'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'lab', lab_id: 'lab_x\u0000' }, status: 422, loc: ['body', 'lab_id'] },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'lab', lab_id: 'lab_nope' }, status: 409 },
+  { method: 'PATCH', path: VISIBILITY, as: 'owner', ids: { session_id: 'val-nope' }, body: { visibility: 'private' }, status: 404 },
+  { method: 'PATCH', path: VISIBILITY, as: 'member', ids: { session_id: SESSION_SHARED }, body: { visibility: 'private' }, status: 403 },
+  { method: 'PATCH', path: VISIBILITY, as: 'member', body: { visibility: 'lab' }, status: 404 },
+  { method: 'PATCH', path: VISIBILITY, as: 'plain', body: { visibility: 'private' }, status: 404 },
+  ...badSessionIds('PATCH', VISIBILITY, 'owner', { body: { visibility: 'private' } }, false),
+];
+
+const ANNOTATIONS = '/api/trajectories/{session_id}/annotations';
+const RESOLVE = '/api/trajectories/{session_id}/annotations/{annotation_id}/resolve';
+const CRITIQUE = '/api/trajectories/{session_id}/critique';
+const FORK = '/api/trajectories/{session_id}/fork';
+const SUMMARY = '/api/trajectories/{session_id}/summary';
+const SUMMARY_REFRESH = '/api/trajectories/{session_id}/summary/refresh';
+const DISCUSS = '/api/trajectories/{session_id}/discuss';
+const DISCUSSIONS = '/api/trajectories/{session_id}/discussions';
+const ADMIN_TRAJECTORIES = '/api/admin/trajectories';
+const OWNED_1 = `${SESSION_OWNED}-1`;
+const OWNED_2 = `${SESSION_OWNED}-2`;
+const SHARED_2 = `${SESSION_SHARED}-2`;
+
+/** Who cannot see a session gets 404 on it: an unknown id, a user in no lab, a lab member on the private session. */
+const hiddenRows = (method: string, path: string, request: Pick<Row, 'body'> = {}): Row[] => [
+  { method, path, as: 'owner', ids: { session_id: 'val-nope' }, ...request, status: 404 },
+  { method, path, as: 'plain', ...request, status: 404 },
+  { method, path, as: 'member', ...request, status: 404 },
+];
+
+const trajectoryExtraRows: Row[] = [
+  // GET /api/trajectories/{session_id}/annotations
+  ...hiddenRows('GET', ANNOTATIONS),
+  ...badSessionIds('GET', ANNOTATIONS, 'owner', {}, false),
+  // POST /api/trajectories/{session_id}/annotations {record_uuid, body, reply_to?}
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: {}, status: 422, loc: ['body', 'record_uuid'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1 }, status: 422, loc: ['body', 'body'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: 5, body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: null, body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: [OWNED_1], body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: '', body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: long(201), body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: '' }, status: 422, loc: ['body', 'body'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: long(10_001) }, status: 422, loc: ['body', 'body'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 7 }, status: 422, loc: ['body', 'body'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: null }, status: 422, loc: ['body', 'body'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: { text: 'x' } }, status: 422, loc: ['body', 'body'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'nul\u0000byte' }, status: 422, loc: ['body', 'body'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', reply_to: 5 }, status: 422, loc: ['body', 'reply_to'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', reply_to: '' }, status: 422, loc: ['body', 'reply_to'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', reply_to: ['ann_x'] }, status: 422, loc: ['body', 'reply_to'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', status: 'resolved' }, status: 422, loc: ['body', 'status'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', author_id: 'usr_x' }, status: 422, loc: ['body', 'author_id'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { recordUuid: OWNED_1, body: 'x' }, status: 422, loc: ['body', 'recordUuid'] },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: 'no-such-record', body: 'x' }, status: 404 },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: `${SESSION_SHARED}-1`, body: 'x' }, status: 404 }, // a record of another session
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', reply_to: 'ann_nope' }, status: 404 },
+  { method: 'POST', path: ANNOTATIONS, as: 'owner', bodyOf: (fx) => ({ record_uuid: OWNED_1, body: 'x', reply_to: fx.sharedAnnotationId }), status: 404 }, // a note of another session
+  { method: 'POST', path: ANNOTATIONS, as: 'member', ids: { session_id: SESSION_SHARED }, body: { record_uuid: `${SESSION_SHARED}-1`, body: 'x' }, status: 403 },
+  ...hiddenRows('POST', ANNOTATIONS, { body: { record_uuid: OWNED_1, body: 'x' } }),
+  ...badSessionIds('POST', ANNOTATIONS, 'owner', { body: { record_uuid: OWNED_1, body: 'x' } }, false),
+  // POST /api/trajectories/{session_id}/annotations/{annotation_id}/resolve
+  { method: 'POST', path: RESOLVE, as: 'owner', ids: { annotation_id: 'ann_nope' }, status: 404 },
+  { method: 'POST', path: RESOLVE, as: 'owner', ids: { annotation_id: long(300) }, status: 404 },
+  { method: 'POST', path: RESOLVE, as: 'owner', ids: { annotation_id: '%00' }, status: 422, loc: ['path', 'annotation_id'] },
+  { method: 'POST', path: RESOLVE, as: 'owner', ids: { session_id: SESSION_SHARED }, status: 404 }, // the note is on another session
+  { method: 'POST', path: RESOLVE, as: 'member', ids: { session_id: SESSION_SHARED, annotation_id: 'ann_nope' }, status: 403 },
+  ...hiddenRows('POST', RESOLVE),
+  ...badSessionIds('POST', RESOLVE, 'owner', {}, false),
+  // POST /api/trajectories/{session_id}/critique
+  ...hiddenRows('POST', CRITIQUE),
+  ...badSessionIds('POST', CRITIQUE, 'owner', {}, false),
+  // POST /api/trajectories/{session_id}/fork {head_uuid}
+  { method: 'POST', path: FORK, as: 'owner', body: {}, status: 422, loc: ['body', 'head_uuid'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: null }, status: 422, loc: ['body', 'head_uuid'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: 5 }, status: 422, loc: ['body', 'head_uuid'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: [OWNED_2] }, status: 422, loc: ['body', 'head_uuid'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: '' }, status: 422, loc: ['body', 'head_uuid'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: long(201) }, status: 422, loc: ['body', 'head_uuid'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: 'nul\u0000byte' }, status: 422, loc: ['body', 'head_uuid'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: OWNED_2, session_id: 'mine' }, status: 422, loc: ['body', 'session_id'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: OWNED_2, visibility: 'lab' }, status: 422, loc: ['body', 'visibility'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { headUuid: OWNED_2 }, status: 422, loc: ['body', 'headUuid'] },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: 'no-such-record' }, status: 404 },
+  { method: 'POST', path: FORK, as: 'owner', body: { head_uuid: SHARED_2 }, status: 404 }, // a record of another session
+  ...hiddenRows('POST', FORK, { body: { head_uuid: OWNED_2 } }),
+  ...badSessionIds('POST', FORK, 'owner', { body: { head_uuid: OWNED_2 } }, false),
+  // POST /api/trajectories/{session_id}/summary {parent_uuid}
+  { method: 'POST', path: SUMMARY, as: 'owner', body: {}, status: 422, loc: ['body', 'parent_uuid'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: null }, status: 422, loc: ['body', 'parent_uuid'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: 5 }, status: 422, loc: ['body', 'parent_uuid'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: { uuid: OWNED_2 } }, status: 422, loc: ['body', 'parent_uuid'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: '' }, status: 422, loc: ['body', 'parent_uuid'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: long(201) }, status: 422, loc: ['body', 'parent_uuid'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: 'nul\u0000byte' }, status: 422, loc: ['body', 'parent_uuid'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: OWNED_2, summary: 'mine' }, status: 422, loc: ['body', 'summary'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parentUuid: OWNED_2 }, status: 422, loc: ['body', 'parentUuid'] },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: 'no-such-record' }, status: 404 },
+  { method: 'POST', path: SUMMARY, as: 'owner', body: { parent_uuid: SHARED_2 }, status: 404 },
+  { method: 'POST', path: SUMMARY, as: 'member', ids: { session_id: SESSION_SHARED }, body: { parent_uuid: SHARED_2 }, status: 403 },
+  ...hiddenRows('POST', SUMMARY, { body: { parent_uuid: OWNED_2 } }),
+  ...badSessionIds('POST', SUMMARY, 'owner', { body: { parent_uuid: OWNED_2 } }, false),
+  // GET /api/trajectories/{session_id}/summary
+  ...hiddenRows('GET', SUMMARY),
+  ...badSessionIds('GET', SUMMARY, 'owner', {}, false),
+  // POST /api/trajectories/{session_id}/summary/refresh
+  { method: 'POST', path: SUMMARY_REFRESH, as: 'member', ids: { session_id: SESSION_SHARED }, status: 403 },
+  ...hiddenRows('POST', SUMMARY_REFRESH),
+  ...badSessionIds('POST', SUMMARY_REFRESH, 'owner', {}, false),
+  // POST /api/trajectories/{session_id}/discuss {question}
+  { method: 'POST', path: DISCUSS, as: 'owner', body: {}, status: 422, loc: ['body', 'question'] },
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: null }, status: 422, loc: ['body', 'question'] },
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: 5 }, status: 422, loc: ['body', 'question'] },
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: ['Why?'] }, status: 422, loc: ['body', 'question'] },
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: '' }, status: 422, loc: ['body', 'question'] },
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: long(4001) }, status: 422, loc: ['body', 'question'] },
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: 'nul\u0000byte' }, status: 422, loc: ['body', 'question'] },
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: 'Why?', model: 'gpt' }, status: 422, loc: ['body', 'model'] },
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { Question: 'Why?' }, status: 422, loc: ['body', 'Question'] },
+  // No model is configured: a valid question is answered 503, for the owner and for a viewer alike.
+  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: 'Why?' }, status: 503 },
+  { method: 'POST', path: DISCUSS, as: 'member', ids: { session_id: SESSION_SHARED }, body: { question: 'Why?' }, status: 503 },
+  ...hiddenRows('POST', DISCUSS, { body: { question: 'Why?' } }),
+  ...badSessionIds('POST', DISCUSS, 'owner', { body: { question: 'Why?' } }, false),
+  // GET /api/trajectories/{session_id}/discussions
+  { method: 'GET', path: DISCUSSIONS, as: 'member', ids: { session_id: SESSION_SHARED }, status: 403 },
+  ...hiddenRows('GET', DISCUSSIONS),
+  ...badSessionIds('GET', DISCUSSIONS, 'owner', {}, false),
+  // GET /api/admin/trajectories?owner&lab_id&q&limit
+  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
+  { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', search: 'q=a&q=b', status: 422, loc: ['query', 'q'] },
+  { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', query: { q: 'nul\u0000byte' }, status: 422, loc: ['query', 'q'] },
+  { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', search: 'owner=a&owner=b', status: 422, loc: ['query', 'owner'] },
+  { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', query: { owner: 'usr_x\u0000' }, status: 422, loc: ['query', 'owner'] },
+  { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', search: 'lab_id=a&lab_id=b', status: 422, loc: ['query', 'lab_id'] },
+  { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', query: { lab_id: 'lab_x\u0000' }, status: 422, loc: ['query', 'lab_id'] },
+  // GET /api/admin/storage_summary takes no input: its rows are the generated credential rows (401, and 403 for a non-admin).
+];
+
 /** A valid request for each authenticated route, so the credential is the only thing wrong. */
 function validRequest(route: (typeof ROUTES)[number]): Pick<Row, 'body' | 'query'> {
   const body = BODY_ROUTES.find((r) => r.method === route.method && r.path === route.path)?.valid;
@@ -422,7 +752,7 @@ const credentialRows: Row[] = [
   { method: 'POST', path: '/api/auth/refresh', as: 'none', bodyOf: (fx) => ({ refresh_token: fx.accessToken }), status: 401 },
 ];
 
-const ROWS: Row[] = [...shapeRows, ...authRows, ...labRows, ...scanRows, ...pageRows, ...adminRows, ...credentialRows];
+const ROWS: Row[] = [...shapeRows, ...authRows, ...labRows, ...scanRows, ...pageRows, ...adminRows, ...trajectoryRows, ...trajectoryExtraRows, ...credentialRows];
 
 // ---------------------------------------------------------------------------------------------
 // Running a row
@@ -457,6 +787,8 @@ function urlOf(row: Row): string {
     member_user_id: f.member.id,
     user_id: f.plain.id,
     token_id: f.plainTokenId,
+    session_id: SESSION_OWNED,
+    annotation_id: f.annotationId,
   };
   const filled = row.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const value = row.ids?.[name] ?? defaults[name];
@@ -477,7 +809,7 @@ function title(row: Row): string {
   if (row.rawBody !== undefined) parts.push(`raw ${row.rawBody}`);
   else if (row.bodyOf) parts.push('body <from fixtures>');
   else if (row.body !== undefined) parts.push(`body ${JSON.stringify(shorten(row.body))}`);
-  else if (['POST', 'PATCH'].includes(row.method)) parts.push('no body');
+  else if (['POST', 'PUT', 'PATCH'].includes(row.method)) parts.push('no body');
   return `${parts.join(' ')} → ${row.status}${row.loc ? ` ${JSON.stringify(row.loc)}` : ''}`;
 }
 
@@ -575,6 +907,23 @@ describe('outside the route table', () => {
     ['POST', '/api/admin/users/usr_x', ['GET', 'PATCH']],
     ['PATCH', '/api/admin/users/usr_x/tokens', ['POST']],
     ['DELETE', '/api/admin/labs', ['GET']],
+    ['DELETE', '/api/trajectories', ['GET']],
+    ['POST', '/api/trajectories/val-owned', ['GET', 'DELETE']],
+    ['GET', '/api/trajectories/val-owned/append', ['PUT']],
+    ['POST', '/api/trajectories/val-owned/full', ['PUT']],
+    ['PUT', '/api/trajectories/val-owned/visibility', ['PATCH']],
+    ['PUT', '/api/trajectories/val-owned/meta', ['GET']],
+    ['PUT', '/api/trajectories/reconcile', ['POST']],
+    ['DELETE', '/api/trajectories/val-owned/annotations', ['GET', 'POST']],
+    ['GET', '/api/trajectories/val-owned/annotations/ann_x/resolve', ['POST']],
+    ['GET', '/api/trajectories/val-owned/critique', ['POST']],
+    ['GET', '/api/trajectories/val-owned/fork', ['POST']],
+    ['PUT', '/api/trajectories/val-owned/summary', ['GET', 'POST']],
+    ['GET', '/api/trajectories/val-owned/summary/refresh', ['POST']],
+    ['GET', '/api/trajectories/val-owned/discuss', ['POST']],
+    ['POST', '/api/trajectories/val-owned/discussions', ['GET']],
+    ['POST', '/api/admin/trajectories', ['GET']],
+    ['DELETE', '/api/admin/storage_summary', ['GET']],
   ] as const)('%s %s (wrong method) → 405 with allow', async (method, path, allowed) => {
     const before = await snapshot();
     const reply = await send(t, `${method} ${path}`, method, path, { token: t.adminToken, body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' } });

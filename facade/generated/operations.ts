@@ -28,9 +28,17 @@ export type DevicePollInput = {
   deviceCode: string;
 };
 
-/** A question about the session. */
+/** A question about the session, with the conversation so far. */
 export type DiscussInput = {
+  /** At most 50 earlier turns. */
+  history?: Array<DiscussTurnInput> | null | undefined;
   /** 1-4,000 characters. */
+  question: string;
+};
+
+/** An earlier turn of the same conversation. */
+export type DiscussTurnInput = {
+  answer: string;
   question: string;
 };
 

@@ -28,28 +28,25 @@ const isFailure = (block: Json) => block.type === 'tool_result' && (block.is_err
 
 /**
  * Where a run stands, from its last records: failed when the last step was an error or a failed
- * tool call; running while a tool call waits for its result or the last word is the user's;
- * stopped when the assistant had the last word. Thresholds for staleness are the client's.
+ * tool call; running when the last record waits for the agent (the user's message, a tool call
+ * or a tool result); stopped when the assistant had the last word. Staleness is the client's.
  */
 export function readTail(tail: Json[]): Pick<BoardRow, 'state' | 'lastText' | 'error' | 'outputs'> {
   const last = tail[tail.length - 1];
   const lastAssistant = [...tail].reverse().find((r) => r.type === 'assistant' && textOf(r).trim());
   const outputs = new Set<string>();
-  const pending = new Set<string>();
   for (const record of tail) {
     for (const block of blocksOf(record)) {
-      if (block.type === 'tool_use') {
-        pending.add(String(block.id ?? record.uuid));
-        const file = block.input?.file_path ?? block.input?.path;
-        if (typeof file === 'string' && /write|save|export|create/i.test(String(block.name ?? ''))) outputs.add(file);
-      }
-      if (block.type === 'tool_result') pending.delete(String(block.tool_use_id ?? ''));
+      const file = block.type === 'tool_use' ? (block.input?.file_path ?? block.input?.path) : undefined;
+      if (typeof file === 'string' && /write|save|export|create/i.test(String(block.name ?? ''))) outputs.add(file);
     }
     if (Array.isArray(record.outputs)) for (const out of record.outputs) if (typeof out === 'string') outputs.add(out);
   }
-  const failed = last && (last.type === 'error' || blocksOf(last).some(isFailure));
-  const error = failed ? (typeof last.error === 'string' ? last.error : textOf(last) || textOf({ content: blocksOf(last).find(isFailure)?.content }) || 'failed') : null;
-  const state = failed ? 'failed' : pending.size > 0 || last?.type === 'user' ? 'running' : 'stopped';
+  const lastBlocks = last ? blocksOf(last) : [];
+  const failed = last && (last.type === 'error' || lastBlocks.some(isFailure));
+  const error = failed ? (typeof last.error === 'string' ? last.error : textOf(last) || textOf({ content: lastBlocks.find(isFailure)?.content }) || 'failed') : null;
+  const waiting = last && (last.type === 'user' || lastBlocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
+  const state = failed ? 'failed' : waiting ? 'running' : 'stopped';
   return { state, lastText: lastAssistant ? textOf(lastAssistant).slice(0, 2000) : null, error: error ? String(error).slice(0, 2000) : null, outputs: [...outputs].slice(0, 50) };
 }
 

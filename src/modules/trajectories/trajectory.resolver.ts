@@ -197,7 +197,10 @@ export class TrajectoryResolver {
 
   @Mutation(() => DiscussAnswer, { description: 'A question about the session to the language model.' })
   async trajectoryDiscuss(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => DiscussInput) input: DiscussInput): Promise<DiscussAnswer> {
-    checks().text(['input', 'question'], input.question, { min: 1, max: 4000 }).done();
+    checks()
+      .text(['input', 'question'], input.question, { min: 1, max: 4000 })
+      .int(['input', 'history'], input.history?.length, { max: 50 })
+      .done();
     return insights.discuss(ctx.em, ctx.services.config, await requireViewer(ctx), sessionId);
   }
 

@@ -319,10 +319,22 @@ export class SummaryRefresh {
   status!: string;
 }
 
-@InputType({ description: 'A question about the session.' })
+@InputType({ description: 'An earlier turn of the same conversation.' })
+export class DiscussTurnInput {
+  @Field()
+  question!: string;
+
+  @Field()
+  answer!: string;
+}
+
+@InputType({ description: 'A question about the session, with the conversation so far.' })
 export class DiscussInput {
   @Field({ description: '1-4,000 characters.' })
   question!: string;
+
+  @Field(() => [DiscussTurnInput], { nullable: true, description: 'At most 50 earlier turns.' })
+  history?: DiscussTurnInput[] | null;
 }
 
 @ObjectType()
