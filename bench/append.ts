@@ -19,7 +19,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const BATCH = 100;
-const WRITERS = 4;
+const WRITERS = Number(process.env.BENCH_WRITERS ?? 4);
 const READ_SESSION_RECORDS = 10_000;
 const READS = 30;
 const PORT = Number(process.env.BENCH_PORT ?? 18182);
@@ -64,7 +64,7 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-append-'));
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(tmp, { database: 'bench' });
   const databaseUrl = process.env.DATABASE_URL ?? embedded!.url;
-  const server = spawn(process.execPath, [path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
+  const server = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: tmp, PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: ADMIN },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

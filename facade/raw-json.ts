@@ -39,11 +39,15 @@ function skipSpace(text: string, i: number): number {
 
 /** `i` is at an opening quote; returns the index just past the closing one. */
 function skipString(text: string, i: number): number {
-  for (i++; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i + 1;
+  // Jump from quote to quote; a quote preceded by an odd run of backslashes is escaped.
+  for (let from = i + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    from = quote + 1;
   }
-  return i;
 }
 
 /** Returns the index just past the value starting at `i`. */

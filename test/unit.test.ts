@@ -1,3 +1,4 @@
+import { rawArrayElements } from '../facade/raw-json';
 import { loadConfig } from '../src/config';
 import type { Viewer } from '../src/modules/auth/auth.service';
 import type { Lab } from '../src/modules/labs/lab.entity';
@@ -77,5 +78,20 @@ describe('small rules', () => {
     expect(resolveInstitution('MIT', 'x@gmail.com')?.name).toBe('Massachusetts Institute of Technology');
     expect(resolveInstitution(null, 'x@bio.mit.edu')?.name).toBe('Massachusetts Institute of Technology');
     expect(resolveInstitution('Unknown College', 'x@gmail.com')).toBeNull();
+  });
+});
+
+describe('raw record extraction', () => {
+  test.each([
+    ['plain', '{"records":[{"a":1},{"b":2}]}', ['{"a":1}', '{"b":2}']],
+    ['spacing kept', '{ "records" : [ {"a" : 1} ,\n {"b":[1, 2]} ] }', ['{"a" : 1}', '{"b":[1, 2]}']],
+    ['escaped quotes and backslashes', String.raw`{"records":[{"s":"a\"b\\"},{"t":"\\\"}"}]}`, [String.raw`{"s":"a\"b\\"}`, String.raw`{"t":"\\\"}"}`]],
+    ['brackets inside strings', '{"records":[{"s":"]},{["}]}', ['{"s":"]},{["}']],
+    ['last duplicate key wins', '{"records":[1],"x":"y","records":[{"z":true}]}', ['{"z":true}']],
+    ['absent', '{"other":[1]}', null],
+    ['not an array', '{"records":{"a":1}}', null],
+  ])('%s', (_name, text, expected) => {
+    expect(rawArrayElements(text, 'records')).toEqual(expected);
+    for (const element of expected ?? []) expect(() => JSON.parse(element)).not.toThrow();
   });
 });
