@@ -20,12 +20,18 @@ import { startEmbeddedPostgres } from '../src/db/embedded';
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const BATCH = 100;
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 4);
-const READ_SESSION_RECORDS = 10_000;
-const READS = 30;
+const READ_SESSION_RECORDS = Number(process.env.BENCH_READ_RECORDS ?? 10_000);
+const READS = Number(process.env.BENCH_READS ?? 30);
 const PORT = Number(process.env.BENCH_PORT ?? 18182);
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN = 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';
 const FILLER = 'x'.repeat(900);
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -81,9 +87,14 @@ async function main() {
     // 1. Through the API.
     process.stdout.write(`appending ${RECORDS} records (~1 KiB, batches of ${BATCH}, ${WRITERS} sessions at once) through the API…\n`);
     const latencies: number[] = [];
+    const serverCpuBefore = cpuSeconds(server.pid!);
+    const clientCpuBefore = process.cpuUsage();
     let began = performance.now();
     await Promise.all(Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, RECORDS / WRITERS, latencies)));
     const apiSeconds = (performance.now() - began) / 1000;
+    const serverCpu = cpuSeconds(server.pid!) - serverCpuBefore;
+    const clientCpuUsed = process.cpuUsage(clientCpuBefore);
+    const clientCpu = (clientCpuUsed.user + clientCpuUsed.system) / 1e6;
 
     // 2. The floor: the same rows, plain multi-row INSERTs, same concurrency.
     process.stdout.write('writing the same rows with plain multi-row INSERTs through pg…\n');
@@ -128,6 +139,8 @@ async function main() {
     process.stdout.write(`\nappend through the API   ${apiRate.toFixed(0).padStart(8)} records/s   (${apiSeconds.toFixed(1)} s; p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms per 100-record append)\n`);
     process.stdout.write(`plain INSERT (floor)     ${floorRate.toFixed(0).padStart(8)} records/s   (${floorSeconds.toFixed(1)} s)\n`);
     process.stdout.write(`API / floor: ${(apiRate / floorRate).toFixed(2)} (goal ≥ 0.5)\n`);
+    const appends = latencies.length;
+    process.stdout.write(`CPU per 100-record append: server ${((serverCpu / appends) * 1000).toFixed(1)} ms, this client ${((clientCpu / appends) * 1000).toFixed(1)} ms (2 cores shared with PostgreSQL)\n`);
     process.stdout.write(`read a ${READ_SESSION_RECORDS}-record session: p50 ${percentile(reads, 50).toFixed(0)} ms, p99 ${percentile(reads, 99).toFixed(0)} ms over ${READS} reads (goal p99 < 300 ms)\n`);
   } finally {
     server.kill('SIGTERM');

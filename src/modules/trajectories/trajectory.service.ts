@@ -53,6 +53,35 @@ export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
   return result.rows;
 };
 
+/** A pooled connection as the pg driver hands it out. */
+interface PgClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:
+ * the write paths that carry whole batches of records. `?` placeholders (no literal `?` in SQL).
+ */
+export async function inTransaction<T>(em: EntityManager, work: (q: Query) => Promise<T>): Promise<T> {
+  const pool = em.getConnection().getKnex().client;
+  const client = (await pool.acquireConnection()) as PgClient;
+  const q: Query = async (sql, params = []) => {
+    let n = 0;
+    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as never[];
+  };
+  try {
+    await client.query('begin');
+    const result = await work(q);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    await pool.releaseConnection(client);
+  }
+}
+
 /** The viewer's role in a lab where they are active, or null. */
 async function roleIn(q: Query, viewer: Viewer, labId: string | null): Promise<LabRole> {
   if (!labId) return null;
@@ -109,8 +138,7 @@ function checkWrite(sessionId: string, input: WriteInput) {
  * Opens the session for writing inside the caller's transaction: creates it (owned by the
  * viewer) on first write, then locks its row. A lab given must be one the viewer is active in.
  */
-async function openForWrite(em: EntityManager, viewer: Viewer, sessionId: string, input: WriteInput, source: string) {
-  const q = sqlOf(em);
+async function openForWrite(q: Query, viewer: Viewer, sessionId: string, input: WriteInput, source: string) {
   if (input.labId && !(await roleIn(q, viewer, input.labId))) throw conflict('lab_id must be a lab you are an active member of');
   // One statement creates the session if needed and locks its row either way (DO UPDATE locks).
   const [raw] = await q(
@@ -193,9 +221,8 @@ const byteSum = (records: IncomingRecord[]) => records.reduce((sum, r) => sum + 
  */
 export async function appendRecords(em: EntityManager, viewer: Viewer, sessionId: string, input: AppendInput, source: string): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
-  return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    const session = await openForWrite(tx, viewer, sessionId, input, source);
+  return inTransaction(em, async (q) => {
+    const session = await openForWrite(q, viewer, sessionId, input, source);
     const base = input.baseUuid ?? null;
     if (base !== session.head_uuid) {
       if (await alreadyLanded(q, session, base, records)) {
@@ -239,9 +266,8 @@ async function alreadyLanded(q: Query, session: SessionRow, base: string | null,
  */
 export async function coverRecords(em: EntityManager, viewer: Viewer, sessionId: string, input: WriteInput, source: string): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
-  return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    const session = await openForWrite(tx, viewer, sessionId, input, source);
+  return inTransaction(em, async (q) => {
+    const session = await openForWrite(q, viewer, sessionId, input, source);
     const bytes = byteSum(records);
     await chargeStorage(q, viewer, bytes - session.bytes);
     // Usage counts each record once: only records new to the session add to the ledger.
