@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LimitPage, OffsetPage } from '../../pages';
 
 export enum MemberRoleValue {
   owner = 'owner',
@@ -195,16 +196,7 @@ export class BoardRow {
 }
 
 @ObjectType({ description: 'One scan of the lab’s shared analyses.' })
-export class LabBoard {
-  @Field(() => [BoardRow])
-  items!: BoardRow[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  limit!: number;
-}
+export class LabBoard extends LimitPage(BoardRow) {}
 
 @ObjectType({ description: 'An open review thread (an open annotation) on a shared trajectory.' })
 export class ReviewThread {
@@ -261,16 +253,4 @@ export class LabMemberEventNode {
 }
 
 @ObjectType({ description: 'A page of labs.' })
-export class LabPage {
-  @Field(() => [LabNode])
-  items!: LabNode[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  limit!: number;
-
-  @Field(() => Int)
-  offset!: number;
-}
+export class LabPage extends OffsetPage(LabNode) {}

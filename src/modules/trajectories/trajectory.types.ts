@@ -1,4 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LimitPage } from '../../pages';
 
 export enum VisibilityValue {
   private = 'private',
@@ -64,16 +65,7 @@ export class TrajectoryMeta {
 }
 
 @ObjectType({ description: 'A page of trajectories.' })
-export class TrajectoryPage {
-  @Field(() => [TrajectoryMeta])
-  items!: TrajectoryMeta[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  limit!: number;
-}
+export class TrajectoryPage extends LimitPage(TrajectoryMeta) {}
 
 @ObjectType({ description: 'The session after a write.' })
 export class AppendPayload {

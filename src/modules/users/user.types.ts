@@ -1,4 +1,5 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { OffsetPage } from '../../pages';
 import { PLAN_CODES, PLAN_SOURCES } from './plans';
 
 export enum PlanCodeValue {
@@ -78,19 +79,7 @@ export class UserNode {
 }
 
 @ObjectType({ description: 'A page of users.' })
-export class UserPage {
-  @Field(() => [UserNode])
-  items!: UserNode[];
-
-  @Field(() => Int, { description: 'Matches across all pages.' })
-  total!: number;
-
-  @Field(() => Int)
-  limit!: number;
-
-  @Field(() => Int)
-  offset!: number;
-}
+export class UserPage extends OffsetPage(UserNode) {}
 
 @ObjectType({ description: 'A new personal access token; the plaintext is shown only here.' })
 export class IssuedTokenNode {
