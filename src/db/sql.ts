@@ -1,3 +1,5 @@
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+
 /** An ILIKE pattern matching `text` anywhere, with the caller's `%`, `_` and `\` taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -13,4 +15,45 @@ export function conditions() {
     },
     sql: () => (clauses.length ? clauses.join(' and ') : 'true'),
   };
+}
+
+/** Raw SQL with `?` placeholders, answering rows. */
+export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+/** Runs raw SQL inside `em`'s current transaction (if any). */
+export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
+  // Through knex so parameters travel as bind values ($1…): MikroORM's `execute` would inline
+  // them as escaped literals, which for a batch of records means escaping its whole text.
+  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
+  const result = (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: never[] };
+  return result.rows;
+};
+
+/** A pooled connection as the pg driver hands it out. */
+interface PgClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:
+ * the write paths that carry whole batches of records. `?` placeholders (no literal `?` in SQL).
+ */
+export async function inTransaction<T>(em: EntityManager, work: (q: Query) => Promise<T>): Promise<T> {
+  const pool = em.getConnection().getKnex().client;
+  const client = (await pool.acquireConnection()) as PgClient;
+  const q: Query = async (sql, params = []) => {
+    let n = 0;
+    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as never[];
+  };
+  try {
+    await client.query('begin');
+    const result = await work(q);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    await pool.releaseConnection(client);
+  }
 }

@@ -3,7 +3,8 @@ import { notFound } from '../../errors';
 import { newId } from '../../ids';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { loadSession, sqlOf } from './trajectory.service';
+import { sqlOf } from '../../db/sql';
+import { loadSession } from './trajectory.service';
 
 export interface AnnotationRow {
   annotation_id: string;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlOf } from '../../db/sql';
 import type { Viewer } from '../auth/auth.service';
 import { blocksOf, textOf } from './insights.service';
-import { sqlOf } from './trajectory.service';
 
 type Json = Record<string, any>;
 

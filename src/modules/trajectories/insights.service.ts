@@ -4,7 +4,8 @@ import type { Config } from '../../config';
 import { AppError, notFound } from '../../errors';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { appendRecords, eachRecord, loadSession, seqOf, sqlOf } from './trajectory.service';
+import { sqlOf } from '../../db/sql';
+import { appendRecords, eachRecord, loadSession, seqOf } from './trajectory.service';
 
 type Json = Record<string, any>;
 

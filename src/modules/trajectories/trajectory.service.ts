@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, notFound } from '../../errors';
-import { conditions, containsPattern } from '../../db/sql';
+import { conditions, containsPattern, inTransaction, Query, sqlOf } from '../../db/sql';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { storageQuotaOf } from '../users/user.service';
@@ -36,50 +36,10 @@ const SESSION_COLUMNS = `t.id, t.owner_id, t.lab_id, t.visibility, t.title, t.so
 
 const facts = (row: SessionRow): SessionFacts => ({ ownerId: row.owner_id, labId: row.lab_id, visibility: row.visibility });
 
-/** Raw queries return timestamps as text: make them dates once, here. */
+/** Raw rows may carry timestamps as text: make them dates once, here. */
 function toSessionRow(row: Record<string, unknown>): SessionRow {
   const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
   return { ...(row as unknown as SessionRow), created_at: date(row.created_at)!, updated_at: date(row.updated_at)!, archived_at: date(row.archived_at) };
-}
-
-type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
-
-/** Runs raw SQL inside `em`'s current transaction (if any). */
-export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
-  // Through knex so parameters travel as bind values ($1…): MikroORM's `execute` would inline
-  // them as escaped literals, which for a batch of records means escaping its whole text.
-  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-  const result = (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: never[] };
-  return result.rows;
-};
-
-/** A pooled connection as the pg driver hands it out. */
-interface PgClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-}
-
-/**
- * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:
- * the write paths that carry whole batches of records. `?` placeholders (no literal `?` in SQL).
- */
-export async function inTransaction<T>(em: EntityManager, work: (q: Query) => Promise<T>): Promise<T> {
-  const pool = em.getConnection().getKnex().client;
-  const client = (await pool.acquireConnection()) as PgClient;
-  const q: Query = async (sql, params = []) => {
-    let n = 0;
-    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as never[];
-  };
-  try {
-    await client.query('begin');
-    const result = await work(q);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    await pool.releaseConnection(client);
-  }
 }
 
 /** The viewer's role in a lab where they are active, or null. */
