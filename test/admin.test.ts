@@ -1,13 +1,7 @@
 import http from 'node:http';
-import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
+import { addMember, makeLab, makeUser, useTestApp } from './support/app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 

@@ -5,15 +5,9 @@ import path from 'node:path';
 import { startApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createTestDatabase, query } from './support/databases';
-import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
+import { makeUser, TestUser, useTestApp } from './support/app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 

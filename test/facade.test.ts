@@ -5,7 +5,7 @@ import os from 'node:os';
 import { ROUTES } from '../facade/routes';
 import { makePubSub } from '../src/pubsub';
 import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../src/schema';
-import { startTestApp, TestApp } from './support/app';
+import { useTestApp } from './support/app';
 
 const ENDPOINTS_FILE = path.resolve(__dirname, '..', '..', 'shared', 'spec', 'endpoints.tsv');
 
@@ -71,13 +71,7 @@ describe('generated artifacts are up to date', () => {
 });
 
 describe('served documents', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   test('GET /openapi.json is OpenAPI 3.1.0, version 0.1.0, with every route', async () => {
     const { status, body } = await t.call('GET', '/openapi.json');
@@ -113,13 +107,7 @@ describe('served documents', () => {
 });
 
 describe('GraphQL operation limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   test('a query with more than 1000 fields is refused before it runs', async () => {
     const aliases = Array.from({ length: 1001 }, (_, i) => `a${i}: me { id }`).join(' ');

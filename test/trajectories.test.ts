@@ -1,4 +1,4 @@
-import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser } from './support/app';
+import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 
 /**
  * Trajectories (contracts §5): who may see and write a session, the fast-forward append and its
@@ -6,13 +6,7 @@ import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, Te
  * visibility, storage accounting, usage and the list filters. Everything over real HTTP.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 

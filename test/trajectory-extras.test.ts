@@ -1,4 +1,4 @@
-import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser } from './support/app';
+import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 
 /**
  * Trajectory extras (contracts §5, service spec "Trajectories", "Labs", "Admin"): annotations and
@@ -7,13 +7,7 @@ import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, Te
  * real HTTP; no language model is configured in tests.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 

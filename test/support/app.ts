@@ -87,6 +87,26 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { sam
   };
 }
 
+/**
+ * A fresh app for the enclosing file or describe block: started before its tests, closed after
+ * them. Use the returned object only inside tests and hooks.
+ */
+export function useTestApp(env: Record<string, string> = {}): TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(env);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return new Proxy({} as TestApp, {
+    get: (_target, key) => {
+      if (!app) throw new Error('the test app is not started yet: use it inside tests and hooks');
+      return app[key as keyof TestApp];
+    },
+  });
+}
+
 export interface TestUser {
   id: string;
   email: string;
