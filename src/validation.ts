@@ -30,6 +30,12 @@ export class Checks {
     return this;
   }
 
+  /** For partial updates: these members may be left out, but not given as null. */
+  notNull<T extends object>(input: T, keys: readonly (keyof T & string)[]) {
+    for (const key of keys) if (input[key] === null) this.add(['input', key], 'may not be null', 'null');
+    return this;
+  }
+
   require(path: Path, present: boolean, msg = 'is required') {
     if (!present) this.add(path, msg, 'missing');
     return this;
@@ -59,3 +65,6 @@ export function pageArgs(limit: number | null | undefined, offset: number | null
   checks().int(['limit'], page.limit, { min: 1, max: bounds.max }).int(['offset'], page.offset, { min: 0 }).done();
   return page;
 }
+
+/** A bare `limit` (lists without offsets: scans, board, reviews). */
+export const limitArg = (limit: number | null | undefined, bounds: { max: number; default: number }) => pageArgs(limit, 0, bounds).limit;

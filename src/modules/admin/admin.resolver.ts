@@ -1,6 +1,6 @@
 import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../context';
-import { pageArgs } from '../../validation';
+import { limitArg, pageArgs } from '../../validation';
 import { revokeToken } from '../auth/auth.service';
 import { LabAdminUpdateInput } from '../labs/lab.inputs';
 import { presentLab } from '../labs/lab.resolver';
@@ -82,8 +82,7 @@ export class AdminResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
   ): Promise<TrajectoryPage> {
     await requireAdmin(ctx);
-    const page = pageArgs(limit, 0, PAGE);
-    const found = await listAllSessions(ctx.em, { ownerId: owner, labId, q }, page.limit);
+    const found = await listAllSessions(ctx.em, { ownerId: owner, labId, q }, limitArg(limit, PAGE));
     return { ...found, items: found.items.map(presentMeta) };
   }
 

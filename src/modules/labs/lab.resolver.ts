@@ -2,6 +2,7 @@ import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver,
 import { Ctx, requireViewer } from '../../context';
 import type { LabMemberEvent } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
+import { limitArg } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { labBoard, labReviews } from '../trajectories/board.service';
 import { LabMember } from './lab.entity';
@@ -21,6 +22,9 @@ import {
   MemberRoleValue,
   MemberStatusValue,
 } from './lab.types';
+
+/** Board and reviews scan at most 500 shared sessions, 200 unless asked. */
+const SCAN = { max: 500, default: 200 };
 
 /** LabNode plus what its field resolvers need (not exposed). */
 type LabSource = LabNode & { source: labs.LabWithMembership; viewer: Viewer };
@@ -92,7 +96,7 @@ export class LabResolver {
     @Arg('limit', () => Int, { nullable: true, description: 'Shared sessions to scan, 1-500 (default 200).' }) limit?: number,
   ): Promise<LabBoard> {
     const viewer = await requireViewer(ctx);
-    const scan = labs.scanLimit(limit);
+    const scan = limitArg(limit, SCAN);
     await labs.loadLab(ctx.em, viewer, labId, 'view');
     const items = await labBoard(ctx.em, labId, scan);
     return { items, total: items.length, limit: scan };
@@ -105,7 +109,7 @@ export class LabResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 200).' }) limit?: number,
   ): Promise<LabReviews> {
     const viewer = await requireViewer(ctx);
-    const scan = labs.scanLimit(limit);
+    const scan = limitArg(limit, SCAN);
     await labs.loadLab(ctx.em, viewer, labId, 'view');
     return labReviews(ctx.em, viewer, labId, scan);
   }

@@ -4,7 +4,6 @@ import type { Sealer } from '../../db/instance-keys';
 import { conflict, forbidden, notFound } from '../../errors';
 import { newId, randomString, sha256Hex } from '../../ids';
 import type { LabMemberEvent } from '../../pubsub';
-import { checks } from '../../validation';
 import { containsPattern } from '../../db/sql';
 import { audit } from '../audit/audit.service';
 import type { Viewer } from '../auth/auth.service';
@@ -252,13 +251,6 @@ export async function usageReport(em: EntityManager, viewer: Viewer, labId: stri
   };
 }
 
-/** Validates a board/reviews scan limit (1-500, default 200). */
-export function scanLimit(limit: number | null | undefined): number {
-  const value = limit ?? 200;
-  checks().int(['limit'], value, { min: 1, max: 500 }).done();
-  return value;
-}
-
 
 /** Admin: every lab, filtered by name substring and status. */
 export async function listAllLabs(em: EntityManager, filter: { q?: string | null; status?: string | null }, page: { limit: number; offset: number }) {
@@ -281,11 +273,7 @@ export interface LabAdminUpdate {
  */
 export async function adminUpdateLab(em: EntityManager, actorId: string, labId: string, input: LabAdminUpdate): Promise<Lab> {
   const c = checkLabName(['input', 'name'], input.name);
-  c.int(['input', 'seatQuota'], input.seatQuota, { min: 1, max: SEAT_QUOTA_MAX });
-  for (const key of ['name', 'status', 'seatQuota'] as const) {
-    if (key in input && input[key] === null) c.add(['input', key], 'may not be null', 'null');
-  }
-  c.done();
+  c.int(['input', 'seatQuota'], input.seatQuota, { min: 1, max: SEAT_QUOTA_MAX }).notNull(input, ['name', 'status', 'seatQuota']).done();
   const lab = await em.findOne(Lab, { id: labId });
   if (!lab) throw notFound('lab');
   const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));

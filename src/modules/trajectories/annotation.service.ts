@@ -19,6 +19,9 @@ export interface AnnotationRow {
   resolved_by: string | null;
 }
 
+/** SQL: `n`, a row of annotation_entries, is a note that no resolve entry has closed. */
+export const OPEN_NOTE = `n.kind = 'note' and not exists (select 1 from annotation_entries r where r.kind = 'resolve' and r.annotation_id = n.annotation_id)`;
+
 /** Each note folded with its resolve entry (if any): the log stays append-only. */
 const ANNOTATIONS = `
   select n.annotation_id, n.session_id, n.record_uuid, n.author_id, n.body, n.reply_to,

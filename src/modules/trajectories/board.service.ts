@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
 import type { Viewer } from '../auth/auth.service';
+import { OPEN_NOTE } from './annotation.service';
 import { blocksOf, textOf } from './insights.service';
 
 type Json = Record<string, any>;
@@ -55,8 +56,7 @@ export async function labBoard(em: EntityManager, labId: string, limit: number):
   const q = sqlOf(em);
   const sessions = await q<{ id: string; owner_id: string; owner_name: string; title: string | null; updated_at: string; count: number; head_uuid: string | null; open: number }>(
     `select t.id, t.owner_id, u.name as owner_name, t.title, t.updated_at, t.count, t.head_uuid,
-            (select count(*)::int from annotation_entries n where n.session_id = t.id and n.kind = 'note'
-               and not exists (select 1 from annotation_entries r where r.kind = 'resolve' and r.annotation_id = n.annotation_id)) as open
+            (select count(*)::int from annotation_entries n where n.session_id = t.id and ${OPEN_NOTE}) as open
        from trajectories t join users u on u.id = t.owner_id
       where t.lab_id = ? and t.visibility = 'lab' and t.archived_at is null
       order by t.updated_at desc, t.id limit ?`,
@@ -104,8 +104,7 @@ export async function labReviews(em: EntityManager, viewer: Viewer, labId: strin
     sqlOf(em)<{ annotation_id: string; session_id: string; title: string | null; record_uuid: string; author_id: string; body: string; created_at: string }>(
       `select n.annotation_id, n.session_id, t.title, n.record_uuid, n.author_id, n.body, n.created_at
          from annotation_entries n join trajectories t on t.id = n.session_id
-        where n.kind = 'note' and t.lab_id = ? and t.visibility = 'lab'
-          and not exists (select 1 from annotation_entries r where r.kind = 'resolve' and r.annotation_id = n.annotation_id)
+        where ${OPEN_NOTE} and t.lab_id = ? and t.visibility = 'lab'
           and ${mine ? 't.owner_id = ? and n.author_id <> ?' : 'n.author_id = ? and t.owner_id <> ?'}
         order by n.id desc limit ?`,
       [labId, viewer.user.id, viewer.user.id, limit],

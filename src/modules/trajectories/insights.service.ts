@@ -12,9 +12,7 @@ type Json = Record<string, any>;
 /** Every record up to position `uptoSeq` (all when undefined), parsed. */
 async function readParsed(em: EntityManager, sessionId: string, uptoSeq?: number): Promise<Json[]> {
   const records: Json[] = [];
-  await eachRecord(em, sessionId, 0, (raw) => {
-    if (uptoSeq === undefined || records.length < uptoSeq) records.push(JSON.parse(raw) as Json);
-  });
+  await eachRecord(em, sessionId, 0, (raw) => void records.push(JSON.parse(raw) as Json), { uptoSeq });
   return records;
 }
 

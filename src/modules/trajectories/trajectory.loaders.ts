@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { OPEN_NOTE } from './annotation.service';
 
 /** Per-request loaders for trajectory fields. */
 export function makeTrajectoryLoaders(em: EntityManager) {
@@ -8,9 +9,7 @@ export function makeTrajectoryLoaders(em: EntityManager) {
     openAnnotationsBySessionId: new DataLoader<string, number>(async (sessionIds) => {
       const rows = await em.getConnection().execute<{ session_id: string; n: number }[]>(
         `select n.session_id, count(*)::int as n from annotation_entries n
-          where n.kind = 'note' and n.session_id in (?)
-            and not exists (select 1 from annotation_entries r where r.kind = 'resolve' and r.annotation_id = n.annotation_id)
-          group by n.session_id`,
+          where ${OPEN_NOTE} and n.session_id in (?) group by n.session_id`,
         [sessionIds as string[]],
       );
       const counts = new Map(rows.map((r) => [r.session_id, r.n]));

@@ -2,7 +2,7 @@ import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver,
 import { Ctx, requireViewer } from '../../context';
 import type { RecordsAppended } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
-import { checks } from '../../validation';
+import { checks, limitArg } from '../../validation';
 import * as trajectories from './trajectory.service';
 import * as annotations from './annotation.service';
 import * as insights from './insights.service';
@@ -91,8 +91,8 @@ export class TrajectoryResolver {
     @Arg('source', () => String, { nullable: true, description: 'Only this source; a2a sessions are listed only when asked for.' }) source?: string,
   ): Promise<TrajectoryPage> {
     const viewer = await requireViewer(ctx);
-    const page = limit ?? 100;
-    checks().int(['limit'], page, { min: 1, max: 500 }).text(['source'], source, { min: 1, max: 32 }).done();
+    const page = limitArg(limit, { max: 500, default: 100 });
+    checks().text(['source'], source, { min: 1, max: 32 }).done();
     const found = await trajectories.listSessions(ctx.em, viewer, { ownerId: owner, labId, includeArchived, sharedOnly, source }, page);
     return { ...found, items: found.items.map(presentMeta) };
   }

@@ -253,19 +253,26 @@ export async function seqOf(em: EntityManager, sessionId: string, uuid: string):
 }
 
 /**
- * Calls `onRecord` with the stored text of each record after position `afterSeq`, in order,
+ * Calls `onRecord` with the stored text of each record after position `afterSeq` (up to
+ * `uptoSeq`, inclusive), in order,
  * `batch` rows at a time: keyset reads on the sequence index, so the cost does not grow with
  * the position and memory stays flat however long the session.
  */
-export async function eachRecord(em: EntityManager, sessionId: string, afterSeq: number, onRecord: (raw: string) => Promise<void> | void, batch = 1000) {
+export async function eachRecord(
+  em: EntityManager,
+  sessionId: string,
+  afterSeq: number,
+  onRecord: (raw: string) => Promise<void> | void,
+  { uptoSeq = 2 ** 31 - 1, batch = 1000 } = {},
+) {
   const q = sqlOf(em);
   let after = afterSeq;
   for (;;) {
     const rows = await q<{ seq: number; raw: string }>(
       `select r.seq, coalesce(r.raw, p.body) as raw from trajectory_records r
          left join record_payloads p on r.payload_ref like 'db:%' and p.id = substr(r.payload_ref, 4)::bigint
-        where r.session_id = ? and r.seq > ? order by r.seq limit ?`,
-      [sessionId, after, batch],
+        where r.session_id = ? and r.seq > ? and r.seq <= ? order by r.seq limit ?`,
+      [sessionId, after, uptoSeq, batch],
     );
     for (const row of rows) await onRecord(row.raw);
     if (rows.length < batch) return;

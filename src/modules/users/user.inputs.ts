@@ -83,11 +83,7 @@ export function checkUserCreate(input: UserCreateInput) {
 }
 
 export function checkUserUpdate(input: UserUpdateInput) {
-  const c = profileChecks(checks(), input);
-  const present = (key: keyof UserUpdateInput) => Object.prototype.hasOwnProperty.call(input, key);
-  for (const key of ['name', 'planCode', 'planSource', 'isAdmin', 'disabled', 'domain'] as const) {
-    if (present(key) && input[key] === null) c.add(['input', key], 'may not be null', 'null');
-  }
+  const c = profileChecks(checks(), input).notNull(input, ['name', 'planCode', 'planSource', 'isAdmin', 'disabled', 'domain']);
   const quota = input.storageQuotaBytes;
   if (quota != null && (!Number.isSafeInteger(quota) || quota < 0)) {
     c.add(['input', 'storageQuotaBytes'], 'must be a whole number of bytes, at least 0', 'number_invalid');
