@@ -1,11 +1,11 @@
 import express, { NextFunction, Request, Response, Router } from 'express';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { execute as graphqlExecute, GraphQLSchema, Kind, OperationDefinitionNode, validate } from 'graphql';
+import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
 import { Ctx, makeContext, requestFacts, Services } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import { locOf, planVariables, RawBodyRequest, readVariables, snake, VariablePlan, WireIssue, wirePath } from './inputs';
-import type { OperationRoute, Route } from './route';
+import { operationOf, OperationRoute, Route } from './route';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
 export const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
@@ -35,7 +35,6 @@ function toWireIssue(issue: { path: (string | number)[]; msg: string; type: stri
 
 interface CompiledOperation {
   route: OperationRoute;
-  operation: OperationDefinitionNode;
   plans: VariablePlan[];
 }
 
@@ -43,9 +42,7 @@ interface CompiledOperation {
 function compile(schema: GraphQLSchema, route: OperationRoute): CompiledOperation {
   const errors = validate(schema, route.operation);
   if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
-  const operation = route.operation.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (!operation) throw new Error(`${route.method} ${route.path}: the document has no operation`);
-  return { route, operation, plans: planVariables(schema, operation, route.variables) };
+  return { route, plans: planVariables(schema, operationOf(route.operation), route.variables) };
 }
 
 export interface FacadeOptions {

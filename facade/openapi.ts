@@ -12,11 +12,10 @@ import {
   isObjectType,
   isScalarType,
   Kind,
-  OperationDefinitionNode,
   SelectionSetNode,
 } from 'graphql';
 import { planVariables, snake } from './inputs';
-import type { Route } from './route';
+import { operationOf, Route } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -127,7 +126,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
     };
     const parameters: JsonSchema[] = [];
     if (route.kind === 'operation') {
-      const op = route.operation.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+      const op = operationOf(route.operation);
       entry.operationId = op.name?.value;
       fragments = new Map(
         route.operation.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d.selectionSet]),

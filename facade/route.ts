@@ -1,4 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { DocumentNode, Kind, OperationDefinitionNode } from 'graphql';
 import type { Request, Response } from 'express';
 import type { Ctx } from '../src/context';
 
@@ -77,4 +78,11 @@ export function operation<TData, TVars>(route: Omit<OperationRoute<TData, TVars>
 
 export function stream(route: Omit<StreamRoute, 'kind'>): StreamRoute {
   return { kind: 'stream', ...route };
+}
+
+/** The one operation of a route's document. @throws when the document has none */
+export function operationOf(document: DocumentNode): OperationDefinitionNode {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation) throw new Error('a facade document must hold one operation');
+  return operation;
 }
