@@ -10,13 +10,13 @@
  *   npm run bench:append                     (its own embedded PostgreSQL in a temp dir)
  *   DATABASE_URL=postgres://… npm run bench:append
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../src/db/embedded';
+import { BENCH_ADMIN_TOKEN, startBenchServer } from './server';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const BATCH = 100;
@@ -25,7 +25,7 @@ const READ_SESSION_RECORDS = Number(process.env.BENCH_READ_RECORDS ?? 10_000);
 const READS = Number(process.env.BENCH_READS ?? 30);
 const PORT = Number(process.env.BENCH_PORT ?? 18182);
 const BASE = `http://127.0.0.1:${PORT}`;
-const ADMIN = 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';
+const ADMIN = BENCH_ADMIN_TOKEN;
 const FILLER = 'x'.repeat(900);
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
@@ -84,15 +84,8 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-append-'));
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(tmp, { database: 'bench' });
   const databaseUrl = process.env.DATABASE_URL ?? embedded!.url;
-  const server = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: tmp, PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: ADMIN },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const server = await startBenchServer(PORT, { DATABASE_URL: databaseUrl });
   try {
-    for (let i = 0; i < 600; i++) {
-      if (await fetch(`${BASE}/readyz`).then((r) => r.ok, () => false)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     const run = Date.now().toString(36);
     const user = JSON.parse(await call('POST', '/api/admin/users', ADMIN, JSON.stringify({ email: `bench-${run}@bench.example`, name: 'Bench' })));
     await call('PATCH', `/api/admin/users/${user.user_id}`, ADMIN, JSON.stringify({ storage_quota_bytes: 1e12 }));
@@ -101,12 +94,12 @@ async function main() {
     // 1. Through the API.
     process.stdout.write(`appending ${RECORDS} records (~1 KiB, batches of ${BATCH}, ${WRITERS} sessions at once) through the API…\n`);
     const latencies: number[] = [];
-    const serverCpuBefore = cpuSeconds(server.pid!);
+    const serverCpuBefore = cpuSeconds(server.process.pid!);
     const clientCpuBefore = process.cpuUsage();
     let began = performance.now();
     await Promise.all(Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, RECORDS / WRITERS, latencies)));
     const apiSeconds = (performance.now() - began) / 1000;
-    const serverCpu = cpuSeconds(server.pid!) - serverCpuBefore;
+    const serverCpu = cpuSeconds(server.process.pid!) - serverCpuBefore;
     const clientCpuUsed = process.cpuUsage(clientCpuBefore);
     const clientCpu = (clientCpuUsed.user + clientCpuUsed.system) / 1e6;
 
@@ -158,8 +151,7 @@ async function main() {
     process.stdout.write(`read a ${READ_SESSION_RECORDS}-record session: p50 ${percentile(reads, 50).toFixed(0)} ms, p99 ${percentile(reads, 99).toFixed(0)} ms over ${READS} reads (goal p99 < 300 ms)\n`);
   } finally {
     agent.destroy();
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await server.stop();
     await embedded?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

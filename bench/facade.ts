@@ -7,42 +7,15 @@
  *   DATABASE_URL=postgres://… npm run bench:facade
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=20 npm run bench:facade
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { print } from 'graphql';
 import { LabDocument } from '../facade/generated/operations';
+import { BENCH_ADMIN_TOKEN, startBenchServer } from './server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 18181);
 const BASE = `http://127.0.0.1:${PORT}`;
-
-async function startServer() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-'));
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${BASE}/readyz`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    token: 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function call(method: string, route: string, token: string, body?: unknown) {
   const response = await fetch(`${BASE}${route}`, {
@@ -74,15 +47,15 @@ function run(title: string, opts: Partial<autocannon.Options>): Promise<autocann
 }
 
 async function main() {
-  const server = await startServer();
+  const server = await startBenchServer(PORT);
   try {
     // A lab with a few members, read by its owner: the members list exercises the loaders.
-    const owner = await call('POST', '/api/admin/users', server.token, { email: 'owner@bench.example', name: 'Owner' });
-    const ownerToken = (await call('POST', `/api/admin/users/${owner.user_id}/tokens`, server.token, { label: 'bench' })).token;
+    const owner = await call('POST', '/api/admin/users', BENCH_ADMIN_TOKEN, { email: 'owner@bench.example', name: 'Owner' });
+    const ownerToken = (await call('POST', `/api/admin/users/${owner.user_id}/tokens`, BENCH_ADMIN_TOKEN, { label: 'bench' })).token;
     const lab = await call('POST', '/api/labs', ownerToken, { name: 'Bench Lab' });
     for (let i = 0; i < 5; i++) {
-      const user = await call('POST', '/api/admin/users', server.token, { email: `m${i}@bench.example`, name: `Member ${i}` });
-      const token = (await call('POST', `/api/admin/users/${user.user_id}/tokens`, server.token, { label: 'bench' })).token;
+      const user = await call('POST', '/api/admin/users', BENCH_ADMIN_TOKEN, { email: `m${i}@bench.example`, name: `Member ${i}` });
+      const token = (await call('POST', `/api/admin/users/${user.user_id}/tokens`, BENCH_ADMIN_TOKEN, { label: 'bench' })).token;
       await call('POST', '/api/labs/join', token, { code: lab.invitation_code });
       await call('PATCH', `/api/labs/${lab.lab_id}/members/${user.user_id}`, ownerToken, { status: 'active' });
     }

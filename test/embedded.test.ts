@@ -1,24 +1,15 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../src/db/embedded';
 
 /**
  * The README's first command on a fresh machine: `labdesk serve` with no DATABASE_URL starts
  * its own PostgreSQL under DATA_DIR. This runs the built CLI as a real process.
  */
 const CLI = path.resolve(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Served {
   child: ChildProcessWithoutNullStreams;

@@ -11,7 +11,7 @@ export interface EmbeddedDatabase {
 }
 
 /** Finds a free loopback port (never 5432, which a local PostgreSQL may hold). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (;;) {
     const port = await new Promise<number>((resolve, reject) => {
       const server = net.createServer();
