@@ -1,3 +1,4 @@
+import { Actor, last, META_KEYS, newSessionId, newUuid, sessionPath as path, trajectoryCalls } from './support/trajectories';
 import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 
 /**
@@ -10,15 +11,7 @@ const t = useTestApp();
 
 const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 
-/** Anyone holding a token: a test user, or the admin. */
-type Actor = { token: string; id?: string };
 const admin = (): Actor => ({ token: t.adminToken });
-
-let counter = 0;
-/** A fresh client-chosen session id (1-128 of [A-Za-z0-9._:-]). */
-const newSessionId = (label = 's') => `${label}.${process.pid}:${++counter}-${Math.random().toString(36).slice(2, 8)}`;
-/** A fresh record uuid. */
-const newUuid = (label = 'r') => `${label}-${++counter}-${Math.random().toString(36).slice(2, 10)}`;
 
 type Rec = { uuid: string; type: string; [member: string]: unknown };
 const rec = (uuid: string, extra: Record<string, unknown> = {}): Rec => ({ uuid, parentUuid: null, type: 'user', ...extra });
@@ -35,18 +28,8 @@ function chain(n: number, parent: string | null = null, label = 'r'): Rec[] {
 
 /** Bytes a record costs: its exact text as sent (our bodies are JSON.stringify'd, element by element). */
 const bytesOf = (records: unknown[]) => records.reduce<number>((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)), 0);
-const last = <T>(xs: T[]) => xs[xs.length - 1];
 
-const path = (id: string, tail = '') => `/api/trajectories/${encodeURIComponent(id)}${tail}`;
-
-const append = (who: Actor, id: string, base: string | null, records: unknown[], extra: Record<string, unknown> = {}) =>
-  t.call('PUT', path(id, '/append'), { token: who.token, body: { base_uuid: base, records, ...extra } });
-const cover = (who: Actor, id: string, records: unknown[], extra: Record<string, unknown> = {}) =>
-  t.call('PUT', path(id, '/full'), { token: who.token, body: { records, ...extra } });
-const read = (who: Actor, id: string, query?: Record<string, string>) => t.call('GET', path(id), { token: who.token, query });
-const meta = (who: Actor, id: string) => t.call('GET', path(id, '/meta'), { token: who.token });
-const setVisibility = (who: Actor, id: string, body: Record<string, unknown>) => t.call('PATCH', path(id, '/visibility'), { token: who.token, body });
-const remove = (who: Actor, id: string) => t.call('DELETE', path(id), { token: who.token });
+const { append, cover, read, meta, setVisibility, remove } = trajectoryCalls(t);
 const list = (who: Actor, query: Record<string, string | number> = {}) => t.call('GET', '/api/trajectories', { token: who.token, query });
 /** The session ids of a list reply, sorted; the whole reply is printed when it is not a 200 list. */
 function listedIds(reply: Reply): string[] {
@@ -151,23 +134,6 @@ async function makeWorld(): Promise<World> {
   };
 }
 
-const META_KEYS = [
-  'session_id',
-  'owner_id',
-  'lab_id',
-  'visibility',
-  'title',
-  'count',
-  'head_uuid',
-  'bytes',
-  'created_at',
-  'updated_at',
-  'archived_at',
-  'forked_from',
-  'figure_count',
-  'open_annotations',
-  'source',
-].sort();
 
 describe('who may view', () => {
   let w: World;

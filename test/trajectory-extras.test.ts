@@ -1,3 +1,4 @@
+import { Actor, last, META_KEYS, newSessionId, newUuid, sessionPath as path, trajectoryCalls } from './support/trajectories';
 import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 
 /**
@@ -11,13 +12,7 @@ const t = useTestApp();
 
 const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 
-/** Anyone holding a token: a test user, or the admin. */
-type Actor = { token: string; id?: string };
 const admin = (): Actor => ({ token: t.adminToken });
-
-let counter = 0;
-const newSessionId = (label = 'x') => `${label}.${process.pid}:${++counter}-${Math.random().toString(36).slice(2, 8)}`;
-const newUuid = (label = 'r') => `${label}-${++counter}-${Math.random().toString(36).slice(2, 10)}`;
 
 type Rec = { uuid: string; parentUuid?: string | null; type: string; [member: string]: unknown };
 
@@ -38,21 +33,13 @@ function linked(records: Omit<Rec, 'uuid' | 'parentUuid'>[]): Rec[] {
   return out;
 }
 
-const last = <T>(xs: T[]) => xs[xs.length - 1];
 const bytesOfRaw = (raws: string[]) => raws.reduce((sum, raw) => sum + Buffer.byteLength(raw), 0);
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-const path = (id: string, tail = '') => `/api/trajectories/${encodeURIComponent(id)}${tail}`;
-
-const append = (who: Actor, id: string, base: string | null, records: unknown[], extra: Record<string, unknown> = {}) =>
-  t.call('PUT', path(id, '/append'), { token: who.token, body: { base_uuid: base, records, ...extra } });
+const { append, read, meta, setVisibility, remove } = trajectoryCalls(t);
 /** An append whose records are sent as exactly these texts (odd spacing kept: stored byte for byte). */
 const appendRaw = (who: Actor, id: string, base: string | null, raws: string[]) =>
   t.call('PUT', path(id, '/append'), { token: who.token, rawBody: `{"base_uuid":${JSON.stringify(base)},"records":[ ${raws.join(' ,\n ')} ]}` });
-const read = (who: Actor, id: string) => t.call('GET', path(id), { token: who.token });
-const meta = (who: Actor, id: string) => t.call('GET', path(id, '/meta'), { token: who.token });
-const setVisibility = (who: Actor, id: string, body: Record<string, unknown>) => t.call('PATCH', path(id, '/visibility'), { token: who.token, body });
-const remove = (who: Actor, id: string) => t.call('DELETE', path(id), { token: who.token });
 
 const annotate = (who: Actor, id: string, body: Record<string, unknown>) => t.call('POST', path(id, '/annotations'), { token: who.token, body });
 const annotations = (who: Actor, id: string) => t.call('GET', path(id, '/annotations'), { token: who.token });
@@ -148,23 +135,6 @@ async function makeWorld(): Promise<World> {
   return { lab, owner, member, mentor, formerMentor, outsider, otherLabMember };
 }
 
-const META_KEYS = [
-  'session_id',
-  'owner_id',
-  'lab_id',
-  'visibility',
-  'title',
-  'count',
-  'head_uuid',
-  'bytes',
-  'created_at',
-  'updated_at',
-  'archived_at',
-  'forked_from',
-  'figure_count',
-  'open_annotations',
-  'source',
-].sort();
 
 const ANNOTATION_KEYS = ['annotation_id', 'session_id', 'record_uuid', 'author_id', 'body', 'reply_to', 'status', 'created_at', 'resolved_at', 'resolved_by'].sort();
 
@@ -719,7 +689,7 @@ describe('fork', () => {
 
   test('a record over 256 KiB is copied too, and the fork survives deleting the parent', async () => {
     const id = newSessionId('bigparent');
-    const n = counter;
+    const n = Math.random().toString(36).slice(2, 10);
     const big = `{"uuid":"big-${n}","parentUuid":null,"type":"tool_result", "blob":"${'é日x\\"'.repeat(60 * 1024)}"}`;
     const after = `{"uuid":"after-${n}","parentUuid":"big-${n}","type":"assistant"}`;
     const tail = `{"uuid":"tail-${n}","parentUuid":"after-${n}","type":"user"}`;
