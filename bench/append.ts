@@ -20,6 +20,7 @@ import { BENCH_ADMIN_TOKEN, startBenchServer } from './server';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const BATCH = 100;
+const ROUNDS = 5; // 100,000 / 4 writers / 5 rounds = 5,000 records: whole batches
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 4);
 const READ_SESSION_RECORDS = Number(process.env.BENCH_READ_RECORDS ?? 10_000);
 const READS = Number(process.env.BENCH_READS ?? 30);
@@ -68,10 +69,11 @@ function call(method: string, route: string, token: string, body?: string): Prom
   });
 }
 
-async function appendAll(token: string, sessionId: string, total: number, latencies: number[]) {
-  let head: string | null = null;
-  for (let start = 0; start < total; start += BATCH) {
-    const records = batch(sessionId, start, Math.min(BATCH, total - start));
+/** Appends records `from` … `from + total - 1` of a session whose last record is `from - 1`. */
+async function appendAll(token: string, sessionId: string, total: number, latencies: number[], from = 0) {
+  let head: string | null = from === 0 ? null : `${sessionId}-${from - 1}`;
+  for (let start = from; start < from + total; start += BATCH) {
+    const records = batch(sessionId, start, Math.min(BATCH, from + total - start));
     const body = `{"base_uuid":${JSON.stringify(head)},"records":[${records.map((r) => r.text).join(',')}]}`;
     const began = performance.now();
     await call('PUT', `/api/trajectories/${sessionId}/append`, token, body);
@@ -91,43 +93,60 @@ async function main() {
     await call('PATCH', `/api/admin/users/${user.user_id}`, ADMIN, JSON.stringify({ storage_quota_bytes: 1e12 }));
     const token = JSON.parse(await call('POST', `/api/admin/users/${user.user_id}/tokens`, ADMIN, JSON.stringify({ label: 'bench' }))).token as string;
 
-    // 1. Through the API.
-    process.stdout.write(`appending ${RECORDS} records (~1 KiB, batches of ${BATCH}, ${WRITERS} sessions at once) through the API…\n`);
-    const latencies: number[] = [];
-    const serverCpuBefore = cpuSeconds(server.process.pid!);
-    const clientCpuBefore = process.cpuUsage();
-    let began = performance.now();
-    await Promise.all(Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, RECORDS / WRITERS, latencies)));
-    const apiSeconds = (performance.now() - began) / 1000;
-    const serverCpu = cpuSeconds(server.process.pid!) - serverCpuBefore;
-    const clientCpuUsed = process.cpuUsage(clientCpuBefore);
-    const clientCpu = (clientCpuUsed.user + clientCpuUsed.system) / 1e6;
-
-    // 2. The floor: the same rows, plain multi-row INSERTs, same concurrency.
-    process.stdout.write('writing the same rows with plain multi-row INSERTs through pg…\n');
+    // 1 and 2, interleaved in rounds (alternating which goes first) so that neither side pays
+    // alone for checkpoints or autovacuum the other one caused.
+    process.stdout.write(`appending ${RECORDS} records (~1 KiB, batches of ${BATCH}, ${WRITERS} sessions at once) through the API,\n`);
+    process.stdout.write(`and the same rows with plain multi-row INSERTs through pg, in ${ROUNDS} interleaved rounds…\n`);
     const clients = await Promise.all(Array.from({ length: WRITERS }, async () => {
       const client = new Client({ connectionString: databaseUrl });
       await client.connect();
       return client;
     }));
+    const latencies: number[] = [];
+    const perSession = RECORDS / WRITERS / ROUNDS;
+    let apiSeconds = 0;
+    let floorSeconds = 0;
+    let serverCpu = 0;
+    let clientCpu = 0;
+    const throughApi = async (round: number) => {
+      const serverCpuBefore = cpuSeconds(server.process.pid!);
+      const clientCpuBefore = process.cpuUsage();
+      const began = performance.now();
+      await Promise.all(Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, perSession, latencies, round * perSession)));
+      apiSeconds += (performance.now() - began) / 1000;
+      serverCpu += cpuSeconds(server.process.pid!) - serverCpuBefore;
+      const clientCpuUsed = process.cpuUsage(clientCpuBefore);
+      clientCpu += (clientCpuUsed.user + clientCpuUsed.system) / 1e6;
+    };
+    const throughFloor = async (round: number) => {
+      const began = performance.now();
+      await Promise.all(clients.map(async (client, w) => {
+        const sessionId = `bench-${run}-floor-${w}`;
+        for (let start = round * perSession; start < (round + 1) * perSession; start += BATCH) {
+          const records = batch(sessionId, start, Math.min(BATCH, (round + 1) * perSession - start));
+          const values: unknown[] = [];
+          const rows = records.map((r, i) => {
+            values.push(sessionId, start + i + 1, r.uuid, i === 0 && start === 0 ? null : `${sessionId}-${start + i - 1}`, 'assistant', r.text, Buffer.byteLength(r.text));
+            const o = i * 7;
+            return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7})`;
+          });
+          await client.query(`insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes) values ${rows.join(',')}`, values);
+        }
+      }));
+      floorSeconds += (performance.now() - began) / 1000;
+    };
     for (let w = 0; w < WRITERS; w++) {
       await clients[w].query(`insert into trajectories (id, owner_id) values ($1, $2)`, [`bench-${run}-floor-${w}`, user.user_id]);
     }
-    began = performance.now();
-    await Promise.all(clients.map(async (client, w) => {
-      const sessionId = `bench-${run}-floor-${w}`;
-      for (let start = 0; start < RECORDS / WRITERS; start += BATCH) {
-        const records = batch(sessionId, start, BATCH);
-        const values: unknown[] = [];
-        const rows = records.map((r, i) => {
-          values.push(sessionId, start + i + 1, r.uuid, i === 0 && start === 0 ? null : `${sessionId}-${start + i - 1}`, 'assistant', r.text, Buffer.byteLength(r.text));
-          const o = i * 7;
-          return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7})`;
-        });
-        await client.query(`insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes) values ${rows.join(',')}`, values);
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round % 2 === 0) {
+        await throughApi(round);
+        await throughFloor(round);
+      } else {
+        await throughFloor(round);
+        await throughApi(round);
       }
-    }));
-    const floorSeconds = (performance.now() - began) / 1000;
+    }
     await Promise.all(clients.map((c) => c.end()));
 
     // 3. Reading a 10,000-record session.

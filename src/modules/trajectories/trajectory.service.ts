@@ -112,21 +112,44 @@ async function openForWrite(q: Query, viewer: Viewer, sessionId: string, input: 
   return session;
 }
 
+/** Where a write leaves its session: head, count and bytes, plus what else it sets. */
+interface SessionMove {
+  session: SessionRow;
+  count: number;
+  head: string | null;
+  bytes: number;
+  labId?: string | null;
+  title?: string | null;
+  /** Records new to the session, whose token counts go to the usage ledger (counts only). */
+  usage: IncomingRecord[];
+}
+
 /**
- * Charges `bytes` to the owner's storage in the same transaction as the write, refusing it when
- * the quota would be exceeded. One conditional UPDATE: concurrent writers cannot overshoot.
+ * Charges `bytes` to the viewer's storage and, only when that fits the quota, moves the session
+ * (`move`) and records its token usage. One statement, so the quota check cannot be raced and
+ * the append hot path pays one round trip for all three.
  * @throws PAYLOAD_TOO_LARGE
  */
-async function chargeStorage(q: Query, viewer: Viewer, bytes: number) {
-  if (bytes <= 0) {
-    await q(`update users set storage_used_bytes = greatest(storage_used_bytes + ?, 0) where id = ?`, [bytes, viewer.user.id]);
-    return;
+async function chargeStorage(q: Query, viewer: Viewer, bytes: number, move?: SessionMove) {
+  const params: unknown[] = [bytes, viewer.user.id, bytes, bytes, storageQuotaOf(viewer.user)];
+  let sql = `with charged as (
+      update users set storage_used_bytes = greatest(storage_used_bytes + ?::bigint, 0)
+       where id = ? and (?::bigint <= 0 or storage_used_bytes + ?::bigint <= ?) returning id)`;
+  if (move) {
+    const tokensIn = move.usage.reduce((sum, r) => sum + r.tokensIn, 0);
+    const tokensOut = move.usage.reduce((sum, r) => sum + r.tokensOut, 0);
+    sql += `, moved as (
+      update trajectories set count = ?, head_uuid = ?, bytes = ?, lab_id = coalesce(?, lab_id), title = coalesce(?, title), archived_at = null, updated_at = now()
+       where id = ? and exists (select from charged))
+    , used as (
+      insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
+      select ?, ?, ?, 'trajectory', ?::bigint, ?::bigint where exists (select from charged) and (?::bigint > 0 or ?::bigint > 0))`;
+    const { session } = move;
+    params.push(move.count, move.head, move.bytes, move.labId ?? null, move.title ?? null, session.id);
+    params.push(session.owner_id, session.lab_id, session.id, tokensIn, tokensOut, tokensIn, tokensOut);
   }
-  const charged = await q(
-    `update users set storage_used_bytes = storage_used_bytes + ? where id = ? and storage_used_bytes + ? <= ? returning id`,
-    [bytes, viewer.user.id, bytes, storageQuotaOf(viewer.user)],
-  );
-  if (charged.length === 0) throw new AppError('PAYLOAD_TOO_LARGE', 'storage quota exceeded: nothing was stored');
+  const [{ charged }] = await q<{ charged: boolean }>(`${sql} select exists (select from charged) as charged`, params);
+  if (!charged) throw new AppError('PAYLOAD_TOO_LARGE', 'storage quota exceeded: nothing was stored');
 }
 
 /** Inserts records after position `after`, in one statement; large texts go to the payload store. */
@@ -156,20 +179,6 @@ async function insertRecords(q: Query, sessionId: string, after: number, records
 const INSERT_CHUNK = 5000;
 
 
-/** Token counts of the batch into the usage ledger (counts only). */
-async function recordUsage(q: Query, session: SessionRow, records: IncomingRecord[]) {
-  const tokensIn = records.reduce((sum, r) => sum + r.tokensIn, 0);
-  const tokensOut = records.reduce((sum, r) => sum + r.tokensOut, 0);
-  if (tokensIn === 0 && tokensOut === 0) return;
-  await q(`insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out) values (?, ?, ?, 'trajectory', ?, ?)`, [
-    session.owner_id,
-    session.lab_id,
-    session.id,
-    tokensIn,
-    tokensOut,
-  ]);
-}
-
 const byteSum = (records: IncomingRecord[]) => records.reduce((sum, r) => sum + r.bytes, 0);
 
 /**
@@ -192,18 +201,15 @@ export async function appendRecords(em: EntityManager, viewer: Viewer, sessionId
     }
     if (records.length === 0) return { sessionId, headUuid: session.head_uuid, count: session.count, appended: 0 };
     const bytes = byteSum(records);
-    await chargeStorage(q, viewer, bytes);
+    const head = records[records.length - 1].uuid;
+    const count = session.count + records.length;
     await insertRecords(q, sessionId, session.count, records).catch((error: unknown) => {
       // The unique (session, uuid) index is the check: a uuid already stored refuses the batch.
       throw (error as { code?: string }).code === '23505' ? conflict('a record uuid of this batch is already in this session') : error;
     });
-    const head = records[records.length - 1].uuid;
-    const count = session.count + records.length;
-    await q(
-      `update trajectories set count = ?, head_uuid = ?, bytes = bytes + ?, title = coalesce(?, title), archived_at = null, updated_at = now() where id = ?`,
-      [count, head, bytes, input.title ?? null, sessionId],
-    );
-    await recordUsage(q, session, records);
+    // Charged last: the owner's row stays locked only until commit, so one owner's sessions
+    // append in parallel. Over quota, the rollback takes the inserted rows back out.
+    await chargeStorage(q, viewer, bytes, { session, count, head, bytes: session.bytes + bytes, title: input.title, usage: records });
     return { sessionId, headUuid: head, count, appended: records.length };
   });
 }
@@ -229,18 +235,14 @@ export async function coverRecords(em: EntityManager, viewer: Viewer, sessionId:
   return inTransaction(em, async (q) => {
     const session = await openForWrite(q, viewer, sessionId, input, source);
     const bytes = byteSum(records);
-    await chargeStorage(q, viewer, bytes - session.bytes);
+    const head = records.length ? records[records.length - 1].uuid : null;
     // Usage counts each record once: only records new to the session add to the ledger.
     const known = new Set((await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ?`, [sessionId])).map((r) => r.uuid));
+    const usage = records.filter((r) => !known.has(r.uuid));
+    await chargeStorage(q, viewer, bytes - session.bytes, { session, count: records.length, head, bytes, labId: input.labId, title: input.title, usage });
     await q(`delete from trajectory_records where session_id = ?`, [sessionId]);
     await q(`delete from record_payloads where session_id = ?`, [sessionId]);
     await insertRecords(q, sessionId, 0, records);
-    const head = records.length ? records[records.length - 1].uuid : null;
-    await q(
-      `update trajectories set count = ?, head_uuid = ?, bytes = ?, lab_id = coalesce(?, lab_id), title = coalesce(?, title), archived_at = null, updated_at = now() where id = ?`,
-      [records.length, head, bytes, input.labId ?? null, input.title ?? null, sessionId],
-    );
-    await recordUsage(q, session, records.filter((r) => !known.has(r.uuid)));
     return { sessionId, headUuid: head, count: records.length, appended: records.length };
   });
 }
