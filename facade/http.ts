@@ -4,6 +4,7 @@ import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
 import { Ctx, makeContext, requestFacts, Services } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
+import { requireReleaseToken } from '../src/modules/releases/release.policy';
 import { locOf, planVariables, RawBodyRequest, readVariables, snake, VariablePlan, WireIssue, wirePath } from './inputs';
 import { operationOf, OperationRoute, Route } from './route';
 
@@ -79,8 +80,9 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
       try {
         const ctx = makeContext(services, requestFacts(req, res));
         // Credentials first: a caller without valid ones learns nothing about the request's shape.
-        if (route.auth !== 'none' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
-        await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
+        if (route.auth === 'release') requireReleaseToken(ctx);
+        else if (route.auth !== 'none' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
+        if (route.kind === 'operation' || !route.consumes) await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
         if (route.kind === 'stream') return await route.handle(req, res, ctx, (operation, variables) => execute(schema, operation, variables, ctx));
         await runOperation(req, res, ctx, compiled!, schema);
       } catch (error) {
@@ -112,8 +114,8 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
     return;
   }
   const data = await execute(schema, route.operation, variables, ctx);
-  if (route.status === 204) return void res.status(204).end();
   let value = (data as Record<string, unknown>)[route.result];
+  if (route.status === 204 || (route.noContentWhenNull && value === null)) return void res.status(204).end();
   if (route.omitNulls) value = Object.fromEntries(Object.entries(value as object).filter(([, member]) => member !== null));
   const payload = route.list ? { items: value, total: (value as unknown[]).length } : value;
   res.status(route.status ?? 200).json(payload);

@@ -148,6 +148,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
         body = { ...body, required: Object.keys(properties).filter((name) => !properties[name].anyOf) };
       }
       if (route.list) body = { type: 'object', properties: { items: body, total: { type: 'integer' } }, required: ['items', 'total'] };
+      if (route.noContentWhenNull) responses['204'] = { description: 'Nothing to return yet' };
       responses[String(route.status ?? 200)] =
         route.status === 204 ? { description: 'No content' } : { description: 'OK', content: { 'application/json': { schema: body } } };
       if (op.variableDefinitions?.length) {
@@ -156,7 +157,8 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
     } else {
       entry.operationId = `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
       for (const [, name] of route.path.matchAll(/\{([^}]+)\}/g)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
-      responses['200'] = { description: 'OK', content: { [route.produces]: {} } };
+      responses[String(route.status ?? 200)] = { description: 'OK', content: { [route.produces]: {} } };
+      if (route.consumes) entry.requestBody = { required: true, content: { [route.consumes]: {} } };
     }
     if (parameters.length) entry.parameters = parameters;
     (paths[route.path] ??= {})[route.method.toLowerCase()] = entry;

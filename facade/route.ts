@@ -7,9 +7,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route, checked before any work and published in the OpenAPI document.
- * `user` and `admin` need a bearer token; the domain layer still enforces roles itself.
+ * `user` and `admin` need a bearer token; `release` the release token (contracts §7). The
+ * domain layer still enforces roles itself.
  */
-export type RouteAuth = 'none' | 'user' | 'admin';
+export type RouteAuth = 'none' | 'user' | 'admin' | 'release';
 
 /** Where one GraphQL variable comes from in the HTTP request. */
 export type VariableSource =
@@ -53,6 +54,8 @@ export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<
   /** Leave out null members: for answers whose members depend on a state (e.g. a pending login). */
   omitNulls?: boolean;
   status?: number;
+  /** A null result is a 204 with an empty body (e.g. no release published yet). */
+  noContentWhenNull?: boolean;
 }
 
 /**
@@ -67,6 +70,10 @@ export interface StreamRoute extends RouteBase {
   handle(req: Request, res: Response, ctx: Ctx, run: Run): Promise<void>;
   /** Response media type for the OpenAPI document. */
   produces: string;
+  /** Request media type when the handler reads the body itself (uploads); no JSON parsing then. */
+  consumes?: string;
+  /** Success status for the OpenAPI document (default 200). */
+  status?: number;
 }
 
 export type Route = OperationRoute<any, any> | StreamRoute;

@@ -1,5 +1,14 @@
 import * as Op from './generated/operations';
 import { body, operation, path, query, Route } from './route';
+import {
+  desktopUpdateFeedRoute,
+  figureRawRoute,
+  figureUploadRoute,
+  modelCatalogRoute,
+  releaseDownloadRoute,
+  releaseFileUploadRoute,
+  signedBlobRoute,
+} from './files';
 import { syncUsersRoute, trajectoryReadRoute } from './streams';
 
 /** Appends and cover-writes carry whole batches of records; other bodies are small. */
@@ -48,7 +57,21 @@ export const ROUTES: Route[] = [
   operation({ method: 'POST', path: '/api/trajectories/{session_id}/summary/refresh', auth: 'user', tag: 'trajectories', summary: 'Drop the cached summary (owner)', operation: Op.TrajectorySummaryRefreshDocument, variables: { sessionId: path('session_id') }, result: 'trajectorySummaryRefresh' }),
   operation({ method: 'POST', path: '/api/trajectories/{session_id}/discuss', auth: 'user', tag: 'trajectories', summary: 'Ask the model about a session', operation: Op.TrajectoryDiscussDocument, variables: { sessionId: path('session_id'), input: body() }, result: 'trajectoryDiscuss' }),
   operation({ method: 'GET', path: '/api/trajectories/{session_id}/discussions', auth: 'user', tag: 'trajectories', summary: 'Q&A turns of other viewers (owner)', operation: Op.TrajectoryDiscussionsDocument, variables: { sessionId: path('session_id') }, result: 'trajectoryDiscussions' }),
+  operation({ method: 'POST', path: '/api/trajectories/{session_id}/figures', auth: 'user', tag: 'trajectories', summary: 'Record figure map rows (owner)', operation: Op.TrajectoryFiguresRecordDocument, variables: { sessionId: path('session_id'), input: body() }, result: 'trajectoryFiguresRecord' }),
+  figureUploadRoute,
+  figureRawRoute,
+  signedBlobRoute,
   operation({ method: 'PATCH', path: '/api/trajectories/{session_id}/visibility', auth: 'user', tag: 'trajectories', summary: 'Set visibility (owner)', operation: Op.TrajectoryVisibilitySetDocument, variables: { sessionId: path('session_id'), input: body() }, result: 'trajectoryVisibilitySet' }),
+
+  // Releases and the model catalog (contracts §7): reading is public, publishing takes the release token.
+  modelCatalogRoute,
+  operation({ method: 'GET', path: '/admin/api/public/models/manifest', auth: 'none', tag: 'releases', summary: 'Model catalog manifest', operation: Op.ModelCatalogManifestDocument, variables: {}, result: 'modelCatalogManifest' }),
+  operation({ method: 'PUT', path: '/api/admin/models', auth: 'admin', tag: 'admin', summary: 'Replace the model catalog', operation: Op.ModelCatalogReplaceDocument, variables: { input: body() }, result: 'modelCatalogReplace' }),
+  operation({ method: 'GET', path: '/admin/api/public/app/{product}/manifest', auth: 'none', tag: 'releases', summary: 'Current release manifest (204 when none)', operation: Op.ReleaseManifestDocument, variables: { product: path('product') }, result: 'releaseManifest', noContentWhenNull: true }),
+  operation({ method: 'PUT', path: '/admin/api/release/{product}/manifest', auth: 'release', tag: 'releases', summary: 'Publish a release manifest (release token)', operation: Op.ReleasePublishDocument, variables: { product: path('product'), input: body() }, result: 'releasePublish' }),
+  releaseFileUploadRoute,
+  releaseDownloadRoute,
+  desktopUpdateFeedRoute,
 
   // Admin: users and labs
   syncUsersRoute,

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { AppError, invalid } from '../src/errors';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
+import { figureServeUrls } from '../src/modules/figures/figure.service';
 import { eachRecord, seqOf } from '../src/modules/trajectories/trajectory.service';
 import { streamAllUsers } from '../src/modules/users/user.service';
 import * as Op from './generated/operations';
@@ -69,6 +70,16 @@ function text(value: unknown, name: string, max: number): string | null {
 }
 
 /**
+ * A record with every string equal to a figure's `canonical_path` replaced by its serve URL.
+ * Records that do not mention a path (the usual case) are passed through untouched.
+ */
+function withFigureUrls(raw: string, urls: Map<string, string>): string {
+  const mentions = [...urls.keys()].some((figurePath) => raw.includes(JSON.stringify(figurePath)));
+  if (!mentions) return raw;
+  return JSON.stringify(JSON.parse(raw, (_key, value: unknown) => (typeof value === 'string' ? urls.get(value) ?? value : value)));
+}
+
+/**
  * `GET /api/trajectories/{session_id}`: the metadata and the records as stored, byte for byte
  * (`since`: only the records after that uuid). `download=true`: NDJSON attachment, one record per
  * line. Streamed in batches, so a long session costs flat memory.
@@ -87,17 +98,24 @@ export const trajectoryReadRoute = stream({
     const download = flag(req.query.download, 'download');
     const { trajectoryMeta: meta } = await run(Op.TrajectoryMetaDocument, { sessionId });
     const after = since === null ? 0 : await seqOf(ctx.em, sessionId, since);
+    // A cloud client cannot open local figure paths: it gets serve URLs instead (response only).
+    const figures = ctx.clientKind === 'cloud' ? await figureServeUrls(ctx.em, sessionId, ctx.baseUrl) : new Map<string, string>();
+    const served = figures.size ? (raw: string) => withFigureUrls(raw, figures) : (raw: string) => raw;
     if (download) {
       res.status(200).type('application/x-ndjson').setHeader('Content-Disposition', `attachment; filename="${sessionId}.jsonl"`);
       // One record per line: a record stored with line breaks between its tokens is written compactly.
-      await eachRecord(ctx.em, sessionId, after, (raw) => write(res, `${/[\r\n]/.test(raw) ? JSON.stringify(JSON.parse(raw)) : raw}\n`));
+      await eachRecord(ctx.em, ctx.services.blobs, sessionId, after, (stored) => {
+        const raw = served(stored);
+        return write(res, `${/[\r\n]/.test(raw) ? JSON.stringify(JSON.parse(raw)) : raw}\n`);
+      });
       res.end();
       return;
     }
     res.status(200).type('application/json');
     await write(res, `${JSON.stringify(meta).slice(0, -1)},"records":[`);
     let first = true;
-    await eachRecord(ctx.em, sessionId, after, async (raw) => {
+    await eachRecord(ctx.em, ctx.services.blobs, sessionId, after, async (stored) => {
+      const raw = served(stored);
       await write(res, first ? raw : `,${raw}`);
       first = false;
     });

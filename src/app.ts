@@ -17,6 +17,7 @@ import { ROUTES } from '../facade/routes';
 import type { Config } from './config';
 import { makeContext, requestFacts, Services } from './context';
 import { startEmbeddedPostgres } from './db/embedded';
+import { openBlobs } from './blobs';
 import { loadSealer } from './db/instance-keys';
 import { openDatabase } from './db/orm';
 import { AppError, ERROR_CODES, toAppError } from './errors';
@@ -44,7 +45,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const orm = await openDatabase(config.databaseUrl ?? embedded!.url);
   const sealer = await loadSealer(orm.em.fork());
   const pubsub = makePubSub(config.redisUrl);
-  const services: Services = { config, orm, sealer, pubsub };
+  const blobs = await openBlobs(config, orm.em.fork());
+  const services: Services = { config, orm, sealer, pubsub, blobs };
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);

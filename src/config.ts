@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { S3Settings } from './blobs/s3-store';
 
 /** Everything the process reads from its environment, validated once at start (contracts §1). */
 export interface Config {
@@ -8,9 +9,19 @@ export interface Config {
   /** `postgres://…`; undefined = embedded PostgreSQL under `dataDir`. */
   databaseUrl?: string;
   blobStore: 'file' | 's3' | 'none';
+  /** Set when `blobStore` is `s3`. */
+  s3?: S3Settings;
+  /** Bound of the on-disk cache of release binaries kept from a remote store. */
+  releaseCacheBytes: number;
+  /** Largest figure file (each of `file` and `original`) an upload may carry. */
+  maxFigureBytes: number;
+  /** Largest release binary the publishing endpoint takes. */
+  maxReleaseFileBytes: number;
   releaseToken?: string;
   bootstrapAdminToken?: string;
   publicUrl: string;
+  /** Whether `PUBLIC_URL` was set; if not, URLs are built for the host each caller used. */
+  publicUrlFromEnv: boolean;
   redisUrl?: string;
   llm?: { provider: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string };
   /** Largest JSON body accepted by the facade and /graphql. */
@@ -63,11 +74,33 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL');
 
   const blobStore = oneOf('BLOB_STORE', ['file', 's3', 'none'] as const, 'file');
+  let s3: S3Settings | undefined;
   if (blobStore === 's3') {
     for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
       if (!value(name)) problems.push(`${name} is required when BLOB_STORE=s3`);
     }
+    for (const name of ['S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT']) {
+      if (value(name) && !/^https?:\/\/[^/]+/.test(value(name)!)) problems.push(`${name} must be an http(s) URL`);
+    }
+    s3 = {
+      endpoint: value('S3_ENDPOINT'),
+      publicEndpoint: value('S3_PUBLIC_ENDPOINT'),
+      bucket: value('S3_BUCKET') ?? '',
+      region: value('S3_REGION') ?? 'us-east-1',
+      accessKeyId: value('S3_ACCESS_KEY_ID') ?? '',
+      secretAccessKey: value('S3_SECRET_ACCESS_KEY') ?? '',
+      forcePathStyle: (value('S3_FORCE_PATH_STYLE') ?? 'false') === 'true',
+    };
   }
+  const bytes = (name: string, fallback: number) => {
+    const text = value(name) ?? String(fallback);
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) problems.push(`${name} must be a positive integer number of bytes`);
+    return n;
+  };
+  const releaseCacheBytes = bytes('RELEASE_CACHE_BYTES', 10 * 1024 ** 3);
+  const maxFigureBytes = bytes('MAX_FIGURE_BYTES', 100 * 1024 ** 2);
+  const maxReleaseFileBytes = bytes('MAX_RELEASE_FILE_BYTES', 4 * 1024 ** 3);
 
   let llm: Config['llm'];
   const provider = value('LLM_PROVIDER');
@@ -96,9 +129,14 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(value('DATA_DIR') ?? './data'),
     databaseUrl,
     blobStore,
+    s3,
+    releaseCacheBytes,
+    maxFigureBytes,
+    maxReleaseFileBytes,
     releaseToken: value('RELEASE_TOKEN'),
     bootstrapAdminToken,
     publicUrl,
+    publicUrlFromEnv: value('PUBLIC_URL') !== undefined,
     redisUrl,
     llm,
     maxJsonBodyBytes,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
+import type { Blobs } from './blobs';
 import type { Config } from './config';
 import type { Sealer } from './db/instance-keys';
 import type { Orm } from './db/orm';
@@ -14,6 +15,7 @@ export interface Services {
   orm: Orm;
   sealer: Sealer;
   pubsub: AppPubSub;
+  blobs: Blobs;
 }
 
 /** Per-request context: a forked EntityManager, the viewer (resolved once, lazily) and loaders. */
@@ -25,6 +27,8 @@ export interface Ctx {
   authorization?: string;
   /** What the client says it is (`X-Client-Kind`: desktop, cli, cloud), when it says so. */
   clientKind?: string;
+  /** Base of URLs handed to this caller: `PUBLIC_URL` when set, else the host the caller used. */
+  baseUrl: string;
   /** The caller, or null when anonymous. @throws UNAUTHENTICATED for a bad credential. */
   viewer(): Promise<Viewer | null>;
   loaders: Loaders;
@@ -35,11 +39,13 @@ export interface RequestFacts {
   authorization?: string;
   clientKind?: string;
   requestId: string;
+  /** `proto://host` the request was addressed to (forwarded by a proxy or direct), when well-formed. */
+  origin?: string;
 }
 
 const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
-export function makeContext(services: Services, { authorization, clientKind, requestId }: RequestFacts): Ctx {
+export function makeContext(services: Services, { authorization, clientKind, requestId, origin }: RequestFacts): Ctx {
   const em = services.orm.em.fork() as EntityManager;
   let viewer: Promise<Viewer | null> | undefined;
   let loaders: Loaders | undefined;
@@ -49,6 +55,7 @@ export function makeContext(services: Services, { authorization, clientKind, req
     requestId,
     authorization,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
+    baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : origin ?? services.config.publicUrl,
     viewer: () => (viewer ??= authenticate(em, authorization)),
     get loaders() {
       return (loaders ??= makeLoaders(em));
@@ -66,5 +73,21 @@ export async function requireViewer(ctx: Ctx): Promise<Viewer> {
 /** The parts of an HTTP request the domain context uses. */
 export function requestFacts(req: Request, res: Response): RequestFacts {
   const clientKind = req.headers['x-client-kind'];
-  return { authorization: req.headers.authorization, clientKind: typeof clientKind === 'string' ? clientKind : undefined, requestId: res.locals.requestId as string };
+  return {
+    authorization: req.headers.authorization,
+    clientKind: typeof clientKind === 'string' ? clientKind : undefined,
+    requestId: res.locals.requestId as string,
+    origin: originOf(req),
+  };
+}
+
+const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
+
+/** The origin the caller addressed: a proxy's `X-Forwarded-Proto`/`-Host` first, else `Host`. */
+function originOf(req: Request): string | undefined {
+  const first = (value: string | string[] | undefined) => (typeof value === 'string' ? value.split(',')[0].trim() : undefined);
+  const host = first(req.headers['x-forwarded-host']) ?? req.headers.host;
+  const proto = first(req.headers['x-forwarded-proto']) ?? (req.socket && 'encrypted' in req.socket ? 'https' : 'http');
+  if (!host || !HOST.test(host) || (proto !== 'http' && proto !== 'https')) return undefined;
+  return `${proto}://${host}`;
 }

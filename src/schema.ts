@@ -4,14 +4,17 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { AdminResolver } from './modules/admin/admin.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
+import { CatalogResolver } from './modules/catalog/catalog.resolver';
+import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver } from './modules/labs/lab.resolver';
+import { ReleaseResolver } from './modules/releases/release.resolver';
 import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { UserResolver } from './modules/users/user.resolver';
 import type { AppPubSub } from './pubsub';
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema', 'schema.graphql');
 
-const RESOLVERS = [AuthResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver] as const;
+const RESOLVERS = [AuthResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver, FigureResolver, ReleaseResolver, CatalogResolver] as const;
 
 /** The code-first domain schema. `pubSub` carries subscription events (Redis or in-process). */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {

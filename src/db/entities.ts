@@ -5,5 +5,9 @@ import { AnnotationEntry, DiscussionTurn, RecordPayload, Trajectory, TrajectoryR
 import { UsageEntry } from '../modules/usage/usage.entity';
 import { User } from '../modules/users/user.entity';
 import { InstanceSecret } from './instance-secret.entity';
+import { ModelCatalog } from '../modules/catalog/catalog.entity';
+import { Blob, BlobOwner, Figure } from '../modules/figures/figure.entity';
+import { ReleaseFile, ReleaseManifest } from '../modules/releases/release.entity';
 
-export const ENTITIES = [User, AuthToken, DeviceLogin, Lab, LabMember, AuditEvent, UsageEntry, InstanceSecret, Trajectory, TrajectoryRecord, RecordPayload, AnnotationEntry, DiscussionTurn];
+export const ENTITIES = [User, AuthToken, DeviceLogin, Lab, LabMember, AuditEvent, UsageEntry, InstanceSecret, Trajectory, TrajectoryRecord, RecordPayload, AnnotationEntry, DiscussionTurn,
+  Blob, BlobOwner, Figure, ReleaseFile, ReleaseManifest, ModelCatalog];

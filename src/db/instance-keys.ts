@@ -23,13 +23,18 @@ export class Sealer {
   }
 }
 
-/** Loads the sealing key, creating it on first start (race-safe across instances). */
-export async function loadSealer(em: EntityManager): Promise<Sealer> {
+/**
+ * A random 32-byte secret shared by every instance on this database, made on first use
+ * (race-safe: the first insert wins and everyone reads the winner).
+ */
+export async function instanceSecret(em: EntityManager, name: string): Promise<Buffer> {
   const connection = em.getConnection();
-  await connection.execute(
-    `insert into instance_secrets (name, value) values ('seal_key', ?) on conflict (name) do nothing`,
-    [randomBytes(32).toString('base64')],
-  );
-  const [row] = await connection.execute<{ value: string }[]>(`select value from instance_secrets where name = 'seal_key'`);
-  return new Sealer(Buffer.from(row.value, 'base64'));
+  await connection.execute(`insert into instance_secrets (name, value) values (?, ?) on conflict (name) do nothing`, [name, randomBytes(32).toString('base64')]);
+  const [row] = await connection.execute<{ value: string }[]>(`select value from instance_secrets where name = ?`, [name]);
+  return Buffer.from(row.value, 'base64');
+}
+
+/** Loads the sealing key, creating it on first start. */
+export async function loadSealer(em: EntityManager): Promise<Sealer> {
+  return new Sealer(await instanceSecret(em, 'seal_key'));
 }

@@ -54,9 +54,10 @@ export function readTail(tail: Json[]): Pick<BoardRow, 'state' | 'lastText' | 'e
 /** One scan of a lab's shared sessions (the caller is already authorized for the lab). */
 export async function labBoard(em: EntityManager, labId: string, limit: number): Promise<BoardRow[]> {
   const q = sqlOf(em);
-  const sessions = await q<{ id: string; owner_id: string; owner_name: string; title: string | null; updated_at: string; count: number; head_uuid: string | null; open: number }>(
+  const sessions = await q<{ id: string; owner_id: string; owner_name: string; title: string | null; updated_at: string; count: number; head_uuid: string | null; open: number; figures: number }>(
     `select t.id, t.owner_id, u.name as owner_name, t.title, t.updated_at, t.count, t.head_uuid,
-            (select count(*)::int from annotation_entries n where n.session_id = t.id and ${OPEN_NOTE}) as open
+            (select count(*)::int from annotation_entries n where n.session_id = t.id and ${OPEN_NOTE}) as open,
+            (select count(*)::int from figures f where f.session_id = t.id) as figures
        from trajectories t join users u on u.id = t.owner_id
       where t.lab_id = ? and t.visibility = 'lab' and t.archived_at is null
       order by t.updated_at desc, t.id limit ?`,
@@ -79,7 +80,7 @@ export async function labBoard(em: EntityManager, labId: string, limit: number):
     lastActivityAt: new Date(s.updated_at),
     count: s.count,
     stoppedAtUuid: s.head_uuid,
-    figureCount: 0, // figures arrive with the blob store
+    figureCount: s.figures,
     openAnnotations: s.open,
     ...readTail(bySession.get(s.id) ?? []),
   }));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Blobs } from '../../blobs';
 import type { Config } from '../../config';
 import { AppError, notFound } from '../../errors';
 import { checks } from '../../validation';
@@ -10,9 +11,9 @@ import { appendRecords, eachRecord, loadSession, seqOf } from './trajectory.serv
 type Json = Record<string, any>;
 
 /** Every record up to position `uptoSeq` (all when undefined), parsed. */
-async function readParsed(em: EntityManager, sessionId: string, uptoSeq?: number): Promise<Json[]> {
+async function readParsed(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq?: number): Promise<Json[]> {
   const records: Json[] = [];
-  await eachRecord(em, sessionId, 0, (raw) => void records.push(JSON.parse(raw) as Json), { uptoSeq });
+  await eachRecord(em, blobs, sessionId, 0, (raw) => void records.push(JSON.parse(raw) as Json), { uptoSeq });
   return records;
 }
 
@@ -47,11 +48,11 @@ export interface Finding {
  * Rule-based critique (no model needed): error records, failed tool results, and tool calls
  * that never got a result. Anyone who can view the session.
  */
-export async function critique(em: EntityManager, viewer: Viewer, sessionId: string): Promise<Finding[]> {
+export async function critique(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string): Promise<Finding[]> {
   await loadSession(em, viewer, sessionId, 'view');
   const findings: Finding[] = [];
   const pendingTools = new Map<string, { recordUuid: string; name: string }>();
-  for (const record of await readParsed(em, sessionId)) {
+  for (const record of await readParsed(em, blobs, sessionId)) {
     const uuid = String(record.uuid);
     if (record.type === 'error' || (record.error && typeof record.error !== 'boolean')) {
       const message = typeof record.error === 'string' ? record.error : record.error?.message ?? textOf(record);
@@ -105,14 +106,14 @@ export function extractiveSummary(records: Json[]): string {
  * Appends a `summary` record condensing everything up to `parentUuid` (owner only).
  * @throws NOT_FOUND when `parentUuid` is not in the session; CONFLICT if the session moved meanwhile.
  */
-export async function appendSummary(em: EntityManager, viewer: Viewer, sessionId: string, parentUuid: string) {
+export async function appendSummary(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, parentUuid: string) {
   checks().text(['input', 'parentUuid'], parentUuid, { min: 1, max: 200 }).done();
   const { session } = await loadSession(em, viewer, sessionId, 'write');
   const upto = await seqOf(em, sessionId, parentUuid).catch(() => {
     throw notFound('parent_uuid in this session');
   });
-  const record = { type: 'summary', uuid: randomUUID(), parentUuid, summary: extractiveSummary(await readParsed(em, sessionId, upto)), leafUuid: parentUuid };
-  await appendRecords(em, viewer, sessionId, { baseUuid: session.head_uuid, records: [JSON.stringify(record)] }, session.source);
+  const record = { type: 'summary', uuid: randomUUID(), parentUuid, summary: extractiveSummary(await readParsed(em, blobs, sessionId, upto)), leafUuid: parentUuid };
+  await appendRecords(em, blobs, viewer, sessionId, { baseUuid: session.head_uuid, records: [JSON.stringify(record)] }, session.source);
   return record;
 }
 

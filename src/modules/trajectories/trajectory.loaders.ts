@@ -15,5 +15,14 @@ export function makeTrajectoryLoaders(em: EntityManager) {
       const counts = new Map(rows.map((r) => [r.session_id, r.n]));
       return sessionIds.map((id) => counts.get(id) ?? 0);
     }),
+    /** Rows of the figure map, per session. */
+    figureCountBySessionId: new DataLoader<string, number>(async (sessionIds) => {
+      const rows = await em.getConnection().execute<{ session_id: string; n: number }[]>(
+        `select session_id, count(*)::int as n from figures where session_id in (?) group by session_id`,
+        [sessionIds as string[]],
+      );
+      const counts = new Map(rows.map((r) => [r.session_id, r.n]));
+      return sessionIds.map((id) => counts.get(id) ?? 0);
+    }),
   };
 }

@@ -48,7 +48,6 @@ export function presentMeta(row: trajectories.SessionRow): TrajectoryMeta {
     updatedAt: row.updated_at,
     archivedAt: row.archived_at,
     forkedFrom: row.forked_from_session ? { sessionId: row.forked_from_session, headUuid: row.forked_from_uuid! } : null,
-    figureCount: 0, // figures arrive with the blob store
     source: row.source,
   });
 }
@@ -108,7 +107,7 @@ export class TrajectoryResolver {
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => TrajectoryAppendInput) input: TrajectoryAppendInput,
   ): Promise<AppendPayload> {
-    const result = await trajectories.appendRecords(ctx.em, await requireViewer(ctx), sessionId, input, ctx.clientKind ?? 'api');
+    const result = await trajectories.appendRecords(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, input, ctx.clientKind ?? 'api');
     publishAppend(ctx, result, input.records);
     return result;
   }
@@ -119,7 +118,7 @@ export class TrajectoryResolver {
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => TrajectoryCoverInput) input: TrajectoryCoverInput,
   ): Promise<AppendPayload> {
-    const result = await trajectories.coverRecords(ctx.em, await requireViewer(ctx), sessionId, input, ctx.clientKind ?? 'api');
+    const result = await trajectories.coverRecords(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, input, ctx.clientKind ?? 'api');
     publishAppend(ctx, result, input.records);
     return result;
   }
@@ -166,7 +165,7 @@ export class TrajectoryResolver {
 
   @Mutation(() => Critique, { description: 'Rule-based findings: errors, failed tool calls, tool calls without a result.' })
   async trajectoryCritique(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<Critique> {
-    const findings = await insights.critique(ctx.em, await requireViewer(ctx), sessionId);
+    const findings = await insights.critique(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId);
     return { findings: findings.map((f) => ({ ...f, severity: f.severity as SeverityValue })) };
   }
 
@@ -181,7 +180,7 @@ export class TrajectoryResolver {
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => SummaryRequestInput) input: SummaryRequestInput,
   ): Promise<SummaryRecord> {
-    return insights.appendSummary(ctx.em, await requireViewer(ctx), sessionId, input.parentUuid);
+    return insights.appendSummary(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, input.parentUuid);
   }
 
   @Query(() => SummaryState, { description: 'The cached model summary; enabled false without a model.' })
@@ -222,6 +221,11 @@ export class TrajectoryResolver {
   })
   trajectoryRecordsAppended(@Arg('sessionId', () => ID) _sessionId: string, @Root() event: RecordsAppended): RecordsAppendedEvent {
     return Object.assign(new RecordsAppendedEvent(), event);
+  }
+
+  @FieldResolver(() => Int)
+  figureCount(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<number> {
+    return ctx.loaders.figureCountBySessionId.load(meta.sessionId);
   }
 
   @FieldResolver(() => Int)

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Blobs } from '../../blobs';
 import { AppError, conflict, notFound } from '../../errors';
 import { conditions, containsPattern, inTransaction, Query, sqlOf } from '../../db/sql';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { storageQuotaOf } from '../users/user.service';
+import { loadPayload, storePayload } from './payloads';
 import { IncomingRecord, parseRecords } from './records';
 import { authorizeTrajectory, LabRole, SessionFacts, TrajectoryAction } from './trajectory.policy';
 
@@ -113,7 +115,7 @@ async function openForWrite(q: Query, viewer: Viewer, sessionId: string, input: 
 }
 
 /** Where a write leaves its session: head, count and bytes, plus what else it sets. */
-interface SessionMove {
+export interface SessionMove {
   session: SessionRow;
   count: number;
   head: string | null;
@@ -130,7 +132,7 @@ interface SessionMove {
  * the append hot path pays one round trip for all three.
  * @throws PAYLOAD_TOO_LARGE
  */
-async function chargeStorage(q: Query, viewer: Viewer, bytes: number, move?: SessionMove) {
+export async function chargeStorage(q: Query, viewer: Viewer, bytes: number, move?: SessionMove) {
   const params: unknown[] = [bytes, viewer.user.id, bytes, bytes, storageQuotaOf(viewer.user)];
   let sql = `with charged as (
       update users set storage_used_bytes = greatest(storage_used_bytes + ?::bigint, 0)
@@ -153,14 +155,13 @@ async function chargeStorage(q: Query, viewer: Viewer, bytes: number, move?: Ses
 }
 
 /** Inserts records after position `after`, in one statement; large texts go to the payload store. */
-async function insertRecords(q: Query, sessionId: string, after: number, records: IncomingRecord[]) {
+async function insertRecords(q: Query, blobs: Blobs, sessionId: string, after: number, records: IncomingRecord[]) {
   const rows = [];
   for (const [i, record] of records.entries()) {
     let raw: string | null = record.raw;
     let payloadRef: string | null = null;
     if (record.bytes > INLINE_RECORD_LIMIT) {
-      const [payload] = await q<{ id: string }>(`insert into record_payloads (session_id, body) values (?, ?) returning id`, [sessionId, record.raw]);
-      payloadRef = `db:${payload.id}`;
+      payloadRef = await storePayload(q, blobs, sessionId, record.raw);
       raw = null;
     }
     rows.push({ seq: after + i + 1, uuid: record.uuid, parent_uuid: record.parentUuid, type: record.type, raw, payload_ref: payloadRef, bytes: record.bytes });
@@ -188,7 +189,7 @@ const byteSum = (records: IncomingRecord[]) => records.reduce((sum, r) => sum + 
  * whole or not at all, and head, count and bytes move with it.
  * @throws VALIDATION_FAILED, NOT_FOUND, FORBIDDEN, CONFLICT (not a fast-forward, with head_uuid and count), PAYLOAD_TOO_LARGE
  */
-export async function appendRecords(em: EntityManager, viewer: Viewer, sessionId: string, input: AppendInput, source: string): Promise<AppendResult> {
+export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, input: AppendInput, source: string): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
   return inTransaction(em, async (q) => {
     const session = await openForWrite(q, viewer, sessionId, input, source);
@@ -203,7 +204,7 @@ export async function appendRecords(em: EntityManager, viewer: Viewer, sessionId
     const bytes = byteSum(records);
     const head = records[records.length - 1].uuid;
     const count = session.count + records.length;
-    await insertRecords(q, sessionId, session.count, records).catch((error: unknown) => {
+    await insertRecords(q, blobs, sessionId, session.count, records).catch((error: unknown) => {
       // The unique (session, uuid) index is the check: a uuid already stored refuses the batch.
       throw (error as { code?: string }).code === '23505' ? conflict('a record uuid of this batch is already in this session') : error;
     });
@@ -230,7 +231,7 @@ async function alreadyLanded(q: Query, session: SessionRow, base: string | null,
  * Cover-write for a client that lost its sync state: the session becomes exactly `records`.
  * Same quota gate as append (charged by the difference), no fast-forward check.
  */
-export async function coverRecords(em: EntityManager, viewer: Viewer, sessionId: string, input: WriteInput, source: string): Promise<AppendResult> {
+export async function coverRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, input: WriteInput, source: string): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
   return inTransaction(em, async (q) => {
     const session = await openForWrite(q, viewer, sessionId, input, source);
@@ -242,7 +243,7 @@ export async function coverRecords(em: EntityManager, viewer: Viewer, sessionId:
     await chargeStorage(q, viewer, bytes - session.bytes, { session, count: records.length, head, bytes, labId: input.labId, title: input.title, usage });
     await q(`delete from trajectory_records where session_id = ?`, [sessionId]);
     await q(`delete from record_payloads where session_id = ?`, [sessionId]);
-    await insertRecords(q, sessionId, 0, records);
+    await insertRecords(q, blobs, sessionId, 0, records);
     return { sessionId, headUuid: head, count: records.length, appended: records.length };
   });
 }
@@ -262,6 +263,7 @@ export async function seqOf(em: EntityManager, sessionId: string, uuid: string):
  */
 export async function eachRecord(
   em: EntityManager,
+  blobs: Blobs,
   sessionId: string,
   afterSeq: number,
   onRecord: (raw: string) => Promise<void> | void,
@@ -270,13 +272,13 @@ export async function eachRecord(
   const q = sqlOf(em);
   let after = afterSeq;
   for (;;) {
-    const rows = await q<{ seq: number; raw: string }>(
-      `select r.seq, coalesce(r.raw, p.body) as raw from trajectory_records r
-         left join record_payloads p on r.payload_ref like 'db:%' and p.id = substr(r.payload_ref, 4)::bigint
+    const rows = await q<{ seq: number; raw: string | null; payload_ref: string | null }>(
+      `select r.seq, coalesce(r.raw, p.body) as raw, r.payload_ref from trajectory_records r
+         left join record_payloads p on p.id = (case when r.payload_ref like 'db:%' then substr(r.payload_ref, 4)::bigint end)
         where r.session_id = ? and r.seq > ? and r.seq <= ? order by r.seq limit ?`,
       [sessionId, after, uptoSeq, batch],
     );
-    for (const row of rows) await onRecord(row.raw);
+    for (const row of rows) await onRecord(row.raw ?? (await loadPayload(blobs, row.payload_ref!)));
     if (rows.length < batch) return;
     after = rows[rows.length - 1].seq;
   }
@@ -288,7 +290,17 @@ export async function deleteSession(em: EntityManager, viewer: Viewer, sessionId
     const { session } = await loadSession(tx, viewer, sessionId, 'write', true);
     const q = sqlOf(tx);
     await q(`delete from trajectories where id = ?`, [sessionId]);
-    await chargeStorage(q, viewer, -session.bytes);
+    // Figure blobs no figure of the owner's still points at stop counting against their quota.
+    const [released] = await q<{ bytes: number }>(
+      `with released as (
+         delete from blob_owners o where o.user_id = ? and not exists (
+           select 1 from figures f join trajectories t on t.id = f.session_id
+            where t.owner_id = o.user_id and 'drive://sha256/' || o.sha256 in (f.storage_uri, f.original_uri))
+         returning bytes)
+       select coalesce(sum(bytes), 0)::float8 as bytes from released`,
+      [session.owner_id],
+    );
+    await chargeStorage(q, viewer, -(session.bytes + released.bytes));
   });
 }
 
@@ -413,8 +425,15 @@ export async function forkSession(em: EntityManager, viewer: Viewer, sessionId: 
         where session_id = ? and seq <= ? and payload_ref is null`,
       [forkId, sessionId, head.seq],
     );
-    // Large texts are copied too: the fork must not depend on the parent's lifetime.
-    const large = await q<{ seq: number }>(`select seq from trajectory_records where session_id = ? and seq <= ? and payload_ref is not null`, [sessionId, head.seq]);
+    // Content-addressed payloads are shared (the object outlives either session); payload rows are
+    // copied, so the fork does not depend on the parent's lifetime.
+    await q(
+      `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)
+       select ?, seq, uuid, parent_uuid, type, null, payload_ref, bytes from trajectory_records
+        where session_id = ? and seq <= ? and payload_ref like 'blob:%'`,
+      [forkId, sessionId, head.seq],
+    );
+    const large = await q<{ seq: number }>(`select seq from trajectory_records where session_id = ? and seq <= ? and payload_ref like 'db:%'`, [sessionId, head.seq]);
     for (const { seq } of large) {
       await q(
         `with copy as (

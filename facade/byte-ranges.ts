@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ByteRange } from '../src/blobs/blob-store';
+
+/**
+ * Serving one stored object the way a static file server or CDN does (RFC 9110): validators,
+ * conditional requests, single and multipart byte ranges, for release downloads and signed blob
+ * URLs. Bytes go out exactly as stored: never a Content-Encoding, so ranges address stored bytes.
+ */
+
+export interface ServedObject {
+  size: number;
+  /** Strong validator, e.g. the SHA-256 hex; sent quoted as the ETag. */
+  etag: string;
+  lastModified: Date;
+  contentType: string;
+  /** e.g. `attachment; filename="x.dmg"`; omitted when undefined. */
+  contentDisposition?: string;
+  /** Cache-Control value; omitted when undefined. */
+  cacheControl?: string;
+  /** Opens bytes start..end inclusive. Called only for GET with a non-empty body. */
+  open(range: ByteRange): Promise<Readable>;
+}
+
+/** What was served, for counting: status and the ranges sent (null = whole object or no body). */
+export interface Served {
+  status: number;
+  ranges: ByteRange[] | null;
+}
+
+/** More ranges than this and the Range header is ignored: a cheap request must not fan out into many store reads. */
+const MAX_RANGES = 100;
+
+/**
+ * Answers GET or HEAD for `object`. Nothing is written before the first `open` succeeds, so a
+ * failure there rejects with the response untouched (the caller maps it). Once the headers are
+ * out, a failing source destroys the connection: the client sees a truncated transfer, never an
+ * error document inside the bytes. A client that leaves early is not an error: the source is
+ * destroyed and the promise resolves.
+ */
+export async function serveObject(req: IncomingMessage, res: ServerResponse, object: ServedObject): Promise<Served> {
+  const headers: OutgoingHttpHeaders = {
+    'Accept-Ranges': 'bytes',
+    ETag: `"${object.etag}"`,
+    'Last-Modified': object.lastModified.toUTCString(),
+    'X-Content-Type-Options': 'nosniff',
+  };
+  // Cache-Control goes on what caches may keep (200, 206, 304), not on the 416.
+  if (object.cacheControl !== undefined) headers['Cache-Control'] = object.cacheControl;
+
+  // Conditionals first (RFC 9110 §13.2.2): a client with a fresh copy needs no range of it.
+  if (notModified(req, object)) {
+    res.writeHead(304, headers).end();
+    return { status: 304, ranges: null };
+  }
+
+  const ranges = rangeStillValid(req, object) ? parseRange(req.headers.range, object.size) : null;
+  if (ranges === 'unsatisfiable') {
+    const body = JSON.stringify({ detail: 'range not satisfiable' });
+    delete headers['Cache-Control'];
+    res.writeHead(416, { ...headers, 'Content-Range': `bytes */${object.size}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return { status: 416, ranges: null };
+  }
+
+  if (object.contentDisposition !== undefined) headers['Content-Disposition'] = object.contentDisposition;
+  const withBody = req.method !== 'HEAD';
+  if (ranges !== null && ranges.length > 1) return sendMultipart(res, object, headers, ranges, withBody);
+  return sendSingle(res, object, headers, ranges?.[0], withBody);
+}
+
+/** The whole object (200) or one range of it (206). */
+async function sendSingle(res: ServerResponse, object: ServedObject, headers: OutgoingHttpHeaders, range: ByteRange | undefined, withBody: boolean): Promise<Served> {
+  const status = range ? 206 : 200;
+  const bytes = range ?? { start: 0, end: object.size - 1 };
+  headers['Content-Type'] = object.contentType;
+  headers['Content-Length'] = lengthOf(bytes);
+  if (range) headers['Content-Range'] = contentRange(range, object.size);
+  if (!withBody || object.size === 0) {
+    res.writeHead(status, headers).end();
+    return { status, ranges: null };
+  }
+  const source = await object.open(bytes);
+  res.writeHead(status, headers);
+  await afterHeaders(res, () => pipeInto(res, source));
+  return { status, ranges: range ? [range] : null };
+}
+
+/** Several ranges as `multipart/byteranges` (RFC 9110 §14.6), one part (and one store read) at a time. */
+async function sendMultipart(res: ServerResponse, object: ServedObject, headers: OutgoingHttpHeaders, ranges: ByteRange[], withBody: boolean): Promise<Served> {
+  // Random, so it cannot occur in the bytes it separates.
+  const boundary = randomBytes(16).toString('hex');
+  const partHeads = ranges.map(
+    (range, i) => `${i === 0 ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${object.contentType}\r\nContent-Range: ${contentRange(range, object.size)}\r\n\r\n`,
+  );
+  const tail = `\r\n--${boundary}--\r\n`;
+  headers['Content-Type'] = `multipart/byteranges; boundary=${boundary}`;
+  // Exact up front: clients and proxies see a complete transfer, and a short one as broken.
+  headers['Content-Length'] = ranges.reduce((sum, range, i) => sum + Buffer.byteLength(partHeads[i]) + lengthOf(range), Buffer.byteLength(tail));
+  if (!withBody) {
+    res.writeHead(206, headers).end();
+    return { status: 206, ranges: null };
+  }
+  let source = await object.open(ranges[0]);
+  res.writeHead(206, headers);
+  await afterHeaders(res, async () => {
+    for (const [i, range] of ranges.entries()) {
+      if (i > 0) source = await object.open(range);
+      res.write(partHeads[i]);
+      if (!(await copyPart(res, source))) return;
+    }
+    res.end(tail);
+  });
+  return { status: 206, ranges };
+}
+
+/** Once the headers are out an error cannot be answered: cutting the connection marks the body incomplete. */
+async function afterHeaders(res: ServerResponse, send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    res.destroy();
+    throw error;
+  }
+}
+
+/**
+ * Pipes `source` into the response with backpressure and ends it. Resolves false when the
+ * client has left (the source is destroyed, there is nothing more to send); rejects when the
+ * source fails.
+ */
+async function pipeInto(res: ServerResponse, source: Readable): Promise<boolean> {
+  if (res.destroyed) {
+    source.destroy();
+    return false;
+  }
+  let clientLeft = false;
+  // Registered before pipeline's own listeners, so the source is still intact here only if the
+  // client closed first (a failing source is destroyed before pipeline closes the response).
+  const onClose = () => void (clientLeft = !source.destroyed);
+  res.once('close', onClose);
+  try {
+    await pipeline(source, res);
+    return true;
+  } catch (error) {
+    if (clientLeft) return false;
+    throw error;
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+/**
+ * Copies one multipart part, leaving the response open for the next. A plain loop rather than
+ * `pipeline(…, { end: false })`, which leaves its listeners on the response after every part.
+ * Resolves false when the client has left; rejects when the source fails.
+ */
+async function copyPart(res: ServerResponse, source: Readable): Promise<boolean> {
+  let clientLeft = res.destroyed;
+  const onClose = () => {
+    clientLeft = true;
+    source.destroy();
+  };
+  res.once('close', onClose);
+  try {
+    for await (const chunk of source) {
+      if (clientLeft) break;
+      if (!res.write(chunk)) await drainOrClose(res);
+    }
+  } catch (error) {
+    if (!clientLeft) throw error;
+  } finally {
+    res.off('close', onClose);
+  }
+  if (clientLeft) source.destroy();
+  return !clientLeft;
+}
+
+const drainOrClose = (res: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+
+/**
+ * Parses a Range header against `size`: null = ignore the header (absent, not bytes=, malformed,
+ * too many ranges) → serve 200; 'unsatisfiable' → 416; else the ranges, in request order, with
+ * overlapping and adjacent ones coalesced.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange[] | 'unsatisfiable' | null {
+  const match = header === undefined ? null : /^\s*bytes\s*=(.*)$/i.exec(header);
+  if (!match) return null;
+  // Empty list elements are allowed (RFC 9110 §5.6.1).
+  const specs = match[1]
+    .split(',')
+    .map((spec) => spec.trim())
+    .filter((spec) => spec !== '');
+  if (specs.length === 0 || specs.length > MAX_RANGES) return null;
+
+  const ranges: ByteRange[] = [];
+  for (const spec of specs) {
+    const parts = /^(\d*)-(\d*)$/.exec(spec);
+    if (!parts || (parts[1] === '' && parts[2] === '')) return null;
+    const [, first, last] = parts;
+    if (first === '') {
+      // The last N bytes; none for N = 0 or an empty object.
+      const length = Number(last);
+      if (length > 0 && size > 0) ranges.push({ start: Math.max(0, size - length), end: size - 1 });
+      continue;
+    }
+    const start = Number(first);
+    const end = last === '' ? Infinity : Number(last);
+    // One invalid range spec (e.g. 5-2) makes the whole header invalid, hence ignored (§14.1.1).
+    if (end < start) return null;
+    if (start < size) ranges.push({ start, end: Math.min(end, size - 1) });
+  }
+  return ranges.length === 0 ? 'unsatisfiable' : coalesce(ranges);
+}
+
+/** Merges overlapping or adjacent ranges; a merged range takes the place of its earliest member. */
+function coalesce(ranges: ByteRange[]): ByteRange[] {
+  const byStart = ranges.map((range, order) => ({ ...range, order })).sort((a, b) => a.start - b.start);
+  const merged: typeof byStart = [];
+  for (const range of byStart) {
+    const previous = merged.at(-1);
+    if (previous && range.start <= previous.end + 1) {
+      previous.end = Math.max(previous.end, range.end);
+      previous.order = Math.min(previous.order, range.order);
+    } else {
+      merged.push(range);
+    }
+  }
+  return merged.sort((a, b) => a.order - b.order).map(({ start, end }) => ({ start, end }));
+}
+
+/** If-None-Match (weak comparison, `*`), else If-Modified-Since at the second precision of HTTP dates. */
+function notModified(req: IncomingMessage, object: ServedObject): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    if (ifNoneMatch.trim() === '*') return true;
+    return [...ifNoneMatch.matchAll(/(?:W\/)?"([^"]*)"/g)].some(([, opaque]) => opaque === object.etag);
+  }
+  const since = Date.parse(req.headers['if-modified-since'] ?? '');
+  return !Number.isNaN(since) && seconds(object.lastModified.getTime()) <= seconds(since);
+}
+
+/**
+ * If-Range keeps the Range only while the client's partial copy is of this very object: a strong
+ * ETag match (a weak tag never matches) or exactly our Last-Modified (RFC 9110 §13.1.5).
+ */
+function rangeStillValid(req: IncomingMessage, object: ServedObject): boolean {
+  const header = req.headers['if-range'];
+  if (header === undefined) return true;
+  // Typed loosely by @types/node; Node itself joins repeated fields, which then match nothing.
+  const ifRange = String(header).trim();
+  if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === `"${object.etag}"`;
+  const date = Date.parse(ifRange);
+  return !Number.isNaN(date) && seconds(date) === seconds(object.lastModified.getTime());
+}
+
+const seconds = (milliseconds: number) => Math.floor(milliseconds / 1000);
+const lengthOf = (range: ByteRange) => range.end - range.start + 1;
+const contentRange = (range: ByteRange, size: number) => `bytes ${range.start}-${range.end}/${size}`;

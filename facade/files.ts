@@ -1,0 +1,271 @@
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type { Request } from 'express';
+import type { Blobs } from '../src/blobs';
+import type { ByteRange } from '../src/blobs/blob-store';
+import { FileBlobStore } from '../src/blobs/file-store';
+import { requireViewer } from '../src/context';
+import { AppError, invalid, notFound } from '../src/errors';
+import { currentCatalog } from '../src/modules/catalog/catalog.service';
+import { checkUploadFields, figureLocation, storeFigureUpload, uploadTarget } from '../src/modules/figures/figure.service';
+import {
+  countDownload,
+  currentManifest,
+  downloadUrl,
+  publishedFile,
+  releaseFileKey,
+  ReleaseFileRow,
+  releaseFilesOf,
+  uploadReleaseFile,
+} from '../src/modules/releases/release.service';
+import { serveObject } from './byte-ranges';
+import { readMultipart } from './multipart';
+import { stream } from './route';
+
+const param = (req: Request, name: string) => req.params[name] as string;
+
+/** `GET /admin/api/public/models`: the catalog body exactly as stored, so its manifest's sha256 holds. */
+export const modelCatalogRoute = stream({
+  method: 'GET',
+  path: '/admin/api/public/models',
+  auth: 'none',
+  tag: 'releases',
+  summary: 'Public model catalog',
+  produces: 'application/json',
+  async handle(req, res, ctx) {
+    const { body, sha256 } = await currentCatalog(ctx.em);
+    res.setHeader('ETag', `"${sha256}"`);
+    res.setHeader('Cache-Control', 'public, max-age=60');
+    if (req.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${sha256}"`)) return void res.status(304).end();
+    res.status(200).type('application/json').send(body);
+  },
+});
+
+/** `PUT /admin/api/release/{product}/files/{version}/{filename}`: one release binary, streamed in. */
+export const releaseFileUploadRoute = stream({
+  method: 'PUT',
+  path: '/admin/api/release/{product}/files/{version}/{filename}',
+  auth: 'release',
+  tag: 'releases',
+  summary: 'Upload a release binary (release token)',
+  produces: 'application/json',
+  consumes: 'application/octet-stream',
+  status: 201,
+  async handle(req, res, ctx) {
+    const where = { product: param(req, 'product'), version: param(req, 'version'), filename: param(req, 'filename') };
+    const file = await uploadReleaseFile(ctx.em, ctx.services.blobs, where, req, ctx.services.config.maxReleaseFileBytes);
+    res.status(201).json({ product: file.product, version: file.version, filename: file.filename, size: file.size, sha256: file.sha256 });
+  },
+});
+
+/** Opens a release file's bytes: from the store, or from the local cache when the store is remote. */
+async function openReleaseFile(blobs: Blobs, file: ReleaseFileRow, range: ByteRange): Promise<Readable> {
+  const store = blobs.store!;
+  const key = releaseFileKey(file);
+  if (!blobs.releaseCache) return store.read(key, range);
+  const fill = async (tmpPath: string) => pipeline(await store.read(key), fs.createWriteStream(tmpPath));
+  // Eviction may unlink the cached copy between lookup and open: look it up again once.
+  for (let attempt = 0; ; attempt++) {
+    const local = await blobs.releaseCache.path(key, file.size, fill);
+    try {
+      const handle = await fs.promises.open(local, 'r');
+      return handle.createReadStream({ start: range.start, end: range.end });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 0) throw error;
+    }
+  }
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  dmg: 'application/x-apple-diskimage',
+  exe: 'application/vnd.microsoft.portable-executable',
+  msi: 'application/x-msi',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  tgz: 'application/gzip',
+  deb: 'application/vnd.debian.binary-package',
+  rpm: 'application/x-rpm',
+  appimage: 'application/vnd.appimage',
+  yml: 'text/yaml',
+  json: 'application/json',
+};
+const mediaTypeOf = (filename: string) => MEDIA_TYPES[filename.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
+
+/**
+ * `GET`/`HEAD /admin/api/public/app/{product}/download/{version}/{filename}`: a published file,
+ * streamed, with byte ranges (single, suffix, multiple), validators and conditional requests.
+ * A download counts when it starts at the first byte (resumed or sliced fetches do not).
+ */
+export const releaseDownloadRoute = stream({
+  method: 'GET',
+  path: '/admin/api/public/app/{product}/download/{version}/{filename}',
+  auth: 'none',
+  tag: 'releases',
+  summary: 'Download a release binary (byte ranges supported)',
+  produces: 'application/octet-stream',
+  async handle(req, res, ctx) {
+    const file = await publishedFile(ctx.em, param(req, 'product'), param(req, 'version'), param(req, 'filename'));
+    if (!file || !ctx.services.blobs.store) throw notFound('release file');
+    const served = await serveObject(req, res, {
+      size: file.size,
+      etag: file.sha256,
+      lastModified: file.created_at,
+      contentType: mediaTypeOf(file.filename),
+      contentDisposition: `attachment; filename="${file.filename}"`,
+      // A published version's files never change.
+      cacheControl: 'public, max-age=31536000, immutable',
+      open: (range) => openReleaseFile(ctx.services.blobs, file, range),
+    });
+    const fromStart = served.status === 200 || (served.status === 206 && served.ranges?.[0]?.start === 0);
+    if (req.method === 'GET' && fromStart) await countDownload(ctx.em, file);
+  },
+});
+
+/** electron-updater's feed files, by the platform a manifest file names. */
+const FEEDS: Record<string, string[]> = {
+  'latest.yml': ['win32', 'win', 'windows'],
+  'latest-mac.yml': ['darwin', 'mac', 'macos'],
+  'latest-linux.yml': ['linux'],
+};
+const yamlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/**
+ * `GET /admin/api/public/app/desktop/update/{feed}`: electron-updater's generic-provider feed
+ * (`latest.yml`, `latest-mac.yml`, `latest-linux.yml`) for the current desktop release, so an
+ * electron app can update from this service directly. Files without a platform go in every feed.
+ */
+export const desktopUpdateFeedRoute = stream({
+  method: 'GET',
+  path: '/admin/api/public/app/{product}/update/{feed}',
+  auth: 'none',
+  tag: 'releases',
+  summary: 'electron-updater feed (latest.yml, latest-mac.yml, latest-linux.yml) of the desktop release',
+  produces: 'text/yaml',
+  async handle(req, res, ctx) {
+    const platforms = FEEDS[param(req, 'feed')];
+    if (param(req, 'product') !== 'desktop' || !platforms) throw notFound('update feed');
+    const manifest = await currentManifest(ctx.em, 'desktop');
+    const digests = manifest ? new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512])) : new Map();
+    const files = (manifest?.files ?? []).filter((f) => !f.platform || platforms.includes(f.platform.toLowerCase()));
+    if (!manifest || files.length === 0) throw notFound('update feed');
+    const entries = files.map((f) => ({ url: downloadUrl(ctx.baseUrl, 'desktop', manifest.version, f.filename), sha512: digests.get(f.filename) ?? '', size: f.size }));
+    const yaml = [
+      `version: ${yamlText(manifest.version)}`,
+      'files:',
+      ...entries.flatMap((e) => [`  - url: ${yamlText(e.url)}`, `    sha512: ${yamlText(e.sha512)}`, `    size: ${e.size}`]),
+      `path: ${yamlText(entries[0].url)}`,
+      `sha512: ${yamlText(entries[0].sha512)}`,
+      `releaseDate: ${yamlText(manifest.pub_date)}`,
+      '',
+    ].join('\n');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.status(200).type('text/yaml').send(yaml);
+  },
+});
+
+const BOOLEAN_FIELD: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
+
+/**
+ * `POST /api/trajectories/{session_id}/figures/upload`: multipart `file` (and optional
+ * `original`), streamed to disk and hashed, then kept in the private drive. Who may upload and
+ * whether there is a drive are settled before a byte of the body is read.
+ */
+export const figureUploadRoute = stream({
+  method: 'POST',
+  path: '/api/trajectories/{session_id}/figures/upload',
+  auth: 'user',
+  tag: 'trajectories',
+  summary: 'Upload a figure to the private drive (owner)',
+  produces: 'application/json',
+  consumes: 'multipart/form-data',
+  async handle(req, res, ctx) {
+    const viewer = await requireViewer(ctx);
+    const sessionId = param(req, 'session_id');
+    const { blobs, config } = ctx.services;
+    await uploadTarget(ctx.em, viewer, blobs, sessionId);
+    const form = await readMultipart(req, { files: ['file', 'original'], fields: ['canonical_path', 'mime', 'compressed'], tmpDir: blobs.tmpDir, maxFileBytes: config.maxFigureBytes });
+    try {
+      const file = form.files.get('file');
+      const compressed = form.fields.get('compressed');
+      if (!file) throw invalid([{ path: ['body', 'file'], msg: 'is required', type: 'missing' }]);
+      if (compressed !== undefined && !(compressed in BOOLEAN_FIELD)) throw invalid([{ path: ['body', 'compressed'], msg: 'must be true or false', type: 'bool_parsing' }]);
+      const fields = { canonicalPath: form.fields.get('canonical_path'), mime: form.fields.get('mime') };
+      checkUploadFields(fields);
+      const figure = await storeFigureUpload(ctx.em, viewer, blobs, sessionId, {
+        file,
+        original: form.files.get('original'),
+        canonicalPath: fields.canonicalPath!,
+        mime: fields.mime ?? null,
+        compressed: compressed === undefined ? null : BOOLEAN_FIELD[compressed],
+      });
+      res.status(200).json(figure);
+    } finally {
+      await form.discard();
+    }
+  },
+});
+
+/** `GET /api/trajectories/{session_id}/figures/raw?path=`: 302 to a fresh 5-minute URL of the figure. */
+export const figureRawRoute = stream({
+  method: 'GET',
+  path: '/api/trajectories/{session_id}/figures/raw',
+  auth: 'user',
+  tag: 'trajectories',
+  summary: 'Redirect to a short-lived URL of a figure (original, else compressed)',
+  produces: 'application/json',
+  status: 302,
+  async handle(req, res, ctx) {
+    const figurePath = req.query.path;
+    if (typeof figurePath !== 'string' || figurePath.length === 0 || figurePath.length > 1024 || figurePath.includes('\u0000')) {
+      throw invalid([{ path: ['query', 'path'], msg: 'must be given once, 1-1024 characters', type: 'missing' }]);
+    }
+    const location = await figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, ctx.baseUrl);
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(302, location);
+  },
+});
+
+/** Media types a browser may render inline from this origin; anything else is a download. */
+const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp|tiff)$/;
+
+/**
+ * `GET /blobs/sha256/{sha256}`: the `file` store's signed URLs. The signature covers key, expiry
+ * and media type; user content is never rendered as a page of this origin (CSP sandbox, and only
+ * raster images inline).
+ */
+export const signedBlobRoute = stream({
+  method: 'GET',
+  path: '/blobs/sha256/{sha256}',
+  auth: 'none',
+  tag: 'trajectories',
+  summary: 'A private blob through a signed, short-lived URL',
+  produces: 'application/octet-stream',
+  async handle(req, res, ctx) {
+    const store = ctx.services.blobs.store;
+    const sha256 = param(req, 'sha256');
+    const key = `sha256/${sha256}`;
+    const { expires, type, signature } = req.query;
+    const signed =
+      store instanceof FileBlobStore &&
+      /^[0-9a-f]{64}$/.test(sha256) &&
+      typeof expires === 'string' &&
+      typeof type === 'string' &&
+      typeof signature === 'string' &&
+      store.verify(key, Number(expires), type, signature);
+    if (!signed) throw new AppError('FORBIDDEN', 'this link is invalid or has expired');
+    const stat = await store.stat(key);
+    if (!stat) throw notFound('blob');
+    const inline = INLINE_TYPES.test(type);
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    await serveObject(req, res, {
+      size: stat.size,
+      etag: sha256,
+      lastModified: stat.lastModified,
+      contentType: inline ? type : 'application/octet-stream',
+      contentDisposition: inline ? 'inline' : 'attachment',
+      cacheControl: 'private, max-age=300',
+      open: (range) => store.read(key, range),
+    });
+  },
+});

@@ -1,0 +1,226 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Blobs } from '../../blobs';
+import { BlobStore, contentKey } from '../../blobs/blob-store';
+import type { ReceivedFile } from '../../blobs/receive';
+import { Query, sqlOf } from '../../db/sql';
+import { AppError, notFound } from '../../errors';
+import { checks, Checks } from '../../validation';
+import type { Viewer } from '../auth/auth.service';
+import { chargeStorage, loadSession } from '../trajectories/trajectory.service';
+
+/** `storage_uri` / `original_uri` of a blob in the private drive (contracts §5). */
+const DRIVE_URI = /^drive:\/\/sha256\/([0-9a-f]{64})$/;
+export const driveUri = (sha256: string) => `drive://sha256/${sha256}`;
+const PATH_MAX = 1024;
+const URL_MAX = 2048;
+const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
+export const MAX_FIGURE_ROWS = 1000;
+/** How long a `figures/raw` URL works (contracts §5). */
+export const RAW_URL_TTL_S = 300;
+
+/** A figure map row as stored and served (spec: Figure map row). */
+export interface FigureRow {
+  canonical_path: string;
+  cdn_url: string | null;
+  storage_uri: string | null;
+  original_uri: string | null;
+  compressed: boolean | null;
+  mime: string | null;
+  bytes: number | null;
+}
+
+const FIGURE_COLUMNS = `canonical_path, cdn_url, storage_uri, original_uri, compressed, mime, bytes::float8 as bytes`;
+
+function requireDrive(blobs: Blobs): BlobStore {
+  if (!blobs.store) throw new AppError('UNAVAILABLE', 'the private drive is not configured on this server (BLOB_STORE=none)');
+  return blobs.store;
+}
+
+const isHttpUrl = (value: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Checks one free-form row (unknown members are ignored) and returns it in stored form. A row
+ * needs `canonical_path` and at least one of `cdn_url` and `storage_uri`.
+ */
+function readRow(check: Checks, row: Record<string, unknown>, at: (string | number)[]): FigureRow {
+  const text = (key: string) => {
+    const value = row[key];
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') check.add([...at, key], 'must be a string', 'string_type');
+    return typeof value === 'string' ? value : null;
+  };
+  const figure: FigureRow = {
+    canonical_path: text('canonical_path') ?? '',
+    cdn_url: text('cdn_url'),
+    storage_uri: text('storage_uri'),
+    original_uri: text('original_uri'),
+    compressed: typeof row.compressed === 'boolean' ? row.compressed : null,
+    mime: text('mime'),
+    bytes: typeof row.bytes === 'number' ? row.bytes : null,
+  };
+  check
+    .require([...at, 'canonical_path'], figure.canonical_path !== '', 'is required')
+    .text([...at, 'canonical_path'], figure.canonical_path || null, { max: PATH_MAX })
+    .text([...at, 'cdn_url'], figure.cdn_url, { max: URL_MAX })
+    .text([...at, 'storage_uri'], figure.storage_uri, { max: 100, pattern: DRIVE_URI, hint: 'must be drive://sha256/<64 hex digits>' })
+    .text([...at, 'original_uri'], figure.original_uri, { max: 100, pattern: DRIVE_URI, hint: 'must be drive://sha256/<64 hex digits>' })
+    .text([...at, 'mime'], figure.mime, { max: 255, pattern: MIME, hint: 'must be a media type such as image/png' });
+  if (figure.canonical_path.includes('\u0000')) check.add([...at, 'canonical_path'], 'must not contain NUL characters', 'string_invalid');
+  if (figure.cdn_url && !isHttpUrl(figure.cdn_url)) check.add([...at, 'cdn_url'], 'must be an http(s) URL', 'url_parsing');
+  if (!figure.cdn_url && !figure.storage_uri) check.add([...at, 'storage_uri'], 'a row needs cdn_url or storage_uri', 'missing');
+  if (row.compressed !== undefined && row.compressed !== null && typeof row.compressed !== 'boolean') check.add([...at, 'compressed'], 'must be true or false', 'bool_type');
+  if (row.bytes !== undefined && row.bytes !== null && !(Number.isSafeInteger(row.bytes) && (row.bytes as number) >= 0)) {
+    check.add([...at, 'bytes'], 'must be a whole number ≥ 0', 'int_type');
+  }
+  return figure;
+}
+
+const shaOf = (uri: string | null) => (uri ? DRIVE_URI.exec(uri)![1] : null);
+
+/** Upserts rows of a session's figure map (one statement). */
+async function upsertFigures(q: Query, sessionId: string, rows: FigureRow[]) {
+  await q(
+    `insert into figures (session_id, canonical_path, cdn_url, storage_uri, original_uri, compressed, mime, bytes)
+     select ?, canonical_path, cdn_url, storage_uri, original_uri, compressed, mime, bytes
+       from jsonb_to_recordset(?::jsonb) as x(canonical_path text, cdn_url text, storage_uri text, original_uri text, compressed boolean, mime text, bytes bigint)
+     on conflict (session_id, canonical_path) do update set cdn_url = excluded.cdn_url, storage_uri = excluded.storage_uri,
+       original_uri = excluded.original_uri, compressed = excluded.compressed, mime = excluded.mime, bytes = excluded.bytes, updated_at = now()`,
+    [sessionId, JSON.stringify(rows)],
+  );
+}
+
+/**
+ * Records path-to-blob mappings for a session (owner only). The request is taken whole or not
+ * at all: a bad row is a 422 naming it. Drive URIs must name blobs the owner uploaded, so a
+ * row cannot reach someone else's figure by guessing its hash.
+ * @throws VALIDATION_FAILED, NOT_FOUND, FORBIDDEN
+ */
+export async function recordFigures(em: EntityManager, viewer: Viewer, sessionId: string, input: unknown[]): Promise<{ sessionId: string; figureCount: number }> {
+  const check = checks().int(['input', 'figures'], input.length, { min: 1, max: MAX_FIGURE_ROWS });
+  const rows: FigureRow[] = [];
+  input.forEach((row, i) => {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) check.add(['input', 'figures', i], 'must be an object', 'type_error');
+    else rows.push(readRow(check, row as Record<string, unknown>, ['input', 'figures', i]));
+  });
+  check.done();
+  return em.transactional(async (tx) => {
+    await loadSession(tx, viewer, sessionId, 'write', true);
+    const q = sqlOf(tx);
+    const named = [...new Set(rows.flatMap((r) => [shaOf(r.storage_uri), shaOf(r.original_uri)]).filter((sha): sha is string => sha !== null))];
+    const owned = new Set(
+      (await q<{ sha256: string }>(`select sha256 from blob_owners where user_id = ? and sha256 = any(?)`, [viewer.user.id, named])).map((r) => r.sha256),
+    );
+    const unknown = checks();
+    rows.forEach((row, i) => {
+      for (const key of ['storage_uri', 'original_uri'] as const) {
+        const sha = shaOf(row[key]);
+        if (sha && !owned.has(sha)) unknown.add(['input', 'figures', i, key], 'names no blob you uploaded', 'not_found');
+      }
+    });
+    unknown.done();
+    await upsertFigures(q, sessionId, rows);
+    const [{ n }] = await q<{ n: number }>(`select count(*)::int as n from figures where session_id = ?`, [sessionId]);
+    return { sessionId, figureCount: n };
+  });
+}
+
+/**
+ * Settles an upload before its body is read: the drive must be configured (503) and the
+ * caller must own the session (404/403), so nobody streams megabytes only to be refused.
+ */
+export async function uploadTarget(em: EntityManager, viewer: Viewer, blobs: Blobs, sessionId: string): Promise<void> {
+  requireDrive(blobs);
+  await loadSession(em, viewer, sessionId, 'write');
+}
+
+export interface FigureUpload {
+  file: ReceivedFile;
+  original?: ReceivedFile;
+  canonicalPath: string;
+  mime?: string | null;
+  compressed?: boolean | null;
+}
+
+/** Checks an upload's form fields; their issues are reported at `body.<field>`. */
+export function checkUploadFields(fields: { canonicalPath?: string; mime?: string }) {
+  checks()
+    .require(['body', 'canonical_path'], !!fields.canonicalPath)
+    .text(['body', 'canonical_path'], fields.canonicalPath, { max: PATH_MAX })
+    .text(['body', 'mime'], fields.mime, { max: 255, pattern: MIME, hint: 'must be a media type such as image/png' })
+    .done();
+}
+
+/**
+ * Keeps an uploaded figure (and its original) in the private drive and maps `canonicalPath`
+ * to it (owner only). Blobs are content-addressed and each user is charged once per distinct
+ * blob, in the same transaction as the map row: over quota is a 413 with nothing kept.
+ *
+ * Blob and row stay consistent without a distributed transaction: each blob's row is locked
+ * while its bytes are put, and if anything fails before commit, bytes this upload put are
+ * deleted under that lock, so no one can have started relying on them.
+ * @throws NOT_FOUND, FORBIDDEN, PAYLOAD_TOO_LARGE, UNAVAILABLE
+ */
+export async function storeFigureUpload(em: EntityManager, viewer: Viewer, blobs: Blobs, sessionId: string, upload: FigureUpload): Promise<FigureRow> {
+  const store = requireDrive(blobs);
+  return em.transactional(async (tx) => {
+    await loadSession(tx, viewer, sessionId, 'write', true);
+    const q = sqlOf(tx);
+    const put: string[] = [];
+    try {
+      let newlyOwned = 0;
+      for (const file of [upload.file, upload.original].filter((f): f is ReceivedFile => !!f)) {
+        await q(`insert into blobs (sha256, bytes) values (?, ?) on conflict do nothing`, [file.sha256, file.size]);
+        await q(`select 1 from blobs where sha256 = ? for update`, [file.sha256]);
+        const owned = await q(`insert into blob_owners (user_id, sha256, bytes) values (?, ?, ?) on conflict do nothing returning 1`, [viewer.user.id, file.sha256, file.size]);
+        if (owned.length) newlyOwned += file.size;
+        const key = contentKey(file.sha256);
+        if (!(await store.stat(key))) {
+          await store.putFile(key, file.path);
+          put.push(key);
+        }
+      }
+      await chargeStorage(q, viewer, newlyOwned);
+      const row: FigureRow = {
+        canonical_path: upload.canonicalPath,
+        cdn_url: null,
+        storage_uri: driveUri(upload.file.sha256),
+        original_uri: upload.original ? driveUri(upload.original.sha256) : null,
+        compressed: upload.compressed ?? null,
+        mime: upload.mime ?? null,
+        bytes: upload.file.size,
+      };
+      await upsertFigures(q, sessionId, [row]);
+      return row;
+    } catch (error) {
+      for (const key of put) await store.delete(key);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Where `figures/raw` sends a viewer: a fresh signed URL (5 minutes) for the original blob, else
+ * the compressed one, else the row's legacy public `cdn_url`.
+ * @throws NOT_FOUND (session not visible, or no such figure), UNAVAILABLE
+ */
+export async function figureLocation(em: EntityManager, viewer: Viewer, blobs: Blobs, sessionId: string, canonicalPath: string, baseUrl: string): Promise<string> {
+  await loadSession(em, viewer, sessionId, 'view');
+  const [row] = await sqlOf(em)<FigureRow>(`select ${FIGURE_COLUMNS} from figures where session_id = ? and canonical_path = ?`, [sessionId, canonicalPath]);
+  if (!row) throw notFound('figure');
+  const sha = shaOf(row.original_uri) ?? shaOf(row.storage_uri);
+  if (!sha) return row.cdn_url!;
+  return requireDrive(blobs).signedUrl(contentKey(sha), { baseUrl, ttlSeconds: RAW_URL_TTL_S, contentType: row.mime ?? undefined });
+}
+
+/** The session's figure map as path → serve URL, for rewriting records for a cloud client. */
+export async function figureServeUrls(em: EntityManager, sessionId: string, baseUrl: string): Promise<Map<string, string>> {
+  const rows = await sqlOf(em)<{ canonical_path: string }>(`select canonical_path from figures where session_id = ?`, [sessionId]);
+  const base = `${baseUrl}/api/trajectories/${encodeURIComponent(sessionId)}/figures/raw?path=`;
+  return new Map(rows.map((r) => [r.canonical_path, base + encodeURIComponent(r.canonical_path)]));
+}

@@ -1,0 +1,39 @@
+import { Arg, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
+import type { Ctx } from '../../context';
+import { requireAdmin } from '../admin/admin.policy';
+import { requireReleaseToken } from './release.policy';
+import { currentManifest, downloadUrl, Manifest, publishManifest, releaseFiles } from './release.service';
+import { ReleaseFileStatsNode, ReleaseManifestInput, ReleaseManifestNode } from './release.types';
+
+export const presentManifest = (manifest: Manifest, baseUrl: string): ReleaseManifestNode => ({
+  product: manifest.product,
+  version: manifest.version,
+  notes: manifest.notes,
+  pubDate: new Date(manifest.pub_date),
+  files: manifest.files.map((file) => ({ ...file, url: downloadUrl(baseUrl, manifest.product, manifest.version, file.filename) })),
+});
+
+@Resolver()
+export class ReleaseResolver {
+  @Query(() => ReleaseManifestNode, { nullable: true, description: "A product's current release (desktop or core); null when none is published." })
+  async releaseManifest(@Context() ctx: Ctx, @Arg('product') product: string): Promise<ReleaseManifestNode | null> {
+    const manifest = await currentManifest(ctx.em, product);
+    return manifest && presentManifest(manifest, ctx.baseUrl);
+  }
+
+  @Mutation(() => ReleaseManifestNode, { description: 'Publishes a release manifest (release token).' })
+  async releasePublish(
+    @Context() ctx: Ctx,
+    @Arg('product') product: string,
+    @Arg('input', () => ReleaseManifestInput) input: ReleaseManifestInput,
+  ): Promise<ReleaseManifestNode> {
+    requireReleaseToken(ctx);
+    return presentManifest(await publishManifest(ctx.em, ctx.services.blobs.store, product, input), ctx.baseUrl);
+  }
+
+  @Query(() => [ReleaseFileStatsNode], { description: "Admin: a product's release files with download counts." })
+  async releaseFiles(@Context() ctx: Ctx, @Arg('product') product: string): Promise<ReleaseFileStatsNode[]> {
+    await requireAdmin(ctx);
+    return (await releaseFiles(ctx.em, product)).map((row) => ({ ...row, createdAt: row.created_at }));
+  }
+}

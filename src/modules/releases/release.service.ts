@@ -1,0 +1,292 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BlobStore } from '../../blobs/blob-store';
+import { receiveToTemp } from '../../blobs/receive';
+import { Query, sqlOf } from '../../db/sql';
+import { AppError, conflict, notFound } from '../../errors';
+import { checks } from '../../validation';
+import { compareVersions, SEMVER } from './semver';
+
+export const PRODUCTS = ['desktop', 'core'] as const;
+export type Product = (typeof PRODUCTS)[number];
+/** A file name as a URL path segment and a store key segment: no separators, no dot-only names. */
+export const FILENAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+const releaseKey = (product: string, version: string, filename: string) => `releases/${product}/${version}/${filename}`;
+
+/** A release binary's row: size and digests, checked at publish time and served as validators. */
+export interface ReleaseFileRow {
+  product: string;
+  version: string;
+  filename: string;
+  size: number;
+  sha256: string;
+  sha512: string;
+  downloads: number;
+  created_at: Date;
+}
+
+/** One file of a manifest as stored (the served form adds `url`). */
+export interface ManifestFile {
+  filename: string;
+  size: number;
+  sha256: string;
+  signature: string | null;
+  platform: string | null;
+  arch: string | null;
+}
+
+export interface Manifest {
+  product: Product;
+  version: string;
+  notes: string | null;
+  pub_date: string;
+  files: ManifestFile[];
+}
+
+export interface ManifestInput {
+  version: string;
+  notes?: string | null;
+  pubDate?: Date | null;
+  force?: boolean | null;
+  files: { filename: string; size: number; sha256?: string | null; signature?: string | null; platform?: string | null; arch?: string | null }[];
+}
+
+/** @throws NOT_FOUND for a product other than desktop and core */
+export function checkProduct(product: string): Product {
+  if (!(PRODUCTS as readonly string[]).includes(product)) throw notFound('product');
+  return product as Product;
+}
+
+function requireStore(store: BlobStore | null): BlobStore {
+  if (!store) throw new AppError('UNAVAILABLE', 'the release store is not configured (BLOB_STORE=none)');
+  return store;
+}
+
+const FILE_COLUMNS = `product, version, filename, size::float8 as size, sha256, sha512, downloads::float8 as downloads, created_at`;
+
+/** Release file rows from raw SQL (timestamps may arrive as text). */
+async function fileRows(q: Query, sql: string, params: unknown[]): Promise<ReleaseFileRow[]> {
+  const rows = await q<ReleaseFileRow>(sql, params);
+  return rows.map((row) => ({ ...row, created_at: new Date(row.created_at) }));
+}
+
+/** Whether `version` of `product` has a published manifest (its files are then immutable). */
+async function isPublished(em: EntityManager, product: string, version: string) {
+  const rows = await sqlOf(em)(`select 1 from release_manifests where product = ? and version = ?`, [product, version]);
+  return rows.length > 0;
+}
+
+/**
+ * Stores one release binary, streamed (never buffered whole), with its size and digests.
+ * Files of a published version cannot be replaced.
+ * @throws NOT_FOUND (product), VALIDATION_FAILED, CONFLICT (published), PAYLOAD_TOO_LARGE, UNAVAILABLE
+ */
+export async function uploadReleaseFile(
+  em: EntityManager,
+  blobs: { store: BlobStore | null; tmpDir: string },
+  where: { product: string; version: string; filename: string },
+  body: Readable,
+  maxBytes: number,
+): Promise<ReleaseFileRow> {
+  const product = checkProduct(where.product);
+  checks()
+    .text(['path', 'version'], where.version, { min: 1, max: 100, pattern: SEMVER, hint: 'must be a semantic version such as 1.2.3 or 1.2.3-beta.1' })
+    .text(['path', 'filename'], where.filename, { min: 1, max: 200, pattern: FILENAME, hint: 'must be 1-200 of A-Z a-z 0-9 . _ - (starting with a letter or digit)' })
+    .done();
+  const store = requireStore(blobs.store);
+  if (await isPublished(em, product, where.version)) throw conflict(`version ${where.version} of ${product} is published; its files cannot change`);
+  const file = await receiveToTemp(body, blobs.tmpDir, maxBytes);
+  try {
+    return await em.transactional(async (tx) => {
+      const q = sqlOf(tx);
+      // Serializes uploads and publishes of one version: a file cannot change under a publish
+      // that is checking it, and row and bytes always belong to the same upload.
+      await q(`select pg_advisory_xact_lock(hashtext(?))`, [`release:${product}:${where.version}`]);
+      if (await isPublished(tx, product, where.version)) throw conflict(`version ${where.version} of ${product} is published; its files cannot change`);
+      const [row] = await fileRows(q, 
+        `insert into release_files (product, version, filename, size, sha256, sha512) values (?, ?, ?, ?, ?, ?)
+         on conflict (product, version, filename) do update set size = excluded.size, sha256 = excluded.sha256, sha512 = excluded.sha512, created_at = now()
+         returning ${FILE_COLUMNS}`,
+        [product, where.version, where.filename, file.size, file.sha256, file.sha512],
+      );
+      // The bytes go in last, atomically: if the put fails the row rolls back and the old file stays.
+      await store.putFile(releaseKey(product, where.version, where.filename), file.path);
+      return row;
+    });
+  } finally {
+    await fs.promises.rm(file.path, { force: true }); // consumed by the store unless the upload failed
+  }
+}
+
+/**
+ * The row of a file in the release store. A file put into the store directly (not through the
+ * upload endpoint) is hashed once, streamed, and recorded.
+ */
+async function findReleaseFile(em: EntityManager, store: BlobStore, product: string, version: string, filename: string): Promise<ReleaseFileRow | null> {
+  const q = sqlOf(em);
+  const [row] = await fileRows(q, `select ${FILE_COLUMNS} from release_files where product = ? and version = ? and filename = ?`, [product, version, filename]);
+  if (row) return row;
+  const key = releaseKey(product, version, filename);
+  if (!(await store.stat(key))) return null;
+  const sha256 = createHash('sha256');
+  const sha512 = createHash('sha512');
+  let size = 0;
+  for await (const chunk of await store.read(key)) {
+    size += (chunk as Buffer).length;
+    sha256.update(chunk as Buffer);
+    sha512.update(chunk as Buffer);
+  }
+  const [recorded] = await fileRows(q, 
+    `insert into release_files (product, version, filename, size, sha256, sha512) values (?, ?, ?, ?, ?, ?)
+     on conflict (product, version, filename) do update set size = excluded.size returning ${FILE_COLUMNS}`,
+    [product, version, filename, size, sha256.digest('hex'), sha512.digest('base64')],
+  );
+  return recorded;
+}
+
+function checkManifest(product: Product, input: ManifestInput) {
+  const check = checks()
+    .text(['input', 'version'], input.version, { min: 1, max: 100, pattern: SEMVER, hint: 'must be a semantic version such as 1.2.3 or 1.2.3-beta.1' })
+    .text(['input', 'notes'], input.notes, { max: 100_000 })
+    .int(['input', 'files'], input.files.length, { min: 1, max: 200 });
+  const names = new Set<string>();
+  input.files.forEach((file, i) => {
+    const at = (field: string) => ['input', 'files', i, field];
+    check
+      .text(at('filename'), file.filename, { min: 1, max: 200, pattern: FILENAME, hint: 'must be 1-200 of A-Z a-z 0-9 . _ - (starting with a letter or digit)' })
+      .int(at('size'), file.size, { min: 0, max: Number.MAX_SAFE_INTEGER })
+      .text(at('sha256'), file.sha256, { min: 64, max: 64, pattern: /^[0-9a-f]{64}$/, hint: 'must be 64 lowercase hex digits' })
+      .text(at('signature'), file.signature, { min: 1, max: 10_000 })
+      .text(at('platform'), file.platform, { min: 1, max: 50 })
+      .text(at('arch'), file.arch, { min: 1, max: 50 });
+    if (!Number.isInteger(file.size)) check.add(at('size'), 'must be a whole number of bytes', 'int_type');
+    // The core client verifies a SHA-256, the desktop shell a signature (spec: Release manifest).
+    if (product === 'core') check.require(at('sha256'), !!file.sha256, 'is required for core files');
+    if (product === 'desktop') check.require(at('signature'), !!file.signature, 'is required for desktop files');
+    if (names.has(file.filename)) check.add(at('filename'), 'appears twice in this manifest', 'duplicate');
+    names.add(file.filename);
+  });
+  check.done();
+}
+
+/**
+ * Publishes `product`'s manifest. Every file must be in the release store with the declared size
+ * (and SHA-256, when declared), else 422 naming it. An older version than the current one is
+ * refused unless `force`. A published version is immutable: publishing it again answers the
+ * same manifest when nothing differs, 409 otherwise.
+ * @throws NOT_FOUND (product), VALIDATION_FAILED, CONFLICT, UNAVAILABLE
+ */
+export async function publishManifest(em: EntityManager, store: BlobStore | null, productName: string, input: ManifestInput): Promise<Manifest> {
+  const product = checkProduct(productName);
+  checkManifest(product, input);
+  const releases = requireStore(store);
+  return em.transactional(async (tx) => {
+    const q = sqlOf(tx);
+    await q(`select pg_advisory_xact_lock(hashtext(?))`, [`release:${product}`]);
+    await q(`select pg_advisory_xact_lock(hashtext(?))`, [`release:${product}:${input.version}`]);
+    const files: ManifestFile[] = [];
+    const problems = checks();
+    for (const [i, file] of input.files.entries()) {
+      const stored = await findReleaseFile(tx, releases, product, input.version, file.filename);
+      const at = (field: string) => ['input', 'files', i, field];
+      if (!stored) problems.add(at('filename'), `${file.filename} is not in the release store for ${input.version}: upload it first`, 'not_found');
+      else if (stored.size !== file.size) problems.add(at('size'), `does not match the stored file (${stored.size} bytes)`, 'mismatch');
+      else if (file.sha256 && stored.sha256 !== file.sha256) problems.add(at('sha256'), 'does not match the stored file', 'mismatch');
+      files.push({
+        filename: file.filename,
+        size: file.size,
+        sha256: stored?.sha256 ?? '',
+        signature: file.signature ?? null,
+        platform: file.platform ?? null,
+        arch: file.arch ?? null,
+      });
+    }
+    problems.done();
+    const [existing] = await q<{ manifest: Manifest }>(`select manifest from release_manifests where product = ? and version = ?`, [product, input.version]);
+    const manifest: Manifest = {
+      product,
+      version: input.version,
+      notes: input.notes ?? null,
+      pub_date: (input.pubDate ?? new Date()).toISOString(),
+      files,
+    };
+    if (existing) {
+      const same = (m: Manifest) => JSON.stringify({ ...m, pub_date: null });
+      if (same(existing.manifest) === same({ ...manifest, pub_date: input.pubDate ? manifest.pub_date : existing.manifest.pub_date })) return existing.manifest;
+      throw conflict(`version ${input.version} of ${product} is already published; published versions are immutable`);
+    }
+    const current = await currentManifest(tx, product);
+    if (current && compareVersions(input.version, current.version) < 0 && !input.force) {
+      throw conflict(`version ${input.version} is older than the current ${current.version}; send force: true to publish it anyway`, { current_version: current.version });
+    }
+    await q(`insert into release_manifests (product, version, manifest) values (?, ?, ?)`, [product, input.version, JSON.stringify(manifest)]);
+    return manifest;
+  });
+}
+
+/** The product's current manifest: the most recently published one. */
+export async function currentManifest(em: EntityManager, productName: string): Promise<Manifest | null> {
+  const product = checkProduct(productName);
+  const [row] = await sqlOf(em)<{ manifest: Manifest }>(
+    `select manifest from release_manifests where product = ? order by published_at desc, version desc limit 1`,
+    [product],
+  );
+  return row?.manifest ?? null;
+}
+
+/** The public URL of a release file on this host. */
+export const downloadUrl = (baseUrl: string, product: string, version: string, filename: string) =>
+  `${baseUrl}/admin/api/public/app/${product}/download/${version}/${filename}`;
+
+/**
+ * Published files never change (their version is immutable), so once found they are remembered
+ * by every instance for good; misses are not remembered, since a publish may come next.
+ */
+const publishedFiles = new Map<string, ReleaseFileRow>();
+const PUBLISHED_FILES_KEPT = 1000;
+
+/**
+ * A file of a published manifest, for download; null for anything else (unknown, unpublished,
+ * or not listed), so a pre-release upload is not public before its manifest is.
+ */
+export async function publishedFile(em: EntityManager, product: string, version: string, filename: string): Promise<ReleaseFileRow | null> {
+  if (!(PRODUCTS as readonly string[]).includes(product) || !SEMVER.test(version) || !FILENAME.test(filename)) return null;
+  const key = `${product}/${version}/${filename}`;
+  const known = publishedFiles.get(key);
+  if (known) return known;
+  const [row] = await fileRows(
+    sqlOf(em),
+    `select ${FILE_COLUMNS} from release_files f
+      where f.product = ? and f.version = ? and f.filename = ?
+        and exists (select 1 from release_manifests m, jsonb_array_elements(m.manifest->'files') listed
+                     where m.product = f.product and m.version = f.version and listed->>'filename' = f.filename)`,
+    [product, version, filename],
+  );
+  if (!row) return null;
+  if (publishedFiles.size >= PUBLISHED_FILES_KEPT) publishedFiles.delete(publishedFiles.keys().next().value!);
+  publishedFiles.set(key, row);
+  return row;
+}
+
+/** Where a release file's bytes are in the store. */
+export const releaseFileKey = (file: ReleaseFileRow) => releaseKey(file.product, file.version, file.filename);
+
+/** Counts one download. */
+export async function countDownload(em: EntityManager, file: ReleaseFileRow): Promise<void> {
+  await sqlOf(em)(`update release_files set downloads = downloads + 1 where product = ? and version = ? and filename = ?`, [file.product, file.version, file.filename]);
+}
+
+/** The stored files of one version. */
+export async function releaseFilesOf(em: EntityManager, product: Product, version: string): Promise<ReleaseFileRow[]> {
+  return fileRows(sqlOf(em), `select ${FILE_COLUMNS} from release_files where product = ? and version = ?`, [product, version]);
+}
+
+/** Every file of `product` with its download count, newest version first (admins). */
+export async function releaseFiles(em: EntityManager, productName: string): Promise<ReleaseFileRow[]> {
+  const product = checkProduct(productName);
+  const rows = await fileRows(sqlOf(em), `select ${FILE_COLUMNS} from release_files where product = ?`, [product]);
+  return rows.sort((a, b) => (a.version === b.version ? a.filename.localeCompare(b.filename) : SEMVER.test(a.version) && SEMVER.test(b.version) ? compareVersions(b.version, a.version) : 0));
+}

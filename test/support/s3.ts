@@ -1,0 +1,36 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureBucket, type S3Settings } from '../../src/blobs/s3-store';
+
+/** The part of s3rver the tests use (the package ships no type declarations). */
+interface S3rverServer {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+const S3rver: new (options: { address: string; port: number; directory: string; silent: boolean }) => S3rverServer = require('s3rver');
+
+/** A real S3-compatible server (s3rver) on a free local port, with the bucket `labdesk-test`. */
+export async function startS3(): Promise<{ settings: S3Settings; close(): Promise<void> }> {
+  const directory = await mkdtemp(path.join(tmpdir(), 'labdesk-s3-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
+  const { port } = await server.run();
+  const settings: S3Settings = {
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket: 'labdesk-test',
+    region: 'us-east-1',
+    // s3rver's built-in account.
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+  };
+  await ensureBucket(settings);
+  return {
+    settings,
+    async close() {
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
