@@ -7,8 +7,9 @@ import type { ByteRange } from '../src/blobs/blob-store';
 import { FileBlobStore } from '../src/blobs/file-store';
 import { requireViewer } from '../src/context';
 import { AppError, invalid, notFound } from '../src/errors';
+import { unstorable } from '../src/validation';
 import { currentCatalog } from '../src/modules/catalog/catalog.service';
-import { checkUploadFields, figureLocation, storeFigureUpload, uploadTarget } from '../src/modules/figures/figure.service';
+import { checkUploadFields, figureLocation, INLINE_TYPES, storeFigureUpload, uploadTarget } from '../src/modules/figures/figure.service';
 import {
   countDownload,
   currentManifest,
@@ -23,7 +24,19 @@ import { serveObject } from './byte-ranges';
 import { readMultipart } from './multipart';
 import { stream } from './route';
 
-const param = (req: Request, name: string) => req.params[name] as string;
+/**
+ * A path segment of a public byte route, as given: the lookup only matches well-formed
+ * names, so anything else (traversal, NUL) is simply not found.
+ */
+const segment = (req: Request, name: string) => req.params[name] as string;
+
+/** A path parameter the domain takes; text the database cannot store is a 422 at its wire location. */
+export function param(req: Request, name: string): string {
+  const value = req.params[name] as string;
+  const problem = unstorable(value);
+  if (problem) throw invalid([{ path: ['path', name], msg: problem, type: 'string_invalid' }]);
+  return value;
+}
 
 /** `GET /admin/api/public/models`: the catalog body exactly as stored, so its manifest's sha256 holds. */
 export const modelCatalogRoute = stream({
@@ -105,7 +118,7 @@ export const releaseDownloadRoute = stream({
   summary: 'Download a release binary (byte ranges supported)',
   produces: 'application/octet-stream',
   async handle(req, res, ctx) {
-    const file = await publishedFile(ctx.em, param(req, 'product'), param(req, 'version'), param(req, 'filename'));
+    const file = await publishedFile(ctx.em, segment(req, 'product'), segment(req, 'version'), segment(req, 'filename'));
     if (!file || !ctx.services.blobs.store) throw notFound('release file');
     const served = await serveObject(req, res, {
       size: file.size,
@@ -123,11 +136,11 @@ export const releaseDownloadRoute = stream({
 });
 
 /** electron-updater's feed files, by the platform a manifest file names. */
-const FEEDS: Record<string, string[]> = {
-  'latest.yml': ['win32', 'win', 'windows'],
-  'latest-mac.yml': ['darwin', 'mac', 'macos'],
-  'latest-linux.yml': ['linux'],
-};
+const FEEDS = new Map([
+  ['latest.yml', ['win32', 'win', 'windows']],
+  ['latest-mac.yml', ['darwin', 'mac', 'macos']],
+  ['latest-linux.yml', ['linux']],
+]);
 const yamlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /**
@@ -143,8 +156,8 @@ export const desktopUpdateFeedRoute = stream({
   summary: 'electron-updater feed (latest.yml, latest-mac.yml, latest-linux.yml) of the desktop release',
   produces: 'text/yaml',
   async handle(req, res, ctx) {
-    const platforms = FEEDS[param(req, 'feed')];
-    if (param(req, 'product') !== 'desktop' || !platforms) throw notFound('update feed');
+    const platforms = FEEDS.get(segment(req, 'feed'));
+    if (segment(req, 'product') !== 'desktop' || !platforms) throw notFound('update feed');
     const manifest = await currentManifest(ctx.em, 'desktop');
     const digests = manifest ? new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512])) : new Map();
     const files = (manifest?.files ?? []).filter((f) => !f.platform || platforms.includes(f.platform.toLowerCase()));
@@ -164,7 +177,12 @@ export const desktopUpdateFeedRoute = stream({
   },
 });
 
-const BOOLEAN_FIELD: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
+const BOOLEAN_FIELD = new Map([
+  ['true', true],
+  ['1', true],
+  ['false', false],
+  ['0', false],
+]);
 
 /**
  * `POST /api/trajectories/{session_id}/figures/upload`: multipart `file` (and optional
@@ -189,7 +207,7 @@ export const figureUploadRoute = stream({
       const file = form.files.get('file');
       const compressed = form.fields.get('compressed');
       if (!file) throw invalid([{ path: ['body', 'file'], msg: 'is required', type: 'missing' }]);
-      if (compressed !== undefined && !(compressed in BOOLEAN_FIELD)) throw invalid([{ path: ['body', 'compressed'], msg: 'must be true or false', type: 'bool_parsing' }]);
+      if (compressed !== undefined && !BOOLEAN_FIELD.has(compressed)) throw invalid([{ path: ['body', 'compressed'], msg: 'must be true or false', type: 'bool_parsing' }]);
       const fields = { canonicalPath: form.fields.get('canonical_path'), mime: form.fields.get('mime') };
       checkUploadFields(fields);
       const figure = await storeFigureUpload(ctx.em, viewer, blobs, sessionId, {
@@ -197,7 +215,7 @@ export const figureUploadRoute = stream({
         original: form.files.get('original'),
         canonicalPath: fields.canonicalPath!,
         mime: fields.mime ?? null,
-        compressed: compressed === undefined ? null : BOOLEAN_FIELD[compressed],
+        compressed: compressed === undefined ? null : BOOLEAN_FIELD.get(compressed)!,
       });
       res.status(200).json(figure);
     } finally {
@@ -226,9 +244,6 @@ export const figureRawRoute = stream({
   },
 });
 
-/** Media types a browser may render inline from this origin; anything else is a download. */
-const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp|tiff)$/;
-
 /**
  * `GET /blobs/sha256/{sha256}`: the `file` store's signed URLs. The signature covers key, expiry
  * and media type; user content is never rendered as a page of this origin (CSP sandbox, and only
@@ -243,7 +258,7 @@ export const signedBlobRoute = stream({
   produces: 'application/octet-stream',
   async handle(req, res, ctx) {
     const store = ctx.services.blobs.store;
-    const sha256 = param(req, 'sha256');
+    const sha256 = segment(req, 'sha256');
     const key = `sha256/${sha256}`;
     const { expires, type, signature } = req.query;
     const signed =

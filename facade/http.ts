@@ -89,6 +89,8 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('request failed', { requestId: res.locals.requestId, error: describe(error) });
         if (res.headersSent) return void res.destroy();
+        // An upload refused before its body was read: close rather than drain the rest of it.
+        if (route.kind === 'stream' && route.consumes && !req.readableEnded) res.setHeader('Connection', 'close');
         sendError(res, appError, plans);
       }
     };

@@ -1,3 +1,4 @@
+import { unstorable } from '../src/validation';
 import {
   getNamedType,
   GraphQLInputType,
@@ -155,10 +156,9 @@ function readInput(value: unknown, type: GraphQLInputType, loc: (string | number
     issues.push({ loc, msg: SCALAR_EXPECTATION[scalar.name] ?? `must be a valid ${scalar.name}`, type: 'type_error' });
     return value;
   }
-  // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
-  if (typeof value === 'string' && value.includes('\u0000')) {
-    issues.push({ loc, msg: 'must not contain NUL characters', type: 'string_invalid' });
-  }
+  // Refused here rather than failing (or silently changing) in the database.
+  const problem = typeof value === 'string' ? unstorable(value) : null;
+  if (problem) issues.push({ loc, msg: problem, type: 'string_invalid' });
   return value;
 }
 

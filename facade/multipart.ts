@@ -34,24 +34,28 @@ export async function readMultipart(req: Request, spec: { files: string[]; field
   try {
     parser = busboy({
       headers: req.headers,
-      limits: { files: spec.files.length, fields: spec.fields.length, fieldSize: FIELD_BYTES, parts: spec.files.length + spec.fields.length, fileSize: spec.maxFileBytes + 1 },
+      // busboy reports a limit when a count reaches it: one over what is allowed means "too many".
+      limits: { fieldSize: FIELD_BYTES, parts: spec.files.length + spec.fields.length + 1, fileSize: spec.maxFileBytes + 1 },
     });
   } catch {
     throw new AppError('BAD_REQUEST', 'malformed multipart body (no boundary)');
   }
   const done = new Promise<void>((resolve, reject) => {
+    const seen = new Set<string>();
     parser.on('file', (name, stream) => {
-      if (!spec.files.includes(name) || files.has(name)) {
-        issues.push({ path: ['body', name], msg: files.has(name) ? 'was sent twice' : 'is not a known file part', type: 'extra_forbidden' });
+      if (!spec.files.includes(name) || seen.has(name)) {
+        issues.push({ path: ['body', name], msg: seen.has(name) ? 'was sent twice' : 'is not a known file part', type: 'extra_forbidden' });
         stream.resume();
         return;
       }
+      seen.add(name);
       const received = receiveToTemp(stream, spec.tmpDir, spec.maxFileBytes).then((file) => void files.set(name, file));
       received.catch(reject); // a file over the limit ends the whole read at once
       pending.push(received);
     });
     parser.on('field', (name, value, info) => {
       if (!spec.fields.includes(name)) issues.push({ path: ['body', name], msg: 'is not a known member', type: 'extra_forbidden' });
+      else if (fields.has(name)) issues.push({ path: ['body', name], msg: 'was sent twice', type: 'extra_forbidden' });
       else if (info.valueTruncated) issues.push({ path: ['body', name], msg: `must be at most ${FIELD_BYTES} bytes`, type: 'string_too_long' });
       else fields.set(name, value);
     });

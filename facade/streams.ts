@@ -5,6 +5,7 @@ import { figureServeUrls } from '../src/modules/figures/figure.service';
 import { eachRecord, seqOf } from '../src/modules/trajectories/trajectory.service';
 import { streamAllUsers } from '../src/modules/users/user.service';
 import * as Op from './generated/operations';
+import { param } from './files';
 import { stream } from './route';
 
 /**
@@ -70,13 +71,27 @@ function text(value: unknown, name: string, max: number): string | null {
 }
 
 /**
- * A record with every string equal to a figure's `canonical_path` replaced by its serve URL.
- * Records that do not mention a path (the usual case) are passed through untouched.
+ * A record with every string value equal to a figure's `canonical_path` replaced by its serve
+ * URL. The text is rewritten in place, token by token: everything else (numbers beyond double
+ * precision, key order, spacing, escapes) stays exactly as stored.
  */
 function withFigureUrls(raw: string, urls: Map<string, string>): string {
-  const mentions = [...urls.keys()].some((figurePath) => raw.includes(JSON.stringify(figurePath)));
-  if (!mentions) return raw;
-  return JSON.stringify(JSON.parse(raw, (_key, value: unknown) => (typeof value === 'string' ? urls.get(value) ?? value : value)));
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] !== '"') continue;
+    let end = i + 1;
+    while (raw[end] !== '"') end += raw[end] === '\\' ? 2 : 1;
+    const literal = raw.slice(i, end + 1);
+    const value = literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
+    const url = urls.get(value);
+    if (url !== undefined && !/^\s*:/.test(raw.slice(end + 1, end + 64))) {
+      out += raw.slice(copied, i) + JSON.stringify(url);
+      copied = end + 1;
+    }
+    i = end;
+  }
+  return copied === 0 ? raw : out + raw.slice(copied);
 }
 
 /**
@@ -92,8 +107,7 @@ export const trajectoryReadRoute = stream({
   summary: 'A trajectory with its records (since: after a uuid; download=true: NDJSON)',
   produces: 'application/json',
   async handle(req, res, ctx, run) {
-    const sessionId = req.params.session_id as string;
-    if (sessionId.includes('\u0000')) throw invalid([{ path: ['path', 'session_id'], msg: 'must not contain NUL characters', type: 'string_invalid' }]);
+    const sessionId = param(req, 'session_id');
     const since = text(req.query.since, 'since', 200);
     const download = flag(req.query.download, 'download');
     const { trajectoryMeta: meta } = await run(Op.TrajectoryMetaDocument, { sessionId });

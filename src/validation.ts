@@ -36,6 +36,13 @@ export class Checks {
     return this;
   }
 
+  /** Text PostgreSQL can store as given (see `unstorable`). */
+  storable(path: Path, value: string | null | undefined) {
+    const problem = value ? unstorable(value) : null;
+    if (problem) this.add(path, problem, 'string_invalid');
+    return this;
+  }
+
   require(path: Path, present: boolean, msg = 'is required') {
     if (!present) this.add(path, msg, 'missing');
     return this;
@@ -53,6 +60,16 @@ export class Checks {
 }
 
 export const checks = () => new Checks();
+
+/**
+ * Why PostgreSQL could not store `text` faithfully, or null: it holds no NUL, and an unpaired
+ * UTF-16 surrogate has no UTF-8 form (text columns would get U+FFFD, jsonb refuses it).
+ */
+export function unstorable(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (/\p{Surrogate}/u.test(text)) return 'must be valid Unicode (no unpaired surrogates)';
+  return null;
+}
 
 export interface Page {
   limit: number;

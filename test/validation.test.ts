@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { Client } from 'pg';
 import { ROUTES } from '../facade/routes';
 import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser } from './support/app';
@@ -28,6 +29,8 @@ interface Fixtures {
   /** A note of `owner` on SESSION_OWNED (the default {annotation_id}) and one on SESSION_SHARED. */
   annotationId: string;
   sharedAnnotationId: string;
+  /** The file store's URL signing key (read from the database), to forge and to sign `/blobs` links. */
+  blobKey: Buffer;
 }
 let f: Fixtures;
 
@@ -47,9 +50,22 @@ const TABLES = [
   'usage_entries',
   'annotation_entries',
   'discussion_turns',
+  'blobs',
+  'blob_owners',
+  'figures',
+  'release_files',
+  'release_manifests',
+  'model_catalogs',
 ] as const;
 /** Tables without an `id` column, and their key. */
-const ORDER_BY: Partial<Record<(typeof TABLES)[number], string>> = { trajectory_records: 'session_id, seq' };
+const ORDER_BY: Partial<Record<(typeof TABLES)[number], string>> = {
+  trajectory_records: 'session_id, seq',
+  blobs: 'sha256',
+  blob_owners: 'user_id, sha256',
+  figures: 'session_id, canonical_path',
+  release_files: 'product, version, filename',
+  release_manifests: 'product, version',
+};
 
 /** Every row of the tables a bad request could touch (`last_active_at` is activity, not data). */
 async function snapshot(client: Client = db): Promise<Record<string, unknown[]>> {
@@ -65,7 +81,7 @@ async function snapshot(client: Client = db): Promise<Record<string, unknown[]>>
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ RELEASE_TOKEN });
   db = new Client({ connectionString: t.databaseUrl });
   await db.connect();
 
@@ -115,6 +131,44 @@ beforeAll(async () => {
     notes[id] = note.body.annotation_id;
   }
 
+  // A private session of `member`, with a figure in member's drive that `owner` must not be able to name.
+  const memberSession = await t.call('PUT', `/api/trajectories/${SESSION_MEMBER}/append`, {
+    token: member.token,
+    body: { base_uuid: null, records: [{ uuid: `${SESSION_MEMBER}-1`, parentUuid: null, type: 'user' }] },
+  });
+  if (memberSession.status !== 200) throw new Error(`member session: ${memberSession.status} ${memberSession.text}`);
+  // Figures: one drive upload per user, and a cdn_url row on each of owner's sessions.
+  for (const [token, sessionId, bytes, canonicalPath] of [
+    [owner.token, SESSION_OWNED, OWNER_FIGURE_BYTES, DRIVE_FIGURE],
+    [member.token, SESSION_MEMBER, MEMBER_FIGURE_BYTES, '/member.png'],
+  ] as const) {
+    const uploaded = await call(t, 'POST', `/api/trajectories/${sessionId}/figures/upload`, { token, form: { file: new Blob([bytes]), canonical_path: canonicalPath, mime: 'image/png' } });
+    if (uploaded.status !== 200) throw new Error(`figure upload: ${uploaded.status} ${uploaded.text}`);
+  }
+  for (const [sessionId, canonicalPath] of [
+    [SESSION_OWNED, CDN_FIGURE],
+    [SESSION_SHARED, SHARED_FIGURE],
+  ]) {
+    const recorded = await t.call('POST', `/api/trajectories/${sessionId}/figures`, { token: owner.token, body: { figures: [{ canonical_path: canonicalPath, cdn_url: cdnUrl(canonicalPath) }] } });
+    if (recorded.status !== 200) throw new Error(`figures: ${recorded.status} ${recorded.text}`);
+  }
+
+  // Releases: desktop 1.0.0 published (app.dmg listed, unlisted.dmg not); 0.9.0 and 1.1.0 uploaded only; core has nothing.
+  for (const [version, filename] of [
+    ['0.9.0', 'app.dmg'],
+    ['1.0.0', 'app.dmg'],
+    ['1.0.0', 'unlisted.dmg'],
+    ['1.1.0', 'app.dmg'],
+  ]) {
+    const put = await t.call('PUT', `/admin/api/release/desktop/files/${version}/${filename}`, { token: RELEASE_TOKEN, ...BINARY });
+    if (put.status !== 201) throw new Error(`release file: ${put.status} ${put.text}`);
+  }
+  const published = await t.call('PUT', '/admin/api/release/desktop/manifest', { token: RELEASE_TOKEN, body: PUBLISHED });
+  if (published.status !== 200) throw new Error(`publish: ${published.status} ${published.text}`);
+
+  const [secret] = await t.sql<{ value: string }>(`select value from instance_secrets where name = 'blob_url_key'`);
+  if (!secret) throw new Error('no blob_url_key in instance_secrets');
+
   // Every credential used below has been seen once, so later requests write no activity.
   for (const token of [t.adminToken, owner.token, member.token, plain.token, minted.body.token, polled.body.access_token]) {
     await t.call('GET', '/api/me', { token });
@@ -132,6 +186,7 @@ beforeAll(async () => {
     accessToken: polled.body.access_token,
     annotationId: notes[SESSION_OWNED],
     sharedAnnotationId: notes[SESSION_SHARED],
+    blobKey: Buffer.from(secret.value, 'base64'),
   };
 });
 
@@ -149,7 +204,11 @@ async function tokenIdOf(user: TestUser): Promise<string> {
 // The table
 // ---------------------------------------------------------------------------------------------
 
-type Who = 'admin' | 'owner' | 'member' | 'plain' | 'none' | 'garbage' | 'revoked' | 'disabled' | 'refresh';
+/** `release`: the server's RELEASE_TOKEN, the only credential the release publishing routes take. */
+type Who = 'admin' | 'owner' | 'member' | 'plain' | 'none' | 'garbage' | 'revoked' | 'disabled' | 'refresh' | 'release';
+
+/** Multipart parts: a string is a field, a Blob a file part; an array sends the part once per element. */
+type FormParts = Record<string, string | Blob | (string | Blob)[]>;
 
 interface Row {
   method: string;
@@ -164,8 +223,18 @@ interface Row {
   query?: Record<string, string | number>;
   /** A raw query string, for repeated parameters. */
   search?: string;
+  /** A raw query string that needs the fixtures (signed links); wins over `search`. */
+  searchOf?: (f: Fixtures) => string;
+  /** A multipart/form-data body (the boundary's content type is set by fetch). */
+  form?: FormParts;
   headers?: Record<string, string>;
+  /** What the row is about, when the request alone does not say it (shown in the title). */
+  note?: string;
   status: number;
+  /** For 3xx: the expected `Location`. */
+  location?: string | RegExp;
+  /** For 2xx: the expected media type. */
+  contentType?: RegExp;
   /** For 422: the expected `loc` of the first issue. */
   loc?: (string | number)[];
   /** For other errors: the exact `detail`, when the contract fixes it. */
@@ -182,6 +251,32 @@ const SESSION_NEW = 'val-new';
 const EMAIL_255 = `${long(243, 'a')}@example.org`;
 const okEmail = 'fresh-user@example.org';
 const MALFORMED = 'malformed JSON body';
+
+/** Release publishing takes this bearer token (the table's app is started with it). */
+const RELEASE_TOKEN = 'release-token-for-the-validation-table-0123456789';
+/** A private session of 'member' (made in beforeAll). */
+const SESSION_MEMBER = 'val-member';
+const sha256Of = (text: string) => createHash('sha256').update(text).digest('hex');
+/** Figure bytes in the drives of 'owner' (at DRIVE_FIGURE on SESSION_OWNED) and of 'member'. */
+const OWNER_FIGURE_BYTES = 'validation table: owner figure bytes';
+const MEMBER_FIGURE_BYTES = 'validation table: member figure bytes';
+const OWNER_SHA = sha256Of(OWNER_FIGURE_BYTES);
+const MEMBER_SHA = sha256Of(MEMBER_FIGURE_BYTES);
+const drive = (sha: string) => `drive://sha256/${sha}`;
+/** Figure map rows made in beforeAll: a drive figure and a cdn_url figure on SESSION_OWNED, a cdn_url figure on SESSION_SHARED. */
+const DRIVE_FIGURE = '/fixture-drive.png';
+const CDN_FIGURE = '/fixture-cdn.png';
+const SHARED_FIGURE = '/fixture-shared.png';
+const cdnUrl = (canonicalPath: string) => `https://cdn.example${canonicalPath}`;
+/** A release binary's bytes (ASCII, so its length is its size), sent as application/octet-stream. */
+const RELEASE_BYTES = 'labdesk desktop build for the validation table';
+const BINARY = { rawBody: RELEASE_BYTES, headers: { 'content-type': 'application/octet-stream' } };
+/** The manifest published in beforeAll: desktop 1.0.0 with app.dmg (darwin). */
+const PUBLISHED = { version: '1.0.0', notes: 'fixture release', files: [{ filename: 'app.dmg', size: RELEASE_BYTES.length, signature: 'c2lnbmF0dXJl', platform: 'darwin' }] };
+/** A figure map row, a model and a desktop manifest file that pass every check. */
+const FIG = { canonical_path: '/a.png', cdn_url: 'https://cdn.example/a.png' };
+const MODEL = { id: 'acme/m-1', provider: 'acme', name: 'M1', context_window: 1000, input_price: 1.5, output_price: 2, capabilities: ['chat'] };
+const DESKTOP_FILE = { filename: 'app.dmg', size: RELEASE_BYTES.length, signature: 'c2lnbmF0dXJl' };
 
 /** Body routes with the credential that passes their auth gate and one valid body. */
 const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] = [
@@ -203,6 +298,9 @@ const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] =
   { method: 'POST', path: '/api/trajectories/{session_id}/fork', as: 'owner', valid: { head_uuid: `${SESSION_OWNED}-2` } },
   { method: 'POST', path: '/api/trajectories/{session_id}/summary', as: 'owner', valid: { parent_uuid: `${SESSION_OWNED}-2` } },
   { method: 'POST', path: '/api/trajectories/{session_id}/discuss', as: 'owner', valid: { question: 'Why?' } },
+  { method: 'POST', path: '/api/trajectories/{session_id}/figures', as: 'owner', valid: { figures: [FIG] } },
+  { method: 'PUT', path: '/api/admin/models', as: 'admin', valid: { version: '2026.11', models: [MODEL] } },
+  { method: 'PUT', path: '/admin/api/release/{product}/manifest', as: 'release', valid: { version: '1.2.0', files: [DESKTOP_FILE] } },
 ];
 
 /** A body that is not a JSON object, on every body route. */
@@ -457,7 +555,7 @@ const ok = { uuid: 'fresh-1', type: 'user' };
 const ID_129 = long(129, 's');
 
 /** Ids that cannot name a session: too long, outside [A-Za-z0-9._:-], a NUL. */
-const badSessionIds = (method: string, path: string, as: Who, request: Pick<Row, 'body'>, writes: boolean): Row[] => [
+const badSessionIds = (method: string, path: string, as: Who, request: Pick<Row, 'body' | 'form' | 'query'>, writes: boolean): Row[] => [
   // Reading (or changing) an id that cannot exist is "absent"; creating one is a validation failure.
   writes
     ? { method, path, as, ids: { session_id: ID_129 }, ...request, status: 422, loc: ['path', 'session_id'] }
@@ -600,7 +698,7 @@ const OWNED_2 = `${SESSION_OWNED}-2`;
 const SHARED_2 = `${SESSION_SHARED}-2`;
 
 /** Who cannot see a session gets 404 on it: an unknown id, a user in no lab, a lab member on the private session. */
-const hiddenRows = (method: string, path: string, request: Pick<Row, 'body'> = {}): Row[] => [
+const hiddenRows = (method: string, path: string, request: Pick<Row, 'body' | 'form' | 'query'> = {}): Row[] => [
   { method, path, as: 'owner', ids: { session_id: 'val-nope' }, ...request, status: 404 },
   { method, path, as: 'plain', ...request, status: 404 },
   { method, path, as: 'member', ...request, status: 404 },
@@ -717,6 +815,343 @@ const trajectoryExtraRows: Row[] = [
   // GET /api/admin/storage_summary takes no input: its rows are the generated credential rows (401, and 403 for a non-admin).
 ];
 
+const FIGURES = '/api/trajectories/{session_id}/figures';
+const FIGURE_UPLOAD = '/api/trajectories/{session_id}/figures/upload';
+const FIGURE_RAW = '/api/trajectories/{session_id}/figures/raw';
+/** The first issue of a bad member of figure row `i`. */
+const figAt = (i: number, member?: string) => (member === undefined ? ['body', 'figures', i] : ['body', 'figures', i, member]);
+const ZERO_SHA = long(64, '0');
+
+const figureRows: Row[] = [
+  // POST /api/trajectories/{session_id}/figures {figures: [row, ...]}
+  ...[{}, { figures: null }, { figures: 'x' }, { figures: FIG }, { figures: [] }].map((body): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body, status: 422, loc: ['body', 'figures'] })),
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: Array.from({ length: 1001 }, (_v, i) => ({ ...FIG, canonical_path: `/many/${i}.png` })) },
+    note: '1001 rows',
+    status: 422,
+    loc: ['body', 'figures'],
+  },
+  ...[5, '/a.png', [FIG], null, true].map((row): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [row] }, status: 422, loc: figAt(0) })),
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [FIG], session_id: 'val-other' }, status: 422, loc: ['body', 'session_id'] },
+  { method: 'POST', path: FIGURES, as: 'owner', body: { Figures: [FIG] }, status: 422, loc: ['body', 'Figures'] },
+  // canonical_path: required, a string of at most 1024 characters of text (no NUL, no lone surrogate)
+  ...[undefined, null, '', 5, ['/a.png'], long(1025), 'nul\u0000byte', '/lone\ud800surrogate.png'].map(
+    (canonical_path): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, canonical_path }] }, status: 422, loc: figAt(0, 'canonical_path') }),
+  ),
+  // cdn_url or storage_uri: at least one
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/a.png' }] }, status: 422, loc: figAt(0, 'storage_uri') },
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/a.png', cdn_url: null, storage_uri: null }] }, status: 422, loc: figAt(0, 'storage_uri') },
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/a.png', cdn_url: '' }] }, status: 422 },
+  // cdn_url: an http(s) URL of at most 2048 characters
+  ...[
+    'ftp://cdn.example/a.png',
+    'not a url',
+    'javascript:alert(1)',
+    '/relative/a.png',
+    'cdn.example/a.png',
+    5,
+    { href: 'https://cdn.example/a.png' },
+    `https://cdn.example/${long(2029)}`,
+    'https://cdn.example/a\u0000.png',
+    'https://cdn.example/a\ud800.png',
+  ].map(
+    (cdn_url): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, cdn_url }] }, status: 422, loc: figAt(0, 'cdn_url') }),
+  ),
+  // storage_uri / original_uri: drive://sha256/<64 lowercase hex>
+  ...['drive://sha256/xyz', drive(long(64, 'A')), drive(long(63, '0')), drive(long(65, '0')), `s3://bucket/${ZERO_SHA}`, `${drive(OWNER_SHA)}/../x`, ` ${drive(OWNER_SHA)}`, 5].flatMap((uri): Row[] => [
+    { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, storage_uri: uri }] }, status: 422, loc: figAt(0, 'storage_uri') },
+    { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, original_uri: uri }] }, status: 422, loc: figAt(0, 'original_uri') },
+  ]),
+  // compressed: a boolean; mime: type/subtype; bytes: a whole number ≥ 0
+  ...['yes', 'true', 1, [true]].map((compressed): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, compressed }] }, status: 422, loc: figAt(0, 'compressed') })),
+  ...['png', 'image/', '/png', '', 'image/png; charset=x', 'image/png\u0000', 5].map((mime): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, mime }] }, status: 422, loc: figAt(0, 'mime') })),
+  ...[-1, 1.5, '10', 2 ** 53, 1e300, true].map((bytes): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, bytes }] }, status: 422, loc: figAt(0, 'bytes') })),
+  // A bad row is named by its index, and the good rows before it are not kept.
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [FIG, 5] }, status: 422, loc: figAt(1) },
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [FIG, { canonical_path: '/b.png' }] }, status: 422, loc: figAt(1, 'storage_uri') },
+  // Drive URIs must name a blob the session owner uploaded: an unknown hash, or one only 'member' uploaded.
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [FIG, { canonical_path: '/b.png', storage_uri: drive(ZERO_SHA) }] }, status: 422, loc: figAt(1, 'storage_uri') },
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(MEMBER_SHA) }] }, status: 422, loc: figAt(0, 'storage_uri') },
+  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(OWNER_SHA), original_uri: drive(MEMBER_SHA) }] }, status: 422, loc: figAt(0, 'original_uri') },
+  { method: 'POST', path: FIGURES, as: 'member', ids: { session_id: SESSION_MEMBER }, body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(OWNER_SHA) }] }, status: 422, loc: figAt(0, 'storage_uri') },
+  // Owner only; figure rows never create a session.
+  { method: 'POST', path: FIGURES, as: 'member', ids: { session_id: SESSION_SHARED }, body: { figures: [FIG] }, status: 403 },
+  { method: 'POST', path: FIGURES, as: 'admin', body: { figures: [FIG] }, status: 403 }, // admins may view, not write
+  { method: 'POST', path: FIGURES, as: 'owner', ids: { session_id: SESSION_NEW }, body: { figures: [FIG] }, status: 404 },
+  ...hiddenRows('POST', FIGURES, { body: { figures: [FIG] } }),
+  ...badSessionIds('POST', FIGURES, 'owner', { body: { figures: [FIG] } }, false),
+
+  // POST /api/trajectories/{session_id}/figures/upload (multipart: file, original?, canonical_path, mime?, compressed?)
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', body: { canonical_path: '/up.png' }, status: 415 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', status: 415 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', rawBody: 'figure bytes', headers: { 'content-type': 'image/png' }, status: 415 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', rawBody: 'x', headers: { 'content-type': 'multipart/form-data' }, note: 'no boundary', status: 400 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', rawBody: 'not a multipart body', headers: { 'content-type': 'multipart/form-data; boundary=zzzz' }, status: 400 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: {}, status: 422, loc: ['body', 'file'] },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { canonical_path: '/up.png' }, status: 422, loc: ['body', 'file'] },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: 'not a file part', canonical_path: '/up.png' }, status: 422, loc: ['body', 'file'] },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: [new Blob(['one']), new Blob(['two'])], canonical_path: '/up.png' }, status: 422, loc: ['body', 'file'] },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']) }, status: 422, loc: ['body', 'canonical_path'] },
+  ...['', long(1025), 'nul\u0000byte'].map((canonical_path): Row => ({ method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path }, status: 422, loc: ['body', 'canonical_path'] })),
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: new Blob(['/up.png']) }, status: 422, loc: ['body', 'canonical_path'] },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: '/up.png', original: 'not a file part' }, status: 422, loc: ['body', 'original'] },
+  ...['yes', 'TRUE', '', '2', 'constructor', '__proto__', 'toString'].map(
+    (compressed): Row => ({ method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: `/up-${compressed}.png`, compressed }, status: 422, loc: ['body', 'compressed'] }),
+  ),
+  ...['png', 'image/', 'image/png; charset=x', long(256, 'a')].map((mime): Row => ({ method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: '/up.png', mime }, status: 422, loc: ['body', 'mime'] })),
+  // Unknown parts, however many known parts come before them.
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: '/up.png', extra: 'x' }, status: 422, loc: ['body', 'extra'] },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonicalPath: '/up.png' }, status: 422, loc: ['body', 'canonicalPath'] },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: '/up.png', thumbnail: new Blob(['t']) }, status: 422, loc: ['body', 'thumbnail'] },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonical_path: '/up-4-fields.png', mime: 'image/png', compressed: 'true', extra: 'x' },
+    note: 'a 4th field',
+    status: 422,
+    loc: ['body', 'extra'],
+  },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), original: new Blob(['o']), thumbnail: new Blob(['t']), canonical_path: '/up-3-files.png' },
+    note: 'a 3rd file',
+    status: 422,
+    loc: ['body', 'thumbnail'],
+  },
+  // Owner only, settled before the body is read: a viewer, an unknown or invisible session.
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'member', ids: { session_id: SESSION_SHARED }, form: { file: new Blob(['x']), canonical_path: '/up.png' }, status: 403 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'member', ids: { session_id: SESSION_SHARED }, body: { canonical_path: '/up.png' }, status: 403 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'admin', form: { file: new Blob(['x']), canonical_path: '/up.png' }, status: 403 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'plain', body: { canonical_path: '/up.png' }, status: 404 },
+  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', ids: { session_id: SESSION_NEW }, form: { file: new Blob(['x']), canonical_path: '/up.png' }, status: 404 },
+  ...hiddenRows('POST', FIGURE_UPLOAD, { form: { file: new Blob(['x']), canonical_path: '/up.png' } }),
+  ...badSessionIds('POST', FIGURE_UPLOAD, 'owner', { form: { file: new Blob(['x']), canonical_path: '/up.png' } }, false),
+
+  // GET /api/trajectories/{session_id}/figures/raw?path=
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', status: 422, loc: ['query', 'path'] },
+  ...['', long(1025), 'nul\u0000byte'].map((path): Row => ({ method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path }, status: 422, loc: ['query', 'path'] })),
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', search: `path=${encodeURIComponent(CDN_FIGURE)}&path=${encodeURIComponent(CDN_FIGURE)}`, status: 422, loc: ['query', 'path'] },
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', search: `path[a]=${encodeURIComponent(CDN_FIGURE)}`, status: 422, loc: ['query', 'path'] },
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: '/nope.png' }, status: 404 },
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: CDN_FIGURE.toUpperCase() }, status: 404 },
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: SHARED_FIGURE }, status: 404 }, // a figure of another session
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', ids: { session_id: SESSION_NEW }, query: { path: CDN_FIGURE }, status: 404 },
+  // A real figure: 302 to its cdn_url, or to a signed link of its blob; a lab viewer of a shared session too.
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: CDN_FIGURE }, status: 302, location: cdnUrl(CDN_FIGURE) },
+  { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: DRIVE_FIGURE }, status: 302, location: new RegExp(`/blobs/sha256/${OWNER_SHA}\\?expires=\\d+&type=image%2Fpng&signature=[\\w-]+$`) },
+  { method: 'GET', path: FIGURE_RAW, as: 'member', ids: { session_id: SESSION_SHARED }, query: { path: SHARED_FIGURE }, status: 302, location: cdnUrl(SHARED_FIGURE) },
+  { method: 'GET', path: FIGURE_RAW, as: 'admin', query: { path: CDN_FIGURE }, status: 302, location: cdnUrl(CDN_FIGURE) },
+  ...hiddenRows('GET', FIGURE_RAW, { query: { path: CDN_FIGURE } }),
+  { method: 'GET', path: FIGURE_RAW, as: 'member', query: { path: DRIVE_FIGURE }, status: 404 },
+  ...badSessionIds('GET', FIGURE_RAW, 'owner', { query: { path: CDN_FIGURE } }, false),
+];
+
+const BLOB = '/blobs/sha256/{sha256}';
+const LINK_INVALID = 'this link is invalid or has expired';
+const inFiveMinutes = () => Math.floor(Date.now() / 1000) + 300;
+/** A `/blobs` link's query string, signed with the store's real key (as `figures/raw` would sign it). */
+function signed(fx: Fixtures, opts: { sha?: string; expires?: number; type?: string; send?: { expires?: string; type?: string } } = {}): string {
+  const { sha = OWNER_SHA, expires = inFiveMinutes(), type = 'image/png' } = opts;
+  const signature = createHmac('sha256', fx.blobKey).update(`sha256/${sha}\n${expires}\n${type}`).digest('base64url');
+  return new URLSearchParams({ expires: opts.send?.expires ?? String(expires), type: opts.send?.type ?? type, signature }).toString();
+}
+
+/** `GET /blobs/sha256/{sha256}` (signed file-store links; no bearer token): anything but a genuine, unexpired signature is 403. */
+const blobRows: Row[] = [
+  { method: 'GET', path: BLOB, as: 'none', note: 'no signature', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'owner', note: 'a bearer token is no signature', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: () => `expires=${inFiveMinutes()}&type=image%2Fpng&signature=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`, note: 'forged signature', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx).replace(/&signature=.*/, ''), note: 'signature missing', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx).replace(/^expires=\d+&/, ''), note: 'expires missing', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx, { expires: Math.floor(Date.now() / 1000) - 60 }), note: 'genuine but expired', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx, { expires: 1e20 }), note: 'expiry out of range', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => { const e = inFiveMinutes(); return signed(fx, { expires: e, send: { expires: String(e + 1) } }); }, note: 'expiry changed', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx, { send: { type: 'text/html' } }), note: 'media type changed', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx, { sha: MEMBER_SHA }), note: 'signed for another blob', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => `${signed(fx)}&${signed(fx)}`, note: 'parameters repeated', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: OWNER_SHA.toUpperCase() }, searchOf: (fx) => signed(fx, { sha: OWNER_SHA.toUpperCase() }), note: 'upper-case hex', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: 'zz' }, searchOf: (fx) => signed(fx, { sha: 'zz' }), note: 'not a digest', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: '..%2F..%2Fetc%2Fpasswd' }, searchOf: (fx) => signed(fx, { sha: '../../etc/passwd' }), note: 'traversal', status: 403, detail: LINK_INVALID },
+  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: '%00' }, searchOf: (fx) => signed(fx, { sha: '\u0000' }), status: 403, detail: LINK_INVALID },
+  // A genuine link: to a blob the store does not have, 404; to the owner's figure, its bytes.
+  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: ZERO_SHA }, searchOf: (fx) => signed(fx, { sha: ZERO_SHA }), note: 'genuine, no such blob', status: 404 },
+  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx), note: 'genuine', status: 200, contentType: /^image\/png/ },
+];
+
+const MODELS = '/api/admin/models';
+const modelAt = (i: number, member: string) => ['body', 'models', i, member];
+/** A catalog whose first model has `patch` applied (a member set to undefined is left out). */
+const withModel = (patch: Record<string, unknown>) => ({ version: '2026.11', models: [{ ...MODEL, ...patch }] });
+
+const catalogRows: Row[] = [
+  // PUT /api/admin/models {version, models: [{id, provider, name, context_window, input_price, output_price, capabilities}]}
+  { method: 'PUT', path: MODELS, as: 'admin', body: {}, status: 422 },
+  { method: 'PUT', path: MODELS, as: 'admin', body: { models: [MODEL] }, status: 422, loc: ['body', 'version'] },
+  ...['', long(101), 5, null, ['2026.11']].map((version): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: { version, models: [MODEL] }, status: 422, loc: ['body', 'version'] })),
+  { method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v' }, status: 422, loc: ['body', 'models'] },
+  ...[[], null, 'x', MODEL].map((models): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v', models }, status: 422, loc: ['body', 'models'] })),
+  {
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: { version: 'v', models: Array.from({ length: 1001 }, (_v, i) => ({ ...MODEL, id: `m-${i}` })) },
+    note: '1001 models',
+    status: 422,
+    loc: ['body', 'models'],
+  },
+  { method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v', models: [MODEL, 5] }, status: 422, loc: ['body', 'models', 1] },
+  { method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v', models: [MODEL, { ...MODEL, name: 'Again' }] }, note: 'duplicate id', status: 422, loc: modelAt(1, 'id') },
+  { method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v', models: [MODEL], sha256: ZERO_SHA }, status: 422, loc: ['body', 'sha256'] },
+  ...[undefined, null, '', 'has space', long(201), 5, 'nul\u0000byte'].map((id): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ id }), status: 422, loc: modelAt(0, 'id') })),
+  ...[undefined, '', long(101), 5].map((provider): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ provider }), status: 422, loc: modelAt(0, 'provider') })),
+  ...[undefined, '', long(201)].map((name): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ name }), status: 422, loc: modelAt(0, 'name') })),
+  ...[undefined, 0, -1, 1.5, '1000', 2 ** 31, 100_000_001].map(
+    (context_window): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ context_window }), status: 422, loc: modelAt(0, 'context_window') }),
+  ),
+  ...[undefined, -1, -0.01, '1.5', null, 1e7].map((input_price): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ input_price }), status: 422, loc: modelAt(0, 'input_price') })),
+  ...[undefined, -1, '2', 1e7].map((output_price): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ output_price }), status: 422, loc: modelAt(0, 'output_price') })),
+  ...[undefined, null, 'chat', Array.from({ length: 51 }, (_v, i) => `c${i}`)].map(
+    (capabilities): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ capabilities }), status: 422, loc: modelAt(0, 'capabilities') }),
+  ),
+  ...[[5], [''], [null], [long(101)]].map((capabilities): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ capabilities }), status: 422, loc: [...modelAt(0, 'capabilities'), 0] })),
+  { method: 'PUT', path: MODELS, as: 'admin', body: withModel({ max_tokens: 5 }), status: 422, loc: modelAt(0, 'max_tokens') },
+  { method: 'PUT', path: MODELS, as: 'admin', body: withModel({ context_window: undefined, contextWindow: 1000 }), status: 422, loc: modelAt(0, 'contextWindow') },
+  { method: 'PUT', path: MODELS, as: 'owner', body: withModel({}), status: 403 },
+  // GET /admin/api/public/models and …/models/manifest take no input and no credential.
+  { method: 'GET', path: '/admin/api/public/models', as: 'none', status: 200, contentType: /^application\/json/ },
+  { method: 'GET', path: '/admin/api/public/models/manifest', as: 'none', status: 200, contentType: /^application\/json/ },
+];
+
+const RELEASE_MANIFEST = '/admin/api/release/{product}/manifest';
+const RELEASE_FILE = '/admin/api/release/{product}/files/{version}/{filename}';
+const APP_MANIFEST = '/admin/api/public/app/{product}/manifest';
+const DOWNLOAD = '/admin/api/public/app/{product}/download/{version}/{filename}';
+const FEED = '/admin/api/public/app/{product}/update/{feed}';
+const fileAt = (i: number, member: string) => ['body', 'files', i, member];
+/** A desktop manifest of `version` whose first file has `patch` applied. */
+const withFile = (patch: Record<string, unknown>, version = '1.1.0') => ({ version, files: [{ ...DESKTOP_FILE, ...patch }] });
+const BAD_VERSIONS = ['', '1.0', '1', 'v1.2.0', '1.2.0+build.1', '01.2.0', '1.02.0', '1.2.0-', '1.2.0-01', '1.2.0-beta..1', ' 1.2.0', '1.2.0 ', 'latest', `1.2.0-${long(100, 'a')}`];
+const BAD_FILENAMES = ['', '.hidden', '-rf', '_x', '../etc/passwd', 'a/b', 'a\\b', 'has space', 'app.dmg\u0000', long(201, 'a'), 'ü.dmg'];
+
+const releaseRows: Row[] = [
+  // PUT /admin/api/release/{product}/manifest {version, notes?, pub_date?, force?, files: [...]}
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: {}, status: 422, loc: ['body', 'version'] },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { files: [DESKTOP_FILE] }, status: 422, loc: ['body', 'version'] },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { version: '1.1.0' }, status: 422, loc: ['body', 'files'] },
+  ...[...BAD_VERSIONS, 5, null, ['1.1.0']].map((version): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { version, files: [DESKTOP_FILE] }, status: 422, loc: ['body', 'version'] })),
+  ...[[], null, 'app.dmg', DESKTOP_FILE].map((files): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { version: '1.1.0', files }, status: 422, loc: ['body', 'files'] })),
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { version: '1.1.0', files: Array.from({ length: 201 }, (_v, i) => ({ ...DESKTOP_FILE, filename: `f${i}.dmg` })) },
+    note: '201 files',
+    status: 422,
+    loc: ['body', 'files'],
+  },
+  ...[5, 'app.dmg', null].map((file): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { version: '1.1.0', files: [file] }, status: 422, loc: ['body', 'files', 0] })),
+  ...[undefined, 5, ...BAD_FILENAMES].map((filename): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ filename }), status: 422, loc: fileAt(0, 'filename') })),
+  ...[undefined, -1, 1.5, '46', null, 2 ** 53].map((size): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ size }), status: 422, loc: fileAt(0, 'size') })),
+  ...[long(64, 'A'), long(63, '0'), long(65, '0'), long(64, 'g'), 5].map((sha256): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ sha256 }), status: 422, loc: fileAt(0, 'sha256') })),
+  ...[undefined, null, ''].map((signature): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ signature }), note: 'desktop needs a signature', status: 422, loc: fileAt(0, 'signature') })),
+  ...[undefined, null].map(
+    (sha256): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', ids: { product: 'core' }, body: { version: '1.1.0', files: [{ filename: 'core.tar.gz', size: 1, sha256 }] }, note: 'core needs a sha256', status: 422, loc: fileAt(0, 'sha256') }),
+  ),
+  ...[['platform', ''], ['platform', long(51)], ['arch', ''], ['arch', 5]].map(([member, value]): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ [member as string]: value }), status: 422, loc: fileAt(0, member as string) })),
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ url: 'https://evil.example/app.dmg' }), status: 422, loc: fileAt(0, 'url') },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), files: [DESKTOP_FILE, { ...DESKTOP_FILE }] }, note: 'duplicate filename', status: 422, loc: fileAt(1, 'filename') },
+  ...[long(100_001), 5, 'nul\u0000byte', 'lone \ud800 surrogate'].map((notes): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), notes }, status: 422, loc: ['body', 'notes'] })),
+  ...['tomorrow', '2026-13-45T99:00:00Z', 5].map((pub_date): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), pub_date }, status: 422, loc: ['body', 'pub_date'] })),
+  ...['yes', 1].map((force): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), force }, status: 422, loc: ['body', 'force'] })),
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), channel: 'beta' }, status: 422, loc: ['body', 'channel'] },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), pubDate: '2026-11-21T10:00:00.000Z' }, status: 422, loc: ['body', 'pubDate'] },
+  // Every listed file must be in the release store with the declared size and digest (1.1.0 has app.dmg).
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({}, '2.0.0'), note: 'version has no files', status: 422, loc: fileAt(0, 'filename') },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ filename: 'ghost.dmg' }), status: 422, loc: fileAt(0, 'filename') },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), files: [DESKTOP_FILE, { ...DESKTOP_FILE, filename: 'ghost.dmg' }] }, status: 422, loc: fileAt(1, 'filename') },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ size: RELEASE_BYTES.length + 1 }), status: 422, loc: fileAt(0, 'size') },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ sha256: ZERO_SHA }), status: 422, loc: fileAt(0, 'sha256') },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', ids: { product: 'core' }, body: { version: '1.1.0', files: [{ filename: 'app.dmg', size: RELEASE_BYTES.length, sha256: sha256Of(RELEASE_BYTES) }] }, note: "desktop's file", status: 422, loc: fileAt(0, 'filename') },
+  // Published versions are immutable; older versions need force; re-publishing the same content changes nothing.
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...PUBLISHED, notes: 'other notes' }, status: 409 },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...PUBLISHED, files: [{ ...PUBLISHED.files[0], platform: 'linux' }] }, status: 409 },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...PUBLISHED, version: '0.9.0' }, note: 'older than 1.0.0', status: 409 },
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: PUBLISHED, note: 'same content again', status: 200, contentType: /^application\/json/ },
+  // Products are desktop and core.
+  ...['mobile', 'Desktop', 'desktop.', long(300, 'd')].map((product): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', ids: { product }, body: withFile({}), status: 404 })),
+  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', ids: { product: '%00' }, body: withFile({}), status: 422, loc: ['path', 'product'] },
+
+  // PUT /admin/api/release/{product}/files/{version}/{filename} (the binary, streamed)
+  ...['mobile', 'Desktop', '..%2Fdesktop'].map((product): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { product, version: '1.2.0' }, ...BINARY, status: 404 })),
+  ...BAD_VERSIONS.filter((v) => v !== '').map((version): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version: encodeURIComponent(version) }, ...BINARY, status: 422, loc: ['path', 'version'] })),
+  ...['..%2F..%2Fetc', '1.2.0%2F..', '%00'].map((version): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version }, ...BINARY, status: 422, loc: ['path', 'version'] })),
+  ...BAD_FILENAMES.filter((n) => n !== '').map((filename): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version: '1.2.0', filename: encodeURIComponent(filename) }, ...BINARY, status: 422, loc: ['path', 'filename'] })),
+  ...['..%2F..%2F..%2Fetc%2Fpasswd', '%2E%2Fapp.dmg', '%00'].map((filename): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version: '1.2.0', filename }, ...BINARY, status: 422, loc: ['path', 'filename'] })),
+  { method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version: 'v1', filename: '.x' }, ...BINARY, status: 422, loc: ['path', 'version'] },
+  // A published version's files cannot change, nor can files be added to it.
+  { method: 'PUT', path: RELEASE_FILE, as: 'release', ...BINARY, note: 'published', status: 409 },
+  { method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { filename: 'new.dmg' }, ...BINARY, note: 'published', status: 409 },
+
+  // GET /admin/api/public/app/{product}/manifest: the current release, 204 when there is none.
+  { method: 'GET', path: APP_MANIFEST, as: 'none', status: 200, contentType: /^application\/json/ },
+  { method: 'GET', path: APP_MANIFEST, as: 'none', ids: { product: 'core' }, note: 'nothing published', status: 204 },
+  ...['mobile', 'Desktop', 'desktop%2F..', long(300, 'd')].map((product): Row => ({ method: 'GET', path: APP_MANIFEST, as: 'none', ids: { product }, status: 404 })),
+  { method: 'GET', path: APP_MANIFEST, as: 'none', ids: { product: '%00' }, status: 422, loc: ['path', 'product'] },
+
+  // GET /admin/api/public/app/{product}/download/{version}/{filename}: only files of a published manifest.
+  ...(
+    [
+      ['mobile', '1.0.0', 'app.dmg'],
+      ['core', '1.0.0', 'app.dmg'],
+      ['Desktop', '1.0.0', 'app.dmg'],
+      ['desktop', '9.9.9', 'app.dmg'],
+      ['desktop', '1.0.0', 'missing.dmg'],
+      ['desktop', '1.0.0', 'APP.dmg'],
+      ['desktop', '1.0.0', 'unlisted.dmg'], // uploaded, in a published version, but not listed
+      ['desktop', '1.1.0', 'app.dmg'], // uploaded, never published
+      ['desktop', '0.9.0', 'app.dmg'],
+      ['desktop', '1.0.0', '..%2F..%2Fetc%2Fpasswd'],
+      ['desktop', '1.0.0', '..%2F1.1.0%2Fapp.dmg'],
+      ['desktop', '..%2F..%2Fetc', 'passwd'],
+      ['desktop', '1.0.0%2Fapp.dmg', 'app.dmg'],
+      ['desktop', '1.0.0', '..%5C..%5Cwin.ini'],
+      ['desktop', '1.0.0', 'app.dmg%00'],
+      ['desktop', '1.0.0', '%00'],
+      ['desktop', '%00', 'app.dmg'],
+      ['%00', '1.0.0', 'app.dmg'],
+      ['desktop', '1.0.0', long(300, 'a')],
+    ] as const
+  ).map(([product, version, filename]): Row => ({ method: 'GET', path: DOWNLOAD, as: 'none', ids: { product, version, filename }, status: 404 })),
+
+  // GET /admin/api/public/app/{product}/update/{feed}: electron-updater feeds of the current desktop release.
+  { method: 'GET', path: FEED, as: 'none', ids: { feed: 'latest-mac.yml' }, status: 200, contentType: /^text\/yaml/ },
+  ...(
+    [
+      ['desktop', 'latest.yml'], // no windows file in the release
+      ['desktop', 'latest-linux.yml'],
+      ['core', 'latest.yml'],
+      ['core', 'latest-mac.yml'],
+      ['mobile', 'latest.yml'],
+      ['Desktop', 'latest-mac.yml'],
+      ['desktop', 'latest.json'],
+      ['desktop', 'LATEST-MAC.yml'],
+      ['desktop', 'latest-mac.yml%00'],
+      ['desktop', '..%2Flatest-mac.yml'],
+      ['desktop', 'constructor'],
+      ['desktop', '__proto__'],
+      ['desktop', 'toString'],
+      ['desktop', 'hasOwnProperty'],
+      ['%00', 'latest-mac.yml'],
+    ] as const
+  ).map(([product, feed]): Row => ({ method: 'GET', path: FEED, as: 'none', ids: { product, feed }, status: 404 })),
+];
+
 /** A valid request for each authenticated route, so the credential is the only thing wrong. */
 function validRequest(route: (typeof ROUTES)[number]): Pick<Row, 'body' | 'query'> {
   const body = BODY_ROUTES.find((r) => r.method === route.method && r.path === route.path)?.valid;
@@ -724,13 +1159,33 @@ function validRequest(route: (typeof ROUTES)[number]): Pick<Row, 'body' | 'query
   return body === undefined ? {} : { body };
 }
 
+/** Who is refused (401) by a route's auth gate; `plain` gets 403 from an admin route. Only the release token opens a release route. */
+const REFUSED: Record<'user' | 'admin' | 'release', Who[]> = {
+  user: ['none', 'garbage', 'revoked'],
+  admin: ['none', 'garbage', 'revoked'],
+  release: ['none', 'garbage', 'revoked', 'owner', 'admin'],
+};
+
 /** Bad credentials: every authenticated route, then the kinds of bad token on a few routes. */
 const credentialRows: Row[] = [
   ...ROUTES.filter((r) => r.auth !== 'none').flatMap((route): Row[] => [
-    { method: route.method, path: route.path, as: 'none', ...validRequest(route), status: 401 },
-    { method: route.method, path: route.path, as: 'garbage', ...validRequest(route), status: 401 },
-    { method: route.method, path: route.path, as: 'revoked', ...validRequest(route), status: 401 },
+    ...REFUSED[route.auth as keyof typeof REFUSED].map((as): Row => ({ method: route.method, path: route.path, as, ...validRequest(route), status: 401 })),
     ...(route.auth === 'admin' ? [{ method: route.method, path: route.path, as: 'plain' as Who, ...validRequest(route), status: 403 }] : []),
+  ]),
+  // The release token exactly, as a bearer token: nothing near it, and no user credential.
+  ...[
+    `Bearer ${RELEASE_TOKEN}x`,
+    `Bearer ${RELEASE_TOKEN.slice(0, -1)}`,
+    `Bearer ${RELEASE_TOKEN.toUpperCase()}`,
+    `Bearer ${RELEASE_TOKEN} extra`,
+    `Token ${RELEASE_TOKEN}`,
+    `Basic ${Buffer.from(`release:${RELEASE_TOKEN}`).toString('base64')}`,
+    RELEASE_TOKEN,
+    'Bearer',
+    `Bearer ${long(5000, 'A')}`,
+  ].flatMap((authorization): Row[] => [
+    { method: 'PUT', path: RELEASE_MANIFEST, as: 'none', headers: { authorization }, body: { version: '1.2.0', files: [DESKTOP_FILE] }, status: 401 },
+    { method: 'PUT', path: RELEASE_FILE, as: 'none', ids: { version: '1.2.0' }, headers: { authorization, 'content-type': 'application/octet-stream' }, rawBody: RELEASE_BYTES, status: 401 },
   ]),
   ...(['disabled', 'refresh'] as Who[]).flatMap((as): Row[] => [
     { method: 'GET', path: '/api/me', as, status: 401 },
@@ -752,16 +1207,30 @@ const credentialRows: Row[] = [
   { method: 'POST', path: '/api/auth/refresh', as: 'none', bodyOf: (fx) => ({ refresh_token: fx.accessToken }), status: 401 },
 ];
 
-const ROWS: Row[] = [...shapeRows, ...authRows, ...labRows, ...scanRows, ...pageRows, ...adminRows, ...trajectoryRows, ...trajectoryExtraRows, ...credentialRows];
+const ROWS: Row[] = [
+  ...shapeRows,
+  ...authRows,
+  ...labRows,
+  ...scanRows,
+  ...pageRows,
+  ...adminRows,
+  ...trajectoryRows,
+  ...trajectoryExtraRows,
+  ...figureRows,
+  ...blobRows,
+  ...catalogRows,
+  ...releaseRows,
+  ...credentialRows,
+];
 
 // ---------------------------------------------------------------------------------------------
 // Running a row
 // ---------------------------------------------------------------------------------------------
 
-function tokenFor(who: Who): string | undefined {
+function tokenFor(who: Who, app: TestApp = t): string | undefined {
   switch (who) {
     case 'admin':
-      return t.adminToken;
+      return app.adminToken;
     case 'owner':
       return f.owner.token;
     case 'member':
@@ -776,6 +1245,8 @@ function tokenFor(who: Who): string | undefined {
       return f.disabledToken;
     case 'refresh':
       return f.refreshToken;
+    case 'release':
+      return RELEASE_TOKEN;
     case 'none':
       return undefined;
   }
@@ -789,13 +1260,19 @@ function urlOf(row: Row): string {
     token_id: f.plainTokenId,
     session_id: SESSION_OWNED,
     annotation_id: f.annotationId,
+    sha256: OWNER_SHA,
+    product: 'desktop',
+    version: '1.0.0',
+    filename: 'app.dmg',
+    feed: 'latest-mac.yml',
   };
   const filled = row.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const value = row.ids?.[name] ?? defaults[name];
     if (value === undefined) throw new Error(`no value for {${name}} in ${row.path}`);
     return value; // given as is: '%00' is meant to reach the server percent-encoded
   });
-  return row.search ? `${filled}?${row.search}` : filled;
+  const search = row.searchOf ? row.searchOf(f) : row.search;
+  return search ? `${filled}?${search}` : filled;
 }
 
 /** A short, readable title: long strings are shown by length. */
@@ -803,10 +1280,14 @@ function title(row: Row): string {
   const shorten = (value: unknown): unknown =>
     typeof value === 'string' && value.length > 24 ? `<${value.length} chars>` : Array.isArray(value) ? value.map(shorten) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)])) : value;
   const path = row.path.replace(/\{([^}]+)\}/g, (m, name: string) => (row.ids?.[name] ? (row.ids[name].length > 24 ? `<${row.ids[name].length} chars>` : row.ids[name]) : m));
-  const parts = [`${row.method} ${path}${row.search ? `?${row.search}` : ''}`, `as ${row.as}`];
+  const parts = [`${row.method} ${path}${row.searchOf ? '?<signed link>' : row.search ? `?${row.search}` : ''}`, `as ${row.as}`];
+  if (row.note) parts.push(`(${row.note})`);
   if (row.query) parts.push(`query ${JSON.stringify(shorten(row.query))}`);
-  if (row.headers) parts.push(`authorization ${JSON.stringify(shorten(row.headers.authorization))}`);
-  if (row.rawBody !== undefined) parts.push(`raw ${row.rawBody}`);
+  if (row.headers?.authorization) parts.push(`authorization ${JSON.stringify(shorten(row.headers.authorization))}`);
+  if (row.headers?.['content-type']) parts.push(`content-type ${row.headers['content-type']}`);
+  const part = (v: string | Blob) => (typeof v === 'string' ? shorten(v) : `<file ${v.size} bytes>`);
+  if (row.form) parts.push(`form ${JSON.stringify(Object.fromEntries(Object.entries(row.form).map(([k, v]) => [k, Array.isArray(v) ? v.map(part) : part(v)])))}`);
+  else if (row.rawBody !== undefined) parts.push(`raw ${row.rawBody}`);
   else if (row.bodyOf) parts.push('body <from fixtures>');
   else if (row.body !== undefined) parts.push(`body ${JSON.stringify(shorten(row.body))}`);
   else if (['POST', 'PUT', 'PATCH'].includes(row.method)) parts.push('no body');
@@ -819,11 +1300,65 @@ function expectNoStack(reply: Reply) {
   expect(reply.text).not.toMatch(STACK);
 }
 
+interface SendOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string;
+  form?: FormParts;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number>;
+}
+
+function formOf(parts: FormParts): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(parts)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (typeof v === 'string') form.append(name, v);
+      else form.append(name, v, `${name}.png`);
+    }
+  }
+  return form;
+}
+
+/**
+ * One request over real HTTP, as `TestApp.call` sends it (JSON body, raw body, query, bearer
+ * token), and also multipart bodies (fetch sets the boundary); redirects are not followed.
+ */
+async function call(app: TestApp, method: string, path: string, opts: SendOptions = {}): Promise<Reply> {
+  const url = new URL(path, app.url);
+  for (const [key, value] of Object.entries(opts.query ?? {})) url.searchParams.set(key, String(value));
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let payload: string | FormData | undefined = opts.rawBody;
+  if (opts.body !== undefined) payload = JSON.stringify(opts.body);
+  if (typeof payload === 'string') headers['content-type'] ??= 'application/json';
+  if (opts.form) payload = formOf(opts.form);
+  const response = await fetch(url, { method, headers, body: payload, redirect: 'manual' });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body, headers: response.headers, text };
+}
+
 /** One request, recorded for the stack-trace sweep at the end before any assertion can stop the test. */
-async function send(app: TestApp, what: string, method: string, path: string, opts: Parameters<TestApp['call']>[2]): Promise<Reply> {
-  const reply = await app.call(method, path, opts);
+async function send(app: TestApp, what: string, method: string, path: string, opts: SendOptions): Promise<Reply> {
+  const reply = await call(app, method, path, opts);
   seen.push({ what, text: reply.text });
   return reply;
+}
+
+/** What a row expecting success checks beyond the status. */
+function expectSuccess(reply: Reply, row: Row) {
+  if (row.status === 204) expect(reply.text).toBe('');
+  if (row.location !== undefined) {
+    expect(reply.headers.get('location')).toEqual(typeof row.location === 'string' ? row.location : expect.stringMatching(row.location));
+    expect(reply.headers.get('cache-control')).toBe('no-store');
+  }
+  if (row.contentType) expect(reply.headers.get('content-type') ?? '').toMatch(row.contentType);
 }
 
 /** The two error shapes of contracts §2. */
@@ -849,32 +1384,41 @@ function expectErrorShape(reply: Reply, row: Pick<Row, 'status' | 'loc' | 'detai
   }
 }
 
+/** Sends a row to `app` and checks the answer, and that the tables did not change. */
+async function runRow(app: TestApp, client: Client, row: Row) {
+  const before = await snapshot(client);
+  const reply = await send(app, title(row), row.method, urlOf(row), {
+    token: tokenFor(row.as, app),
+    body: row.bodyOf ? row.bodyOf(f) : row.body,
+    rawBody: row.rawBody,
+    form: row.form,
+    query: row.query,
+    headers: row.headers,
+  });
+  const after = await snapshot(client);
+  // The headline first, so a failure shows status, first loc, changed tables and body together.
+  const changed = TABLES.filter((table) => JSON.stringify(before[table]) !== JSON.stringify(after[table]));
+  expect({ status: reply.status, ...(row.loc ? { loc: reply.body?.detail?.[0]?.loc } : {}), changed, body: reply.body }).toEqual({
+    status: row.status,
+    ...(row.loc ? { loc: row.loc } : {}),
+    changed: [],
+    // On a wrong status the diff then prints the body received.
+    body: reply.status !== row.status ? '(a body answering with the expected status)' : row.status === 204 ? undefined : expect.anything(),
+  });
+  expectNoStack(reply);
+  if (row.status >= 400) expectErrorShape(reply, row);
+  else expectSuccess(reply, row);
+  expect(after).toEqual(before);
+}
+
 describe('validation table', () => {
   test.each(ROWS.map((row) => [title(row), row] as const))('%s', async (_title, row) => {
-    const before = await snapshot();
-    const reply = await send(t, title(row), row.method, urlOf(row), {
-      token: tokenFor(row.as),
-      body: row.bodyOf ? row.bodyOf(f) : row.body,
-      rawBody: row.rawBody,
-      query: row.query as Record<string, string | number>,
-      headers: row.headers,
-    });
-    const after = await snapshot();
-    // The headline first, so a failure shows status, first loc, changed tables and body together.
-    const changed = TABLES.filter((table) => JSON.stringify(before[table]) !== JSON.stringify(after[table]));
-    expect({ status: reply.status, ...(row.loc ? { loc: reply.body?.detail?.[0]?.loc } : {}), changed, body: reply.body }).toEqual({
-      status: row.status,
-      ...(row.loc ? { loc: row.loc } : {}),
-      changed: [],
-      body: expect.anything(),
-    });
-    expectNoStack(reply);
-    expectErrorShape(reply, row);
-    expect(after).toEqual(before);
+    await runRow(t, db, row);
   });
 
   test('every route that takes input (body, query or path) has rows in the table', () => {
-    const takesInput = ROUTES.filter((r) => r.kind === 'operation' && Object.keys(r.variables).length > 0);
+    // Stream routes read their own input: path parameters, a query, or a body they consume.
+    const takesInput = ROUTES.filter((r) => (r.kind === 'operation' ? Object.keys(r.variables).length > 0 : r.path.includes('{') || !!r.consumes));
     expect(takesInput.length).toBeGreaterThan(0);
     const missing = takesInput.filter((r) => !ROWS.some((row) => row.method === r.method && row.path === r.path && row.status !== 401 && row.status !== 403));
     expect(missing.map((r) => `${r.method} ${r.path}`)).toEqual([]);
@@ -924,6 +1468,18 @@ describe('outside the route table', () => {
     ['POST', '/api/trajectories/val-owned/discussions', ['GET']],
     ['POST', '/api/admin/trajectories', ['GET']],
     ['DELETE', '/api/admin/storage_summary', ['GET']],
+    ['GET', '/api/trajectories/val-owned/figures', ['POST']],
+    ['GET', '/api/trajectories/val-owned/figures/upload', ['POST']],
+    ['POST', '/api/trajectories/val-owned/figures/raw', ['GET']],
+    ['DELETE', `/blobs/sha256/${OWNER_SHA}`, ['GET']],
+    ['GET', '/api/admin/models', ['PUT']],
+    ['POST', '/admin/api/public/models', ['GET']],
+    ['PUT', '/admin/api/public/models/manifest', ['GET']],
+    ['PUT', '/admin/api/public/app/desktop/manifest', ['GET']],
+    ['GET', '/admin/api/release/desktop/manifest', ['PUT']],
+    ['POST', '/admin/api/release/desktop/files/1.2.0/app.dmg', ['PUT']],
+    ['DELETE', '/admin/api/public/app/desktop/download/1.0.0/app.dmg', ['GET']],
+    ['POST', '/admin/api/public/app/desktop/update/latest.yml', ['GET']],
   ] as const)('%s %s (wrong method) → 405 with allow', async (method, path, allowed) => {
     const before = await snapshot();
     const reply = await send(t, `${method} ${path}`, method, path, { token: t.adminToken, body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' } });
@@ -932,6 +1488,43 @@ describe('outside the route table', () => {
     const allow = (reply.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
     expect([...allow].sort()).toEqual([...allowed].sort());
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+/**
+ * A server without RELEASE_TOKEN refuses every publishing request with 403, whatever the
+ * credential (contracts §7); reading stays public, and there is nothing to read.
+ */
+describe('release publishing on a server without RELEASE_TOKEN', () => {
+  let bare: TestApp;
+  let bareDb: Client;
+  beforeAll(async () => {
+    bare = await startTestApp();
+    bareDb = new Client({ connectionString: bare.databaseUrl });
+    await bareDb.connect();
+  });
+  afterAll(async () => {
+    await bareDb?.end();
+    await bare?.close();
+  });
+
+  const DISABLED = 'release publishing is not enabled on this server (RELEASE_TOKEN is unset)';
+  const rows: Row[] = [
+    ...(['none', 'garbage', 'admin', 'release'] as Who[]).flatMap((as): Row[] => [
+      { method: 'PUT', path: RELEASE_MANIFEST, as, body: { version: '1.2.0', files: [DESKTOP_FILE] }, status: 403, detail: DISABLED },
+      { method: 'PUT', path: RELEASE_MANIFEST, as, body: {}, status: 403, detail: DISABLED },
+      { method: 'PUT', path: RELEASE_MANIFEST, as, ids: { product: 'mobile' }, body: { version: '1.2.0', files: [DESKTOP_FILE] }, status: 403, detail: DISABLED },
+      { method: 'PUT', path: RELEASE_FILE, as, ids: { version: '1.2.0' }, ...BINARY, status: 403, detail: DISABLED },
+      { method: 'PUT', path: RELEASE_FILE, as, ids: { version: 'v1' }, ...BINARY, status: 403, detail: DISABLED },
+    ]),
+    { method: 'PUT', path: RELEASE_MANIFEST, as: 'none', headers: { authorization: 'Bearer ' }, body: { version: '1.2.0', files: [DESKTOP_FILE] }, status: 403, detail: DISABLED },
+    { method: 'GET', path: APP_MANIFEST, as: 'none', note: 'nothing published', status: 204 },
+    { method: 'GET', path: FEED, as: 'none', note: 'nothing published', status: 404 },
+    { method: 'GET', path: FEED, as: 'none', ids: { feed: 'latest.yml' }, note: 'nothing published', status: 404 },
+    { method: 'GET', path: DOWNLOAD, as: 'none', note: 'nothing published', status: 404 },
+  ];
+  test.each(rows.map((row) => [title(row), row] as const))('%s', async (_title, row) => {
+    await runRow(bare, bareDb, row);
   });
 });
 

@@ -18,6 +18,8 @@ export interface SignedUrlOptions {
   baseUrl: string;
   ttlSeconds: number;
   contentType?: string;
+  /** `attachment` makes browsers download rather than render (anything but plain images). */
+  disposition?: 'inline' | 'attachment';
 }
 
 /**

@@ -128,6 +128,7 @@ export class S3BlobStore implements BlobStore {
       Bucket: this.settings.bucket,
       Key: key,
       ResponseContentType: options.contentType,
+      ResponseContentDisposition: options.disposition,
     });
     return getSignedUrl(this.publicClient, command, { expiresIn: options.ttlSeconds });
   }

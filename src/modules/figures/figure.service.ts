@@ -15,6 +15,8 @@ const PATH_MAX = 1024;
 const URL_MAX = 2048;
 const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 export const MAX_FIGURE_ROWS = 1000;
+/** Media types a browser may render inline from a figure URL; anything else is a download. */
+export const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp|tiff)$/;
 /** How long a `figures/raw` URL works (contracts §5). */
 export const RAW_URL_TTL_S = 300;
 
@@ -53,6 +55,7 @@ function readRow(check: Checks, row: Record<string, unknown>, at: (string | numb
     const value = row[key];
     if (value === undefined || value === null) return null;
     if (typeof value !== 'string') check.add([...at, key], 'must be a string', 'string_type');
+    else check.storable([...at, key], value);
     return typeof value === 'string' ? value : null;
   };
   const figure: FigureRow = {
@@ -71,7 +74,6 @@ function readRow(check: Checks, row: Record<string, unknown>, at: (string | numb
     .text([...at, 'storage_uri'], figure.storage_uri, { max: 100, pattern: DRIVE_URI, hint: 'must be drive://sha256/<64 hex digits>' })
     .text([...at, 'original_uri'], figure.original_uri, { max: 100, pattern: DRIVE_URI, hint: 'must be drive://sha256/<64 hex digits>' })
     .text([...at, 'mime'], figure.mime, { max: 255, pattern: MIME, hint: 'must be a media type such as image/png' });
-  if (figure.canonical_path.includes('\u0000')) check.add([...at, 'canonical_path'], 'must not contain NUL characters', 'string_invalid');
   if (figure.cdn_url && !isHttpUrl(figure.cdn_url)) check.add([...at, 'cdn_url'], 'must be an http(s) URL', 'url_parsing');
   if (!figure.cdn_url && !figure.storage_uri) check.add([...at, 'storage_uri'], 'a row needs cdn_url or storage_uri', 'missing');
   if (row.compressed !== undefined && row.compressed !== null && typeof row.compressed !== 'boolean') check.add([...at, 'compressed'], 'must be true or false', 'bool_type');
@@ -150,6 +152,7 @@ export interface FigureUpload {
 /** Checks an upload's form fields; their issues are reported at `body.<field>`. */
 export function checkUploadFields(fields: { canonicalPath?: string; mime?: string }) {
   checks()
+    .storable(['body', 'canonical_path'], fields.canonicalPath)
     .require(['body', 'canonical_path'], !!fields.canonicalPath)
     .text(['body', 'canonical_path'], fields.canonicalPath, { max: PATH_MAX })
     .text(['body', 'mime'], fields.mime, { max: 255, pattern: MIME, hint: 'must be a media type such as image/png' })
@@ -161,28 +164,27 @@ export function checkUploadFields(fields: { canonicalPath?: string; mime?: strin
  * to it (owner only). Blobs are content-addressed and each user is charged once per distinct
  * blob, in the same transaction as the map row: over quota is a 413 with nothing kept.
  *
- * Blob and row stay consistent without a distributed transaction: each blob's row is locked
- * while its bytes are put, and if anything fails before commit, bytes this upload put are
- * deleted under that lock, so no one can have started relying on them.
+ * Each blob's row is locked while its bytes are put, so concurrent uploads of the same bytes
+ * write them once. If the transaction fails (before or at commit), bytes this upload put are
+ * removed unless someone else's committed row now relies on them (see `releaseUnclaimed`).
  * @throws NOT_FOUND, FORBIDDEN, PAYLOAD_TOO_LARGE, UNAVAILABLE
  */
 export async function storeFigureUpload(em: EntityManager, viewer: Viewer, blobs: Blobs, sessionId: string, upload: FigureUpload): Promise<FigureRow> {
   const store = requireDrive(blobs);
-  return em.transactional(async (tx) => {
-    await loadSession(tx, viewer, sessionId, 'write', true);
-    const q = sqlOf(tx);
-    const put: string[] = [];
-    try {
+  const put: string[] = [];
+  try {
+    return await em.transactional(async (tx) => {
+      await loadSession(tx, viewer, sessionId, 'write', true);
+      const q = sqlOf(tx);
       let newlyOwned = 0;
       for (const file of [upload.file, upload.original].filter((f): f is ReceivedFile => !!f)) {
         await q(`insert into blobs (sha256, bytes) values (?, ?) on conflict do nothing`, [file.sha256, file.size]);
         await q(`select 1 from blobs where sha256 = ? for update`, [file.sha256]);
         const owned = await q(`insert into blob_owners (user_id, sha256, bytes) values (?, ?, ?) on conflict do nothing returning 1`, [viewer.user.id, file.sha256, file.size]);
         if (owned.length) newlyOwned += file.size;
-        const key = contentKey(file.sha256);
-        if (!(await store.stat(key))) {
-          await store.putFile(key, file.path);
-          put.push(key);
+        if (!(await store.stat(contentKey(file.sha256)))) {
+          await store.putFile(contentKey(file.sha256), file.path);
+          put.push(file.sha256);
         }
       }
       await chargeStorage(q, viewer, newlyOwned);
@@ -197,10 +199,25 @@ export async function storeFigureUpload(em: EntityManager, viewer: Viewer, blobs
       };
       await upsertFigures(q, sessionId, [row]);
       return row;
-    } catch (error) {
-      for (const key of put) await store.delete(key);
-      throw error;
-    }
+    });
+  } catch (error) {
+    for (const sha256 of put) await releaseUnclaimed(em, store, sha256);
+    throw error;
+  }
+}
+
+/**
+ * Deletes the bytes of `sha256` unless a committed blob row claims them. Claiming the row
+ * ourselves decides it: the insert waits for any concurrent uploader's uncommitted row, and
+ * succeeds only if no one else holds one, in which case no one can be relying on the bytes.
+ */
+async function releaseUnclaimed(em: EntityManager, store: BlobStore, sha256: string) {
+  await em.transactional(async (tx) => {
+    const q = sqlOf(tx);
+    const claimed = await q(`insert into blobs (sha256, bytes) values (?, 0) on conflict do nothing returning 1`, [sha256]);
+    if (claimed.length === 0) return;
+    await store.delete(contentKey(sha256));
+    await q(`delete from blobs where sha256 = ?`, [sha256]);
   });
 }
 
@@ -215,7 +232,14 @@ export async function figureLocation(em: EntityManager, viewer: Viewer, blobs: B
   if (!row) throw notFound('figure');
   const sha = shaOf(row.original_uri) ?? shaOf(row.storage_uri);
   if (!sha) return row.cdn_url!;
-  return requireDrive(blobs).signedUrl(contentKey(sha), { baseUrl, ttlSeconds: RAW_URL_TTL_S, contentType: row.mime ?? undefined });
+  // Uploaded bytes are never rendered as a page by the browser: only raster images show inline.
+  const inline = INLINE_TYPES.test(row.mime ?? '');
+  return requireDrive(blobs).signedUrl(contentKey(sha), {
+    baseUrl,
+    ttlSeconds: RAW_URL_TTL_S,
+    contentType: inline ? row.mime! : 'application/octet-stream',
+    disposition: inline ? 'inline' : 'attachment',
+  });
 }
 
 /** The session's figure map as path → serve URL, for rewriting records for a cloud client. */

@@ -205,7 +205,6 @@ export async function publishManifest(em: EntityManager, store: BlobStore | null
       });
     }
     problems.done();
-    const [existing] = await q<{ manifest: Manifest }>(`select manifest from release_manifests where product = ? and version = ?`, [product, input.version]);
     const manifest: Manifest = {
       product,
       version: input.version,
@@ -213,9 +212,14 @@ export async function publishManifest(em: EntityManager, store: BlobStore | null
       pub_date: (input.pubDate ?? new Date()).toISOString(),
       files,
     };
+    // jsonb equality ignores key order; without a pub_date in the request, the stored one stands.
+    const [existing] = await q<{ manifest: Manifest; same: boolean }>(
+      `select manifest, (case when ? then manifest else manifest - 'pub_date' end) = (case when ? then ?::jsonb else ?::jsonb - 'pub_date' end) as same
+         from release_manifests where product = ? and version = ?`,
+      [!!input.pubDate, !!input.pubDate, JSON.stringify(manifest), JSON.stringify(manifest), product, input.version],
+    );
     if (existing) {
-      const same = (m: Manifest) => JSON.stringify({ ...m, pub_date: null });
-      if (same(existing.manifest) === same({ ...manifest, pub_date: input.pubDate ? manifest.pub_date : existing.manifest.pub_date })) return existing.manifest;
+      if (existing.same) return existing.manifest;
       throw conflict(`version ${input.version} of ${product} is already published; published versions are immutable`);
     }
     const current = await currentManifest(tx, product);
