@@ -73,12 +73,27 @@ export const ROUTES: Route[] = [
   releaseDownloadRoute,
   desktopUpdateFeedRoute,
 
+  // Sandbox compute (contracts §6). `current` is matched before `{lease_id}`.
+  operation({ method: 'POST', path: '/api/compute/plans', auth: 'user', tag: 'compute', summary: 'Draft a plan (charged on the token line)', operation: Op.ComputePlanDraftDocument, variables: { input: body() }, result: 'computePlanDraft', status: 201 }),
+  operation({ method: 'GET', path: '/api/compute/plans/current', auth: 'user', tag: 'compute', summary: 'The plan awaiting a decision (204 when none)', operation: Op.ComputePlanCurrentDocument, variables: {}, result: 'computePlanCurrent', noContentWhenNull: true }),
+  operation({ method: 'POST', path: '/api/compute/plans/{plan_id}/approve', auth: 'user', tag: 'compute', summary: 'Approve a plan: reserve its ceiling, claim a lease', operation: Op.ComputePlanApproveDocument, variables: { planId: path('plan_id') }, result: 'computePlanApprove', status: 201 }),
+  operation({ method: 'POST', path: '/api/compute/plans/{plan_id}/decline', auth: 'user', tag: 'compute', summary: 'Decline a plan', operation: Op.ComputePlanDeclineDocument, variables: { planId: path('plan_id') }, result: 'computePlanDecline' }),
+  operation({ method: 'POST', path: '/api/compute/sessions', auth: 'user', tag: 'compute', summary: 'Claim a lease without a plan (no ceiling)', operation: Op.ComputeSessionCreateDocument, variables: { input: body() }, result: 'computeSessionCreate', status: 201 }),
+  operation({ method: 'GET', path: '/api/compute/sessions/current', auth: 'user', tag: 'compute', summary: 'The newest lease that is not over (204 when none)', operation: Op.ComputeSessionCurrentDocument, variables: {}, result: 'computeSessionCurrent', noContentWhenNull: true }),
+  operation({ method: 'GET', path: '/api/compute/sessions/{lease_id}', auth: 'user', tag: 'compute', summary: 'A lease, with its idle clock refreshes', operation: Op.ComputeSessionDocument, variables: { leaseId: path('lease_id') }, result: 'computeSession' }),
+  operation({ method: 'DELETE', path: '/api/compute/sessions/{lease_id}', auth: 'user', tag: 'compute', summary: 'Release a lease', operation: Op.ComputeSessionReleaseDocument, variables: { leaseId: path('lease_id') }, result: 'computeSessionRelease' }),
+  operation({ method: 'POST', path: '/api/compute/sessions/{lease_id}/topup', auth: 'user', tag: 'compute', summary: 'Raise the ceiling; a paused lease resumes', operation: Op.ComputeSessionTopUpDocument, variables: { leaseId: path('lease_id'), input: body() }, result: 'computeSessionTopUp' }),
+  operation({ method: 'POST', path: '/api/compute/sessions/{lease_id}/heartbeat', auth: 'none', tag: 'compute', summary: 'Sandbox heartbeat (process token)', operation: Op.ComputeHeartbeatDocument, variables: { leaseId: path('lease_id'), input: body() }, result: 'computeHeartbeat' }),
+  operation({ method: 'POST', path: '/api/compute/bootstrap', auth: 'none', tag: 'compute', summary: 'Exchange a claim token (single use)', operation: Op.ComputeBootstrapDocument, variables: { input: body() }, result: 'computeBootstrap' }),
+  operation({ method: 'GET', path: '/api/compute/credits', auth: 'user', tag: 'compute', summary: 'Credits, reservations, token line and open leases', operation: Op.ComputeCreditsDocument, variables: {}, result: 'computeCredits' }),
+
   // Admin: users and labs
   syncUsersRoute,
   operation({ method: 'GET', path: '/api/admin/users', auth: 'admin', tag: 'admin', summary: 'Search users', operation: Op.AdminUsersDocument, variables: { q: query('q'), planCode: query('plan_code'), limit: query('limit'), offset: query('offset') }, result: 'adminUsers' }),
   operation({ method: 'POST', path: '/api/admin/users', auth: 'admin', tag: 'admin', summary: 'Create a user', operation: Op.AdminUserCreateDocument, variables: { input: body() }, result: 'adminUserCreate', status: 201 }),
   operation({ method: 'GET', path: '/api/admin/users/{user_id}', auth: 'admin', tag: 'admin', summary: 'A user', operation: Op.AdminUserDocument, variables: { id: path('user_id') }, result: 'adminUser' }),
   operation({ method: 'PATCH', path: '/api/admin/users/{user_id}', auth: 'admin', tag: 'admin', summary: 'Update a user', operation: Op.AdminUserUpdateDocument, variables: { id: path('user_id'), input: body() }, result: 'adminUserUpdate' }),
+  operation({ method: 'POST', path: '/api/admin/users/{user_id}/credits', auth: 'admin', tag: 'admin', summary: 'Grant credits', operation: Op.AdminCreditGrantDocument, variables: { userId: path('user_id'), input: body() }, result: 'adminCreditGrant' }),
   operation({ method: 'POST', path: '/api/admin/users/{user_id}/tokens', auth: 'admin', tag: 'admin', summary: 'Mint a personal access token', operation: Op.AdminTokenCreateDocument, variables: { userId: path('user_id'), input: body() }, result: 'adminTokenCreate', status: 201 }),
   operation({ method: 'DELETE', path: '/api/admin/users/{user_id}/tokens/{token_id}', auth: 'admin', tag: 'admin', summary: 'Revoke a token', operation: Op.AdminTokenRevokeDocument, variables: { userId: path('user_id'), tokenId: path('token_id') }, result: 'adminTokenRevoke', status: 204 }),
   operation({ method: 'GET', path: '/api/admin/trajectories', auth: 'admin', tag: 'admin', summary: 'Every session', operation: Op.AdminTrajectoriesDocument, variables: { owner: query('owner'), labId: query('lab_id'), q: query('q'), limit: query('limit') }, result: 'adminTrajectories' }),

@@ -18,6 +18,8 @@ import type { Config } from './config';
 import { makeContext, requestFacts, Services } from './context';
 import { startEmbeddedPostgres } from './db/embedded';
 import { openBlobs } from './blobs';
+import { LocalSandboxes } from './modules/compute/local-provider';
+import { startMeter } from './modules/compute/meter';
 import { loadSealer } from './db/instance-keys';
 import { openDatabase } from './db/orm';
 import { AppError, ERROR_CODES, toAppError } from './errors';
@@ -46,7 +48,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const sealer = await loadSealer(orm.em.fork());
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());
-  const services: Services = { config, orm, sealer, pubsub, blobs };
+  const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);
+  const services: Services = { config, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() } };
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
@@ -118,10 +121,14 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const { port } = httpServer.address() as { port: number };
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
+  sandboxes.serverUrl = url;
+  const stopMeter = startMeter(services, logger);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await stopMeter();
+      await sandboxes.close();
       await apollo.stop(); // drains the HTTP server and the WebSocket server
       await pubsub.close();
       await orm.close(true);

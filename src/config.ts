@@ -24,6 +24,8 @@ export interface Config {
   publicUrlFromEnv: boolean;
   redisUrl?: string;
   llm?: { provider: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string };
+  /** Sandbox compute: idle and bootstrap limits, meter period, heartbeat period of local sandboxes. */
+  compute: { idleMinutes: number; bootstrapMinutes: number; meterSeconds: number; heartbeatSeconds: number; provider: 'manual' | 'local' };
   /** Largest JSON body accepted by the facade and /graphql. */
   maxJsonBodyBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -92,15 +94,25 @@ export function loadConfig(env: Env = process.env): Config {
       forcePathStyle: (value('S3_FORCE_PATH_STYLE') ?? 'false') === 'true',
     };
   }
-  const bytes = (name: string, fallback: number) => {
+  /** A positive integer setting (bytes, minutes, seconds). */
+  const positiveInt = (name: string, fallback: number) => {
     const text = value(name) ?? String(fallback);
     const n = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) problems.push(`${name} must be a positive integer number of bytes`);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) problems.push(`${name} must be a positive integer`);
     return n;
   };
-  const releaseCacheBytes = bytes('RELEASE_CACHE_BYTES', 10 * 1024 ** 3);
-  const maxFigureBytes = bytes('MAX_FIGURE_BYTES', 100 * 1024 ** 2);
-  const maxReleaseFileBytes = bytes('MAX_RELEASE_FILE_BYTES', 4 * 1024 ** 3);
+  const compute = {
+    idleMinutes: positiveInt('LEASE_IDLE_MINUTES', 30),
+    bootstrapMinutes: positiveInt('LEASE_BOOTSTRAP_MINUTES', 15),
+    meterSeconds: positiveInt('METER_INTERVAL_SECONDS', 30),
+    heartbeatSeconds: positiveInt('SANDBOX_HEARTBEAT_SECONDS', 60),
+    /** Who starts the sandbox of an approved plan. */
+    provider: oneOf('COMPUTE_PROVIDER', ['manual', 'local'] as const, 'manual'),
+  };
+  if (compute.meterSeconds > 60) problems.push('METER_INTERVAL_SECONDS must be at most 60 (leases are charged at least every minute)');
+  const releaseCacheBytes = positiveInt('RELEASE_CACHE_BYTES', 10 * 1024 ** 3);
+  const maxFigureBytes = positiveInt('MAX_FIGURE_BYTES', 100 * 1024 ** 2);
+  const maxReleaseFileBytes = positiveInt('MAX_RELEASE_FILE_BYTES', 4 * 1024 ** 3);
 
   let llm: Config['llm'];
   const provider = value('LLM_PROVIDER');
@@ -131,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     blobStore,
     s3,
     releaseCacheBytes,
+    compute,
     maxFigureBytes,
     maxReleaseFileBytes,
     releaseToken: value('RELEASE_TOKEN'),

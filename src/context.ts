@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Blobs } from './blobs';
 import type { Config } from './config';
+import type { LocalSandboxes } from './modules/compute/local-provider';
 import type { Sealer } from './db/instance-keys';
 import type { Orm } from './db/orm';
 import { unauthenticated } from './errors';
@@ -16,6 +17,10 @@ export interface Services {
   sealer: Sealer;
   pubsub: AppPubSub;
   blobs: Blobs;
+  /** Sandboxes of the `local` compute provider. */
+  sandboxes: LocalSandboxes;
+  /** The time compute runs on; tests move it. */
+  clock: { now(): Date };
 }
 
 /** Per-request context: a forked EntityManager, the viewer (resolved once, lazily) and loaders. */

@@ -20,10 +20,20 @@ export interface RecordsAppended {
   count: number;
 }
 
+/** A lease's state or spend changed (published after the commit). */
+export interface LeaseChanged {
+  leaseId: number;
+  state: string;
+  spentCredits: number;
+  ceilingCredits: number | null;
+  at: string;
+}
+
 /** Every topic and its payload. Payloads cross Redis as JSON: keep them plain data. */
 export type Topics = {
   LAB_MEMBER: [labId: string, payload: LabMemberEvent];
   RECORDS_APPENDED: [sessionId: string, payload: RecordsAppended];
+  LEASE_CHANGED: [leaseId: string, payload: LeaseChanged];
 };
 
 export type AppPubSub = ReturnType<typeof createPubSub<Topics>> & { close(): Promise<void> };

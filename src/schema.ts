@@ -5,6 +5,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { AdminResolver } from './modules/admin/admin.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { CatalogResolver } from './modules/catalog/catalog.resolver';
+import { ComputeResolver } from './modules/compute/compute.resolver';
 import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
@@ -14,7 +15,7 @@ import type { AppPubSub } from './pubsub';
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema', 'schema.graphql');
 
-const RESOLVERS = [AuthResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver, FigureResolver, ReleaseResolver, CatalogResolver] as const;
+const RESOLVERS = [AuthResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver, FigureResolver, ReleaseResolver, CatalogResolver, ComputeResolver] as const;
 
 /** The code-first domain schema. `pubSub` carries subscription events (Redis or in-process). */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {

@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
 import { makePubSub } from '../pubsub';
 import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../schema';
+import { runSandbox } from './sandbox';
 
 /** One command: its help text and what it does with its parsed flags. */
 interface Command {
@@ -180,6 +181,18 @@ const COMMANDS: Record<string, Command> = {
         process.stdout.write('.');
       }
       return fail('\nthe login code expired before it was approved; run labdesk login again');
+    },
+  },
+  'sandbox run': {
+    usage: 'labdesk sandbox run --server URL [--claim-token TOKEN] [--interval SECONDS]',
+    help: 'The sandbox runtime: exchanges the single-use claim token (--claim-token or LABDESK_CLAIM_TOKEN),\nthen heartbeats every --interval seconds (default 60). Pauses when told to, exits when the lease ends.',
+    async run(flags) {
+      const server = text(flags, 'server') ?? process.env.LABDESK_URL;
+      const claimToken = text(flags, 'claim-token') ?? process.env.LABDESK_CLAIM_TOKEN;
+      const intervalSeconds = Number(text(flags, 'interval') ?? 60);
+      if (!server || !claimToken) return fail('sandbox run needs --server and a claim token (--claim-token or LABDESK_CLAIM_TOKEN)');
+      if (!Number.isFinite(intervalSeconds) || intervalSeconds <= 0) return fail('--interval must be a positive number of seconds');
+      return runSandbox({ server, claimToken, intervalSeconds });
     },
   },
   schema: {

@@ -130,7 +130,7 @@ export interface LoginTokens {
   expiresIn: number;
 }
 
-function mintLoginPair(em: EntityManager, user: User, familyId: string): LoginTokens {
+export function mintLoginPair(em: EntityManager, user: User, familyId: string): LoginTokens {
   const access = mintToken(em, user, 'access', { ttlSeconds: ACCESS_TOKEN_TTL_S, familyId });
   const refresh = mintToken(em, user, 'refresh', { ttlSeconds: REFRESH_TOKEN_TTL_S, familyId });
   return { accessToken: access.token, refreshToken: refresh.token, tokenType: 'bearer', expiresIn: ACCESS_TOKEN_TTL_S };

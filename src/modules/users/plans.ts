@@ -13,6 +13,9 @@ export const STORAGE_QUOTA_BY_PLAN: Record<PlanCode, number> = {
   enterprise: 200 * GIB,
 };
 
+/** Compute credits an account receives when it is created and whenever its plan changes (contracts §6). */
+export const CREDIT_ALLOWANCE_BY_PLAN: Record<PlanCode, number> = { free: 10, pro: 100, lab: 200, enterprise: 1000 };
+
 const RANK: Record<PlanCode, number> = { free: 0, pro: 1, lab: 2, enterprise: 3 };
 
 export const higherPlan = (a: PlanCode, b: PlanCode): PlanCode => (RANK[a] >= RANK[b] ? a : b);

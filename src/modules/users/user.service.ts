@@ -1,3 +1,4 @@
+import { grantPlanAllowance, openAccount } from '../compute/credits.service';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
@@ -25,34 +26,41 @@ export async function createUser(em: EntityManager, actorId: string | null, inpu
   checkUserCreate(input);
   const email = input.email.trim().toLowerCase();
   if (await em.count(User, { email })) throw conflict('a user with this email already exists');
-  const user = em.create(User, {
-    id: newId('usr'),
-    email,
-    name: input.name.trim(),
-    phone: input.phone ?? null,
-    planCode: input.planCode ?? 'free',
-    isAdmin: input.isAdmin ?? false,
-    domain: input.domain ?? 'omics',
-    institution: input.institution ?? null,
+  return em.transactional(async (tx) => {
+    const user = tx.create(User, {
+      id: newId('usr'),
+      email,
+      name: input.name.trim(),
+      phone: input.phone ?? null,
+      planCode: input.planCode ?? 'free',
+      isAdmin: input.isAdmin ?? false,
+      domain: input.domain ?? 'omics',
+      institution: input.institution ?? null,
+    });
+    deriveInstitution(user);
+    audit(tx, { action: 'user.create', actorId, subjectUserId: user.id });
+    await tx.flush(); // a concurrent create of the same email fails here on the unique index → CONFLICT
+    await openAccount(tx, user.id, user.planCode);
+    return user;
   });
-  deriveInstitution(user);
-  audit(em, { action: 'user.create', actorId, subjectUserId: user.id });
-  await em.flush(); // a concurrent create of the same email fails here on the unique index → CONFLICT
-  return user;
 }
 
-/** Applies an admin's changes. @throws NOT_FOUND, VALIDATION_FAILED */
+/** Applies an admin's changes; a plan change brings that plan's credit allowance. @throws NOT_FOUND, VALIDATION_FAILED */
 export async function updateUser(em: EntityManager, actorId: string, userId: string, input: UserUpdateInput): Promise<User> {
   checkUserUpdate(input);
-  const user = await em.findOne(User, { id: userId });
-  if (!user) throw notFound('user');
-  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-  if (typeof changes.name === 'string') changes.name = changes.name.trim();
-  em.assign(user, changes);
-  if ('institution' in changes) deriveInstitution(user);
-  audit(em, { action: 'user.update', actorId, subjectUserId: userId, detail: { fields: Object.keys(changes) } });
-  await em.flush();
-  return user;
+  return em.transactional(async (tx) => {
+    const user = await tx.findOne(User, { id: userId });
+    if (!user) throw notFound('user');
+    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    if (typeof changes.name === 'string') changes.name = changes.name.trim();
+    const planChanged = changes.planCode !== undefined && changes.planCode !== user.planCode;
+    tx.assign(user, changes);
+    if ('institution' in changes) deriveInstitution(user);
+    audit(tx, { action: 'user.update', actorId, subjectUserId: userId, detail: { fields: Object.keys(changes) } });
+    await tx.flush();
+    if (planChanged) await grantPlanAllowance(tx, userId, user.planCode);
+    return user;
+  });
 }
 
 export async function getUser(em: EntityManager, userId: string): Promise<User> {
@@ -127,6 +135,7 @@ export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: strin
     const issued = mintToken(tx, admin, 'pat', { label: 'bootstrap', fixedToken });
     audit(tx, { action: 'user.bootstrap_admin', actorId: null, subjectUserId: admin.id });
     await tx.flush();
+    await openAccount(tx, admin.id, admin.planCode);
     return { token: issued.token };
   });
 }

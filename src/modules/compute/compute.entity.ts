@@ -1,0 +1,183 @@
+import { Entity, Index, ManyToOne, Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { User } from '../users/user.entity';
+
+export const PLAN_STATUSES = ['awaiting_decision', 'approved', 'declined', 'superseded'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+export const LEASE_STATES = ['awaiting_sandbox', 'ready', 'paused', 'released', 'expired'] as const;
+export type LeaseState = (typeof LEASE_STATES)[number];
+
+/** A user's credits: `balance` and the part of it `reserved` by lease ceilings, moved with every ledger entry. */
+@Entity({ tableName: 'credit_accounts' })
+export class CreditAccount {
+  @ManyToOne(() => User, { primary: true, deleteRule: 'cascade' })
+  user!: User;
+
+  @Property({ type: 'decimal', precision: 14, scale: 4, default: 0 })
+  balance: string & Opt = '0';
+
+  @Property({ type: 'decimal', precision: 14, scale: 4, default: 0 })
+  reserved: string & Opt = '0';
+
+  /** Tokens and credits charged for plan drafting (the token line). */
+  @Property({ type: 'bigint', default: 0 })
+  tokensIn: string & Opt = '0';
+
+  @Property({ type: 'bigint', default: 0 })
+  tokensOut: string & Opt = '0';
+
+  @Property({ type: 'decimal', precision: 14, scale: 4, default: 0 })
+  tokenCredits: string & Opt = '0';
+}
+
+/** Every credit movement, append-only: allowances, grants, lease spend, token charges. */
+@Entity({ tableName: 'credit_entries' })
+@Index({ properties: ['user', 'id'] })
+export class CreditEntry {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  /** allowance, grant, lease_spend, token_charge */
+  @Property({ type: 'text' })
+  kind!: string;
+
+  /** Signed: positive adds to the balance. */
+  @Property({ type: 'decimal', precision: 14, scale: 4 })
+  credits!: string;
+
+  @Property({ type: 'integer', nullable: true })
+  leaseId: number | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  planId: number | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  reason: string | null = null;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}
+
+/** A drafted quote; a user has at most one awaiting a decision (partial unique index). */
+@Entity({ tableName: 'compute_plans' })
+export class ComputePlan {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  @Property({ type: 'text' })
+  status!: PlanStatus;
+
+  @Property({ type: 'text' })
+  goal!: string;
+
+  @Property({ type: 'json' })
+  inputs!: unknown[];
+
+  @Property({ type: 'json' })
+  machine!: Record<string, unknown>;
+
+  @Property({ type: 'json' })
+  steps!: string[];
+
+  @Property({ type: 'integer' })
+  estimatedMinutes!: number;
+
+  @Property({ type: 'decimal', precision: 14, scale: 4 })
+  estimatedCredits!: string;
+
+  @Property({ type: 'decimal', precision: 14, scale: 4 })
+  spendCeilingCredits!: string;
+
+  @Property({ type: 'json' })
+  tokenCharge!: Record<string, number>;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime', nullable: true })
+  decidedAt: Date | null = null;
+}
+
+/** A sandbox lease. The claim and process tokens are stored only as SHA-256 digests. */
+@Entity({ tableName: 'compute_leases' })
+@Index({ properties: ['user', 'state'] })
+@Index({ properties: ['state', 'lastMeteredAt'] })
+export class ComputeLease {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  @Property({ type: 'integer', nullable: true })
+  planId: number | null = null;
+
+  @Property({ type: 'text' })
+  state!: LeaseState;
+
+  @Property({ type: 'text' })
+  provider!: string;
+
+  @Property({ type: 'json' })
+  machine!: Record<string, unknown>;
+
+  @Property({ type: 'decimal', precision: 14, scale: 4 })
+  rateCreditsPerMinute!: string;
+
+  /** Null for a direct session (no ceiling). */
+  @Property({ type: 'decimal', precision: 14, scale: 4, nullable: true })
+  ceilingCredits: string | null = null;
+
+  @Property({ type: 'decimal', precision: 14, scale: 4, default: 0 })
+  spentCredits: string & Opt = '0';
+
+  @Index({ name: 'compute_leases_claim_token_hash_index' })
+  @Property({ type: 'text', nullable: true })
+  claimTokenHash: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  processTokenHash: string | null = null;
+
+  @Property({ type: 'datetime' })
+  idleExpiresAt!: Date;
+
+  /** Until when a lease awaiting its sandbox may wait for the bootstrap. */
+  @Property({ type: 'datetime' })
+  bootstrapDeadline!: Date;
+
+  /** Metered up to here. */
+  @Property({ type: 'datetime' })
+  lastMeteredAt!: Date;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime', nullable: true })
+  releasedAt: Date | null = null;
+}
+
+/** Why a lease is still alive: every refresh of its idle clock, with its source. */
+@Entity({ tableName: 'lease_idle_refreshes' })
+@Index({ properties: ['lease', 'at'] })
+export class LeaseIdleRefresh {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @ManyToOne(() => ComputeLease, { deleteRule: 'cascade' })
+  lease!: ComputeLease;
+
+  /** approve, session, bootstrap, heartbeat, topup */
+  @Property({ type: 'text' })
+  source!: string;
+
+  @Property({ type: 'datetime' })
+  at!: Date;
+
+  @Property({ type: 'datetime' })
+  idleExpiresAt!: Date;
+}

@@ -1,0 +1,182 @@
+import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Ctx, requireViewer } from '../../context';
+import type { LeaseChanged } from '../../pubsub';
+import { whileAllowed } from '../../subscriptions';
+import { requireAdmin } from '../admin/admin.policy';
+import * as compute from './compute.service';
+import { creditSummary, grantCredits } from './credits.service';
+import {
+  BootstrapInput,
+  BootstrapNode,
+  CreditGrantInput,
+  CreditsNode,
+  HeartbeatInput,
+  HeartbeatNode,
+  LeaseChangedEvent,
+  LeaseNode,
+  MachineNode,
+  PlanInputType,
+  PlanNode,
+  SessionInput,
+  TopUpInput,
+} from './compute.types';
+import type { Machine } from './planner';
+
+const presentMachine = (m: Machine): MachineNode => ({ cpus: m.cpus, memoryGb: m.memory_gb, gpu: m.gpu, rateCreditsPerMinute: m.rate_credits_per_minute });
+
+const presentPlan = (plan: compute.PlanRow): PlanNode => ({
+  planId: plan.id,
+  status: plan.status,
+  goal: plan.goal,
+  steps: plan.steps,
+  machine: presentMachine(plan.machine),
+  estimatedMinutes: plan.estimated_minutes,
+  estimatedCredits: plan.estimated_credits,
+  spendCeilingCredits: plan.spend_ceiling_credits,
+  tokenCharge: { tokensIn: plan.token_charge.tokens_in, tokensOut: plan.token_charge.tokens_out, credits: plan.token_charge.credits },
+  createdAt: plan.created_at,
+});
+
+async function presentLease(ctx: Ctx, lease: compute.LeaseRow, claimToken: string | null = null): Promise<LeaseNode> {
+  const { balanceCredits, reservedCredits } = await creditSummary(ctx.em, lease.user_id);
+  return {
+    leaseId: lease.id,
+    planId: lease.plan_id,
+    state: lease.state,
+    provider: lease.provider,
+    machine: presentMachine(lease.machine),
+    ceilingCredits: lease.ceiling_credits,
+    spentCredits: lease.spent_credits,
+    balanceCredits: Math.round((balanceCredits - reservedCredits) * 1e4) / 1e4,
+    idleExpiresAt: lease.idle_expires_at,
+    idleRefreshes: await compute.idleRefreshes(ctx.em, lease.id),
+    createdAt: lease.created_at,
+    releasedAt: lease.released_at,
+    claimToken,
+  };
+}
+
+/** Tells a lease's live viewers (after the commit) that its state or spend moved. */
+export function publishLease(ctx: Pick<Ctx, 'services'>, lease: compute.LeaseRow) {
+  ctx.services.pubsub.publish('LEASE_CHANGED', String(lease.id), {
+    leaseId: lease.id,
+    state: lease.state,
+    spentCredits: lease.spent_credits,
+    ceilingCredits: lease.ceiling_credits,
+    at: new Date().toISOString(),
+  });
+}
+
+const now = (ctx: Ctx) => ctx.services.clock.now();
+const times = (ctx: Ctx) => ctx.services.config.compute;
+
+@Resolver()
+export class ComputeResolver {
+  @Mutation(() => PlanNode, { description: 'Drafts a plan (charged on the token line); supersedes an undecided one.' })
+  async computePlanDraft(@Context() ctx: Ctx, @Arg('input', () => PlanInputType) input: PlanInputType): Promise<PlanNode> {
+    return presentPlan(await compute.draftPlan(ctx.em, await requireViewer(ctx), input));
+  }
+
+  @Query(() => PlanNode, { nullable: true, description: 'The caller’s plan awaiting a decision, if any.' })
+  async computePlanCurrent(@Context() ctx: Ctx): Promise<PlanNode | null> {
+    const plan = await compute.currentPlan(ctx.em, await requireViewer(ctx));
+    return plan && presentPlan(plan);
+  }
+
+  @Mutation(() => LeaseNode, { description: 'Approves a plan: reserves its ceiling and claims a lease (claim token shown once).' })
+  async computePlanApprove(@Context() ctx: Ctx, @Arg('planId', () => Int) planId: number): Promise<LeaseNode> {
+    const issued = await compute.approvePlan(ctx.em, await requireViewer(ctx), planId, times(ctx).provider, times(ctx), now(ctx));
+    return this.issued(ctx, issued);
+  }
+
+  @Mutation(() => PlanNode, { description: 'Declines a plan; its drafting charge stands.' })
+  async computePlanDecline(@Context() ctx: Ctx, @Arg('planId', () => Int) planId: number): Promise<PlanNode> {
+    return presentPlan(await compute.declinePlan(ctx.em, await requireViewer(ctx), planId));
+  }
+
+  @Mutation(() => LeaseNode, { description: 'A lease without a plan or ceiling (manual-provider dev flow).' })
+  async computeSessionCreate(@Context() ctx: Ctx, @Arg('input', () => SessionInput) input: SessionInput): Promise<LeaseNode> {
+    return this.issued(ctx, await compute.createDirectLease(ctx.em, await requireViewer(ctx), input, times(ctx), now(ctx)));
+  }
+
+  /** The local provider starts the sandbox runtime now; the manual one leaves that to a person. */
+  private async issued(ctx: Ctx, { lease, claimToken }: compute.IssuedLease): Promise<LeaseNode> {
+    if (lease.provider === 'local') ctx.services.sandboxes.launch(lease.id, claimToken);
+    return presentLease(ctx, lease, claimToken);
+  }
+
+  @Query(() => LeaseNode, { nullable: true, description: 'The caller’s newest lease that is not over.' })
+  async computeSessionCurrent(@Context() ctx: Ctx): Promise<LeaseNode | null> {
+    const lease = await compute.currentLease(ctx.em, await requireViewer(ctx));
+    return lease && presentLease(ctx, lease);
+  }
+
+  @Query(() => LeaseNode, { description: 'One of the caller’s leases, with why it is still alive.' })
+  async computeSession(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number): Promise<LeaseNode> {
+    return presentLease(ctx, await compute.getLease(ctx.em, await requireViewer(ctx), leaseId));
+  }
+
+  @Mutation(() => LeaseNode, { description: 'Releases a lease; its unspent reservation returns.' })
+  async computeSessionRelease(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number): Promise<LeaseNode> {
+    const lease = await compute.releaseLease(ctx.em, await requireViewer(ctx), leaseId, now(ctx));
+    publishLease(ctx, lease);
+    return presentLease(ctx, lease);
+  }
+
+  @Mutation(() => LeaseNode, { description: 'Raises a lease’s ceiling; a paused lease resumes.' })
+  async computeSessionTopUp(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number, @Arg('input', () => TopUpInput) input: TopUpInput): Promise<LeaseNode> {
+    const lease = await compute.topUp(ctx.em, await requireViewer(ctx), leaseId, input.credits, times(ctx), now(ctx));
+    publishLease(ctx, lease);
+    return presentLease(ctx, lease);
+  }
+
+  @Mutation(() => BootstrapNode, { description: 'Exchanges a claim token (single use) for the sandbox’s credentials.' })
+  async computeBootstrap(@Context() ctx: Ctx, @Arg('input', () => BootstrapInput) input: BootstrapInput): Promise<BootstrapNode> {
+    const done = await compute.bootstrap(ctx.em, input.claimToken, times(ctx), now(ctx));
+    ctx.services.pubsub.publish('LEASE_CHANGED', String(done.leaseId), { leaseId: done.leaseId, state: 'ready', spentCredits: 0, ceilingCredits: null, at: now(ctx).toISOString() });
+    return { status: 'approved', ...done };
+  }
+
+  @Mutation(() => HeartbeatNode, { description: 'A sandbox’s heartbeat (process token as bearer or in the input).' })
+  async computeHeartbeat(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number, @Arg('input', () => HeartbeatInput) input: HeartbeatInput): Promise<HeartbeatNode> {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.authorization ?? '')?.[1];
+    const answer = await compute.heartbeat(ctx.em, leaseId, input.processToken ?? bearer, input.active, times(ctx), now(ctx));
+    const { lease } = answer;
+    return {
+      leaseId: lease.id,
+      state: lease.state,
+      balanceCredits: answer.balanceCredits,
+      spentCredits: lease.spent_credits,
+      ceilingCredits: lease.ceiling_credits,
+      lowCredit: answer.lowCredit,
+      idleExpiresAt: lease.idle_expires_at,
+      action: answer.action,
+    };
+  }
+
+  @Query(() => CreditsNode, { description: 'The caller’s credits and open leases.' })
+  async computeCredits(@Context() ctx: Ctx): Promise<CreditsNode> {
+    const viewer = await requireViewer(ctx);
+    const summary = await creditSummary(ctx.em, viewer.user.id);
+    const open = await compute.openLeases(ctx.em, viewer);
+    return { ...summary, leases: await Promise.all(open.map((lease) => presentLease(ctx, lease))) };
+  }
+
+  @Mutation(() => CreditsNode, { description: 'Admin: grants credits to a user.' })
+  async adminCreditGrant(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string, @Arg('input', () => CreditGrantInput) input: CreditGrantInput): Promise<CreditsNode> {
+    const admin = await requireAdmin(ctx);
+    return { ...(await grantCredits(ctx.em, admin.user.id, userId, input)), leases: [] };
+  }
+
+  @Subscription(() => LeaseChangedEvent, {
+    description: 'State and spend changes of one of the caller’s leases (access checked for every event).',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as Ctx;
+      await compute.getLease(ctx.em, await requireViewer(ctx), args.leaseId);
+      return whileAllowed(ctx, ctx.services.pubsub.subscribe('LEASE_CHANGED', String(args.leaseId)), (em, viewer) => compute.getLease(em, viewer, args.leaseId));
+    },
+  })
+  computeLeaseChanged(@Arg('leaseId', () => Int) _leaseId: number, @Root() event: LeaseChanged): LeaseChangedEvent {
+    return { ...event, at: new Date(event.at) };
+  }
+}

@@ -1,0 +1,55 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import type { Logger } from '../../logger';
+
+/** The built CLI (from the sources, e.g. under jest, the build next to them). */
+const CLI = __dirname.includes(`${path.sep}dist${path.sep}`)
+  ? path.resolve(__dirname, '..', '..', 'cli', 'main.js')
+  : path.resolve(__dirname, '..', '..', '..', 'dist', 'src', 'cli', 'main.js');
+
+/**
+ * The `local` provider: the service starts `labdesk sandbox run` itself as a child process.
+ * The claim token goes in the environment, not the command line (which other users can read).
+ */
+export class LocalSandboxes {
+  private readonly children = new Set<ChildProcess>();
+  /** The service's own URL, known once it listens. */
+  serverUrl = '';
+
+  constructor(
+    private readonly heartbeatSeconds: number,
+    private readonly logger: Logger,
+  ) {}
+
+  launch(leaseId: number, claimToken: string): void {
+    const cli = CLI;
+    const child = spawn(process.execPath, [cli, 'sandbox', 'run', '--server', this.serverUrl, '--interval', String(this.heartbeatSeconds)], {
+      env: { ...process.env, LABDESK_CLAIM_TOKEN: claimToken },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.add(child);
+    const log = (stream: NodeJS.ReadableStream) =>
+      stream.on('data', (chunk: Buffer) => {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) this.logger.info('sandbox', { leaseId, line });
+      });
+    log(child.stdout!);
+    log(child.stderr!);
+    child.on('exit', (code) => {
+      this.children.delete(child);
+      this.logger.info('sandbox exited', { leaseId, code });
+    });
+  }
+
+  /** Stops every sandbox this process started (service shutdown). */
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.children].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
+}
