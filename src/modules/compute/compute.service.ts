@@ -156,8 +156,9 @@ export interface IssuedLease {
 export async function approvePlan(em: EntityManager, viewer: Viewer, planId: number, provider: Provider, times: ComputeTimes, now: Date): Promise<IssuedLease> {
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
-    const plan = await lockUndecided(q, viewer, planId);
+    // Account first, then plan: the order drafting takes them in, so the two cannot deadlock.
     const account = await lockAccount(q, viewer.user.id);
+    const plan = await lockUndecided(q, viewer, planId);
     requireAvailable(account, plan.spend_ceiling_credits);
     await q(`update compute_plans set status = 'approved', decided_at = now() where id = ?`, [planId]);
     const issued = await insertLease(q, viewer, { planId, provider, machine: plan.machine, ceiling: plan.spend_ceiling_credits }, times, now);
@@ -283,7 +284,8 @@ export async function releaseLease(em: EntityManager, viewer: Viewer, leaseId: n
 /** Moves a lease to `state` (released/expired), returning its unspent reservation. */
 async function endLease(q: Query, lease: LeaseRow, state: 'released' | 'expired', now: Date): Promise<LeaseRow> {
   const [row] = await q(
-    `update compute_leases set state = ?, released_at = ?, claim_token_hash = null, process_token_hash = null where id = ? returning ${LEASE_COLUMNS}`,
+    // The process token stays valid for heartbeats, which then answer `stop`.
+    `update compute_leases set state = ?, released_at = ?, claim_token_hash = null where id = ? returning ${LEASE_COLUMNS}`,
     [state, now, lease.id],
   );
   const unspent = lease.ceiling_credits === null ? 0 : credits(lease.ceiling_credits - lease.spent_credits);
@@ -384,7 +386,7 @@ export async function heartbeat(em: EntityManager, leaseId: number, processToken
       current = toLease(row);
       await recordIdleRefresh(q, leaseId, 'heartbeat', now, idleExpiresAt);
     }
-    const account = await lockAccount(q, lease.user_id);
+    const [account] = await q<{ available: number }>(`select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`, [lease.user_id]);
     return answerFor(current, account.available);
   });
 }
