@@ -131,7 +131,12 @@ export const releaseDownloadRoute = stream({
       open: (range) => openReleaseFile(ctx.services.blobs, file, range),
     });
     const fromStart = served.status === 200 || (served.status === 206 && served.ranges?.[0]?.start === 0);
-    if (req.method === 'GET' && fromStart) await countDownload(ctx.em, file);
+    if (req.method === 'GET' && fromStart) {
+      // After the bytes, so a count is a download served; tracked, so shutdown waits for it.
+      const counting = countDownload(ctx.em, file).finally(() => ctx.services.background.delete(counting));
+      ctx.services.background.add(counting);
+      await counting;
+    }
   },
 });
 

@@ -49,7 +49,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());
   const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);
-  const services: Services = { config, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() } };
+  const services: Services = { config, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() }, background: new Set() };
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
@@ -130,6 +130,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await stopMeter();
       await sandboxes.close();
       await apollo.stop(); // drains the HTTP server and the WebSocket server
+      await Promise.allSettled(services.background);
       await pubsub.close();
       await orm.close(true);
       await embedded?.stop();

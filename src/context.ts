@@ -21,6 +21,8 @@ export interface Services {
   sandboxes: LocalSandboxes;
   /** The time compute runs on; tests move it. */
   clock: { now(): Date };
+  /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */
+  background: Set<Promise<unknown>>;
 }
 
 /** Per-request context: a forked EntityManager, the viewer (resolved once, lazily) and loaders. */

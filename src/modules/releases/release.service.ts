@@ -258,7 +258,8 @@ const PUBLISHED_FILES_KEPT = 1000;
  */
 export async function publishedFile(em: EntityManager, product: string, version: string, filename: string): Promise<ReleaseFileRow | null> {
   if (!(PRODUCTS as readonly string[]).includes(product) || !SEMVER.test(version) || !FILENAME.test(filename)) return null;
-  const key = `${product}/${version}/${filename}`;
+  // Keyed by database too: several apps in one process (tests) must not share entries.
+  const key = `${em.config.get('clientUrl')}|${product}/${version}/${filename}`;
   const known = publishedFiles.get(key);
   if (known) return known;
   const [row] = await fileRows(
