@@ -275,9 +275,14 @@ const isOver = (state: LeaseState) => state === 'released' || state === 'expired
 export async function releaseLease(em: EntityManager, viewer: Viewer, leaseId: number, now: Date): Promise<LeaseRow> {
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
-    const lease = await lockLease(q, leaseId, viewer.user.id);
-    if (isOver(lease.state)) return lease;
-    return endLease(q, lease, 'released', now);
+    const found = await lockLease(q, leaseId, viewer.user.id);
+    if (isOver(found.state)) return found;
+    // The time run since the last meter pass is charged before the lease ends.
+    await q(`select 1 from credit_accounts where user_id = ? for update`, [found.user_id]);
+    const report: MeterReport = { charged: 0, paused: 0, expired: 0, changed: [] };
+    await meterLease(q, found, now, report);
+    const lease = await lockLease(q, leaseId);
+    return isOver(lease.state) ? lease : endLease(q, lease, 'released', now);
   });
 }
 
@@ -344,8 +349,8 @@ export async function bootstrap(em: EntityManager, claimToken: string, times: Co
     const idleExpiresAt = minutesLater(now, times.idleMinutes);
     const [row] = await q<{ id: number; user_id: string }>(
       `update compute_leases set claim_token_hash = null, process_token_hash = ?, state = 'ready', last_metered_at = ?, idle_expires_at = ?
-        where claim_token_hash = ? and state = 'awaiting_sandbox' returning id, user_id`,
-      [sha256Hex(processToken), now, idleExpiresAt, sha256Hex(claimToken)],
+        where claim_token_hash = ? and state = 'awaiting_sandbox' and bootstrap_deadline >= ? returning id, user_id`,
+      [sha256Hex(processToken), now, idleExpiresAt, sha256Hex(claimToken), now],
     );
     if (!row) throw refused();
     await recordIdleRefresh(q, row.id, 'bootstrap', now, idleExpiresAt);
@@ -380,14 +385,16 @@ export async function heartbeat(em: EntityManager, leaseId: number, processToken
     const lease = found && toLease(found);
     if (!lease || !lease.process_token_hash || !digestsEqual(lease.process_token_hash, sha256Hex(processToken))) throw refused();
     let current = lease;
+    const [{ available }] = await q<{ available: number }>(`select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`, [lease.user_id]);
+    // Past its idle deadline a lease is over even before the meter records it: no revival.
+    if (lease.state === 'ready' && lease.idle_expires_at <= now) return answerFor({ ...lease, state: 'expired' }, available);
     if (active && lease.state === 'ready') {
       const idleExpiresAt = minutesLater(now, times.idleMinutes);
       const [row] = await q(`update compute_leases set idle_expires_at = ? where id = ? returning ${LEASE_COLUMNS}`, [idleExpiresAt, leaseId]);
       current = toLease(row);
       await recordIdleRefresh(q, leaseId, 'heartbeat', now, idleExpiresAt);
     }
-    const [account] = await q<{ available: number }>(`select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`, [lease.user_id]);
-    return answerFor(current, account.available);
+    return answerFor(current, available);
   });
 }
 
@@ -425,6 +432,9 @@ export async function meterOnce(em: EntityManager, now: Date, batch = 100): Prom
           [after, now, batch],
         )
       ).map(toLease);
+      // Owners' accounts in one order (by user) before any charge: two passes cannot deadlock.
+      const owners = [...new Set(leases.map((lease) => lease.user_id))].sort();
+      await q(`select 1 from credit_accounts where user_id = any(?) order by user_id for update`, [owners]);
       for (const lease of leases) await meterLease(q, lease, now, report);
       if (leases.length) after = leases[leases.length - 1].id;
       return leases.length < batch;
@@ -464,11 +474,16 @@ async function meterLease(q: Query, metered: LeaseRow, now: Date, report: MeterR
     lease = toLease(row);
     if (charge > 0 || exhausted) report.changed.push(lease);
     if (exhausted) report.paused++;
+  } else if (lease.state === 'paused' && lease.ceiling_credits === null && (await lockAccount(q, lease.user_id)).available > 0) {
+    // A lease without a ceiling paused only for want of credits: a grant lets it run again.
+    const [row] = await q(`update compute_leases set state = 'ready', last_metered_at = ? where id = ? returning ${LEASE_COLUMNS}`, [now, lease.id]);
+    lease = toLease(row);
+    report.changed.push(lease);
   } else {
     await q(`update compute_leases set last_metered_at = ? where id = ?`, [now, lease.id]);
   }
   // Only running leases idle out; a paused one waits for a top-up or a release (never killed).
-  if (lease.state === 'ready' && lease.idle_expires_at <= now) {
+  if (metered.state === 'ready' && lease.state === 'ready' && lease.idle_expires_at <= now) {
     report.changed.push(await endLease(q, lease, 'expired', now));
     report.expired++;
   }
