@@ -35,18 +35,18 @@ function connect(app: TestApp, token: string): Client {
 
 const SUBSCRIPTION = 'subscription ($labId: ID!) { labMemberEvents(labId: $labId) { labId memberUserId action status role at } }';
 
-/** Collects events of one subscription; `next()` waits for the following one. */
-function subscribe(client: Client, labId: string) {
+/** Collects the events of one subscription; `waitFor` waits until a condition on them holds. */
+function subscribeTo(client: Client, query: string, variables: Record<string, unknown>, field: string) {
   const events: any[] = [];
   const errors: any[] = [];
   let wake: (() => void) | undefined;
   let done = false;
   client.subscribe(
-    { query: SUBSCRIPTION, variables: { labId } },
+    { query, variables },
     {
       next: (value) => {
         if (value.errors) errors.push(...value.errors);
-        else events.push(value.data!.labMemberEvents);
+        else events.push((value.data as Record<string, unknown>)[field]);
         wake?.();
       },
       error: (error) => {
@@ -75,6 +75,8 @@ function subscribe(client: Client, labId: string) {
     },
   };
 }
+
+const subscribe = (client: Client, labId: string) => subscribeTo(client, SUBSCRIPTION, { labId }, 'labMemberEvents');
 
 test('an approval made on instance A reaches the owner subscribed on instance B', async () => {
   const lab = await makeLab(a);
@@ -171,4 +173,30 @@ test('records appended on A reach a lab member watching the shared session on B,
   for (let i = 0; i < 50 && !done; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(done).toBe(true);
   expect(events).toHaveLength(1);
+});
+
+const LEASE_SUBSCRIPTION = 'subscription ($leaseId: Int!) { computeLeaseChanged(leaseId: $leaseId) { leaseId state spentCredits ceilingCredits at } }';
+
+test('lease changes made on instance A (bootstrap, top-up, release) reach the owner subscribed on instance B; others are refused', async () => {
+  const owner = await makeUser(a);
+  const stranger = await makeUser(a);
+  const plan = await a.call('POST', '/api/compute/plans', { token: owner.token, body: { goal: 'Cluster cells.' } });
+  const lease = await a.call('POST', `/api/compute/plans/${plan.body.plan_id}/approve`, { token: owner.token });
+  expect(lease.status).toBe(201);
+  const leaseId = lease.body.lease_id as number;
+
+  const asStranger = subscribeTo(connect(b, stranger.token), LEASE_SUBSCRIPTION, { leaseId }, 'computeLeaseChanged');
+  expect(await asStranger.waitFor(() => asStranger.errors.length > 0 || asStranger.isDone())).toBe(true);
+  expect(asStranger.errors[0]?.extensions?.code).toBe('NOT_FOUND');
+
+  const stream = subscribeTo(connect(b, owner.token), LEASE_SUBSCRIPTION, { leaseId }, 'computeLeaseChanged');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect((await a.call('POST', '/api/compute/bootstrap', { body: { claim_token: lease.body.claim_token } })).status).toBe(200);
+  expect((await a.call('POST', `/api/compute/sessions/${leaseId}/topup`, { token: owner.token, body: { credits: 1 } })).status).toBe(200);
+  expect((await a.call('DELETE', `/api/compute/sessions/${leaseId}`, { token: owner.token })).status).toBe(200);
+
+  expect(await stream.waitFor(() => stream.events.length >= 3)).toBe(true);
+  expect(stream.events.map((e) => e.state)).toEqual(['ready', 'ready', 'released']);
+  expect(stream.events[1].ceilingCredits).toBeCloseTo(lease.body.ceiling_credits + 1, 4);
+  expect(stream.events.every((e) => e.leaseId === leaseId)).toBe(true);
 });
