@@ -31,8 +31,22 @@ interface Fixtures {
   sharedAnnotationId: string;
   /** The file store's URL signing key (read from the database), to forge and to sign `/blobs` links. */
   blobKey: Buffer;
+  /** Compute plans and leases of `owner`, named in rows as `@name` ids (see `computeFixtures`). */
+  compute: ComputeFixtures;
 }
 let f: Fixtures;
+
+interface ComputeFixtures {
+  /** Plan and lease ids by the `@name` the rows use in `ids`. */
+  ids: Record<string, number>;
+  /** The process token of `@lease` (the 'sandbox' actor), and of `@ended` (still heard, to answer `stop`). */
+  processToken: string;
+  endedProcessToken: string;
+  /** Claim tokens that no longer open anything: exchanged, of a released lease, of a disabled user's lease. */
+  usedClaimToken: string;
+  releasedClaimToken: string;
+  disabledClaimToken: string;
+}
 
 /** Every response text seen in this file, for the stack-trace sweep at the end. */
 const seen: { what: string; text: string }[] = [];
@@ -56,6 +70,11 @@ const TABLES = [
   'release_files',
   'release_manifests',
   'model_catalogs',
+  'credit_accounts',
+  'credit_entries',
+  'compute_plans',
+  'compute_leases',
+  'lease_idle_refreshes',
 ] as const;
 /** Tables without an `id` column, and their key. */
 const ORDER_BY: Partial<Record<(typeof TABLES)[number], string>> = {
@@ -65,6 +84,7 @@ const ORDER_BY: Partial<Record<(typeof TABLES)[number], string>> = {
   figures: 'session_id, canonical_path',
   release_files: 'product, version, filename',
   release_manifests: 'product, version',
+  credit_accounts: 'user_id',
 };
 
 /** Every row of the tables a bad request could touch (`last_active_at` is activity, not data). */
@@ -82,6 +102,10 @@ async function snapshot(client: Client = db): Promise<Record<string, unknown[]>>
 
 beforeAll(async () => {
   t = await startTestApp({ RELEASE_TOKEN });
+  // The compute clock stands still: every lease is metered up to it already, so the meter's passes
+  // (every METER_INTERVAL_SECONDS) find nothing to charge or expire while the rows run.
+  const frozen = new Date();
+  t.app.services.clock.now = () => new Date(frozen);
   db = new Client({ connectionString: t.databaseUrl });
   await db.connect();
 
@@ -166,6 +190,8 @@ beforeAll(async () => {
   const published = await t.call('PUT', '/admin/api/release/desktop/manifest', { token: RELEASE_TOKEN, body: PUBLISHED });
   if (published.status !== 200) throw new Error(`publish: ${published.status} ${published.text}`);
 
+  const compute = await computeFixtures(owner);
+
   const [secret] = await t.sql<{ value: string }>(`select value from instance_secrets where name = 'blob_url_key'`);
   if (!secret) throw new Error('no blob_url_key in instance_secrets');
 
@@ -187,8 +213,63 @@ beforeAll(async () => {
     annotationId: notes[SESSION_OWNED],
     sharedAnnotationId: notes[SESSION_SHARED],
     blobKey: Buffer.from(secret.value, 'base64'),
+    compute,
   };
 });
+
+/**
+ * Compute state of `owner` (a free plan: 10 credits), through the real API:
+ * `@superseded` (replaced by the next draft), `@approved` (its lease `@lease`, bootstrapped: ready,
+ * with a ceiling), `@declined`, `@pending` (awaiting a decision, with a ceiling far above the
+ * owner's credits), `@direct` (a session without ceiling, awaiting its sandbox), `@released`
+ * (a released session whose claim token was never used) and `@ended` (a session bootstrapped, then
+ * released). A user disabled after claiming a session holds `disabledClaimToken`.
+ */
+async function computeFixtures(owner: TestUser): Promise<ComputeFixtures> {
+  const ok = async (what: string, reply: Promise<Reply>) => {
+    const r = await reply;
+    if (r.status !== 201 && r.status !== 200) throw new Error(`${what}: ${r.status} ${r.text}`);
+    return r.body;
+  };
+  const as = { token: owner.token };
+  const superseded = await ok('draft', t.call('POST', '/api/compute/plans', { ...as, body: { goal: 'To be superseded.' } }));
+  const approved = await ok('draft', t.call('POST', '/api/compute/plans', { ...as, body: { goal: 'Fit the model. Plot the residuals.' } }));
+  const lease = await ok('approve', t.call('POST', `/api/compute/plans/${approved.plan_id}/approve`, as));
+  const booted = await ok('bootstrap', t.call('POST', '/api/compute/bootstrap', { body: { claim_token: lease.claim_token } }));
+  const declined = await ok('draft', t.call('POST', '/api/compute/plans', { ...as, body: { goal: 'To be declined.' } }));
+  await ok('decline', t.call('POST', `/api/compute/plans/${declined.plan_id}/decline`, as));
+  const direct = await ok('session', t.call('POST', '/api/compute/sessions', { ...as, body: { provider: 'manual' } }));
+  const released = await ok('session', t.call('POST', '/api/compute/sessions', { ...as, body: {} }));
+  await ok('release', t.call('DELETE', `/api/compute/sessions/${released.lease_id}`, as));
+  const ended = await ok('session', t.call('POST', '/api/compute/sessions', { ...as, body: {} }));
+  const endedBoot = await ok('bootstrap', t.call('POST', '/api/compute/bootstrap', { body: { claim_token: ended.claim_token } }));
+  await ok('release', t.call('DELETE', `/api/compute/sessions/${ended.lease_id}`, as));
+  const pending = await ok(
+    'draft',
+    t.call('POST', '/api/compute/plans', { ...as, body: { goal: 'Too big to afford.', inputs: [{ name: 'huge.bin', bytes: 1e15 }], machine: { cpus: 64, memory_gb: 512, gpu: true } } }),
+  );
+  const gone = await makeUser(t, { name: 'Disabled after claiming' });
+  const claimed = await ok('session', t.call('POST', '/api/compute/sessions', { token: gone.token, body: { provider: 'manual' } }));
+  const disable = await t.call('PATCH', `/api/admin/users/${gone.id}`, { token: t.adminToken, body: { disabled: true } });
+  if (disable.status !== 200) throw new Error(`disable: ${disable.status} ${disable.text}`);
+  return {
+    ids: {
+      superseded: superseded.plan_id,
+      approved: approved.plan_id,
+      declined: declined.plan_id,
+      pending: pending.plan_id,
+      lease: lease.lease_id,
+      direct: direct.lease_id,
+      released: released.lease_id,
+      ended: ended.lease_id,
+    },
+    processToken: booted.process_token,
+    endedProcessToken: endedBoot.process_token,
+    usedClaimToken: lease.claim_token,
+    releasedClaimToken: released.claim_token,
+    disabledClaimToken: claimed.claim_token,
+  };
+}
 
 afterAll(async () => {
   await db?.end();
@@ -204,8 +285,11 @@ async function tokenIdOf(user: TestUser): Promise<string> {
 // The table
 // ---------------------------------------------------------------------------------------------
 
-/** `release`: the server's RELEASE_TOKEN, the only credential the release publishing routes take. */
-type Who = 'admin' | 'owner' | 'member' | 'plain' | 'none' | 'garbage' | 'revoked' | 'disabled' | 'refresh' | 'release';
+/**
+ * `release`: the server's RELEASE_TOKEN, the only credential the release publishing routes take.
+ * `sandbox`: the process token of the compute fixture `@lease`, as the bearer (what a sandbox sends).
+ */
+type Who = 'admin' | 'owner' | 'member' | 'plain' | 'none' | 'garbage' | 'revoked' | 'disabled' | 'refresh' | 'release' | 'sandbox';
 
 /** Multipart parts: a string is a field, a Blob a file part; an array sends the part once per element. */
 type FormParts = Record<string, string | Blob | (string | Blob)[]>;
@@ -237,11 +321,16 @@ interface Row {
   contentType?: RegExp;
   /** For 422: the expected `loc` of the first issue. */
   loc?: (string | number)[];
+  /** For 422: the expected `type` of the first issue (e.g. `extra_forbidden`). */
+  issueType?: string;
   /** For other errors: the exact `detail`, when the contract fixes it. */
   detail?: string;
 }
 
 const long = (n: number, c = 'x') => c.repeat(n);
+const fail = (message: string): never => {
+  throw new Error(message);
+};
 /** Sessions of the 'owner' actor made in beforeAll: private (the default {session_id}) and shared with the lab. */
 const SESSION_OWNED = 'val-owned';
 const SESSION_SHARED = 'val-shared';
@@ -301,6 +390,12 @@ const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] =
   { method: 'POST', path: '/api/trajectories/{session_id}/figures', as: 'owner', valid: { figures: [FIG] } },
   { method: 'PUT', path: '/api/admin/models', as: 'admin', valid: { version: '2026.11', models: [MODEL] } },
   { method: 'PUT', path: '/admin/api/release/{product}/manifest', as: 'release', valid: { version: '1.2.0', files: [DESKTOP_FILE] } },
+  { method: 'POST', path: '/api/compute/plans', as: 'owner', valid: { goal: 'Never drafted.' } },
+  { method: 'POST', path: '/api/compute/sessions', as: 'owner', valid: { provider: 'manual' } },
+  { method: 'POST', path: '/api/compute/sessions/{lease_id}/topup', as: 'owner', valid: { credits: 1 } },
+  { method: 'POST', path: '/api/compute/sessions/{lease_id}/heartbeat', as: 'sandbox', valid: { active: false } },
+  { method: 'POST', path: '/api/compute/bootstrap', as: 'none', valid: { claim_token: 'ldk_ct_unknown' } },
+  { method: 'POST', path: '/api/admin/users/{user_id}/credits', as: 'admin', valid: { credits: 1, reason: 'never granted' } },
 ];
 
 /** A body that is not a JSON object, on every body route. */
@@ -1152,6 +1247,171 @@ const releaseRows: Row[] = [
   ).map(([product, feed]): Row => ({ method: 'GET', path: FEED, as: 'none', ids: { product, feed }, status: 404 })),
 ];
 
+const PLANS = '/api/compute/plans';
+const APPROVE = '/api/compute/plans/{plan_id}/approve';
+const DECLINE = '/api/compute/plans/{plan_id}/decline';
+const SESSIONS = '/api/compute/sessions';
+const LEASE = '/api/compute/sessions/{lease_id}';
+const TOPUP = '/api/compute/sessions/{lease_id}/topup';
+const HEARTBEAT = '/api/compute/sessions/{lease_id}/heartbeat';
+const BOOTSTRAP = '/api/compute/bootstrap';
+const GRANT = '/api/admin/users/{user_id}/credits';
+/** What the bootstrap answers for every claim token that opens nothing (unknown, used, released). */
+const CLAIM_REFUSED = 'invalid or used claim token';
+const GOAL = 'Fit the model.';
+const FILE = { name: 'data.csv', bytes: 1000 };
+const inputAt = (i: number, member?: string) => (member === undefined ? ['body', 'inputs', i] : ['body', 'inputs', i, member]);
+/** A PlanIn whose first input has `patch` applied (a member set to undefined is left out). */
+const withInput = (patch: Record<string, unknown>) => ({ goal: GOAL, inputs: [{ ...FILE, ...patch }] });
+/** Path ids that are not integers (plan_id and lease_id are integers, contracts §2). */
+const NOT_INTEGERS = ['abc', '1.5', '1e3', '0x10', '99999999999', '%00', '1%20'];
+/** Ids that name no plan or lease of the caller: unknown, negative, zero. */
+const NO_SUCH_IDS = ['999999', '-1', '0'];
+
+/** `machine` of PlanIn and SessionIn: cpus 1–64, memory_gb 1–512 (integers), gpu a boolean; nothing else. */
+const machineRows = (path: string, base: Record<string, unknown>): Row[] => [
+  ...[5, 'big', [2]].map((machine): Row => ({ method: 'POST', path, as: 'owner', body: { ...base, machine }, status: 422, loc: ['body', 'machine'] })),
+  ...[0, -1, 65, 1.5, '2', true, 2147483648].map((cpus): Row => ({ method: 'POST', path, as: 'owner', body: { ...base, machine: { cpus } }, status: 422, loc: ['body', 'machine', 'cpus'] })),
+  ...[0, 513, 2.5, '8', false].map((memory_gb): Row => ({ method: 'POST', path, as: 'owner', body: { ...base, machine: { memory_gb } }, status: 422, loc: ['body', 'machine', 'memory_gb'] })),
+  ...['yes', 'true', 1, [true]].map((gpu): Row => ({ method: 'POST', path, as: 'owner', body: { ...base, machine: { gpu } }, status: 422, loc: ['body', 'machine', 'gpu'] })),
+  { method: 'POST', path, as: 'owner', body: { ...base, machine: { cpus: 2, disk_gb: 10 } }, status: 422, loc: ['body', 'machine', 'disk_gb'], issueType: 'extra_forbidden' },
+  { method: 'POST', path, as: 'owner', body: { ...base, machine: { memoryGb: 8 } }, status: 422, loc: ['body', 'machine', 'memoryGb'], issueType: 'extra_forbidden' },
+  { method: 'POST', path, as: 'owner', body: { ...base, machine: { rate_credits_per_minute: 0 } }, status: 422, loc: ['body', 'machine', 'rate_credits_per_minute'], issueType: 'extra_forbidden' },
+];
+
+/** A plan id path on approve and decline: not an integer, or no plan of the caller. */
+const planIdRows = (path: string): Row[] => [
+  ...NOT_INTEGERS.map((plan_id): Row => ({ method: 'POST', path, as: 'owner', ids: { plan_id }, status: 422, loc: ['path', 'plan_id'] })),
+  ...NO_SUCH_IDS.map((plan_id): Row => ({ method: 'POST', path, as: 'owner', ids: { plan_id }, status: 404 })),
+  // Someone else's plan is absent for the caller, whatever its status.
+  ...['@pending', '@approved', '@declined'].map((plan_id): Row => ({ method: 'POST', path, as: 'member', ids: { plan_id }, status: 404 })),
+  { method: 'POST', path, as: 'admin', note: "an admin too: plans are their owner's", status: 404 },
+  // Deciding twice (or a superseded draft) is a state conflict.
+  ...['@approved', '@declined', '@superseded'].map((plan_id): Row => ({ method: 'POST', path, as: 'owner', ids: { plan_id }, status: 409 })),
+];
+
+/** A lease id path: not an integer, or no lease of the caller. */
+const leaseIdRows = (method: string, path: string, request: Pick<Row, 'body'> = {}): Row[] => [
+  ...NOT_INTEGERS.map((lease_id): Row => ({ method, path, as: 'owner', ids: { lease_id }, ...request, status: 422, loc: ['path', 'lease_id'] })),
+  ...NO_SUCH_IDS.map((lease_id): Row => ({ method, path, as: 'owner', ids: { lease_id }, ...request, status: 404 })),
+  { method, path, as: 'member', ...request, note: "owner's lease", status: 404 },
+  { method, path, as: 'admin', ...request, note: "owner's lease", status: 404 },
+];
+
+const computeRows: Row[] = [
+  // POST /api/compute/plans {goal, inputs?: [{name, bytes}], machine?: {cpus, memory_gb, gpu}}
+  { method: 'POST', path: PLANS, as: 'owner', body: {}, status: 422, loc: ['body', 'goal'] },
+  { method: 'POST', path: PLANS, as: 'owner', body: { inputs: [FILE] }, status: 422, loc: ['body', 'goal'] },
+  ...[null, '', long(4001), 5, ['x'], { text: 'x' }, true, 'nul\u0000byte', 'lone \ud800 surrogate'].map(
+    (goal): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: { goal }, status: 422, loc: ['body', 'goal'] }),
+  ),
+  ...['x', 5, FILE, { 0: FILE }].map((inputs): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, inputs }, status: 422, loc: ['body', 'inputs'] })),
+  {
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: { goal: GOAL, inputs: Array.from({ length: 1001 }, (_v, i) => ({ name: `f${i}.csv`, bytes: 1 })) },
+    note: '1001 inputs',
+    status: 422,
+    loc: ['body', 'inputs'],
+  },
+  ...[5, 'data.csv', null, [FILE]].map((input): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, inputs: [input] }, status: 422, loc: inputAt(0) })),
+  ...[undefined, null, '', long(501), 5, ['a.csv'], 'nul\u0000byte'].map((name): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: withInput({ name }), status: 422, loc: inputAt(0, 'name') })),
+  ...[undefined, null, -1, 1e15 + 1, 1e16, '10', true, [1]].map((bytes): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: withInput({ bytes }), status: 422, loc: inputAt(0, 'bytes') })),
+  { method: 'POST', path: PLANS, as: 'owner', body: withInput({ path: '/data.csv' }), status: 422, loc: inputAt(0, 'path'), issueType: 'extra_forbidden' },
+  { method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, inputs: [FILE, { ...FILE, name: '' }] }, status: 422, loc: inputAt(1, 'name') },
+  { method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, inputs: [FILE, { name: 'b.csv', bytes: -5 }] }, status: 422, loc: inputAt(1, 'bytes') },
+  ...machineRows(PLANS, { goal: GOAL }),
+  ...['status', 'steps', 'spend_ceiling_credits', 'estimated_credits', 'user_id', 'provider', 'Goal'].map(
+    (member): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, [member]: member === 'steps' ? ['x'] : 'x' }, status: 422, loc: ['body', member], issueType: 'extra_forbidden' }),
+  ),
+  // POST /api/compute/plans/{plan_id}/approve: reserves the ceiling (402 when the credits do not cover it)
+  ...planIdRows(APPROVE),
+  { method: 'POST', path: APPROVE, as: 'owner', note: 'ceiling over the credits', status: 402 },
+  // POST /api/compute/plans/{plan_id}/decline
+  ...planIdRows(DECLINE),
+  // POST /api/compute/sessions {provider?, machine?}
+  ...['cloud', 'MANUAL', 'Local', '', ' manual', long(21), 5, ['manual'], true].map(
+    (provider): Row => ({ method: 'POST', path: SESSIONS, as: 'owner', body: { provider }, status: 422, loc: ['body', 'provider'] }),
+  ),
+  ...machineRows(SESSIONS, { provider: 'manual' }),
+  ...['plan_id', 'ceiling_credits', 'claim_token', 'state'].map(
+    (member): Row => ({ method: 'POST', path: SESSIONS, as: 'owner', body: { provider: 'manual', [member]: 1 }, status: 422, loc: ['body', member], issueType: 'extra_forbidden' }),
+  ),
+  // GET /api/compute/sessions/{lease_id}
+  ...leaseIdRows('GET', LEASE),
+  { method: 'GET', path: LEASE, as: 'owner', status: 200, contentType: /^application\/json/ },
+  // DELETE /api/compute/sessions/{lease_id}: releasing an ended lease again changes nothing
+  ...leaseIdRows('DELETE', LEASE),
+  { method: 'DELETE', path: LEASE, as: 'owner', ids: { lease_id: '@released' }, note: 'already released', status: 200, contentType: /^application\/json/ },
+  // POST /api/compute/sessions/{lease_id}/topup {credits}: > 0, at most 1,000,000
+  { method: 'POST', path: TOPUP, as: 'owner', body: {}, status: 422, loc: ['body', 'credits'] },
+  ...[null, 0, -1, -0.5, 0.00001, 1_000_001, 1e300, '5', true, [1], { amount: 1 }].map((credits): Row => ({ method: 'POST', path: TOPUP, as: 'owner', body: { credits }, status: 422, loc: ['body', 'credits'] })),
+  { method: 'POST', path: TOPUP, as: 'owner', body: { credits: 1, reason: 'more' }, status: 422, loc: ['body', 'reason'], issueType: 'extra_forbidden' },
+  { method: 'POST', path: TOPUP, as: 'owner', body: { amount: 1 }, status: 422, loc: ['body', 'amount'] },
+  ...leaseIdRows('POST', TOPUP, { body: { credits: 1 } }),
+  { method: 'POST', path: TOPUP, as: 'owner', ids: { lease_id: '@direct' }, body: { credits: 1 }, note: 'no ceiling', status: 409 },
+  { method: 'POST', path: TOPUP, as: 'owner', ids: { lease_id: '@released' }, body: { credits: 1 }, note: 'released', status: 409 },
+  { method: 'POST', path: TOPUP, as: 'owner', body: { credits: 1_000_000 }, note: 'more than the free credits', status: 402 },
+  // POST /api/compute/bootstrap {claim_token}: the claim token is the credential (route auth none)
+  { method: 'POST', path: BOOTSTRAP, as: 'none', body: {}, status: 422, loc: ['body', 'claim_token'] },
+  ...[null, 5, ['ldk_ct_x'], { token: 'ldk_ct_x' }, true, 'ldk_ct_nul\u0000byte'].map(
+    (claim_token): Row => ({ method: 'POST', path: BOOTSTRAP, as: 'none', body: { claim_token }, status: 422, loc: ['body', 'claim_token'] }),
+  ),
+  { method: 'POST', path: BOOTSTRAP, as: 'none', body: { claimToken: 'ldk_ct_x' }, status: 422, loc: ['body', 'claimToken'], issueType: 'extra_forbidden' },
+  { method: 'POST', path: BOOTSTRAP, as: 'none', body: { claim_token: 'ldk_ct_x', lease_id: 1 }, status: 422, loc: ['body', 'lease_id'], issueType: 'extra_forbidden' },
+  ...['', 'ldk_ct_unknown', `ldk_ct_${long(40, 'A')}`, 'ldk_pt_unknown', 'ldk_pat_garbage', long(5000, 'A'), `ldk_ct_${long(5000, 'A')}`].map(
+    (claim_token): Row => ({ method: 'POST', path: BOOTSTRAP, as: 'none', body: { claim_token }, status: 401, detail: CLAIM_REFUSED }),
+  ),
+  { method: 'POST', path: BOOTSTRAP, as: 'none', bodyOf: (fx) => ({ claim_token: fx.compute.usedClaimToken }), note: 'used', status: 401, detail: CLAIM_REFUSED },
+  { method: 'POST', path: BOOTSTRAP, as: 'none', bodyOf: (fx) => ({ claim_token: fx.compute.releasedClaimToken }), note: 'lease released', status: 401, detail: CLAIM_REFUSED },
+  { method: 'POST', path: BOOTSTRAP, as: 'none', bodyOf: (fx) => ({ claim_token: fx.compute.disabledClaimToken }), note: 'owner disabled', status: 401, detail: CLAIM_REFUSED },
+  { method: 'POST', path: BOOTSTRAP, as: 'none', bodyOf: (fx) => ({ claim_token: fx.compute.usedClaimToken.toUpperCase() }), note: 'used, upper-cased', status: 401, detail: CLAIM_REFUSED },
+  // A user's credential is no claim token.
+  { method: 'POST', path: BOOTSTRAP, as: 'owner', body: { claim_token: 'ldk_ct_unknown' }, status: 401, detail: CLAIM_REFUSED },
+  // POST /api/compute/sessions/{lease_id}/heartbeat {active, process_token?}: the process token is the credential (route auth none)
+  { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: {}, status: 422, loc: ['body', 'active'] },
+  { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { process_token: 'ldk_pt_x' }, status: 422, loc: ['body', 'active'] },
+  ...[null, 'true', 'yes', 1, 0, [true]].map((active): Row => ({ method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active }, status: 422, loc: ['body', 'active'] })),
+  ...[5, ['ldk_pt_x'], true, 'ldk_pt_nul\u0000byte'].map((process_token): Row => ({ method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active: false, process_token }, status: 422, loc: ['body', 'process_token'] })),
+  { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active: false, processToken: 'ldk_pt_x' }, status: 422, loc: ['body', 'processToken'], issueType: 'extra_forbidden' },
+  { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active: false, spent_credits: 0 }, status: 422, loc: ['body', 'spent_credits'], issueType: 'extra_forbidden' },
+  ...NOT_INTEGERS.map((lease_id): Row => ({ method: 'POST', path: HEARTBEAT, as: 'sandbox', ids: { lease_id }, body: { active: false }, status: 422, loc: ['path', 'lease_id'] })),
+  // Missing or wrong process token: 401, without saying whether the lease exists.
+  { method: 'POST', path: HEARTBEAT, as: 'none', body: { active: true }, status: 401 },
+  { method: 'POST', path: HEARTBEAT, as: 'none', body: { active: false, process_token: '' }, status: 401 },
+  { method: 'POST', path: HEARTBEAT, as: 'none', body: { active: true, process_token: `ldk_pt_${long(40, 'A')}` }, status: 401 },
+  { method: 'POST', path: HEARTBEAT, as: 'none', headers: { authorization: `Bearer ldk_pt_${long(40, 'A')}` }, body: { active: true }, status: 401 },
+  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: true, process_token: fx.compute.processToken.toUpperCase() }), note: 'upper-cased', status: 401 },
+  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: true, process_token: fx.compute.processToken.slice(0, -1) }), note: 'one character short', status: 401 },
+  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: true, process_token: fx.compute.usedClaimToken }), note: 'the claim token', status: 401 },
+  ...(['owner', 'admin', 'garbage'] as Who[]).map((as): Row => ({ method: 'POST', path: HEARTBEAT, as, body: { active: true }, status: 401 })),
+  // The process token opens its own lease only, and an unknown lease looks the same.
+  ...['@direct', '@released', ...NO_SUCH_IDS].map((lease_id): Row => ({ method: 'POST', path: HEARTBEAT, as: 'sandbox', ids: { lease_id }, body: { active: true }, status: 401 })),
+  // The right token, not active: answered, and nothing changes (active: true would refresh the idle clock).
+  { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active: false }, status: 200, contentType: /^application\/json/ },
+  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: false, process_token: fx.compute.processToken }), note: 'token in the body', status: 200, contentType: /^application\/json/ },
+  // An ended lease's process token is still heard (to be told `stop`), on that lease only; nothing is refreshed.
+  { method: 'POST', path: HEARTBEAT, as: 'none', ids: { lease_id: '@ended' }, bodyOf: (fx) => ({ active: true, process_token: fx.compute.endedProcessToken }), note: 'released lease', status: 200, contentType: /^application\/json/ },
+  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: true, process_token: fx.compute.endedProcessToken }), note: "another lease's token", status: 401 },
+  { method: 'POST', path: HEARTBEAT, as: 'sandbox', ids: { lease_id: '@ended' }, body: { active: true }, note: "another lease's token", status: 401 },
+  // A process token is no user credential.
+  { method: 'GET', path: LEASE, as: 'sandbox', status: 401 },
+  { method: 'POST', path: TOPUP, as: 'sandbox', body: { credits: 1 }, status: 401 },
+  // POST /api/admin/users/{user_id}/credits {credits, reason?}
+  { method: 'POST', path: GRANT, as: 'admin', body: {}, status: 422, loc: ['body', 'credits'] },
+  { method: 'POST', path: GRANT, as: 'admin', body: { reason: 'x' }, status: 422, loc: ['body', 'credits'] },
+  ...[null, 0, -1, -0.5, 0.00001, 1_000_001, 1e300, '5', true, [1]].map((credits): Row => ({ method: 'POST', path: GRANT, as: 'admin', body: { credits }, status: 422, loc: ['body', 'credits'] })),
+  ...[long(501), 5, ['x'], 'nul\u0000byte', 'lone \ud800 surrogate'].map((reason): Row => ({ method: 'POST', path: GRANT, as: 'admin', body: { credits: 1, reason }, status: 422, loc: ['body', 'reason'] })),
+  ...['kind', 'user_id', 'balance_credits', 'Credits'].map(
+    (member): Row => ({ method: 'POST', path: GRANT, as: 'admin', body: { credits: 1, [member]: 'x' }, status: 422, loc: ['body', member], issueType: 'extra_forbidden' }),
+  ),
+  { method: 'POST', path: GRANT, as: 'admin', ids: { user_id: 'usr_nope' }, body: { credits: 1 }, status: 404 },
+  { method: 'POST', path: GRANT, as: 'admin', ids: { user_id: long(300) }, body: { credits: 1 }, status: 404 },
+  { method: 'POST', path: GRANT, as: 'admin', ids: { user_id: '%00' }, body: { credits: 1 }, status: 422, loc: ['path', 'user_id'] },
+  ...(['owner', 'member'] as Who[]).map((as): Row => ({ method: 'POST', path: GRANT, as, body: { credits: 1 }, status: 403 })),
+];
+
 /** A valid request for each authenticated route, so the credential is the only thing wrong. */
 function validRequest(route: (typeof ROUTES)[number]): Pick<Row, 'body' | 'query'> {
   const body = BODY_ROUTES.find((r) => r.method === route.method && r.path === route.path)?.valid;
@@ -1220,6 +1480,7 @@ const ROWS: Row[] = [
   ...blobRows,
   ...catalogRows,
   ...releaseRows,
+  ...computeRows,
   ...credentialRows,
 ];
 
@@ -1247,6 +1508,8 @@ function tokenFor(who: Who, app: TestApp = t): string | undefined {
       return f.refreshToken;
     case 'release':
       return RELEASE_TOKEN;
+    case 'sandbox':
+      return f.compute.processToken;
     case 'none':
       return undefined;
   }
@@ -1265,9 +1528,13 @@ function urlOf(row: Row): string {
     version: '1.0.0',
     filename: 'app.dmg',
     feed: 'latest-mac.yml',
+    plan_id: '@pending',
+    lease_id: '@lease',
   };
   const filled = row.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    const value = row.ids?.[name] ?? defaults[name];
+    let value = row.ids?.[name] ?? defaults[name];
+    // `@name`: a compute fixture's id.
+    if (value?.startsWith('@')) value = String(f.compute.ids[value.slice(1)] ?? fail(`no compute fixture ${value}`));
     if (value === undefined) throw new Error(`no value for {${name}} in ${row.path}`);
     return value; // given as is: '%00' is meant to reach the server percent-encoded
   });
@@ -1362,7 +1629,7 @@ function expectSuccess(reply: Reply, row: Row) {
 }
 
 /** The two error shapes of contracts §2. */
-function expectErrorShape(reply: Reply, row: Pick<Row, 'status' | 'loc' | 'detail'>) {
+function expectErrorShape(reply: Reply, row: Pick<Row, 'status' | 'loc' | 'issueType' | 'detail'>) {
   // The whole reply is printed when the status is wrong.
   expect({ status: reply.status, body: reply.body }).toEqual(expect.objectContaining({ status: row.status }));
   expect(reply.headers.get('content-type') ?? '').toMatch(/^application\/json/);
@@ -1376,6 +1643,7 @@ function expectErrorShape(reply: Reply, row: Pick<Row, 'status' | 'loc' | 'detai
       for (const part of issue.loc) expect(['string', 'number']).toContain(typeof part);
     }
     if (row.loc) expect(reply.body.detail[0].loc).toEqual(row.loc);
+    if (row.issueType) expect(reply.body.detail[0].type).toBe(row.issueType);
   } else {
     expect(reply.body).toEqual(expect.objectContaining({ detail: expect.any(String) }));
     expect(reply.body.detail.length).toBeGreaterThan(0);
@@ -1563,4 +1831,31 @@ describe('body size limit', () => {
 test('no response body in this file carries a stack trace, a source path or node_modules', () => {
   expect(seen.length).toBeGreaterThan(ROWS.length);
   expect(seen.filter((s) => STACK.test(s.text)).map((s) => s.what)).toEqual([]);
+});
+
+describe('compute answers beyond the table', () => {
+  test('a claim token that opens nothing gets one answer, whatever the reason (unknown, used, of a released lease, of a disabled user)', async () => {
+    const before = await snapshot();
+    const tokens = ['ldk_ct_unknown', `ldk_ct_${long(40, 'A')}`, f.compute.usedClaimToken, f.compute.releasedClaimToken, f.compute.disabledClaimToken];
+    const replies = [];
+    for (const claim_token of tokens) replies.push(await send(t, 'POST /api/compute/bootstrap (refused)', 'POST', '/api/compute/bootstrap', { body: { claim_token } }));
+    const shapes = replies.map((r) => ({ status: r.status, text: r.text, authenticate: r.headers.get('www-authenticate'), type: r.headers.get('content-type') }));
+    expect(shapes[0]).toEqual({ status: 401, text: JSON.stringify({ detail: CLAIM_REFUSED }), authenticate: expect.stringMatching(/^Bearer/), type: expect.stringMatching(/^application\/json/) });
+    for (const shape of shapes) expect(shape).toEqual(shapes[0]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('a plan at every documented limit at once (1000 inputs of 1e15 bytes, the largest machine) is drafted or refused with 422, never a server error', async () => {
+    const user = await makeUser(t, { name: 'Big planner' });
+    const body = {
+      goal: long(4000, 'g'),
+      inputs: Array.from({ length: 1000 }, (_v, i) => ({ name: `${i}-${long(20, 'n')}`, bytes: 1e15 })),
+      machine: { cpus: 64, memory_gb: 512, gpu: true },
+    };
+    const reply = await send(t, 'POST /api/compute/plans (at the limits)', 'POST', '/api/compute/plans', { token: user.token, body });
+    expectNoStack(reply);
+    // On another status the diff prints the body received.
+    if (![201, 422].includes(reply.status)) expect({ status: reply.status, body: reply.body }).toEqual({ status: '201 or 422', body: expect.anything() });
+    if (reply.status === 422) expect(reply.body.detail[0].loc.slice(0, 2)).toEqual(['body', 'inputs']);
+  });
 });

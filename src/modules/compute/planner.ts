@@ -22,6 +22,7 @@ const DEFAULT_MACHINE = { cpus: 2, memoryGb: 8, gpu: false };
 const TOKEN_CREDITS_PER_1K = 0.002;
 /** The ceiling leaves this much room over the estimate before the lease pauses. */
 const CEILING_MARGIN = 1.5;
+const MAX_TOTAL_INPUT_BYTES = 10 ** 15;
 
 /** A machine with its rate; `path` is where its issues are reported. @throws VALIDATION_FAILED */
 export function machineOf(machine: PlanInput['machine'] | undefined, path: (string | number)[]): Machine {
@@ -59,9 +60,12 @@ export function draftQuote(input: PlanInput): Quote {
     check.text(['input', 'inputs', i, 'name'], file.name, { min: 1, max: 500 }).storable(['input', 'inputs', i, 'name'], file.name);
     check.int(['input', 'inputs', i, 'bytes'], file.bytes, { min: 0, max: 10 ** 15 });
   });
+  // One petabyte in all keeps every estimate within what the ledger's columns hold.
+  const totalBytes = inputs.reduce((sum, file) => sum + (Number.isFinite(file.bytes) ? file.bytes : 0), 0);
+  if (totalBytes > MAX_TOTAL_INPUT_BYTES) check.add(['input', 'inputs'], `must total at most ${MAX_TOTAL_INPUT_BYTES} bytes`, 'too_long');
   check.done();
   const machine = machineOf(input.machine, ['input', 'machine']);
-  const gigabytes = inputs.reduce((sum, file) => sum + file.bytes, 0) / 1e9;
+  const gigabytes = totalBytes / 1e9;
   const estimatedMinutes = Math.max(5, Math.ceil(10 + gigabytes * 6));
   const estimatedCredits = credits(estimatedMinutes * machine.rate_credits_per_minute);
   const steps = [
