@@ -380,6 +380,19 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'POST',
+    route: '/api/admin/users/{user_id}/credits',
+    target: true,
+    area: 'admin',
+    does: 'grant credits',
+    path: (w) => `/api/admin/users/${w.target!.id}/credits`,
+    body: () => ({ credits: 5, reason: 'matrix' }),
+    outcomes: ADMIN_ONLY,
+    check(reply) {
+      expect(reply.body).toEqual({ balance_credits: expect.any(Number), reserved_credits: 0, token_line: { tokens_in: 0, tokens_out: 0, credits: 0 } });
+    },
+  },
+  {
+    method: 'POST',
     route: '/api/admin/users/{user_id}/tokens',
     target: true,
     area: 'admin',
