@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Blobs } from '../src/blobs';
-import type { ByteRange } from '../src/blobs/blob-store';
 import { FileBlobStore } from '../src/blobs/file-store';
 import { requireViewer } from '../src/context';
 import { AppError, invalid, notFound } from '../src/errors';
@@ -20,7 +18,7 @@ import {
   releaseFilesOf,
   uploadReleaseFile,
 } from '../src/modules/releases/release.service';
-import { serveObject } from './byte-ranges';
+import { LocalFile, serveObject } from './byte-ranges';
 import { readMultipart } from './multipart';
 import { stream } from './route';
 
@@ -72,18 +70,20 @@ export const releaseFileUploadRoute = stream({
   },
 });
 
-/** Opens a release file's bytes: from the store, or from the local cache when the store is remote. */
-async function openReleaseFile(blobs: Blobs, file: ReleaseFileRow, range: ByteRange): Promise<Readable> {
+/**
+ * A release file's bytes as a local file: the file store's own, or the on-disk cache's copy of
+ * a remote store's (filled once).
+ */
+async function openReleaseFile(blobs: Blobs, file: ReleaseFileRow): Promise<LocalFile> {
   const store = blobs.store!;
   const key = releaseFileKey(file);
-  if (!blobs.releaseCache) return store.read(key, range);
+  if (store instanceof FileBlobStore) return { handle: await store.openFile(key) };
+  const cache = blobs.releaseCache!;
   const fill = async (tmpPath: string) => pipeline(await store.read(key), fs.createWriteStream(tmpPath));
   // Eviction may unlink the cached copy between lookup and open: look it up again once.
   for (let attempt = 0; ; attempt++) {
-    const local = await blobs.releaseCache.path(key, file.size, fill);
     try {
-      const handle = await fs.promises.open(local, 'r');
-      return handle.createReadStream({ start: range.start, end: range.end });
+      return { handle: await fs.promises.open(await cache.path(key, file.size, fill), 'r') };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 0) throw error;
     }
@@ -128,7 +128,7 @@ export const releaseDownloadRoute = stream({
       contentDisposition: `attachment; filename="${file.filename}"`,
       // A published version's files never change.
       cacheControl: 'public, max-age=31536000, immutable',
-      open: (range) => openReleaseFile(ctx.services.blobs, file, range),
+      open: () => openReleaseFile(ctx.services.blobs, file),
     });
     const fromStart = served.status === 200 || (served.status === 206 && served.ranges?.[0]?.start === 0);
     if (req.method === 'GET' && fromStart) {
@@ -285,7 +285,7 @@ export const signedBlobRoute = stream({
       contentType: inline ? type : 'application/octet-stream',
       contentDisposition: inline ? 'inline' : 'attachment',
       cacheControl: 'private, max-age=300',
-      open: (range) => store.read(key, range),
+      open: async () => ({ handle: await store.openFile(key) }),
     });
   },
 });

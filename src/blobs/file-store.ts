@@ -47,13 +47,17 @@ export class FileBlobStore implements BlobStore {
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
-    let handle: fs.promises.FileHandle;
+    const handle = await this.openFile(key);
+    return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: READ_CHUNK });
+  }
+
+  /** The object as an open local file (the caller closes it). @throws BlobNotFoundError */
+  async openFile(key: string): Promise<fs.promises.FileHandle> {
     try {
-      handle = await fs.promises.open(this.pathOf(key), 'r');
+      return await fs.promises.open(this.pathOf(key), 'r');
     } catch (error) {
       throw missing(error) ? new BlobNotFoundError(key) : error;
     }
-    return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: READ_CHUNK });
   }
 
   async delete(key: string): Promise<void> {
