@@ -125,8 +125,8 @@ async function money(user: TestUser) {
 }
 
 async function entries(userId: string) {
-  return t.sql<{ kind: string; credits: number; lease_id: number | null; plan_id: number | null; reason: string | null }>(
-    `select kind, credits::float8 as credits, lease_id, plan_id, reason from credit_entries where user_id = $1 order by id`,
+  return t.sql<{ kind: string; credits: number; reserved: number; lease_id: number | null; plan_id: number | null; reason: string | null }>(
+    `select kind, credits::float8 as credits, reserved::float8 as reserved, lease_id, plan_id, reason from credit_entries where user_id = $1 order by id`,
     [userId],
   );
 }
@@ -295,16 +295,18 @@ describe('the lease state table', () => {
 
     // The ledger, entry by entry.
     const ledger = await entries(user.id);
-    expect(ledger.map(({ kind, credits, lease_id, plan_id }) => ({ kind, credits: r4(credits), lease_id, plan_id }))).toEqual([
-      { kind: 'allowance', credits: 10, lease_id: null, plan_id: null },
-      { kind: 'token_charge', credits: -c, lease_id: null, plan_id: plan.plan_id },
-      { kind: 'lease_spend', credits: 0, lease_id: leaseId, plan_id: null }, // ceiling reserved
-      { kind: 'lease_spend', credits: -0.4, lease_id: leaseId, plan_id: null },
-      { kind: 'lease_spend', credits: -0.2, lease_id: leaseId, plan_id: null },
-      { kind: 'lease_spend', credits: 0, lease_id: leaseId, plan_id: null }, // top-up reserved
-      { kind: 'lease_spend', credits: -0.4, lease_id: leaseId, plan_id: null },
-      { kind: 'lease_spend', credits: 0, lease_id: leaseId, plan_id: null }, // reservation returned
+    expect(ledger.map(({ kind, credits, reserved, lease_id, plan_id }) => ({ kind, credits: r4(credits), reserved: r4(reserved), lease_id, plan_id }))).toEqual([
+      { kind: 'allowance', credits: 10, reserved: 0, lease_id: null, plan_id: null },
+      { kind: 'token_charge', credits: -c, reserved: 0, lease_id: null, plan_id: plan.plan_id },
+      { kind: 'reservation', credits: 0, reserved: 0.6, lease_id: leaseId, plan_id: null }, // ceiling reserved
+      { kind: 'lease_spend', credits: -0.4, reserved: -0.4, lease_id: leaseId, plan_id: null },
+      { kind: 'lease_spend', credits: -0.2, reserved: -0.2, lease_id: leaseId, plan_id: null },
+      { kind: 'reservation', credits: 0, reserved: 1, lease_id: leaseId, plan_id: null }, // top-up reserved
+      { kind: 'lease_spend', credits: -0.4, reserved: -0.4, lease_id: leaseId, plan_id: null },
+      { kind: 'reservation', credits: 0, reserved: -0.6, lease_id: leaseId, plan_id: null }, // reservation returned
     ]);
+    // Reservation moves are in the ledger too: their sum is what is still reserved (nothing now).
+    expect(r4(ledger.reduce((sum, e) => sum + e.reserved, 0))).toBe(0);
     const row = await expectLedgerConsistent(user.id);
     expect(r4(row.balance)).toBe(r4(10 - c - 1));
   });
@@ -578,7 +580,7 @@ describe('deciding a plan happens once', () => {
     const winner = replies.find((r) => r.status === 201)!;
     expect(await t.sql('select id from compute_leases where plan_id = $1', [plan.plan_id])).toEqual([{ id: winner.body.lease_id }]);
     expect(await money(user)).toEqual({ balance: r4(10 - plan.token_charge.credits), reserved: 0.6 });
-    const reservations = (await entries(user.id)).filter((e) => e.kind === 'lease_spend');
+    const reservations = (await entries(user.id)).filter((e) => e.kind === 'reservation');
     expect(reservations).toHaveLength(1);
     await expectLedgerConsistent(user.id);
   });
@@ -838,7 +840,7 @@ describe('credits: 402 and grants', () => {
 
   test('a plan change brings the new allowance and an admin grant shows up, both as ledger entries', async () => {
     const user = await makeUser(t);
-    expect(await entries(user.id)).toEqual([{ kind: 'allowance', credits: 10, lease_id: null, plan_id: null, reason: expect.any(String) }]);
+    expect(await entries(user.id)).toEqual([{ kind: 'allowance', credits: 10, reserved: 0, lease_id: null, plan_id: null, reason: expect.any(String) }]);
 
     const patched = await t.call('PATCH', `/api/admin/users/${user.id}`, { token: t.adminToken, body: { plan_code: 'pro' } });
     expect(patched.status).toBe(200);

@@ -39,13 +39,17 @@ export class CreditEntry {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user!: User;
 
-  /** allowance, grant, lease_spend, token_charge */
+  /** allowance, grant, reservation, lease_spend, token_charge */
   @Property({ type: 'text' })
   kind!: string;
 
   /** Signed: positive adds to the balance. */
   @Property({ type: 'decimal', precision: 14, scale: 4 })
   credits!: string;
+
+  /** Signed change of the reserved part of the balance (ceilings reserved, spent or returned). */
+  @Property({ type: 'decimal', precision: 14, scale: 4, default: 0 })
+  reserved: string & Opt = '0';
 
   @Property({ type: 'integer', nullable: true })
   leaseId: number | null = null;

@@ -162,7 +162,7 @@ export async function approvePlan(em: EntityManager, viewer: Viewer, planId: num
     requireAvailable(account, plan.spend_ceiling_credits);
     await q(`update compute_plans set status = 'approved', decided_at = now() where id = ?`, [planId]);
     const issued = await insertLease(q, viewer, { planId, provider, machine: plan.machine, ceiling: plan.spend_ceiling_credits }, times, now);
-    await moveCredits(q, viewer.user.id, { kind: 'lease_spend', credits: 0, reserved: plan.spend_ceiling_credits, leaseId: issued.lease.id, reason: 'ceiling reserved' });
+    await moveCredits(q, viewer.user.id, { kind: 'reservation', credits: 0, reserved: plan.spend_ceiling_credits, leaseId: issued.lease.id, reason: 'ceiling reserved' });
     return issued;
   });
 }
@@ -294,7 +294,7 @@ async function endLease(q: Query, lease: LeaseRow, state: 'released' | 'expired'
     [state, now, lease.id],
   );
   const unspent = lease.ceiling_credits === null ? 0 : credits(lease.ceiling_credits - lease.spent_credits);
-  if (unspent > 0) await moveCredits(q, lease.user_id, { kind: 'lease_spend', credits: 0, reserved: -unspent, leaseId: lease.id, reason: `${state}: reservation returned` });
+  if (unspent > 0) await moveCredits(q, lease.user_id, { kind: 'reservation', credits: 0, reserved: -unspent, leaseId: lease.id, reason: `${state}: reservation returned` });
   return toLease(row);
 }
 
@@ -312,7 +312,7 @@ export async function topUp(em: EntityManager, viewer: Viewer, leaseId: number, 
     if (isOver(lease.state)) throw conflict(`this session is ${lease.state}`);
     if (lease.ceiling_credits === null) throw conflict('this session has no spend ceiling to raise');
     requireAvailable(await lockAccount(q, viewer.user.id), raise);
-    await moveCredits(q, viewer.user.id, { kind: 'lease_spend', credits: 0, reserved: raise, leaseId, reason: 'top-up reserved' });
+    await moveCredits(q, viewer.user.id, { kind: 'reservation', credits: 0, reserved: raise, leaseId, reason: 'top-up reserved' });
     const idleExpiresAt = minutesLater(now, times.idleMinutes);
     // The meter does not charge paused time: a resumed lease is metered from now.
     const [row] = await q(

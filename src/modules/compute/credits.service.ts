@@ -7,7 +7,7 @@ import { CREDIT_ALLOWANCE_BY_PLAN, PlanCode } from '../users/plans';
 /** Credits carry four decimals (numeric(14,4)); arithmetic in JS is rounded back to them. */
 export const credits = (value: number) => Math.round(value * 1e4) / 1e4;
 
-export type EntryKind = 'allowance' | 'grant' | 'lease_spend' | 'token_charge';
+export type EntryKind = 'allowance' | 'grant' | 'reservation' | 'lease_spend' | 'token_charge';
 
 /**
  * Moves credits: one ledger entry and the account's balance (and reservation) in the same
@@ -22,9 +22,9 @@ export async function moveCredits(
   await q(
     `with moved as (
        update credit_accounts set balance = balance + ?, reserved = reserved + ? where user_id = ? returning user_id)
-     insert into credit_entries (user_id, kind, credits, lease_id, plan_id, reason)
-     select user_id, ?, ?, ?, ?, ? from moved`,
-    [entry.credits, entry.reserved ?? 0, userId, entry.kind, entry.credits, entry.leaseId ?? null, entry.planId ?? null, entry.reason ?? null],
+     insert into credit_entries (user_id, kind, credits, reserved, lease_id, plan_id, reason)
+     select user_id, ?, ?, ?, ?, ?, ? from moved`,
+    [entry.credits, entry.reserved ?? 0, userId, entry.kind, entry.credits, entry.reserved ?? 0, entry.leaseId ?? null, entry.planId ?? null, entry.reason ?? null],
   );
 }
 
