@@ -5,6 +5,7 @@ import { whileAllowed } from '../../subscriptions';
 import { requireAdmin } from '../admin/admin.policy';
 import * as compute from './compute.service';
 import { creditSummary, grantCredits } from './credits.service';
+import { publishLease } from './lease-events';
 import {
   BootstrapInput,
   BootstrapNode,
@@ -54,17 +55,6 @@ async function presentLease(ctx: Ctx, lease: compute.LeaseRow, claimToken: strin
     releasedAt: lease.released_at,
     claimToken,
   };
-}
-
-/** Tells a lease's live viewers (after the commit) that its state or spend moved. */
-export function publishLease(ctx: Pick<Ctx, 'services'>, lease: compute.LeaseRow) {
-  ctx.services.pubsub.publish('LEASE_CHANGED', String(lease.id), {
-    leaseId: lease.id,
-    state: lease.state,
-    spentCredits: lease.spent_credits,
-    ceilingCredits: lease.ceiling_credits,
-    at: new Date().toISOString(),
-  });
 }
 
 const now = (ctx: Ctx) => ctx.services.clock.now();
@@ -119,21 +109,21 @@ export class ComputeResolver {
   @Mutation(() => LeaseNode, { description: 'Releases a lease; its unspent reservation returns.' })
   async computeSessionRelease(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number): Promise<LeaseNode> {
     const lease = await compute.releaseLease(ctx.em, await requireViewer(ctx), leaseId, now(ctx));
-    publishLease(ctx, lease);
+    publishLease(ctx.services.pubsub, lease);
     return presentLease(ctx, lease);
   }
 
   @Mutation(() => LeaseNode, { description: 'Raises a lease’s ceiling; a paused lease resumes.' })
   async computeSessionTopUp(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number, @Arg('input', () => TopUpInput) input: TopUpInput): Promise<LeaseNode> {
     const lease = await compute.topUp(ctx.em, await requireViewer(ctx), leaseId, input.credits, times(ctx), now(ctx));
-    publishLease(ctx, lease);
+    publishLease(ctx.services.pubsub, lease);
     return presentLease(ctx, lease);
   }
 
   @Mutation(() => BootstrapNode, { description: 'Exchanges a claim token (single use) for the sandbox’s credentials.' })
   async computeBootstrap(@Context() ctx: Ctx, @Arg('input', () => BootstrapInput) input: BootstrapInput): Promise<BootstrapNode> {
-    const done = await compute.bootstrap(ctx.em, input.claimToken, times(ctx), now(ctx));
-    ctx.services.pubsub.publish('LEASE_CHANGED', String(done.leaseId), { leaseId: done.leaseId, state: 'ready', spentCredits: 0, ceilingCredits: null, at: now(ctx).toISOString() });
+    const { lease, ...done } = await compute.bootstrap(ctx.em, input.claimToken, times(ctx), now(ctx));
+    publishLease(ctx.services.pubsub, lease);
     return { status: 'approved', ...done };
   }
 

@@ -327,6 +327,7 @@ export async function topUp(em: EntityManager, viewer: Viewer, leaseId: number, 
 }
 
 export interface Bootstrapped {
+  lease: LeaseRow;
   leaseId: number;
   processToken: string;
   accessToken: string;
@@ -347,18 +348,19 @@ export async function bootstrap(em: EntityManager, claimToken: string, times: Co
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
     const idleExpiresAt = minutesLater(now, times.idleMinutes);
-    const [row] = await q<{ id: number; user_id: string }>(
+    const [row] = await q(
       `update compute_leases set claim_token_hash = null, process_token_hash = ?, state = 'ready', last_metered_at = ?, idle_expires_at = ?
-        where claim_token_hash = ? and state = 'awaiting_sandbox' and bootstrap_deadline >= ? returning id, user_id`,
+        where claim_token_hash = ? and state = 'awaiting_sandbox' and bootstrap_deadline >= ? returning ${LEASE_COLUMNS}`,
       [sha256Hex(processToken), now, idleExpiresAt, sha256Hex(claimToken), now],
     );
     if (!row) throw refused();
-    await recordIdleRefresh(q, row.id, 'bootstrap', now, idleExpiresAt);
-    const user = await tx.findOneOrFail(User, { id: row.user_id });
+    const lease = toLease(row);
+    await recordIdleRefresh(q, lease.id, 'bootstrap', now, idleExpiresAt);
+    const user = await tx.findOneOrFail(User, { id: lease.user_id });
     if (user.disabled) throw refused();
-    const pair = mintLoginPair(tx, user, `lease_${row.id}_${newSecret(8)}`);
+    const pair = mintLoginPair(tx, user, `lease_${lease.id}_${newSecret(8)}`);
     await tx.flush();
-    return { leaseId: row.id, processToken, ...pair };
+    return { lease, leaseId: lease.id, processToken, ...pair };
   });
 }
 

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
 import type { Logger } from '../../logger';
 import { meterOnce } from './compute.service';
+import { publishLease } from './lease-events';
 
 /**
  * Runs the meter every `METER_INTERVAL_SECONDS` on this instance. Nothing is kept in memory:
@@ -12,15 +13,7 @@ export function startMeter(services: Services, logger: Logger): () => Promise<vo
   let running: Promise<void> | undefined;
   const pass = async () => {
     const report = await meterOnce(services.orm.em.fork() as EntityManager, services.clock.now());
-    for (const lease of report.changed) {
-      services.pubsub.publish('LEASE_CHANGED', String(lease.id), {
-        leaseId: lease.id,
-        state: lease.state,
-        spentCredits: lease.spent_credits,
-        ceilingCredits: lease.ceiling_credits,
-        at: new Date().toISOString(),
-      });
-    }
+    for (const lease of report.changed) publishLease(services.pubsub, lease);
     if (report.paused || report.expired) logger.info('meter', { charged: report.charged, paused: report.paused, expired: report.expired });
   };
   const timer = setInterval(() => {
