@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response } from 'express';
 import { GraphQLError, GraphQLFormattedError, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
@@ -20,6 +21,8 @@ import { startEmbeddedPostgres } from './db/embedded';
 import { openBlobs } from './blobs';
 import { LocalSandboxes } from './modules/compute/local-provider';
 import { startMeter } from './modules/compute/meter';
+import { sweepUnownedBlobs } from './modules/figures/figure.service';
+import { startPeriodic } from './jobs';
 import { loadSealer } from './db/instance-keys';
 import { openDatabase } from './db/orm';
 import { AppError, ERROR_CODES, toAppError } from './errors';
@@ -37,6 +40,9 @@ export interface RunningApp {
   /** Stops accepting, finishes in-flight requests, then closes the pool and the embedded database. */
   close(): Promise<void>;
 }
+
+/** How often unowned figure blobs are deleted from the store. */
+const BLOB_SWEEP_SECONDS = 10 * 60;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -123,11 +129,16 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
   sandboxes.serverUrl = url;
   const stopMeter = startMeter(services, logger);
+  const store = blobs.store;
+  const stopSweeper = store
+    ? startPeriodic('blob sweep', BLOB_SWEEP_SECONDS, async () => void (await sweepUnownedBlobs(orm.em.fork() as EntityManager, store)), logger)
+    : async () => undefined;
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await stopMeter();
+      await stopSweeper();
       await sandboxes.close();
       await apollo.stop(); // drains the HTTP server and the WebSocket server
       await Promise.allSettled(services.background);

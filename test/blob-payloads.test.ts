@@ -90,3 +90,68 @@ describe('with BLOB_STORE=none', () => {
     expect((await trajectoryCalls(t).read(owner, forked.body.session_id)).text).toContain(`"records":[${big}]`);
   });
 });
+
+describe('sweeping unowned blobs (file store)', () => {
+  const t = useTestApp();
+
+  test('a blob nobody owns any more is deleted from the store; uploading the same bytes again puts them back', async () => {
+    const { sweepUnownedBlobs } = await import('../src/modules/figures/figure.service');
+    const owner = await makeUser(t);
+    const id = newSessionId('sweep');
+    expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: `r-${id}`, type: 'user' }])).status).toBe(200);
+    const bytes = Buffer.from(`figure bytes of ${id}`);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    const upload = async () => {
+      const form = new FormData();
+      form.set('file', new Blob([bytes]), 'figure.png');
+      form.set('canonical_path', '/sweep.png');
+      return fetch(new URL(sessionPath(id, '/figures/upload'), t.url), { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+    };
+    expect((await upload()).status).toBe(200);
+    const object = path.join(t.app.services.config.dataDir, 'blobs', 'sha256', sha);
+    expect(fs.existsSync(object)).toBe(true);
+
+    const store = t.app.services.blobs.store!;
+    const sweep = () => sweepUnownedBlobs(t.app.services.orm.em.fork() as never, store);
+    await sweep();
+    expect(fs.existsSync(object)).toBe(true); // still owned: kept
+
+    // The owner's other session keeps the session alive; deleting the only one using the blob frees it.
+    const other = newSessionId('sweep');
+    expect((await trajectoryCalls(t).append(owner, other, null, [{ uuid: `r-${other}`, type: 'user' }])).status).toBe(200);
+    expect((await trajectoryCalls(t).remove(owner, id)).status).toBe(204);
+    await sweep();
+    expect(fs.existsSync(object)).toBe(false);
+    expect(await t.sql('select 1 from blobs where sha256 = $1', [sha])).toEqual([]);
+
+    // The same bytes uploaded again (to a new session) are stored again.
+    expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: `again-${id}`, type: 'user' }])).status).toBe(200);
+    expect((await upload()).status).toBe(200);
+    expect(fs.readFileSync(object)).toEqual(bytes);
+  });
+
+  test('an upload racing a sweep of the same bytes keeps them: row, owner and object all there after', async () => {
+    const { sweepUnownedBlobs } = await import('../src/modules/figures/figure.service');
+    const store = t.app.services.blobs.store!;
+    const owner = await makeUser(t);
+    for (let round = 0; round < 5; round++) {
+      const bytes = Buffer.from(`race ${round} ${Math.random()}`);
+      const sha = createHash('sha256').update(bytes).digest('hex');
+      const [first, second] = [newSessionId('race'), newSessionId('race')];
+      for (const id of [first, second]) expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: `r-${id}`, type: 'user' }])).status).toBe(200);
+      const upload = (id: string) => {
+        const form = new FormData();
+        form.set('file', new Blob([bytes]), 'figure.png');
+        form.set('canonical_path', '/race.png');
+        return fetch(new URL(sessionPath(id, '/figures/upload'), t.url), { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+      };
+      expect((await upload(first)).status).toBe(200);
+      expect((await trajectoryCalls(t).remove(owner, first)).status).toBe(204); // unowned now
+      const [uploaded] = await Promise.all([upload(second), sweepUnownedBlobs(t.app.services.orm.em.fork() as never, store)]);
+      expect(uploaded.status).toBe(200);
+      expect(await t.sql('select 1 from blob_owners where sha256 = $1', [sha])).toHaveLength(1);
+      expect(await t.sql('select 1 from blobs where sha256 = $1', [sha])).toHaveLength(1);
+      expect(fs.readFileSync(path.join(t.app.services.config.dataDir, 'blobs', 'sha256', sha))).toEqual(bytes);
+    }
+  });
+});

@@ -178,8 +178,7 @@ export async function storeFigureUpload(em: EntityManager, viewer: Viewer, blobs
       const q = sqlOf(tx);
       let newlyOwned = 0;
       for (const file of [upload.file, upload.original].filter((f): f is ReceivedFile => !!f)) {
-        await q(`insert into blobs (sha256, bytes) values (?, ?) on conflict do nothing`, [file.sha256, file.size]);
-        await q(`select 1 from blobs where sha256 = ? for update`, [file.sha256]);
+        await lockBlobRow(q, file.sha256, file.size);
         const owned = await q(`insert into blob_owners (user_id, sha256, bytes) values (?, ?, ?) on conflict do nothing returning 1`, [viewer.user.id, file.sha256, file.size]);
         if (owned.length) newlyOwned += file.size;
         if (!(await store.stat(contentKey(file.sha256)))) {
@@ -204,6 +203,40 @@ export async function storeFigureUpload(em: EntityManager, viewer: Viewer, blobs
     for (const sha256 of put) await releaseUnclaimed(em, store, sha256);
     throw error;
   }
+}
+
+/**
+ * Creates (if needed) and locks the row of a blob. The sweeper may delete an unowned row while
+ * we wait for its lock; then the row is made again.
+ */
+async function lockBlobRow(q: Query, sha256: string, bytes: number) {
+  for (;;) {
+    await q(`insert into blobs (sha256, bytes) values (?, ?) on conflict do nothing`, [sha256, bytes]);
+    if ((await q(`select 1 from blobs where sha256 = ? for update`, [sha256])).length) return;
+  }
+}
+
+/**
+ * Deletes blobs nobody owns any more (their last figure went with a deleted session), bytes
+ * first, each under its row lock: an upload of the same bytes waits for the lock and then puts
+ * them again. Several instances may sweep at once (SKIP LOCKED). Returns how many went.
+ */
+export async function sweepUnownedBlobs(em: EntityManager, store: BlobStore, batch = 100): Promise<number> {
+  return em.transactional(async (tx) => {
+    const q = sqlOf(tx);
+    const unowned = await q<{ sha256: string }>(
+      `select sha256 from blobs b where not exists (select 1 from blob_owners o where o.sha256 = b.sha256)
+        limit ? for update skip locked`,
+      [batch],
+    );
+    for (const { sha256 } of unowned) {
+      // Checked again in this statement's fresh snapshot: an upload may have committed an owner
+      // between the select and the lock. Only a row really deleted takes its bytes along.
+      const gone = await q(`delete from blobs b where sha256 = ? and not exists (select 1 from blob_owners o where o.sha256 = b.sha256) returning 1`, [sha256]);
+      if (gone.length) await store.delete(contentKey(sha256));
+    }
+    return unowned.length;
+  });
 }
 
 /**
