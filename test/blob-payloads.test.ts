@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sweepUnownedBlobs } from '../src/modules/figures/figure.service';
 import { makeUser, TestApp, useTestApp } from './support/app';
 import { newSessionId, sessionPath, trajectoryCalls } from './support/trajectories';
 
@@ -95,7 +96,6 @@ describe('sweeping unowned blobs (file store)', () => {
   const t = useTestApp();
 
   test('a blob nobody owns any more is deleted from the store; uploading the same bytes again puts them back', async () => {
-    const { sweepUnownedBlobs } = await import('../src/modules/figures/figure.service');
     const owner = await makeUser(t);
     const id = newSessionId('sweep');
     expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: `r-${id}`, type: 'user' }])).status).toBe(200);
@@ -131,7 +131,6 @@ describe('sweeping unowned blobs (file store)', () => {
   });
 
   test('an upload racing a sweep of the same bytes keeps them: row, owner and object all there after', async () => {
-    const { sweepUnownedBlobs } = await import('../src/modules/figures/figure.service');
     const store = t.app.services.blobs.store!;
     const owner = await makeUser(t);
     for (let round = 0; round < 5; round++) {
