@@ -304,8 +304,11 @@ function coalesce(ranges: ByteRange[]): ByteRange[] {
   return merged.sort((a, b) => a.order - b.order).map(({ start, end }) => ({ start, end }));
 }
 
-/** If-None-Match (weak comparison, `*`), else If-Modified-Since at the second precision of HTTP dates. */
-function notModified(req: IncomingMessage, object: ServedObject): boolean {
+/**
+ * Whether the client's copy is current, so the answer is 304: If-None-Match (weak comparison,
+ * `*`), else If-Modified-Since at the second precision of HTTP dates.
+ */
+export function notModified(req: IncomingMessage, object: Pick<ServedObject, 'etag' | 'lastModified'>): boolean {
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
     if (ifNoneMatch.trim() === '*') return true;

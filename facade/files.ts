@@ -18,7 +18,7 @@ import {
   releaseFilesOf,
   uploadReleaseFile,
 } from '../src/modules/releases/release.service';
-import { LocalFile, serveObject } from './byte-ranges';
+import { LocalFile, notModified, serveObject } from './byte-ranges';
 import { readMultipart } from './multipart';
 import { stream } from './route';
 
@@ -45,10 +45,10 @@ export const modelCatalogRoute = stream({
   summary: 'Public model catalog',
   produces: 'application/json',
   async handle(req, res, ctx) {
-    const { body, sha256 } = await currentCatalog(ctx.em);
+    const { body, sha256, updatedAt } = await currentCatalog(ctx.em);
     res.setHeader('ETag', `"${sha256}"`);
     res.setHeader('Cache-Control', 'public, max-age=60');
-    if (req.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${sha256}"`)) return void res.status(304).end();
+    if (notModified(req, { etag: sha256, lastModified: updatedAt })) return void res.status(304).end();
     res.status(200).type('application/json').send(body);
   },
 });

@@ -4,7 +4,8 @@ import type { LeaseChanged } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
 import { requireAdmin } from '../admin/admin.policy';
 import * as compute from './compute.service';
-import { creditSummary, grantCredits } from './credits.service';
+import { sqlOf } from '../../db/sql';
+import { availableCredits, credits, creditSummary, grantCredits } from './credits.service';
 import { publishLease } from './lease-events';
 import {
   BootstrapInput,
@@ -38,8 +39,8 @@ const presentPlan = (plan: compute.PlanRow): PlanNode => ({
   createdAt: plan.created_at,
 });
 
-async function presentLease(ctx: Ctx, lease: compute.LeaseRow, claimToken: string | null = null): Promise<LeaseNode> {
-  const { balanceCredits, reservedCredits } = await creditSummary(ctx.em, lease.user_id);
+/** `available`: the owner's free credits, when the caller has them already. */
+async function presentLease(ctx: Ctx, lease: compute.LeaseRow, claimToken: string | null = null, available?: number): Promise<LeaseNode> {
   return {
     leaseId: lease.id,
     planId: lease.plan_id,
@@ -48,9 +49,9 @@ async function presentLease(ctx: Ctx, lease: compute.LeaseRow, claimToken: strin
     machine: presentMachine(lease.machine),
     ceilingCredits: lease.ceiling_credits,
     spentCredits: lease.spent_credits,
-    balanceCredits: Math.round((balanceCredits - reservedCredits) * 1e4) / 1e4,
+    balanceCredits: available ?? (await availableCredits(sqlOf(ctx.em), lease.user_id)),
     idleExpiresAt: lease.idle_expires_at,
-    idleRefreshes: await compute.idleRefreshes(ctx.em, lease.id),
+    idleRefreshes: await ctx.loaders.idleRefreshesByLeaseId.load(lease.id),
     createdAt: lease.created_at,
     releasedAt: lease.released_at,
     claimToken,
@@ -149,7 +150,8 @@ export class ComputeResolver {
     const viewer = await requireViewer(ctx);
     const summary = await creditSummary(ctx.em, viewer.user.id);
     const open = await compute.openLeases(ctx.em, viewer);
-    return { ...summary, leases: await Promise.all(open.map((lease) => presentLease(ctx, lease))) };
+    const available = credits(summary.balanceCredits - summary.reservedCredits);
+    return { ...summary, leases: await Promise.all(open.map((lease) => presentLease(ctx, lease, null, available))) };
   }
 
   @Mutation(() => CreditsNode, { description: 'Admin: grants credits to a user.' })

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Query, sqlOf } from '../../db/sql';
+import { Query, sqlOf, withDates } from '../../db/sql';
 import { conflict, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newSecret, sha256Hex } from '../../ids';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { mintLoginPair } from '../auth/auth.service';
 import { User } from '../users/user.entity';
-import { credits, lockAccount, moveCredits, requireAvailable } from './credits.service';
+import { availableCredits, credits, lockAccount, moveCredits, requireAvailable } from './credits.service';
 import type { LeaseState } from './compute.entity';
 import { draftQuote, Machine, machineOf, PlanInput } from './planner';
 
@@ -63,17 +63,9 @@ const LEASE_COLUMNS = `id, user_id, plan_id, state, provider, machine, rate_cred
   ceiling_credits::float8 as ceiling_credits, spent_credits::float8 as spent_credits, idle_expires_at, bootstrap_deadline,
   last_metered_at, created_at, released_at, process_token_hash`;
 
-const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
-const toPlan = (row: Record<string, unknown>) => ({ ...row, created_at: date(row.created_at) }) as PlanRow;
+const toPlan = (row: Record<string, unknown>) => withDates<PlanRow>(row, 'created_at');
 const toLease = (row: Record<string, unknown>) =>
-  ({
-    ...row,
-    idle_expires_at: date(row.idle_expires_at),
-    bootstrap_deadline: date(row.bootstrap_deadline),
-    last_metered_at: date(row.last_metered_at),
-    created_at: date(row.created_at),
-    released_at: date(row.released_at),
-  }) as LeaseRow;
+  withDates<LeaseRow>(row, 'idle_expires_at', 'bootstrap_deadline', 'last_metered_at', 'created_at', 'released_at');
 
 const minutesLater = (now: Date, minutes: number) => new Date(now.getTime() + minutes * 60_000);
 
@@ -87,7 +79,7 @@ export async function draftPlan(em: EntityManager, viewer: Viewer, input: PlanIn
   const quote = draftQuote(input);
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
-    await lockAccount(q, viewer.user.id); // drafts of one user go one at a time
+    const account = await lockAccount(q, viewer.user.id); // drafts of one user go one at a time
     await q(`update compute_plans set status = 'superseded', decided_at = now() where user_id = ? and status = 'awaiting_decision'`, [viewer.user.id]);
     const [row] = await q(
       `insert into compute_plans (user_id, status, goal, inputs, machine, steps, estimated_minutes, estimated_credits, spend_ceiling_credits, token_charge)
@@ -105,20 +97,19 @@ export async function draftPlan(em: EntityManager, viewer: Viewer, input: PlanIn
       ],
     );
     const plan = toPlan(row);
-    await chargeTokenLine(q, viewer.user.id, plan);
+    await chargeTokenLine(q, viewer.user.id, plan, account.available);
     return plan;
   });
 }
 
 /**
  * The planner's work on the token line: the usage ledger gets the token counts and the credit
- * ledger the charge, as far as the balance covers it (a draft is never refused for credits).
+ * ledger the charge, as far as the `available` credits cover it (a draft is never refused for credits).
  */
-async function chargeTokenLine(q: Query, userId: string, plan: PlanRow) {
+async function chargeTokenLine(q: Query, userId: string, plan: PlanRow, available: number) {
   const { tokens_in, tokens_out } = plan.token_charge;
   await q(`insert into usage_entries (user_id, source, tokens_in, tokens_out) values (?, 'planner', ?, ?)`, [userId, tokens_in, tokens_out]);
-  const account = await lockAccount(q, userId);
-  const charge = credits(Math.min(plan.token_charge.credits, account.available));
+  const charge = credits(Math.min(plan.token_charge.credits, available));
   await q(`update credit_accounts set tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, token_credits = token_credits + ? where user_id = ?`, [
     tokens_in,
     tokens_out,
@@ -254,13 +245,17 @@ export async function openLeases(em: EntityManager, viewer: Viewer): Promise<Lea
   return rows.map(toLease);
 }
 
-/** The last refreshes of a lease's idle clock, newest first: why it is still alive. */
-export async function idleRefreshes(em: EntityManager, leaseId: number, limit = 10) {
-  const rows = await sqlOf(em)<{ source: string; at: string; idle_expires_at: string }>(
-    `select source, at, idle_expires_at from lease_idle_refreshes where lease_id = ? order by id desc limit ?`,
-    [leaseId, limit],
+/** The last `limit` refreshes of each lease's idle clock, newest first: why it is still alive. */
+export async function idleRefreshes(em: EntityManager, leaseIds: readonly number[], limit = 10) {
+  const rows = await sqlOf(em)<{ lease_id: number; source: string; at: string; idle_expires_at: string }>(
+    `select lease_id, source, at, idle_expires_at from (
+       select r.*, row_number() over (partition by lease_id order by id desc) as n from lease_idle_refreshes r where lease_id = any(?)) x
+      where n <= ? order by lease_id, n`,
+    [leaseIds, limit],
   );
-  return rows.map((r) => ({ source: r.source, at: new Date(r.at), idleExpiresAt: new Date(r.idle_expires_at) }));
+  return leaseIds.map((id) =>
+    rows.filter((r) => r.lease_id === id).map((r) => ({ source: r.source, at: new Date(r.at), idleExpiresAt: new Date(r.idle_expires_at) })),
+  );
 }
 
 async function lockLease(q: Query, leaseId: number, userId?: string): Promise<LeaseRow> {
@@ -278,7 +273,7 @@ export async function releaseLease(em: EntityManager, viewer: Viewer, leaseId: n
     const found = await lockLease(q, leaseId, viewer.user.id);
     if (isOver(found.state)) return found;
     // The time run since the last meter pass is charged before the lease ends.
-    await q(`select 1 from credit_accounts where user_id = ? for update`, [found.user_id]);
+    await lockAccount(q, found.user_id);
     const report: MeterReport = { charged: 0, paused: 0, expired: 0, changed: [] };
     await meterLease(q, found, now, report);
     const lease = await lockLease(q, leaseId);
@@ -387,7 +382,7 @@ export async function heartbeat(em: EntityManager, leaseId: number, processToken
     const lease = found && toLease(found);
     if (!lease || !lease.process_token_hash || !digestsEqual(lease.process_token_hash, sha256Hex(processToken))) throw refused();
     let current = lease;
-    const [{ available }] = await q<{ available: number }>(`select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`, [lease.user_id]);
+    const available = await availableCredits(q, lease.user_id);
     // Past its idle deadline a lease is over even before the meter records it: no revival.
     if (lease.state === 'ready' && lease.idle_expires_at <= now) return answerFor({ ...lease, state: 'expired' }, available);
     if (active && lease.state === 'ready') {

@@ -38,6 +38,13 @@ export async function lockAccount(q: Query, userId: string) {
   return { ...account, available: credits(account.balance - account.reserved) };
 }
 
+/** Credits not reserved by ceilings, without locking the account. */
+export async function availableCredits(q: Query, userId: string): Promise<number> {
+  const [row] = await q<{ available: number }>(`select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`, [userId]);
+  if (!row) throw notFound('credit account');
+  return row.available;
+}
+
 /** @throws PAYMENT_REQUIRED when fewer than `needed` credits are free (not reserved). */
 export function requireAvailable(account: { available: number }, needed: number) {
   if (account.available < needed) {

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BlobStore } from '../../blobs/blob-store';
 import { receiveToTemp } from '../../blobs/receive';
-import { Query, sqlOf } from '../../db/sql';
+import { Query, sqlOf, withDates } from '../../db/sql';
 import { AppError, conflict, notFound } from '../../errors';
 import { checks } from '../../validation';
 import { compareVersions, SEMVER } from './semver';
@@ -13,6 +13,9 @@ export const PRODUCTS = ['desktop', 'core'] as const;
 export type Product = (typeof PRODUCTS)[number];
 /** A file name as a URL path segment and a store key segment: no separators, no dot-only names. */
 export const FILENAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+const VERSION_RULE = { min: 1, max: 100, pattern: SEMVER, hint: 'must be a semantic version such as 1.2.3 or 1.2.3-beta.1' };
+const FILENAME_RULE = { min: 1, max: 200, pattern: FILENAME, hint: 'must be 1-200 of A-Z a-z 0-9 . _ - (starting with a letter or digit)' };
 
 const releaseKey = (product: string, version: string, filename: string) => `releases/${product}/${version}/${filename}`;
 
@@ -67,10 +70,9 @@ function requireStore(store: BlobStore | null): BlobStore {
 
 const FILE_COLUMNS = `product, version, filename, size::float8 as size, sha256, sha512, downloads::float8 as downloads, created_at`;
 
-/** Release file rows from raw SQL (timestamps may arrive as text). */
+/** Release file rows from raw SQL. */
 async function fileRows(q: Query, sql: string, params: unknown[]): Promise<ReleaseFileRow[]> {
-  const rows = await q<ReleaseFileRow>(sql, params);
-  return rows.map((row) => ({ ...row, created_at: new Date(row.created_at) }));
+  return (await q(sql, params)).map((row) => withDates<ReleaseFileRow>(row, 'created_at'));
 }
 
 /** Whether `version` of `product` has a published manifest (its files are then immutable). */
@@ -93,8 +95,8 @@ export async function uploadReleaseFile(
 ): Promise<ReleaseFileRow> {
   const product = checkProduct(where.product);
   checks()
-    .text(['path', 'version'], where.version, { min: 1, max: 100, pattern: SEMVER, hint: 'must be a semantic version such as 1.2.3 or 1.2.3-beta.1' })
-    .text(['path', 'filename'], where.filename, { min: 1, max: 200, pattern: FILENAME, hint: 'must be 1-200 of A-Z a-z 0-9 . _ - (starting with a letter or digit)' })
+    .text(['path', 'version'], where.version, VERSION_RULE)
+    .text(['path', 'filename'], where.filename, FILENAME_RULE)
     .done();
   const store = requireStore(blobs.store);
   if (await isPublished(em, product, where.version)) throw conflict(`version ${where.version} of ${product} is published; its files cannot change`);
@@ -149,14 +151,14 @@ async function findReleaseFile(em: EntityManager, store: BlobStore, product: str
 
 function checkManifest(product: Product, input: ManifestInput) {
   const check = checks()
-    .text(['input', 'version'], input.version, { min: 1, max: 100, pattern: SEMVER, hint: 'must be a semantic version such as 1.2.3 or 1.2.3-beta.1' })
+    .text(['input', 'version'], input.version, VERSION_RULE)
     .text(['input', 'notes'], input.notes, { max: 100_000 })
     .int(['input', 'files'], input.files.length, { min: 1, max: 200 });
   const names = new Set<string>();
   input.files.forEach((file, i) => {
     const at = (field: string) => ['input', 'files', i, field];
     check
-      .text(at('filename'), file.filename, { min: 1, max: 200, pattern: FILENAME, hint: 'must be 1-200 of A-Z a-z 0-9 . _ - (starting with a letter or digit)' })
+      .text(at('filename'), file.filename, FILENAME_RULE)
       .int(at('size'), file.size, { min: 0, max: Number.MAX_SAFE_INTEGER })
       .text(at('sha256'), file.sha256, { min: 64, max: 64, pattern: /^[0-9a-f]{64}$/, hint: 'must be 64 lowercase hex digits' })
       .text(at('signature'), file.signature, { min: 1, max: 10_000 })
@@ -293,5 +295,6 @@ export async function releaseFilesOf(em: EntityManager, product: Product, versio
 export async function releaseFiles(em: EntityManager, productName: string): Promise<ReleaseFileRow[]> {
   const product = checkProduct(productName);
   const rows = await fileRows(sqlOf(em), `select ${FILE_COLUMNS} from release_files where product = ?`, [product]);
-  return rows.sort((a, b) => (a.version === b.version ? a.filename.localeCompare(b.filename) : SEMVER.test(a.version) && SEMVER.test(b.version) ? compareVersions(b.version, a.version) : 0));
+  // Versions are validated on every way in, so they all compare.
+  return rows.sort((a, b) => compareVersions(b.version, a.version) || a.filename.localeCompare(b.filename));
 }

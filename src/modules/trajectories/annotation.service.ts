@@ -3,7 +3,7 @@ import { notFound } from '../../errors';
 import { newId } from '../../ids';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { sqlOf } from '../../db/sql';
+import { sqlOf, withDates } from '../../db/sql';
 import { loadSession } from './trajectory.service';
 
 export interface AnnotationRow {
@@ -33,11 +33,7 @@ const ANNOTATIONS = `
        where kind = 'resolve' and annotation_id = n.annotation_id order by id limit 1) r on true
    where n.kind = 'note'`;
 
-const toRow = (row: Record<string, unknown>): AnnotationRow => ({
-  ...(row as unknown as AnnotationRow),
-  created_at: new Date(row.created_at as string),
-  resolved_at: row.resolved_at ? new Date(row.resolved_at as string) : null,
-});
+const toRow = (row: Record<string, unknown>) => withDates<AnnotationRow>(row, 'created_at', 'resolved_at');
 
 /** Every annotation of a session, oldest first. Anyone who can view the session. */
 export async function listAnnotations(em: EntityManager, viewer: Viewer, sessionId: string): Promise<AnnotationRow[]> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
 import { AppError, conflict, notFound } from '../../errors';
-import { conditions, containsPattern, inTransaction, Query, sqlOf } from '../../db/sql';
+import { conditions, containsPattern, inTransaction, Query, sqlOf, withDates } from '../../db/sql';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { storageQuotaOf } from '../users/user.service';
@@ -38,11 +38,7 @@ const SESSION_COLUMNS = `t.id, t.owner_id, t.lab_id, t.visibility, t.title, t.so
 
 const facts = (row: SessionRow): SessionFacts => ({ ownerId: row.owner_id, labId: row.lab_id, visibility: row.visibility });
 
-/** Raw rows may carry timestamps as text: make them dates once, here. */
-function toSessionRow(row: Record<string, unknown>): SessionRow {
-  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
-  return { ...(row as unknown as SessionRow), created_at: date(row.created_at)!, updated_at: date(row.updated_at)!, archived_at: date(row.archived_at) };
-}
+const toSessionRow = (row: Record<string, unknown>) => withDates<SessionRow>(row, 'created_at', 'updated_at', 'archived_at');
 
 /** The viewer's role in a lab where they are active, or null. */
 async function roleIn(q: Query, viewer: Viewer, labId: string | null): Promise<LabRole> {
