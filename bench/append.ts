@@ -30,9 +30,22 @@ const ADMIN = BENCH_ADMIN_TOKEN;
 const FILLER = 'x'.repeat(900);
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number | string): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+}
+
+/** CPU seconds used so far by every PostgreSQL process on this machine (backends exit, so count at both ends). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 const percentile = (values: number[], p: number) => {
@@ -106,21 +119,28 @@ async function main() {
     const perSession = RECORDS / WRITERS / ROUNDS;
     let apiSeconds = 0;
     let floorSeconds = 0;
-    let serverCpu = 0;
-    let clientCpu = 0;
-    const throughApi = async (round: number) => {
-      const serverCpuBefore = cpuSeconds(server.process.pid!);
-      const clientCpuBefore = process.cpuUsage();
+    // CPU seconds per side: [server, postgres, this process] for the API, [postgres, this process] for the floor.
+    const apiCpu = [0, 0, 0];
+    const floorCpu = [0, 0];
+    const measured = async (work: () => Promise<void>, pids: number[]) => {
+      const before = [...pids.map(cpuSeconds), postgresCpuSeconds(), process.cpuUsage()] as const;
       const began = performance.now();
-      await Promise.all(Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, perSession, latencies, round * perSession)));
-      apiSeconds += (performance.now() - began) / 1000;
-      serverCpu += cpuSeconds(server.process.pid!) - serverCpuBefore;
-      const clientCpuUsed = process.cpuUsage(clientCpuBefore);
-      clientCpu += (clientCpuUsed.user + clientCpuUsed.system) / 1e6;
+      await work();
+      const seconds = (performance.now() - began) / 1000;
+      const self = process.cpuUsage(before[before.length - 1] as NodeJS.CpuUsage);
+      const cpu = [...pids.map((pid, i) => cpuSeconds(pid) - (before[i] as number)), postgresCpuSeconds() - (before[pids.length] as number), (self.user + self.system) / 1e6];
+      return { seconds, cpu };
+    };
+    const throughApi = async (round: number) => {
+      const { seconds, cpu } = await measured(
+        () => Promise.all(Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, perSession, latencies, round * perSession))).then(() => undefined),
+        [server.process.pid!],
+      );
+      apiSeconds += seconds;
+      cpu.forEach((c, i) => (apiCpu[i] += c));
     };
     const throughFloor = async (round: number) => {
-      const began = performance.now();
-      await Promise.all(clients.map(async (client, w) => {
+      const { seconds, cpu } = await measured(() => Promise.all(clients.map(async (client, w) => {
         const sessionId = `bench-${run}-floor-${w}`;
         for (let start = round * perSession; start < (round + 1) * perSession; start += BATCH) {
           const records = batch(sessionId, start, Math.min(BATCH, (round + 1) * perSession - start));
@@ -132,8 +152,9 @@ async function main() {
           });
           await client.query(`insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes) values ${rows.join(',')}`, values);
         }
-      }));
-      floorSeconds += (performance.now() - began) / 1000;
+      })).then(() => undefined), []);
+      floorSeconds += seconds;
+      cpu.forEach((c, i) => (floorCpu[i] += c));
     };
     for (let w = 0; w < WRITERS; w++) {
       await clients[w].query(`insert into trajectories (id, owner_id) values ($1, $2)`, [`bench-${run}-floor-${w}`, user.user_id]);
@@ -165,8 +186,9 @@ async function main() {
     process.stdout.write(`\nappend through the API   ${apiRate.toFixed(0).padStart(8)} records/s   (${apiSeconds.toFixed(1)} s; p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms per 100-record append)\n`);
     process.stdout.write(`plain INSERT (floor)     ${floorRate.toFixed(0).padStart(8)} records/s   (${floorSeconds.toFixed(1)} s)\n`);
     process.stdout.write(`API / floor: ${(apiRate / floorRate).toFixed(2)} (goal ≥ 0.5)\n`);
-    const appends = latencies.length;
-    process.stdout.write(`CPU per 100-record append: server ${((serverCpu / appends) * 1000).toFixed(1)} ms, this client ${((clientCpu / appends) * 1000).toFixed(1)} ms (2 cores shared with PostgreSQL)\n`);
+    const batches = RECORDS / BATCH;
+    const ms = (seconds: number) => `${((seconds / batches) * 1000).toFixed(1)} ms`;
+    process.stdout.write(`CPU per 100 records: API: server ${ms(apiCpu[0])}, postgres ${ms(apiCpu[1])}, this client ${ms(apiCpu[2])}; floor: postgres ${ms(floorCpu[0])}, this client ${ms(floorCpu[1])} (2 cores)\n`);
     process.stdout.write(`read a ${READ_SESSION_RECORDS}-record session: p50 ${percentile(reads, 50).toFixed(0)} ms, p99 ${percentile(reads, 99).toFixed(0)} ms over ${READS} reads (goal p99 < 300 ms)\n`);
   } finally {
     agent.destroy();

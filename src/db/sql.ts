@@ -41,29 +41,49 @@ export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
 
 /** A pooled connection as the pg driver hands it out. */
 interface PgClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  query(text: string | { name: string; text: string }, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-/**
- * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:
- * the write paths that carry whole batches of records. `?` placeholders (no literal `?` in SQL).
- */
-export async function inTransaction<T>(em: EntityManager, work: (q: Query) => Promise<T>): Promise<T> {
+/** `?` placeholders to the driver's `$1…` (no literal `?` in SQL). */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+/** Runs `work` on a pooled connection of its own, without the ORM or the query builder. */
+async function onConnection<T>(em: EntityManager, work: (client: PgClient) => Promise<T>): Promise<T> {
   const pool = em.getConnection().getKnex().client;
   const client = (await pool.acquireConnection()) as PgClient;
-  const q: Query = async (sql, params = []) => {
-    let n = 0;
-    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as never[];
-  };
   try {
-    await client.query('begin');
-    const result = await work(q);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
+    return await work(client);
   } finally {
     await pool.releaseConnection(client);
   }
+}
+
+/**
+ * One statement straight to the driver, in its own implicit transaction: for the hot paths.
+ * `$1…` placeholders, as the driver takes them. A named statement is prepared once per
+ * connection and then runs without being parsed or planned again.
+ */
+export const directQuery = <T = Record<string, unknown>>(em: EntityManager, statement: string | { name: string; text: string }, params: unknown[] = []): Promise<T[]> =>
+  onConnection(em, async (client) => (await client.query(statement, params)).rows as T[]);
+
+/**
+ * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:
+ * the write paths that carry whole batches of records.
+ */
+export function inTransaction<T>(em: EntityManager, work: (q: Query) => Promise<T>): Promise<T> {
+  return onConnection(em, async (client) => {
+    const q: Query = async (sql, params = []) => (await client.query(numbered(sql), params)).rows as never[];
+    try {
+      await client.query('begin');
+      const result = await work(q);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    }
+  });
 }

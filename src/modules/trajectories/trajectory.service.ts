@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
 import { AppError, conflict, notFound } from '../../errors';
-import { conditions, containsPattern, inTransaction, Query, sqlOf, withDates } from '../../db/sql';
+import { conditions, containsPattern, directQuery, inTransaction, Query, sqlOf, withDates } from '../../db/sql';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { storageQuotaOf } from '../users/user.service';
@@ -150,31 +150,34 @@ export async function chargeStorage(q: Query, viewer: Viewer, bytes: number, mov
   if (!charged) throw new AppError('PAYLOAD_TOO_LARGE', 'storage quota exceeded: nothing was stored');
 }
 
+/**
+ * A batch as the arrays `RECORD_ROWS` unnests: one statement shape for any batch size, so the
+ * hot path's statement is planned once per connection, and no limit on parameters per statement.
+ */
+const recordArrays = (records: IncomingRecord[], payloadRefs: (string | null)[] = []) => [
+  records.map((r) => r.uuid),
+  records.map((r) => r.parentUuid),
+  records.map((r) => r.type),
+  records.map((r, i) => (payloadRefs[i] ? null : r.raw)),
+  records.map((_, i) => payloadRefs[i] ?? null),
+  records.map((r) => r.bytes),
+];
+
+/** The rows of `recordArrays` given as parameters `$first…` (`?` without), numbered from 1 (`n`). */
+const recordRows = (first?: number) =>
+  `unnest(${['text', 'text', 'text', 'text', 'text', 'int'].map((type, i) => `${first ? `$${first + i}` : '?'}::${type}[]`).join(', ')})
+     with ordinality as v (uuid, parent_uuid, type, raw, payload_ref, bytes, n)`;
+
 /** Inserts records after position `after`, in one statement; large texts go to the payload store. */
 async function insertRecords(q: Query, blobs: Blobs, sessionId: string, after: number, records: IncomingRecord[]) {
-  const rows = [];
-  for (const [i, record] of records.entries()) {
-    let raw: string | null = record.raw;
-    let payloadRef: string | null = null;
-    if (record.bytes > INLINE_RECORD_LIMIT) {
-      payloadRef = await storePayload(q, blobs, sessionId, record.raw);
-      raw = null;
-    }
-    rows.push({ seq: after + i + 1, uuid: record.uuid, parent_uuid: record.parentUuid, type: record.type, raw, payload_ref: payloadRef, bytes: record.bytes });
-  }
-  // Plain multi-row VALUES with bind parameters, the cheapest way in (see bench/append.ts), in
-  // chunks that stay under PostgreSQL's 65,535 parameters per statement.
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    const chunk = rows.slice(start, start + INSERT_CHUNK);
-    await q(
-      `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes) values ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      chunk.flatMap((r) => [sessionId, r.seq, r.uuid, r.parent_uuid, r.type, r.raw, r.payload_ref, r.bytes]),
-    );
-  }
+  const payloadRefs: (string | null)[] = [];
+  for (const record of records) payloadRefs.push(record.bytes > INLINE_RECORD_LIMIT ? await storePayload(q, blobs, sessionId, record.raw) : null);
+  await q(
+    `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)
+     select ?, ?::int + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.payload_ref, v.bytes from ${recordRows()}`,
+    [sessionId, after, ...recordArrays(records, payloadRefs)],
+  );
 }
-
-const INSERT_CHUNK = 5000;
-
 
 const byteSum = (records: IncomingRecord[]) => records.reduce((sum, r) => sum + r.bytes, 0);
 
@@ -187,6 +190,8 @@ const byteSum = (records: IncomingRecord[]) => records.reduce((sum, r) => sum + 
  */
 export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, input: AppendInput, source: string): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
+  const landed = await appendInOneStatement(em, viewer, sessionId, input, records);
+  if (landed) return landed;
   return inTransaction(em, async (q) => {
     const session = await openForWrite(q, viewer, sessionId, input, source);
     const base = input.baseUuid ?? null;
@@ -202,7 +207,7 @@ export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Vie
     const count = session.count + records.length;
     await insertRecords(q, blobs, sessionId, session.count, records).catch((error: unknown) => {
       // The unique (session, uuid) index is the check: a uuid already stored refuses the batch.
-      throw (error as { code?: string }).code === '23505' ? conflict('a record uuid of this batch is already in this session') : error;
+      throw isUniqueViolation(error) ? conflict('a record uuid of this batch is already in this session') : error;
     });
     // Charged last: the owner's row stays locked only until commit, so one owner's sessions
     // append in parallel. Over quota, the rollback takes the inserted rows back out.
@@ -210,6 +215,47 @@ export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Vie
     return { sessionId, headUuid: head, count, appended: records.length };
   });
 }
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
+
+/**
+ * The common append, a fast-forward of the viewer's own existing session with every record
+ * inline, in one prepared statement (its own transaction): it locks the session row, and only
+ * when the base is the head and the quota holds does it charge, insert, move the session and
+ * record usage; otherwise it writes nothing. Lock order as in the transaction: session, then
+ * owner. Answers null for everything else (a new session, a lab change, a retry, a conflict,
+ * over quota, large records), which the transaction then handles and explains.
+ */
+async function appendInOneStatement(em: EntityManager, viewer: Viewer, sessionId: string, input: AppendInput, records: IncomingRecord[]): Promise<AppendResult | null> {
+  if (records.length === 0 || input.labId || records.some((r) => r.bytes > INLINE_RECORD_LIMIT)) return null;
+  const head = records[records.length - 1].uuid;
+  const tokensIn = records.reduce((sum, r) => sum + r.tokensIn, 0);
+  const tokensOut = records.reduce((sum, r) => sum + r.tokensOut, 0);
+  const params = [sessionId, viewer.user.id, input.baseUuid ?? null, byteSum(records), storageQuotaOf(viewer.user), records.length, head, input.title ?? null, tokensIn, tokensOut, ...recordArrays(records)];
+  const [moved] = await directQuery<{ count: number }>(em, { name: 'trajectory_append', text: APPEND_IN_ONE_STATEMENT }, params).catch((error: unknown) => {
+    if (isUniqueViolation(error)) return []; // a uuid already stored: the transaction explains
+    throw error;
+  });
+  return moved ? { sessionId, headUuid: head, count: moved.count, appended: records.length } : null;
+}
+
+const APPEND_IN_ONE_STATEMENT = `with s as (
+    select t.id, t.lab_id, t.count, t.bytes from trajectories t
+     where t.id = $1 and t.owner_id = $2 and t.head_uuid is not distinct from $3::text for update)
+  , charged as (
+    update users set storage_used_bytes = storage_used_bytes + $4::bigint
+     where id = $2 and storage_used_bytes + $4::bigint <= $5 and exists (select from s) returning id)
+  , moved as (
+    update trajectories t set count = s.count + $6, head_uuid = $7, bytes = s.bytes + $4::bigint, title = coalesce($8, t.title), archived_at = null, updated_at = now()
+      from s where t.id = s.id and exists (select from charged))
+  , used as (
+    insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
+    select $2, s.lab_id, s.id, 'trajectory', $9::bigint, $10::bigint from s where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
+  , inserted as (
+    insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
+    select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${recordRows(11)}
+     where exists (select from charged))
+  select s.count + $6 as count from s where exists (select from charged)`;
 
 /** Whether this exact batch is already the session's tail, right after `base` (a retried append). */
 async function alreadyLanded(q: Query, session: SessionRow, base: string | null, records: IncomingRecord[]): Promise<boolean> {
