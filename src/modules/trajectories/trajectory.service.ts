@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
 import { AppError, conflict, notFound } from '../../errors';
+import { int4Array, textArray } from '../../db/binary-arrays';
 import { conditions, containsPattern, directQuery, inTransaction, Query, sqlOf, withDates } from '../../db/sql';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
@@ -151,16 +152,19 @@ export async function chargeStorage(q: Query, viewer: Viewer, bytes: number, mov
 }
 
 /**
- * A batch as the arrays `RECORD_ROWS` unnests: one statement shape for any batch size, so the
- * hot path's statement is planned once per connection, and no limit on parameters per statement.
+ * A batch as the array parameters `recordRows` unnests: one statement shape for any batch size
+ * (so the hot path's statement is planned once per connection), in PostgreSQL's binary format.
  */
 const recordArrays = (records: IncomingRecord[], payloadRefs: (string | null)[] = []) => [
-  records.map((r) => r.uuid),
-  records.map((r) => r.parentUuid),
-  records.map((r) => r.type),
-  records.map((r, i) => (payloadRefs[i] ? null : r.raw)),
-  records.map((_, i) => payloadRefs[i] ?? null),
-  records.map((r) => r.bytes),
+  textArray(records.map((r) => r.uuid)),
+  textArray(records.map((r) => r.parentUuid)),
+  textArray(records.map((r) => r.type)),
+  textArray(
+    records.map((r, i) => (payloadRefs[i] ? null : r.raw)),
+    records.map((r) => r.bytes),
+  ),
+  textArray(records.map((_, i) => payloadRefs[i] ?? null)),
+  int4Array(records.map((r) => r.bytes)),
 ];
 
 /** The rows of `recordArrays` given as parameters `$first…` (`?` without), numbered from 1 (`n`). */
