@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { AppError, invalid } from '../src/errors';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { figureServeUrls } from '../src/modules/figures/figure.service';
-import { eachRecord, seqOf } from '../src/modules/trajectories/trajectory.service';
+import { recordBatches, seqOf } from '../src/modules/trajectories/trajectory.service';
 import { streamAllUsers } from '../src/modules/users/user.service';
 import * as Op from './generated/operations';
 import { param } from './files';
@@ -115,24 +115,26 @@ export const trajectoryReadRoute = stream({
     // A cloud client cannot open local figure paths: it gets serve URLs instead (response only).
     const figures = ctx.clientKind === 'cloud' ? await figureServeUrls(ctx.em, sessionId, ctx.baseUrl) : new Map<string, string>();
     const served = figures.size ? (raw: string) => withFigureUrls(raw, figures) : (raw: string) => raw;
+    // One write per batch of records: a write per record would cost a system call each.
+    const batches = recordBatches(ctx.em, ctx.services.blobs, sessionId, after);
     if (download) {
       res.status(200).type('application/x-ndjson').setHeader('Content-Disposition', `attachment; filename="${sessionId}.jsonl"`);
       // One record per line: a record stored with line breaks between its tokens is written compactly.
-      await eachRecord(ctx.em, ctx.services.blobs, sessionId, after, (stored) => {
+      const line = (stored: string) => {
         const raw = served(stored);
-        return write(res, `${/[\r\n]/.test(raw) ? JSON.stringify(JSON.parse(raw)) : raw}\n`);
-      });
+        return `${/[\r\n]/.test(raw) ? JSON.stringify(JSON.parse(raw)) : raw}\n`;
+      };
+      for await (const texts of batches) await write(res, texts.map(line).join(''));
       res.end();
       return;
     }
     res.status(200).type('application/json');
     await write(res, `${JSON.stringify(meta).slice(0, -1)},"records":[`);
     let first = true;
-    await eachRecord(ctx.em, ctx.services.blobs, sessionId, after, async (stored) => {
-      const raw = served(stored);
-      await write(res, first ? raw : `,${raw}`);
+    for await (const texts of batches) {
+      await write(res, `${first ? '' : ','}${texts.map(served).join(',')}`);
       first = false;
-    });
+    }
     res.end(']}');
   },
 });

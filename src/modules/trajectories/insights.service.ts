@@ -6,14 +6,14 @@ import { AppError, notFound } from '../../errors';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { sqlOf } from '../../db/sql';
-import { appendRecords, eachRecord, loadSession, seqOf } from './trajectory.service';
+import { appendRecords, loadSession, recordBatches, seqOf } from './trajectory.service';
 
 type Json = Record<string, any>;
 
 /** Every record up to position `uptoSeq` (all when undefined), parsed. */
 async function readParsed(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq?: number): Promise<Json[]> {
   const records: Json[] = [];
-  await eachRecord(em, blobs, sessionId, 0, (raw) => void records.push(JSON.parse(raw) as Json), { uptoSeq });
+  for await (const texts of recordBatches(em, blobs, sessionId, 0, { uptoSeq })) for (const raw of texts) records.push(JSON.parse(raw) as Json);
   return records;
 }
 

@@ -302,33 +302,40 @@ export async function seqOf(em: EntityManager, sessionId: string, uuid: string):
 }
 
 /**
- * Calls `onRecord` with the stored text of each record after position `afterSeq` (up to
- * `uptoSeq`, inclusive), in order,
- * `batch` rows at a time: keyset reads on the sequence index, so the cost does not grow with
- * the position and memory stays flat however long the session.
+ * The stored texts of the records after position `afterSeq` (up to `uptoSeq`, inclusive), in
+ * order, in groups of about a mebibyte (a reader writes each group at once): keyset reads of
+ * `batch` rows on the sequence index, so the cost does not grow with the position and memory
+ * stays flat however long the session.
  */
-export async function eachRecord(
-  em: EntityManager,
-  blobs: Blobs,
-  sessionId: string,
-  afterSeq: number,
-  onRecord: (raw: string) => Promise<void> | void,
-  { uptoSeq = 2 ** 31 - 1, batch = 1000 } = {},
-) {
-  const q = sqlOf(em);
-  let after = afterSeq;
-  for (;;) {
-    const rows = await q<{ seq: number; raw: string | null; payload_ref: string | null }>(
-      `select r.seq, coalesce(r.raw, p.body) as raw, r.payload_ref from trajectory_records r
-         left join record_payloads p on p.id = (case when r.payload_ref like 'db:%' then substr(r.payload_ref, 4)::bigint end)
-        where r.session_id = ? and r.seq > ? and r.seq <= ? order by r.seq limit ?`,
-      [sessionId, after, uptoSeq, batch],
-    );
-    for (const row of rows) await onRecord(row.raw ?? (await loadPayload(blobs, row.payload_ref!)));
+export async function* recordBatches(em: EntityManager, blobs: Blobs, sessionId: string, afterSeq: number, { uptoSeq = 2 ** 31 - 1, batch = 1000 } = {}) {
+  for (let after = afterSeq; ; ) {
+    const rows = await directQuery<{ seq: number; raw: string | null; payload_ref: string | null }>(em, RECORD_BATCH, [sessionId, after, uptoSeq, batch]);
+    let texts: string[] = [];
+    let size = 0;
+    for (const row of rows) {
+      const text = row.raw ?? (await loadPayload(blobs, row.payload_ref!));
+      if (size + text.length > YIELD_CHARS && texts.length) {
+        yield texts;
+        texts = [];
+        size = 0;
+      }
+      texts.push(text);
+      size += text.length;
+    }
+    if (texts.length) yield texts;
     if (rows.length < batch) return;
     after = rows[rows.length - 1].seq;
   }
 }
+
+const YIELD_CHARS = 1 << 20;
+
+const RECORD_BATCH = {
+  name: 'trajectory_record_batch',
+  text: `select r.seq, coalesce(r.raw, p.body) as raw, r.payload_ref from trajectory_records r
+      left join record_payloads p on p.id = (case when r.payload_ref like 'db:%' then substr(r.payload_ref, 4)::bigint end)
+     where r.session_id = $1 and r.seq > $2 and r.seq <= $3 order by r.seq limit $4`,
+};
 
 /** Deletes a session and everything in it; the owner's storage is credited. */
 export async function deleteSession(em: EntityManager, viewer: Viewer, sessionId: string): Promise<void> {
