@@ -41,8 +41,11 @@ export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
 
 /** A pooled connection as the pg driver hands it out. */
 interface PgClient {
-  query(text: string | { name: string; text: string }, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  query(text: Statement, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
+
+/** SQL text, or a named statement, which the driver prepares once per connection. */
+type Statement = string | { name: string; text: string };
 
 /** `?` placeholders to the driver's `$1…` (no literal `?` in SQL). */
 const numbered = (sql: string) => {
@@ -50,12 +53,22 @@ const numbered = (sql: string) => {
   return sql.replace(/\?/g, () => `$${++n}`);
 };
 
-/** Runs `work` on a pooled connection of its own, without the ORM or the query builder. */
-async function onConnection<T>(em: EntityManager, work: (client: PgClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` on a pooled connection of its own, without the ORM or the query builder. Its
+ * statements go through the ORM's query log all the same (`LABDESK_SQL_DEBUG`, tests).
+ */
+async function onConnection<T>(em: EntityManager, work: (run: (statement: Statement, params?: unknown[]) => Promise<unknown[]>) => Promise<T>): Promise<T> {
   const pool = em.getConnection().getKnex().client;
+  const logger = em.config.getLogger();
   const client = (await pool.acquireConnection()) as PgClient;
+  const run = async (statement: Statement, params: unknown[] = []) => {
+    const began = Date.now();
+    const { rows } = await client.query(statement, params);
+    logger.logQuery({ query: typeof statement === 'string' ? statement : statement.text, took: Date.now() - began, results: rows.length, level: 'info' });
+    return rows;
+  };
   try {
-    return await work(client);
+    return await work(run);
   } finally {
     await pool.releaseConnection(client);
   }
@@ -66,23 +79,22 @@ async function onConnection<T>(em: EntityManager, work: (client: PgClient) => Pr
  * `$1…` placeholders, as the driver takes them. A named statement is prepared once per
  * connection and then runs without being parsed or planned again.
  */
-export const directQuery = <T = Record<string, unknown>>(em: EntityManager, statement: string | { name: string; text: string }, params: unknown[] = []): Promise<T[]> =>
-  onConnection(em, async (client) => (await client.query(statement, params)).rows as T[]);
+export const directQuery = <T = Record<string, unknown>>(em: EntityManager, statement: Statement, params: unknown[] = []): Promise<T[]> =>
+  onConnection(em, async (run) => (await run(statement, params)) as T[]);
 
 /**
  * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:
  * the write paths that carry whole batches of records.
  */
 export function inTransaction<T>(em: EntityManager, work: (q: Query) => Promise<T>): Promise<T> {
-  return onConnection(em, async (client) => {
-    const q: Query = async (sql, params = []) => (await client.query(numbered(sql), params)).rows as never[];
+  return onConnection(em, async (run) => {
     try {
-      await client.query('begin');
-      const result = await work(q);
-      await client.query('commit');
+      await run('begin');
+      const result = await work(async (sql, params) => (await run(numbered(sql), params)) as never[]);
+      await run('commit');
       return result;
     } catch (error) {
-      await client.query('rollback').catch(() => undefined);
+      await run('rollback').catch(() => undefined);
       throw error;
     }
   });
