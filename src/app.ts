@@ -50,7 +50,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function startApp(config: Config, logger: Logger = makeLogger(config.logLevel)): Promise<RunningApp> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
-  const orm = await openDatabase(config.databaseUrl ?? embedded!.url);
+  const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { poolMax: config.databasePoolSize });
   const sealer = await loadSealer(orm.em.fork());
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());

@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   /** `postgres://…`; undefined = embedded PostgreSQL under `dataDir`. */
   databaseUrl?: string;
+  /** Connections this instance keeps to PostgreSQL at most. */
+  databasePoolSize: number;
   blobStore: 'file' | 's3' | 'none';
   /** Set when `blobStore` is `s3`. */
   s3?: S3Settings;
@@ -110,6 +112,9 @@ export function loadConfig(env: Env = process.env): Config {
     provider: oneOf('COMPUTE_PROVIDER', ['manual', 'local'] as const, 'manual'),
   };
   if (compute.meterSeconds > 60) problems.push('METER_INTERVAL_SECONDS must be at most 60 (leases are charged at least every minute)');
+  const databasePoolSize = positiveInt('DATABASE_POOL_SIZE', 20);
+  // Starting up holds one connection for the migration lock while the migrations run on another.
+  if (databasePoolSize < 2) problems.push('DATABASE_POOL_SIZE must be at least 2');
   const releaseCacheBytes = positiveInt('RELEASE_CACHE_BYTES', 10 * 1024 ** 3);
   const maxFigureBytes = positiveInt('MAX_FIGURE_BYTES', 100 * 1024 ** 2);
   const maxReleaseFileBytes = positiveInt('MAX_RELEASE_FILE_BYTES', 4 * 1024 ** 3);
@@ -140,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     dataDir: path.resolve(value('DATA_DIR') ?? './data'),
     databaseUrl,
+    databasePoolSize,
     blobStore,
     s3,
     releaseCacheBytes,

@@ -10,13 +10,13 @@ import { effectiveTier } from '../src/modules/users/plans';
 describe('configuration', () => {
   test('defaults follow contracts §1', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, blobStore: 'file', publicUrl: 'http://127.0.0.1:8080', databaseUrl: undefined });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, blobStore: 'file', publicUrl: 'http://127.0.0.1:8080', databaseUrl: undefined, databasePoolSize: 20 });
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 
   test('every problem is reported at once', () => {
-    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', BLOB_STORE: 'ftp', LLM_PROVIDER: 'x', BOOTSTRAP_ADMIN_TOKEN: 'short' })).toThrow(
-      /PORT[\s\S]*DATABASE_URL[\s\S]*BOOTSTRAP_ADMIN_TOKEN[\s\S]*BLOB_STORE[\s\S]*LLM_PROVIDER/,
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', BLOB_STORE: 'ftp', LLM_PROVIDER: 'x', BOOTSTRAP_ADMIN_TOKEN: 'short', DATABASE_POOL_SIZE: '1' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL[\s\S]*BOOTSTRAP_ADMIN_TOKEN[\s\S]*BLOB_STORE[\s\S]*DATABASE_POOL_SIZE[\s\S]*LLM_PROVIDER/,
     );
   });
 

@@ -1,0 +1,97 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { int4Array, textArray } from '../src/db/binary-arrays';
+import { directQuery } from '../src/db/sql';
+import { makeUser, useTestApp } from './support/app';
+import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
+
+/**
+ * The hot paths that skip the ORM: records sent as binary arrays, the one-statement append and
+ * the prepared token lookup. What they store must be exactly what was sent, and prepared
+ * statements must survive a column another instance's migration adds.
+ */
+
+// One pooled connection, so that a statement prepared by one request is the one the next finds.
+// Two pooled connections (the fewest that start), so the requests below prepare their statements on both.
+const t = useTestApp({ DATABASE_POOL_SIZE: '2' });
+const { append, read } = trajectoryCalls(t);
+const em = () => t.app.services.orm.em.fork() as EntityManager;
+
+describe('binary array parameters round-trip through PostgreSQL exactly', () => {
+  test.each([
+    ['empty', []],
+    ['one empty string', ['']],
+    ['nulls among texts', [null, 'a', null]],
+    ['array-literal syntax and escapes', ['{"a":[1,2]}', 'quote " and \\ backslash', 'comma, brace } NULL', ' padded ']],
+    ['multi-byte text', ['café', '日本語', '😀 ∑ Ü', '\u2028\u2029']],
+    ['a text over 256 KiB', ['é'.repeat(200_000)]],
+  ])('text[]: %s', async (_what, values) => {
+    const [row] = await directQuery<{ values: (string | null)[]; n: number }>(em(), 'select $1::text[] as values, cardinality($1::text[]) as n', [textArray(values)]);
+    expect(row.n).toBe(values.length);
+    expect(row.values).toEqual(values);
+  });
+
+  test('text[] with the byte lengths given by the caller', async () => {
+    const values = ['ascii', 'ünï', '😀'];
+    const [row] = await directQuery<{ values: string[] }>(em(), 'select $1::text[] as values', [textArray(values, values.map((v) => Buffer.byteLength(v)))]);
+    expect(row.values).toEqual(values);
+  });
+
+  test.each([
+    ['empty', []],
+    ['bounds and signs', [0, 1, -1, 2 ** 31 - 1, -(2 ** 31)]],
+  ])('int[]: %s', async (_what, values) => {
+    const [row] = await directQuery<{ values: number[] }>(em(), 'select $1::int[] as values', [int4Array(values)]);
+    expect(row.values).toEqual(values);
+  });
+});
+
+describe('the append hot path', () => {
+  let statements: string[] = [];
+  beforeAll(() => {
+    const logger = t.app.services.orm.config.getLogger();
+    const original = logger.logQuery.bind(logger);
+    logger.logQuery = (context) => {
+      statements.push(String(context.query));
+      original(context);
+    };
+  });
+
+  test('a fast-forward of an existing session costs the token lookup and one statement, whatever the batch size', async () => {
+    const user = await makeUser(t);
+    const id = newSessionId();
+    let head: string | null = null;
+    const batch = (n: number) => Array.from({ length: n }, () => ({ uuid: newUuid(), type: 'user', text: 'x' }));
+    const first = batch(1);
+    expect((await append(user, id, head, first)).status).toBe(200); // creates the session: the full transaction
+    head = first[0].uuid;
+    for (const n of [1, 50]) {
+      const records = batch(n);
+      statements = [];
+      const reply = await append(user, id, head, records);
+      expect(reply.status).toBe(200);
+      expect(reply.body.appended).toBe(n);
+      expect(statements).toHaveLength(2);
+      head = records[n - 1].uuid;
+    }
+  });
+
+  test('prepared statements keep working after another instance adds columns to the tables they read', async () => {
+    const user = await makeUser(t);
+    const id = newSessionId();
+    const uuids: string[] = [];
+    /** Appends one record and reads the session back: the token lookup, the append and the record batches. */
+    const round = async () => {
+      const uuid = newUuid();
+      expect((await append(user, id, uuids.at(-1) ?? null, [{ uuid, type: 'user' }])).status).toBe(200);
+      uuids.push(uuid);
+      const reply = await read(user, id);
+      expect(reply.status).toBe(200);
+      expect(reply.body.records.map((r: { uuid: string }) => r.uuid)).toEqual(uuids);
+    };
+    for (let i = 0; i < 4; i++) await round();
+    await t.sql('alter table users add column added_later text');
+    await t.sql('alter table trajectories add column added_later text');
+    await t.sql('alter table trajectory_records add column added_later text');
+    for (let i = 0; i < 4; i++) await round();
+  });
+});
