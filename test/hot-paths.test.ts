@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { int4Array, textArray } from '../src/db/binary-arrays';
 import { directQuery } from '../src/db/sql';
-import { makeUser, useTestApp } from './support/app';
+import { makeLab, makeUser, useTestApp } from './support/app';
 import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 
 /**
@@ -73,6 +73,22 @@ describe('the append hot path', () => {
       expect(statements).toHaveLength(2);
       head = records[n - 1].uuid;
     }
+  });
+
+  test('a lab_id in the body is checked as the transaction checks it: a lab the caller is active in passes in one statement, another is 409 with nothing stored', async () => {
+    const user = await makeUser(t);
+    const mine = await makeLab(t, { owner: user });
+    const theirs = await makeLab(t);
+    const id = newSessionId();
+    const one = { uuid: newUuid(), type: 'user' };
+    expect((await append(user, id, null, [one])).status).toBe(200);
+    const two = { uuid: newUuid(), parentUuid: one.uuid, type: 'user' };
+    statements = [];
+    expect((await append(user, id, one.uuid, [two], { lab_id: mine.id })).status).toBe(200);
+    expect(statements).toHaveLength(2);
+    const refused = await append(user, id, two.uuid, [{ uuid: newUuid(), type: 'user' }], { lab_id: theirs.id });
+    expect(refused.status).toBe(409);
+    expect((await read(user, id)).body).toMatchObject({ count: 2, head_uuid: two.uuid, lab_id: null });
   });
 
   test('prepared statements keep working after another instance adds columns to the tables they read', async () => {

@@ -145,7 +145,7 @@ export async function chargeStorage(q: Query, viewer: Viewer, bytes: number, mov
       select ?, ?, ?, 'trajectory', ?::bigint, ?::bigint where exists (select from charged) and (?::bigint > 0 or ?::bigint > 0))`;
     const { session } = move;
     params.push(move.count, move.head, move.bytes, move.labId ?? null, move.title ?? null, session.id);
-    params.push(session.owner_id, session.lab_id, session.id, tokensIn, tokensOut, tokensIn, tokensOut);
+    params.push(session.owner_id, move.labId ?? session.lab_id, session.id, tokensIn, tokensOut, tokensIn, tokensOut);
   }
   const [{ charged }] = await q<{ charged: boolean }>(`${sql} select exists (select from charged) as charged`, params);
   if (!charged) throw new AppError('PAYLOAD_TOO_LARGE', 'storage quota exceeded: nothing was stored');
@@ -225,17 +225,19 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string } | null
 /**
  * The common append, a fast-forward of the viewer's own existing session with every record
  * inline, in one prepared statement (its own transaction): it locks the session row, and only
- * when the base is the head and the quota holds does it charge, insert, move the session and
- * record usage; otherwise it writes nothing. Lock order as in the transaction: session, then
- * owner. Answers null for everything else (a new session, a lab change, a retry, a conflict,
- * over quota, large records), which the transaction then handles and explains.
+ * when the base is the head, a lab given is one the viewer is active in (as in the transaction,
+ * it sets only a new session's lab) and the quota holds does it charge, insert, move the session
+ * and record usage; otherwise it writes nothing.
+ * Lock order as in the transaction: session, then owner. Answers null for everything else (a
+ * new session, a retry, a conflict, over quota, large records), which the transaction then
+ * handles and explains.
  */
 async function appendInOneStatement(em: EntityManager, viewer: Viewer, sessionId: string, input: AppendInput, records: IncomingRecord[]): Promise<AppendResult | null> {
-  if (records.length === 0 || input.labId || records.some((r) => r.bytes > INLINE_RECORD_LIMIT)) return null;
+  if (records.length === 0 || records.some((r) => r.bytes > INLINE_RECORD_LIMIT)) return null;
   const head = records[records.length - 1].uuid;
   const tokensIn = records.reduce((sum, r) => sum + r.tokensIn, 0);
   const tokensOut = records.reduce((sum, r) => sum + r.tokensOut, 0);
-  const params = [sessionId, viewer.user.id, input.baseUuid ?? null, byteSum(records), storageQuotaOf(viewer.user), records.length, head, input.title ?? null, tokensIn, tokensOut, ...recordArrays(records)];
+  const params = [sessionId, viewer.user.id, input.baseUuid ?? null, byteSum(records), storageQuotaOf(viewer.user), records.length, head, input.title ?? null, tokensIn, tokensOut, input.labId ?? null, ...recordArrays(records)];
   const [moved] = await directQuery<{ count: number }>(em, { name: 'trajectory_append', text: APPEND_IN_ONE_STATEMENT }, params).catch((error: unknown) => {
     if (isUniqueViolation(error)) return []; // a uuid already stored: the transaction explains
     throw error;
@@ -245,7 +247,11 @@ async function appendInOneStatement(em: EntityManager, viewer: Viewer, sessionId
 
 const APPEND_IN_ONE_STATEMENT = `with s as (
     select t.id, t.lab_id, t.count, t.bytes from trajectories t
-     where t.id = $1 and t.owner_id = $2 and t.head_uuid is not distinct from $3::text for update)
+     where t.id = $1 and t.owner_id = $2 and t.head_uuid is not distinct from $3::text
+       and ($11::text is null or exists (
+         select from lab_members m join labs l on l.id = m.lab_id
+          where m.lab_id = $11 and m.user_id = $2 and m.status = 'active' and l.status = 'active'))
+       for update of t)
   , charged as (
     update users set storage_used_bytes = storage_used_bytes + $4::bigint
      where id = $2 and storage_used_bytes + $4::bigint <= $5 and exists (select from s) returning id)
@@ -257,7 +263,7 @@ const APPEND_IN_ONE_STATEMENT = `with s as (
     select $2, s.lab_id, s.id, 'trajectory', $9::bigint, $10::bigint from s where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
   , inserted as (
     insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
-    select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${recordRows(11)}
+    select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${recordRows(12)}
      where exists (select from charged))
   select s.count + $6 as count from s where exists (select from charged)`;
 
