@@ -122,14 +122,17 @@ async function main() {
     // CPU seconds per side: [server, postgres, this process] for the API, [postgres, this process] for the floor.
     const apiCpu = [0, 0, 0];
     const floorCpu = [0, 0];
+    /** CPU seconds used so far by the processes `pids`, every PostgreSQL process, and this one. */
+    const cpuNow = (pids: number[]) => {
+      const self = process.cpuUsage();
+      return [...pids.map(cpuSeconds), postgresCpuSeconds(), (self.user + self.system) / 1e6];
+    };
     const measured = async (work: () => Promise<void>, pids: number[]) => {
-      const before = [...pids.map(cpuSeconds), postgresCpuSeconds(), process.cpuUsage()] as const;
+      const before = cpuNow(pids);
       const began = performance.now();
       await work();
       const seconds = (performance.now() - began) / 1000;
-      const self = process.cpuUsage(before[before.length - 1] as NodeJS.CpuUsage);
-      const cpu = [...pids.map((pid, i) => cpuSeconds(pid) - (before[i] as number)), postgresCpuSeconds() - (before[pids.length] as number), (self.user + self.system) / 1e6];
-      return { seconds, cpu };
+      return { seconds, cpu: cpuNow(pids).map((used, i) => used - before[i]) };
     };
     const throughApi = async (round: number) => {
       const { seconds, cpu } = await measured(

@@ -75,9 +75,9 @@ async function onConnection<T>(em: EntityManager, work: (run: (statement: Statem
 }
 
 /**
- * One statement straight to the driver, in its own implicit transaction: for the hot paths.
- * `$1…` placeholders, as the driver takes them. A named statement is prepared once per
- * connection and then runs without being parsed or planned again.
+ * One statement straight to the driver, in its own implicit transaction (not in any
+ * transaction `em` is in): for the hot paths. `$1…` placeholders, as the driver takes them.
+ * A named statement is prepared once per connection and then runs without being planned again.
  */
 export const directQuery = <T = Record<string, unknown>>(em: EntityManager, statement: Statement, params: unknown[] = []): Promise<T[]> =>
   onConnection(em, async (run) => (await run(statement, params)) as T[]);
