@@ -10,7 +10,6 @@ import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
  * statements must survive a column another instance's migration adds.
  */
 
-// One pooled connection, so that a statement prepared by one request is the one the next finds.
 // Two pooled connections (the fewest that start), so the requests below prepare their statements on both.
 const t = useTestApp({ DATABASE_POOL_SIZE: '2' });
 const { append, read } = trajectoryCalls(t);
@@ -91,7 +90,21 @@ describe('the append hot path', () => {
     expect((await read(user, id)).body).toMatchObject({ count: 2, head_uuid: two.uuid, lab_id: null });
   });
 
-  test('prepared statements keep working after another instance adds columns to the tables they read', async () => {
+  test('token counts a ledger cannot hold are ignored, not a failure; plausible ones are counted', async () => {
+    const user = await makeUser(t);
+    const id = newSessionId();
+    const usage = (input_tokens: number, output_tokens: number) => ({ uuid: newUuid(), type: 'assistant', message: { usage: { input_tokens, output_tokens } } });
+    const first = usage(1e21, 7);
+    expect((await append(user, id, null, [first])).status).toBe(200);
+    expect((await append(user, id, first.uuid, [usage(3, 2e300)])).status).toBe(200);
+    const rows = await t.sql<{ tokens_in: string; tokens_out: string }>('select tokens_in, tokens_out from usage_entries where session_id = $1 order by id', [id]);
+    expect(rows.map((r) => [Number(r.tokens_in), Number(r.tokens_out)])).toEqual([
+      [0, 7],
+      [3, 0],
+    ]);
+  });
+
+  test('prepared statements keep working when another instance’s migration changes the tables they read, or the server forgets them', async () => {
     const user = await makeUser(t);
     const id = newSessionId();
     const uuids: string[] = [];
@@ -108,6 +121,13 @@ describe('the append hot path', () => {
     await t.sql('alter table users add column added_later text');
     await t.sql('alter table trajectories add column added_later text');
     await t.sql('alter table trajectory_records add column added_later text');
+    for (let i = 0; i < 4; i++) await round();
+    // A column the token lookup reads changes type: PostgreSQL refuses the prepared statement
+    // (its result changed); the service prepares it again.
+    await t.sql('alter table users alter column name type varchar(1000)');
+    for (let i = 0; i < 4; i++) await round();
+    // The server forgets every prepared statement (as a pooler's DISCARD ALL does).
+    await directQuery(em(), 'deallocate all');
     for (let i = 0; i < 4; i++) await round();
   });
 });

@@ -738,6 +738,12 @@ const trajectoryRows: Row[] = [
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok, { ...ok }] }, status: 422, loc: ['body', 'records', 1, 'uuid'] },
   // The member of the record is `parentUuid` (contracts §5): that is where the problem is.
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, parentUuid: 5 }] }, status: 422, loc: ['body', 'records', 0, 'parentUuid'] },
+  // An escaped NUL is fine inside a record's text, but not in the members stored in columns of their own.
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'nul\u0000byte', type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, parentUuid: 'nul\u0000byte' }] }, status: 422, loc: ['body', 'records', 0, 'parentUuid'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, type: 'nul\u0000byte' }] }, status: 422, loc: ['body', 'records', 0, 'type'] },
+  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, type: 'lone \ud800 surrogate' }] }, status: 422, loc: ['body', 'records', 0, 'type'] },
+  { method: 'PUT', path: FULL, as: 'owner', body: { records: [{ uuid: 'nul\u0000byte', type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
   { method: 'PUT', path: APPEND, as: 'owner', ids: { session_id: SESSION_NEW }, body: { base_uuid: null, records: [ok, 5] }, status: 422, loc: ['body', 'records', 1] },
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: 'not-the-head', records: [ok] }, status: 409, detail: 'not a fast-forward' },
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok] }, status: 409, detail: 'not a fast-forward' },

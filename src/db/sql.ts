@@ -42,6 +42,8 @@ export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
 /** A pooled connection as the pg driver hands it out. */
 interface PgClient {
   query(text: Statement, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** The driver's record of the statements it has prepared on this connection (not public API). */
+  connection?: { parsedStatements?: Record<string, string> };
 }
 
 /** SQL text, or a named statement, which the driver prepares once per connection. */
@@ -54,6 +56,15 @@ const numbered = (sql: string) => {
 };
 
 /**
+ * Whether the server's copy of a prepared statement no longer serves: gone (a pooler's
+ * `DISCARD ALL`, say), or its result changed type under it (another instance's migration).
+ */
+const preparedStatementLost = (error: unknown) => {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === '26000' || (code === '0A000' && message === 'cached plan must not change result type');
+};
+
+/**
  * Runs `work` on a pooled connection of its own, without the ORM or the query builder. Its
  * statements go through the ORM's query log all the same (`LABDESK_SQL_DEBUG`, tests).
  */
@@ -61,9 +72,18 @@ async function onConnection<T>(em: EntityManager, work: (run: (statement: Statem
   const pool = em.getConnection().getKnex().client;
   const logger = em.config.getLogger();
   const client = (await pool.acquireConnection()) as PgClient;
+  // A copy: the driver writes the values onto the statement object it is given.
+  const send = (statement: Statement, params: unknown[]) => client.query(typeof statement === 'string' ? statement : { ...statement }, params);
   const run = async (statement: Statement, params: unknown[] = []) => {
     const began = Date.now();
-    const { rows } = await client.query(statement, params);
+    const { rows } = await send(statement, params).catch(async (error: unknown) => {
+      if (typeof statement === 'string' || !preparedStatementLost(error)) throw error;
+      // Prepared again, once. Named statements run only through `directQuery`, outside any
+      // transaction, so the failed attempt left nothing to roll back.
+      await client.query(`deallocate "${statement.name}"`).catch(() => undefined);
+      delete client.connection?.parsedStatements?.[statement.name];
+      return send(statement, params);
+    });
     logger.logQuery({ query: typeof statement === 'string' ? statement : statement.text, took: Date.now() - began, results: rows.length, level: 'info' });
     return rows;
   };

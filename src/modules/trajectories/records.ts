@@ -1,4 +1,5 @@
 import { FieldIssue, invalid } from '../../errors';
+import { unstorable } from '../../validation';
 
 /** One record as received: its exact text and the members extracted for indexing. */
 export interface IncomingRecord {
@@ -15,7 +16,9 @@ export const MAX_RECORDS_PER_BATCH = 10_000;
 const MAX_UUID = 200;
 const MAX_TYPE = 100;
 
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0);
+/** Token counts beyond this are not counts (and would overflow the ledger's sums): ignored. */
+const MAX_TOKENS = 1e12;
+const count = (value: unknown) => (typeof value === 'number' && value > 0 && value <= MAX_TOKENS ? Math.floor(value) : 0);
 
 /**
  * Parses and checks a batch of record texts. The whole batch is refused if any record is bad
@@ -55,6 +58,11 @@ export function parseRecords(raws: string[], path: (string | number)[]): Incomin
     }
     if (typeof type !== 'string' || type.length === 0 || type.length > MAX_TYPE) {
       issues.push({ path: [...at, 'type'], msg: `must be a string of 1-${MAX_TYPE} characters`, type: 'missing' });
+    }
+    // The record's text keeps an escaped NUL as written, but these members go into columns of their own.
+    for (const [member, value] of [['uuid', uuid], ['parentUuid', parentUuid], ['type', type]] as const) {
+      const problem = typeof value === 'string' ? unstorable(value) : null;
+      if (problem) issues.push({ path: [...at, member], msg: problem, type: 'string_invalid' });
     }
     const usage = (record.message as { usage?: Record<string, unknown> } | undefined)?.usage;
     records.push({

@@ -251,7 +251,7 @@ const APPEND_IN_ONE_STATEMENT = `with s as (
        and ($11::text is null or exists (
          select from lab_members m join labs l on l.id = m.lab_id
           where m.lab_id = $11 and m.user_id = $2 and m.status = 'active' and l.status = 'active'))
-       for update of t)
+       for no key update of t)
   , charged as (
     update users set storage_used_bytes = storage_used_bytes + $4::bigint
      where id = $2 and storage_used_bytes + $4::bigint <= $5 and exists (select from s) returning id)
