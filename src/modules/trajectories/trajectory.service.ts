@@ -224,10 +224,11 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string } | null
 
 /**
  * The common append, a fast-forward of the viewer's own existing session with every record
- * inline, in one prepared statement (its own transaction): it locks the session row, and only
- * when the base is the head, a lab given is one the viewer is active in (as in the transaction,
- * it sets only a new session's lab) and the quota holds does it charge, insert, move the session
- * and record usage; otherwise it writes nothing.
+ * inline, in one prepared statement (its own transaction). It locks the session row; only when
+ * the base is the head and a lab given is one the viewer is active in (as in the transaction,
+ * it sets only a new session's lab) does it insert the records, then charge the owner, move the
+ * session and record usage. Charging comes last, so the owner's row is locked only until
+ * commit; over quota, the statement aborts with `QUOTA_REFUSED` and its inserts go with it.
  * Lock order as in the transaction: session, then owner. Answers null for everything else (a
  * new session, a retry, a conflict, over quota, large records), which the transaction then
  * handles and explains.
@@ -239,11 +240,15 @@ async function appendInOneStatement(em: EntityManager, viewer: Viewer, sessionId
   const tokensOut = records.reduce((sum, r) => sum + r.tokensOut, 0);
   const params = [sessionId, viewer.user.id, input.baseUuid ?? null, byteSum(records), storageQuotaOf(viewer.user), records.length, head, input.title ?? null, tokensIn, tokensOut, input.labId ?? null, ...recordArrays(records)];
   const [moved] = await directQuery<{ count: number }>(em, { name: 'trajectory_append', text: APPEND_IN_ONE_STATEMENT }, params).catch((error: unknown) => {
-    if (isUniqueViolation(error)) return []; // a uuid already stored: the transaction explains
+    // A uuid already stored, or over quota: nothing was written, and the transaction explains.
+    if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
     throw error;
   });
   return moved ? { sessionId, headUuid: head, count: moved.count, appended: records.length } : null;
 }
+
+/** The SQLSTATE the one-statement append aborts with when the owner's quota does not hold. */
+const QUOTA_REFUSED = 'LD413';
 
 const APPEND_IN_ONE_STATEMENT = `with s as (
     select t.id, t.lab_id, t.count, t.bytes from trajectories t
@@ -252,20 +257,20 @@ const APPEND_IN_ONE_STATEMENT = `with s as (
          select from lab_members m join labs l on l.id = m.lab_id
           where m.lab_id = $11 and m.user_id = $2 and m.status = 'active' and l.status = 'active'))
        for no key update of t)
+  , inserted as (
+    insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
+    select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${recordRows(12)}
+    returning 1)
   , charged as (
     update users set storage_used_bytes = storage_used_bytes + $4::bigint
-     where id = $2 and storage_used_bytes + $4::bigint <= $5 and exists (select from s) returning id)
+     where id = $2 and storage_used_bytes + $4::bigint <= $5 and (select count(*) from inserted) = $6 returning id)
   , moved as (
     update trajectories t set count = s.count + $6, head_uuid = $7, bytes = s.bytes + $4::bigint, title = coalesce($8, t.title), archived_at = null, updated_at = now()
       from s where t.id = s.id and exists (select from charged))
   , used as (
     insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
     select $2, s.lab_id, s.id, 'trajectory', $9::bigint, $10::bigint from s where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
-  , inserted as (
-    insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
-    select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${recordRows(12)}
-     where exists (select from charged))
-  select s.count + $6 as count from s where exists (select from charged)`;
+  select case when exists (select from charged) then s.count + $6 else labdesk_refuse('${QUOTA_REFUSED}', 'storage quota exceeded') end as count from s`;
 
 /** Whether this exact batch is already the session's tail, right after `base` (a retried append). */
 async function alreadyLanded(q: Query, session: SessionRow, base: string | null, records: IncomingRecord[]): Promise<boolean> {
