@@ -4,9 +4,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../src/blobs/s3-store';
-import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser } from './support/app';
+import { addMember, makeLab, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser } from './support/app';
 import { startS3 } from './support/s3';
-import { Actor, newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
+import { Actor, newSessionId, newUuid, recordsText, sessionPath, trajectoryCalls } from './support/trajectories';
 
 /**
  * Figures (service spec "Figure map row", the three figures endpoints; contracts §5): the figure
@@ -48,16 +48,6 @@ function expectRowIssue(reply: Reply, row: number, member?: string) {
   if (member) expect(reply.body.detail.map((issue: { loc: unknown[] }) => issue.loc[3])).toContain(member);
 }
 
-async function toReply(response: Response): Promise<Reply> {
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, body, headers: response.headers, text };
-}
 
 interface UploadParts {
   file?: Buffer;
@@ -81,7 +71,7 @@ async function upload(t: TestApp, who: Actor, sessionId: string, parts: UploadPa
     headers: { authorization: `Bearer ${who.token}` },
     body: form,
   });
-  return toReply(response);
+  return replyOf(response);
 }
 
 /**
@@ -142,7 +132,7 @@ async function getBytes(url: string, headers: Record<string, string> = {}) {
 async function raw(t: TestApp, who: Actor, sessionId: string, figurePath?: string): Promise<Reply> {
   const url = new URL(sessionPath(sessionId, '/figures/raw'), t.url);
   if (figurePath !== undefined) url.searchParams.set('path', figurePath);
-  return toReply(await fetch(url, { headers: who.token ? { authorization: `Bearer ${who.token}` } : {}, redirect: 'manual' }));
+  return replyOf(await fetch(url, { headers: who.token ? { authorization: `Bearer ${who.token}` } : {}, redirect: 'manual' }));
 }
 
 /** `GET …/figures/raw` must be a 302; answers its Location. */
@@ -263,15 +253,6 @@ const s3Env = (settings: S3Settings, extra: Record<string, string> = {}): Record
   S3_FORCE_PATH_STYLE: 'true',
   ...extra,
 });
-
-/** The records part of a `GET /api/trajectories/{id}` answer, exactly as the server wrote it. */
-function recordsText(reply: Reply): string {
-  const marker = ',"records":[';
-  const at = reply.text.indexOf(marker);
-  expect(at).toBeGreaterThan(0);
-  expect(reply.text.endsWith(']}')).toBe(true);
-  return reply.text.slice(at + marker.length, -2);
-}
 
 const CRASH_TRIGGER = `
   create function fail_figure() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$;
@@ -1063,7 +1044,7 @@ describe('on a file-store app', () => {
       const reply = await readAs('cloud');
       const url = new URL(reply.body.records[2].output.file);
       expect(url.searchParams.get('path')).toBe(ODD);
-      const followed = await toReply(await fetch(new URL(`${url.pathname}${url.search}`, t.url), { headers: { authorization: `Bearer ${alice.token}` }, redirect: 'manual' }));
+      const followed = await replyOf(await fetch(new URL(`${url.pathname}${url.search}`, t.url), { headers: { authorization: `Bearer ${alice.token}` }, redirect: 'manual' }));
       expectStatus(followed, 302);
       expect(followed.headers.get('location')).toBe('https://cdn.example.org/odd.png');
     });

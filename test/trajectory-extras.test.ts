@@ -1,4 +1,4 @@
-import { Actor, last, META_KEYS, newSessionId, newUuid, sessionPath as path, trajectoryCalls } from './support/trajectories';
+import { Actor, last, META_KEYS, newSessionId, newUuid, recordsText, sessionPath as path, trajectoryCalls } from './support/trajectories';
 import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 
 /**
@@ -64,15 +64,6 @@ function expectStatus(reply: Reply, status: number) {
 function expectError(reply: Reply, status: number) {
   expectStatus(reply, status);
   expect(reply.body).toEqual({ detail: expect.any(String) });
-}
-
-/** The records part of a `GET /api/trajectories/{id}` answer, exactly as the server wrote it. */
-function recordsText(reply: Reply): string {
-  const marker = ',"records":[';
-  const at = reply.text.indexOf(marker);
-  expect(at).toBeGreaterThan(0);
-  expect(reply.text.endsWith(']}')).toBe(true);
-  return reply.text.slice(at + marker.length, -2);
 }
 
 const usedBytes = async (userId: string) =>

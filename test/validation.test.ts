@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { Client } from 'pg';
 import { ROUTES } from '../facade/routes';
-import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser } from './support/app';
+import { addMember, makeLab, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser } from './support/app';
 
 /**
  * The validation table: every route that takes input (body, query or path) against bad input,
@@ -1606,15 +1606,7 @@ async function call(app: TestApp, method: string, path: string, opts: SendOption
   if (opts.body !== undefined) payload = JSON.stringify(opts.body);
   if (typeof payload === 'string') headers['content-type'] ??= 'application/json';
   if (opts.form) payload = formOf(opts.form);
-  const response = await fetch(url, { method, headers, body: payload, redirect: 'manual' });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, body, headers: response.headers, text };
+  return replyOf(await fetch(url, { method, headers, body: payload, redirect: 'manual' }));
 }
 
 /** One request, recorded for the stack-trace sweep at the end before any assertion can stop the test. */

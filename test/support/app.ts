@@ -32,6 +32,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A response as the tests read it: status, headers, the text, and the body parsed when it is JSON. */
+export async function replyOf<T = any>(response: Response): Promise<Reply<T>> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: body as T, headers: response.headers, text };
+}
+
 let counter = 0;
 
 /**
@@ -62,15 +74,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { sam
     let payload: string | undefined = opts.rawBody;
     if (opts.body !== undefined) payload = JSON.stringify(opts.body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await fetch(url, { method, headers, body: payload });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body: body as T, headers: response.headers, text };
+    return replyOf<T>(await fetch(url, { method, headers, body: payload }));
   };
   return {
     url: app.url,

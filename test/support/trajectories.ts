@@ -1,4 +1,4 @@
-import type { TestApp } from './app';
+import type { Reply, TestApp } from './app';
 
 /** Anyone holding a token: a test user, or the admin. */
 export type Actor = { token: string; id?: string };
@@ -44,4 +44,13 @@ export function trajectoryCalls(t: TestApp) {
     setVisibility: (who: Actor, id: string, body: Record<string, unknown>) => t.call('PATCH', sessionPath(id, '/visibility'), { token: who.token, body }),
     remove: (who: Actor, id: string) => t.call('DELETE', sessionPath(id), { token: who.token }),
   };
+}
+
+/** The records part of a `GET /api/trajectories/{id}` answer, exactly as the server wrote it. */
+export function recordsText(reply: Reply): string {
+  const marker = ',"records":[';
+  const at = reply.text.indexOf(marker);
+  expect(at).toBeGreaterThan(0);
+  expect(reply.text.endsWith(']}')).toBe(true);
+  return reply.text.slice(at + marker.length, -2);
 }

@@ -135,8 +135,7 @@ export async function chargeStorage(q: Query, viewer: Viewer, bytes: number, mov
       update users set storage_used_bytes = greatest(storage_used_bytes + ?::bigint, 0)
        where id = ? and (?::bigint <= 0 or storage_used_bytes + ?::bigint <= ?) returning id)`;
   if (move) {
-    const tokensIn = move.usage.reduce((sum, r) => sum + r.tokensIn, 0);
-    const tokensOut = move.usage.reduce((sum, r) => sum + r.tokensOut, 0);
+    const { tokensIn, tokensOut } = tokenTotals(move.usage);
     sql += `, moved as (
       update trajectories set count = ?, head_uuid = ?, bytes = ?, lab_id = coalesce(?, lab_id), title = coalesce(?, title), archived_at = null, updated_at = now()
        where id = ? and exists (select from charged))
@@ -184,6 +183,11 @@ async function insertRecords(q: Query, blobs: Blobs, sessionId: string, after: n
 }
 
 const byteSum = (records: IncomingRecord[]) => records.reduce((sum, r) => sum + r.bytes, 0);
+
+const tokenTotals = (records: IncomingRecord[]) => ({
+  tokensIn: records.reduce((sum, r) => sum + r.tokensIn, 0),
+  tokensOut: records.reduce((sum, r) => sum + r.tokensOut, 0),
+});
 
 /**
  * Fast-forward append. `baseUuid` must be the server's last record (null for a new or empty
@@ -236,8 +240,7 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string } | null
 async function appendInOneStatement(em: EntityManager, viewer: Viewer, sessionId: string, input: AppendInput, records: IncomingRecord[]): Promise<AppendResult | null> {
   if (records.length === 0 || records.some((r) => r.bytes > INLINE_RECORD_LIMIT)) return null;
   const head = records[records.length - 1].uuid;
-  const tokensIn = records.reduce((sum, r) => sum + r.tokensIn, 0);
-  const tokensOut = records.reduce((sum, r) => sum + r.tokensOut, 0);
+  const { tokensIn, tokensOut } = tokenTotals(records);
   const params = [sessionId, viewer.user.id, input.baseUuid ?? null, byteSum(records), storageQuotaOf(viewer.user), records.length, head, input.title ?? null, tokensIn, tokensOut, input.labId ?? null, ...recordArrays(records)];
   const [moved] = await directQuery<{ count: number }>(em, { name: 'trajectory_append', text: APPEND_IN_ONE_STATEMENT }, params).catch((error: unknown) => {
     // A uuid already stored, or over quota: nothing was written, and the transaction explains.
