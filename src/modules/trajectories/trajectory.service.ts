@@ -458,8 +458,11 @@ async function pageOfSessions(q: Query, where: ReturnType<typeof conditions>, li
 
 /**
  * Forks a session the viewer can view: a new session owned by the viewer, seeded with the
- * records up to and including `headUuid`, shared with the viewer's lab when they have an active
- * one (the parent's lab first), else private. The copy is charged to the viewer's storage.
+ * records up to and including `headUuid`. The fork always starts private, whatever the parent's
+ * visibility: sharing is the new owner's explicit act, so a fork can never publish records the
+ * parent's readers could not see (an admin forking a private session, say). It belongs to the
+ * viewer's lab when they have an active one (the parent's lab first), so sharing it later needs
+ * no lab_id. The copy is charged to the viewer's storage.
  * @throws NOT_FOUND (session, or `headUuid` not in it), PAYLOAD_TOO_LARGE
  */
 export async function forkSession(em: EntityManager, viewer: Viewer, sessionId: string, headUuid: string) {
@@ -483,8 +486,8 @@ export async function forkSession(em: EntityManager, viewer: Viewer, sessionId: 
     await chargeStorage(q, viewer, head.bytes);
     await q(
       `insert into trajectories (id, owner_id, lab_id, visibility, title, source, count, head_uuid, bytes, forked_from_session, forked_from_uuid)
-       values (?, ?, ?, ?, ?, 'fork', ?, ?, ?, ?, ?)`,
-      [forkId, viewer.user.id, lab?.lab_id ?? null, lab ? 'lab' : 'private', parent.title, head.seq, headUuid, head.bytes, sessionId, headUuid],
+       values (?, ?, ?, 'private', ?, 'fork', ?, ?, ?, ?, ?)`,
+      [forkId, viewer.user.id, lab?.lab_id ?? null, parent.title, head.seq, headUuid, head.bytes, sessionId, headUuid],
     );
     await q(
       `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)
