@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import type { Blobs } from '../src/blobs';
 import { FileBlobStore } from '../src/blobs/file-store';
-import { requireViewer } from '../src/context';
+import { requireViewer, varyByOrigin } from '../src/context';
 import { AppError, invalid, notFound } from '../src/errors';
 import { unstorable } from '../src/validation';
 import { currentCatalog } from '../src/modules/catalog/catalog.service';
@@ -178,6 +178,7 @@ export const desktopUpdateFeedRoute = stream({
       '',
     ].join('\n');
     res.setHeader('Cache-Control', 'no-cache');
+    varyByOrigin(res, ctx.services.config);
     res.status(200).type('text/yaml').send(yaml);
   },
 });

@@ -1,7 +1,7 @@
 import express, { NextFunction, Request, Response, Router } from 'express';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
-import { Ctx, makeContext, requestFacts, Services } from '../src/context';
+import { Ctx, makeContext, requestFacts, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import { requireReleaseToken } from '../src/modules/releases/release.policy';
@@ -78,7 +78,7 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
     const handler = async (req: Request, res: Response) => {
       const plans = compiled?.plans ?? [];
       try {
-        const ctx = makeContext(services, requestFacts(req, res));
+        const ctx = makeContext(services, requestFacts(req, res, services.config));
         // Credentials first: a caller without valid ones learns nothing about the request's shape.
         if (route.auth === 'release') requireReleaseToken(ctx);
         else if (route.auth !== 'none' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
@@ -116,6 +116,10 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
     return;
   }
   const data = await execute(schema, route.operation, variables, ctx);
+  if (route.cacheControl) {
+    res.setHeader('Cache-Control', route.cacheControl);
+    varyByOrigin(res, ctx.services.config);
+  }
   let value = (data as Record<string, unknown>)[route.result];
   if (route.status === 204 || (route.noContentWhenNull && value === null)) return void res.status(204).end();
   if (route.omitNulls) value = Object.fromEntries(Object.entries(value as object).filter(([, member]) => member !== null));

@@ -56,6 +56,11 @@ export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<
   status?: number;
   /** A null result is a 204 with an empty body (e.g. no release published yet). */
   noContentWhenNull?: boolean;
+  /**
+   * `Cache-Control` of every answer, for answers a shared cache may meet (public reads). Such an
+   * answer that holds URLs built for the caller's origin also varies by that origin.
+   */
+  cacheControl?: string;
 }
 
 /**

@@ -67,7 +67,7 @@ export const ROUTES: Route[] = [
   modelCatalogRoute,
   operation({ method: 'GET', path: '/admin/api/public/models/manifest', auth: 'none', tag: 'releases', summary: 'Model catalog manifest', operation: Op.ModelCatalogManifestDocument, variables: {}, result: 'modelCatalogManifest' }),
   operation({ method: 'PUT', path: '/api/admin/models', auth: 'admin', tag: 'admin', summary: 'Replace the model catalog', operation: Op.ModelCatalogReplaceDocument, variables: { input: body() }, result: 'modelCatalogReplace' }),
-  operation({ method: 'GET', path: '/admin/api/public/app/{product}/manifest', auth: 'none', tag: 'releases', summary: 'Current release manifest (204 when none)', operation: Op.ReleaseManifestDocument, variables: { product: path('product') }, result: 'releaseManifest', noContentWhenNull: true }),
+  operation({ method: 'GET', path: '/admin/api/public/app/{product}/manifest', auth: 'none', tag: 'releases', summary: 'Current release manifest (204 when none)', operation: Op.ReleaseManifestDocument, variables: { product: path('product') }, result: 'releaseManifest', noContentWhenNull: true, cacheControl: 'no-cache' }),
   operation({ method: 'PUT', path: '/admin/api/release/{product}/manifest', auth: 'release', tag: 'releases', summary: 'Publish a release manifest (release token)', operation: Op.ReleasePublishDocument, variables: { product: path('product'), input: body() }, result: 'releasePublish' }),
   releaseFileUploadRoute,
   releaseDownloadRoute,

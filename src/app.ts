@@ -108,7 +108,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     '/graphql',
     express.json({ limit: config.maxJsonBodyBytes }),
     bodyErrors,
-    expressMiddleware(apollo, { context: async ({ req, res }) => makeContext(services, requestFacts(req, res)) }),
+    expressMiddleware(apollo, { context: async ({ req, res }) => makeContext(services, requestFacts(req, res, services.config)) }),
   );
   const openApi = buildOpenApi(schema, ROUTES);
   app.get('/openapi.json', (_req, res) => void res.json(openApi));

@@ -24,6 +24,8 @@ export interface Config {
   publicUrl: string;
   /** Whether `PUBLIC_URL` was set; if not, URLs are built for the host each caller used. */
   publicUrlFromEnv: boolean;
+  /** Whether a reverse proxy in front is trusted to say the caller's host (`X-Forwarded-Host`, `-Proto`). */
+  trustProxy: boolean;
   redisUrl?: string;
   llm?: { provider: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string };
   /** Sandbox compute: idle and bootstrap limits, meter period, heartbeat period of local sandboxes. */
@@ -73,6 +75,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (bootstrapAdminToken && !/^ldk_pat_[A-Za-z0-9_-]{32,200}$/.test(bootstrapAdminToken)) {
     problems.push('BOOTSTRAP_ADMIN_TOKEN must look like ldk_pat_<at least 32 random characters of A-Z a-z 0-9 _ ->');
   }
+
+  const trustProxy = oneOf('TRUST_PROXY', ['false', 'true'] as const, 'false') === 'true';
 
   const publicUrl = (value('PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL');
@@ -156,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapAdminToken,
     publicUrl,
     publicUrlFromEnv: value('PUBLIC_URL') !== undefined,
+    trustProxy,
     redisUrl,
     llm,
     maxJsonBodyBytes,

@@ -78,23 +78,37 @@ export async function requireViewer(ctx: Ctx): Promise<Viewer> {
 }
 
 /** The parts of an HTTP request the domain context uses. */
-export function requestFacts(req: Request, res: Response): RequestFacts {
+export function requestFacts(req: Request, res: Response, config: Config): RequestFacts {
   const clientKind = req.headers['x-client-kind'];
   return {
     authorization: req.headers.authorization,
     clientKind: typeof clientKind === 'string' ? clientKind : undefined,
     requestId: res.locals.requestId as string,
-    origin: originOf(req),
+    origin: originOf(req, config.trustProxy),
   };
 }
 
 const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 
-/** The origin the caller addressed: a proxy's `X-Forwarded-Proto`/`-Host` first, else `Host`. */
-function originOf(req: Request): string | undefined {
-  const first = (value: string | string[] | undefined) => (typeof value === 'string' ? value.split(',')[0].trim() : undefined);
+/**
+ * The origin the caller addressed: `Host`, or a proxy's `X-Forwarded-Proto`/`-Host` when the
+ * operator said a proxy is trusted (`TRUST_PROXY`). Anyone can send forwarded headers, so by
+ * default they are ignored: otherwise a caller picks the host of the URLs we hand out.
+ */
+function originOf(req: Request, trustProxy: boolean): string | undefined {
+  const first = (value: string | string[] | undefined) => (trustProxy && typeof value === 'string' ? value.split(',')[0].trim() : undefined);
   const host = first(req.headers['x-forwarded-host']) ?? req.headers.host;
   const proto = first(req.headers['x-forwarded-proto']) ?? (req.socket && 'encrypted' in req.socket ? 'https' : 'http');
   if (!host || !HOST.test(host) || (proto !== 'http' && proto !== 'https')) return undefined;
   return `${proto}://${host}`;
+}
+
+/**
+ * A response holding URLs built for the caller's origin (no `PUBLIC_URL`) must not be shared
+ * by a cache across the headers that origin came from.
+ */
+export function varyByOrigin(res: Response, config: Config): void {
+  if (config.publicUrlFromEnv) return;
+  res.vary('Host');
+  if (config.trustProxy) res.vary('X-Forwarded-Host').vary('X-Forwarded-Proto');
 }

@@ -285,7 +285,8 @@ describe.each(['file', 's3'] as const)('the %s store', (kind) => {
 
   beforeAll(async () => {
     const limits = { MAX_FIGURE_BYTES: String(MAX_FIGURE_BYTES) };
-    t = await startTestApp(kind === 'file' ? { BLOB_STORE: 'file', ...limits } : s3Env(s3.settings, limits));
+    // TRUST_PROXY: some tests check URLs built for a proxy's forwarded host.
+    t = await startTestApp(kind === 'file' ? { BLOB_STORE: 'file', TRUST_PROXY: 'true', ...limits } : s3Env(s3.settings, { TRUST_PROXY: 'true', ...limits }));
     probe = kind === 'file' ? fileProbe(t) : s3Probe(s3.settings);
     lab = await makeLab(t);
     [alice, bob, carol] = await Promise.all([makeUser(t, { name: 'Alice' }), makeUser(t, { name: 'Bob' }), makeUser(t, { name: 'Carol' })]);
@@ -705,7 +706,7 @@ describe('on a file-store app', () => {
   let carol: TestUser;
 
   beforeAll(async () => {
-    t = await startTestApp({ BLOB_STORE: 'file' });
+    t = await startTestApp({ BLOB_STORE: 'file', TRUST_PROXY: 'true' });
     lab = await makeLab(t);
     [alice, bob, carol] = await Promise.all([makeUser(t, { name: 'Alice' }), makeUser(t, { name: 'Bob' }), makeUser(t, { name: 'Carol' })]);
     await addMember(t, lab, alice);
@@ -919,7 +920,7 @@ describe('on a file-store app', () => {
       expect((await getBytes(location)).status).toBe(403);
     });
 
-    test('the URL is built for the host the caller used: Host, or X-Forwarded-Host/-Proto', async () => {
+    test('the URL is built for the host the caller used: Host, or X-Forwarded-Host/-Proto (TRUST_PROXY)', async () => {
       const rawPath = `${sessionPath(id, '/figures/raw')}?path=${encodeURIComponent('/plot.png')}`;
       const viaHost = await rawGet(`${t.url}${rawPath}`, { authorization: `Bearer ${alice.token}`, host: 'figures.example.org:8443' });
       expect(viaHost.status).toBe(302);

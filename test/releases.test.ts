@@ -211,7 +211,8 @@ function s3Env(): Record<string, string> {
 // with its own prefix, so no two apps ever touch the same key (or the same published file).
 describe.each(['file', 's3'] as const)('release publishing and downloads (%s store)', (store) => {
   let t: TestApp;
-  const envOf = () => ({ RELEASE_TOKEN, ...(store === 's3' ? s3Env() : { BLOB_STORE: 'file' }) });
+  // Deployed behind a trusted proxy: URLs follow its X-Forwarded-Host/-Proto.
+  const envOf = () => ({ RELEASE_TOKEN, TRUST_PROXY: 'true', ...(store === 's3' ? s3Env() : { BLOB_STORE: 'file' }) });
   const name = (base: string) => `${store}-${base}`;
 
   // core 1.0.0: A (tgz) and B (bin); more versions are made by the tests that need them.
@@ -356,7 +357,7 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     expect((await t.call('GET', '/admin/api/public/app/desktop/manifest')).status).toBe(204);
   });
 
-  test('manifest URLs follow X-Forwarded-Host/-Proto, else Host', async () => {
+  test('behind a trusted proxy (TRUST_PROXY=true), manifest URLs follow X-Forwarded-Host/-Proto, else Host; no-cache, varying by those headers', async () => {
     const forwarded = await t.call('GET', '/admin/api/public/app/core/manifest', {
       headers: { 'x-forwarded-host': 'downloads.example.com', 'x-forwarded-proto': 'https' },
     });
@@ -364,11 +365,32 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
       `https://downloads.example.com${downloadPath('core', '1.0.0', FILE_A)}`,
       `https://downloads.example.com${downloadPath('core', '1.0.0', FILE_B)}`,
     ]);
+    expect(forwarded.headers.get('cache-control')).toBe('no-cache');
+    expect(forwarded.headers.get('vary')).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
 
     const hosted = await raw(t.url, 'GET', '/admin/api/public/app/core/manifest', { headers: { host: 'mirror.example.org:8443' } });
     expect(hosted.status).toBe(200);
     expect(json(hosted).files[0].url).toBe(`http://mirror.example.org:8443${downloadPath('core', '1.0.0', FILE_A)}`);
+  });
 
+  test('without TRUST_PROXY (the default), forwarded headers are ignored: an anonymous caller cannot pick the download host', async () => {
+    const direct = await startTestApp({ ...envOf(), TRUST_PROXY: 'false' }, { sameDatabaseAs: t });
+    try {
+      const reply = await direct.call('GET', '/admin/api/public/app/core/manifest', {
+        headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      });
+      expect(reply.body.files.map((f: { url: string }) => f.url)).toEqual([
+        `${direct.url}${downloadPath('core', '1.0.0', FILE_A)}`,
+        `${direct.url}${downloadPath('core', '1.0.0', FILE_B)}`,
+      ]);
+      expect(reply.headers.get('cache-control')).toBe('no-cache');
+      expect(reply.headers.get('vary')).toBe('Host');
+      const none = await direct.call('GET', '/admin/api/public/app/desktop/manifest');
+      expect(none.status).toBe(204);
+      expect(none.headers.get('cache-control')).toBe('no-cache');
+    } finally {
+      await direct.close();
+    }
   });
 
   test('PUBLIC_URL, when set, wins over the request host', async () => {
