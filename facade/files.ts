@@ -244,7 +244,7 @@ export const figureRawRoute = stream({
     if (typeof figurePath !== 'string' || figurePath.length === 0 || figurePath.length > 1024 || figurePath.includes('\u0000')) {
       throw invalid([{ path: ['query', 'path'], msg: 'must be given once, 1-1024 characters', type: 'missing' }]);
     }
-    const location = await figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, ctx.baseUrl);
+    const location = await figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, { baseUrl: ctx.baseUrl, cdnHosts: ctx.services.config.figureCdnHosts });
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(302, location);
   },

@@ -19,6 +19,11 @@ export interface Config {
   maxFigureBytes: number;
   /** Largest release binary the publishing endpoint takes. */
   maxReleaseFileBytes: number;
+  /**
+   * Hosts `figures/raw` may redirect to for a figure's legacy `cdn_url` (`cdn.example.org`, or
+   * `*.example.org` for its subdomains); https only. Empty: such figures are not redirected.
+   */
+  figureCdnHosts: string[];
   releaseToken?: string;
   bootstrapAdminToken?: string;
   publicUrl: string;
@@ -122,6 +127,10 @@ export function loadConfig(env: Env = process.env): Config {
   const releaseCacheBytes = positiveInt('RELEASE_CACHE_BYTES', 10 * 1024 ** 3);
   const maxFigureBytes = positiveInt('MAX_FIGURE_BYTES', 100 * 1024 ** 2);
   const maxReleaseFileBytes = positiveInt('MAX_RELEASE_FILE_BYTES', 4 * 1024 ** 3);
+  const figureCdnHosts = (value('FIGURE_CDN_HOSTS') ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
+  for (const host of figureCdnHosts) {
+    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host)) problems.push(`FIGURE_CDN_HOSTS: "${host}" is not a host name (cdn.example.org, or *.example.org)`);
+  }
 
   let llm: Config['llm'];
   const provider = value('LLM_PROVIDER');
@@ -156,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     compute,
     maxFigureBytes,
     maxReleaseFileBytes,
+    figureCdnHosts,
     releaseToken: value('RELEASE_TOKEN'),
     bootstrapAdminToken,
     publicUrl,

@@ -286,7 +286,8 @@ describe.each(['file', 's3'] as const)('the %s store', (kind) => {
   beforeAll(async () => {
     const limits = { MAX_FIGURE_BYTES: String(MAX_FIGURE_BYTES) };
     // TRUST_PROXY: some tests check URLs built for a proxy's forwarded host.
-    t = await startTestApp(kind === 'file' ? { BLOB_STORE: 'file', TRUST_PROXY: 'true', ...limits } : s3Env(s3.settings, { TRUST_PROXY: 'true', ...limits }));
+    const env = { TRUST_PROXY: 'true', FIGURE_CDN_HOSTS: 'cdn.example.org, *.media.example.net', ...limits };
+    t = await startTestApp(kind === 'file' ? { BLOB_STORE: 'file', ...env } : s3Env(s3.settings, env));
     probe = kind === 'file' ? fileProbe(t) : s3Probe(s3.settings);
     lab = await makeLab(t);
     [alice, bob, carol] = await Promise.all([makeUser(t, { name: 'Alice' }), makeUser(t, { name: 'Bob' }), makeUser(t, { name: 'Carol' })]);
@@ -687,9 +688,31 @@ describe.each(['file', 's3'] as const)('the %s store', (kind) => {
       expectStatus(await raw(t, { token: '' }, shared, '/fig/alone.png'), 401);
     });
 
-    test('a row with only cdn_url → 302 to that URL', async () => {
+    test('a row with only cdn_url → 302 to that URL (https on a FIGURE_CDN_HOSTS host, or its subdomains for *.)', async () => {
       expectStatus(await recordFigures(t, alice, shared, [{ canonical_path: '/legacy.png', cdn_url: 'https://cdn.example.org/legacy.png?v=2' }]), 200);
       expect(await rawLocation(t, bob, shared, '/legacy.png')).toBe('https://cdn.example.org/legacy.png?v=2');
+      expectStatus(await recordFigures(t, alice, shared, [{ canonical_path: '/sub.png', cdn_url: 'https://eu.media.example.net/sub.png' }]), 200);
+      expect(await rawLocation(t, bob, shared, '/sub.png')).toBe('https://eu.media.example.net/sub.png');
+    });
+
+    test('a cdn_url elsewhere is stored but never redirected to: 403 {detail} (internal addresses, plain http, other hosts, credentials in the URL)', async () => {
+      const elsewhere = [
+        'http://127.0.0.1:5432/x.png',
+        'https://127.0.0.1/x.png',
+        'http://cdn.example.org/x.png',
+        'https://evil.example/x.png',
+        'https://cdn.example.org.evil.example/x.png',
+        'https://media.example.net/x.png',
+        'https://user:pass@cdn.example.org/x.png',
+      ];
+      const rows = elsewhere.map((cdn_url, i) => ({ canonical_path: `/elsewhere/${i}.png`, cdn_url }));
+      expectStatus(await recordFigures(t, alice, shared, rows), 200);
+      for (const row of rows) {
+        const reply = await raw(t, bob, shared, row.canonical_path);
+        expectStatus(reply, 403);
+        expect(reply.body).toEqual({ detail: expect.stringContaining('FIGURE_CDN_HOSTS') });
+        expect(reply.headers.get('location')).toBeNull();
+      }
     });
   });
 });
@@ -706,7 +729,7 @@ describe('on a file-store app', () => {
   let carol: TestUser;
 
   beforeAll(async () => {
-    t = await startTestApp({ BLOB_STORE: 'file', TRUST_PROXY: 'true' });
+    t = await startTestApp({ BLOB_STORE: 'file', TRUST_PROXY: 'true', FIGURE_CDN_HOSTS: 'cdn.example.org' });
     lab = await makeLab(t);
     [alice, bob, carol] = await Promise.all([makeUser(t, { name: 'Alice' }), makeUser(t, { name: 'Bob' }), makeUser(t, { name: 'Carol' })]);
     await addMember(t, lab, alice);
@@ -1137,7 +1160,7 @@ describe('with BLOB_STORE=none', () => {
   let alice: TestUser;
 
   beforeAll(async () => {
-    t = await startTestApp({ BLOB_STORE: 'none' });
+    t = await startTestApp({ BLOB_STORE: 'none', FIGURE_CDN_HOSTS: 'cdn.example.org' });
     alice = await makeUser(t);
   });
   afterAll(async () => {

@@ -20,6 +20,15 @@ describe('configuration', () => {
     );
   });
 
+  test('FIGURE_CDN_HOSTS takes host names, or *. for subdomains; TRUST_PROXY is true or false (default false)', () => {
+    expect(loadConfig({ FIGURE_CDN_HOSTS: ' CDN.example.org ,*.media.example.net' }).figureCdnHosts).toEqual(['cdn.example.org', '*.media.example.net']);
+    expect(loadConfig({}).figureCdnHosts).toEqual([]);
+    expect(() => loadConfig({ FIGURE_CDN_HOSTS: 'https://cdn.example.org/' })).toThrow(/FIGURE_CDN_HOSTS/);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY must be one of false, true/);
+  });
+
   test('s3 needs its bucket and keys', () => {
     expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET[\s\S]*S3_ACCESS_KEY_ID[\s\S]*S3_SECRET_ACCESS_KEY/);
   });

@@ -3,7 +3,7 @@ import type { Blobs } from '../../blobs';
 import { BlobStore, contentKey } from '../../blobs/blob-store';
 import type { ReceivedFile } from '../../blobs/receive';
 import { Query, sqlOf } from '../../db/sql';
-import { AppError, notFound } from '../../errors';
+import { AppError, forbidden, notFound } from '../../errors';
 import { checks, Checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { chargeStorage, loadSession } from '../trajectories/trajectory.service';
@@ -255,16 +255,47 @@ async function releaseUnclaimed(em: EntityManager, store: BlobStore, sha256: str
 }
 
 /**
- * Where `figures/raw` sends a viewer: a fresh signed URL (5 minutes) for the original blob, else
- * the compressed one, else the row's legacy public `cdn_url`.
- * @throws NOT_FOUND (session not visible, or no such figure), UNAVAILABLE
+ * Whether `figures/raw` may send a browser to a stored `cdn_url`. Any owner can store any http(s)
+ * URL there, so without this our redirect would point signed-in viewers (and their bearer-free
+ * browsers) at internal addresses (`http://127.0.0.1:5432/…`) or at a phishing page on our name:
+ * only https on a host the operator allows, or this service's own signed blob URLs.
  */
-export async function figureLocation(em: EntityManager, viewer: Viewer, blobs: Blobs, sessionId: string, canonicalPath: string, baseUrl: string): Promise<string> {
+export function isRedirectableCdnUrl(url: string, allowedHosts: string[], ownBaseUrl: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.origin === new URL(ownBaseUrl).origin && parsed.pathname.startsWith('/blobs/')) return true;
+  if (parsed.protocol !== 'https:' || parsed.username || parsed.password) return false;
+  const host = parsed.hostname.toLowerCase();
+  return allowedHosts.some((allowed) => (allowed.startsWith('*.') ? host.endsWith(allowed.slice(1)) : host === allowed));
+}
+
+/**
+ * Where `figures/raw` sends a viewer: a fresh signed URL (5 minutes) for the original blob, else
+ * the compressed one, else the row's legacy public `cdn_url` when that is redirectable.
+ * @throws NOT_FOUND (session not visible, or no such figure), FORBIDDEN (a `cdn_url` this server does not redirect to), UNAVAILABLE
+ */
+export async function figureLocation(
+  em: EntityManager,
+  viewer: Viewer,
+  blobs: Blobs,
+  sessionId: string,
+  canonicalPath: string,
+  { baseUrl, cdnHosts }: { baseUrl: string; cdnHosts: string[] },
+): Promise<string> {
   await loadSession(em, viewer, sessionId, 'view');
   const [row] = await sqlOf(em)<FigureRow>(`select ${FIGURE_COLUMNS} from figures where session_id = ? and canonical_path = ?`, [sessionId, canonicalPath]);
   if (!row) throw notFound('figure');
   const sha = shaOf(row.original_uri) ?? shaOf(row.storage_uri);
-  if (!sha) return row.cdn_url!;
+  if (!sha) {
+    if (!isRedirectableCdnUrl(row.cdn_url!, cdnHosts, baseUrl)) {
+      throw forbidden('this figure is only at a cdn_url this server does not redirect to (https on a host in FIGURE_CDN_HOSTS)');
+    }
+    return row.cdn_url!;
+  }
   // Uploaded bytes are never rendered as a page by the browser: only raster images show inline.
   const inline = INLINE_TYPES.test(row.mime ?? '');
   return requireDrive(blobs).signedUrl(contentKey(sha), {
