@@ -51,7 +51,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
   const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { poolMax: config.databasePoolSize });
-  const sealer = await loadSealer(orm.em.fork());
+  const sealer = await loadSealer(orm.em.fork(), config.sealKey);
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());
   const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { S3Settings } from './blobs/s3-store';
 
@@ -25,6 +26,8 @@ export interface Config {
    */
   figureCdnHosts: string[];
   releaseToken?: string;
+  /** The operator's key for sealing invitation codes (`SEAL_KEY`, or read from `SEAL_KEY_FILE`); else one kept in the database. */
+  sealKey?: Buffer;
   bootstrapAdminToken?: string;
   publicUrl: string;
   /** Whether `PUBLIC_URL` was set; if not, URLs are built for the host each caller used. */
@@ -148,6 +151,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('MAX_JSON_BODY_BYTES must be an integer of at least 1024');
   }
 
+  const dataDir = path.resolve(value('DATA_DIR') ?? './data');
+  const sealKey = readSealKey(value('SEAL_KEY'), value('SEAL_KEY_FILE'), dataDir, problems);
+
   const logLevel = oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info');
 
   if (problems.length > 0) {
@@ -156,7 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     host,
     port,
-    dataDir: path.resolve(value('DATA_DIR') ?? './data'),
+    dataDir,
     databaseUrl,
     databasePoolSize,
     blobStore,
@@ -167,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxReleaseFileBytes,
     figureCdnHosts,
     releaseToken: value('RELEASE_TOKEN'),
+    sealKey,
     bootstrapAdminToken,
     publicUrl,
     publicUrlFromEnv: value('PUBLIC_URL') !== undefined,
@@ -176,4 +183,31 @@ export function loadConfig(env: Env = process.env): Config {
     maxJsonBodyBytes,
     logLevel,
   };
+}
+
+/**
+ * `SEAL_KEY` (32 random bytes, base64) or `SEAL_KEY_FILE` (a file holding it; relative to
+ * `DATA_DIR`), not both.
+ */
+function readSealKey(inline: string | undefined, file: string | undefined, dataDir: string, problems: string[]): Buffer | undefined {
+  if (inline && file) {
+    problems.push('set SEAL_KEY or SEAL_KEY_FILE, not both');
+    return undefined;
+  }
+  let text = inline;
+  if (file) {
+    try {
+      text = fs.readFileSync(path.resolve(dataDir, file), 'utf8').trim();
+    } catch (error) {
+      problems.push(`SEAL_KEY_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${path.resolve(dataDir, file)})`);
+      return undefined;
+    }
+  }
+  if (text === undefined) return undefined;
+  const key = Buffer.from(text, 'base64');
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(text) || key.length !== 32) {
+    problems.push(`${file ? 'SEAL_KEY_FILE' : 'SEAL_KEY'} must hold 32 random bytes in base64 (e.g. the output of: openssl rand -base64 32)`);
+    return undefined;
+  }
+  return key;
 }

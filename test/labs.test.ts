@@ -1,4 +1,10 @@
-import { addMember, makeLab, makeUser, useTestApp } from './support/app';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../src/config';
+import { Sealer } from '../src/db/instance-keys';
+import { addMember, makeLab, makeUser, startTestApp, useTestApp } from './support/app';
 
 const t = useTestApp();
 
@@ -131,6 +137,41 @@ describe('invitation codes', () => {
       replies.push(await t.call('POST', '/api/labs/join', { token: dan.token, body: { code } }));
     }
     for (const reply of replies) expect({ status: reply.status, body: reply.body }).toEqual({ status: 404, body: { detail: 'invitation code not found' } });
+  });
+});
+
+describe('the sealing key of invitation codes (SEAL_KEY, SEAL_KEY_FILE)', () => {
+  const codeSealed = async (labId: string) => (await sql<{ code_sealed: string }>('select code_sealed from labs where id = $1', [labId]))[0].code_sealed;
+  const databaseKey = async () => (await sql<{ value: string }>(`select value from instance_secrets where name = 'seal_key'`))[0]?.value;
+
+  test('with an operator key, codes are sealed with it (a database copy alone cannot open them), and codes sealed earlier with the database key still show', async () => {
+    const before = await makeLab(t, { name: 'Sealed by the database' });
+    const dbKey = Buffer.from((await databaseKey())!, 'base64');
+    const operatorKey = randomBytes(32);
+    const keyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-seal-')), 'seal-key');
+    fs.writeFileSync(keyFile, `${operatorKey.toString('base64')}\n`, { mode: 0o600 });
+    const keyed = await startTestApp({ SEAL_KEY_FILE: keyFile }, { sameDatabaseAs: t });
+    try {
+      const owner = await makeUser(keyed);
+      const created = await keyed.call('POST', '/api/labs', { token: owner.token, body: { name: 'Sealed by the operator' } });
+      expect(created.status).toBe(200);
+      const sealed = await codeSealed(created.body.lab_id);
+      expect(new Sealer(operatorKey).open(sealed)).toBe(created.body.invitation_code);
+      expect(() => new Sealer(dbKey).open(sealed)).toThrow();
+      // The code sealed before the operator set a key is still shown to its owner.
+      const earlier = await keyed.call('GET', `/api/labs/${before.id}`, { token: before.owner.token });
+      expect(earlier.body.invitation_code).toBe(before.code);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  test('a malformed key, both settings, or an unreadable file stop the start with a clear message', () => {
+    expect(() => loadConfig({ SEAL_KEY: 'short' })).toThrow(/SEAL_KEY must hold 32 random bytes in base64/);
+    expect(() => loadConfig({ SEAL_KEY: randomBytes(32).toString('base64'), SEAL_KEY_FILE: 'k' })).toThrow(/SEAL_KEY or SEAL_KEY_FILE, not both/);
+    expect(() => loadConfig({ SEAL_KEY_FILE: '/nonexistent/seal-key' })).toThrow(/SEAL_KEY_FILE cannot be read \(ENOENT/);
+    const key = randomBytes(32);
+    expect(loadConfig({ SEAL_KEY: key.toString('base64') }).sealKey).toEqual(key);
   });
 });
 

@@ -3,10 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * Seals short secrets that must be shown again later (a lab's invitation code to its owner)
- * with AES-256-GCM. The key is made once per database, so every instance shares it.
+ * with AES-256-GCM under one key; opens with that key or an earlier one (`previousKeys`), so
+ * secrets sealed before an operator moved the key out of the database still open.
  */
 export class Sealer {
-  constructor(private readonly key: Buffer) {}
+  constructor(
+    private readonly key: Buffer,
+    private readonly previousKeys: Buffer[] = [],
+  ) {}
 
   seal(plain: string): string {
     const iv = randomBytes(12);
@@ -15,11 +19,27 @@ export class Sealer {
     return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
   }
 
+  /** @throws when no key opens it (GCM authenticates: a wrong key fails, it never yields garbage) */
   open(sealed: string): string {
     const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+    const [first, ...rest] = [this.key, ...this.previousKeys];
+    const attempt = (key: Buffer) => {
+      const decipher = createDecipheriv('aes-256-gcm', key, iv);
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+    };
+    try {
+      return attempt(first);
+    } catch (error) {
+      for (const key of rest) {
+        try {
+          return attempt(key);
+        } catch {
+          // not this one either
+        }
+      }
+      throw error;
+    }
   }
 }
 
@@ -30,11 +50,24 @@ export class Sealer {
 export async function instanceSecret(em: EntityManager, name: string): Promise<Buffer> {
   const connection = em.getConnection();
   await connection.execute(`insert into instance_secrets (name, value) values (?, ?) on conflict (name) do nothing`, [name, randomBytes(32).toString('base64')]);
-  const [row] = await connection.execute<{ value: string }[]>(`select value from instance_secrets where name = ?`, [name]);
-  return Buffer.from(row.value, 'base64');
+  return (await storedSecret(em, name))!;
 }
 
-/** Loads the sealing key, creating it on first start. */
-export async function loadSealer(em: EntityManager): Promise<Sealer> {
-  return new Sealer(await instanceSecret(em, 'seal_key'));
+async function storedSecret(em: EntityManager, name: string): Promise<Buffer | undefined> {
+  const [row] = await em.getConnection().execute<{ value: string }[]>(`select value from instance_secrets where name = ?`, [name]);
+  return row && Buffer.from(row.value, 'base64');
 }
+
+/**
+ * The sealing key: the operator's (`SEAL_KEY` or `SEAL_KEY_FILE`), so that a copy of the
+ * database alone does not reveal invitation codes; else one made in the database on first start
+ * (every instance shares it, nothing to configure). With an operator's key, a key already in the
+ * database still opens what it sealed, and no new one is made there.
+ */
+export async function loadSealer(em: EntityManager, operatorKey: Buffer | undefined): Promise<Sealer> {
+  if (!operatorKey) return new Sealer(await instanceSecret(em, SEAL_KEY_NAME));
+  const databaseKey = await storedSecret(em, SEAL_KEY_NAME);
+  return new Sealer(operatorKey, databaseKey ? [databaseKey] : []);
+}
+
+const SEAL_KEY_NAME = 'seal_key';
