@@ -787,6 +787,64 @@ describe('usage', () => {
   });
 });
 
+describe('a member who left or was revoked', () => {
+  const usageRows = (sessionId: string) =>
+    sql<{ lab_id: string | null; tokens_in: number }>('select lab_id, tokens_in::float8 as tokens_in from usage_entries where session_id = $1 order by id', [sessionId]);
+  const revoke = (lab: TestLab, user: TestUser) => t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'revoked' } });
+  const leave = (lab: TestLab, user: TestUser) => t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: user.token });
+  const used = (tokens: number) => ({ type: 'assistant', message: { usage: { input_tokens: tokens, output_tokens: 1 } } });
+
+  for (const [how, depart] of [
+    ['revoked', revoke],
+    ['who left', leave],
+  ] as const) {
+    test(`${how}: their lab-shared session stays readable by the lab as it was; writes to it are 409 and credit nothing; made private, it takes writes again, crediting no lab`, async () => {
+      const lab = await makeLab(t);
+      const member = await makeUser(t);
+      await addMember(t, lab, member);
+      const shared = await makeSession(member, { lab, shared: true });
+      expectStatus(await depart(lab, member), 200);
+
+      const next = [{ ...rec(newUuid(), { parentUuid: shared.head }), ...used(1e6) }];
+      const refused = await append(member, shared.id, shared.head, next);
+      expectStatus(refused, 409);
+      expect(refused.body.detail).toMatch(/no longer an active member/);
+      expectStatus(await cover(member, shared.id, [...shared.records, ...next]), 409);
+      const asRead = await meta(lab.owner, shared.id);
+      expect(asRead.body).toMatchObject({ count: 3, head_uuid: shared.head, visibility: 'lab' });
+      expect(await usageRows(shared.id)).toEqual([]);
+
+      expectStatus(await setVisibility(member, shared.id, { visibility: 'private' }), 200);
+      expect(await append(member, shared.id, shared.head, next)).toMatchObject({ status: 200, body: { count: 4 } });
+      expectStatus(await meta(lab.owner, shared.id), 404);
+      expect(await usageRows(shared.id)).toEqual([{ lab_id: null, tokens_in: 1e6 }]);
+    });
+  }
+
+  test('a private session still filed under the lab they left credits no usage to that lab', async () => {
+    const lab = await makeLab(t);
+    const member = await makeUser(t);
+    await addMember(t, lab, member);
+    const own = await makeSession(member, { lab });
+    expectStatus(await revoke(lab, member), 200);
+    const next = [{ ...rec(newUuid(), { parentUuid: own.head }), ...used(500) }];
+    expect(await append(member, own.id, own.head, next)).toMatchObject({ status: 200, body: { count: 4 } });
+    expect(await usageRows(own.id)).toEqual([{ lab_id: null, tokens_in: 500 }]);
+    const report = await t.call('GET', `/api/labs/${lab.id}/usage`, { token: lab.owner.token });
+    expect(report.body.totals).toMatchObject({ tokens_in: 0 });
+  });
+
+  test('implausible token counts on a record (over 10 million) are not counted', async () => {
+    const lab = await makeLab(t);
+    const member = await makeUser(t);
+    await addMember(t, lab, member);
+    const id = newSessionId('usage');
+    const records = [rec(newUuid(), used(1e12)), rec(newUuid(), used(10_000_001)), rec(newUuid(), used(10_000_000))];
+    expectStatus(await append(member, id, null, records, { lab_id: lab.id }), 200);
+    expect(await usageRows(id)).toEqual([{ lab_id: lab.id, tokens_in: 10_000_000 }]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Lists
 // ---------------------------------------------------------------------------------------------

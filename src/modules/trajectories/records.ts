@@ -16,9 +16,13 @@ export const MAX_RECORDS_PER_BATCH = 10_000;
 const MAX_UUID = 200;
 const MAX_TYPE = 100;
 
-/** Token counts beyond this are not counts (and would overflow the ledger's sums): ignored. */
-const MAX_TOKENS = 1e12;
-const count = (value: unknown) => (typeof value === 'number' && value > 0 && value <= MAX_TOKENS ? Math.floor(value) : 0);
+/**
+ * Token counts one record may report. No model call reads or writes more (context windows are
+ * at most a few million tokens); a larger count is not plausible, and is ignored rather than
+ * credited to anyone's usage.
+ */
+export const MAX_TOKENS_PER_RECORD = 10_000_000;
+const count = (value: unknown) => (typeof value === 'number' && value > 0 && value <= MAX_TOKENS_PER_RECORD ? Math.floor(value) : 0);
 
 /**
  * Parses and checks a batch of record texts. The whole batch is refused if any record is bad

@@ -41,6 +41,17 @@ const facts = (row: SessionRow): SessionFacts => ({ ownerId: row.owner_id, labId
 
 const toSessionRow = (row: Record<string, unknown>) => withDates<SessionRow>(row, 'created_at', 'updated_at', 'archived_at');
 
+/** SQL: the user (an SQL expression) is an active member of the lab (one), and that lab is active. */
+const activeMemberOf = (lab: string, user: string) =>
+  `exists (select from lab_members m join labs l on l.id = m.lab_id where m.lab_id = ${lab} and m.user_id = ${user} and m.status = 'active' and l.status = 'active')`;
+
+/**
+ * A member who left or was revoked keeps their lab-shared sessions, and the lab keeps reading
+ * them as they were: new records would reach a lab the writer is no longer in.
+ */
+const FROZEN_SHARED_SESSION =
+  'this session is shared with a lab you are no longer an active member of, so the lab keeps it as it was: set its visibility to private to continue it, or fork it';
+
 /** The viewer's role in a lab where they are active, or null. */
 async function roleIn(q: Query, viewer: Viewer, labId: string | null): Promise<LabRole> {
   if (!labId) return null;
@@ -95,9 +106,13 @@ function checkWrite(sessionId: string, input: WriteInput) {
 
 /**
  * Opens the session for writing inside the caller's transaction: creates it (owned by the
- * viewer) on first write, then locks its row. A lab given must be one the viewer is active in.
+ * viewer) on first write, then locks its row. A lab given must be one the viewer is active in;
+ * it becomes the session's lab on creation, or on any write that `movesLab` (a cover-write).
+ * Answers the session and the lab its usage is credited to: the session's lab after the write,
+ * only while the writer is active there.
+ * @throws CONFLICT (a lab given the viewer is not active in; a shared session of a lab the viewer left)
  */
-async function openForWrite(q: Query, viewer: Viewer, sessionId: string, input: WriteInput, source: string) {
+async function openForWrite(q: Query, viewer: Viewer, sessionId: string, input: WriteInput, source: string, { movesLab }: { movesLab: boolean }) {
   if (input.labId && !(await roleIn(q, viewer, input.labId))) throw conflict('lab_id must be a lab you are an active member of');
   // One statement creates the session if needed and locks its row either way (DO UPDATE locks).
   const [raw] = await q(
@@ -108,7 +123,10 @@ async function openForWrite(q: Query, viewer: Viewer, sessionId: string, input: 
   const session = toSessionRow(raw);
   const role = session.owner_id === viewer.user.id ? null : await roleIn(q, viewer, session.lab_id);
   authorizeTrajectory(viewer, 'write', facts(session), role);
-  return session;
+  const labAfter = movesLab && input.labId ? input.labId : session.lab_id;
+  const inLab = labAfter !== null && (labAfter === input.labId || (await roleIn(q, viewer, labAfter)) !== null);
+  if (session.visibility === 'lab' && !inLab) throw conflict(FROZEN_SHARED_SESSION);
+  return { session, usageLabId: inLab ? labAfter : null };
 }
 
 /** Where a write leaves its session: head, count and bytes, plus what else it sets. */
@@ -121,6 +139,8 @@ export interface SessionMove {
   title?: string | null;
   /** Records new to the session, whose token counts go to the usage ledger (counts only). */
   usage: IncomingRecord[];
+  /** The lab that usage is credited to (null: none). */
+  usageLabId: string | null;
 }
 
 /**
@@ -144,7 +164,7 @@ export async function chargeStorage(q: Query, viewer: Viewer, bytes: number, mov
       select ?, ?, ?, 'trajectory', ?::bigint, ?::bigint where exists (select from charged) and (?::bigint > 0 or ?::bigint > 0))`;
     const { session } = move;
     params.push(move.count, move.head, move.bytes, move.labId ?? null, move.title ?? null, session.id);
-    params.push(session.owner_id, move.labId ?? session.lab_id, session.id, tokensIn, tokensOut, tokensIn, tokensOut);
+    params.push(session.owner_id, move.usageLabId, session.id, tokensIn, tokensOut, tokensIn, tokensOut);
   }
   const [{ charged }] = await q<{ charged: boolean }>(`${sql} select exists (select from charged) as charged`, params);
   if (!charged) throw new AppError('PAYLOAD_TOO_LARGE', 'storage quota exceeded: nothing was stored');
@@ -201,7 +221,7 @@ export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Vie
   const landed = await appendInOneStatement(em, viewer, sessionId, input, records);
   if (landed) return landed;
   return inTransaction(em, async (q) => {
-    const session = await openForWrite(q, viewer, sessionId, input, source);
+    const { session, usageLabId } = await openForWrite(q, viewer, sessionId, input, source, { movesLab: false });
     const base = input.baseUuid ?? null;
     if (base !== session.head_uuid) {
       if (await alreadyLanded(q, session, base, records)) {
@@ -219,7 +239,7 @@ export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Vie
     });
     // Charged last: the owner's row stays locked only until commit, so one owner's sessions
     // append in parallel. Over quota, the rollback takes the inserted rows back out.
-    await chargeStorage(q, viewer, bytes, { session, count, head, bytes: session.bytes + bytes, title: input.title, usage: records });
+    await chargeStorage(q, viewer, bytes, { session, count, head, bytes: session.bytes + bytes, title: input.title, usage: records, usageLabId });
     return { sessionId, headUuid: head, count, appended: records.length };
   });
 }
@@ -229,9 +249,10 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string } | null
 /**
  * The common append, a fast-forward of the viewer's own existing session with every record
  * inline, in one prepared statement (its own transaction). It locks the session row; only when
- * the base is the head and a lab given is one the viewer is active in (as in the transaction,
- * it sets only a new session's lab) does it insert the records, then charge the owner, move the
- * session and record usage. Charging comes last, so the owner's row is locked only until
+ * the base is the head, a lab given is one the viewer is active in (as in the transaction, it
+ * sets only a new session's lab) and a shared session's lab still has the viewer as an active
+ * member does it insert the records, then charge the owner, move the session and record usage
+ * (credited to the session's lab while the viewer is active there). Charging comes last, so the owner's row is locked only until
  * commit; over quota, the statement aborts with `QUOTA_REFUSED` and its inserts go with it.
  * Lock order as in the transaction: session, then owner. Answers null for everything else (a
  * new session, a retry, a conflict, over quota, large records), which the transaction then
@@ -256,9 +277,8 @@ const QUOTA_REFUSED = 'LD413';
 const APPEND_IN_ONE_STATEMENT = `with s as (
     select t.id, t.lab_id, t.count, t.bytes from trajectories t
      where t.id = $1 and t.owner_id = $2 and t.head_uuid is not distinct from $3::text
-       and ($11::text is null or exists (
-         select from lab_members m join labs l on l.id = m.lab_id
-          where m.lab_id = $11 and m.user_id = $2 and m.status = 'active' and l.status = 'active'))
+       and ($11::text is null or ${activeMemberOf('$11', '$2')})
+       and (t.visibility <> 'lab' or ${activeMemberOf('t.lab_id', '$2')})
        for no key update of t)
   , inserted as (
     insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
@@ -272,7 +292,8 @@ const APPEND_IN_ONE_STATEMENT = `with s as (
       from s where t.id = s.id and exists (select from charged))
   , used as (
     insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
-    select $2, s.lab_id, s.id, 'trajectory', $9::bigint, $10::bigint from s where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
+    select $2, case when ${activeMemberOf('s.lab_id', '$2')} then s.lab_id end, s.id, 'trajectory', $9::bigint, $10::bigint
+      from s where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
   select case when exists (select from charged) then s.count + $6 else labdesk_refuse('${QUOTA_REFUSED}', 'storage quota exceeded') end as count from s`;
 
 /** Whether this exact batch is already the session's tail, right after `base` (a retried append). */
@@ -294,13 +315,13 @@ async function alreadyLanded(q: Query, session: SessionRow, base: string | null,
 export async function coverRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, input: WriteInput, source: string): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
   return inTransaction(em, async (q) => {
-    const session = await openForWrite(q, viewer, sessionId, input, source);
+    const { session, usageLabId } = await openForWrite(q, viewer, sessionId, input, source, { movesLab: true });
     const bytes = byteSum(records);
     const head = records.length ? records[records.length - 1].uuid : null;
     // Usage counts each record once: only records new to the session add to the ledger.
     const known = new Set((await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ?`, [sessionId])).map((r) => r.uuid));
     const usage = records.filter((r) => !known.has(r.uuid));
-    await chargeStorage(q, viewer, bytes - session.bytes, { session, count: records.length, head, bytes, labId: input.labId, title: input.title, usage });
+    await chargeStorage(q, viewer, bytes - session.bytes, { session, count: records.length, head, bytes, labId: input.labId, title: input.title, usage, usageLabId });
     await q(`delete from trajectory_records where session_id = ?`, [sessionId]);
     await q(`delete from record_payloads where session_id = ?`, [sessionId]);
     await insertRecords(q, blobs, sessionId, 0, records);
