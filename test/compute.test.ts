@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import fs from 'node:fs';
 import { Client } from 'pg';
 import { meterOnce } from '../src/modules/compute/compute.service';
-import { makeUser, Reply, TestUser, useTestApp } from './support/app';
+import { makeUser, Reply, startTestApp, TestApp, TestUser, useTestApp } from './support/app';
 
 /**
  * Sandbox compute (contracts §6): plans, leases, the credits ledger and the meter.
@@ -16,6 +17,8 @@ const t = useTestApp({
   LEASE_IDLE_MINUTES: String(IDLE_MINUTES),
   LEASE_BOOTSTRAP_MINUTES: String(BOOTSTRAP_MINUTES),
   COMPUTE_PROVIDER: 'manual',
+  // The concurrent meter tests hold 25 open leases per user; the cap has its own tests below.
+  COMPUTE_MAX_OPEN_LEASES: '25',
 });
 
 const MINUTE = 60_000;
@@ -869,5 +872,87 @@ describe('credits: 402 and grants', () => {
     expectStatus(await grant('usr_doesnotexist', 5), 404);
     expect((await grant(user.id, 0)).status).toBe(422);
     await expectLedgerConsistent(user.id);
+  });
+});
+
+/** The processes this test process (and the services it runs) started and that are still alive. */
+function childProcesses(): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid …": the command may hold spaces and parentheses.
+    const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(ppid) === process.pid) children.push(Number(entry));
+  }
+  return children;
+}
+
+describe('what a request may start: enabled providers and open leases per user', () => {
+  // A server as an operator gets it by default: COMPUTE_PROVIDERS unset (manual only), 3 open leases per user.
+  let s: TestApp;
+  beforeAll(async () => {
+    s = await startTestApp();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+  const leasesOf = async (userId: string) => (await s.sql(`select id from compute_leases where user_id = $1`, [userId])).length;
+
+  test('provider local on a server that did not enable it: 422 naming the allowed values; no lease, no process (10 requests)', async () => {
+    const user = await makeUser(s);
+    const childrenBefore = childProcesses();
+    const replies = await Promise.all(Array.from({ length: 10 }, () => s.call('POST', '/api/compute/sessions', { token: user.token, body: { provider: 'local' } })));
+    const started = childProcesses().filter((pid) => !childrenBefore.includes(pid));
+    console.log(`10 requests for provider local on a manual-only server: ${started.length} processes started, statuses ${[...new Set(replies.map((r) => r.status))].join(',')}`);
+    expect(started).toEqual([]);
+    for (const reply of replies) {
+      expect({ status: reply.status, body: reply.body }).toEqual({
+        status: 422,
+        body: { detail: [{ loc: ['body', 'provider'], msg: 'must be one of manual (the providers this server enables)', type: 'enum' }] },
+      });
+    }
+    expect(await leasesOf(user.id)).toBe(0);
+    // An unknown provider is the same 422; the enabled one works.
+    expect((await s.call('POST', '/api/compute/sessions', { token: user.token, body: { provider: 'cloud' } })).status).toBe(422);
+    const manual = await s.call('POST', '/api/compute/sessions', { token: user.token, body: { provider: 'manual' } });
+    expect({ status: manual.status, provider: manual.body.provider }).toEqual({ status: 201, provider: 'manual' });
+  });
+
+  test('open leases per user are capped under the account lock: 10 parallel direct sessions with a cap of 3 → 3 created, 7 refused (409)', async () => {
+    const user = await makeUser(s);
+    const replies = await Promise.all(Array.from({ length: 10 }, () => s.call('POST', '/api/compute/sessions', { token: user.token, body: {} })));
+    const statuses = replies.map((r) => r.status).sort();
+    console.log(`10 parallel direct sessions with COMPUTE_MAX_OPEN_LEASES=3: ${statuses.filter((x) => x === 201).length} created, ${statuses.filter((x) => x === 409).length} refused`);
+    expect(statuses).toEqual([...Array(3).fill(201), ...Array(7).fill(409)]);
+    const refused = replies.find((r) => r.status === 409)!;
+    expect(refused.body).toEqual({
+      detail: 'you have 3 open compute sessions, the most this server allows; release one first',
+      open_leases: 3,
+      max_open_leases: 3,
+    });
+    expect(await leasesOf(user.id)).toBe(3);
+
+    // A plan approval is a lease too: refused at the cap, and nothing moves (the plan still waits, nothing is reserved).
+    const drafted = await s.call('POST', '/api/compute/plans', { token: user.token, body: { goal: 'One more' } });
+    expect(drafted.status).toBe(201);
+    const approval = await s.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: user.token });
+    expect({ status: approval.status, detail: approval.body.detail }).toEqual({ status: 409, detail: expect.stringContaining('3 open compute sessions') });
+    expect((await s.call('GET', '/api/compute/plans/current', { token: user.token })).body).toMatchObject({ plan_id: drafted.body.plan_id, status: 'awaiting_decision' });
+    expect((await s.call('GET', '/api/compute/credits', { token: user.token })).body.reserved_credits).toBe(0);
+
+    // A released lease frees its place.
+    const first = replies.find((r) => r.status === 201)!;
+    expect((await s.call('DELETE', `/api/compute/sessions/${first.body.lease_id}`, { token: user.token })).status).toBe(200);
+    const approved = await s.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: user.token });
+    expect(approved.status).toBe(201);
+    expect((await s.call('POST', '/api/compute/sessions', { token: user.token, body: {} })).status).toBe(409);
+    // The cap is per user: another user is not affected.
+    expect((await s.call('POST', '/api/compute/sessions', { token: (await makeUser(s)).token, body: {} })).status).toBe(201);
   });
 });
