@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { Client } from 'pg';
 import { meterOnce } from '../src/modules/compute/compute.service';
 import { makeUser, Reply, startTestApp, TestApp, TestUser, useTestApp } from './support/app';
+import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 
 /**
  * Sandbox compute (contracts §6): plans, leases, the credits ledger and the meter.
@@ -954,5 +955,102 @@ describe('what a request may start: enabled providers and open leases per user',
     expect((await s.call('POST', '/api/compute/sessions', { token: user.token, body: {} })).status).toBe(409);
     // The cap is per user: another user is not affected.
     expect((await s.call('POST', '/api/compute/sessions', { token: (await makeUser(s)).token, body: {} })).status).toBe(201);
+  });
+});
+
+describe('sandbox tokens: the pair minted at bootstrap', () => {
+  const refresh = (refreshToken: string) => t.call('POST', '/api/auth/refresh', { body: { refresh_token: refreshToken } });
+
+  /** A direct session of `user`, bootstrapped: its lease id and the sandbox's token pair. */
+  async function sandboxOf(user: TestUser) {
+    const created = await directSession(user);
+    expect(created.status).toBe(201);
+    const booted = await bootstrap(created.body.claim_token);
+    expect(booted.status).toBe(200);
+    expect(booted.body.expires_in).toBe(15 * 60); // contracts §3: access tokens live 15 minutes
+    return { leaseId: created.body.lease_id as number, accessToken: booted.body.access_token as string, refreshToken: booted.body.refresh_token as string };
+  }
+
+  test('of an admin owner: the owner\'s API, but no admin operation and no token minting (403)', async () => {
+    const owner = await makeUser(t, { is_admin: true });
+    const sandbox = await sandboxOf(owner);
+    const me = await t.call('GET', '/api/me', { token: sandbox.accessToken });
+    expect({ status: me.status, user_id: me.body.user_id, is_admin: me.body.is_admin }).toEqual({ status: 200, user_id: owner.id, is_admin: true });
+    expect((await getSession({ ...owner, token: sandbox.accessToken }, sandbox.leaseId)).status).toBe(200);
+
+    // The owner's own token is admin; the sandbox's is not.
+    expect((await t.call('GET', '/api/admin/users', { token: owner.token })).status).toBe(200);
+    const refusedAdmin = [
+      await t.call('GET', '/api/admin/users', { token: sandbox.accessToken }),
+      await t.call('POST', `/api/admin/users/${owner.id}/tokens`, { token: sandbox.accessToken, body: { label: 'escape' } }),
+      await t.call('POST', `/api/admin/users/${owner.id}/credits`, { token: sandbox.accessToken, body: { credits: 1000, reason: 'escape' } }),
+    ];
+    expect(refusedAdmin.map((r) => r.status)).toEqual([403, 403, 403]);
+    expect(await t.sql(`select 1 from auth_tokens where user_id = $1 and label = 'escape'`, [owner.id])).toHaveLength(0);
+
+    // A device login approved with the sandbox token would hand the sandbox a full login.
+    const started = await t.call('POST', '/api/auth/cli/start');
+    const approval = await t.call('POST', '/api/auth/cli/approve', { token: sandbox.accessToken, body: { user_code: started.body.user_code } });
+    expect({ status: approval.status, detail: approval.body.detail }).toEqual({ status: 403, detail: expect.stringContaining('sandbox') });
+    const poll = await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } });
+    expect(poll.body).toMatchObject({ status: 'pending' });
+
+    // Admins read every trajectory; the admin's sandbox reads only its owner's own and shared ones.
+    const trajectories = trajectoryCalls(t);
+    const stranger = await makeUser(t);
+    const privateId = newSessionId('private');
+    expect((await trajectories.append(stranger, privateId, null, [{ uuid: newUuid(), parentUuid: null, type: 'user' }])).status).toBe(200);
+    expect((await trajectories.meta(owner, privateId)).status).toBe(200);
+    expect((await trajectories.meta({ token: sandbox.accessToken }, privateId)).status).toBe(404);
+    const ownId = newSessionId('own');
+    expect((await trajectories.append({ token: sandbox.accessToken }, ownId, null, [{ uuid: newUuid(), parentUuid: null, type: 'user' }])).status).toBe(200);
+    expect((await trajectories.meta(owner, ownId)).body.owner_id).toBe(owner.id);
+  });
+
+  test('released: the access token and the refresh token (also a rotated pair) answer 401', async () => {
+    const user = await makeUser(t);
+    const first = await sandboxOf(user);
+    const other = await sandboxOf(user); // another lease of the same owner keeps its tokens
+    const rotated = await refresh(first.refreshToken);
+    expect(rotated.status).toBe(200);
+    const second = { accessToken: rotated.body.access_token as string, refreshToken: rotated.body.refresh_token as string };
+    expect((await t.call('GET', '/api/me', { token: second.accessToken })).status).toBe(200);
+
+    expect((await release(user, first.leaseId)).status).toBe(200);
+    expect((await t.call('GET', '/api/me', { token: first.accessToken })).status).toBe(401);
+    expect((await t.call('GET', '/api/me', { token: second.accessToken })).status).toBe(401);
+    expect((await refresh(second.refreshToken)).status).toBe(401);
+    expect((await t.call('GET', '/api/me', { token: other.accessToken })).status).toBe(200);
+    expect((await t.call('GET', '/api/me', { token: user.token })).status).toBe(200);
+  });
+
+  test('a refresh racing the release never leaves a live pair behind', async () => {
+    const user = await makeUser(t);
+    const outcomes: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const sandbox = await sandboxOf(user);
+      const [rotated, released] = await Promise.all([refresh(sandbox.refreshToken), release(user, sandbox.leaseId)]);
+      expect(released.status).toBe(200);
+      outcomes.push(rotated.status);
+      if (rotated.status === 200) {
+        expect((await t.call('GET', '/api/me', { token: rotated.body.access_token })).status).toBe(401);
+        expect((await refresh(rotated.body.refresh_token)).status).toBe(401);
+      }
+    }
+    console.log(`refresh racing release, 10 rounds: ${outcomes.filter((s) => s === 200).length} refreshes first (their pair revoked by the release), ${outcomes.filter((s) => s === 401).length} after`);
+    expect(outcomes.filter((s) => s !== 200 && s !== 401)).toEqual([]);
+    expect(await t.sql(`select id from auth_tokens where user_id = $1 and lease_id is not null and revoked_at is null`, [user.id])).toEqual([]);
+  });
+
+  test('expired by the meter (idle): the access token and the refresh token answer 401', async () => {
+    const tl = timeline();
+    tl.now(0);
+    const user = await makeUser(t);
+    const sandbox = await sandboxOf(user);
+    expect((await t.call('GET', '/api/me', { token: sandbox.accessToken })).status).toBe(200);
+    await tl.meter(IDLE_MINUTES + 1);
+    expect((await getSession(user, sandbox.leaseId)).body.state).toBe('expired');
+    expect((await t.call('GET', '/api/me', { token: sandbox.accessToken })).status).toBe(401);
+    expect((await refresh(sandbox.refreshToken)).status).toBe(401);
   });
 });

@@ -5,7 +5,7 @@ import { conflict, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newSecret, sha256Hex } from '../../ids';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { mintLoginPair } from '../auth/auth.service';
+import { mintLoginPair, revokeLeaseTokens } from '../auth/auth.service';
 import { User } from '../users/user.entity';
 import { availableCredits, credits, lockAccount, moveCredits, requireAvailable } from './credits.service';
 import type { LeaseState } from './compute.entity';
@@ -301,8 +301,12 @@ export async function releaseLease(em: EntityManager, viewer: Viewer, leaseId: n
   });
 }
 
-/** Moves a lease to `state` (released/expired), returning its unspent reservation. */
+/**
+ * Moves a lease to `state` (released/expired), returning its unspent reservation and revoking
+ * its sandbox's logins. Every end of a lease goes through here.
+ */
 async function endLease(q: Query, lease: LeaseRow, state: 'released' | 'expired', now: Date): Promise<LeaseRow> {
+  await revokeLeaseTokens(q, lease.id);
   const [row] = await q(
     // The process token stays valid for heartbeats, which then answer `stop`.
     `update compute_leases set state = ?, released_at = ?, claim_token_hash = null where id = ? returning ${LEASE_COLUMNS}`,
@@ -373,7 +377,8 @@ export async function bootstrap(em: EntityManager, claimToken: string, settings:
     await recordIdleRefresh(q, lease.id, 'bootstrap', now, idleExpiresAt);
     const user = await tx.findOneOrFail(User, { id: lease.user_id });
     if (user.disabled) throw refused();
-    const pair = mintLoginPair(tx, user, `lease_${lease.id}_${newSecret(8)}`);
+    // The sandbox's login is bound to the lease: it ends with it (endLease) and is no admin (token.policy).
+    const pair = mintLoginPair(tx, user, `lease_${lease.id}_${newSecret(8)}`, lease.id);
     await tx.flush();
     return { lease, leaseId: lease.id, processToken, ...pair };
   });
