@@ -36,14 +36,29 @@ export interface Config {
   trustProxy: boolean;
   redisUrl?: string;
   llm?: { provider: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string };
-  /** Sandbox compute: idle and bootstrap limits, meter period, heartbeat period of local sandboxes. */
-  compute: { idleMinutes: number; bootstrapMinutes: number; meterSeconds: number; heartbeatSeconds: number; provider: 'manual' | 'local' };
+  /** Sandbox compute: idle and bootstrap limits, meter period, heartbeat period of local sandboxes, providers, open leases. */
+  compute: {
+    idleMinutes: number;
+    bootstrapMinutes: number;
+    meterSeconds: number;
+    heartbeatSeconds: number;
+    /** Who starts the sandbox of an approved plan; always one of `providers`. */
+    provider: ComputeProvider;
+    /** The providers a request may choose (`COMPUTE_PROVIDERS`). */
+    providers: ComputeProvider[];
+    /** Leases a user may hold open (awaiting a sandbox, ready or paused) at once. */
+    maxOpenLeases: number;
+  };
   /** Largest JSON body accepted by the facade and /graphql. */
   maxJsonBodyBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
 export class ConfigError extends Error {}
+
+/** `manual`: a person starts the sandbox runtime; `local`: this service starts it as its own child process. */
+export const COMPUTE_PROVIDERS = ['manual', 'local'] as const;
+export type ComputeProvider = (typeof COMPUTE_PROVIDERS)[number];
 
 type Env = Record<string, string | undefined>;
 
@@ -115,13 +130,21 @@ export function loadConfig(env: Env = process.env): Config {
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) problems.push(`${name} must be a positive integer`);
     return n;
   };
+  const listedProviders = providerList(value('COMPUTE_PROVIDERS'), problems);
+  // Unset: manual, or the one provider the operator enabled when that is not manual.
+  const computeProvider = oneOf('COMPUTE_PROVIDER', COMPUTE_PROVIDERS, listedProviders?.includes('manual') === false ? listedProviders[0] : 'manual');
+  // Unset: manual and COMPUTE_PROVIDER (setting COMPUTE_PROVIDER=local, the way to enable local before
+  // this list existed, keeps working).
+  const providers = listedProviders ?? [...new Set<ComputeProvider>(['manual', computeProvider])];
+  if (!providers.includes(computeProvider)) problems.push(`COMPUTE_PROVIDER (${computeProvider}) must be one of COMPUTE_PROVIDERS (${providers.join(', ')})`);
   const compute = {
     idleMinutes: positiveInt('LEASE_IDLE_MINUTES', 30),
     bootstrapMinutes: positiveInt('LEASE_BOOTSTRAP_MINUTES', 15),
     meterSeconds: positiveInt('METER_INTERVAL_SECONDS', 30),
     heartbeatSeconds: positiveInt('SANDBOX_HEARTBEAT_SECONDS', 60),
-    /** Who starts the sandbox of an approved plan. */
-    provider: oneOf('COMPUTE_PROVIDER', ['manual', 'local'] as const, 'manual'),
+    provider: computeProvider,
+    providers,
+    maxOpenLeases: positiveInt('COMPUTE_MAX_OPEN_LEASES', 3),
   };
   if (compute.meterSeconds > 60) problems.push('METER_INTERVAL_SECONDS must be at most 60 (leases are charged at least every minute)');
   const databasePoolSize = positiveInt('DATABASE_POOL_SIZE', 20);
@@ -210,4 +233,19 @@ function readSealKey(inline: string | undefined, file: string | undefined, dataD
     return undefined;
   }
   return key;
+}
+
+/**
+ * `COMPUTE_PROVIDERS`, the providers requests may choose (undefined when unset). `local` makes
+ * the service start processes for whoever asks, so only the operator enables it.
+ */
+function providerList(raw: string | undefined, problems: string[]): ComputeProvider[] | undefined {
+  if (raw === undefined) return undefined;
+  const listed = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = listed.filter((name) => !(COMPUTE_PROVIDERS as readonly string[]).includes(name));
+  if (listed.length === 0 || unknown.length > 0) {
+    problems.push(`COMPUTE_PROVIDERS must list providers among ${COMPUTE_PROVIDERS.join(', ')} (got "${unknown.join(', ') || raw}")`);
+    return undefined;
+  }
+  return COMPUTE_PROVIDERS.filter((name) => listed.includes(name));
 }

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import fs from 'node:fs';
 import { Client } from 'pg';
 import { meterOnce } from '../src/modules/compute/compute.service';
-import { makeUser, Reply, TestUser, useTestApp } from './support/app';
+import { makeUser, Reply, startTestApp, TestApp, TestUser, useTestApp } from './support/app';
+import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 
 /**
  * Sandbox compute (contracts §6): plans, leases, the credits ledger and the meter.
@@ -16,6 +18,8 @@ const t = useTestApp({
   LEASE_IDLE_MINUTES: String(IDLE_MINUTES),
   LEASE_BOOTSTRAP_MINUTES: String(BOOTSTRAP_MINUTES),
   COMPUTE_PROVIDER: 'manual',
+  // The concurrent meter tests hold 25 open leases per user; the cap has its own tests below.
+  COMPUTE_MAX_OPEN_LEASES: '25',
 });
 
 const MINUTE = 60_000;
@@ -869,5 +873,184 @@ describe('credits: 402 and grants', () => {
     expectStatus(await grant('usr_doesnotexist', 5), 404);
     expect((await grant(user.id, 0)).status).toBe(422);
     await expectLedgerConsistent(user.id);
+  });
+});
+
+/** The processes this test process (and the services it runs) started and that are still alive. */
+function childProcesses(): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid …": the command may hold spaces and parentheses.
+    const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(ppid) === process.pid) children.push(Number(entry));
+  }
+  return children;
+}
+
+describe('what a request may start: enabled providers and open leases per user', () => {
+  // A server as an operator gets it by default: COMPUTE_PROVIDERS unset (manual only), 3 open leases per user.
+  let s: TestApp;
+  beforeAll(async () => {
+    s = await startTestApp();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+  const leasesOf = async (userId: string) => (await s.sql(`select id from compute_leases where user_id = $1`, [userId])).length;
+
+  test('provider local on a server that did not enable it: 422 naming the allowed values; no lease, no process (10 requests)', async () => {
+    const user = await makeUser(s);
+    const childrenBefore = childProcesses();
+    const replies = await Promise.all(Array.from({ length: 10 }, () => s.call('POST', '/api/compute/sessions', { token: user.token, body: { provider: 'local' } })));
+    const started = childProcesses().filter((pid) => !childrenBefore.includes(pid));
+    console.log(`10 requests for provider local on a manual-only server: ${started.length} processes started, statuses ${[...new Set(replies.map((r) => r.status))].join(',')}`);
+    expect(started).toEqual([]);
+    for (const reply of replies) {
+      expect({ status: reply.status, body: reply.body }).toEqual({
+        status: 422,
+        body: { detail: [{ loc: ['body', 'provider'], msg: 'must be one of manual (the providers this server enables)', type: 'enum' }] },
+      });
+    }
+    expect(await leasesOf(user.id)).toBe(0);
+    // An unknown provider is the same 422; the enabled one works.
+    expect((await s.call('POST', '/api/compute/sessions', { token: user.token, body: { provider: 'cloud' } })).status).toBe(422);
+    const manual = await s.call('POST', '/api/compute/sessions', { token: user.token, body: { provider: 'manual' } });
+    expect({ status: manual.status, provider: manual.body.provider }).toEqual({ status: 201, provider: 'manual' });
+  });
+
+  test('open leases per user are capped under the account lock: 10 parallel direct sessions with a cap of 3 → 3 created, 7 refused (409)', async () => {
+    const user = await makeUser(s);
+    const replies = await Promise.all(Array.from({ length: 10 }, () => s.call('POST', '/api/compute/sessions', { token: user.token, body: {} })));
+    const statuses = replies.map((r) => r.status).sort();
+    console.log(`10 parallel direct sessions with COMPUTE_MAX_OPEN_LEASES=3: ${statuses.filter((x) => x === 201).length} created, ${statuses.filter((x) => x === 409).length} refused`);
+    expect(statuses).toEqual([...Array(3).fill(201), ...Array(7).fill(409)]);
+    const refused = replies.find((r) => r.status === 409)!;
+    expect(refused.body).toEqual({
+      detail: 'you have 3 open compute sessions, the most this server allows; release one first',
+      open_leases: 3,
+      max_open_leases: 3,
+    });
+    expect(await leasesOf(user.id)).toBe(3);
+
+    // A plan approval is a lease too: refused at the cap, and nothing moves (the plan still waits, nothing is reserved).
+    const drafted = await s.call('POST', '/api/compute/plans', { token: user.token, body: { goal: 'One more' } });
+    expect(drafted.status).toBe(201);
+    const approval = await s.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: user.token });
+    expect({ status: approval.status, detail: approval.body.detail }).toEqual({ status: 409, detail: expect.stringContaining('3 open compute sessions') });
+    expect((await s.call('GET', '/api/compute/plans/current', { token: user.token })).body).toMatchObject({ plan_id: drafted.body.plan_id, status: 'awaiting_decision' });
+    expect((await s.call('GET', '/api/compute/credits', { token: user.token })).body.reserved_credits).toBe(0);
+
+    // A released lease frees its place.
+    const first = replies.find((r) => r.status === 201)!;
+    expect((await s.call('DELETE', `/api/compute/sessions/${first.body.lease_id}`, { token: user.token })).status).toBe(200);
+    const approved = await s.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: user.token });
+    expect(approved.status).toBe(201);
+    expect((await s.call('POST', '/api/compute/sessions', { token: user.token, body: {} })).status).toBe(409);
+    // The cap is per user: another user is not affected.
+    expect((await s.call('POST', '/api/compute/sessions', { token: (await makeUser(s)).token, body: {} })).status).toBe(201);
+  });
+});
+
+describe('sandbox tokens: the pair minted at bootstrap', () => {
+  const refresh = (refreshToken: string) => t.call('POST', '/api/auth/refresh', { body: { refresh_token: refreshToken } });
+
+  /** A direct session of `user`, bootstrapped: its lease id and the sandbox's token pair. */
+  async function sandboxOf(user: TestUser) {
+    const created = await directSession(user);
+    expect(created.status).toBe(201);
+    const booted = await bootstrap(created.body.claim_token);
+    expect(booted.status).toBe(200);
+    expect(booted.body.expires_in).toBe(15 * 60); // contracts §3: access tokens live 15 minutes
+    return { leaseId: created.body.lease_id as number, accessToken: booted.body.access_token as string, refreshToken: booted.body.refresh_token as string };
+  }
+
+  test('of an admin owner: the owner\'s API, but no admin operation and no token minting (403)', async () => {
+    const owner = await makeUser(t, { is_admin: true });
+    const sandbox = await sandboxOf(owner);
+    const me = await t.call('GET', '/api/me', { token: sandbox.accessToken });
+    expect({ status: me.status, user_id: me.body.user_id, is_admin: me.body.is_admin }).toEqual({ status: 200, user_id: owner.id, is_admin: true });
+    expect((await getSession({ ...owner, token: sandbox.accessToken }, sandbox.leaseId)).status).toBe(200);
+
+    // The owner's own token is admin; the sandbox's is not.
+    expect((await t.call('GET', '/api/admin/users', { token: owner.token })).status).toBe(200);
+    const refusedAdmin = [
+      await t.call('GET', '/api/admin/users', { token: sandbox.accessToken }),
+      await t.call('POST', `/api/admin/users/${owner.id}/tokens`, { token: sandbox.accessToken, body: { label: 'escape' } }),
+      await t.call('POST', `/api/admin/users/${owner.id}/credits`, { token: sandbox.accessToken, body: { credits: 1000, reason: 'escape' } }),
+    ];
+    expect(refusedAdmin.map((r) => r.status)).toEqual([403, 403, 403]);
+    expect(await t.sql(`select 1 from auth_tokens where user_id = $1 and label = 'escape'`, [owner.id])).toHaveLength(0);
+
+    // A device login approved with the sandbox token would hand the sandbox a full login.
+    const started = await t.call('POST', '/api/auth/cli/start');
+    const approval = await t.call('POST', '/api/auth/cli/approve', { token: sandbox.accessToken, body: { user_code: started.body.user_code } });
+    expect({ status: approval.status, detail: approval.body.detail }).toEqual({ status: 403, detail: expect.stringContaining('sandbox') });
+    const poll = await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } });
+    expect(poll.body).toMatchObject({ status: 'pending' });
+
+    // Admins read every trajectory; the admin's sandbox reads only its owner's own and shared ones.
+    const trajectories = trajectoryCalls(t);
+    const stranger = await makeUser(t);
+    const privateId = newSessionId('private');
+    expect((await trajectories.append(stranger, privateId, null, [{ uuid: newUuid(), parentUuid: null, type: 'user' }])).status).toBe(200);
+    expect((await trajectories.meta(owner, privateId)).status).toBe(200);
+    expect((await trajectories.meta({ token: sandbox.accessToken }, privateId)).status).toBe(404);
+    const ownId = newSessionId('own');
+    expect((await trajectories.append({ token: sandbox.accessToken }, ownId, null, [{ uuid: newUuid(), parentUuid: null, type: 'user' }])).status).toBe(200);
+    expect((await trajectories.meta(owner, ownId)).body.owner_id).toBe(owner.id);
+  });
+
+  test('released: the access token and the refresh token (also a rotated pair) answer 401', async () => {
+    const user = await makeUser(t);
+    const first = await sandboxOf(user);
+    const other = await sandboxOf(user); // another lease of the same owner keeps its tokens
+    const rotated = await refresh(first.refreshToken);
+    expect(rotated.status).toBe(200);
+    const second = { accessToken: rotated.body.access_token as string, refreshToken: rotated.body.refresh_token as string };
+    expect((await t.call('GET', '/api/me', { token: second.accessToken })).status).toBe(200);
+
+    expect((await release(user, first.leaseId)).status).toBe(200);
+    expect((await t.call('GET', '/api/me', { token: first.accessToken })).status).toBe(401);
+    expect((await t.call('GET', '/api/me', { token: second.accessToken })).status).toBe(401);
+    expect((await refresh(second.refreshToken)).status).toBe(401);
+    expect((await t.call('GET', '/api/me', { token: other.accessToken })).status).toBe(200);
+    expect((await t.call('GET', '/api/me', { token: user.token })).status).toBe(200);
+  });
+
+  test('a refresh racing the release never leaves a live pair behind', async () => {
+    const user = await makeUser(t);
+    const outcomes: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const sandbox = await sandboxOf(user);
+      const [rotated, released] = await Promise.all([refresh(sandbox.refreshToken), release(user, sandbox.leaseId)]);
+      expect(released.status).toBe(200);
+      outcomes.push(rotated.status);
+      if (rotated.status === 200) {
+        expect((await t.call('GET', '/api/me', { token: rotated.body.access_token })).status).toBe(401);
+        expect((await refresh(rotated.body.refresh_token)).status).toBe(401);
+      }
+    }
+    console.log(`refresh racing release, 10 rounds: ${outcomes.filter((s) => s === 200).length} refreshes first (their pair revoked by the release), ${outcomes.filter((s) => s === 401).length} after`);
+    expect(outcomes.filter((s) => s !== 200 && s !== 401)).toEqual([]);
+    expect(await t.sql(`select id from auth_tokens where user_id = $1 and lease_id is not null and revoked_at is null`, [user.id])).toEqual([]);
+  });
+
+  test('expired by the meter (idle): the access token and the refresh token answer 401', async () => {
+    const tl = timeline();
+    tl.now(0);
+    const user = await makeUser(t);
+    const sandbox = await sandboxOf(user);
+    expect((await t.call('GET', '/api/me', { token: sandbox.accessToken })).status).toBe(200);
+    await tl.meter(IDLE_MINUTES + 1);
+    expect((await getSession(user, sandbox.leaseId)).body.state).toBe('expired');
+    expect((await t.call('GET', '/api/me', { token: sandbox.accessToken })).status).toBe(401);
+    expect((await refresh(sandbox.refreshToken)).status).toBe(401);
   });
 });

@@ -109,6 +109,33 @@ beforeAll(() => {
   if (!fs.existsSync(CLI)) throw new Error('dist/ is missing: run npm run build first (npm test builds before running)');
 });
 
+/** The `labdesk sandbox run` processes this test process (its services) started that are still alive. */
+function sandboxChildren(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(ppid) === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(' sandbox run ');
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** Secrets a server's environment typically holds (set in this process while the local provider's app runs). */
+const SERVER_SECRETS: Record<string, string> = {
+  RELEASE_TOKEN: 'rel_e2e_release_token_must_not_leak',
+  LLM_API_KEY: 'sk-e2e-llm-key-must-not-leak',
+  S3_ACCESS_KEY_ID: 'e2e-s3-key-id-must-not-leak',
+  S3_SECRET_ACCESS_KEY: 'e2e-s3-secret-must-not-leak',
+  BOOTSTRAP_ADMIN_TOKEN: 'ldk_pat_e2e_bootstrap_admin_token_must_not_leak_xxxxxxxx',
+  LABDESK_INVITE_KEY: 'e2e-some-future-secret-must-not-leak',
+};
+
 describe('local provider: the service starts the sandbox of an approved plan', () => {
   let t: TestApp;
   let user: TestUser;
@@ -134,13 +161,22 @@ describe('local provider: the service starts the sandbox of an approved plan', (
       if (entry.msg === 'sandbox' || entry.msg === 'sandbox exited') logged.push(entry as (typeof logged)[number]);
       return entry.level === 'warn' || entry.level === 'error' ? write(chunk, ...rest) : true;
     }) as typeof process.stdout.write);
-    t = await startTestApp({ COMPUTE_PROVIDER: 'local', ...FAST, LOG_LEVEL: 'info' });
+    for (const [name, value] of Object.entries(SERVER_SECRETS)) {
+      savedEnv[name] = process.env[name];
+      process.env[name] = value;
+    }
+    t = await startTestApp({ COMPUTE_PROVIDER: 'local', COMPUTE_PROVIDERS: 'manual,local', ...FAST, LOG_LEVEL: 'info' });
     user = await makeUser(t, { name: 'Local sandbox user' });
   });
 
+  const savedEnv: Record<string, string | undefined> = {};
   afterAll(async () => {
     await t?.close(); // stops the sandboxes it started
     stdout?.mockRestore();
+    for (const [name, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   });
 
   test(
@@ -156,6 +192,23 @@ describe('local provider: the service starts the sandbox of an approved plan', (
       expectStatus(again, 401);
       await until('the sandbox to say it is ready', printed, (lines) => lines.some((l) => l === `lease ${lease.lease_id} ready; heartbeat every 1s`));
       expect(printed()[0]).toBe(`bootstrapping against ${t.url}…`);
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    'its environment holds the allowlisted variables and its claim token, none of the server\'s secrets',
+    async () => {
+      const pids = sandboxChildren();
+      expect(pids).toHaveLength(1);
+      const environ = fs.readFileSync(`/proc/${pids[0]}/environ`, 'utf8').split('\0').filter(Boolean);
+      const names = environ.map((entry) => entry.slice(0, entry.indexOf('='))).sort();
+      console.log(`sandbox environment: ${names.join(' ')} (the server's: ${Object.keys(process.env).length} variables)`);
+      expect(names.filter((name) => !['HOME', 'LABDESK_CLAIM_TOKEN', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR', 'TZ', 'USER'].includes(name))).toEqual([]);
+      expect(environ).toContain(`LABDESK_CLAIM_TOKEN=${lease.claim_token}`);
+      const text = environ.join('\n');
+      for (const secret of [...Object.values(SERVER_SECRETS), t.databaseUrl, t.adminToken]) expect(text).not.toContain(secret);
+      if (process.env.PATH) expect(environ).toContain(`PATH=${process.env.PATH}`);
     },
     STEP_TIMEOUT,
   );

@@ -1,5 +1,6 @@
 import { rawArrayElements } from '../facade/raw-json';
 import { loadConfig } from '../src/config';
+import { sandboxEnvironment } from '../src/modules/compute/local-provider';
 import type { Viewer } from '../src/modules/auth/auth.service';
 import type { Lab } from '../src/modules/labs/lab.entity';
 import { can, canSeeLab, LabAction, OwnMembership } from '../src/modules/labs/lab.policy';
@@ -31,6 +32,46 @@ describe('configuration', () => {
 
   test('s3 needs its bucket and keys', () => {
     expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET[\s\S]*S3_ACCESS_KEY_ID[\s\S]*S3_SECRET_ACCESS_KEY/);
+  });
+});
+
+describe('compute settings', () => {
+  test('requests may choose among the enabled providers only: manual by default, local when the operator says so', () => {
+    expect(loadConfig({}).compute).toMatchObject({ provider: 'manual', providers: ['manual'], maxOpenLeases: 3 });
+    expect(loadConfig({ COMPUTE_PROVIDERS: 'manual, local', COMPUTE_MAX_OPEN_LEASES: '10' }).compute).toMatchObject({ provider: 'manual', providers: ['manual', 'local'], maxOpenLeases: 10 });
+    expect(loadConfig({ COMPUTE_PROVIDERS: 'local', COMPUTE_PROVIDER: 'local' }).compute).toMatchObject({ provider: 'local', providers: ['local'] });
+    // Only local enabled: approved plans use it without saying so twice.
+    expect(loadConfig({ COMPUTE_PROVIDERS: 'local' }).compute).toMatchObject({ provider: 'local', providers: ['local'] });
+    // COMPUTE_PROVIDER=local alone (as before COMPUTE_PROVIDERS existed) enables local next to manual.
+    expect(loadConfig({ COMPUTE_PROVIDER: 'local' }).compute).toMatchObject({ provider: 'local', providers: ['manual', 'local'] });
+  });
+
+  test('the provider of approved plans must be enabled; unknown providers and a cap below 1 are refused', () => {
+    expect(() => loadConfig({ COMPUTE_PROVIDERS: 'manual', COMPUTE_PROVIDER: 'local' })).toThrow(/COMPUTE_PROVIDER \(local\) must be one of COMPUTE_PROVIDERS \(manual\)/);
+    expect(() => loadConfig({ COMPUTE_PROVIDERS: 'manual,cloud' })).toThrow(/COMPUTE_PROVIDERS must list providers among manual, local \(got "cloud"\)/);
+    expect(() => loadConfig({ COMPUTE_PROVIDERS: ',' })).toThrow(/COMPUTE_PROVIDERS must list providers among manual, local/);
+    expect(() => loadConfig({ COMPUTE_MAX_OPEN_LEASES: '0' })).toThrow(/COMPUTE_MAX_OPEN_LEASES must be a positive integer/);
+  });
+});
+
+describe('sandbox environment', () => {
+  test('built from an allowlist and the claim token: none of the server\'s settings or secrets', () => {
+    const server = {
+      PATH: '/usr/bin:/bin',
+      HOME: '/home/labdesk',
+      LANG: 'C.UTF-8',
+      TZ: 'UTC',
+      DATABASE_URL: 'postgres://labdesk:pw@db/labdesk',
+      RELEASE_TOKEN: 'rel_secret',
+      BOOTSTRAP_ADMIN_TOKEN: 'ldk_pat_secret',
+      LLM_API_KEY: 'sk-secret',
+      S3_SECRET_ACCESS_KEY: 's3-secret',
+      NODE_OPTIONS: '--inspect=0.0.0.0:9229',
+      LABDESK_CLAIM_TOKEN: 'ldk_ct_not_this_one',
+      UNDEFINED: undefined,
+    };
+    expect(sandboxEnvironment(server, 'ldk_ct_abc')).toEqual({ PATH: '/usr/bin:/bin', HOME: '/home/labdesk', LANG: 'C.UTF-8', TZ: 'UTC', LABDESK_CLAIM_TOKEN: 'ldk_ct_abc' });
+    expect(sandboxEnvironment({}, 'ldk_ct_abc')).toEqual({ LABDESK_CLAIM_TOKEN: 'ldk_ct_abc' });
   });
 });
 

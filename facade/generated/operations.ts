@@ -210,7 +210,7 @@ export type ReleaseManifestInput = {
 
 export type SessionInput = {
   machine?: MachineInput | null | undefined;
-  /** manual (default) or local. */
+  /** One of the providers the server enables (COMPUTE_PROVIDERS: manual, local); default: the server’s COMPUTE_PROVIDER. */
   provider?: string | null | undefined;
 };
 

@@ -1,9 +1,10 @@
 import { type EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
-import { directQuery } from '../../db/sql';
+import { directQuery, Query, sqlOf } from '../../db/sql';
 import { notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newId, newSecret, randomString, sha256Hex } from '../../ids';
 import { User } from '../users/user.entity';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
+import { refuseSandboxToken } from './token.policy';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
@@ -22,6 +23,7 @@ interface PresentedToken {
   id: string;
   kind: TokenKind;
   familyId: string | null;
+  leaseId: number | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
   usedAt: Date | null;
@@ -32,6 +34,8 @@ interface PresentedToken {
 export interface Viewer {
   user: User;
   tokenId: string;
+  /** Set when the credential is a sandbox's token: the lease it is bound to (see token.policy). */
+  leaseId?: number;
 }
 
 interface IssuedToken {
@@ -47,7 +51,7 @@ export function mintToken(
   em: EntityManager,
   user: User,
   kind: TokenKind,
-  opts: { label?: string; ttlSeconds?: number; familyId?: string; fixedToken?: string } = {},
+  opts: { label?: string; ttlSeconds?: number; familyId?: string; fixedToken?: string; leaseId?: number | null } = {},
 ): IssuedToken {
   const token = opts.fixedToken ?? `${WIRE_PREFIX[kind]}${randomString(KEY_LENGTH)}${newSecret(32)}`;
   const key = token.slice(WIRE_PREFIX[kind].length, WIRE_PREFIX[kind].length + KEY_LENGTH);
@@ -58,6 +62,7 @@ export function mintToken(
     label: opts.label ?? '',
     secretHash: sha256Hex(token),
     familyId: opts.familyId ?? null,
+    leaseId: opts.leaseId ?? null,
     expiresAt: opts.ttlSeconds ? new Date(Date.now() + opts.ttlSeconds * 1000) : null,
   });
   return { tokenId: row.id, token };
@@ -71,11 +76,12 @@ async function findPresentedToken(em: EntityManager, token: string): Promise<Pre
   const [row] = await directQuery(em, presentedTokenStatement(em), [`tok_${shape[2]}`]);
   if (!row || row.token_kind !== KIND_OF[shape[1]] || !digestsEqual(row.token_secret_hash as string, sha256Hex(token))) return null;
   const time = (value: unknown) => (value ? new Date(value as string) : null);
-  const { token_id, token_kind, token_secret_hash, token_family_id, token_expires_at, token_revoked_at, token_used_at, ...userColumns } = row;
+  const { token_id, token_kind, token_secret_hash, token_family_id, token_lease_id, token_expires_at, token_revoked_at, token_used_at, ...userColumns } = row;
   return {
     id: token_id as string,
     kind: token_kind as TokenKind,
     familyId: token_family_id as string | null,
+    leaseId: token_lease_id as number | null,
     expiresAt: time(token_expires_at),
     revokedAt: time(token_revoked_at),
     usedAt: time(token_used_at),
@@ -99,7 +105,7 @@ function presentedTokenStatement(em: EntityManager) {
     .flatMap((prop) => prop.fieldNames.map((column) => `u.${column}`));
   return (presentedToken = {
     name: 'auth_presented_token',
-    text: `select t.id as token_id, t.kind as token_kind, t.secret_hash as token_secret_hash, t.family_id as token_family_id,
+    text: `select t.id as token_id, t.kind as token_kind, t.secret_hash as token_secret_hash, t.family_id as token_family_id, t.lease_id as token_lease_id,
                   t.expires_at as token_expires_at, t.revoked_at as token_revoked_at, t.used_at as token_used_at, ${userColumns.join(', ')}
              from auth_tokens t join users u on u.id = t.user_id where t.id = $1`,
   });
@@ -120,7 +126,7 @@ export async function authenticate(em: EntityManager, header: string | undefined
   }
   if (row.user.disabled) throw unauthenticated('this account is disabled');
   await markActive(em, row.user, now);
-  return { user: row.user, tokenId: row.id };
+  return row.leaseId === null ? { user: row.user, tokenId: row.id } : { user: row.user, tokenId: row.id, leaseId: row.leaseId };
 }
 
 const ACTIVITY_RESOLUTION_MS = 5 * 60 * 1000;
@@ -148,9 +154,10 @@ export interface LoginTokens {
   expiresIn: number;
 }
 
-export function mintLoginPair(em: EntityManager, user: User, familyId: string): LoginTokens {
-  const access = mintToken(em, user, 'access', { ttlSeconds: ACCESS_TOKEN_TTL_S, familyId });
-  const refresh = mintToken(em, user, 'refresh', { ttlSeconds: REFRESH_TOKEN_TTL_S, familyId });
+/** A login's access and refresh token; `leaseId` binds both to a sandbox's lease (revoked when it ends). */
+export function mintLoginPair(em: EntityManager, user: User, familyId: string, leaseId: number | null = null): LoginTokens {
+  const access = mintToken(em, user, 'access', { ttlSeconds: ACCESS_TOKEN_TTL_S, familyId, leaseId });
+  const refresh = mintToken(em, user, 'refresh', { ttlSeconds: REFRESH_TOKEN_TTL_S, familyId, leaseId });
   return { accessToken: access.token, refreshToken: refresh.token, tokenType: 'bearer', expiresIn: ACCESS_TOKEN_TTL_S };
 }
 
@@ -158,6 +165,7 @@ export function mintLoginPair(em: EntityManager, user: User, familyId: string): 
  * Exchanges a refresh token for a new pair. Each refresh token works once: it is marked used in
  * one conditional UPDATE, so two concurrent refreshes cannot both succeed. Presenting a token
  * that was rotated more than a few seconds ago means it leaked: the whole login (family) is revoked.
+ * A sandbox's refresh token works only while its lease is open, and the new pair is bound to it too.
  * @throws UNAUTHENTICATED
  */
 export async function refreshLogin(em: EntityManager, refreshToken: string): Promise<LoginTokens> {
@@ -166,10 +174,13 @@ export async function refreshLogin(em: EntityManager, refreshToken: string): Pro
   const now = new Date();
   // Using the old token and minting the new pair commit together, or neither does.
   const pair = await em.transactional(async (tx) => {
+    // The lease row is held (shared) until the new pair commits: a release or expiry waits for
+    // it and then revokes the new pair too, or has already ended the lease and this finds nothing.
+    if (row.leaseId !== null && !(await lockOpenLease(tx, row.leaseId))) throw unauthenticated('refresh token expired, revoked or already used');
     const claimed = await tx.nativeUpdate(AuthToken, { id: row.id, usedAt: null, revokedAt: null, expiresAt: { $gt: now } }, { usedAt: now });
     if (claimed === 0) return null;
     if (row.user.disabled) throw unauthenticated('this account is disabled');
-    const minted = mintLoginPair(tx, tx.getReference(User, row.user.id), row.familyId ?? newId('dev'));
+    const minted = mintLoginPair(tx, tx.getReference(User, row.user.id), row.familyId ?? newId('dev'), row.leaseId);
     await tx.flush();
     return minted;
   });
@@ -180,6 +191,21 @@ export async function refreshLogin(em: EntityManager, refreshToken: string): Pro
     await em.nativeUpdate(AuthToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: now });
   }
   throw unauthenticated('refresh token expired, revoked or already used');
+}
+
+/** Whether the lease is open (not released or expired), holding its row against ending until commit. */
+async function lockOpenLease(tx: EntityManager, leaseId: number): Promise<boolean> {
+  const rows = await sqlOf(tx)(`select 1 from compute_leases where id = ? and state in ('awaiting_sandbox', 'ready', 'paused') for share`, [leaseId]);
+  return rows.length > 0;
+}
+
+/**
+ * Revokes every token bound to a lease (its sandbox's logins), in the transaction that ends it.
+ * That transaction holds the lease row, so a concurrent refresh either committed its pair before
+ * (revoked here) or runs after and finds the lease over.
+ */
+export async function revokeLeaseTokens(q: Query, leaseId: number): Promise<void> {
+  await q(`update auth_tokens set revoked_at = now() where lease_id = ? and revoked_at is null`, [leaseId]);
 }
 
 /** The alphabet of user codes: no 0/O, 1/I/L, so they can be read aloud and typed. */
@@ -207,8 +233,13 @@ export async function startDeviceLogin(em: EntityManager): Promise<DeviceStart> 
   return { deviceCode, userCode, expiresIn: DEVICE_CODE_TTL_S, interval: DEVICE_POLL_INTERVAL_S };
 }
 
-/** A signed-in user approves the login showing `userCode`. @throws NOT_FOUND when unknown or expired. */
+/**
+ * A signed-in user approves the login showing `userCode`. A sandbox token cannot: the login it
+ * would hand out would outlive the lease.
+ * @throws FORBIDDEN (sandbox token), NOT_FOUND when unknown or expired.
+ */
 export async function approveDeviceLogin(em: EntityManager, viewer: Viewer, userCode: string): Promise<string> {
+  refuseSandboxToken(viewer, 'approve a device login');
   const normalized = userCode.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
   const formatted = `${normalized.slice(0, 4)}-${normalized.slice(4)}`;
   const approved = await em.nativeUpdate(

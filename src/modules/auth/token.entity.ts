@@ -31,6 +31,15 @@ export class AuthToken {
   @Property({ type: 'text', nullable: true })
   familyId: string | null = null;
 
+  /**
+   * Set on the pair a sandbox receives at bootstrap (and on the pairs its refreshes mint): the
+   * lease they live and die with. Such a token acts for its user but never as an admin and never
+   * mints credentials (see `isSandboxToken`).
+   */
+  @Index()
+  @Property({ type: 'integer', nullable: true })
+  leaseId: number | null = null;
+
   @Property({ type: 'datetime', nullable: true })
   expiresAt: Date | null = null;
 

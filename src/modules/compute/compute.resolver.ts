@@ -59,7 +59,7 @@ async function presentLease(ctx: Ctx, lease: compute.LeaseRow, claimToken: strin
 }
 
 const now = (ctx: Ctx) => ctx.services.clock.now();
-const times = (ctx: Ctx) => ctx.services.config.compute;
+const settings = (ctx: Ctx) => ctx.services.config.compute;
 
 @Resolver()
 export class ComputeResolver {
@@ -76,7 +76,7 @@ export class ComputeResolver {
 
   @Mutation(() => LeaseNode, { description: 'Approves a plan: reserves its ceiling and claims a lease (claim token shown once).' })
   async computePlanApprove(@Context() ctx: Ctx, @Arg('planId', () => Int) planId: number): Promise<LeaseNode> {
-    const issued = await compute.approvePlan(ctx.em, await requireViewer(ctx), planId, times(ctx).provider, times(ctx), now(ctx));
+    const issued = await compute.approvePlan(ctx.em, await requireViewer(ctx), planId, settings(ctx), now(ctx));
     return this.issued(ctx, issued);
   }
 
@@ -87,7 +87,7 @@ export class ComputeResolver {
 
   @Mutation(() => LeaseNode, { description: 'A lease without a plan or ceiling (manual-provider dev flow).' })
   async computeSessionCreate(@Context() ctx: Ctx, @Arg('input', () => SessionInput) input: SessionInput): Promise<LeaseNode> {
-    return this.issued(ctx, await compute.createDirectLease(ctx.em, await requireViewer(ctx), input, times(ctx), now(ctx)));
+    return this.issued(ctx, await compute.createDirectLease(ctx.em, await requireViewer(ctx), input, settings(ctx), now(ctx)));
   }
 
   /** The local provider starts the sandbox runtime now; the manual one leaves that to a person. */
@@ -116,14 +116,14 @@ export class ComputeResolver {
 
   @Mutation(() => LeaseNode, { description: 'Raises a lease’s ceiling; a paused lease resumes.' })
   async computeSessionTopUp(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number, @Arg('input', () => TopUpInput) input: TopUpInput): Promise<LeaseNode> {
-    const lease = await compute.topUp(ctx.em, await requireViewer(ctx), leaseId, input.credits, times(ctx), now(ctx));
+    const lease = await compute.topUp(ctx.em, await requireViewer(ctx), leaseId, input.credits, settings(ctx), now(ctx));
     publishLease(ctx.services.pubsub, lease);
     return presentLease(ctx, lease);
   }
 
   @Mutation(() => BootstrapNode, { description: 'Exchanges a claim token (single use) for the sandbox’s credentials.' })
   async computeBootstrap(@Context() ctx: Ctx, @Arg('input', () => BootstrapInput) input: BootstrapInput): Promise<BootstrapNode> {
-    const { lease, ...done } = await compute.bootstrap(ctx.em, input.claimToken, times(ctx), now(ctx));
+    const { lease, ...done } = await compute.bootstrap(ctx.em, input.claimToken, settings(ctx), now(ctx));
     publishLease(ctx.services.pubsub, lease);
     return { status: 'approved', ...done };
   }
@@ -131,7 +131,7 @@ export class ComputeResolver {
   @Mutation(() => HeartbeatNode, { description: 'A sandbox’s heartbeat (process token as bearer or in the input).' })
   async computeHeartbeat(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number, @Arg('input', () => HeartbeatInput) input: HeartbeatInput): Promise<HeartbeatNode> {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.authorization ?? '')?.[1];
-    const answer = await compute.heartbeat(ctx.em, leaseId, input.processToken ?? bearer, input.active, times(ctx), now(ctx));
+    const answer = await compute.heartbeat(ctx.em, leaseId, input.processToken ?? bearer, input.active, settings(ctx), now(ctx));
     const { lease } = answer;
     return {
       leaseId: lease.id,

@@ -1,23 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ComputeProvider, Config } from '../../config';
 import { Query, sqlOf, withDates } from '../../db/sql';
 import { conflict, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newSecret, sha256Hex } from '../../ids';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { mintLoginPair } from '../auth/auth.service';
+import { mintLoginPair, revokeLeaseTokens } from '../auth/auth.service';
 import { User } from '../users/user.entity';
 import { availableCredits, credits, lockAccount, moveCredits, requireAvailable } from './credits.service';
 import type { LeaseState } from './compute.entity';
 import { draftQuote, Machine, machineOf, PlanInput } from './planner';
 
-/** How long leases wait and idle, and how often they are metered (config `compute`). */
-export interface ComputeTimes {
-  idleMinutes: number;
-  bootstrapMinutes: number;
-}
+/** How long leases wait and idle, who may start them and how many may be open (config `compute`). */
+export type ComputeSettings = Pick<Config['compute'], 'idleMinutes' | 'bootstrapMinutes' | 'provider' | 'providers' | 'maxOpenLeases'>;
 
-export const PROVIDERS = ['manual', 'local'] as const;
-export type Provider = (typeof PROVIDERS)[number];
+/** The states of a lease that is not over: each counts against `COMPUTE_MAX_OPEN_LEASES`. */
+const OPEN_STATES = `('awaiting_sandbox', 'ready', 'paused')`;
 /** Below this share of the ceiling (or this many credits without one), heartbeats warn. */
 const LOW_CREDIT_SHARE = 0.2;
 const LOW_CREDIT_FLOOR = 1;
@@ -141,18 +139,20 @@ export interface IssuedLease {
 
 /**
  * Approves a plan exactly once: its spend ceiling is reserved from the caller's credits (402
- * when they do not cover it) and frozen onto a new lease awaiting its sandbox.
+ * when they do not cover it) and frozen onto a new lease awaiting its sandbox, started by the
+ * operator's `COMPUTE_PROVIDER`. At `COMPUTE_MAX_OPEN_LEASES` open leases the approval is refused (409).
  * @throws NOT_FOUND, CONFLICT, PAYMENT_REQUIRED
  */
-export async function approvePlan(em: EntityManager, viewer: Viewer, planId: number, provider: Provider, times: ComputeTimes, now: Date): Promise<IssuedLease> {
+export async function approvePlan(em: EntityManager, viewer: Viewer, planId: number, settings: ComputeSettings, now: Date): Promise<IssuedLease> {
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
     // Account first, then plan: the order drafting takes them in, so the two cannot deadlock.
     const account = await lockAccount(q, viewer.user.id);
     const plan = await lockUndecided(q, viewer, planId);
     requireAvailable(account, plan.spend_ceiling_credits);
+    await requireOpenLeaseRoom(q, viewer.user.id, settings.maxOpenLeases);
     await q(`update compute_plans set status = 'approved', decided_at = now() where id = ?`, [planId]);
-    const issued = await insertLease(q, viewer, { planId, provider, machine: plan.machine, ceiling: plan.spend_ceiling_credits }, times, now);
+    const issued = await insertLease(q, viewer, { planId, provider: settings.provider, machine: plan.machine, ceiling: plan.spend_ceiling_credits }, settings, now);
     await moveCredits(q, viewer.user.id, { kind: 'reservation', credits: 0, reserved: plan.spend_ceiling_credits, leaseId: issued.lease.id, reason: 'ceiling reserved' });
     return issued;
   });
@@ -170,29 +170,49 @@ export async function declinePlan(em: EntityManager, viewer: Viewer, planId: num
 
 /**
  * A lease without a plan and without a ceiling (the manual-provider dev flow): the budget
- * guardrail skips it, but it never spends credits the caller does not have.
+ * guardrail skips it, but it never spends credits the caller does not have. The caller chooses
+ * among the providers the operator enabled (`COMPUTE_PROVIDERS`; unsaid: `COMPUTE_PROVIDER`):
+ * `local` starts a process on the server, so a request never enables it by itself.
+ * @throws VALIDATION_FAILED, PAYMENT_REQUIRED, CONFLICT (at `COMPUTE_MAX_OPEN_LEASES` open leases)
  */
-export async function createDirectLease(em: EntityManager, viewer: Viewer, input: { provider?: string | null; machine?: PlanInput['machine'] }, times: ComputeTimes, now: Date): Promise<IssuedLease> {
-  checks()
-    .text(['input', 'provider'], input.provider, { min: 1, max: 20, pattern: /^(manual|local)$/, hint: 'must be manual or local' })
-    .done();
+export async function createDirectLease(em: EntityManager, viewer: Viewer, input: { provider?: string | null; machine?: PlanInput['machine'] }, settings: ComputeSettings, now: Date): Promise<IssuedLease> {
+  const enabled = settings.providers as readonly string[];
+  const c = checks();
+  if (input.provider != null && !enabled.includes(input.provider)) {
+    c.add(['input', 'provider'], `must be one of ${enabled.join(', ')} (the providers this server enables)`, 'enum');
+  }
+  c.done();
+  const provider = (input.provider ?? settings.provider) as ComputeProvider;
   const machine = machineOf(input.machine, ['input', 'machine']);
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
     requireAvailable(await lockAccount(q, viewer.user.id), 0.0001);
-    return insertLease(q, viewer, { planId: null, provider: (input.provider ?? 'manual') as Provider, machine, ceiling: null }, times, now);
+    await requireOpenLeaseRoom(q, viewer.user.id, settings.maxOpenLeases);
+    return insertLease(q, viewer, { planId: null, provider, machine, ceiling: null }, settings, now);
   });
+}
+
+/**
+ * Refuses a new lease once the user holds `max` open ones. The caller holds the user's credit
+ * account row locked (every lease is created under it), so concurrent requests count one at a time.
+ * @throws CONFLICT
+ */
+async function requireOpenLeaseRoom(q: Query, userId: string, max: number) {
+  const [{ open }] = await q<{ open: number }>(`select count(*)::int as open from compute_leases where user_id = ? and state in ${OPEN_STATES}`, [userId]);
+  if (open >= max) {
+    throw conflict(`you have ${open} open compute sessions, the most this server allows; release one first`, { open_leases: open, max_open_leases: max });
+  }
 }
 
 async function insertLease(
   q: Query,
   viewer: Viewer,
-  lease: { planId: number | null; provider: Provider; machine: Machine; ceiling: number | null },
-  times: ComputeTimes,
+  lease: { planId: number | null; provider: ComputeProvider; machine: Machine; ceiling: number | null },
+  settings: ComputeSettings,
   now: Date,
 ): Promise<IssuedLease> {
   const claimToken = `${CLAIM_PREFIX}${newSecret(40)}`;
-  const idleExpiresAt = minutesLater(now, times.idleMinutes);
+  const idleExpiresAt = minutesLater(now, settings.idleMinutes);
   const [row] = await q(
     `insert into compute_leases (user_id, plan_id, state, provider, machine, rate_credits_per_minute, ceiling_credits, claim_token_hash,
                                  idle_expires_at, bootstrap_deadline, last_metered_at, created_at)
@@ -206,7 +226,7 @@ async function insertLease(
       lease.ceiling,
       sha256Hex(claimToken),
       idleExpiresAt,
-      minutesLater(now, times.bootstrapMinutes),
+      minutesLater(now, settings.bootstrapMinutes),
       now,
       now,
     ],
@@ -230,7 +250,7 @@ export async function getLease(em: EntityManager, viewer: Viewer, leaseId: numbe
 /** The caller's newest lease that is not over (released or expired), or null. */
 export async function currentLease(em: EntityManager, viewer: Viewer): Promise<LeaseRow | null> {
   const [row] = await sqlOf(em)(
-    `select ${LEASE_COLUMNS} from compute_leases where user_id = ? and state in ('awaiting_sandbox', 'ready', 'paused') order by id desc limit 1`,
+    `select ${LEASE_COLUMNS} from compute_leases where user_id = ? and state in ${OPEN_STATES} order by id desc limit 1`,
     [viewer.user.id],
   );
   return row ? toLease(row) : null;
@@ -239,7 +259,7 @@ export async function currentLease(em: EntityManager, viewer: Viewer): Promise<L
 /** The caller's leases that are not over, newest first. */
 export async function openLeases(em: EntityManager, viewer: Viewer): Promise<LeaseRow[]> {
   const rows = await sqlOf(em)(
-    `select ${LEASE_COLUMNS} from compute_leases where user_id = ? and state in ('awaiting_sandbox', 'ready', 'paused') order by id desc`,
+    `select ${LEASE_COLUMNS} from compute_leases where user_id = ? and state in ${OPEN_STATES} order by id desc`,
     [viewer.user.id],
   );
   return rows.map(toLease);
@@ -281,8 +301,12 @@ export async function releaseLease(em: EntityManager, viewer: Viewer, leaseId: n
   });
 }
 
-/** Moves a lease to `state` (released/expired), returning its unspent reservation. */
+/**
+ * Moves a lease to `state` (released/expired), returning its unspent reservation and revoking
+ * its sandbox's logins. Every end of a lease goes through here.
+ */
 async function endLease(q: Query, lease: LeaseRow, state: 'released' | 'expired', now: Date): Promise<LeaseRow> {
+  await revokeLeaseTokens(q, lease.id);
   const [row] = await q(
     // The process token stays valid for heartbeats, which then answer `stop`.
     `update compute_leases set state = ?, released_at = ?, claim_token_hash = null where id = ? returning ${LEASE_COLUMNS}`,
@@ -298,7 +322,7 @@ async function endLease(q: Query, lease: LeaseRow, state: 'released' | 'expired'
  * cover it); a paused lease resumes. A lease without a ceiling has nothing to raise (409).
  * @throws VALIDATION_FAILED, NOT_FOUND, CONFLICT, PAYMENT_REQUIRED
  */
-export async function topUp(em: EntityManager, viewer: Viewer, leaseId: number, amount: number, times: ComputeTimes, now: Date): Promise<LeaseRow> {
+export async function topUp(em: EntityManager, viewer: Viewer, leaseId: number, amount: number, settings: ComputeSettings, now: Date): Promise<LeaseRow> {
   checks().int(['input', 'credits'], amount, { min: 0.0001, max: 1_000_000 }).done();
   const raise = credits(amount);
   return em.transactional(async (tx) => {
@@ -308,7 +332,7 @@ export async function topUp(em: EntityManager, viewer: Viewer, leaseId: number, 
     if (lease.ceiling_credits === null) throw conflict('this session has no spend ceiling to raise');
     requireAvailable(await lockAccount(q, viewer.user.id), raise);
     await moveCredits(q, viewer.user.id, { kind: 'reservation', credits: 0, reserved: raise, leaseId, reason: 'top-up reserved' });
-    const idleExpiresAt = minutesLater(now, times.idleMinutes);
+    const idleExpiresAt = minutesLater(now, settings.idleMinutes);
     // The meter does not charge paused time: a resumed lease is metered from now.
     const [row] = await q(
       `update compute_leases set ceiling_credits = ceiling_credits + ?, state = case when state = 'paused' then 'ready' else state end,
@@ -336,13 +360,13 @@ export interface Bootstrapped {
  * concurrent second attempt finds nothing; unknown, used and released tokens are refused alike.
  * @throws UNAUTHENTICATED
  */
-export async function bootstrap(em: EntityManager, claimToken: string, times: ComputeTimes, now: Date): Promise<Bootstrapped> {
+export async function bootstrap(em: EntityManager, claimToken: string, settings: ComputeSettings, now: Date): Promise<Bootstrapped> {
   const refused = () => unauthenticated('invalid or used claim token');
   if (typeof claimToken !== 'string' || !claimToken.startsWith(CLAIM_PREFIX) || claimToken.length > 200) throw refused();
   const processToken = `${PROCESS_PREFIX}${newSecret(40)}`;
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
-    const idleExpiresAt = minutesLater(now, times.idleMinutes);
+    const idleExpiresAt = minutesLater(now, settings.idleMinutes);
     const [row] = await q(
       `update compute_leases set claim_token_hash = null, process_token_hash = ?, state = 'ready', last_metered_at = ?, idle_expires_at = ?
         where claim_token_hash = ? and state = 'awaiting_sandbox' and bootstrap_deadline >= ? returning ${LEASE_COLUMNS}`,
@@ -353,7 +377,8 @@ export async function bootstrap(em: EntityManager, claimToken: string, times: Co
     await recordIdleRefresh(q, lease.id, 'bootstrap', now, idleExpiresAt);
     const user = await tx.findOneOrFail(User, { id: lease.user_id });
     if (user.disabled) throw refused();
-    const pair = mintLoginPair(tx, user, `lease_${lease.id}_${newSecret(8)}`);
+    // The sandbox's login is bound to the lease: it ends with it (endLease) and is no admin (token.policy).
+    const pair = mintLoginPair(tx, user, `lease_${lease.id}_${newSecret(8)}`, lease.id);
     await tx.flush();
     return { lease, leaseId: lease.id, processToken, ...pair };
   });
@@ -373,7 +398,7 @@ export interface HeartbeatAnswer {
  * without saying whether the lease exists). `active` refreshes the idle clock of a running lease.
  * @throws UNAUTHENTICATED
  */
-export async function heartbeat(em: EntityManager, leaseId: number, processToken: string | undefined, active: boolean, times: ComputeTimes, now: Date): Promise<HeartbeatAnswer> {
+export async function heartbeat(em: EntityManager, leaseId: number, processToken: string | undefined, active: boolean, settings: ComputeSettings, now: Date): Promise<HeartbeatAnswer> {
   const refused = () => unauthenticated('invalid process token for this session');
   if (!processToken || !processToken.startsWith(PROCESS_PREFIX)) throw refused();
   return em.transactional(async (tx) => {
@@ -386,7 +411,7 @@ export async function heartbeat(em: EntityManager, leaseId: number, processToken
     // Past its idle deadline a lease is over even before the meter records it: no revival.
     if (lease.state === 'ready' && lease.idle_expires_at <= now) return answerFor({ ...lease, state: 'expired' }, available);
     if (active && lease.state === 'ready') {
-      const idleExpiresAt = minutesLater(now, times.idleMinutes);
+      const idleExpiresAt = minutesLater(now, settings.idleMinutes);
       const [row] = await q(`update compute_leases set idle_expires_at = ? where id = ? returning ${LEASE_COLUMNS}`, [idleExpiresAt, leaseId]);
       current = toLease(row);
       await recordIdleRefresh(q, leaseId, 'heartbeat', now, idleExpiresAt);
@@ -424,7 +449,7 @@ export async function meterOnce(em: EntityManager, now: Date, batch = 100): Prom
       const q = sqlOf(tx);
       const leases = (
         await q(
-          `select ${LEASE_COLUMNS} from compute_leases where state in ('awaiting_sandbox', 'ready', 'paused') and id > ? and last_metered_at < ?
+          `select ${LEASE_COLUMNS} from compute_leases where state in ${OPEN_STATES} and id > ? and last_metered_at < ?
             order by id limit ? for update skip locked`,
           [after, now, batch],
         )

@@ -215,7 +215,7 @@ export class PlanInputType {
 
 @InputType()
 export class SessionInput {
-  @Field(() => String, { nullable: true, description: 'manual (default) or local.' })
+  @Field(() => String, { nullable: true, description: 'One of the providers the server enables (COMPUTE_PROVIDERS: manual, local); default: the server’s COMPUTE_PROVIDER.' })
   provider?: string | null;
 
   @Field(() => MachineInput, { nullable: true })

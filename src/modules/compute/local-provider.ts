@@ -8,6 +8,26 @@ const CLI = __dirname.includes(`${path.sep}dist${path.sep}`)
   : path.resolve(__dirname, '..', '..', '..', 'dist', 'src', 'cli', 'main.js');
 
 /**
+ * What a sandbox inherits of the service's environment: enough to run a program and read text
+ * and times as the operator set them. Everything else stays out: the service's settings and
+ * secrets (`DATABASE_URL`, `RELEASE_TOKEN`, S3 and model keys, the bootstrap admin token, and
+ * whatever a deployment adds), which the sandbox's work must never read. `NODE_OPTIONS` is left
+ * out too: the service's runtime flags (`--inspect`, `--require`, a heap sized for the service)
+ * are not the sandbox's.
+ */
+export const SANDBOX_ENV_NAMES = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'] as const;
+
+/** The environment of a local sandbox: the allowlisted variables the service has, and its claim token. */
+export function sandboxEnvironment(serviceEnv: Record<string, string | undefined>, claimToken: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of SANDBOX_ENV_NAMES) {
+    const value = serviceEnv[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, LABDESK_CLAIM_TOKEN: claimToken };
+}
+
+/**
  * The `local` provider: the service starts `labdesk sandbox run` itself as a child process.
  * The claim token goes in the environment, not the command line (which other users can read).
  */
@@ -24,7 +44,7 @@ export class LocalSandboxes {
   launch(leaseId: number, claimToken: string): void {
     const cli = CLI;
     const child = spawn(process.execPath, [cli, 'sandbox', 'run', '--server', this.serverUrl, '--interval', String(this.heartbeatSeconds)], {
-      env: { ...process.env, LABDESK_CLAIM_TOKEN: claimToken },
+      env: sandboxEnvironment(process.env, claimToken),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.children.add(child);

@@ -1,4 +1,5 @@
 import { AppError, forbidden, notFound } from '../../errors';
+import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/auth.service';
 import type { Lab, LabMember } from './lab.entity';
 
@@ -18,7 +19,7 @@ const isOwner = (viewer: Viewer, lab: Lab, m: OwnMembership) => lab.owner.id ===
 
 const RULES: Record<LabAction, (viewer: Viewer, lab: Lab, m: OwnMembership) => boolean> = {
   view: () => true,
-  viewMembers: (v, lab, m) => v.user.isAdmin || isOwner(v, lab, m) || (isActive(m) && m?.role === 'mentor'),
+  viewMembers: (v, lab, m) => isAdmin(v) || isOwner(v, lab, m) || (isActive(m) && m?.role === 'mentor'),
   viewUsage: (v, lab, m) => isOwner(v, lab, m),
   viewCode: (v, lab, m) => isOwner(v, lab, m),
   rotateCode: (v, lab, m) => isOwner(v, lab, m),
@@ -26,7 +27,7 @@ const RULES: Record<LabAction, (viewer: Viewer, lab: Lab, m: OwnMembership) => b
 };
 
 /** Whether the viewer may see the lab at all: admins and its active members. */
-export const canSeeLab = (viewer: Viewer, m: OwnMembership) => viewer.user.isAdmin || isActive(m);
+export const canSeeLab = (viewer: Viewer, m: OwnMembership) => isAdmin(viewer) || isActive(m);
 
 export const can = (viewer: Viewer, action: LabAction, lab: Lab, m: OwnMembership): boolean =>
   canSeeLab(viewer, m) && RULES[action](viewer, lab, m);

@@ -5,6 +5,7 @@ import { conflict, forbidden, notFound } from '../../errors';
 import { newId, randomString, sha256Hex } from '../../ids';
 import type { LabMemberEvent } from '../../pubsub';
 import { containsPattern } from '../../db/sql';
+import { isAdmin } from '../admin/admin.policy';
 import { audit } from '../audit/audit.service';
 import type { Viewer } from '../auth/auth.service';
 import { User } from '../users/user.entity';
@@ -49,7 +50,7 @@ const changeEvent = (member: LabMember, action: string): LabMemberEvent => ({
 export async function createLab(em: EntityManager, sealer: Sealer, viewer: Viewer, input: LabCreateInput): Promise<LabWithMembership> {
   const c = checkLabName(['input', 'name'], input.name);
   c.int(['input', 'seatQuota'], input.seatQuota, { min: 1, max: SEAT_QUOTA_MAX }).done();
-  if (input.seatQuota != null && !viewer.user.isAdmin) throw forbidden('only admins may set seat_quota');
+  if (input.seatQuota != null && !isAdmin(viewer)) throw forbidden('only admins may set seat_quota');
   const { codeHash, codeSealed, codeExpiresAt } = newCode(sealer);
   const lab = em.create(Lab, {
     id: newId('lab'),

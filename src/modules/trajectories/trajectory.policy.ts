@@ -1,4 +1,5 @@
 import { forbidden, notFound } from '../../errors';
+import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/auth.service';
 
 /** What the policy needs to know of a session. */
@@ -20,7 +21,7 @@ const isOwner = (viewer: Viewer, s: SessionFacts) => s.ownerId === viewer.user.i
 
 /** Owner, admins, and for `visibility = lab` the active members of that lab. */
 export const canView = (viewer: Viewer, s: SessionFacts, role: LabRole) =>
-  isOwner(viewer, s) || viewer.user.isAdmin || (s.visibility === 'lab' && s.labId !== null && role !== null);
+  isOwner(viewer, s) || isAdmin(viewer) || (s.visibility === 'lab' && s.labId !== null && role !== null);
 
 const RULES: Record<TrajectoryAction, (viewer: Viewer, s: SessionFacts, role: LabRole) => boolean> = {
   view: () => true,

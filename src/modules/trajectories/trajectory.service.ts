@@ -5,6 +5,7 @@ import { AppError, conflict, notFound } from '../../errors';
 import { int4Array, textArray } from '../../db/binary-arrays';
 import { conditions, containsPattern, directQuery, inTransaction, Query, sqlOf, withDates } from '../../db/sql';
 import { checks } from '../../validation';
+import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/auth.service';
 import { storageQuotaOf } from '../users/user.service';
 import { loadPayload, storePayload } from './payloads';
@@ -447,7 +448,7 @@ export async function listSessions(em: EntityManager, viewer: Viewer, filter: Li
   const q = sqlOf(em);
   const where = conditions();
   const ownerId = filter.ownerId ?? (filter.labId || filter.sharedOnly ? null : viewer.user.id);
-  if (ownerId && ownerId !== viewer.user.id && !viewer.user.isAdmin) {
+  if (ownerId && ownerId !== viewer.user.id && !isAdmin(viewer)) {
     const [mentor] = await q(
       `select 1 from lab_members me join lab_members them on them.lab_id = me.lab_id
         where me.user_id = ? and me.role in ('mentor', 'owner') and me.status = 'active' and them.user_id = ? and them.status = 'active' limit 1`,
@@ -456,7 +457,7 @@ export async function listSessions(em: EntityManager, viewer: Viewer, filter: Li
     if (!mentor) throw new AppError('FORBIDDEN', 'only mentors may list the sessions of another member');
   }
   // Visible: own, or shared with a lab the viewer is active in (admins see every session).
-  if (!viewer.user.isAdmin) where.add(
+  if (!isAdmin(viewer)) where.add(
     `(t.owner_id = ? or (t.visibility = 'lab' and t.lab_id in (
       select m.lab_id from lab_members m join labs l on l.id = m.lab_id where m.user_id = ? and m.status = 'active' and l.status = 'active')))`,
     viewer.user.id,
