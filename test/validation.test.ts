@@ -101,7 +101,7 @@ async function snapshot(client: Client = db): Promise<Record<string, unknown[]>>
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ RELEASE_TOKEN });
+  t = await startTestApp({ RELEASE_TOKEN, FIGURE_CDN_HOSTS: 'cdn.example' });
   // The compute clock stands still: every lease is metered up to it already, so the meter's passes
   // (every METER_INTERVAL_SECONDS) find nothing to charge or expire while the rows run.
   const frozen = new Date();
