@@ -4,6 +4,7 @@ import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
 import { Ctx, makeContext, requestFacts, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
+import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { requireReleaseToken } from '../src/modules/releases/release.policy';
 import { locOf, planVariables, RawBodyRequest, readVariables, snake, VariablePlan, WireIssue, wirePath } from './inputs';
 import { operationOf, OperationRoute, Route } from './route';
@@ -81,7 +82,8 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
         const ctx = makeContext(services, requestFacts(req, res, services.config));
         // Credentials first: a caller without valid ones learns nothing about the request's shape.
         if (route.auth === 'release') requireReleaseToken(ctx);
-        else if (route.auth !== 'none' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
+        else if (route.auth === 'admin') await requireAdmin(ctx);
+        else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
         if (route.kind === 'operation' || !route.consumes) await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
         if (route.kind === 'stream') return await route.handle(req, res, ctx, (operation, variables) => execute(schema, operation, variables, ctx));
         await runOperation(req, res, ctx, compiled!, schema);

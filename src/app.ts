@@ -8,7 +8,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response } from 'express';
-import { GraphQLError, GraphQLFormattedError, specifiedRules, validate } from 'graphql';
+import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { bodyErrors, describe, sendError } from '../facade/http';
@@ -16,7 +16,7 @@ import { facadeRouter } from '../facade/http';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
 import type { Config } from './config';
-import { makeContext, requestFacts, Services } from './context';
+import { Ctx, makeContext, requestFacts, Services } from './context';
 import { startEmbeddedPostgres } from './db/embedded';
 import { openBlobs } from './blobs';
 import { LocalSandboxes } from './modules/compute/local-provider';
@@ -26,7 +26,8 @@ import { startPeriodic } from './jobs';
 import { loadSealer } from './db/instance-keys';
 import { openDatabase } from './db/orm';
 import { AppError, ERROR_CODES, toAppError } from './errors';
-import { operationLimits } from './graphql-limits';
+import { Asker, GRAPHQL_LIMITS, operationLimits, PARSE_OPTIONS, screenOperation } from './graphql-limits';
+import { isAdmin } from './modules/admin/admin.policy';
 import { Logger, makeLogger } from './logger';
 import { ensureBootstrapAdmin } from './modules/users/user.service';
 import { makePubSub } from './pubsub';
@@ -66,15 +67,26 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   app.set('query parser', 'simple');
   const httpServer = http.createServer(app);
 
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  // Messages over the limit close the socket (1009) before they are buffered whole or parsed.
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: GRAPHQL_LIMITS.websocketMessageBytes });
   const wsCleanup = useServer(
     {
       schema,
-      context: (wsCtx) => {
+      // Parsed, screened and validated here, as /graphql does, so both transports refuse the same documents.
+      onSubscribe: async (wsCtx, _id, payload) => {
         const auth = (wsCtx.connectionParams?.authorization ?? wsCtx.extra.request.headers.authorization) as string | undefined;
-        return makeContext(services, { authorization: auth, requestId: randomUUID() });
+        const contextValue = makeContext(services, { authorization: auth, requestId: randomUUID() });
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query, PARSE_OPTIONS);
+          await screenOperation(schema, document, payload.operationName, payload.variables, () => askerOf(contextValue));
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : graphQLErrorOf(toAppError(error))];
+        }
+        const errors = validate(schema, document, [...specifiedRules, operationLimits]);
+        if (errors.length) return errors;
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
-      validate: (schema, document) => validate(schema, document, [...specifiedRules, operationLimits]),
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), error, logger)) } : result,
     },
@@ -83,6 +95,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
 
   const apollo = new ApolloServer({
     schema,
+    parseOptions: PARSE_OPTIONS,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false, // `labdesk serve` owns shutdown: drain, then close the database
     validationRules: [operationLimits],
@@ -108,7 +121,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     '/graphql',
     express.json({ limit: config.maxJsonBodyBytes }),
     bodyErrors,
-    expressMiddleware(apollo, { context: async ({ req, res }) => makeContext(services, requestFacts(req, res, services.config)) }),
+    screenGraphQLRequests(schema, services),
+    expressMiddleware(apollo, { context: async ({ res }) => res.locals.graphqlContext as Ctx }),
   );
   const openApi = buildOpenApi(schema, ROUTES);
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
@@ -170,6 +184,56 @@ function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, lo
     path: formatted.path,
     extensions: { code: appError.code, status: ERROR_CODES[appError.code].http, ...(appError.issues ? { issues: appError.issues } : {}) },
   };
+}
+
+/** What screening needs to know of a request's caller (a bad credential counts as anonymous: the resolvers answer 401). */
+async function askerOf(ctx: Ctx): Promise<Asker> {
+  const viewer = await ctx.viewer().catch(() => null);
+  return { signedIn: viewer !== null, isAdmin: viewer !== null && isAdmin(viewer) };
+}
+
+function graphQLErrorOf(error: AppError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: { code: error.code, status: ERROR_CODES[error.code].http } });
+}
+
+/**
+ * In front of Apollo on `/graphql`: makes the request's context, and screens the operation
+ * (admin fields, anonymous introspection, cost: `screenOperation`) before Apollo validates it,
+ * so that a refusal is the first thing a caller learns. The document is parsed here under the
+ * same token limit as Apollo's; one that does not parse goes on to Apollo, which says why.
+ */
+function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const ctx = makeContext(services, requestFacts(req, res, services.config));
+    res.locals.graphqlContext = ctx;
+    const request = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | undefined;
+    if (typeof request?.query !== 'string') return next();
+    let document: DocumentNode;
+    try {
+      document = parse(request.query, PARSE_OPTIONS);
+    } catch {
+      return next();
+    }
+    try {
+      const variables = typeof request.variables === 'string' ? parseJsonObject(request.variables) : (request.variables as Record<string, unknown> | undefined);
+      const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
+      await screenOperation(schema, document, operationName, variables, () => askerOf(ctx));
+    } catch (error) {
+      const appError = toAppError(error);
+      return void res.status(ERROR_CODES[appError.code].http).json({ errors: [graphQLErrorOf(appError).toJSON()] });
+    }
+    next();
+  };
+}
+
+/** A GET request's `variables` parameter; anything but a JSON object is left for Apollo to refuse. */
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Request id (taken from `X-Request-Id` when sane) and one JSON log line per request. */

@@ -1,4 +1,5 @@
-import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx as Context, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
 import { limitArg, pageArgs } from '../../validation';
 import { revokeToken } from '../auth/auth.service';
@@ -20,6 +21,7 @@ const PAGE = { max: 500, default: 100 };
 
 @Resolver()
 export class AdminResolver {
+  @Extensions(ADMIN_ONLY)
   @Query(() => UserPage, { description: 'Admin: users whose email, name or phone contains q.' })
   async adminUsers(
     @Context() ctx: Ctx,
@@ -33,18 +35,21 @@ export class AdminResolver {
     return { ...page, items: page.items.map(presentUser) };
   }
 
+  @Extensions(ADMIN_ONLY)
   @Query(() => UserNode, { description: 'Admin: one user.' })
   async adminUser(@Context() ctx: Ctx, @Arg('id', () => ID) id: string): Promise<UserNode> {
     await requireAdmin(ctx);
     return presentUser(await users.getUser(ctx.em, id));
   }
 
+  @Extensions(ADMIN_ONLY)
   @Mutation(() => UserNode, { description: 'Admin: creates a user.' })
   async adminUserCreate(@Context() ctx: Ctx, @Arg('input', () => UserCreateInput) input: UserCreateInput): Promise<UserNode> {
     const admin = await requireAdmin(ctx);
     return presentUser(await users.createUser(ctx.em, admin.user.id, input));
   }
 
+  @Extensions(ADMIN_ONLY)
   @Mutation(() => UserNode, { description: 'Admin: updates a user.' })
   async adminUserUpdate(
     @Context() ctx: Ctx,
@@ -55,6 +60,7 @@ export class AdminResolver {
     return presentUser(await users.updateUser(ctx.em, admin.user.id, id, input));
   }
 
+  @Extensions(ADMIN_ONLY)
   @Mutation(() => IssuedTokenNode, { description: 'Admin: a personal access token for a user (plaintext shown once).' })
   async adminTokenCreate(
     @Context() ctx: Ctx,
@@ -66,6 +72,7 @@ export class AdminResolver {
     return users.createPersonalToken(ctx.em, admin.user.id, userId, input.label);
   }
 
+  @Extensions(ADMIN_ONLY)
   @Mutation(() => Boolean, { description: 'Admin: revokes a token; it stops working on the next request.' })
   async adminTokenRevoke(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string, @Arg('tokenId', () => ID) tokenId: string): Promise<boolean> {
     await requireAdmin(ctx);
@@ -73,6 +80,7 @@ export class AdminResolver {
     return true;
   }
 
+  @Extensions(ADMIN_ONLY)
   @Query(() => TrajectoryPage, { description: 'Admin: every session, by owner, lab, or a title/id substring.' })
   async adminTrajectories(
     @Context() ctx: Ctx,
@@ -86,6 +94,7 @@ export class AdminResolver {
     return { ...found, items: found.items.map(presentMeta) };
   }
 
+  @Extensions(ADMIN_ONLY)
   @Query(() => StorageSummary, { description: 'Admin: byte usage per user and per lab.' })
   async adminStorageSummary(@Context() ctx: Ctx): Promise<StorageSummary> {
     await requireAdmin(ctx);
@@ -103,6 +112,7 @@ export class AdminResolver {
     };
   }
 
+  @Extensions(ADMIN_ONLY)
   @Query(() => LabPage, { description: 'Admin: labs whose name contains q.' })
   async adminLabs(
     @Context() ctx: Ctx,
@@ -116,12 +126,14 @@ export class AdminResolver {
     return { ...page, items: page.labs.map((lab) => presentLab(ctx, admin, { lab, membership: null })) };
   }
 
+  @Extensions(ADMIN_ONLY)
   @Query(() => LabNode, { description: 'Admin: one lab, with its members.' })
   async adminLab(@Context() ctx: Ctx, @Arg('id', () => ID) id: string): Promise<LabNode> {
     const admin = await requireAdmin(ctx);
     return presentLab(ctx, admin, await loadLab(ctx.em, admin, id, 'view'));
   }
 
+  @Extensions(ADMIN_ONLY)
   @Mutation(() => LabNode, { description: 'Admin: renames a lab, or changes its status or seat quota.' })
   async adminLabUpdate(@Context() ctx: Ctx, @Arg('id', () => ID) id: string, @Arg('input', () => LabAdminUpdateInput) input: LabAdminUpdateInput): Promise<LabNode> {
     const admin = await requireAdmin(ctx);

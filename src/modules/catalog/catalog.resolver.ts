@@ -1,4 +1,5 @@
-import { Arg, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx as Context, Extensions, Mutation, Query, Resolver } from 'type-graphql';
+import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
 import { requireAdmin } from '../admin/admin.policy';
 import { currentCatalog, replaceCatalog, ServedCatalog } from './catalog.service';
@@ -27,6 +28,7 @@ export class CatalogResolver {
     return presentCatalogManifest(await currentCatalog(ctx.em));
   }
 
+  @Extensions(ADMIN_ONLY)
   @Mutation(() => ModelCatalogManifestNode, { description: 'Admin: replaces the model catalog.' })
   async modelCatalogReplace(@Context() ctx: Ctx, @Arg('input', () => ModelCatalogInput) input: ModelCatalogInput): Promise<ModelCatalogManifestNode> {
     const admin = await requireAdmin(ctx);

@@ -1,4 +1,5 @@
-import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx as Context, Extensions, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { ADMIN_ONLY } from '../../graphql-limits';
 import { Ctx, requireViewer } from '../../context';
 import type { LeaseChanged } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
@@ -154,6 +155,7 @@ export class ComputeResolver {
     return { ...summary, leases: await Promise.all(open.map((lease) => presentLease(ctx, lease, null, available))) };
   }
 
+  @Extensions(ADMIN_ONLY)
   @Mutation(() => CreditsNode, { description: 'Admin: grants credits to a user.' })
   async adminCreditGrant(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string, @Arg('input', () => CreditGrantInput) input: CreditGrantInput): Promise<CreditsNode> {
     const admin = await requireAdmin(ctx);

@@ -1,4 +1,5 @@
-import { Arg, Ctx as Context, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx as Context, Extensions, Mutation, Query, Resolver } from 'type-graphql';
+import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
 import { requireAdmin } from '../admin/admin.policy';
 import { requireReleaseToken } from './release.policy';
@@ -31,6 +32,7 @@ export class ReleaseResolver {
     return presentManifest(await publishManifest(ctx.em, ctx.services.blobs.store, product, input), ctx.baseUrl);
   }
 
+  @Extensions(ADMIN_ONLY)
   @Query(() => [ReleaseFileStatsNode], { description: "Admin: a product's release files with download counts." })
   async releaseFiles(@Context() ctx: Ctx, @Arg('product') product: string): Promise<ReleaseFileStatsNode[]> {
     await requireAdmin(ctx);
