@@ -2,12 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
 import type { Viewer } from '../auth/auth.service';
 import { OPEN_NOTE } from './annotation.service';
-import { blocksOf, textOf } from './insights.service';
+import { BlockFacts, factsOf, RecordFacts } from './record-facts';
 
-type Json = Record<string, any>;
-
-/** How many of each session's last records the board reads to tell where it stopped. */
+/** How many of each session's last records the board looks at to tell where it stopped. */
 const TAIL = 20;
+/**
+ * Bytes of a session's tail PostgreSQL parses for the board: the last record always (when stored
+ * inline), earlier ones while the records after them total less than this. Bounds the work one
+ * row costs, whatever the records' sizes.
+ */
+const TAIL_PARSE_BYTES = 256 * 1024;
 
 export interface BoardRow {
   sessionId: string;
@@ -25,31 +29,43 @@ export interface BoardRow {
   openAnnotations: number;
 }
 
-const isFailure = (block: Json) => block.type === 'tool_result' && (block.is_error === true || block.status === 'error');
+const isFailure = (block: BlockFacts) => block.type === 'tool_result' && (block.is_error === true || block.status === 'error');
 
 /**
  * Where a run stands, from its last records: failed when the last step was an error or a failed
  * tool call; running when the last record waits for the agent (the user's message, a tool call
  * or a tool result); stopped when the assistant had the last word. Staleness is the client's.
  */
-export function readTail(tail: Json[]): Pick<BoardRow, 'state' | 'lastText' | 'error' | 'outputs'> {
+export function readTail(tail: RecordFacts[]): Pick<BoardRow, 'state' | 'lastText' | 'error' | 'outputs'> {
   const last = tail[tail.length - 1];
-  const lastAssistant = [...tail].reverse().find((r) => r.type === 'assistant' && textOf(r).trim());
+  const lastAssistant = [...tail].reverse().find((r) => r.type === 'assistant' && r.text?.trim());
   const outputs = new Set<string>();
   for (const record of tail) {
-    for (const block of blocksOf(record)) {
-      const file = block.type === 'tool_use' ? (block.input?.file_path ?? block.input?.path) : undefined;
-      if (typeof file === 'string' && /write|save|export|create/i.test(String(block.name ?? ''))) outputs.add(file);
+    for (const block of record.blocks ?? []) {
+      if (block.type === 'tool_use' && block.file && /write|save|export|create/i.test(block.name ?? '')) outputs.add(block.file);
     }
-    if (Array.isArray(record.outputs)) for (const out of record.outputs) if (typeof out === 'string') outputs.add(out);
+    for (const out of record.outputs ?? []) outputs.add(out);
   }
-  const lastBlocks = last ? blocksOf(last) : [];
+  const lastBlocks = last?.blocks ?? [];
   const failed = last && (last.type === 'error' || lastBlocks.some(isFailure));
-  const error = failed ? (typeof last.error === 'string' ? last.error : textOf(last) || textOf({ content: lastBlocks.find(isFailure)?.content }) || 'failed') : null;
+  const error = failed ? last.error ?? (last.text || lastBlocks.find(isFailure)?.text || 'failed') : null;
   const waiting = last && (last.type === 'user' || lastBlocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
   const state = failed ? 'failed' : waiting ? 'running' : 'stopped';
-  return { state, lastText: lastAssistant ? textOf(lastAssistant).slice(0, 2000) : null, error: error ? String(error).slice(0, 2000) : null, outputs: [...outputs].slice(0, 50) };
+  return { state, lastText: lastAssistant?.text ?? null, error: error ? error.slice(0, 2000) : null, outputs: [...outputs].slice(0, 50) };
 }
+
+/**
+ * The tail of each session, oldest first: records within the parse budget are projected; the
+ * others (over the budget, or stored out of line) are known by their type alone.
+ */
+const BOARD_TAILS = `select x.id as session_id, coalesce(
+         ${factsOf('r.raw')},
+         jsonb_build_object('type', r.type)) as record
+    from jsonb_array_elements_text(?::jsonb) as x(id)
+   cross join lateral (
+     select tail.seq, tail.type, case when coalesce(sum(tail.bytes) over (order by tail.seq desc rows between unbounded preceding and 1 preceding), 0) < ${TAIL_PARSE_BYTES} then tail.raw end as raw
+       from (select seq, type, raw, bytes from trajectory_records where session_id = x.id order by seq desc limit ${TAIL}) tail) r
+   order by x.id, r.seq`;
 
 /** One scan of a lab's shared sessions (the caller is already authorized for the lab). */
 export async function labBoard(em: EntityManager, labId: string, limit: number): Promise<BoardRow[]> {
@@ -64,14 +80,9 @@ export async function labBoard(em: EntityManager, labId: string, limit: number):
     [labId, limit],
   );
   if (sessions.length === 0) return [];
-  const tails = await q<{ session_id: string; raw: string }>(
-    `select x.id as session_id, r.raw from jsonb_array_elements_text(?::jsonb) as x(id)
-       cross join lateral (select seq, raw from trajectory_records where session_id = x.id and raw is not null order by seq desc limit ${TAIL}) r
-      order by x.id, r.seq`,
-    [JSON.stringify(sessions.map((s) => s.id))],
-  );
-  const bySession = new Map<string, Json[]>();
-  for (const row of tails) bySession.set(row.session_id, [...(bySession.get(row.session_id) ?? []), JSON.parse(row.raw) as Json]);
+  const tails = await q<{ session_id: string; record: RecordFacts }>(BOARD_TAILS, [JSON.stringify(sessions.map((s) => s.id))]);
+  const bySession = new Map<string, RecordFacts[]>();
+  for (const row of tails) bySession.set(row.session_id, [...(bySession.get(row.session_id) ?? []), row.record]);
   return sessions.map((s) => ({
     sessionId: s.id,
     ownerId: s.owner_id,

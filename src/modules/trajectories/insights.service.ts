@@ -6,35 +6,8 @@ import { AppError, notFound } from '../../errors';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { sqlOf } from '../../db/sql';
-import { appendRecords, loadSession, recordBatches, seqOf } from './trajectory.service';
-
-type Json = Record<string, any>;
-
-/** Every record up to position `uptoSeq` (all when undefined), parsed. */
-async function readParsed(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq?: number): Promise<Json[]> {
-  const records: Json[] = [];
-  for await (const texts of recordBatches(em, blobs, sessionId, 0, { uptoSeq })) for (const raw of texts) records.push(JSON.parse(raw) as Json);
-  return records;
-}
-
-/** Text of a record's message: a string, or the text blocks of a content array. */
-export function textOf(record: Json): string {
-  const content = record.message?.content ?? record.content ?? record.text;
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((block) => (typeof block === 'string' ? block : block?.type === 'text' ? block.text : typeof block?.content === 'string' ? block.content : ''))
-      .filter(Boolean)
-      .join('\n');
-  }
-  return '';
-}
-
-/** Content blocks of a record: its message's content array, or the record itself as one block. */
-export const blocksOf = (record: Json): Json[] => {
-  const content = record.message?.content;
-  return Array.isArray(content) ? content.filter((b) => b && typeof b === 'object') : [record];
-};
+import { eachRecordFacts, RecordFacts } from './record-facts';
+import { appendRecords, loadSession, seqOf } from './trajectory.service';
 
 const snippet = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -44,30 +17,36 @@ export interface Finding {
   body: string;
 }
 
+/** Findings one critique reports at most (the earliest ones), and tool calls it waits on at once. */
+export const MAX_FINDINGS = 1000;
+const MAX_PENDING_TOOLS = 10_000;
+
 /**
  * Rule-based critique (no model needed): error records, failed tool results, and tool calls
- * that never got a result. Anyone who can view the session.
+ * that never got a result, in record order, at most `MAX_FINDINGS`. Anyone who can view the
+ * session. Records are read as facts projected in SQL, in batches: memory does not grow with
+ * the session or its records.
  */
 export async function critique(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string): Promise<Finding[]> {
   await loadSession(em, viewer, sessionId, 'view');
   const findings: Finding[] = [];
   const pendingTools = new Map<string, { recordUuid: string; name: string }>();
-  for (const record of await readParsed(em, blobs, sessionId)) {
-    const uuid = String(record.uuid);
-    if (record.type === 'error' || (record.error && typeof record.error !== 'boolean')) {
-      const message = typeof record.error === 'string' ? record.error : record.error?.message ?? textOf(record);
-      findings.push({ recordUuid: uuid, severity: 'error', body: `Error: ${snippet(String(message || 'unknown error'))}` });
+  for await (const record of eachRecordFacts(em, blobs, sessionId)) {
+    if (findings.length >= MAX_FINDINGS) break;
+    const uuid = record.uuid ?? '';
+    if (record.type === 'error' || record.error !== undefined) {
+      findings.push({ recordUuid: uuid, severity: 'error', body: `Error: ${snippet(record.error || record.text || 'unknown error')}` });
     }
-    for (const block of blocksOf(record)) {
+    for (const block of record.blocks ?? []) {
       if (block.type === 'tool_use') {
-        const id = String(block.id ?? block.tool_use_id ?? uuid);
-        pendingTools.set(id, { recordUuid: uuid, name: String(block.name ?? 'tool') });
+        const id = block.id ?? block.tool_use_id ?? uuid;
+        if (pendingTools.size < MAX_PENDING_TOOLS) pendingTools.set(id, { recordUuid: uuid, name: block.name ?? 'tool' });
       } else if (block.type === 'tool_result') {
-        const id = String(block.tool_use_id ?? block.id ?? '');
+        const id = block.tool_use_id ?? block.id ?? '';
         const tool = pendingTools.get(id);
         pendingTools.delete(id);
         if (block.is_error === true || block.status === 'error') {
-          findings.push({ recordUuid: uuid, severity: 'error', body: `${tool?.name ?? 'A tool'} call failed: ${snippet(textOf({ content: block.content }) || 'no output')}` });
+          findings.push({ recordUuid: uuid, severity: 'error', body: `${tool?.name ?? 'A tool'} call failed: ${snippet(block.text || 'no output')}` });
         }
       }
     }
@@ -75,29 +54,34 @@ export async function critique(em: EntityManager, blobs: Blobs, viewer: Viewer, 
   for (const { recordUuid, name } of pendingTools.values()) {
     findings.push({ recordUuid, severity: 'warning', body: `${name} was called but no result was recorded` });
   }
-  return findings;
+  return findings.slice(0, MAX_FINDINGS);
 }
 
 /**
  * A deterministic, extractive summary (no model): the task as first asked, the last answer,
- * and what happened in between, in counts.
+ * and what happened in between, in counts. One pass that keeps only those.
  */
-export function extractiveSummary(records: Json[]): string {
-  const firstAsk = records.find((r) => r.type === 'user' && textOf(r).trim());
-  const lastAnswer = [...records].reverse().find((r) => r.type === 'assistant' && textOf(r).trim());
+export async function extractiveSummary(records: AsyncIterable<RecordFacts>): Promise<string> {
+  let firstAsk: string | undefined;
+  let lastAnswer: string | undefined;
+  let count = 0;
   let toolCalls = 0;
   let failures = 0;
-  for (const record of records) {
-    for (const block of blocksOf(record)) {
+  for await (const record of records) {
+    count++;
+    const text = record.text?.trim();
+    if (firstAsk === undefined && record.type === 'user' && text) firstAsk = snippet(text, 600);
+    if (record.type === 'assistant' && text) lastAnswer = snippet(text, 1200);
+    for (const block of record.blocks ?? []) {
       if (block.type === 'tool_use') toolCalls++;
       if (block.type === 'tool_result' && (block.is_error === true || block.status === 'error')) failures++;
     }
     if (record.type === 'error') failures++;
   }
   const parts = [
-    firstAsk ? `Task: ${snippet(textOf(firstAsk).trim(), 600)}` : 'Task: (no user message)',
-    `Steps: ${records.length} records, ${toolCalls} tool calls, ${failures} failures.`,
-    lastAnswer ? `Latest answer: ${snippet(textOf(lastAnswer).trim(), 1200)}` : 'Latest answer: (none yet)',
+    firstAsk ? `Task: ${firstAsk}` : 'Task: (no user message)',
+    `Steps: ${count} records, ${toolCalls} tool calls, ${failures} failures.`,
+    lastAnswer ? `Latest answer: ${lastAnswer}` : 'Latest answer: (none yet)',
   ];
   return parts.join('\n');
 }
@@ -112,7 +96,7 @@ export async function appendSummary(em: EntityManager, blobs: Blobs, viewer: Vie
   const upto = await seqOf(em, sessionId, parentUuid).catch(() => {
     throw notFound('parent_uuid in this session');
   });
-  const record = { type: 'summary', uuid: randomUUID(), parentUuid, summary: extractiveSummary(await readParsed(em, blobs, sessionId, upto)), leafUuid: parentUuid };
+  const record = { type: 'summary', uuid: randomUUID(), parentUuid, summary: await extractiveSummary(eachRecordFacts(em, blobs, sessionId, upto)), leafUuid: parentUuid };
   await appendRecords(em, blobs, viewer, sessionId, { baseUuid: session.head_uuid, records: [JSON.stringify(record)] }, session.source);
   return record;
 }
@@ -131,7 +115,7 @@ const NO_MODEL = 'no language model is configured (LLM_PROVIDER is unset)';
 export async function summaryState(em: EntityManager, config: Config, viewer: Viewer, sessionId: string): Promise<SummaryState> {
   const { session } = await loadSession(em, viewer, sessionId, 'view');
   if (!config.llm) return { enabled: false, reason: NO_MODEL };
-  const [row] = await sqlOf(em)<{ summary: Json | null }>(`select summary from trajectories where id = ?`, [sessionId]);
+  const [row] = await sqlOf(em)<{ summary: { text: string; head_uuid: string; generated_at: string } | null }>(`select summary from trajectories where id = ?`, [sessionId]);
   const cached = row?.summary;
   if (!cached) return { enabled: true, status: 'pending' };
   return {

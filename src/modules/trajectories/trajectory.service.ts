@@ -339,13 +339,14 @@ export async function seqOf(em: EntityManager, sessionId: string, uuid: string):
 
 /**
  * The stored texts of the records after position `afterSeq` (up to `uptoSeq`, inclusive), in
- * order, in groups of about a mebibyte (a reader writes each group at once): keyset reads of
- * `batch` rows on the sequence index, so the cost does not grow with the position and memory
- * stays flat however long the session.
+ * order, in groups of about a mebibyte (a reader writes each group at once): keyset reads on the
+ * sequence index of at most `batch` rows and about `READ_BATCH_BYTES` (at least one row), so the
+ * cost does not grow with the position and memory stays flat however long the session and
+ * however large its records.
  */
 export async function* recordBatches(em: EntityManager, blobs: Blobs, sessionId: string, afterSeq: number, { uptoSeq = 2 ** 31 - 1, batch = 1000 } = {}) {
   for (let after = afterSeq; ; ) {
-    const rows = await directQuery<{ seq: number; raw: string | null; payload_ref: string | null }>(em, RECORD_BATCH, [sessionId, after, uptoSeq, batch]);
+    const rows = await directQuery<{ seq: number; raw: string | null; payload_ref: string | null; scanned: number }>(em, RECORD_BATCH, [sessionId, after, uptoSeq, batch, READ_BATCH_BYTES]);
     let texts: string[] = [];
     let size = 0;
     for (const row of rows) {
@@ -359,18 +360,24 @@ export async function* recordBatches(em: EntityManager, blobs: Blobs, sessionId:
       size += text.length;
     }
     if (texts.length) yield texts;
-    if (rows.length < batch) return;
+    // Every row the index scan found was returned, and it found fewer than asked: the end.
+    if (rows.length === 0 || (rows.length === rows[0].scanned && rows[0].scanned < batch)) return;
     after = rows[rows.length - 1].seq;
   }
 }
 
 const YIELD_CHARS = 1 << 20;
+/** Bytes of records one read of `recordBatches` asks for (a single larger record still comes whole). */
+const READ_BATCH_BYTES = 4 << 20;
 
 const RECORD_BATCH = {
-  name: 'trajectory_record_batch',
-  text: `select r.seq, coalesce(r.raw, p.body) as raw, r.payload_ref from trajectory_records r
-      left join record_payloads p on p.id = (case when r.payload_ref like 'db:%' then substr(r.payload_ref, 4)::bigint end)
-     where r.session_id = $1 and r.seq > $2 and r.seq <= $3 order by r.seq limit $4`,
+  name: 'trajectory_record_batch_bounded',
+  text: `select x.seq, coalesce(x.raw, p.body) as raw, x.payload_ref, x.scanned::int as scanned from (
+      select r.seq, r.raw, r.payload_ref, r.bytes, sum(r.bytes) over (order by r.seq) as through, count(*) over () as scanned
+        from (select * from trajectory_records where session_id = $1 and seq > $2 and seq <= $3 order by seq limit $4) r) x
+      left join record_payloads p on p.id = (case when x.payload_ref like 'db:%' then substr(x.payload_ref, 4)::bigint end)
+     where x.through - x.bytes < $5
+     order by x.seq`,
 };
 
 /** Deletes a session and everything in it; the owner's storage is credited. */
