@@ -540,6 +540,20 @@ describe('board (GET /api/labs/{lab_id}/board)', () => {
     }
     expectError(await board(outsider, lab.id), 404);
   });
+
+  test('a record whose JSON PostgreSQL cannot parse (an escaped NUL, a number beyond its range) is read by its type alone: board and critique still answer', async () => {
+    const odd = newSessionId('odd');
+    const u = [newUuid(), newUuid()];
+    const raws = [
+      `{"uuid":"${u[0]}","type":"user","message":{"content":"nul \\u0000 here"}}`,
+      `{"uuid":"${u[1]}","parentUuid":"${u[0]}","type":"error","error":"boom","n":1e400000}`,
+    ];
+    expectStatus(await appendRaw(dan, odd, null, raws), 200);
+    expectStatus(await setVisibility(dan, odd, { visibility: 'lab', lab_id: lab.id }), 200);
+    const row = (await board(eve, lab.id)).body.items.find((r: { session_id: string }) => r.session_id === odd);
+    expect(row).toMatchObject({ state: 'failed', error: 'failed', count: 2 });
+    expectStatus(await critique(dan, odd), 200);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
