@@ -70,7 +70,8 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
       parse = express.json({ limit, strict: false, verify: (request, _res, buffer) => void ((request as RawBodyRequest).rawBody = buffer) });
       parsers.set(limit, parse);
     }
-    return new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(bodyError(error) ?? error) : resolve())));
+    refuseCharsetOtherThanUtf8(req);
+    return new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
   };
   const methodsByPath = new Map<string, string[]>();
 
@@ -143,18 +144,21 @@ export function describe(error: unknown) {
   return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
 }
 
-/** The body parser's own failures, in the API's terms (400 malformed JSON, 413 too large). */
-function bodyError(error: unknown): AppError | undefined {
-  const type = (error as { type?: string } | null)?.type;
-  if (type === 'entity.parse.failed') return new AppError('BAD_REQUEST', 'malformed JSON body');
-  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'request body too large');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
-  return undefined;
+const DECLARED_CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
+/**
+ * JSON bodies are UTF-8 (RFC 8259). The body parser would decode other `utf-*` charsets, but
+ * records are cut from the raw bytes and stored as sent, so any other declared charset is refused.
+ * @throws UNSUPPORTED_MEDIA_TYPE
+ */
+export function refuseCharsetOtherThanUtf8(req: Request): void {
+  const charset = DECLARED_CHARSET.exec(req.headers['content-type'] ?? '')?.[1].toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body charset: send JSON as UTF-8');
 }
 
-/** Express error middleware for routes that parse their body up front (`/graphql`). */
+/** Express error middleware for routes that parse their body up front (`/graphql`): the body parser's failures in the API's terms. */
 export function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction) {
-  const appError = bodyError(error);
-  if (appError) return sendError(res, appError);
+  const appError = toAppError(error);
+  if (appError.code !== 'INTERNAL') return sendError(res, appError);
   next(error);
 }

@@ -5,7 +5,8 @@
  * the last time. Returns null when the member is absent or not an array.
  */
 export function rawArrayElements(text: string, member: string): string[] | null {
-  let i = skipSpace(text, 0);
+  // A UTF-8 byte-order mark before the body is not part of the JSON (JSON.parse was given it stripped).
+  let i = skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
   if (text[i] !== '{') return null;
   i = skipSpace(text, i + 1);
   let found: string[] | null = null;

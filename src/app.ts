@@ -11,7 +11,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { bodyErrors, describe, sendError } from '../facade/http';
+import { bodyErrors, describe, refuseCharsetOtherThanUtf8, sendError } from '../facade/http';
 import { facadeRouter } from '../facade/http';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
@@ -119,6 +119,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   });
   app.use(
     '/graphql',
+    (req: Request, _res: Response, next: NextFunction) => next(attempt(() => refuseCharsetOtherThanUtf8(req))),
     express.json({ limit: config.maxJsonBodyBytes }),
     bodyErrors,
     screenGraphQLRequests(schema, services),
@@ -184,6 +185,16 @@ function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, lo
     path: formatted.path,
     extensions: { code: appError.code, status: ERROR_CODES[appError.code].http, ...(appError.issues ? { issues: appError.issues } : {}) },
   };
+}
+
+/** The error `check` throws, if any (for Express's `next`). */
+function attempt(check: () => void): unknown {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
 }
 
 /** What screening needs to know of a request's caller (a bad credential counts as anonymous: the resolvers answer 401). */

@@ -56,12 +56,33 @@ const PG_DEADLOCK = '40P01';
 /** Text PostgreSQL cannot store (a NUL character), from a caller that skipped the facade's checks. */
 const PG_BAD_TEXT = new Set(['22021', '22P05']);
 
+/** body-parser's failures by their `type`, in the API's words. */
+const BODY_ERRORS: Record<string, AppError> = {
+  'entity.parse.failed': new AppError('BAD_REQUEST', 'malformed JSON body'),
+  'entity.too.large': new AppError('PAYLOAD_TOO_LARGE', 'request body too large'),
+  'encoding.unsupported': new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding'),
+  'charset.unsupported': new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body charset: send JSON as UTF-8'),
+};
+
+/** Other faults of the request itself that Express's parts report with a 4xx `status` (e.g. a body that does not inflate). */
+const REQUEST_FAULTS: Partial<Record<number, AppError>> = {
+  400: new AppError('BAD_REQUEST', 'the request body could not be read (is its Content-Encoding right?)'),
+  413: BODY_ERRORS['entity.too.large'],
+  415: BODY_ERRORS['encoding.unsupported'],
+};
+
 /**
- * Turns anything thrown into an `AppError`. Database errors are translated here and only here;
- * unknown errors become INTERNAL with a generic message (the caller logs the original).
+ * Turns anything thrown into an `AppError`. Database errors, and the faults Express and its
+ * body parser find in a request, are translated here and only here; unknown errors become
+ * INTERNAL with a generic message (the caller logs the original).
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  // Express decodes path parameters with decodeURIComponent.
+  if (error instanceof URIError) return new AppError('BAD_REQUEST', 'the path is not valid percent-encoding');
+  const { type, status, expose } = (error ?? {}) as { type?: unknown; status?: unknown; expose?: unknown };
+  if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type];
+  if (expose === true && typeof status === 'number' && REQUEST_FAULTS[status]) return REQUEST_FAULTS[status];
   const pgCode = (error as { code?: unknown } | null)?.code;
   if (pgCode === PG_UNIQUE_VIOLATION) return conflict('conflicts with an existing resource');
   if (pgCode === PG_SERIALIZATION_FAILURE || pgCode === PG_DEADLOCK) {

@@ -1,4 +1,5 @@
 import { rawArrayElements } from '../facade/raw-json';
+import { nestedDeeperThan } from '../src/modules/trajectories/records';
 import { loadConfig } from '../src/config';
 import { sandboxEnvironment } from '../src/modules/compute/local-provider';
 import type { Viewer } from '../src/modules/auth/auth.service';
@@ -143,5 +144,18 @@ describe('raw record extraction', () => {
   ])('%s', (_name, text, expected) => {
     expect(rawArrayElements(text, 'records')).toEqual(expected);
     for (const element of expected ?? []) expect(() => JSON.parse(element)).not.toThrow();
+  });
+});
+
+describe('record nesting limit', () => {
+  const nest = (levels: number, inner = '1') => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
+  test('counts arrays and objects, not brackets inside strings or after escapes; stops at the limit', () => {
+    expect(nestedDeeperThan(nest(100), 100)).toBe(false);
+    expect(nestedDeeperThan(nest(101), 100)).toBe(true);
+    expect(nestedDeeperThan(`{"a":${nest(99)}}`, 100)).toBe(false);
+    expect(nestedDeeperThan(`{"a":${nest(100)}}`, 100)).toBe(true);
+    const brackets = `"${'['.repeat(500)}\\"${'{'.repeat(500)}\\\\"`;
+    expect(nestedDeeperThan(`{"s":${brackets},"t":${nest(10)}}`, 100)).toBe(false);
+    expect(nestedDeeperThan(nest(100_000), 100)).toBe(true);
   });
 });

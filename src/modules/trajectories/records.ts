@@ -13,6 +13,12 @@ export interface IncomingRecord {
 }
 
 export const MAX_RECORDS_PER_BATCH = 10_000;
+/**
+ * Levels of nested arrays and objects a record may have. Agent transcripts nest a few levels;
+ * far deeper values are no transcript, and every reader that walks them (the board's and
+ * critique's projection, clients' own parsers) would pay for them or overflow its stack.
+ */
+export const MAX_RECORD_DEPTH = 100;
 const MAX_UUID = 200;
 const MAX_TYPE = 100;
 
@@ -38,6 +44,10 @@ export function parseRecords(raws: string[], path: (string | number)[]): Incomin
   const records: IncomingRecord[] = [];
   raws.forEach((raw, i) => {
     const at = [...path, i];
+    if (nestedDeeperThan(raw, MAX_RECORD_DEPTH)) {
+      issues.push({ path: at, msg: `must not be nested deeper than ${MAX_RECORD_DEPTH} levels`, type: 'too_deep' });
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(raw);
@@ -81,4 +91,32 @@ export function parseRecords(raws: string[], path: (string | number)[]): Incomin
   });
   if (issues.length) throw invalid(issues);
   return records;
+}
+
+/** Brackets and the characters that start or escape a string, for `nestedDeeperThan`. */
+const STRUCTURE = /[[\]{}"\\]/g;
+
+/**
+ * Whether the JSON text nests arrays and objects deeper than `limit`: one pass over its
+ * brackets, skipping strings, that stops as soon as it knows. Never recursive.
+ */
+export function nestedDeeperThan(text: string, limit: number): boolean {
+  if (text.length <= 2 * limit) return false; // each level takes an opening and a closing bracket
+  let depth = 0;
+  let inString = false;
+  STRUCTURE.lastIndex = 0;
+  for (let match = STRUCTURE.exec(text); match; match = STRUCTURE.exec(text)) {
+    const c = match[0];
+    if (inString) {
+      if (c === '\\') STRUCTURE.lastIndex++; // the escaped character is not structure
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === '[' || c === '{') {
+      if (++depth > limit) return true;
+    } else if (c === ']' || c === '}') {
+      depth--;
+    }
+  }
+  return false;
 }

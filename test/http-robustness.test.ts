@@ -1,0 +1,109 @@
+import http from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { newSessionId, newUuid, sessionPath } from './support/trajectories';
+import { makeUser, TestUser, useTestApp } from './support/app';
+
+/**
+ * Requests that used to answer 500 (issue 10, finding 7): each now gets a clear 4xx with the
+ * documented body, and changes nothing.
+ */
+
+const t = useTestApp();
+
+let user: TestUser;
+beforeAll(async () => {
+  user = await makeUser(t);
+});
+
+/** A request sent as raw bytes (fetch would normalize the path and the encoding headers). */
+function rawRequest(method: string, path: string, opts: { headers?: Record<string, string>; body?: Buffer } = {}) {
+  const url = new URL(t.url);
+  return new Promise<{ status: number; body: any; text: string }>((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: { ...opts.headers, ...(opts.body ? { 'content-length': String(opts.body.length) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode!, body, text });
+      });
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+const auth = () => ({ authorization: `Bearer ${user.token}` });
+const sessionCount = async () => (await t.sql<{ n: number }>('select count(*)::int as n from trajectories'))[0].n;
+
+describe('bad percent-encoding in a path → 400 {detail}', () => {
+  for (const path of ['/admin/api/public/app/core/download/1.0.0/%ff', '/api/trajectories/%ff', '/blobs/sha256/%ff', '/api/labs/%E0%A4%A', '/api/trajectories/%ff/meta']) {
+    test(path, async () => {
+      const reply = await rawRequest('GET', path, { headers: auth() });
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 400, body: { detail: expect.stringMatching(/percent-encoding|path/) } });
+    });
+  }
+});
+
+describe('bodies the server cannot read', () => {
+  const appendPath = () => sessionPath(newSessionId(), '/append');
+  const body = (records: unknown[]) => Buffer.from(JSON.stringify({ base_uuid: null, records }));
+
+  test('Content-Encoding: gzip on a body that is not gzip → 400 {detail}; nothing stored', async () => {
+    const before = await sessionCount();
+    const reply = await rawRequest('PUT', appendPath(), { headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: body([{ uuid: newUuid(), type: 'user' }]) });
+    expect({ status: reply.status, body: reply.body }).toEqual({ status: 400, body: { detail: expect.any(String) } });
+    expect(await sessionCount()).toBe(before);
+    const graphql = await rawRequest('POST', '/graphql', { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: Buffer.from('{"query":"{ __typename }"}') });
+    expect(graphql.status).toBe(400);
+  });
+
+  test('a real gzip body is read; an unknown encoding → 415', async () => {
+    const id = newSessionId();
+    const ok = await rawRequest('PUT', sessionPath(id, '/append'), { headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(body([{ uuid: newUuid(), type: 'user' }])) });
+    expect(ok).toMatchObject({ status: 200, body: { count: 1 } });
+    const unknown = await rawRequest('PUT', appendPath(), { headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'zstd-nope' }, body: body([]) });
+    expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 415, body: { detail: expect.any(String) } });
+  });
+
+  test('a JSON body declared charset=utf-16le → 415 {detail}', async () => {
+    const reply = await rawRequest('PUT', appendPath(), { headers: { ...auth(), 'content-type': 'application/json; charset=utf-16le' }, body: Buffer.from(JSON.stringify({ base_uuid: null, records: [] }), 'utf16le') });
+    expect({ status: reply.status, body: reply.body }).toEqual({ status: 415, body: { detail: expect.any(String) } });
+    const graphql = await rawRequest('POST', '/graphql', { headers: { 'content-type': 'application/json; charset=utf-16le' }, body: Buffer.from('{"query":"{ __typename }"}', 'utf16le') });
+    expect(graphql.status).toBe(415);
+  });
+
+  test('a UTF-8 body starting with a byte-order mark is read, and records are still stored byte for byte', async () => {
+    const id = newSessionId();
+    const record = `{"uuid":"${newUuid()}",  "type":"user"}`;
+    const text = `\uFEFF{"base_uuid":null,"records":[${record}]}`;
+    const reply = await rawRequest('PUT', sessionPath(id, '/append'), { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(text, 'utf8') });
+    expect(reply).toMatchObject({ status: 200, body: { count: 1 } });
+    expect((await t.sql<{ raw: string }>('select raw from trajectory_records where session_id = $1', [id]))[0].raw).toBe(record);
+    const lab = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from('\uFEFF{"name":"BOM lab"}', 'utf8') });
+    expect(lab).toMatchObject({ status: 200, body: { name: 'BOM lab' } });
+  });
+
+  test('a record nested 100,000 levels deep → 422 at append and at cover-write, naming the record; nothing stored', async () => {
+    const before = await sessionCount();
+    const deep = `{"uuid":"${newUuid()}","type":"user","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    for (const [method, tail, prefix] of [
+      ['PUT', '/append', '{"base_uuid":null,"records":['],
+      ['PUT', '/full', '{"records":['],
+    ]) {
+      const reply = await rawRequest(method, sessionPath(newSessionId(), tail), { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`${prefix}${deep}]}`) });
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 422, body: { detail: [expect.objectContaining({ loc: ['body', 'records', 0], msg: expect.stringMatching(/nested deeper than 100/) })] } });
+    }
+    // Elsewhere a deep body is a 422 or 400 too, never a 500.
+    const lab = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`{"name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) });
+    expect([400, 422]).toContain(lab.status);
+    const graphql = await rawRequest('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`{"query":"{ __typename }","variables":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`) });
+    expect(graphql.status).toBeLessThan(500);
+    expect(await sessionCount()).toBe(before);
+  });
+});
