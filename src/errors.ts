@@ -50,6 +50,15 @@ export const conflict = (message: string, details?: Record<string, unknown>) => 
 export const invalid = (issues: FieldIssue[]) =>
   new AppError('VALIDATION_FAILED', issues.map((i) => `${i.path.join('.')}: ${i.msg}`).join('; '), undefined, issues);
 
+/**
+ * The database cannot be reached or is going away: socket errors, PostgreSQL's shutdown and
+ * connection codes (class 08 too), too many connections, and the pool's wait for a connection
+ * running out. The request may well succeed once it is back: 503.
+ */
+const DATABASE_GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+const DATABASE_GONE_CLASSES = new Set(['KnexTimeoutError', 'ConnectionException']);
+const databaseGone = () => new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly');
+
 const PG_UNIQUE_VIOLATION = '23505';
 const PG_SERIALIZATION_FAILURE = '40001';
 const PG_DEADLOCK = '40P01';
@@ -84,6 +93,8 @@ export function toAppError(error: unknown): AppError {
   if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type];
   if (expose === true && typeof status === 'number' && REQUEST_FAULTS[status]) return REQUEST_FAULTS[status];
   const pgCode = (error as { code?: unknown } | null)?.code;
+  if (typeof pgCode === 'string' && (DATABASE_GONE_CODES.has(pgCode) || pgCode.startsWith('08'))) return databaseGone();
+  if (DATABASE_GONE_CLASSES.has((error as { name?: string } | null)?.name ?? '')) return databaseGone();
   if (pgCode === PG_UNIQUE_VIOLATION) return conflict('conflicts with an existing resource');
   if (pgCode === PG_SERIALIZATION_FAILURE || pgCode === PG_DEADLOCK) {
     return conflict('concurrent update, please retry');

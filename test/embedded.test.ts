@@ -127,4 +127,26 @@ describe('the embedded default database', () => {
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
   });
+
+  test('while its postmaster is dead, requests that need the database answer 503 {detail} (REST and GraphQL), /healthz 200', async () => {
+    const served = await serve(dataDir, port);
+    const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const me = () => fetch(`${served.url}/api/me`, { headers });
+    const graphqlMe = () => fetch(`${served.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ me { id } }' }) });
+    expect((await me()).status).toBe(200);
+
+    const dead = postmasterPid(dataDir);
+    process.kill(dead, 'SIGKILL');
+    while (alive(dead)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const down = await me();
+    expect({ status: down.status, body: await down.json() }).toEqual({ status: 503, body: { detail: expect.any(String) } });
+    const graphqlDown = (await (await graphqlMe()).json()) as { errors: { extensions: { code: string } }[] };
+    expect(graphqlDown.errors[0].extensions.code).toBe('UNAVAILABLE');
+    expect((await fetch(`${served.url}/readyz`)).status).toBe(503);
+    expect((await fetch(`${served.url}/healthz`)).status).toBe(200);
+
+    served.child.kill('SIGKILL');
+    await exited(served.child);
+  }, 90_000);
 });
