@@ -704,7 +704,7 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     // The admin query is for admins only.
     const user: TestUser = await makeUser(t);
     const denied = await gql(t, `query { releaseFiles(product: "core") { filename downloads } }`, user.token);
-    expect(denied.body.data).toBeNull();
+    expect(denied.body.data).toBeUndefined(); // refused before execution: no data at all
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
