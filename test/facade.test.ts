@@ -7,7 +7,8 @@ import { makePubSub } from '../src/pubsub';
 import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../src/schema';
 import { useTestApp } from './support/app';
 
-const ENDPOINTS_FILE = path.resolve(__dirname, '..', '..', 'shared', 'spec', 'endpoints.tsv');
+/** The documented endpoint list (the spec's table), kept in the repository so a clone tests alone. */
+const ENDPOINTS_FILE = path.resolve(__dirname, '..', 'docs', 'endpoints.tsv');
 
 /** Documented endpoints that later issues build; every other one must have exactly one route. */
 const NOT_YET_BUILT = [
