@@ -49,7 +49,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Starts the whole service: database (embedded if no DATABASE_URL), migrations, GraphQL, facade. */
 export async function startApp(config: Config, logger: Logger = makeLogger(config.logLevel)): Promise<RunningApp> {
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { notice: (message) => logger.warn(message) });
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
   const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { poolMax: config.databasePoolSize });
   const sealer = await loadSealer(orm.em.fork(), config.sealKey);

@@ -1,4 +1,4 @@
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -146,7 +146,39 @@ describe('the embedded default database', () => {
     expect((await fetch(`${served.url}/readyz`)).status).toBe(503);
     expect((await fetch(`${served.url}/healthz`)).status).toBe(200);
 
-    served.child.kill('SIGKILL');
-    await exited(served.child);
+    // The service starts its postmaster again by itself, and the pool reconnects.
+    let recovered = await me();
+    for (let i = 0; i < 300 && recovered.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      recovered = await me();
+    }
+    expect(recovered.status).toBe(200);
+    expect(postmasterPid(dataDir)).not.toBe(dead);
+    expect(served.output()).toContain('embedded PostgreSQL is running again');
+    served.child.kill('SIGTERM');
+    expect(await exited(served.child)).toBe(0);
+  }, 90_000);
+
+  test('labdesk migrate beside a running service migrates through its database and leaves it running; a second serve is refused', async () => {
+    const served = await serve(dataDir, port);
+    const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+    const pgPid = postmasterPid(dataDir);
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    delete env.DATABASE_URL;
+
+    const migrated = spawnSync(process.execPath, [CLI, 'migrate'], { env, encoding: 'utf8' });
+    expect({ status: migrated.status, stdout: migrated.stdout }).toEqual({ status: 0, stdout: 'database is up to date\n' });
+    expect(alive(pgPid)).toBe(true);
+    expect((await fetch(`${served.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    const second = spawnSync(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(await freePort()) }, encoding: 'utf8', timeout: 30_000 });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`is in use: labdesk process ${served.child.pid} runs its embedded PostgreSQL`);
+    expect(alive(pgPid)).toBe(true);
+    expect((await fetch(`${served.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    served.child.kill('SIGTERM');
+    expect(await exited(served.child)).toBe(0);
+    expect(alive(pgPid)).toBe(false);
   }, 90_000);
 });

@@ -118,7 +118,8 @@ const COMMANDS: Record<string, Command> = {
     help: 'Applies pending database migrations (to DATABASE_URL, or the embedded database under DATA_DIR) and exits.',
     async run() {
       const config = loadConfig();
-      const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+      // Beside a running service, migrate through its database rather than stopping it.
+      const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { joinRunning: true });
       const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { migrate: false });
       try {
         const applied = await migrate(orm);
