@@ -99,6 +99,9 @@ function withFigureUrls(raw: string, urls: Map<string, string>): string {
  * (`since`: only the records after that uuid). `download=true`: NDJSON attachment, one record per
  * line. Streamed in batches, so a long session costs flat memory.
  */
+/** Line breaks, which in JSON text can only be whitespace between tokens. */
+const LINE_BREAKS = /[\r\n]/g;
+
 export const trajectoryReadRoute = stream({
   method: 'GET',
   path: '/api/trajectories/{session_id}',
@@ -119,11 +122,9 @@ export const trajectoryReadRoute = stream({
     const batches = recordBatches(ctx.em, ctx.services.blobs, sessionId, after);
     if (download) {
       res.status(200).type('application/x-ndjson').setHeader('Content-Disposition', `attachment; filename="${sessionId}.jsonl"`);
-      // One record per line: a record stored with line breaks between its tokens is written compactly.
-      const line = (stored: string) => {
-        const raw = served(stored);
-        return `${/[\r\n]/.test(raw) ? JSON.stringify(JSON.parse(raw)) : raw}\n`;
-      };
+      // One record per line. JSON strings cannot hold a raw line break, so every CR or LF in a stored
+      // record is whitespace between tokens: dropping it keeps every value exactly as sent.
+      const line = (stored: string) => `${served(stored).replace(LINE_BREAKS, '')}\n`;
       for await (const texts of batches) await write(res, texts.map(line).join(''));
       res.end();
       return;

@@ -696,6 +696,15 @@ describe('reading', () => {
     expectStatus(hidden, 404);
     expect(hidden.headers.get('content-disposition')).toBeNull();
   });
+
+  test('download=true writes a record sent across lines on one line with its values as sent (numbers are not re-encoded)', async () => {
+    const owner = await makeUser(t);
+    const id = newSessionId('dl');
+    const multiline = `{\r\n  "uuid": "num-1",\n  "type": "tool_result",\n  "values": [1.0, 1e5, -0,\n 12345678901234567890123],\n  "text": "a\\nb"\n}`;
+    expectStatus(await t.call('PUT', path(id, '/append'), { token: owner.token, rawBody: `{"base_uuid":null,"records":[${multiline}]}` }), 200);
+    const reply = await read(owner, id, { download: 'true' });
+    expect(reply.text).toBe(`{  "uuid": "num-1",  "type": "tool_result",  "values": [1.0, 1e5, -0, 12345678901234567890123],  "text": "a\\nb"}\n`);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
