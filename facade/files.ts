@@ -36,6 +36,12 @@ export function param(req: Request, name: string): string {
   return value;
 }
 
+/** Bytes of any kind, as a JSON Schema (OpenAPI 3.1). */
+const BINARY = { type: 'string', contentMediaType: 'application/octet-stream' };
+const NULLABLE_STRING = { anyOf: [{ type: 'string' }, { type: 'null' }] };
+/** Answers of `serveObject` besides 200. */
+const BYTE_RANGE_ANSWERS = { 206: 'Partial content (Range)', 304: 'Not modified (If-None-Match, If-Modified-Since)' };
+
 /** `GET /admin/api/public/models`: the catalog body exactly as stored, so its manifest's sha256 holds. */
 export const modelCatalogRoute = stream({
   method: 'GET',
@@ -44,6 +50,8 @@ export const modelCatalogRoute = stream({
   tag: 'releases',
   summary: 'Public model catalog',
   produces: 'application/json',
+  response: { type: 'object', description: 'The catalog exactly as stored (its manifest’s sha256 is of these bytes)' },
+  alsoAnswers: { 304: 'Not modified (If-None-Match, If-Modified-Since)' },
   async handle(req, res, ctx) {
     const { body, sha256, updatedAt } = await currentCatalog(ctx.em);
     res.setHeader('ETag', `"${sha256}"`);
@@ -63,6 +71,12 @@ export const releaseFileUploadRoute = stream({
   produces: 'application/json',
   consumes: 'application/octet-stream',
   status: 201,
+  requestBody: BINARY,
+  response: {
+    type: 'object',
+    required: ['product', 'version', 'filename', 'size', 'sha256'],
+    properties: { product: { type: 'string' }, version: { type: 'string' }, filename: { type: 'string' }, size: { type: 'integer' }, sha256: { type: 'string' } },
+  },
   async handle(req, res, ctx) {
     const where = { product: param(req, 'product'), version: param(req, 'version'), filename: param(req, 'filename') };
     const file = await uploadReleaseFile(ctx.em, ctx.services.blobs, where, req, ctx.services.config.maxReleaseFileBytes);
@@ -117,6 +131,9 @@ export const releaseDownloadRoute = stream({
   tag: 'releases',
   summary: 'Download a release binary (byte ranges supported)',
   produces: 'application/octet-stream',
+  response: BINARY,
+  alsoAnswers: BYTE_RANGE_ANSWERS,
+  errors: { RANGE_NOT_SATISFIABLE: null },
   async handle(req, res, ctx) {
     const file = await publishedFile(ctx.em, segment(req, 'product'), segment(req, 'version'), segment(req, 'filename'));
     if (!file || !ctx.services.blobs.store) throw notFound('release file');
@@ -160,6 +177,7 @@ export const desktopUpdateFeedRoute = stream({
   tag: 'releases',
   summary: 'electron-updater feed (latest.yml, latest-mac.yml, latest-linux.yml) of the desktop release',
   produces: 'text/yaml',
+  response: { type: 'string' },
   async handle(req, res, ctx) {
     const platforms = FEEDS.get(segment(req, 'feed'));
     if (segment(req, 'product') !== 'desktop' || !platforms) throw notFound('update feed');
@@ -203,6 +221,31 @@ export const figureUploadRoute = stream({
   summary: 'Upload a figure to the private drive (owner)',
   produces: 'application/json',
   consumes: 'multipart/form-data',
+  requestBody: {
+    type: 'object',
+    required: ['file', 'canonical_path'],
+    properties: {
+      file: { ...BINARY, description: 'The figure as shown' },
+      original: { ...BINARY, description: 'The original, when `file` is a compressed copy' },
+      canonical_path: { type: 'string', description: 'The path records use for the figure' },
+      mime: { type: 'string' },
+      compressed: { type: 'string', enum: [...BOOLEAN_FIELD.keys()] },
+    },
+  },
+  response: {
+    type: 'object',
+    description: 'The figure map row',
+    required: ['canonical_path', 'cdn_url', 'storage_uri', 'original_uri', 'compressed', 'mime', 'bytes'],
+    properties: {
+      canonical_path: { type: 'string' },
+      cdn_url: NULLABLE_STRING,
+      storage_uri: NULLABLE_STRING,
+      original_uri: NULLABLE_STRING,
+      compressed: { anyOf: [{ type: 'boolean' }, { type: 'null' }] },
+      mime: NULLABLE_STRING,
+      bytes: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+    },
+  },
   async handle(req, res, ctx) {
     const viewer = await requireViewer(ctx);
     const sessionId = param(req, 'session_id');
@@ -230,6 +273,8 @@ export const figureUploadRoute = stream({
   },
 });
 
+const FIGURE_PATH_MAX = 1024;
+
 /** `GET /api/trajectories/{session_id}/figures/raw?path=`: 302 to a fresh 5-minute URL of the figure. */
 export const figureRawRoute = stream({
   method: 'GET',
@@ -239,10 +284,11 @@ export const figureRawRoute = stream({
   summary: 'Redirect to a short-lived URL of a figure (original, else compressed)',
   produces: 'application/json',
   status: 302,
+  query: [{ name: 'path', required: true, description: 'canonical_path of the figure', schema: { type: 'string', minLength: 1, maxLength: FIGURE_PATH_MAX } }],
   async handle(req, res, ctx) {
     const figurePath = req.query.path;
-    if (typeof figurePath !== 'string' || figurePath.length === 0 || figurePath.length > 1024 || figurePath.includes('\u0000')) {
-      throw invalid([{ path: ['query', 'path'], msg: 'must be given once, 1-1024 characters', type: 'missing' }]);
+    if (typeof figurePath !== 'string' || figurePath.length === 0 || figurePath.length > FIGURE_PATH_MAX || figurePath.includes('\u0000')) {
+      throw invalid([{ path: ['query', 'path'], msg: `must be given once, 1-${FIGURE_PATH_MAX} characters`, type: 'missing' }]);
     }
     const location = await figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, { baseUrl: ctx.baseUrl, cdnHosts: ctx.services.config.figureCdnHosts });
     res.setHeader('Cache-Control', 'no-store');
@@ -262,6 +308,10 @@ export const signedBlobRoute = stream({
   tag: 'trajectories',
   summary: 'A private blob through a signed, short-lived URL',
   produces: 'application/octet-stream',
+  response: BINARY,
+  query: ['expires', 'type', 'signature'].map((name) => ({ name, required: true, description: 'Part of the signed URL', schema: { type: 'string' } })),
+  alsoAnswers: BYTE_RANGE_ANSWERS,
+  errors: { FORBIDDEN: null, RANGE_NOT_SATISFIABLE: null },
   async handle(req, res, ctx) {
     const store = ctx.services.blobs.store;
     const sha256 = segment(req, 'sha256');

@@ -189,7 +189,7 @@ export function readVariables(req: Request, plans: VariablePlan[]): { variables:
         issues.push({ loc, msg: 'a JSON object body is required (Content-Type: application/json)', type: 'missing' });
         continue;
       }
-      raw = withRawArrays(req as RawBodyRequest, plan.source.rawArrays);
+      raw = withRawArrays(req as RawBodyRequest, plan.source.rawArrays && Object.keys(plan.source.rawArrays));
     } else {
       const bag = plan.source.from === 'path' ? req.params : (req.query as Record<string, unknown>);
       const text = bag[plan.source.name];

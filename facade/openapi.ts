@@ -1,4 +1,5 @@
 import {
+  DocumentNode,
   FieldNode,
   FragmentDefinitionNode,
   getNullableType,
@@ -14,10 +15,9 @@ import {
   Kind,
   SelectionSetNode,
 } from 'graphql';
+import { ERROR_CODES, ErrorCode } from '../src/errors';
 import { planVariables, snake } from './inputs';
-import { operationOf, Route } from './route';
-
-type JsonSchema = Record<string, unknown>;
+import { JsonSchema, operationOf, Route, SCHEMA_DEFINITION, StreamResponse, TAGS } from './route';
 
 const SCALARS: Record<string, JsonSchema> = {
   String: { type: 'string' },
@@ -26,9 +26,47 @@ const SCALARS: Record<string, JsonSchema> = {
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
   DateTimeISO: { type: 'string', format: 'date-time' },
+  JSONObject: { type: 'object' },
 };
 
 const orNull = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+
+/** What each error answer means, in the document's words. */
+const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
+  BAD_REQUEST: 'Malformed request: the body is not JSON (or not a readable form), or the path is not valid percent-encoding',
+  UNAUTHENTICATED: 'Missing or invalid credentials',
+  PAYMENT_REQUIRED: 'Not enough credits',
+  FORBIDDEN: 'The caller may not do this',
+  NOT_FOUND: 'No such resource, or not visible to the caller',
+  CONFLICT: 'Conflicts with the current state (or a concurrent update: retry)',
+  PAYLOAD_TOO_LARGE: 'Request body too large',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported body media type, encoding or charset',
+  RANGE_NOT_SATISFIABLE: 'No requested byte range is inside the content',
+  VALIDATION_FAILED: 'Invalid input: every problem, at its wire location',
+};
+
+/** `NOT_FOUND` → `NotFound`: the name of an error's response under `components/responses`. */
+const responseName = (code: ErrorCode) => code.toLowerCase().replace(/(?:^|_)(.)/g, (_m, c: string) => c.toUpperCase());
+
+const isOperationShape = (response: StreamResponse): response is Extract<StreamResponse, { like: unknown }> => 'like' in response;
+
+/**
+ * Replaces every `schemaRef` in `value` by its plain reference, listing its definition once under
+ * `schemas`. @throws when two different definitions share a name
+ */
+function hoistSchemas(value: unknown, schemas: Record<string, JsonSchema>): unknown {
+  if (Array.isArray(value)) return value.map((item) => hoistSchemas(item, schemas));
+  if (typeof value !== 'object' || value === null) return value;
+  const definition = (value as { [SCHEMA_DEFINITION]?: JsonSchema })[SCHEMA_DEFINITION];
+  const out = Object.fromEntries(Object.entries(value).map(([key, member]) => [key, hoistSchemas(member, schemas)]));
+  if (definition) {
+    const name = String(out.$ref).split('/').pop()!;
+    const hoisted = hoistSchemas(definition, schemas) as JsonSchema;
+    if (schemas[name] && JSON.stringify(schemas[name]) !== JSON.stringify(hoisted)) throw new Error(`two different schemas named ${name}`);
+    schemas[name] = hoisted;
+  }
+  return out;
+}
 
 /**
  * The OpenAPI 3.1 document, generated from the same route table and GraphQL types that serve
@@ -56,34 +94,52 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
       },
     },
   };
-
-  const inputSchema = (type: GraphQLInputType): JsonSchema => {
-    if (isNonNullType(type)) return inputSchema(type.ofType);
-    const inner = inputOf(type);
-    return orNull(inner);
+  const errorResponses: Record<string, unknown> = {};
+  /** The response of an error code with the plain body (or the 422 body), listed once under `components/responses`. */
+  const errorResponse = (code: ErrorCode) => {
+    const name = responseName(code);
+    errorResponses[name] ??= {
+      description: ERROR_DESCRIPTIONS[code] ?? name,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${code === 'VALIDATION_FAILED' ? 'ValidationError' : 'Error'}` } } },
+    };
+    return { $ref: `#/components/responses/${name}` };
   };
-  const inputOf = (type: GraphQLInputType): JsonSchema => {
+
+  /** The raw-array members each input object type was published with: one way per type. */
+  const rawArrayMembers = new Map<string, string>();
+  /** A nullable input is `anyOf [T, null]`; a non-null one is `T` itself. */
+  const inputSchema = (type: GraphQLInputType): JsonSchema => (isNonNullType(type) ? inputOf(type.ofType) : orNull(inputOf(type)));
+  /** `rawArrays`: list members of the body's input type whose elements arrive as JSON values of these schemas (not as strings). */
+  const inputOf = (type: GraphQLInputType, rawArrays: Record<string, JsonSchema> = {}): JsonSchema => {
     const t = getNullableType(type) as GraphQLInputType;
     if (isListType(t)) return { type: 'array', items: inputSchema(t.ofType) };
     if (isScalarType(t)) return SCALARS[t.name] ?? {};
     if (isEnumType(t)) return { type: 'string', enum: t.getValues().map((v) => v.value) };
     if (isInputObjectType(t)) {
+      const raw = new Set(Object.keys(rawArrays));
       if (!components[t.name]) {
         components[t.name] = {}; // placeholder against recursion
         const fields = Object.values(t.getFields());
+        const fieldSchema = (f: (typeof fields)[number]): JsonSchema => {
+          if (!raw.has(snake(f.name))) return { ...inputSchema(f.type), description: f.description ?? undefined };
+          const list: JsonSchema = { type: 'array', items: rawArrays[snake(f.name)], description: 'Each element is stored exactly as sent, byte for byte.' };
+          return isNonNullType(f.type) ? list : orNull(list);
+        };
         components[t.name] = {
           type: 'object',
           description: t.description ?? undefined,
           additionalProperties: false,
-          properties: Object.fromEntries(fields.map((f) => [snake(f.name), { ...inputSchema(f.type), description: f.description ?? undefined }])),
+          properties: Object.fromEntries(fields.map((f) => [snake(f.name), fieldSchema(f)])),
           required: fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => snake(f.name)),
         };
+        rawArrayMembers.set(t.name, [...raw].sort().join());
+      } else if ((rawArrayMembers.get(t.name) ?? '') !== [...raw].sort().join()) {
+        throw new Error(`input ${t.name} is read with different raw arrays by two routes`);
       }
       return { $ref: `#/components/schemas/${t.name}` };
     }
     return {};
   };
-
   let fragments = new Map<string, SelectionSetNode>();
   /** Fields of a selection set with fragment spreads expanded. */
   const fieldsOf = (selection: SelectionSetNode): FieldNode[] =>
@@ -112,36 +168,40 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
     }
     return {};
   };
+  /** The JSON body of an operation's root field `result`, as the facade writes it. */
+  const resultSchema = (document: DocumentNode, result: string): JsonSchema => {
+    const op = operationOf(document);
+    fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d.selectionSet]));
+    const rootType = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+    const rootSelection = op.selectionSet.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === result);
+    if (rootSelection?.kind !== Kind.FIELD) throw new Error(`operation ${op.name?.value} has no field ${result}`);
+    return outputSchema(rootType.getFields()[rootSelection.name.value].type, rootSelection.selectionSet);
+  };
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const responses: Record<string, unknown> = {
-      default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      default: { description: 'Any other error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     };
     const entry: Record<string, unknown> = {
       summary: route.summary,
       tags: [route.tag],
       security: route.auth === 'none' ? [] : [{ bearer: [] }],
-      responses,
     };
     const parameters: JsonSchema[] = [];
+    let hasBody = false;
     if (route.kind === 'operation') {
       const op = operationOf(route.operation);
       entry.operationId = op.name?.value;
-      fragments = new Map(
-        route.operation.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d.selectionSet]),
-      );
       for (const plan of planVariables(schema, op, route.variables)) {
         if (plan.source.from === 'body') {
-          entry.requestBody = { required: isNonNullType(plan.type), content: { 'application/json': { schema: inputOf(plan.type) } } };
+          hasBody = true;
+          entry.requestBody = { required: isNonNullType(plan.type), content: { 'application/json': { schema: inputOf(plan.type, plan.source.rawArrays) } } };
         } else {
           parameters.push({ name: plan.source.name, in: plan.source.from, required: plan.source.from === 'path' || isNonNullType(plan.type), schema: inputOf(plan.type) });
         }
       }
-      const rootType = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
-      const rootSelection = op.selectionSet.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === route.result);
-      let body: JsonSchema = {};
-      if (rootSelection?.kind === Kind.FIELD) body = outputSchema(rootType.getFields()[rootSelection.name.value].type, rootSelection.selectionSet);
+      let body = resultSchema(route.operation, route.result);
       if (route.omitNulls && body.properties) {
         // Null members are left out of the answer: only the never-null ones are always there.
         const properties = body.properties as Record<string, JsonSchema>;
@@ -151,23 +211,67 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
       if (route.noContentWhenNull) responses['204'] = { description: 'Nothing to return yet' };
       responses[String(route.status ?? 200)] =
         route.status === 204 ? { description: 'No content' } : { description: 'OK', content: { 'application/json': { schema: body } } };
-      if (op.variableDefinitions?.length) {
-        responses['422'] = { description: 'Invalid input', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } };
-      }
     } else {
       entry.operationId = `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
       for (const [, name] of route.path.matchAll(/\{([^}]+)\}/g)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
-      responses[String(route.status ?? 200)] = { description: 'OK', content: { [route.produces]: {} } };
-      if (route.consumes) entry.requestBody = { required: true, content: { [route.consumes]: {} } };
+      for (const param of route.query ?? []) parameters.push({ name: param.name, in: 'query', required: param.required ?? false, description: param.description, schema: param.schema });
+      let body: JsonSchema | undefined;
+      if (route.response && isOperationShape(route.response)) {
+        const { like, result, members } = route.response;
+        const base = resultSchema(like, result);
+        body = { ...base, properties: { ...(base.properties as object), ...members }, required: [...(base.required as string[]), ...Object.keys(members)] };
+      } else {
+        body = route.response;
+      }
+      const status = route.status ?? 200;
+      const content = { [route.produces]: body ? { schema: body } : {}, ...Object.fromEntries(Object.entries(route.alsoProduces ?? {}).map(([type, schema]) => [type, { schema }])) };
+      responses[String(status)] =
+        status >= 300 && status < 400
+          ? { description: 'Redirect to the content', headers: { Location: { description: 'Where the content is', schema: { type: 'string', format: 'uri' } } } }
+          : { description: 'OK', content };
+      for (const [other, description] of Object.entries(route.alsoAnswers ?? {})) responses[other] = { description };
+      if (route.consumes) {
+        hasBody = true;
+        entry.requestBody = { required: true, content: { [route.consumes]: route.requestBody ? { schema: route.requestBody } : {} } };
+      }
     }
+
+    // Error answers, from what the row says: who may call it, what it reads, whether it writes.
+    const inPath = parameters.some((p) => p.in === 'path');
+    const codes = new Set<ErrorCode>();
+    if (hasBody || inPath) codes.add('BAD_REQUEST');
+    if (route.auth !== 'none') codes.add('UNAUTHENTICATED');
+    if (route.auth === 'admin' || route.auth === 'release' || (route.auth === 'user' && inPath)) codes.add('FORBIDDEN');
+    if (inPath) codes.add('NOT_FOUND');
+    if (route.method !== 'GET') codes.add('CONFLICT');
+    if (hasBody) codes.add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
+    if (hasBody || parameters.length) codes.add('VALIDATION_FAILED');
+    for (const code of Object.keys(route.errors ?? {}) as ErrorCode[]) codes.add(code);
+    for (const code of [...codes].sort((a, b) => ERROR_CODES[a].http - ERROR_CODES[b].http)) {
+      const special = route.errors?.[code];
+      responses[String(ERROR_CODES[code].http)] = special
+        ? { description: ERROR_DESCRIPTIONS[code] ?? responseName(code), content: { 'application/json': { schema: special } } }
+        : errorResponse(code);
+    }
+
     if (parameters.length) entry.parameters = parameters;
+    entry.responses = responses;
     (paths[route.path] ??= {})[route.method.toLowerCase()] = entry;
   }
 
-  return {
+  // Schemas the route rows name (`schemaRef`) join those of the GraphQL types.
+  const named: Record<string, JsonSchema> = {};
+  const hoisted = hoistSchemas({ paths, schemas: components }, named) as { paths: Record<string, unknown>; schemas: Record<string, JsonSchema> };
+  const clash = Object.keys(named).find((name) => name in hoisted.schemas);
+  if (clash) throw new Error(`schema ${clash} is both a GraphQL type and a named route schema`);
+  const document = {
     openapi: '3.1.0',
     info: { title: 'labdesk', version: '0.1.0', description: 'The labdesk platform API. Errors are `{detail}`; validation errors are 422 `{detail: [{loc, msg, type}]}`.' },
-    paths,
-    components: { schemas: components, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    // Relative: the document describes the server that serves it, at whatever origin.
+    servers: [{ url: '/', description: 'The server that serves this document' }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    paths: hoisted.paths,
+    components: { schemas: { ...hoisted.schemas, ...named }, responses: errorResponses, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
   };
+  return document;
 }

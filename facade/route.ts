@@ -2,6 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { DocumentNode, Kind, OperationDefinitionNode } from 'graphql';
 import type { Request, Response } from 'express';
 import type { Ctx } from '../src/context';
+import type { ErrorCode } from '../src/errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -12,6 +13,20 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type RouteAuth = 'none' | 'user' | 'admin' | 'release';
 
+/** A JSON Schema (OpenAPI 3.1 dialect) for the OpenAPI document. */
+export type JsonSchema = Record<string, unknown>;
+
+/** Marks a schema built by `schemaRef`: the document lists it once under `components/schemas`. */
+export const SCHEMA_DEFINITION = Symbol('schema definition');
+
+/**
+ * A reference to a schema published once, under its name, in the document's components. The
+ * definition travels with the reference, so route rows can say what they mean in place.
+ */
+export function schemaRef(name: string, schema: JsonSchema): JsonSchema {
+  return { $ref: `#/components/schemas/${name}`, [SCHEMA_DEFINITION]: schema };
+}
+
 /** Where one GraphQL variable comes from in the HTTP request. */
 export type VariableSource =
   | { from: 'path'; name: string }
@@ -19,13 +34,25 @@ export type VariableSource =
   /**
    * The whole JSON body (snake_case members become the input type's camelCase fields). Members
    * named in `rawArrays` arrive as the exact source text of each element (records are stored
-   * byte for byte).
+   * byte for byte); the GraphQL field is a list of strings, the wire member a list of JSON
+   * values of the schema given (what the OpenAPI document publishes).
    */
-  | { from: 'body'; rawArrays?: string[] };
+  | { from: 'body'; rawArrays?: Record<string, JsonSchema> };
 
 export const path = (name: string): VariableSource => ({ from: 'path', name });
 export const query = (name: string): VariableSource => ({ from: 'query', name });
-export const body = (opts: { rawArrays?: string[] } = {}): VariableSource => ({ from: 'body', ...opts });
+export const body = (opts: { rawArrays?: Record<string, JsonSchema> } = {}): VariableSource => ({ from: 'body', ...opts });
+
+/** The groups of the OpenAPI document, with what each holds. */
+export const TAGS = {
+  auth: 'Device login, tokens and the caller',
+  labs: 'Labs, their members, board and reviews',
+  trajectories: 'Agent sessions: records, annotations, summaries, figures',
+  releases: 'Desktop releases and the model catalog (public reads, publishing with the release token)',
+  compute: 'Sandbox compute: plans, leases, credits',
+  admin: 'Users, labs and storage for administrators',
+} as const;
+export type RouteTag = keyof typeof TAGS;
 
 interface RouteBase {
   method: HttpMethod;
@@ -34,9 +61,14 @@ interface RouteBase {
   auth: RouteAuth;
   /** One line for the OpenAPI document. */
   summary: string;
-  tag: string;
+  tag: RouteTag;
   /** Largest JSON body for this route; default MAX_JSON_BODY_BYTES. */
   maxBodyBytes?: number;
+  /**
+   * Error answers the OpenAPI document cannot derive from the row itself (its auth, parameters,
+   * body and method give the rest), each with its body schema, or null for the plain `{detail}`.
+   */
+  errors?: Partial<Record<ErrorCode, JsonSchema | null>>;
 }
 
 /**
@@ -79,6 +111,29 @@ export interface StreamRoute extends RouteBase {
   consumes?: string;
   /** Success status for the OpenAPI document (default 200). */
   status?: number;
+  /** The success body's schema for the OpenAPI document (none: a body without a schema, or none at all for a redirect). */
+  response?: StreamResponse;
+  /** Other media types the success status may have, with their schemas (e.g. a download form). */
+  alsoProduces?: Record<string, JsonSchema>;
+  /** Other successful statuses (e.g. 206, 304), by their description. */
+  alsoAnswers?: Record<number, string>;
+  /** The body's schema when `consumes` is set. */
+  requestBody?: JsonSchema;
+  /** Query parameters the handler reads. */
+  query?: QueryParam[];
+}
+
+/**
+ * A stream route's body: a schema, or an operation's result (its GraphQL types, as an operation
+ * route would publish it) with members the handler adds.
+ */
+export type StreamResponse = JsonSchema | { like: TypedDocumentNode<any, any>; result: string; members: Record<string, JsonSchema> };
+
+export interface QueryParam {
+  name: string;
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
 }
 
 export type Route = OperationRoute<any, any> | StreamRoute;

@@ -1,5 +1,5 @@
 import * as Op from './generated/operations';
-import { body, operation, path, query, Route } from './route';
+import { body, operation, path, query, Route, schemaRef } from './route';
 import {
   desktopUpdateFeedRoute,
   figureRawRoute,
@@ -9,10 +9,29 @@ import {
   releaseFileUploadRoute,
   signedBlobRoute,
 } from './files';
-import { syncUsersRoute, trajectoryReadRoute } from './streams';
+import { syncUsersRoute, TRAJECTORY_RECORD, trajectoryReadRoute } from './streams';
 
 /** Appends and cover-writes carry whole batches of records; other bodies are small. */
 const RECORD_BATCH_BYTES = 64 * 1024 * 1024;
+
+/** A refused append: the server's head, so the client can tell how far behind it is. */
+const APPEND_CONFLICT = schemaRef('AppendConflict', {
+  type: 'object',
+  description: '`head_uuid` and `count` are there when the append is not a fast-forward (`base_uuid` is not the head).',
+  required: ['detail'],
+  properties: {
+    detail: { type: 'string' },
+    head_uuid: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'uuid of the last stored record; null for an empty session' },
+    count: { type: 'integer', description: 'Records stored' },
+  },
+});
+
+/** Too few free credits: how many there are. */
+const NOT_ENOUGH_CREDITS = schemaRef('NotEnoughCredits', {
+  type: 'object',
+  required: ['detail', 'balance_credits'],
+  properties: { detail: { type: 'string' }, balance_credits: { type: 'number', description: 'Credits free (not reserved)' } },
+});
 
 /**
  * The REST API as data: one row per endpoint. Order matters only where two templates overlap:
@@ -22,8 +41,8 @@ export const ROUTES: Route[] = [
   // Auth (contracts §3)
   operation({ method: 'POST', path: '/api/auth/cli/start', auth: 'none', tag: 'auth', summary: 'Start a CLI device login', operation: Op.AuthCliStartDocument, variables: {}, result: 'authCliStart' }),
   operation({ method: 'POST', path: '/api/auth/cli/approve', auth: 'user', tag: 'auth', summary: 'Approve a CLI login by its user code', operation: Op.AuthCliApproveDocument, variables: { input: body() }, result: 'authCliApprove' }),
-  operation({ method: 'POST', path: '/api/auth/cli/poll', auth: 'none', tag: 'auth', summary: 'Poll a CLI login', operation: Op.AuthCliPollDocument, variables: { input: body() }, result: 'authCliPoll', omitNulls: true }),
-  operation({ method: 'POST', path: '/api/auth/refresh', auth: 'none', tag: 'auth', summary: 'Exchange a refresh token for a new pair', operation: Op.AuthRefreshDocument, variables: { input: body() }, result: 'authRefresh' }),
+  operation({ method: 'POST', path: '/api/auth/cli/poll', auth: 'none', tag: 'auth', summary: 'Poll a CLI login', operation: Op.AuthCliPollDocument, variables: { input: body() }, result: 'authCliPoll', omitNulls: true, errors: { NOT_FOUND: null } }),
+  operation({ method: 'POST', path: '/api/auth/refresh', auth: 'none', tag: 'auth', summary: 'Exchange a refresh token for a new pair', operation: Op.AuthRefreshDocument, variables: { input: body() }, result: 'authRefresh', errors: { UNAUTHENTICATED: null } }),
   operation({ method: 'GET', path: '/api/me', auth: 'user', tag: 'auth', summary: 'The caller', operation: Op.MeDocument, variables: {}, result: 'me' }),
 
   // Labs
@@ -45,8 +64,8 @@ export const ROUTES: Route[] = [
   trajectoryReadRoute,
   operation({ method: 'DELETE', path: '/api/trajectories/{session_id}', auth: 'user', tag: 'trajectories', summary: 'Delete a session (owner)', operation: Op.TrajectoryDeleteDocument, variables: { sessionId: path('session_id') }, result: 'trajectoryDelete', status: 204 }),
   operation({ method: 'GET', path: '/api/trajectories/{session_id}/meta', auth: 'user', tag: 'trajectories', summary: 'Session metadata', operation: Op.TrajectoryMetaDocument, variables: { sessionId: path('session_id') }, result: 'trajectoryMeta' }),
-  operation({ method: 'PUT', path: '/api/trajectories/{session_id}/append', auth: 'user', tag: 'trajectories', summary: 'Fast-forward append (owner)', operation: Op.TrajectoryAppendDocument, variables: { sessionId: path('session_id'), input: body({ rawArrays: ['records'] }) }, result: 'trajectoryAppend', maxBodyBytes: RECORD_BATCH_BYTES }),
-  operation({ method: 'PUT', path: '/api/trajectories/{session_id}/full', auth: 'user', tag: 'trajectories', summary: 'Cover-write (owner)', operation: Op.TrajectoryCoverDocument, variables: { sessionId: path('session_id'), input: body({ rawArrays: ['records'] }) }, result: 'trajectoryCover', maxBodyBytes: RECORD_BATCH_BYTES }),
+  operation({ method: 'PUT', path: '/api/trajectories/{session_id}/append', auth: 'user', tag: 'trajectories', summary: 'Fast-forward append (owner)', operation: Op.TrajectoryAppendDocument, variables: { sessionId: path('session_id'), input: body({ rawArrays: { records: TRAJECTORY_RECORD } }) }, result: 'trajectoryAppend', maxBodyBytes: RECORD_BATCH_BYTES, errors: { CONFLICT: APPEND_CONFLICT } }),
+  operation({ method: 'PUT', path: '/api/trajectories/{session_id}/full', auth: 'user', tag: 'trajectories', summary: 'Cover-write (owner)', operation: Op.TrajectoryCoverDocument, variables: { sessionId: path('session_id'), input: body({ rawArrays: { records: TRAJECTORY_RECORD } }) }, result: 'trajectoryCover', maxBodyBytes: RECORD_BATCH_BYTES }),
   operation({ method: 'GET', path: '/api/trajectories/{session_id}/annotations', auth: 'user', tag: 'trajectories', summary: 'Annotations of a session', operation: Op.TrajectoryAnnotationsDocument, variables: { sessionId: path('session_id') }, result: 'trajectoryAnnotations' }),
   operation({ method: 'POST', path: '/api/trajectories/{session_id}/annotations', auth: 'user', tag: 'trajectories', summary: 'Annotate a record (owner or lab mentor)', operation: Op.TrajectoryAnnotateDocument, variables: { sessionId: path('session_id'), input: body() }, result: 'trajectoryAnnotate', status: 201 }),
   operation({ method: 'POST', path: '/api/trajectories/{session_id}/annotations/{annotation_id}/resolve', auth: 'user', tag: 'trajectories', summary: 'Resolve an annotation', operation: Op.TrajectoryAnnotationResolveDocument, variables: { sessionId: path('session_id'), annotationId: path('annotation_id') }, result: 'trajectoryAnnotationResolve' }),
@@ -76,15 +95,15 @@ export const ROUTES: Route[] = [
   // Sandbox compute (contracts §6). `current` is matched before `{lease_id}`.
   operation({ method: 'POST', path: '/api/compute/plans', auth: 'user', tag: 'compute', summary: 'Draft a plan (charged on the token line)', operation: Op.ComputePlanDraftDocument, variables: { input: body() }, result: 'computePlanDraft', status: 201 }),
   operation({ method: 'GET', path: '/api/compute/plans/current', auth: 'user', tag: 'compute', summary: 'The plan awaiting a decision (204 when none)', operation: Op.ComputePlanCurrentDocument, variables: {}, result: 'computePlanCurrent', noContentWhenNull: true }),
-  operation({ method: 'POST', path: '/api/compute/plans/{plan_id}/approve', auth: 'user', tag: 'compute', summary: 'Approve a plan: reserve its ceiling, claim a lease', operation: Op.ComputePlanApproveDocument, variables: { planId: path('plan_id') }, result: 'computePlanApprove', status: 201 }),
+  operation({ method: 'POST', path: '/api/compute/plans/{plan_id}/approve', auth: 'user', tag: 'compute', summary: 'Approve a plan: reserve its ceiling, claim a lease', operation: Op.ComputePlanApproveDocument, variables: { planId: path('plan_id') }, result: 'computePlanApprove', status: 201, errors: { PAYMENT_REQUIRED: NOT_ENOUGH_CREDITS } }),
   operation({ method: 'POST', path: '/api/compute/plans/{plan_id}/decline', auth: 'user', tag: 'compute', summary: 'Decline a plan', operation: Op.ComputePlanDeclineDocument, variables: { planId: path('plan_id') }, result: 'computePlanDecline' }),
-  operation({ method: 'POST', path: '/api/compute/sessions', auth: 'user', tag: 'compute', summary: 'Claim a lease without a plan (no ceiling)', operation: Op.ComputeSessionCreateDocument, variables: { input: body() }, result: 'computeSessionCreate', status: 201 }),
+  operation({ method: 'POST', path: '/api/compute/sessions', auth: 'user', tag: 'compute', summary: 'Claim a lease without a plan (no ceiling)', operation: Op.ComputeSessionCreateDocument, variables: { input: body() }, result: 'computeSessionCreate', status: 201, errors: { PAYMENT_REQUIRED: NOT_ENOUGH_CREDITS } }),
   operation({ method: 'GET', path: '/api/compute/sessions/current', auth: 'user', tag: 'compute', summary: 'The newest lease that is not over (204 when none)', operation: Op.ComputeSessionCurrentDocument, variables: {}, result: 'computeSessionCurrent', noContentWhenNull: true }),
   operation({ method: 'GET', path: '/api/compute/sessions/{lease_id}', auth: 'user', tag: 'compute', summary: 'A lease, with its idle clock refreshes', operation: Op.ComputeSessionDocument, variables: { leaseId: path('lease_id') }, result: 'computeSession' }),
   operation({ method: 'DELETE', path: '/api/compute/sessions/{lease_id}', auth: 'user', tag: 'compute', summary: 'Release a lease', operation: Op.ComputeSessionReleaseDocument, variables: { leaseId: path('lease_id') }, result: 'computeSessionRelease' }),
-  operation({ method: 'POST', path: '/api/compute/sessions/{lease_id}/topup', auth: 'user', tag: 'compute', summary: 'Raise the ceiling; a paused lease resumes', operation: Op.ComputeSessionTopUpDocument, variables: { leaseId: path('lease_id'), input: body() }, result: 'computeSessionTopUp' }),
-  operation({ method: 'POST', path: '/api/compute/sessions/{lease_id}/heartbeat', auth: 'none', tag: 'compute', summary: 'Sandbox heartbeat (process token)', operation: Op.ComputeHeartbeatDocument, variables: { leaseId: path('lease_id'), input: body() }, result: 'computeHeartbeat' }),
-  operation({ method: 'POST', path: '/api/compute/bootstrap', auth: 'none', tag: 'compute', summary: 'Exchange a claim token (single use)', operation: Op.ComputeBootstrapDocument, variables: { input: body() }, result: 'computeBootstrap' }),
+  operation({ method: 'POST', path: '/api/compute/sessions/{lease_id}/topup', auth: 'user', tag: 'compute', summary: 'Raise the ceiling; a paused lease resumes', operation: Op.ComputeSessionTopUpDocument, variables: { leaseId: path('lease_id'), input: body() }, result: 'computeSessionTopUp', errors: { PAYMENT_REQUIRED: NOT_ENOUGH_CREDITS } }),
+  operation({ method: 'POST', path: '/api/compute/sessions/{lease_id}/heartbeat', auth: 'none', tag: 'compute', summary: 'Sandbox heartbeat (process token)', operation: Op.ComputeHeartbeatDocument, variables: { leaseId: path('lease_id'), input: body() }, result: 'computeHeartbeat', errors: { UNAUTHENTICATED: null } }),
+  operation({ method: 'POST', path: '/api/compute/bootstrap', auth: 'none', tag: 'compute', summary: 'Exchange a claim token (single use)', operation: Op.ComputeBootstrapDocument, variables: { input: body() }, result: 'computeBootstrap', errors: { UNAUTHENTICATED: null } }),
   operation({ method: 'GET', path: '/api/compute/credits', auth: 'user', tag: 'compute', summary: 'Credits, reservations, token line and open leases', operation: Op.ComputeCreditsDocument, variables: {}, result: 'computeCredits' }),
 
   // Admin: users and labs

@@ -2,11 +2,15 @@ import type { Response } from 'express';
 import { AppError, invalid } from '../src/errors';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { figureServeUrls } from '../src/modules/figures/figure.service';
+import { RECORD_JSON_SCHEMA } from '../src/modules/trajectories/records';
 import { recordBatches, seqOf } from '../src/modules/trajectories/trajectory.service';
 import { streamAllUsers } from '../src/modules/users/user.service';
 import * as Op from './generated/operations';
 import { param } from './files';
-import { stream } from './route';
+import { schemaRef, stream } from './route';
+
+/** A record on the wire: a JSON object, stored and served byte for byte. */
+export const TRAJECTORY_RECORD = schemaRef('TrajectoryRecord', RECORD_JSON_SCHEMA);
 
 /**
  * Writes a chunk, waiting for the socket to drain when its buffer is full (constant memory).
@@ -43,6 +47,11 @@ export const syncUsersRoute = stream({
   tag: 'admin',
   summary: 'Full user table dump for replication (streamed)',
   produces: 'application/json',
+  response: {
+    type: 'object',
+    required: ['users'],
+    properties: { users: { type: 'array', items: { type: 'object', description: 'A row of the user table, its raw columns' } } },
+  },
   async handle(_req, res, ctx) {
     await requireAdmin(ctx);
     res.status(200).type('application/json');
@@ -94,6 +103,9 @@ function withFigureUrls(raw: string, urls: Map<string, string>): string {
   return copied === 0 ? raw : out + raw.slice(copied);
 }
 
+/** Longest `since` uuid (a record uuid is at most this long). */
+const SINCE_MAX = 200;
+
 /**
  * `GET /api/trajectories/{session_id}`: the metadata and the records as stored, byte for byte
  * (`since`: only the records after that uuid). `download=true`: NDJSON attachment, one record per
@@ -109,9 +121,15 @@ export const trajectoryReadRoute = stream({
   tag: 'trajectories',
   summary: 'A trajectory with its records (since: after a uuid; download=true: NDJSON)',
   produces: 'application/json',
+  query: [
+    { name: 'since', description: 'Only the records after the one with this uuid', schema: { type: 'string', minLength: 1, maxLength: SINCE_MAX } },
+    { name: 'download', description: 'true: the records as an NDJSON attachment, one per line, without the metadata', schema: { type: 'boolean', default: false } },
+  ],
+  response: { like: Op.TrajectoryMetaDocument, result: 'trajectoryMeta', members: { records: { type: 'array', items: TRAJECTORY_RECORD } } },
+  alsoProduces: { 'application/x-ndjson': { type: 'string', description: 'download=true: one record per line' } },
   async handle(req, res, ctx, run) {
     const sessionId = param(req, 'session_id');
-    const since = text(req.query.since, 'since', 200);
+    const since = text(req.query.since, 'since', SINCE_MAX);
     const download = flag(req.query.download, 'download');
     const { trajectoryMeta: meta } = await run(Op.TrajectoryMetaDocument, { sessionId });
     const after = since === null ? 0 : await seqOf(ctx.em, sessionId, since);

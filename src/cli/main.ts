@@ -8,6 +8,8 @@ import { startEmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
 import { makePubSub } from '../pubsub';
 import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../schema';
+import { buildOpenApi } from '../../facade/openapi';
+import { ROUTES } from '../../facade/routes';
 import { runSandbox } from './sandbox';
 
 /** One command: its help text and what it does with its parsed flags. */
@@ -194,6 +196,17 @@ const COMMANDS: Record<string, Command> = {
       if (!server || !claimToken) return fail('sandbox run needs --server and a claim token (--claim-token or LABDESK_CLAIM_TOKEN)');
       if (!Number.isFinite(intervalSeconds) || intervalSeconds <= 0) return fail('--interval must be a positive number of seconds');
       return runSandbox({ server, claimToken, intervalSeconds });
+    },
+  },
+  openapi: {
+    usage: 'labdesk openapi [--out FILE]',
+    help: 'Writes the OpenAPI 3.1 document (what GET /openapi.json serves) to FILE, else to standard output.',
+    async run(flags) {
+      const document = `${JSON.stringify(buildOpenApi(buildAppSchema(makePubSub()), ROUTES), null, 2)}\n`;
+      const out = text(flags, 'out');
+      if (out) fs.writeFileSync(out, document);
+      else process.stdout.write(document);
+      return 0;
     },
   },
   schema: {
