@@ -52,8 +52,13 @@ interface SavedLogin {
   expires_at: string;
 }
 
-function defaultUrl(): string {
-  if (process.env.LABDESK_URL) return process.env.LABDESK_URL;
+/**
+ * The server the CLI talks to: --url, then LABDESK_URL, then the server of the saved login, then
+ * the service's own settings (PUBLIC_URL, else HOST and PORT), then http://127.0.0.1:8080.
+ */
+function serverUrl(flags: Flags): string {
+  const given = text(flags, 'url') ?? process.env.LABDESK_URL ?? savedLogin()?.url;
+  if (given) return given;
   try {
     return loadConfig().publicUrl;
   } catch {
@@ -61,16 +66,20 @@ function defaultUrl(): string {
   }
 }
 
+function savedLogin(): SavedLogin | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(CREDENTIALS_FILE, 'utf8')) as SavedLogin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A token for API calls: --token, LABDESK_TOKEN, a saved login, or the local admin token file. */
 function findToken(flags: Flags): string | undefined {
   const given = text(flags, 'token') ?? process.env.LABDESK_TOKEN;
   if (given) return given;
-  try {
-    const saved = JSON.parse(fs.readFileSync(CREDENTIALS_FILE, 'utf8')) as SavedLogin;
-    if (new Date(saved.expires_at) > new Date()) return saved.access_token;
-  } catch {
-    // no saved login
-  }
+  const saved = savedLogin();
+  if (saved && new Date(saved.expires_at) > new Date()) return saved.access_token;
   try {
     return fs.readFileSync(path.join(loadConfig().dataDir, 'admin-token'), 'utf8').trim();
   } catch {
@@ -78,21 +87,55 @@ function findToken(flags: Flags): string | undefined {
   }
 }
 
+/** Why a request never got an answer, in words (fetch itself only says "fetch failed"). */
+function unreachable(url: string, error: unknown): Error {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? '';
+  const reason =
+    code === 'ECONNREFUSED' ? 'connection refused (is the service running there?)'
+    : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'the host name does not resolve'
+    : code === 'ECONNRESET' ? 'the connection was reset'
+    : code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' ? 'the connection timed out'
+    : /CERT|TLS|SSL|SELF_SIGNED/.test(code) ? `TLS failed (${cause?.message ?? code})`
+    : cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return new Error(`cannot reach ${url}: ${reason}. Choose the server with --url or LABDESK_URL.`);
+}
+
 async function api(url: string, method: string, route: string, body?: unknown, token?: string) {
-  const response = await fetch(`${url.replace(/\/+$/, '')}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const base = url.replace(/\/+$/, '');
+  let response: Response;
+  try {
+    response = await fetch(`${base}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw unreachable(base, error);
+  }
   const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   return { status: response.status, payload };
 }
 
-function explain(payload: Record<string, unknown>): string {
+/**
+ * The server's error in the CLI's words: `flagOf` names the flag behind a body member, so a
+ * complaint about `plan_code` reads as one about `--plan`.
+ */
+function explain(payload: Record<string, unknown>, flagOf: Record<string, string> = {}): string {
   const detail = payload.detail;
-  if (Array.isArray(detail)) return detail.map((d: { loc: unknown[]; msg: string }) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ');
+  if (Array.isArray(detail)) {
+    return detail
+      .map((d: { loc: unknown[]; msg: string }) => {
+        const member = d.loc.slice(1).join('.');
+        return `${flagOf[member] ?? member}: ${d.msg}`;
+      })
+      .join('; ');
+  }
   return String(detail ?? 'unknown error');
 }
+
+/** `users create` flags by the body member they fill. */
+const USER_FLAGS: Record<string, string> = { email: '--email', name: '--name', plan_code: '--plan', is_admin: '--admin' };
 
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -140,16 +183,16 @@ const COMMANDS: Record<string, Command> = {
       const email = text(flags, 'email');
       const name = text(flags, 'name');
       if (!email || !name) return fail('users create needs --email and --name (see --help)');
-      const url = text(flags, 'url') ?? defaultUrl();
+      const url = serverUrl(flags);
       const token = findToken(flags);
       if (!token) return fail('no admin token: pass --token or set LABDESK_TOKEN');
       const created = await api(url, 'POST', '/api/admin/users', { email, name, plan_code: text(flags, 'plan'), is_admin: flags.admin === true || undefined }, token);
-      if (created.status !== 201) return fail(`could not create the user (${created.status}): ${explain(created.payload)}`);
+      if (created.status !== 201) return fail(`could not create the user (${created.status}): ${explain(created.payload, USER_FLAGS)}`);
       process.stdout.write(`created ${created.payload.user_id} <${created.payload.email}>\n`);
       const label = text(flags, 'token-label');
       if (label) {
         const minted = await api(url, 'POST', `/api/admin/users/${created.payload.user_id}/tokens`, { label }, token);
-        if (minted.status !== 201) return fail(`user created, but no token (${minted.status}): ${explain(minted.payload)}`);
+        if (minted.status !== 201) return fail(`user created, but no token (${minted.status}): ${explain(minted.payload, { label: '--token-label' })}`);
         process.stdout.write(`token ${minted.payload.token_id} (shown once): ${minted.payload.token}\n`);
       }
       return 0;
@@ -159,7 +202,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'labdesk login [--url URL]',
     help: `Signs this machine in with the device flow: shows a code to approve while signed in elsewhere,\nthen saves the tokens to ${CREDENTIALS_FILE} (mode 0600).`,
     async run(flags) {
-      const url = text(flags, 'url') ?? defaultUrl();
+      const url = serverUrl(flags);
       const started = await api(url, 'POST', '/api/auth/cli/start');
       if (started.status !== 200) return fail(`could not start the login (${started.status}): ${explain(started.payload)}`);
       const { device_code, user_code, verification_url, interval, expires_in } = started.payload as Record<string, string & number>;
@@ -236,6 +279,12 @@ function usage(): string {
 async function main(argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
   const name = [flags._.slice(0, 2).join(' '), flags._[0]].find((candidate) => candidate && COMMANDS[candidate]);
+  // A group's name alone (`labdesk users`, with or without --help) lists the group's commands.
+  const group = flags._.length === 1 ? Object.entries(COMMANDS).filter(([key]) => key.startsWith(`${flags._[0]} `)) : [];
+  if (!name && group.length) {
+    process.stdout.write(group.map(([, c]) => `usage: ${c.usage}\n\n${c.help}\n`).join('\n'));
+    return flags.help ? 0 : 2;
+  }
   if (!name) {
     if (flags._.length > 0) process.stderr.write(`labdesk: unknown command "${flags._.join(' ')}"\n\n`);
     process.stdout.write(usage());
