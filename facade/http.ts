@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
@@ -67,7 +68,14 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
     if (!parse) {
       // Not strict: a JSON string body is valid JSON, answered with a 422 where an object is due.
       // The raw buffer is kept (not copied) for routes that store parts of it verbatim.
-      parse = express.json({ limit, strict: false, verify: (request, _res, buffer) => void ((request as RawBodyRequest).rawBody = buffer) });
+      parse = express.json({
+        limit,
+        strict: false,
+        verify: (request, _res, buffer) => {
+          refuseInvalidUtf8(buffer);
+          (request as RawBodyRequest).rawBody = buffer;
+        },
+      });
       parsers.set(limit, parse);
     }
     refuseCharsetOtherThanUtf8(req);
@@ -154,6 +162,16 @@ const DECLARED_CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 export function refuseCharsetOtherThanUtf8(req: Request): void {
   const charset = DECLARED_CHARSET.exec(req.headers['content-type'] ?? '')?.[1].toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body charset: send JSON as UTF-8');
+}
+
+/**
+ * A JSON body must be UTF-8 (RFC 8259), byte for byte: the body parser would quietly turn
+ * invalid sequences into U+FFFD, storing text the client never sent (records are kept as sent).
+ * For `express.json`'s `verify`, which runs on the decoded (inflated) bytes before parsing.
+ * @throws an error of type `entity.not.utf8` (400 through `toAppError`)
+ */
+export function refuseInvalidUtf8(buffer: Buffer): void {
+  if (!isUtf8(buffer)) throw Object.assign(new Error('the body is not valid UTF-8'), { type: 'entity.not.utf8' });
 }
 
 /** Express error middleware for routes that parse their body up front (`/graphql`): the body parser's failures in the API's terms. */

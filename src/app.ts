@@ -11,7 +11,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { bodyErrors, describe, refuseCharsetOtherThanUtf8, sendError } from '../facade/http';
+import { bodyErrors, describe, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../facade/http';
 import { facadeRouter } from '../facade/http';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
@@ -120,7 +120,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   app.use(
     '/graphql',
     (req: Request, _res: Response, next: NextFunction) => next(attempt(() => refuseCharsetOtherThanUtf8(req))),
-    express.json({ limit: config.maxJsonBodyBytes }),
+    express.json({ limit: config.maxJsonBodyBytes, verify: (_req, _res, buffer) => refuseInvalidUtf8(buffer) }),
     bodyErrors,
     screenGraphQLRequests(schema, services),
     expressMiddleware(apollo, { context: async ({ res }) => res.locals.graphqlContext as Ctx }),

@@ -71,6 +71,8 @@ const BODY_ERRORS: Record<string, AppError> = {
   'entity.too.large': new AppError('PAYLOAD_TOO_LARGE', 'request body too large'),
   'encoding.unsupported': new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding'),
   'charset.unsupported': new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body charset: send JSON as UTF-8'),
+  // Raised by our own `verify` step (body-parser keeps its `type`): it would decode such bytes to U+FFFD silently.
+  'entity.not.utf8': new AppError('BAD_REQUEST', 'the body is not valid UTF-8'),
 };
 
 /** Other faults of the request itself that Express's parts report with a 4xx `status` (e.g. a body that does not inflate). */

@@ -89,6 +89,31 @@ describe('bodies the server cannot read', () => {
     expect(lab).toMatchObject({ status: 200, body: { name: 'BOM lab' } });
   });
 
+  test('a JSON body that is not valid UTF-8 → 400 {detail}, also gzip-encoded and at /graphql; nothing stored (it used to be read with U+FFFD in place)', async () => {
+    const labs = async () => (await t.sql<{ n: number }>('select count(*)::int as n from labs'))[0].n;
+    const [sessionsBefore, labsBefore] = [await sessionCount(), await labs()];
+    // A lone continuation byte, an overlong '/', a UTF-16 surrogate, a truncated sequence.
+    for (const bad of [[0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe0, 0xa4]].map((bytes) => Buffer.from(bytes))) {
+      const name = Buffer.concat([Buffer.from('{"name":"a'), bad, Buffer.from('b"}')]);
+      for (const [headers, body] of [
+        [{}, name],
+        [{ 'content-encoding': 'gzip' }, gzipSync(name)],
+      ] as const) {
+        const lab = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json', ...headers }, body });
+        expect({ status: lab.status, body: lab.body }).toEqual({ status: 400, body: { detail: 'the body is not valid UTF-8' } });
+      }
+      const record = Buffer.concat([Buffer.from(`{"base_uuid":null,"records":[{"uuid":"${newUuid()}","type":"user","text":"a`), bad, Buffer.from('b"}]}')]);
+      const append = await rawRequest('PUT', sessionPath(newSessionId(), '/append'), { headers: { ...auth(), 'content-type': 'application/json' }, body: record });
+      expect({ status: append.status, body: append.body }).toEqual({ status: 400, body: { detail: 'the body is not valid UTF-8' } });
+      const graphql = await rawRequest('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.concat([Buffer.from('{"query":"{ __typename }","x":"'), bad, Buffer.from('"}')]) });
+      expect({ status: graphql.status, body: graphql.body }).toEqual({ status: 400, body: { detail: 'the body is not valid UTF-8' } });
+    }
+    expect([await sessionCount(), await labs()]).toEqual([sessionsBefore, labsBefore]);
+    // Valid UTF-8 beyond ASCII is read as it is.
+    const ok = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from('{"name":"Ωmega 💥"}', 'utf8') });
+    expect(ok).toMatchObject({ status: 200, body: { name: 'Ωmega 💥' } });
+  });
+
   test('a record nested 100,000 levels deep → 422 at append and at cover-write, naming the record; nothing stored', async () => {
     const before = await sessionCount();
     const deep = `{"uuid":"${newUuid()}","type":"user","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
