@@ -40,8 +40,9 @@ const NOT_ENOUGH_CREDITS = schemaRef('NotEnoughCredits', {
 export const ROUTES: Route[] = [
   // Auth (contracts §3)
   operation({ method: 'POST', path: '/api/auth/cli/start', auth: 'none', tag: 'auth', summary: 'Start a CLI device login', operation: Op.AuthCliStartDocument, variables: {}, result: 'authCliStart' }),
-  operation({ method: 'POST', path: '/api/auth/cli/approve', auth: 'user', tag: 'auth', summary: 'Approve a CLI login by its user code', operation: Op.AuthCliApproveDocument, variables: { input: body() }, result: 'authCliApprove' }),
-  operation({ method: 'POST', path: '/api/auth/cli/poll', auth: 'none', tag: 'auth', summary: 'Poll a CLI login', operation: Op.AuthCliPollDocument, variables: { input: body() }, result: 'authCliPoll', omitNulls: true, errors: { NOT_FOUND: null } }),
+  operation({ method: 'POST', path: '/api/auth/cli/approve', auth: 'user', tag: 'auth', summary: 'Approve a CLI login by its user code', operation: Op.AuthCliApproveDocument, variables: { input: body() }, result: 'authCliApprove', errors: { FORBIDDEN: null, NOT_FOUND: null } }),
+  operation({ method: 'POST', path: '/api/auth/cli/deny', auth: 'user', tag: 'auth', summary: 'Deny a CLI login by its user code (its poll then answers 403)', operation: Op.AuthCliDenyDocument, variables: { input: body() }, result: 'authCliDeny', errors: { FORBIDDEN: null, NOT_FOUND: null } }),
+  operation({ method: 'POST', path: '/api/auth/cli/poll', auth: 'none', tag: 'auth', summary: 'Poll a CLI login', operation: Op.AuthCliPollDocument, variables: { input: body() }, result: 'authCliPoll', omitNulls: true, errors: { FORBIDDEN: null, NOT_FOUND: null } }),
   operation({ method: 'POST', path: '/api/auth/refresh', auth: 'none', tag: 'auth', summary: 'Exchange a refresh token for a new pair', operation: Op.AuthRefreshDocument, variables: { input: body() }, result: 'authRefresh', errors: { UNAUTHENTICATED: null } }),
   operation({ method: 'GET', path: '/api/me', auth: 'user', tag: 'auth', summary: 'The caller', operation: Op.MeDocument, variables: {}, result: 'me' }),
 

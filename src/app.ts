@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -32,6 +33,7 @@ import { Logger, makeLogger } from './logger';
 import { ensureBootstrapAdmin } from './modules/users/user.service';
 import { makePubSub } from './pubsub';
 import { buildAppSchema } from './schema';
+import { webRouter } from './web';
 
 export interface RunningApp {
   url: string;
@@ -74,7 +76,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       schema,
       // Parsed, screened and validated here, as /graphql does, so both transports refuse the same documents.
       onSubscribe: async (wsCtx, _id, payload) => {
-        const auth = (wsCtx.connectionParams?.authorization ?? wsCtx.extra.request.headers.authorization) as string | undefined;
+        const auth = websocketAuthorization(wsCtx.connectionParams, wsCtx.extra.request.headers.authorization);
         const contextValue = makeContext(services, { authorization: auth, requestId: randomUUID() });
         let document: DocumentNode;
         try {
@@ -102,6 +104,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      // Apollo's landing page loads Apollo Sandbox from a CDN; browsers get GraphiQL from `webRouter` instead.
+      ApolloServerPluginLandingPageDisabled(),
       { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
     ],
   });
@@ -117,6 +121,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       sendError(res, new AppError('UNAVAILABLE', 'database unreachable'));
     }
   });
+  app.use(webRouter(schema, services));
   app.use(
     '/graphql',
     (req: Request, _res: Response, next: NextFunction) => next(attempt(() => refuseCharsetOtherThanUtf8(req))),
@@ -185,6 +190,18 @@ function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, lo
     path: formatted.path,
     extensions: { code: appError.code, status: ERROR_CODES[appError.code].http, ...(appError.issues ? { issues: appError.issues } : {}) },
   };
+}
+
+/**
+ * The credential of a graphql-ws connection: `connectionParams.authorization`, or
+ * `Authorization` as many clients spell it (browsers cannot set headers on a WebSocket), else
+ * the upgrade request's `Authorization` header. The value is the header's, `Bearer <token>`;
+ * anything but a string is a bad credential (UNAUTHENTICATED), not an anonymous caller.
+ */
+export function websocketAuthorization(params: Readonly<Record<string, unknown>> | undefined, header: string | undefined): string | undefined {
+  const given = params?.authorization ?? params?.Authorization;
+  if (given === undefined || given === null) return header;
+  return typeof given === 'string' ? given : 'invalid';
 }
 
 /** The error `check` throws, if any (for Express's `next`). */

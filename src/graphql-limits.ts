@@ -65,10 +65,20 @@ interface Size {
 }
 
 /**
+ * Root fields whose subtrees the depth limit leaves out. Introspection is answered from the
+ * schema in memory, and graphql-js's own `getIntrospectionQuery()` (what GraphiQL, Apollo Sandbox
+ * and codegen send) nests its type references deeper than any query of the domain needs. Their
+ * fields still count, and every other field of the document is measured as before.
+ */
+const DEPTH_EXEMPT_FIELDS = new Set(['__schema', '__type']);
+
+/**
  * Fields and depth of a selection set, each fragment measured once however often it is spread
  * (memoized by name), so that a document's cost to measure is linear in its length. A fragment
- * that is unknown or part of a cycle counts as empty: validation reports those itself. Stops
- * at the first limit crossed.
+ * that is unknown or part of a cycle counts as empty: validation reports those itself. An
+ * introspection field (`DEPTH_EXEMPT_FIELDS`) is one level deep whatever it selects. Stops at the
+ * first field limit crossed (measuring on past the depth limit, so that the fields below an
+ * introspection field are counted whole).
  */
 function measure(selectionSet: SelectionSetNode, fragmentNamed: (name: string) => FragmentDefinitionNode | undefined, memo: Map<string, Size | 'measuring'>): Size {
   const size: Size = { fields: 0, depth: 0 };
@@ -76,7 +86,7 @@ function measure(selectionSet: SelectionSetNode, fragmentNamed: (name: string) =
     let child: Size;
     if (selection.kind === Kind.FIELD) {
       const inner = selection.selectionSet ? measure(selection.selectionSet, fragmentNamed, memo) : { fields: 0, depth: 0 };
-      child = { fields: 1 + inner.fields, depth: 1 + inner.depth };
+      child = { fields: 1 + inner.fields, depth: DEPTH_EXEMPT_FIELDS.has(selection.name.value) ? 1 : 1 + inner.depth };
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       child = measure(selection.selectionSet, fragmentNamed, memo);
     } else {
@@ -95,7 +105,7 @@ function measure(selectionSet: SelectionSetNode, fragmentNamed: (name: string) =
     }
     size.fields += child.fields;
     size.depth = Math.max(size.depth, child.depth);
-    if (size.fields > GRAPHQL_LIMITS.fields || size.depth > GRAPHQL_LIMITS.depth) return size;
+    if (size.fields > GRAPHQL_LIMITS.fields) return size;
   }
   return size;
 }

@@ -203,6 +203,62 @@ describe('device flow (CLI login)', () => {
     expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(404);
   });
 
+  test('verification_url is the approval page on the host the CLI used (no PUBLIC_URL)', async () => {
+    const started = await t.call('POST', '/api/auth/cli/start');
+    expect(started.body.verification_url).toBe(`${t.url}/device`);
+    const page = await fetch(`${started.body.verification_url}?code=${started.body.user_code}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  test('a signed-in user denies a login: its poll answers 403 {detail: "login denied"} until it expires, and nobody can approve it', async () => {
+    const user = await makeUser(t);
+    const started = await t.call('POST', '/api/auth/cli/start');
+    const { device_code: deviceCode, user_code: userCode } = started.body as { device_code: string; user_code: string };
+
+    expect401(await t.call('POST', '/api/auth/cli/deny', { body: { user_code: userCode } }));
+    const unknown = await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: userCode === 'ZZZZ-ZZZZ' ? 'YYYY-YYYY' : 'ZZZZ-ZZZZ' } });
+    expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 404, body: { detail: 'login request not found' } });
+    const bad = await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: '' } });
+    expect(bad.status).toBe(422);
+    expect((await t.call('POST', '/api/auth/cli/poll', { body: { device_code: deviceCode } })).body).toEqual({ status: 'pending' });
+
+    const denied = await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: userCode.toLowerCase() } });
+    expect({ status: denied.status, body: denied.body }).toEqual({ status: 200, body: { user_code: userCode, status: 'denied' } });
+    expect(await sql('select status, user_id from device_logins where user_code = $1', [userCode])).toEqual([{ status: 'denied', user_id: user.id }]);
+
+    for (let i = 0; i < 2; i++) {
+      const polled = await t.call('POST', '/api/auth/cli/poll', { body: { device_code: deviceCode } });
+      expect({ status: polled.status, body: polled.body }).toEqual({ status: 403, body: { detail: 'login denied' } });
+    }
+    // Decided once: approving or denying again finds no pending login.
+    expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: userCode } })).status).toBe(404);
+    expect((await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: userCode } })).status).toBe(404);
+    expect(await sql('select 1 from auth_tokens where family_id = (select id from device_logins where user_code = $1)', [userCode])).toHaveLength(0);
+
+    // Once expired, a denied code is as unknown as any other.
+    await sql(`update device_logins set expires_at = now() - interval '1 second' where user_code = $1`, [userCode]);
+    expect((await t.call('POST', '/api/auth/cli/poll', { body: { device_code: deviceCode } })).status).toBe(404);
+  });
+
+  test('an approved login cannot be denied afterwards (404), and its poll still hands out the tokens', async () => {
+    const user = await makeUser(t);
+    const started = await t.call('POST', '/api/auth/cli/start');
+    expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(200);
+    expect((await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(404);
+    expect((await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } })).body.status).toBe('approved');
+  });
+
+  test('GraphQL: authCliDeny, then authCliPoll fails with FORBIDDEN', async () => {
+    const user = await makeUser(t);
+    const started = await t.call('POST', '/graphql', { body: { query: 'mutation { authCliStart { deviceCode userCode } }' } });
+    const { deviceCode, userCode } = started.body.data.authCliStart;
+    const denied = await t.call('POST', '/graphql', { token: user.token, body: { query: 'mutation ($c: String!) { authCliDeny(input: { userCode: $c }) { userCode status } }', variables: { c: userCode } } });
+    expect(denied.body).toEqual({ data: { authCliDeny: { userCode, status: 'denied' } } });
+    const polled = await t.call('POST', '/graphql', { body: { query: 'mutation ($d: String!) { authCliPoll(input: { deviceCode: $d }) { status } }', variables: { d: deviceCode } } });
+    expect(polled.body.errors).toEqual([expect.objectContaining({ message: 'login denied', extensions: { code: 'FORBIDDEN', status: 403 } })]);
+  });
+
   test('an approved but expired device code is 404 on poll', async () => {
     const user = await makeUser(t);
     const started = await t.call('POST', '/api/auth/cli/start');

@@ -992,6 +992,9 @@ describe('sandbox tokens: the pair minted at bootstrap', () => {
     const started = await t.call('POST', '/api/auth/cli/start');
     const approval = await t.call('POST', '/api/auth/cli/approve', { token: sandbox.accessToken, body: { user_code: started.body.user_code } });
     expect({ status: approval.status, detail: approval.body.detail }).toEqual({ status: 403, detail: expect.stringContaining('sandbox') });
+    // Nor may it deny one: device logins are none of its business.
+    const denial = await t.call('POST', '/api/auth/cli/deny', { token: sandbox.accessToken, body: { user_code: started.body.user_code } });
+    expect({ status: denial.status, detail: denial.body.detail }).toEqual({ status: 403, detail: expect.stringContaining('sandbox') });
     const poll = await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } });
     expect(poll.body).toMatchObject({ status: 'pending' });
 

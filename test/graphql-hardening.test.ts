@@ -1,3 +1,4 @@
+import { buildClientSchema, getIntrospectionQuery, IntrospectionOptions, printSchema } from 'graphql';
 import WebSocket from 'ws';
 import { ROUTES } from '../facade/routes';
 import { makePubSub } from '../src/pubsub';
@@ -145,6 +146,43 @@ describe('introspection', () => {
 
   test('any signed-in user may introspect (GraphQL IDEs need it)', async () => {
     expect((await graphql(INTROSPECT, { token: member.token })).body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+  });
+
+  test("graphql-js's standard getIntrospectionQuery() (GraphiQL, Apollo Sandbox, codegen), with every option, works for a signed-in user and builds the schema", async () => {
+    const schema = buildAppSchema(makePubSub());
+    const asked = async (options: IntrospectionOptions) => {
+      const reply = await t.call('POST', '/graphql', { token: member.token, body: { query: getIntrospectionQuery(options), operationName: 'IntrospectionQuery' } });
+      expect({ status: reply.status, errors: reply.body.errors }).toEqual({ status: 200, errors: undefined });
+      return buildClientSchema(reply.body.data);
+    };
+    // The defaults leave out scalars' @specifiedBy: the same types, fields and arguments otherwise.
+    expect(Object.keys((await asked({})).getTypeMap()).sort()).toEqual(Object.keys(schema.getTypeMap()).sort());
+    const everything = await asked({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    expect(printSchema(everything)).toBe(printSchema(schema));
+  });
+
+  test('anonymously, the standard introspection query is still refused (UNAUTHENTICATED)', async () => {
+    const reply = await t.call('POST', '/graphql', { body: { query: getIntrospectionQuery(), operationName: 'IntrospectionQuery' } });
+    expect(reply.status).toBe(401);
+    expect(reply.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+    expect(reply.body.data).toBeUndefined();
+  });
+
+  test('only the introspection subtrees are exempt from the depth limit: the rest of the document is measured, and their fields count', async () => {
+    const deep = `me ${'{ a '.repeat(12)}{ b }${' }'.repeat(12)}`;
+    const mixed = await graphql(`{ __schema { types { name } } ${deep} }`, { token: member.token });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.errors.map((e: { message: string }) => e.message)).toContainEqual(expect.stringMatching(/deeper than 12/));
+    // The same through a fragment spread inside and outside introspection.
+    const viaFragment = await graphql(`query { __type(name: "Query") { ...T } ...Deep } fragment T on __Type { name } fragment Deep on Query { ${deep} }`, { token: member.token });
+    expect(viaFragment.body.errors.map((e: { message: string }) => e.message)).toContainEqual(expect.stringMatching(/deeper than 12/));
+    // Deep inside introspection is fine; 1,001 fields inside it are not.
+    const ofTypes = `{ __type(name: "Query") { fields { type ${'{ ofType '.repeat(20)}{ name }${' }'.repeat(20)} } } }`;
+    expect((await graphql(ofTypes, { token: member.token })).body.errors).toBeUndefined();
+    const wide = `{ __schema { types { ${Array.from({ length: 1001 }, (_, i) => `n${i}: name`).join(' ')} } } }`;
+    const tooWide = await graphql(wide, { token: member.token });
+    expect(tooWide.status).toBe(400);
+    expect(tooWide.body.errors[0].message).toMatch(/more than 1000 fields/);
   });
 });
 

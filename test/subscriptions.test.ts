@@ -23,10 +23,14 @@ afterAll(async () => {
 });
 
 function connect(app: TestApp, token: string): Client {
+  return connectWith(app, { authorization: `Bearer ${token}` });
+}
+
+function connectWith(app: TestApp, connectionParams: Record<string, unknown>): Client {
   const client = createClient({
     url: `${app.url.replace('http', 'ws')}/graphql`,
     webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
+    connectionParams,
     retryAttempts: 0,
   });
   clients.push(client);
@@ -94,6 +98,25 @@ test('an approval made on instance A reaches the owner subscribed on instance B'
     ['approve+role', 'active', 'mentor'],
   ]);
   expect(stream.events[0]).toMatchObject({ labId: lab.id, memberUserId: ann.id });
+});
+
+test('connectionParams.Authorization (as many clients spell it) works like authorization; a token without "Bearer " or anonymous is UNAUTHENTICATED', async () => {
+  const lab = await makeLab(a);
+  const stream = subscribe(connectWith(b, { Authorization: `Bearer ${lab.owner.token}` }), lab.id);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const applicant = await makeUser(a);
+  await a.call('POST', '/api/labs/join', { token: applicant.token, body: { code: lab.code } });
+  expect(await stream.waitFor(() => stream.events.length >= 1)).toBe(true);
+  expect(stream.events[0]).toMatchObject({ labId: lab.id, memberUserId: applicant.id, action: 'join' });
+
+  for (const params of [{ authorization: lab.owner.token }, { Authorization: lab.owner.token }, { authorization: 42 }, {}]) {
+    const refused = subscribe(connectWith(b, params), lab.id);
+    expect(await refused.waitFor(() => refused.errors.length > 0 || refused.isDone())).toBe(true);
+    expect({ params, code: refused.errors[0]?.extensions?.code }).toEqual({ params, code: 'UNAUTHENTICATED' });
+  }
+  const bare = subscribe(connectWith(b, { authorization: lab.owner.token }), lab.id);
+  expect(await bare.waitFor(() => bare.errors.length > 0)).toBe(true);
+  expect(bare.errors[0].message).toMatch(/Bearer <token>/);
 });
 
 test('a plain member may not subscribe; an outsider gets not found', async () => {

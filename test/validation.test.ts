@@ -370,6 +370,7 @@ const DESKTOP_FILE = { filename: 'app.dmg', size: RELEASE_BYTES.length, signatur
 /** Body routes with the credential that passes their auth gate and one valid body. */
 const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] = [
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', valid: { user_code: 'ZZZZ-ZZZZ' } },
+  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', valid: { user_code: 'ZZZZ-ZZZZ' } },
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', valid: { device_code: 'ldk_dc_unknown' } },
   { method: 'POST', path: '/api/auth/refresh', as: 'none', valid: { refresh_token: 'ldk_rt_AAAAAAAAAAAAxxxxxxxxxxxx' } },
   { method: 'POST', path: '/api/labs', as: 'owner', valid: { name: 'Never created' } },
@@ -428,6 +429,14 @@ const authRows: Row[] = [
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { userCode: 'ZZZZ-ZZZZ' }, status: 422, loc: ['body', 'userCode'] },
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ', extra: 1 }, status: 422, loc: ['body', 'extra'] },
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ' }, status: 404 },
+  // POST /api/auth/cli/deny {user_code}
+  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: {}, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: '' }, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: long(33, 'A') }, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: 12345678 }, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: null }, status: 422, loc: ['body', 'user_code'] },
+  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ', extra: 1 }, status: 422, loc: ['body', 'extra'] },
+  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ' }, status: 404 },
   // POST /api/auth/cli/poll {device_code}
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: {}, status: 422, loc: ['body', 'device_code'] },
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: '' }, status: 422, loc: ['body', 'device_code'] },

@@ -206,11 +206,13 @@ const COMMANDS: Record<string, Command> = {
       const started = await api(url, 'POST', '/api/auth/cli/start');
       if (started.status !== 200) return fail(`could not start the login (${started.status}): ${explain(started.payload)}`);
       const { device_code, user_code, verification_url, interval, expires_in } = started.payload as Record<string, string & number>;
-      process.stdout.write(`To sign in, approve code ${user_code} at ${verification_url}\n(or: POST ${url}/api/auth/cli/approve {"user_code": "${user_code}"} with your token)\nWaiting`);
+      const page = `${verification_url}?code=${encodeURIComponent(user_code)}`;
+      process.stdout.write(`To sign in, open ${page}\nand approve code ${user_code} (check that the page shows the same code).\n(or: POST ${url}/api/auth/cli/approve {"user_code": "${user_code}"} with your token)\nWaiting`);
       const deadline = Date.now() + expires_in * 1000;
       while (Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, interval * 1000));
         const polled = await api(url, 'POST', '/api/auth/cli/poll', { device_code });
+        if (polled.status === 403) return fail(`\nthe login was denied on the approval page (${explain(polled.payload)})`);
         if (polled.status !== 200) return fail(`\nlogin failed (${polled.status}): ${explain(polled.payload)}`);
         if (polled.payload.status === 'approved') {
           const saved: SavedLogin = {

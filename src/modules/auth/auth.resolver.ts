@@ -63,8 +63,23 @@ class DeviceLoginApproval {
   status!: string;
 }
 
+@ObjectType({ description: 'A denied CLI login; the CLI is told so on its next poll (403 "login denied").' })
+class DeviceLoginDenial {
+  @Field()
+  userCode!: string;
+
+  @Field({ description: 'Always denied.' })
+  status!: string;
+}
+
 @InputType()
 class DeviceApproveInput {
+  @Field({ description: 'The code the CLI shows, e.g. ABCD-EFGH.' })
+  userCode!: string;
+}
+
+@InputType()
+class DeviceDenyInput {
   @Field({ description: 'The code the CLI shows, e.g. ABCD-EFGH.' })
   userCode!: string;
 }
@@ -88,7 +103,8 @@ export class AuthResolver {
   @Mutation(() => DeviceLoginStart, { description: 'Starts a CLI (device flow) login. No credential needed.' })
   async authCliStart(@Context() ctx: Ctx): Promise<DeviceLoginStart> {
     const started = await auth.startDeviceLogin(ctx.em);
-    return { ...started, verificationUrl: `${ctx.services.config.publicUrl}/device` };
+    // The approval page on this service (`PUBLIC_URL`, else the host the CLI used).
+    return { ...started, verificationUrl: `${ctx.baseUrl}/device` };
   }
 
   @Mutation(() => DeviceLoginApproval, { description: 'The signed-in caller approves a CLI login by its user code.' })
@@ -96,6 +112,13 @@ export class AuthResolver {
     checks().text(['input', 'userCode'], input.userCode, { min: 1, max: 32 }).done();
     const userCode = await auth.approveDeviceLogin(ctx.em, await requireViewer(ctx), input.userCode);
     return { userCode, status: 'approved' };
+  }
+
+  @Mutation(() => DeviceLoginDenial, { description: 'The signed-in caller denies a CLI login by its user code; its poll then answers "login denied".' })
+  async authCliDeny(@Context() ctx: Ctx, @Arg('input', () => DeviceDenyInput) input: DeviceDenyInput): Promise<DeviceLoginDenial> {
+    checks().text(['input', 'userCode'], input.userCode, { min: 1, max: 32 }).done();
+    const userCode = await auth.denyDeviceLogin(ctx.em, await requireViewer(ctx), input.userCode);
+    return { userCode, status: 'denied' };
   }
 
   @Mutation(() => DeviceLoginPoll, { description: 'The CLI polls its login; the tokens come once, on the first poll after approval.' })

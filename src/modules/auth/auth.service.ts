@@ -1,6 +1,6 @@
 import { type EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
 import { directQuery, Query, sqlOf } from '../../db/sql';
-import { notFound, unauthenticated } from '../../errors';
+import { forbidden, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newId, newSecret, randomString, sha256Hex } from '../../ids';
 import { User } from '../users/user.entity';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
@@ -233,6 +233,12 @@ export async function startDeviceLogin(em: EntityManager): Promise<DeviceStart> 
   return { deviceCode, userCode, expiresIn: DEVICE_CODE_TTL_S, interval: DEVICE_POLL_INTERVAL_S };
 }
 
+/** A user code as typed (any case, dash and spaces optional) in its stored form, `ABCD-EFGH`. */
+function normalizeUserCode(userCode: string): string {
+  const normalized = userCode.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return `${normalized.slice(0, 4)}-${normalized.slice(4)}`;
+}
+
 /**
  * A signed-in user approves the login showing `userCode`. A sandbox token cannot: the login it
  * would hand out would outlive the lease.
@@ -240,28 +246,40 @@ export async function startDeviceLogin(em: EntityManager): Promise<DeviceStart> 
  */
 export async function approveDeviceLogin(em: EntityManager, viewer: Viewer, userCode: string): Promise<string> {
   refuseSandboxToken(viewer, 'approve a device login');
-  const normalized = userCode.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
-  const formatted = `${normalized.slice(0, 4)}-${normalized.slice(4)}`;
-  const approved = await em.nativeUpdate(
-    DeviceLogin,
-    { userCode: formatted, status: 'pending', expiresAt: { $gt: new Date() } },
-    { status: 'approved', user: viewer.user.id },
-  );
-  if (approved === 0) throw notFound('login request');
-  return formatted;
+  return decidePendingLogin(em, normalizeUserCode(userCode), { status: 'approved', user: viewer.user.id });
+}
+
+/**
+ * A signed-in user denies the login showing `userCode` (a code they did not ask for, or a login
+ * they no longer want): the CLI's next poll answers FORBIDDEN "login denied" until the code
+ * expires. A sandbox token cannot, as it cannot approve: device logins are none of its business.
+ * @throws FORBIDDEN (sandbox token), NOT_FOUND when unknown, expired or already decided.
+ */
+export async function denyDeviceLogin(em: EntityManager, viewer: Viewer, userCode: string): Promise<string> {
+  refuseSandboxToken(viewer, 'deny a device login');
+  return decidePendingLogin(em, normalizeUserCode(userCode), { status: 'denied', user: viewer.user.id });
+}
+
+/** Moves a pending, unexpired login on, in one conditional UPDATE (a login is decided once). @throws NOT_FOUND */
+async function decidePendingLogin(em: EntityManager, userCode: string, decision: { status: 'approved' | 'denied'; user: string }): Promise<string> {
+  const decided = await em.nativeUpdate(DeviceLogin, { userCode, status: 'pending', expiresAt: { $gt: new Date() } }, decision);
+  if (decided === 0) throw notFound('login request');
+  return userCode;
 }
 
 export type DevicePoll = { status: 'pending' } | ({ status: 'approved' } & LoginTokens);
 
 /**
  * The CLI polls with its device code. Once approved, the tokens are handed out exactly once:
- * the row moves to `consumed` in one conditional UPDATE.
- * @throws NOT_FOUND for an unknown, expired or already used device code.
+ * the row moves to `consumed` in one conditional UPDATE. A denied login answers FORBIDDEN on
+ * every poll until it expires.
+ * @throws NOT_FOUND for an unknown, expired or already used device code; FORBIDDEN once denied.
  */
 export async function pollDeviceLogin(em: EntityManager, deviceCode: string): Promise<DevicePoll> {
   const hash = sha256Hex(deviceCode);
   const login = await em.findOne(DeviceLogin, { deviceCodeHash: hash, expiresAt: { $gt: new Date() } }, { populate: ['user'] });
   if (!login || login.status === 'consumed') throw notFound('login request');
+  if (login.status === 'denied') throw forbidden('login denied');
   if (login.status === 'pending' || !login.user) return { status: 'pending' };
   const consumed = await em.nativeUpdate(DeviceLogin, { id: login.id, status: 'approved' }, { status: 'consumed' });
   if (consumed === 0) throw notFound('login request');

@@ -66,7 +66,7 @@ export class DeviceLogin {
   @Property({ type: 'text', unique: true })
   userCode!: string;
 
-  /** `pending` → `approved` → `consumed` (tokens handed out once). */
+  /** `pending` → `approved` → `consumed` (tokens handed out once), or `pending` → `denied`. */
   @Property({ type: 'text', default: 'pending' })
   status: string & Opt = 'pending';
 
