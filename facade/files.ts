@@ -156,13 +156,13 @@ export const releaseDownloadRoute = stream({
 const WINDOWS = ['win32', 'win', 'windows'];
 const MAC = ['darwin', 'mac', 'macos'];
 /** Architectures as Node, electron-builder and Linux packages spell them, to electron-builder's names. */
-const ARCHES: Record<string, string> = {
-  x64: 'x64', amd64: 'x64', x86_64: 'x64',
-  ia32: 'ia32', i386: 'ia32', i686: 'ia32', x86: 'ia32',
-  armv7l: 'armv7l', arm: 'armv7l', armhf: 'armv7l',
-  arm64: 'arm64', aarch64: 'arm64',
-};
-const archOf = (name: string) => ARCHES[name.toLowerCase()] ?? name.toLowerCase();
+const ARCHES = new Map<string, string>([
+  ...['x64', 'amd64', 'x86_64'].map((name) => [name, 'x64'] as const),
+  ...['ia32', 'i386', 'i686', 'x86'].map((name) => [name, 'ia32'] as const),
+  ...['armv7l', 'arm', 'armhf'].map((name) => [name, 'armv7l'] as const),
+  ...['arm64', 'aarch64'].map((name) => [name, 'arm64'] as const),
+]);
+const archOf = (name: string) => ARCHES.get(name.toLowerCase()) ?? name.toLowerCase();
 
 /** What one feed lists: files of these platforms and, for Linux, of one architecture. */
 interface Feed {
