@@ -2,11 +2,14 @@
  * Release downloads, in one run: the same 1 GiB file through
  *  1. the download endpoint (`GET /admin/api/public/app/core/download/…`, file store), and
  *  2. nginx (Debian's package), started here on a loopback port, serving the stored file itself;
- * whole-file MB/s for both and their ratio (goal ≥ 0.8), then 50 concurrent 1 MiB range requests
- * against each. Rounds alternate which server goes first. Figures only; nothing asserts on time.
+ * whole-file MB/s for both and their ratio (goal ≥ 0.8), then rounds of 1 MiB range requests at
+ * random offsets, 50 at a time, against each (goal ≥ 0.8 too). Rounds alternate which server goes
+ * first, and every round is printed: the machine may be shared, so look at the spread as well as
+ * the overall ratio. Figures only; nothing asserts on time.
  *
  *   npm run bench:download                       (embedded PostgreSQL in a temp dir)
- *   BENCH_FILE_MIB=256 BENCH_ROUNDS=5 npm run bench:download
+ *   BENCH_FILE_MIB=256 BENCH_ROUNDS=5 BENCH_RANGE_REQUESTS=4000 npm run bench:download
+ *   BENCH_NODE_ARGS=--cpu-prof npm run bench:download   (profile the service: a .cpuprofile in the cwd)
  * Needs /usr/sbin/nginx (apt-get install nginx-light).
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -20,7 +23,7 @@ import { startBenchServer } from './server';
 
 const FILE_MIB = Number(process.env.BENCH_FILE_MIB ?? 1024);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const RANGE_REQUESTS = Number(process.env.BENCH_RANGE_REQUESTS ?? 500);
+const RANGE_REQUESTS = Number(process.env.BENCH_RANGE_REQUESTS ?? 2000);
 const RANGE_CONCURRENCY = 50;
 const RANGE_BYTES = 1024 * 1024;
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
@@ -93,6 +96,25 @@ http {
   return { url, process: child };
 }
 
+/** Clock ticks per second of /proc/<pid>/stat times (Linux's USER_HZ). */
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU seconds (user + system, all threads) used so far by `pid` and its descendants (nginx's
+ * workers), from /proc; null where there is none. Less sensitive to a busy machine than rates.
+ */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined || !fs.existsSync(`/proc/${pid}/stat`)) return null;
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
+  let ticks = Number(fields[11]) + Number(fields[12]);
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+    for (const child of children ? children.split(' ') : []) ticks += (cpuSeconds(Number(child)) ?? 0) * CLOCK_TICKS;
+  }
+  return ticks / CLOCK_TICKS;
+}
+
 /** `count` requests of 1 MiB at random offsets, `RANGE_CONCURRENCY` at a time: MB/s and requests/s. */
 async function ranges(url: string, size: number, count: number) {
   let next = 0;
@@ -115,6 +137,8 @@ async function ranges(url: string, size: number, count: number) {
 async function main() {
   if (!fs.existsSync(NGINX)) throw new Error(`${NGINX} not found: apt-get install nginx-light (or set NGINX)`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-download-'));
+  // As root, the embedded PostgreSQL runs as the postgres user, who must be able to enter it.
+  fs.chmodSync(tmp, 0o711);
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(path.join(tmp, 'pg'), { database: 'bench' });
   const port = await freePort();
   const server = await startBenchServer(port, { DATABASE_URL: process.env.DATABASE_URL ?? embedded!.url, RELEASE_TOKEN, BLOB_STORE: 'file' });
@@ -158,14 +182,35 @@ async function main() {
     process.stdout.write(`  nginx                     ${rate.nginx.toFixed(0).padStart(6)} MB/s\n`);
     process.stdout.write(`  labdesk / nginx: ${(rate.labdesk / rate.nginx).toFixed(2)} (goal ≥ 0.8)\n`);
 
-    process.stdout.write(`\n${RANGE_REQUESTS} requests of 1 MiB at random offsets, ${RANGE_CONCURRENCY} at a time:\n`);
+    process.stdout.write(`\n${RANGE_REQUESTS} requests of 1 MiB at random offsets, ${RANGE_CONCURRENCY} at a time, per server and round:\n`);
     await ranges(targets.labdesk, size, RANGE_CONCURRENCY); // warm both
     await ranges(targets.nginx, size, RANGE_CONCURRENCY);
-    const labdeskRanges = await ranges(targets.labdesk, size, RANGE_REQUESTS);
-    const nginxRanges = await ranges(targets.nginx, size, RANGE_REQUESTS);
-    process.stdout.write(`  labdesk ${labdeskRanges.mbps.toFixed(0).padStart(6)} MB/s  ${labdeskRanges.rps.toFixed(0).padStart(5)} requests/s\n`);
-    process.stdout.write(`  nginx   ${nginxRanges.mbps.toFixed(0).padStart(6)} MB/s  ${nginxRanges.rps.toFixed(0).padStart(5)} requests/s\n`);
-    process.stdout.write(`  labdesk / nginx: ${(labdeskRanges.mbps / nginxRanges.mbps).toFixed(2)}\n`);
+    const rangeSeconds = { labdesk: 0, nginx: 0 };
+    const pids = { labdesk: server.process.pid, nginx: nginx.process.pid };
+    const cpu = { labdesk: 0, nginx: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['labdesk', 'nginx'] as const) : (['nginx', 'labdesk'] as const);
+      for (const name of order) {
+        const cpuBefore = cpuSeconds(pids[name]);
+        const result = await ranges(targets[name], size, RANGE_REQUESTS);
+        const cpuUsed = cpuBefore === null ? null : cpuSeconds(pids[name])! - cpuBefore;
+        rangeSeconds[name] += RANGE_REQUESTS / result.rps;
+        cpu[name] += cpuUsed ?? NaN;
+        const cpuText = cpuUsed === null ? '' : `  ${((cpuUsed / RANGE_REQUESTS) * 1e6).toFixed(0).padStart(5)} µs CPU/request`;
+        process.stdout.write(`  round ${round + 1}: ${name.padEnd(7)} ${result.mbps.toFixed(0).padStart(6)} MB/s  ${result.rps.toFixed(0).padStart(5)} requests/s${cpuText}\n`);
+      }
+    }
+    const rps = { labdesk: (ROUNDS * RANGE_REQUESTS) / rangeSeconds.labdesk, nginx: (ROUNDS * RANGE_REQUESTS) / rangeSeconds.nginx };
+    process.stdout.write(`\n1 MiB ranges, ${ROUNDS} rounds each:\n`);
+    process.stdout.write(`  labdesk download endpoint ${rps.labdesk.toFixed(0).padStart(6)} requests/s\n`);
+    process.stdout.write(`  nginx                     ${rps.nginx.toFixed(0).padStart(6)} requests/s\n`);
+    process.stdout.write(`  labdesk / nginx: ${(rps.labdesk / rps.nginx).toFixed(2)} (goal ≥ 0.8)\n`);
+    if (!Number.isNaN(cpu.labdesk + cpu.nginx)) {
+      const perRequest = (seconds: number) => `${((seconds / (ROUNDS * RANGE_REQUESTS)) * 1e6).toFixed(0).padStart(6)} µs`;
+      process.stdout.write(`  CPU per request (the server's own, all threads; steadier than rates on a shared machine):\n`);
+      process.stdout.write(`    labdesk ${perRequest(cpu.labdesk)}   nginx ${perRequest(cpu.nginx)}   labdesk / nginx: ${(cpu.labdesk / cpu.nginx).toFixed(2)}\n`);
+    }
+    process.stdout.write(`\nsummary: whole file ${(rate.labdesk / rate.nginx).toFixed(2)} × nginx, 1 MiB ranges ${(rps.labdesk / rps.nginx).toFixed(2)} × nginx\n`);
   } finally {
     agent.destroy();
     nginx?.process.kill('SIGTERM');

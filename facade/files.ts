@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import type { Blobs } from '../src/blobs';
+import { BlobNotFoundError } from '../src/blobs/blob-store';
 import { FileBlobStore } from '../src/blobs/file-store';
 import { requireViewer, varyByOrigin } from '../src/context';
 import { AppError, invalid, notFound } from '../src/errors';
@@ -12,6 +13,7 @@ import {
   countDownload,
   currentManifest,
   downloadUrl,
+  ManifestFile,
   publishedFile,
   releaseFileKey,
   ReleaseFileRow,
@@ -86,18 +88,29 @@ export const releaseFileUploadRoute = stream({
 
 /**
  * A release file's bytes as a local file: the file store's own, or the on-disk cache's copy of
- * a remote store's (filled once).
+ * a remote store's (filled once). The handle is shared with other downloads of the file (its
+ * bytes never change once published): no open and close per request.
  */
 async function openReleaseFile(blobs: Blobs, file: ReleaseFileRow): Promise<LocalFile> {
   const store = blobs.store!;
   const key = releaseFileKey(file);
-  if (store instanceof FileBlobStore) return { handle: await store.openFile(key) };
+  const shared = async (filePath: string): Promise<LocalFile> => {
+    const { handle, release } = await blobs.releaseFiles.open(filePath);
+    return { handle, done: release };
+  };
+  if (store instanceof FileBlobStore) {
+    try {
+      return await shared(store.pathOf(key));
+    } catch (error) {
+      throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? new BlobNotFoundError(key) : error;
+    }
+  }
   const cache = blobs.releaseCache!;
   const fill = async (tmpPath: string) => pipeline(await store.read(key), fs.createWriteStream(tmpPath));
   // Eviction may unlink the cached copy between lookup and open: look it up again once.
   for (let attempt = 0; ; attempt++) {
     try {
-      return { handle: await fs.promises.open(await cache.path(key, file.size, fill), 'r') };
+      return await shared(await cache.path(key, file.size, fill));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 0) throw error;
     }
@@ -157,34 +170,70 @@ export const releaseDownloadRoute = stream({
   },
 });
 
-/** electron-updater's feed files, by the platform a manifest file names. */
-const FEEDS = new Map([
-  ['latest.yml', ['win32', 'win', 'windows']],
-  ['latest-mac.yml', ['darwin', 'mac', 'macos']],
-  ['latest-linux.yml', ['linux']],
+const WINDOWS = ['win32', 'win', 'windows'];
+const MAC = ['darwin', 'mac', 'macos'];
+/** Architectures as Node, electron-builder and Linux packages spell them, to electron-builder's names. */
+const ARCHES = new Map<string, string>([
+  ...['x64', 'amd64', 'x86_64'].map((name) => [name, 'x64'] as const),
+  ...['ia32', 'i386', 'i686', 'x86'].map((name) => [name, 'ia32'] as const),
+  ...['armv7l', 'arm', 'armhf'].map((name) => [name, 'armv7l'] as const),
+  ...['arm64', 'aarch64'].map((name) => [name, 'arm64'] as const),
 ]);
+const archOf = (name: string) => ARCHES.get(name.toLowerCase()) ?? name.toLowerCase();
+
+/** What one feed lists: files of these platforms and, for Linux, of one architecture. */
+interface Feed {
+  platforms: string[];
+  arch?: string;
+}
+
+/**
+ * electron-updater's feed files: `latest.yml` (Windows), `latest-mac.yml`, and per Linux
+ * architecture `latest-linux.yml` (x64) or `latest-linux-<arch>.yml` (electron-updater asks
+ * with Node's `process.arch`, e.g. `arm64`, `arm`; electron-builder publishes `armv7l`).
+ */
+function feedOf(name: string): Feed | null {
+  if (name === 'latest.yml') return { platforms: WINDOWS };
+  if (name === 'latest-mac.yml') return { platforms: MAC };
+  const linux = /^latest-linux(?:-([A-Za-z0-9_]{1,20}))?\.yml$/.exec(name);
+  return linux ? { platforms: ['linux'], arch: archOf(linux[1] ?? 'x64') } : null;
+}
+
+/**
+ * Whether a manifest file belongs in `feed`. Blockmaps never do (electron-updater fetches them
+ * beside their file, and electron-builder never lists them). A file without a platform goes in
+ * every feed; in a Linux feed, a Linux file without an arch counts as x64 (electron-builder's
+ * default), a file without a platform as any architecture.
+ */
+function inFeed(file: ManifestFile, feed: Feed): boolean {
+  if (file.filename.toLowerCase().endsWith('.blockmap')) return false;
+  if (!file.platform) return feed.arch === undefined || !file.arch || archOf(file.arch) === feed.arch;
+  if (!feed.platforms.includes(file.platform.toLowerCase())) return false;
+  return feed.arch === undefined || archOf(file.arch ?? 'x64') === feed.arch;
+}
 const yamlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /**
  * `GET /admin/api/public/app/desktop/update/{feed}`: electron-updater's generic-provider feed
- * (`latest.yml`, `latest-mac.yml`, `latest-linux.yml`) for the current desktop release, so an
- * electron app can update from this service directly. Files without a platform go in every feed.
+ * for the current desktop release, so an electron app can update from this service directly.
+ * Files of the feed's platform come first (in manifest order), so `path` and `sha512` name
+ * one of them rather than a file without a platform.
  */
 export const desktopUpdateFeedRoute = stream({
   method: 'GET',
   path: '/admin/api/public/app/{product}/update/{feed}',
   auth: 'none',
   tag: 'releases',
-  summary: 'electron-updater feed (latest.yml, latest-mac.yml, latest-linux.yml) of the desktop release',
+  summary: 'electron-updater feed (latest.yml, latest-mac.yml, latest-linux.yml, latest-linux-<arch>.yml) of the desktop release',
   produces: 'text/yaml',
   response: { type: 'string' },
   async handle(req, res, ctx) {
-    const platforms = FEEDS.get(segment(req, 'feed'));
-    if (segment(req, 'product') !== 'desktop' || !platforms) throw notFound('update feed');
+    const feed = feedOf(segment(req, 'feed'));
+    if (segment(req, 'product') !== 'desktop' || !feed) throw notFound('update feed');
     const manifest = await currentManifest(ctx.em, 'desktop');
-    const digests = manifest ? new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512])) : new Map();
-    const files = (manifest?.files ?? []).filter((f) => !f.platform || platforms.includes(f.platform.toLowerCase()));
+    const files = (manifest?.files ?? []).filter((f) => inFeed(f, feed)).sort((a, b) => Number(!a.platform) - Number(!b.platform));
     if (!manifest || files.length === 0) throw notFound('update feed');
+    const digests = new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512]));
     const entries = files.map((f) => ({ url: downloadUrl(ctx.baseUrl, 'desktop', manifest.version, f.filename), sha512: digests.get(f.filename) ?? '', size: f.size }));
     const yaml = [
       `version: ${yamlText(manifest.version)}`,
@@ -336,7 +385,10 @@ export const signedBlobRoute = stream({
       contentType: inline ? type : 'application/octet-stream',
       contentDisposition: inline ? 'inline' : 'attachment',
       cacheControl: 'private, max-age=300',
-      open: async () => ({ handle: await store.openFile(key) }),
+      open: async () => {
+        const handle = await store.openFile(key);
+        return { handle, done: () => handle.close() };
+      },
     });
   },
 });

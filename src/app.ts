@@ -12,6 +12,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { MAX_RANGE_HEADER_BYTES } from '../facade/byte-ranges';
 import { bodyErrors, describe, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../facade/http';
 import { facadeRouter } from '../facade/http';
 import { buildOpenApi } from '../facade/openapi';
@@ -49,6 +50,13 @@ const BLOB_SWEEP_SECONDS = 10 * 60;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * Request headers may total 48 KiB (Node's default is 16 KiB, beyond which it answers 431): a
+ * Range header of up to MAX_RANGE_HEADER_BYTES (32 KiB: electron-updater's 1,000 ranges) plus
+ * 16 KiB for the rest.
+ */
+const MAX_REQUEST_HEADER_BYTES = MAX_RANGE_HEADER_BYTES + 16 * 1024;
+
 /** Starts the whole service: database (embedded if no DATABASE_URL), migrations, GraphQL, facade. */
 export async function startApp(config: Config, logger: Logger = makeLogger(config.logLevel)): Promise<RunningApp> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { notice: (message) => logger.warn(message) });
@@ -67,7 +75,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  const httpServer = http.createServer(app);
+  const httpServer = http.createServer({ maxHeaderSize: MAX_REQUEST_HEADER_BYTES }, app);
 
   // Messages over the limit close the socket (1009) before they are buffered whole or parsed.
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: GRAPHQL_LIMITS.websocketMessageBytes });
@@ -162,6 +170,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await sandboxes.close();
       await apollo.stop(); // drains the HTTP server and the WebSocket server
       await Promise.allSettled(services.background);
+      await blobs.releaseFiles.close();
       await pubsub.close();
       await orm.close(true);
       await embedded?.stop();

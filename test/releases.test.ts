@@ -788,6 +788,43 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     expect((await t.call('GET', '/admin/api/public/app/desktop/update/latest-linux.yml')).status).toBe(404);
   });
 
+  test('Linux feeds per architecture (latest-linux-<arch>.yml); blockmaps are never listed; platform files come first', async () => {
+    const bytes = [5000, 5100, 5200, 5300, 5400].map((size) => randomBytes(size));
+    const files = [
+      desktopFile(name('notes.json'), bytes[0]),
+      desktopFile(name('labdesk-arm64.AppImage.blockmap'), bytes[1], { platform: 'linux', arch: 'arm64' }),
+      desktopFile(name('labdesk-arm64.AppImage'), bytes[2], { platform: 'linux', arch: 'aarch64' }),
+      desktopFile(name('labdesk.AppImage'), bytes[3], { platform: 'linux' }),
+      desktopFile(name('labdesk-armhf.deb'), bytes[4], { platform: 'Linux', arch: 'armhf' }),
+    ];
+    for (const [i, file] of files.entries()) await uploadOk(t, 'desktop', '2.2.0', file.filename, bytes[i]);
+    await publishOk(t, 'desktop', { version: '2.2.0', files });
+    const listed = async (feed: string) => {
+      const reply = await t.call('GET', `/admin/api/public/app/desktop/update/${feed}`);
+      expect([feed, reply.status]).toEqual([feed, 200]);
+      const parsed = parseFeed(reply.text);
+      expect(parsed.path).toBe(parsed.files[0].url);
+      expect(parsed.sha512).toBe(parsed.files[0].sha512);
+      return parsed.files.map((f: { url: string; sha512: string }) => {
+        const index = files.findIndex((file) => f.url.endsWith(`/${file.filename}`));
+        expect(f.sha512).toBe(sha512Base64(bytes[index]));
+        return index;
+      });
+    };
+    // A Linux file without an arch is x64's; a file without a platform is in every feed, after the platform's own.
+    expect(await listed('latest-linux.yml')).toEqual([3, 0]);
+    expect(await listed('latest-linux-arm64.yml')).toEqual([2, 0]);
+    // electron-builder publishes armv7l; electron-updater on 32-bit ARM asks with Node's name, arm.
+    expect(await listed('latest-linux-armv7l.yml')).toEqual([4, 0]);
+    expect(await listed('latest-linux-arm.yml')).toEqual([4, 0]);
+    expect(await listed('latest.yml')).toEqual([0]);
+    // The blockmap stays downloadable beside its file, where electron-updater looks for it.
+    expect((await download(t, 'desktop', '2.2.0', files[1].filename)).body.equals(bytes[1])).toBe(true);
+    for (const feed of ['latest-linux-.yml', 'latest-linux-arm64.yaml', 'latest-linux-a/b.yml', 'latest-linux-arm64']) {
+      expect([feed, (await t.call('GET', `/admin/api/public/app/desktop/update/${encodeURIComponent(feed)}`)).status]).toEqual([feed, 404]);
+    }
+  });
+
   test('a file put straight into the release store can be published (hashed at publish time)', async () => {
     const bytes = randomBytes(150_000);
     const tmp = path.join(t.app.services.config.dataDir, 'tmp', `direct-${store}.bin`);
@@ -912,6 +949,8 @@ describe('release store on s3: the on-disk cache', () => {
 
   test('concurrent downloads of several files under a small bound all get their bytes', async () => {
     const picks = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 4, 3];
+    // The previous test's counts land after their bytes: read the baseline once they have.
+    await Promise.allSettled(t.app.services.background);
     const before = await downloadCounts(t, 'core');
     const replies = await Promise.all(picks.map((i) => download(t, 'core', '1.0.0', files[i].filename)));
     replies.forEach((reply, k) => {

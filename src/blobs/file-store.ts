@@ -22,7 +22,8 @@ export class FileBlobStore implements BlobStore {
     private readonly signingKey: Buffer,
   ) {}
 
-  private pathOf(key: string) {
+  /** Where the object of `key` is (or would be) on disk. */
+  pathOf(key: string): string {
     return path.join(this.root, checkKey(key));
   }
 
