@@ -285,7 +285,8 @@ function requestLog(logger: Logger) {
       logger.info('request', {
         requestId,
         method: req.method,
-        path: req.path,
+        // The path as the client sent it: under a mount (`/graphql`) `req.path` is relative to it.
+        path: req.originalUrl.split('?', 1)[0],
         status: res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
       });

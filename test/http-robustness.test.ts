@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { newSessionId, newUuid, sessionPath } from './support/trajectories';
-import { makeUser, TestUser, useTestApp } from './support/app';
+import { makeUser, startTestApp, TestUser, useTestApp } from './support/app';
 
 /**
  * Requests that used to answer 500 (issue 10, finding 7): each now gets a clear 4xx with the
@@ -130,5 +130,24 @@ describe('bodies the server cannot read', () => {
     const graphql = await rawRequest('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`{"query":"{ __typename }","variables":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`) });
     expect(graphql.status).toBeLessThan(500);
     expect(await sessionCount()).toBe(before);
+  });
+});
+
+describe('request log', () => {
+  test('each request is logged with the path the client sent (GraphQL as /graphql, never /), without its query string', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const record = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, ...fields });
+    const logged = await startTestApp({}, { logger: { debug: record, info: record, warn: record, error: record } });
+    try {
+      await logged.call('POST', '/graphql', { body: { query: '{ __typename }' } });
+      await logged.call('GET', '/api/trajectories', { token: logged.adminToken, query: { limit: 5 } });
+      const requests = lines.filter((line) => line.msg === 'request').map(({ method, path, status }) => ({ method, path, status }));
+      expect(requests).toEqual([
+        { method: 'POST', path: '/graphql', status: 200 },
+        { method: 'GET', path: '/api/trajectories', status: 200 },
+      ]);
+    } finally {
+      await logged.close();
+    }
   });
 });

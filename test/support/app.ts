@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApp, RunningApp } from '../../src/app';
 import { Config, loadConfig } from '../../src/config';
+import type { Logger } from '../../src/logger';
 import { createTestDatabase, query } from './databases';
 
 export interface Reply<T = any> {
@@ -50,7 +51,7 @@ let counter = 0;
  * A real service on a loopback port, on its own fresh database copied from the migrated
  * template. Requests go over real HTTP.
  */
-export async function startTestApp(env: Record<string, string> = {}, opts: { sameDatabaseAs?: TestApp } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, opts: { sameDatabaseAs?: TestApp; logger?: Logger } = {}): Promise<TestApp> {
   // A second instance on the same database shares the first one's admin and leaves the drop to it.
   const database = opts.sameDatabaseAs
     ? { url: opts.sameDatabaseAs.databaseUrl, drop: async () => undefined }
@@ -65,7 +66,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { sam
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });
-  const app = await startApp(config);
+  const app = await startApp(config, opts.logger);
   const call = async <T = any>(method: string, route: string, opts: CallOptions = {}): Promise<Reply<T>> => {
     const url = new URL(route, app.url);
     for (const [key, value] of Object.entries(opts.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
