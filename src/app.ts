@@ -102,6 +102,12 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     },
     wsServer,
   );
+  // A socket error is the client's doing (an oversized or malformed frame; ws closes the socket
+  // itself): one warning line, not graphql-ws's console.error with a stack for every such frame.
+  wsServer.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (error) => logger.warn('websocket closed on a bad frame', { error: error.message }));
+  });
 
   const apollo = new ApolloServer({
     schema,

@@ -84,7 +84,11 @@ describe('the WebSocket', () => {
 
   test('a message over 1 MiB is refused before it is parsed (close 1009), even connection_init', async () => {
     const big = JSON.stringify({ type: 'connection_init', payload: { padding: 'x'.repeat(2 * 1024 * 1024) } });
+    const consoleError = jest.spyOn(console, 'error');
     expect(await exchange([big])).toEqual({ closeCode: 1009 });
+    // The client's bad frame is not the server's internal error: no stack trace on the console.
+    expect(consoleError).not.toHaveBeenCalled();
+    consoleError.mockRestore();
     // A small connection_init is still acknowledged.
     expect(await exchange([JSON.stringify({ type: 'connection_init' })])).toEqual({ message: { type: 'connection_ack' } });
   });
