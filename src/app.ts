@@ -26,7 +26,7 @@ import { startMeter } from './modules/compute/meter';
 import { sweepUnownedBlobs } from './modules/figures/figure.service';
 import { startPeriodic } from './jobs';
 import { loadSealer } from './db/instance-keys';
-import { openDatabase } from './db/orm';
+import { openDatabase, pingDatabase } from './db/orm';
 import { AppError, ERROR_CODES, toAppError } from './errors';
 import { Asker, GRAPHQL_LIMITS, operationLimits, PARSE_OPTIONS, screenOperation } from './graphql-limits';
 import { isAdmin } from './modules/admin/admin.policy';
@@ -129,7 +129,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     try {
-      await orm.em.getConnection().execute('select 1');
+      await pingDatabase(orm);
       res.json({ status: 'ready' });
     } catch {
       sendError(res, new AppError('UNAVAILABLE', 'database unreachable'));

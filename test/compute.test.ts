@@ -514,6 +514,20 @@ describe('the lease state table', () => {
     expectStatus(await decline(other, plan.plan_id), 404);
     expect((await t.call('GET', '/api/compute/plans/current', { token: owner.token })).body.status).toBe('awaiting_decision');
   });
+
+  test('errors about a lease call it a lease (the paths keep "sessions"): 404, 409 when over or without a ceiling, 401 for a wrong process token', async () => {
+    const owner = await makeUser(t);
+    const other = await makeUser(t);
+    const leaseId: number = (await directSession(owner)).body.lease_id;
+    const reply = (r: { status: number; body: unknown }) => ({ status: r.status, body: r.body });
+    for (const notTheirs of [await getSession(other, leaseId), await release(other, leaseId), await topUp(other, leaseId, 1)]) {
+      expect(reply(notTheirs)).toEqual({ status: 404, body: { detail: 'lease not found' } });
+    }
+    expect(reply(await topUp(owner, leaseId, 1))).toEqual({ status: 409, body: { detail: 'this lease has no spend ceiling to raise' } });
+    expect(reply(await heartbeat(leaseId, 'ldk_pt_notthisleasesprocesstoken'))).toEqual({ status: 401, body: { detail: 'invalid process token for this lease' } });
+    expectStatus(await release(owner, leaseId), 200);
+    expect(reply(await topUp(owner, leaseId, 1))).toEqual({ status: 409, body: { detail: 'this lease is released' } });
+  });
 });
 
 describe('bootstrap is single use', () => {

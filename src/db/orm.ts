@@ -61,3 +61,8 @@ export async function migrate(orm: Orm): Promise<string[]> {
     await knex.client.releaseConnection(conn);
   }
 }
+
+/** Whether the database answers (the readiness probe). @throws when it does not */
+export async function pingDatabase(orm: Orm): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}

@@ -1,9 +1,10 @@
-import { type EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
-import { directQuery, Query, sqlOf } from '../../db/sql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newId, newSecret, randomString, sha256Hex } from '../../ids';
 import { User } from '../users/user.entity';
+import { holdOpenLease } from '../compute/compute.repository';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
+import { findTokenWithUser, StoredToken } from './token.repository';
 import { refuseSandboxToken } from './token.policy';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
@@ -17,18 +18,6 @@ const KEY_LENGTH = 12;
 /** `ldk_<kind>_<12-char key><secret>`: the key finds the row, the whole token is compared by hash. */
 const TOKEN_SHAPE = /^ldk_(pat|at|rt)_([A-Za-z0-9_-]{12})[A-Za-z0-9_-]{4,200}$/;
 const KIND_OF: Record<string, TokenKind> = { pat: 'pat', at: 'access', rt: 'refresh' };
-
-/** The stored facts of a presented token, with its user (managed by the request's EntityManager). */
-interface PresentedToken {
-  id: string;
-  kind: TokenKind;
-  familyId: string | null;
-  leaseId: number | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  usedAt: Date | null;
-  user: User;
-}
 
 /** Who is calling: the user and the credential used. */
 export interface Viewer {
@@ -68,47 +57,13 @@ export function mintToken(
   return { tokenId: row.id, token };
 }
 
-/** Finds the stored row of a presented token, comparing its hash in constant time. */
-async function findPresentedToken(em: EntityManager, token: string): Promise<PresentedToken | null> {
+/** The stored token a presented one names, when its hash matches (compared in constant time). */
+async function findPresentedToken(em: EntityManager, token: string): Promise<StoredToken | null> {
   const shape = TOKEN_SHAPE.exec(token);
   if (!shape) return null;
-  // The hottest query of the service (every authenticated request): prepared, mapped by hand.
-  const [row] = await directQuery(em, presentedTokenStatement(em), [`tok_${shape[2]}`]);
-  if (!row || row.token_kind !== KIND_OF[shape[1]] || !digestsEqual(row.token_secret_hash as string, sha256Hex(token))) return null;
-  const time = (value: unknown) => (value ? new Date(value as string) : null);
-  const { token_id, token_kind, token_secret_hash, token_family_id, token_lease_id, token_expires_at, token_revoked_at, token_used_at, ...userColumns } = row;
-  return {
-    id: token_id as string,
-    kind: token_kind as TokenKind,
-    familyId: token_family_id as string | null,
-    leaseId: token_lease_id as number | null,
-    expiresAt: time(token_expires_at),
-    revokedAt: time(token_revoked_at),
-    usedAt: time(token_used_at),
-    user: em.map(User, userColumns),
-  };
-}
-
-let presentedToken: { name: string; text: string } | undefined;
-
-/**
- * The token lookup as a prepared statement. It names the user columns this code maps (from the
- * entity) rather than `u.*`: a column another instance's migration adds must not change the
- * prepared statement's result, which PostgreSQL refuses to run.
- */
-function presentedTokenStatement(em: EntityManager) {
-  if (presentedToken) return presentedToken;
-  const userColumns = em
-    .getMetadata()
-    .get(User.name)
-    .props.filter((prop) => prop.kind === ReferenceKind.SCALAR && prop.persist !== false)
-    .flatMap((prop) => prop.fieldNames.map((column) => `u.${column}`));
-  return (presentedToken = {
-    name: 'auth_presented_token',
-    text: `select t.id as token_id, t.kind as token_kind, t.secret_hash as token_secret_hash, t.family_id as token_family_id, t.lease_id as token_lease_id,
-                  t.expires_at as token_expires_at, t.revoked_at as token_revoked_at, t.used_at as token_used_at, ${userColumns.join(', ')}
-             from auth_tokens t join users u on u.id = t.user_id where t.id = $1`,
-  });
+  const stored = await findTokenWithUser(em, `tok_${shape[2]}`);
+  if (!stored || stored.kind !== KIND_OF[shape[1]] || !digestsEqual(stored.secretHash, sha256Hex(token))) return null;
+  return stored;
 }
 
 /**
@@ -176,7 +131,7 @@ export async function refreshLogin(em: EntityManager, refreshToken: string): Pro
   const pair = await em.transactional(async (tx) => {
     // The lease row is held (shared) until the new pair commits: a release or expiry waits for
     // it and then revokes the new pair too, or has already ended the lease and this finds nothing.
-    if (row.leaseId !== null && !(await lockOpenLease(tx, row.leaseId))) throw unauthenticated('refresh token expired, revoked or already used');
+    if (row.leaseId !== null && !(await holdOpenLease(tx, row.leaseId))) throw unauthenticated('refresh token expired, revoked or already used');
     const claimed = await tx.nativeUpdate(AuthToken, { id: row.id, usedAt: null, revokedAt: null, expiresAt: { $gt: now } }, { usedAt: now });
     if (claimed === 0) return null;
     if (row.user.disabled) throw unauthenticated('this account is disabled');
@@ -191,21 +146,6 @@ export async function refreshLogin(em: EntityManager, refreshToken: string): Pro
     await em.nativeUpdate(AuthToken, { familyId: row.familyId, revokedAt: null }, { revokedAt: now });
   }
   throw unauthenticated('refresh token expired, revoked or already used');
-}
-
-/** Whether the lease is open (not released or expired), holding its row against ending until commit. */
-async function lockOpenLease(tx: EntityManager, leaseId: number): Promise<boolean> {
-  const rows = await sqlOf(tx)(`select 1 from compute_leases where id = ? and state in ('awaiting_sandbox', 'ready', 'paused') for share`, [leaseId]);
-  return rows.length > 0;
-}
-
-/**
- * Revokes every token bound to a lease (its sandbox's logins), in the transaction that ends it.
- * That transaction holds the lease row, so a concurrent refresh either committed its pair before
- * (revoked here) or runs after and finds the lease over.
- */
-export async function revokeLeaseTokens(q: Query, leaseId: number): Promise<void> {
-  await q(`update auth_tokens set revoked_at = now() where lease_id = ? and revoked_at is null`, [leaseId]);
 }
 
 /** The alphabet of user codes: no 0/O, 1/I/L, so they can be read aloud and typed. */

@@ -1,6 +1,9 @@
 import { Entity, Index, ManyToOne, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { User } from '../users/user.entity';
 
+// Schema only: these entities drive the migrations; the domain reads and writes through
+// compute.repository.ts and credits.repository.ts, whose types (`Plan`, `Lease`) are its model.
+
 export const PLAN_STATUSES = ['awaiting_decision', 'approved', 'declined', 'superseded'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 export const LEASE_STATES = ['awaiting_sandbox', 'ready', 'paused', 'released', 'expired'] as const;
@@ -133,7 +136,7 @@ export class ComputeLease {
   @Property({ type: 'decimal', precision: 14, scale: 4 })
   rateCreditsPerMinute!: string;
 
-  /** Null for a direct session (no ceiling). */
+  /** Null for a lease without a plan (no ceiling). */
   @Property({ type: 'decimal', precision: 14, scale: 4, nullable: true })
   ceilingCredits: string | null = null;
 

@@ -1,11 +1,14 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { idleRefreshes } from './compute.service';
+import { recentIdleRefreshes } from './compute.repository';
+
+/** Lease answers show this many of the latest idle-clock refreshes: why the lease is still alive. */
+const IDLE_REFRESHES_SHOWN = 10;
 
 /** Per-request loaders for lease fields. */
 export function makeComputeLoaders(em: EntityManager) {
   return {
-    /** The last idle-clock refreshes of each lease, one query for all leases of a request. */
-    idleRefreshesByLeaseId: new DataLoader((leaseIds: readonly number[]) => idleRefreshes(em, leaseIds)),
+    /** The last idle-clock refreshes of each lease, newest first, one query for all leases of a request. */
+    idleRefreshesByLeaseId: new DataLoader((leaseIds: readonly number[]) => recentIdleRefreshes(em, leaseIds, IDLE_REFRESHES_SHOWN)),
   };
 }

@@ -5,7 +5,6 @@ import type { LeaseChanged } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
 import { requireAdmin } from '../admin/admin.policy';
 import * as compute from './compute.service';
-import { sqlOf } from '../../db/sql';
 import { availableCredits, credits, creditSummary, grantCredits } from './credits.service';
 import { publishLease } from './lease-events';
 import {
@@ -17,44 +16,40 @@ import {
   HeartbeatNode,
   LeaseChangedEvent,
   LeaseNode,
-  MachineNode,
   PlanInputType,
   PlanNode,
-  SessionInput,
+  DirectLeaseInput,
   TopUpInput,
 } from './compute.types';
-import type { Machine } from './planner';
 
-const presentMachine = (m: Machine): MachineNode => ({ cpus: m.cpus, memoryGb: m.memory_gb, gpu: m.gpu, rateCreditsPerMinute: m.rate_credits_per_minute });
-
-const presentPlan = (plan: compute.PlanRow): PlanNode => ({
+const presentPlan = (plan: compute.Plan): PlanNode => ({
   planId: plan.id,
   status: plan.status,
   goal: plan.goal,
   steps: plan.steps,
-  machine: presentMachine(plan.machine),
-  estimatedMinutes: plan.estimated_minutes,
-  estimatedCredits: plan.estimated_credits,
-  spendCeilingCredits: plan.spend_ceiling_credits,
-  tokenCharge: { tokensIn: plan.token_charge.tokens_in, tokensOut: plan.token_charge.tokens_out, credits: plan.token_charge.credits },
-  createdAt: plan.created_at,
+  machine: plan.machine,
+  estimatedMinutes: plan.estimatedMinutes,
+  estimatedCredits: plan.estimatedCredits,
+  spendCeilingCredits: plan.spendCeilingCredits,
+  tokenCharge: plan.tokenCharge,
+  createdAt: plan.createdAt,
 });
 
 /** `available`: the owner's free credits, when the caller has them already. */
-async function presentLease(ctx: Ctx, lease: compute.LeaseRow, claimToken: string | null = null, available?: number): Promise<LeaseNode> {
+async function presentLease(ctx: Ctx, lease: compute.Lease, claimToken: string | null = null, available?: number): Promise<LeaseNode> {
   return {
     leaseId: lease.id,
-    planId: lease.plan_id,
+    planId: lease.planId,
     state: lease.state,
     provider: lease.provider,
-    machine: presentMachine(lease.machine),
-    ceilingCredits: lease.ceiling_credits,
-    spentCredits: lease.spent_credits,
-    balanceCredits: available ?? (await availableCredits(sqlOf(ctx.em), lease.user_id)),
-    idleExpiresAt: lease.idle_expires_at,
+    machine: lease.machine,
+    ceilingCredits: lease.ceilingCredits,
+    spentCredits: lease.spentCredits,
+    balanceCredits: available ?? (await availableCredits(ctx.em, lease.userId)),
+    idleExpiresAt: lease.idleExpiresAt,
     idleRefreshes: await ctx.loaders.idleRefreshesByLeaseId.load(lease.id),
-    createdAt: lease.created_at,
-    releasedAt: lease.released_at,
+    createdAt: lease.createdAt,
+    releasedAt: lease.releasedAt,
     claimToken,
   };
 }
@@ -87,7 +82,7 @@ export class ComputeResolver {
   }
 
   @Mutation(() => LeaseNode, { description: 'A lease without a plan or ceiling (manual-provider dev flow).' })
-  async computeSessionCreate(@Context() ctx: Ctx, @Arg('input', () => SessionInput) input: SessionInput): Promise<LeaseNode> {
+  async computeSessionCreate(@Context() ctx: Ctx, @Arg('input', () => DirectLeaseInput) input: DirectLeaseInput): Promise<LeaseNode> {
     return this.issued(ctx, await compute.createDirectLease(ctx.em, await requireViewer(ctx), input, settings(ctx), now(ctx)));
   }
 
@@ -138,10 +133,10 @@ export class ComputeResolver {
       leaseId: lease.id,
       state: lease.state,
       balanceCredits: answer.balanceCredits,
-      spentCredits: lease.spent_credits,
-      ceilingCredits: lease.ceiling_credits,
+      spentCredits: lease.spentCredits,
+      ceilingCredits: lease.ceilingCredits,
       lowCredit: answer.lowCredit,
-      idleExpiresAt: lease.idle_expires_at,
+      idleExpiresAt: lease.idleExpiresAt,
       action: answer.action,
     };
   }

@@ -1,69 +1,30 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ComputeProvider, Config } from '../../config';
-import { Query, sqlOf, withDates } from '../../db/sql';
 import { conflict, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newSecret, sha256Hex } from '../../ids';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { mintLoginPair, revokeLeaseTokens } from '../auth/auth.service';
+import { mintLoginPair } from '../auth/auth.service';
+import { revokeLeaseTokens } from '../auth/token.repository';
 import { User } from '../users/user.entity';
-import { availableCredits, credits, lockAccount, moveCredits, requireAvailable } from './credits.service';
 import type { LeaseState } from './compute.entity';
+import * as store from './compute.repository';
+import type { Lease, Plan } from './compute.repository';
+import { addToTokenLine, lockAccountRows, moveCredits } from './credits.repository';
+import { availableCredits, credits, lockAccount, requireAvailable } from './credits.service';
 import { draftQuote, Machine, machineOf, PlanInput } from './planner';
+
+export type { Lease, Plan } from './compute.repository';
 
 /** How long leases wait and idle, who may start them and how many may be open (config `compute`). */
 export type ComputeSettings = Pick<Config['compute'], 'idleMinutes' | 'bootstrapMinutes' | 'provider' | 'providers' | 'maxOpenLeases'>;
 
-/** The states of a lease that is not over: each counts against `COMPUTE_MAX_OPEN_LEASES`. */
-const OPEN_STATES = `('awaiting_sandbox', 'ready', 'paused')`;
 /** Below this share of the ceiling (or this many credits without one), heartbeats warn. */
 const LOW_CREDIT_SHARE = 0.2;
 const LOW_CREDIT_FLOOR = 1;
 /** Claim tokens `ldk_ct_…`, process tokens `ldk_pt_…`: only their SHA-256 is stored. */
 const CLAIM_PREFIX = 'ldk_ct_';
 const PROCESS_PREFIX = 'ldk_pt_';
-
-export interface PlanRow {
-  id: number;
-  user_id: string;
-  status: string;
-  goal: string;
-  steps: string[];
-  machine: Machine;
-  estimated_minutes: number;
-  estimated_credits: number;
-  spend_ceiling_credits: number;
-  token_charge: { tokens_in: number; tokens_out: number; credits: number };
-  created_at: Date;
-}
-
-export interface LeaseRow {
-  id: number;
-  user_id: string;
-  plan_id: number | null;
-  state: LeaseState;
-  provider: string;
-  machine: Machine;
-  rate_credits_per_minute: number;
-  ceiling_credits: number | null;
-  spent_credits: number;
-  idle_expires_at: Date;
-  bootstrap_deadline: Date;
-  last_metered_at: Date;
-  created_at: Date;
-  released_at: Date | null;
-  process_token_hash: string | null;
-}
-
-const PLAN_COLUMNS = `id, user_id, status, goal, steps, machine, estimated_minutes, estimated_credits::float8 as estimated_credits,
-  spend_ceiling_credits::float8 as spend_ceiling_credits, token_charge, created_at`;
-const LEASE_COLUMNS = `id, user_id, plan_id, state, provider, machine, rate_credits_per_minute::float8 as rate_credits_per_minute,
-  ceiling_credits::float8 as ceiling_credits, spent_credits::float8 as spent_credits, idle_expires_at, bootstrap_deadline,
-  last_metered_at, created_at, released_at, process_token_hash`;
-
-const toPlan = (row: Record<string, unknown>) => withDates<PlanRow>(row, 'created_at');
-const toLease = (row: Record<string, unknown>) =>
-  withDates<LeaseRow>(row, 'idle_expires_at', 'bootstrap_deadline', 'last_metered_at', 'created_at', 'released_at');
 
 const minutesLater = (now: Date, minutes: number) => new Date(now.getTime() + minutes * 60_000);
 
@@ -73,29 +34,13 @@ const minutesLater = (now: Date, minutes: number) => new Date(now.getTime() + mi
  * more than one (a partial unique index holds that even under concurrent drafts).
  * @throws VALIDATION_FAILED
  */
-export async function draftPlan(em: EntityManager, viewer: Viewer, input: PlanInput): Promise<PlanRow> {
+export async function draftPlan(em: EntityManager, viewer: Viewer, input: PlanInput): Promise<Plan> {
   const quote = draftQuote(input);
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    const account = await lockAccount(q, viewer.user.id); // drafts of one user go one at a time
-    await q(`update compute_plans set status = 'superseded', decided_at = now() where user_id = ? and status = 'awaiting_decision'`, [viewer.user.id]);
-    const [row] = await q(
-      `insert into compute_plans (user_id, status, goal, inputs, machine, steps, estimated_minutes, estimated_credits, spend_ceiling_credits, token_charge)
-       values (?, 'awaiting_decision', ?, ?, ?, ?, ?, ?, ?, ?) returning ${PLAN_COLUMNS}`,
-      [
-        viewer.user.id,
-        input.goal,
-        JSON.stringify(input.inputs ?? []),
-        JSON.stringify(quote.machine),
-        JSON.stringify(quote.steps),
-        quote.estimatedMinutes,
-        quote.estimatedCredits,
-        quote.spendCeilingCredits,
-        JSON.stringify(quote.tokenCharge),
-      ],
-    );
-    const plan = toPlan(row);
-    await chargeTokenLine(q, viewer.user.id, plan, account.available);
+    const account = await lockAccount(tx, viewer.user.id); // drafts of one user go one at a time
+    await store.supersedeUndecidedPlan(tx, viewer.user.id);
+    const plan = await store.insertPlan(tx, viewer.user.id, { goal: input.goal, inputs: input.inputs ?? [], quote });
+    await chargeTokenLine(tx, viewer.user.id, plan, account.available);
     return plan;
   });
 }
@@ -104,35 +49,27 @@ export async function draftPlan(em: EntityManager, viewer: Viewer, input: PlanIn
  * The planner's work on the token line: the usage ledger gets the token counts and the credit
  * ledger the charge, as far as the `available` credits cover it (a draft is never refused for credits).
  */
-async function chargeTokenLine(q: Query, userId: string, plan: PlanRow, available: number) {
-  const { tokens_in, tokens_out } = plan.token_charge;
-  await q(`insert into usage_entries (user_id, source, tokens_in, tokens_out) values (?, 'planner', ?, ?)`, [userId, tokens_in, tokens_out]);
-  const charge = credits(Math.min(plan.token_charge.credits, available));
-  await q(`update credit_accounts set tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, token_credits = token_credits + ? where user_id = ?`, [
-    tokens_in,
-    tokens_out,
-    charge,
-    userId,
-  ]);
-  if (charge > 0) await moveCredits(q, userId, { kind: 'token_charge', credits: -charge, planId: plan.id, reason: 'plan drafting' });
+async function chargeTokenLine(em: EntityManager, userId: string, plan: Plan, available: number) {
+  const charge = credits(Math.min(plan.tokenCharge.credits, available));
+  await addToTokenLine(em, userId, { tokensIn: plan.tokenCharge.tokensIn, tokensOut: plan.tokenCharge.tokensOut, credits: charge });
+  if (charge > 0) await moveCredits(em, userId, { kind: 'token_charge', credits: -charge, planId: plan.id, reason: 'plan drafting' });
 }
 
 /** The caller's plan awaiting a decision, or null. */
-export async function currentPlan(em: EntityManager, viewer: Viewer): Promise<PlanRow | null> {
-  const [row] = await sqlOf(em)(`select ${PLAN_COLUMNS} from compute_plans where user_id = ? and status = 'awaiting_decision'`, [viewer.user.id]);
-  return row ? toPlan(row) : null;
+export async function currentPlan(em: EntityManager, viewer: Viewer): Promise<Plan | null> {
+  return store.findUndecidedPlan(em, viewer.user.id);
 }
 
 /** Locks the caller's plan awaiting a decision. @throws NOT_FOUND (not theirs), CONFLICT (decided) */
-async function lockUndecided(q: Query, viewer: Viewer, planId: number): Promise<PlanRow> {
-  const [row] = await q(`select ${PLAN_COLUMNS} from compute_plans where id = ? and user_id = ? for update`, [planId, viewer.user.id]);
-  if (!row) throw notFound('plan');
-  if (row.status !== 'awaiting_decision') throw conflict(`this plan is already ${row.status}`, { status: row.status });
-  return toPlan(row);
+async function lockUndecided(em: EntityManager, viewer: Viewer, planId: number): Promise<Plan> {
+  const plan = await store.lockPlan(em, planId, viewer.user.id);
+  if (!plan) throw notFound('plan');
+  if (plan.status !== 'awaiting_decision') throw conflict(`this plan is already ${plan.status}`, { status: plan.status });
+  return plan;
 }
 
 export interface IssuedLease {
-  lease: LeaseRow;
+  lease: Lease;
   /** Shown once: the sandbox exchanges it at bootstrap. */
   claimToken: string;
 }
@@ -145,26 +82,23 @@ export interface IssuedLease {
  */
 export async function approvePlan(em: EntityManager, viewer: Viewer, planId: number, settings: ComputeSettings, now: Date): Promise<IssuedLease> {
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
     // Account first, then plan: the order drafting takes them in, so the two cannot deadlock.
-    const account = await lockAccount(q, viewer.user.id);
-    const plan = await lockUndecided(q, viewer, planId);
-    requireAvailable(account, plan.spend_ceiling_credits);
-    await requireOpenLeaseRoom(q, viewer.user.id, settings.maxOpenLeases);
-    await q(`update compute_plans set status = 'approved', decided_at = now() where id = ?`, [planId]);
-    const issued = await insertLease(q, viewer, { planId, provider: settings.provider, machine: plan.machine, ceiling: plan.spend_ceiling_credits }, settings, now);
-    await moveCredits(q, viewer.user.id, { kind: 'reservation', credits: 0, reserved: plan.spend_ceiling_credits, leaseId: issued.lease.id, reason: 'ceiling reserved' });
+    const account = await lockAccount(tx, viewer.user.id);
+    const plan = await lockUndecided(tx, viewer, planId);
+    requireAvailable(account, plan.spendCeilingCredits);
+    await requireOpenLeaseRoom(tx, viewer.user.id, settings.maxOpenLeases);
+    await store.decidePlan(tx, planId, 'approved');
+    const issued = await issueLease(tx, viewer, { planId, provider: settings.provider, machine: plan.machine, ceiling: plan.spendCeilingCredits }, settings, now);
+    await moveCredits(tx, viewer.user.id, { kind: 'reservation', credits: 0, reserved: plan.spendCeilingCredits, leaseId: issued.lease.id, reason: 'ceiling reserved' });
     return issued;
   });
 }
 
 /** Declines a plan exactly once; its drafting charge stands. @throws NOT_FOUND, CONFLICT */
-export async function declinePlan(em: EntityManager, viewer: Viewer, planId: number): Promise<PlanRow> {
+export async function declinePlan(em: EntityManager, viewer: Viewer, planId: number): Promise<Plan> {
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    await lockUndecided(q, viewer, planId);
-    const [row] = await q(`update compute_plans set status = 'declined', decided_at = now() where id = ? returning ${PLAN_COLUMNS}`, [planId]);
-    return toPlan(row);
+    await lockUndecided(tx, viewer, planId);
+    return store.decidePlan(tx, planId, 'declined');
   });
 }
 
@@ -185,10 +119,9 @@ export async function createDirectLease(em: EntityManager, viewer: Viewer, input
   const provider = (input.provider ?? settings.provider) as ComputeProvider;
   const machine = machineOf(input.machine, ['input', 'machine']);
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    requireAvailable(await lockAccount(q, viewer.user.id), 0.0001);
-    await requireOpenLeaseRoom(q, viewer.user.id, settings.maxOpenLeases);
-    return insertLease(q, viewer, { planId: null, provider, machine, ceiling: null }, settings, now);
+    requireAvailable(await lockAccount(tx, viewer.user.id), 0.0001);
+    await requireOpenLeaseRoom(tx, viewer.user.id, settings.maxOpenLeases);
+    return issueLease(tx, viewer, { planId: null, provider, machine, ceiling: null }, settings, now);
   });
 }
 
@@ -197,15 +130,16 @@ export async function createDirectLease(em: EntityManager, viewer: Viewer, input
  * account row locked (every lease is created under it), so concurrent requests count one at a time.
  * @throws CONFLICT
  */
-async function requireOpenLeaseRoom(q: Query, userId: string, max: number) {
-  const [{ open }] = await q<{ open: number }>(`select count(*)::int as open from compute_leases where user_id = ? and state in ${OPEN_STATES}`, [userId]);
+async function requireOpenLeaseRoom(em: EntityManager, userId: string, max: number) {
+  const open = await store.countOpenLeases(em, userId);
   if (open >= max) {
     throw conflict(`you have ${open} open compute sessions, the most this server allows; release one first`, { open_leases: open, max_open_leases: max });
   }
 }
 
-async function insertLease(
-  q: Query,
+/** A new lease awaiting its sandbox, with the claim token its sandbox bootstraps with. */
+async function issueLease(
+  em: EntityManager,
   viewer: Viewer,
   lease: { planId: number | null; provider: ComputeProvider; machine: Machine; ceiling: number | null },
   settings: ComputeSettings,
@@ -213,91 +147,61 @@ async function insertLease(
 ): Promise<IssuedLease> {
   const claimToken = `${CLAIM_PREFIX}${newSecret(40)}`;
   const idleExpiresAt = minutesLater(now, settings.idleMinutes);
-  const [row] = await q(
-    `insert into compute_leases (user_id, plan_id, state, provider, machine, rate_credits_per_minute, ceiling_credits, claim_token_hash,
-                                 idle_expires_at, bootstrap_deadline, last_metered_at, created_at)
-     values (?, ?, 'awaiting_sandbox', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${LEASE_COLUMNS}`,
-    [
-      viewer.user.id,
-      lease.planId,
-      lease.provider,
-      JSON.stringify(lease.machine),
-      lease.machine.rate_credits_per_minute,
-      lease.ceiling,
-      sha256Hex(claimToken),
-      idleExpiresAt,
-      minutesLater(now, settings.bootstrapMinutes),
-      now,
-      now,
-    ],
-  );
-  const issued = toLease(row);
-  await recordIdleRefresh(q, issued.id, lease.planId === null ? 'session' : 'approve', now, idleExpiresAt);
+  const issued = await store.insertLease(em, {
+    userId: viewer.user.id,
+    planId: lease.planId,
+    provider: lease.provider,
+    machine: lease.machine,
+    ceilingCredits: lease.ceiling,
+    claimTokenHash: sha256Hex(claimToken),
+    idleExpiresAt,
+    bootstrapDeadline: minutesLater(now, settings.bootstrapMinutes),
+    createdAt: now,
+  });
+  // `session` is the source's wire name for a lease created without a plan.
+  await store.recordIdleRefresh(em, issued.id, { source: lease.planId === null ? 'session' : 'approve', at: now, idleExpiresAt });
   return { lease: issued, claimToken };
 }
 
-async function recordIdleRefresh(q: Query, leaseId: number, source: string, at: Date, idleExpiresAt: Date) {
-  await q(`insert into lease_idle_refreshes (lease_id, source, at, idle_expires_at) values (?, ?, ?, ?)`, [leaseId, source, at, idleExpiresAt]);
-}
-
 /** The caller's lease. @throws NOT_FOUND (also for someone else's) */
-export async function getLease(em: EntityManager, viewer: Viewer, leaseId: number): Promise<LeaseRow> {
-  const [row] = await sqlOf(em)(`select ${LEASE_COLUMNS} from compute_leases where id = ? and user_id = ?`, [leaseId, viewer.user.id]);
-  if (!row) throw notFound('session');
-  return toLease(row);
+export async function getLease(em: EntityManager, viewer: Viewer, leaseId: number): Promise<Lease> {
+  const lease = await store.findLease(em, leaseId, viewer.user.id);
+  if (!lease) throw notFound('lease');
+  return lease;
 }
 
 /** The caller's newest lease that is not over (released or expired), or null. */
-export async function currentLease(em: EntityManager, viewer: Viewer): Promise<LeaseRow | null> {
-  const [row] = await sqlOf(em)(
-    `select ${LEASE_COLUMNS} from compute_leases where user_id = ? and state in ${OPEN_STATES} order by id desc limit 1`,
-    [viewer.user.id],
-  );
-  return row ? toLease(row) : null;
+export async function currentLease(em: EntityManager, viewer: Viewer): Promise<Lease | null> {
+  const [lease] = await store.findOpenLeases(em, viewer.user.id, 1);
+  return lease ?? null;
 }
 
 /** The caller's leases that are not over, newest first. */
-export async function openLeases(em: EntityManager, viewer: Viewer): Promise<LeaseRow[]> {
-  const rows = await sqlOf(em)(
-    `select ${LEASE_COLUMNS} from compute_leases where user_id = ? and state in ${OPEN_STATES} order by id desc`,
-    [viewer.user.id],
-  );
-  return rows.map(toLease);
+export async function openLeases(em: EntityManager, viewer: Viewer): Promise<Lease[]> {
+  return store.findOpenLeases(em, viewer.user.id);
 }
 
-/** The last `limit` refreshes of each lease's idle clock, newest first: why it is still alive. */
-export async function idleRefreshes(em: EntityManager, leaseIds: readonly number[], limit = 10) {
-  const rows = await sqlOf(em)<{ lease_id: number; source: string; at: string; idle_expires_at: string }>(
-    `select lease_id, source, at, idle_expires_at from (
-       select r.*, row_number() over (partition by lease_id order by id desc) as n from lease_idle_refreshes r where lease_id = any(?)) x
-      where n <= ? order by lease_id, n`,
-    [leaseIds, limit],
-  );
-  return leaseIds.map((id) =>
-    rows.filter((r) => r.lease_id === id).map((r) => ({ source: r.source, at: new Date(r.at), idleExpiresAt: new Date(r.idle_expires_at) })),
-  );
+/** The lease (only when it is `userId`'s, if given), locked. @throws NOT_FOUND */
+async function lockLease(em: EntityManager, leaseId: number, userId?: string): Promise<Lease> {
+  const lease = await store.lockLease(em, leaseId, userId);
+  if (!lease) throw notFound('lease');
+  return lease;
 }
 
-async function lockLease(q: Query, leaseId: number, userId?: string): Promise<LeaseRow> {
-  const [row] = await q(`select ${LEASE_COLUMNS} from compute_leases where id = ?${userId ? ' and user_id = ?' : ''} for update`, userId ? [leaseId, userId] : [leaseId]);
-  if (!row) throw notFound('session');
-  return toLease(row);
-}
-
-const isOver = (state: LeaseState) => state === 'released' || state === 'expired';
+/** Released or expired: not one of the open states. */
+const isOver = (state: LeaseState) => !(store.OPEN_LEASE_STATES as readonly LeaseState[]).includes(state);
 
 /** Ends a lease (idempotent): its unspent reservation goes back to the caller's credits. */
-export async function releaseLease(em: EntityManager, viewer: Viewer, leaseId: number, now: Date): Promise<LeaseRow> {
+export async function releaseLease(em: EntityManager, viewer: Viewer, leaseId: number, now: Date): Promise<Lease> {
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    const found = await lockLease(q, leaseId, viewer.user.id);
+    const found = await lockLease(tx, leaseId, viewer.user.id);
     if (isOver(found.state)) return found;
     // The time run since the last meter pass is charged before the lease ends.
-    await lockAccount(q, found.user_id);
+    await lockAccount(tx, found.userId);
     const report: MeterReport = { charged: 0, paused: 0, expired: 0, changed: [] };
-    await meterLease(q, found, now, report);
-    const lease = await lockLease(q, leaseId);
-    return isOver(lease.state) ? lease : endLease(q, lease, 'released', now);
+    await meterLease(tx, found, now, report);
+    const lease = await lockLease(tx, leaseId);
+    return isOver(lease.state) ? lease : endLease(tx, lease, 'released', now);
   });
 }
 
@@ -305,16 +209,12 @@ export async function releaseLease(em: EntityManager, viewer: Viewer, leaseId: n
  * Moves a lease to `state` (released/expired), returning its unspent reservation and revoking
  * its sandbox's logins. Every end of a lease goes through here.
  */
-async function endLease(q: Query, lease: LeaseRow, state: 'released' | 'expired', now: Date): Promise<LeaseRow> {
-  await revokeLeaseTokens(q, lease.id);
-  const [row] = await q(
-    // The process token stays valid for heartbeats, which then answer `stop`.
-    `update compute_leases set state = ?, released_at = ?, claim_token_hash = null where id = ? returning ${LEASE_COLUMNS}`,
-    [state, now, lease.id],
-  );
-  const unspent = lease.ceiling_credits === null ? 0 : credits(lease.ceiling_credits - lease.spent_credits);
-  if (unspent > 0) await moveCredits(q, lease.user_id, { kind: 'reservation', credits: 0, reserved: -unspent, leaseId: lease.id, reason: `${state}: reservation returned` });
-  return toLease(row);
+async function endLease(em: EntityManager, lease: Lease, state: 'released' | 'expired', now: Date): Promise<Lease> {
+  await revokeLeaseTokens(em, lease.id);
+  const ended = await store.markLeaseEnded(em, lease.id, state, now);
+  const unspent = lease.ceilingCredits === null ? 0 : credits(lease.ceilingCredits - lease.spentCredits);
+  if (unspent > 0) await moveCredits(em, lease.userId, { kind: 'reservation', credits: 0, reserved: -unspent, leaseId: lease.id, reason: `${state}: reservation returned` });
+  return ended;
 }
 
 /**
@@ -322,31 +222,25 @@ async function endLease(q: Query, lease: LeaseRow, state: 'released' | 'expired'
  * cover it); a paused lease resumes. A lease without a ceiling has nothing to raise (409).
  * @throws VALIDATION_FAILED, NOT_FOUND, CONFLICT, PAYMENT_REQUIRED
  */
-export async function topUp(em: EntityManager, viewer: Viewer, leaseId: number, amount: number, settings: ComputeSettings, now: Date): Promise<LeaseRow> {
+export async function topUp(em: EntityManager, viewer: Viewer, leaseId: number, amount: number, settings: ComputeSettings, now: Date): Promise<Lease> {
   checks().int(['input', 'credits'], amount, { min: 0.0001, max: 1_000_000 }).done();
   const raise = credits(amount);
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    const lease = await lockLease(q, leaseId, viewer.user.id);
-    if (isOver(lease.state)) throw conflict(`this session is ${lease.state}`);
-    if (lease.ceiling_credits === null) throw conflict('this session has no spend ceiling to raise');
-    requireAvailable(await lockAccount(q, viewer.user.id), raise);
-    await moveCredits(q, viewer.user.id, { kind: 'reservation', credits: 0, reserved: raise, leaseId, reason: 'top-up reserved' });
+    const lease = await lockLease(tx, leaseId, viewer.user.id);
+    if (isOver(lease.state)) throw conflict(`this lease is ${lease.state}`);
+    if (lease.ceilingCredits === null) throw conflict('this lease has no spend ceiling to raise');
+    requireAvailable(await lockAccount(tx, viewer.user.id), raise);
+    await moveCredits(tx, viewer.user.id, { kind: 'reservation', credits: 0, reserved: raise, leaseId, reason: 'top-up reserved' });
     const idleExpiresAt = minutesLater(now, settings.idleMinutes);
     // The meter does not charge paused time: a resumed lease is metered from now.
-    const [row] = await q(
-      `update compute_leases set ceiling_credits = ceiling_credits + ?, state = case when state = 'paused' then 'ready' else state end,
-              last_metered_at = case when state = 'paused' then ? else last_metered_at end, idle_expires_at = ?
-        where id = ? returning ${LEASE_COLUMNS}`,
-      [raise, now, idleExpiresAt, leaseId],
-    );
-    await recordIdleRefresh(q, leaseId, 'topup', now, idleExpiresAt);
-    return toLease(row);
+    const raised = await store.raiseCeiling(tx, leaseId, raise, now, idleExpiresAt);
+    await store.recordIdleRefresh(tx, leaseId, { source: 'topup', at: now, idleExpiresAt });
+    return raised;
   });
 }
 
 export interface Bootstrapped {
-  lease: LeaseRow;
+  lease: Lease;
   leaseId: number;
   processToken: string;
   accessToken: string;
@@ -365,17 +259,11 @@ export async function bootstrap(em: EntityManager, claimToken: string, settings:
   if (typeof claimToken !== 'string' || !claimToken.startsWith(CLAIM_PREFIX) || claimToken.length > 200) throw refused();
   const processToken = `${PROCESS_PREFIX}${newSecret(40)}`;
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
     const idleExpiresAt = minutesLater(now, settings.idleMinutes);
-    const [row] = await q(
-      `update compute_leases set claim_token_hash = null, process_token_hash = ?, state = 'ready', last_metered_at = ?, idle_expires_at = ?
-        where claim_token_hash = ? and state = 'awaiting_sandbox' and bootstrap_deadline >= ? returning ${LEASE_COLUMNS}`,
-      [sha256Hex(processToken), now, idleExpiresAt, sha256Hex(claimToken), now],
-    );
-    if (!row) throw refused();
-    const lease = toLease(row);
-    await recordIdleRefresh(q, lease.id, 'bootstrap', now, idleExpiresAt);
-    const user = await tx.findOneOrFail(User, { id: lease.user_id });
+    const lease = await store.claimLease(tx, { claimTokenHash: sha256Hex(claimToken), processTokenHash: sha256Hex(processToken), now, idleExpiresAt });
+    if (!lease) throw refused();
+    await store.recordIdleRefresh(tx, lease.id, { source: 'bootstrap', at: now, idleExpiresAt });
+    const user = await tx.findOneOrFail(User, { id: lease.userId });
     if (user.disabled) throw refused();
     // The sandbox's login is bound to the lease: it ends with it (endLease) and is no admin (token.policy).
     const pair = mintLoginPair(tx, user, `lease_${lease.id}_${newSecret(8)}`, lease.id);
@@ -387,7 +275,7 @@ export async function bootstrap(em: EntityManager, claimToken: string, settings:
 export type HeartbeatAction = 'continue' | 'checkpoint_and_pause' | 'stop';
 
 export interface HeartbeatAnswer {
-  lease: LeaseRow;
+  lease: Lease;
   balanceCredits: number;
   lowCredit: boolean;
   action: HeartbeatAction;
@@ -399,30 +287,27 @@ export interface HeartbeatAnswer {
  * @throws UNAUTHENTICATED
  */
 export async function heartbeat(em: EntityManager, leaseId: number, processToken: string | undefined, active: boolean, settings: ComputeSettings, now: Date): Promise<HeartbeatAnswer> {
-  const refused = () => unauthenticated('invalid process token for this session');
+  const refused = () => unauthenticated('invalid process token for this lease');
   if (!processToken || !processToken.startsWith(PROCESS_PREFIX)) throw refused();
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    const [found] = await q(`select ${LEASE_COLUMNS} from compute_leases where id = ? for update`, [leaseId]);
-    const lease = found && toLease(found);
-    if (!lease || !lease.process_token_hash || !digestsEqual(lease.process_token_hash, sha256Hex(processToken))) throw refused();
+    const lease = await store.lockLease(tx, leaseId);
+    if (!lease || !lease.processTokenHash || !digestsEqual(lease.processTokenHash, sha256Hex(processToken))) throw refused();
     let current = lease;
-    const available = await availableCredits(q, lease.user_id);
+    const available = await availableCredits(tx, lease.userId);
     // Past its idle deadline a lease is over even before the meter records it: no revival.
-    if (lease.state === 'ready' && lease.idle_expires_at <= now) return answerFor({ ...lease, state: 'expired' }, available);
+    if (lease.state === 'ready' && lease.idleExpiresAt <= now) return answerFor({ ...lease, state: 'expired' }, available);
     if (active && lease.state === 'ready') {
       const idleExpiresAt = minutesLater(now, settings.idleMinutes);
-      const [row] = await q(`update compute_leases set idle_expires_at = ? where id = ? returning ${LEASE_COLUMNS}`, [idleExpiresAt, leaseId]);
-      current = toLease(row);
-      await recordIdleRefresh(q, leaseId, 'heartbeat', now, idleExpiresAt);
+      current = await store.setIdleExpiry(tx, leaseId, idleExpiresAt);
+      await store.recordIdleRefresh(tx, leaseId, { source: 'heartbeat', at: now, idleExpiresAt });
     }
     return answerFor(current, available);
   });
 }
 
-function answerFor(lease: LeaseRow, available: number): HeartbeatAnswer {
-  const left = lease.ceiling_credits === null ? available : credits(lease.ceiling_credits - lease.spent_credits);
-  const lowCredit = lease.ceiling_credits === null ? left < LOW_CREDIT_FLOOR : left < Math.max(LOW_CREDIT_FLOOR, lease.ceiling_credits * LOW_CREDIT_SHARE);
+function answerFor(lease: Lease, available: number): HeartbeatAnswer {
+  const left = lease.ceilingCredits === null ? available : credits(lease.ceilingCredits - lease.spentCredits);
+  const lowCredit = lease.ceilingCredits === null ? left < LOW_CREDIT_FLOOR : left < Math.max(LOW_CREDIT_FLOOR, lease.ceilingCredits * LOW_CREDIT_SHARE);
   const action: HeartbeatAction = lease.state === 'paused' ? 'checkpoint_and_pause' : lease.state === 'ready' ? 'continue' : 'stop';
   return { lease, balanceCredits: available, lowCredit, action };
 }
@@ -432,7 +317,7 @@ export interface MeterReport {
   paused: number;
   expired: number;
   /** Leases whose state or spend moved, as they are now (for live viewers). */
-  changed: LeaseRow[];
+  changed: Lease[];
 }
 
 /**
@@ -446,18 +331,10 @@ export async function meterOnce(em: EntityManager, now: Date, batch = 100): Prom
   let after = 0;
   for (;;) {
     const done = await em.transactional(async (tx) => {
-      const q = sqlOf(tx);
-      const leases = (
-        await q(
-          `select ${LEASE_COLUMNS} from compute_leases where state in ${OPEN_STATES} and id > ? and last_metered_at < ?
-            order by id limit ? for update skip locked`,
-          [after, now, batch],
-        )
-      ).map(toLease);
+      const leases = await store.lockLeasesToMeter(tx, after, now, batch);
       // Owners' accounts in one order (by user) before any charge: two passes cannot deadlock.
-      const owners = [...new Set(leases.map((lease) => lease.user_id))].sort();
-      await q(`select 1 from credit_accounts where user_id = any(?) order by user_id for update`, [owners]);
-      for (const lease of leases) await meterLease(q, lease, now, report);
+      await lockAccountRows(tx, [...new Set(leases.map((lease) => lease.userId))]);
+      for (const lease of leases) await meterLease(tx, lease, now, report);
       if (leases.length) after = leases[leases.length - 1].id;
       return leases.length < batch;
     });
@@ -465,48 +342,41 @@ export async function meterOnce(em: EntityManager, now: Date, batch = 100): Prom
   }
 }
 
-async function meterLease(q: Query, metered: LeaseRow, now: Date, report: MeterReport) {
+async function meterLease(em: EntityManager, metered: Lease, now: Date, report: MeterReport) {
   let lease = metered;
   if (lease.state === 'awaiting_sandbox') {
-    if (now > lease.bootstrap_deadline) {
-      report.changed.push(await endLease(q, lease, 'expired', now));
+    if (now > lease.bootstrapDeadline) {
+      report.changed.push(await endLease(em, lease, 'expired', now));
       report.expired++;
     }
     return;
   }
   // Running time is charged up to the idle deadline at most: an idle lease stops costing then.
-  const until = lease.idle_expires_at < now ? lease.idle_expires_at : now;
-  if (lease.state === 'ready' && until > lease.last_metered_at) {
-    const due = credits(((until.getTime() - lease.last_metered_at.getTime()) / 60_000) * lease.rate_credits_per_minute);
-    const account = await lockAccount(q, lease.user_id);
-    const cap = lease.ceiling_credits === null ? account.available : credits(lease.ceiling_credits - lease.spent_credits);
+  const until = lease.idleExpiresAt < now ? lease.idleExpiresAt : now;
+  if (lease.state === 'ready' && until > lease.lastMeteredAt) {
+    const due = credits(((until.getTime() - lease.lastMeteredAt.getTime()) / 60_000) * lease.rateCreditsPerMinute);
+    const account = await lockAccount(em, lease.userId);
+    const cap = lease.ceilingCredits === null ? account.available : credits(lease.ceilingCredits - lease.spentCredits);
     const charge = Math.min(due, cap);
     const exhausted = due >= cap;
     if (charge > 0) {
       // A ceiling lease spends its own reservation; a lease without one spends free credits.
-      await moveCredits(q, lease.user_id, { kind: 'lease_spend', credits: -charge, reserved: lease.ceiling_credits === null ? 0 : -charge, leaseId: lease.id, reason: 'metered' });
+      await moveCredits(em, lease.userId, { kind: 'lease_spend', credits: -charge, reserved: lease.ceilingCredits === null ? 0 : -charge, leaseId: lease.id, reason: 'metered' });
       report.charged++;
     }
-    const [row] = await q(`update compute_leases set spent_credits = spent_credits + ?, last_metered_at = ?, state = ? where id = ? returning ${LEASE_COLUMNS}`, [
-      charge,
-      now,
-      exhausted ? 'paused' : 'ready',
-      lease.id,
-    ]);
-    lease = toLease(row);
+    lease = await store.recordMetering(em, lease.id, { charge, now, state: exhausted ? 'paused' : 'ready' });
     if (charge > 0 || exhausted) report.changed.push(lease);
     if (exhausted) report.paused++;
-  } else if (lease.state === 'paused' && lease.ceiling_credits === null && (await lockAccount(q, lease.user_id)).available > 0) {
+  } else if (lease.state === 'paused' && lease.ceilingCredits === null && (await lockAccount(em, lease.userId)).available > 0) {
     // A lease without a ceiling paused only for want of credits: a grant lets it run again.
-    const [row] = await q(`update compute_leases set state = 'ready', last_metered_at = ? where id = ? returning ${LEASE_COLUMNS}`, [now, lease.id]);
-    lease = toLease(row);
+    lease = await store.resumeLease(em, lease.id, now);
     report.changed.push(lease);
   } else {
-    await q(`update compute_leases set last_metered_at = ? where id = ?`, [now, lease.id]);
+    await store.markMetered(em, lease.id, now);
   }
   // Only running leases idle out; a paused one waits for a top-up or a release (never killed).
-  if (metered.state === 'ready' && lease.state === 'ready' && lease.idle_expires_at <= now) {
-    report.changed.push(await endLease(q, lease, 'expired', now));
+  if (metered.state === 'ready' && lease.state === 'ready' && lease.idleExpiresAt <= now) {
+    report.changed.push(await endLease(em, lease, 'expired', now));
     report.expired++;
   }
 }

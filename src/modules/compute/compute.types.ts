@@ -213,8 +213,9 @@ export class PlanInputType {
   machine?: MachineInput | null;
 }
 
-@InputType()
-export class SessionInput {
+/** A lease without a plan; the schema keeps the spec's name for it (a "session"). */
+@InputType('SessionInput')
+export class DirectLeaseInput {
   @Field(() => String, { nullable: true, description: 'One of the providers the server enables (COMPUTE_PROVIDERS: manual, local); default: the server’s COMPUTE_PROVIDER.' })
   provider?: string | null;
 

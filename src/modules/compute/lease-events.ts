@@ -1,13 +1,13 @@
 import type { AppPubSub } from '../../pubsub';
-import type { LeaseRow } from './compute.service';
+import type { Lease } from './compute.repository';
 
 /** Tells a lease's live viewers (after the commit) that its state or spend moved. */
-export function publishLease(pubsub: AppPubSub, lease: LeaseRow) {
+export function publishLease(pubsub: AppPubSub, lease: Lease) {
   pubsub.publish('LEASE_CHANGED', String(lease.id), {
     leaseId: lease.id,
     state: lease.state,
-    spentCredits: lease.spent_credits,
-    ceilingCredits: lease.ceiling_credits,
+    spentCredits: lease.spentCredits,
+    ceilingCredits: lease.ceilingCredits,
     at: new Date().toISOString(),
   });
 }

@@ -4,9 +4,16 @@ import { credits } from './credits.service';
 /** A sandbox machine and what it costs per minute. */
 export interface Machine {
   cpus: number;
-  memory_gb: number;
+  memoryGb: number;
   gpu: boolean;
-  rate_credits_per_minute: number;
+  rateCreditsPerMinute: number;
+}
+
+/** The planner's nominal token use and what it costs. */
+export interface TokenCharge {
+  tokensIn: number;
+  tokensOut: number;
+  credits: number;
 }
 
 export interface PlanInput {
@@ -33,7 +40,7 @@ export function machineOf(machine: PlanInput['machine'] | undefined, path: (stri
     .int([...path, 'cpus'], cpus, { min: 1, max: 64 })
     .int([...path, 'memoryGb'], memoryGb, { min: 1, max: 512 })
     .done();
-  return { cpus, memory_gb: memoryGb, gpu, rate_credits_per_minute: credits(cpus * RATE.cpu + memoryGb * RATE.memoryGb + (gpu ? RATE.gpu : 0)) };
+  return { cpus, memoryGb, gpu, rateCreditsPerMinute: credits(cpus * RATE.cpu + memoryGb * RATE.memoryGb + (gpu ? RATE.gpu : 0)) };
 }
 
 export interface Quote {
@@ -42,7 +49,7 @@ export interface Quote {
   estimatedMinutes: number;
   estimatedCredits: number;
   spendCeilingCredits: number;
-  tokenCharge: { tokens_in: number; tokens_out: number; credits: number };
+  tokenCharge: TokenCharge;
 }
 
 /**
@@ -67,7 +74,7 @@ export function draftQuote(input: PlanInput): Quote {
   const machine = machineOf(input.machine, ['input', 'machine']);
   const gigabytes = totalBytes / 1e9;
   const estimatedMinutes = Math.max(5, Math.ceil(10 + gigabytes * 6));
-  const estimatedCredits = credits(estimatedMinutes * machine.rate_credits_per_minute);
+  const estimatedCredits = credits(estimatedMinutes * machine.rateCreditsPerMinute);
   const steps = [
     inputs.length ? `Stage ${inputs.length} input file${inputs.length === 1 ? '' : 's'} (${gigabytes.toFixed(2)} GB)` : 'Prepare the workspace',
     ...input.goal
@@ -87,6 +94,6 @@ export function draftQuote(input: PlanInput): Quote {
     estimatedMinutes,
     estimatedCredits,
     spendCeilingCredits: credits(Math.max(estimatedCredits * CEILING_MARGIN, 0.01)),
-    tokenCharge: { tokens_in: tokensIn, tokens_out: tokensOut, credits: credits(((tokensIn + tokensOut) / 1000) * TOKEN_CREDITS_PER_1K) },
+    tokenCharge: { tokensIn, tokensOut, credits: credits(((tokensIn + tokensOut) / 1000) * TOKEN_CREDITS_PER_1K) },
   };
 }

@@ -12,6 +12,7 @@ import { User } from '../users/user.entity';
 import { Lab, LabMember, MemberStatus } from './lab.entity';
 import { checkLabName, checkMemberUpdate, LabCreateInput, LabMemberUpdateInput, SEAT_QUOTA_MAX } from './lab.inputs';
 import { authorizeLab, LabAction, labNotActive, OwnMembership } from './lab.policy';
+import { countTrajectoriesWithUsage, memberUsage } from './lab.repository';
 
 export const CODE_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Crockford base32: 32 symbols without I, L, O, U, so 12 characters carry 60 bits. */
@@ -206,47 +207,18 @@ export async function updateMember(em: EntityManager, viewer: Viewer, labId: str
   });
 }
 
-export interface UsageRow {
-  memberUserId: string;
-  name: string;
-  role: string;
-  status: string;
-  tokensIn: number;
-  tokensOut: number;
-  sessions: number;
-  lastActiveAt: Date | null;
-}
-
 /** Owner-only aggregate counts per member, from the usage ledger. Never any content. */
 export async function usageReport(em: EntityManager, viewer: Viewer, labId: string) {
   await loadLab(em, viewer, labId, 'viewUsage');
-  const raw = await em.getConnection().execute<(UsageRow & { lastActiveAt: string | null })[]>(
-    `select m.user_id as "memberUserId", u.name, m.role, m.status,
-            coalesce(sum(e.tokens_in), 0)::float8 as "tokensIn",
-            coalesce(sum(e.tokens_out), 0)::float8 as "tokensOut",
-            count(distinct e.session_id)::int as sessions,
-            max(e.created_at) as "lastActiveAt"
-       from lab_members m
-       join users u on u.id = m.user_id
-       left join usage_entries e on e.lab_id = m.lab_id and e.user_id = m.user_id
-      where m.lab_id = ?
-      group by m.id, u.name
-      order by m.id`,
-    [labId],
-  );
-  // Raw queries return timestamps as text.
-  const rows: UsageRow[] = raw.map((r) => ({ ...r, lastActiveAt: r.lastActiveAt ? new Date(r.lastActiveAt) : null }));
-  const [sessionTotals] = await em.getConnection().execute<{ sessions: number }[]>(
-    `select count(distinct session_id)::int as sessions from usage_entries where lab_id = ?`,
-    [labId],
-  );
+  const rows = await memberUsage(em, labId);
+  const sessions = await countTrajectoriesWithUsage(em, labId);
   return {
     labId,
     members: rows,
     totals: {
       tokensIn: rows.reduce((sum, r) => sum + r.tokensIn, 0),
       tokensOut: rows.reduce((sum, r) => sum + r.tokensOut, 0),
-      sessions: sessionTotals.sessions,
+      sessions,
       activeMembers: rows.filter((r) => r.status === 'active').length,
     },
   };

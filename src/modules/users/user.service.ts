@@ -9,6 +9,7 @@ import { mintToken } from '../auth/auth.service';
 import { resolveInstitution } from './institutions';
 import { STORAGE_QUOTA_BY_PLAN, PlanCode } from './plans';
 import { User } from './user.entity';
+import { holdBootstrapAdminLock, streamUserSyncRows } from './user.repository';
 import { checkUserCreate, checkUserUpdate, UserCreateInput, UserUpdateInput } from './user.inputs';
 
 /** Re-derives the `institution_*` columns from the registry. */
@@ -95,28 +96,12 @@ export async function createPersonalToken(em: EntityManager, actorId: string, us
   return issued;
 }
 
-/** The columns of a user row on the wire, in one place for the list, one-user and sync views. */
-const USER_SYNC_COLUMNS = `id as user_id, email, name, phone, plan_code, plan_source, plan_expires_at, is_admin, disabled,
-  domain, institution, institution_tier, institution_type, institution_name, storage_quota_bytes::float8 as storage_quota_bytes, storage_used_bytes::float8 as storage_used_bytes,
-  created_at, updated_at, last_active_at`;
-
 /**
- * Streams every user row through a server-side cursor, `batch` rows at a time, so memory stays
- * constant whatever the table size. `write` may return a promise to apply back-pressure.
+ * Streams every user row (wire form) through a server-side cursor, `batch` rows at a time, so
+ * memory stays constant whatever the table size. `onRow` may return a promise to apply back-pressure.
  */
 export async function streamAllUsers(em: EntityManager, onRow: (row: Record<string, unknown>) => Promise<void> | void, batch = 500) {
-  const knex = em.getConnection().getKnex();
-  await knex.transaction(async (trx) => {
-    // A stalled reader must not hold a connection and a snapshot forever.
-    await trx.raw(`set local idle_in_transaction_session_timeout = '60s'`);
-    await trx.raw(`declare users_sync no scroll cursor for select ${USER_SYNC_COLUMNS} from users order by created_at, id`);
-    for (;;) {
-      const { rows } = (await trx.raw(`fetch ${batch} from users_sync`)) as { rows: Record<string, unknown>[] };
-      for (const row of rows) await onRow(row);
-      if (rows.length < batch) break;
-    }
-    await trx.raw('close users_sync');
-  });
+  await streamUserSyncRows(em, onRow, batch);
 }
 
 /**
@@ -126,8 +111,7 @@ export async function streamAllUsers(em: EntityManager, onRow: (row: Record<stri
  */
 export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: string): Promise<{ token: string } | null> {
   return em.transactional(async (tx) => {
-    // One instance at a time: a transaction-scoped advisory lock.
-    await tx.getConnection().execute('select pg_advisory_xact_lock(727002)', [], 'all', tx.getTransactionContext());
+    await holdBootstrapAdminLock(tx); // one instance at a time
     const existing = await tx.findOne(User, { email: 'admin@localhost' });
     if (existing) return null;
     if (await tx.count(User, { isAdmin: true })) return null;

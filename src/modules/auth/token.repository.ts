@@ -1,0 +1,76 @@
+import { type EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
+import { directQuery, sqlOf } from '../../db/sql';
+import { User } from '../users/user.entity';
+import type { TokenKind } from './token.entity';
+
+/*
+ * The SQL of tokens that the ORM does not write: the token lookup of every authenticated
+ * request (a prepared statement) and the revocation of a lease's logins. The rest of the auth
+ * domain goes through the entities (token.entity.ts).
+ */
+
+/** A token's stored facts, with its user (managed by `em`). */
+export interface StoredToken {
+  id: string;
+  kind: TokenKind;
+  secretHash: string;
+  familyId: string | null;
+  leaseId: number | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  usedAt: Date | null;
+  user: User;
+}
+
+let tokenWithUser: { name: string; text: string } | undefined;
+
+/**
+ * The token lookup as a prepared statement. It names the user columns this code maps (from the
+ * entity) rather than `u.*`: a column another instance's migration adds must not change the
+ * prepared statement's result, which PostgreSQL refuses to run.
+ */
+function tokenWithUserStatement(em: EntityManager) {
+  if (tokenWithUser) return tokenWithUser;
+  const userColumns = em
+    .getMetadata()
+    .get(User.name)
+    .props.filter((prop) => prop.kind === ReferenceKind.SCALAR && prop.persist !== false)
+    .flatMap((prop) => prop.fieldNames.map((column) => `u.${column}`));
+  return (tokenWithUser = {
+    name: 'auth_presented_token',
+    text: `select t.id as token_id, t.kind as token_kind, t.secret_hash as token_secret_hash, t.family_id as token_family_id, t.lease_id as token_lease_id,
+                  t.expires_at as token_expires_at, t.revoked_at as token_revoked_at, t.used_at as token_used_at, ${userColumns.join(', ')}
+             from auth_tokens t join users u on u.id = t.user_id where t.id = $1`,
+  });
+}
+
+/**
+ * The token `tokenId` with its user, or null. The hottest query of the service (every
+ * authenticated request): prepared once per connection, outside any transaction, mapped by hand.
+ */
+export async function findTokenWithUser(em: EntityManager, tokenId: string): Promise<StoredToken | null> {
+  const [row] = await directQuery(em, tokenWithUserStatement(em), [tokenId]);
+  if (!row) return null;
+  const time = (value: unknown) => (value ? new Date(value as string) : null);
+  const { token_id, token_kind, token_secret_hash, token_family_id, token_lease_id, token_expires_at, token_revoked_at, token_used_at, ...userColumns } = row;
+  return {
+    id: token_id as string,
+    kind: token_kind as TokenKind,
+    secretHash: token_secret_hash as string,
+    familyId: token_family_id as string | null,
+    leaseId: token_lease_id as number | null,
+    expiresAt: time(token_expires_at),
+    revokedAt: time(token_revoked_at),
+    usedAt: time(token_used_at),
+    user: em.map(User, userColumns),
+  };
+}
+
+/**
+ * Revokes every token bound to a lease (its sandbox's logins), in the transaction that ends it.
+ * That transaction holds the lease row, so a concurrent refresh either committed its pair before
+ * (revoked here) or runs after and finds the lease over.
+ */
+export async function revokeLeaseTokens(em: EntityManager, leaseId: number): Promise<void> {
+  await sqlOf(em)(`update auth_tokens set revoked_at = now() where lease_id = ? and revoked_at is null`, [leaseId]);
+}

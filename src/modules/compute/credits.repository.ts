@@ -1,0 +1,95 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlOf } from '../../db/sql';
+
+/*
+ * All SQL of credit accounts, the credit ledger and the token line. Every function runs in
+ * `em`'s transaction when it is in one; the rules are in credits.service.ts.
+ */
+
+export type EntryKind = 'allowance' | 'grant' | 'reservation' | 'lease_spend' | 'token_charge';
+
+export interface CreditEntryInput {
+  kind: EntryKind;
+  /** Signed: positive adds to the balance. */
+  credits: number;
+  /** Signed change of the reserved part of the balance. */
+  reserved?: number;
+  leaseId?: number | null;
+  planId?: number | null;
+  reason?: string | null;
+}
+
+/** An account's balance and the part of it reserved by lease ceilings. */
+export interface AccountBalance {
+  balance: number;
+  reserved: number;
+}
+
+export interface AccountSummary extends AccountBalance {
+  tokensIn: number;
+  tokensOut: number;
+  tokenCredits: number;
+}
+
+/**
+ * One ledger entry and the account's balance (and reservation) in the same statement. The check
+ * constraint (balance ≥ reserved ≥ 0) refuses anything that would overdraw.
+ */
+export async function moveCredits(em: EntityManager, userId: string, entry: CreditEntryInput): Promise<void> {
+  await sqlOf(em)(
+    `with moved as (
+       update credit_accounts set balance = balance + ?, reserved = reserved + ? where user_id = ? returning user_id)
+     insert into credit_entries (user_id, kind, credits, reserved, lease_id, plan_id, reason)
+     select user_id, ?, ?, ?, ?, ?, ? from moved`,
+    [entry.credits, entry.reserved ?? 0, userId, entry.kind, entry.credits, entry.reserved ?? 0, entry.leaseId ?? null, entry.planId ?? null, entry.reason ?? null],
+  );
+}
+
+/** The account, its row locked for the rest of the transaction; null when there is none. */
+export async function lockAccountRow(em: EntityManager, userId: string): Promise<AccountBalance | null> {
+  const [row] = await sqlOf(em)<AccountBalance>(
+    `select balance::float8 as balance, reserved::float8 as reserved from credit_accounts where user_id = ? for update`,
+    [userId],
+  );
+  return row ?? null;
+}
+
+/** Locks the accounts of `userIds` in one order (by user), so two lockers cannot deadlock. */
+export async function lockAccountRows(em: EntityManager, userIds: readonly string[]): Promise<void> {
+  await sqlOf(em)(`select 1 from credit_accounts where user_id = any(?) order by user_id for update`, [userIds]);
+}
+
+/** Credits not reserved by ceilings, without locking; null when there is no account. */
+export async function findAvailable(em: EntityManager, userId: string): Promise<number | null> {
+  const [row] = await sqlOf(em)<{ available: number }>(`select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`, [userId]);
+  return row ? row.available : null;
+}
+
+export async function findAccountSummary(em: EntityManager, userId: string): Promise<AccountSummary | null> {
+  const [row] = await sqlOf(em)<AccountSummary>(
+    `select balance::float8 as balance, reserved::float8 as reserved, tokens_in::float8 as "tokensIn", tokens_out::float8 as "tokensOut",
+            token_credits::float8 as "tokenCredits" from credit_accounts where user_id = ?`,
+    [userId],
+  );
+  return row ?? null;
+}
+
+/** An empty account (kept as it is when the user has one). */
+export async function insertAccount(em: EntityManager, userId: string): Promise<void> {
+  await sqlOf(em)(`insert into credit_accounts (user_id) values (?) on conflict do nothing`, [userId]);
+}
+
+/**
+ * Adds the planner's work to the token line: the usage ledger gets the token counts, the account
+ * the counts and the `credits` charged for them (the ledger entry is the caller's `moveCredits`).
+ */
+export async function addToTokenLine(em: EntityManager, userId: string, line: { tokensIn: number; tokensOut: number; credits: number }): Promise<void> {
+  const q = sqlOf(em);
+  await q(`insert into usage_entries (user_id, source, tokens_in, tokens_out) values (?, 'planner', ?, ?)`, [userId, line.tokensIn, line.tokensOut]);
+  await q(`update credit_accounts set tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, token_credits = token_credits + ? where user_id = ?`, [
+    line.tokensIn,
+    line.tokensOut,
+    line.credits,
+    userId,
+  ]);
+}

@@ -1,0 +1,58 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/*
+ * The lab queries the ORM does not express well: aggregates over members and the usage ledger.
+ * Everything else of the lab domain goes through its entities (lab.entity.ts).
+ */
+
+/** One member's aggregate usage in a lab: counts only, never content. */
+export interface MemberUsage {
+  memberUserId: string;
+  name: string;
+  role: string;
+  status: string;
+  tokensIn: number;
+  tokensOut: number;
+  /** Distinct trajectories (the wire's "sessions") with usage. */
+  sessions: number;
+  lastActiveAt: Date | null;
+}
+
+/** Every member of the lab (in joining order) with their usage there. */
+export async function memberUsage(em: EntityManager, labId: string): Promise<MemberUsage[]> {
+  const rows = await em.getConnection().execute<(MemberUsage & { lastActiveAt: string | null })[]>(
+    `select m.user_id as "memberUserId", u.name, m.role, m.status,
+            coalesce(sum(e.tokens_in), 0)::float8 as "tokensIn",
+            coalesce(sum(e.tokens_out), 0)::float8 as "tokensOut",
+            count(distinct e.session_id)::int as sessions,
+            max(e.created_at) as "lastActiveAt"
+       from lab_members m
+       join users u on u.id = m.user_id
+       left join usage_entries e on e.lab_id = m.lab_id and e.user_id = m.user_id
+      where m.lab_id = ?
+      group by m.id, u.name
+      order by m.id`,
+    [labId],
+  );
+  // Raw queries return timestamps as text.
+  return rows.map((r) => ({ ...r, lastActiveAt: r.lastActiveAt ? new Date(r.lastActiveAt) : null }));
+}
+
+/** Distinct trajectories with usage in the lab, whoever wrote them (members who left included). */
+export async function countTrajectoriesWithUsage(em: EntityManager, labId: string): Promise<number> {
+  const [row] = await em.getConnection().execute<{ trajectories: number }[]>(
+    `select count(distinct session_id)::int as trajectories from usage_entries where lab_id = ?`,
+    [labId],
+  );
+  return row.trajectories;
+}
+
+/** Active members per lab, in the order of `labIds` (0 for a lab without any). */
+export async function countActiveSeats(em: EntityManager, labIds: readonly string[]): Promise<number[]> {
+  const rows = await em.getConnection().execute<{ lab_id: string; n: number }[]>(
+    `select lab_id, count(*)::int as n from lab_members where status = 'active' and lab_id in (?) group by lab_id`,
+    [labIds as string[]],
+  );
+  const counts = new Map(rows.map((r) => [r.lab_id, r.n]));
+  return labIds.map((id) => counts.get(id) ?? 0);
+}

@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/*
+ * The user queries the ORM does not express: the sync stream's server-side cursor and the
+ * bootstrap lock. Everything else of the user domain goes through its entity (user.entity.ts).
+ */
+
+/** The columns of a user row as the sync stream sends it (snake_case, as on the wire). */
+const USER_SYNC_COLUMNS = `id as user_id, email, name, phone, plan_code, plan_source, plan_expires_at, is_admin, disabled,
+  domain, institution, institution_tier, institution_type, institution_name, storage_quota_bytes::float8 as storage_quota_bytes, storage_used_bytes::float8 as storage_used_bytes,
+  created_at, updated_at, last_active_at`;
+
+/**
+ * Every user row in wire form, oldest first, through a server-side cursor `batch` rows at a
+ * time, so memory stays constant whatever the table size. `onRow` may return a promise to apply
+ * back-pressure.
+ */
+export async function streamUserSyncRows(em: EntityManager, onRow: (row: Record<string, unknown>) => Promise<void> | void, batch: number) {
+  const knex = em.getConnection().getKnex();
+  await knex.transaction(async (trx) => {
+    // A stalled reader must not hold a connection and a snapshot forever.
+    await trx.raw(`set local idle_in_transaction_session_timeout = '60s'`);
+    await trx.raw(`declare users_sync no scroll cursor for select ${USER_SYNC_COLUMNS} from users order by created_at, id`);
+    for (;;) {
+      const { rows } = (await trx.raw(`fetch ${batch} from users_sync`)) as { rows: Record<string, unknown>[] };
+      for (const row of rows) await onRow(row);
+      if (rows.length < batch) break;
+    }
+    await trx.raw('close users_sync');
+  });
+}
+
+/** The advisory lock the first admin is made under (transaction-scoped): one instance at a time. */
+const BOOTSTRAP_ADMIN_LOCK = 727_002;
+
+/** Holds the bootstrap lock until `tx` ends. */
+export async function holdBootstrapAdminLock(tx: EntityManager): Promise<void> {
+  await tx.getConnection().execute('select pg_advisory_xact_lock(?)', [BOOTSTRAP_ADMIN_LOCK], 'all', tx.getTransactionContext());
+}
