@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlOf } from '../../db/sql';
+import { executeOf } from '../../db/sql';
 import { openNoteCounts } from './annotation.repository';
 import { figureCounts } from './trajectory.repository';
 
@@ -9,12 +9,12 @@ export function makeTrajectoryLoaders(em: EntityManager) {
   return {
     /** Annotations without a resolve entry, per trajectory. */
     openAnnotationsBySessionId: new DataLoader<string, number>(async (ids) => {
-      const counts = await openNoteCounts(sqlOf(em), ids as string[]);
+      const counts = await openNoteCounts(executeOf(em), ids as string[]);
       return ids.map((id) => counts.get(id) ?? 0);
     }),
     /** Rows of the figure map, per trajectory. */
     figureCountBySessionId: new DataLoader<string, number>(async (ids) => {
-      const counts = await figureCounts(sqlOf(em), ids as string[]);
+      const counts = await figureCounts(executeOf(em), ids as string[]);
       return ids.map((id) => counts.get(id) ?? 0);
     }),
   };
