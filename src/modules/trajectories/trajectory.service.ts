@@ -18,7 +18,8 @@ export type { TrajectoryRow } from './trajectory.repository';
 
 /** Records larger than this keep their text in the payload store, not inline. */
 export const INLINE_RECORD_LIMIT = 256 * 1024;
-export const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A trajectory id (the wire's `session_id`), chosen by the client. */
+export const TRAJECTORY_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const TITLE_MAX = 500;
 
 /**
@@ -38,7 +39,7 @@ const roleIn = (q: Query, viewer: Viewer, labId: string | null): Promise<LabRole
  */
 export async function loadTrajectory(em: EntityManager, viewer: Viewer, sessionId: string, action: TrajectoryAction, forUpdate = false) {
   const q = sqlOf(em);
-  const trajectory = SESSION_ID.test(sessionId) ? await repo.findTrajectory(q, sessionId, forUpdate) : null;
+  const trajectory = TRAJECTORY_ID.test(sessionId) ? await repo.findTrajectory(q, sessionId, forUpdate) : null;
   if (!trajectory) throw notFound('trajectory');
   const role = await roleIn(q, viewer, trajectory.labId);
   authorizeTrajectory(viewer, action, trajectory, role);
@@ -64,7 +65,7 @@ export interface AppendResult {
 
 function checkWrite(sessionId: string, input: WriteInput) {
   checks()
-    .text(['sessionId'], sessionId, { min: 1, max: 128, pattern: SESSION_ID, hint: 'must be 1-128 of A-Z a-z 0-9 . _ : -' })
+    .text(['sessionId'], sessionId, { min: 1, max: 128, pattern: TRAJECTORY_ID, hint: 'must be 1-128 of A-Z a-z 0-9 . _ : -' })
     .text(['input', 'title'], input.title, { max: TITLE_MAX })
     .done();
   return parseRecords(input.records, ['input', 'records']);
@@ -303,9 +304,9 @@ export interface ListFilter {
 }
 
 /**
- * Sessions the viewer can see, newest activity first. Without filters: the viewer's own.
- * `labId`: that lab's sessions the viewer can see; `sharedOnly`: shared ones only; `ownerId`:
- * another user's shared sessions, for mentors of an active lab that user is active in.
+ * Trajectories the viewer can see, newest activity first. Without filters: the viewer's own.
+ * `labId`: that lab's trajectories the viewer can see; `sharedOnly`: shared ones only; `ownerId`:
+ * another user's shared trajectories, for mentors of an active lab that user is active in.
  */
 export async function listTrajectories(em: EntityManager, viewer: Viewer, filter: ListFilter, limit: number) {
   const q = sqlOf(em);
