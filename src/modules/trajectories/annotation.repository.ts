@@ -1,4 +1,5 @@
 import type { Query } from '../../db/sql';
+import { dateOf } from './trajectory.repository';
 
 /** An annotation as the domain reads it: a note folded with its resolve entry (if any). */
 export interface AnnotationView {
@@ -36,8 +37,8 @@ const toAnnotation = (row: Record<string, unknown>): AnnotationView => ({
   body: row.body as string,
   replyTo: row.reply_to as string | null,
   status: row.status as AnnotationView['status'],
-  createdAt: new Date(row.created_at as string),
-  resolvedAt: row.resolved_at === null ? null : new Date(row.resolved_at as string),
+  createdAt: dateOf(row.created_at)!,
+  resolvedAt: dateOf(row.resolved_at),
   resolvedBy: row.resolved_by as string | null,
 });
 

@@ -33,7 +33,8 @@ export interface TrajectoryRow {
 const TRAJECTORY_COLUMNS = `t.id, t.owner_id, t.lab_id, t.visibility, t.title, t.source, t.count, t.head_uuid, t.bytes::float8 as bytes,
   t.created_at, t.updated_at, t.archived_at, t.forked_from_session, t.forked_from_uuid`;
 
-const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+/** A timestamp column as raw SQL returns it (text) to a Date; null stays null. */
+export const dateOf = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 
 /** A row of `TRAJECTORY_COLUMNS` (raw SQL gets timestamps as text) to a `TrajectoryRow`. */
 const toTrajectory = (row: Record<string, unknown>): TrajectoryRow => ({
@@ -46,9 +47,9 @@ const toTrajectory = (row: Record<string, unknown>): TrajectoryRow => ({
   count: row.count as number,
   headUuid: row.head_uuid as string | null,
   bytes: row.bytes as number,
-  createdAt: date(row.created_at)!,
-  updatedAt: date(row.updated_at)!,
-  archivedAt: date(row.archived_at),
+  createdAt: dateOf(row.created_at)!,
+  updatedAt: dateOf(row.updated_at)!,
+  archivedAt: dateOf(row.archived_at),
   forkedFromSession: row.forked_from_session as string | null,
   forkedFromUuid: row.forked_from_uuid as string | null,
 });
