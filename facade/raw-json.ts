@@ -71,3 +71,47 @@ function skipValue(text: string, i: number): number {
   }
   return i;
 }
+
+/**
+ * The JSON text with every string value (never a key) for which `replace` answers a string
+ * replaced by that string, token by token: everything else (numbers beyond double precision,
+ * key order, spacing, escapes) stays exactly as written. The text must be valid JSON. Walks
+ * with an explicit stack, so no nesting depth overflows it.
+ */
+export function replaceStringValues(text: string, replace: (value: string) => string | undefined): string {
+  let out = '';
+  let copied = 0;
+  const containers: string[] = [];
+  let atKey = false;
+  for (let i = skipSpace(text, 0); i < text.length; i = skipSpace(text, i)) {
+    const c = text[i];
+    if (c === '"') {
+      const end = skipString(text, i);
+      if (atKey) {
+        atKey = false;
+        i = skipSpace(text, end) + 1; // past ':'
+        continue;
+      }
+      const literal = text.slice(i, end);
+      const replacement = replace(literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1));
+      if (replacement !== undefined) {
+        out += text.slice(copied, i) + JSON.stringify(replacement);
+        copied = end;
+      }
+      i = end;
+    } else if (c === '{' || c === '[') {
+      containers.push(c);
+      atKey = c === '{';
+      i++;
+    } else if (c === '}' || c === ']') {
+      containers.pop();
+      i++;
+    } else if (c === ',') {
+      atKey = containers[containers.length - 1] === '{';
+      i++;
+    } else {
+      i = skipValue(text, i);
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}

@@ -1,12 +1,14 @@
 import type { Response } from 'express';
 import { AppError, invalid } from '../src/errors';
+import { requireViewer } from '../src/context';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { figureServeUrls } from '../src/modules/figures/figure.service';
 import { RECORD_JSON_SCHEMA } from '../src/modules/trajectories/records';
-import { recordBatches, seqOf } from '../src/modules/trajectories/trajectory.service';
+import { readRecords } from '../src/modules/trajectories/trajectory.service';
 import { streamAllUsers } from '../src/modules/users/user.service';
 import * as Op from './generated/operations';
 import { param } from './files';
+import { replaceStringValues } from './raw-json';
 import { schemaRef, stream } from './route';
 
 /** A record on the wire: a JSON object, stored and served byte for byte. */
@@ -79,30 +81,6 @@ function text(value: unknown, name: string, max: number): string | null {
   return value;
 }
 
-/**
- * A record with every string value equal to a figure's `canonical_path` replaced by its serve
- * URL. The text is rewritten in place, token by token: everything else (numbers beyond double
- * precision, key order, spacing, escapes) stays exactly as stored.
- */
-function withFigureUrls(raw: string, urls: Map<string, string>): string {
-  let out = '';
-  let copied = 0;
-  for (let i = 0; i < raw.length; i++) {
-    if (raw[i] !== '"') continue;
-    let end = i + 1;
-    while (raw[end] !== '"') end += raw[end] === '\\' ? 2 : 1;
-    const literal = raw.slice(i, end + 1);
-    const value = literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
-    const url = urls.get(value);
-    if (url !== undefined && !/^\s*:/.test(raw.slice(end + 1, end + 64))) {
-      out += raw.slice(copied, i) + JSON.stringify(url);
-      copied = end + 1;
-    }
-    i = end;
-  }
-  return copied === 0 ? raw : out + raw.slice(copied);
-}
-
 /** Longest `since` uuid (a record uuid is at most this long). */
 const SINCE_MAX = 200;
 
@@ -131,13 +109,13 @@ export const trajectoryReadRoute = stream({
     const sessionId = param(req, 'session_id');
     const since = text(req.query.since, 'since', SINCE_MAX);
     const download = flag(req.query.download, 'download');
+    // The reader authorizes the viewer itself (and finds `since`) before anything is written.
+    const batches = await readRecords(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, since);
     const { trajectoryMeta: meta } = await run(Op.TrajectoryMetaDocument, { sessionId });
-    const after = since === null ? 0 : await seqOf(ctx.em, sessionId, since);
-    // A cloud client cannot open local figure paths: it gets serve URLs instead (response only).
+    // A cloud client cannot open local figure paths: it gets serve URLs instead (response only):
+    // every string value equal to a figure's canonical path becomes its serve URL.
     const figures = ctx.clientKind === 'cloud' ? await figureServeUrls(ctx.em, sessionId, ctx.baseUrl) : new Map<string, string>();
-    const served = figures.size ? (raw: string) => withFigureUrls(raw, figures) : (raw: string) => raw;
-    // One write per batch of records: a write per record would cost a system call each.
-    const batches = recordBatches(ctx.em, ctx.services.blobs, sessionId, after);
+    const served = figures.size ? (raw: string) => replaceStringValues(raw, (value) => figures.get(value)) : (raw: string) => raw;
     if (download) {
       res.status(200).type('application/x-ndjson').setHeader('Content-Disposition', `attachment; filename="${sessionId}.jsonl"`);
       // One record per line. JSON strings cannot hold a raw line break, so every CR or LF in a stored

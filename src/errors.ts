@@ -60,6 +60,15 @@ const DATABASE_GONE_CLASSES = new Set(['KnexTimeoutError', 'ConnectionException'
 const databaseGone = () => new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly');
 
 const PG_UNIQUE_VIOLATION = '23505';
+
+/** Whether a database error is a unique violation (for a caller that answers it another way, e.g. a retry). */
+export const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === PG_UNIQUE_VIOLATION;
+
+/** What a unique violation means, by constraint name; any other one is a generic conflict. */
+const UNIQUE_CONFLICTS: Record<string, string> = {
+  // The (session, uuid) index is the check that a batch brings no uuid already stored.
+  trajectory_records_session_id_uuid_unique: 'a record uuid of this batch is already in this session',
+};
 const PG_SERIALIZATION_FAILURE = '40001';
 const PG_DEADLOCK = '40P01';
 /** Text PostgreSQL cannot store (a NUL character), from a caller that skipped the facade's checks. */
@@ -97,7 +106,10 @@ export function toAppError(error: unknown): AppError {
   const pgCode = (error as { code?: unknown } | null)?.code;
   if (typeof pgCode === 'string' && (DATABASE_GONE_CODES.has(pgCode) || pgCode.startsWith('08'))) return databaseGone();
   if (DATABASE_GONE_CLASSES.has((error as { name?: string } | null)?.name ?? '')) return databaseGone();
-  if (pgCode === PG_UNIQUE_VIOLATION) return conflict('conflicts with an existing resource');
+  if (pgCode === PG_UNIQUE_VIOLATION) {
+    const constraint = (error as { constraint?: unknown }).constraint;
+    return conflict((typeof constraint === 'string' && UNIQUE_CONFLICTS[constraint]) || 'conflicts with an existing resource');
+  }
   if (pgCode === PG_SERIALIZATION_FAILURE || pgCode === PG_DEADLOCK) {
     return conflict('concurrent update, please retry');
   }

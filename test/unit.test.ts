@@ -1,4 +1,4 @@
-import { rawArrayElements } from '../facade/raw-json';
+import { rawArrayElements, replaceStringValues } from '../facade/raw-json';
 import { nestedDeeperThan } from '../src/modules/trajectories/records';
 import { loadConfig } from '../src/config';
 import { sandboxEnvironment } from '../src/modules/compute/local-provider';
@@ -144,6 +144,32 @@ describe('raw record extraction', () => {
   ])('%s', (_name, text, expected) => {
     expect(rawArrayElements(text, 'records')).toEqual(expected);
     for (const element of expected ?? []) expect(() => JSON.parse(element)).not.toThrow();
+  });
+});
+
+describe('rewriting string values of a record (figure paths to serve URLs)', () => {
+  const urls = new Map([['fig/a.png', 'https://x/a'], ['q"uote', 'https://x/q']]);
+  const rewrite = (text: string) => replaceStringValues(text, (value) => urls.get(value));
+  test.each([
+    ['a value', '{"path":"fig/a.png"}', '{"path":"https://x/a"}'],
+    ['values in arrays and nested objects, spacing kept', '{ "a" : [ "fig/a.png" , {"b" :"fig/a.png"} ] }', '{ "a" : [ "https://x/a" , {"b" :"https://x/a"} ] }'],
+    ['a key equal to a path stays', '{"fig/a.png":"fig/a.png"}', '{"fig/a.png":"https://x/a"}'],
+    // The former scanner looked for the ':' only within 63 characters after a string, so it took this key for a value.
+    ['a key with 70 spaces before its colon stays', `{"fig/a.png"${' '.repeat(70)}:1}`, `{"fig/a.png"${' '.repeat(70)}:1}`],
+    ['a key after a comma, with line breaks before its colon, stays', `{"x":1,
+"fig/a.png"
+
+${' '.repeat(100)}:"fig/a.png"}`, `{"x":1,
+"fig/a.png"
+
+${' '.repeat(100)}:"https://x/a"}`],
+    ['an escaped value is compared unescaped', String.raw`{"p":"fig\/a.png","q":"q\"uote"}`, '{"p":"https://x/a","q":"https://x/q"}'],
+    ['numbers beyond double precision and other values stay as written', '{"n":12345678901234567890,"t":true,"z":null,"e":1E+2,"p":"fig/a.png"}', '{"n":12345678901234567890,"t":true,"z":null,"e":1E+2,"p":"https://x/a"}'],
+    ['nothing to rewrite: the same text', '{"a":"b","c":[]}', '{"a":"b","c":[]}'],
+    ['empty containers', '{"a":{},"b":[],"c":"fig/a.png"}', '{"a":{},"b":[],"c":"https://x/a"}'],
+  ])('%s', (_name, text, expected) => {
+    expect(rewrite(text)).toBe(expected);
+    expect(() => JSON.parse(rewrite(text))).not.toThrow();
   });
 });
 

@@ -39,6 +39,13 @@ export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
   return result.rows;
 };
 
+/**
+ * Raw SQL through the ORM's own `execute`, whose statements are in its query log (the tests
+ * count them); it inlines parameters as escaped literals, so it suits small lookups such as a
+ * loader's batch, never a batch of records.
+ */
+export const executeOf = (em: EntityManager): Query => (sql, params = []) => em.getConnection().execute(sql, params as unknown[]);
+
 /** A pooled connection as the pg driver hands it out. */
 interface PgClient {
   query(text: Statement, values?: unknown[]): Promise<{ rows: unknown[] }>;

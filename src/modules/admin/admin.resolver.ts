@@ -8,7 +8,7 @@ import { presentLab } from '../labs/lab.resolver';
 import { adminUpdateLab, listAllLabs, loadLab } from '../labs/lab.service';
 import { LabNode, LabPage, LabStatusValue } from '../labs/lab.types';
 import { presentMeta } from '../trajectories/trajectory.resolver';
-import { listAllSessions, storageSummary } from '../trajectories/trajectory.service';
+import { listAllTrajectories, storageSummary } from '../trajectories/trajectory.service';
 import { StorageSummary, TrajectoryPage } from '../trajectories/trajectory.types';
 import { PlanCode, STORAGE_QUOTA_BY_PLAN } from '../users/plans';
 import { presentUser } from '../users/user.resolver';
@@ -90,7 +90,7 @@ export class AdminResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
   ): Promise<TrajectoryPage> {
     await requireAdmin(ctx);
-    const found = await listAllSessions(ctx.em, { ownerId: owner, labId, q }, limitArg(limit, PAGE));
+    const found = await listAllTrajectories(ctx.em, { ownerId: owner, labId, q }, limitArg(limit, PAGE));
     return { ...found, items: found.items.map(presentMeta) };
   }
 
@@ -101,13 +101,13 @@ export class AdminResolver {
     const summary = await storageSummary(ctx.em);
     return {
       totalBytes: summary.totalBytes,
-      labs: summary.labs.map((l) => ({ labId: l.lab_id, name: l.name, bytes: l.bytes, sessions: l.sessions })),
+      labs: summary.labs.map((l) => ({ labId: l.labId, name: l.name, bytes: l.bytes, sessions: l.trajectories })),
       users: summary.users.map((u) => ({
-        userId: u.user_id,
+        userId: u.userId,
         email: u.email,
-        usedBytes: u.used_bytes,
-        quotaBytes: u.quota_override_bytes ?? STORAGE_QUOTA_BY_PLAN[u.plan_code as PlanCode],
-        sessions: u.sessions,
+        usedBytes: u.usedBytes,
+        quotaBytes: u.quotaOverrideBytes ?? STORAGE_QUOTA_BY_PLAN[u.planCode as PlanCode],
+        sessions: u.trajectories,
       })),
     };
   }

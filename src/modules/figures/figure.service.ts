@@ -6,7 +6,7 @@ import { Query, sqlOf } from '../../db/sql';
 import { AppError, forbidden, notFound } from '../../errors';
 import { checks, Checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { chargeStorage, loadSession } from '../trajectories/trajectory.service';
+import { chargeStorage, loadTrajectory } from '../trajectories/trajectory.service';
 
 /** `storage_uri` / `original_uri` of a blob in the private drive (contracts §5). */
 const DRIVE_URI = /^drive:\/\/sha256\/([0-9a-f]{64})$/;
@@ -112,7 +112,7 @@ export async function recordFigures(em: EntityManager, viewer: Viewer, sessionId
   });
   check.done();
   return em.transactional(async (tx) => {
-    await loadSession(tx, viewer, sessionId, 'write', true);
+    await loadTrajectory(tx, viewer, sessionId, 'write', true);
     const q = sqlOf(tx);
     const named = [...new Set(rows.flatMap((r) => [shaOf(r.storage_uri), shaOf(r.original_uri)]).filter((sha): sha is string => sha !== null))];
     const owned = new Set(
@@ -138,7 +138,7 @@ export async function recordFigures(em: EntityManager, viewer: Viewer, sessionId
  */
 export async function uploadTarget(em: EntityManager, viewer: Viewer, blobs: Blobs, sessionId: string): Promise<void> {
   requireDrive(blobs);
-  await loadSession(em, viewer, sessionId, 'write');
+  await loadTrajectory(em, viewer, sessionId, 'write');
 }
 
 export interface FigureUpload {
@@ -174,7 +174,7 @@ export async function storeFigureUpload(em: EntityManager, viewer: Viewer, blobs
   const put: string[] = [];
   try {
     return await em.transactional(async (tx) => {
-      await loadSession(tx, viewer, sessionId, 'write', true);
+      await loadTrajectory(tx, viewer, sessionId, 'write', true);
       const q = sqlOf(tx);
       let newlyOwned = 0;
       for (const file of [upload.file, upload.original].filter((f): f is ReceivedFile => !!f)) {
@@ -286,7 +286,7 @@ export async function figureLocation(
   canonicalPath: string,
   { baseUrl, cdnHosts }: { baseUrl: string; cdnHosts: string[] },
 ): Promise<string> {
-  await loadSession(em, viewer, sessionId, 'view');
+  await loadTrajectory(em, viewer, sessionId, 'view');
   const [row] = await sqlOf(em)<FigureRow>(`select ${FIGURE_COLUMNS} from figures where session_id = ? and canonical_path = ?`, [sessionId, canonicalPath]);
   if (!row) throw notFound('figure');
   const sha = shaOf(row.original_uri) ?? shaOf(row.storage_uri);

@@ -7,7 +7,8 @@ import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { sqlOf } from '../../db/sql';
 import { eachRecordFacts, RecordFacts } from './record-facts';
-import { appendRecords, loadSession, seqOf } from './trajectory.service';
+import { appendRecords, loadTrajectory, seqOf } from './trajectory.service';
+import * as repo from './trajectory.repository';
 
 const snippet = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -28,7 +29,7 @@ const MAX_PENDING_TOOLS = 10_000;
  * the session or its records.
  */
 export async function critique(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string): Promise<Finding[]> {
-  await loadSession(em, viewer, sessionId, 'view');
+  await loadTrajectory(em, viewer, sessionId, 'view');
   const findings: Finding[] = [];
   const pendingTools = new Map<string, { recordUuid: string; name: string }>();
   for await (const record of eachRecordFacts(em, blobs, sessionId)) {
@@ -92,12 +93,12 @@ export async function extractiveSummary(records: AsyncIterable<RecordFacts>): Pr
  */
 export async function appendSummary(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, parentUuid: string) {
   checks().text(['input', 'parentUuid'], parentUuid, { min: 1, max: 200 }).done();
-  const { session } = await loadSession(em, viewer, sessionId, 'write');
+  const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'write');
   const upto = await seqOf(em, sessionId, parentUuid).catch(() => {
     throw notFound('parent_uuid in this session');
   });
   const record = { type: 'summary', uuid: randomUUID(), parentUuid, summary: await extractiveSummary(eachRecordFacts(em, blobs, sessionId, upto)), leafUuid: parentUuid };
-  await appendRecords(em, blobs, viewer, sessionId, { baseUuid: session.head_uuid, records: [JSON.stringify(record)] }, session.source);
+  await appendRecords(em, blobs, viewer, sessionId, { baseUuid: trajectory.headUuid, records: [JSON.stringify(record)] }, trajectory.source);
   return record;
 }
 
@@ -113,45 +114,40 @@ const NO_MODEL = 'no language model is configured (LLM_PROVIDER is unset)';
 
 /** The cached model summary, for anyone who can view the session. Never an error for a viewer. */
 export async function summaryState(em: EntityManager, config: Config, viewer: Viewer, sessionId: string): Promise<SummaryState> {
-  const { session } = await loadSession(em, viewer, sessionId, 'view');
+  const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'view');
   if (!config.llm) return { enabled: false, reason: NO_MODEL };
-  const [row] = await sqlOf(em)<{ summary: { text: string; head_uuid: string; generated_at: string } | null }>(`select summary from trajectories where id = ?`, [sessionId]);
-  const cached = row?.summary;
+  const cached = await repo.cachedSummary(sqlOf(em), sessionId);
   if (!cached) return { enabled: true, status: 'pending' };
   return {
     enabled: true,
     status: 'ready',
-    summary: { text: cached.text, headUuid: cached.head_uuid, generatedAt: new Date(cached.generated_at) },
-    stale: cached.head_uuid !== session.head_uuid,
+    summary: cached,
+    stale: cached.headUuid !== trajectory.headUuid,
   };
 }
 
 /** Owner-only: drops the cached summary; the next generation fills it again. */
 export async function dropSummary(em: EntityManager, viewer: Viewer, sessionId: string): Promise<void> {
-  await loadSession(em, viewer, sessionId, 'write');
-  await sqlOf(em)(`update trajectories set summary = null where id = ?`, [sessionId]);
+  await loadTrajectory(em, viewer, sessionId, 'write');
+  await repo.dropCachedSummary(sqlOf(em), sessionId);
 }
 
 /** Q&A needs a model; without one this says so clearly. */
 export async function discuss(em: EntityManager, config: Config, viewer: Viewer, sessionId: string): Promise<never> {
-  await loadSession(em, viewer, sessionId, 'view');
+  await loadTrajectory(em, viewer, sessionId, 'view');
   if (!config.llm) throw new AppError('UNAVAILABLE', `discussion is unavailable: ${NO_MODEL}`);
   throw new AppError('UNAVAILABLE', 'discussion with a language model is not available in this version');
 }
 
 /** Owner-only: the Q&A turns of other viewers, grouped by viewer. */
 export async function discussions(em: EntityManager, viewer: Viewer, sessionId: string) {
-  await loadSession(em, viewer, sessionId, 'write');
-  const rows = await sqlOf(em)<{ user_id: string; name: string; turn_id: string; question: string; answer: string; created_at: string }>(
-    `select d.viewer_id as user_id, u.name, d.id as turn_id, d.question, d.answer, d.created_at
-       from discussion_turns d join users u on u.id = d.viewer_id where d.session_id = ? order by d.viewer_id, d.created_at`,
-    [sessionId],
-  );
+  await loadTrajectory(em, viewer, sessionId, 'write');
+  const turns = await repo.discussionTurns(sqlOf(em), sessionId);
   const viewers = new Map<string, { userId: string; name: string; turns: { turnId: string; question: string; answer: string; createdAt: Date }[] }>();
-  for (const row of rows) {
-    const entry = viewers.get(row.user_id) ?? { userId: row.user_id, name: row.name, turns: [] };
-    entry.turns.push({ turnId: row.turn_id, question: row.question, answer: row.answer, createdAt: new Date(row.created_at) });
-    viewers.set(row.user_id, entry);
+  for (const { userId, name, ...turn } of turns) {
+    const entry = viewers.get(userId) ?? { userId, name, turns: [] };
+    entry.turns.push(turn);
+    viewers.set(userId, entry);
   }
   return { viewers: [...viewers.values()] };
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Blobs } from '../../blobs';
 import type { Query } from '../../db/sql';
+import { insertPayloadRow } from './trajectory.repository';
 
 /**
  * Texts of records over the inline threshold. With a blob store they are content-addressed
@@ -14,8 +15,7 @@ import type { Query } from '../../db/sql';
  */
 export async function storePayload(q: Query, blobs: Blobs, sessionId: string, text: string): Promise<string> {
   if (!blobs.store) {
-    const [payload] = await q<{ id: string }>(`insert into record_payloads (session_id, body) values (?, ?) returning id`, [sessionId, text]);
-    return `db:${payload.id}`;
+    return `db:${await insertPayloadRow(q, sessionId, text)}`;
   }
   const sha256 = createHash('sha256').update(text).digest('hex');
   const key = `records/${sha256}`;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
 import { sqlOf } from '../../db/sql';
 import { loadPayload } from './payloads';
+import { factsOfText, readFactsBatch } from './record-facts.repository';
 
 /**
  * What the service's own readings of a session (the board, critique, the extractive summary)
@@ -35,70 +36,20 @@ export interface BlockFacts {
   text?: string;
 }
 
-/** SQL: the text of a JSON content value (a string, or the text blocks of an array). */
-const textOfContent = (content: string) => `case jsonb_typeof(${content})
-    when 'string' then ${content} #>> '{}'
-    when 'array' then (select string_agg(case when jsonb_typeof(part) = 'string' then part #>> '{}' when part ->> 'type' = 'text' then part ->> 'text'
-                                              when jsonb_typeof(part -> 'content') = 'string' then part ->> 'content' end, E'\\n')
-                         from jsonb_array_elements(${content}) part)
-  end`;
-
-/** SQL: a JSON string member cut to `max` characters, else null. */
-const shortString = (value: string, max: number) => `case when jsonb_typeof(${value}) = 'string' then left(${value} #>> '{}', ${max}) end`;
-
-/** SQL: a JSON scalar member (a tool call id may be a number) as text of at most `max` characters. */
-const shortScalar = (value: string, max: number) => `case when jsonb_typeof(${value}) in ('string', 'number') then left(${value} #>> '{}', ${max}) end`;
-
-/** SQL: one content block (or a record standing for one) projected to `BlockFacts`. */
-const blockFacts = (b: string) => `jsonb_build_object('type', ${b} -> 'type', 'id', ${shortScalar(`${b} -> 'id'`, 200)}, 'tool_use_id', ${shortScalar(`${b} -> 'tool_use_id'`, 200)},
-    'is_error', ${b} -> 'is_error', 'status', ${b} -> 'status', 'name', ${shortString(`${b} -> 'name'`, 100)},
-    'file', coalesce(${shortString(`${b} #> '{input,file_path}'`, 500)}, ${shortString(`${b} #> '{input,path}'`, 500)}),
-    'text', left(${textOfContent(`nullif(${b} -> 'content', 'null')`)}, 500))`;
-
-/** SQL: the parsed record `j` projected to `RecordFacts`. */
-export const RECORD_FACTS = `jsonb_strip_nulls(jsonb_build_object(
-    'uuid', ${shortScalar(`j -> 'uuid'`, 200)},
-    'type', j -> 'type',
-    'error', case jsonb_typeof(j -> 'error')
-               when 'string' then nullif(left(j ->> 'error', 2000), '')
-               when 'object' then coalesce(${shortString(`j #> '{error,message}'`, 2000)}, '')
-               when 'array' then ''
-               when 'number' then case when (j ->> 'error')::numeric <> 0 then '' end
-             end,
-    'text', left(${textOfContent(`coalesce(nullif(j #> '{message,content}', 'null'), nullif(j -> 'content', 'null'), nullif(j -> 'text', 'null'))`)}, 2000),
-    'blocks', case when jsonb_typeof(j #> '{message,content}') = 'array'
-                then (select coalesce(jsonb_agg(${blockFacts('b')}), '[]') from (select b from jsonb_array_elements(j #> '{message,content}') b where jsonb_typeof(b) = 'object' limit 50) blocks)
-                else jsonb_build_array(${blockFacts('j')}) end,
-    'outputs', case when jsonb_typeof(j -> 'outputs') = 'array'
-                 then (select jsonb_agg(left(o #>> '{}', 500)) from (select o from jsonb_array_elements(j -> 'outputs') o where jsonb_typeof(o) = 'string' limit 50) outs) end))`;
-
-/**
- * SQL: the facts of a stored record text `raw` (null when jsonb cannot hold that JSON: an escaped
- * NUL, a lone surrogate, a number beyond its range).
- */
-export const factsOf = (raw: string) => `(select ${RECORD_FACTS} from (select labdesk_try_jsonb(${raw}) as j) parsed where j is not null)`;
-
-/** Rows of one read of `eachRecordFacts`: the facts of records stored in the database; `blob:` references for the rest. */
-const FACTS_BATCH = `select r.seq, r.type, r.payload_ref, ${factsOf('coalesce(r.raw, p.body)')} as facts
-    from trajectory_records r
-    left join record_payloads p on p.id = (case when r.payload_ref like 'db:%' then substr(r.payload_ref, 4)::bigint end)
-   where r.session_id = ? and r.seq > ? and r.seq <= ? order by r.seq limit ?`;
-
+/** Records one read of `eachRecordFacts` asks for. */
 const BATCH_ROWS = 500;
 
 /**
- * The facts of every record of a session up to position `uptoSeq` (all when undefined), in
+ * The facts of every record of a trajectory up to position `uptoSeq` (all when undefined), in
  * order, read in batches. A record PostgreSQL cannot parse is known by its type alone.
  */
 export async function* eachRecordFacts(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq = 2 ** 31 - 1): AsyncGenerator<RecordFacts> {
   const q = sqlOf(em);
   for (let after = 0; ; ) {
-    const rows = await q<{ seq: number; type: string; payload_ref: string | null; facts: RecordFacts | null }>(FACTS_BATCH, [sessionId, after, uptoSeq, BATCH_ROWS]);
+    const rows = await readFactsBatch(q, sessionId, after, uptoSeq, BATCH_ROWS);
     for (const row of rows) {
       // A record kept in the blob store is brought to PostgreSQL to be projected the same way.
-      const facts = row.payload_ref?.startsWith('blob:')
-        ? (await q<{ facts: RecordFacts | null }>(`select ${factsOf('?::text')} as facts`, [await loadPayload(blobs, row.payload_ref)]))[0].facts
-        : row.facts;
+      const facts = row.payloadRef?.startsWith('blob:') ? await factsOfText(q, await loadPayload(blobs, row.payloadRef)) : row.facts;
       yield facts ?? { type: row.type };
     }
     if (rows.length < BATCH_ROWS) return;

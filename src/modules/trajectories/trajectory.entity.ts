@@ -5,6 +5,10 @@ import { User } from '../users/user.entity';
 export const VISIBILITIES = ['private', 'lab'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
+// Schema only: these entities describe the tables for the migrations (migrations/);
+// the domain reads and writes them through its repositories (trajectory.repository.ts and the
+// others beside it), whose camelCase types (`TrajectoryRow`, ...) are the domain's one model.
+
 /**
  * A session (trajectory): an append-only list of records. `count`, `headUuid` and `bytes` are
  * kept in the same transaction as every write of its records.
@@ -64,8 +68,7 @@ export class Trajectory {
 }
 
 /**
- * One record, kept as the exact text received. Written and read with plain SQL on the hot
- * paths; the entity describes the table for migrations. Records over the inline threshold keep
+ * One record, kept as the exact text received. Records over the inline threshold keep
  * their text in the payload store and a reference here.
  */
 @Entity({ tableName: 'trajectory_records' })

@@ -1,15 +1,22 @@
 import { forbidden, notFound } from '../../errors';
 import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/auth.service';
+import { activeMemberSql } from '../labs/membership.repository';
 
-/** What the policy needs to know of a session. */
-export interface SessionFacts {
+/**
+ * The trajectory rules, each stated once: as a TypeScript function for a trajectory already
+ * loaded, and beside it as the SQL fragment queries filter with. `test/trajectory-policy.test.ts`
+ * runs both over one table of actors, so they cannot drift apart.
+ */
+
+/** What the policy needs to know of a trajectory. */
+export interface TrajectoryFacts {
   ownerId: string;
   labId: string | null;
   visibility: string;
 }
 
-/** The viewer's role in the session's lab when active there, else null. */
+/** The viewer's role in the trajectory's lab when active there (and the lab is active), else null. */
 export type LabRole = 'owner' | 'mentor' | 'member' | null;
 
 export type TrajectoryAction =
@@ -17,24 +24,65 @@ export type TrajectoryAction =
   | 'write' // append, cover, set visibility, delete, refresh summary, read discussions
   | 'annotate';
 
-const isOwner = (viewer: Viewer, s: SessionFacts) => s.ownerId === viewer.user.id;
+const isOwner = (viewer: Viewer, s: TrajectoryFacts) => s.ownerId === viewer.user.id;
 
-/** Owner, admins, and for `visibility = lab` the active members of that lab. */
-export const canView = (viewer: Viewer, s: SessionFacts, role: LabRole) =>
+/** Owner, admins, and for `visibility = lab` the active members of that (active) lab. */
+export const canView = (viewer: Viewer, s: TrajectoryFacts, role: LabRole) =>
   isOwner(viewer, s) || isAdmin(viewer) || (s.visibility === 'lab' && s.labId !== null && role !== null);
 
-const RULES: Record<TrajectoryAction, (viewer: Viewer, s: SessionFacts, role: LabRole) => boolean> = {
+/**
+ * SQL form of `canView` for the trajectory row `t`, the viewer's id being the SQL expression
+ * `user` (named twice: give its parameter twice).
+ */
+export const canViewSql = (t: string, user: string, admin: boolean) =>
+  admin ? 'true' : `(${t}.owner_id = ${user} or (${t}.visibility = 'lab' and ${t}.lab_id is not null and ${activeMemberSql(`${t}.lab_id`, user)}))`;
+
+const RULES: Record<TrajectoryAction, (viewer: Viewer, s: TrajectoryFacts, role: LabRole) => boolean> = {
   view: () => true,
   write: (viewer, s) => isOwner(viewer, s),
   // The owner, or a mentor (or the owner) of the session's lab, on a session shared with it.
   annotate: (viewer, s, role) => isOwner(viewer, s) || (s.visibility === 'lab' && (role === 'mentor' || role === 'owner')),
 };
 
+/** Whether the viewer may act on the trajectory (`authorizeTrajectory` without the errors). */
+export const canTrajectory = (viewer: Viewer, action: TrajectoryAction, s: TrajectoryFacts, role: LabRole) => canView(viewer, s, role) && RULES[action](viewer, s, role);
+
 /**
  * Throws unless the viewer may act on the session. Whoever cannot view it gets NOT_FOUND (never
  * FORBIDDEN), so existence is not revealed; a viewer lacking the right gets FORBIDDEN.
  */
-export function authorizeTrajectory(viewer: Viewer, action: TrajectoryAction, s: SessionFacts, role: LabRole): void {
+export function authorizeTrajectory(viewer: Viewer, action: TrajectoryAction, s: TrajectoryFacts, role: LabRole): void {
   if (!canView(viewer, s, role)) throw notFound('trajectory');
   if (!RULES[action](viewer, s, role)) throw forbidden(action === 'annotate' ? 'only the owner or a mentor of the lab may annotate' : 'only the owner may do this');
 }
+
+/** What the fast-forward rule reads of an append. */
+export interface AppendFacts {
+  trajectory: TrajectoryFacts & { headUuid: string | null };
+  /** The record the batch follows (null: the start). */
+  baseUuid: string | null;
+  /** Whether the writer is active in the lab the append names (null: it names none). */
+  inGivenLab: boolean | null;
+  /** Whether the writer is active in the trajectory's lab. */
+  inTrajectoryLab: boolean;
+}
+
+/**
+ * The fast-forward rule: the owner appends right after the head; a lab the append names is one
+ * they are active in; a lab-shared trajectory only while they are active in its lab (else the
+ * lab keeps it frozen as it was). Anything else is refused, each case with its own explanation.
+ */
+export const isFastForward = (viewer: Viewer, f: AppendFacts) =>
+  isOwner(viewer, f.trajectory) &&
+  f.baseUuid === f.trajectory.headUuid &&
+  f.inGivenLab !== false &&
+  (f.trajectory.visibility !== 'lab' || f.inTrajectoryLab);
+
+/**
+ * SQL form of `isFastForward` for the trajectory row `t`: `user` (the writer's id), `base` and
+ * `givenLab` (null: none) are SQL expressions. The one-statement append filters with it.
+ */
+export const fastForwardSql = (t: string, { user, base, givenLab }: { user: string; base: string; givenLab: string }) =>
+  `${t}.owner_id = ${user} and ${t}.head_uuid is not distinct from ${base}
+       and (${givenLab} is null or ${activeMemberSql(givenLab, user)})
+       and (${t}.visibility <> 'lab' or ${activeMemberSql(`${t}.lab_id`, user)})`;

@@ -5,6 +5,7 @@ import { whileAllowed } from '../../subscriptions';
 import { checks, limitArg } from '../../validation';
 import * as trajectories from './trajectory.service';
 import * as annotations from './annotation.service';
+import type { AnnotationView } from './annotation.repository';
 import * as insights from './insights.service';
 import {
   Annotation,
@@ -34,37 +35,26 @@ import {
   VisibilityValue,
 } from './trajectory.types';
 
-export function presentMeta(row: trajectories.SessionRow): TrajectoryMeta {
+export function presentMeta(row: trajectories.TrajectoryRow): TrajectoryMeta {
   return Object.assign(new TrajectoryMeta(), {
     sessionId: row.id,
-    ownerId: row.owner_id,
-    labId: row.lab_id,
+    ownerId: row.ownerId,
+    labId: row.labId,
     visibility: row.visibility as VisibilityValue,
     title: row.title,
     count: row.count,
-    headUuid: row.head_uuid,
+    headUuid: row.headUuid,
     bytes: row.bytes,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    archivedAt: row.archived_at,
-    forkedFrom: row.forked_from_session ? { sessionId: row.forked_from_session, headUuid: row.forked_from_uuid! } : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    archivedAt: row.archivedAt,
+    forkedFrom: row.forkedFromSession ? { sessionId: row.forkedFromSession, headUuid: row.forkedFromUuid! } : null,
     source: row.source,
   });
 }
 
-const presentAnnotation = (row: annotations.AnnotationRow): Annotation =>
-  Object.assign(new Annotation(), {
-    annotationId: row.annotation_id,
-    sessionId: row.session_id,
-    recordUuid: row.record_uuid,
-    authorId: row.author_id,
-    body: row.body,
-    replyTo: row.reply_to,
-    status: row.status as AnnotationStatusValue,
-    createdAt: row.created_at,
-    resolvedAt: row.resolved_at,
-    resolvedBy: row.resolved_by,
-  });
+const presentAnnotation = (annotation: AnnotationView): Annotation =>
+  Object.assign(new Annotation(), { ...annotation, status: annotation.status as AnnotationStatusValue });
 
 /** Publishes a committed append to the session's live viewers. */
 function publishAppend(ctx: Ctx, result: trajectories.AppendResult, records: string[]) {
@@ -92,13 +82,13 @@ export class TrajectoryResolver {
     const viewer = await requireViewer(ctx);
     const page = limitArg(limit, { max: 500, default: 100 });
     checks().text(['source'], source, { min: 1, max: 32 }).done();
-    const found = await trajectories.listSessions(ctx.em, viewer, { ownerId: owner, labId, includeArchived, sharedOnly, source }, page);
+    const found = await trajectories.listTrajectories(ctx.em, viewer, { ownerId: owner, labId, includeArchived, sharedOnly, source }, page);
     return { ...found, items: found.items.map(presentMeta) };
   }
 
   @Query(() => TrajectoryMeta, { description: 'One session’s metadata.' })
   async trajectoryMeta(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<TrajectoryMeta> {
-    return presentMeta((await trajectories.loadSession(ctx.em, await requireViewer(ctx), sessionId, 'view')).session);
+    return presentMeta((await trajectories.loadTrajectory(ctx.em, await requireViewer(ctx), sessionId, 'view')).trajectory);
   }
 
   @Mutation(() => AppendPayload, { description: 'Fast-forward append (owner only). Not a fast-forward: CONFLICT with the server head.' })
@@ -125,7 +115,7 @@ export class TrajectoryResolver {
 
   @Mutation(() => Boolean, { description: 'Deletes a session and its records (owner only).' })
   async trajectoryDelete(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<boolean> {
-    await trajectories.deleteSession(ctx.em, await requireViewer(ctx), sessionId);
+    await trajectories.deleteTrajectory(ctx.em, await requireViewer(ctx), sessionId);
     return true;
   }
 
@@ -171,7 +161,7 @@ export class TrajectoryResolver {
 
   @Mutation(() => ForkPayload, { description: 'A new session of the caller’s, seeded with the records up to head_uuid.' })
   async trajectoryFork(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => ForkInput) input: ForkInput): Promise<ForkPayload> {
-    return trajectories.forkSession(ctx.em, await requireViewer(ctx), sessionId, input.headUuid);
+    return trajectories.forkTrajectory(ctx.em, await requireViewer(ctx), sessionId, input.headUuid);
   }
 
   @Mutation(() => SummaryRecord, { description: 'Appends a summary record condensing everything up to parent_uuid (owner only).' })
@@ -213,9 +203,9 @@ export class TrajectoryResolver {
     subscribe: async ({ args, context }) => {
       const ctx = context as Ctx;
       const viewer = await requireViewer(ctx);
-      await trajectories.loadSession(ctx.em, viewer, args.sessionId, 'view');
+      await trajectories.loadTrajectory(ctx.em, viewer, args.sessionId, 'view');
       return whileAllowed(ctx, ctx.services.pubsub.subscribe('RECORDS_APPENDED', args.sessionId), (em, current) =>
-        trajectories.loadSession(em, current, args.sessionId, 'view'),
+        trajectories.loadTrajectory(em, current, args.sessionId, 'view'),
       );
     },
   })

@@ -1,0 +1,98 @@
+import type { Query } from '../../db/sql';
+import { OPEN_NOTE } from './annotation.repository';
+import type { RecordFacts } from './record-facts';
+import { factsOf } from './record-facts.repository';
+
+/** How many of each trajectory's last records the board looks at to tell where it stopped. */
+export const TAIL = 20;
+/**
+ * Bytes of a trajectory's tail PostgreSQL parses for the board: the last record always (when
+ * stored inline), earlier ones while the records after them total less than this. Bounds the
+ * work one row costs, whatever the records' sizes.
+ */
+const TAIL_PARSE_BYTES = 256 * 1024;
+
+/** A lab-shared trajectory as the board lists it. */
+export interface BoardTrajectory {
+  id: string;
+  ownerId: string;
+  ownerName: string;
+  title: string | null;
+  updatedAt: Date;
+  count: number;
+  headUuid: string | null;
+  openAnnotations: number;
+  figureCount: number;
+}
+
+/** The lab's shared, non-archived trajectories, newest activity first, with their counts. */
+export async function sharedTrajectories(q: Query, labId: string, limit: number): Promise<BoardTrajectory[]> {
+  const rows = await q<{ id: string; owner_id: string; owner_name: string; title: string | null; updated_at: string; count: number; head_uuid: string | null; open: number; figures: number }>(
+    `select t.id, t.owner_id, u.name as owner_name, t.title, t.updated_at, t.count, t.head_uuid,
+            (select count(*)::int from annotation_entries n where n.session_id = t.id and ${OPEN_NOTE}) as open,
+            (select count(*)::int from figures f where f.session_id = t.id) as figures
+       from trajectories t join users u on u.id = t.owner_id
+      where t.lab_id = ? and t.visibility = 'lab' and t.archived_at is null
+      order by t.updated_at desc, t.id limit ?`,
+    [labId, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    ownerId: r.owner_id,
+    ownerName: r.owner_name,
+    title: r.title,
+    updatedAt: new Date(r.updated_at),
+    count: r.count,
+    headUuid: r.head_uuid,
+    openAnnotations: r.open,
+    figureCount: r.figures,
+  }));
+}
+
+/**
+ * The tail of each session, oldest first: records within the parse budget are projected; the
+ * others (over the budget, or stored out of line) are known by their type alone.
+ */
+const BOARD_TAILS = `select x.id as session_id, coalesce(
+         ${factsOf('r.raw')},
+         jsonb_build_object('type', r.type)) as record
+    from jsonb_array_elements_text(?::jsonb) as x(id)
+   cross join lateral (
+     select tail.seq, tail.type, case when coalesce(sum(tail.bytes) over (order by tail.seq desc rows between unbounded preceding and 1 preceding), 0) < ${TAIL_PARSE_BYTES} then tail.raw end as raw
+       from (select seq, type, raw, bytes from trajectory_records where session_id = x.id order by seq desc limit ${TAIL}) tail) r
+   order by x.id, r.seq`;
+
+/** The last `TAIL` records' facts of each trajectory, oldest first (see `BOARD_TAILS`). */
+export async function tailsOf(q: Query, trajectoryIds: string[]): Promise<Map<string, RecordFacts[]>> {
+  const rows = await q<{ session_id: string; record: RecordFacts }>(BOARD_TAILS, [JSON.stringify(trajectoryIds)]);
+  const tails = new Map<string, RecordFacts[]>();
+  for (const row of rows) tails.set(row.session_id, [...(tails.get(row.session_id) ?? []), row.record]);
+  return tails;
+}
+
+/** An open note as the review lists show it. */
+export interface ReviewThread {
+  annotationId: string;
+  sessionId: string;
+  sessionTitle: string | null;
+  recordUuid: string;
+  authorId: string;
+  body: string;
+  createdAt: Date;
+}
+
+/**
+ * Open notes on the lab's shared trajectories: `mine` on the user's trajectories written by
+ * others, else written by the user on others' trajectories. Newest first.
+ */
+export async function openThreads(q: Query, labId: string, userId: string, mine: boolean, limit: number): Promise<ReviewThread[]> {
+  const rows = await q<{ annotation_id: string; session_id: string; title: string | null; record_uuid: string; author_id: string; body: string; created_at: string }>(
+    `select n.annotation_id, n.session_id, t.title, n.record_uuid, n.author_id, n.body, n.created_at
+       from annotation_entries n join trajectories t on t.id = n.session_id
+      where ${OPEN_NOTE} and t.lab_id = ? and t.visibility = 'lab'
+        and ${mine ? 't.owner_id = ? and n.author_id <> ?' : 'n.author_id = ? and t.owner_id <> ?'}
+      order by n.id desc limit ?`,
+    [labId, userId, userId, limit],
+  );
+  return rows.map((r) => ({ annotationId: r.annotation_id, sessionId: r.session_id, sessionTitle: r.title, recordUuid: r.record_uuid, authorId: r.author_id, body: r.body, createdAt: new Date(r.created_at) }));
+}
