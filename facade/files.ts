@@ -8,7 +8,7 @@ import { requireViewer, varyByOrigin } from '../src/context';
 import { AppError, invalid, notFound } from '../src/errors';
 import { unstorable } from '../src/validation';
 import { currentCatalog } from '../src/modules/catalog/catalog.service';
-import { checkUploadFields, figureLocation, INLINE_TYPES, storeFigureUpload, uploadTarget } from '../src/modules/figures/figure.service';
+import { checkUploadFields, figureLocation, INLINE_TYPES, storeFigureUpload, toSpecRow, uploadTarget } from '../src/modules/figures/figure.service';
 import {
   countDownload,
   currentManifest,
@@ -16,7 +16,7 @@ import {
   ManifestFile,
   publishedFile,
   releaseFileKey,
-  ReleaseFileRow,
+  ReleaseBinary,
   releaseFilesOf,
   uploadReleaseFile,
 } from '../src/modules/releases/release.service';
@@ -91,7 +91,7 @@ export const releaseFileUploadRoute = stream({
  * a remote store's (filled once). The handle is shared with other downloads of the file (its
  * bytes never change once published): no open and close per request.
  */
-async function openReleaseFile(blobs: Blobs, file: ReleaseFileRow): Promise<LocalFile> {
+async function openReleaseFile(blobs: Blobs, file: ReleaseBinary): Promise<LocalFile> {
   const store = blobs.store!;
   const key = releaseFileKey(file);
   const shared = async (filePath: string): Promise<LocalFile> => {
@@ -153,7 +153,7 @@ export const releaseDownloadRoute = stream({
     const served = await serveObject(req, res, {
       size: file.size,
       etag: file.sha256,
-      lastModified: file.created_at,
+      lastModified: file.createdAt,
       contentType: mediaTypeOf(file.filename),
       contentDisposition: `attachment; filename="${file.filename}"`,
       // A published version's files never change.
@@ -241,7 +241,7 @@ export const desktopUpdateFeedRoute = stream({
       ...entries.flatMap((e) => [`  - url: ${yamlText(e.url)}`, `    sha512: ${yamlText(e.sha512)}`, `    size: ${e.size}`]),
       `path: ${yamlText(entries[0].url)}`,
       `sha512: ${yamlText(entries[0].sha512)}`,
-      `releaseDate: ${yamlText(manifest.pub_date)}`,
+      `releaseDate: ${yamlText(manifest.pubDate)}`,
       '',
     ].join('\n');
     res.setHeader('Cache-Control', 'no-cache');
@@ -315,7 +315,7 @@ export const figureUploadRoute = stream({
         mime: fields.mime ?? null,
         compressed: compressed === undefined ? null : BOOLEAN_FIELD.get(compressed)!,
       });
-      res.status(200).json(figure);
+      res.status(200).json(toSpecRow(figure));
     } finally {
       await form.discard();
     }
