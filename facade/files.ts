@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import type { Blobs } from '../src/blobs';
-import { BlobNotFoundError } from '../src/blobs/blob-store';
-import { FileBlobStore } from '../src/blobs/file-store';
+import type { Readable } from 'node:stream';
+import { BlobNotFoundError, BlobStore, ByteRange } from '../src/blobs/blob-store';
 import { requireViewer, varyByOrigin } from '../src/context';
 import { AppError, invalid, notFound } from '../src/errors';
 import { unstorable } from '../src/validation';
@@ -86,10 +86,15 @@ export const releaseFileUploadRoute = stream({
   },
 });
 
+/** A missing local file of a stored object is the store's not-found. */
+const missingBlob = (key: string) => (error: unknown) => {
+  throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? new BlobNotFoundError(key) : error;
+};
+
 /**
- * A release file's bytes as a local file: the file store's own, or the on-disk cache's copy of
- * a remote store's (filled once). The handle is shared with other downloads of the file (its
- * bytes never change once published): no open and close per request.
+ * A release file's bytes as a local file: the store's own when it keeps files on this machine,
+ * else the on-disk cache's copy (filled once). The handle is shared with other downloads of the
+ * file (its bytes never change once published): no open and close per request.
  */
 async function openReleaseFile(blobs: Blobs, file: ReleaseBinary): Promise<LocalFile> {
   const store = blobs.store!;
@@ -98,13 +103,8 @@ async function openReleaseFile(blobs: Blobs, file: ReleaseBinary): Promise<Local
     const { handle, release } = await blobs.releaseFiles.open(filePath);
     return { handle, done: release };
   };
-  if (store instanceof FileBlobStore) {
-    try {
-      return await shared(store.pathOf(key));
-    } catch (error) {
-      throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? new BlobNotFoundError(key) : error;
-    }
-  }
+  const localPath = store.localPath?.(key);
+  if (localPath !== undefined) return shared(localPath).catch(missingBlob(key));
   const cache = blobs.releaseCache!;
   const fill = async (tmpPath: string) => pipeline(await store.read(key), fs.createWriteStream(tmpPath));
   // Eviction may unlink the cached copy between lookup and open: look it up again once.
@@ -366,14 +366,14 @@ export const signedBlobRoute = stream({
     const sha256 = segment(req, 'sha256');
     const key = `sha256/${sha256}`;
     const { expires, type, signature } = req.query;
+    // Only a store whose signed URLs point here can have signed this one.
     const signed =
-      store instanceof FileBlobStore &&
       /^[0-9a-f]{64}$/.test(sha256) &&
       typeof expires === 'string' &&
       typeof type === 'string' &&
       typeof signature === 'string' &&
-      store.verify(key, Number(expires), type, signature);
-    if (!signed) throw new AppError('FORBIDDEN', 'this link is invalid or has expired');
+      store?.verifySignedUrl?.(key, Number(expires), type, signature) === true;
+    if (!store || !signed) throw new AppError('FORBIDDEN', 'this link is invalid or has expired');
     const stat = await store.stat(key);
     if (!stat) throw notFound('blob');
     const inline = INLINE_TYPES.test(type);
@@ -385,10 +385,15 @@ export const signedBlobRoute = stream({
       contentType: inline ? type : 'application/octet-stream',
       contentDisposition: inline ? 'inline' : 'attachment',
       cacheControl: 'private, max-age=300',
-      open: async () => {
-        const handle = await store.openFile(key);
-        return { handle, done: () => handle.close() };
-      },
+      open: (range) => openStored(store, key, range),
     });
   },
 });
+
+/** An object's bytes: its local file when the store keeps one (every range read from it), else a store read of `range`. */
+async function openStored(store: BlobStore, key: string, range: ByteRange): Promise<LocalFile | Readable> {
+  const localPath = store.localPath?.(key);
+  if (localPath === undefined) return store.read(key, range);
+  const handle = await fs.promises.open(localPath, 'r').catch(missingBlob(key));
+  return { handle, done: () => handle.close() };
+}
