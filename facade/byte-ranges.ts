@@ -4,6 +4,8 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ByteRange } from '../src/blobs/blob-store';
+import { rangeNotSatisfiable } from '../src/errors';
+import { writeError } from './http';
 
 /**
  * Serving one stored object the way a static file server or CDN does (RFC 9110): validators,
@@ -77,12 +79,11 @@ export async function serveObject(req: IncomingMessage, res: ServerResponse, obj
 
   const ranges = rangeStillValid(req, object) ? parseRange(req.headers.range, object.size) : null;
   if (ranges === 'unsatisfiable' || ranges === 'too long') {
-    const detail = ranges === 'too long' ? `range not satisfiable: the Range header is longer than ${MAX_RANGE_HEADER_BYTES} bytes` : 'range not satisfiable';
-    const body = JSON.stringify({ detail });
+    const refusal = ranges === 'too long' ? rangeNotSatisfiable(object.size, `range not satisfiable: the Range header is longer than ${MAX_RANGE_HEADER_BYTES} bytes`) : rangeNotSatisfiable(object.size);
     delete headers['Cache-Control'];
-    res.writeHead(416, { ...headers, 'Content-Range': `bytes */${object.size}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-    res.end(req.method === 'HEAD' ? undefined : body);
-    return { status: 416, ranges: null };
+    // Answered here rather than thrown: the validators go with it, and callers count what was served.
+    writeError(req, res, refusal, headers);
+    return { status: res.statusCode, ranges: null };
   }
 
   if (object.contentDisposition !== undefined) headers['Content-Disposition'] = object.contentDisposition;
