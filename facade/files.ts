@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
+import { stringify as stringifyYaml } from 'yaml';
 import type { Blobs } from '../src/blobs';
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobStore, ByteRange } from '../src/blobs/blob-store';
@@ -211,7 +212,12 @@ function inFeed(file: ManifestFile, feed: Feed): boolean {
   if (!feed.platforms.includes(file.platform.toLowerCase())) return false;
   return feed.arch === undefined || archOf(file.arch ?? 'x64') === feed.arch;
 }
-const yamlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
+/**
+ * How feeds are written: every string single-quoted, as electron-builder writes its own feeds
+ * (so a version, digest or date is never read back as a number or a timestamp by
+ * electron-updater's YAML 1.1 parser), and no line folded.
+ */
+const FEED_YAML = { defaultStringType: 'QUOTE_SINGLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
 
 /**
  * `GET /admin/api/public/app/desktop/update/{feed}`: electron-updater's generic-provider feed
@@ -235,18 +241,10 @@ export const desktopUpdateFeedRoute = stream({
     if (!manifest || files.length === 0) throw notFound('update feed');
     const digests = new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512]));
     const entries = files.map((f) => ({ url: downloadUrl(ctx.baseUrl, 'desktop', manifest.version, f.filename), sha512: digests.get(f.filename) ?? '', size: f.size }));
-    const yaml = [
-      `version: ${yamlText(manifest.version)}`,
-      'files:',
-      ...entries.flatMap((e) => [`  - url: ${yamlText(e.url)}`, `    sha512: ${yamlText(e.sha512)}`, `    size: ${e.size}`]),
-      `path: ${yamlText(entries[0].url)}`,
-      `sha512: ${yamlText(entries[0].sha512)}`,
-      `releaseDate: ${yamlText(manifest.pubDate)}`,
-      '',
-    ].join('\n');
+    const feedText = stringifyYaml({ version: manifest.version, files: entries, path: entries[0].url, sha512: entries[0].sha512, releaseDate: manifest.pubDate }, FEED_YAML);
     res.setHeader('Cache-Control', 'no-cache');
     varyByOrigin(res, ctx.services.config);
-    res.status(200).type('text/yaml').send(yaml);
+    res.status(200).type('text/yaml').send(feedText);
   },
 });
 
