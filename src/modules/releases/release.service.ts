@@ -56,6 +56,9 @@ function requireStore(store: BlobStore | null): BlobStore {
   return store;
 }
 
+/** A published version's files are immutable. */
+const filesFrozen = (product: string, version: string) => conflict(`version ${version} of ${product} is published; its files cannot change`);
+
 /**
  * Stores one release binary, streamed (never buffered whole), with its size and digests.
  * Files of a published version cannot be replaced.
@@ -74,15 +77,14 @@ export async function uploadReleaseFile(
     .text(['path', 'filename'], where.filename, FILENAME_RULE)
     .done();
   const store = requireStore(blobs.store);
-  // A published version's files are immutable.
-  if (await hasManifest(em, product, where.version)) throw conflict(`version ${where.version} of ${product} is published; its files cannot change`);
+  if (await hasManifest(em, product, where.version)) throw filesFrozen(product, where.version);
   const file = await receiveToTemp(body, blobs.tmpDir, maxBytes);
   try {
     return await em.transactional(async (tx) => {
       // Serializes uploads and publishes of one version: a file cannot change under a publish
       // that is checking it, and row and bytes always belong to the same upload.
       await lockReleaseName(tx, `release:${product}:${where.version}`);
-      if (await hasManifest(tx, product, where.version)) throw conflict(`version ${where.version} of ${product} is published; its files cannot change`);
+      if (await hasManifest(tx, product, where.version)) throw filesFrozen(product, where.version);
       const row = await saveUploadedBinary(tx, { product, version: where.version, filename: where.filename, size: file.size, sha256: file.sha256, sha512: file.sha512 });
       // The bytes go in last, atomically: if the put fails the row rolls back and the old file stays.
       await store.putFile(releaseKey(product, where.version, where.filename), file.path);
