@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
+import { stringify as stringifyYaml } from 'yaml';
 import type { Blobs } from '../src/blobs';
-import { BlobNotFoundError } from '../src/blobs/blob-store';
-import { FileBlobStore } from '../src/blobs/file-store';
+import type { Readable } from 'node:stream';
+import { BlobNotFoundError, BlobStore, ByteRange } from '../src/blobs/blob-store';
 import { requireViewer, varyByOrigin } from '../src/context';
 import { AppError, invalid, notFound } from '../src/errors';
 import { unstorable } from '../src/validation';
 import { currentCatalog } from '../src/modules/catalog/catalog.service';
-import { checkUploadFields, figureLocation, INLINE_TYPES, storeFigureUpload, uploadTarget } from '../src/modules/figures/figure.service';
+import { checkUploadFields, figureLocation, INLINE_TYPES, storeFigureUpload, toSpecRow, uploadTarget } from '../src/modules/figures/figure.service';
 import {
   countDownload,
   currentManifest,
@@ -16,7 +17,7 @@ import {
   ManifestFile,
   publishedFile,
   releaseFileKey,
-  ReleaseFileRow,
+  ReleaseBinary,
   releaseFilesOf,
   uploadReleaseFile,
 } from '../src/modules/releases/release.service';
@@ -86,25 +87,25 @@ export const releaseFileUploadRoute = stream({
   },
 });
 
+/** A missing local file of a stored object is the store's not-found. */
+const missingBlob = (key: string) => (error: unknown) => {
+  throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? new BlobNotFoundError(key) : error;
+};
+
 /**
- * A release file's bytes as a local file: the file store's own, or the on-disk cache's copy of
- * a remote store's (filled once). The handle is shared with other downloads of the file (its
- * bytes never change once published): no open and close per request.
+ * A release file's bytes as a local file: the store's own when it keeps files on this machine,
+ * else the on-disk cache's copy (filled once). The handle is shared with other downloads of the
+ * file (its bytes never change once published): no open and close per request.
  */
-async function openReleaseFile(blobs: Blobs, file: ReleaseFileRow): Promise<LocalFile> {
+async function openReleaseFile(blobs: Blobs, file: ReleaseBinary): Promise<LocalFile> {
   const store = blobs.store!;
   const key = releaseFileKey(file);
   const shared = async (filePath: string): Promise<LocalFile> => {
     const { handle, release } = await blobs.releaseFiles.open(filePath);
     return { handle, done: release };
   };
-  if (store instanceof FileBlobStore) {
-    try {
-      return await shared(store.pathOf(key));
-    } catch (error) {
-      throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? new BlobNotFoundError(key) : error;
-    }
-  }
+  const localPath = store.localPath?.(key);
+  if (localPath !== undefined) return shared(localPath).catch(missingBlob(key));
   const cache = blobs.releaseCache!;
   const fill = async (tmpPath: string) => pipeline(await store.read(key), fs.createWriteStream(tmpPath));
   // Eviction may unlink the cached copy between lookup and open: look it up again once.
@@ -153,7 +154,7 @@ export const releaseDownloadRoute = stream({
     const served = await serveObject(req, res, {
       size: file.size,
       etag: file.sha256,
-      lastModified: file.created_at,
+      lastModified: file.createdAt,
       contentType: mediaTypeOf(file.filename),
       contentDisposition: `attachment; filename="${file.filename}"`,
       // A published version's files never change.
@@ -211,7 +212,12 @@ function inFeed(file: ManifestFile, feed: Feed): boolean {
   if (!feed.platforms.includes(file.platform.toLowerCase())) return false;
   return feed.arch === undefined || archOf(file.arch ?? 'x64') === feed.arch;
 }
-const yamlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
+/**
+ * How feeds are written: every string single-quoted, as electron-builder writes its own feeds
+ * (so a version, digest or date is never read back as a number or a timestamp by
+ * electron-updater's YAML 1.1 parser), and no line folded.
+ */
+const FEED_YAML = { defaultStringType: 'QUOTE_SINGLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
 
 /**
  * `GET /admin/api/public/app/desktop/update/{feed}`: electron-updater's generic-provider feed
@@ -235,18 +241,10 @@ export const desktopUpdateFeedRoute = stream({
     if (!manifest || files.length === 0) throw notFound('update feed');
     const digests = new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512]));
     const entries = files.map((f) => ({ url: downloadUrl(ctx.baseUrl, 'desktop', manifest.version, f.filename), sha512: digests.get(f.filename) ?? '', size: f.size }));
-    const yaml = [
-      `version: ${yamlText(manifest.version)}`,
-      'files:',
-      ...entries.flatMap((e) => [`  - url: ${yamlText(e.url)}`, `    sha512: ${yamlText(e.sha512)}`, `    size: ${e.size}`]),
-      `path: ${yamlText(entries[0].url)}`,
-      `sha512: ${yamlText(entries[0].sha512)}`,
-      `releaseDate: ${yamlText(manifest.pub_date)}`,
-      '',
-    ].join('\n');
+    const feedText = stringifyYaml({ version: manifest.version, files: entries, path: entries[0].url, sha512: entries[0].sha512, releaseDate: manifest.pubDate }, FEED_YAML);
     res.setHeader('Cache-Control', 'no-cache');
     varyByOrigin(res, ctx.services.config);
-    res.status(200).type('text/yaml').send(yaml);
+    res.status(200).type('text/yaml').send(feedText);
   },
 });
 
@@ -315,7 +313,7 @@ export const figureUploadRoute = stream({
         mime: fields.mime ?? null,
         compressed: compressed === undefined ? null : BOOLEAN_FIELD.get(compressed)!,
       });
-      res.status(200).json(figure);
+      res.status(200).json(toSpecRow(figure));
     } finally {
       await form.discard();
     }
@@ -366,14 +364,14 @@ export const signedBlobRoute = stream({
     const sha256 = segment(req, 'sha256');
     const key = `sha256/${sha256}`;
     const { expires, type, signature } = req.query;
+    // Only a store whose signed URLs point here can have signed this one.
     const signed =
-      store instanceof FileBlobStore &&
       /^[0-9a-f]{64}$/.test(sha256) &&
       typeof expires === 'string' &&
       typeof type === 'string' &&
       typeof signature === 'string' &&
-      store.verify(key, Number(expires), type, signature);
-    if (!signed) throw new AppError('FORBIDDEN', 'this link is invalid or has expired');
+      store?.verifySignedUrl?.(key, Number(expires), type, signature) === true;
+    if (!store || !signed) throw new AppError('FORBIDDEN', 'this link is invalid or has expired');
     const stat = await store.stat(key);
     if (!stat) throw notFound('blob');
     const inline = INLINE_TYPES.test(type);
@@ -385,10 +383,15 @@ export const signedBlobRoute = stream({
       contentType: inline ? type : 'application/octet-stream',
       contentDisposition: inline ? 'inline' : 'attachment',
       cacheControl: 'private, max-age=300',
-      open: async () => {
-        const handle = await store.openFile(key);
-        return { handle, done: () => handle.close() };
-      },
+      open: (range) => openStored(store, key, range),
     });
   },
 });
+
+/** An object's bytes: its local file when the store keeps one (every range read from it), else a store read of `range`. */
+async function openStored(store: BlobStore, key: string, range: ByteRange): Promise<LocalFile | Readable> {
+  const localPath = store.localPath?.(key);
+  if (localPath === undefined) return store.read(key, range);
+  const handle = await fs.promises.open(localPath, 'r').catch(missingBlob(key));
+  return { handle, done: () => handle.close() };
+}

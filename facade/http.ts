@@ -1,9 +1,10 @@
 import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
 import { Ctx, makeContext, requestFacts, Services, varyByOrigin } from '../src/context';
-import { AppError, ERROR_CODES, toAppError } from '../src/errors';
+import { AppError, ERROR_CODES, invalid, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { requireReleaseToken } from '../src/modules/releases/release.policy';
@@ -13,15 +14,34 @@ import { operationOf, OperationRoute, Route } from './route';
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
 export const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
 
+/**
+ * An error as the REST API answers it (contracts §2): the status from the error table, the
+ * headers it carries, and the body (`{detail}`, or the 422's list of issues at their wire locations).
+ */
+function restAnswer(error: AppError, plans: VariablePlan[]): { status: number; headers: Record<string, string>; body: object } {
+  const status = ERROR_CODES[error.code].http;
+  const headers: Record<string, string> = { ...error.headers };
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  if (error.code === 'VALIDATION_FAILED' && error.issues) return { status, headers, body: { detail: error.issues.map((issue) => toWireIssue(issue, plans)) } };
+  return { status, headers, body: { ...error.details, detail: error.message } };
+}
+
 /** Writes an error the one way the REST API writes errors (contracts §2). */
 export function sendError(res: Response, error: AppError, plans: VariablePlan[] = []): void {
-  const status = ERROR_CODES[error.code].http;
-  if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-  if (error.code === 'VALIDATION_FAILED' && error.issues) {
-    res.status(status).json({ detail: error.issues.map((issue) => toWireIssue(issue, plans)) });
-    return;
-  }
-  res.status(status).json({ ...error.details, detail: error.message });
+  const { status, headers, body } = restAnswer(error, plans);
+  res.set(headers).status(status).json(body);
+}
+
+/**
+ * `sendError` on a bare Node response, for code that serves bytes below Express
+ * (`serveObject`): the same status, headers and body, after `headers` of the caller's own, as
+ * `application/json`; HEAD gets no body.
+ */
+export function writeError(req: IncomingMessage, res: ServerResponse, error: AppError, headers: OutgoingHttpHeaders = {}): void {
+  const answer = restAnswer(error, []);
+  const body = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { ...headers, ...answer.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 const WIRE_PARTS = new Set(['body', 'query', 'path', 'header']);
@@ -122,10 +142,8 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
 async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: CompiledOperation, schema: GraphQLSchema) {
   const { route, plans } = compiled;
   const { variables, issues } = readVariables(req, plans);
-  if (issues.length) {
-    res.status(422).json({ detail: issues });
-    return;
-  }
+  // Already at their wire locations, which sendError keeps.
+  if (issues.length) throw invalid(issues.map(({ loc, msg, type }) => ({ path: loc, msg, type })));
   const data = await execute(schema, route.operation, variables, ctx);
   if (route.cacheControl) {
     res.setHeader('Cache-Control', route.cacheControl);

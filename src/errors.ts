@@ -37,6 +37,12 @@ export class AppError extends Error {
     readonly details?: Record<string, unknown>,
     /** For VALIDATION_FAILED: each invalid input. */
     readonly issues?: FieldIssue[],
+    /**
+     * Response headers the REST answer carries besides the status and body (e.g. a 416's
+     * Content-Range stating the object's size), set by the REST adapter only; GraphQL and
+     * JSON-RPC have no headers to put them in.
+     */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -49,6 +55,9 @@ export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `${what
 export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);
 export const invalid = (issues: FieldIssue[]) =>
   new AppError('VALIDATION_FAILED', issues.map((i) => `${i.path.join('.')}: ${i.msg}`).join('; '), undefined, issues);
+/** No byte of the object's `size` is in the requested ranges; the answer states the size (RFC 9110 §15.5.17). */
+export const rangeNotSatisfiable = (size: number, message = 'range not satisfiable') =>
+  new AppError('RANGE_NOT_SATISFIABLE', message, undefined, undefined, { 'Content-Range': `bytes */${size}` });
 
 /**
  * The database cannot be reached or is going away: socket errors, PostgreSQL's shutdown and

@@ -351,6 +351,11 @@ describe('serveObject', () => {
       expect(await lastServed()).toEqual({ status: 304, ranges: null });
     });
 
+    test('Cache-Control: no-cache beside a validator (fetch adds it to every conditional request) still → 304', async () => {
+      expect((await get({ 'If-None-Match': `"${ETAG}"`, 'Cache-Control': 'no-cache' })).status).toBe(304);
+      expect((await get({ 'If-Modified-Since': HTTP_DATE, 'Cache-Control': 'max-age=0, no-cache' })).status).toBe(304);
+    });
+
     test('If-None-Match with another etag → 200', async () => {
       const reply = await get({ 'If-None-Match': '"other"' });
       expect(reply.status).toBe(200);

@@ -44,6 +44,18 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** A URL that lets anyone GET the object for `ttlSeconds`, on the host a browser can reach. */
   signedUrl(key: string, options: SignedUrlOptions): Promise<string>;
+  /**
+   * Where the object of `key` is (or would be) on this machine's disk, for stores that keep
+   * objects as local files (`file`): downloads read it in place, by position. Absent on remote
+   * stores (`s3`), whose release files are copied into a local cache first.
+   */
+  localPath?(key: string): string;
+  /**
+   * Whether the parts of one of this store's signed URLs are genuine and not yet expired, for
+   * stores whose signed URLs this service answers itself (`file`: `GET /blobs/…`). Absent on
+   * stores whose signed URLs point elsewhere (`s3`).
+   */
+  verifySignedUrl?(key: string, expires: number, contentType: string, signature: string): boolean;
 }
 
 export class BlobNotFoundError extends Error {

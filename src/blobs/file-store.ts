@@ -22,13 +22,12 @@ export class FileBlobStore implements BlobStore {
     private readonly signingKey: Buffer,
   ) {}
 
-  /** Where the object of `key` is (or would be) on disk. */
-  pathOf(key: string): string {
+  localPath(key: string): string {
     return path.join(this.root, checkKey(key));
   }
 
   async putFile(key: string, localPath: string): Promise<void> {
-    const target = this.pathOf(key);
+    const target = this.localPath(key);
     try {
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
       await fs.promises.rename(localPath, target);
@@ -39,7 +38,7 @@ export class FileBlobStore implements BlobStore {
 
   async stat(key: string): Promise<BlobStat | null> {
     try {
-      const stat = await fs.promises.stat(this.pathOf(key));
+      const stat = await fs.promises.stat(this.localPath(key));
       return { size: stat.size, lastModified: stat.mtime };
     } catch (error) {
       if (missing(error)) return null;
@@ -55,14 +54,14 @@ export class FileBlobStore implements BlobStore {
   /** The object as an open local file (the caller closes it). @throws BlobNotFoundError */
   async openFile(key: string): Promise<fs.promises.FileHandle> {
     try {
-      return await fs.promises.open(this.pathOf(key), 'r');
+      return await fs.promises.open(this.localPath(key), 'r');
     } catch (error) {
       throw missing(error) ? new BlobNotFoundError(key) : error;
     }
   }
 
   async delete(key: string): Promise<void> {
-    await fs.promises.rm(this.pathOf(key), { force: true });
+    await fs.promises.rm(this.localPath(key), { force: true });
   }
 
   async signedUrl(key: string, { baseUrl, ttlSeconds, contentType = '' }: SignedUrlOptions): Promise<string> {
@@ -71,8 +70,8 @@ export class FileBlobStore implements BlobStore {
     return `${baseUrl}/blobs/${key}?${query}`;
   }
 
-  /** Whether a signed URL's parts are genuine and not yet expired (constant-time compare). */
-  verify(key: string, expires: number, contentType: string, signature: string): boolean {
+  /** Constant-time compare. */
+  verifySignedUrl(key: string, expires: number, contentType: string, signature: string): boolean {
     if (!Number.isSafeInteger(expires) || expires < Date.now() / 1000) return false;
     const expected = Buffer.from(this.sign(key, expires, contentType));
     const given = Buffer.from(signature);

@@ -2,6 +2,8 @@ import { BigIntType, Entity, Index, ManyToOne, Opt, PrimaryKey, Property } from 
 import { Trajectory } from '../trajectories/trajectory.entity';
 import { User } from '../users/user.entity';
 
+// Schema only (these classes drive the migrations): the data goes through figure.repository.ts.
+
 /** A content-addressed blob in the private drive: stored once, whoever uploads it. */
 @Entity({ tableName: 'blobs' })
 export class Blob {

@@ -1,5 +1,7 @@
 import { BigIntType, Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 
+// Schema only (these classes drive the migrations): the data goes through release.repository.ts.
+
 /** A binary in the release store (`releases/<product>/<version>/<filename>`), with its digests. */
 @Entity({ tableName: 'release_files' })
 export class ReleaseFile {

@@ -10,7 +10,7 @@ export const presentManifest = (manifest: Manifest, baseUrl: string): ReleaseMan
   product: manifest.product,
   version: manifest.version,
   notes: manifest.notes,
-  pubDate: new Date(manifest.pub_date),
+  pubDate: new Date(manifest.pubDate),
   files: manifest.files.map((file) => ({ ...file, url: downloadUrl(baseUrl, manifest.product, manifest.version, file.filename) })),
 });
 
@@ -36,6 +36,6 @@ export class ReleaseResolver {
   @Query(() => [ReleaseFileStatsNode], { description: "Admin: a product's release files with download counts." })
   async releaseFiles(@Context() ctx: Ctx, @Arg('product') product: string): Promise<ReleaseFileStatsNode[]> {
     await requireAdmin(ctx);
-    return (await releaseFiles(ctx.em, product)).map((row) => ({ ...row, createdAt: row.created_at }));
+    return releaseFiles(ctx.em, product);
   }
 }

@@ -4,10 +4,28 @@ import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BlobStore } from '../../blobs/blob-store';
 import { receiveToTemp } from '../../blobs/receive';
-import { Query, sqlOf, withDates } from '../../db/sql';
 import { AppError, conflict, notFound } from '../../errors';
 import { checks } from '../../validation';
+import {
+  addDownload,
+  binariesOfProduct,
+  binariesOfVersion,
+  findBinary,
+  findManifestLike,
+  findPublishedBinary,
+  hasManifest,
+  insertManifest,
+  latestManifest,
+  lockReleaseName,
+  Manifest,
+  ManifestFile,
+  ReleaseBinary,
+  saveFoundBinary,
+  saveUploadedBinary,
+} from './release.repository';
 import { compareVersions, SEMVER } from './semver';
+
+export type { Manifest, ManifestFile, ReleaseBinary } from './release.repository';
 
 export const PRODUCTS = ['desktop', 'core'] as const;
 export type Product = (typeof PRODUCTS)[number];
@@ -18,36 +36,6 @@ const VERSION_RULE = { min: 1, max: 100, pattern: SEMVER, hint: 'must be a seman
 const FILENAME_RULE = { min: 1, max: 200, pattern: FILENAME, hint: 'must be 1-200 of A-Z a-z 0-9 . _ - (starting with a letter or digit)' };
 
 const releaseKey = (product: string, version: string, filename: string) => `releases/${product}/${version}/${filename}`;
-
-/** A release binary's row: size and digests, checked at publish time and served as validators. */
-export interface ReleaseFileRow {
-  product: string;
-  version: string;
-  filename: string;
-  size: number;
-  sha256: string;
-  sha512: string;
-  downloads: number;
-  created_at: Date;
-}
-
-/** One file of a manifest as stored (the served form adds `url`). */
-export interface ManifestFile {
-  filename: string;
-  size: number;
-  sha256: string;
-  signature: string | null;
-  platform: string | null;
-  arch: string | null;
-}
-
-export interface Manifest {
-  product: Product;
-  version: string;
-  notes: string | null;
-  pub_date: string;
-  files: ManifestFile[];
-}
 
 export interface ManifestInput {
   version: string;
@@ -68,18 +56,8 @@ function requireStore(store: BlobStore | null): BlobStore {
   return store;
 }
 
-const FILE_COLUMNS = `product, version, filename, size::float8 as size, sha256, sha512, downloads::float8 as downloads, created_at`;
-
-/** Release file rows from raw SQL. */
-async function fileRows(q: Query, sql: string, params: unknown[]): Promise<ReleaseFileRow[]> {
-  return (await q(sql, params)).map((row) => withDates<ReleaseFileRow>(row, 'created_at'));
-}
-
-/** Whether `version` of `product` has a published manifest (its files are then immutable). */
-async function isPublished(em: EntityManager, product: string, version: string) {
-  const rows = await sqlOf(em)(`select 1 from release_manifests where product = ? and version = ?`, [product, version]);
-  return rows.length > 0;
-}
+/** A published version's files are immutable. */
+const filesFrozen = (product: string, version: string) => conflict(`version ${version} of ${product} is published; its files cannot change`);
 
 /**
  * Stores one release binary, streamed (never buffered whole), with its size and digests.
@@ -92,28 +70,22 @@ export async function uploadReleaseFile(
   where: { product: string; version: string; filename: string },
   body: Readable,
   maxBytes: number,
-): Promise<ReleaseFileRow> {
+): Promise<ReleaseBinary> {
   const product = checkProduct(where.product);
   checks()
     .text(['path', 'version'], where.version, VERSION_RULE)
     .text(['path', 'filename'], where.filename, FILENAME_RULE)
     .done();
   const store = requireStore(blobs.store);
-  if (await isPublished(em, product, where.version)) throw conflict(`version ${where.version} of ${product} is published; its files cannot change`);
+  if (await hasManifest(em, product, where.version)) throw filesFrozen(product, where.version);
   const file = await receiveToTemp(body, blobs.tmpDir, maxBytes);
   try {
     return await em.transactional(async (tx) => {
-      const q = sqlOf(tx);
       // Serializes uploads and publishes of one version: a file cannot change under a publish
       // that is checking it, and row and bytes always belong to the same upload.
-      await q(`select pg_advisory_xact_lock(hashtext(?))`, [`release:${product}:${where.version}`]);
-      if (await isPublished(tx, product, where.version)) throw conflict(`version ${where.version} of ${product} is published; its files cannot change`);
-      const [row] = await fileRows(q, 
-        `insert into release_files (product, version, filename, size, sha256, sha512) values (?, ?, ?, ?, ?, ?)
-         on conflict (product, version, filename) do update set size = excluded.size, sha256 = excluded.sha256, sha512 = excluded.sha512, created_at = now()
-         returning ${FILE_COLUMNS}`,
-        [product, where.version, where.filename, file.size, file.sha256, file.sha512],
-      );
+      await lockReleaseName(tx, `release:${product}:${where.version}`);
+      if (await hasManifest(tx, product, where.version)) throw filesFrozen(product, where.version);
+      const row = await saveUploadedBinary(tx, { product, version: where.version, filename: where.filename, size: file.size, sha256: file.sha256, sha512: file.sha512 });
       // The bytes go in last, atomically: if the put fails the row rolls back and the old file stays.
       await store.putFile(releaseKey(product, where.version, where.filename), file.path);
       return row;
@@ -127,9 +99,8 @@ export async function uploadReleaseFile(
  * The row of a file in the release store. A file put into the store directly (not through the
  * upload endpoint) is hashed once, streamed, and recorded.
  */
-async function findReleaseFile(em: EntityManager, store: BlobStore, product: string, version: string, filename: string): Promise<ReleaseFileRow | null> {
-  const q = sqlOf(em);
-  const [row] = await fileRows(q, `select ${FILE_COLUMNS} from release_files where product = ? and version = ? and filename = ?`, [product, version, filename]);
+async function findReleaseFile(em: EntityManager, store: BlobStore, product: string, version: string, filename: string): Promise<ReleaseBinary | null> {
+  const row = await findBinary(em, product, version, filename);
   if (row) return row;
   const key = releaseKey(product, version, filename);
   if (!(await store.stat(key))) return null;
@@ -141,12 +112,7 @@ async function findReleaseFile(em: EntityManager, store: BlobStore, product: str
     sha256.update(chunk as Buffer);
     sha512.update(chunk as Buffer);
   }
-  const [recorded] = await fileRows(q, 
-    `insert into release_files (product, version, filename, size, sha256, sha512) values (?, ?, ?, ?, ?, ?)
-     on conflict (product, version, filename) do update set size = excluded.size returning ${FILE_COLUMNS}`,
-    [product, version, filename, size, sha256.digest('hex'), sha512.digest('base64')],
-  );
-  return recorded;
+  return saveFoundBinary(em, { product, version, filename, size, sha256: sha256.digest('hex'), sha512: sha512.digest('base64') });
 }
 
 function checkManifest(product: Product, input: ManifestInput) {
@@ -186,9 +152,8 @@ export async function publishManifest(em: EntityManager, store: BlobStore | null
   checkManifest(product, input);
   const releases = requireStore(store);
   return em.transactional(async (tx) => {
-    const q = sqlOf(tx);
-    await q(`select pg_advisory_xact_lock(hashtext(?))`, [`release:${product}`]);
-    await q(`select pg_advisory_xact_lock(hashtext(?))`, [`release:${product}:${input.version}`]);
+    await lockReleaseName(tx, `release:${product}`);
+    await lockReleaseName(tx, `release:${product}:${input.version}`);
     const files: ManifestFile[] = [];
     const problems = checks();
     for (const [i, file] of input.files.entries()) {
@@ -211,15 +176,11 @@ export async function publishManifest(em: EntityManager, store: BlobStore | null
       product,
       version: input.version,
       notes: input.notes ?? null,
-      pub_date: (input.pubDate ?? new Date()).toISOString(),
+      pubDate: (input.pubDate ?? new Date()).toISOString(),
       files,
     };
-    // jsonb equality ignores key order; without a pub_date in the request, the stored one stands.
-    const [existing] = await q<{ manifest: Manifest; same: boolean }>(
-      `select manifest, (case when ? then manifest else manifest - 'pub_date' end) = (case when ? then ?::jsonb else ?::jsonb - 'pub_date' end) as same
-         from release_manifests where product = ? and version = ?`,
-      [!!input.pubDate, !!input.pubDate, JSON.stringify(manifest), JSON.stringify(manifest), product, input.version],
-    );
+    // Without a pub_date in the request, the stored one stands.
+    const existing = await findManifestLike(tx, manifest, !!input.pubDate);
     if (existing) {
       if (existing.same) return existing.manifest;
       throw conflict(`version ${input.version} of ${product} is already published; published versions are immutable`);
@@ -228,19 +189,14 @@ export async function publishManifest(em: EntityManager, store: BlobStore | null
     if (current && compareVersions(input.version, current.version) < 0 && !input.force) {
       throw conflict(`version ${input.version} is older than the current ${current.version}; send force: true to publish it anyway`, { current_version: current.version });
     }
-    await q(`insert into release_manifests (product, version, manifest) values (?, ?, ?)`, [product, input.version, JSON.stringify(manifest)]);
+    await insertManifest(tx, manifest);
     return manifest;
   });
 }
 
 /** The product's current manifest: the most recently published one. */
 export async function currentManifest(em: EntityManager, productName: string): Promise<Manifest | null> {
-  const product = checkProduct(productName);
-  const [row] = await sqlOf(em)<{ manifest: Manifest }>(
-    `select manifest from release_manifests where product = ? order by published_at desc, version desc limit 1`,
-    [product],
-  );
-  return row?.manifest ?? null;
+  return latestManifest(em, checkProduct(productName));
 }
 
 /** The public URL of a release file on this host. */
@@ -251,27 +207,20 @@ export const downloadUrl = (baseUrl: string, product: string, version: string, f
  * Published files never change (their version is immutable), so once found they are remembered
  * by every instance for good; misses are not remembered, since a publish may come next.
  */
-const publishedFiles = new Map<string, ReleaseFileRow>();
+const publishedFiles = new Map<string, ReleaseBinary>();
 const PUBLISHED_FILES_KEPT = 1000;
 
 /**
  * A file of a published manifest, for download; null for anything else (unknown, unpublished,
  * or not listed), so a pre-release upload is not public before its manifest is.
  */
-export async function publishedFile(em: EntityManager, product: string, version: string, filename: string): Promise<ReleaseFileRow | null> {
+export async function publishedFile(em: EntityManager, product: string, version: string, filename: string): Promise<ReleaseBinary | null> {
   if (!(PRODUCTS as readonly string[]).includes(product) || !SEMVER.test(version) || !FILENAME.test(filename)) return null;
   // Keyed by database too: several apps in one process (tests) must not share entries.
   const key = `${em.config.get('clientUrl')}|${product}/${version}/${filename}`;
   const known = publishedFiles.get(key);
   if (known) return known;
-  const [row] = await fileRows(
-    sqlOf(em),
-    `select ${FILE_COLUMNS} from release_files f
-      where f.product = ? and f.version = ? and f.filename = ?
-        and exists (select 1 from release_manifests m, jsonb_array_elements(m.manifest->'files') listed
-                     where m.product = f.product and m.version = f.version and listed->>'filename' = f.filename)`,
-    [product, version, filename],
-  );
+  const row = await findPublishedBinary(em, product, version, filename);
   if (!row) return null;
   if (publishedFiles.size >= PUBLISHED_FILES_KEPT) publishedFiles.delete(publishedFiles.keys().next().value!);
   publishedFiles.set(key, row);
@@ -279,22 +228,17 @@ export async function publishedFile(em: EntityManager, product: string, version:
 }
 
 /** Where a release file's bytes are in the store. */
-export const releaseFileKey = (file: ReleaseFileRow) => releaseKey(file.product, file.version, file.filename);
+export const releaseFileKey = (file: ReleaseBinary) => releaseKey(file.product, file.version, file.filename);
 
 /** Counts one download. */
-export async function countDownload(em: EntityManager, file: ReleaseFileRow): Promise<void> {
-  await sqlOf(em)(`update release_files set downloads = downloads + 1 where product = ? and version = ? and filename = ?`, [file.product, file.version, file.filename]);
-}
+export const countDownload = (em: EntityManager, file: ReleaseBinary): Promise<void> => addDownload(em, file);
 
 /** The stored files of one version. */
-export async function releaseFilesOf(em: EntityManager, product: Product, version: string): Promise<ReleaseFileRow[]> {
-  return fileRows(sqlOf(em), `select ${FILE_COLUMNS} from release_files where product = ? and version = ?`, [product, version]);
-}
+export const releaseFilesOf = (em: EntityManager, product: Product, version: string): Promise<ReleaseBinary[]> => binariesOfVersion(em, product, version);
 
 /** Every file of `product` with its download count, newest version first (admins). */
-export async function releaseFiles(em: EntityManager, productName: string): Promise<ReleaseFileRow[]> {
-  const product = checkProduct(productName);
-  const rows = await fileRows(sqlOf(em), `select ${FILE_COLUMNS} from release_files where product = ?`, [product]);
+export async function releaseFiles(em: EntityManager, productName: string): Promise<ReleaseBinary[]> {
+  const rows = await binariesOfProduct(em, checkProduct(productName));
   // Versions are validated on every way in, so they all compare.
   return rows.sort((a, b) => compareVersions(b.version, a.version) || a.filename.localeCompare(b.filename));
 }
