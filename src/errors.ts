@@ -1,3 +1,4 @@
+import { BlobNotFoundError } from './blobs/blob-store';
 /**
  * The one error hierarchy. Code throws `AppError` with a code; the code alone decides the HTTP
  * status and the JSON-RPC code, in the table below. Translation happens in exactly three places:
@@ -124,5 +125,7 @@ export function toAppError(error: unknown): AppError {
   }
   if (typeof pgCode === 'string' && PG_BAD_TEXT.has(pgCode)) return new AppError('BAD_REQUEST', 'text must not contain NUL characters');
   if ((error as { name?: string } | null)?.name === 'NotFoundError') return notFound();
+  // A row names an object the store no longer has (deleted by hand, or a store swapped underneath).
+  if (error instanceof BlobNotFoundError) return notFound('file');
   return new AppError('INTERNAL', 'internal server error');
 }

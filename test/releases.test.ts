@@ -844,6 +844,18 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     expect(ranged.body.equals(bytes.subarray(149990))).toBe(true);
   });
 
+  test('a published file that has gone from the store (an operator deleted it) → 404 {detail}, never a 500', async () => {
+    const bytes = randomBytes(120_000);
+    const filename = name('vanished.bin');
+    await uploadOk(t, 'core', '3.5.0', filename, bytes);
+    await publishOk(t, 'core', { version: '3.5.0', files: [coreFile(filename, bytes)] });
+    await t.app.services.blobs.store!.delete(`releases/core/3.5.0/${filename}`);
+    for (const headers of [{}, { range: 'bytes=0-9' }, { range: 'bytes=0-1,5-6' }] as Record<string, string>[]) {
+      const reply = await download(t, 'core', '3.5.0', filename, headers);
+      expect({ status: reply.status, body: json(reply) }).toEqual({ status: 404, body: { detail: expect.any(String) } });
+    }
+  });
+
   test('two uploads of one unpublished file at once leave a row matching the bytes served', async () => {
     for (let round = 0; round < 3; round++) {
       const version = `4.0.${round}`;
