@@ -35,8 +35,9 @@ function builtAt() {
 }
 
 const compiler = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-if (fs.existsSync(compiler) && newest(SOURCES.map((entry) => path.join(root, entry))) > builtAt()) {
-  process.stderr.write('labdesk: sources changed since the last build; compiling…\n');
+const built = builtAt();
+if (fs.existsSync(compiler) && newest(SOURCES.map((entry) => path.join(root, entry))) > built) {
+  process.stderr.write(built ? 'labdesk: sources changed since the last build; compiling…\n' : 'labdesk: compiling (first run)…\n');
   execFileSync(process.execPath, [compiler, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
 }
 if (!fs.existsSync(main)) {
