@@ -84,3 +84,108 @@ describe('activity recording', () => {
     expect(await activityRows(user.id)).toEqual([]);
   });
 });
+
+describe('GET /api/admin/stats', () => {
+  /** Every test here measures at its own instant, days away from the others. */
+  const AT = Date.parse('2033-06-20T10:00:00.000Z');
+  afterEach(() => setClock(t, Date.now()));
+
+  const stats = async (at: number) => {
+    setClock(t, at);
+    const reply = await t.call('GET', '/api/admin/stats', { token: t.adminToken });
+    expect(reply.status).toBe(200);
+    return reply.body;
+  };
+  const activeAt = async (app: TestApp, token: string, at: number) => {
+    setClock(app, at);
+    expect((await app.call('GET', '/api/me', { token })).status).toBe(200);
+  };
+  const ledger = (userId: string, at: number, tokensIn: number, tokensOut: number) =>
+    t.sql(`insert into usage_entries (user_id, source, tokens_in, tokens_out, created_at) values ($1, 'model_call', $2, $3, $4)`, [userId, tokensIn, tokensOut, new Date(at)]);
+
+  test('admin only: anonymous 401, a user 403', async () => {
+    const user = await makeUser(t);
+    expect((await t.call('GET', '/api/admin/stats')).status).toBe(401);
+    const refused = await t.call('GET', '/api/admin/stats', { token: user.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ detail: expect.any(String) });
+  });
+
+  test('the contracts §8 shape', async () => {
+    const body = await stats(AT);
+    expect(Object.keys(body).sort()).toEqual(['dau', 'generated_at', 'llm', 'mau', 'online_users', 'plans', 'registrations', 'wau']);
+    expect(Object.keys(body.llm).sort()).toEqual(['last_1h', 'last_5m']);
+    expect(Object.keys(body.llm.last_5m).sort()).toEqual(['calls', 'tokens_in', 'tokens_out', 'users']);
+    expect(Object.keys(body.registrations).sort()).toEqual(['today', 'total']);
+    expect(body.plans.map((p: { plan_code: string }) => p.plan_code)).toEqual(['free', 'pro', 'lab', 'enterprise']);
+    expect(body.generated_at).toBe(new Date(AT).toISOString());
+  });
+
+  test('LLM windows and online users: 4 minutes ago counts in 5 m, 6 minutes ago only in 1 h', async () => {
+    const at = AT + 2 * DAY;
+    const [a, b, c] = [await makeUser(t), await makeUser(t), await makeUser(t)];
+    await ledger(a.id, at - 4 * MIN, 100, 10);
+    await ledger(a.id, at - 4 * MIN + 1_000, 1, 1);
+    await ledger(b.id, at - 6 * MIN, 1000, 200);
+    await ledger(c.id, at - 61 * MIN, 5, 5); // past the hour
+    await ledger(c.id, at + MIN, 7, 7); // after `now`
+    await activeAt(t, a.token, at - 4 * MIN);
+    await activeAt(t, b.token, at - 6 * MIN);
+    const body = await stats(at);
+    expect(body.llm).toEqual({
+      last_5m: { calls: 2, tokens_in: 101, tokens_out: 11, users: 1 },
+      last_1h: { calls: 3, tokens_in: 1101, tokens_out: 211, users: 2 },
+    });
+    // a (4 minutes ago) and the admin asking now; not b (6 minutes ago).
+    expect(body.online_users).toBe(2);
+  });
+
+  test('DAU/WAU/MAU over UTC days, a user active on two instances counted once, MAU per plan', async () => {
+    const at = AT + 100 * DAY; // 10:00 UTC, more than 30 days after the other tests here
+    const today = Math.floor(at / DAY) * DAY;
+    const second = await startTestApp({}, { sameDatabaseAs: t });
+    try {
+      const [a, b, c, d, e, f] = await Promise.all(Array.from({ length: 6 }, () => makeUser(t)));
+      expect((await t.call('PATCH', `/api/admin/users/${a.id}`, { token: t.adminToken, body: { plan_code: 'pro' } })).status).toBe(200);
+      await activeAt(t, a.token, today); // 00:00 UTC today
+      await activeAt(second, a.token, today + 5 * MIN); // same user on another instance
+      await activeAt(t, b.token, today - 1); // 23:59:59.999 yesterday: WAU, not DAU
+      await activeAt(t, c.token, today - 6 * DAY); // first day of the week
+      await activeAt(t, d.token, today - 7 * DAY); // MAU only
+      await activeAt(t, e.token, today - 29 * DAY); // first day of the month
+      await activeAt(t, f.token, today - 30 * DAY); // outside every window
+      const body = await stats(at);
+      // + the admin, active now.
+      expect({ dau: body.dau, wau: body.wau, mau: body.mau }).toEqual({ dau: 2, wau: 4, mau: 6 });
+      expect(body.plans).toEqual([
+        { plan_code: 'free', active_users: 4 },
+        { plan_code: 'pro', active_users: 1 },
+        { plan_code: 'lab', active_users: 0 },
+        { plan_code: 'enterprise', active_users: 1 },
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('registrations: the total, and today from 00:00 UTC', async () => {
+    const at = AT + 200 * DAY;
+    const today = Math.floor(at / DAY) * DAY;
+    const [a, b] = [await makeUser(t), await makeUser(t)];
+    await t.sql('update users set created_at = $2 where id = $1', [a.id, new Date(today)]);
+    await t.sql('update users set created_at = $2 where id = $1', [b.id, new Date(today - 1)]);
+    const [{ total }] = await t.sql<{ total: number }>('select count(*)::int as total from users');
+    expect((await stats(at)).registrations).toEqual({ total, today: 1 });
+  });
+
+  test('GraphQL adminStats answers the same figures; a user gets 403 before validation', async () => {
+    const user = await makeUser(t);
+    setClock(t, AT);
+    const query = '{ adminStats { onlineUsers dau llm { last1h { calls } } generatedAt } }';
+    const asAdmin = await t.call('POST', '/graphql', { token: t.adminToken, body: { query } });
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.body.data.adminStats.generatedAt).toBe(new Date(AT).toISOString());
+    const asUser = await t.call('POST', '/graphql', { token: user.token, body: { query: '{ adminStats { noSuchField } }' } });
+    expect(asUser.status).toBe(403);
+  });
+});

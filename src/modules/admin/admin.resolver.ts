@@ -16,6 +16,8 @@ import { checkTokenLabel, TokenCreateInput, UserCreateInput, UserUpdateInput } f
 import * as users from '../users/user.service';
 import { IssuedTokenNode, PlanCodeValue, UserNode, UserPage } from '../users/user.types';
 import { requireAdmin } from './admin.policy';
+import { adminStats } from './stats.service';
+import { AdminStatsNode } from './stats.types';
 
 const PAGE = { max: 500, default: 100 };
 
@@ -139,5 +141,12 @@ export class AdminResolver {
     const admin = await requireAdmin(ctx);
     const lab = await adminUpdateLab(ctx.em, admin.user.id, id, input);
     return presentLab(ctx, admin, { lab, membership: null });
+  }
+
+  @Extensions(ADMIN_ONLY)
+  @Query(() => AdminStatsNode, { description: 'Admin: online users, LLM activity over 5 minutes and 1 hour, DAU/WAU/MAU (UTC days), registrations, monthly active users per plan.' })
+  async adminStats(@Context() ctx: Ctx): Promise<AdminStatsNode> {
+    await requireAdmin(ctx);
+    return adminStats(ctx.em, ctx.services.clock.now());
   }
 }
