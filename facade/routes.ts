@@ -37,6 +37,9 @@ const NOT_ENOUGH_CREDITS = schemaRef('NotEnoughCredits', {
  * The REST API as data: one row per endpoint. Order matters only where two templates overlap:
  * `/api/labs/preview` must come before `/api/labs/{lab_id}`.
  */
+/** A lab's invitation code is shown to its owner only; members' entries leave it out (not null). */
+const HIDDEN_LAB_CODE = ['invitation_code', 'code_expires_at'] as const;
+
 export const ROUTES: Route[] = [
   // Auth (contracts §3)
   operation({ method: 'POST', path: '/api/auth/cli/start', auth: 'none', tag: 'auth', summary: 'Start a CLI device login', operation: Op.AuthCliStartDocument, variables: {}, result: 'authCliStart' }),
@@ -48,10 +51,10 @@ export const ROUTES: Route[] = [
 
   // Labs
   operation({ method: 'POST', path: '/api/labs', auth: 'user', tag: 'labs', summary: 'Create a lab', operation: Op.LabCreateDocument, variables: { input: body() }, result: 'labCreate' }),
-  operation({ method: 'GET', path: '/api/labs', auth: 'user', tag: 'labs', summary: 'Labs the caller is in', operation: Op.LabsDocument, variables: {}, result: 'labs', list: true }),
+  operation({ method: 'GET', path: '/api/labs', auth: 'user', tag: 'labs', summary: 'Labs the caller is in', operation: Op.LabsDocument, variables: {}, result: 'labs', list: true, omitWhenNull: HIDDEN_LAB_CODE }),
   operation({ method: 'GET', path: '/api/labs/preview', auth: 'user', tag: 'labs', summary: 'Team name of an invitation code', operation: Op.LabPreviewDocument, variables: { code: query('code') }, result: 'labPreview' }),
   operation({ method: 'POST', path: '/api/labs/join', auth: 'user', tag: 'labs', summary: 'Ask to join a lab', operation: Op.LabJoinDocument, variables: { input: body() }, result: 'labJoin' }),
-  operation({ method: 'GET', path: '/api/labs/{lab_id}', auth: 'user', tag: 'labs', summary: 'A lab', operation: Op.LabDocument, variables: { id: path('lab_id') }, result: 'lab' }),
+  operation({ method: 'GET', path: '/api/labs/{lab_id}', auth: 'user', tag: 'labs', summary: 'A lab', operation: Op.LabDocument, variables: { id: path('lab_id') }, result: 'lab', omitWhenNull: HIDDEN_LAB_CODE }),
   operation({ method: 'GET', path: '/api/labs/{lab_id}/usage', auth: 'user', tag: 'labs', summary: 'Usage report (owner)', operation: Op.LabUsageDocument, variables: { labId: path('lab_id') }, result: 'labUsage' }),
   operation({ method: 'GET', path: '/api/labs/{lab_id}/board', auth: 'user', tag: 'labs', summary: 'Board of shared analyses', operation: Op.LabBoardDocument, variables: { labId: path('lab_id'), limit: query('limit') }, result: 'labBoard' }),
   operation({ method: 'GET', path: '/api/labs/{lab_id}/reviews', auth: 'user', tag: 'labs', summary: 'Open review threads', operation: Op.LabReviewsDocument, variables: { labId: path('lab_id'), limit: query('limit') }, result: 'labReviews' }),
