@@ -189,3 +189,91 @@ describe('GET /api/admin/stats', () => {
     expect(asUser.status).toBe(403);
   });
 });
+
+describe('GET /api/admin/segmentation', () => {
+  afterEach(() => setClock(t, Date.now()));
+  let serial = 0;
+
+  /** A user of `domain` created by the admin, then given a plan (PATCH, as an admin would). */
+  async function member(domain: string, fields: { email?: string; institution?: string; plan?: Record<string, unknown> } = {}) {
+    const email = fields.email ?? `seg${++serial}x${Math.random().toString(36).slice(2, 8)}@example.org`;
+    const created = await t.call('POST', '/api/admin/users', { token: t.adminToken, body: { email, name: 'Seg', domain, institution: fields.institution } });
+    expect(created.status).toBe(201);
+    if (fields.plan) expect((await t.call('PATCH', `/api/admin/users/${created.body.user_id}`, { token: t.adminToken, body: fields.plan })).status).toBe(200);
+    return created.body;
+  }
+  const segmentation = (query: Record<string, string | number>) => t.call('GET', '/api/admin/segmentation', { token: t.adminToken, query });
+
+  test('admin only; limit 1-200 (0 and 201 are 422); the contracts §8 shape for the default domain', async () => {
+    const user = await makeUser(t);
+    expect((await t.call('GET', '/api/admin/segmentation')).status).toBe(401);
+    expect((await t.call('GET', '/api/admin/segmentation', { token: user.token })).status).toBe(403);
+    for (const limit of [0, 201]) {
+      const refused = await segmentation({ limit });
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'limit'] })]);
+    }
+    expect((await segmentation({ domain: 'x'.repeat(101) })).status).toBe(422);
+    const reply = await segmentation({});
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body).sort()).toEqual(['by_institution', 'by_tier', 'by_type', 'domain', 'granted', 'paid', 'unresolved', 'users']);
+    expect(reply.body.domain).toBe('omics');
+    expect(reply.body.users).toBeGreaterThan(0);
+    expect((await segmentation({ limit: 200 })).status).toBe(200);
+  });
+
+  test('paid counts unexpired paid plans only; promo, trial and admin grants are granted, never paid; unknown institutions are unresolved', async () => {
+    const domain = 'seg-counting';
+    const now = Date.parse('2034-01-10T00:00:00.000Z');
+    setClock(t, now);
+    await member(domain, { institution: 'MIT', plan: { plan_code: 'pro', plan_source: 'paid' } });
+    await member(domain, { email: `p${Date.now()}@mit.edu`, plan: { plan_code: 'lab', plan_source: 'paid', plan_expires_at: '2034-02-01T00:00:00Z' } });
+    await member(domain, { institution: 'Univ. of Oxford', plan: { plan_code: 'pro', plan_source: 'promo' } });
+    await member(domain, { institution: 'the university of oxford', plan: { plan_code: 'enterprise', plan_source: 'admin' } });
+    await member(domain, { email: `t${Date.now()}@bio.stanford.edu`, plan: { plan_code: 'pro', plan_source: 'trial' } });
+    await member(domain, { institution: 'Universität Zürich', plan: { plan_code: 'pro', plan_source: 'paid', plan_expires_at: '2034-01-09T00:00:00Z' } }); // expired
+    await member(domain, { institution: 'UNIVERSITAT ZURICH', plan: { plan_code: 'pro', plan_source: 'paid', disabled: true } }); // disabled
+    await member(domain, { institution: 'Acme Bio Labs', plan: { plan_code: 'pro', plan_source: 'paid' } });
+    await member(domain, { institution: ' acme bio labs ' });
+    await member(domain, { institution: 'Zeta Institute' });
+    await member('seg-elsewhere', { institution: 'Elsewhere Unknown', plan: { plan_code: 'pro', plan_source: 'paid' } });
+
+    const reply = await segmentation({ domain });
+    expect(reply.status).toBe(200);
+    const body = reply.body;
+    expect({ users: body.users, paid: body.paid, granted: body.granted }).toEqual({ users: 10, paid: 3, granted: 3 });
+    expect(body.by_tier).toEqual([
+      { tier: 'r1', users: 7, paid: 2, granted: 3 },
+      { tier: 'unresolved', users: 3, paid: 1, granted: 0 },
+    ]);
+    expect(body.by_type).toEqual([
+      { type: 'university', users: 7, paid: 2, granted: 3 },
+      { type: 'unresolved', users: 3, paid: 1, granted: 0 },
+    ]);
+    expect(body.by_institution).toEqual([
+      { name: 'Massachusetts Institute of Technology', users: 2, paid: 2, granted: 0 },
+      { name: 'University of Oxford', users: 2, paid: 0, granted: 2 },
+      { name: 'University of Zurich', users: 2, paid: 0, granted: 0 },
+      { name: 'Stanford University', users: 1, paid: 0, granted: 1 },
+    ]);
+    expect(body.unresolved).toEqual([
+      { institution: 'Acme Bio Labs', users: 2 },
+      { institution: 'Zeta Institute', users: 1 },
+    ]);
+
+    const limited = await segmentation({ domain, limit: 1 });
+    expect(limited.body.by_institution).toEqual([body.by_institution[0]]);
+    expect(limited.body.unresolved).toEqual([body.unresolved[0]]);
+  });
+
+  test('GraphQL adminSegmentation: the same figures; a user is refused before validation', async () => {
+    const user = await makeUser(t);
+    setClock(t, Date.parse('2034-01-10T00:00:00.000Z')); // as above: one paid plan has expired by then
+    const query = '{ adminSegmentation(domain: "seg-counting", limit: 5) { users paid granted unresolved { institution users } } }';
+    const asAdmin = await t.call('POST', '/graphql', { token: t.adminToken, body: { query } });
+    expect(asAdmin.body.data.adminSegmentation).toMatchObject({ users: 10, paid: 3, granted: 3 });
+    expect((await t.call('POST', '/graphql', { token: user.token, body: { query: '{ adminSegmentation { nope } }' } })).status).toBe(403);
+    const zero = await t.call('POST', '/graphql', { token: t.adminToken, body: { query: '{ adminSegmentation(limit: 0) { users } }' } });
+    expect(zero.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+  });
+});

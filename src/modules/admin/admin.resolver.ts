@@ -16,6 +16,8 @@ import { checkTokenLabel, TokenCreateInput, UserCreateInput, UserUpdateInput } f
 import * as users from '../users/user.service';
 import { IssuedTokenNode, PlanCodeValue, UserNode, UserPage } from '../users/user.types';
 import { requireAdmin } from './admin.policy';
+import { DEFAULT_SEGMENTATION_DOMAIN, segmentation, SEGMENTATION_LIMIT } from './segmentation.service';
+import { SegmentationNode } from './segmentation.types';
 import { adminStats } from './stats.service';
 import { AdminStatsNode } from './stats.types';
 
@@ -148,5 +150,17 @@ export class AdminResolver {
   async adminStats(@Context() ctx: Ctx): Promise<AdminStatsNode> {
     await requireAdmin(ctx);
     return adminStats(ctx.em, ctx.services.clock.now());
+  }
+
+  @Extensions(ADMIN_ONLY)
+  @Query(() => SegmentationNode, { description: 'Admin: users, paying and granted users of a domain over institution tier, type and name, and the institution strings not recognised.' })
+  async adminSegmentation(
+    @Context() ctx: Ctx,
+    @Arg('domain', () => String, { nullable: true, description: 'The users\' domain (default omics).' }) domain?: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-200 (default 40): institutions and unresolved strings listed.' }) limit?: number,
+  ): Promise<SegmentationNode> {
+    await requireAdmin(ctx);
+    const args = { domain: domain ?? DEFAULT_SEGMENTATION_DOMAIN, limit: limitArg(limit, SEGMENTATION_LIMIT) };
+    return segmentation(ctx.em, args, ctx.services.clock.now());
   }
 }
