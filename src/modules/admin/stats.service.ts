@@ -27,10 +27,10 @@ export async function adminStats(em: EntityManager, now: Date): Promise<AdminSta
     fiveMinutesAgo: new Date(at - 5 * MINUTE),
     oneHourAgo: new Date(at - 60 * MINUTE),
     today: utcDate(todayStart),
-    weekFrom: utcDate(todayStart - 6 * DAY),
-    monthFrom: utcDate(todayStart - 29 * DAY),
     todayStart: new Date(todayStart),
     tomorrowStart: new Date(todayStart + DAY),
+    weekStart: new Date(todayStart - 6 * DAY),
+    monthStart: new Date(todayStart - 29 * DAY),
   });
   const { registrationsTotal, registrationsToday, plans, last5m, last1h, ...rest } = row;
   const byPlan = new Map(plans.map((p) => [p.planCode, p.activeUsers]));

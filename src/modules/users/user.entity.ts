@@ -57,7 +57,8 @@ export class User extends BaseEntity {
   @Property({ type: new BigIntType('number'), default: 0 })
   storageUsedBytes: number & Opt = 0;
 
-  /** The latest activity, written together with user_activity_days (activity.repository.ts). */
+  /** The latest activity, written together with user_activity_days (activity.repository.ts); admin stats' online/WAU/MAU read its index. */
+  @Index()
   @Property({ type: 'datetime', nullable: true })
   lastActiveAt: Date | null = null;
 }
