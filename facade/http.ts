@@ -152,8 +152,15 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
   let value = (data as Record<string, unknown>)[route.result];
   if (route.status === 204 || (route.noContentWhenNull && value === null)) return void res.status(204).end();
   if (route.omitNulls) value = Object.fromEntries(Object.entries(value as object).filter(([, member]) => member !== null));
+  if (route.omitWhenNull) value = Array.isArray(value) ? value.map((item) => withoutNull(item, route.omitWhenNull!)) : withoutNull(value, route.omitWhenNull);
   const payload = route.list ? { items: value, total: (value as unknown[]).length } : value;
   res.status(route.status ?? 200).json(payload);
+}
+
+/** `value` without those of `members` that are null. */
+function withoutNull(value: unknown, members: readonly string[]): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key, member]) => !(member === null && members.includes(key))));
 }
 
 /** Executes an operation in-process; the first error (an `AppError` from the domain) is thrown. */

@@ -207,6 +207,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
         const properties = body.properties as Record<string, JsonSchema>;
         body = { ...body, required: Object.keys(properties).filter((name) => !properties[name].anyOf) };
       }
+      if (route.omitWhenNull) body = optionalMembers(body, route.omitWhenNull);
       if (route.list) body = { type: 'object', properties: { items: body, total: { type: 'integer' } }, required: ['items', 'total'] };
       if (route.noContentWhenNull) responses['204'] = { description: 'Nothing to return yet' };
       responses[String(route.status ?? 200)] =
@@ -274,4 +275,11 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
     components: { schemas: { ...hoisted.schemas, ...named }, responses: errorResponses, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
   };
   return document;
+}
+
+/** `schema` (an object, or an array of objects) with `members` no longer required: they are absent when null. */
+function optionalMembers(schema: JsonSchema, members: readonly string[]): JsonSchema {
+  if (schema.type === 'array' && schema.items) return { ...schema, items: optionalMembers(schema.items as JsonSchema, members) };
+  if (!Array.isArray(schema.required)) return schema;
+  return { ...schema, required: (schema.required as string[]).filter((name) => !members.includes(name)) };
 }

@@ -85,6 +85,11 @@ export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<
   list?: boolean;
   /** Leave out null members: for answers whose members depend on a state (e.g. a pending login). */
   omitNulls?: boolean;
+  /**
+   * These members are left out (absent, not null) when null, in the body or in each item of a
+   * list: for members hidden from some callers (a lab's invitation code from its members).
+   */
+  omitWhenNull?: readonly string[];
   status?: number;
   /** A null result is a 204 with an empty body (e.g. no release published yet). */
   noContentWhenNull?: boolean;

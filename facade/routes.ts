@@ -37,6 +37,9 @@ const NOT_ENOUGH_CREDITS = schemaRef('NotEnoughCredits', {
  * The REST API as data: one row per endpoint. Order matters only where two templates overlap:
  * `/api/labs/preview` must come before `/api/labs/{lab_id}`.
  */
+/** A lab's invitation code is shown to its owner only; members' entries leave it out (not null). */
+const HIDDEN_LAB_CODE = ['invitation_code', 'code_expires_at'] as const;
+
 export const ROUTES: Route[] = [
   // Auth (contracts §3)
   operation({ method: 'POST', path: '/api/auth/cli/start', auth: 'none', tag: 'auth', summary: 'Start a CLI device login', operation: Op.AuthCliStartDocument, variables: {}, result: 'authCliStart' }),
@@ -48,10 +51,10 @@ export const ROUTES: Route[] = [
 
   // Labs
   operation({ method: 'POST', path: '/api/labs', auth: 'user', tag: 'labs', summary: 'Create a lab', operation: Op.LabCreateDocument, variables: { input: body() }, result: 'labCreate' }),
-  operation({ method: 'GET', path: '/api/labs', auth: 'user', tag: 'labs', summary: 'Labs the caller is in', operation: Op.LabsDocument, variables: {}, result: 'labs', list: true }),
+  operation({ method: 'GET', path: '/api/labs', auth: 'user', tag: 'labs', summary: 'Labs the caller is in', operation: Op.LabsDocument, variables: {}, result: 'labs', list: true, omitWhenNull: HIDDEN_LAB_CODE }),
   operation({ method: 'GET', path: '/api/labs/preview', auth: 'user', tag: 'labs', summary: 'Team name of an invitation code', operation: Op.LabPreviewDocument, variables: { code: query('code') }, result: 'labPreview' }),
   operation({ method: 'POST', path: '/api/labs/join', auth: 'user', tag: 'labs', summary: 'Ask to join a lab', operation: Op.LabJoinDocument, variables: { input: body() }, result: 'labJoin' }),
-  operation({ method: 'GET', path: '/api/labs/{lab_id}', auth: 'user', tag: 'labs', summary: 'A lab', operation: Op.LabDocument, variables: { id: path('lab_id') }, result: 'lab' }),
+  operation({ method: 'GET', path: '/api/labs/{lab_id}', auth: 'user', tag: 'labs', summary: 'A lab', operation: Op.LabDocument, variables: { id: path('lab_id') }, result: 'lab', omitWhenNull: HIDDEN_LAB_CODE }),
   operation({ method: 'GET', path: '/api/labs/{lab_id}/usage', auth: 'user', tag: 'labs', summary: 'Usage report (owner)', operation: Op.LabUsageDocument, variables: { labId: path('lab_id') }, result: 'labUsage' }),
   operation({ method: 'GET', path: '/api/labs/{lab_id}/board', auth: 'user', tag: 'labs', summary: 'Board of shared analyses', operation: Op.LabBoardDocument, variables: { labId: path('lab_id'), limit: query('limit') }, result: 'labBoard' }),
   operation({ method: 'GET', path: '/api/labs/{lab_id}/reviews', auth: 'user', tag: 'labs', summary: 'Open review threads', operation: Op.LabReviewsDocument, variables: { labId: path('lab_id'), limit: query('limit') }, result: 'labReviews' }),
@@ -118,6 +121,8 @@ export const ROUTES: Route[] = [
   operation({ method: 'DELETE', path: '/api/admin/users/{user_id}/tokens/{token_id}', auth: 'admin', tag: 'admin', summary: 'Revoke a token', operation: Op.AdminTokenRevokeDocument, variables: { userId: path('user_id'), tokenId: path('token_id') }, result: 'adminTokenRevoke', status: 204 }),
   operation({ method: 'GET', path: '/api/admin/trajectories', auth: 'admin', tag: 'admin', summary: 'Every session', operation: Op.AdminTrajectoriesDocument, variables: { owner: query('owner'), labId: query('lab_id'), q: query('q'), limit: query('limit') }, result: 'adminTrajectories' }),
   operation({ method: 'GET', path: '/api/admin/storage_summary', auth: 'admin', tag: 'admin', summary: 'Byte usage per user and per lab', operation: Op.AdminStorageSummaryDocument, variables: {}, result: 'adminStorageSummary' }),
+  operation({ method: 'GET', path: '/api/admin/stats', auth: 'admin', tag: 'admin', summary: 'Online users, LLM windows, DAU/WAU/MAU, registrations, plans', operation: Op.AdminStatsDocument, variables: {}, result: 'adminStats' }),
+  operation({ method: 'GET', path: '/api/admin/segmentation', auth: 'admin', tag: 'admin', summary: 'Users and paying users over institution tier, type and name', operation: Op.AdminSegmentationDocument, variables: { domain: query('domain'), limit: query('limit') }, result: 'adminSegmentation' }),
   operation({ method: 'GET', path: '/api/admin/labs', auth: 'admin', tag: 'admin', summary: 'Search labs', operation: Op.AdminLabsDocument, variables: { q: query('q'), status: query('status'), limit: query('limit'), offset: query('offset') }, result: 'adminLabs' }),
   operation({ method: 'GET', path: '/api/admin/labs/{lab_id}', auth: 'admin', tag: 'admin', summary: 'A lab', operation: Op.AdminLabDocument, variables: { id: path('lab_id') }, result: 'adminLab' }),
   operation({ method: 'PATCH', path: '/api/admin/labs/{lab_id}', auth: 'admin', tag: 'admin', summary: 'Update a lab', operation: Op.AdminLabUpdateDocument, variables: { id: path('lab_id'), input: body() }, result: 'adminLabUpdate' }),

@@ -35,6 +35,7 @@ import { ensureBootstrapAdmin } from './modules/users/user.service';
 import { makePubSub } from './pubsub';
 import { buildAppSchema } from './schema';
 import { webRouter } from './web';
+import { ActivityRecorder } from './modules/activity/activity.recorder';
 
 export interface RunningApp {
   url: string;
@@ -66,7 +67,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());
   const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);
-  const services: Services = { config, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() }, background: new Set() };
+  const services: Services = { config, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);

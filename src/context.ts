@@ -4,6 +4,7 @@ import type { Blobs } from './blobs';
 import type { Config } from './config';
 import type { LocalSandboxes } from './modules/compute/local-provider';
 import type { Sealer } from './db/instance-keys';
+import type { ActivityRecorder } from './modules/activity/activity.recorder';
 import type { Orm } from './db/orm';
 import { unauthenticated } from './errors';
 import { authenticate, Viewer } from './modules/auth/auth.service';
@@ -19,8 +20,10 @@ export interface Services {
   blobs: Blobs;
   /** Sandboxes of the `local` compute provider. */
   sandboxes: LocalSandboxes;
-  /** The time compute runs on; tests move it. */
+  /** The time compute, activity and stats run on; tests move it. */
   clock: { now(): Date };
+  /** This instance's activity recorder (the write-rate limiter in front of user_activity_days). */
+  activity: ActivityRecorder;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */
   background: Set<Promise<unknown>>;
 }
@@ -63,7 +66,7 @@ export function makeContext(services: Services, { authorization, clientKind, req
     authorization,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : origin ?? services.config.publicUrl,
-    viewer: () => (viewer ??= authenticate(em, authorization)),
+    viewer: () => (viewer ??= authenticate(em, authorization, { recorder: services.activity, clock: services.clock })),
     get loaders() {
       return (loaders ??= makeLoaders(em));
     },

@@ -2,7 +2,7 @@ import { ROUTES } from '../facade/routes';
 import { addMember, CallOptions, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser } from './support/app';
 
 /**
- * Authorization matrix: every labs endpoint and every admin users/labs endpoint of
+ * Authorization matrix: every labs endpoint and every admin users/labs/stats/segmentation endpoint of
  * facade/routes.ts, for every kind of caller, with the exact status each must get.
  *
  * Fixtures are built once, up front: one world for the reads, one for the refused writes, and
@@ -187,9 +187,12 @@ const ENDPOINTS: Endpoint[] = [
           ]),
         );
       }
-      expect(reply.body.invitation_code).toBe(actor === 'owner' ? w.lab.code : null);
-      if (actor === 'owner') expect(reply.body.code_expires_at).toEqual(expect.any(String));
-      else expect(reply.body.code_expires_at).toBeNull();
+      // Shown to the owner only; everyone else's answer omits both (absent, not null).
+      if (actor === 'owner') expect(reply.body).toMatchObject({ invitation_code: w.lab.code, code_expires_at: expect.any(String) });
+      else {
+        expect(reply.body).not.toHaveProperty('invitation_code');
+        expect(reply.body).not.toHaveProperty('code_expires_at');
+      }
     },
   },
   {
@@ -327,6 +330,28 @@ const ENDPOINTS: Endpoint[] = [
     outcomes: ADMIN_ONLY,
     check(reply, w) {
       expect(reply.body.users).toEqual(expect.arrayContaining([expect.objectContaining({ user_id: w.target!.id })]));
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/stats',
+    area: 'admin',
+    does: 'read the ops stats',
+    path: () => '/api/admin/stats',
+    outcomes: ADMIN_ONLY,
+    check(reply) {
+      expect(reply.body).toMatchObject({ online_users: expect.any(Number), mau: expect.any(Number), registrations: { total: expect.any(Number) } });
+    },
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/segmentation',
+    area: 'admin',
+    does: 'read the segmentation',
+    path: () => '/api/admin/segmentation',
+    outcomes: ADMIN_ONLY,
+    check(reply) {
+      expect(reply.body).toMatchObject({ domain: 'omics', users: expect.any(Number), unresolved: expect.any(Array) });
     },
   },
   {
@@ -510,8 +535,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-test('the table covers every labs and admin users/labs route, each for every actor', () => {
-  const inScope = ROUTES.filter((r) => r.path.startsWith('/api/labs') || r.path.startsWith('/api/admin/users') || r.path.startsWith('/api/admin/labs') || r.path === '/api/admin/sync/users');
+test('the table covers every labs and admin users/labs/stats/segmentation route, each for every actor', () => {
+  const adminReads = ['/api/admin/sync/users', '/api/admin/stats', '/api/admin/segmentation'];
+  const inScope = ROUTES.filter((r) => r.path.startsWith('/api/labs') || r.path.startsWith('/api/admin/users') || r.path.startsWith('/api/admin/labs') || adminReads.includes(r.path));
   expect(ENDPOINTS.map((e) => `${e.method} ${e.route}`).sort()).toEqual(inScope.map((r) => `${r.method} ${r.path}`).sort());
   for (const endpoint of ENDPOINTS) expect(Object.keys(endpoint.outcomes).sort()).toEqual([...RELATED, 'admin'].sort());
   expect(notFoundBody).toEqual({ detail: 'lab not found' });

@@ -434,6 +434,8 @@ describe('the lease state table', () => {
     tl.now(20);
     const idleBeat = await heartbeat(leaseId, processToken, false);
     expect(idleBeat.body).toMatchObject({ state: 'ready', action: 'continue', idle_expires_at: tl.iso(IDLE_MINUTES) });
+    // A live sandbox's heartbeat is its owner's activity (the owner made no request since minute 0).
+    expect((await t.call('GET', `/api/admin/users/${user.id}`, { token: t.adminToken })).body.last_active_at).toBe(tl.iso(20));
     await tl.meter(29);
     expect((await getSession(user, leaseId)).body).toMatchObject({ state: 'ready', spent_credits: r4(29 * DEFAULT_RATE) });
 
@@ -443,6 +445,10 @@ describe('the lease state table', () => {
     expect(expired.body).toMatchObject({ state: 'expired', spent_credits: r4(30 * DEFAULT_RATE), ceiling_credits: 4.2, released_at: tl.iso(45) });
     expect(await creditsOf(user)).toMatchObject({ balance_credits: r4(10 - c - 1.2), reserved_credits: 0, leases: [] });
     expect((await t.call('GET', '/api/compute/sessions/current', { token: user.token })).status).toBe(204);
+    // A heartbeat told to stop is not activity.
+    tl.now(50);
+    expect((await heartbeat(leaseId, processToken, true)).body.action).toBe('stop');
+    expect((await t.call('GET', `/api/admin/users/${user.id}`, { token: t.adminToken })).body.last_active_at).toBe(tl.iso(20));
     expectStatus(await topUp(user, leaseId, 1), 409);
     // Another pass later changes nothing.
     await tl.meter(90);

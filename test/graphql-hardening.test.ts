@@ -227,6 +227,6 @@ describe('admin-only fields are marked once and agree with the route table', () 
     const marked = roots.filter((field) => field.extensions?.adminOnly === true).map((field) => field.name).sort();
     const adminRouteFields = ROUTES.filter((route) => route.auth === 'admin' && route.kind === 'operation').map((route) => (route as { result: string }).result);
     for (const name of [...roots.map((f) => f.name).filter((n) => n.startsWith('admin')), ...adminRouteFields]) expect(marked).toContain(name);
-    expect(marked).toEqual(['adminCreditGrant', 'adminLab', 'adminLabUpdate', 'adminLabs', 'adminStorageSummary', 'adminTokenCreate', 'adminTokenRevoke', 'adminTrajectories', 'adminUser', 'adminUserCreate', 'adminUserUpdate', 'adminUsers', 'modelCatalogReplace', 'releaseFiles']);
+    expect(marked).toEqual(['adminCreditGrant', 'adminLab', 'adminLabUpdate', 'adminLabs', 'adminSegmentation', 'adminStats', 'adminStorageSummary', 'adminTokenCreate', 'adminTokenRevoke', 'adminTrajectories', 'adminUser', 'adminUserCreate', 'adminUserUpdate', 'adminUsers', 'modelCatalogReplace', 'releaseFiles']);
   });
 });

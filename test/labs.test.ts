@@ -39,18 +39,23 @@ describe('membership state machine', () => {
 
     const seen = await t.call('GET', `/api/labs/${lab.id}`, { token: ann.token });
     expect(seen.status).toBe(200);
-    expect(seen.body).toMatchObject({ role: 'member', seats_used: 2, invitation_code: null, members: null });
+    expect(seen.body).toMatchObject({ role: 'member', seats_used: 2, members: null });
+    // Member entries omit the code (absent, not null: the spec's "member entries omit it").
+    expect(seen.body).not.toHaveProperty('invitation_code');
+    expect(seen.body).not.toHaveProperty('code_expires_at');
 
     const promoted = await t.call('PATCH', `/api/labs/${lab.id}/members/${ann.id}`, { token: lab.owner.token, body: { role: 'mentor' } });
     expect(promoted).toMatchObject({ status: 200, body: { role: 'mentor', status: 'active' } });
     const asMentor = await t.call('GET', `/api/labs/${lab.id}`, { token: ann.token });
     expect(asMentor.body.members).toHaveLength(2);
-    expect(asMentor.body.invitation_code).toBeNull();
+    expect(asMentor.body).not.toHaveProperty('invitation_code');
 
     const listed = await t.call('GET', '/api/labs', { token: ann.token });
-    expect(listed.body.items).toEqual([expect.objectContaining({ lab_id: lab.id, role: 'mentor', invitation_code: null })]);
+    expect(listed.body.items).toEqual([expect.objectContaining({ lab_id: lab.id, role: 'mentor' })]);
+    expect(listed.body.items[0]).not.toHaveProperty('invitation_code');
+    expect(listed.body.items[0]).not.toHaveProperty('code_expires_at');
     const ownerList = await t.call('GET', '/api/labs', { token: lab.owner.token });
-    expect(ownerList.body.items[0]).toMatchObject({ role: 'owner', invitation_code: lab.code });
+    expect(ownerList.body.items[0]).toMatchObject({ role: 'owner', invitation_code: lab.code, code_expires_at: expect.any(String) });
 
     const left = await t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: ann.token });
     expect(left).toMatchObject({ status: 200, body: { member_user_id: ann.id, status: 'left' } });

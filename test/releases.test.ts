@@ -650,6 +650,12 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     expect(refused.body.current_version).toBe('1.1.0');
     const refusedToo = await publish(t, 'core', { version: '1.0.5', force: false, files: [coreFile(name('core.bin'), v105)] });
     expect(refusedToo.status).toBe(409);
+    // The version order is checked before the files: an older version whose files are not in the store is 409 too, not 422.
+    const notUploaded = await publish(t, 'core', { version: '1.0.4', files: [coreFile(name('never-uploaded.bin'), randomBytes(10))] });
+    expect(notUploaded.status).toBe(409);
+    expect(notUploaded.body.current_version).toBe('1.1.0');
+    // Authentication comes before both.
+    expect((await publish(t, 'core', { version: '1.0.4', files: [coreFile(name('never-uploaded.bin'), randomBytes(10))] }, 'wrong-token')).status).toBe(401);
     // A pre-release of the current version is older too.
     await uploadOk(t, 'core', '1.1.0-beta.1', name('core.bin'), v105);
     expect((await publish(t, 'core', { version: '1.1.0-beta.1', files: [coreFile(name('core.bin'), v105)] })).status).toBe(409);

@@ -6,7 +6,7 @@ import type { Viewer } from '../src/modules/auth/auth.service';
 import type { Lab } from '../src/modules/labs/lab.entity';
 import { can, canSeeLab, LabAction, OwnMembership } from '../src/modules/labs/lab.policy';
 import { normalizeCode } from '../src/modules/labs/lab.service';
-import { resolveInstitution } from '../src/modules/users/institutions';
+import { normalizeInstitutionName, resolveInstitution } from '../src/modules/users/institutions';
 import { effectiveTier } from '../src/modules/users/plans';
 
 describe('configuration', () => {
@@ -129,6 +129,28 @@ describe('small rules', () => {
     expect(resolveInstitution('MIT', 'x@gmail.com')?.name).toBe('Massachusetts Institute of Technology');
     expect(resolveInstitution(null, 'x@bio.mit.edu')?.name).toBe('Massachusetts Institute of Technology');
     expect(resolveInstitution('Unknown College', 'x@gmail.com')).toBeNull();
+  });
+
+  test.each([
+    ['Univ. of Oxford', 'University of Oxford'],
+    ['THE UNIVERSITY OF OXFORD', 'University of Oxford'],
+    ['university  oxford!', 'University of Oxford'],
+    ['Universität Zürich', 'University of Zurich'],
+    ['Univ of Zurich', 'University of Zurich'],
+    ['Ecole Polytechnique Federale de Lausanne', 'École Polytechnique Fédérale de Lausanne'],
+    ['Cold Spring Harbor Lab', 'Cold Spring Harbor Laboratory'],
+    ['jane@dfci.harvard.edu', 'Dana-Farber Cancer Institute'],
+    ['https://www.stanford.edu/', 'Stanford University'],
+    ['mit.edu', 'Massachusetts Institute of Technology'],
+  ])('institution names are normalised: %s → %s', (written, name) => {
+    expect(resolveInstitution(written, 'x@gmail.com')?.name).toBe(name);
+  });
+
+  test('normalisation keeps word order and distinct institutions apart', () => {
+    expect(normalizeInstitutionName('Univ. of Zürich')).toBe('university zurich');
+    expect(resolveInstitution('University of Washington', 'x@gmail.com')?.name).toBe('University of Washington');
+    expect(resolveInstitution('Washington University in St. Louis', 'x@gmail.com')?.name).toBe('Washington University in St. Louis');
+    expect(resolveInstitution('Oxford Brookes University', 'x@gmail.com')).toBeNull();
   });
 });
 

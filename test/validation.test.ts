@@ -803,6 +803,7 @@ const SUMMARY_REFRESH = '/api/trajectories/{session_id}/summary/refresh';
 const DISCUSS = '/api/trajectories/{session_id}/discuss';
 const DISCUSSIONS = '/api/trajectories/{session_id}/discussions';
 const ADMIN_TRAJECTORIES = '/api/admin/trajectories';
+const ADMIN_SEGMENTATION = '/api/admin/segmentation';
 const OWNED_1 = `${SESSION_OWNED}-1`;
 const OWNED_2 = `${SESSION_OWNED}-2`;
 const SHARED_2 = `${SESSION_SHARED}-2`;
@@ -923,6 +924,12 @@ const trajectoryExtraRows: Row[] = [
   { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', search: 'lab_id=a&lab_id=b', status: 422, loc: ['query', 'lab_id'] },
   { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', query: { lab_id: 'lab_x\u0000' }, status: 422, loc: ['query', 'lab_id'] },
   // GET /api/admin/storage_summary takes no input: its rows are the generated credential rows (401, and 403 for a non-admin).
+  // GET /api/admin/stats takes no input either. GET /api/admin/segmentation?domain&limit (limit 1-200)
+  ...[0, 201, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  { method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
+  { method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', search: 'domain=a&domain=b', status: 422, loc: ['query', 'domain'] },
+  { method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', query: { domain: '' }, status: 422, loc: ['query', 'domain'] },
+  { method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', query: { domain: long(101) }, status: 422, loc: ['query', 'domain'] },
 ];
 
 const FIGURES = '/api/trajectories/{session_id}/figures';
@@ -1743,6 +1750,8 @@ describe('outside the route table', () => {
     ['POST', '/api/trajectories/val-owned/discussions', ['GET']],
     ['POST', '/api/admin/trajectories', ['GET']],
     ['DELETE', '/api/admin/storage_summary', ['GET']],
+    ['POST', '/api/admin/stats', ['GET']],
+    ['POST', '/api/admin/segmentation', ['GET']],
     ['GET', '/api/trajectories/val-owned/figures', ['POST']],
     ['GET', '/api/trajectories/val-owned/figures/upload', ['POST']],
     ['POST', '/api/trajectories/val-owned/figures/raw', ['GET']],

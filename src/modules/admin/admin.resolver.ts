@@ -16,6 +16,10 @@ import { checkTokenLabel, TokenCreateInput, UserCreateInput, UserUpdateInput } f
 import * as users from '../users/user.service';
 import { IssuedTokenNode, PlanCodeValue, UserNode, UserPage } from '../users/user.types';
 import { requireAdmin } from './admin.policy';
+import { DEFAULT_SEGMENTATION_DOMAIN, segmentation, SEGMENTATION_LIMIT } from './segmentation.service';
+import { SegmentationNode } from './segmentation.types';
+import { adminStats } from './stats.service';
+import { AdminStatsNode } from './stats.types';
 
 const PAGE = { max: 500, default: 100 };
 
@@ -139,5 +143,24 @@ export class AdminResolver {
     const admin = await requireAdmin(ctx);
     const lab = await adminUpdateLab(ctx.em, admin.user.id, id, input);
     return presentLab(ctx, admin, { lab, membership: null });
+  }
+
+  @Extensions(ADMIN_ONLY)
+  @Query(() => AdminStatsNode, { description: 'Admin: online users, LLM activity over 5 minutes and 1 hour, DAU/WAU/MAU (UTC days), registrations, monthly active users per plan.' })
+  async adminStats(@Context() ctx: Ctx): Promise<AdminStatsNode> {
+    await requireAdmin(ctx);
+    return adminStats(ctx.em, ctx.services.clock.now());
+  }
+
+  @Extensions(ADMIN_ONLY)
+  @Query(() => SegmentationNode, { description: 'Admin: users, paying and granted users of a domain over institution tier, type and name, and the institution strings not recognised.' })
+  async adminSegmentation(
+    @Context() ctx: Ctx,
+    @Arg('domain', () => String, { nullable: true, description: 'The users\' domain (default omics).' }) domain?: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-200 (default 40): institutions and unresolved strings listed.' }) limit?: number,
+  ): Promise<SegmentationNode> {
+    await requireAdmin(ctx);
+    const args = { domain: domain ?? DEFAULT_SEGMENTATION_DOMAIN, limit: limitArg(limit, SEGMENTATION_LIMIT) };
+    return segmentation(ctx.em, args, ctx.services.clock.now());
   }
 }

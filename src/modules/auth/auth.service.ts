@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newId, newSecret, randomString, sha256Hex } from '../../ids';
+import type { ActivitySink } from '../activity/activity.recorder';
 import { User } from '../users/user.entity';
 import { holdOpenLease } from '../compute/compute.repository';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
@@ -68,9 +69,11 @@ async function findPresentedToken(em: EntityManager, token: string): Promise<Sto
 
 /**
  * Resolves the `Authorization` header. No header: anonymous (null). A header that is not a
- * valid, unexpired, unrevoked bearer token of an enabled user: UNAUTHENTICATED.
+ * valid, unexpired, unrevoked bearer token of an enabled user: UNAUTHENTICATED. With `activity`,
+ * the caller is recorded as active (rate-limited, see activity.recorder.ts); subscriptions
+ * re-checking a credential per event pass none (an event delivered is not the user acting).
  */
-export async function authenticate(em: EntityManager, header: string | undefined): Promise<Viewer | null> {
+export async function authenticate(em: EntityManager, header: string | undefined, activity?: ActivitySink): Promise<Viewer | null> {
   if (header === undefined || header === '') return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthenticated('the authorization header must be "Bearer <token>"');
@@ -80,17 +83,8 @@ export async function authenticate(em: EntityManager, header: string | undefined
     throw unauthenticated('invalid or expired token');
   }
   if (row.user.disabled) throw unauthenticated('this account is disabled');
-  await markActive(em, row.user, now);
+  if (activity) await activity.recorder.record(em, row.user.id, activity.clock.now());
   return row.leaseId === null ? { user: row.user, tokenId: row.id } : { user: row.user, tokenId: row.id, leaseId: row.leaseId };
-}
-
-const ACTIVITY_RESOLUTION_MS = 5 * 60 * 1000;
-
-/** Keeps `last_active_at` current to within five minutes, so most requests write nothing. */
-async function markActive(em: EntityManager, user: User, now: Date) {
-  if (user.lastActiveAt && now.getTime() - user.lastActiveAt.getTime() < ACTIVITY_RESOLUTION_MS) return;
-  await em.nativeUpdate(User, { id: user.id }, { lastActiveAt: now });
-  user.lastActiveAt = now;
 }
 
 /** Revokes one of `userId`'s tokens (a login's whole family); effective on the next request. @throws NOT_FOUND */

@@ -129,6 +129,8 @@ export class ComputeResolver {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.authorization ?? '')?.[1];
     const answer = await compute.heartbeat(ctx.em, leaseId, input.processToken ?? bearer, input.active, settings(ctx), now(ctx));
     const { lease } = answer;
+    // A live sandbox's heartbeat is its owner's activity (a lease being told to stop is not).
+    if (answer.action !== 'stop') await ctx.services.activity.record(ctx.em, lease.userId, now(ctx));
     return {
       leaseId: lease.id,
       state: lease.state,

@@ -154,6 +154,12 @@ export async function publishManifest(em: EntityManager, store: BlobStore | null
   return em.transactional(async (tx) => {
     await lockReleaseName(tx, `release:${product}`);
     await lockReleaseName(tx, `release:${product}:${input.version}`);
+    // Checks in order: (auth at the route), version order, then files. A version already
+    // published goes on to the files so that an identical retry still answers 200.
+    const current = await currentManifest(tx, product);
+    if (current && compareVersions(input.version, current.version) < 0 && !input.force && !(await hasManifest(tx, product, input.version))) {
+      throw conflict(`version ${input.version} is older than the current ${current.version}; send force: true to publish it anyway`, { current_version: current.version });
+    }
     const files: ManifestFile[] = [];
     const problems = checks();
     for (const [i, file] of input.files.entries()) {
@@ -184,10 +190,6 @@ export async function publishManifest(em: EntityManager, store: BlobStore | null
     if (existing) {
       if (existing.same) return existing.manifest;
       throw conflict(`version ${input.version} of ${product} is already published; published versions are immutable`);
-    }
-    const current = await currentManifest(tx, product);
-    if (current && compareVersions(input.version, current.version) < 0 && !input.force) {
-      throw conflict(`version ${input.version} is older than the current ${current.version}; send force: true to publish it anyway`, { current_version: current.version });
     }
     await insertManifest(tx, manifest);
     return manifest;

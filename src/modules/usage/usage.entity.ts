@@ -7,6 +7,8 @@ import { Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 @Entity({ tableName: 'usage_entries' })
 @Index({ properties: ['labId', 'userId'] })
 @Index({ properties: ['userId', 'createdAt'] })
+/** Admin stats read the last hour of the ledger by time alone. */
+@Index({ properties: ['createdAt'] })
 export class UsageEntry {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;

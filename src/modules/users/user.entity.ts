@@ -2,6 +2,8 @@ import { BigIntType, Entity, Index, Opt, Property, Unique } from '@mikro-orm/cor
 import { BaseEntity } from '../../db/base.entity';
 
 @Entity({ tableName: 'users' })
+/** Registrations of the day (admin stats). */
+@Index({ properties: ['createdAt'] })
 export class User extends BaseEntity {
   /** Stored lower-cased; unique. */
   @Unique()
@@ -30,6 +32,8 @@ export class User extends BaseEntity {
   @Property({ type: 'boolean', default: false })
   disabled: boolean & Opt = false;
 
+  /** Segmentation reads one domain's users. */
+  @Index()
   @Property({ type: 'text', default: 'omics' })
   domain: string & Opt = 'omics';
 
@@ -53,6 +57,8 @@ export class User extends BaseEntity {
   @Property({ type: new BigIntType('number'), default: 0 })
   storageUsedBytes: number & Opt = 0;
 
+  /** The latest activity, written together with user_activity_days (activity.repository.ts); admin stats' online/WAU/MAU read its index. */
+  @Index()
   @Property({ type: 'datetime', nullable: true })
   lastActiveAt: Date | null = null;
 }

@@ -1,0 +1,85 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+
+const PAID = 'Enabled users on an unexpired paid plan above free.';
+const GRANTED = 'Enabled users on an unexpired plan above free obtained free (promo, trial, admin); never counted as paid.';
+
+@ObjectType({ description: 'Users of one institution tier.' })
+export class TierSegmentNode {
+  @Field({ description: 'The registry tier, or "unresolved".' })
+  tier!: string;
+
+  @Field(() => Int)
+  users!: number;
+
+  @Field(() => Int, { description: PAID })
+  paid!: number;
+
+  @Field(() => Int, { description: GRANTED })
+  granted!: number;
+}
+
+@ObjectType({ description: 'Users of one institution type.' })
+export class TypeSegmentNode {
+  @Field({ description: 'The registry type, or "unresolved".' })
+  type!: string;
+
+  @Field(() => Int)
+  users!: number;
+
+  @Field(() => Int, { description: PAID })
+  paid!: number;
+
+  @Field(() => Int, { description: GRANTED })
+  granted!: number;
+}
+
+@ObjectType({ description: 'Users of one institution of the registry.' })
+export class InstitutionSegmentNode {
+  @Field({ description: 'The registry name.' })
+  name!: string;
+
+  @Field(() => Int)
+  users!: number;
+
+  @Field(() => Int, { description: PAID })
+  paid!: number;
+
+  @Field(() => Int, { description: GRANTED })
+  granted!: number;
+}
+
+@ObjectType({ description: 'An institution string the registry does not recognise.' })
+export class UnresolvedInstitutionNode {
+  @Field({ description: 'As users typed it (one spelling of those equal up to case and surrounding spaces).' })
+  institution!: string;
+
+  @Field(() => Int)
+  users!: number;
+}
+
+@ObjectType({ description: 'Users and paying users of a domain over institution tier, type and name (contracts §8).' })
+export class SegmentationNode {
+  @Field()
+  domain!: string;
+
+  @Field(() => Int)
+  users!: number;
+
+  @Field(() => Int, { description: PAID })
+  paid!: number;
+
+  @Field(() => Int, { description: GRANTED })
+  granted!: number;
+
+  @Field(() => [TierSegmentNode], { description: 'Every tier, most users first.' })
+  byTier!: TierSegmentNode[];
+
+  @Field(() => [TypeSegmentNode], { description: 'Every type, most users first.' })
+  byType!: TypeSegmentNode[];
+
+  @Field(() => [InstitutionSegmentNode], { description: 'The `limit` institutions with most users.' })
+  byInstitution!: InstitutionSegmentNode[];
+
+  @Field(() => [UnresolvedInstitutionNode], { description: 'The `limit` most common institution strings the registry cannot match.' })
+  unresolved!: UnresolvedInstitutionNode[];
+}
