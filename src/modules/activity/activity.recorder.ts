@@ -39,6 +39,9 @@ export class ActivityRecorder {
 
   private forgetOlderThan(cutoff: number) {
     for (const [userId, at] of this.lastWritten) if (at < cutoff) this.lastWritten.delete(userId);
+    // Still full (that many users within one interval): start over rather than scan on every
+    // request; the map only limits the write rate, so forgetting costs a write per user at most.
+    if (this.lastWritten.size > MAX_TRACKED_USERS) this.lastWritten.clear();
   }
 }
 
