@@ -1,3 +1,4 @@
+import { createLanguageModel } from './llm/language-model';
 import 'reflect-metadata';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -67,7 +68,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());
   const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);
-  const services: Services = { config, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
+  const llm = config.llm ? createLanguageModel(config.llm) : null;
+  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);

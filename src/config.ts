@@ -35,7 +35,8 @@ export interface Config {
   /** Whether a reverse proxy in front is trusted to say the caller's host (`X-Forwarded-Host`, `-Proto`). */
   trustProxy: boolean;
   redisUrl?: string;
-  llm?: { provider: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string };
+  /** The language model (absent: model-backed features answer their no-provider form). */
+  llm?: LlmConfig;
   /** Sandbox compute: idle and bootstrap limits, meter period, heartbeat period of local sandboxes, providers, open leases. */
   compute: {
     idleMinutes: number;
@@ -55,6 +56,20 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+export const LLM_PROVIDERS = ['openai', 'anthropic'] as const;
+export interface LlmConfig {
+  /** `openai`: any OpenAI-compatible chat server (OpenAI, vLLM, Ollama, llama.cpp); `anthropic`: the Messages API. */
+  provider: (typeof LLM_PROVIDERS)[number];
+  /** Unset: the provider's public API. */
+  baseUrl?: string;
+  apiKey?: string;
+  model: string;
+  /** One attempt's limit (`LLM_TIMEOUT_SECONDS`). */
+  timeoutSeconds: number;
+  /** Further attempts after a 429, a 5xx, a time-out or a lost connection (`LLM_MAX_RETRIES`). */
+  maxRetries: number;
+}
 
 /** `manual`: a person starts the sandbox runtime; `local`: this service starts it as its own child process. */
 export const COMPUTE_PROVIDERS = ['manual', 'local'] as const;
@@ -161,10 +176,20 @@ export function loadConfig(env: Env = process.env): Config {
   let llm: Config['llm'];
   const provider = value('LLM_PROVIDER');
   if (provider) {
-    if (provider !== 'openai' && provider !== 'anthropic') {
-      problems.push(`LLM_PROVIDER must be openai or anthropic (got "${provider}")`);
+    const model = value('LLM_MODEL');
+    const baseUrl = value('LLM_BASE_URL');
+    const timeoutSeconds = positiveInt('LLM_TIMEOUT_SECONDS', 60);
+    const retriesText = value('LLM_MAX_RETRIES') ?? '2';
+    const maxRetries = Number(retriesText);
+    if (!/^\d+$/.test(retriesText) || maxRetries > 10) problems.push(`LLM_MAX_RETRIES must be an integer 0-10 (got "${retriesText}")`);
+    if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) {
+      problems.push(`LLM_PROVIDER must be one of ${LLM_PROVIDERS.join(', ')} (got "${provider}")`);
+    } else if (!model) {
+      problems.push(`LLM_MODEL is required when LLM_PROVIDER is set (the model id to call, e.g. gpt-5 or llama3.1)`);
+    } else if (baseUrl && !/^https?:\/\/[^/]+/.test(baseUrl)) {
+      problems.push(`LLM_BASE_URL must be an http(s) URL (got "${baseUrl}")`);
     } else {
-      llm = { provider, baseUrl: value('LLM_BASE_URL'), apiKey: value('LLM_API_KEY'), model: value('LLM_MODEL') };
+      llm = { provider: provider as LlmConfig['provider'], baseUrl, apiKey: value('LLM_API_KEY'), model, timeoutSeconds, maxRetries };
     }
   }
 

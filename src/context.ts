@@ -1,3 +1,4 @@
+import type { LanguageModelClient } from './llm/language-model';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Blobs } from './blobs';
@@ -14,6 +15,8 @@ import type { AppPubSub } from './pubsub';
 /** Long-lived parts every request shares. */
 export interface Services {
   config: Config;
+  /** The configured language model; null without `LLM_PROVIDER` (model-backed features answer their no-provider form). */
+  llm: LanguageModelClient | null;
   orm: Orm;
   sealer: Sealer;
   pubsub: AppPubSub;

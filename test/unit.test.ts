@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../src/llm/retry';
 import { rawArrayElements, replaceStringValues } from '../facade/raw-json';
 import { nestedDeeperThan } from '../src/modules/trajectories/records';
 import { loadConfig } from '../src/config';
@@ -20,6 +21,25 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', BLOB_STORE: 'ftp', LLM_PROVIDER: 'x', BOOTSTRAP_ADMIN_TOKEN: 'short', DATABASE_POOL_SIZE: '1' })).toThrow(
       /PORT[\s\S]*DATABASE_URL[\s\S]*BOOTSTRAP_ADMIN_TOKEN[\s\S]*BLOB_STORE[\s\S]*DATABASE_POOL_SIZE[\s\S]*LLM_PROVIDER/,
     );
+  });
+
+  test('LLM_*: a wrong provider lists the valid ones; a provider needs a model; the base URL is http(s); retries 0-10; defaults 60 s and 2 retries', () => {
+    expect(() => loadConfig({ LLM_PROVIDER: 'gemini', LLM_MODEL: 'm' })).toThrow('LLM_PROVIDER must be one of openai, anthropic (got "gemini")');
+    expect(() => loadConfig({ LLM_PROVIDER: 'openai' })).toThrow(/LLM_MODEL is required when LLM_PROVIDER is set/);
+    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_BASE_URL: '127.0.0.1:11434/v1' })).toThrow(/LLM_BASE_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_MAX_RETRIES: '11' })).toThrow(/LLM_MAX_RETRIES must be an integer 0-10/);
+    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_TIMEOUT_SECONDS: '0' })).toThrow(/LLM_TIMEOUT_SECONDS must be a positive integer/);
+    expect(loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'llama3.1', LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).llm).toEqual({
+      provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'llama3.1', timeoutSeconds: 60, maxRetries: 2,
+    });
+    expect(loadConfig({ LLM_MODEL: 'ignored without a provider' }).llm).toBeUndefined();
+  });
+
+  test('Retry-After is read as seconds or an HTTP date', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs('Wed, 25 Nov 2026 18:00:10 GMT', Date.parse('Wed, 25 Nov 2026 18:00:00 GMT'))).toBe(10_000);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
   });
 
   test('FIGURE_CDN_HOSTS takes host names, or *. for subdomains; TRUST_PROXY is true or false (default false)', () => {

@@ -410,3 +410,8 @@ export async function figureCounts(q: Query, ids: string[]): Promise<Map<string,
   );
   return new Map(rows.map((r) => [r.session_id, r.n]));
 }
+
+/** Keeps a non-owner viewer's Q&A turn about a session. */
+export async function insertDiscussionTurn(q: Query, turn: { id: string; sessionId: string; viewerId: string; question: string; answer: string }) {
+  await q(`insert into discussion_turns (id, session_id, viewer_id, question, answer) values (?, ?, ?, ?, ?)`, [turn.id, turn.sessionId, turn.viewerId, turn.question, turn.answer]);
+}

@@ -22,15 +22,35 @@ export class UsageEntry {
   @Property({ type: 'text', nullable: true })
   sessionId: string | null = null;
 
-  /** `model_call` or `trajectory`. */
+  /** `model_call` (a call this service made), `planner` or `trajectory` (counts from appended records). */
   @Property({ type: 'text' })
   source!: string;
+
+  /** For model calls: what it was for (`discuss`, …). */
+  @Property({ type: 'text', nullable: true })
+  feature: string | null = null;
+
+  /** For model calls: `provider/model` as configured. */
+  @Property({ type: 'text', nullable: true })
+  model: string | null = null;
 
   @Property({ type: 'bigint', default: 0 })
   tokensIn: string & Opt = '0';
 
   @Property({ type: 'bigint', default: 0 })
   tokensOut: string & Opt = '0';
+
+  /** What the tokens cost at the model catalog's prices (0 when the model is not in the catalog). */
+  @Property({ type: 'decimal', precision: 14, scale: 6, default: 0 })
+  credits: string & Opt = '0';
+
+  /** For model calls: from the first attempt to the answer or the final failure, retries included. */
+  @Property({ type: 'integer', nullable: true })
+  latencyMs: number | null = null;
+
+  /** For model calls: `ok` or `error` (a failed call is a row too, with no tokens and no credits). */
+  @Property({ type: 'text', nullable: true })
+  outcome: string | null = null;
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();

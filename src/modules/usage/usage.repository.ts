@@ -1,0 +1,23 @@
+import type { Query } from '../../db/sql';
+
+/** One call this service made to a language model, as the ledger keeps it (token counts only, never content). */
+export interface ModelCallRow {
+  userId: string;
+  labId: string | null;
+  sessionId: string | null;
+  feature: string;
+  model: string;
+  tokensIn: number;
+  tokensOut: number;
+  credits: number;
+  latencyMs: number;
+  outcome: 'ok' | 'error';
+}
+
+export async function insertModelCall(q: Query, row: ModelCallRow): Promise<void> {
+  await q(
+    `insert into usage_entries (user_id, lab_id, session_id, source, feature, model, tokens_in, tokens_out, credits, latency_ms, outcome)
+     values (?, ?, ?, 'model_call', ?, ?, ?, ?, ?, ?, ?)`,
+    [row.userId, row.labId, row.sessionId, row.feature, row.model, row.tokensIn, row.tokensOut, row.credits, row.latencyMs, row.outcome],
+  );
+}

@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlOf } from '../../db/sql';
+import type { Completion, CompletionRequest, LanguageModelClient } from '../../llm/language-model';
+import type { CatalogModel } from '../catalog/catalog.service';
+import { insertModelCall } from './usage.repository';
+
+/** Who a model call is for, as the ledger row names it. */
+export interface CallPurpose {
+  userId: string;
+  labId: string | null;
+  sessionId: string | null;
+  /** `discuss`, … */
+  feature: string;
+}
+
+/** Catalog prices are per million tokens; one credit is one unit of those prices. */
+export function creditsOf(model: CatalogModel | undefined, tokensIn: number, tokensOut: number): number {
+  if (!model) return 0;
+  return Math.round(((tokensIn * model.input_price + tokensOut * model.output_price) / 1e6) * 1e6) / 1e6;
+}
+
+/**
+ * Calls the model and writes its ledger row. On success the row is written in one transaction
+ * with what the call paid for (`keep`); on failure it is written alone, with outcome `error`
+ * and no tokens, and the error (UNAVAILABLE naming provider and model) is rethrown.
+ */
+export async function meteredCompletion<T>(
+  em: EntityManager,
+  llm: LanguageModelClient,
+  priced: CatalogModel | undefined,
+  purpose: CallPurpose,
+  request: CompletionRequest,
+  keep: (tx: EntityManager, completion: Completion) => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  const row = { ...purpose, model: `${llm.provider}/${llm.model}` };
+  let completion: Completion;
+  try {
+    completion = await llm.complete(request);
+  } catch (error) {
+    await insertModelCall(sqlOf(em), { ...row, tokensIn: 0, tokensOut: 0, credits: 0, latencyMs: Math.round(performance.now() - started), outcome: 'error' });
+    throw error;
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  return em.transactional(async (tx) => {
+    await insertModelCall(sqlOf(tx), { ...row, tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: creditsOf(priced, completion.tokensIn, completion.tokensOut), latencyMs, outcome: 'ok' });
+    return keep(tx, completion);
+  });
+}
