@@ -1,5 +1,6 @@
 import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
+import { createLanguageModel } from '../src/llm/language-model';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
 
 /**
@@ -206,5 +207,45 @@ describe('discuss with a provider', () => {
     // gpt-5's window is 400,000 tokens; prompts are capped at 400,000 characters whatever the window.
     expect(sent).toBeLessThanOrEqual(400_000);
     expect(dataBlockOf(fake.seen[0]).inside).toMatch(/"omitted_records":\d+/);
+  });
+});
+
+describe('the provider layer, streamed (SSE)', () => {
+  const client = () => createLanguageModel({ provider: 'openai', baseUrl: fake.baseUrl, apiKey: 'sk-test-key', model: 'gpt-5', timeoutSeconds: 1, maxRetries: 2 });
+  const request = { system: 'Answer briefly.', messages: [{ role: 'user' as const, content: 'Say hello to marker-sse.' }] };
+
+  test('the text arrives in pieces over SSE; the usage is the one the server reported in its last event', async () => {
+    fake.script.push({ kind: 'answer', text: 'Hello there marker-sse friend', tokensIn: 42, tokensOut: 7 });
+    const pieces: string[] = [];
+    const completion = await client().stream(request, (piece) => pieces.push(piece));
+    expect(fake.seen[0].body.stream).toBe(true);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe('Hello there marker-sse friend');
+    expect(completion).toEqual({ text: 'Hello there marker-sse friend', tokensIn: 42, tokensOut: 7, attempts: 1 });
+  });
+
+  test('a 429 before the first piece is retried after Retry-After', async () => {
+    fake.script.push({ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, { kind: 'answer', text: 'ok then', tokensIn: 5, tokensOut: 2 });
+    const completion = await client().stream(request, () => undefined);
+    expect(completion).toEqual({ text: 'ok then', tokensIn: 5, tokensOut: 2, attempts: 2 });
+    expect(fake.seen).toHaveLength(2);
+  });
+
+  test('a stream cut after its first piece is not retried: UNAVAILABLE naming the model', async () => {
+    fake.script.push({ kind: 'cut', text: 'Half an ' });
+    const pieces: string[] = [];
+    await expect(client().stream(request, (piece) => pieces.push(piece))).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^openai model gpt-5 failed: (the answer broke off|timed out) while streaming after 1 attempt$/) });
+    expect(pieces).toEqual(['Half an ']);
+    expect(fake.seen).toHaveLength(1);
+  });
+
+  test('cancellation: an aborted call ends at once and says so', async () => {
+    fake.script.push({ kind: 'hang' });
+    const controller = new AbortController();
+    const pending = client().complete({ ...request, signal: controller.signal });
+    while (fake.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'openai model gpt-5 call was cancelled' });
+    expect(fake.seen).toHaveLength(1);
   });
 });

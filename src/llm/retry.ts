@@ -28,7 +28,15 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
   return Number.isNaN(at) ? undefined : Math.max(at - now, 0);
 }
 
+/** A streamed answer that failed after part of it was handed on. */
+export class StreamBrokenError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the stream broke off after part of the answer');
+  }
+}
+
 function classify(error: unknown, timedOut: boolean): Failure {
+  if (error instanceof StreamBrokenError) return { reason: timedOut ? 'timed out while streaming' : 'the answer broke off while streaming', retryable: false };
   if (timedOut) return { reason: 'timed out', retryable: true };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;

@@ -8,7 +8,9 @@ export type Step =
   /** Never answers (the client's time-out must end the attempt). */
   | { kind: 'hang' }
   /** A 200 whose body is not a chat completion. */
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  /** A streamed answer whose connection is cut after its first piece. */
+  | { kind: 'cut'; text: string };
 
 export interface SeenRequest {
   path: string;
@@ -38,6 +40,12 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
     if (step.kind === 'hang') return;
     if (step.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": "not a list"');
+      return;
+    }
+    if (step.kind === 'cut') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = { id: 'chatcmpl-cut', created: 1_700_000_000, model: request.body.model, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: step.text }, finish_reason: null }] };
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`, () => setTimeout(() => res.socket?.destroy(), 50));
       return;
     }
     if (step.kind === 'status') {
