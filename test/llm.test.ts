@@ -249,3 +249,23 @@ describe('the provider layer, streamed (SSE)', () => {
     expect(fake.seen).toHaveLength(1);
   });
 });
+
+describe('the provider layer, Anthropic Messages API', () => {
+  const client = () => createLanguageModel({ provider: 'anthropic', baseUrl: fake.baseUrl, apiKey: 'sk-ant-test', model: 'claude-haiku-4-5', timeoutSeconds: 1, maxRetries: 2 });
+  const request = { system: 'Answer briefly.', messages: [{ role: 'user' as const, content: 'Hello?' }] };
+
+  test('an answer with its usage; the system message and the key travel as Anthropic expects', async () => {
+    fake.script.push({ kind: 'answer', text: 'Hi from Claude', tokensIn: 11, tokensOut: 4 });
+    expect(await client().complete(request)).toEqual({ text: 'Hi from Claude', tokensIn: 11, tokensOut: 4, attempts: 1 });
+    expect(fake.seen[0].path).toBe('/v1/messages');
+    expect(fake.seen[0].apiKey).toBe('sk-ant-test');
+    expect(fake.seen[0].body).toEqual(expect.objectContaining({ model: 'claude-haiku-4-5', system: [expect.objectContaining({ text: 'Answer briefly.' })] }));
+  });
+
+  test('a 529 (overloaded) then an answer: retried; a 500 on every attempt: UNAVAILABLE naming the model', async () => {
+    fake.script.push({ kind: 'status', status: 529 }, { kind: 'answer', text: 'ok', tokensIn: 1, tokensOut: 1 });
+    expect(await client().complete(request)).toEqual(expect.objectContaining({ text: 'ok', attempts: 2 }));
+    for (let i = 0; i < 3; i++) fake.script.push({ kind: 'status', status: 500 });
+    await expect(client().complete(request)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'anthropic model claude-haiku-4-5 failed: HTTP 500 after 3 attempts' });
+  });
+});

@@ -15,12 +15,14 @@ export type Step =
 export interface SeenRequest {
   path: string;
   authorization?: string;
+  /** Anthropic's key header. */
+  apiKey?: string;
   body: { model: string; stream?: boolean; messages: { role: string; content: string }[] };
 }
 
 /**
  * A scripted OpenAI-compatible server on loopback (`/v1/chat/completions`, JSON or SSE
- * answers with usage): each request takes the next step of the script; with none left it
+ * answers with usage; `/v1/messages` answers as Anthropic's Messages API, JSON only): each request takes the next step of the script; with none left it
  * answers with `fallback(request)`. It records every request it received.
  */
 export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
@@ -30,11 +32,12 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+    const anthropic = req.url === '/v1/messages';
+    if (req.method !== 'POST' || (req.url !== '/v1/chat/completions' && !anthropic)) {
       res.writeHead(404).end();
       return;
     }
-    const request: SeenRequest = { path: req.url, authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    const request: SeenRequest = { path: req.url ?? '', authorization: req.headers.authorization, apiKey: req.headers['x-api-key'] as string | undefined, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
     seen.push(request);
     const step = script.shift() ?? fallback(request);
     if (step.kind === 'hang') return;
@@ -50,6 +53,13 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
     }
     if (step.kind === 'status') {
       res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers }).end(JSON.stringify({ error: { message: `scripted ${step.status}` } }));
+      return;
+    }
+    if (anthropic) {
+      // The Messages API's answer (non-streamed): content blocks and its own usage names.
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ id: `msg_${seen.length}`, type: 'message', role: 'assistant', model: request.body.model, content: [{ type: 'text', text: step.text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: step.tokensIn, output_tokens: step.tokensOut } }),
+      );
       return;
     }
     const usage = { prompt_tokens: step.tokensIn, completion_tokens: step.tokensOut, total_tokens: step.tokensIn + step.tokensOut };
