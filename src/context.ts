@@ -45,6 +45,8 @@ export interface Ctx {
   /** The caller, or null when anonymous. @throws UNAUTHENTICATED for a bad credential. */
   viewer(): Promise<Viewer | null>;
   loaders: Loaders;
+  /** Aborted when the caller goes away before the answer is complete: costly work (model calls) stops. */
+  callerGone?: AbortSignal;
 }
 
 /** What a request brings to its context. */
@@ -54,11 +56,12 @@ export interface RequestFacts {
   requestId: string;
   /** `proto://host` the request was addressed to (forwarded by a proxy or direct), when well-formed. */
   origin?: string;
+  callerGone?: AbortSignal;
 }
 
 const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
-export function makeContext(services: Services, { authorization, clientKind, requestId, origin }: RequestFacts): Ctx {
+export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone }: RequestFacts): Ctx {
   const em = services.orm.em.fork() as EntityManager;
   let viewer: Promise<Viewer | null> | undefined;
   let loaders: Loaders | undefined;
@@ -67,6 +70,7 @@ export function makeContext(services: Services, { authorization, clientKind, req
     em,
     requestId,
     authorization,
+    callerGone,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : origin ?? services.config.publicUrl,
     viewer: () => (viewer ??= authenticate(em, authorization, { recorder: services.activity, clock: services.clock })),
@@ -86,11 +90,16 @@ export async function requireViewer(ctx: Ctx): Promise<Viewer> {
 /** The parts of an HTTP request the domain context uses. */
 export function requestFacts(req: Request, res: Response, config: Config): RequestFacts {
   const clientKind = req.headers['x-client-kind'];
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
   return {
     authorization: req.headers.authorization,
     clientKind: typeof clientKind === 'string' ? clientKind : undefined,
     requestId: res.locals.requestId as string,
     origin: originOf(req, config.trustProxy),
+    callerGone: gone.signal,
   };
 }
 

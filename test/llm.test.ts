@@ -170,6 +170,29 @@ describe('discuss with a provider', () => {
     expect(fake.seen).toHaveLength(3);
   });
 
+  test('a caller who leaves stops the model call: no retry after it, and the ledger row says error', async () => {
+    for (let i = 0; i < 3; i++) fake.script.push({ kind: 'hang' });
+    const before = (await ledger()).length;
+    const leaving = new AbortController();
+    const request = fetch(new URL(sessionPath(session, '/discuss'), t.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${member.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'Gone?' }),
+      signal: leaving.signal,
+    }).catch((error: Error) => error.name);
+    while (fake.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    leaving.abort();
+    expect(await request).toBe('AbortError');
+    // Without the cancellation the call would go on: time out, then retry twice before its row.
+    let rows = await ledger();
+    while (rows.length === before) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      rows = await ledger();
+    }
+    expect(rows.slice(before)).toEqual([expect.objectContaining({ user_id: member.id, feature: 'discuss', outcome: 'error' })]);
+    expect(fake.seen).toHaveLength(1);
+  });
+
   test('a malformed answer is not retried: 503 naming the model, no stack trace', async () => {
     fake.script.push({ kind: 'malformed' });
     const reply = await discuss(member, session, { question: 'Garbled?' });

@@ -157,9 +157,17 @@ const DISCUSS_SYSTEM = `You answer questions about one recorded session of an AI
  * Q&A about a session for anyone who may view it, grounded in its records (read in batches, at
  * most the model's context window of them: the beginning and the latest). The turn is kept for
  * the owner when the asker is someone else; the owner's own are not. Every call is a ledger row.
+ * `callerGone` stops the model call when the caller leaves (the ledger records it as an error).
  * @throws UNAVAILABLE without a provider, or when the model call failed (naming provider and model).
  */
-export async function discuss(em: EntityManager, services: { config: Config; llm: LanguageModelClient | null; blobs: Blobs }, viewer: Viewer, sessionId: string, input: DiscussQuestion) {
+export async function discuss(
+  em: EntityManager,
+  services: { config: Config; llm: LanguageModelClient | null; blobs: Blobs },
+  viewer: Viewer,
+  sessionId: string,
+  input: DiscussQuestion,
+  callerGone?: AbortSignal,
+) {
   // The resolver bounds the question and the number of turns; each turn's size is checked here.
   const check = checks();
   const history = input.history ?? [];
@@ -191,7 +199,7 @@ export async function discuss(em: EntityManager, services: { config: Config; llm
     llm,
     priced,
     { userId: viewer.user.id, labId: trajectory.labId, sessionId, feature: 'discuss' },
-    { system: DISCUSS_SYSTEM, messages: [...turns, { role: 'user', content: ask }], maxOutputTokens: MAX_ANSWER_TOKENS },
+    { system: DISCUSS_SYSTEM, messages: [...turns, { role: 'user', content: ask }], maxOutputTokens: MAX_ANSWER_TOKENS, signal: callerGone },
     async (tx, completion) => {
       if (!ownTurn) await repo.insertDiscussionTurn(sqlOf(tx), { id: turnId, sessionId, viewerId: viewer.user.id, question: input.question, answer: completion.text });
       return { answer: completion.text, turnId };

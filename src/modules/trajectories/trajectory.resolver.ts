@@ -190,7 +190,7 @@ export class TrajectoryResolver {
       .text(['input', 'question'], input.question, { min: 1, max: 4000 })
       .int(['input', 'history'], input.history?.length, { max: 50 })
       .done();
-    return insights.discuss(ctx.em, ctx.services, await requireViewer(ctx), sessionId, input);
+    return insights.discuss(ctx.em, ctx.services, await requireViewer(ctx), sessionId, input, ctx.callerGone);
   }
 
   @Query(() => Discussions, { description: 'Q&A turns of other viewers, grouped by viewer (owner only).' })
