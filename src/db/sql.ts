@@ -27,6 +27,9 @@ export function withDates<T>(row: Record<string, unknown>, ...columns: string[])
   return out as T;
 }
 
+/** One raw timestamp column as a Date (raw SQL gets timestamps as text); null stays null. */
+export const dateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
+
 /** Raw SQL with `?` placeholders, answering rows. */
 export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
 

@@ -3,11 +3,9 @@ import { Field, Int, ObjectType } from 'type-graphql';
 const PAID = 'Enabled users on an unexpired paid plan above free.';
 const GRANTED = 'Enabled users on an unexpired plan above free obtained free (promo, trial, admin); never counted as paid.';
 
-@ObjectType({ description: 'Users of one institution tier.' })
-export class TierSegmentNode {
-  @Field({ description: 'The registry tier, or "unresolved".' })
-  tier!: string;
-
+/** The counts every segment carries (a base for fields; nothing returns it, so the schema leaves it out). */
+@ObjectType()
+abstract class SegmentCounts {
   @Field(() => Int)
   users!: number;
 
@@ -16,36 +14,24 @@ export class TierSegmentNode {
 
   @Field(() => Int, { description: GRANTED })
   granted!: number;
+}
+
+@ObjectType({ description: 'Users of one institution tier.' })
+export class TierSegmentNode extends SegmentCounts {
+  @Field({ description: 'The registry tier, or "unresolved".' })
+  tier!: string;
 }
 
 @ObjectType({ description: 'Users of one institution type.' })
-export class TypeSegmentNode {
+export class TypeSegmentNode extends SegmentCounts {
   @Field({ description: 'The registry type, or "unresolved".' })
   type!: string;
-
-  @Field(() => Int)
-  users!: number;
-
-  @Field(() => Int, { description: PAID })
-  paid!: number;
-
-  @Field(() => Int, { description: GRANTED })
-  granted!: number;
 }
 
 @ObjectType({ description: 'Users of one institution of the registry.' })
-export class InstitutionSegmentNode {
+export class InstitutionSegmentNode extends SegmentCounts {
   @Field({ description: 'The registry name.' })
   name!: string;
-
-  @Field(() => Int)
-  users!: number;
-
-  @Field(() => Int, { description: PAID })
-  paid!: number;
-
-  @Field(() => Int, { description: GRANTED })
-  granted!: number;
 }
 
 @ObjectType({ description: 'An institution string the registry does not recognise.' })
@@ -58,18 +44,9 @@ export class UnresolvedInstitutionNode {
 }
 
 @ObjectType({ description: 'Users and paying users of a domain over institution tier, type and name (contracts §8).' })
-export class SegmentationNode {
+export class SegmentationNode extends SegmentCounts {
   @Field()
   domain!: string;
-
-  @Field(() => Int)
-  users!: number;
-
-  @Field(() => Int, { description: PAID })
-  paid!: number;
-
-  @Field(() => Int, { description: GRANTED })
-  granted!: number;
 
   @Field(() => [TierSegmentNode], { description: 'Every tier, most users first.' })
   byTier!: TierSegmentNode[];

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlOf } from '../../db/sql';
+import { dateOf, sqlOf } from '../../db/sql';
 
 /**
  * All SQL of the releases domain: release binaries (`release_files`) and published manifests
@@ -59,8 +59,7 @@ const toBinary = (row: Record<string, unknown>): ReleaseBinary => ({
   sha256: row.sha256 as string,
   sha512: row.sha512 as string,
   downloads: row.downloads as number,
-  // Raw SQL gets timestamps as text (the ORM's type parsers leave them so).
-  createdAt: new Date(row.created_at as string),
+  createdAt: dateOf(row.created_at)!,
 });
 
 async function binaries(em: EntityManager, sql: string, params: unknown[]): Promise<ReleaseBinary[]> {

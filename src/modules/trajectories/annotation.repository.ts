@@ -1,5 +1,4 @@
-import type { Query } from '../../db/sql';
-import { dateOf } from './trajectory.repository';
+import { dateOf, type Query } from '../../db/sql';
 
 /** An annotation as the domain reads it: a note folded with its resolve entry (if any). */
 export interface AnnotationView {

@@ -1,4 +1,4 @@
-import type { Query } from '../../db/sql';
+import { dateOf, type Query } from '../../db/sql';
 import { OPEN_NOTE } from './annotation.repository';
 import type { RecordFacts } from './record-facts';
 import { factsOf } from './record-facts.repository';
@@ -41,7 +41,7 @@ export async function sharedTrajectories(q: Query, labId: string, limit: number)
     ownerId: r.owner_id,
     ownerName: r.owner_name,
     title: r.title,
-    updatedAt: new Date(r.updated_at),
+    updatedAt: dateOf(r.updated_at)!,
     count: r.count,
     headUuid: r.head_uuid,
     openAnnotations: r.open,
@@ -94,5 +94,5 @@ export async function openThreads(q: Query, labId: string, userId: string, mine:
       order by n.id desc limit ?`,
     [labId, userId, userId, limit],
   );
-  return rows.map((r) => ({ annotationId: r.annotation_id, sessionId: r.session_id, sessionTitle: r.title, recordUuid: r.record_uuid, authorId: r.author_id, body: r.body, createdAt: new Date(r.created_at) }));
+  return rows.map((r) => ({ annotationId: r.annotation_id, sessionId: r.session_id, sessionTitle: r.title, recordUuid: r.record_uuid, authorId: r.author_id, body: r.body, createdAt: dateOf(r.created_at)! }));
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { int4Array, textArray } from '../../db/binary-arrays';
-import { conditions, containsPattern, directQuery, Query } from '../../db/sql';
+import { conditions, containsPattern, dateOf, directQuery, Query } from '../../db/sql';
 import { isUniqueViolation } from '../../errors';
 import { canViewSql, fastForwardSql } from './trajectory.policy';
 import { activeMemberSql } from '../labs/membership.repository';
@@ -32,9 +32,6 @@ export interface TrajectoryRow {
 
 const TRAJECTORY_COLUMNS = `t.id, t.owner_id, t.lab_id, t.visibility, t.title, t.source, t.count, t.head_uuid, t.bytes::float8 as bytes,
   t.created_at, t.updated_at, t.archived_at, t.forked_from_session, t.forked_from_uuid`;
-
-/** A timestamp column as raw SQL returns it (text) to a Date; null stays null. */
-export const dateOf = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 
 /** A row of `TRAJECTORY_COLUMNS` (raw SQL gets timestamps as text) to a `TrajectoryRow`. */
 const toTrajectory = (row: Record<string, unknown>): TrajectoryRow => ({
@@ -399,7 +396,7 @@ export async function discussionTurns(q: Query, id: string) {
        from discussion_turns d join users u on u.id = d.viewer_id where d.session_id = ? order by d.viewer_id, d.created_at`,
     [id],
   );
-  return rows.map((r) => ({ userId: r.user_id, name: r.name, turnId: r.turn_id, question: r.question, answer: r.answer, createdAt: new Date(r.created_at) }));
+  return rows.map((r) => ({ userId: r.user_id, name: r.name, turnId: r.turn_id, question: r.question, answer: r.answer, createdAt: dateOf(r.created_at)! }));
 }
 
 /** Rows of the figure map, per trajectory (absent: none). */
