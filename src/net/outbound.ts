@@ -184,7 +184,10 @@ export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}
   }
   const body = response.body && !NULL_BODY_STATUSES.has(response.status) ? boundedBody(response.body, limits.maxResponseBytes, fail, () => void agent.destroy().catch(() => undefined)) : null;
   if (!body) discard();
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+  const answer = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+  // As fetch reports it (a constructed Response has an empty url); there was no redirect to follow.
+  Object.defineProperty(answer, 'url', { value: response.url });
+  return answer;
 }
 
 /**
@@ -209,8 +212,9 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Refuses header names that are not tokens and values with CR, LF or NUL (fetch would trim or reject them on its own terms). */
 function checkHeaders(headers: RequestInit['headers']): void {
   if (!headers) return;
-  const pairs: [string, string][] =
-    headers instanceof Headers ? [...headers.entries()] : Array.isArray(headers) ? headers.map(([name, value]) => [name, value]) : Object.entries(headers as Record<string, string>);
+  // Any Headers class (the global one or undici's) and any list of pairs iterate as [name, value].
+  const iterable = typeof (headers as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function';
+  const pairs = iterable ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers as Record<string, string>);
   for (const [name, value] of pairs) {
     if (!HEADER_NAME.test(name)) throw new OutboundRefused('header', `"${name.slice(0, 40)}" is not a valid header name`, ['headers']);
     if (/[\r\n\0]/.test(String(value))) throw new OutboundRefused('header', `the value of header ${name} contains a line break or NUL`, ['headers', name]);
