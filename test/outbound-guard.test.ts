@@ -160,6 +160,17 @@ describe('checkOutboundUrl: URL tricks', () => {
     expect(target.url.href).toBe('https://agent.example.com./x?y=1');
   });
 
+  test('a resolver that never answers: refused after 5 s (fake clock)', async () => {
+    jest.useFakeTimers();
+    try {
+      const pending = refusal('http://slow.example/', { lookup: () => new Promise(() => undefined) });
+      await jest.advanceTimersByTimeAsync(5000);
+      expect((await pending).reason).toBe('could not resolve slow.example within 5 s');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('a refusal is a 422 / -32602 with the issue at the caller\'s field', async () => {
     const refused = await refusal('http://10.0.0.1/', { field: ['input', 'pushNotificationConfig', 'url'] });
     expect(refused.code).toBe('VALIDATION_FAILED');

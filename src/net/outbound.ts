@@ -128,8 +128,8 @@ export async function checkOutboundUrl(input: string | URL, policy: OutboundPoli
   const host = urlHost(url);
   if (!host) throw refuse('url', 'the URL has no host');
   const lookup = policy.lookup ?? systemLookup;
-  const addresses = await resolve(host, lookup).catch(() => {
-    throw refuse('unresolvable', `could not resolve ${host}`);
+  const addresses = await resolve(host, lookup).catch((error: unknown) => {
+    throw refuse('unresolvable', `could not resolve ${host}${error instanceof LookupTimedOut ? ` within ${LOOKUP_TIMEOUT_MS / 1000} s` : ''}`);
   });
   if (await pointsAtSelf(url, addresses, policy.self, lookup)) throw refuse('self', 'the URL points at this service itself');
   for (const { address } of addresses) {
@@ -159,8 +159,9 @@ export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
   // One agent per request: a pooled connection must never serve a target checked for another address.
   const agent = new Agent({ connect: { lookup: pinnedLookup(target.addresses) } });
+  const closeConnection = () => void agent.destroy().catch(() => undefined);
   const fail = (error: unknown) => {
-    void agent.destroy().catch(() => undefined);
+    closeConnection();
     return failureOf(error, { timeout, callerSignal: init.signal ?? undefined, limits, origin });
   };
   let response: Awaited<ReturnType<typeof undiciFetch>>;
@@ -171,7 +172,7 @@ export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}
   }
   const discard = () => {
     void response.body?.cancel().catch(() => undefined);
-    void agent.destroy().catch(() => undefined);
+    closeConnection();
   };
   if (response.status >= 300 && response.status < 400) {
     discard();
@@ -182,7 +183,7 @@ export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}
     discard();
     throw new OutboundRequestFailed('too_large', tooLargeReason(limits), origin);
   }
-  const body = response.body && !NULL_BODY_STATUSES.has(response.status) ? boundedBody(response.body, limits.maxResponseBytes, fail, () => void agent.destroy().catch(() => undefined)) : null;
+  const body = response.body && !NULL_BODY_STATUSES.has(response.status) ? boundedBody(response.body, limits.maxResponseBytes, fail, closeConnection) : null;
   if (!body) discard();
   const answer = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
   // As fetch reports it (a constructed Response has an empty url); there was no redirect to follow.
@@ -307,13 +308,15 @@ const hostKey = (host: string) => (isIpAddress(host) ? canonicalAddress(host) : 
 /** `localhost` and its subdomains are loopback by definition (RFC 6761) and never asked of DNS. */
 const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
 
+class LookupTimedOut extends Error {}
+
 /** An address literal is its own answer; a name is asked once, within a time limit. */
 async function resolve(host: string, lookup: HostLookup): Promise<ResolvedAddress[]> {
   if (isIpAddress(host)) return [{ address: host, family: host.includes(':') ? 6 : 4 }];
   if (isLocalhostName(host)) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error('lookup timed out')), LOOKUP_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new LookupTimedOut()), LOOKUP_TIMEOUT_MS);
   });
   try {
     const answers = await Promise.race([lookup(host), slow]);
