@@ -333,6 +333,15 @@ describe('guardedFetch: the connection goes to the checked address', () => {
     expect(error.message).toBe(`request to http://127.0.0.1:${gone.port} failed: connection refused`);
   });
 
+  test('a server that closes the connection without answering: the connection was closed', async () => {
+    const closing = await start((req) => req.socket.destroy());
+    const target = await checkOutboundUrl(`http://127.0.0.1:${closing.port}/`, { allowPrivate: true });
+    const error = await failure(guardedFetch(target));
+    expect(error).toBeInstanceOf(OutboundRequestFailed);
+    expect(error).toMatchObject({ kind: 'unreachable' });
+    expect((error as OutboundRequestFailed).reason).toMatch(/^the connection was (reset|closed|closed by the server)$/);
+  });
+
   test('TLS: the server name sent is the URL\'s host, not the pinned address; an untrusted certificate is named as such', async () => {
     // A self-signed certificate for pinned.test (test/fixtures/tls), which the client must not trust.
     const fixtures = path.join(__dirname, 'fixtures', 'tls');

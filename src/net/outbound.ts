@@ -174,7 +174,8 @@ export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}
     void response.body?.cancel().catch(() => undefined);
     closeConnection();
   };
-  if (response.status >= 300 && response.status < 400) {
+  // Node's fetch hands back the 3xx itself; a spec-following one would say `opaqueredirect` (status 0).
+  if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
     discard();
     throw new OutboundRefused('redirect', 'the server answered with a redirect, which is not followed');
   }
