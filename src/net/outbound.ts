@@ -10,6 +10,10 @@ import { canonicalAddress, classifyAddress, isIpAddress, isLoopbackAddress } fro
  * registry): `checkOutboundUrl` refuses what must not be called, `guardedFetch` connects to the
  * very addresses that were checked (no second DNS answer can point it elsewhere), follows no
  * redirect, and bounds time and response size. docs/api.md "Outbound requests" states the rules.
+ *
+ * undici (pinned in package.json) rather than the global fetch: its `Agent` takes the socket's
+ * `lookup`, the one hook that fixes the address while the URL, Host header and TLS server name
+ * keep the host name; the global fetch accepts no such dispatcher from outside.
  */
 
 /** An address a host resolved to, as `dns.lookup` reports it. */
