@@ -13,7 +13,8 @@ import { canonicalAddress, classifyAddress, isIpAddress, isLoopbackAddress } fro
  *
  * undici (pinned in package.json) rather than the global fetch: its `Agent` takes the socket's
  * `lookup`, the one hook that fixes the address while the URL, Host header and TLS server name
- * keep the host name; the global fetch accepts no such dispatcher from outside.
+ * keep the host name. The global fetch's own undici is not importable, and handing it an Agent
+ * of another copy is not supported, so the fetch used is this package's too.
  */
 
 /** An address a host resolved to, as `dns.lookup` reports it. */
