@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import zlib from 'node:zlib';
@@ -313,12 +313,26 @@ describe('guardedFetch: the connection goes to the checked address', () => {
 
   test('without allowPrivate, a name whose second answer is loopback is never connected to loopback', async () => {
     const local = await start(okText('should not be reached'));
+    const closed = await startServer(okText('x'));
+    await closed.stop();
     const rebinding = tableLookup({ 'rebind.test': [[PUBLIC_V4], ['127.0.0.1']] });
     const target = await checkOutboundUrl(`http://rebind.test:${local.port}/`, { lookup: rebinding.lookup });
     expect(target.addresses).toEqual([{ address: PUBLIC_V4, family: 4 }]);
-    // The machine has no route out: connecting to the checked public address fails or times out.
-    const error = await failure(guardedFetch(target, {}, { timeoutMs: 1500, maxResponseBytes: 1024 }));
-    expect(error).toBeInstanceOf(OutboundRequestFailed);
+    // Nothing may leave the machine: the socket's own lookup says where it would go, and the
+    // connection is then made to a closed loopback port instead of that public address.
+    const wouldConnectTo: string[] = [];
+    const realConnect = net.connect;
+    const connect = jest.spyOn(net, 'connect').mockImplementation(((options: net.NetConnectOpts) => {
+      const { host, lookup } = options as net.TcpNetConnectOpts;
+      lookup?.(host ?? '', {}, (_error, address) => wouldConnectTo.push(String(address)));
+      return realConnect({ host: '127.0.0.1', port: closed.port });
+    }) as typeof net.connect);
+    try {
+      expect(await failure(guardedFetch(target))).toMatchObject({ kind: 'unreachable', reason: 'connection refused' });
+    } finally {
+      connect.mockRestore();
+    }
+    expect(wouldConnectTo).toEqual([PUBLIC_V4]);
     expect(local.seen).toEqual([]);
     expect(rebinding.asked).toEqual(['rebind.test']);
   });
@@ -340,6 +354,20 @@ describe('guardedFetch: the connection goes to the checked address', () => {
     expect(error).toBeInstanceOf(OutboundRequestFailed);
     expect(error).toMatchObject({ kind: 'unreachable' });
     expect((error as OutboundRequestFailed).reason).toMatch(/^the connection was (reset|closed|closed by the server)$/);
+  });
+
+  test('a port fetch never uses (SMTP) fails before any connection', async () => {
+    const target = await checkOutboundUrl('http://mail.example:25/', { lookup: tableLookup({ 'mail.example': [PUBLIC_V4] }).lookup });
+    // Should a connection be tried after all, it must not leave the machine.
+    const connect = jest.spyOn(net, 'connect').mockImplementation(() => {
+      throw new Error('a connection was tried');
+    });
+    try {
+      expect(await failure(guardedFetch(target))).toMatchObject({ kind: 'failed', reason: 'the request failed (bad port)' });
+      expect(connect).not.toHaveBeenCalled();
+    } finally {
+      connect.mockRestore();
+    }
   });
 
   test('TLS: the server name sent is the URL\'s host, not the pinned address; an untrusted certificate is named as such', async () => {

@@ -287,7 +287,9 @@ function failureOf(error: unknown, at: { timeout: AbortSignal; callerSignal?: Ab
   if (CERTIFICATE_CODES.test(code)) return failed('tls', `TLS certificate error: ${String(cause.message)}`);
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return failed('tls', `TLS error: ${String(cause.message)}`);
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return failed('too_large', 'the response headers are too large');
-  return failed('failed', code ? `the request failed (${code})` : 'the request failed');
+  // undici's own network errors (e.g. fetch's "bad port" for SMTP's 25 and the like) have a message but no code.
+  const detail = code || (typeof cause?.message === 'string' ? cause.message : '');
+  return failed('failed', detail ? `the request failed (${detail})` : 'the request failed');
 }
 
 /** A `lookup` for net/tls.connect answering only the checked addresses, never asking DNS again. */
