@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import { ERROR_CODES } from '../src/errors';
 import { canonicalAddress, classifyAddress } from '../src/net/addresses';
 import {
+  checkOutboundHeaders,
   checkOutboundUrl,
   guardedFetch,
   guardedFetchImpl,
@@ -522,6 +523,18 @@ describe('guardedFetch: header values', () => {
     expect(error).toMatchObject({ kind: 'header', code: 'VALIDATION_FAILED' });
     expect((error as OutboundRefused).reason).toMatch(/^the value of header (Authorization|X-Api-Key) contains a line break or NUL$/);
     expect(server.seen).toEqual([]);
+  });
+
+  test('credentials can be checked when registered, the issue at their field', () => {
+    const refused = (() => {
+      try {
+        checkOutboundHeaders({ Authorization: 'Bearer a\r\nHost: evil' }, ['input', 'credentials']);
+      } catch (error) {
+        return error as OutboundRefused;
+      }
+    })();
+    expect(refused?.issues).toEqual([{ path: ['input', 'credentials', 'Authorization'], msg: 'the value of header Authorization contains a line break or NUL', type: 'outbound_header' }]);
+    expect(() => checkOutboundHeaders({ Authorization: 'Bearer a' }, ['input', 'credentials'])).not.toThrow();
   });
 
   test('a header name that is not a token is refused; good headers arrive as sent', async () => {

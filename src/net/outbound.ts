@@ -158,7 +158,7 @@ export async function checkOutboundUrl(input: string | URL, policy: OutboundPoli
  * A caller's own `init.signal` aborting rejects with that signal's reason.
  */
 export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}, limits: OutboundLimits = OUTBOUND_LIMITS): Promise<Response> {
-  checkHeaders(init.headers);
+  checkOutboundHeaders(init.headers);
   const origin = target.url.origin;
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
@@ -216,15 +216,20 @@ export function guardedFetchImpl(policy: OutboundPolicy, limits: OutboundLimits 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Refuses header names that are not tokens and values with CR, LF or NUL (fetch would trim or reject them on its own terms). */
-function checkHeaders(headers: RequestInit['headers']): void {
+/**
+ * Refuses header names that are not HTTP tokens and values with CR, LF or NUL (fetch would trim
+ * or reject them on its own terms). `guardedFetch` applies it to every request; a feature storing
+ * credentials calls it when they are registered, with the field they came in.
+ * @throws OutboundRefused (VALIDATION_FAILED) naming the header, never its value.
+ */
+export function checkOutboundHeaders(headers: RequestInit['headers'], field: (string | number)[] = ['headers']): void {
   if (!headers) return;
   // Any Headers class (the global one or undici's) and any list of pairs iterate as [name, value].
   const iterable = typeof (headers as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function';
   const pairs = iterable ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers as Record<string, string>);
   for (const [name, value] of pairs) {
-    if (!HEADER_NAME.test(name)) throw new OutboundRefused('header', `"${name.slice(0, 40)}" is not a valid header name`, ['headers']);
-    if (/[\r\n\0]/.test(String(value))) throw new OutboundRefused('header', `the value of header ${name} contains a line break or NUL`, ['headers', name]);
+    if (!HEADER_NAME.test(name)) throw new OutboundRefused('header', `"${name.slice(0, 40)}" is not a valid header name`, field);
+    if (/[\r\n\0]/.test(String(value))) throw new OutboundRefused('header', `the value of header ${name} contains a line break or NUL`, [...field, name]);
   }
 }
 
