@@ -9,6 +9,8 @@ import { Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 @Index({ properties: ['userId', 'createdAt'] })
 /** Admin stats read the last hour of the ledger by time alone. */
 @Index({ properties: ['createdAt'] })
+/** The token line sums a user's `plan` rows. */
+@Index({ properties: ['userId', 'feature'] })
 export class UsageEntry {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -26,7 +28,7 @@ export class UsageEntry {
   @Property({ type: 'text' })
   source!: string;
 
-  /** For model calls: what it was for (`discuss`, …). */
+  /** What the tokens were for: `discuss`, `critique`, `plan` (model calls, and the estimator's nominal planner rows). */
   @Property({ type: 'text', nullable: true })
   feature: string | null = null;
 
