@@ -1,6 +1,7 @@
 import { makeUser, TestUser, useTestApp } from './support/app';
 import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
+import { jsonObjectOf } from '../src/llm/json-answer';
 
 /**
  * Model-backed critique and planner against the scripted OpenAI-compatible server on loopback:
@@ -77,6 +78,21 @@ const ledgerOf = (userId: string, feature: string) =>
     `select user_id, lab_id, session_id, feature, model, tokens_in, tokens_out, credits, outcome from usage_entries where source = 'model_call' and user_id = $1 and feature = $2 order by id`,
     [userId, feature],
   );
+
+describe('reading a JSON answer', () => {
+  test.each([
+    ['bare JSON', '{"a": 1}', { a: 1 }],
+    ['a ```json fence after prose', 'Here it is:\n```json\n{"a": [1, {"b": 2}]}\n```\nDone.', { a: [1, { b: 2 }] }],
+    ['a bare ``` fence', '```\n{"a": "}"}\n```', { a: '}' }],
+    ['an object inside prose', 'My answer is {"a": {"b": null}} as asked.', { a: { b: null } }],
+    ['an array (not an object)', '[{"a": 1}, {"b": 2}]', undefined],
+    ['prose only', 'No findings.', undefined],
+    ['a cut-off object', '{"a": [1, 2', undefined],
+    ['two objects (ambiguous)', '{"a": 1} or {"b": 2}', undefined],
+  ])('%s', (_case, answer, expected) => {
+    expect(jsonObjectOf(answer)).toEqual(expected);
+  });
+});
 
 // Critique
 

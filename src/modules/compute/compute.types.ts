@@ -176,7 +176,9 @@ export class CreditsNode {
   @Field(() => Float)
   reservedCredits!: number;
 
-  @Field(() => TokenChargeNode)
+  @Field(() => TokenChargeNode, {
+    description: 'What drafting plans cost, from the ledgers: the tokens of every drafting (model calls, or the estimator’s nominal counts) and the credits debited for them.',
+  })
   tokenLine!: TokenChargeNode;
 
   @Field(() => [LeaseNode], { description: 'Leases that are not over.' })

@@ -1,4 +1,4 @@
-import { isIntIn, jsonAnswer } from '../../llm/json-answer';
+import { isIntIn, isObject, jsonAnswer } from '../../llm/json-answer';
 import type { CompletionRequest } from '../../llm/language-model';
 import { dataRulesFor, quoteData, taggedDataBlock } from '../../llm/prompt';
 import { checks, unstorable } from '../../validation';
@@ -28,6 +28,8 @@ export interface PlanInput {
 /** Credits per minute: per CPU, per GB of memory, and for a GPU. */
 const RATE = { cpu: 0.01, memoryGb: 0.0025, gpu: 0.5 };
 const DEFAULT_MACHINE = { cpus: 2, memoryGb: 8, gpu: false };
+/** The largest machine anyone may ask for. */
+const LARGEST_MACHINE = { cpus: 64, memoryGb: 512, gpu: true };
 /** The planner's nominal token use is charged at this rate (credits per 1,000 tokens). */
 const TOKEN_CREDITS_PER_1K = 0.002;
 /** The ceiling leaves this much room over the estimate before the lease pauses. */
@@ -42,8 +44,8 @@ export function machineOf(machine: PlanInput['machine'] | undefined, path: (stri
   const memoryGb = machine?.memoryGb ?? DEFAULT_MACHINE.memoryGb;
   const gpu = machine?.gpu ?? DEFAULT_MACHINE.gpu;
   checks()
-    .int([...path, 'cpus'], cpus, { min: 1, max: 64 })
-    .int([...path, 'memoryGb'], memoryGb, { min: 1, max: 512 })
+    .int([...path, 'cpus'], cpus, { min: 1, max: LARGEST_MACHINE.cpus })
+    .int([...path, 'memoryGb'], memoryGb, { min: 1, max: LARGEST_MACHINE.memoryGb })
     .done();
   return { cpus, memoryGb, gpu, rateCreditsPerMinute: credits(cpus * RATE.cpu + memoryGb * RATE.memoryGb + (gpu ? RATE.gpu : 0)) };
 }
@@ -111,7 +113,7 @@ function priced(machine: Machine, steps: string[], estimatedMinutes: number) {
 }
 
 /** Tokens a drafting call may write. */
-export const PLAN_ANSWER_TOKENS = 1024;
+const PLAN_ANSWER_TOKENS = 1024;
 /** A model's plan has 1 to `MAX_STEPS` steps of at most `MAX_STEP_CHARS` characters each. */
 const MAX_STEPS = 20;
 const MAX_STEP_CHARS = 300;
@@ -129,7 +131,7 @@ const PLANNER_SYSTEM =
 
 /** The largest machine a model's plan may ask for: within machineOf's limits, and never above one the caller chose. */
 function machineLimit(input: PlanInput, estimate: Quote) {
-  return input.machine ? { cpus: estimate.machine.cpus, memoryGb: estimate.machine.memoryGb, gpu: estimate.machine.gpu } : { cpus: 64, memoryGb: 512, gpu: true };
+  return input.machine ? { cpus: estimate.machine.cpus, memoryGb: estimate.machine.memoryGb, gpu: estimate.machine.gpu } : LARGEST_MACHINE;
 }
 
 /**
@@ -162,8 +164,8 @@ export function modelQuote(answer: string, input: PlanInput, estimate: Quote): O
     const { steps, machine, estimated_minutes: minutes } = value;
     if (!Array.isArray(steps) || steps.length < 1 || steps.length > MAX_STEPS) return undefined;
     if (!steps.every((step): step is string => typeof step === 'string' && step.trim().length > 0 && step.length <= MAX_STEP_CHARS && !unstorable(step))) return undefined;
-    if (typeof machine !== 'object' || machine === null) return undefined;
-    const { cpus, memory_gb: memoryGb, gpu } = machine as Record<string, unknown>;
+    if (!isObject(machine)) return undefined;
+    const { cpus, memory_gb: memoryGb, gpu } = machine;
     if (!isIntIn(cpus, 1, limit.cpus) || !isIntIn(memoryGb, 1, limit.memoryGb) || typeof gpu !== 'boolean' || (gpu && !limit.gpu)) return undefined;
     if (!isIntIn(minutes, MIN_MINUTES, estimate.estimatedMinutes * MAX_MINUTES_FACTOR)) return undefined;
     return { draftedBy: 'model' as const, ...priced(machineOf({ cpus, memoryGb, gpu }, ['answer', 'machine']), steps.map((step) => step.trim()), minutes) };
