@@ -96,13 +96,13 @@ describe('reading a JSON answer', () => {
 
 // Critique
 
+const critique = (who: TestUser, id: string) => t.call('POST', sessionPath(id, '/critique'), { token: who.token });
+
 describe('critique with a model', () => {
   let owner: TestUser;
   beforeAll(async () => {
     owner = await makeUser(t, { name: 'Critic owner' });
   });
-
-  const critique = (who: TestUser, id: string) => t.call('POST', sessionPath(id, '/critique'), { token: who.token });
 
   /** A session of three records: a question, an error (a rule finding) and an answer. */
   async function makeSession(answerText = 'The fit converged; see marker-beta.', who = owner) {
@@ -350,5 +350,37 @@ describe('planner with a model', () => {
     expect(await creditsOf(user)).toEqual({ balance_credits: r4(10 - 8 * 0.0045), reserved_credits: 0, token_line: { tokens_in: 8 * 1200, tokens_out: 8 * 300, credits: r4(8 * 0.0045) }, leases: [] });
     const statuses = await sql<{ status: string; n: number }>(`select status, count(*)::int as n from compute_plans where user_id = $1 group by status order by status`, [user.id]);
     expect(statuses).toEqual([{ status: 'awaiting_decision', n: 1 }, { status: 'superseded', n: 7 }]);
+  });
+});
+
+describe('a session beyond the model’s context window', () => {
+  test('the critique prompt keeps the first and the latest records within the window and says how many it left out', async () => {
+    const owner = await makeUser(t);
+    // gpt-5 with a window of 5,000 tokens: 4,096 are kept for the answer, so (5,000 - 4,096) × 3 characters for the prompt.
+    const shipped = (await t.call('GET', '/admin/api/public/models')).body;
+    const narrowed = { version: '2026-12-16', models: shipped.models.map((m: { id: string }) => (m.id === 'gpt-5' ? { ...m, context_window: 5000 } : m)) };
+    expect((await t.call('PUT', '/api/admin/models', { token: t.adminToken, body: narrowed })).status).toBe(200);
+    try {
+      const id = newSessionId();
+      const uuids = Array.from({ length: 40 }, () => newUuid());
+      const records = uuids.map((uuid, i) => ({ uuid, parentUuid: i ? uuids[i - 1] : null, type: i % 2 ? 'assistant' : 'user', message: { content: `Step ${i}: ${'words '.repeat(15)}` } }));
+      expect((await append(owner, id, null, records)).status).toBe(200);
+      const reply = await critique(owner, id);
+      expect(reply.status).toBe(200);
+      const request = fake.seen[0];
+      const system = request.body.messages[0].content;
+      const { ask, inside } = blockOf(request, 'session-records');
+      expect(system.length + ask.length).toBeLessThanOrEqual((5000 - 4096) * 3);
+      const shown = [...inside.matchAll(/"uuid":"([^"]+)"/g)].map((m) => m[1]);
+      const omitted = Number(/\{"omitted_records":(\d+)\}/.exec(inside)?.[1]);
+      expect(shown[0]).toBe(uuids[0]);
+      expect(shown.at(-1)).toBe(uuids[39]);
+      expect(shown.length + omitted).toBe(40);
+      expect(omitted).toBeGreaterThan(0);
+      // The finding the model gave is anchored to a record it was shown.
+      expect(reply.body.findings).toEqual([{ record_uuid: uuids[0], severity: 'info', body: `Read ${shown.length} records` }]);
+    } finally {
+      expect((await t.call('PUT', '/api/admin/models', { token: t.adminToken, body: { ...shipped, version: '2026-12-17' } })).status).toBe(200);
+    }
   });
 });
