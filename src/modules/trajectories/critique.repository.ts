@@ -31,12 +31,16 @@ export async function cachedModelFindings(q: Query, sessionId: string, key: Crit
   return row?.findings ?? null;
 }
 
-/** Keeps the model's findings for this state of the session, replacing those of an earlier one. */
+/**
+ * Keeps the model's findings for this state of the session, replacing those of an earlier one
+ * (nothing when the session was deleted meanwhile).
+ */
 export async function storeModelFindings(q: Query, sessionId: string, key: CritiqueKey, findings: StoredFinding[]): Promise<void> {
   await q(
-    `insert into trajectory_critiques (session_id, head_uuid, record_count, model, findings) values (?, ?, ?, ?, ?)
+    `insert into trajectory_critiques (session_id, head_uuid, record_count, model, findings)
+     select id, ?, ?, ?, ? from trajectories where id = ?
      on conflict (session_id) do update set head_uuid = excluded.head_uuid, record_count = excluded.record_count, model = excluded.model,
        findings = excluded.findings, created_at = now()`,
-    [sessionId, key.headUuid, key.recordCount, key.model, JSON.stringify(findings)],
+    [key.headUuid, key.recordCount, key.model, JSON.stringify(findings), sessionId],
   );
 }
