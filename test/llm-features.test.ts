@@ -208,6 +208,32 @@ describe('critique with a model', () => {
     expect(inside).toContain(PLANT);
   });
 
+  test('at 30 model critiques in the last hour a user gets the rule findings only (no model call); older calls do not count', async () => {
+    const busy = await makeUser(t, { name: 'Busy critic' });
+    const { id, uuids } = await makeSession(undefined, busy);
+    const earlierCalls = (age: string) =>
+      sql(
+        `insert into usage_entries (user_id, source, feature, model, tokens_in, tokens_out, outcome, created_at)
+         select $1, 'model_call', 'critique', 'openai/gpt-5', 10, 10, 'ok', now() - $2::interval from generate_series(1, 30)`,
+        [busy.id, age],
+      );
+    await earlierCalls('2 hours');
+    expect((await critique(busy, id)).body.findings).toHaveLength(2);
+    expect(fake.seen).toHaveLength(1);
+
+    await earlierCalls('10 minutes');
+    const next = newUuid();
+    expect((await append(busy, id, uuids[2], [{ uuid: next, parentUuid: uuids[2], type: 'user', message: { content: 'More?' } }])).status).toBe(200);
+    const limited = await critique(busy, id);
+    expect(limited.status).toBe(200);
+    expect(limited.body.findings).toEqual([ruleFinding(uuids[1])]);
+    expect(fake.seen).toHaveLength(1);
+    // Others are not limited by this user's calls.
+    const other = await makeSession();
+    expect((await critique(owner, other.id)).body.findings).toHaveLength(2);
+    expect(fake.seen).toHaveLength(2);
+  });
+
   test('a stranger gets 404 and causes no model call', async () => {
     const { id } = await makeSession();
     const stranger = await makeUser(t);
