@@ -38,13 +38,15 @@ const minutesLater = (now: Date, minutes: number) => new Date(now.getTime() + mi
  * the ceiling are ours, from minutes and the machine's rate. The drafting is charged on the token
  * line: the model call's real usage at catalog prices (its ledger row in the plan's transaction),
  * or the estimator's nominal tokens without a model. The charge stands when the plan is declined.
+ * A caller without free credits gets the estimator's plan: the model is called only for those
+ * who can pay for it.
  * A draft supersedes the caller's undecided one, so there is never more than one (a partial
  * unique index holds that even under concurrent drafts).
  * @throws VALIDATION_FAILED; UNAVAILABLE when the model call failed (nothing drafted or charged)
  */
 export async function draftPlan(em: EntityManager, llm: LanguageModelClient | null, viewer: Viewer, input: PlanInput, callerGone?: AbortSignal): Promise<Plan> {
   const estimate = draftQuote(input);
-  if (!llm) {
+  if (!llm || (await availableCredits(em, viewer.user.id)) <= 0) {
     return em.transactional(async (tx) => {
       const plan = await storePlan(tx, viewer, input, estimate);
       await insertEstimatorDraft(tx, viewer.user.id, estimate.tokenCharge);
