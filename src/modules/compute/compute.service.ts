@@ -56,7 +56,7 @@ export async function draftPlan(em: EntityManager, llm: LanguageModelClient | nu
   const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
   const purpose = { userId: viewer.user.id, labId: null, sessionId: null, feature: PLANNER_FEATURE };
   return meteredCompletion(em, llm, priced, purpose, { ...planRequest(input, estimate), signal: callerGone }, async (tx, completion) => {
-    const drafted = modelQuote(completion.text, input, estimate) ?? { ...estimate, draftedBy: 'estimator' as const };
+    const drafted = modelQuote(completion.text, input, estimate) ?? estimate;
     const tokenCharge = { tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: credits(creditsOf(priced, completion.tokensIn, completion.tokensOut)) };
     return storePlan(tx, viewer, input, { ...drafted, tokenCharge });
   });

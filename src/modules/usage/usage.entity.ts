@@ -1,8 +1,9 @@
 import { Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 
 /**
- * Usage ledger: token counts only, never content. Written by server-side model calls and by
- * trajectory appends (from records' `message.usage`); read by the lab usage report and stats.
+ * Usage ledger: token counts only, never content. Written by server-side model calls, the
+ * estimator's plan drafting (nominal counts) and trajectory appends (from records'
+ * `message.usage`); read by the lab usage report, stats and the token line.
  */
 @Entity({ tableName: 'usage_entries' })
 @Index({ properties: ['labId', 'userId'] })
