@@ -41,7 +41,8 @@ export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
  * What a root field costs: `perRow` times its `limit` argument (the value given, else the
  * resolver's default) for fields whose work grows with the rows they scan (the board reads a
  * slice of each session's tail: ten times a list row), or a fixed `each` for fields that read a
- * whole session. Other root fields cost 1. With the defaults, one operation may read the largest
+ * whole session or may call the language model (at most five of those in one operation). Other
+ * root fields cost 1. With the defaults, one operation may read the largest
  * board, or a board, the reviews and a page of sessions together.
  */
 const ROOT_FIELD_COST: Record<string, { perRow: number; defaultLimit: number } | { each: number }> = {
@@ -53,6 +54,7 @@ const ROOT_FIELD_COST: Record<string, { perRow: number; defaultLimit: number } |
   adminTrajectories: { perRow: 2, defaultLimit: 100 },
   trajectoryCritique: { each: 1000 },
   trajectorySummaryAppend: { each: 1000 },
+  computePlanDraft: { each: 1000 },
 };
 const LARGEST_LIMIT = 500;
 

@@ -20,21 +20,13 @@ export class CreditAccount {
 
   @Property({ type: 'decimal', precision: 14, scale: 4, default: 0 })
   reserved: string & Opt = '0';
-
-  /** Tokens and credits charged for plan drafting (the token line). */
-  @Property({ type: 'bigint', default: 0 })
-  tokensIn: string & Opt = '0';
-
-  @Property({ type: 'bigint', default: 0 })
-  tokensOut: string & Opt = '0';
-
-  @Property({ type: 'decimal', precision: 14, scale: 4, default: 0 })
-  tokenCredits: string & Opt = '0';
 }
 
 /** Every credit movement, append-only: allowances, grants, lease spend, token charges. */
 @Entity({ tableName: 'credit_entries' })
 @Index({ properties: ['user', 'id'] })
+/** The token line sums a user's `token_charge` entries. */
+@Index({ properties: ['user', 'kind'] })
 export class CreditEntry {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -102,6 +94,10 @@ export class ComputePlan {
 
   @Property({ type: 'json' })
   tokenCharge!: Record<string, number>;
+
+  /** `model` (the configured language model drafted it) or `estimator` (the deterministic estimator did). */
+  @Property({ type: 'text', default: 'estimator' })
+  draftedBy: string & Opt = 'estimator';
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf, withDates } from '../../db/sql';
 import type { LeaseState, PlanStatus } from './compute.entity';
-import type { Machine, Quote, TokenCharge } from './planner';
+import type { DraftedBy, Machine, Quote, TokenCharge } from './planner';
 
 /*
  * All SQL of plans, leases and idle-clock refreshes, and the mapping of their rows to the
@@ -21,6 +21,8 @@ export interface Plan {
   estimatedCredits: number;
   spendCeilingCredits: number;
   tokenCharge: TokenCharge;
+  /** Who wrote the steps, machine and minutes: the configured model, or the estimator (no model, or the model's answer was unusable). */
+  draftedBy: DraftedBy;
   createdAt: Date;
 }
 
@@ -69,7 +71,7 @@ const machineOfJson = (m: MachineJson): Machine => ({ cpus: m.cpus, memoryGb: m.
 
 // Numeric columns are read as float8: credits carry four decimals, well within a double.
 const PLAN_COLUMNS = `id, user_id, status, goal, steps, machine, estimated_minutes, estimated_credits::float8 as estimated_credits,
-  spend_ceiling_credits::float8 as spend_ceiling_credits, token_charge, created_at`;
+  spend_ceiling_credits::float8 as spend_ceiling_credits, token_charge, drafted_by, created_at`;
 const LEASE_COLUMNS = `id, user_id, plan_id, state, provider, machine, rate_credits_per_minute::float8 as rate_credits_per_minute,
   ceiling_credits::float8 as ceiling_credits, spent_credits::float8 as spent_credits, idle_expires_at, bootstrap_deadline,
   last_metered_at, created_at, released_at, process_token_hash`;
@@ -85,6 +87,7 @@ interface PlanRecord {
   estimated_credits: number;
   spend_ceiling_credits: number;
   token_charge: { tokens_in: number; tokens_out: number; credits: number };
+  drafted_by: DraftedBy;
   created_at: Date;
 }
 
@@ -119,6 +122,7 @@ function toPlan(raw: Record<string, unknown>): Plan {
     estimatedCredits: row.estimated_credits,
     spendCeilingCredits: row.spend_ceiling_credits,
     tokenCharge: { tokensIn: row.token_charge.tokens_in, tokensOut: row.token_charge.tokens_out, credits: row.token_charge.credits },
+    draftedBy: row.drafted_by,
     createdAt: row.created_at,
   };
 }
@@ -156,8 +160,8 @@ export async function supersedeUndecidedPlan(em: EntityManager, userId: string):
 export async function insertPlan(em: EntityManager, userId: string, plan: { goal: string; inputs: unknown[]; quote: Quote }): Promise<Plan> {
   const { quote } = plan;
   const [row] = await sqlOf(em)(
-    `insert into compute_plans (user_id, status, goal, inputs, machine, steps, estimated_minutes, estimated_credits, spend_ceiling_credits, token_charge)
-     values (?, 'awaiting_decision', ?, ?, ?, ?, ?, ?, ?, ?) returning ${PLAN_COLUMNS}`,
+    `insert into compute_plans (user_id, status, goal, inputs, machine, steps, estimated_minutes, estimated_credits, spend_ceiling_credits, token_charge, drafted_by)
+     values (?, 'awaiting_decision', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${PLAN_COLUMNS}`,
     [
       userId,
       plan.goal,
@@ -168,6 +172,7 @@ export async function insertPlan(em: EntityManager, userId: string, plan: { goal
       quote.estimatedCredits,
       quote.spendCeilingCredits,
       JSON.stringify({ tokens_in: quote.tokenCharge.tokensIn, tokens_out: quote.tokenCharge.tokensOut, credits: quote.tokenCharge.credits }),
+      quote.draftedBy,
     ],
   );
   return toPlan(row);

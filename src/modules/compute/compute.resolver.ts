@@ -32,6 +32,7 @@ const presentPlan = (plan: compute.Plan): PlanNode => ({
   estimatedCredits: plan.estimatedCredits,
   spendCeilingCredits: plan.spendCeilingCredits,
   tokenCharge: plan.tokenCharge,
+  draftedBy: plan.draftedBy,
   createdAt: plan.createdAt,
 });
 
@@ -61,7 +62,7 @@ const settings = (ctx: Ctx) => ctx.services.config.compute;
 export class ComputeResolver {
   @Mutation(() => PlanNode, { description: 'Drafts a plan (charged on the token line); supersedes an undecided one.' })
   async computePlanDraft(@Context() ctx: Ctx, @Arg('input', () => PlanInputType) input: PlanInputType): Promise<PlanNode> {
-    return presentPlan(await compute.draftPlan(ctx.em, await requireViewer(ctx), input));
+    return presentPlan(await compute.draftPlan(ctx.em, ctx.services.llm, await requireViewer(ctx), input, ctx.callerGone));
   }
 
   @Query(() => PlanNode, { nullable: true, description: 'The caller’s plan awaiting a decision, if any.' })

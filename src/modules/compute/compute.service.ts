@@ -7,12 +7,15 @@ import type { Viewer } from '../auth/auth.service';
 import { mintLoginPair } from '../auth/auth.service';
 import { revokeLeaseTokens } from '../auth/token.repository';
 import { User } from '../users/user.entity';
+import type { LanguageModelClient } from '../../llm/language-model';
+import { currentCatalog } from '../catalog/catalog.service';
+import { creditsOf, meteredCompletion } from '../usage/usage.service';
 import type { LeaseState } from './compute.entity';
 import * as store from './compute.repository';
 import type { Lease, Plan } from './compute.repository';
-import { addToTokenLine, lockAccountRows, moveCredits } from './credits.repository';
+import { insertEstimatorDraft, lockAccountRows, moveCredits, PLANNER_FEATURE } from './credits.repository';
 import { availableCredits, credits, lockAccount, requireAvailable } from './credits.service';
-import { draftQuote, Machine, machineOf, PlanInput } from './planner';
+import { draftQuote, Machine, machineOf, modelQuote, PlanInput, planRequest, Quote } from './planner';
 
 export type { Lease, Plan } from './compute.repository';
 
@@ -29,30 +32,47 @@ const PROCESS_PREFIX = 'ldk_pt_';
 const minutesLater = (now: Date, minutes: number) => new Date(now.getTime() + minutes * 60_000);
 
 /**
- * Drafts a plan (quote) for the caller. The drafting is charged on the token line (and stands
- * when the plan is declined); a draft supersedes the caller's undecided one, so there is never
- * more than one (a partial unique index holds that even under concurrent drafts).
- * @throws VALIDATION_FAILED
+ * Drafts a plan (quote) for the caller. With a language model the model drafts it (steps,
+ * machine, minutes), checked against the estimator's bounds: an answer that is malformed or out
+ * of bounds gives the estimator's plan instead (`draftedBy` says which). Either way credits and
+ * the ceiling are ours, from minutes and the machine's rate. The drafting is charged on the token
+ * line: the model call's real usage at catalog prices (its ledger row in the plan's transaction),
+ * or the estimator's nominal tokens without a model. The charge stands when the plan is declined.
+ * A caller without free credits gets the estimator's plan: the model is called only for those
+ * who can pay for it.
+ * A draft supersedes the caller's undecided one, so there is never more than one (a partial
+ * unique index holds that even under concurrent drafts).
+ * @throws VALIDATION_FAILED; UNAVAILABLE when the model call failed (nothing drafted or charged)
  */
-export async function draftPlan(em: EntityManager, viewer: Viewer, input: PlanInput): Promise<Plan> {
-  const quote = draftQuote(input);
-  return em.transactional(async (tx) => {
-    const account = await lockAccount(tx, viewer.user.id); // drafts of one user go one at a time
-    await store.supersedeUndecidedPlan(tx, viewer.user.id);
-    const plan = await store.insertPlan(tx, viewer.user.id, { goal: input.goal, inputs: input.inputs ?? [], quote });
-    await chargeTokenLine(tx, viewer.user.id, plan, account.available);
-    return plan;
+export async function draftPlan(em: EntityManager, llm: LanguageModelClient | null, viewer: Viewer, input: PlanInput, callerGone?: AbortSignal): Promise<Plan> {
+  const estimate = draftQuote(input);
+  if (!llm || (await availableCredits(em, viewer.user.id)) <= 0) {
+    return em.transactional(async (tx) => {
+      const plan = await storePlan(tx, viewer, input, estimate);
+      await insertEstimatorDraft(tx, viewer.user.id, estimate.tokenCharge);
+      return plan;
+    });
+  }
+  const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
+  const purpose = { userId: viewer.user.id, labId: null, sessionId: null, feature: PLANNER_FEATURE };
+  return meteredCompletion(em, llm, priced, purpose, { ...planRequest(input, estimate), signal: callerGone }, async (tx, completion) => {
+    const drafted = modelQuote(completion.text, input, estimate) ?? estimate;
+    const tokenCharge = { tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: credits(creditsOf(priced, completion.tokensIn, completion.tokensOut)) };
+    return storePlan(tx, viewer, input, { ...drafted, tokenCharge });
   });
 }
 
 /**
- * The planner's work on the token line: the usage ledger gets the token counts and the credit
- * ledger the charge, as far as the `available` credits cover it (a draft is never refused for credits).
+ * Stores a drafted quote as the caller's plan awaiting a decision and debits its token charge,
+ * as far as the free credits cover it (a draft is never refused for credits).
  */
-async function chargeTokenLine(em: EntityManager, userId: string, plan: Plan, available: number) {
-  const charge = credits(Math.min(plan.tokenCharge.credits, available));
-  await addToTokenLine(em, userId, { tokensIn: plan.tokenCharge.tokensIn, tokensOut: plan.tokenCharge.tokensOut, credits: charge });
-  if (charge > 0) await moveCredits(em, userId, { kind: 'token_charge', credits: -charge, planId: plan.id, reason: 'plan drafting' });
+async function storePlan(tx: EntityManager, viewer: Viewer, input: PlanInput, quote: Quote): Promise<Plan> {
+  const account = await lockAccount(tx, viewer.user.id); // drafts of one user go one at a time
+  await store.supersedeUndecidedPlan(tx, viewer.user.id);
+  const plan = await store.insertPlan(tx, viewer.user.id, { goal: input.goal, inputs: input.inputs ?? [], quote });
+  const charge = credits(Math.min(plan.tokenCharge.credits, account.available));
+  if (charge > 0) await moveCredits(tx, viewer.user.id, { kind: 'token_charge', credits: -charge, planId: plan.id, reason: 'plan drafting' });
+  return plan;
 }
 
 /** The caller's plan awaiting a decision, or null. */

@@ -53,8 +53,11 @@ export class PlanNode {
   @Field(() => Float)
   spendCeilingCredits!: number;
 
-  @Field(() => TokenChargeNode)
+  @Field(() => TokenChargeNode, { description: 'What drafting took: the model call’s tokens as the provider reported them, or the estimator’s nominal tokens, and their credits.' })
   tokenCharge!: TokenChargeNode;
+
+  @Field({ description: '`model` (the configured language model drafted the steps, machine and minutes) or `estimator` (no model is configured, or its answer was malformed or out of bounds).' })
+  draftedBy!: string;
 
   @Field()
   createdAt!: Date;
@@ -173,7 +176,9 @@ export class CreditsNode {
   @Field(() => Float)
   reservedCredits!: number;
 
-  @Field(() => TokenChargeNode)
+  @Field(() => TokenChargeNode, {
+    description: 'What drafting plans cost, from the ledgers: the tokens of every drafting (model calls, or the estimator’s nominal counts) and the credits debited for them.',
+  })
   tokenLine!: TokenChargeNode;
 
   @Field(() => [LeaseNode], { description: 'Leases that are not over.' })

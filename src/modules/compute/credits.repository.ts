@@ -65,11 +65,23 @@ export async function findAvailable(em: EntityManager, userId: string): Promise<
   return row ? row.available : null;
 }
 
+/** The usage ledger's `feature` of plan drafting: the token line is the sum of these rows. */
+export const PLANNER_FEATURE = 'plan';
+
+/**
+ * Balance, reservation and the token line, read from the ledgers: the tokens of the user's plan
+ * drafting rows in the usage ledger (real model calls, or the estimator's nominal counts) and the
+ * credits of their `token_charge` entries in the credit ledger (what the balance was debited).
+ */
 export async function findAccountSummary(em: EntityManager, userId: string): Promise<AccountSummary | null> {
   const [row] = await sqlOf(em)<AccountSummary>(
-    `select balance::float8 as balance, reserved::float8 as reserved, tokens_in::float8 as "tokensIn", tokens_out::float8 as "tokensOut",
-            token_credits::float8 as "tokenCredits" from credit_accounts where user_id = ?`,
-    [userId],
+    `select a.balance::float8 as balance, a.reserved::float8 as reserved, u.tokens_in::float8 as "tokensIn", u.tokens_out::float8 as "tokensOut",
+            (select coalesce(-sum(e.credits), 0)::float8 from credit_entries e where e.user_id = a.user_id and e.kind = 'token_charge') as "tokenCredits"
+       from credit_accounts a,
+            lateral (select coalesce(sum(tokens_in), 0) as tokens_in, coalesce(sum(tokens_out), 0) as tokens_out
+                       from usage_entries where user_id = a.user_id and feature = ?) u
+      where a.user_id = ?`,
+    [PLANNER_FEATURE, userId],
   );
   return row ?? null;
 }
@@ -80,16 +92,15 @@ export async function insertAccount(em: EntityManager, userId: string): Promise<
 }
 
 /**
- * Adds the planner's work to the token line: the usage ledger gets the token counts, the account
- * the counts and the `credits` charged for them (the ledger entry is the caller's `moveCredits`).
+ * The estimator's drafting on the usage ledger: no model was called, so the row holds the nominal
+ * token counts and their nominal price (a model's drafting is its own `meteredCompletion` row).
  */
-export async function addToTokenLine(em: EntityManager, userId: string, line: { tokensIn: number; tokensOut: number; credits: number }): Promise<void> {
-  const q = sqlOf(em);
-  await q(`insert into usage_entries (user_id, source, tokens_in, tokens_out) values (?, 'planner', ?, ?)`, [userId, line.tokensIn, line.tokensOut]);
-  await q(`update credit_accounts set tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, token_credits = token_credits + ? where user_id = ?`, [
+export async function insertEstimatorDraft(em: EntityManager, userId: string, line: { tokensIn: number; tokensOut: number; credits: number }): Promise<void> {
+  await sqlOf(em)(`insert into usage_entries (user_id, source, feature, tokens_in, tokens_out, credits) values (?, 'planner', ?, ?, ?, ?)`, [
+    userId,
+    PLANNER_FEATURE,
     line.tokensIn,
     line.tokensOut,
     line.credits,
-    userId,
   ]);
 }

@@ -17,52 +17,6 @@ import * as repo from './trajectory.repository';
 
 const snippet = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-export interface Finding {
-  recordUuid: string;
-  severity: 'info' | 'warning' | 'error';
-  body: string;
-}
-
-/** Findings one critique reports at most (the earliest ones), and tool calls it waits on at once. */
-export const MAX_FINDINGS = 1000;
-const MAX_PENDING_TOOLS = 10_000;
-
-/**
- * Rule-based critique (no model needed): error records, failed tool results, and tool calls
- * that never got a result, in record order, at most `MAX_FINDINGS`. Anyone who can view the
- * session. Records are read as facts projected in SQL, in batches: memory does not grow with
- * the session or its records.
- */
-export async function critique(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string): Promise<Finding[]> {
-  await loadTrajectory(em, viewer, sessionId, 'view');
-  const findings: Finding[] = [];
-  const pendingTools = new Map<string, { recordUuid: string; name: string }>();
-  for await (const record of eachRecordFacts(em, blobs, sessionId)) {
-    if (findings.length >= MAX_FINDINGS) break;
-    const uuid = record.uuid ?? '';
-    if (record.type === 'error' || record.error !== undefined) {
-      findings.push({ recordUuid: uuid, severity: 'error', body: `Error: ${snippet(record.error || record.text || 'unknown error')}` });
-    }
-    for (const block of record.blocks ?? []) {
-      if (block.type === 'tool_use') {
-        const id = block.id ?? block.tool_use_id ?? uuid;
-        if (pendingTools.size < MAX_PENDING_TOOLS) pendingTools.set(id, { recordUuid: uuid, name: block.name ?? 'tool' });
-      } else if (block.type === 'tool_result') {
-        const id = block.tool_use_id ?? block.id ?? '';
-        const tool = pendingTools.get(id);
-        pendingTools.delete(id);
-        if (block.is_error === true || block.status === 'error') {
-          findings.push({ recordUuid: uuid, severity: 'error', body: `${tool?.name ?? 'A tool'} call failed: ${snippet(block.text || 'no output')}` });
-        }
-      }
-    }
-  }
-  for (const { recordUuid, name } of pendingTools.values()) {
-    findings.push({ recordUuid, severity: 'warning', body: `${name} was called but no result was recorded` });
-  }
-  return findings.slice(0, MAX_FINDINGS);
-}
-
 /**
  * A deterministic, extractive summary (no model): the task as first asked, the last answer,
  * and what happened in between, in counts. One pass that keeps only those.

@@ -7,6 +7,7 @@ import * as trajectories from './trajectory.service';
 import * as annotations from './annotation.service';
 import type { AnnotationView } from './annotation.repository';
 import * as insights from './insights.service';
+import { critique } from './critique.service';
 import {
   Annotation,
   AnnotationInput,
@@ -153,9 +154,12 @@ export class TrajectoryResolver {
     return presentAnnotation(await annotations.resolveAnnotation(ctx.em, await requireViewer(ctx), sessionId, annotationId));
   }
 
-  @Mutation(() => Critique, { description: 'Rule-based findings: errors, failed tool calls, tool calls without a result.' })
+  @Mutation(() => Critique, {
+    description:
+      'Findings on the session: the rules’ (errors, failed tool calls, tool calls without a result), then, with a language model, the model’s, each anchored to one of its records.',
+  })
   async trajectoryCritique(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<Critique> {
-    const findings = await insights.critique(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId);
+    const findings = await critique(ctx.em, ctx.services, await requireViewer(ctx), sessionId, ctx.callerGone);
     return { findings: findings.map((f) => ({ ...f, severity: f.severity as SeverityValue })) };
   }
 

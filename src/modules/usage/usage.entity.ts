@@ -1,14 +1,17 @@
 import { Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 
 /**
- * Usage ledger: token counts only, never content. Written by server-side model calls and by
- * trajectory appends (from records' `message.usage`); read by the lab usage report and stats.
+ * Usage ledger: token counts only, never content. Written by server-side model calls, the
+ * estimator's plan drafting (nominal counts) and trajectory appends (from records'
+ * `message.usage`); read by the lab usage report, stats and the token line.
  */
 @Entity({ tableName: 'usage_entries' })
 @Index({ properties: ['labId', 'userId'] })
 @Index({ properties: ['userId', 'createdAt'] })
 /** Admin stats read the last hour of the ledger by time alone. */
 @Index({ properties: ['createdAt'] })
+/** The token line sums a user's `plan` rows. */
+@Index({ properties: ['userId', 'feature'] })
 export class UsageEntry {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -26,7 +29,7 @@ export class UsageEntry {
   @Property({ type: 'text' })
   source!: string;
 
-  /** For model calls: what it was for (`discuss`, …). */
+  /** What the tokens were for: `discuss`, `critique`, `plan` (model calls, and the estimator's nominal planner rows). */
   @Property({ type: 'text', nullable: true })
   feature: string | null = null;
 

@@ -21,3 +21,13 @@ export async function insertModelCall(q: Query, row: ModelCallRow): Promise<void
     [row.userId, row.labId, row.sessionId, row.feature, row.model, row.tokensIn, row.tokensOut, row.credits, row.latencyMs, row.outcome],
   );
 }
+
+/** Model calls for `feature` the user made since `hoursAgo` hours, failed ones included (ledger index on user and time). */
+export async function countRecentModelCalls(q: Query, userId: string, feature: string, hoursAgo: number): Promise<number> {
+  const [row] = await q<{ calls: number }>(
+    `select count(*)::int as calls from usage_entries
+      where user_id = ? and created_at > now() - make_interval(hours => ?) and source = 'model_call' and feature = ?`,
+    [userId, hoursAgo, feature],
+  );
+  return row.calls;
+}
