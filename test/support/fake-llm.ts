@@ -11,6 +11,8 @@ export type Step =
   | { kind: 'malformed' }
   /** A streamed answer whose connection is cut after its first piece. */
   | { kind: 'cut'; text: string }
+  /** A streamed answer that sends its first piece, then nothing more (only the client can end it). */
+  | { kind: 'stall'; text: string }
   /** The model asks for tools (after `text`, if any); finish reason tool calls. */
   | { kind: 'tools'; calls: ScriptedToolCall[]; text?: string; tokensIn: number; tokensOut: number };
 
@@ -44,6 +46,8 @@ export interface SeenRequest {
   body: { model: string; stream?: boolean; messages: { role: string; content: string; [member: string]: unknown }[]; tools?: unknown[]; [member: string]: unknown };
   tools: SeenTool[];
   toolResults: SeenToolResult[];
+  /** Set when the client closed the connection before the answer was complete (a cancelled call). */
+  closedEarly: boolean;
 }
 
 /** Tools offered and tool results returned, whichever format the request used. */
@@ -120,13 +124,21 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const request: SeenRequest = { path: req.url ?? '', authorization: req.headers.authorization, apiKey: req.headers['x-api-key'] as string | undefined, body, ...seenTools(body) };
+    const request: SeenRequest = { path: req.url ?? '', authorization: req.headers.authorization, apiKey: req.headers['x-api-key'] as string | undefined, body, ...seenTools(body), closedEarly: false };
+    res.once('close', () => {
+      if (!res.writableFinished) request.closedEarly = true;
+    });
     seen.push(request);
     const step = script.shift() ?? fallback(request);
     if (step.kind === 'hang') return;
     if (step.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": "not a list"');
       return;
+    }
+    if (step.kind === 'stall') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (anthropic) return void res.write(sse('message_start', { type: 'message_start', message: { id: 'msg_stall', type: 'message', role: 'assistant', model: request.body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } }) + sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) + sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: step.text } }));
+      return void res.write(sse(undefined, { id: 'chatcmpl-stall', created: 1_700_000_000, model: request.body.model, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: step.text }, finish_reason: null }] }));
     }
     if (step.kind === 'cut' && anthropic) return writeAnthropicStream(res, request.body.model, `msg_${seen.length}`, { text: step.text, tokensIn: 0, tokensOut: 0 }, true);
     if (step.kind === 'cut') {
