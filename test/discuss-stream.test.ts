@@ -113,6 +113,19 @@ describe('POST …/discuss/stream (server-sent events)', () => {
     expect(fake.seen).toHaveLength(0);
   });
 
+  test('the model failing before its first piece (500 on every attempt): 503 JSON naming the model, an error row, no turn', async () => {
+    for (let i = 0; i < 3; i++) fake.script.push({ kind: 'status', status: 500 });
+    const turns = (await turnsOf(session)).length;
+    const before = (await ledger()).length;
+    const response = await streamRequest(member, session, { question: 'Down?' });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ detail: 'openai model gpt-5 failed: HTTP 500 after 3 attempts' });
+    expect(fake.seen).toHaveLength(3);
+    expect((await ledger()).slice(before)).toEqual([expect.objectContaining({ user_id: member.id, outcome: 'error', tokens_in: '0' })]);
+    expect((await turnsOf(session)).length).toBe(turns);
+  });
+
   test('the model failing after the stream started: the pieces so far, then an error event naming the model; an error row, no turn', async () => {
     fake.script.push({ kind: 'cut', text: 'Half of ' });
     const turns = (await turnsOf(session)).length;
@@ -141,6 +154,20 @@ describe('POST …/discuss/stream (server-sent events)', () => {
     leaving.abort();
     const rows = await until(ledger, (all) => all.length > before);
     expect(rows.slice(before)).toEqual([expect.objectContaining({ user_id: member.id, feature: 'discuss', outcome: 'error' })]);
+    expect(await until(async () => fake.seen[0].closedEarly, Boolean)).toBe(true);
+    expect(fake.seen).toHaveLength(1);
+  });
+
+  test('a client that leaves before the first piece stops the model call too', async () => {
+    fake.script.push({ kind: 'hang' });
+    const before = (await ledger()).length;
+    const leaving = new AbortController();
+    const request = streamRequest(member, session, { question: 'Anyone there?' }, leaving.signal).catch((error: Error) => error.name);
+    await until(async () => fake.seen.length, Boolean);
+    leaving.abort();
+    expect(await request).toBe('AbortError');
+    const rows = await until(ledger, (all) => all.length > before);
+    expect(rows.slice(before)).toEqual([expect.objectContaining({ user_id: member.id, outcome: 'error' })]);
     expect(await until(async () => fake.seen[0].closedEarly, Boolean)).toBe(true);
     expect(fake.seen).toHaveLength(1);
   });
