@@ -28,7 +28,7 @@ export interface DiscussResult {
 export type DiscussEvent = { delta: string } | { done: DiscussResult };
 
 /** Earlier turns a question may carry. */
-export const MAX_HISTORY_TURNS = 50;
+const MAX_HISTORY_TURNS = 50;
 /** Tokens a discuss answer may take, kept out of the prompt's budget. */
 const MAX_ANSWER_TOKENS = 1024;
 /** The context window assumed for a model the catalog does not list (a local model, say). */
