@@ -1,5 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { makeUser, useTestApp } from './support/app';
 import { startFakeLlm } from './support/fake-llm';
 import { ChatTurn, CompletionRequest, createLanguageModel, ToolSpec } from '../src/llm/language-model';
+import { meteredCompletion } from '../src/modules/usage/usage.service';
 
 /**
  * Tool calls in the provider layer, and Anthropic's streaming, against the scripted model server
@@ -169,5 +172,25 @@ describe('anthropic: streaming (SSE)', () => {
     await expect(client().complete({ system: 's', messages: ask('Hi') })).rejects.toMatchObject({ message: 'anthropic model claude-haiku-4-5 failed: malformed answer after 1 attempt' });
     for (let i = 0; i < 3; i++) fake.script.push({ kind: 'hang' });
     await expect(client().stream({ system: 's', messages: ask('Hi') }, () => undefined)).rejects.toMatchObject({ message: 'anthropic model claude-haiku-4-5 failed: timed out after 3 attempts' });
+  });
+});
+
+describe('meteredCompletion with tools: one call, one ledger row', () => {
+  const t = useTestApp();
+  const client = () => createLanguageModel({ provider: 'openai', baseUrl: fake.baseUrl, apiKey: 'k', model: 'gpt-5', timeoutSeconds: 1, maxRetries: 1 });
+  const rowsOf = (userId: string) =>
+    t.sql<{ feature: string; model: string; tokens_in: string; tokens_out: string; outcome: string }>(`select feature, model, tokens_in, tokens_out, outcome from usage_entries where user_id = $1 and source = 'model_call' order by id`, [userId]);
+
+  test('a step that asks for a tool: the calls reach `keep`, the row has the usage the server reported; a failed step is one error row', async () => {
+    const user = await makeUser(t);
+    const em = t.app.services.orm.em.fork() as EntityManager;
+    const purpose = { userId: user.id, labId: null, sessionId: null, feature: 'agent' };
+    fake.script.push({ kind: 'tools', calls: [{ id: 'call_m', name: 'read_records', input: { session_id: 's-m' } }], tokensIn: 70, tokensOut: 15 });
+    const calls = await meteredCompletion(em, client(), undefined, purpose, request(ask('Go')), async (_tx, completion) => completion.toolCalls);
+    expect(calls).toEqual([{ id: 'call_m', name: 'read_records', input: { session_id: 's-m' } }]);
+    expect(await rowsOf(user.id)).toEqual([{ feature: 'agent', model: 'openai/gpt-5', tokens_in: '70', tokens_out: '15', outcome: 'ok' }]);
+    fake.script.push({ kind: 'status', status: 500 }, { kind: 'status', status: 500 });
+    await expect(meteredCompletion(em, client(), undefined, purpose, request(ask('Again')), async () => undefined)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect((await rowsOf(user.id)).map((row) => row.outcome)).toEqual(['ok', 'error']);
   });
 });
