@@ -190,7 +190,7 @@ describe('the subscription trajectoryDiscussStream (graphql-ws)', () => {
         complete: () => (completed = true),
       },
     );
-    return { events, errors, stop, done: () => until(async () => completed || errors.length > 0, Boolean) };
+    return { client, events, errors, stop, done: () => until(async () => completed || errors.length > 0, Boolean) };
   }
 
   test('the same answer as over REST: deltas, then done with the turn id; the turn and the ledger row are kept', async () => {
@@ -231,6 +231,21 @@ describe('the subscription trajectoryDiscussStream (graphql-ws)', () => {
     expect(rows.slice(before)).toEqual([expect.objectContaining({ user_id: member.id, outcome: 'error' })]);
     expect(await until(async () => fake.seen[0].closedEarly, Boolean)).toBe(true);
     expect(fake.seen).toHaveLength(1);
+  });
+});
+
+describe('the subscription, its socket closed mid-answer', () => {
+  test('closing the socket cancels the model call too; the ledger row says error', async () => {
+    fake.script.push({ kind: 'stall', text: 'Well ' });
+    const before = (await ledger()).length;
+    const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${member.token}` }, retryAttempts: 0 });
+    const events: unknown[] = [];
+    client.subscribe({ query: 'subscription ($s: ID!) { trajectoryDiscussStream(sessionId: $s, input: {question: "Closing?"}) { delta } }', variables: { s: session } }, { next: (value) => events.push(value.data), error: () => undefined, complete: () => undefined });
+    await until(async () => events.length, Boolean);
+    await client.dispose();
+    const rows = await until(ledger, (all) => all.length > before);
+    expect(rows.slice(before)).toEqual([expect.objectContaining({ user_id: member.id, outcome: 'error' })]);
+    expect(await until(async () => fake.seen[0].closedEarly, Boolean)).toBe(true);
   });
 });
 
