@@ -72,12 +72,15 @@ const argumentsOf = (call: ScriptedToolCall) => (typeof call.input === 'string' 
 /** Text in the pieces a streaming server sends: one word (with its space) at a time. */
 const piecesOf = (text: string) => text.split(/(?<= )/).filter(Boolean);
 
+/** After a stream's first piece is written: `cut` drops the connection, `stall` leaves it open and silent. */
+const breakOff = (res: http.ServerResponse, how: 'cut' | 'stall') => (how === 'cut' ? () => setTimeout(() => res.socket?.destroy(), 50) : undefined);
+
 /**
  * Writes an Anthropic Messages stream: message_start (input usage), content blocks (text, then
  * tool_use with its input as JSON deltas), message_delta (stop reason, output usage), message_stop.
- * `cutAfterFirst`: the connection drops after the first text piece.
+ * `after`: the stream breaks off after its first text piece.
  */
-function writeAnthropicStream(res: http.ServerResponse, model: string, id: string, step: { text?: string; calls?: ScriptedToolCall[]; tokensIn: number; tokensOut: number }, cutAfterFirst = false) {
+function writeAnthropicStream(res: http.ServerResponse, model: string, id: string, step: { text?: string; calls?: ScriptedToolCall[]; tokensIn: number; tokensOut: number }, after?: 'cut' | 'stall') {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: step.tokensIn, output_tokens: 1 } } }));
   let index = 0;
@@ -85,7 +88,7 @@ function writeAnthropicStream(res: http.ServerResponse, model: string, id: strin
     res.write(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
     for (const piece of piecesOf(step.text)) {
       const written = sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
-      if (cutAfterFirst) return void res.write(written, () => setTimeout(() => res.socket?.destroy(), 50));
+      if (after) return void res.write(written, breakOff(res, after));
       res.write(written);
     }
     res.write(sse('content_block_stop', { type: 'content_block_stop', index }));
@@ -135,17 +138,11 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": "not a list"');
       return;
     }
-    if (step.kind === 'stall') {
+    if (step.kind === 'cut' || step.kind === 'stall') {
+      if (anthropic) return writeAnthropicStream(res, request.body.model, `msg_${seen.length}`, { text: step.text, tokensIn: 0, tokensOut: 0 }, step.kind);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (anthropic) return void res.write(sse('message_start', { type: 'message_start', message: { id: 'msg_stall', type: 'message', role: 'assistant', model: request.body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } }) + sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) + sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: step.text } }));
-      return void res.write(sse(undefined, { id: 'chatcmpl-stall', created: 1_700_000_000, model: request.body.model, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: step.text }, finish_reason: null }] }));
-    }
-    if (step.kind === 'cut' && anthropic) return writeAnthropicStream(res, request.body.model, `msg_${seen.length}`, { text: step.text, tokensIn: 0, tokensOut: 0 }, true);
-    if (step.kind === 'cut') {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = { id: 'chatcmpl-cut', created: 1_700_000_000, model: request.body.model, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: step.text }, finish_reason: null }] };
-      res.write(`data: ${JSON.stringify(chunk)}\n\n`, () => setTimeout(() => res.socket?.destroy(), 50));
-      return;
+      const chunk = { id: `chatcmpl-${step.kind}`, created: 1_700_000_000, model: request.body.model, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: step.text }, finish_reason: null }] };
+      return void res.write(sse(undefined, chunk), breakOff(res, step.kind));
     }
     if (step.kind === 'status') {
       res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers }).end(JSON.stringify({ error: { message: `scripted ${step.status}` } }));
