@@ -249,6 +249,32 @@ describe('the subscription, its socket closed mid-answer', () => {
   });
 });
 
+describe('with Anthropic as the provider', () => {
+  let claude: TestApp;
+  beforeAll(async () => {
+    claude = await startTestApp({ LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-haiku-4-5', LLM_API_KEY: 'sk-ant-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '5' });
+  });
+  afterAll(async () => claude?.close());
+
+  test('the answer streams from the Messages API; the ledger row has its usage at catalog prices', async () => {
+    const user = await makeUser(claude);
+    const id = newSessionId();
+    expect((await claude.call('PUT', sessionPath(id, '/append'), { token: user.token, body: { base_uuid: null, records: [{ uuid: newUuid(), type: 'user', message: { content: 'marker-claude' } }] } })).status).toBe(200);
+    fake.script.push({ kind: 'answer', text: 'It asked about marker-claude.', tokensIn: 2000, tokensOut: 100 });
+    const response = await fetch(new URL(sessionPath(id, '/discuss/stream'), claude.url), { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'What?' }) });
+    expect(response.status).toBe(200);
+    const events = eventsOf(await response.text());
+    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')).toBe('It asked about marker-claude.');
+    expect(events.at(-1)).toEqual({ event: 'done', data: { answer: 'It asked about marker-claude.', turn_id: expect.stringMatching(/^dis_/) } });
+    expect(fake.seen[0]).toEqual(expect.objectContaining({ path: '/v1/messages', apiKey: 'sk-ant-test' }));
+    expect(fake.seen[0].body.stream).toBe(true);
+    // 1 and 5 credits per million tokens in and out.
+    expect(await claude.sql(`select model, tokens_in, tokens_out, credits, outcome from usage_entries where source = 'model_call'`)).toEqual([
+      { model: 'anthropic/claude-haiku-4-5', tokens_in: '2000', tokens_out: '100', credits: '0.002500', outcome: 'ok' },
+    ]);
+  });
+});
+
 describe('without a provider', () => {
   let bare: TestApp;
   beforeAll(async () => {
