@@ -9,7 +9,8 @@ import type { Logger } from '../src/logger';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { requireReleaseToken } from '../src/modules/releases/release.policy';
 import { locOf, planVariables, RawBodyRequest, readVariables, snake, VariablePlan, WireIssue, wirePath } from './inputs';
-import { operationOf, OperationRoute, Route } from './route';
+import { serveEvents } from './events';
+import { EventStreamRoute, operationOf, OperationRoute, Route } from './route';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
 export const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
@@ -56,13 +57,13 @@ function toWireIssue(issue: { path: (string | number)[]; msg: string; type: stri
   return { loc: wire ? issue.path : ['body', ...issue.path.map(String).map(snake)], msg: issue.msg, type: issue.type };
 }
 
-interface CompiledOperation {
-  route: OperationRoute;
+interface CompiledOperation<R extends OperationRoute | EventStreamRoute = OperationRoute> {
+  route: R;
   plans: VariablePlan[];
 }
 
 /** Checks every operation document against the schema once, at start, so a bad table fails fast. */
-function compile(schema: GraphQLSchema, route: OperationRoute): CompiledOperation {
+function compile<R extends OperationRoute | EventStreamRoute>(schema: GraphQLSchema, route: R): CompiledOperation<R> {
   const errors = validate(schema, route.operation);
   if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
   return { route, plans: planVariables(schema, operationOf(route.operation), route.variables) };
@@ -105,16 +106,18 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
 
   for (const route of routes) {
     const compiled = route.kind === 'operation' ? compile(schema, route) : undefined;
+    const compiledEvents = route.kind === 'events' ? compile(schema, route) : undefined;
     const handler = async (req: Request, res: Response) => {
-      const plans = compiled?.plans ?? [];
+      const plans = compiled?.plans ?? compiledEvents?.plans ?? [];
       try {
         const ctx = makeContext(services, requestFacts(req, res, services.config));
         // Credentials first: a caller without valid ones learns nothing about the request's shape.
         if (route.auth === 'release') requireReleaseToken(ctx);
         else if (route.auth === 'admin') await requireAdmin(ctx);
         else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
-        if (route.kind === 'operation' || !route.consumes) await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
+        if (route.kind !== 'stream' || !route.consumes) await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
         if (route.kind === 'stream') return await route.handle(req, res, ctx, (operation, variables) => execute(schema, operation, variables, ctx));
+        if (route.kind === 'events') return await serveEvents(req, res, ctx, route, plans, schema, logger);
         await runOperation(req, res, ctx, compiled!, schema);
       } catch (error) {
         const appError = toAppError(error);

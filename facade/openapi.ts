@@ -43,6 +43,7 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported body media type, encoding or charset',
   RANGE_NOT_SATISFIABLE: 'No requested byte range is inside the content',
   VALIDATION_FAILED: 'Invalid input: every problem, at its wire location',
+  UNAVAILABLE: 'Unavailable: no language model is configured, or the model call failed (the detail names provider and model)',
 };
 
 /** `NOT_FOUND` → `NotFound`: the name of an error's response under `components/responses`. */
@@ -190,7 +191,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
     };
     const parameters: JsonSchema[] = [];
     let hasBody = false;
-    if (route.kind === 'operation') {
+    if (route.kind !== 'stream') {
       const op = operationOf(route.operation);
       entry.operationId = op.name?.value;
       for (const plan of planVariables(schema, op, route.variables)) {
@@ -201,6 +202,10 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
           parameters.push({ name: plan.source.name, in: plan.source.from, required: plan.source.from === 'path' || isNonNullType(plan.type), schema: inputOf(plan.type) });
         }
       }
+    }
+    if (route.kind === 'events') {
+      responses['200'] = { description: 'OK: server-sent events', content: { 'text/event-stream': { schema: eventStreamSchema(route.events) } } };
+    } else if (route.kind === 'operation') {
       let body = resultSchema(route.operation, route.result);
       if (route.omitNulls && body.properties) {
         // Null members are left out of the answer: only the never-null ones are always there.
@@ -275,6 +280,20 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
     components: { schemas: { ...hoisted.schemas, ...named }, responses: errorResponses, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
   };
   return document;
+}
+
+/**
+ * A `text/event-stream` body: OpenAPI 3.1 cannot type the events of a stream, so the schema is
+ * a string whose description lists them, with each event's data schema under `x-events`.
+ */
+function eventStreamSchema(events: Record<string, JsonSchema>): JsonSchema {
+  const all = { ...events, error: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } } };
+  const names = Object.keys(events).map((name) => `\`${name}\``).join(', ');
+  return {
+    type: 'string',
+    description: `Server-sent events (\`event: <name>\` then \`data: <JSON>\`): ${names}; a failure after the stream started is one \`error\` event \`{detail}\`, then the stream ends.`,
+    'x-events': all,
+  };
 }
 
 /** `schema` (an object, or an array of objects) with `members` no longer required: they are absent when null. */

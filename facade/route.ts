@@ -141,11 +141,36 @@ export interface QueryParam {
   schema: JsonSchema;
 }
 
-export type Route = OperationRoute<any, any> | StreamRoute;
+/**
+ * A route answered by running one GraphQL subscription in-process and writing its events as
+ * server-sent events (`text/event-stream`). Variables come from the request as for an operation
+ * route, and every refusal before the first event is the usual JSON error; after it, a failure
+ * is one `error` event `{detail}` and the end of the stream. A caller who disconnects ends the
+ * subscription (its source's `return()`).
+ */
+export interface EventStreamRoute<TData = Record<string, unknown>, TVars = Record<string, unknown>> extends RouteBase {
+  kind: 'events';
+  /** A subscription document. */
+  operation: TypedDocumentNode<TData, TVars>;
+  variables: { [K in keyof TVars]-?: VariableSource };
+  /** The root field whose value each event carries. */
+  result: keyof TData & string;
+  /** The SSE event one value of the result field becomes. */
+  event(value: TData[keyof TData & string]): { name: string; data: object };
+  /** For the OpenAPI document: each event's name and the schema of its data. */
+  events: Record<string, JsonSchema>;
+}
+
+export type Route = OperationRoute<any, any> | StreamRoute | EventStreamRoute<any, any>;
 
 /** Declares an operation route; the variable map and result field are checked against the generated types. */
 export function operation<TData, TVars>(route: Omit<OperationRoute<TData, TVars>, 'kind'>): OperationRoute<TData, TVars> {
   return { kind: 'operation', ...route };
+}
+
+/** Declares an event-stream route; the variable map and result field are checked against the generated types. */
+export function eventStream<TData, TVars>(route: Omit<EventStreamRoute<TData, TVars>, 'kind'>): EventStreamRoute<TData, TVars> {
+  return { kind: 'events', ...route };
 }
 
 export function stream(route: Omit<StreamRoute, 'kind'>): StreamRoute {

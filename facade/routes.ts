@@ -10,6 +10,7 @@ import {
   signedBlobRoute,
 } from './files';
 import { syncUsersRoute, TRAJECTORY_RECORD, trajectoryReadRoute } from './streams';
+import { discussStreamRoute } from './events';
 
 /** Appends and cover-writes carry whole batches of records; other bodies are small. */
 const RECORD_BATCH_BYTES = 64 * 1024 * 1024;
@@ -79,6 +80,7 @@ export const ROUTES: Route[] = [
   operation({ method: 'GET', path: '/api/trajectories/{session_id}/summary', auth: 'user', tag: 'trajectories', summary: 'The cached summary', operation: Op.TrajectorySummaryDocument, variables: { sessionId: path('session_id') }, result: 'trajectorySummary', omitNulls: true }),
   operation({ method: 'POST', path: '/api/trajectories/{session_id}/summary/refresh', auth: 'user', tag: 'trajectories', summary: 'Drop the cached summary (owner)', operation: Op.TrajectorySummaryRefreshDocument, variables: { sessionId: path('session_id') }, result: 'trajectorySummaryRefresh' }),
   operation({ method: 'POST', path: '/api/trajectories/{session_id}/discuss', auth: 'user', tag: 'trajectories', summary: 'Ask the model about a session', operation: Op.TrajectoryDiscussDocument, variables: { sessionId: path('session_id'), input: body() }, result: 'trajectoryDiscuss' }),
+  discussStreamRoute,
   operation({ method: 'GET', path: '/api/trajectories/{session_id}/discussions', auth: 'user', tag: 'trajectories', summary: 'Q&A turns of other viewers (owner)', operation: Op.TrajectoryDiscussionsDocument, variables: { sessionId: path('session_id') }, result: 'trajectoryDiscussions' }),
   operation({ method: 'POST', path: '/api/trajectories/{session_id}/figures', auth: 'user', tag: 'trajectories', summary: 'Record figure map rows (owner)', operation: Op.TrajectoryFiguresRecordDocument, variables: { sessionId: path('session_id'), input: body() }, result: 'trajectoryFiguresRecord' }),
   figureUploadRoute,

@@ -19,7 +19,7 @@ export const TRAJECTORY_RECORD = schemaRef('TrajectoryRecord', RECORD_JSON_SCHEM
  * A client that goes away ends the wait with an error, so the producer (and any database cursor
  * behind it) stops instead of waiting forever.
  */
-async function write(res: Response, chunk: string) {
+export async function write(res: Response, chunk: string) {
   if (res.destroyed) throw clientGone();
   if (res.write(chunk)) return;
   await new Promise<void>((resolve, reject) => {

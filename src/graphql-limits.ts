@@ -55,6 +55,9 @@ const ROOT_FIELD_COST: Record<string, { perRow: number; defaultLimit: number } |
   trajectoryCritique: { each: 1000 },
   trajectorySummaryAppend: { each: 1000 },
   computePlanDraft: { each: 1000 },
+  // Each reads a whole session and makes a model call: at most five in one operation.
+  trajectoryDiscuss: { each: 1000 },
+  trajectoryDiscussStream: { each: 1000 },
 };
 const LARGEST_LIMIT = 500;
 

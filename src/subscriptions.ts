@@ -20,3 +20,39 @@ export async function* whileAllowed<T>(ctx: Ctx, events: AsyncIterable<T>, check
     yield event;
   }
 }
+
+/** A failure of a subscription's source, passed on as its last event. */
+export interface SourceFailure {
+  failed: unknown;
+}
+
+/**
+ * Passes events through; an error the source throws becomes one last `{failed}` event, for the
+ * field resolver to throw. The subscriber then gets it as a GraphQL error in a `next` message,
+ * and the subscription completes (graphql-ws would otherwise close the whole socket).
+ * `return()` reaches the source at once, even while a read is pending (an async generator
+ * would queue it behind that read), so a source can cancel the work the read waits on.
+ */
+export function failureAsLastEvent<T>(events: AsyncIterator<T>): AsyncIterableIterator<T | SourceFailure> {
+  let ended = false;
+  const iterator: AsyncIterableIterator<T | SourceFailure> = {
+    async next(): Promise<IteratorResult<T | SourceFailure>> {
+      if (ended) return { done: true, value: undefined };
+      try {
+        const result = await events.next();
+        ended = result.done === true;
+        return result;
+      } catch (error) {
+        ended = true;
+        return { done: false, value: { failed: error } };
+      }
+    },
+    async return(): Promise<IteratorResult<T | SourceFailure>> {
+      ended = true;
+      await events.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}

@@ -814,7 +814,7 @@ function describeRequest(req: FuzzRequest): string {
 // The database, before and after
 
 /** Columns that change on every authenticated request or download, not data. */
-const ACTIVITY_COLUMNS = ['last_active_at', 'downloads'];
+const ACTIVITY_COLUMNS = ['last_active_at', 'last_seen_at', 'downloads'];
 
 /** Every table's rows as text (activity columns left out), sorted. */
 async function fingerprint(): Promise<Map<string, string[]>> {

@@ -244,13 +244,13 @@ describe('the provider layer, streamed (SSE)', () => {
     expect(fake.seen[0].body.stream).toBe(true);
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.join('')).toBe('Hello there marker-sse friend');
-    expect(completion).toEqual({ text: 'Hello there marker-sse friend', tokensIn: 42, tokensOut: 7, attempts: 1 });
+    expect(completion).toEqual({ text: 'Hello there marker-sse friend', toolCalls: [], tokensIn: 42, tokensOut: 7, attempts: 1 });
   });
 
   test('a 429 before the first piece is retried after Retry-After', async () => {
     fake.script.push({ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, { kind: 'answer', text: 'ok then', tokensIn: 5, tokensOut: 2 });
     const completion = await client().stream(request, () => undefined);
-    expect(completion).toEqual({ text: 'ok then', tokensIn: 5, tokensOut: 2, attempts: 2 });
+    expect(completion).toEqual({ text: 'ok then', toolCalls: [], tokensIn: 5, tokensOut: 2, attempts: 2 });
     expect(fake.seen).toHaveLength(2);
   });
 
@@ -279,7 +279,7 @@ describe('the provider layer, Anthropic Messages API', () => {
 
   test('an answer with its usage; the system message and the key travel as Anthropic expects', async () => {
     fake.script.push({ kind: 'answer', text: 'Hi from Claude', tokensIn: 11, tokensOut: 4 });
-    expect(await client().complete(request)).toEqual({ text: 'Hi from Claude', tokensIn: 11, tokensOut: 4, attempts: 1 });
+    expect(await client().complete(request)).toEqual({ text: 'Hi from Claude', toolCalls: [], tokensIn: 11, tokensOut: 4, attempts: 1 });
     expect(fake.seen[0].path).toBe('/v1/messages');
     expect(fake.seen[0].apiKey).toBe('sk-ant-test');
     expect(fake.seen[0].body).toEqual(expect.objectContaining({ model: 'claude-haiku-4-5', system: [expect.objectContaining({ text: 'Answer briefly.' })] }));

@@ -388,6 +388,7 @@ const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] =
   { method: 'POST', path: '/api/trajectories/{session_id}/fork', as: 'owner', valid: { head_uuid: `${SESSION_OWNED}-2` } },
   { method: 'POST', path: '/api/trajectories/{session_id}/summary', as: 'owner', valid: { parent_uuid: `${SESSION_OWNED}-2` } },
   { method: 'POST', path: '/api/trajectories/{session_id}/discuss', as: 'owner', valid: { question: 'Why?' } },
+  { method: 'POST', path: '/api/trajectories/{session_id}/discuss/stream', as: 'owner', valid: { question: 'Why?' } },
   { method: 'POST', path: '/api/trajectories/{session_id}/figures', as: 'owner', valid: { figures: [FIG] } },
   { method: 'PUT', path: '/api/admin/models', as: 'admin', valid: { version: '2026.11', models: [MODEL] } },
   { method: 'PUT', path: '/admin/api/release/{product}/manifest', as: 'release', valid: { version: '1.2.0', files: [DESKTOP_FILE] } },
@@ -801,6 +802,7 @@ const FORK = '/api/trajectories/{session_id}/fork';
 const SUMMARY = '/api/trajectories/{session_id}/summary';
 const SUMMARY_REFRESH = '/api/trajectories/{session_id}/summary/refresh';
 const DISCUSS = '/api/trajectories/{session_id}/discuss';
+const DISCUSS_STREAM = '/api/trajectories/{session_id}/discuss/stream';
 const DISCUSSIONS = '/api/trajectories/{session_id}/discussions';
 const ADMIN_TRAJECTORIES = '/api/admin/trajectories';
 const ADMIN_SEGMENTATION = '/api/admin/segmentation';
@@ -895,21 +897,23 @@ const trajectoryExtraRows: Row[] = [
   { method: 'POST', path: SUMMARY_REFRESH, as: 'member', ids: { session_id: SESSION_SHARED }, status: 403 },
   ...hiddenRows('POST', SUMMARY_REFRESH),
   ...badSessionIds('POST', SUMMARY_REFRESH, 'owner', {}, false),
-  // POST /api/trajectories/{session_id}/discuss {question}
-  { method: 'POST', path: DISCUSS, as: 'owner', body: {}, status: 422, loc: ['body', 'question'] },
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: null }, status: 422, loc: ['body', 'question'] },
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: 5 }, status: 422, loc: ['body', 'question'] },
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: ['Why?'] }, status: 422, loc: ['body', 'question'] },
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: '' }, status: 422, loc: ['body', 'question'] },
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: long(4001) }, status: 422, loc: ['body', 'question'] },
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: 'nul\u0000byte' }, status: 422, loc: ['body', 'question'] },
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: 'Why?', model: 'gpt' }, status: 422, loc: ['body', 'model'] },
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { Question: 'Why?' }, status: 422, loc: ['body', 'Question'] },
-  // No model is configured: a valid question is answered 503, for the owner and for a viewer alike.
-  { method: 'POST', path: DISCUSS, as: 'owner', body: { question: 'Why?' }, status: 503 },
-  { method: 'POST', path: DISCUSS, as: 'member', ids: { session_id: SESSION_SHARED }, body: { question: 'Why?' }, status: 503 },
-  ...hiddenRows('POST', DISCUSS, { body: { question: 'Why?' } }),
-  ...badSessionIds('POST', DISCUSS, 'owner', { body: { question: 'Why?' } }, false),
+  // POST /api/trajectories/{session_id}/discuss {question}, and its streamed form (the same checks, as JSON, before any event)
+  ...[DISCUSS, DISCUSS_STREAM].flatMap((path): Row[] => [
+    { method: 'POST', path, as: 'owner', body: {}, status: 422, loc: ['body', 'question'] },
+    { method: 'POST', path, as: 'owner', body: { question: null }, status: 422, loc: ['body', 'question'] },
+    { method: 'POST', path, as: 'owner', body: { question: 5 }, status: 422, loc: ['body', 'question'] },
+    { method: 'POST', path, as: 'owner', body: { question: ['Why?'] }, status: 422, loc: ['body', 'question'] },
+    { method: 'POST', path, as: 'owner', body: { question: '' }, status: 422, loc: ['body', 'question'] },
+    { method: 'POST', path, as: 'owner', body: { question: long(4001) }, status: 422, loc: ['body', 'question'] },
+    { method: 'POST', path, as: 'owner', body: { question: 'nul\u0000byte' }, status: 422, loc: ['body', 'question'] },
+    { method: 'POST', path, as: 'owner', body: { question: 'Why?', model: 'gpt' }, status: 422, loc: ['body', 'model'] },
+    { method: 'POST', path, as: 'owner', body: { Question: 'Why?' }, status: 422, loc: ['body', 'Question'] },
+    // No model is configured: a valid question is answered 503, for the owner and for a viewer alike.
+    { method: 'POST', path, as: 'owner', body: { question: 'Why?' }, status: 503 },
+    { method: 'POST', path, as: 'member', ids: { session_id: SESSION_SHARED }, body: { question: 'Why?' }, status: 503 },
+    ...hiddenRows('POST', path, { body: { question: 'Why?' } }),
+    ...badSessionIds('POST', path, 'owner', { body: { question: 'Why?' } }, false),
+  ]),
   // GET /api/trajectories/{session_id}/discussions
   { method: 'GET', path: DISCUSSIONS, as: 'member', ids: { session_id: SESSION_SHARED }, status: 403 },
   ...hiddenRows('GET', DISCUSSIONS),
@@ -1700,7 +1704,7 @@ describe('validation table', () => {
 
   test('every route that takes input (body, query or path) has rows in the table', () => {
     // Stream routes read their own input: path parameters, a query, or a body they consume.
-    const takesInput = ROUTES.filter((r) => (r.kind === 'operation' ? Object.keys(r.variables).length > 0 : r.path.includes('{') || !!r.consumes));
+    const takesInput = ROUTES.filter((r) => (r.kind !== 'stream' ? Object.keys(r.variables).length > 0 : r.path.includes('{') || !!r.consumes));
     expect(takesInput.length).toBeGreaterThan(0);
     const missing = takesInput.filter((r) => !ROWS.some((row) => row.method === r.method && row.path === r.path && row.status !== 401 && row.status !== 403));
     expect(missing.map((r) => `${r.method} ${r.path}`)).toEqual([]);

@@ -1,13 +1,14 @@
 import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Ctx, requireViewer } from '../../context';
 import type { RecordsAppended } from '../../pubsub';
-import { whileAllowed } from '../../subscriptions';
+import { failureAsLastEvent, SourceFailure, whileAllowed } from '../../subscriptions';
 import { checks, limitArg } from '../../validation';
 import * as trajectories from './trajectory.service';
 import * as annotations from './annotation.service';
 import type { AnnotationView } from './annotation.repository';
 import * as insights from './insights.service';
 import { critique } from './critique.service';
+import * as discussion from './discuss.service';
 import {
   Annotation,
   AnnotationInput,
@@ -17,6 +18,7 @@ import {
   Critique,
   DiscussAnswer,
   DiscussInput,
+  DiscussStreamEvent,
   Discussions,
   ForkInput,
   ForkPayload,
@@ -190,16 +192,30 @@ export class TrajectoryResolver {
 
   @Mutation(() => DiscussAnswer, { description: 'A question about the session to the language model.' })
   async trajectoryDiscuss(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => DiscussInput) input: DiscussInput): Promise<DiscussAnswer> {
-    checks()
-      .text(['input', 'question'], input.question, { min: 1, max: 4000 })
-      .int(['input', 'history'], input.history?.length, { max: 50 })
-      .done();
-    return insights.discuss(ctx.em, ctx.services, await requireViewer(ctx), sessionId, input, ctx.callerGone);
+    return discussion.discuss(ctx.em, ctx.services, await requireViewer(ctx), sessionId, input, ctx.callerGone);
+  }
+
+  @Subscription(() => DiscussStreamEvent, {
+    description:
+      'trajectoryDiscuss with the answer streamed: its pieces as delta events, then one done event. Checked, kept and charged as trajectoryDiscuss; completing the subscription (or closing the socket) cancels the model call. A model failure is a GraphQL error, then the subscription completes.',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as Ctx;
+      // One answer, authorized once like trajectoryDiscuss (not a feed to re-check per event).
+      return failureAsLastEvent(await discussion.discussStream(ctx.em, ctx.services, await requireViewer(ctx), args.sessionId, args.input, ctx.callerGone));
+    },
+  })
+  trajectoryDiscussStream(
+    @Arg('sessionId', () => ID) _sessionId: string,
+    @Arg('input', () => DiscussInput) _input: DiscussInput,
+    @Root() event: discussion.DiscussEvent | SourceFailure,
+  ): DiscussStreamEvent {
+    if ('failed' in event) throw event.failed;
+    return event;
   }
 
   @Query(() => Discussions, { description: 'Q&A turns of other viewers, grouped by viewer (owner only).' })
   async trajectoryDiscussions(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<Discussions> {
-    return insights.discussions(ctx.em, await requireViewer(ctx), sessionId);
+    return discussion.discussions(ctx.em, await requireViewer(ctx), sessionId);
   }
 
   @Subscription(() => RecordsAppendedEvent, {

@@ -338,6 +338,15 @@ export class DiscussAnswer {
   turnId!: string;
 }
 
+@ObjectType({ description: 'One event of a streamed answer: exactly one of its fields is set. The last event is done.' })
+export class DiscussStreamEvent {
+  @Field(() => String, { nullable: true, description: 'The next piece of the answer, as the model sent it.' })
+  delta?: string | null;
+
+  @Field(() => DiscussAnswer, { nullable: true, description: 'The whole answer and its turn id (kept as for trajectoryDiscuss).' })
+  done?: DiscussAnswer | null;
+}
+
 @ObjectType()
 export class DiscussionTurnNode {
   @Field(() => ID)

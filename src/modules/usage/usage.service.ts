@@ -22,9 +22,10 @@ export function creditsOf(model: CatalogModel | undefined, tokensIn: number, tok
 /**
  * Calls the model and writes its ledger row. On success the row is written in one transaction
  * with what the call paid for (`keep`); on failure it is written alone, with outcome `error`
- * and no tokens, and the error (UNAVAILABLE naming provider and model) is rethrown.
+ * and no tokens, and the error (UNAVAILABLE naming provider and model) is rethrown. With tools
+ * offered it is still one call and one row: the tool calls come back in the completion.
  */
-export async function meteredCompletion<T>(
+export function meteredCompletion<T>(
   em: EntityManager,
   llm: LanguageModelClient,
   priced: CatalogModel | undefined,
@@ -32,11 +33,35 @@ export async function meteredCompletion<T>(
   request: CompletionRequest,
   keep: (tx: EntityManager, completion: Completion) => Promise<T>,
 ): Promise<T> {
+  return metered(em, llm, priced, purpose, () => llm.complete(request), keep);
+}
+
+/** `meteredCompletion` for a streamed call: `onText` gets the answer piece by piece. One row. */
+export function meteredStream<T>(
+  em: EntityManager,
+  llm: LanguageModelClient,
+  priced: CatalogModel | undefined,
+  purpose: CallPurpose,
+  request: CompletionRequest,
+  onText: (piece: string) => void,
+  keep: (tx: EntityManager, completion: Completion) => Promise<T>,
+): Promise<T> {
+  return metered(em, llm, priced, purpose, () => llm.stream(request, onText), keep);
+}
+
+async function metered<T>(
+  em: EntityManager,
+  llm: LanguageModelClient,
+  priced: CatalogModel | undefined,
+  purpose: CallPurpose,
+  call: () => Promise<Completion>,
+  keep: (tx: EntityManager, completion: Completion) => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   const row = { ...purpose, model: `${llm.provider}/${llm.model}` };
   let completion: Completion;
   try {
-    completion = await llm.complete(request);
+    completion = await call();
   } catch (error) {
     await insertModelCall(sqlOf(em), { ...row, tokensIn: 0, tokensOut: 0, credits: 0, latencyMs: Math.round(performance.now() - started), outcome: 'error' });
     throw error;
