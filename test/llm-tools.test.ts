@@ -193,4 +193,15 @@ describe('meteredCompletion with tools: one call, one ledger row', () => {
     await expect(meteredCompletion(em, client(), undefined, purpose, request(ask('Again')), async () => undefined)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     expect((await rowsOf(user.id)).map((row) => row.outcome)).toEqual(['ok', 'error']);
   });
+
+  test('a paid call whose result cannot be kept (a conflict, say) still leaves its row, and the error reaches the caller', async () => {
+    const user = await makeUser(t);
+    const em = t.app.services.orm.em.fork() as EntityManager;
+    fake.script.push({ kind: 'answer', text: 'kept?', tokensIn: 40, tokensOut: 9 });
+    const keep = async () => {
+      throw new Error('the session moved meanwhile');
+    };
+    await expect(meteredCompletion(em, client(), undefined, { userId: user.id, labId: null, sessionId: null, feature: 'agent' }, request(ask('Go')), keep)).rejects.toThrow('the session moved meanwhile');
+    expect(await rowsOf(user.id)).toEqual([{ feature: 'agent', model: 'openai/gpt-5', tokens_in: '40', tokens_out: '9', outcome: 'ok' }]);
+  });
 });

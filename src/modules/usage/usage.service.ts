@@ -21,8 +21,8 @@ export function creditsOf(model: CatalogModel | undefined, tokensIn: number, tok
 
 /**
  * Calls the model and writes its ledger row. On success the row is written in one transaction
- * with what the call paid for (`keep`); on failure it is written alone, with outcome `error`
- * and no tokens, and the error (UNAVAILABLE naming provider and model) is rethrown. With tools
+ * with what the call paid for (`keep`), or alone when keeping that fails; on failure of the call
+ * it is written alone, with outcome `error` and no tokens, and the error (UNAVAILABLE naming provider and model) is rethrown. With tools
  * offered it is still one call and one row: the tool calls come back in the completion.
  */
 export function meteredCompletion<T>(
@@ -66,9 +66,16 @@ async function metered<T>(
     await insertModelCall(sqlOf(em), { ...row, tokensIn: 0, tokensOut: 0, credits: 0, latencyMs: Math.round(performance.now() - started), outcome: 'error' });
     throw error;
   }
-  const latencyMs = Math.round(performance.now() - started);
-  return em.transactional(async (tx) => {
-    await insertModelCall(sqlOf(tx), { ...row, tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: creditsOf(priced, completion.tokensIn, completion.tokensOut), latencyMs, outcome: 'ok' });
-    return keep(tx, completion);
-  });
+  const paid = { ...row, tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: creditsOf(priced, completion.tokensIn, completion.tokensOut), latencyMs: Math.round(performance.now() - started), outcome: 'ok' as const };
+  try {
+    return await em.transactional(async (tx) => {
+      await insertModelCall(sqlOf(tx), paid);
+      return keep(tx, completion);
+    });
+  } catch (error) {
+    // What it paid for was not kept (a conflict, say), but the provider billed the call: the
+    // ledger still gets its row, alone, so the bill stays explained.
+    await insertModelCall(sqlOf(em), paid).catch(() => undefined);
+    throw error;
+  }
 }
