@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
 import type { Config } from '../../config';
-import { AppError, notFound } from '../../errors';
+import { AppError } from '../../errors';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { sqlOf } from '../../db/sql';
@@ -11,11 +10,11 @@ import type { ChatTurn, LanguageModelClient } from '../../llm/language-model';
 import { CHARS_PER_TOKEN, DATA_RULES, dataBlock, HeadAndTail, quoteData } from '../../llm/prompt';
 import { currentCatalog } from '../catalog/catalog.service';
 import { meteredCompletion } from '../usage/usage.service';
-import { eachRecordFacts, RecordFacts } from './record-facts';
-import { appendRecords, loadTrajectory, seqOf } from './trajectory.service';
+import { eachRecordFacts } from './record-facts';
+import { loadTrajectory } from './trajectory.service';
 import * as repo from './trajectory.repository';
 
-const snippet = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+export const snippet = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export interface Finding {
   recordUuid: string;
@@ -63,79 +62,8 @@ export async function critique(em: EntityManager, blobs: Blobs, viewer: Viewer, 
   return findings.slice(0, MAX_FINDINGS);
 }
 
-/**
- * A deterministic, extractive summary (no model): the task as first asked, the last answer,
- * and what happened in between, in counts. One pass that keeps only those.
- */
-export async function extractiveSummary(records: AsyncIterable<RecordFacts>): Promise<string> {
-  let firstAsk: string | undefined;
-  let lastAnswer: string | undefined;
-  let count = 0;
-  let toolCalls = 0;
-  let failures = 0;
-  for await (const record of records) {
-    count++;
-    const text = record.text?.trim();
-    if (firstAsk === undefined && record.type === 'user' && text) firstAsk = snippet(text, 600);
-    if (record.type === 'assistant' && text) lastAnswer = snippet(text, 1200);
-    for (const block of record.blocks ?? []) {
-      if (block.type === 'tool_use') toolCalls++;
-      if (block.type === 'tool_result' && (block.is_error === true || block.status === 'error')) failures++;
-    }
-    if (record.type === 'error') failures++;
-  }
-  const parts = [
-    firstAsk ? `Task: ${firstAsk}` : 'Task: (no user message)',
-    `Steps: ${count} records, ${toolCalls} tool calls, ${failures} failures.`,
-    lastAnswer ? `Latest answer: ${lastAnswer}` : 'Latest answer: (none yet)',
-  ];
-  return parts.join('\n');
-}
-
-/**
- * Appends a `summary` record condensing everything up to `parentUuid` (owner only).
- * @throws NOT_FOUND when `parentUuid` is not in the session; CONFLICT if the session moved meanwhile.
- */
-export async function appendSummary(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, parentUuid: string) {
-  checks().text(['input', 'parentUuid'], parentUuid, { min: 1, max: 200 }).done();
-  const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'write');
-  const upto = await seqOf(em, sessionId, parentUuid).catch(() => {
-    throw notFound('parent_uuid in this session');
-  });
-  const record = { type: 'summary', uuid: randomUUID(), parentUuid, summary: await extractiveSummary(eachRecordFacts(em, blobs, sessionId, upto)), leafUuid: parentUuid };
-  await appendRecords(em, blobs, viewer, sessionId, { baseUuid: trajectory.headUuid, records: [JSON.stringify(record)] }, trajectory.source);
-  return record;
-}
-
-export interface SummaryState {
-  enabled: boolean;
-  reason?: string;
-  status?: 'ready' | 'pending';
-  summary?: { text: string; headUuid: string; generatedAt: Date };
-  stale?: boolean;
-}
-
-const NO_MODEL = 'no language model is configured (LLM_PROVIDER is unset)';
-
-/** The cached model summary, for anyone who can view the session. Never an error for a viewer. */
-export async function summaryState(em: EntityManager, config: Config, viewer: Viewer, sessionId: string): Promise<SummaryState> {
-  const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'view');
-  if (!config.llm) return { enabled: false, reason: NO_MODEL };
-  const cached = await repo.cachedSummary(sqlOf(em), sessionId);
-  if (!cached) return { enabled: true, status: 'pending' };
-  return {
-    enabled: true,
-    status: 'ready',
-    summary: cached,
-    stale: cached.headUuid !== trajectory.headUuid,
-  };
-}
-
-/** Owner-only: drops the cached summary; the next generation fills it again. */
-export async function dropSummary(em: EntityManager, viewer: Viewer, sessionId: string): Promise<void> {
-  await loadTrajectory(em, viewer, sessionId, 'write');
-  await repo.dropCachedSummary(sqlOf(em), sessionId);
-}
+/** Why model-backed features answer their no-provider form. */
+export const NO_MODEL = 'no language model is configured (LLM_PROVIDER is unset)';
 
 export interface DiscussQuestion {
   question: string;
@@ -145,11 +73,11 @@ export interface DiscussQuestion {
 /** Tokens a discuss answer may take, kept out of the prompt's budget. */
 const MAX_ANSWER_TOKENS = 1024;
 /** The context window assumed for a model the catalog does not list (a local model, say). */
-const DEFAULT_CONTEXT_TOKENS = 8192;
+export const DEFAULT_CONTEXT_TOKENS = 8192;
 /** Largest prompt built whatever the model's window: bounds memory and the bill of one question. */
-const MAX_PROMPT_CHARS = 400_000;
+export const MAX_PROMPT_CHARS = 400_000;
 /** Largest quoted record in a prompt. */
-const MAX_RECORD_CHARS = 4000;
+export const MAX_RECORD_CHARS = 4000;
 
 const DISCUSS_SYSTEM = `You answer questions about one recorded session of an AI research agent, for a person reviewing it. Ground every answer in the records; say so when they do not tell. ${DATA_RULES}`;
 

@@ -1,0 +1,149 @@
+import PgBoss from 'pg-boss';
+import type { JobSettings } from '../config';
+import type { Logger } from '../logger';
+
+/** The PostgreSQL schema pg-boss keeps its queues and jobs in (it creates and migrates it itself). */
+export const JOB_SCHEMA = 'pgboss';
+/** pg-boss's own connections per instance (fetching, completing and sending jobs), beside DATABASE_POOL_SIZE. */
+export const JOB_POOL_SIZE = 2;
+/** How often an idle instance asks for work; a send on the same instance wakes it at once. */
+const POLL_SECONDS = 2;
+/** How often one of the instances moves jobs whose instance died (expired) back to retry, and archives old ones. */
+const MAINTENANCE_SECONDS = 60;
+
+export interface JobRun {
+  id: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Whether a failure of this attempt makes the job dead. */
+  last: boolean;
+  /** Aborted at the attempt's time-out and when this instance stops: the work must end then. */
+  signal: AbortSignal;
+}
+
+export interface QueueOptions extends JobSettings {
+  /** Jobs of this kind one instance runs at once. */
+  concurrency: number;
+}
+
+type Handler<T> = (data: T, run: JobRun) => Promise<void>;
+
+/**
+ * Durable background jobs on PostgreSQL (pg-boss): a named kind has one handler; a job is sent
+ * with a key, and at most one job per key runs at a time, with at most one more queued behind it
+ * (pg-boss's `stately` policy, enforced by a unique index). Jobs survive restarts and run on
+ * whichever instance fetches them first; a failed attempt is retried with exponential backoff,
+ * then the job is dead (`failed`) with its error.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly kinds = new Map<string, { options: QueueOptions; handler: Handler<never> }>();
+  private readonly running = new Set<AbortController>();
+  private readonly wakers = new Map<string, () => void>();
+  private loops: Promise<void>[] = [];
+  private started = false;
+  private stopping = false;
+
+  constructor(databaseUrl: string, private readonly logger: Logger) {
+    this.boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: JOB_SCHEMA,
+      max: JOB_POOL_SIZE,
+      schedule: false, // no cron jobs: no timekeeper polling
+      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+    });
+    this.boss.on('error', (error) => logger.warn('job queue error', { error: String(error) }));
+  }
+
+  /** Names the handler of a kind of job; before `start`. */
+  register<T extends object>(name: string, options: QueueOptions, handler: Handler<T>): void {
+    if (this.started) throw new Error(`job kind ${name} registered after the queue started`);
+    this.kinds.set(name, { options, handler: handler as Handler<never> });
+  }
+
+  /** Creates pg-boss's schema (or migrates it) and the queues, then works on them until `stop`. */
+  async start(): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const [name, { options }] of this.kinds) {
+      await this.boss.createQueue(name, { name, policy: 'stately', ...this.retryPolicy(options) });
+      this.loops.push(this.work(name));
+    }
+  }
+
+  /**
+   * Queues a job of kind `name` for `key`. False when one is already queued for that key (it
+   * will run after any running one and sees the same state, so nothing is lost).
+   */
+  async send(name: string, key: string, data: object): Promise<boolean> {
+    const kind = this.kinds.get(name);
+    if (!kind) throw new Error(`no handler for job kind ${name}`);
+    const id = await this.boss.send(name, data, { singletonKey: key, ...this.retryPolicy(kind.options) });
+    this.wakers.get(name)?.();
+    return id !== null;
+  }
+
+  /** Stops fetching, aborts running attempts (they are retried, here after a restart or elsewhere), then closes the pool. */
+  async stop(): Promise<void> {
+    if (this.stopping || !this.started) return;
+    this.stopping = true;
+    for (const wake of this.wakers.values()) wake();
+    for (const controller of this.running) controller.abort(new Error('the service stopped before the job finished'));
+    await Promise.allSettled(this.loops);
+    await this.boss.stop({ graceful: false, close: true });
+  }
+
+  private retryPolicy(options: QueueOptions) {
+    return { retryLimit: options.retries, retryDelay: options.retryDelaySeconds, retryBackoff: true, expireInSeconds: options.timeoutSeconds };
+  }
+
+  /** One loop per kind on each instance: fetch while a slot is free, else wait for a slot, a send or the poll interval. */
+  private async work(name: string): Promise<void> {
+    const { options, handler } = this.kinds.get(name)!;
+    const active = new Set<Promise<void>>();
+    while (!this.stopping) {
+      if (active.size < options.concurrency) {
+        const jobs = await this.boss.fetch<object>(name, { batchSize: options.concurrency - active.size, includeMetadata: true }).catch((error: unknown) => {
+          this.logger.warn('job fetch failed', { queue: name, error: String(error) });
+          return [];
+        });
+        for (const job of jobs) {
+          const run: Promise<void> = this.attempt(name, job, handler).finally(() => active.delete(run));
+          active.add(run);
+        }
+        if (jobs.length > 0) continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_SECONDS * 1000);
+        this.wakers.set(name, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        void Promise.race(active).then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    await Promise.allSettled(active);
+  }
+
+  private async attempt(name: string, job: PgBoss.JobWithMetadata<object>, handler: Handler<never>): Promise<void> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('the job timed out')), Number(job.expireInSeconds) * 1000);
+    this.running.add(controller);
+    try {
+      await handler(job.data as never, { id: job.id, attempt: job.retryCount + 1, last: job.retryCount >= job.retryLimit, signal: controller.signal });
+      await this.boss.complete(name, job.id);
+    } catch (error) {
+      this.logger.warn('job attempt failed', { queue: name, job: job.id, attempt: job.retryCount + 1, error: error instanceof Error ? error.message : String(error) });
+      // The handler's own record of the failure is what callers see; pg-boss keeps the message for operators.
+      await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) }).catch((failure: unknown) => {
+        this.logger.error('job could not be marked failed (it expires and is retried)', { queue: name, job: job.id, error: String(failure) });
+      });
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(controller);
+    }
+  }
+}
