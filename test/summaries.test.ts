@@ -1,5 +1,10 @@
-import { addMember, makeLab, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser, useTestApp } from './support/app';
-import { createTestDatabase } from './support/databases';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../src/db/embedded';
+import { addMember, makeLab, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser, useTestApp } from './support/app';
+import { createTestDatabase, query } from './support/databases';
 import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
 
@@ -21,7 +26,7 @@ const isCombine = (request: SeenRequest) => request.body.messages[0].content.inc
 const promptChars = (request: SeenRequest) => request.body.messages.reduce((sum, m) => sum + m.content.length, 0);
 
 /** How the scripted model answers a session's calls: a summary (optionally slow), a 500, or no answer at all. */
-const behaviour = new Map<string, 'fail' | 'hang' | 'slow'>();
+const behaviour = new Map<string, 'fail' | 'hang' | 'hang-once' | 'slow'>();
 /** Summary calls in flight per session, and the most seen at once. */
 const inFlight = new Map<string, number>();
 const mostAtOnce = new Map<string, number>();
@@ -32,6 +37,10 @@ function scriptedModel(request: SeenRequest): Step {
   const mode = behaviour.get(session);
   if (mode === 'fail') return { kind: 'status', status: 500 };
   if (mode === 'hang') return { kind: 'hang' };
+  if (mode === 'hang-once') {
+    behaviour.delete(session);
+    return { kind: 'hang' };
+  }
   const text = isCombine(request) ? `combined summary of ${session}` : `part summary of ${session}`;
   const answer: Step = { kind: 'answer', text, tokensIn: Math.ceil(promptChars(request) / 4), tokensOut: 40 };
   if (mode !== 'slow') return answer;
@@ -250,3 +259,71 @@ test('two instances, many refreshes of one session from both: never two runs of 
     await other.close();
   }
 });
+
+test('an attempt past SUMMARY_JOB_TIMEOUT_SECONDS is cancelled and retried: the retry makes the summary', async () => {
+  // This instance's jobs carry a 2 s time-out, whichever instance runs them; the model call alone would wait 30 s.
+  const short = await startTestApp({ ...env, SUMMARY_JOB_TIMEOUT_SECONDS: '2', LLM_TIMEOUT_SECONDS: '30' }, { sameDatabaseAs: t });
+  try {
+    const { id, uuids } = await makeSession(3);
+    behaviour.set(id, 'hang-once');
+    expect((await refresh(short, owner, id)).body).toEqual({ status: 'pending' });
+    const ready = await settled(short, owner, id);
+    expect(ready.body).toMatchObject({ status: 'ready', summary: { text: `part summary of ${id}`, head_uuid: uuids[2] }, stale: false });
+    expect(callsFor(id)).toHaveLength(2);
+    // The cancelled call is an error row; the retry's an ok row.
+    expect(await t.sql(`select outcome from usage_entries where session_id = $1 and feature = 'summary' order by id`, [id])).toEqual([{ outcome: 'error' }, { outcome: 'ok' }]);
+  } finally {
+    await short.close();
+  }
+});
+
+test('an instance killed while its job runs (no stop): after the time-out another instance takes the job over and finishes it', async () => {
+  const cli = path.resolve(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
+  if (!fs.existsSync(cli)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
+  const database = await createTestDatabase();
+  const adminToken = `ldk_pat_testadmin${process.pid}xkilledxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-test-'));
+  const port = await freePort();
+  // A 3 s time-out: the job's row expires 3 s after it started, and maintenance runs every 3 s.
+  const jobEnv = { ...env, SUMMARY_JOB_TIMEOUT_SECONDS: '3', LLM_TIMEOUT_SECONDS: '30' };
+  const child = spawn(process.execPath, [cli, 'serve'], {
+    env: { ...process.env, ...jobEnv, DATABASE_URL: database.url, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
+  let survivor: TestApp | undefined;
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 300 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const killed = { databaseUrl: database.url, adminToken, call: (method: string, route: string, opts = {}) => callServer(url, method, route, opts) } as unknown as TestApp;
+    const user = await makeUser(killed);
+    const id = newSessionId();
+    const head = newUuid();
+    expect((await killed.call('PUT', sessionPath(id, '/append'), { token: user.token, body: { base_uuid: null, records: [{ uuid: head, parentUuid: null, type: 'user', message: { content: 'survive me' } }] } })).status).toBe(200);
+    behaviour.set(id, 'hang');
+    expect((await refresh(killed, user as TestUser, id)).body).toEqual({ status: 'pending' });
+    for (let i = 0; i < 100 && callsFor(id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(callsFor(id)).toHaveLength(1);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    // The job is still `active` in the table: nothing ran its stop.
+    expect(await query(database.url, `select state from pgboss.job where singleton_key = $1`, [id])).toEqual([{ state: 'active' }]);
+
+    behaviour.delete(id);
+    survivor = await startTestApp(jobEnv, { sameDatabaseAs: { databaseUrl: database.url, adminToken } as TestApp });
+    const ready = await settled(survivor, user as TestUser, id);
+    expect(ready.body).toMatchObject({ enabled: true, status: 'ready', summary: { text: `part summary of ${id}`, head_uuid: head }, stale: false });
+    expect(callsFor(id)).toHaveLength(2);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await survivor?.close();
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** A call to a server this file did not start in-process (the same shape as TestApp.call). */
+async function callServer(base: string, method: string, route: string, opts: { token?: string; body?: unknown }): Promise<Reply> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  return replyOf(await fetch(new URL(route, base), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }));
+}

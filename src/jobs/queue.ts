@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { JobSettings } from '../config';
+import { AppError } from '../errors';
 import type { Logger } from '../logger';
 
 /** The PostgreSQL schema pg-boss keeps its queues and jobs in (it creates and migrates it itself). */
@@ -8,7 +9,7 @@ export const JOB_SCHEMA = 'pgboss';
 export const JOB_POOL_SIZE = 2;
 /** How often an idle instance asks for work; a send on the same instance wakes it at once. */
 const POLL_SECONDS = 2;
-/** How often one of the instances moves jobs whose instance died (expired) back to retry, and archives old ones. */
+/** How often (at most; less when a job kind's time-out is shorter) one of the instances fails over the jobs of dead instances and archives old ones. */
 const MAINTENANCE_SECONDS = 60;
 
 export interface JobRun {
@@ -36,7 +37,7 @@ type Handler<T> = (data: T, run: JobRun) => Promise<void>;
  * then the job is dead (`failed`) with its error.
  */
 export class JobQueue {
-  private readonly boss: PgBoss;
+  private boss!: PgBoss;
   private readonly kinds = new Map<string, { options: QueueOptions; handler: Handler<never> }>();
   private readonly running = new Set<AbortController>();
   private readonly wakers = new Map<string, () => void>();
@@ -44,16 +45,7 @@ export class JobQueue {
   private started = false;
   private stopping = false;
 
-  constructor(databaseUrl: string, private readonly logger: Logger) {
-    this.boss = new PgBoss({
-      connectionString: databaseUrl,
-      schema: JOB_SCHEMA,
-      max: JOB_POOL_SIZE,
-      schedule: false, // no cron jobs: no timekeeper polling
-      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
-    });
-    this.boss.on('error', (error) => logger.warn('job queue error', { error: String(error) }));
-  }
+  constructor(private readonly databaseUrl: string, private readonly logger: Logger) {}
 
   /** Names the handler of a kind of job; before `start`. */
   register<T extends object>(name: string, options: QueueOptions, handler: Handler<T>): void {
@@ -63,6 +55,16 @@ export class JobQueue {
 
   /** Creates pg-boss's schema (or migrates it) and the queues, then works on them until `stop`. */
   async start(): Promise<void> {
+    const timeouts = [...this.kinds.values()].map(({ options }) => options.timeoutSeconds);
+    this.boss = new PgBoss({
+      connectionString: this.databaseUrl,
+      schema: JOB_SCHEMA,
+      max: JOB_POOL_SIZE,
+      schedule: false, // no cron jobs: no timekeeper polling
+      // A dead instance's job is failed over once its time-out has passed, at the next maintenance.
+      maintenanceIntervalSeconds: Math.min(MAINTENANCE_SECONDS, ...timeouts),
+    });
+    this.boss.on('error', (error) => this.logger.warn('job queue error', { error: String(error) }));
     await this.boss.start();
     this.started = true;
     for (const [name, { options }] of this.kinds) {
@@ -74,11 +76,15 @@ export class JobQueue {
   /**
    * Queues a job of kind `name` for `key`. False when one is already queued for that key (it
    * will run after any running one and sees the same state, so nothing is lost).
+   * @throws UNAVAILABLE when the database did not take it
    */
   async send(name: string, key: string, data: object): Promise<boolean> {
     const kind = this.kinds.get(name);
     if (!kind) throw new Error(`no handler for job kind ${name}`);
-    const id = await this.boss.send(name, data, { singletonKey: key, ...this.retryPolicy(kind.options) });
+    const id = await this.boss.send(name, data, { singletonKey: key, ...this.retryPolicy(kind.options) }).catch((error: unknown) => {
+      this.logger.error('job could not be queued', { queue: name, error: String(error) });
+      throw new AppError('UNAVAILABLE', 'the job queue is unavailable; try again');
+    });
     this.wakers.get(name)?.();
     return id !== null;
   }
