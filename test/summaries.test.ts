@@ -139,6 +139,24 @@ test('refresh → pending → ready; appends make it stale; refresh again → re
   expect(callsFor(id)[1].body.messages[1].content).toContain('one more step');
 });
 
+test('POST …/summary {parent_uuid} with a provider: the model summarises the records up to parent_uuid, and the record is appended', async () => {
+  const { id, uuids } = await makeSession(5);
+  const reply = await t.call('POST', sessionPath(id, '/summary'), { token: owner.token, body: { parent_uuid: uuids[2] } });
+  expect(reply.status).toBe(201);
+  expect(reply.body).toEqual({ type: 'summary', uuid: expect.any(String), parentUuid: uuids[2], summary: `part summary of ${id}`, leafUuid: uuids[2] });
+  const [call] = callsFor(id);
+  expect(callsFor(id)).toHaveLength(1);
+  // Records 1-3 only, quoted inside the data block.
+  const ask = call.body.messages[1].content;
+  expect(ask).toContain('Records 1 to 3 of session');
+  expect(ask.slice(ask.indexOf('<session-records>'), ask.indexOf('</session-records>'))).toMatch(/step 0 .*\n.*step 1 .*\n.*step 2 /);
+  expect(ask).not.toContain('step 3 ');
+  expect(await t.sql(`select user_id, feature, outcome from usage_entries where session_id = $1 and source = 'model_call'`, [id])).toEqual([{ user_id: owner.id, feature: 'summary', outcome: 'ok' }]);
+  expect((await t.call('GET', sessionPath(id, '/meta'), { token: owner.token })).body).toMatchObject({ head_uuid: reply.body.uuid });
+  // A member cannot append one.
+  expect((await t.call('POST', sessionPath(id, '/summary'), { token: member.token, body: { parent_uuid: uuids[2] } })).status).toBe(403);
+});
+
 test('a GET with nothing cached and no job queues one (pending means a job will run); a second GET does not queue another', async () => {
   const { id } = await makeSession(3);
   expect((await summary(t, member, id)).body).toEqual({ enabled: true, status: 'pending' });
