@@ -57,7 +57,7 @@ const env: Record<string, string> = {
   LLM_PROVIDER: 'openai',
   LLM_MODEL: MODEL,
   LLM_API_KEY: 'sk-test-key',
-  LLM_TIMEOUT_SECONDS: '5',
+  LLM_TIMEOUT_SECONDS: '30',
   LLM_MAX_RETRIES: '0',
   SUMMARY_JOB_RETRIES: '1',
   SUMMARY_JOB_RETRY_DELAY_SECONDS: '1',
@@ -276,6 +276,22 @@ test('two instances, many refreshes of one session from both: never two runs of 
   } finally {
     await other.close();
   }
+});
+
+test('a session whose job runs with another queued behind it does not hold up other sessions', async () => {
+  const stuck = await makeSession(2);
+  // Its model call does not answer (until the app stops): its job stays running, and a refresh queues a second one.
+  behaviour.set(stuck.id, 'hang');
+  await refresh(t, owner, stuck.id);
+  for (let i = 0; i < 100 && callsFor(stuck.id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  await refresh(t, owner, stuck.id);
+  expect(await t.sql(`select state from pgboss.job where singleton_key = $1 order by created_on`, [stuck.id])).toEqual([{ state: 'active' }, { state: 'created' }]);
+
+  const other = await makeSession(2);
+  await refresh(t, owner, other.id);
+  expect((await settled(t, owner, other.id)).body).toMatchObject({ status: 'ready', stale: false });
+  expect((await summary(t, owner, stuck.id)).body).toEqual({ enabled: true, status: 'pending' });
+  expect(callsFor(stuck.id)).toHaveLength(1);
 });
 
 test('an attempt past SUMMARY_JOB_TIMEOUT_SECONDS is cancelled and retried: the retry makes the summary', async () => {

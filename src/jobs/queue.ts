@@ -1,10 +1,9 @@
 import PgBoss from 'pg-boss';
 import type { JobSettings } from '../config';
-import { AppError } from '../errors';
+import { AppError, isUniqueViolation } from '../errors';
 import type { Logger } from '../logger';
+import { FetchedJob, fetchDueJobs, JOB_SCHEMA } from './jobs.repository';
 
-/** The PostgreSQL schema pg-boss keeps its queues and jobs in (it creates and migrates it itself). */
-export const JOB_SCHEMA = 'pgboss';
 /** pg-boss's own connections per instance (fetching, completing and sending jobs), beside DATABASE_POOL_SIZE. */
 export const JOB_POOL_SIZE = 2;
 /** How often an idle instance asks for work; a send on the same instance wakes it at once. */
@@ -109,8 +108,9 @@ export class JobQueue {
     const active = new Set<Promise<void>>();
     while (!this.stopping) {
       if (active.size < options.concurrency) {
-        const jobs = await this.boss.fetch<object>(name, { batchSize: options.concurrency - active.size, includeMetadata: true }).catch((error: unknown) => {
-          this.logger.warn('job fetch failed', { queue: name, error: String(error) });
+        const jobs = await fetchDueJobs(this.boss.getDb(), name, options.concurrency - active.size).catch((error: unknown) => {
+          // A unique violation is another instance that took a job of the same key at the same moment.
+          if (!isUniqueViolation(error)) this.logger.warn('job fetch failed', { queue: name, error: String(error) });
           return [];
         });
         for (const job of jobs) {
@@ -134,7 +134,7 @@ export class JobQueue {
     await Promise.allSettled(active);
   }
 
-  private async attempt(name: string, job: PgBoss.JobWithMetadata<object>, handler: Handler<never>): Promise<void> {
+  private async attempt(name: string, job: FetchedJob, handler: Handler<never>): Promise<void> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('the job timed out')), Number(job.expireInSeconds) * 1000);
     this.running.add(controller);
