@@ -27,7 +27,6 @@ export interface FetchedJob {
   data: object;
   expireInSeconds: number;
   retryCount: number;
-  retryLimit: number;
 }
 
 /** pg-boss's own connection: statements with `$n` parameters. */
@@ -62,7 +61,7 @@ export async function fetchDueJobs(db: JobDb, name: string, limit: number): Prom
             retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
        from firsts
       where j.name = $1 and j.id = firsts.id and firsts.nth = 1
-     returning j.id, j.data, extract(epoch from j.expire_in)::int as "expireInSeconds", j.retry_count as "retryCount", j.retry_limit as "retryLimit"`,
+     returning j.id, j.data, extract(epoch from j.expire_in)::int as "expireInSeconds", j.retry_count as "retryCount"`,
     [name, limit],
   );
   return rows as FetchedJob[];

@@ -15,8 +15,6 @@ export interface JobRun {
   id: string;
   /** 1 for the first attempt. */
   attempt: number;
-  /** Whether a failure of this attempt makes the job dead. */
-  last: boolean;
   /** Aborted at the attempt's time-out and when this instance stops: the work must end then. */
   signal: AbortSignal;
 }
@@ -31,9 +29,11 @@ type Handler<T> = (data: T, run: JobRun) => Promise<void>;
 /**
  * Durable background jobs on PostgreSQL (pg-boss): a named kind has one handler; a job is sent
  * with a key, and at most one job per key runs at a time, with at most one more queued behind it
- * (pg-boss's `stately` policy, enforced by a unique index). Jobs survive restarts and run on
- * whichever instance fetches them first; a failed attempt is retried with exponential backoff,
- * then the job is dead (`failed`) with its error.
+ * (and one waiting for its retry): pg-boss's `stately` policy, enforced by a unique index, and a
+ * fetch that skips keys with a running job. Jobs survive restarts and run on whichever instance
+ * fetches them first; a failed attempt is retried with exponential backoff, then the job is
+ * dead (`failed`). An attempt is cancelled (its signal aborted) at its time-out or when this
+ * instance stops, and a dead instance's attempt is failed over by pg-boss's maintenance.
  */
 export class JobQueue {
   private boss!: PgBoss;
@@ -136,10 +136,11 @@ export class JobQueue {
 
   private async attempt(name: string, job: FetchedJob, handler: Handler<never>): Promise<void> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('the job timed out')), Number(job.expireInSeconds) * 1000);
+    // Cancelled a little before its row expires, so that it is failed here (once) rather than by maintenance.
+    const timer = setTimeout(() => controller.abort(new Error('the job timed out')), job.expireInSeconds * 1000 - Math.min(5000, job.expireInSeconds * 100));
     this.running.add(controller);
     try {
-      await handler(job.data as never, { id: job.id, attempt: job.retryCount + 1, last: job.retryCount >= job.retryLimit, signal: controller.signal });
+      await handler(job.data as never, { id: job.id, attempt: job.retryCount + 1, signal: controller.signal });
       await this.boss.complete(name, job.id);
     } catch (error) {
       this.logger.warn('job attempt failed', { queue: name, job: job.id, attempt: job.retryCount + 1, error: error instanceof Error ? error.message : String(error) });
