@@ -26,7 +26,7 @@ const isCombine = (request: SeenRequest) => request.body.messages[0].content.inc
 const promptChars = (request: SeenRequest) => request.body.messages.reduce((sum, m) => sum + m.content.length, 0);
 
 /** How the scripted model answers a session's calls: a summary (optionally slow), a 500, or no answer at all. */
-const behaviour = new Map<string, 'fail' | 'hang' | 'hang-once' | 'slow'>();
+const behaviour = new Map<string, 'fail' | 'hang' | 'hang-once' | 'slow' | 'verbose'>();
 /** Summary calls in flight per session, and the most seen at once. */
 const inFlight = new Map<string, number>();
 const mostAtOnce = new Map<string, number>();
@@ -41,7 +41,7 @@ function scriptedModel(request: SeenRequest): Step {
     behaviour.delete(session);
     return { kind: 'hang' };
   }
-  const text = isCombine(request) ? `combined summary of ${session}` : `part summary of ${session}`;
+  const text = isCombine(request) ? `combined summary of ${session}` : `part summary of ${session}${mode === 'verbose' ? ` "<quoted>" ${'z'.repeat(5000)}` : ''}`;
   const answer: Step = { kind: 'answer', text, tokensIn: Math.ceil(promptChars(request) / 4), tokensOut: 40 };
   if (mode !== 'slow') return answer;
   // Counted from arrival until just before the answer is written (this timer fires before the server's).
@@ -203,6 +203,37 @@ test('a long session: several chunk calls then a combine call, every prompt with
     [id],
   );
   expect(rows).toEqual(calls.map((request) => ({ user_id: owner.id, feature: 'summary', model: `openai/${MODEL}`, tokens_in: String(Math.ceil(promptChars(request) / 4)), tokens_out: '40', outcome: 'ok' })));
+});
+
+test('part summaries too long to combine at once are combined in groups, then the groups; every prompt within the window', async () => {
+  const { id } = await makeSession(80, 1000);
+  behaviour.set(id, 'verbose');
+  await refresh(t, owner, id);
+  expect((await settled(t, owner, id)).body).toMatchObject({ status: 'ready', summary: { text: `combined summary of ${id}` } });
+  const calls = callsFor(id);
+  const chunks = calls.filter((request) => !isCombine(request)).length;
+  const combines = calls.filter(isCombine).length;
+  // Each part (over 5,000 characters, cut to a third of the room) does not fit with all the others: more than one round.
+  expect(combines).toBeGreaterThanOrEqual(2);
+  expect(combines).toBeLessThan(chunks);
+  expect(isCombine(calls[calls.length - 1])).toBe(true);
+  for (const request of calls) expect(promptChars(request)).toBeLessThanOrEqual(WINDOW_CHARS);
+});
+
+test('a session longer than 24 chunks: its first 12 and last 12 chunks are read, the combine is told how many records were not', async () => {
+  const { id, uuids } = await makeSession(700, 1000);
+  await refresh(t, owner, id);
+  expect((await settled(t, owner, id)).body).toMatchObject({ status: 'ready', summary: { head_uuid: uuids[699] } });
+  const calls = callsFor(id);
+  const ranges = calls.filter((request) => !isCombine(request)).map((request) => /Records (\d+) to (\d+) of session/.exec(request.body.messages[1].content)!.slice(1).map(Number));
+  expect(ranges).toHaveLength(24);
+  expect(ranges[0][0]).toBe(1);
+  expect(ranges[23][1]).toBe(700);
+  const skipped = ranges[12][0] - ranges[11][1] - 1;
+  expect(skipped).toBeGreaterThan(0);
+  expect(calls.filter(isCombine)).toHaveLength(1);
+  expect(calls[calls.length - 1].body.messages[1].content).toContain(`${skipped} records between part 12 and part 13 were not read`);
+  expect(calls.length).toBeLessThanOrEqual(47);
 });
 
 test('a model that fails every time: retried, then failed with an error naming provider and model; a refresh with the model healthy → ready', async () => {
