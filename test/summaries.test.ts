@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../src/config';
 import { freePort } from '../src/db/embedded';
 import { addMember, makeLab, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser, useTestApp } from './support/app';
 import { createTestDatabase, query } from './support/databases';
@@ -392,3 +393,13 @@ async function callServer(base: string, method: string, route: string, opts: { t
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   return replyOf(await fetch(new URL(route, base), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }));
 }
+
+test('SUMMARY_JOB_* settings: defaults, and out-of-range values stop the start naming the setting', () => {
+  expect(loadConfig({}).summaryJobs).toEqual({ timeoutSeconds: 600, retries: 3, retryDelaySeconds: 30 });
+  expect(loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '5', SUMMARY_JOB_RETRIES: '0', SUMMARY_JOB_RETRY_DELAY_SECONDS: '1' }).summaryJobs).toEqual({ timeoutSeconds: 5, retries: 0, retryDelaySeconds: 1 });
+  expect(() => loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '0' })).toThrow('SUMMARY_JOB_TIMEOUT_SECONDS must be a positive integer');
+  expect(() => loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '86400' })).toThrow('SUMMARY_JOB_TIMEOUT_SECONDS must be less than 86400');
+  expect(() => loadConfig({ SUMMARY_JOB_RETRIES: '11' })).toThrow('SUMMARY_JOB_RETRIES must be an integer 0-10 (got "11")');
+  expect(() => loadConfig({ SUMMARY_JOB_RETRIES: '-1' })).toThrow('SUMMARY_JOB_RETRIES must be an integer 0-10 (got "-1")');
+  expect(() => loadConfig({ SUMMARY_JOB_RETRY_DELAY_SECONDS: 'soon' })).toThrow('SUMMARY_JOB_RETRY_DELAY_SECONDS must be a positive integer');
+});
