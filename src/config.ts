@@ -205,7 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const summaryJobs = {
-    timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 600),
+    timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
     retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
     retryDelaySeconds: positiveInt('SUMMARY_JOB_RETRY_DELAY_SECONDS', 30),
   };

@@ -395,7 +395,7 @@ async function callServer(base: string, method: string, route: string, opts: { t
 }
 
 test('SUMMARY_JOB_* settings: defaults, and out-of-range values stop the start naming the setting', () => {
-  expect(loadConfig({}).summaryJobs).toEqual({ timeoutSeconds: 600, retries: 3, retryDelaySeconds: 30 });
+  expect(loadConfig({}).summaryJobs).toEqual({ timeoutSeconds: 1800, retries: 3, retryDelaySeconds: 30 });
   expect(loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '5', SUMMARY_JOB_RETRIES: '0', SUMMARY_JOB_RETRY_DELAY_SECONDS: '1' }).summaryJobs).toEqual({ timeoutSeconds: 5, retries: 0, retryDelaySeconds: 1 });
   expect(() => loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '0' })).toThrow('SUMMARY_JOB_TIMEOUT_SECONDS must be a positive integer');
   expect(() => loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '86400' })).toThrow('SUMMARY_JOB_TIMEOUT_SECONDS must be less than 86400');
