@@ -253,7 +253,7 @@ test('a model that fails every time: retried, then failed with an error naming p
   behaviour.delete(id);
   expect((await refresh(t, owner, id)).body).toEqual({ status: 'pending' });
   expect((await settled(t, owner, id)).body).toMatchObject({ status: 'ready', summary: { text: `part summary of ${id}` }, stale: false });
-});
+}, 60_000);
 
 test('an instance stopped while its job waits on the model: a new instance on the same database finishes the summary', async () => {
   const database = await createTestDatabase();
@@ -284,7 +284,7 @@ test('an instance stopped while its job waits on the model: a new instance on th
     await second?.close();
     await database.drop();
   }
-});
+}, 60_000);
 
 test('two instances, many refreshes of one session from both: never two runs of it at once, and it ends ready', async () => {
   const other = await startTestApp(env, { sameDatabaseAs: t });
@@ -308,7 +308,7 @@ test('two instances, many refreshes of one session from both: never two runs of 
   } finally {
     await other.close();
   }
-});
+}, 60_000);
 
 test('a session whose job runs with another queued behind it does not hold up other sessions', async () => {
   const stuck = await makeSession(2);
@@ -341,7 +341,7 @@ test('an attempt past SUMMARY_JOB_TIMEOUT_SECONDS is cancelled and retried: the 
   } finally {
     await short.close();
   }
-});
+}, 60_000);
 
 test('an instance killed while its job runs (no stop): after the time-out another instance takes the job over and finishes it', async () => {
   const cli = path.resolve(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
@@ -385,7 +385,7 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-});
+}, 60_000);
 
 /** A call to a server this file did not start in-process (the same shape as TestApp.call). */
 async function callServer(base: string, method: string, route: string, opts: { token?: string; body?: unknown }): Promise<Reply> {
