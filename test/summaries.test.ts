@@ -394,6 +394,23 @@ async function callServer(base: string, method: string, route: string, opts: { t
   return replyOf(await fetch(new URL(route, base), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }));
 }
 
+test('without a provider: GET says enabled false, refresh only drops the cache (no job), POST …/summary is extractive', async () => {
+  const { LLM_PROVIDER: _provider, LLM_MODEL: _model, ...withoutModel } = env;
+  const plain = await startTestApp(withoutModel, { sameDatabaseAs: t });
+  try {
+    const { id, uuids } = await makeSession(3);
+    expect((await summary(plain, member, id)).body).toEqual({ enabled: false, reason: 'no language model is configured (LLM_PROVIDER is unset)' });
+    expect((await refresh(plain, owner, id)).body).toEqual({ status: 'pending' });
+    expect(await t.sql(`select count(*)::int as n from pgboss.job where singleton_key = $1`, [id])).toEqual([{ n: 0 }]);
+    const appended = await plain.call('POST', sessionPath(id, '/summary'), { token: owner.token, body: { parent_uuid: uuids[2] } });
+    expect(appended.status).toBe(201);
+    expect(appended.body.summary).toMatch(/^Task: step 0 y+\nSteps: 3 records, 0 tool calls, 0 failures\.\nLatest answer: step 1 y+$/);
+    expect(callsFor(id)).toHaveLength(0);
+  } finally {
+    await plain.close();
+  }
+});
+
 test('SUMMARY_JOB_* settings: defaults, and out-of-range values stop the start naming the setting', () => {
   expect(loadConfig({}).summaryJobs).toEqual({ timeoutSeconds: 1800, retries: 3, retryDelaySeconds: 30 });
   expect(loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '5', SUMMARY_JOB_RETRIES: '0', SUMMARY_JOB_RETRY_DELAY_SECONDS: '1' }).summaryJobs).toEqual({ timeoutSeconds: 5, retries: 0, retryDelaySeconds: 1 });

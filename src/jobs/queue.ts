@@ -54,6 +54,7 @@ export class JobQueue {
 
   /** Creates pg-boss's schema (or migrates it) and the queues, then works on them until `stop`. */
   async start(): Promise<void> {
+    if (this.kinds.size === 0) return; // nothing to run here: no pool, no schema, no polling
     const timeouts = [...this.kinds.values()].map(({ options }) => options.timeoutSeconds);
     this.boss = new PgBoss({
       connectionString: this.databaseUrl,

@@ -271,8 +271,12 @@ export async function refreshSummary(em: EntityManager, services: { llm: Languag
   if (services.llm) await services.jobs.send(SUMMARY_JOB, sessionId, { sessionId });
 }
 
-/** Registers the summary job's handler on the queue. */
+/**
+ * Registers the summary job's handler on the queue, on an instance with a model only: one
+ * without would take jobs it cannot do (nothing queues them there).
+ */
 export function registerSummaryJobs(queue: JobQueue, services: Services, logger: Logger): void {
+  if (!services.llm) return;
   queue.register<{ sessionId: string }>(SUMMARY_JOB, { ...services.config.summaryJobs, concurrency: SUMMARY_JOB_CONCURRENCY }, (data, run) => makeSummary(services, data.sessionId, run, logger));
 }
 
@@ -284,7 +288,7 @@ async function makeSummary(services: Services, sessionId: string, run: JobRun, l
   const em = services.orm.em.fork() as EntityManager;
   const q = sqlOf(em);
   const trajectory = await repo.findTrajectory(q, sessionId);
-  if (!trajectory || !services.llm) return; // deleted since, or the model was unset since: nothing to make
+  if (!trajectory) return; // deleted since: nothing to make
   try {
     const upto = trajectory.headUuid ? await seqOf(em, sessionId, trajectory.headUuid) : 0;
     const text = trajectory.headUuid ? await modelSummary(em, services, trajectory, upto, run.signal) : NO_RECORDS;
