@@ -28,6 +28,18 @@ const promptChars = (request: SeenRequest) => request.body.messages.reduce((sum,
 
 /** How the scripted model answers a session's calls: a summary (optionally slow), a 500, or no answer at all. */
 const behaviour = new Map<string, 'fail' | 'hang' | 'hang-once' | 'slow' | 'verbose'>();
+/** Sessions whose calls are answered only once their gate opens (so a test sees the job still running). */
+const gates = new Map<string, Promise<void>>();
+
+/** Holds the answers to `session`'s calls until the returned function is called. */
+function gate(session: string): () => void {
+  let open!: () => void;
+  gates.set(session, new Promise<void>((resolve) => (open = resolve)));
+  return () => {
+    open();
+    gates.delete(session);
+  };
+}
 /** Summary calls in flight per session, and the most seen at once. */
 const inFlight = new Map<string, number>();
 const mostAtOnce = new Map<string, number>();
@@ -43,7 +55,7 @@ function scriptedModel(request: SeenRequest): Step {
     return { kind: 'hang' };
   }
   const text = isCombine(request) ? `combined summary of ${session}` : `part summary of ${session}${mode === 'verbose' ? ` "<quoted>" ${'z'.repeat(5000)}` : ''}`;
-  const answer: Step = { kind: 'answer', text, tokensIn: Math.ceil(promptChars(request) / 4), tokensOut: 40 };
+  const answer: Step = { kind: 'answer', text, tokensIn: Math.ceil(promptChars(request) / 4), tokensOut: 40, after: gates.get(session) };
   if (mode !== 'slow') return answer;
   // Counted from arrival until just before the answer is written (this timer fires before the server's).
   const now = (inFlight.get(session) ?? 0) + 1;
@@ -117,9 +129,11 @@ const callsFor = (id: string) => fake.seen.filter((request) => sessionOf(request
 
 test('refresh → pending → ready; appends make it stale; refresh again → ready with the new head', async () => {
   const { id, uuids } = await makeSession(4);
+  const release = gate(id);
   const refreshed = await refresh(t, owner, id);
   expect(refreshed).toMatchObject({ status: 200, body: { status: 'pending' } });
   expect((await summary(t, owner, id)).body).toEqual({ enabled: true, status: 'pending' });
+  release();
 
   const ready = await settled(t, owner, id);
   expect(ready.body).toEqual({ enabled: true, status: 'ready', summary: { text: `part summary of ${id}`, head_uuid: uuids[3], generated_at: expect.any(String) }, stale: false });
@@ -160,8 +174,11 @@ test('POST …/summary {parent_uuid} with a provider: the model summarises the r
 
 test('a GET with nothing cached and no job queues one (pending means a job will run); a second GET does not queue another', async () => {
   const { id } = await makeSession(3);
+  const release = gate(id);
   expect((await summary(t, member, id)).body).toEqual({ enabled: true, status: 'pending' });
   expect((await summary(t, member, id)).body).toEqual({ enabled: true, status: 'pending' });
+  expect(await t.sql(`select count(*)::int as n from pgboss.job where singleton_key = $1`, [id])).toEqual([{ n: 1 }]);
+  release();
   expect((await settled(t, member, id)).body).toMatchObject({ status: 'ready', stale: false });
   expect(callsFor(id)).toHaveLength(1);
   // Paid by the owner, whoever asked.
