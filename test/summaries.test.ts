@@ -172,6 +172,25 @@ test('POST …/summary {parent_uuid} with a provider: the model summarises the r
   expect((await t.call('POST', sessionPath(id, '/summary'), { token: member.token, body: { parent_uuid: uuids[2] } })).status).toBe(403);
 });
 
+test('records appended while a job runs, then a refresh: the queued job runs after it and the summary ends fresh', async () => {
+  const { id, uuids } = await makeSession(3);
+  const release = gate(id);
+  await refresh(t, owner, id);
+  for (let i = 0; i < 100 && callsFor(id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const added = newUuid();
+  expect((await append(owner, id, uuids[2], [{ uuid: added, parentUuid: uuids[2], type: 'user', message: { content: 'appended during the run' } }])).status).toBe(200);
+  expect((await refresh(t, owner, id)).body).toEqual({ status: 'pending' });
+  expect((await refresh(t, owner, id)).body).toEqual({ status: 'pending' });
+  // One running, one queued behind it: the third refresh added nothing.
+  expect(await t.sql(`select state from pgboss.job where singleton_key = $1 order by created_on`, [id])).toEqual([{ state: 'active' }, { state: 'created' }]);
+  release();
+  const ready = await settled(t, owner, id);
+  expect(ready.body).toMatchObject({ status: 'ready', summary: { head_uuid: added }, stale: false });
+  expect(callsFor(id)).toHaveLength(2);
+  expect(callsFor(id)[0].body.messages[1].content).not.toContain('appended during the run');
+  expect(callsFor(id)[1].body.messages[1].content).toContain('appended during the run');
+});
+
 test('a GET with nothing cached and no job queues one (pending means a job will run); a second GET does not queue another', async () => {
   const { id } = await makeSession(3);
   const release = gate(id);
