@@ -407,8 +407,9 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
     expect(callsFor(id)).toHaveLength(1);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    // The job is still `active` in the table: nothing ran its stop.
+    // The job is still `active` in the table: nothing ran its stop. Should this have been its last attempt, its error says why.
     expect(await query(database.url, `select state from pgboss.job where singleton_key = $1`, [id])).toEqual([{ state: 'active' }]);
+    expect(await query(database.url, `select summary_error from trajectories where id = $1`, [id])).toEqual([{ summary_error: 'the summary did not finish: the instance making it stopped' }]);
 
     behaviour.delete(id);
     survivor = await startTestApp(jobEnv, { sameDatabaseAs: { databaseUrl: database.url, adminToken } as TestApp });

@@ -282,13 +282,17 @@ export function registerSummaryJobs(queue: JobQueue, services: Services, logger:
 
 /**
  * One attempt of a summary job: the summary of the records up to the head as it is now, stored
- * with that head. A failed attempt records its error (shown once the job is dead) and fails.
+ * with that head (which clears any error). A failed attempt records its error (shown once the
+ * job is dead) and fails.
  */
 async function makeSummary(services: Services, sessionId: string, run: JobRun, logger: Logger): Promise<void> {
   const em = services.orm.em.fork() as EntityManager;
   const q = sqlOf(em);
   const trajectory = await repo.findTrajectory(q, sessionId);
   if (!trajectory) return; // deleted since: nothing to make
+  // Said if this attempt never gets to say anything else (its instance dies): once the job is
+  // dead, GET reports it instead of queuing the same job again.
+  await repo.recordSummaryError(q, sessionId, INTERRUPTED);
   try {
     const upto = trajectory.headUuid ? await seqOf(em, sessionId, trajectory.headUuid) : 0;
     const text = trajectory.headUuid ? await modelSummary(em, services, trajectory, upto, run.signal) : NO_RECORDS;
@@ -303,6 +307,7 @@ async function makeSummary(services: Services, sessionId: string, run: JobRun, l
 }
 
 const INTERNAL_FAILURE = 'the summary failed on an internal error';
+const INTERRUPTED = 'the summary did not finish: the instance making it stopped';
 
 /**
  * What the owner reads of a failed attempt: the model layer's UNAVAILABLE message (it names the
