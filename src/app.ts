@@ -25,7 +25,9 @@ import { openBlobs } from './blobs';
 import { LocalSandboxes } from './modules/compute/local-provider';
 import { startMeter } from './modules/compute/meter';
 import { sweepUnownedBlobs } from './modules/figures/figure.service';
-import { startPeriodic } from './jobs';
+import { startPeriodic } from './jobs/periodic';
+import { JobQueue } from './jobs/queue';
+import { registerSummaryJobs } from './modules/trajectories/summaries.service';
 import { loadSealer } from './db/instance-keys';
 import { openDatabase, pingDatabase } from './db/orm';
 import { AppError, ERROR_CODES, toAppError } from './errors';
@@ -69,7 +71,10 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const blobs = await openBlobs(config, orm.em.fork());
   const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);
   const llm = config.llm ? createLanguageModel(config.llm) : null;
-  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
+  const jobs = new JobQueue(config.databaseUrl ?? embedded!.url, logger);
+  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
+  registerSummaryJobs(jobs, services, logger);
+  await jobs.start();
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
@@ -176,6 +181,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     (closing ??= (async () => {
       await stopMeter();
       await stopSweeper();
+      await jobs.stop(); // running attempts are aborted and retried (here after a restart, or on another instance)
       await sandboxes.close();
       await apollo.stop(); // drains the HTTP server and the WebSocket server
       await Promise.allSettled(services.background);

@@ -50,12 +50,23 @@ export interface Config {
     /** Leases a user may hold open (awaiting a sandbox, ready or paused) at once. */
     maxOpenLeases: number;
   };
+  /** Background summary jobs: one attempt's limit, further attempts, and the first retry's delay (doubling after). */
+  summaryJobs: JobSettings;
   /** Largest JSON body accepted by the facade and /graphql. */
   maxJsonBodyBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
 export class ConfigError extends Error {}
+
+export interface JobSettings {
+  /** One attempt's limit (`SUMMARY_JOB_TIMEOUT_SECONDS`): an attempt still running then is abandoned and retried, on any instance. */
+  timeoutSeconds: number;
+  /** Further attempts after a failure or a time-out (`SUMMARY_JOB_RETRIES`) before the job is dead. */
+  retries: number;
+  /** Delay before the first retry (`SUMMARY_JOB_RETRY_DELAY_SECONDS`); each next one about doubles it. */
+  retryDelaySeconds: number;
+}
 
 export const LLM_PROVIDERS = ['openai', 'anthropic'] as const;
 export interface LlmConfig {
@@ -193,6 +204,15 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const summaryJobs = {
+    timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
+    retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
+    retryDelaySeconds: positiveInt('SUMMARY_JOB_RETRY_DELAY_SECONDS', 30),
+  };
+  // pg-boss refuses expirations of a day or more.
+  if (summaryJobs.timeoutSeconds >= 24 * 3600) problems.push('SUMMARY_JOB_TIMEOUT_SECONDS must be less than 86400 (a day)');
+  if (!/^\d+$/.test(value('SUMMARY_JOB_RETRIES') ?? '3') || summaryJobs.retries > 10) problems.push(`SUMMARY_JOB_RETRIES must be an integer 0-10 (got "${value('SUMMARY_JOB_RETRIES')}")`);
+
   const maxBodyText = value('MAX_JSON_BODY_BYTES') ?? String(10 * 1024 * 1024);
   const maxJsonBodyBytes = Number(maxBodyText);
   if (!Number.isSafeInteger(maxJsonBodyBytes) || maxJsonBodyBytes < 1024) {
@@ -228,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     redisUrl,
     llm,
+    summaryJobs,
     maxJsonBodyBytes,
     logLevel,
   };

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Blobs } from './blobs';
 import type { Config } from './config';
+import type { JobQueue } from './jobs/queue';
 import type { LocalSandboxes } from './modules/compute/local-provider';
 import type { Sealer } from './db/instance-keys';
 import type { ActivityRecorder } from './modules/activity/activity.recorder';
@@ -27,6 +28,8 @@ export interface Services {
   clock: { now(): Date };
   /** This instance's activity recorder (the write-rate limiter in front of user_activity_days). */
   activity: ActivityRecorder;
+  /** Durable background jobs (pg-boss on the same database). */
+  jobs: JobQueue;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */
   background: Set<Promise<unknown>>;
 }

@@ -158,6 +158,9 @@ function describeToolError(error: unknown): string {
   return 'invalid tool call';
 }
 
+/** Why a model feature is unavailable on a service without a provider. */
+export const NO_MODEL = 'no language model is configured (LLM_PROVIDER is unset)';
+
 const OPENAI_URL = 'https://api.openai.com/v1';
 
 /** The model named by the configuration, behind the Vercel AI SDK (hand-written HTTP nowhere). */

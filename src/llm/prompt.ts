@@ -71,6 +71,8 @@ export const taggedDataBlock = (tag: string, lines: string[]) => `<${tag}>\n${li
 export const DEFAULT_CONTEXT_TOKENS = 8192;
 /** Largest prompt built whatever the model's window: bounds memory and the bill of one call. */
 export const MAX_PROMPT_CHARS = 400_000;
+/** Largest quoted record in a prompt. */
+export const MAX_RECORD_CHARS = 4000;
 
 /** Characters a prompt may take: the model's window less its answer, at most `MAX_PROMPT_CHARS`. */
 export const promptBudgetChars = (contextWindow: number | undefined, answerTokens: number) =>

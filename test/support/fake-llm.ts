@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /** What the scripted server answers to one request. */
 export type Step =
-  | { kind: 'answer'; text: string; tokensIn: number; tokensOut: number }
+  /** `delayMs`: the answer waits that long first (a call that takes time, to observe what overlaps); `after`: until that settles. */
+  | { kind: 'answer'; text: string; tokensIn: number; tokensOut: number; delayMs?: number; after?: Promise<unknown> }
   | { kind: 'status'; status: number; headers?: Record<string, string> }
   /** Never answers (the client's time-out must end the attempt). */
   | { kind: 'hang' }
@@ -134,6 +135,8 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
     seen.push(request);
     const step = script.shift() ?? fallback(request);
     if (step.kind === 'hang') return;
+    if (step.kind === 'answer' && step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
+    if (step.kind === 'answer' && step.after) await step.after;
     if (step.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": "not a list"');
       return;

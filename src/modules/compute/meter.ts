@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
-import { startPeriodic } from '../../jobs';
+import { startPeriodic } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
 import { meterOnce } from './compute.service';
 import { publishLease } from './lease-events';

@@ -4,17 +4,15 @@ import { sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
 import { isObject, jsonAnswer } from '../../llm/json-answer';
 import type { LanguageModelClient } from '../../llm/language-model';
-import { DATA_RULES, dataBlock, HeadAndTail, promptBudgetChars, quoteData } from '../../llm/prompt';
+import { DATA_RULES, dataBlock, HeadAndTail, MAX_RECORD_CHARS, promptBudgetChars, quoteData } from '../../llm/prompt';
 import { unstorable } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { currentCatalog } from '../catalog/catalog.service';
 import { countRecentModelCalls } from '../usage/usage.repository';
 import { meteredCompletion } from '../usage/usage.service';
 import { CritiqueKey, StoredFinding, cachedModelFindings, existingRecordUuids, storeModelFindings } from './critique.repository';
-import { eachRecordFacts, RecordFacts } from './record-facts';
+import { eachRecordFacts, RecordFacts, snippet } from './record-facts';
 import { loadTrajectory } from './trajectory.service';
-
-const snippet = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export interface Finding {
   recordUuid: string;
@@ -71,8 +69,6 @@ export const MODEL_CRITIQUES_PER_HOUR = 30;
 export const MAX_MODEL_FINDINGS = 20;
 const MAX_MODEL_BODY_CHARS = 2000;
 const CRITIQUE_ANSWER_TOKENS = 4096;
-/** Largest quoted record in a prompt. */
-const MAX_RECORD_CHARS = 4000;
 const SEVERITIES = new Set(['info', 'warning', 'error']);
 const CRITIQUE_FEATURE = 'critique';
 

@@ -6,8 +6,8 @@ import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { sqlOf } from '../../db/sql';
 import { newId } from '../../ids';
-import type { ChatTurn, Completion, CompletionRequest, LanguageModelClient } from '../../llm/language-model';
-import { CHARS_PER_TOKEN, DATA_RULES, dataBlock, HeadAndTail, quoteData } from '../../llm/prompt';
+import { NO_MODEL, type ChatTurn, type Completion, type CompletionRequest, type LanguageModelClient } from '../../llm/language-model';
+import { DATA_RULES, dataBlock, HeadAndTail, MAX_RECORD_CHARS, promptBudgetChars, quoteData } from '../../llm/prompt';
 import { CatalogModel, currentCatalog } from '../catalog/catalog.service';
 import { CallPurpose, meteredCompletion, meteredStream } from '../usage/usage.service';
 import { eachRecordFacts } from './record-facts';
@@ -31,14 +31,6 @@ export type DiscussEvent = { delta: string } | { done: DiscussResult };
 const MAX_HISTORY_TURNS = 50;
 /** Tokens a discuss answer may take, kept out of the prompt's budget. */
 const MAX_ANSWER_TOKENS = 1024;
-/** The context window assumed for a model the catalog does not list (a local model, say). */
-const DEFAULT_CONTEXT_TOKENS = 8192;
-/** Largest prompt built whatever the model's window: bounds memory and the bill of one question. */
-const MAX_PROMPT_CHARS = 400_000;
-/** Largest quoted record in a prompt. */
-const MAX_RECORD_CHARS = 4000;
-
-const NO_MODEL = 'no language model is configured (LLM_PROVIDER is unset)';
 const DISCUSS_SYSTEM = `You answer questions about one recorded session of an AI research agent, for a person reviewing it. Ground every answer in the records; say so when they do not tell. ${DATA_RULES}`;
 
 type DiscussServices = { config: Config; llm: LanguageModelClient | null; blobs: Blobs };
@@ -68,8 +60,7 @@ async function prepareQuestion(em: EntityManager, services: DiscussServices, vie
   if (!llm) throw new AppError('UNAVAILABLE', `discussion is unavailable: ${NO_MODEL}`);
 
   const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
-  const windowChars = ((priced?.context_window ?? DEFAULT_CONTEXT_TOKENS) - MAX_ANSWER_TOKENS) * CHARS_PER_TOKEN;
-  let budget = Math.min(windowChars, MAX_PROMPT_CHARS) - DISCUSS_SYSTEM.length - input.question.length - 200;
+  let budget = promptBudgetChars(priced?.context_window, MAX_ANSWER_TOKENS) - DISCUSS_SYSTEM.length - input.question.length - 200;
   // Earlier turns, latest first, as many as fit in half the budget; records get the rest.
   const turns: ChatTurn[] = [];
   for (const turn of [...history].reverse()) {

@@ -56,3 +56,6 @@ export async function* eachRecordFacts(em: EntityManager, blobs: Blobs, sessionI
     after = rows[rows.length - 1].seq;
   }
 }
+
+/** `text` cut to `max` characters, with an ellipsis when cut. */
+export const snippet = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

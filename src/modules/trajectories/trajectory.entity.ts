@@ -60,6 +60,10 @@ export class Trajectory {
   @Property({ type: 'json', nullable: true })
   summary: Record<string, unknown> | null = null;
 
+  /** Why the last summary job failed (null after a success or a refresh). */
+  @Property({ type: 'text', nullable: true })
+  summaryError: string | null = null;
+
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();
 

@@ -378,15 +378,39 @@ export async function storageSummary(q: Query) {
   };
 }
 
-/** The cached model summary of a trajectory (null: none). */
-export async function cachedSummary(q: Query, id: string) {
-  const [row] = await q<{ summary: { text: string; head_uuid: string; generated_at: string } | null }>(`select summary from trajectories where id = ?`, [id]);
-  const cached = row?.summary;
-  return cached ? { text: cached.text, headUuid: cached.head_uuid, generatedAt: new Date(cached.generated_at) } : null;
+export interface CachedSummary {
+  text: string;
+  headUuid: string;
+  generatedAt: Date;
 }
 
+/** The cached model summary of a trajectory (null: none) and the error of its last failed job (null: none). */
+export async function summaryCache(q: Query, id: string): Promise<{ summary: CachedSummary | null; error: string | null }> {
+  const [row] = await q<{ summary: { text: string; head_uuid: string; generated_at: string } | null; summary_error: string | null }>(
+    `select summary, summary_error from trajectories where id = ?`,
+    [id],
+  );
+  const cached = row?.summary;
+  return {
+    summary: cached ? { text: cached.text, headUuid: cached.head_uuid, generatedAt: new Date(cached.generated_at) } : null,
+    error: row?.summary_error ?? null,
+  };
+}
+
+/** Drops the cached summary and any error: a summary is to be made afresh. */
 export async function dropCachedSummary(q: Query, id: string) {
-  await q(`update trajectories set summary = null where id = ?`, [id]);
+  await q(`update trajectories set summary = null, summary_error = null where id = ?`, [id]);
+}
+
+export async function storeSummary(q: Query, id: string, summary: CachedSummary) {
+  await q(`update trajectories set summary = ?::jsonb, summary_error = null where id = ?`, [
+    JSON.stringify({ text: summary.text, head_uuid: summary.headUuid, generated_at: summary.generatedAt.toISOString() }),
+    id,
+  ]);
+}
+
+export async function recordSummaryError(q: Query, id: string, error: string) {
+  await q(`update trajectories set summary_error = ? where id = ?`, [error, id]);
 }
 
 /** The Q&A turns on a trajectory, by viewer then time. */

@@ -6,9 +6,9 @@ import { checks, limitArg } from '../../validation';
 import * as trajectories from './trajectory.service';
 import * as annotations from './annotation.service';
 import type { AnnotationView } from './annotation.repository';
-import * as insights from './insights.service';
 import { critique } from './critique.service';
 import * as discussion from './discuss.service';
+import * as summaries from './summaries.service';
 import {
   Annotation,
   AnnotationInput,
@@ -176,17 +176,17 @@ export class TrajectoryResolver {
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => SummaryRequestInput) input: SummaryRequestInput,
   ): Promise<SummaryRecord> {
-    return insights.appendSummary(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, input.parentUuid);
+    return summaries.appendSummary(ctx.em, ctx.services, await requireViewer(ctx), sessionId, input.parentUuid, ctx.callerGone);
   }
 
-  @Query(() => SummaryState, { description: 'The cached model summary; enabled false without a model.' })
+  @Query(() => SummaryState, { description: 'The cached model summary: ready, pending (a job is queued or running; one is queued when there is none) or failed; enabled false without a model.' })
   async trajectorySummary(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<SummaryState> {
-    return insights.summaryState(ctx.em, ctx.services.config, await requireViewer(ctx), sessionId);
+    return summaries.summaryState(ctx.em, ctx.services, await requireViewer(ctx), sessionId);
   }
 
-  @Mutation(() => SummaryRefresh, { description: 'Drops the cached summary (owner only); poll the summary.' })
+  @Mutation(() => SummaryRefresh, { description: 'Drops the cached summary and queues a job that makes it again (owner only); poll the summary.' })
   async trajectorySummaryRefresh(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<SummaryRefresh> {
-    await insights.dropSummary(ctx.em, await requireViewer(ctx), sessionId);
+    await summaries.refreshSummary(ctx.em, ctx.services, await requireViewer(ctx), sessionId);
     return { status: 'pending' };
   }
 

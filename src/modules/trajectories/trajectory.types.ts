@@ -287,7 +287,7 @@ export class CachedSummary {
   generatedAt!: Date;
 }
 
-@ObjectType({ description: 'The model summary cache: disabled without a model, else pending or ready.' })
+@ObjectType({ description: 'The model summary cache: disabled without a model, else pending, ready or failed.' })
 export class SummaryState {
   @Field()
   enabled!: boolean;
@@ -295,7 +295,7 @@ export class SummaryState {
   @Field(() => String, { nullable: true })
   reason?: string;
 
-  @Field(() => String, { nullable: true, description: 'pending or ready.' })
+  @Field(() => String, { nullable: true, description: 'pending (a job is queued or running), ready, or failed (the job is dead; refresh to try again).' })
   status?: string;
 
   @Field(() => CachedSummary, { nullable: true })
@@ -303,6 +303,9 @@ export class SummaryState {
 
   @Field(() => Boolean, { nullable: true, description: 'The session moved on since it was made.' })
   stale?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Why the summary job failed (status failed): names the provider and model when the model call failed.' })
+  error?: string;
 }
 
 @ObjectType()

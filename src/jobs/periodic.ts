@@ -1,4 +1,4 @@
-import type { Logger } from './logger';
+import type { Logger } from '../logger';
 
 /**
  * Runs `pass` every `seconds` on this instance, one pass at a time, until the returned stop

@@ -1,0 +1,157 @@
+import PgBoss from 'pg-boss';
+import type { JobSettings } from '../config';
+import { AppError, isUniqueViolation } from '../errors';
+import type { Logger } from '../logger';
+import { FetchedJob, fetchDueJobs, JOB_SCHEMA } from './jobs.repository';
+
+/** pg-boss's own connections per instance (fetching, completing and sending jobs), beside DATABASE_POOL_SIZE. */
+export const JOB_POOL_SIZE = 2;
+/** How often an idle instance asks for work; a send on the same instance wakes it at once. */
+const POLL_SECONDS = 2;
+/** How often (at most; less when a job kind's time-out is shorter) one of the instances fails over the jobs of dead instances and archives old ones. */
+const MAINTENANCE_SECONDS = 60;
+
+export interface JobRun {
+  id: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Aborted at the attempt's time-out and when this instance stops: the work must end then. */
+  signal: AbortSignal;
+}
+
+export interface QueueOptions extends JobSettings {
+  /** Jobs of this kind one instance runs at once. */
+  concurrency: number;
+}
+
+type Handler<T> = (data: T, run: JobRun) => Promise<void>;
+
+/**
+ * Durable background jobs on PostgreSQL (pg-boss): a named kind has one handler; a job is sent
+ * with a key, and at most one job per key runs at a time, with at most one more queued behind it
+ * (and one waiting for its retry): pg-boss's `stately` policy, enforced by a unique index, and a
+ * fetch that skips keys with a running job. Jobs survive restarts and run on whichever instance
+ * fetches them first; a failed attempt is retried with exponential backoff, then the job is
+ * dead (`failed`). An attempt is cancelled (its signal aborted) at its time-out or when this
+ * instance stops, and a dead instance's attempt is failed over by pg-boss's maintenance.
+ */
+export class JobQueue {
+  private boss!: PgBoss;
+  private readonly kinds = new Map<string, { options: QueueOptions; handler: Handler<never> }>();
+  private readonly running = new Set<AbortController>();
+  private readonly wakers = new Map<string, () => void>();
+  private loops: Promise<void>[] = [];
+  private started = false;
+  private stopping = false;
+
+  constructor(private readonly databaseUrl: string, private readonly logger: Logger) {}
+
+  /** Names the handler of a kind of job; before `start`. */
+  register<T extends object>(name: string, options: QueueOptions, handler: Handler<T>): void {
+    if (this.started) throw new Error(`job kind ${name} registered after the queue started`);
+    this.kinds.set(name, { options, handler: handler as Handler<never> });
+  }
+
+  /** Creates pg-boss's schema (or migrates it) and the queues, then works on them until `stop`. */
+  async start(): Promise<void> {
+    if (this.kinds.size === 0) return; // nothing to run here: no pool, no schema, no polling
+    const timeouts = [...this.kinds.values()].map(({ options }) => options.timeoutSeconds);
+    this.boss = new PgBoss({
+      connectionString: this.databaseUrl,
+      schema: JOB_SCHEMA,
+      max: JOB_POOL_SIZE,
+      schedule: false, // no cron jobs: no timekeeper polling
+      // A dead instance's job is failed over once its time-out has passed, at the next maintenance.
+      maintenanceIntervalSeconds: Math.min(MAINTENANCE_SECONDS, ...timeouts),
+    });
+    this.boss.on('error', (error) => this.logger.warn('job queue error', { error: String(error) }));
+    await this.boss.start();
+    this.started = true;
+    for (const [name, { options }] of this.kinds) {
+      await this.boss.createQueue(name, { name, policy: 'stately', ...this.retryPolicy(options) });
+      this.loops.push(this.work(name));
+    }
+  }
+
+  /**
+   * Queues a job of kind `name` for `key`. False when one is already queued for that key (it
+   * will run after any running one and sees the same state, so nothing is lost).
+   * @throws UNAVAILABLE when the database did not take it
+   */
+  async send(name: string, key: string, data: object): Promise<boolean> {
+    const kind = this.kinds.get(name);
+    if (!kind) throw new Error(`no handler for job kind ${name}`);
+    const id = await this.boss.send(name, data, { singletonKey: key, ...this.retryPolicy(kind.options) }).catch((error: unknown) => {
+      this.logger.error('job could not be queued', { queue: name, error: String(error) });
+      throw new AppError('UNAVAILABLE', 'the job queue is unavailable; try again');
+    });
+    this.wakers.get(name)?.();
+    return id !== null;
+  }
+
+  /** Stops fetching, aborts running attempts (they are retried, here after a restart or elsewhere), then closes the pool. */
+  async stop(): Promise<void> {
+    if (this.stopping || !this.started) return;
+    this.stopping = true;
+    for (const wake of this.wakers.values()) wake();
+    for (const controller of this.running) controller.abort(new Error('the service stopped before the job finished'));
+    await Promise.allSettled(this.loops);
+    await this.boss.stop({ graceful: false, close: true });
+  }
+
+  private retryPolicy(options: QueueOptions) {
+    return { retryLimit: options.retries, retryDelay: options.retryDelaySeconds, retryBackoff: true, expireInSeconds: options.timeoutSeconds };
+  }
+
+  /** One loop per kind on each instance: fetch while a slot is free, else wait for a slot, a send or the poll interval. */
+  private async work(name: string): Promise<void> {
+    const { options, handler } = this.kinds.get(name)!;
+    const active = new Set<Promise<void>>();
+    while (!this.stopping) {
+      if (active.size < options.concurrency) {
+        const jobs = await fetchDueJobs(this.boss.getDb(), name, options.concurrency - active.size).catch((error: unknown) => {
+          // A unique violation is another instance that took a job of the same key at the same moment.
+          if (!isUniqueViolation(error)) this.logger.warn('job fetch failed', { queue: name, error: String(error) });
+          return [];
+        });
+        for (const job of jobs) {
+          const run: Promise<void> = this.attempt(name, job, handler).finally(() => active.delete(run));
+          active.add(run);
+        }
+        if (jobs.length > 0) continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_SECONDS * 1000);
+        this.wakers.set(name, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        void Promise.race(active).then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    await Promise.allSettled(active);
+  }
+
+  private async attempt(name: string, job: FetchedJob, handler: Handler<never>): Promise<void> {
+    const controller = new AbortController();
+    // Cancelled a little before its row expires, so that it is failed here (once) rather than by maintenance.
+    const timer = setTimeout(() => controller.abort(new Error('the job timed out')), job.expireInSeconds * 1000 - Math.min(5000, job.expireInSeconds * 100));
+    this.running.add(controller);
+    try {
+      await handler(job.data as never, { id: job.id, attempt: job.retryCount + 1, signal: controller.signal });
+      await this.boss.complete(name, job.id);
+    } catch (error) {
+      this.logger.warn('job attempt failed', { queue: name, job: job.id, attempt: job.retryCount + 1, error: error instanceof Error ? error.message : String(error) });
+      // The handler's own record of the failure is what callers see; pg-boss keeps the message for operators.
+      await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) }).catch((failure: unknown) => {
+        this.logger.error('job could not be marked failed (it expires and is retried)', { queue: name, job: job.id, error: String(failure) });
+      });
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(controller);
+    }
+  }
+}
