@@ -1,6 +1,6 @@
 import { createClient, Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { addMember, makeLab, makeUser, startTestApp, TestApp, TestUser, useTestApp } from './support/app';
+import { labOfTwo, makeUser, startTestApp, TestApp, TestUser, useTestApp } from './support/app';
 import { startFakeLlm } from './support/fake-llm';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
 
@@ -29,10 +29,9 @@ let owner: TestUser;
 let member: TestUser;
 let session: string;
 beforeAll(async () => {
-  const lab = await makeLab(t);
-  [owner, member] = await Promise.all([makeUser(t), makeUser(t)]);
-  await addMember(t, lab, owner);
-  await addMember(t, lab, member);
+  const two = await labOfTwo(t);
+  ({ owner, member } = two);
+  const lab = two.lab;
   session = newSessionId();
   expect((await append(owner, session, null, [{ uuid: newUuid(), parentUuid: null, type: 'user', message: { content: 'Fit marker-alpha' } }], { lab_id: lab.id })).status).toBe(200);
   expect((await setVisibility(owner, session, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);

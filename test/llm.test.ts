@@ -1,4 +1,4 @@
-import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
+import { labOfTwo, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
 import { createLanguageModel } from '../src/llm/language-model';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
@@ -54,10 +54,7 @@ let member: TestUser;
 let session: string;
 
 beforeAll(async () => {
-  lab = await makeLab(t);
-  [owner, member] = await Promise.all([makeUser(t, { name: 'Owner' }), makeUser(t, { name: 'Member' })]);
-  await addMember(t, lab, owner);
-  await addMember(t, lab, member);
+  ({ lab, owner, member } = await labOfTwo(t));
   session = newSessionId();
   const first = newUuid();
   const records = [

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { freePort } from '../src/db/embedded';
-import { addMember, makeLab, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser, useTestApp } from './support/app';
+import { labOfTwo, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser, useTestApp } from './support/app';
 import { createTestDatabase, query } from './support/databases';
 import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
@@ -90,10 +90,7 @@ let owner: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
-  lab = await makeLab(t);
-  [owner, member] = await Promise.all([makeUser(t, { name: 'Owner' }), makeUser(t, { name: 'Member' })]);
-  await addMember(t, lab, owner);
-  await addMember(t, lab, member);
+  ({ lab, owner, member } = await labOfTwo(t));
 });
 
 const summary = (app: TestApp, who: TestUser, id: string) => app.call('GET', sessionPath(id, '/summary'), { token: who.token });

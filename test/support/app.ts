@@ -147,6 +147,15 @@ export async function makeLab(t: TestApp, opts: { owner?: TestUser; seatQuota?: 
 }
 
 /** Adds `user` to the lab through the real join + approve flow, optionally as mentor. */
+/** A lab with two active members: a session's `owner` and a `member` who can view what the owner shares. */
+export async function labOfTwo(t: TestApp): Promise<{ lab: TestLab; owner: TestUser; member: TestUser }> {
+  const lab = await makeLab(t);
+  const [owner, member] = await Promise.all([makeUser(t, { name: 'Owner' }), makeUser(t, { name: 'Member' })]);
+  await addMember(t, lab, owner);
+  await addMember(t, lab, member);
+  return { lab, owner, member };
+}
+
 export async function addMember(t: TestApp, lab: TestLab, user: TestUser, role: 'member' | 'mentor' = 'member') {
   const joined = await t.call('POST', '/api/labs/join', { token: user.token, body: { code: lab.code } });
   if (joined.status !== 200) throw new Error(`addMember join: ${joined.status} ${joined.text}`);
