@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { mountingOf } from '../src/modules/a2a/a2a.policy';
 import { makeUser, startTestApp, TestApp } from './support/app';
 
@@ -218,6 +221,33 @@ describe('A2A endpoint with keys', () => {
     const fresh = await createKey(dataDir, 'carol');
     expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: fresh.plaintext })).status).toBe(200);
     expect(await labdesk(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 2, stderr: expect.stringContaining('no active key') });
+  });
+
+  /** The official JS client (@a2a-js/sdk 1.3.0), its bearer on every request, the card included. */
+  function officialClient(key: string) {
+    const authFetch = createAuthenticatingFetchWithRetry(fetch, {
+      headers: async () => ({ Authorization: `Bearer ${key}` }),
+      shouldRetryWithHeaders: async () => undefined,
+    });
+    const factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }),
+    });
+    return factory.createFromUrl(t.url);
+  }
+
+  test('the official client resolves the card, finds the JSON-RPC transport and gets typed A2A errors', async () => {
+    const client = await officialClient(alice.plaintext);
+    const card = await client.getAgentCard();
+    expect(card.supportedInterfaces[0]).toMatchObject({ url: `${t.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+    const message = SendMessageRequest.fromJSON({ message: { messageId: 'm-client-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } });
+    await expect(client.sendMessage(message)).rejects.toBeInstanceOf(UnsupportedOperationError);
+    await expect(client.getTask({ tenant: '', id: 'turn_unknown', historyLength: 2 })).rejects.toBeInstanceOf(UnsupportedOperationError);
+  });
+
+  test('the official client with a wrong key: the 401 surfaces as an error, no result', async () => {
+    const client = await officialClient('ldk_a2a_nonexistent1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx');
+    await expect(client.getTask({ tenant: '', id: 'turn_unknown' })).rejects.toThrow(/A2A key is not valid/);
   });
 
   test('a2a status prints every field', async () => {
