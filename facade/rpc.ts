@@ -175,10 +175,10 @@ const MAX_ID_CHARS = 200;
 const isId = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_CHARS;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function optionalCount(issues: Issues, params: Record<string, unknown>, name: string, range: [number, number]) {
+function optionalCount(issues: Issues, params: Record<string, unknown>, name: string, range: [number, number], prefix = '') {
   const value = params[name];
   if (value === undefined || value === null) return;
-  if (!Number.isInteger(value) || (value as number) < range[0] || (value as number) > range[1]) issues.add(name, `must be an integer from ${range[0]} to ${range[1]}`);
+  if (!Number.isInteger(value) || (value as number) < range[0] || (value as number) > range[1]) issues.add(`${prefix}${name}`, `must be an integer from ${range[0]} to ${range[1]}`);
 }
 
 function getTaskParams(params: Record<string, unknown>) {
@@ -243,7 +243,7 @@ function sendMessageParams(params: Record<string, unknown>) {
     if (!isObject(configuration)) issues.add('configuration', 'must be an object');
     else {
       if (configuration.returnImmediately !== undefined && typeof configuration.returnImmediately !== 'boolean') issues.add('configuration.returnImmediately', 'must be a boolean');
-      optionalCount(issues, configuration, 'historyLength', [0, 1000]);
+      optionalCount(issues, configuration, 'historyLength', [0, 1000], 'configuration.');
     }
   }
   return issues.done(params);

@@ -153,6 +153,8 @@ describe('A2A endpoint with keys', () => {
     expect(emptyParts.body.error.data[0].fieldViolations).toEqual([{ field: 'message.parts', description: expect.any(String) }]);
     const twoMembers = await rpc(t, call(8, 'SendMessage', { message: { messageId: 'm1', role: 'user', parts: [{ text: 'a', data: {} }] } }), { key: alice.plaintext });
     expect(twoMembers.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.role', 'message.parts.0']);
+    const configuration = await rpc(t, call(9, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'a' }, { url: 'https://example.org/f' }] }, configuration: { history_length: -1, return_immediately: 'yes' } }), { key: alice.plaintext });
+    expect(configuration.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.parts.1.url', 'configuration.returnImmediately', 'configuration.historyLength']);
   });
 
   test('valid params reach the method: valid snake_case ListTasks is not refused as params', async () => {
