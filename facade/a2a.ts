@@ -5,7 +5,7 @@ import { originOf, Services, varyByOrigin } from '../src/context';
 import { AppError, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { A2aGate } from '../src/modules/a2a/a2a-gate.service';
-import { describe } from './http';
+import { describe, sendError } from './http';
 import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, versionError } from './rpc';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -59,7 +59,12 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
   const router = Router();
   if (!gate.mounted) return router;
 
-  router.get(AGENT_CARD_PATH, (req: Request, res: Response) => {
+  router.get(AGENT_CARD_PATH, async (req: Request, res: Response) => {
+    try {
+      await gate.current(services.orm.em.fork() as EntityManager);
+    } catch (error) {
+      return sendError(res, toAppError(error));
+    }
     const body = JSON.stringify(agentCard(baseUrlOf(req, services)));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     varyByOrigin(res, services.config);

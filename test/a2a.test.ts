@@ -329,7 +329,7 @@ describe('A2A mounting table', () => {
         await refused.close();
       }
 
-      expect(await labdesk(dataDir, ['a2a', 'enable', '--owner', proOwner.email])).toMatchObject({ status: 0 });
+      expect(await labdesk(dataDir, ['a2a', 'enable', '--owner', proOwner.email.toUpperCase()])).toMatchObject({ status: 0 });
       const t = await startTestApp({ DATA_DIR: dataDir }, { sameDatabaseAs: first });
       try {
         expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: key.plaintext })).status).toBe(200);
@@ -337,6 +337,7 @@ describe('A2A mounting table', () => {
         const dropped = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: key.plaintext });
         expect(dropped.status).toBe(403);
         expect(dropped.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Pro') } });
+        expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(403);
       } finally {
         await t.close();
       }

@@ -31,7 +31,7 @@ export const A2A_COMMANDS: Record<string, Command> = {
       const { dataDir } = loadConfig();
       const owner = typeof flags.owner === 'string' ? flags.owner : readA2aConfig(dataDir).owner;
       if (!EMAIL.test(owner)) return fail('--owner must be an email address');
-      writeA2aConfig(dataDir, { enabled: true, owner });
+      writeA2aConfig(dataDir, { enabled: true, owner: owner.toLowerCase() });
       out(`A2A enabled (owner ${owner}) in ${configPath(dataDir)}; it takes effect the next time the service starts.`);
       return 0;
     },

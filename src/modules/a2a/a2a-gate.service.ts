@@ -18,7 +18,7 @@ export const OPEN_PRINCIPAL = 'local';
 
 /** The owner's effective tier, or null when the account does not exist. */
 export async function ownerTierOf(em: EntityManager, email: string, now = new Date()): Promise<{ id: string; tier: PlanCode } | null> {
-  const owner = await em.findOne(User, { email });
+  const owner = await em.findOne(User, { email: email.toLowerCase() });
   if (!owner) return null;
   const inLab = await usersInActiveLabs(executeOf(em), [owner.id]);
   return { id: owner.id, tier: effectiveTier(owner, inLab.has(owner.id), now) };
@@ -59,16 +59,25 @@ export class A2aGate {
   }
 
   /**
-   * The caller of one request to a mounted endpoint.
-   * @throws FORBIDDEN when the mounting rules refuse now (tier dropped, owner gone, last key revoked on a public bind)
-   * @throws UNAUTHENTICATED when a key is required and the request has none, or not an active one
+   * The mounting rules as they stand now (the card asks this too: once refused, 403 everywhere).
+   * @throws FORBIDDEN when they refuse, UNAVAILABLE when the key file is not valid
    */
-  async admit(em: EntityManager, authorization: string | undefined): Promise<A2aPrincipal> {
+  async current(em: EntityManager) {
     const keys = this.keys.current();
     if (keys === 'invalid') throw new AppError('UNAVAILABLE', 'the A2A key file is not valid');
     const owner = await ownerTierOf(em, this.settings.owner);
     const now = mountingOf({ enabled: true, host: this.host, activeKeys: activeKeys(keys).length, ownerTier: owner?.tier ?? null });
     if (!now.mounted || !owner) throw forbidden(`A2A access refused: ${now.mounted ? 'no owner' : now.reason}`);
+    return { owner, now, keys };
+  }
+
+  /**
+   * The caller of one request to a mounted endpoint.
+   * @throws FORBIDDEN when the mounting rules refuse now (tier dropped, owner gone, last key revoked on a public bind)
+   * @throws UNAUTHENTICATED when a key is required and the request has none, or not an active one
+   */
+  async admit(em: EntityManager, authorization: string | undefined): Promise<A2aPrincipal> {
+    const { owner, now, keys } = await this.current(em);
     // Mounted with keys, it stays keyed: revoking the last key locks the endpoint rather than opening it.
     if (!now.authRequired && !(this.atStart.mounted && this.atStart.authRequired)) return { id: OPEN_PRINCIPAL, ownerId: owner.id };
     const bearer = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1];
