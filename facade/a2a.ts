@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import { originOf, Services, varyByOrigin } from '../src/context';
-import { AppError, toAppError } from '../src/errors';
+import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { A2aGate } from '../src/modules/a2a/a2a-gate.service';
-import { describe, sendError } from './http';
+import { describe, refuseInvalidUtf8, sendError } from './http';
 import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, versionError } from './rpc';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -63,7 +63,9 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
     try {
       await gate.current(services.orm.em.fork() as EntityManager);
     } catch (error) {
-      return sendError(res, toAppError(error));
+      const appError = toAppError(error);
+      if (appError.code === 'INTERNAL') logger.error('A2A card: mounting check failed', { error: describe(error) });
+      return sendError(res, appError);
     }
     const body = JSON.stringify(agentCard(baseUrlOf(req, services)));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -86,8 +88,7 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('A2A admission failed', { error: describe(error) });
         if (appError.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
-        const status = appError.code === 'UNAUTHENTICATED' ? 401 : appError.code === 'FORBIDDEN' ? 403 : appError.code === 'UNAVAILABLE' ? 503 : 500;
-        return answer(res, null, rpcErrorOf(appError), status);
+        return answer(res, null, rpcErrorOf(appError), ERROR_CODES[appError.code].http);
       }
       const version = req.query['A2A-Version'];
       const refused = versionError(req.headers['a2a-version'] as string | undefined ?? (typeof version === 'string' ? version : undefined));
@@ -100,7 +101,7 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
       }
       next();
     },
-    express.json({ limit: A2A_MAX_BODY_BYTES, strict: false }),
+    express.json({ limit: A2A_MAX_BODY_BYTES, strict: false, verify: (_req, _res, buffer) => refuseInvalidUtf8(buffer) }),
     async (req: Request, res: Response) => {
       const call = readEnvelope(req.body);
       if ('error' in call) return answer(res, call.id, call.error);

@@ -115,6 +115,13 @@ describe('A2A endpoint with keys', () => {
     expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Invalid JSON payload') } });
   });
 
+  test('-32700 for a body that is not valid UTF-8 (nothing decoded to U+FFFD)', async () => {
+    const url = new URL('/a2a/v1', t.url);
+    const body = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
+    const reply = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${alice.plaintext}`, 'content-type': 'application/json', 'a2a-version': '1.0' }, body });
+    expect(await reply.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('UTF-8') } });
+  });
+
   test('-32600 for what is not one request object; the id is echoed when it is a valid id', async () => {
     const cases: [unknown, unknown][] = [
       [[call(1, 'GetTask', { id: 'x' })], null], // a batch
