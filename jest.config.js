@@ -13,7 +13,10 @@ module.exports = {
       module: { type: 'commonjs' },
       sourceMaps: 'inline',
     }],
+    '/node_modules/jose/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  // @a2a-js/sdk's CommonJS build requires `jose`, which ships as ESM only: compiled to CommonJS for the tests.
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   setupFiles: ['<rootDir>/test/support/fresh-metadata.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

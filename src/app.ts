@@ -16,6 +16,7 @@ import { WebSocketServer } from 'ws';
 import { MAX_RANGE_HEADER_BYTES } from '../facade/byte-ranges';
 import { bodyErrors, describe, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../facade/http';
 import { facadeRouter } from '../facade/http';
+import { a2aRouter, A2A_RPC_PATH } from '../facade/a2a';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
 import type { Config } from './config';
@@ -39,6 +40,7 @@ import { makePubSub } from './pubsub';
 import { buildAppSchema } from './schema';
 import { webRouter } from './web';
 import { ActivityRecorder } from './modules/activity/activity.recorder';
+import { A2aGate } from './modules/a2a/a2a-gate.service';
 
 export interface RunningApp {
   url: string;
@@ -78,6 +80,12 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
+
+  const a2aGate = await A2aGate.open(orm.em.fork() as EntityManager, { dataDir: config.dataDir, host: config.host });
+  if (a2aGate.atStart.mounted) {
+    if (a2aGate.atStart.warning) logger.warn(a2aGate.atStart.warning);
+    logger.info('A2A endpoint mounted', { path: A2A_RPC_PATH, authRequired: a2aGate.atStart.authRequired });
+  } else if (a2aGate.settings.enabled) logger.error('A2A endpoint not mounted', { reason: a2aGate.atStart.reason });
 
   const schema = buildAppSchema(pubsub);
   const app = express();
@@ -154,6 +162,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   );
   const openApi = buildOpenApi(schema, ROUTES);
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
+  app.use(a2aRouter(services, a2aGate, logger));
   app.use(facadeRouter({ schema, services, logger, routes: ROUTES }));
   app.use((_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such endpoint')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {

@@ -113,7 +113,7 @@ const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/
  * operator said a proxy is trusted (`TRUST_PROXY`). Anyone can send forwarded headers, so by
  * default they are ignored: otherwise a caller picks the host of the URLs we hand out.
  */
-function originOf(req: Request, trustProxy: boolean): string | undefined {
+export function originOf(req: Request, trustProxy: boolean): string | undefined {
   const first = (value: string | string[] | undefined) => (trustProxy && typeof value === 'string' ? value.split(',')[0].trim() : undefined);
   const host = first(req.headers['x-forwarded-host']) ?? req.headers.host;
   const proto = first(req.headers['x-forwarded-proto']) ?? (req.socket && 'encrypted' in req.socket ? 'https' : 'http');

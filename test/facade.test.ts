@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { A2A_RPC_PATH, AGENT_CARD_PATH } from '../facade/a2a';
 import { ROUTES } from '../facade/routes';
 import { makePubSub } from '../src/pubsub';
 import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../src/schema';
@@ -12,10 +13,12 @@ const ENDPOINTS_FILE = path.resolve(__dirname, '..', 'docs', 'endpoints.tsv');
 
 /** Documented endpoints that later issues build; every other one must have exactly one route. */
 const NOT_YET_BUILT = [
-  /^\/\.well-known\//,
-  /^\/a2a\//,
+  /^\/a2a\/v1\/artifacts\//,
   /^\/api\/a2a\//,
 ];
+
+/** The A2A server's own paths: not REST routes but facade/a2a.ts (the card, and JSON-RPC through facade/rpc.ts). */
+const A2A_SERVER = new Set([`GET ${AGENT_CARD_PATH}`, `POST ${A2A_RPC_PATH}`]);
 
 const documented = fs
   .readFileSync(ENDPOINTS_FILE, 'utf8')
@@ -28,8 +31,14 @@ const documented = fs
   });
 
 describe('route table', () => {
-  test.each(documented.filter((e) => !NOT_YET_BUILT.some((p) => p.test(e.route))))('$method $route has exactly one route', ({ method, route }) => {
+  test.each(documented.filter((e) => !NOT_YET_BUILT.some((p) => p.test(e.route)) && !A2A_SERVER.has(`${e.method} ${e.route}`)))('$method $route has exactly one route', ({ method, route }) => {
     expect(ROUTES.filter((r) => r.method === method && r.path === route)).toHaveLength(1);
+  });
+
+  test('the documented A2A server paths are the ones facade/a2a.ts serves, and no REST route takes them', () => {
+    const documentedA2a = documented.filter((e) => /^\/(\.well-known|a2a)\//.test(e.route) && !NOT_YET_BUILT.some((p) => p.test(e.route)));
+    expect(new Set(documentedA2a.map((e) => `${e.method} ${e.route}`))).toEqual(A2A_SERVER);
+    expect(ROUTES.filter((r) => A2A_SERVER.has(`${r.method} ${r.path}`))).toEqual([]);
   });
 
   test('no two routes share a method and path', () => {

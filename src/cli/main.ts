@@ -10,6 +10,7 @@ import { makePubSub } from '../pubsub';
 import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../schema';
 import { buildOpenApi } from '../../facade/openapi';
 import { ROUTES } from '../../facade/routes';
+import { A2A_COMMANDS } from './a2a';
 import { runSandbox } from './sandbox';
 
 /** One command: its help text and what it does with its parsed flags. */
@@ -270,6 +271,7 @@ const COMMANDS: Record<string, Command> = {
       return 0;
     },
   },
+  ...A2A_COMMANDS,
 };
 
 function usage(): string {
@@ -280,7 +282,7 @@ function usage(): string {
 
 async function main(argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
-  const name = [flags._.slice(0, 2).join(' '), flags._[0]].find((candidate) => candidate && COMMANDS[candidate]);
+  const name = [flags._.slice(0, 3).join(' '), flags._.slice(0, 2).join(' '), flags._[0]].find((candidate) => candidate && COMMANDS[candidate]);
   // A group's name alone (`labdesk users`, with or without --help) lists the group's commands.
   const group = flags._.length === 1 ? Object.entries(COMMANDS).filter(([key]) => key.startsWith(`${flags._[0]} `)) : [];
   if (!name && group.length) {

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import express, { NextFunction, Request, Response, Router } from 'express';
+import { originOf, Services, varyByOrigin } from '../src/context';
+import { AppError, ERROR_CODES, toAppError } from '../src/errors';
+import type { Logger } from '../src/logger';
+import type { A2aGate } from '../src/modules/a2a/a2a-gate.service';
+import { describe, refuseInvalidUtf8, sendError } from './http';
+import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, versionError } from './rpc';
+
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+export const A2A_RPC_PATH = '/a2a/v1';
+
+/**
+ * Largest JSON-RPC body read. A2A allows `raw` file parts of up to 100 MiB decoded (spec, A2A
+ * command-line management): as base64 that is 4/3 as many bytes, plus room for the envelope.
+ * The body is counted as it streams in (and refused at once by its Content-Length) and never
+ * read beyond this: HTTP 413 with a JSON-RPC -32602 body.
+ */
+export const A2A_MAX_BODY_BYTES = Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024;
+
+/** How long a cache may keep the card before asking again (with its ETag). */
+const CARD_MAX_AGE_SECONDS = 300;
+/** The version of this agent (its skills and behaviour), as the card states it; not the protocol's. */
+export const AGENT_VERSION = '0.1.0';
+
+/**
+ * The agent card: an allowlisted projection (A2A §5.7, contracts §9), every member written here
+ * and nothing taken from the service's internals. Capabilities say what is built now.
+ */
+export function agentCard(baseUrl: string) {
+  return {
+    name: 'labdesk analysis agent',
+    description: 'Analyses research questions for collaborators of this labdesk server, answering in text.',
+    version: AGENT_VERSION,
+    supportedInterfaces: [{ url: `${baseUrl}${A2A_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    capabilities: { streaming: false, pushNotifications: false },
+    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } } },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      {
+        id: 'analysis',
+        name: 'Research analysis',
+        description: 'Answers a question or carries out an analysis described in text, continuing the conversation of a context.',
+        tags: ['analysis', 'research'],
+      },
+    ],
+  };
+}
+
+/**
+ * The A2A endpoint: the card (anonymous) and JSON-RPC at `POST /a2a/v1` (the gate decides the
+ * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 (fall
+ * through) while the endpoint is not mounted.
+ */
+export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Router {
+  const router = Router();
+  if (!gate.mounted) return router;
+
+  router.get(AGENT_CARD_PATH, async (req: Request, res: Response) => {
+    try {
+      await gate.current(services.orm.em.fork() as EntityManager);
+    } catch (error) {
+      const appError = toAppError(error);
+      if (appError.code === 'INTERNAL') logger.error('A2A card: mounting check failed', { error: describe(error) });
+      return sendError(res, appError);
+    }
+    const body = JSON.stringify(agentCard(baseUrlOf(req, services)));
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    varyByOrigin(res, services.config);
+    res.setHeader('Cache-Control', `public, max-age=${CARD_MAX_AGE_SECONDS}`);
+    res.setHeader('ETag', etag);
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) return void res.status(304).end();
+    res.type('application/json').send(body);
+  });
+
+  const answer = (res: Response, id: RpcId, error: RpcError, status = 200) => void res.status(status).json(rpcFailure(id, error));
+
+  router.post(
+    A2A_RPC_PATH,
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        res.locals.a2aPrincipal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization);
+      } catch (error) {
+        const appError = toAppError(error);
+        if (appError.code === 'INTERNAL') logger.error('A2A admission failed', { error: describe(error) });
+        if (appError.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
+        return answer(res, null, rpcErrorOf(appError), ERROR_CODES[appError.code].http);
+      }
+      const version = req.query['A2A-Version'];
+      const refused = versionError(req.headers['a2a-version'] as string | undefined ?? (typeof version === 'string' ? version : undefined));
+      if (refused) return answer(res, null, rpcErrorOf(refused));
+      if (!req.is('application/json')) return answer(res, null, rpcErrorOf(a2aError('CONTENT_TYPE_NOT_SUPPORTED', 'send the request as Content-Type: application/json')));
+      // Refused by its declared length without reading it (the parser would drain it first); the connection closes.
+      if (Number(req.headers['content-length']) > A2A_MAX_BODY_BYTES) {
+        res.setHeader('Connection', 'close');
+        return answer(res, null, rpcErrorOf(new AppError('PAYLOAD_TOO_LARGE', `request body larger than ${A2A_MAX_BODY_BYTES} bytes`)), 413);
+      }
+      next();
+    },
+    express.json({ limit: A2A_MAX_BODY_BYTES, strict: false, verify: (_req, _res, buffer) => refuseInvalidUtf8(buffer) }),
+    async (req: Request, res: Response) => {
+      const call = readEnvelope(req.body);
+      if ('error' in call) return answer(res, call.id, call.error);
+      // Params are checked first: a malformed request is -32602 whatever the method then answers.
+      try {
+        call.method.params?.(call.params);
+      } catch (error) {
+        const appError = toAppError(error);
+        if (appError.code === 'INTERNAL') logger.error('A2A params check failed', { method: call.method.name, error: describe(error) });
+        return answer(res, call.id, rpcErrorOf(appError));
+      }
+      answer(res, call.id, rpcErrorOf(a2aError(call.method.refuse.reason, call.method.refuse.message)));
+    },
+  );
+
+  // A body that is not JSON, too large or unreadable: a JSON-RPC error, never the REST error body.
+  router.use(A2A_RPC_PATH, (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const appError = toAppError(error);
+    if (appError.code === 'PAYLOAD_TOO_LARGE') return answer(res, null, rpcErrorOf(appError), 413);
+    if (appError.code === 'INTERNAL') return next(error);
+    return answer(res, null, { code: PARSE_ERROR, message: `Invalid JSON payload: ${appError.message}` });
+  });
+  return router;
+}
+
+/** The absolute base of the URLs the card gives: PUBLIC_URL, else the origin the caller addressed (TRUST_PROXY decides whose word counts). */
+function baseUrlOf(req: Request, services: Services): string {
+  if (services.config.publicUrlFromEnv) return services.config.publicUrl;
+  return originOf(req, services.config.trustProxy) ?? services.config.publicUrl;
+}

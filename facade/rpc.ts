@@ -1,0 +1,250 @@
+import { AppError, ErrorCode, FieldIssue } from '../src/errors';
+
+/**
+ * The A2A 1.0 JSON-RPC binding as data: the envelope rules, one row per method, and the one
+ * mapping of `AppError` to a JSON-RPC error. `facade/a2a.ts` serves it at `POST /a2a/v1`.
+ *
+ * Decisions (docs/api.md "A2A"): a batch (a JSON array) is refused as one -32600 (A2A defines no
+ * batches); a request must carry an `id` (string or number: every A2A method answers, so a
+ * notification has no meaning); `A2A-Version` 1.0 or 1.0.x is served, no header is served as
+ * 1.0 by the method's name (contracts §9), any other version is -32009 before anything runs.
+ */
+
+/** A2A error reasons (google.rpc.ErrorInfo `reason`) and their JSON-RPC codes (A2A §5.4, §9.5). */
+export const A2A_ERRORS = {
+  TASK_NOT_FOUND: -32001,
+  TASK_NOT_CANCELABLE: -32002,
+  PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,
+  UNSUPPORTED_OPERATION: -32004,
+  CONTENT_TYPE_NOT_SUPPORTED: -32005,
+  VERSION_NOT_SUPPORTED: -32009,
+} as const;
+export type A2aReason = keyof typeof A2A_ERRORS;
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** Not an A2A error: credentials and access (the HTTP status, 401 or 403, says which). */
+export const ACCESS_ERROR = -32000;
+
+export type RpcId = string | number | null;
+
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: Record<string, unknown>[];
+}
+
+/** An A2A error as an `AppError`: the HTTP-side code for logs and REST, the A2A reason for JSON-RPC. */
+export function a2aError(reason: A2aReason, message: string, code: ErrorCode = 'BAD_REQUEST'): AppError {
+  return new AppError(code, message, { a2aReason: reason });
+}
+
+const errorInfo = (reason: A2aReason) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }];
+
+const badRequest = (issues: FieldIssue[]) => [
+  { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: issues.map((issue) => ({ field: issue.path.join('.'), description: issue.msg })) },
+];
+
+/** The one mapping of an `AppError` to a JSON-RPC error; never a stack or an internal message. */
+export function rpcErrorOf(error: AppError): RpcError {
+  const reason = error.details?.a2aReason as A2aReason | undefined;
+  if (reason) return { code: A2A_ERRORS[reason], message: error.message, data: errorInfo(reason) };
+  switch (error.code) {
+    case 'VALIDATION_FAILED':
+      return { code: INVALID_PARAMS, message: error.message, ...(error.issues ? { data: badRequest(error.issues) } : {}) };
+    case 'NOT_FOUND':
+      return { code: A2A_ERRORS.TASK_NOT_FOUND, message: error.message, data: errorInfo('TASK_NOT_FOUND') };
+    case 'PAYLOAD_TOO_LARGE':
+      return { code: INVALID_PARAMS, message: error.message };
+    case 'BAD_REQUEST':
+      return { code: INVALID_REQUEST, message: error.message };
+    case 'INTERNAL':
+      return { code: INTERNAL_ERROR, message: 'internal error' };
+    default:
+      return { code: ACCESS_ERROR, message: error.message };
+  }
+}
+
+export const rpcFailure = (id: RpcId, error: RpcError) => ({ jsonrpc: '2.0' as const, id, error });
+export const rpcSuccess = (id: RpcId, result: unknown) => ({ jsonrpc: '2.0' as const, id, result });
+
+/** A request the envelope accepted: its id, method row and params (camelCase). */
+export interface RpcCall {
+  id: string | number;
+  method: RpcMethod;
+  params: Record<string, unknown>;
+}
+
+/** What a method's row says it does with its (camelCased) params. */
+export interface RpcMethod {
+  name: string;
+  /** Validates the params (throws VALIDATION_FAILED with field issues) and returns what the method runs on. */
+  params?: (params: Record<string, unknown>) => Record<string, unknown>;
+  /** The A2A error this server answers for the method (a capability it does not declare, or work not built yet). */
+  refuse: { reason: A2aReason; message: string };
+}
+
+const notBuilt = (name: string) => ({ reason: 'UNSUPPORTED_OPERATION' as const, message: `${name} is not available on this server yet` });
+const noStreaming = (name: string) => ({ reason: 'UNSUPPORTED_OPERATION' as const, message: `${name}: this agent does not stream (capabilities.streaming is false)` });
+const noPush = (name: string) => ({ reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' as const, message: `${name}: this agent sends no push notifications (capabilities.pushNotifications is false)` });
+
+/**
+ * Every A2A 1.0 method (A2A §9.4). In this increment none reaches a GraphQL operation yet: the
+ * task methods validate their params, then answer -32004 (not built); the capabilities the card
+ * does not declare answer the errors A2A names for them.
+ */
+export const RPC_METHODS: RpcMethod[] = [
+  { name: 'SendMessage', params: sendMessageParams, refuse: notBuilt('SendMessage') },
+  { name: 'SendStreamingMessage', params: sendMessageParams, refuse: noStreaming('SendStreamingMessage') },
+  { name: 'GetTask', params: getTaskParams, refuse: notBuilt('GetTask') },
+  { name: 'ListTasks', params: listTasksParams, refuse: notBuilt('ListTasks') },
+  { name: 'CancelTask', params: taskIdParams('id'), refuse: notBuilt('CancelTask') },
+  { name: 'SubscribeToTask', params: taskIdParams('id'), refuse: noStreaming('SubscribeToTask') },
+  { name: 'CreateTaskPushNotificationConfig', refuse: noPush('CreateTaskPushNotificationConfig') },
+  { name: 'GetTaskPushNotificationConfig', refuse: noPush('GetTaskPushNotificationConfig') },
+  { name: 'ListTaskPushNotificationConfigs', refuse: noPush('ListTaskPushNotificationConfigs') },
+  { name: 'DeleteTaskPushNotificationConfig', refuse: noPush('DeleteTaskPushNotificationConfig') },
+  { name: 'GetExtendedAgentCard', refuse: { reason: 'UNSUPPORTED_OPERATION', message: 'this agent declares no extended agent card' } },
+];
+
+const METHODS = new Map(RPC_METHODS.map((method) => [method.name, method]));
+
+const VERSION = /^1\.0(\.\d+)?$/;
+
+/** The error of an `A2A-Version` this server does not speak (undefined: absent, empty, 1.0 or 1.0.x). */
+export function versionError(version: string | undefined): AppError | undefined {
+  const given = version?.trim();
+  if (!given || VERSION.test(given)) return undefined;
+  return a2aError('VERSION_NOT_SUPPORTED', `A2A-Version ${given.slice(0, 20)} is not supported; this server speaks 1.0`);
+}
+
+/**
+ * Checks a parsed body against the JSON-RPC 2.0 envelope. Returns the call, or the error to
+ * answer with the id to echo (null when the id itself is what is wrong, or unknown).
+ */
+export function readEnvelope(body: unknown): RpcCall | { id: RpcId; error: RpcError } {
+  if (Array.isArray(body)) return { id: null, error: { code: INVALID_REQUEST, message: 'batches are not supported: send one request per POST' } };
+  if (typeof body !== 'object' || body === null) return { id: null, error: { code: INVALID_REQUEST, message: 'the request must be a JSON object' } };
+  const request = body as Record<string, unknown>;
+  const { id } = request;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) {
+    return { id: null, error: { code: INVALID_REQUEST, message: 'id must be a string or a number' } };
+  }
+  if (request.jsonrpc !== '2.0') return { id, error: { code: INVALID_REQUEST, message: 'jsonrpc must be "2.0"' } };
+  if (typeof request.method !== 'string') return { id, error: { code: INVALID_REQUEST, message: 'method must be a string' } };
+  const params = request.params ?? {};
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return { id, error: { code: INVALID_REQUEST, message: 'params must be an object' } };
+  const method = METHODS.get(request.method);
+  if (!method) return { id, error: { code: METHOD_NOT_FOUND, message: `method not found: ${request.method.slice(0, 100)}` } };
+  return { id, method, params: camelKeys(params) as Record<string, unknown> };
+}
+
+/** Keys whose values are caller data (free-form JSON): kept as sent. */
+const OPAQUE = new Set(['metadata', 'data']);
+
+/** ProtoJSON accepts the proto's snake_case names too: they become camelCase here (camelCase wins when both are sent). */
+export function camelKeys(value: unknown, depth = 0): unknown {
+  if (depth > 32 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => camelKeys(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (camel !== key && Object.hasOwn(value, camel)) continue;
+    out[camel] = OPAQUE.has(camel) ? item : camelKeys(item, depth + 1);
+  }
+  return out;
+}
+
+// Params of the task methods (A2A §9.4; proto messages). Unknown members are ignored (A2A §5.7).
+
+class Issues {
+  readonly list: FieldIssue[] = [];
+  add(path: string, msg: string) {
+    this.list.push({ path: path.split('.'), msg, type: 'value_error' });
+  }
+  done<T>(value: T): T {
+    if (this.list.length) throw new AppError('VALIDATION_FAILED', this.list.map((i) => `${i.path.join('.')}: ${i.msg}`).join('; '), undefined, this.list);
+    return value;
+  }
+}
+
+const MAX_ID_CHARS = 200;
+const isId = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_CHARS;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function optionalCount(issues: Issues, params: Record<string, unknown>, name: string, range: [number, number], prefix = '') {
+  const value = params[name];
+  if (value === undefined || value === null) return;
+  if (!Number.isInteger(value) || (value as number) < range[0] || (value as number) > range[1]) issues.add(`${prefix}${name}`, `must be an integer from ${range[0]} to ${range[1]}`);
+}
+
+function getTaskParams(params: Record<string, unknown>) {
+  const issues = new Issues();
+  if (!isId(params.id)) issues.add('id', `required: a task id (1 to ${MAX_ID_CHARS} characters)`);
+  optionalCount(issues, params, 'historyLength', [0, 1000]);
+  return issues.done(params);
+}
+
+function taskIdParams(name: string) {
+  return (params: Record<string, unknown>) => {
+    const issues = new Issues();
+    if (!isId(params[name])) issues.add(name, `required: a task id (1 to ${MAX_ID_CHARS} characters)`);
+    return issues.done(params);
+  };
+}
+
+export const TASK_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED', 'TASK_STATE_AUTH_REQUIRED'];
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+function listTasksParams(params: Record<string, unknown>) {
+  const issues = new Issues();
+  if (params.contextId !== undefined && !isId(params.contextId)) issues.add('contextId', 'must be a context id');
+  if (params.status !== undefined && !TASK_STATES.includes(params.status as string)) issues.add('status', `must be one of ${TASK_STATES.join(', ')}`);
+  optionalCount(issues, params, 'pageSize', [1, 100]);
+  optionalCount(issues, params, 'historyLength', [0, 1000]);
+  if (params.pageToken !== undefined && typeof params.pageToken !== 'string') issues.add('pageToken', 'must be a string');
+  const after = params.statusTimestampAfter;
+  if (after !== undefined && (typeof after !== 'string' || !RFC3339.test(after) || Number.isNaN(Date.parse(after)))) issues.add('statusTimestampAfter', 'must be an RFC 3339 timestamp');
+  if (params.includeArtifacts !== undefined && typeof params.includeArtifacts !== 'boolean') issues.add('includeArtifacts', 'must be a boolean');
+  return issues.done(params);
+}
+
+const ROLES = ['ROLE_USER', 'ROLE_AGENT'];
+const CONTENT_MEMBERS = ['text', 'raw', 'url', 'data'];
+
+function sendMessageParams(params: Record<string, unknown>) {
+  const issues = new Issues();
+  const message = params.message;
+  if (!isObject(message)) {
+    issues.add('message', 'required: an object');
+    return issues.done(params);
+  }
+  if (!isId(message.messageId)) issues.add('message.messageId', 'required: a non-empty string');
+  if (message.role !== 'ROLE_USER') issues.add('message.role', ROLES.includes(message.role as string) ? 'a caller sends ROLE_USER' : 'must be ROLE_USER');
+  if (message.taskId !== undefined && !isId(message.taskId)) issues.add('message.taskId', 'must be a task id');
+  if (message.contextId !== undefined && !isId(message.contextId)) issues.add('message.contextId', 'must be a context id');
+  if (!Array.isArray(message.parts) || message.parts.length === 0) issues.add('message.parts', 'required: at least one part');
+  else {
+    message.parts.forEach((part: unknown, index) => {
+      const at = `message.parts.${index}`;
+      if (!isObject(part)) return issues.add(at, 'must be an object');
+      const members = CONTENT_MEMBERS.filter((name) => part[name] !== undefined);
+      if (members.length !== 1) return issues.add(at, 'must have exactly one of text, raw, url, data');
+      if (members[0] === 'text' && typeof part.text !== 'string') issues.add(`${at}.text`, 'must be a string');
+      if (members[0] === 'raw' && (typeof part.raw !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(part.raw) || part.raw.length % 4 !== 0)) issues.add(`${at}.raw`, 'must be base64');
+      if (members[0] === 'url') issues.add(`${at}.url`, 'URL parts are disabled on this server');
+    });
+  }
+  if (params.configuration !== undefined) {
+    const configuration = params.configuration;
+    if (!isObject(configuration)) issues.add('configuration', 'must be an object');
+    else {
+      if (configuration.returnImmediately !== undefined && typeof configuration.returnImmediately !== 'boolean') issues.add('configuration.returnImmediately', 'must be a boolean');
+      optionalCount(issues, configuration, 'historyLength', [0, 1000], 'configuration.');
+    }
+  }
+  return issues.done(params);
+}

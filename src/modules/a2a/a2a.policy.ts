@@ -1,0 +1,28 @@
+import { atLeast, PlanCode } from '../users/plans';
+
+/** Whether the service listens on loopback only (the one bind where an endpoint without keys may open). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
+
+/** The lowest tier whose owner may open the A2A endpoint (spec, Authentication 6). */
+export const A2A_MIN_TIER: PlanCode = 'pro';
+
+export type Mounting =
+  | { mounted: true; authRequired: boolean; warning?: string }
+  | { mounted: false; reason: string };
+
+/**
+ * The mounting table (spec, Authentication 7), decided from the bind, the number of active keys
+ * and the owner's tier (null: no such account). Checked at startup (a refusal leaves the
+ * endpoint unmounted until the next start) and again on every request (a refusal then is 403).
+ */
+export function mountingOf(facts: { enabled: boolean; host: string; activeKeys: number; ownerTier: PlanCode | null }): Mounting {
+  if (!facts.enabled) return { mounted: false, reason: 'A2A is not enabled (labdesk a2a enable)' };
+  if (facts.ownerTier === null) return { mounted: false, reason: 'the A2A owner account does not exist' };
+  if (!atLeast(facts.ownerTier, A2A_MIN_TIER)) return { mounted: false, reason: `the A2A owner's tier (${facts.ownerTier}) is below Pro` };
+  if (facts.activeKeys > 0) return { mounted: true, authRequired: true };
+  if (isLoopbackHost(facts.host)) return { mounted: true, authRequired: false, warning: 'A2A endpoint open without authentication (loopback bind, no keys)' };
+  return { mounted: false, reason: 'A2A has no keys and the service listens beyond loopback (labdesk a2a key create)' };
+}

@@ -1,0 +1,355 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { mountingOf } from '../src/modules/a2a/a2a.policy';
+import { makeUser, startTestApp, TestApp } from './support/app';
+
+/** The `labdesk` command as an operator runs it (compiled on first use by bin/labdesk.js). */
+const BIN = path.resolve(__dirname, '..', 'bin', 'labdesk.js');
+
+function labdesk(dataDir: string, args: string[], env: Record<string, string> = {}) {
+  const base: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: '/nonexistent', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env };
+  for (const key of ['LABDESK_URL', 'LABDESK_TOKEN', 'PUBLIC_URL', 'PORT', 'HOST']) if (!(key in env)) delete base[key];
+  const child = spawn(process.execPath, [BIN, ...args], { env: base });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+/** `labdesk a2a key create`: the key id and the plaintext it prints once. */
+async function createKey(dataDir: string, label: string) {
+  const run = await labdesk(dataDir, ['a2a', 'key', 'create', '--label', label]);
+  expect(run).toMatchObject({ status: 0 });
+  const plaintext = /^key: +(ldk_a2a_\S+)$/m.exec(run.stdout)![1];
+  const id = /^key id: +(\S+)$/m.exec(run.stdout)![1];
+  return { id, plaintext };
+}
+
+const newDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-'));
+
+/** One JSON-RPC call to /a2a/v1 over real HTTP. */
+function rpc(t: TestApp, body: unknown, opts: { key?: string; headers?: Record<string, string>; rawBody?: string } = {}) {
+  return t.call('POST', '/a2a/v1', {
+    token: opts.key,
+    headers: { 'A2A-Version': '1.0', ...opts.headers },
+    ...(opts.rawBody !== undefined ? { rawBody: opts.rawBody } : { body }),
+  });
+}
+
+const call = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const errorInfo = (reason: string) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }];
+
+describe('A2A endpoint with keys', () => {
+  const dataDir = newDataDir();
+  let t: TestApp;
+  let alice: { id: string; plaintext: string };
+  let bob: { id: string; plaintext: string };
+
+  beforeAll(async () => {
+    expect(await labdesk(dataDir, ['a2a', 'enable'])).toMatchObject({ status: 0 });
+    alice = await createKey(dataDir, 'alice lab');
+    bob = await createKey(dataDir, 'bob');
+    t = await startTestApp({ DATA_DIR: dataDir });
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  test('the key file keeps digests only; key list shows ids and labels, never a secret', async () => {
+    const stored = fs.readFileSync(path.join(dataDir, 'a2a-keys.json'), 'utf8');
+    expect(stored).not.toContain(alice.plaintext.split('_').at(-1));
+    expect(fs.statSync(path.join(dataDir, 'a2a-keys.json')).mode & 0o777).toBe(0o600);
+    const list = await labdesk(dataDir, ['a2a', 'key', 'list']);
+    expect(list.stdout).toContain(`${alice.id}`);
+    expect(list.stdout).toContain('alice lab');
+    expect(list.stdout).not.toContain(alice.plaintext);
+  });
+
+  test('the agent card: anonymous, every A2A 1.0 required member, honest capabilities', async () => {
+    const card = await t.call('GET', '/.well-known/agent-card.json');
+    expect(card.status).toBe(200);
+    expect(card.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(card.body).toEqual({
+      name: expect.any(String),
+      description: expect.any(String),
+      version: expect.any(String),
+      supportedInterfaces: [{ url: `${t.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      capabilities: { streaming: false, pushNotifications: false },
+      securitySchemes: { bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [{ id: 'analysis', name: expect.any(String), description: expect.any(String), tags: expect.arrayContaining([expect.any(String)]) }],
+    });
+  });
+
+  test('the card is cacheable: Cache-Control, ETag, and 304 for a matching If-None-Match', async () => {
+    const first = await t.call('GET', '/.well-known/agent-card.json');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(first.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const again = await t.call('GET', '/.well-known/agent-card.json', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    const stale = await t.call('GET', '/.well-known/agent-card.json', { headers: { 'If-None-Match': '"other"' } });
+    expect(stale.status).toBe(200);
+  });
+
+  test('without a key, or with a wrong one, the answer is 401 with a JSON-RPC error body, before the body is read', async () => {
+    for (const key of [undefined, 'ldk_a2a_nonexistent1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', `${alice.plaintext.slice(0, -1)}X`]) {
+      const reply = await rpc(t, undefined, { key, rawBody: '{not json' });
+      expect(reply.status).toBe(401);
+      expect(reply.headers.get('www-authenticate')).toBe('Bearer');
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String) } });
+    }
+  });
+
+  test('-32700 for a body that is not JSON, with id null', async () => {
+    const reply = await rpc(t, undefined, { key: alice.plaintext, rawBody: '{"jsonrpc": "2.0", "id": 1,' });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Invalid JSON payload') } });
+  });
+
+  test('-32700 for a body that is not valid UTF-8 (nothing decoded to U+FFFD)', async () => {
+    const url = new URL('/a2a/v1', t.url);
+    const body = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
+    const reply = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${alice.plaintext}`, 'content-type': 'application/json', 'a2a-version': '1.0' }, body });
+    expect(await reply.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('UTF-8') } });
+  });
+
+  test('-32600 for what is not one request object; the id is echoed when it is a valid id', async () => {
+    const cases: [unknown, unknown][] = [
+      [[call(1, 'GetTask', { id: 'x' })], null], // a batch
+      [42, null],
+      [{ jsonrpc: '2.0', id: true, method: 'GetTask' }, null],
+      [{ jsonrpc: '2.0', method: 'GetTask' }, null], // no id
+      [{ jsonrpc: '1.0', id: 5, method: 'GetTask' }, 5],
+      [{ jsonrpc: '2.0', id: 'r1', method: 7 }, 'r1'],
+      [{ jsonrpc: '2.0', id: 6, method: 'GetTask', params: [1] }, 6],
+    ];
+    for (const [body, id] of cases) {
+      const reply = await rpc(t, body, { key: alice.plaintext });
+      expect({ body, status: reply.status, reply: reply.body }).toEqual({ body, status: 200, reply: { jsonrpc: '2.0', id, error: { code: -32600, message: expect.any(String) } } });
+    }
+  });
+
+  test('-32601 for an unknown method, v0.3 names included', async () => {
+    for (const method of ['NoSuchMethod', 'message/send', 'tasks/get']) {
+      const reply = await rpc(t, call(3, method, {}), { key: alice.plaintext });
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32601, message: expect.stringContaining(method) } });
+    }
+  });
+
+  test('-32602 with google.rpc.BadRequest field violations; params in snake_case are read as camelCase', async () => {
+    const missing = await rpc(t, call(4, 'GetTask', {}), { key: alice.plaintext });
+    expect(missing.body).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      error: { code: -32602, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'id', description: expect.any(String) }] }] },
+    });
+    const snake = await rpc(t, call(5, 'ListTasks', { page_size: 0, include_artifacts: 'yes' }), { key: alice.plaintext });
+    expect(snake.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['pageSize', 'includeArtifacts']);
+    const history = await rpc(t, call(6, 'GetTask', { id: 'turn_x', history_length: -1 }), { key: alice.plaintext });
+    expect(history.body.error.data[0].fieldViolations).toEqual([{ field: 'historyLength', description: expect.any(String) }]);
+    const emptyParts = await rpc(t, call(7, 'SendMessage', { message: { message_id: 'm1', role: 'ROLE_USER', parts: [] } }), { key: alice.plaintext });
+    expect(emptyParts.body.error.data[0].fieldViolations).toEqual([{ field: 'message.parts', description: expect.any(String) }]);
+    const twoMembers = await rpc(t, call(8, 'SendMessage', { message: { messageId: 'm1', role: 'user', parts: [{ text: 'a', data: {} }] } }), { key: alice.plaintext });
+    expect(twoMembers.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.role', 'message.parts.0']);
+    const configuration = await rpc(t, call(9, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'a' }, { url: 'https://example.org/f' }] }, configuration: { history_length: -1, return_immediately: 'yes' } }), { key: alice.plaintext });
+    expect(configuration.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.parts.1.url', 'configuration.returnImmediately', 'configuration.historyLength']);
+  });
+
+  test('valid params reach the method: valid snake_case ListTasks is not refused as params', async () => {
+    const reply = await rpc(t, call(9, 'ListTasks', { page_size: 5, context_id: 'ctx', status_timestamp_after: '2026-01-01T00:00:00Z' }), { key: alice.plaintext });
+    expect(reply.body.error.code).toBe(-32004);
+  });
+
+  test('the id comes back with its type: number stays number, string stays string', async () => {
+    for (const id of [12, '12', 0, 'a-b']) {
+      const reply = await rpc(t, call(id, 'GetExtendedAgentCard'), { key: alice.plaintext });
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id, error: { code: -32004, message: expect.any(String), data: errorInfo('UNSUPPORTED_OPERATION') } });
+    }
+  });
+
+  test('capabilities the card does not declare answer the A2A errors for them', async () => {
+    const push = await rpc(t, call(1, 'CreateTaskPushNotificationConfig', { taskId: 't', url: 'https://example.org/hook' }), { key: alice.plaintext });
+    expect(push.body.error).toEqual({ code: -32003, message: expect.any(String), data: errorInfo('PUSH_NOTIFICATION_NOT_SUPPORTED') });
+    for (const method of ['GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig']) {
+      expect((await rpc(t, call(1, method, { taskId: 't', id: 'p' }), { key: alice.plaintext })).body.error.code).toBe(-32003);
+    }
+    const stream = await rpc(t, call(2, 'SendStreamingMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }), { key: alice.plaintext });
+    expect(stream.body.error).toEqual({ code: -32004, message: expect.stringContaining('stream'), data: errorInfo('UNSUPPORTED_OPERATION') });
+    expect((await rpc(t, call(3, 'SubscribeToTask', { id: 't' }), { key: alice.plaintext })).body.error.code).toBe(-32004);
+  });
+
+  test('A2A-Version: 1.0, 1.0.x and none are served; another version is -32009 with VERSION_NOT_SUPPORTED', async () => {
+    for (const version of ['1.0', '1.0.7', '']) {
+      const reply = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: alice.plaintext, headers: { 'A2A-Version': version } });
+      expect(reply.body.error.code).toBe(-32004);
+    }
+    for (const version of ['2.0', '0.3', '99.0', '1']) {
+      const reply = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: alice.plaintext, headers: { 'A2A-Version': version } });
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') } });
+    }
+    const query = await t.call('POST', '/a2a/v1', { token: alice.plaintext, query: { 'A2A-Version': '3.1' }, body: call(1, 'GetExtendedAgentCard') });
+    expect(query.body.error.code).toBe(-32009);
+  });
+
+  test('a body that is not JSON by its Content-Type is -32005', async () => {
+    const reply = await rpc(t, undefined, { key: alice.plaintext, rawBody: JSON.stringify(call(1, 'GetExtendedAgentCard')), headers: { 'content-type': 'text/plain' } });
+    expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32005, message: expect.any(String), data: errorInfo('CONTENT_TYPE_NOT_SUPPORTED') } });
+  });
+
+  test('a body declared larger than the limit is refused at once (413, -32602) and the service keeps serving', async () => {
+    const url = new URL('/a2a/v1', t.url);
+    const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${alice.plaintext}`, 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) } }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      request.on('error', reject);
+      request.write('{"jsonrpc":"2.0",');
+    });
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32602, message: expect.any(String) } });
+    expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: alice.plaintext })).body.error.code).toBe(-32004);
+  });
+
+  test('a revoked key is refused from the next request on; the other keys still work', async () => {
+    expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: bob.plaintext })).status).toBe(200);
+    expect(await labdesk(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 0 });
+    const refused = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: bob.plaintext });
+    expect(refused.status).toBe(401);
+    expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: alice.plaintext })).status).toBe(200);
+    const fresh = await createKey(dataDir, 'carol');
+    expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: fresh.plaintext })).status).toBe(200);
+    expect(await labdesk(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 2, stderr: expect.stringContaining('no active key') });
+  });
+
+  /** The official JS client (@a2a-js/sdk 1.3.0), its bearer on every request, the card included. */
+  function officialClient(key: string) {
+    const authFetch = createAuthenticatingFetchWithRetry(fetch, {
+      headers: async () => ({ Authorization: `Bearer ${key}` }),
+      shouldRetryWithHeaders: async () => undefined,
+    });
+    const factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }),
+    });
+    return factory.createFromUrl(t.url);
+  }
+
+  test('the official client resolves the card, finds the JSON-RPC transport and gets typed A2A errors', async () => {
+    const client = await officialClient(alice.plaintext);
+    const card = await client.getAgentCard();
+    expect(card.supportedInterfaces[0]).toMatchObject({ url: `${t.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+    const message = SendMessageRequest.fromJSON({ message: { messageId: 'm-client-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } });
+    await expect(client.sendMessage(message)).rejects.toBeInstanceOf(UnsupportedOperationError);
+    await expect(client.getTask({ tenant: '', id: 'turn_unknown', historyLength: 2 })).rejects.toBeInstanceOf(UnsupportedOperationError);
+  });
+
+  test('the official client with a wrong key: the 401 surfaces as an error, no result', async () => {
+    const client = await officialClient('ldk_a2a_nonexistent1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx');
+    await expect(client.getTask({ tenant: '', id: 'turn_unknown' })).rejects.toThrow(/A2A key is not valid/);
+  });
+
+  test('a2a status prints every field', async () => {
+    const status = await labdesk(dataDir, ['a2a', 'status'], { DATABASE_URL: t.databaseUrl });
+    expect(status.status).toBe(0);
+    for (const field of ['config file:', 'key file:', 'enabled:', 'owner plan/tier:', 'active keys:', 'file parts:', 'artifact inline limit:', 'bind host:', 'mounted:', 'authentication required:']) {
+      expect(status.stdout).toContain(field);
+    }
+    expect(status.stdout).toMatch(/active keys: +2/);
+    expect(status.stdout).toMatch(/mounted: +yes/);
+    expect(status.stdout).toMatch(/authentication required: +true/);
+  });
+});
+
+describe('A2A mounting table', () => {
+  test('the rules as a table', () => {
+    const base = { enabled: true, host: '127.0.0.1', activeKeys: 0, ownerTier: 'pro' as const };
+    expect(mountingOf(base)).toMatchObject({ mounted: true, authRequired: false, warning: expect.any(String) });
+    expect(mountingOf({ ...base, host: '::1' })).toMatchObject({ mounted: true, authRequired: false });
+    expect(mountingOf({ ...base, activeKeys: 1 })).toEqual({ mounted: true, authRequired: true });
+    expect(mountingOf({ ...base, host: '0.0.0.0', activeKeys: 1 })).toEqual({ mounted: true, authRequired: true });
+    expect(mountingOf({ ...base, host: '0.0.0.0' })).toMatchObject({ mounted: false });
+    expect(mountingOf({ ...base, host: '10.1.2.3' })).toMatchObject({ mounted: false });
+    expect(mountingOf({ ...base, ownerTier: 'free', activeKeys: 1 })).toMatchObject({ mounted: false, reason: expect.stringContaining('Pro') });
+    expect(mountingOf({ ...base, ownerTier: null, activeKeys: 1 })).toMatchObject({ mounted: false });
+    expect(mountingOf({ ...base, enabled: false, activeKeys: 1 })).toMatchObject({ mounted: false });
+  });
+
+  test('not enabled: neither the card nor the endpoint exists', async () => {
+    const t = await startTestApp({ DATA_DIR: newDataDir() });
+    try {
+      expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(404);
+      expect((await rpc(t, call(1, 'GetExtendedAgentCard'))).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('loopback and no keys: open without authentication', async () => {
+    const dataDir = newDataDir();
+    expect(await labdesk(dataDir, ['a2a', 'enable'])).toMatchObject({ status: 0 });
+    const t = await startTestApp({ DATA_DIR: dataDir });
+    try {
+      const reply = await rpc(t, call(1, 'GetExtendedAgentCard'));
+      expect(reply.status).toBe(200);
+      expect(reply.body.error.code).toBe(-32004);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a non-loopback bind and no keys: not mounted', async () => {
+    const dataDir = newDataDir();
+    expect(await labdesk(dataDir, ['a2a', 'enable'])).toMatchObject({ status: 0 });
+    const t = await startTestApp({ DATA_DIR: dataDir, HOST: '0.0.0.0' });
+    try {
+      const card = await fetch(new URL('/.well-known/agent-card.json', `http://127.0.0.1:${new URL(t.url).port}`));
+      expect(card.status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('an owner below Pro: not mounted; an owner whose tier drops afterwards: 403 on every request', async () => {
+    const dataDir = newDataDir();
+    const first = await startTestApp({ DATA_DIR: dataDir });
+    try {
+      const freeOwner = await makeUser(first, { plan_code: 'free' });
+      const proOwner = await makeUser(first, { plan_code: 'pro' });
+      const key = await createKey(dataDir, 'peer');
+
+      expect(await labdesk(dataDir, ['a2a', 'enable', '--owner', freeOwner.email])).toMatchObject({ status: 0 });
+      const refused = await startTestApp({ DATA_DIR: dataDir }, { sameDatabaseAs: first });
+      try {
+        expect((await refused.call('GET', '/.well-known/agent-card.json')).status).toBe(404);
+      } finally {
+        await refused.close();
+      }
+
+      expect(await labdesk(dataDir, ['a2a', 'enable', '--owner', proOwner.email.toUpperCase()])).toMatchObject({ status: 0 });
+      const t = await startTestApp({ DATA_DIR: dataDir }, { sameDatabaseAs: first });
+      try {
+        expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: key.plaintext })).status).toBe(200);
+        await t.sql('update users set plan_code = $1 where id = $2', ['free', proOwner.id]);
+        const dropped = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: key.plaintext });
+        expect(dropped.status).toBe(403);
+        expect(dropped.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Pro') } });
+        expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(403);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await first.close();
+    }
+  }, 60_000);
+});
