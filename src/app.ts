@@ -23,6 +23,9 @@ import { Ctx, makeContext, requestFacts, Services } from './context';
 import { startEmbeddedPostgres } from './db/embedded';
 import { openBlobs } from './blobs';
 import { LocalSandboxes } from './modules/compute/local-provider';
+import { Sandbox } from './modules/agent/sandbox';
+import { Workspaces } from './modules/agent/workspace';
+import { WorkspaceJobs } from './modules/agent/workspace-jobs';
 import { startMeter } from './modules/compute/meter';
 import { sweepUnownedBlobs } from './modules/figures/figure.service';
 import { startPeriodic } from './jobs';
@@ -69,7 +72,11 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const blobs = await openBlobs(config, orm.em.fork());
   const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);
   const llm = config.llm ? createLanguageModel(config.llm) : null;
-  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
+  const workspaces = new Workspaces(config.agent, new Sandbox(config.agent, logger));
+  // Once at start: code execution is refused (with the reason logged here) unless bubblewrap works.
+  await workspaces.checkSandbox();
+  const agent = { workspaces, jobs: new WorkspaceJobs(workspaces, orm, logger) };
+  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
@@ -177,6 +184,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await stopMeter();
       await stopSweeper();
       await sandboxes.close();
+      await agent.jobs.close();
+      workspaces.sandbox.close();
       await apollo.stop(); // drains the HTTP server and the WebSocket server
       await Promise.allSettled(services.background);
       await blobs.releaseFiles.close();
