@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/config';
 import { Sandbox } from '../src/modules/agent/sandbox';
 import { Workspaces } from '../src/modules/agent/workspace';
 import type { JobStatus, WorkspaceJobs } from '../src/modules/agent/workspace-jobs';
@@ -58,9 +58,45 @@ afterAll(() => {
 
 test('a sandbox that was never checked refuses to run code (never unisolated)', async () => {
   const config = loadConfig({ DATA_DIR: ROOT_PARENT, ...ENV }).agent;
-  const unchecked = new Workspaces(config, new Sandbox(config, { debug() {}, info() {}, warn() {}, error() {} }));
+  const unchecked = new Workspaces(config, new Sandbox(config, quiet));
   expect(unchecked.sandboxAvailable()).toBe(false);
   await expect(unchecked.run({ workspace: ctx(), language: 'shell', code: 'echo hi' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+});
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+test('the settings are validated at start; the workspaces default to DATA_DIR/workspaces', () => {
+  expect(loadConfig({ DATA_DIR: '/srv/labdesk' }).agent).toMatchObject({ rootDir: '/srv/labdesk/workspaces', networkAllowed: false, concurrency: 4, sandboxUid: 65534 });
+  const bad = () =>
+    loadConfig({
+      AGENT_WORKSPACE_DIR: 'relative/dir',
+      AGENT_SANDBOX_NETWORK: 'sometimes',
+      AGENT_SANDBOX_UID: '0',
+      AGENT_SANDBOX_MEMORY_BYTES: '1000',
+      AGENT_SANDBOX_CONCURRENCY: '0',
+    });
+  expect(bad).toThrow(ConfigError);
+  for (const problem of [
+    'AGENT_WORKSPACE_DIR must be an absolute path',
+    'AGENT_SANDBOX_NETWORK must be one of deny, allow',
+    'AGENT_SANDBOX_UID must be a user id other than 0',
+    'AGENT_SANDBOX_CONCURRENCY must be a positive integer',
+    'AGENT_SANDBOX_MEMORY_BYTES must be at least',
+  ]) {
+    expect(bad).toThrow(problem);
+  }
+});
+
+test('a workspace root that cannot be made leaves code execution unavailable, with the reason', async () => {
+  // Below a regular file: no directory can be made there.
+  const file = path.join(ROOT_PARENT, 'a-file');
+  fs.writeFileSync(file, '');
+  const config = loadConfig({ DATA_DIR: ROOT_PARENT, ...ENV, AGENT_WORKSPACE_DIR: path.join(file, 'workspaces') }).agent;
+  const broken = new Workspaces(config, new Sandbox(config, quiet));
+  expect(await broken.checkSandbox()).toBe(false);
+  expect(broken.sandbox.unavailable).toMatch(/^code execution is unavailable: (AGENT_WORKSPACE_DIR cannot be prepared|bubblewrap \(bwrap\) is not installed)/);
+  await expect(broken.run({ workspace: ctx(), language: 'shell', code: 'echo hi' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  await expect(broken.readFile(ctx(), 'notes.txt')).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'the workspace cannot be prepared (ENOTDIR under AGENT_WORKSPACE_DIR)' });
 });
 
 describeSandbox('agent workspace (bubblewrap)', () => {
@@ -96,6 +132,20 @@ describeSandbox('agent workspace (bubblewrap)', () => {
 
   test('the sandbox checked at start is available', () => {
     expect(workspaces.sandboxAvailable()).toBe(true);
+  });
+
+  test('as root, a workspace root the sandbox user cannot reach fails the probe, which says why; nothing runs', async () => {
+    if (process.getuid?.() !== 0) return void process.stdout.write('not run: needs the tests to run as root\n');
+    const closed = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-closed-')); // mode 0700, root's
+    try {
+      const config = loadConfig({ DATA_DIR: closed, ...ENV, AGENT_WORKSPACE_DIR: path.join(closed, 'workspaces') }).agent;
+      const unreachable = new Workspaces(config, new Sandbox(config, quiet));
+      expect(await unreachable.checkSandbox()).toBe(false);
+      expect(unreachable.sandbox.unavailable).toContain('needs search permission on every directory above AGENT_WORKSPACE_DIR');
+      await expect(unreachable.run({ workspace: ctx(), language: 'shell', code: 'echo hi' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    } finally {
+      fs.rmSync(closed, { recursive: true, force: true });
+    }
   });
 
   describe('running code', () => {
@@ -421,6 +471,16 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       const [ended] = await waitForJobs(workspace, [started.id]);
       // bubblewrap passes on the code's death by signal 9 as the shell does: 128 + 9.
       expect(ended).toMatchObject({ state: 'failed', signal: null, exitCode: 137, outputTail: 'started\n' });
+      expect(await processesLeft()).toEqual([]);
+    });
+
+    test('jobs of an instance that shuts down are killed and reported lost to the others', async () => {
+      const workspace = ctx();
+      const leaving = await startTestApp(ENV, { sameDatabaseAs: t });
+      const started = await leaving.app.services.agent.jobs.start({ workspace, language: 'shell', code: 'sleep 60' });
+      expect((await jobs.check(workspace, started.id)).state).toBe('running');
+      await leaving.close();
+      expect(await jobs.check(workspace, started.id)).toMatchObject({ state: 'lost', signal: 'SIGKILL' });
       expect(await processesLeft()).toEqual([]);
     });
 

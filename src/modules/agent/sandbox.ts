@@ -91,13 +91,20 @@ export class Sandbox {
   }
 
   /**
-   * Checks once that bubblewrap is there and runs code in `probeDir` (an empty workspace), and
-   * logs the outcome; until it succeeds every run is refused.
+   * Checks once that bubblewrap is there and runs code in the directory `makeProbeDir` makes
+   * (an empty workspace), and logs the outcome; until it succeeds every run is refused.
    */
-  async check(probeDir: string): Promise<boolean> {
+  async check(makeProbeDir: () => Promise<string>): Promise<boolean> {
     this.unavailableReason = null;
+    let probeDir = '';
     if (!fs.existsSync(BWRAP)) this.unavailableReason = 'code execution is unavailable: bubblewrap (bwrap) is not installed';
     else if (!fs.existsSync(PRLIMIT)) this.unavailableReason = 'code execution is unavailable: prlimit (util-linux) is not installed';
+    if (!this.unavailableReason) {
+      probeDir = await makeProbeDir().catch((error: NodeJS.ErrnoException) => {
+        this.unavailableReason = `code execution is unavailable: AGENT_WORKSPACE_DIR cannot be prepared (${error.code ?? String(error)}: ${this.config.rootDir})`;
+        return '';
+      });
+    }
     if (!this.unavailableReason) {
       const probe = await this.runToEnd({ workspaceDir: probeDir, language: 'shell', code: 'echo ok', network: false, wallSeconds: 20 }, 4096).catch((error: unknown) => ({
         exitCode: -1, signal: null, timedOut: false, stdout: '', stderr: String(error),

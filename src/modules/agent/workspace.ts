@@ -85,10 +85,12 @@ export class Workspaces {
 
   /** Makes the root and checks the sandbox once (a run in an empty probe workspace); logs the outcome. */
   async checkSandbox(): Promise<boolean> {
-    await this.ensureRoot();
-    const probe = path.join(this.config.rootDir, '.sandbox-check');
-    await this.makeOwnedDir(probe);
-    return this.sandbox.check(probe);
+    return this.sandbox.check(async () => {
+      await this.ensureRoot();
+      const probe = path.join(this.config.rootDir, '.sandbox-check');
+      await this.makeOwnedDir(probe);
+      return probe;
+    });
   }
 
   sandboxAvailable(): boolean {
@@ -97,16 +99,22 @@ export class Workspaces {
 
   /**
    * The workspace's directory, made (with `outputs/`) on first use.
-   * @throws VALIDATION_FAILED for a context id that is not one safe path segment.
+   * @throws VALIDATION_FAILED for a context id that is not one safe path segment; UNAVAILABLE when
+   *   the directory cannot be made (AGENT_WORKSPACE_DIR unwritable).
    */
   async open(contextId: string): Promise<string> {
     if (typeof contextId !== 'string' || !CONTEXT_ID.test(contextId)) {
       throw invalid([{ path: ['workspace'], msg: 'a context id of 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit', type: 'value_error' }]);
     }
-    await this.ensureRoot();
     const dir = path.join(this.config.rootDir, contextId);
-    await this.makeOwnedDir(dir);
-    await this.makeOwnedDir(path.join(dir, OUTPUTS_DIR));
+    try {
+      await this.ensureRoot();
+      await this.makeOwnedDir(dir);
+      await this.makeOwnedDir(path.join(dir, OUTPUTS_DIR));
+    } catch (error) {
+      // The operator's disk, not the caller's request: logged at start by the sandbox check too.
+      throw new AppError('UNAVAILABLE', `the workspace cannot be prepared (${(error as NodeJS.ErrnoException).code ?? 'error'} under AGENT_WORKSPACE_DIR)`);
+    }
     return dir;
   }
 
@@ -241,6 +249,8 @@ export class Workspaces {
    * @throws as `run`.
    */
   async prepare(request: RunRequest, maxSeconds: number, wallSeconds: number) {
+    const unavailable = this.sandbox.unavailable;
+    if (unavailable) throw new AppError('UNAVAILABLE', unavailable);
     const issues: { path: string[]; msg: string; type: string }[] = [];
     if (!LANGUAGES.includes(request.language)) issues.push({ path: ['language'], msg: `one of ${LANGUAGES.join(', ')}`, type: 'value_error' });
     if (typeof request.code !== 'string' || request.code.length === 0 || Buffer.byteLength(request.code) > MAX_CODE_BYTES) {
