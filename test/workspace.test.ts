@@ -351,6 +351,13 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       await expect(workspaces.readFile(workspace, 'missing.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' });
       await expect(workspaces.readFile(workspace, 'data')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(workspaces.readFile(workspace, 'data/notes.txt', { maxBytes: 2 * MiB })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.readFile(workspace, 'data/notes.txt/below')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.writeFile(workspace, 'made.txt/below', 'x')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.list(workspace, 'missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      // A named pipe the code made is no file to read or write (and nothing blocks on it).
+      expect((await workspaces.run({ workspace, language: 'shell', code: 'mkfifo pipe' })).exitCode).toBe(0);
+      await expect(workspaces.readFile(workspace, 'pipe')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.writeFile(workspace, 'pipe', 'x')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     });
 
     test('size caps: a file over AGENT_SANDBOX_MAX_FILE_BYTES is refused (413), nothing written', async () => {

@@ -158,7 +158,7 @@ export class Workspaces {
     const file = await resolveInside(root, relPath, 'create-parents', (dir) => this.makeOwnedDir(dir));
     const existing = await fsp.lstat(file).catch(() => undefined);
     const usage = await this.usage(contextId);
-    if (usage.bytes - (existing?.isFile() ? existing.size : 0) + bytes.length > this.config.maxWorkspaceBytes || usage.files + 1 > this.config.maxWorkspaceFiles) {
+    if (usage.bytes - (existing?.isFile() ? existing.size : 0) + bytes.length > this.config.maxWorkspaceBytes || usage.files + (existing ? 0 : 1) > this.config.maxWorkspaceFiles) {
       throw new AppError('PAYLOAD_TOO_LARGE', `the workspace would exceed its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
     }
     // Not O_TRUNC: nothing is changed before the opened file is known to be inside.
@@ -182,9 +182,15 @@ export class Workspaces {
   async list(contextId: string, relDir = '.'): Promise<{ entries: FileEntry[]; omitted: number }> {
     const root = await this.open(contextId);
     const dir = await resolveInside(root, relDir, 'existing');
-    const stat = await fsp.stat(dir);
+    const stat = await fsp.stat(dir).catch((error: unknown) => {
+      throw pathError(error);
+    });
     if (!stat.isDirectory()) throw invalid([{ path: ['path'], msg: 'not a directory', type: 'value_error' }]);
-    const names = (await fsp.readdir(dir)).sort();
+    const names = (
+      await fsp.readdir(dir).catch((error: unknown) => {
+        throw pathError(error);
+      })
+    ).sort();
     const entries: FileEntry[] = [];
     for (const name of names.slice(0, MAX_LIST_ENTRIES)) {
       const entry = await fsp.lstat(path.join(dir, name)).catch(() => undefined);
@@ -203,7 +209,9 @@ export class Workspaces {
     const root = await this.open(contextId);
     const target = await resolveInside(root, relPath, 'existing', undefined, { keepLastLink: true });
     if (target === root || target === path.join(root, OUTPUTS_DIR)) throw invalid([{ path: ['path'], msg: 'the workspace and outputs/ stay; remove what is inside', type: 'value_error' }]);
-    await fsp.rm(target, { recursive: true, force: true });
+    await fsp.rm(target, { recursive: true, force: true }).catch((error: unknown) => {
+      throw pathError(error);
+    });
   }
 
   /** Bytes and files (directories count) of the workspace; the walk stops once over the file cap. */
@@ -321,6 +329,25 @@ export class Workspaces {
   }
 }
 
+/** What the file system says about a caller's path, in the API's words; anything else is rethrown. */
+const PATH_ERRORS: Record<string, string> = {
+  ENOTDIR: 'a part of the path is not a directory',
+  EISDIR: 'is a directory',
+  ELOOP: 'is a symbolic link (or too many of them)',
+  ENXIO: 'is not a regular file',
+  EACCES: 'its permissions do not allow this',
+  EPERM: 'its permissions do not allow this',
+  ENAMETOOLONG: 'a name in the path is too long',
+};
+
+/** Turns a file system error on a caller's path into NOT_FOUND or VALIDATION_FAILED. */
+function pathError(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return notFound('file');
+  if (code && PATH_ERRORS[code]) return invalid([{ path: ['path'], msg: PATH_ERRORS[code], type: 'value_error' }]);
+  return error;
+}
+
 /** An integer option within bounds. @throws VALIDATION_FAILED */
 function boundedInt(value: unknown, min: number, max: number, name: string): number {
   if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) throw invalid([{ path: [name], msg: `an integer from ${min} to ${max}`, type: 'value_error' }]);
@@ -355,7 +382,7 @@ export async function resolveInside(
   for (const [index, segment] of parentSegments.entries()) {
     const next = path.join(parent, segment);
     const real = await fsp.realpath(next).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
+      if (error.code !== 'ENOENT') throw pathError(error);
       return undefined;
     });
     if (real === undefined) {
@@ -367,6 +394,7 @@ export async function resolveInside(
       continue;
     }
     if (!inside(real)) throw escape();
+    if (!(await fsp.stat(real)).isDirectory()) throw pathError(Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }));
     parent = real;
   }
   const target = path.join(parent, last);
@@ -390,11 +418,8 @@ export async function resolveInside(
  * @throws VALIDATION_FAILED when it is a link or outside; NOT_FOUND when gone.
  */
 export async function openConfined(root: string, file: string, flags: number): Promise<fsp.FileHandle> {
-  const handle = await fsp.open(file, flags | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw notFound('file');
-    if (error.code === 'ELOOP') throw invalid([{ path: ['path'], msg: 'is a symbolic link', type: 'value_error' }]);
-    if (error.code === 'EISDIR') throw invalid([{ path: ['path'], msg: 'is a directory', type: 'value_error' }]);
-    throw error;
+  const handle = await fsp.open(file, flags | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600).catch((error: unknown) => {
+    throw pathError(error);
   });
   const realRoot = await fsp.realpath(root);
   const opened = await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => '');
