@@ -3,10 +3,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { ConfigError, loadConfig } from '../src/config';
 import { Sandbox } from '../src/modules/agent/sandbox';
 import { Workspaces } from '../src/modules/agent/workspace';
-import type { JobStatus, WorkspaceJobs } from '../src/modules/agent/workspace-jobs';
+import { JobStatus, WorkspaceJobs } from '../src/modules/agent/workspace-jobs';
 import { startTestApp, TestApp } from './support/app';
 
 /**
@@ -489,6 +490,51 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       await leaving.close();
       expect(await jobs.check(workspace, started.id)).toMatchObject({ state: 'lost', signal: 'SIGKILL' });
       expect(await processesLeft()).toEqual([]);
+    });
+
+    test('an instance that dies takes its job with it, and the others report the job lost', async () => {
+      // The other instance is a real process (the built service, as `npm test` builds it first), killed with SIGKILL.
+      const dist = path.resolve(__dirname, '..', 'dist', 'src');
+      const workspace = ctx();
+      const script = `
+        const { loadConfig } = require(${JSON.stringify(`${dist}/config`)});
+        const { openDatabase } = require(${JSON.stringify(`${dist}/db/orm`)});
+        const { Sandbox } = require(${JSON.stringify(`${dist}/modules/agent/sandbox`)});
+        const { Workspaces } = require(${JSON.stringify(`${dist}/modules/agent/workspace`)});
+        const { WorkspaceJobs } = require(${JSON.stringify(`${dist}/modules/agent/workspace-jobs`)});
+        (async () => {
+          const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+          const config = loadConfig(${JSON.stringify({ DATA_DIR: ROOT_PARENT, ...ENV })}).agent;
+          const workspaces = new Workspaces(config, new Sandbox(config, quiet));
+          if (!(await workspaces.checkSandbox())) throw new Error(workspaces.sandbox.unavailable);
+          const orm = await openDatabase(${JSON.stringify(t.databaseUrl)}, { migrate: false, poolMax: 2 });
+          const jobs = new WorkspaceJobs(workspaces, orm, quiet, { heartbeatSeconds: 1, lostAfterSeconds: 3 });
+          const job = await jobs.start({ workspace: ${JSON.stringify(workspace)}, language: 'shell', code: 'echo started; sleep 60' });
+          process.stdout.write(job.id + '\\n');
+        })().catch((error) => { process.stderr.write(String(error)); process.exit(1); });`;
+      const instance = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let errors = '';
+      instance.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      const jobId = await new Promise<string>((resolve, reject) => {
+        instance.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+        instance.once('exit', () => reject(new Error(`the other instance ended: ${errors}`)));
+      });
+      const observer = new WorkspaceJobs(workspaces, t.app.services.orm, quiet, { heartbeatSeconds: 1, lostAfterSeconds: 3 });
+      try {
+        for (let attempt = 0; attempt < 200 && (await observer.check(workspace, jobId)).outputTail === ''; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await observer.check(workspace, jobId)).toMatchObject({ state: 'running', outputTail: 'started\n' });
+        instance.kill('SIGKILL');
+        expect(await processesLeft()).toEqual([]);
+        let seen = await observer.check(workspace, jobId);
+        for (let attempt = 0; attempt < 100 && seen.state === 'running'; attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          seen = await observer.check(workspace, jobId);
+        }
+        expect(seen).toMatchObject({ state: 'lost', exitCode: null, outputTail: 'started\n' });
+      } finally {
+        await observer.close();
+        instance.kill('SIGKILL');
+      }
     });
 
     test('a running job of an instance that stopped heartbeating is reported lost, never running for ever', async () => {
