@@ -95,28 +95,29 @@ export class Sandbox {
    * (an empty workspace), and logs the outcome; until it succeeds every run is refused.
    */
   async check(makeProbeDir: () => Promise<string>): Promise<boolean> {
-    this.unavailableReason = null;
-    let probeDir = '';
-    if (!fs.existsSync(BWRAP)) this.unavailableReason = 'code execution is unavailable: bubblewrap (bwrap) is not installed';
-    else if (!fs.existsSync(PRLIMIT)) this.unavailableReason = 'code execution is unavailable: prlimit (util-linux) is not installed';
-    if (!this.unavailableReason) {
-      probeDir = await makeProbeDir().catch((error: NodeJS.ErrnoException) => {
-        this.unavailableReason = `code execution is unavailable: AGENT_WORKSPACE_DIR cannot be prepared (${error.code ?? String(error)}: ${this.config.rootDir})`;
-        return '';
-      });
-    }
-    if (!this.unavailableReason) {
-      const probe = await this.runToEnd({ workspaceDir: probeDir, language: 'shell', code: 'echo ok', network: false, wallSeconds: 20 }, 4096).catch((error: unknown) => ({
-        exitCode: -1, signal: null, timedOut: false, stdout: '', stderr: String(error),
-      }));
-      if (probe.exitCode !== 0 || probe.stdout !== 'ok\n') {
-        const as = this.switchTo ? ` as uid ${this.switchTo.uid} (the service runs as root; that uid needs search permission on every directory above AGENT_WORKSPACE_DIR)` : '';
-        this.unavailableReason = `code execution is unavailable: bubblewrap fails${as}: ${probe.stderr.trim().slice(0, 300) || `exit ${probe.exitCode}`}`;
-      }
-    }
+    this.unavailableReason = await this.probe(makeProbeDir);
     if (this.unavailableReason) this.logger.warn(this.unavailableReason);
     else this.logger.info('code sandbox ready (bubblewrap)', { uid: this.switchTo?.uid ?? process.getuid?.(), concurrency: this.config.concurrency, network: this.config.networkAllowed ? 'allow' : 'deny' });
     return this.unavailableReason === null;
+  }
+
+  /** Why code cannot run here, or null when a probe ran as it should. */
+  private async probe(makeProbeDir: () => Promise<string>): Promise<string | null> {
+    const unavailable = (why: string) => `code execution is unavailable: ${why}`;
+    if (!fs.existsSync(BWRAP)) return unavailable('bubblewrap (bwrap) is not installed');
+    if (!fs.existsSync(PRLIMIT)) return unavailable('prlimit (util-linux) is not installed');
+    let workspaceDir: string;
+    try {
+      workspaceDir = await makeProbeDir();
+    } catch (error) {
+      return unavailable(`AGENT_WORKSPACE_DIR cannot be prepared (${(error as NodeJS.ErrnoException).code ?? String(error)}: ${this.config.rootDir})`);
+    }
+    const probe = await this.runToEnd({ workspaceDir, language: 'shell', code: 'echo ok', network: false, wallSeconds: 20 }, 4096).catch((error: unknown) => ({
+      exitCode: -1, stdout: '', stderr: String(error),
+    }));
+    if (probe.exitCode === 0 && probe.stdout === 'ok\n') return null;
+    const as = this.switchTo ? ` as uid ${this.switchTo.uid} (the service runs as root; that uid needs search permission on every directory above AGENT_WORKSPACE_DIR)` : '';
+    return unavailable(`bubblewrap fails${as}: ${probe.stderr.trim().slice(0, 300) || `exit ${probe.exitCode}`}`);
   }
 
   available(): boolean {

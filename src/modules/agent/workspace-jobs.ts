@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
 import { Query, sqlOf } from '../../db/sql';
-import { invalid, notFound } from '../../errors';
+import { AppError, invalid, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import { SandboxProcess } from './sandbox';
 import { openConfined, resolveInside, RunRequest, Workspaces } from './workspace';
@@ -68,9 +68,10 @@ export class WorkspaceJobs {
 
   /**
    * Starts `request.code` as a background job of its workspace and answers it `running`.
-   * @throws as `Workspaces.run` (validation, the workspace cap, no sandbox or no free slot).
+   * @throws as `Workspaces.run` (validation, the workspace cap, no sandbox or no free slot); UNAVAILABLE while shutting down.
    */
   async start(request: Omit<RunRequest, 'timeoutSeconds'>): Promise<JobStatus> {
+    if (this.closing) throw new AppError('UNAVAILABLE', 'this instance is shutting down; start the job again shortly');
     const { config } = this.workspaces;
     const command = await this.workspaces.prepare(request, config.jobSeconds, config.jobSeconds);
     const id = randomUUID();
