@@ -85,6 +85,8 @@ export interface AgentWorkspaceConfig {
   maxRunSeconds: number;
   /** Wall time of a background job. */
   jobSeconds: number;
+  /** Background jobs one workspace may have running at once, over all instances. */
+  jobsPerWorkspace: number;
   /** CPU seconds of one process (RLIMIT_CPU), at most the wall time. */
   cpuSeconds: number;
   /** Address space of one process (RLIMIT_AS). */
@@ -331,6 +333,7 @@ function agentWorkspaceConfig(
     maxWorkspaceFiles: positiveInt('AGENT_WORKSPACE_MAX_FILES', 10_000),
     maxRunSeconds: positiveInt('AGENT_SANDBOX_TIMEOUT_SECONDS', 300),
     jobSeconds: positiveInt('AGENT_JOB_TIMEOUT_SECONDS', 3600),
+    jobsPerWorkspace: positiveInt('AGENT_JOBS_PER_WORKSPACE', 2),
     cpuSeconds: positiveInt('AGENT_SANDBOX_CPU_SECONDS', 3600),
     memoryBytes: positiveInt('AGENT_SANDBOX_MEMORY_BYTES', 1024 ** 3),
     maxProcesses: positiveInt('AGENT_SANDBOX_MAX_PROCESSES', 64),

@@ -44,6 +44,7 @@ const ENV = {
   AGENT_JOB_LOG_BYTES: '2048',
   AGENT_JOB_TIMEOUT_SECONDS: '4',
   AGENT_SANDBOX_CONCURRENCY: '3',
+  AGENT_JOBS_PER_WORKSPACE: '3',
   AGENT_SANDBOX_MAX_PROCESSES: '32',
 };
 
@@ -326,6 +327,11 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       const workspace = ctx();
       const started = await Promise.all([1, 2, 3].map(() => jobs.start({ workspace, language: 'shell', code: 'sleep 2' })));
       await expect(workspaces.run({ workspace, language: 'shell', code: 'true' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      // A job refused for want of a slot leaves no row and no log behind.
+      const elsewhere = ctx();
+      await expect(jobs.start({ workspace: elsewhere, language: 'shell', code: 'true' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      expect(await t.sql(`select id from agent_workspace_jobs where context_id = $1`, [elsewhere])).toEqual([]);
+      expect((await workspaces.list(elsewhere, 'jobs')).entries).toEqual([]);
       await waitForJobs(workspace, started.map((job) => job.id));
       expect((await workspaces.run({ workspace, language: 'shell', code: 'echo free' })).stdout).toBe('free\n');
     });
@@ -444,6 +450,28 @@ describeSandbox('agent workspace (bubblewrap)', () => {
         expect(await second.app.services.agent.jobs.check(workspace, started.id)).toMatchObject({ state: 'succeeded', exitCode: 0, outputTail: 'step 1\nstep 2\n' });
         expect(await second.app.services.agent.jobs.running(workspace)).toEqual([]);
         expect((await workspaces.readFile(workspace, started.logPath)).content).toBe('step 1\nstep 2\n');
+      } finally {
+        await second.close();
+      }
+    });
+
+    test('at most AGENT_JOBS_PER_WORKSPACE jobs of one workspace run at once, counted over all instances (409)', async () => {
+      const workspace = ctx();
+      const second = await startTestApp({ ...ENV, AGENT_SANDBOX_CONCURRENCY: '4' }, { sameDatabaseAs: t });
+      try {
+        // Started at once from both instances: the count and the insert are one step under the workspace's lock.
+        const attempts = await Promise.allSettled([jobs, second.app.services.agent.jobs, jobs, second.app.services.agent.jobs].map((on) => on.start({ workspace, language: 'shell', code: 'sleep 1' })));
+        const started = attempts.filter((attempt) => attempt.status === 'fulfilled').map((attempt) => (attempt as PromiseFulfilledResult<JobStatus>).value);
+        const refused = attempts.filter((attempt) => attempt.status === 'rejected').map((attempt) => (attempt as PromiseRejectedResult).reason);
+        expect(started).toHaveLength(3);
+        expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT' })]);
+        const [{ rows }] = await t.sql(`select count(*)::int as rows from agent_workspace_jobs where context_id = $1`, [workspace]);
+        expect(rows).toBe(3);
+        // Once they are over, the workspace may start jobs again.
+        for (let attempt = 0; attempt < 200 && (await jobs.running(workspace)).length > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await jobs.running(workspace)).toEqual([]);
+        const again = await jobs.start({ workspace, language: 'shell', code: 'true' });
+        expect((await waitForJobs(workspace, [again.id]))[0].state).toBe('succeeded');
       } finally {
         await second.close();
       }

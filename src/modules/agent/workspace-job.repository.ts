@@ -36,11 +36,29 @@ const toJob = (row: Record<string, unknown>): JobRow => ({
   finishedAt: dateOf(row.finished_at),
 });
 
-export async function insertJob(q: Query, job: { id: string; contextId: string; instanceId: string; language: string; logPath: string }): Promise<JobRow> {
+/**
+ * Inserts a running job unless its context already has `maxRunning` running (stale ones are
+ * marked lost first). The context's advisory lock, held to the transaction's end, makes the
+ * count and the insert one step for every instance. Answers undefined when at the limit.
+ */
+export async function insertJobWithin(
+  q: Query,
+  job: { id: string; contextId: string; instanceId: string; language: string; logPath: string },
+  limits: { maxRunning: number; staleSeconds: number },
+): Promise<JobRow | undefined> {
+  await q(`select pg_advisory_xact_lock(hashtext('agent_workspace_jobs'), hashtext(?))`, [job.contextId]);
+  await markStaleJobsLost(q, job.contextId, limits.staleSeconds);
+  const [{ running }] = await q<{ running: number }>(`select count(*)::int as running from agent_workspace_jobs where context_id = ? and state = 'running'`, [job.contextId]);
+  if (running >= limits.maxRunning) return undefined;
   const [row] = await q(`insert into agent_workspace_jobs (id, context_id, instance_id, language, log_path) values (?, ?, ?, ?, ?) returning ${COLUMNS}`, [
     job.id, job.contextId, job.instanceId, job.language, job.logPath,
   ]);
   return toJob(row);
+}
+
+/** Forgets a job whose sandbox could not be started (no slot free): it never ran. */
+export async function deleteJob(q: Query, id: string): Promise<void> {
+  await q(`delete from agent_workspace_jobs where id = ?`, [id]);
 }
 
 /**

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
-import { Query, sqlOf } from '../../db/sql';
-import { AppError, invalid, notFound } from '../../errors';
+import { inTransaction, Query, sqlOf } from '../../db/sql';
+import { AppError, conflict, invalid, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import { SandboxProcess } from './sandbox';
 import { openConfined, resolveInside, RunRequest, Workspaces } from './workspace';
-import { finishJob, findJob, heartbeatJobs, insertJob, JobRow, JobState, listJobs, markStaleJobsLost } from './workspace-job.repository';
+import { deleteJob, finishJob, findJob, heartbeatJobs, insertJobWithin, JobRow, JobState, listJobs, markStaleJobsLost } from './workspace-job.repository';
 
 /** Where job logs go inside the workspace (the code can read them too). */
 export const JOBS_DIR = 'jobs';
@@ -67,8 +67,10 @@ export class WorkspaceJobs {
   }
 
   /**
-   * Starts `request.code` as a background job of its workspace and answers it `running`.
-   * @throws as `Workspaces.run` (validation, the workspace cap, no sandbox or no free slot); UNAVAILABLE while shutting down.
+   * Starts `request.code` as a background job of its workspace and answers it `running`. The
+   * row is written first (within the workspace's job limit), then the sandbox started.
+   * @throws as `Workspaces.run` (validation, the workspace cap, no sandbox or no free slot);
+   *   CONFLICT when the workspace already runs `AGENT_JOBS_PER_WORKSPACE` jobs; UNAVAILABLE while shutting down.
    */
   async start(request: Omit<RunRequest, 'timeoutSeconds'>): Promise<JobStatus> {
     if (this.closing) throw new AppError('UNAVAILABLE', 'this instance is shutting down; start the job again shortly');
@@ -76,36 +78,41 @@ export class WorkspaceJobs {
     const command = await this.workspaces.prepare(request, config.jobSeconds, config.jobSeconds);
     const id = randomUUID();
     const logPath = `${JOBS_DIR}/${id}.log`;
-    // Through the confined open: earlier code may have made jobs/ a link to elsewhere.
-    const logFile = await resolveInside(command.workspaceDir, logPath, 'create-parents', (dir) => this.workspaces.makeOwnedDir(dir));
-    const handle = await openConfined(command.workspaceDir, logFile, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL);
-    const owner = this.workspaces.sandbox.switchTo;
+    const job = await inTransaction(this.orm.em.fork() as EntityManager, (q) =>
+      insertJobWithin(q, { id, contextId: request.workspace, instanceId: this.instanceId, language: request.language, logPath }, { maxRunning: config.jobsPerWorkspace, staleSeconds: this.timing.lostAfterSeconds }),
+    );
+    if (!job) throw conflict(`this workspace already runs ${config.jobsPerWorkspace} background jobs; check them, and start another once one has finished`);
+    let handle: fsp.FileHandle | undefined;
+    let logFile: string | undefined;
     let child: SandboxProcess;
     try {
+      // Through the confined open: earlier code may have made jobs/ a link to elsewhere.
+      logFile = await resolveInside(command.workspaceDir, logPath, 'create-parents', (dir) => this.workspaces.makeOwnedDir(dir));
+      handle = await openConfined(command.workspaceDir, logFile, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL);
+      const owner = this.workspaces.sandbox.switchTo;
       if (owner) await handle.chown(owner.uid, owner.gid);
       child = this.workspaces.sandbox.start(command);
     } catch (error) {
-      await handle.close();
-      await fsp.unlink(logFile).catch(() => undefined);
+      if (handle) {
+        await handle.close();
+        await fsp.unlink(logFile!).catch(() => undefined);
+      }
+      await deleteJob(this.sql(), id);
       throw error;
     }
-    const logged = captureLog(child, fs.createWriteStream('', { fd: handle.fd, autoClose: false }), config.jobLogBytes).finally(() => handle.close());
-    const inserted = insertJob(this.sql(), { id, contextId: request.workspace, instanceId: this.instanceId, language: request.language, logPath });
-    const recorded = inserted
-      .then(
-        async () => {
-          const exit = await child.exited;
-          await logged;
-          const state: JobState = this.closing ? 'lost' : exit.timedOut ? 'timed_out' : exit.exitCode === 0 ? 'succeeded' : 'failed';
-          const row = await finishJob(this.sql(), id, this.instanceId, { state, exitCode: exit.exitCode, signal: exit.signal });
-          if (row) this.announce(await this.statusOf(row, command.workspaceDir));
-        },
-        () => child.kill(),
-      )
+    const log = handle;
+    const logged = captureLog(child, fs.createWriteStream('', { fd: log.fd, autoClose: false }), config.jobLogBytes).finally(() => log.close());
+    const recorded = (async () => {
+      const exit = await child.exited;
+      await logged;
+      const state: JobState = this.closing ? 'lost' : exit.timedOut ? 'timed_out' : exit.exitCode === 0 ? 'succeeded' : 'failed';
+      const row = await finishJob(this.sql(), id, this.instanceId, { state, exitCode: exit.exitCode, signal: exit.signal });
+      if (row) this.announce(await this.statusOf(row, command.workspaceDir));
+    })()
       .catch((error: unknown) => this.logger.error('recording a job failed', { jobId: id, error: String(error) }))
       .finally(() => this.live.delete(id));
     this.live.set(id, { process: child, recorded });
-    return this.statusOf(await inserted, command.workspaceDir);
+    return this.statusOf(job, command.workspaceDir);
   }
 
   /**
