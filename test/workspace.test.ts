@@ -323,6 +323,13 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       expect((await workspaces.run({ workspace, language: 'shell', code: 'echo back' })).stdout).toBe('back\n');
     });
 
+    test('a run that keeps writing files under the file limit is killed once the workspace is over its cap', async () => {
+      const workspace = ctx();
+      const run = await workspaces.run({ workspace, language: 'shell', code: 'i=0; while true; do head -c 1048576 /dev/zero > f$i.bin; i=$((i+1)); sleep 0.05; done', timeoutSeconds: 120 });
+      expect(run).toMatchObject({ diskExceeded: true, timedOut: false, signal: 'SIGKILL', usage: { overQuota: true } });
+      await expect(workspaces.run({ workspace, language: 'shell', code: 'true' })).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    });
+
     test('at most AGENT_SANDBOX_CONCURRENCY sandboxes at once; beyond, a run is refused (503)', async () => {
       const workspace = ctx();
       const started = await Promise.all([1, 2, 3].map(() => jobs.start({ workspace, language: 'shell', code: 'sleep 2' })));

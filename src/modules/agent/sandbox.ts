@@ -140,16 +140,18 @@ export class Sandbox {
   }
 
   /**
-   * Runs to the end keeping at most `keepBytes` of stdout and of stderr (the rest is counted and dropped).
+   * Runs to the end keeping at most `keepBytes` of stdout and of stderr (the rest is counted and
+   * dropped); `started` gets the process (to watch it) once it runs.
    * @throws as `start`.
    */
-  capture(command: SandboxCommand, keepBytes: number): Promise<CapturedRun> {
+  capture(command: SandboxCommand, keepBytes: number, started?: (child: SandboxProcess) => void): Promise<CapturedRun> {
     if (this.unavailableReason) throw new AppError('UNAVAILABLE', this.unavailableReason);
-    return this.runToEnd(command, keepBytes);
+    return this.runToEnd(command, keepBytes, started);
   }
 
-  private async runToEnd(command: SandboxCommand, keepBytes: number): Promise<CapturedRun> {
+  private async runToEnd(command: SandboxCommand, keepBytes: number, started?: (child: SandboxProcess) => void): Promise<CapturedRun> {
     const child = this.spawnSandbox(command);
+    started?.(child);
     const stdout = new BoundedText(keepBytes);
     const stderr = new BoundedText(keepBytes);
     child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));

@@ -100,6 +100,8 @@ export class WorkspaceJobs {
       await deleteJob(this.sql(), id);
       throw error;
     }
+    // Stops by itself when the job ends; a job killed for the cap ends `failed` (SIGKILL).
+    this.workspaces.guardDisk(request.workspace, child);
     const log = handle;
     const logged = captureLog(child, fs.createWriteStream('', { fd: log.fd, autoClose: false }), config.jobLogBytes).finally(() => log.close());
     const recorded = (async () => {

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentWorkspaceConfig } from '../../config';
 import { AppError, invalid, notFound } from '../../errors';
-import { CapturedRun, Language, LANGUAGES, Sandbox } from './sandbox';
+import { CapturedRun, Language, LANGUAGES, Sandbox, SandboxProcess } from './sandbox';
 
 /** A2A context ids as workspace names: one path segment, never `.` or `..`. */
 const CONTEXT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -17,6 +17,8 @@ const MAX_PATH_CHARS = 1024;
 export const MAX_READ_BYTES = 1024 * 1024;
 /** Entries one listing answers at most (the rest is counted). */
 const MAX_LIST_ENTRIES = 1000;
+/** How often a running sandbox's workspace is measured against its caps. */
+const DISK_CHECK_SECONDS = 1;
 /** Wall time of a run that does not say. */
 export const DEFAULT_RUN_SECONDS = 30;
 
@@ -54,8 +56,17 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   truncated: boolean;
+  /** Whether the run was killed because the workspace went over its cap while it ran. */
+  diskExceeded: boolean;
   /** The workspace after the run. */
   usage: WorkspaceUsage;
+}
+
+/** A running sandbox's watch over its workspace's caps. */
+export interface DiskGuard {
+  /** Set once the workspace went over a cap and the sandbox was killed for it. */
+  exceeded: boolean;
+  stop(): void;
 }
 
 export interface FileEntry {
@@ -240,7 +251,9 @@ export class Workspaces {
    */
   async run(request: RunRequest): Promise<RunResult> {
     const command = await this.prepare(request, this.config.maxRunSeconds, request.timeoutSeconds ?? Math.min(DEFAULT_RUN_SECONDS, this.config.maxRunSeconds));
-    const run: CapturedRun = await this.sandbox.capture(command, this.config.outputBytes);
+    let guard: DiskGuard | undefined;
+    const run: CapturedRun = await this.sandbox.capture(command, this.config.outputBytes, (child) => (guard = this.guardDisk(request.workspace, child)));
+    guard?.stop();
     return {
       exitCode: run.exitCode,
       signal: run.signal,
@@ -248,6 +261,7 @@ export class Workspaces {
       stdout: run.stdout,
       stderr: run.stderr,
       truncated: run.truncated,
+      diskExceeded: guard?.exceeded ?? false,
       usage: await this.usage(request.workspace),
     };
   }
@@ -273,6 +287,30 @@ export class Workspaces {
       throw new AppError('PAYLOAD_TOO_LARGE', `the workspace holds ${usage.bytes} bytes in ${usage.files} files, over its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
     }
     return { workspaceDir, language: request.language, code: request.code, network: request.network ?? false, wallSeconds };
+  }
+
+  /**
+   * Measures the workspace every second while `child` runs and kills it once over a cap, so one
+   * run cannot fill the disk with many files each under the file size limit.
+   */
+  guardDisk(contextId: string, child: SandboxProcess): DiskGuard {
+    const guard: DiskGuard = { exceeded: false, stop: () => clearInterval(timer) };
+    let measuring = false;
+    const timer = setInterval(() => {
+      if (measuring) return;
+      measuring = true;
+      this.usage(contextId)
+        .then((usage) => {
+          if (!usage.overQuota) return;
+          guard.exceeded = true;
+          child.kill();
+        })
+        .catch(() => undefined)
+        .finally(() => (measuring = false));
+    }, DISK_CHECK_SECONDS * 1000);
+    timer.unref();
+    void child.exited.then(guard.stop);
+    return guard;
   }
 
   /** The files under `outputs/` (recursively, links skipped), at most 1000, by name. */
