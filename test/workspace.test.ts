@@ -404,6 +404,8 @@ describeSandbox('agent workspace (bubblewrap)', () => {
         () => workspaces.writeFile(workspace, 'dangling/planted.txt', 'x'),
         () => workspaces.writeFile(workspace, '../planted.txt', 'x'),
         () => workspaces.remove(workspace, '../' + workspace),
+        () => workspaces.remove(workspace, '.'),
+        () => workspaces.remove(workspace, 'outputs'),
         () => workspaces.readOutput(workspace, '../inside.txt', MiB),
       ];
       for (const attempt of refused) await expect(attempt()).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -617,6 +619,21 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       await expect(workspaces.readOutput(workspace, 'plot.png', 100)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
       await expect(workspaces.readOutput(workspace, 'passwd.txt', 1024 * 1024)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(workspaces.readOutput(workspace, 'missing.png', 1024)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    });
+
+    test('an outputs/ the code replaced with a link to elsewhere is refused, not followed', async () => {
+      const workspace = ctx();
+      const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-outputs-'));
+      fs.chmodSync(outsideDir, 0o755);
+      fs.writeFileSync(path.join(outsideDir, 'secret.txt'), SECRET, { mode: 0o644 });
+      try {
+        const run = await workspaces.run({ workspace, language: 'shell', code: `rmdir outputs && ln -s "${outsideDir}" outputs` });
+        expect(run.exitCode).toBe(0);
+        await expect(workspaces.listOutputs(workspace)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+        await expect(workspaces.readOutput(workspace, 'secret.txt', MiB)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      } finally {
+        fs.rmSync(outsideDir, { recursive: true, force: true });
+      }
     });
   });
 });

@@ -219,7 +219,9 @@ export class Workspaces {
   async remove(contextId: string, relPath: string): Promise<void> {
     const root = await this.open(contextId);
     const target = await resolveInside(root, relPath, 'existing', undefined, { keepLastLink: true });
-    if (target === root || target === path.join(root, OUTPUTS_DIR)) throw invalid([{ path: ['path'], msg: 'the workspace and outputs/ stay; remove what is inside', type: 'value_error' }]);
+    // resolveInside answers paths below the root's real path (AGENT_WORKSPACE_DIR may sit below a link).
+    const realRoot = await fsp.realpath(root);
+    if (target === realRoot || target === path.join(realRoot, OUTPUTS_DIR)) throw invalid([{ path: ['path'], msg: 'the workspace and outputs/ stay; remove what is inside', type: 'value_error' }]);
     await fsp.rm(target, { recursive: true, force: true }).catch((error: unknown) => {
       throw pathError(error);
     });
@@ -315,7 +317,7 @@ export class Workspaces {
 
   /** The files under `outputs/` (recursively, links skipped), at most 1000, by name. */
   async listOutputs(contextId: string): Promise<OutputFile[]> {
-    const outputs = path.join(await this.open(contextId), OUTPUTS_DIR);
+    const outputs = await this.outputsDir(contextId);
     const found: OutputFile[] = [];
     const walk = async (dir: string, prefix: string): Promise<void> => {
       const entries = (await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name));
@@ -335,8 +337,7 @@ export class Workspaces {
    * @throws NOT_FOUND; VALIDATION_FAILED for a name leaving `outputs/`; PAYLOAD_TOO_LARGE when larger.
    */
   async readOutput(contextId: string, name: string, maxBytes: number): Promise<{ name: string; mediaType: string; bytes: Buffer }> {
-    const root = await this.open(contextId);
-    const outputs = path.join(root, OUTPUTS_DIR);
+    const outputs = await this.outputsDir(contextId);
     const file = await resolveInside(outputs, name, 'existing');
     const handle = await openConfined(outputs, file, fs.constants.O_RDONLY);
     try {
@@ -349,6 +350,17 @@ export class Workspaces {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * `outputs/` on the host, checked like any path: the code may have replaced it with a link.
+   * @throws VALIDATION_FAILED when it leads outside the workspace; NOT_FOUND when the code removed it.
+   */
+  private async outputsDir(contextId: string): Promise<string> {
+    const root = await this.open(contextId);
+    const outputs = await resolveInside(root, OUTPUTS_DIR, 'existing');
+    if (!(await fsp.stat(outputs)).isDirectory()) throw invalid([{ path: ['path'], msg: 'outputs is not a directory', type: 'value_error' }]);
+    return outputs;
   }
 
   /** A directory the sandbox's user owns (the service, when root, chowns it). */
