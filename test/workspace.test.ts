@@ -365,6 +365,8 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       await expect(workspaces.readFile(workspace, 'missing.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' });
       await expect(workspaces.readFile(workspace, 'data')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(workspaces.readFile(workspace, 'data/notes.txt', { maxBytes: 2 * MiB })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.readFile(workspace, 'data/notes.txt', { encoding: 'hex' as never })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.writeFile(workspace, 'data/n.txt', { not: 'text' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(workspaces.readFile(workspace, 'data/notes.txt/below')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(workspaces.writeFile(workspace, 'made.txt/below', 'x')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(workspaces.list(workspace, 'missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });

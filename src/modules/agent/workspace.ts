@@ -136,6 +136,8 @@ export class Workspaces {
   async readFile(contextId: string, relPath: string, opts: { maxBytes?: number; offset?: number; encoding?: 'text' | 'base64' } = {}) {
     const maxBytes = boundedInt(opts.maxBytes ?? 64 * 1024, 1, MAX_READ_BYTES, 'maxBytes');
     const offset = boundedInt(opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER, 'offset');
+    const encoding = opts.encoding ?? 'text';
+    if (encoding !== 'text' && encoding !== 'base64') throw invalid([{ path: ['encoding'], msg: 'text or base64', type: 'value_error' }]);
     const root = await this.open(contextId);
     const file = await resolveInside(root, relPath, 'existing');
     const handle = await openConfined(root, file, fs.constants.O_RDONLY);
@@ -145,7 +147,6 @@ export class Workspaces {
       const buffer = Buffer.alloc(Math.max(0, Math.min(maxBytes, stat.size - offset)));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
       const bytes = buffer.subarray(0, bytesRead);
-      const encoding = opts.encoding ?? 'text';
       return {
         path: relPath,
         size: stat.size,
@@ -163,6 +164,7 @@ export class Workspaces {
    * @throws VALIDATION_FAILED for a path leaving the workspace; PAYLOAD_TOO_LARGE beyond the file or workspace cap.
    */
   async writeFile(contextId: string, relPath: string, content: string | Buffer): Promise<{ path: string; size: number }> {
+    if (typeof content !== 'string' && !Buffer.isBuffer(content)) throw invalid([{ path: ['content'], msg: 'text or bytes', type: 'value_error' }]);
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     if (bytes.length > this.config.maxFileBytes) throw new AppError('PAYLOAD_TOO_LARGE', `content: at most ${this.config.maxFileBytes} bytes per file`);
     const root = await this.open(contextId);
