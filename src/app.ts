@@ -24,6 +24,9 @@ import { Ctx, makeContext, requestFacts, Services } from './context';
 import { startEmbeddedPostgres } from './db/embedded';
 import { openBlobs } from './blobs';
 import { LocalSandboxes } from './modules/compute/local-provider';
+import { Sandbox } from './modules/agent/sandbox';
+import { Workspaces } from './modules/agent/workspace';
+import { WorkspaceJobs } from './modules/agent/workspace-jobs';
 import { startMeter } from './modules/compute/meter';
 import { sweepUnownedBlobs } from './modules/figures/figure.service';
 import { startPeriodic } from './jobs/periodic';
@@ -73,8 +76,12 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const blobs = await openBlobs(config, orm.em.fork());
   const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);
   const llm = config.llm ? createLanguageModel(config.llm) : null;
+  const workspaces = new Workspaces(config.agent, new Sandbox(config.agent, logger));
+  // Once at start: code execution is refused (with the reason logged here) unless bubblewrap works.
+  await workspaces.checkSandbox();
+  const agent = { workspaces, jobs: new WorkspaceJobs(workspaces, orm, logger) };
   const jobs = new JobQueue(config.databaseUrl ?? embedded!.url, logger);
-  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
+  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
   registerSummaryJobs(jobs, services, logger);
   await jobs.start();
 
@@ -192,6 +199,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await stopSweeper();
       await jobs.stop(); // running attempts are aborted and retried (here after a restart, or on another instance)
       await sandboxes.close();
+      await agent.jobs.close();
+      workspaces.sandbox.close();
       await apollo.stop(); // drains the HTTP server and the WebSocket server
       await Promise.allSettled(services.background);
       await blobs.releaseFiles.close();

@@ -52,6 +52,8 @@ export interface Config {
   };
   /** Background summary jobs: one attempt's limit, further attempts, and the first retry's delay (doubling after). */
   summaryJobs: JobSettings;
+  /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
+  agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
   maxJsonBodyBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -80,6 +82,40 @@ export interface LlmConfig {
   timeoutSeconds: number;
   /** Further attempts after a 429, a 5xx, a time-out or a lost connection (`LLM_MAX_RETRIES`). */
   maxRetries: number;
+}
+
+/** Where the analysis agent's code runs and what bounds it; every limit has an `AGENT_…` setting. */
+export interface AgentWorkspaceConfig {
+  /** One directory per A2A context under it (`AGENT_WORKSPACE_DIR`, default `DATA_DIR/workspaces`). */
+  rootDir: string;
+  /** Total bytes of one workspace's files; writes, runs and jobs are refused beyond it. */
+  maxWorkspaceBytes: number;
+  /** Files and directories in one workspace at most. */
+  maxWorkspaceFiles: number;
+  /** Longest wall time a run may ask for (`timeoutSeconds` is 1…this). */
+  maxRunSeconds: number;
+  /** Wall time of a background job. */
+  jobSeconds: number;
+  /** Background jobs one workspace may have running at once, over all instances. */
+  jobsPerWorkspace: number;
+  /** CPU seconds of one process (RLIMIT_CPU), at most the wall time. */
+  cpuSeconds: number;
+  /** Address space of one process (RLIMIT_AS). */
+  memoryBytes: number;
+  /** Processes of one sandbox (RLIMIT_NPROC, counted in its own user namespace). */
+  maxProcesses: number;
+  /** Largest file the code may write (RLIMIT_FSIZE). */
+  maxFileBytes: number;
+  /** Bytes of stdout and of stderr kept per run; the rest is counted and dropped. */
+  outputBytes: number;
+  /** Bytes of a background job's log kept in the workspace. */
+  jobLogBytes: number;
+  /** Sandboxes (runs and jobs) this instance runs at once; beyond it a run is refused (UNAVAILABLE). */
+  concurrency: number;
+  /** Whether a run may be given the network at all (`AGENT_SANDBOX_NETWORK=allow`); off by default. */
+  networkAllowed: boolean;
+  /** The user code runs as when the service runs as root (`AGENT_SANDBOX_UID`, gid the same). */
+  sandboxUid: number;
 }
 
 /** `manual`: a person starts the sandbox runtime; `local`: this service starts it as its own child process. */
@@ -220,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const dataDir = path.resolve(value('DATA_DIR') ?? './data');
+  const agent = agentWorkspaceConfig(value, positiveInt, dataDir, problems);
   const sealKey = readSealKey(value('SEAL_KEY'), value('SEAL_KEY_FILE'), dataDir, problems);
 
   const logLevel = oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info');
@@ -249,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     llm,
     summaryJobs,
+    agent,
     maxJsonBodyBytes,
     logLevel,
   };
@@ -294,4 +332,42 @@ function providerList(raw: string | undefined, problems: string[]): ComputeProvi
     return undefined;
   }
   return COMPUTE_PROVIDERS.filter((name) => listed.includes(name));
+}
+
+/** The agent workspace settings (`AGENT_…`), validated with the rest. */
+function agentWorkspaceConfig(
+  value: (name: string) => string | undefined,
+  positiveInt: (name: string, fallback: number) => number,
+  dataDir: string,
+  problems: string[],
+): AgentWorkspaceConfig {
+  const rootText = value('AGENT_WORKSPACE_DIR');
+  if (rootText !== undefined && !path.isAbsolute(rootText)) problems.push(`AGENT_WORKSPACE_DIR must be an absolute path (got "${rootText}")`);
+  const network = value('AGENT_SANDBOX_NETWORK') ?? 'deny';
+  if (network !== 'deny' && network !== 'allow') problems.push(`AGENT_SANDBOX_NETWORK must be one of deny, allow (got "${network}")`);
+  const uidText = value('AGENT_SANDBOX_UID') ?? '65534';
+  const sandboxUid = Number(uidText);
+  if (!/^\d+$/.test(uidText) || sandboxUid < 1 || sandboxUid > 4294967294) problems.push(`AGENT_SANDBOX_UID must be a user id other than 0 (got "${uidText}")`);
+  const config: AgentWorkspaceConfig = {
+    rootDir: rootText !== undefined && path.isAbsolute(rootText) ? path.resolve(rootText) : path.join(dataDir, 'workspaces'),
+    maxWorkspaceBytes: positiveInt('AGENT_WORKSPACE_MAX_BYTES', 1024 ** 3),
+    maxWorkspaceFiles: positiveInt('AGENT_WORKSPACE_MAX_FILES', 10_000),
+    maxRunSeconds: positiveInt('AGENT_SANDBOX_TIMEOUT_SECONDS', 300),
+    jobSeconds: positiveInt('AGENT_JOB_TIMEOUT_SECONDS', 3600),
+    jobsPerWorkspace: positiveInt('AGENT_JOBS_PER_WORKSPACE', 2),
+    cpuSeconds: positiveInt('AGENT_SANDBOX_CPU_SECONDS', 3600),
+    memoryBytes: positiveInt('AGENT_SANDBOX_MEMORY_BYTES', 1024 ** 3),
+    maxProcesses: positiveInt('AGENT_SANDBOX_MAX_PROCESSES', 64),
+    maxFileBytes: positiveInt('AGENT_SANDBOX_MAX_FILE_BYTES', 256 * 1024 ** 2),
+    outputBytes: positiveInt('AGENT_SANDBOX_OUTPUT_BYTES', 64 * 1024),
+    jobLogBytes: positiveInt('AGENT_JOB_LOG_BYTES', 8 * 1024 ** 2),
+    concurrency: positiveInt('AGENT_SANDBOX_CONCURRENCY', 4),
+    networkAllowed: network === 'allow',
+    sandboxUid,
+  };
+  // Python alone maps some 30 MiB; below 64 MiB nothing useful starts.
+  if (config.memoryBytes < 64 * 1024 ** 2) problems.push('AGENT_SANDBOX_MEMORY_BYTES must be at least 67108864 (64 MiB)');
+  if (config.outputBytes < 1024) problems.push('AGENT_SANDBOX_OUTPUT_BYTES must be at least 1024');
+  if (config.maxProcesses < 4) problems.push('AGENT_SANDBOX_MAX_PROCESSES must be at least 4 (the sandbox itself takes a few)');
+  return config;
 }

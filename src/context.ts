@@ -5,6 +5,8 @@ import type { Blobs } from './blobs';
 import type { Config } from './config';
 import type { JobQueue } from './jobs/queue';
 import type { LocalSandboxes } from './modules/compute/local-provider';
+import type { Workspaces } from './modules/agent/workspace';
+import type { WorkspaceJobs } from './modules/agent/workspace-jobs';
 import type { Sealer } from './db/instance-keys';
 import type { ActivityRecorder } from './modules/activity/activity.recorder';
 import type { Orm } from './db/orm';
@@ -24,6 +26,8 @@ export interface Services {
   blobs: Blobs;
   /** Sandboxes of the `local` compute provider. */
   sandboxes: LocalSandboxes;
+  /** The analysis agent's code workspaces, their sandbox and background jobs (docs/api.md "Agent workspace"). */
+  agent: { workspaces: Workspaces; jobs: WorkspaceJobs };
   /** The time compute, activity and stats run on; tests move it. */
   clock: { now(): Date };
   /** This instance's activity recorder (the write-rate limiter in front of user_activity_days). */

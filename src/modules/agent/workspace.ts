@@ -1,0 +1,483 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { AgentWorkspaceConfig } from '../../config';
+import { AppError, invalid, notFound } from '../../errors';
+import { CapturedRun, Language, LANGUAGES, Sandbox, SandboxProcess } from './sandbox';
+
+/** A2A context ids as workspace names: one path segment, never `.` or `..`. */
+const CONTEXT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** Where code leaves what it wants to hand back (artifacts). */
+export const OUTPUTS_DIR = 'outputs';
+/** Largest program a run or job takes. */
+export const MAX_CODE_BYTES = 256 * 1024;
+/** Longest relative path a file tool takes. */
+const MAX_PATH_CHARS = 1024;
+/** Most bytes one read answers. */
+export const MAX_READ_BYTES = 1024 * 1024;
+/** Entries one listing answers at most (the rest is counted). */
+const MAX_LIST_ENTRIES = 1000;
+/** How often a running sandbox's workspace is measured against its caps. */
+const DISK_CHECK_SECONDS = 1;
+/** Wall time of a run that does not say. */
+export const DEFAULT_RUN_SECONDS = 30;
+
+/** Media types guessed from a file's extension, for artifacts. */
+const MEDIA_TYPES: Record<string, string> = {
+  '.txt': 'text/plain', '.log': 'text/plain', '.md': 'text/markdown', '.csv': 'text/csv', '.tsv': 'text/tab-separated-values',
+  '.json': 'application/json', '.jsonl': 'application/jsonl', '.html': 'text/html', '.xml': 'application/xml', '.yaml': 'application/yaml', '.yml': 'application/yaml',
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.svg': 'image/svg+xml', '.webp': 'image/webp',
+  '.pdf': 'application/pdf', '.zip': 'application/zip', '.gz': 'application/gzip', '.tar': 'application/x-tar',
+  '.py': 'text/x-python', '.sh': 'text/x-shellscript', '.parquet': 'application/vnd.apache.parquet', '.npy': 'application/octet-stream',
+};
+export const mediaTypeOf = (name: string) => MEDIA_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
+
+export interface WorkspaceUsage {
+  bytes: number;
+  files: number;
+  /** Whether the workspace is over a cap: writes, runs and jobs are refused until files are removed. */
+  overQuota: boolean;
+}
+
+export interface RunRequest {
+  /** The A2A context id. */
+  workspace: string;
+  language: Language;
+  code: string;
+  /** Wall time, 1…AGENT_SANDBOX_TIMEOUT_SECONDS; default 30. */
+  timeoutSeconds?: number;
+  network?: boolean;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  /** Whether the run was killed because the workspace went over its cap while it ran. */
+  diskExceeded: boolean;
+  /** The workspace after the run. */
+  usage: WorkspaceUsage;
+}
+
+/** A running sandbox's watch over its workspace's caps. */
+export interface DiskGuard {
+  /** Set once the workspace went over a cap and the sandbox was killed for it. */
+  exceeded: boolean;
+  stop(): void;
+}
+
+export interface FileEntry {
+  name: string;
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  size: number;
+}
+
+export interface OutputFile {
+  /** Path below `outputs/`. */
+  name: string;
+  size: number;
+  mediaType: string;
+}
+
+/**
+ * The analysis agent's workspaces: one directory per A2A context under `AGENT_WORKSPACE_DIR`,
+ * made on first use with `outputs/` inside, and the operations its tools call: files (always
+ * confined to the workspace), runs in the sandbox, and the outputs that become artifacts.
+ * Several instances share workspaces only when that directory is a shared volume.
+ */
+export class Workspaces {
+  constructor(
+    readonly config: AgentWorkspaceConfig,
+    readonly sandbox: Sandbox,
+  ) {}
+
+  /** Makes the root and checks the sandbox once (a run in an empty probe workspace); logs the outcome. */
+  async checkSandbox(): Promise<boolean> {
+    return this.sandbox.check(async () => {
+      await this.ensureRoot();
+      const probe = path.join(this.config.rootDir, '.sandbox-check');
+      await this.makeOwnedDir(probe);
+      return probe;
+    });
+  }
+
+  sandboxAvailable(): boolean {
+    return this.sandbox.available();
+  }
+
+  /**
+   * The workspace's directory, made (with `outputs/`) on first use.
+   * @throws VALIDATION_FAILED for a context id that is not one safe path segment; UNAVAILABLE when
+   *   the directory cannot be made (AGENT_WORKSPACE_DIR unwritable).
+   */
+  async open(contextId: string): Promise<string> {
+    if (typeof contextId !== 'string' || !CONTEXT_ID.test(contextId)) {
+      throw invalid([{ path: ['workspace'], msg: 'a context id of 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit', type: 'value_error' }]);
+    }
+    const dir = path.join(this.config.rootDir, contextId);
+    try {
+      await this.ensureRoot();
+      await this.makeOwnedDir(dir);
+      await this.makeOwnedDir(path.join(dir, OUTPUTS_DIR));
+    } catch (error) {
+      // The operator's disk, not the caller's request: logged at start by the sandbox check too.
+      throw new AppError('UNAVAILABLE', `the workspace cannot be prepared (${(error as NodeJS.ErrnoException).code ?? 'error'} under AGENT_WORKSPACE_DIR)`);
+    }
+    return dir;
+  }
+
+  /**
+   * Reads up to `maxBytes` (≤ 1 MiB) of a file from `offset`, as UTF-8 text or base64.
+   * @throws VALIDATION_FAILED for a path leaving the workspace or not a regular file; NOT_FOUND.
+   */
+  async readFile(contextId: string, relPath: string, opts: { maxBytes?: number; offset?: number; encoding?: 'text' | 'base64' } = {}) {
+    const maxBytes = boundedInt(opts.maxBytes ?? 64 * 1024, 1, MAX_READ_BYTES, 'maxBytes');
+    const offset = boundedInt(opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER, 'offset');
+    const encoding = opts.encoding ?? 'text';
+    if (encoding !== 'text' && encoding !== 'base64') throw invalid([{ path: ['encoding'], msg: 'text or base64', type: 'value_error' }]);
+    const root = await this.open(contextId);
+    const file = await resolveInside(root, relPath, 'existing');
+    const handle = await openConfined(root, file, fs.constants.O_RDONLY);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw invalid([{ path: ['path'], msg: 'not a regular file', type: 'value_error' }]);
+      const buffer = Buffer.alloc(Math.max(0, Math.min(maxBytes, stat.size - offset)));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+      const bytes = buffer.subarray(0, bytesRead);
+      return {
+        path: relPath,
+        size: stat.size,
+        encoding,
+        content: encoding === 'base64' ? bytes.toString('base64') : bytes.toString('utf8'),
+        truncated: offset + bytesRead < stat.size,
+      };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Writes (replaces) a file, making its directories.
+   * @throws VALIDATION_FAILED for a path leaving the workspace; PAYLOAD_TOO_LARGE beyond the file or workspace cap.
+   */
+  async writeFile(contextId: string, relPath: string, content: string | Buffer): Promise<{ path: string; size: number }> {
+    if (typeof content !== 'string' && !Buffer.isBuffer(content)) throw invalid([{ path: ['content'], msg: 'text or bytes', type: 'value_error' }]);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    if (bytes.length > this.config.maxFileBytes) throw new AppError('PAYLOAD_TOO_LARGE', `content: at most ${this.config.maxFileBytes} bytes per file`);
+    const root = await this.open(contextId);
+    const file = await resolveInside(root, relPath, 'create-parents', (dir) => this.makeOwnedDir(dir));
+    const existing = await fsp.lstat(file).catch(() => undefined);
+    const usage = await this.usage(contextId);
+    if (usage.bytes - (existing?.isFile() ? existing.size : 0) + bytes.length > this.config.maxWorkspaceBytes || usage.files + (existing ? 0 : 1) > this.config.maxWorkspaceFiles) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `the workspace would exceed its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
+    }
+    // Not O_TRUNC: nothing is changed before the opened file is known to be inside.
+    const handle = await openConfined(root, file, fs.constants.O_WRONLY | fs.constants.O_CREAT);
+    try {
+      if (!(await handle.stat()).isFile()) throw invalid([{ path: ['path'], msg: 'not a regular file', type: 'value_error' }]);
+      await handle.truncate(0);
+      await handle.write(bytes, 0, bytes.length, 0);
+      const owner = this.sandbox.switchTo;
+      if (owner) await handle.chown(owner.uid, owner.gid);
+    } finally {
+      await handle.close();
+    }
+    return { path: relPath, size: bytes.length };
+  }
+
+  /**
+   * Lists a directory of the workspace (`.` for its top), at most 1000 entries, by name.
+   * @throws VALIDATION_FAILED for a path leaving the workspace or not a directory; NOT_FOUND.
+   */
+  async list(contextId: string, relDir = '.'): Promise<{ entries: FileEntry[]; omitted: number }> {
+    const root = await this.open(contextId);
+    const dir = await resolveInside(root, relDir, 'existing');
+    const stat = await fsp.stat(dir).catch((error: unknown) => {
+      throw pathError(error);
+    });
+    if (!stat.isDirectory()) throw invalid([{ path: ['path'], msg: 'not a directory', type: 'value_error' }]);
+    const names = (
+      await fsp.readdir(dir).catch((error: unknown) => {
+        throw pathError(error);
+      })
+    ).sort();
+    const entries: FileEntry[] = [];
+    for (const name of names.slice(0, MAX_LIST_ENTRIES)) {
+      const entry = await fsp.lstat(path.join(dir, name)).catch(() => undefined);
+      if (!entry) continue;
+      const type = entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'other';
+      entries.push({ name, type, size: entry.isFile() ? entry.size : 0 });
+    }
+    return { entries, omitted: Math.max(0, names.length - MAX_LIST_ENTRIES) };
+  }
+
+  /**
+   * Removes a file or a directory with its contents (the way back under the cap without running code).
+   * @throws VALIDATION_FAILED for a path leaving the workspace or the workspace itself; NOT_FOUND.
+   */
+  async remove(contextId: string, relPath: string): Promise<void> {
+    const root = await this.open(contextId);
+    const target = await resolveInside(root, relPath, 'existing', undefined, { keepLastLink: true });
+    // resolveInside answers paths below the root's real path (AGENT_WORKSPACE_DIR may sit below a link).
+    const realRoot = await fsp.realpath(root);
+    if (target === realRoot || target === path.join(realRoot, OUTPUTS_DIR)) throw invalid([{ path: ['path'], msg: 'the workspace and outputs/ stay; remove what is inside', type: 'value_error' }]);
+    await fsp.rm(target, { recursive: true, force: true }).catch((error: unknown) => {
+      throw pathError(error);
+    });
+  }
+
+  /** Bytes and files (directories count) of the workspace; the walk stops once over the file cap. */
+  async usage(contextId: string): Promise<WorkspaceUsage> {
+    const root = await this.open(contextId);
+    let bytes = 0;
+    let files = 0;
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (files > this.config.maxWorkspaceFiles) return;
+        files++;
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile()) bytes += (await fsp.lstat(full).catch(() => ({ size: 0 }))).size;
+      }
+    };
+    await walk(root);
+    return { bytes, files, overQuota: bytes > this.config.maxWorkspaceBytes || files > this.config.maxWorkspaceFiles };
+  }
+
+  /**
+   * Runs code in the workspace's sandbox and answers its exit and bounded output.
+   * @throws VALIDATION_FAILED for a bad request; PAYLOAD_TOO_LARGE when the workspace is over its cap;
+   *   UNAVAILABLE when code cannot run here or every sandbox slot is busy.
+   */
+  async run(request: RunRequest): Promise<RunResult> {
+    const command = await this.prepare(request, this.config.maxRunSeconds, request.timeoutSeconds ?? Math.min(DEFAULT_RUN_SECONDS, this.config.maxRunSeconds));
+    let guard: DiskGuard | undefined;
+    const run: CapturedRun = await this.sandbox.capture(command, this.config.outputBytes, (child) => (guard = this.guardDisk(request.workspace, child)));
+    guard?.stop();
+    return {
+      exitCode: run.exitCode,
+      signal: run.signal,
+      timedOut: run.timedOut,
+      stdout: run.stdout,
+      stderr: run.stderr,
+      truncated: run.truncated,
+      diskExceeded: guard?.exceeded ?? false,
+      usage: await this.usage(request.workspace),
+    };
+  }
+
+  /**
+   * Validates a run or job request and finds its workspace, which must be under its caps.
+   * @throws as `run`.
+   */
+  async prepare(request: RunRequest, maxSeconds: number, wallSeconds: number) {
+    const unavailable = this.sandbox.unavailable;
+    if (unavailable) throw new AppError('UNAVAILABLE', unavailable);
+    const issues: { path: string[]; msg: string; type: string }[] = [];
+    if (!LANGUAGES.includes(request.language)) issues.push({ path: ['language'], msg: `one of ${LANGUAGES.join(', ')}`, type: 'value_error' });
+    if (typeof request.code !== 'string' || request.code.length === 0 || Buffer.byteLength(request.code) > MAX_CODE_BYTES) {
+      issues.push({ path: ['code'], msg: `1 to ${MAX_CODE_BYTES} bytes of code`, type: 'value_error' });
+    }
+    if (!Number.isInteger(wallSeconds) || wallSeconds < 1 || wallSeconds > maxSeconds) issues.push({ path: ['timeoutSeconds'], msg: `an integer from 1 to ${maxSeconds}`, type: 'value_error' });
+    if (request.network !== undefined && typeof request.network !== 'boolean') issues.push({ path: ['network'], msg: 'a boolean', type: 'value_error' });
+    if (issues.length) throw invalid(issues);
+    const workspaceDir = await this.open(request.workspace);
+    const usage = await this.usage(request.workspace);
+    if (usage.overQuota) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `the workspace holds ${usage.bytes} bytes in ${usage.files} files, over its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
+    }
+    return { workspaceDir, language: request.language, code: request.code, network: request.network ?? false, wallSeconds };
+  }
+
+  /**
+   * Measures the workspace every second while `child` runs and kills it once over a cap, so one
+   * run cannot fill the disk with many files each under the file size limit.
+   */
+  guardDisk(contextId: string, child: SandboxProcess): DiskGuard {
+    const guard: DiskGuard = { exceeded: false, stop: () => clearInterval(timer) };
+    let measuring = false;
+    const timer = setInterval(() => {
+      if (measuring) return;
+      measuring = true;
+      this.usage(contextId)
+        .then((usage) => {
+          if (!usage.overQuota) return;
+          guard.exceeded = true;
+          child.kill();
+        })
+        .catch(() => undefined)
+        .finally(() => (measuring = false));
+    }, DISK_CHECK_SECONDS * 1000);
+    timer.unref();
+    void child.exited.then(guard.stop);
+    return guard;
+  }
+
+  /** The files under `outputs/` (recursively, links skipped), at most 1000, by name. */
+  async listOutputs(contextId: string): Promise<OutputFile[]> {
+    const outputs = await this.outputsDir(contextId);
+    const found: OutputFile[] = [];
+    const walk = async (dir: string, prefix: string): Promise<void> => {
+      const entries = (await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name));
+      for (const entry of entries) {
+        if (found.length >= MAX_LIST_ENTRIES) return;
+        const name = prefix + entry.name;
+        if (entry.isDirectory()) await walk(path.join(dir, entry.name), `${name}/`);
+        else if (entry.isFile()) found.push({ name, size: (await fsp.lstat(path.join(dir, entry.name))).size, mediaType: mediaTypeOf(name) });
+      }
+    };
+    await walk(outputs, '');
+    return found;
+  }
+
+  /**
+   * One file of `outputs/` as bytes, when it has at most `maxBytes`.
+   * @throws NOT_FOUND; VALIDATION_FAILED for a name leaving `outputs/`; PAYLOAD_TOO_LARGE when larger.
+   */
+  async readOutput(contextId: string, name: string, maxBytes: number): Promise<{ name: string; mediaType: string; bytes: Buffer }> {
+    const outputs = await this.outputsDir(contextId);
+    const file = await resolveInside(outputs, name, 'existing');
+    const handle = await openConfined(outputs, file, fs.constants.O_RDONLY);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw notFound('output file');
+      if (stat.size > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `the output file has ${stat.size} bytes, over ${maxBytes}`);
+      const bytes = Buffer.alloc(stat.size);
+      const { bytesRead } = await handle.read(bytes, 0, stat.size, 0);
+      return { name, mediaType: mediaTypeOf(name), bytes: bytes.subarray(0, bytesRead) };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * `outputs/` on the host, checked like any path: the code may have replaced it with a link.
+   * @throws VALIDATION_FAILED when it leads outside the workspace; NOT_FOUND when the code removed it.
+   */
+  private async outputsDir(contextId: string): Promise<string> {
+    const root = await this.open(contextId);
+    const outputs = await resolveInside(root, OUTPUTS_DIR, 'existing');
+    if (!(await fsp.stat(outputs)).isDirectory()) throw invalid([{ path: ['path'], msg: 'outputs is not a directory', type: 'value_error' }]);
+    return outputs;
+  }
+
+  /** A directory the sandbox's user owns (the service, when root, chowns it). */
+  async makeOwnedDir(dir: string): Promise<void> {
+    const made = await fsp.mkdir(dir, { mode: 0o700 }).then(() => true, (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return false;
+      throw error;
+    });
+    const owner = this.sandbox.switchTo;
+    if (made && owner) await fsp.chown(dir, owner.uid, owner.gid);
+  }
+
+  /** The root: searchable (not listable) by others, so the sandbox's user reaches its own workspace only by name. */
+  private async ensureRoot(): Promise<void> {
+    await fsp.mkdir(this.config.rootDir, { recursive: true, mode: 0o711 });
+  }
+}
+
+/** What the file system says about a caller's path, in the API's words; anything else is rethrown. */
+const PATH_ERRORS: Record<string, string> = {
+  ENOTDIR: 'a part of the path is not a directory',
+  EISDIR: 'is a directory',
+  ELOOP: 'is a symbolic link (or too many of them)',
+  ENXIO: 'is not a regular file',
+  EACCES: 'its permissions do not allow this',
+  EPERM: 'its permissions do not allow this',
+  ENAMETOOLONG: 'a name in the path is too long',
+};
+
+/** Turns a file system error on a caller's path into NOT_FOUND or VALIDATION_FAILED. */
+function pathError(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return notFound('file');
+  if (code && PATH_ERRORS[code]) return invalid([{ path: ['path'], msg: PATH_ERRORS[code], type: 'value_error' }]);
+  return error;
+}
+
+/** An integer option within bounds. @throws VALIDATION_FAILED */
+function boundedInt(value: unknown, min: number, max: number, name: string): number {
+  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) throw invalid([{ path: [name], msg: `an integer from ${min} to ${max}`, type: 'value_error' }]);
+  return value as number;
+}
+
+/**
+ * The host path of `relPath` inside `root`: relative, no `..`, and once links are resolved still
+ * inside (a link the code made pointing elsewhere is refused). `create-parents` makes missing
+ * directories (through `makeDir`) below the deepest existing one, which is checked first.
+ * @throws VALIDATION_FAILED for a path that leaves `root`; NOT_FOUND when it (or, creating, a parent) is missing.
+ */
+export async function resolveInside(
+  root: string,
+  relPath: string,
+  mode: 'existing' | 'create-parents',
+  makeDir?: (dir: string) => Promise<void>,
+  opts: { keepLastLink?: boolean } = {},
+): Promise<string> {
+  const refuse = (msg: string) => invalid([{ path: ['path'], msg, type: 'value_error' }]);
+  if (typeof relPath !== 'string' || relPath.length === 0 || relPath.length > MAX_PATH_CHARS || relPath.includes('\0')) throw refuse(`a relative path of 1 to ${MAX_PATH_CHARS} characters`);
+  if (path.isAbsolute(relPath)) throw refuse('must be relative to the workspace (absolute paths are refused)');
+  const segments = relPath.split('/').filter((part) => part !== '' && part !== '.');
+  if (segments.includes('..')) throw refuse('must stay inside the workspace ("..") is refused');
+  const realRoot = await fsp.realpath(root);
+  const inside = (real: string) => real === realRoot || real.startsWith(realRoot + path.sep);
+  const escape = () => refuse('leads outside the workspace (through a symbolic link)');
+  if (segments.length === 0) return realRoot;
+  const parentSegments = segments.slice(0, -1);
+  const last = segments[segments.length - 1];
+  let parent = realRoot;
+  for (const [index, segment] of parentSegments.entries()) {
+    const next = path.join(parent, segment);
+    const real = await fsp.realpath(next).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw pathError(error);
+      return undefined;
+    });
+    if (real === undefined) {
+      // A dangling link is not a missing directory: creating through it would write where it points.
+      if (await fsp.lstat(next).then(() => true, () => false)) throw escape();
+      if (mode === 'existing' || !makeDir) throw notFound(`directory ${parentSegments.slice(0, index + 1).join('/')}`);
+      await makeDir(next);
+      parent = next;
+      continue;
+    }
+    if (!inside(real)) throw escape();
+    if (!(await fsp.stat(real)).isDirectory()) throw pathError(Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }));
+    parent = real;
+  }
+  const target = path.join(parent, last);
+  const stat = await fsp.lstat(target).catch(() => undefined);
+  if (!stat) {
+    if (mode === 'existing') throw notFound(`file ${relPath}`);
+    return target;
+  }
+  if (stat.isSymbolicLink()) {
+    if (opts.keepLastLink) return target;
+    const real = await fsp.realpath(target).catch(() => undefined);
+    if (real === undefined || !inside(real)) throw escape();
+    return real;
+  }
+  return target;
+}
+
+/**
+ * Opens `file` without following a final link (O_NOFOLLOW), then checks through /proc that what
+ * was opened lies inside `root` (a directory swapped for a link since `resolveInside` looked is caught here).
+ * @throws VALIDATION_FAILED when it is a link or outside; NOT_FOUND when gone.
+ */
+export async function openConfined(root: string, file: string, flags: number): Promise<fsp.FileHandle> {
+  const handle = await fsp.open(file, flags | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600).catch((error: unknown) => {
+    throw pathError(error);
+  });
+  const realRoot = await fsp.realpath(root);
+  const opened = await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => '');
+  if (!opened.startsWith(realRoot + path.sep)) {
+    await handle.close();
+    throw invalid([{ path: ['path'], msg: 'leads outside the workspace', type: 'value_error' }]);
+  }
+  return handle;
+}
