@@ -71,7 +71,10 @@ const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone }: RequestFacts): Ctx {
   const em = services.orm.em.fork() as EntityManager;
   let viewer: Promise<Viewer | null> | undefined;
+  let signedIn: Viewer | null = null;
   let loaders: Loaders | undefined;
+  // What the credential's lookup read about the caller spares the loaders a query for it.
+  const primeWithViewer = (into: Loaders, found: Viewer) => into.inActiveLabByUserId.prime(found.user.id, found.inActiveLab);
   return {
     services,
     em,
@@ -80,9 +83,18 @@ export function makeContext(services: Services, { authorization, clientKind, req
     callerGone,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : origin ?? services.config.publicUrl,
-    viewer: () => (viewer ??= authenticate(em, authorization, { recorder: services.activity, clock: services.clock })),
+    viewer: () =>
+      (viewer ??= authenticate(em, authorization, { recorder: services.activity, clock: services.clock }).then((found) => {
+        signedIn = found;
+        if (found && loaders) primeWithViewer(loaders, found);
+        return found;
+      })),
     get loaders() {
-      return (loaders ??= makeLoaders(em));
+      if (!loaders) {
+        loaders = makeLoaders(em);
+        if (signedIn) primeWithViewer(loaders, signedIn);
+      }
+      return loaders;
     },
   };
 }

@@ -1,4 +1,6 @@
+import { Client } from 'pg';
 import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
+import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 
 /**
  * List endpoints cost a fixed number of SQL statements however many rows they return: fields
@@ -56,4 +58,67 @@ test('GET /api/labs: the same statements for 1 lab as for 6', async () => {
   expect((await list()).body.items).toHaveLength(6);
   expect(await countStatements(list)).toBe(few);
   expect(few).toBeGreaterThan(0);
+});
+
+/**
+ * The hot routes, counted at the driver: every statement sent to PostgreSQL through any layer
+ * (the ORM's log above misses the query builder's). A caller's first request of the minute also
+ * records activity, so each count follows a first call.
+ */
+describe('statements sent per request, counted at the driver', () => {
+  let sent = 0;
+  const query = Client.prototype.query;
+  beforeAll(() => {
+    Client.prototype.query = function countedQuery(this: Client, ...args: unknown[]) {
+      sent++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof Client.prototype.query;
+  });
+  afterAll(() => {
+    Client.prototype.query = query;
+  });
+  async function sentBy(run: () => Promise<{ status: number }>): Promise<number> {
+    await run();
+    const before = sent;
+    expect((await run()).status).toBe(200);
+    return sent - before;
+  }
+
+  test('GET /api/me: one statement (the token lookup reads the lab tier too), which follows membership on the next request', async () => {
+    const user = await makeUser(t);
+    const me = () => t.call('GET', '/api/me', { token: user.token });
+    expect(await sentBy(me)).toBe(1);
+    expect((await me()).body.effective_tier).toBe('free');
+    const lab = await makeLab(t);
+    await addMember(t, lab, user);
+    expect(await sentBy(me)).toBe(1);
+    expect((await me()).body.effective_tier).toBe('lab');
+    expect((await t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: user.token })).status).toBe(200);
+    expect((await me()).body.effective_tier).toBe('free');
+  });
+
+  test('GET /api/trajectories: the token, the page with its total, and the counts of its items; the same for 1 session as for 6', async () => {
+    const user = await makeUser(t);
+    const { cover } = trajectoryCalls(t);
+    const ids: string[] = [];
+    const addSession = async () => {
+      const id = newSessionId();
+      ids.push(id);
+      expect((await cover(user, id, [{ uuid: newUuid(), parentUuid: null, type: 'user', message: { content: 'hi' } }])).status).toBe(200);
+    };
+    await addSession();
+    const list = (query = '') => t.call('GET', `/api/trajectories${query}`, { token: user.token });
+    expect(await sentBy(list)).toBe(3);
+    for (let i = 0; i < 5; i++) await addSession();
+    expect(await sentBy(list)).toBe(3);
+    const all = await list();
+    expect(all.body.total).toBe(6);
+    expect(all.body.items.map((item: { session_id: string }) => item.session_id).sort()).toEqual([...ids].sort());
+    // The total counts every match, not the page.
+    const page = await list('?limit=2');
+    expect(page.body).toMatchObject({ total: 6, limit: 2 });
+    expect(page.body.items).toHaveLength(2);
+    // Nothing matches: no rows, and a total of 0.
+    expect((await list('?source=nowhere')).body).toMatchObject({ items: [], total: 0 });
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 
 /** An ILIKE pattern matching `text` anywhere, with the caller's `%`, `_` and `\` taken literally. */
@@ -41,13 +42,6 @@ export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
   const result = (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: never[] };
   return result.rows;
 };
-
-/**
- * Raw SQL through the ORM's own `execute`, whose statements are in its query log (the tests
- * count them); it inlines parameters as escaped literals, so it suits small lookups such as a
- * loader's batch, never a batch of records.
- */
-export const executeOf = (em: EntityManager): Query => (sql, params = []) => em.getConnection().execute(sql, params as unknown[]);
 
 /** A pooled connection as the pg driver hands it out. */
 interface PgClient {
@@ -111,6 +105,25 @@ async function onConnection<T>(em: EntityManager, work: (run: (statement: Statem
  */
 export const directQuery = <T = Record<string, unknown>>(em: EntityManager, statement: Statement, params: unknown[] = []): Promise<T[]> =>
   onConnection(em, async (run) => (await run(statement, params)) as T[]);
+
+/** Prepared statements of `preparedOf`, by their SQL text (`?` placeholders). */
+const preparedByText = new Map<string, { name: string; text: string }>();
+
+/**
+ * Raw SQL with `?` placeholders as a named prepared statement, on a pooled connection of its own
+ * (like `directQuery`: in no transaction `em` is in): for the fixed lookups run on every request,
+ * such as the loaders' batches. They skip the ORM and the query builder, and PostgreSQL parses
+ * and plans each text once per connection. Only for SQL text written in code, never built from
+ * input: each distinct text stays prepared on every pooled connection.
+ */
+export const preparedOf = (em: EntityManager): Query => (sql, params = []) => {
+  let statement = preparedByText.get(sql);
+  if (!statement) {
+    statement = { name: `q_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, text: numbered(sql) };
+    preparedByText.set(sql, statement);
+  }
+  return directQuery(em, statement, params);
+};
 
 /**
  * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:

@@ -26,6 +26,8 @@ export interface Viewer {
   tokenId: string;
   /** Set when the credential is a sandbox's token: the lease it is bound to (see token.policy). */
   leaseId?: number;
+  /** Whether the user is an active member of an active lab (the lab tier), read with the credential. */
+  inActiveLab: boolean;
 }
 
 interface IssuedToken {
@@ -84,7 +86,9 @@ export async function authenticate(em: EntityManager, header: string | undefined
   }
   if (row.user.disabled) throw unauthenticated('this account is disabled');
   if (activity) await activity.recorder.record(em, row.user.id, activity.clock.now());
-  return row.leaseId === null ? { user: row.user, tokenId: row.id } : { user: row.user, tokenId: row.id, leaseId: row.leaseId };
+  const viewer: Viewer = { user: row.user, tokenId: row.id, inActiveLab: row.userInActiveLab };
+  if (row.leaseId !== null) viewer.leaseId = row.leaseId;
+  return viewer;
 }
 
 /** Revokes one of `userId`'s tokens (a login's whole family); effective on the next request. @throws NOT_FOUND */

@@ -1,5 +1,6 @@
 import { type EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
 import { directQuery, sqlOf } from '../../db/sql';
+import { inActiveLabSql } from '../labs/membership.repository';
 import { User } from '../users/user.entity';
 import type { TokenKind } from './token.entity';
 
@@ -20,6 +21,8 @@ export interface StoredToken {
   revokedAt: Date | null;
   usedAt: Date | null;
   user: User;
+  /** Whether the user is an active member of an active lab (the lab tier), read with the token. */
+  userInActiveLab: boolean;
 }
 
 let tokenWithUser: { name: string; text: string } | undefined;
@@ -27,7 +30,8 @@ let tokenWithUser: { name: string; text: string } | undefined;
 /**
  * The token lookup as a prepared statement. It names the user columns this code maps (from the
  * entity) rather than `u.*`: a column another instance's migration adds must not change the
- * prepared statement's result, which PostgreSQL refuses to run.
+ * prepared statement's result, which PostgreSQL refuses to run. Whether the user is in an active
+ * lab comes along: the caller's own tier (`me`) then costs no second round trip.
  */
 function tokenWithUserStatement(em: EntityManager) {
   if (tokenWithUser) return tokenWithUser;
@@ -39,7 +43,8 @@ function tokenWithUserStatement(em: EntityManager) {
   return (tokenWithUser = {
     name: 'auth_presented_token',
     text: `select t.id as token_id, t.kind as token_kind, t.secret_hash as token_secret_hash, t.family_id as token_family_id, t.lease_id as token_lease_id,
-                  t.expires_at as token_expires_at, t.revoked_at as token_revoked_at, t.used_at as token_used_at, ${userColumns.join(', ')}
+                  t.expires_at as token_expires_at, t.revoked_at as token_revoked_at, t.used_at as token_used_at,
+                  ${inActiveLabSql('t.user_id')} as token_user_in_active_lab, ${userColumns.join(', ')}
              from auth_tokens t join users u on u.id = t.user_id where t.id = $1`,
   });
 }
@@ -52,7 +57,8 @@ export async function findTokenWithUser(em: EntityManager, tokenId: string): Pro
   const [row] = await directQuery(em, tokenWithUserStatement(em), [tokenId]);
   if (!row) return null;
   const time = (value: unknown) => (value ? new Date(value as string) : null);
-  const { token_id, token_kind, token_secret_hash, token_family_id, token_lease_id, token_expires_at, token_revoked_at, token_used_at, ...userColumns } = row;
+  const { token_id, token_kind, token_secret_hash, token_family_id, token_lease_id, token_expires_at, token_revoked_at, token_used_at, token_user_in_active_lab, ...userColumns } =
+    row;
   return {
     id: token_id as string,
     kind: token_kind as TokenKind,
@@ -63,6 +69,7 @@ export async function findTokenWithUser(em: EntityManager, tokenId: string): Pro
     revokedAt: time(token_revoked_at),
     usedAt: time(token_used_at),
     user: em.map(User, userColumns),
+    userInActiveLab: token_user_in_active_lab as boolean,
   };
 }
 

@@ -12,6 +12,10 @@ const activeIn = (m: string, l: string) => `${m}.status = 'active' and ${l}.stat
 export const activeMemberSql = (lab: string, user: string) =>
   `exists (select from lab_members m join labs l on l.id = m.lab_id where m.lab_id = ${lab} and m.user_id = ${user} and ${activeIn('m', 'l')})`;
 
+/** SQL: the user (an SQL expression) is an active member of at least one active lab (the lab tier). */
+export const inActiveLabSql = (user: string) =>
+  `exists (select from lab_members m join labs l on l.id = m.lab_id where m.user_id = ${user} and ${activeIn('m', 'l')})`;
+
 /** The user's role in the lab while an active member of it and it is active, else null. */
 export async function activeRoleIn(q: Query, labId: string, userId: string): Promise<LabRole> {
   const [row] = await q<{ role: LabRole }>(

@@ -70,13 +70,3 @@ export async function insertResolve(q: Query, trajectoryId: string, annotationId
     [trajectoryId, annotationId, authorId, annotationId],
   );
 }
-
-/** Open notes per trajectory (absent: none). */
-export async function openNoteCounts(q: Query, trajectoryIds: string[]): Promise<Map<string, number>> {
-  const rows = await q<{ session_id: string; n: number }>(
-    `select n.session_id, count(*)::int as n from annotation_entries n
-      where ${OPEN_NOTE} and n.session_id in (select jsonb_array_elements_text(?::jsonb)) group by n.session_id`,
-    [JSON.stringify(trajectoryIds)],
-  );
-  return new Map(rows.map((r) => [r.session_id, r.n]));
-}

@@ -4,6 +4,7 @@ import { conditions, containsPattern, dateOf, directQuery, Query } from '../../d
 import { isUniqueViolation } from '../../errors';
 import { canViewSql, fastForwardSql } from './trajectory.policy';
 import { activeMemberSql } from '../labs/membership.repository';
+import { OPEN_NOTE } from './annotation.repository';
 import type { IncomingRecord } from './records';
 
 /**
@@ -292,7 +293,7 @@ export interface TrajectoryFilter {
   text?: string | null;
 }
 
-/** A page of trajectories, newest activity first, and how many match in all. */
+/** A page of trajectories, newest activity first, and how many match in all (`limit` ≥ 1). */
 export async function pageOfTrajectories(q: Query, filter: TrajectoryFilter, limit: number) {
   const where = conditions();
   if (filter.visibleTo && !filter.visibleTo.admin) where.add(canViewSql('t', '?', false), filter.visibleTo.userId, filter.visibleTo.userId);
@@ -303,9 +304,13 @@ export async function pageOfTrajectories(q: Query, filter: TrajectoryFilter, lim
   if (filter.source) where.add('t.source = ?', filter.source);
   else if (filter.source === null) where.add(`t.source <> 'a2a'`);
   if (filter.text) where.add('(t.title ilike ? or t.id ilike ?)', containsPattern(filter.text), containsPattern(filter.text));
-  const rows = await q(`select ${TRAJECTORY_COLUMNS} from trajectories t where ${where.sql()} order by t.updated_at desc, t.id limit ?`, [...where.params, limit]);
-  const [{ total }] = await q<{ total: number }>(`select count(*)::int as total from trajectories t where ${where.sql()}`, where.params);
-  return { items: rows.map(toTrajectory), total, limit };
+  // The total rides on every row (a window over all matches, counted before the limit): one
+  // round trip, not two. `limit` is at least 1, so no rows means no matches.
+  const rows = await q(
+    `select ${TRAJECTORY_COLUMNS}, (count(*) over ())::int as total from trajectories t where ${where.sql()} order by t.updated_at desc, t.id limit ?`,
+    [...where.params, limit],
+  );
+  return { items: rows.map(toTrajectory), total: rows.length ? (rows[0].total as number) : 0, limit };
 }
 
 /** Position and stored bytes (through it) of record `uuid` (null: not in the trajectory). */
@@ -423,13 +428,22 @@ export async function discussionTurns(q: Query, id: string) {
   return rows.map((r) => ({ userId: r.user_id, name: r.name, turnId: r.turn_id, question: r.question, answer: r.answer, createdAt: dateOf(r.created_at)! }));
 }
 
-/** Rows of the figure map, per trajectory (absent: none). */
-export async function figureCounts(q: Query, ids: string[]): Promise<Map<string, number>> {
-  const rows = await q<{ session_id: string; n: number }>(
-    `select session_id, count(*)::int as n from figures where session_id in (select jsonb_array_elements_text(?::jsonb)) group by session_id`,
+/** What a trajectory's meta counts: rows of its figure map and its open notes. */
+export interface SessionCounts {
+  figures: number;
+  openAnnotations: number;
+}
+
+/** The counts of each trajectory of `ids`, in one statement (a list's metas cost one round trip for both). */
+export async function sessionCounts(q: Query, ids: string[]): Promise<Map<string, SessionCounts>> {
+  const rows = await q<{ session_id: string; figures: number; open_annotations: number }>(
+    `select s.id as session_id,
+            (select count(*)::int from figures f where f.session_id = s.id) as figures,
+            (select count(*)::int from annotation_entries n where n.session_id = s.id and ${OPEN_NOTE}) as open_annotations
+       from (select distinct jsonb_array_elements_text(?::jsonb) as id) s`,
     [JSON.stringify(ids)],
   );
-  return new Map(rows.map((r) => [r.session_id, r.n]));
+  return new Map(rows.map((r) => [r.session_id, { figures: r.figures, openAnnotations: r.open_annotations }]));
 }
 
 /** Keeps a non-owner viewer's Q&A turn about a session. */

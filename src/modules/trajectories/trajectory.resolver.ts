@@ -234,12 +234,12 @@ export class TrajectoryResolver {
   }
 
   @FieldResolver(() => Int)
-  figureCount(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<number> {
-    return ctx.loaders.figureCountBySessionId.load(meta.sessionId);
+  async figureCount(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<number> {
+    return (await ctx.loaders.countsBySessionId.load(meta.sessionId)).figures;
   }
 
   @FieldResolver(() => Int)
-  openAnnotations(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<number> {
-    return ctx.loaders.openAnnotationsBySessionId.load(meta.sessionId);
+  async openAnnotations(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<number> {
+    return (await ctx.loaders.countsBySessionId.load(meta.sessionId)).openAnnotations;
   }
 }

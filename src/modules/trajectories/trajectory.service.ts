@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
 import { AppError, conflict, notFound } from '../../errors';
-import { inTransaction, Query, sqlOf } from '../../db/sql';
+import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { checks } from '../../validation';
 import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/auth.service';
@@ -309,7 +309,9 @@ export interface ListFilter {
  * another user's shared trajectories, for mentors of an active lab that user is active in.
  */
 export async function listTrajectories(em: EntityManager, viewer: Viewer, filter: ListFilter, limit: number) {
-  const q = sqlOf(em);
+  // Reads outside any transaction, on every client's refresh: prepared statements (one text per
+  // combination of filters), not the query builder.
+  const q = preparedOf(em);
   const ownerId = filter.ownerId ?? (filter.labId || filter.sharedOnly ? null : viewer.user.id);
   if (ownerId && ownerId !== viewer.user.id && !isAdmin(viewer) && !(await mentorsMember(q, viewer.user.id, ownerId))) {
     throw new AppError('FORBIDDEN', 'only mentors may list the sessions of another member');
