@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeOf } from '../../db/sql';
+import { preparedOf } from '../../db/sql';
 import { AppError, forbidden, unauthenticated } from '../../errors';
 import { usersInActiveLabs } from '../labs/membership.repository';
 import { User } from '../users/user.entity';
@@ -20,7 +20,7 @@ export const OPEN_PRINCIPAL = 'local';
 export async function ownerTierOf(em: EntityManager, email: string, now = new Date()): Promise<{ id: string; tier: PlanCode } | null> {
   const owner = await em.findOne(User, { email: email.toLowerCase() });
   if (!owner) return null;
-  const inLab = await usersInActiveLabs(executeOf(em), [owner.id]);
+  const inLab = await usersInActiveLabs(preparedOf(em), [owner.id]);
   return { id: owner.id, tier: effectiveTier(owner, inLab.has(owner.id), now) };
 }
 
