@@ -6,6 +6,7 @@ import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardReso
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
+import { loadConfig } from '../src/config';
 import { startTestApp, TestApp } from './support/app';
 
 const BIN = path.resolve(__dirname, '..', 'bin', 'labdesk.js');
@@ -54,8 +55,9 @@ describe('A2A tasks with a model', () => {
     expect((await labdesk(dataDir, ['a2a', 'enable'])).status).toBe(0);
     alice = await createKey(dataDir, 'alice');
     bob = await createKey(dataDir, 'bob');
-    t = await startTestApp({ DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
+    t = await startTestApp(modelEnv());
   }, 120_000);
+  const modelEnv = () => ({ DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
   afterAll(async () => {
     await t?.close();
     await fake?.close();
@@ -201,6 +203,30 @@ describe('A2A tasks with a model', () => {
     const rows = await t.sql(`select outcome from usage_entries where feature = 'a2a' order by id desc limit 1`);
     expect(rows).toEqual([{ outcome: 'error' }]);
   });
+
+  test('a second instance with A2A_WAIT_SECONDS=1: a blocking send to a hanging model answers the task unsettled; a cancel on the first instance aborts the turn wherever it runs', async () => {
+    const second = await startTestApp({ ...modelEnv(), A2A_WAIT_SECONDS: '1' }, { sameDatabaseAs: t });
+    try {
+      fake.script.push({ kind: 'hang' });
+      const before = fake.seen.length;
+      const reply = await rpc(second, alice, 'SendMessage', { message: ask('slow one') });
+      const task = reply.body.result.task;
+      expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(task.status.state);
+      while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await rpc(t, alice, 'CancelTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+      while (!fake.seen[before].closedEarly) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await rpc(second, alice, 'GetTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});
+
+test('A2A_WAIT_SECONDS: 60 by default, a positive integer up to 600', () => {
+  expect(loadConfig({}).a2aWaitSeconds).toBe(60);
+  expect(loadConfig({ A2A_WAIT_SECONDS: '5' }).a2aWaitSeconds).toBe(5);
+  for (const wrong of ['0', '-1', 'x', '1.5']) expect(() => loadConfig({ A2A_WAIT_SECONDS: wrong })).toThrow('A2A_WAIT_SECONDS must be a positive integer');
+  expect(() => loadConfig({ A2A_WAIT_SECONDS: '601' })).toThrow('A2A_WAIT_SECONDS must be at most 600');
 });
 
 describe('A2A tasks without a model', () => {

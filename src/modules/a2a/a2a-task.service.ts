@@ -29,7 +29,10 @@ const ANSWER_TOKENS = 4096;
 /** GetTask and SendMessage without historyLength: the most recent messages up to this many. */
 const HISTORY_CAP = 1000;
 const DEFAULT_PAGE_SIZE = 50;
-/** A lost publication (Redis is best-effort) delays a waiting SendMessage by at most this long, not to its deadline. */
+/**
+ * How often a waiting SendMessage and a running turn read the task again: a publication lost (Redis
+ * is best-effort) or made on another instance without Redis is then noticed this late at worst.
+ */
 const BACKSTOP_READ_MS = 5000;
 
 export const NO_MODEL_MESSAGE = 'this server has no language model configured (LLM_PROVIDER), so the agent cannot answer';
@@ -240,10 +243,15 @@ async function runTurn(services: Services, taskId: string, run: JobRun, logger: 
   const found = await repo.findTaskById(q, taskId);
   if (!found || TERMINAL_STATES.includes(found.state)) return;
   const canceled = new AbortController();
+  const cancel = () => canceled.abort(new Error('the task was canceled'));
   const events = services.pubsub.subscribe('A2A_TASK', taskId);
   const watching = (async () => {
-    for await (const event of events) if (TERMINAL_STATES.includes(event.state)) return canceled.abort(new Error('the task was canceled'));
+    for await (const event of events) if (TERMINAL_STATES.includes(event.state)) return cancel();
   })();
+  // Without Redis a cancel on another instance publishes only there: a slow re-read catches it.
+  const backstop = setInterval(() => {
+    repo.findTaskById(q, taskId).then((now) => (!now || TERMINAL_STATES.includes(now.state) ? cancel() : undefined), () => undefined);
+  }, BACKSTOP_READ_MS);
   try {
     const task = await repo.moveTask(q, taskId, 'TASK_STATE_WORKING', null);
     if (!task) return; // canceled in between
@@ -277,6 +285,7 @@ async function runTurn(services: Services, taskId: string, run: JobRun, logger: 
       await finish(services, q, task, 'TASK_STATE_FAILED', known ? error.message : 'the turn failed on an internal error');
     }
   } finally {
+    clearInterval(backstop);
     await events.return();
     await watching;
   }
