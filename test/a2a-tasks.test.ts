@@ -122,6 +122,29 @@ describe('A2A tasks with a model', () => {
     ]);
   });
 
+  test('a message added to a task while its turn runs: that turn\'s answer is not kept, the turn queued behind answers the whole history', async () => {
+    const client = await officialClient(t, alice);
+    let release!: () => void;
+    fake.script.push({ kind: 'answer', text: 'Answer one.', tokensIn: 2, tokensOut: 2, after: new Promise<void>((resolve) => (release = resolve)) });
+    fake.script.push({ kind: 'answer', text: 'Answer two.', tokensIn: 2, tokensOut: 2 });
+    const before = fake.seen.length;
+    const started = Task.toJSON((await client.sendMessage(sendRequest('Part one', {}, { returnImmediately: true }))) as Task) as any;
+    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    const added = await rpc(t, alice, 'SendMessage', { message: ask('Part two', { taskId: started.id }), configuration: { returnImmediately: true } });
+    expect(added.body.result.task).toMatchObject({ id: started.id, contextId: started.contextId });
+    release();
+    const done = Task.toJSON(await until(client, started.id, ['TASK_STATE_COMPLETED'])) as any;
+    expect(done.history.map((m: any) => [m.role, m.parts[0].text])).toEqual([
+      ['ROLE_USER', 'Part one'],
+      ['ROLE_USER', 'Part two'],
+      ['ROLE_AGENT', 'Answer two.'],
+    ]);
+    expect(done.artifacts).toEqual([expect.objectContaining({ artifactId: `${started.id}-answer`, parts: [{ text: 'Answer two.' }] })]);
+    expect(fake.seen[before + 1].body.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['Part one', 'Part two']);
+    const paid = await t.sql(`select outcome from usage_entries where feature = 'a2a' order by id desc limit 2`);
+    expect(paid).toEqual([{ outcome: 'ok' }, { outcome: 'ok' }]);
+  });
+
   test('listTasks: pages that cover every task once, filters, history and artifacts only on request; never another key\'s tasks', async () => {
     const client = await officialClient(t, bob);
     const ids: string[] = [];

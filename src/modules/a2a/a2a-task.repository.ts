@@ -85,7 +85,7 @@ export async function contextMessages(q: Query, principal: string, contextId: st
   return rows.map((row) => row.message);
 }
 
-export async function putArtifact(q: Query, taskId: string, artifact: { artifactId: string }): Promise<void> {
+export async function putArtifact(q: Query, taskId: string, artifact: { artifactId: string; [member: string]: unknown }): Promise<void> {
   await q(`insert into a2a_artifacts (task_id, artifact_id, artifact) values (?, ?, ?::jsonb) on conflict (task_id, artifact_id) do update set artifact = excluded.artifact`, [taskId, artifact.artifactId, JSON.stringify(artifact)]);
 }
 

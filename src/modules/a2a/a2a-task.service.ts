@@ -267,10 +267,11 @@ async function runTurn(services: Services, taskId: string, run: JobRun, logger: 
         const tq = sqlOf(tx);
         const now = await repo.findTaskById(tq, task.id, true);
         if (!now || TERMINAL_STATES.includes(now.state)) return null;
-        await repo.putArtifact(tq, task.id, { artifactId: `${task.id}-answer`, name: 'answer', parts: [{ text: completion.text }] } as never);
+        // A message added while this turn ran: its answer is stale (paid, in the ledger, not kept);
+        // the turn queued behind answers the whole history, and the task stays WORKING until then.
+        if ((await repo.lastSeq(tq, task.id)) > lastSeq) return null;
+        await repo.putArtifact(tq, task.id, { artifactId: `${task.id}-answer`, name: 'answer', parts: [{ text: completion.text }] });
         await repo.appendMessage(tq, task.id, agentMessage(task, completion.text));
-        // A message added while this turn ran is answered by the turn queued behind it: the task stays WORKING.
-        if ((await repo.lastSeq(tq, task.id)) > lastSeq + 1) return null;
         return repo.moveTask(tq, task.id, 'TASK_STATE_COMPLETED', null);
       });
       if (completed) publish(services, completed);
