@@ -132,6 +132,8 @@ describe('A2A tasks with a model', () => {
     while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
     const added = await rpc(t, alice, 'SendMessage', { message: ask('Part two', { taskId: started.id }), configuration: { returnImmediately: true } });
     expect(added.body.result.task).toMatchObject({ id: started.id, contextId: started.contextId });
+    const elsewhere = await rpc(t, alice, 'SendMessage', { message: ask('Part three', { taskId: started.id, contextId: 'ctx_another' }) });
+    expect(elsewhere.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('contextId') });
     release();
     const done = Task.toJSON(await until(client, started.id, ['TASK_STATE_COMPLETED'])) as any;
     expect(done.history.map((m: any) => [m.role, m.parts[0].text])).toEqual([
@@ -155,6 +157,7 @@ describe('A2A tasks with a model', () => {
       ids.push(task.id);
     }
     const seen: string[] = [];
+    const stamps: string[] = [];
     let pageToken = '';
     for (let page = 0; page < 5; page++) {
       const reply = await rpc(t, bob, 'ListTasks', { pageSize: 2, ...(pageToken ? { pageToken } : {}) });
@@ -163,10 +166,12 @@ describe('A2A tasks with a model', () => {
         expect(task).not.toHaveProperty('artifacts');
         expect(task).not.toHaveProperty('history');
         seen.push(task.id);
+        stamps.push(task.status.timestamp);
       }
       pageToken = reply.body.result.nextPageToken;
       if (pageToken === '') break;
     }
+    expect(stamps).toEqual([...stamps].sort().reverse()); // newest status first
     expect(seen.sort()).toEqual([...ids].sort());
     const filtered = await client.listTasks({ tenant: '', contextId, status: 3, pageSize: 10, historyLength: 1, includeArtifacts: true } as never);
     expect(filtered.totalSize).toBe(5);
