@@ -202,6 +202,24 @@ describe('A2A tasks with a model', () => {
     expect(reply.body.error).toMatchObject({ code: -32004 });
   });
 
+  test('in flight at once: eight messages to one working task all land, in distinct places; of eight cancels exactly one wins, the others are -32002', async () => {
+    const client = await officialClient(t, alice);
+    fake.script.push({ kind: 'hang' });
+    const before = fake.seen.length;
+    const started = Task.toJSON((await client.sendMessage(sendRequest('Start', {}, { returnImmediately: true }))) as Task) as any;
+    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    const texts = Array.from({ length: 8 }, (_, i) => `more ${i}`);
+    const sends = await Promise.all(texts.map((text) => rpc(t, alice, 'SendMessage', { message: ask(text, { taskId: started.id }), configuration: { returnImmediately: true } })));
+    expect(sends.map((reply) => reply.body.result?.task.id)).toEqual(texts.map(() => started.id));
+    const cancels = await Promise.all(texts.map(() => rpc(t, alice, 'CancelTask', { id: started.id })));
+    expect(cancels.filter((reply) => reply.body.result?.status.state === 'TASK_STATE_CANCELED')).toHaveLength(1);
+    expect(cancels.filter((reply) => reply.body.error?.code === -32002)).toHaveLength(7);
+    const history = (await rpc(t, alice, 'GetTask', { id: started.id })).body.result.history.map((m: any) => m.parts[0].text);
+    expect(history[0]).toBe('Start');
+    expect([...history.slice(1)].sort()).toEqual(texts);
+    while (!fake.seen[before].closedEarly) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
   test('getTask of an unknown task and of another key\'s task: TaskNotFoundError; neither can be canceled or messaged', async () => {
     const alices = await officialClient(t, alice);
     const task = Task.toJSON((await alices.sendMessage(sendRequest('mine'))) as Task) as any;

@@ -79,6 +79,9 @@ async function taskWithDetails(q: Query, task: TaskRow, historyLength: number | 
  * SendMessage: a message without `taskId` starts a task (in its `contextId`, or a new context);
  * with one, it is added to that task unless the task is terminal (-32004). Either way a turn job
  * is queued for the task, then the call waits (unless `returnImmediately`) for the task to settle.
+ * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task; BAD_REQUEST
+ *   (UNSUPPORTED_OPERATION) for a terminal one; VALIDATION_FAILED for a contextId not the task's;
+ *   UNAVAILABLE when the job queue refused the turn (the task is FAILED then)
  */
 export async function sendMessage(services: TaskServices, principal: A2aPrincipal, params: Wire, callerGone?: AbortSignal): Promise<{ task: Wire }> {
   const message = params.message as Wire;
@@ -142,7 +145,10 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
   }
 }
 
-/** GetTask: the principal's task with its most recent `historyLength` messages. */
+/**
+ * GetTask: the principal's task with its most recent `historyLength` messages.
+ * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
+ */
 export async function getTask(services: TaskServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
   const q = sqlOf(forkOf(services));
   const task = await repo.findTask(q, principal.id, params.id as string);
@@ -166,6 +172,7 @@ function keysetOf(token: string): { statusAt: Date; id: string } {
  * ListTasks: the principal's tasks, newest status first, by pages (a keyset on status time and
  * id). History only with `historyLength` (at most that many per task), artifacts only with
  * `includeArtifacts` (the key is absent otherwise).
+ * @throws VALIDATION_FAILED for a pageToken this server did not give
  */
 export async function listTasks(services: TaskServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
   const q = sqlOf(forkOf(services));
@@ -186,7 +193,11 @@ export async function listTasks(services: TaskServices, principal: A2aPrincipal,
   };
 }
 
-/** CancelTask: a task that is not terminal becomes CANCELED (a running turn sees the publication and aborts its model call). */
+/**
+ * CancelTask: a task that is not terminal becomes CANCELED (a running turn sees the publication
+ * and aborts its model call). The row lock makes one of concurrent cancels win.
+ * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task; CONFLICT (TASK_NOT_CANCELABLE) for a terminal one
+ */
 export async function cancelTask(services: TaskServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
   const em = forkOf(services);
   const canceled = await inTransaction(em, async (q) => {
