@@ -4,9 +4,9 @@ import express, { NextFunction, Request, Response, Router } from 'express';
 import { originOf, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
-import type { A2aGate } from '../src/modules/a2a/a2a-gate.service';
+import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { describe, refuseInvalidUtf8, sendError } from './http';
-import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, versionError } from './rpc';
+import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError } from './rpc';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const A2A_RPC_PATH = '/a2a/v1';
@@ -106,14 +106,19 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
       const call = readEnvelope(req.body);
       if ('error' in call) return answer(res, call.id, call.error);
       // Params are checked first: a malformed request is -32602 whatever the method then answers.
+      const callerGone = new AbortController();
+      res.on('close', () => callerGone.abort());
       try {
-        call.method.params?.(call.params);
+        const params = call.method.params?.(call.params) ?? call.params;
+        const { run, refuse } = call.method;
+        if (!run) return answer(res, call.id, rpcErrorOf(a2aError(refuse!.reason, refuse!.message)));
+        const result = await run({ services, principal: res.locals.a2aPrincipal as A2aPrincipal, callerGone: callerGone.signal }, params);
+        if (!res.headersSent) res.json(rpcSuccess(call.id, result));
       } catch (error) {
         const appError = toAppError(error);
-        if (appError.code === 'INTERNAL') logger.error('A2A params check failed', { method: call.method.name, error: describe(error) });
-        return answer(res, call.id, rpcErrorOf(appError));
+        if (appError.code === 'INTERNAL') logger.error('A2A method failed', { method: call.method.name, error: describe(error) });
+        if (!res.headersSent) answer(res, call.id, rpcErrorOf(appError));
       }
-      answer(res, call.id, rpcErrorOf(a2aError(call.method.refuse.reason, call.method.refuse.message)));
     },
   );
 

@@ -1,4 +1,7 @@
+import type { Services } from '../src/context';
 import { AppError, ErrorCode, FieldIssue } from '../src/errors';
+import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
+import { cancelTask, getTask, listTasks, sendMessage } from '../src/modules/a2a/a2a-task.service';
 
 /**
  * The A2A 1.0 JSON-RPC binding as data: the envelope rules, one row per method, and the one
@@ -83,25 +86,33 @@ export interface RpcMethod {
   name: string;
   /** Validates the params (throws VALIDATION_FAILED with field issues) and returns what the method runs on. */
   params?: (params: Record<string, unknown>) => Record<string, unknown>;
-  /** The A2A error this server answers for the method (a capability it does not declare, or work not built yet). */
-  refuse: { reason: A2aReason; message: string };
+  /** What the method does, for the caller the gate admitted (its result is the JSON-RPC `result`). */
+  run?: (call: MethodCall, params: Record<string, unknown>) => Promise<unknown>;
+  /** Without `run`: the A2A error this server answers for the method (a capability it does not declare). */
+  refuse?: { reason: A2aReason; message: string };
 }
 
-const notBuilt = (name: string) => ({ reason: 'UNSUPPORTED_OPERATION' as const, message: `${name} is not available on this server yet` });
+/** Who runs a method, and the signal of the caller leaving (a waiting SendMessage stops waiting). */
+export interface MethodCall {
+  services: Services;
+  principal: A2aPrincipal;
+  callerGone: AbortSignal;
+}
+
 const noStreaming = (name: string) => ({ reason: 'UNSUPPORTED_OPERATION' as const, message: `${name}: this agent does not stream (capabilities.streaming is false)` });
 const noPush = (name: string) => ({ reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' as const, message: `${name}: this agent sends no push notifications (capabilities.pushNotifications is false)` });
 
 /**
- * Every A2A 1.0 method (A2A §9.4). In this increment none reaches a GraphQL operation yet: the
- * task methods validate their params, then answer -32004 (not built); the capabilities the card
- * does not declare answer the errors A2A names for them.
+ * Every A2A 1.0 method (A2A §9.4). The task methods call the A2A task service directly (not a
+ * GraphQL operation: A2A tasks are not in the GraphQL schema); the capabilities the card does
+ * not declare answer the errors A2A names for them.
  */
 export const RPC_METHODS: RpcMethod[] = [
-  { name: 'SendMessage', params: sendMessageParams, refuse: notBuilt('SendMessage') },
+  { name: 'SendMessage', params: sendMessageParams, run: (call, params) => sendMessage(call.services, call.principal, params, call.callerGone) },
   { name: 'SendStreamingMessage', params: sendMessageParams, refuse: noStreaming('SendStreamingMessage') },
-  { name: 'GetTask', params: getTaskParams, refuse: notBuilt('GetTask') },
-  { name: 'ListTasks', params: listTasksParams, refuse: notBuilt('ListTasks') },
-  { name: 'CancelTask', params: taskIdParams('id'), refuse: notBuilt('CancelTask') },
+  { name: 'GetTask', params: getTaskParams, run: (call, params) => getTask(call.services, call.principal, params) },
+  { name: 'ListTasks', params: listTasksParams, run: (call, params) => listTasks(call.services, call.principal, params) },
+  { name: 'CancelTask', params: taskIdParams('id'), run: (call, params) => cancelTask(call.services, call.principal, params) },
   { name: 'SubscribeToTask', params: taskIdParams('id'), refuse: noStreaming('SubscribeToTask') },
   { name: 'CreateTaskPushNotificationConfig', refuse: noPush('CreateTaskPushNotificationConfig') },
   { name: 'GetTaskPushNotificationConfig', refuse: noPush('GetTaskPushNotificationConfig') },

@@ -44,6 +44,7 @@ import { buildAppSchema } from './schema';
 import { webRouter } from './web';
 import { ActivityRecorder } from './modules/activity/activity.recorder';
 import { A2aGate } from './modules/a2a/a2a-gate.service';
+import { registerA2aJobs } from './modules/a2a/a2a-task.service';
 
 export interface RunningApp {
   url: string;
@@ -82,8 +83,6 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const agent = { workspaces, jobs: new WorkspaceJobs(workspaces, orm, logger) };
   const jobs = new JobQueue(config.databaseUrl ?? embedded!.url, logger);
   const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
-  registerSummaryJobs(jobs, services, logger);
-  await jobs.start();
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
@@ -93,6 +92,11 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     if (a2aGate.atStart.warning) logger.warn(a2aGate.atStart.warning);
     logger.info('A2A endpoint mounted', { path: A2A_RPC_PATH, authRequired: a2aGate.atStart.authRequired });
   } else if (a2aGate.settings.enabled) logger.error('A2A endpoint not mounted', { reason: a2aGate.atStart.reason });
+
+  registerSummaryJobs(jobs, services, logger);
+  // A2A turns run on every instance where A2A is enabled, mounted here or not (the jobs are shared).
+  registerA2aJobs(jobs, services, a2aGate.settings.enabled, logger);
+  await jobs.start();
 
   const schema = buildAppSchema(pubsub);
   const app = express();

@@ -52,6 +52,8 @@ export interface Config {
   };
   /** Background summary jobs: one attempt's limit, further attempts, and the first retry's delay (doubling after). */
   summaryJobs: JobSettings;
+  /** How long a blocking A2A SendMessage waits for its task to settle (`A2A_WAIT_SECONDS`) before answering it WORKING. */
+  a2aWaitSeconds: number;
   /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
@@ -240,6 +242,8 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const a2aWaitSeconds = positiveInt('A2A_WAIT_SECONDS', 60);
+  if (a2aWaitSeconds > 600) problems.push('A2A_WAIT_SECONDS must be at most 600 (a request held open longer outlives proxies)');
   const summaryJobs = {
     timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
     retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
@@ -286,6 +290,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     llm,
     summaryJobs,
+    a2aWaitSeconds,
     agent,
     maxJsonBodyBytes,
     logLevel,

@@ -29,11 +29,18 @@ export interface LeaseChanged {
   at: string;
 }
 
+/** An A2A task's state changed (published after the commit): wakes a waiting SendMessage and a running turn. */
+export interface A2aTaskChanged {
+  taskId: string;
+  state: string;
+}
+
 /** Every topic and its payload. Payloads cross Redis as JSON: keep them plain data. */
 export type Topics = {
   LAB_MEMBER: [labId: string, payload: LabMemberEvent];
   RECORDS_APPENDED: [sessionId: string, payload: RecordsAppended];
   LEASE_CHANGED: [leaseId: string, payload: LeaseChanged];
+  A2A_TASK: [taskId: string, payload: A2aTaskChanged];
 };
 
 export type AppPubSub = ReturnType<typeof createPubSub<Topics>> & { close(): Promise<void> };

@@ -1,0 +1,123 @@
+import type { Query } from '../../db/sql';
+
+/** A task row as stored (its messages and artifacts are read separately). */
+export interface TaskRow {
+  id: string;
+  contextId: string;
+  principal: string;
+  ownerId: string;
+  state: string;
+  statusMessage: Record<string, unknown> | null;
+  statusAt: Date;
+}
+
+const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt"`;
+const asTask = (row: Record<string, unknown>): TaskRow => ({ ...(row as unknown as TaskRow), statusAt: new Date(row.statusAt as string) });
+
+/** States after which a task never changes again (A2A §4.1.3). */
+export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
+
+export async function insertTask(q: Query, task: { id: string; contextId: string; principal: string; ownerId: string; state: string }): Promise<void> {
+  await q(`insert into a2a_tasks (id, context_id, principal, owner_id, state) values (?, ?, ?, ?, ?)`, [task.id, task.contextId, task.principal, task.ownerId, task.state]);
+}
+
+/** The principal's task (another principal's is not found); `lock` takes its row lock (inside a transaction). */
+export async function findTask(q: Query, principal: string, id: string, lock = false): Promise<TaskRow | null> {
+  const [row] = await q(`select ${TASK_COLUMNS} from a2a_tasks where id = ? and principal = ?${lock ? ' for update' : ''}`, [id, principal]);
+  return row ? asTask(row) : null;
+}
+
+/** A task by id alone: for the turn job, which runs on behalf of whoever made it. */
+export async function findTaskById(q: Query, id: string, lock = false): Promise<TaskRow | null> {
+  const [row] = await q(`select ${TASK_COLUMNS} from a2a_tasks where id = ?${lock ? ' for update' : ''}`, [id]);
+  return row ? asTask(row) : null;
+}
+
+/**
+ * Moves a task that is not terminal to `state` (stamping the status time). Returns the row, or
+ * null when the task is terminal already (a cancel won the race): nothing changed then.
+ */
+export async function moveTask(q: Query, id: string, state: string, statusMessage: object | null): Promise<TaskRow | null> {
+  const [row] = await q(
+    `update a2a_tasks set state = ?, status_message = ?::jsonb, status_at = date_trunc('milliseconds', clock_timestamp()) where id = ? and state <> all(?) returning ${TASK_COLUMNS}`,
+    [state, statusMessage === null ? null : JSON.stringify(statusMessage), id, TERMINAL_STATES],
+  );
+  return row ? asTask(row) : null;
+}
+
+/** Appends a message to the task's history (its row is locked by the caller, so the sequence has no gaps or clashes). */
+export async function appendMessage(q: Query, taskId: string, message: object): Promise<void> {
+  await q(`insert into a2a_messages (task_id, seq, message) select ?, coalesce(max(seq), 0) + 1, ?::jsonb from a2a_messages where task_id = ?`, [taskId, JSON.stringify(message), taskId]);
+}
+
+/** The sequence number of the task's newest message (0 with none). */
+export async function lastSeq(q: Query, taskId: string): Promise<number> {
+  const [row] = await q<{ seq: number }>(`select coalesce(max(seq), 0)::int as seq from a2a_messages where task_id = ?`, [taskId]);
+  return row.seq;
+}
+
+/** The last `limit` messages of each task (all when undefined), oldest first. */
+export async function historiesOf(q: Query, taskIds: string[], limit?: number): Promise<Map<string, Record<string, unknown>[]>> {
+  const histories = new Map<string, Record<string, unknown>[]>(taskIds.map((id) => [id, []]));
+  if (taskIds.length === 0 || limit === 0) return histories;
+  const rows = await q<{ taskId: string; message: Record<string, unknown> }>(
+    `select task_id as "taskId", message from (
+       select task_id, seq, message, row_number() over (partition by task_id order by seq desc) as back from a2a_messages where task_id = any(?)
+     ) recent where ? :: int is null or back <= ? order by task_id, seq`,
+    [taskIds, limit ?? null, limit ?? null],
+  );
+  for (const row of rows) histories.get(row.taskId)!.push(row.message);
+  return histories;
+}
+
+/**
+ * The most recent messages of a context (every task of the principal in it), oldest first, at
+ * most `limit`: what a turn gives the model as the conversation so far.
+ */
+export async function contextMessages(q: Query, principal: string, contextId: string, limit: number): Promise<Record<string, unknown>[]> {
+  const rows = await q<{ message: Record<string, unknown> }>(
+    `select message from (
+       select m.message, t.created_at, m.task_id, m.seq from a2a_messages m join a2a_tasks t on t.id = m.task_id
+        where t.principal = ? and t.context_id = ? order by t.created_at desc, m.task_id desc, m.seq desc limit ?
+     ) recent order by created_at, task_id, seq`,
+    [principal, contextId, limit],
+  );
+  return rows.map((row) => row.message);
+}
+
+export async function putArtifact(q: Query, taskId: string, artifact: { artifactId: string; [member: string]: unknown }): Promise<void> {
+  await q(`insert into a2a_artifacts (task_id, artifact_id, artifact) values (?, ?, ?::jsonb) on conflict (task_id, artifact_id) do update set artifact = excluded.artifact`, [taskId, artifact.artifactId, JSON.stringify(artifact)]);
+}
+
+export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<string, Record<string, unknown>[]>> {
+  const artifacts = new Map<string, Record<string, unknown>[]>(taskIds.map((id) => [id, []]));
+  if (taskIds.length === 0) return artifacts;
+  const rows = await q<{ taskId: string; artifact: Record<string, unknown> }>(`select task_id as "taskId", artifact from a2a_artifacts where task_id = any(?) order by task_id, created_at, artifact_id`, [taskIds]);
+  for (const row of rows) artifacts.get(row.taskId)!.push(row.artifact);
+  return artifacts;
+}
+
+export interface TaskFilter {
+  principal: string;
+  contextId?: string;
+  state?: string;
+  statusAfter?: Date;
+}
+
+function whereOf(filter: TaskFilter): { sql: string; params: unknown[] } {
+  const parts = ['principal = ?'];
+  const params: unknown[] = [filter.principal];
+  if (filter.contextId !== undefined) (parts.push('context_id = ?'), params.push(filter.contextId));
+  if (filter.state !== undefined) (parts.push('state = ?'), params.push(filter.state));
+  if (filter.statusAfter !== undefined) (parts.push('status_at > ?'), params.push(filter.statusAfter));
+  return { sql: parts.join(' and '), params };
+}
+
+/** One page of the principal's tasks, newest status first, after the keyset `after` (status time, id); and how many match in all. */
+export async function listTasks(q: Query, filter: TaskFilter, pageSize: number, after?: { statusAt: Date; id: string }): Promise<{ rows: TaskRow[]; total: number }> {
+  const where = whereOf(filter);
+  const keyset = after ? ' and (status_at, id) < (?, ?)' : '';
+  const rows = await q(`select ${TASK_COLUMNS} from a2a_tasks where ${where.sql}${keyset} order by status_at desc, id desc limit ?`, [...where.params, ...(after ? [after.statusAt, after.id] : []), pageSize]);
+  const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${where.sql}`, where.params);
+  return { rows: rows.map(asTask), total: count.total };
+}
