@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -8,20 +7,9 @@ import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { mountingOf } from '../src/modules/a2a/a2a.policy';
 import { makeUser, startTestApp, TestApp } from './support/app';
+import { runLabdesk } from './support/cli';
 
-/** The `labdesk` command as an operator runs it (compiled on first use by bin/labdesk.js). */
-const BIN = path.resolve(__dirname, '..', 'bin', 'labdesk.js');
-
-function labdesk(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const base: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: '/nonexistent', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env };
-  for (const key of ['LABDESK_URL', 'LABDESK_TOKEN', 'PUBLIC_URL', 'PORT', 'HOST']) if (!(key in env)) delete base[key];
-  const child = spawn(process.execPath, [BIN, ...args], { env: base });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
+const labdesk = (dataDir: string, args: string[], env: Record<string, string> = {}) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
 
 /** `labdesk a2a key create`: the key id and the plaintext it prints once. */
 async function createKey(dataDir: string, label: string) {

@@ -1,24 +1,10 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { freePort } from '../src/db/embedded';
 import { useTestApp } from './support/app';
-
-/** The `labdesk` command as a user runs it from the checkout (`npx labdesk` runs this file). */
-const BIN = path.resolve(__dirname, '..', 'bin', 'labdesk.js');
+import { runLabdesk } from './support/cli';
 
 const t = useTestApp();
 
-/** Runs the CLI as a child process (asynchronously: the server under test lives in this process). */
-function labdesk(args: string[], env: Record<string, string> = {}) {
-  const base: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: '/nonexistent', ...env };
-  for (const key of ['LABDESK_URL', 'LABDESK_TOKEN', 'PUBLIC_URL', 'PORT', 'HOST']) if (!(key in env)) delete base[key];
-  const child = spawn(process.execPath, [BIN, ...args], { env: base });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
+const labdesk = runLabdesk;
 
 describe('labdesk CLI', () => {
   test('a group name with --help lists its commands (exit 0)', async () => {
