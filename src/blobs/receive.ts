@@ -34,8 +34,14 @@ export async function receiveToTemp(source: Readable, tmpDir: string, maxBytes: 
       done(null, chunk);
     },
   });
+  // Opened before the copy starts: a stream that opened lazily could create the file after a
+  // copy failing at its first chunk had already removed it, leaving the file behind.
+  const handle = await fs.promises.open(file, 'wx', 0o600).catch((error: unknown) => {
+    source.resume();
+    throw error;
+  });
   try {
-    await pipeline(source, measure, fs.createWriteStream(file, { mode: 0o600 }));
+    await pipeline(source, measure, handle.createWriteStream());
   } catch (error) {
     await fs.promises.rm(file, { force: true });
     throw error;

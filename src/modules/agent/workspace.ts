@@ -433,17 +433,23 @@ export async function resolveInside(
   let parent = realRoot;
   for (const [index, segment] of parentSegments.entries()) {
     const next = path.join(parent, segment);
-    const real = await fsp.realpath(next).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw pathError(error);
-      return undefined;
-    });
+    const realOf = () =>
+      fsp.realpath(next).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw pathError(error);
+        return undefined;
+      });
+    let real = await realOf();
     if (real === undefined) {
+      const existing = await fsp.lstat(next).catch(() => undefined);
       // A dangling link is not a missing directory: creating through it would write where it points.
-      if (await fsp.lstat(next).then(() => true, () => false)) throw escape();
-      if (mode === 'existing' || !makeDir) throw notFound(`directory ${parentSegments.slice(0, index + 1).join('/')}`);
-      await makeDir(next);
-      parent = next;
-      continue;
+      if (existing?.isSymbolicLink()) throw escape();
+      if (!existing) {
+        if (mode === 'existing' || !makeDir) throw notFound(`directory ${parentSegments.slice(0, index + 1).join('/')}`);
+        await makeDir(next);
+      }
+      // Made here, or by a concurrent call since the first look: checked like any directory.
+      real = await realOf();
+      if (real === undefined) throw escape();
     }
     if (!inside(real)) throw escape();
     if (!(await fsp.stat(real)).isDirectory()) throw pathError(Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }));
