@@ -1,7 +1,7 @@
 import { createClient, Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { labOfTwo, makeUser, startTestApp, TestApp, TestUser, useTestApp } from './support/app';
-import { startFakeLlm } from './support/fake-llm';
+import { useFakeLlm } from './support/fake-llm';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
 
 /**
@@ -11,14 +11,8 @@ import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/t
  * completes the subscription) cancels the model call.
  */
 
-let fake: Awaited<ReturnType<typeof startFakeLlm>>;
 // A long time-out: only a cancellation can end a stalled call within a test.
-const env: Record<string, string> = { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_SECONDS: '120', LLM_MAX_RETRIES: '2' };
-beforeAll(async () => {
-  fake = await startFakeLlm(() => ({ kind: 'answer', text: 'The run fitted marker-alpha and then stopped.', tokensIn: 900, tokensOut: 40 }));
-  env.LLM_BASE_URL = fake.baseUrl;
-});
-afterAll(async () => fake?.close());
+const { env, fake } = useFakeLlm(() => ({ kind: 'answer', text: 'The run fitted marker-alpha and then stopped.', tokensIn: 900, tokensOut: 40 }), { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_SECONDS: '120', LLM_MAX_RETRIES: '2' });
 
 const t = useTestApp(env);
 const { append, setVisibility } = trajectoryCalls(t);

@@ -1,5 +1,5 @@
 import { labOfTwo, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
-import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
+import { useFakeLlm, SeenRequest, Step } from './support/fake-llm';
 import { createLanguageModel } from '../src/llm/language-model';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
 
@@ -31,13 +31,7 @@ function scriptedModel(request: SeenRequest): Step {
   return { kind: 'answer', text: `The records mention ${found.join(', ') || 'nothing marked'}.`, tokensIn: 1200, tokensOut: 300 };
 }
 
-let fake: Awaited<ReturnType<typeof startFakeLlm>>;
-const env: Record<string, string> = { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test-key', LLM_TIMEOUT_SECONDS: '1', LLM_MAX_RETRIES: '2' };
-beforeAll(async () => {
-  fake = await startFakeLlm(scriptedModel);
-  env.LLM_BASE_URL = fake.baseUrl;
-});
-afterAll(async () => fake?.close());
+const { env, fake } = useFakeLlm(scriptedModel, { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test-key', LLM_TIMEOUT_SECONDS: '1', LLM_MAX_RETRIES: '2' });
 
 const t = useTestApp(env);
 const { append, setVisibility } = trajectoryCalls(t);

@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config';
 import { freePort } from '../src/db/embedded';
 import { labOfTwo, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser, useTestApp } from './support/app';
 import { createTestDatabase, query } from './support/databases';
-import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
+import { useFakeLlm, SeenRequest, Step } from './support/fake-llm';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
 
 /**
@@ -65,8 +65,7 @@ function scriptedModel(request: SeenRequest): Step {
   return { ...answer, delayMs: SLOW_MS };
 }
 
-let fake: Awaited<ReturnType<typeof startFakeLlm>>;
-const env: Record<string, string> = {
+const { env, fake } = useFakeLlm(scriptedModel, {
   LLM_PROVIDER: 'openai',
   LLM_MODEL: MODEL,
   LLM_API_KEY: 'sk-test-key',
@@ -75,12 +74,7 @@ const env: Record<string, string> = {
   SUMMARY_JOB_RETRIES: '1',
   SUMMARY_JOB_RETRY_DELAY_SECONDS: '1',
   SUMMARY_JOB_TIMEOUT_SECONDS: '60',
-};
-beforeAll(async () => {
-  fake = await startFakeLlm(scriptedModel);
-  env.LLM_BASE_URL = fake.baseUrl;
 });
-afterAll(async () => fake?.close());
 
 const t = useTestApp(env);
 const { append, setVisibility } = trajectoryCalls(t);

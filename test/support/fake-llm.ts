@@ -200,3 +200,37 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
     },
   };
 }
+
+export type FakeLlm = Awaited<ReturnType<typeof startFakeLlm>>;
+
+/**
+ * A suite's scripted model: started before its apps and closed after them. `env` (the given
+ * settings plus `LLM_BASE_URL` once started) is what `useTestApp` takes; `fake` reads the
+ * running server's script and requests.
+ */
+export function useFakeLlm(fallback: (request: SeenRequest) => Step, settings: Record<string, string>): { env: Record<string, string>; fake: FakeLlm } {
+  const env = { ...settings };
+  let server: FakeLlm | undefined;
+  beforeAll(async () => {
+    server = await startFakeLlm(fallback);
+    env.LLM_BASE_URL = server.baseUrl;
+  });
+  afterAll(async () => server?.close());
+  const running = () => {
+    if (!server) throw new Error('the fake model starts in beforeAll');
+    return server;
+  };
+  const fake: FakeLlm = {
+    get baseUrl() {
+      return running().baseUrl;
+    },
+    get script() {
+      return running().script;
+    },
+    get seen() {
+      return running().seen;
+    },
+    close: () => running().close(),
+  };
+  return { env, fake };
+}
