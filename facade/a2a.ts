@@ -5,6 +5,7 @@ import { originOf, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
+import { INPUT_MEDIA_TYPES, OUTPUT_MEDIA_TYPES } from '../src/modules/a2a/a2a-parts';
 import { describe, refuseInvalidUtf8, sendError } from './http';
 import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError } from './rpc';
 
@@ -37,8 +38,8 @@ export function agentCard(baseUrl: string) {
     capabilities: { streaming: false, pushNotifications: false },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
+    defaultInputModes: INPUT_MEDIA_TYPES,
+    defaultOutputModes: OUTPUT_MEDIA_TYPES,
     skills: [
       {
         id: 'analysis',

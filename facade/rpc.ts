@@ -1,6 +1,7 @@
 import type { Services } from '../src/context';
 import { AppError, ErrorCode, FieldIssue } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
+import { INPUT_MEDIA_TYPES, unsupportedMediaType } from '../src/modules/a2a/a2a-parts';
 import { cancelTask, getTask, listTasks, sendMessage } from '../src/modules/a2a/a2a-task.service';
 
 /**
@@ -247,6 +248,7 @@ function sendMessageParams(params: Record<string, unknown>) {
       if (members[0] === 'text' && typeof part.text !== 'string') issues.add(`${at}.text`, 'must be a string');
       if (members[0] === 'raw' && (typeof part.raw !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(part.raw) || part.raw.length % 4 !== 0)) issues.add(`${at}.raw`, 'must be base64');
       if (members[0] === 'url') issues.add(`${at}.url`, 'URL parts are disabled on this server');
+      if (part.mediaType !== undefined && typeof part.mediaType !== 'string') issues.add(`${at}.mediaType`, 'must be a string');
     });
   }
   if (params.configuration !== undefined) {
@@ -257,5 +259,8 @@ function sendMessageParams(params: Record<string, unknown>) {
       optionalCount(issues, configuration, 'historyLength', [0, 1000], 'configuration.');
     }
   }
-  return issues.done(params);
+  issues.done(params);
+  const refused = unsupportedMediaType((message.parts as Record<string, unknown>[]));
+  if (refused) throw a2aError('CONTENT_TYPE_NOT_SUPPORTED', `media type ${refused} is not accepted; this agent accepts ${INPUT_MEDIA_TYPES.join(', ')}`);
+  return params;
 }

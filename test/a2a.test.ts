@@ -70,8 +70,8 @@ describe('A2A endpoint with keys', () => {
       capabilities: { streaming: false, pushNotifications: false },
       securitySchemes: { bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) } },
       securityRequirements: [{ schemes: { bearer: { list: [] } } }],
-      defaultInputModes: ['text/plain'],
-      defaultOutputModes: ['text/plain'],
+      defaultInputModes: expect.arrayContaining(['text/plain', 'application/json', 'text/csv', 'application/octet-stream']),
+      defaultOutputModes: expect.arrayContaining(['text/plain', 'image/png', 'application/octet-stream']),
       skills: [{ id: 'analysis', name: expect.any(String), description: expect.any(String), tags: expect.arrayContaining([expect.any(String)]) }],
     });
   });

@@ -50,7 +50,8 @@ const SYSTEM = [
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config'>;
 type Wire = Record<string, unknown>;
 
-const taskNotFound = () => new AppError('NOT_FOUND', 'task not found', { a2aReason: 'TASK_NOT_FOUND' });
+/** The same error for an unknown task and another principal's (spec: `task not found: <task_id>`): no existence oracle. */
+const taskNotFound = (id: string) => new AppError('NOT_FOUND', `task not found: ${id}`, { a2aReason: 'TASK_NOT_FOUND' });
 const forkOf = (services: TaskServices) => services.orm.em.fork() as EntityManager;
 const publish = (services: TaskServices, task: TaskRow) => services.pubsub.publish('A2A_TASK', task.id, { taskId: task.id, state: task.state });
 
@@ -90,7 +91,7 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
   const task = await inTransaction(em, async (q) => {
     if (typeof message.taskId === 'string') {
       const existing = await repo.findTask(q, principal.id, message.taskId, true);
-      if (!existing) throw taskNotFound();
+      if (!existing) throw taskNotFound(message.taskId);
       if (TERMINAL_STATES.includes(existing.state)) throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, { a2aReason: 'UNSUPPORTED_OPERATION' });
       if (message.contextId !== undefined && message.contextId !== existing.contextId) {
         throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [{ path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' }]);
@@ -152,7 +153,7 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
 export async function getTask(services: TaskServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
   const q = sqlOf(forkOf(services));
   const task = await repo.findTask(q, principal.id, params.id as string);
-  if (!task) throw taskNotFound();
+  if (!task) throw taskNotFound(params.id as string);
   return taskWithDetails(q, task, params.historyLength as number | undefined);
 }
 
@@ -202,7 +203,7 @@ export async function cancelTask(services: TaskServices, principal: A2aPrincipal
   const em = forkOf(services);
   const canceled = await inTransaction(em, async (q) => {
     const task = await repo.findTask(q, principal.id, params.id as string, true);
-    if (!task) throw taskNotFound();
+    if (!task) throw taskNotFound(params.id as string);
     if (TERMINAL_STATES.includes(task.state)) throw new AppError('CONFLICT', `task ${task.id} is ${task.state}: it cannot be canceled`, { a2aReason: 'TASK_NOT_CANCELABLE' });
     return (await repo.moveTask(q, task.id, 'TASK_STATE_CANCELED', null))!;
   });

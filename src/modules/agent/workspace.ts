@@ -31,6 +31,8 @@ const MEDIA_TYPES: Record<string, string> = {
   '.py': 'text/x-python', '.sh': 'text/x-shellscript', '.parquet': 'application/vnd.apache.parquet', '.npy': 'application/octet-stream',
 };
 export const mediaTypeOf = (name: string) => MEDIA_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
+/** Every media type an output file (an artifact) can have. */
+export const OUTPUT_FILE_MEDIA_TYPES = [...new Set([...Object.values(MEDIA_TYPES), 'application/octet-stream'])];
 
 export interface WorkspaceUsage {
   bytes: number;
