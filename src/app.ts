@@ -81,7 +81,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   // Once at start: code execution is refused (with the reason logged here) unless bubblewrap works.
   await workspaces.checkSandbox();
   const agent = { workspaces, jobs: new WorkspaceJobs(workspaces, orm, logger) };
-  const jobs = new JobQueue(config.databaseUrl ?? embedded!.url, logger);
+  const jobs = new JobQueue(config.databaseUrl ?? embedded!.url, logger, config.jobInstanceTimeoutSeconds);
   const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
 
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);

@@ -52,6 +52,8 @@ export interface Config {
   };
   /** Background summary jobs: one attempt's limit, further attempts, and the first retry's delay (doubling after). */
   summaryJobs: JobSettings;
+  /** How long an instance may miss its job-queue heartbeat before its running jobs are failed over (`JOB_INSTANCE_TIMEOUT_SECONDS`). */
+  jobInstanceTimeoutSeconds: number;
   /** How long a blocking A2A SendMessage waits for its task to settle (`A2A_WAIT_SECONDS`) before answering it WORKING. */
   a2aWaitSeconds: number;
   /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
@@ -242,6 +244,9 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const jobInstanceTimeoutSeconds = positiveInt('JOB_INSTANCE_TIMEOUT_SECONDS', 60);
+  // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
+  if (jobInstanceTimeoutSeconds < 3) problems.push('JOB_INSTANCE_TIMEOUT_SECONDS must be at least 3');
   const a2aWaitSeconds = positiveInt('A2A_WAIT_SECONDS', 60);
   if (a2aWaitSeconds > 600) problems.push('A2A_WAIT_SECONDS must be at most 600 (a request held open longer outlives proxies)');
   const summaryJobs = {
@@ -290,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     llm,
     summaryJobs,
+    jobInstanceTimeoutSeconds,
     a2aWaitSeconds,
     agent,
     maxJsonBodyBytes,

@@ -1,4 +1,7 @@
 import type { Query } from '../db/sql';
+// pg-boss's own statements (pinned at 10.4.2), so that a job failed over here is retried or failed exactly as its maintenance would.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const plans = require('pg-boss/src/plans') as { locked(schema: string, query: string): string; failJobsByTimeout(schema: string): string };
 
 /** The PostgreSQL schema pg-boss keeps its queues and jobs in (it creates and migrates it itself). */
 export const JOB_SCHEMA = 'pgboss';
@@ -31,7 +34,7 @@ export interface FetchedJob {
 
 /** pg-boss's own connection: statements with `$n` parameters. */
 export interface JobDb {
-  executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -42,7 +45,7 @@ export interface JobDb {
  * racing for one key still meet that index: the loser's statement fails (unique violation) and
  * it fetches again later. Retries count as pg-boss counts them (a job started before).
  */
-export async function fetchDueJobs(db: JobDb, name: string, limit: number): Promise<FetchedJob[]> {
+export async function fetchDueJobs(db: JobDb, name: string, limit: number, instanceId: string): Promise<FetchedJob[]> {
   const { rows } = await db.executeSql(
     `with due as (
        select j.id, j.singleton_key, j.priority, j.created_on from ${JOB_SCHEMA}.job j
@@ -57,12 +60,55 @@ export async function fetchDueJobs(db: JobDb, name: string, limit: number): Prom
        select id, row_number() over (partition by coalesce(singleton_key, '') order by priority desc, created_on, id) as nth from due
      )
      update ${JOB_SCHEMA}.job j
-        set state = 'active', started_on = now(),
+        set state = 'active', started_on = now(), output = jsonb_build_object('instance', $3::text),
             retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
        from firsts
       where j.name = $1 and j.id = firsts.id and firsts.nth = 1
      returning j.id, j.data, extract(epoch from j.expire_in)::int as "expireInSeconds", j.retry_count as "retryCount"`,
-    [name, limit],
+    [name, limit, instanceId],
   );
   return rows as FetchedJob[];
+}
+
+/** Records that the instance is alive (its heartbeat). */
+export async function beatInstance(db: JobDb, instanceId: string): Promise<void> {
+  await db.executeSql(`insert into public.job_instances (id) values ($1) on conflict (id) do update set seen_at = now()`, [instanceId]);
+}
+
+/** An instance that stops cleanly leaves no row (its running attempts were aborted and recorded); rows of long-dead instances go too. */
+export async function forgetInstance(db: JobDb, instanceId: string): Promise<void> {
+  await db.executeSql(`delete from public.job_instances where id = $1 or seen_at < now() - interval '1 day'`, [instanceId]);
+}
+
+export interface OrphanedJob {
+  id: string;
+  name: string;
+  data: object;
+  /** What the job became: `retry` (it runs again) or `failed` (no attempt left). */
+  state: string;
+}
+
+/**
+ * Fails over the running jobs of kinds `names` whose instance has not beaten for `staleSeconds`
+ * (the instance recorded in the job's `output` at fetch): each is made expired and failed
+ * by pg-boss's own time-out statement, so it is retried with backoff or, with no attempt left,
+ * failed. Only one sweeping instance claims a job (the `orphaned` mark); a job taken meanwhile
+ * by a live instance carries that instance and is left alone.
+ */
+export async function failOverOrphanedJobs(db: JobDb, names: string[], staleSeconds: number): Promise<OrphanedJob[]> {
+  const { rows } = await db.executeSql(
+    // Dated back past its expiry (its expire_in is kept: the retry carries it).
+    `update ${JOB_SCHEMA}.job j set started_on = now() - j.expire_in - interval '1 second', output = j.output || '{"orphaned": true}'
+      where j.name = any($1) and j.state = 'active' and j.output ? 'instance' and not j.output ? 'orphaned'
+        and not exists (select 1 from public.job_instances i where i.id::text = j.output->>'instance' and i.seen_at > now() - make_interval(secs => $2))
+      returning j.id, j.name, j.data`,
+    [names, staleSeconds],
+  );
+  if (rows.length === 0) return [];
+  // Several statements in one simple query (no parameters), as pg-boss runs it.
+  await db.executeSql(plans.locked(JOB_SCHEMA, plans.failJobsByTimeout(JOB_SCHEMA)));
+  const claimed = rows as Omit<OrphanedJob, 'state'>[];
+  const { rows: states } = await db.executeSql(`select id, state from ${JOB_SCHEMA}.job where id = any($1::uuid[])`, [claimed.map((job) => job.id)]);
+  const stateOf = new Map((states as { id: string; state: string }[]).map((row) => [row.id, row.state]));
+  return claimed.map((job) => ({ ...job, state: stateOf.get(job.id) ?? 'failed' }));
 }

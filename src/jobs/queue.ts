@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { JobSettings } from '../config';
 import { AppError, isUniqueViolation } from '../errors';
 import type { Logger } from '../logger';
-import { FetchedJob, fetchDueJobs, JOB_SCHEMA } from './jobs.repository';
+import { beatInstance, failOverOrphanedJobs, FetchedJob, fetchDueJobs, forgetInstance, JOB_SCHEMA } from './jobs.repository';
 
 /** pg-boss's own connections per instance (fetching, completing and sending jobs), beside DATABASE_POOL_SIZE. */
 export const JOB_POOL_SIZE = 2;
@@ -25,6 +26,8 @@ export interface QueueOptions extends JobSettings {
 }
 
 type Handler<T> = (data: T, run: JobRun) => Promise<void>;
+/** Told that a job's last attempt died with its instance (no handler ran to record it): what the job was for must say so. */
+type LostHandler<T> = (data: T) => Promise<void>;
 
 /**
  * Durable background jobs on PostgreSQL (pg-boss): a named kind has one handler; a job is sent
@@ -33,23 +36,34 @@ type Handler<T> = (data: T, run: JobRun) => Promise<void>;
  * fetch that skips keys with a running job. Jobs survive restarts and run on whichever instance
  * fetches them first; a failed attempt is retried with exponential backoff, then the job is
  * dead (`failed`). An attempt is cancelled (its signal aborted) at its time-out or when this
- * instance stops, and a dead instance's attempt is failed over by pg-boss's maintenance.
+ * instance stops. Each instance beats in `job_instances`; the attempts of an instance that
+ * stopped beating for `instanceTimeoutSeconds` (killed, frozen, cut off) are failed over by any
+ * other instance, so they are retried (or, with no attempt left, reported to the kind's `lost`
+ * handler) within about that time rather than at their time-out.
  */
 export class JobQueue {
   private boss!: PgBoss;
-  private readonly kinds = new Map<string, { options: QueueOptions; handler: Handler<never> }>();
+  /** This process's id in `job_instances` and in the jobs it runs. */
+  readonly instanceId = randomUUID();
+  private readonly kinds = new Map<string, { options: QueueOptions; handler: Handler<never>; lost?: LostHandler<never> }>();
+  private readonly timers: NodeJS.Timeout[] = [];
   private readonly running = new Set<AbortController>();
   private readonly wakers = new Map<string, () => void>();
   private loops: Promise<void>[] = [];
   private started = false;
   private stopping = false;
 
-  constructor(private readonly databaseUrl: string, private readonly logger: Logger) {}
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly logger: Logger,
+    /** How long an instance may go without a heartbeat before its running jobs are failed over (`JOB_INSTANCE_TIMEOUT_SECONDS`). */
+    private readonly instanceTimeoutSeconds = 60,
+  ) {}
 
-  /** Names the handler of a kind of job; before `start`. */
-  register<T extends object>(name: string, options: QueueOptions, handler: Handler<T>): void {
+  /** Names the handler of a kind of job, and what to do when a job's last attempt died with its instance; before `start`. */
+  register<T extends object>(name: string, options: QueueOptions, handler: Handler<T>, lost?: LostHandler<T>): void {
     if (this.started) throw new Error(`job kind ${name} registered after the queue started`);
-    this.kinds.set(name, { options, handler: handler as Handler<never> });
+    this.kinds.set(name, { options, handler: handler as Handler<never>, lost: lost as LostHandler<never> | undefined });
   }
 
   /** Creates pg-boss's schema (or migrates it) and the queues, then works on them until `stop`. */
@@ -66,7 +80,10 @@ export class JobQueue {
     });
     this.boss.on('error', (error) => this.logger.warn('job queue error', { error: String(error) }));
     await this.boss.start();
+    await beatInstance(this.boss.getDb(), this.instanceId);
     this.started = true;
+    this.every(this.instanceTimeoutSeconds / 6, () => beatInstance(this.boss.getDb(), this.instanceId), 'job heartbeat failed');
+    this.every(this.instanceTimeoutSeconds / 2, () => this.failOverDeadInstances(), 'failing over the jobs of dead instances failed');
     for (const [name, { options }] of this.kinds) {
       await this.boss.createQueue(name, { name, policy: 'stately', ...this.retryPolicy(options) });
       this.loops.push(this.work(name));
@@ -94,9 +111,27 @@ export class JobQueue {
     if (this.stopping || !this.started) return;
     this.stopping = true;
     for (const wake of this.wakers.values()) wake();
+    for (const timer of this.timers) clearInterval(timer);
     for (const controller of this.running) controller.abort(new Error('the service stopped before the job finished'));
     await Promise.allSettled(this.loops);
+    await forgetInstance(this.boss.getDb(), this.instanceId).catch((error: unknown) => this.logger.warn('job instance row not removed', { error: String(error) }));
     await this.boss.stop({ graceful: false, close: true });
+  }
+
+  private every(seconds: number, work: () => Promise<unknown>, failure: string): void {
+    const timer = setInterval(() => void work().catch((error: unknown) => this.logger.warn(failure, { error: String(error) })), Math.max(1000, seconds * 1000));
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  /** Retries (or reports lost) the jobs of instances that stopped beating. */
+  private async failOverDeadInstances(): Promise<void> {
+    const jobs = await failOverOrphanedJobs(this.boss.getDb(), [...this.kinds.keys()], this.instanceTimeoutSeconds);
+    for (const job of jobs) {
+      this.logger.warn('job failed over: its instance stopped', { queue: job.name, job: job.id, now: job.state });
+      const lost = this.kinds.get(job.name)?.lost;
+      if (job.state === 'failed' && lost) await lost(job.data as never).catch((error: unknown) => this.logger.error('recording a lost job failed', { queue: job.name, job: job.id, error: String(error) }));
+    }
   }
 
   private retryPolicy(options: QueueOptions) {
@@ -109,7 +144,7 @@ export class JobQueue {
     const active = new Set<Promise<void>>();
     while (!this.stopping) {
       if (active.size < options.concurrency) {
-        const jobs = await fetchDueJobs(this.boss.getDb(), name, options.concurrency - active.size).catch((error: unknown) => {
+        const jobs = await fetchDueJobs(this.boss.getDb(), name, options.concurrency - active.size, this.instanceId).catch((error: unknown) => {
           // A unique violation is another instance that took a job of the same key at the same moment.
           if (!isUniqueViolation(error)) this.logger.warn('job fetch failed', { queue: name, error: String(error) });
           return [];

@@ -214,7 +214,17 @@ export async function cancelTask(services: TaskServices, principal: A2aPrincipal
 /** Registers the turn job when A2A is enabled (so the queue starts for it). */
 export function registerA2aJobs(queue: JobQueue, services: Services, enabled: boolean, logger: Logger): void {
   if (!enabled) return;
-  queue.register<{ taskId: string }>(A2A_TURN_JOB, TURN_JOB, (data, run) => runTurn(services, data.taskId, run, logger));
+  queue.register<{ taskId: string }>(
+    A2A_TURN_JOB,
+    TURN_JOB,
+    (data, run) => runTurn(services, data.taskId, run, logger),
+    // Its last attempt died with its instance: no turn will run, so the task says so rather than staying WORKING.
+    async (data) => {
+      const q = sqlOf(forkOf(services));
+      const task = await repo.findTaskById(q, data.taskId);
+      if (task) await finish(services, q, task, 'TASK_STATE_FAILED', 'the turn did not finish: the instance running it stopped; send the message again');
+    },
+  );
 }
 
 /** A message's parts as text for the model: text as is, data as JSON, files named only (not read). */

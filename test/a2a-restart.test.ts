@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestApp, TestApp } from './support/app';
+import { createTestDatabase } from './support/databases';
+import { startFakeLlm } from './support/fake-llm';
+import { ChildServer, startChildServer } from './support/child';
+import { createA2aKey, enableA2a, rpcCall, userMessage } from './support/a2a';
+
+/**
+ * Restart safety of A2A turns: an instance killed while its turn runs (SIGKILL, so nothing of its
+ * shutdown runs) leaves the turn's job running in the table; another instance notices the dead
+ * instance's missing heartbeat within JOB_INSTANCE_TIMEOUT_SECONDS, and the task is resumed
+ * (its turn retried) or, with no attempt left, FAILED with a clear message: never stuck WORKING.
+ */
+let fake: Awaited<ReturnType<typeof startFakeLlm>>;
+beforeAll(async () => {
+  fake = await startFakeLlm(() => ({ kind: 'answer', text: 'Answered after the restart.', tokensIn: 2, tokensOut: 3 }));
+});
+afterAll(async () => fake?.close());
+
+async function setUp() {
+  const database = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-restart-'));
+  await enableA2a(dataDir);
+  const key = (await createA2aKey(dataDir, 'peer')).plaintext;
+  const env = {
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    BOOTSTRAP_ADMIN_TOKEN: `ldk_pat_testadmin${process.pid}xrestartxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`,
+    LLM_PROVIDER: 'openai',
+    LLM_MODEL: 'gpt-5',
+    LLM_API_KEY: 'sk-test',
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_MAX_RETRIES: '0',
+    JOB_INSTANCE_TIMEOUT_SECONDS: '3',
+  };
+  return { database, dataDir, key, env };
+}
+
+type Caller = Pick<ChildServer, 'call'>;
+const rpc = (server: Caller, key: string, method: string, params: unknown) =>
+  server.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: rpcCall(1, method, params) });
+
+/** Polls until `done` holds (at most `seconds`): the suite fails with `what` rather than hang. */
+async function until<T>(what: string, seconds: number, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let waited = 0; ; waited += 100) {
+    const value = await read();
+    if (done(value)) return value;
+    if (waited > seconds * 1000) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 300)} after ${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const untilState = (server: Caller, key: string, id: string, states: string[]) =>
+  until(`task ${id} settling`, 60, async () => (await rpc(server, key, 'GetTask', { id })).body.result, (task) => states.includes(task?.status?.state));
+
+const untilAsked = (asked: number) => until('the model being asked', 30, async () => fake.seen.length, (seen) => seen > asked);
+
+/** Starts a task on `server` whose model call hangs, and returns once the model has been asked. */
+async function hangingTask(server: Caller, key: string): Promise<string> {
+  const asked = fake.seen.length;
+  fake.script.push({ kind: 'hang' });
+  const sent = await rpc(server, key, 'SendMessage', { message: userMessage('a long question'), configuration: { returnImmediately: true } });
+  expect(sent.body).toMatchObject({ result: { task: { id: expect.any(String) } } });
+  await untilAsked(asked);
+  return sent.body.result.task.id as string;
+}
+
+test('an instance killed mid-turn: another instance fails its attempt over and the retried turn completes the task', async () => {
+  const { database, key, env } = await setUp();
+  let survivor: TestApp | undefined;
+  const doomed = await startChildServer(env);
+  try {
+    const id = await hangingTask(doomed, key);
+    await doomed.kill();
+    survivor = await startTestApp(env, { sameDatabaseAs: { databaseUrl: database.url, adminToken: env.BOOTSTRAP_ADMIN_TOKEN } as TestApp });
+    const task = await untilState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
+    expect(task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ text: 'Answered after the restart.' }] }] });
+  } finally {
+    await doomed.kill();
+    await survivor?.close();
+    await database.drop();
+  }
+}, 90_000);
+
+test('killed on its last attempt too: the task is FAILED saying its instance stopped, not left WORKING', async () => {
+  const { database, key, env } = await setUp();
+  let survivor: TestApp | undefined;
+  const first = await startChildServer(env);
+  let second: ChildServer | undefined;
+  try {
+    const id = await hangingTask(first, key);
+    await first.kill();
+    // The second instance fails the first attempt over and runs the retry, whose model call hangs too.
+    fake.script.push({ kind: 'hang' });
+    const asked = fake.seen.length;
+    second = await startChildServer(env);
+    await untilAsked(asked);
+    expect((await rpc(second, key, 'GetTask', { id })).body.result.status.state).toBe('TASK_STATE_WORKING');
+    await second.kill();
+    survivor = await startTestApp(env, { sameDatabaseAs: { databaseUrl: database.url, adminToken: env.BOOTSTRAP_ADMIN_TOKEN } as TestApp });
+    const task = await untilState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
+    expect(task.status).toMatchObject({ state: 'TASK_STATE_FAILED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/the instance running it stopped/) }] } });
+  } finally {
+    await first.kill();
+    await second?.kill();
+    await survivor?.close();
+    await database.drop();
+  }
+}, 120_000);

@@ -1,0 +1,48 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../../src/db/embedded';
+import { CallOptions, Reply, replyOf } from './app';
+
+export interface ChildServer {
+  url: string;
+  process: ChildProcess;
+  call<T = any>(method: string, route: string, opts?: CallOptions): Promise<Reply<T>>;
+  /** SIGKILL: the process stops at once, running nothing of its shutdown. */
+  kill(): Promise<void>;
+}
+
+/**
+ * A `labdesk serve` in its own process (from dist/, which `npm test` builds), ready when its
+ * `/readyz` answers: for what an in-process app cannot show, such as an instance killed mid-work.
+ */
+export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
+  const cli = path.resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+  if (!fs.existsSync(cli)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
+  const port = await freePort();
+  const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, LOG_LEVEL: 'silent', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const server: ChildServer = {
+    url,
+    process: child,
+    async call(method, route, opts = {}) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      return replyOf(await fetch(new URL(route, url), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }));
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`labdesk serve exited with ${child.exitCode} before it was ready:\n${stderr}`);
+    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return server;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await server.kill();
+  throw new Error('labdesk serve was not ready within 30 s');
+}
