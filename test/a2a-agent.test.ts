@@ -125,7 +125,7 @@ describe('the A2A analysis agent', () => {
     expect((await rpc(t, alice, 'SendMessage', { message: decide(waiting.id, 'allow_once') })).body.error.code).toBe(-32004);
   }, 60_000);
 
-  test('a task waiting for an approval: a message without a decision is -32602 naming the data part, a bad decision -32602, another key's decision -32001; CancelTask gives up', async () => {
+  test('a task waiting for an approval: a message without a decision is -32602 naming the data part, a bad decision -32602, another key\'s decision -32001; CancelTask gives up', async () => {
     fake.script.push(tools([python('c-1', 'print(1)')]));
     const waiting = await send(t, alice, ask('Run it'));
     const plain = await rpc(t, alice, 'SendMessage', { message: ask('just text', { taskId: waiting.id }) });
