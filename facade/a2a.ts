@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import { originOf, Services, varyByOrigin } from '../src/context';
-import { AppError, ERROR_CODES, toAppError } from '../src/errors';
+import { AppError, ERROR_CODES, notFound, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, OUTPUT_MEDIA_TYPES } from '../src/modules/a2a/a2a-parts';
+import { sqlOf } from '../src/db/sql';
+import { ARTIFACTS_PATH, artifactFilePath } from '../src/modules/a2a/a2a-artifacts';
+import { artifactAt, findTask } from '../src/modules/a2a/a2a-task.repository';
+import { serveObject, ServedObject } from './byte-ranges';
 import { describe, refuseInvalidUtf8, sendError } from './http';
 import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError } from './rpc';
 
@@ -113,7 +120,7 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
         const params = call.method.params?.(call.params) ?? call.params;
         const { run, refuse } = call.method;
         if (!run) return answer(res, call.id, rpcErrorOf(a2aError(refuse!.reason, refuse!.message)));
-        const result = await run({ services, principal: res.locals.a2aPrincipal as A2aPrincipal, callerGone: callerGone.signal }, params);
+        const result = await run({ services, principal: res.locals.a2aPrincipal as A2aPrincipal, callerGone: callerGone.signal, baseUrl: baseUrlOf(req, services) }, params);
         if (!res.headersSent) res.json(rpcSuccess(call.id, result));
       } catch (error) {
         const appError = toAppError(error);
@@ -122,6 +129,20 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
       }
     },
   );
+
+  router.get(`${ARTIFACTS_PATH}/:taskId/:index`, async (req: Request, res: Response) => {
+    try {
+      const principal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization);
+      const object = await artifactObject(services, principal, String(req.params.taskId), String(req.params.index));
+      await serveObject(req, res, object);
+    } catch (error) {
+      const appError = toAppError(error);
+      if (appError.code === 'INTERNAL') logger.error('A2A artifact download failed', { error: describe(error) });
+      if (appError.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
+      if (res.headersSent) return void res.destroy();
+      sendError(res, appError);
+    }
+  });
 
   // A body that is not JSON, too large or unreadable: a JSON-RPC error, never the REST error body.
   router.use(A2A_RPC_PATH, (error: unknown, _req: Request, res: Response, next: NextFunction) => {
@@ -132,6 +153,47 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
     return answer(res, null, { code: PARSE_ERROR, message: `Invalid JSON payload: ${appError.message}` });
   });
   return router;
+}
+
+/**
+ * The bytes of the principal's task's artifact at 0-based `index`: a large file from the copy
+ * made at the end of its turn (streamed, never read whole), an inline file decoded, an answer as
+ * UTF-8 text. Its ETag names the artifact: a finished task's artifacts never change.
+ * @throws NOT_FOUND for another principal's task, an unknown task and an index out of range (never told apart)
+ */
+async function artifactObject(services: Services, principal: A2aPrincipal, taskId: string, index: string): Promise<ServedObject> {
+  const missing = notFound('artifact');
+  if (!/^\d{1,6}$/.test(index) || taskId.length > 200) throw missing;
+  const q = sqlOf(services.orm.em.fork() as EntityManager);
+  const task = await findTask(q, principal.id, taskId);
+  const artifact = task && (await artifactAt(q, task.id, Number(index)));
+  if (!task || !artifact) throw missing;
+  const parts = (artifact.parts ?? []) as Record<string, unknown>[];
+  const file = parts.find((part) => typeof part.url === 'string' || typeof part.raw === 'string');
+  const etag = createHash('sha256').update(`${task.id}/${index}/${String(artifact.artifactId)}`).digest('hex');
+  const described = (filename: string, contentType: string) => ({
+    etag,
+    lastModified: task.statusAt,
+    contentType,
+    contentDisposition: `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    cacheControl: 'private, no-cache',
+  });
+  const filename = path.basename(typeof file?.filename === 'string' ? file.filename : `${String(artifact.artifactId)}.txt`);
+  if (file && typeof file.url === 'string') {
+    const stored = artifactFilePath(services, task.id, Number(index));
+    const { size } = await fsp.stat(stored).catch(() => {
+      throw missing;
+    });
+    // Opened only when bytes are sent (not for HEAD or a 304), and closed once they are.
+    const open = async () => {
+      const handle = await fsp.open(stored, 'r');
+      return { handle, done: () => handle.close() };
+    };
+    return { ...described(filename, String(file.mediaType ?? 'application/octet-stream')), size, open };
+  }
+  const bytes = file ? Buffer.from(String(file.raw), 'base64') : Buffer.from(parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n'), 'utf8');
+  const contentType = file ? String(file.mediaType ?? 'application/octet-stream') : 'text/plain; charset=utf-8';
+  return { ...described(filename, contentType), size: bytes.length, open: async (range) => Readable.from([bytes.subarray(range.start, range.end + 1)]) };
 }
 
 /** The absolute base of the URLs the card gives: PUBLIC_URL, else the origin the caller addressed (TRUST_PROXY decides whose word counts). */

@@ -98,6 +98,8 @@ export interface MethodCall {
   services: Services;
   principal: A2aPrincipal;
   callerGone: AbortSignal;
+  /** The base of absolute URLs given to this caller (artifact downloads), as the card's. */
+  baseUrl: string;
 }
 
 const noStreaming = (name: string) => ({ reason: 'UNSUPPORTED_OPERATION' as const, message: `${name}: this agent does not stream (capabilities.streaming is false)` });
@@ -109,11 +111,11 @@ const noPush = (name: string) => ({ reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' as
  * not declare answer the errors A2A names for them.
  */
 export const RPC_METHODS: RpcMethod[] = [
-  { name: 'SendMessage', params: sendMessageParams, run: (call, params) => sendMessage(call.services, call.principal, params, call.callerGone) },
+  { name: 'SendMessage', params: sendMessageParams, run: (call, params) => sendMessage(call.services, call.principal, params, call.callerGone, call.baseUrl) },
   { name: 'SendStreamingMessage', params: sendMessageParams, refuse: noStreaming('SendStreamingMessage') },
-  { name: 'GetTask', params: getTaskParams, run: (call, params) => getTask(call.services, call.principal, params) },
-  { name: 'ListTasks', params: listTasksParams, run: (call, params) => listTasks(call.services, call.principal, params) },
-  { name: 'CancelTask', params: taskIdParams('id'), run: (call, params) => cancelTask(call.services, call.principal, params) },
+  { name: 'GetTask', params: getTaskParams, run: (call, params) => getTask(call.services, call.principal, params, call.baseUrl) },
+  { name: 'ListTasks', params: listTasksParams, run: (call, params) => listTasks(call.services, call.principal, params, call.baseUrl) },
+  { name: 'CancelTask', params: taskIdParams('id'), run: (call, params) => cancelTask(call.services, call.principal, params, call.baseUrl) },
   { name: 'SubscribeToTask', params: taskIdParams('id'), refuse: noStreaming('SubscribeToTask') },
   { name: 'CreateTaskPushNotificationConfig', refuse: noPush('CreateTaskPushNotificationConfig') },
   { name: 'GetTaskPushNotificationConfig', refuse: noPush('GetTaskPushNotificationConfig') },

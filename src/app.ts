@@ -95,7 +95,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
 
   registerSummaryJobs(jobs, services, logger);
   // A2A turns run on every instance where A2A is enabled, mounted here or not (the jobs are shared).
-  registerA2aJobs(jobs, services, a2aGate.settings.enabled, logger);
+  const stopA2aSweep = registerA2aJobs(jobs, services, a2aGate.settings.enabled, logger);
   await jobs.start();
 
   const schema = buildAppSchema(pubsub);
@@ -201,6 +201,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     (closing ??= (async () => {
       await stopMeter();
       await stopSweeper();
+      await stopA2aSweep();
       await jobs.stop(); // running attempts are aborted and retried (here after a restart, or on another instance)
       await sandboxes.close();
       await agent.jobs.close();

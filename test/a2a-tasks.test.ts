@@ -122,7 +122,7 @@ describe('A2A tasks with a model', () => {
     ]);
   });
 
-  test('a message added to a task while its turn runs: that turn\'s answer is not kept, the turn queued behind answers the whole history', async () => {
+  test('a message added to a task while its turn runs: the loop takes it in after the answer it was giving and answers again; only the last answer is kept', async () => {
     const client = await officialClient(t, alice);
     let release!: () => void;
     fake.script.push({ kind: 'answer', text: 'Answer one.', tokensIn: 2, tokensOut: 2, after: new Promise<void>((resolve) => (release = resolve)) });
@@ -142,7 +142,7 @@ describe('A2A tasks with a model', () => {
       ['ROLE_AGENT', 'Answer two.'],
     ]);
     expect(done.artifacts).toEqual([expect.objectContaining({ artifactId: `${started.id}-answer`, parts: [{ text: 'Answer two.' }] })]);
-    expect(fake.seen[before + 1].body.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['Part one', 'Part two']);
+    expect(fake.seen[before + 1].body.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['Part one', 'Answer one.', 'Part two']);
     const paid = await t.sql(`select outcome from usage_entries where feature = 'a2a' order by id desc limit 2`);
     expect(paid).toEqual([{ outcome: 'ok' }, { outcome: 'ok' }]);
   });

@@ -611,8 +611,8 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       });
       expect(run.exitCode).toBe(0);
       expect(await workspaces.listOutputs(workspace)).toEqual([
-        { name: 'plot.png', size: 256, mediaType: 'image/png' },
-        { name: 'tables/data.csv', size: 8, mediaType: 'text/csv' },
+        { name: 'plot.png', size: 256, mediaType: 'image/png', modifiedMs: expect.any(Number) },
+        { name: 'tables/data.csv', size: 8, mediaType: 'text/csv', modifiedMs: expect.any(Number) },
       ]);
       const png = await workspaces.readOutput(workspace, 'plot.png', 1024 * 1024);
       expect(png.mediaType).toBe('image/png');

@@ -85,14 +85,24 @@ export async function contextMessages(q: Query, principal: string, contextId: st
   return rows.map((row) => row.message);
 }
 
-export async function putArtifact(q: Query, taskId: string, artifact: { artifactId: string; [member: string]: unknown }): Promise<void> {
-  await q(`insert into a2a_artifacts (task_id, artifact_id, artifact) values (?, ?, ?::jsonb) on conflict (task_id, artifact_id) do update set artifact = excluded.artifact`, [taskId, artifact.artifactId, JSON.stringify(artifact)]);
+/** Stores an artifact at `position` (its 0-based index among the task's artifacts). */
+export async function putArtifact(q: Query, taskId: string, artifact: { artifactId: string; [member: string]: unknown }, position = 0): Promise<void> {
+  await q(
+    `insert into a2a_artifacts (task_id, artifact_id, artifact, position) values (?, ?, ?::jsonb, ?) on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position`,
+    [taskId, artifact.artifactId, JSON.stringify(artifact), position],
+  );
+}
+
+/** The task's artifact at 0-based `index` (the artifacts' order), or null. */
+export async function artifactAt(q: Query, taskId: string, index: number): Promise<Record<string, unknown> | null> {
+  const [row] = await q<{ artifact: Record<string, unknown> }>(`select artifact from a2a_artifacts where task_id = ? order by position, created_at, artifact_id offset ? limit 1`, [taskId, index]);
+  return row?.artifact ?? null;
 }
 
 export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<string, Record<string, unknown>[]>> {
   const artifacts = new Map<string, Record<string, unknown>[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0) return artifacts;
-  const rows = await q<{ taskId: string; artifact: Record<string, unknown> }>(`select task_id as "taskId", artifact from a2a_artifacts where task_id = any(?) order by task_id, created_at, artifact_id`, [taskIds]);
+  const rows = await q<{ taskId: string; artifact: Record<string, unknown> }>(`select task_id as "taskId", artifact from a2a_artifacts where task_id = any(?) order by task_id, position, created_at, artifact_id`, [taskIds]);
   for (const row of rows) artifacts.get(row.taskId)!.push(row.artifact);
   return artifacts;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { AgentWorkspaceConfig } from '../../config';
 import { AppError, invalid, notFound } from '../../errors';
 import { CapturedRun, Language, LANGUAGES, Sandbox, SandboxProcess } from './sandbox';
@@ -82,6 +83,8 @@ export interface OutputFile {
   name: string;
   size: number;
   mediaType: string;
+  /** Last modification (ms since the epoch): with the size, tells a file changed by a turn. */
+  modifiedMs: number;
 }
 
 /**
@@ -251,14 +254,19 @@ export class Workspaces {
   }
 
   /**
-   * Runs code in the workspace's sandbox and answers its exit and bounded output.
+   * Runs code in the workspace's sandbox and answers its exit and bounded output. `signal` kills
+   * the sandbox (a canceled task): the run then answers as killed (`signal` SIGKILL).
    * @throws VALIDATION_FAILED for a bad request; PAYLOAD_TOO_LARGE when the workspace is over its cap;
    *   UNAVAILABLE when code cannot run here or every sandbox slot is busy.
    */
-  async run(request: RunRequest): Promise<RunResult> {
+  async run(request: RunRequest, signal?: AbortSignal): Promise<RunResult> {
     const command = await this.prepare(request, this.config.maxRunSeconds, request.timeoutSeconds ?? Math.min(DEFAULT_RUN_SECONDS, this.config.maxRunSeconds));
     let guard: DiskGuard | undefined;
-    const run: CapturedRun = await this.sandbox.capture(command, this.config.outputBytes, (child) => (guard = this.guardDisk(request.workspace, child)));
+    const run: CapturedRun = await this.sandbox.capture(command, this.config.outputBytes, (child) => {
+      guard = this.guardDisk(request.workspace, child);
+      if (signal?.aborted) child.kill();
+      else signal?.addEventListener('abort', () => child.kill(), { once: true });
+    });
     guard?.stop();
     return {
       exitCode: run.exitCode,
@@ -329,7 +337,10 @@ export class Workspaces {
         if (found.length >= MAX_LIST_ENTRIES) return;
         const name = prefix + entry.name;
         if (entry.isDirectory()) await walk(path.join(dir, entry.name), `${name}/`);
-        else if (entry.isFile()) found.push({ name, size: (await fsp.lstat(path.join(dir, entry.name))).size, mediaType: mediaTypeOf(name) });
+        else if (entry.isFile()) {
+          const stat = await fsp.lstat(path.join(dir, entry.name)).catch(() => undefined);
+          if (stat) found.push({ name, size: stat.size, mediaType: mediaTypeOf(name), modifiedMs: Math.trunc(stat.mtimeMs) });
+        }
       }
     };
     await walk(outputs, '');
@@ -351,6 +362,26 @@ export class Workspaces {
       const bytes = Buffer.alloc(stat.size);
       const { bytesRead } = await handle.read(bytes, 0, stat.size, 0);
       return { name, mediaType: mediaTypeOf(name), bytes: bytes.subarray(0, bytesRead) };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Copies one file of `outputs/` to `destination` (a path outside every workspace), streaming it,
+   * and answers the bytes copied: what the copy holds is what a finished task's artifact names,
+   * whatever the code does to the workspace later.
+   * @throws NOT_FOUND; VALIDATION_FAILED for a name leaving `outputs/`.
+   */
+  async copyOutput(contextId: string, name: string, destination: string): Promise<number> {
+    const outputs = await this.outputsDir(contextId);
+    const file = await resolveInside(outputs, name, 'existing');
+    const handle = await openConfined(outputs, file, fs.constants.O_RDONLY);
+    try {
+      if (!(await handle.stat()).isFile()) throw notFound('output file');
+      await fsp.mkdir(path.dirname(destination), { recursive: true, mode: 0o700 });
+      await pipeline(handle.createReadStream({ autoClose: false }), fs.createWriteStream(destination, { mode: 0o600 }));
+      return (await fsp.stat(destination)).size;
     } finally {
       await handle.close();
     }

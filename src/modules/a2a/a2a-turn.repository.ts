@@ -1,0 +1,84 @@
+import type { Query } from '../../db/sql';
+import type { ChatTurn, ToolCall } from '../../llm/language-model';
+
+/** Where a turn stands between two runs of its job. */
+export type TurnPhase = 'running' | 'awaiting_approval' | 'awaiting_jobs';
+export type ApprovalDecision = 'allow_once' | 'allow_session' | 'deny';
+
+/** The agent loop's state of one task, as stored (`a2a_turns`). */
+export interface TurnState {
+  taskId: string;
+  phase: TurnPhase;
+  /** What the model has been sent and has said so far, oldest first. */
+  transcript: ChatTurn[];
+  /** The step's calls waiting for an approval (phase awaiting_approval). */
+  pending: ToolCall[] | null;
+  /** The decision that lets the pending calls run (set by SendMessage, consumed by the turn). */
+  decision: 'allow_once' | 'allow_session' | null;
+  /** Model calls made for this turn. */
+  steps: number;
+  /** The newest message of the task the transcript holds. */
+  seenSeq: number;
+  /** `outputs/` when the turn began: name → "size:mtime", so the turn's new or changed files are known. */
+  outputsBefore: Record<string, string>;
+  /** Background jobs the turn started. */
+  jobIds: string[];
+  /** The answer, kept while the turn's jobs still run. */
+  answer: string | null;
+}
+
+const COLUMNS = `task_id as "taskId", phase, transcript, pending, decision, steps, seen_seq as "seenSeq", outputs_before as "outputsBefore", job_ids as "jobIds", answer`;
+
+/** The task's loop state; `lock` takes its row lock (inside a transaction). */
+export async function findTurn(q: Query, taskId: string, lock = false): Promise<TurnState | null> {
+  const [row] = await q<TurnState>(`select ${COLUMNS} from a2a_turns where task_id = ?${lock ? ' for update' : ''}`, [taskId]);
+  return row ?? null;
+}
+
+/** Writes the whole state (insert or replace): a turn job is the only writer of a running turn. */
+export async function saveTurn(q: Query, state: TurnState): Promise<void> {
+  await q(
+    `insert into a2a_turns (task_id, phase, transcript, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, updated_at)
+     values (?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb, ?::text[], ?, now())
+     on conflict (task_id) do update set phase = excluded.phase, transcript = excluded.transcript, pending = excluded.pending, decision = excluded.decision,
+       steps = excluded.steps, seen_seq = excluded.seen_seq, outputs_before = excluded.outputs_before, job_ids = excluded.job_ids, answer = excluded.answer, updated_at = now()`,
+    [
+      state.taskId, state.phase, JSON.stringify(state.transcript), state.pending === null ? null : JSON.stringify(state.pending), state.decision,
+      state.steps, state.seenSeq, JSON.stringify(state.outputsBefore), state.jobIds, state.answer,
+    ],
+  );
+}
+
+/** Records the decision that lets the pending calls run (the task row is locked by the caller). */
+export async function setDecision(q: Query, taskId: string, decision: 'allow_once' | 'allow_session'): Promise<void> {
+  await q(`update a2a_turns set decision = ?, updated_at = now() where task_id = ?`, [decision, taskId]);
+}
+
+export async function deleteTurn(q: Query, taskId: string): Promise<void> {
+  await q(`delete from a2a_turns where task_id = ?`, [taskId]);
+}
+
+/** Tasks whose answer waits for background jobs: re-checked by every instance's sweep. */
+export async function turnsAwaitingJobs(q: Query, jobId?: string): Promise<string[]> {
+  const rows = await q<{ taskId: string }>(
+    `select r.task_id as "taskId" from a2a_turns r join a2a_tasks t on t.id = r.task_id
+      where r.phase = 'awaiting_jobs' and t.state = 'TASK_STATE_WORKING' and (?::text is null or ? = any(r.job_ids)) order by r.updated_at limit 1000`,
+    [jobId ?? null, jobId ?? null],
+  );
+  return rows.map((row) => row.taskId);
+}
+
+/** `allow_session`: execution calls of the principal's context run without asking from now on. */
+export async function grantContext(q: Query, principal: string, contextId: string): Promise<void> {
+  await q(`insert into a2a_context_grants (principal, context_id) values (?, ?) on conflict do nothing`, [principal, contextId]);
+}
+
+export async function contextGranted(q: Query, principal: string, contextId: string): Promise<boolean> {
+  const [row] = await q(`select 1 from a2a_context_grants where principal = ? and context_id = ?`, [principal, contextId]);
+  return row !== undefined;
+}
+
+/** The task's messages after `afterSeq`, oldest first, with their sequence numbers. */
+export async function messagesAfter(q: Query, taskId: string, afterSeq: number): Promise<{ seq: number; message: Record<string, unknown> }[]> {
+  return q(`select seq, message from a2a_messages where task_id = ? and seq > ? order by seq`, [taskId, afterSeq]);
+}
