@@ -54,6 +54,12 @@ export interface Config {
   summaryJobs: JobSettings;
   /** How long a blocking A2A SendMessage waits for its task to settle (`A2A_WAIT_SECONDS`) before answering it WORKING. */
   a2aWaitSeconds: number;
+  /**
+   * Push webhooks may point at loopback, private, link-local and CGNAT addresses
+   * (`A2A_PUSH_ALLOW_PRIVATE`, default false): for development and tests only; cloud metadata
+   * addresses and the service itself stay refused.
+   */
+  a2aPushAllowPrivate: boolean;
   /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
@@ -244,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const a2aWaitSeconds = positiveInt('A2A_WAIT_SECONDS', 60);
   if (a2aWaitSeconds > 600) problems.push('A2A_WAIT_SECONDS must be at most 600 (a request held open longer outlives proxies)');
+  const a2aPushAllowPrivate = oneOf('A2A_PUSH_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true';
   const summaryJobs = {
     timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
     retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
@@ -291,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
     llm,
     summaryJobs,
     a2aWaitSeconds,
+    a2aPushAllowPrivate,
     agent,
     maxJsonBodyBytes,
     logLevel,
