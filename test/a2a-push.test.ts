@@ -118,7 +118,7 @@ describe('A2A push notifications', () => {
     gates.set(text, new Promise<void>((resolve) => (release = resolve)));
     const sent = await rpc(app, key, 'SendMessage', { message: ask(text), configuration: { returnImmediately: true, ...(pushUrl ? { taskPushNotificationConfig: { url: pushUrl } } : {}) } });
     expect(sent.body.result.task.id).toMatch(/^turn_/);
-    return { id: sent.body.result.task.id as string, release };
+    return { id: sent.body.result.task.id as string, release, text };
   }
 
   /** A task of `key` on `app`, CANCELED (before its answer could complete it). */
@@ -317,6 +317,18 @@ describe('A2A push notifications', () => {
       return rows[0]?.outcome && rows;
     });
     expect(row).toEqual({ outcome: 'delivered', attempts: 2, last_error: null });
+  });
+
+  test('a state change made by any code is pushed (the trigger), INPUT_REQUIRED included, in order for one receiver even across a retry', async () => {
+    receiver.answers['/ordered'] = [{ status: 503 }];
+    const { id: taskId, release, text } = await runningTask(t, alice, receiver.url('/ordered'));
+    // The model was asked: the turn has moved the task to WORKING and waits for its answer.
+    await until(() => fake.seen.some((request) => request.body.messages.at(-1)?.content === text));
+    await t.sql(`update a2a_tasks set state = 'TASK_STATE_INPUT_REQUIRED' where id = $1`, [taskId]);
+    await t.sql(`update a2a_tasks set state = 'TASK_STATE_COMPLETED' where id = $1`, [taskId]);
+    release();
+    await until(() => receiver.at('/ordered').length >= 3);
+    expect(receiver.at('/ordered').map((r) => r.body.task.status.state)).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED']);
   });
 
   test('a redirect is not followed: the delivery fails and the Location is never requested', async () => {

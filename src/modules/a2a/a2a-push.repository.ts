@@ -69,9 +69,17 @@ export interface PendingDelivery {
 const DELIVERY_COLUMNS = `d.id::text as id, d.task_id as "taskId", d.config_id as "configId", d.state, d.status_message as "statusMessage", d.status_at as "statusAt", d.attempts, d.next_attempt_at <= now() as due`;
 const asDelivery = (row: Record<string, unknown>): PendingDelivery => ({ ...(row as unknown as PendingDelivery), statusAt: new Date(row.statusAt as string) });
 
-/** The task's pending deliveries, oldest first (due or waiting for their retry), at most `limit`. */
-export async function pendingDeliveries(q: Query, taskId: string, limit: number): Promise<PendingDelivery[]> {
-  const rows = await q(`select ${DELIVERY_COLUMNS} from a2a_push_deliveries d where d.task_id = ? and d.outcome is null order by d.id limit ?`, [taskId, limit]);
+/**
+ * The task's pending deliveries (due or waiting for their retry), oldest first, at most
+ * `perConfig` of each config: one receiver's backlog never hides another's.
+ */
+export async function pendingDeliveries(q: Query, taskId: string, perConfig: number): Promise<PendingDelivery[]> {
+  const rows = await q(
+    `select * from (
+       select ${DELIVERY_COLUMNS}, row_number() over (partition by d.config_id order by d.id) as nth from a2a_push_deliveries d where d.task_id = ? and d.outcome is null
+     ) pending where nth <= ? order by id::bigint`,
+    [taskId, perConfig],
+  );
   return rows.map(asDelivery);
 }
 
@@ -98,13 +106,15 @@ export async function recordAttempt(q: Query, id: string, result: { outcome: 'de
 }
 
 /**
- * Tasks with a delivery due and no delivery job queued or running for them (`jobName`'s
- * stately key is the task id): what the dispatcher hands to the job queue.
+ * Tasks where some config's oldest pending delivery is due (a later one waits behind it) and
+ * no delivery job is queued or running for them (`jobName`'s stately key is the task id): what
+ * the dispatcher hands to the job queue.
  */
 export async function tasksToDispatch(q: Query, jobName: string, limit: number): Promise<string[]> {
   const rows = await q<{ taskId: string }>(
     `select distinct d.task_id as "taskId" from a2a_push_deliveries d
       where d.outcome is null and d.next_attempt_at <= now()
+        and not exists (select 1 from a2a_push_deliveries e where e.task_id = d.task_id and e.config_id = d.config_id and e.outcome is null and e.id < d.id)
         and not exists (select 1 from ${JOB_SCHEMA}.job j where j.name = ? and j.state <= 'active' and j.policy = 'stately' and coalesce(j.singleton_key, '') = d.task_id)
       limit ?`,
     [jobName, limit],

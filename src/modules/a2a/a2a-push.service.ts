@@ -16,8 +16,11 @@ import type { A2aPrincipal } from './a2a-gate.service';
 
 /** The job kind that drains a task's push deliveries (its key is the task id: one task's deliveries in order, one instance at a time). */
 export const A2A_PUSH_JOB = 'a2a-push';
-/** Deliveries one job run attempts at most (each at most 10 s), well inside its time-out; the dispatcher queues the rest next. */
-const DELIVERIES_PER_RUN = 20;
+/**
+ * Deliveries of each config one job run attempts at most: with at most 10 configs, 20 POSTs of
+ * at most 10 s each, well inside the run's time-out; the dispatcher queues the rest next.
+ */
+const DELIVERIES_PER_CONFIG_PER_RUN = 2;
 /** A cut-off run (instance stopped, time-out) is tried again; a delivery's own retries are the outbox's (`next_attempt_at`). */
 const PUSH_JOB = { timeoutSeconds: 300, retries: 2, retryDelaySeconds: 5, concurrency: 4 };
 /** How often each instance looks for due deliveries without a job (a state change, a retry coming due, a job lost). */
@@ -186,7 +189,7 @@ export function registerA2aPushJobs(queue: JobQueue, services: Services, enabled
 async function deliverPending(services: Services, taskId: string, run: JobRun, logger: Logger): Promise<void> {
   const q = sqlOf(forkOf(services));
   const byConfig = new Map<string, repo.PendingDelivery[]>();
-  for (const delivery of await repo.pendingDeliveries(q, taskId, DELIVERIES_PER_RUN)) {
+  for (const delivery of await repo.pendingDeliveries(q, taskId, DELIVERIES_PER_CONFIG_PER_RUN)) {
     byConfig.set(delivery.configId, [...(byConfig.get(delivery.configId) ?? []), delivery]);
   }
   for (const deliveries of byConfig.values()) {
