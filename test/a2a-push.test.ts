@@ -7,6 +7,7 @@ import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardReso
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { HostLookup } from '../src/net/outbound';
+import { retryDelaySeconds, verdictOf } from '../src/modules/a2a/a2a-push.policy';
 import { SeenRequest, startFakeLlm, Step } from './support/fake-llm';
 import { startTestApp, TestApp } from './support/app';
 import { runLabdesk } from './support/cli';
@@ -386,5 +387,29 @@ describe('A2A push notifications', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('A2A push policy', () => {
+  test.each([
+    [{ status: 200 }, 1, 'delivered'],
+    [{ status: 204 }, 10, 'delivered'],
+    [{ status: 500 }, 1, 'retry'],
+    [{ status: 503 }, 9, 'retry'],
+    [{ status: 500 }, 10, 'failed'],
+    [{ status: 408 }, 1, 'retry'],
+    [{ status: 429 }, 1, 'retry'],
+    [{ status: 401 }, 1, 'failed'],
+    [{ status: 410 }, 1, 'failed'],
+    [{ status: 302 }, 1, 'retry'],
+    [{ unreachable: true as const }, 1, 'retry'],
+    [{ unreachable: true as const }, 10, 'failed'],
+    [{ refused: true as const }, 1, 'failed'],
+  ])('%o at attempt %i: %s', (outcome, attempts, verdict) => {
+    expect(verdictOf(outcome, attempts)).toBe(verdict);
+  });
+
+  test('retries wait 2 s, then twice as long each time, at most 10 minutes', () => {
+    expect(Array.from({ length: 11 }, (_, i) => retryDelaySeconds(i + 1))).toEqual([2, 4, 8, 16, 32, 64, 128, 256, 512, 600, 600]);
   });
 });
