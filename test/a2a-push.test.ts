@@ -9,7 +9,7 @@ import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { HostLookup } from '../src/net/outbound';
 import { retryDelaySeconds, verdictOf } from '../src/modules/a2a/a2a-push.policy';
 import { SeenRequest, startFakeLlm, Step } from './support/fake-llm';
-import { startTestApp, TestApp } from './support/app';
+import { makeUser, startTestApp, TestApp } from './support/app';
 import { runLabdesk } from './support/cli';
 
 const labdesk = (dataDir: string, args: string[]) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
@@ -371,6 +371,24 @@ describe('A2A push notifications', () => {
       return rows[0]?.outcome && rows;
     });
     expect(row).toEqual({ outcome: 'failed', attempts: 1, last_error: 'rebind.example resolves to 10.0.0.5, a private address' });
+  });
+
+  test("GraphQL a2aTaskPushConfigs: the A2A owner sees a task's configs without token or credentials; another account gets NOT_FOUND", async () => {
+    const taskId = await canceledTask(t, alice);
+    await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'gql', url: receiver.url('/gql'), token: 'tok-gql-secret', authentication: { scheme: 'Basic', credentials: 'cred-gql-secret' } });
+    const { owner } = JSON.parse(fs.readFileSync(path.join(dataDir, 'a2a.json'), 'utf8')) as { owner: string };
+    const [{ id: ownerId }] = await t.sql<{ id: string }>('select id from users where email = $1', [owner.toLowerCase()]);
+    const minted = await t.call('POST', `/api/admin/users/${ownerId}/tokens`, { token: t.adminToken, body: { label: 'web tools' } });
+    const query = { query: 'query($taskId: String!) { a2aTaskPushConfigs(taskId: $taskId) { id taskId url hasToken authScheme } }', variables: { taskId } };
+    const seen = await t.call('POST', '/graphql', { token: minted.body.token, body: query });
+    expect(seen.body).toEqual({ data: { a2aTaskPushConfigs: [{ id: 'gql', taskId, url: receiver.url('/gql'), hasToken: true, authScheme: 'Basic' }] } });
+    expect(seen.text).not.toMatch(/tok-gql-secret|cred-gql-secret/);
+    const stranger = await makeUser(t);
+    const refused = await t.call('POST', '/graphql', { token: stranger.token, body: query });
+    expect(refused.body.data).toBeNull();
+    expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const anonymous = await t.call('POST', '/graphql', { body: query });
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
   test('two instances on one database deliver each notification exactly once', async () => {

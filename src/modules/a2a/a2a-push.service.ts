@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomString } from '../../ids';
 import { inTransaction, Query, sqlOf } from '../../db/sql';
-import { AppError, invalid } from '../../errors';
+import { AppError, invalid, notFound } from '../../errors';
 import type { JobQueue, JobRun } from '../../jobs/queue';
 import { startPeriodic } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
@@ -13,6 +13,8 @@ import { AttemptVerdict, PUSHED_STATES, retryDelaySeconds, verdictOf } from './a
 import * as taskRepo from './a2a-task.repository';
 import { wireTask } from './a2a-task.service';
 import type { A2aPrincipal } from './a2a-gate.service';
+import { canSeeA2aTaskAsOwner } from './a2a.policy';
+import type { Viewer } from '../auth/auth.service';
 
 /** The job kind that drains a task's push deliveries (its key is the task id: one task's deliveries in order, one instance at a time). */
 export const A2A_PUSH_JOB = 'a2a-push';
@@ -163,6 +165,19 @@ export async function deletePushConfig(services: PushServices, principal: A2aPri
   if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound();
   await repo.deleteConfig(q, params.taskId as string, params.id as string);
   return null;
+}
+
+/**
+ * A task's configs for the A2A owner's web tools (GraphQL `a2aTaskPushConfigs`): whether a
+ * token is set and the scheme, never the token or the credentials.
+ * @throws NOT_FOUND for an unknown task or one the viewer does not own
+ */
+export async function ownerPushConfigs(em: EntityManager, viewer: Viewer, taskId: string): Promise<{ id: string; taskId: string; url: string; hasToken: boolean; authScheme: string | null }[]> {
+  const q = sqlOf(em);
+  const task = await taskRepo.findTaskById(q, taskId);
+  if (!task || !canSeeA2aTaskAsOwner(viewer, task)) throw notFound('task');
+  const rows = await repo.listConfigs(q, taskId, MAX_CONFIGS_PER_TASK);
+  return rows.map((row) => ({ id: row.id, taskId: row.taskId, url: row.url, hasToken: row.tokenSealed !== null, authScheme: row.authScheme }));
 }
 
 /**
