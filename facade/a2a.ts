@@ -42,7 +42,7 @@ export function agentCard(baseUrl: string) {
     description: 'Analyses research questions for collaborators of this labdesk server, answering in text.',
     version: AGENT_VERSION,
     supportedInterfaces: [{ url: `${baseUrl}${A2A_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: false, pushNotifications: false },
+    capabilities: { streaming: false, pushNotifications: true },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: INPUT_MEDIA_TYPES,

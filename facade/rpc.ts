@@ -3,6 +3,7 @@ import { AppError, ErrorCode, FieldIssue } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, unsupportedMediaType } from '../src/modules/a2a/a2a-parts';
 import { cancelTask, getTask, listTasks, sendMessage } from '../src/modules/a2a/a2a-task.service';
+import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs, MAX_CONFIGS_PER_TASK } from '../src/modules/a2a/a2a-push.service';
 
 /**
  * The A2A 1.0 JSON-RPC binding as data: the envelope rules, one row per method, and the one
@@ -18,7 +19,6 @@ import { cancelTask, getTask, listTasks, sendMessage } from '../src/modules/a2a/
 export const A2A_ERRORS = {
   TASK_NOT_FOUND: -32001,
   TASK_NOT_CANCELABLE: -32002,
-  PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,
   UNSUPPORTED_OPERATION: -32004,
   CONTENT_TYPE_NOT_SUPPORTED: -32005,
   VERSION_NOT_SUPPORTED: -32009,
@@ -103,12 +103,11 @@ export interface MethodCall {
 }
 
 const noStreaming = (name: string) => ({ reason: 'UNSUPPORTED_OPERATION' as const, message: `${name}: this agent does not stream (capabilities.streaming is false)` });
-const noPush = (name: string) => ({ reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' as const, message: `${name}: this agent sends no push notifications (capabilities.pushNotifications is false)` });
 
 /**
- * Every A2A 1.0 method (A2A §9.4). The task methods call the A2A task service directly (not a
- * GraphQL operation: A2A tasks are not in the GraphQL schema); the capabilities the card does
- * not declare answer the errors A2A names for them.
+ * Every A2A 1.0 method (A2A §9.4). The task and push-config methods call the A2A services
+ * directly (not a GraphQL operation: A2A tasks are not in the GraphQL schema); the capabilities
+ * the card does not declare answer the errors A2A names for them.
  */
 export const RPC_METHODS: RpcMethod[] = [
   { name: 'SendMessage', params: sendMessageParams, run: (call, params) => sendMessage(call.services, call.principal, params, call.callerGone, call.baseUrl) },
@@ -117,10 +116,10 @@ export const RPC_METHODS: RpcMethod[] = [
   { name: 'ListTasks', params: listTasksParams, run: (call, params) => listTasks(call.services, call.principal, params, call.baseUrl) },
   { name: 'CancelTask', params: taskIdParams('id'), run: (call, params) => cancelTask(call.services, call.principal, params, call.baseUrl) },
   { name: 'SubscribeToTask', params: taskIdParams('id'), refuse: noStreaming('SubscribeToTask') },
-  { name: 'CreateTaskPushNotificationConfig', refuse: noPush('CreateTaskPushNotificationConfig') },
-  { name: 'GetTaskPushNotificationConfig', refuse: noPush('GetTaskPushNotificationConfig') },
-  { name: 'ListTaskPushNotificationConfigs', refuse: noPush('ListTaskPushNotificationConfigs') },
-  { name: 'DeleteTaskPushNotificationConfig', refuse: noPush('DeleteTaskPushNotificationConfig') },
+  { name: 'CreateTaskPushNotificationConfig', params: createPushConfigParams, run: (call, params) => createPushConfig(call.services, call.principal, params) },
+  { name: 'GetTaskPushNotificationConfig', params: pushConfigRefParams, run: (call, params) => getPushConfig(call.services, call.principal, params) },
+  { name: 'ListTaskPushNotificationConfigs', params: listPushConfigsParams, run: (call, params) => listPushConfigs(call.services, call.principal, params) },
+  { name: 'DeleteTaskPushNotificationConfig', params: pushConfigRefParams, run: (call, params) => deletePushConfig(call.services, call.principal, params) },
   { name: 'GetExtendedAgentCard', refuse: { reason: 'UNSUPPORTED_OPERATION', message: 'this agent declares no extended agent card' } },
 ];
 
@@ -259,10 +258,69 @@ function sendMessageParams(params: Record<string, unknown>) {
     else {
       if (configuration.returnImmediately !== undefined && typeof configuration.returnImmediately !== 'boolean') issues.add('configuration.returnImmediately', 'must be a boolean');
       optionalCount(issues, configuration, 'historyLength', [0, 1000], 'configuration.');
+      const push = configuration.taskPushNotificationConfig;
+      if (push !== undefined && push !== null) {
+        if (!isObject(push)) issues.add('configuration.taskPushNotificationConfig', 'must be an object');
+        // Its taskId, if any, is not read: the config goes on the task this message starts or continues.
+        else pushConfigMembers(issues, push, 'configuration.taskPushNotificationConfig.');
+      }
     }
   }
   issues.done(params);
   const refused = unsupportedMediaType((message.parts as Record<string, unknown>[]));
   if (refused) throw a2aError('CONTENT_TYPE_NOT_SUPPORTED', `media type ${refused} is not accepted; this agent accepts ${INPUT_MEDIA_TYPES.join(', ')}`);
   return params;
+}
+
+// Push notification configs (A2A §9.4.7–9.4.10; `TaskPushNotificationConfig`, flat in 1.0).
+
+const MAX_TOKEN_CHARS = 1024;
+const MAX_CREDENTIALS_CHARS = 4096;
+/** Printable ASCII only: a token or credential goes into a header, where CR/LF would smuggle another header. */
+const HEADER_TEXT = /^[\x20-\x7e]*$/;
+/** An HTTP auth scheme is a token (RFC 9110 §11.1). */
+const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+/** A client-chosen config id: visible ASCII, no spaces (the server's own are `pnc_…`). */
+const CONFIG_ID = /^[\x21-\x7e]{1,200}$/;
+
+function optionalText(issues: Issues, value: unknown, at: string, maxChars: number) {
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'string') return issues.add(at, 'must be a string');
+  if (value.length > maxChars) issues.add(at, `must be at most ${maxChars} characters`);
+  else if (!HEADER_TEXT.test(value)) issues.add(at, 'must be printable ASCII (no line breaks or control characters)');
+}
+
+/** The members of a config the caller sends (its `url` is then checked by the outbound guard, which resolves the host). */
+function pushConfigMembers(issues: Issues, config: Record<string, unknown>, prefix = '') {
+  if (config.id !== undefined && config.id !== null && config.id !== '' && (typeof config.id !== 'string' || !CONFIG_ID.test(config.id))) issues.add(`${prefix}id`, 'must be 1 to 200 visible ASCII characters');
+  if (typeof config.url !== 'string' || config.url === '') issues.add(`${prefix}url`, 'required: an absolute http or https URL');
+  optionalText(issues, config.token, `${prefix}token`, MAX_TOKEN_CHARS);
+  const auth = config.authentication;
+  if (auth === undefined || auth === null) return;
+  if (!isObject(auth)) return issues.add(`${prefix}authentication`, 'must be an object');
+  if (typeof auth.scheme !== 'string' || !AUTH_SCHEME.test(auth.scheme)) issues.add(`${prefix}authentication.scheme`, 'required: an HTTP authentication scheme (e.g. Bearer), 1 to 64 token characters');
+  optionalText(issues, auth.credentials, `${prefix}authentication.credentials`, MAX_CREDENTIALS_CHARS);
+}
+
+function createPushConfigParams(params: Record<string, unknown>) {
+  const issues = new Issues();
+  if (!isId(params.taskId)) issues.add('taskId', `required: a task id (1 to ${MAX_ID_CHARS} characters)`);
+  pushConfigMembers(issues, params);
+  return issues.done(params);
+}
+
+function pushConfigRefParams(params: Record<string, unknown>) {
+  const issues = new Issues();
+  if (!isId(params.taskId)) issues.add('taskId', `required: a task id (1 to ${MAX_ID_CHARS} characters)`);
+  if (!isId(params.id)) issues.add('id', `required: a push notification config id (1 to ${MAX_ID_CHARS} characters)`);
+  return issues.done(params);
+}
+
+function listPushConfigsParams(params: Record<string, unknown>) {
+  const issues = new Issues();
+  if (!isId(params.taskId)) issues.add('taskId', `required: a task id (1 to ${MAX_ID_CHARS} characters)`);
+  // 0 is the proto default (the official client sends it): all of them.
+  optionalCount(issues, params, 'pageSize', [0, MAX_CONFIGS_PER_TASK]);
+  if (params.pageToken !== undefined && typeof params.pageToken !== 'string') issues.add('pageToken', 'must be a string');
+  return issues.done(params);
 }

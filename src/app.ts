@@ -45,6 +45,7 @@ import { webRouter } from './web';
 import { ActivityRecorder } from './modules/activity/activity.recorder';
 import { A2aGate } from './modules/a2a/a2a-gate.service';
 import { registerA2aJobs } from './modules/a2a/a2a-task.service';
+import { registerA2aPushJobs } from './modules/a2a/a2a-push.service';
 
 export interface RunningApp {
   url: string;
@@ -96,6 +97,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   registerSummaryJobs(jobs, services, logger);
   // A2A turns run on every instance where A2A is enabled, mounted here or not (the jobs are shared).
   const stopA2aSweep = registerA2aJobs(jobs, services, a2aGate.settings.enabled, logger);
+  const a2aPush = registerA2aPushJobs(jobs, services, a2aGate.settings.enabled, logger);
   await jobs.start();
 
   const schema = buildAppSchema(pubsub);
@@ -191,6 +193,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
   sandboxes.serverUrl = url;
   const stopMeter = startMeter(services, logger);
+  const stopPushDispatcher = a2aPush.startDispatcher();
   const store = blobs.store;
   const stopSweeper = store
     ? startPeriodic('blob sweep', BLOB_SWEEP_SECONDS, async () => void (await sweepUnownedBlobs(orm.em.fork() as EntityManager, store)), logger)
@@ -202,6 +205,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await stopMeter();
       await stopSweeper();
       await stopA2aSweep();
+      await stopPushDispatcher();
       await jobs.stop(); // running attempts are aborted and retried (here after a restart, or on another instance)
       await sandboxes.close();
       await agent.jobs.close();

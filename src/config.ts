@@ -56,6 +56,12 @@ export interface Config {
   jobInstanceTimeoutSeconds: number;
   /** How long a blocking A2A SendMessage waits for its task to settle (`A2A_WAIT_SECONDS`) before answering it WORKING. */
   a2aWaitSeconds: number;
+  /**
+   * Push webhooks may point at loopback, private, link-local and CGNAT addresses
+   * (`A2A_PUSH_ALLOW_PRIVATE`, default false): for development and tests only; cloud metadata
+   * addresses and the service itself stay refused.
+   */
+  a2aPushAllowPrivate: boolean;
   /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
@@ -249,6 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (jobInstanceTimeoutSeconds < 3) problems.push('JOB_INSTANCE_TIMEOUT_SECONDS must be at least 3');
   const a2aWaitSeconds = positiveInt('A2A_WAIT_SECONDS', 60);
   if (a2aWaitSeconds > 600) problems.push('A2A_WAIT_SECONDS must be at most 600 (a request held open longer outlives proxies)');
+  const a2aPushAllowPrivate = oneOf('A2A_PUSH_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true';
   const summaryJobs = {
     timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
     retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
@@ -297,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
     summaryJobs,
     jobInstanceTimeoutSeconds,
     a2aWaitSeconds,
+    a2aPushAllowPrivate,
     agent,
     maxJsonBodyBytes,
     logLevel,

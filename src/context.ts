@@ -14,6 +14,7 @@ import { unauthenticated } from './errors';
 import { authenticate, Viewer } from './modules/auth/auth.service';
 import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
+import type { HostLookup } from './net/outbound';
 
 /** Long-lived parts every request shares. */
 export interface Services {
@@ -36,6 +37,8 @@ export interface Services {
   jobs: JobQueue;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */
   background: Set<Promise<unknown>>;
+  /** How outbound URL checks resolve host names; unset: the system resolver. Tests set it to say what a name resolves to. */
+  outboundLookup?: HostLookup;
 }
 
 /** Per-request context: a forked EntityManager, the viewer (resolved once, lazily) and loaders. */

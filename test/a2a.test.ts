@@ -67,7 +67,7 @@ describe('A2A endpoint with keys', () => {
       description: expect.any(String),
       version: expect.any(String),
       supportedInterfaces: [{ url: `${t.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-      capabilities: { streaming: false, pushNotifications: false },
+      capabilities: { streaming: false, pushNotifications: true },
       securitySchemes: { bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) } },
       securityRequirements: [{ schemes: { bearer: { list: [] } } }],
       defaultInputModes: expect.arrayContaining(['text/plain', 'application/json', 'text/csv', 'application/octet-stream']),
@@ -165,10 +165,10 @@ describe('A2A endpoint with keys', () => {
   });
 
   test('capabilities the card does not declare answer the A2A errors for them', async () => {
-    const push = await rpc(t, call(1, 'CreateTaskPushNotificationConfig', { taskId: 't', url: 'https://example.org/hook' }), { key: alice.plaintext });
-    expect(push.body.error).toEqual({ code: -32003, message: expect.any(String), data: errorInfo('PUSH_NOTIFICATION_NOT_SUPPORTED') });
-    for (const method of ['GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig']) {
-      expect((await rpc(t, call(1, method, { taskId: 't', id: 'p' }), { key: alice.plaintext })).body.error.code).toBe(-32003);
+    // Push configs are built (test/a2a-push.test.ts): an unknown task is -32001, not -32003.
+    for (const method of ['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig']) {
+      const reply = await rpc(t, call(1, method, { taskId: 't', id: 'p', url: 'https://example.org/hook' }), { key: alice.plaintext });
+      expect(reply.body.error).toEqual({ code: -32001, message: expect.any(String), data: errorInfo('TASK_NOT_FOUND') });
     }
     const stream = await rpc(t, call(2, 'SendStreamingMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }), { key: alice.plaintext });
     expect(stream.body.error).toEqual({ code: -32004, message: expect.stringContaining('stream'), data: errorInfo('UNSUPPORTED_OPERATION') });

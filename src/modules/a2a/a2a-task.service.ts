@@ -12,6 +12,7 @@ import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
 import { TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import type { A2aPrincipal } from './a2a-gate.service';
+import { PushConfigInput, preparePushConfig, savePushConfig } from './a2a-push.service';
 
 /** The job kind of one A2A turn (its key is the task id: one turn per task at a time, one more queued). */
 export const A2A_TURN_JOB = 'a2a-turn';
@@ -36,7 +37,7 @@ const JOB_SWEEP_SECONDS = 15;
 
 export { NO_MODEL_MESSAGE } from './a2a-agent';
 
-type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent'>;
+type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent' | 'sealer' | 'outboundLookup'>;
 type Wire = Record<string, unknown>;
 
 /** The same error for an unknown task and another principal's (spec: `task not found: <task_id>`): no existence oracle. */
@@ -48,7 +49,7 @@ const publish = publishTask;
  * A task on the wire (A2A 1.0 ProtoJSON). `history` undefined omits the key (historyLength 0), as
  * does `artifacts`; artifact URLs are made absolute on `baseUrl` (the caller's, like the card's).
  */
-function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: Wire[] | undefined, baseUrl: string): Wire {
+export function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: Wire[] | undefined, baseUrl: string): Wire {
   const shown = withAbsoluteUrls(artifacts, baseUrl);
   return {
     id: task.id,
@@ -72,15 +73,20 @@ async function taskWithDetails(q: Query, task: TaskRow, historyLength: number | 
  * `allow_session` let the pending calls run (the latter every later one of the context too),
  * `deny` cancels the task. A turn job is then queued for the task (not after a deny), and the
  * call waits (unless `returnImmediately`) for the task to settle.
+ * `configuration.taskPushNotificationConfig` is registered on the task in the same transaction.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task; BAD_REQUEST
  *   (UNSUPPORTED_OPERATION) for a terminal one; VALIDATION_FAILED for a contextId not the task's,
- *   a task waiting for an approval without a decision, or a decision to a task not waiting for one;
+ *   a task waiting for an approval without a decision, a decision to a task not waiting for one,
+ *   or a push config refused (its URL, or the task has too many);
  *   UNAVAILABLE when the job queue refused the turn (the task is FAILED then)
  */
 export async function sendMessage(services: TaskServices, principal: A2aPrincipal, params: Wire, callerGone?: AbortSignal, baseUrl = services.config.publicUrl): Promise<{ task: Wire }> {
   const message = params.message as Wire;
-  const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: number };
+  const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: number; taskPushNotificationConfig?: PushConfigInput };
   const decision = decisionOf(message);
+  const pushField = ['configuration', 'taskPushNotificationConfig'];
+  // Checked (its host resolved) before the transaction, which then only stores it.
+  const push = configuration.taskPushNotificationConfig && (await preparePushConfig(services, configuration.taskPushNotificationConfig, pushField));
   const em = forkOf(services);
   const { task, moved, queue } = await inTransaction(em, async (q) => {
     if (typeof message.taskId === 'string') {
@@ -94,6 +100,7 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
       if (waiting && !decision) throw decisionIssue(`task ${existing.id} waits for an approval: send a data part {"decision": "allow_once" | "allow_session" | "deny"}`);
       if (!waiting && decision) throw decisionIssue(`task ${existing.id} is not waiting for an approval (${existing.state})`);
       await repo.appendMessage(q, existing.id, { ...message, contextId: existing.contextId });
+      if (push) await savePushConfig(q, existing, push, { deliverCurrentState: false, field: pushField });
       if (!decision) return { task: existing, moved: null, queue: true };
       if (decision === 'deny') {
         await turns.deleteTurn(q, existing.id);
@@ -109,6 +116,7 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
     const created = { id: newId('turn'), contextId: typeof message.contextId === 'string' ? message.contextId : newId('ctx'), principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' };
     await repo.insertTask(q, created);
     await repo.appendMessage(q, created.id, { ...message, taskId: created.id, contextId: created.contextId });
+    if (push) await savePushConfig(q, created, push, { deliverCurrentState: false, field: pushField });
     return { task: (await repo.findTask(q, principal.id, created.id))!, moved: null, queue: true };
   });
   if (moved) publish(services, moved);

@@ -26,3 +26,8 @@ export function mountingOf(facts: { enabled: boolean; host: string; activeKeys: 
   if (isLoopbackHost(facts.host)) return { mounted: true, authRequired: false, warning: 'A2A endpoint open without authentication (loopback bind, no keys)' };
   return { mounted: false, reason: 'A2A has no keys and the service listens beyond loopback (labdesk a2a key create)' };
 }
+
+/** Whether the signed-in account may see an A2A task from the web tools: only the A2A owner, who pays for it (`owner_id`). */
+export function canSeeA2aTaskAsOwner(viewer: { user: { id: string } }, task: { ownerId: string }): boolean {
+  return task.ownerId === viewer.user.id;
+}

@@ -1,0 +1,123 @@
+import type { Query } from '../../db/sql';
+import { JOB_SCHEMA } from '../../jobs/jobs.repository';
+
+/** A push config as stored: the token and the credentials sealed (never in clear in the database). */
+export interface PushConfigRow {
+  taskId: string;
+  id: string;
+  url: string;
+  tokenSealed: string | null;
+  authScheme: string | null;
+  authCredentialsSealed: string | null;
+}
+
+const CONFIG_COLUMNS = `task_id as "taskId", id, url, token_sealed as "tokenSealed", auth_scheme as "authScheme", auth_credentials_sealed as "authCredentialsSealed"`;
+
+/** Inserts the config, or replaces the one of the same task and id (the a2a-js store's upsert). Returns whether it was new. */
+export async function upsertConfig(q: Query, config: PushConfigRow): Promise<boolean> {
+  const [row] = await q<{ inserted: boolean }>(
+    `insert into a2a_push_configs (task_id, id, url, token_sealed, auth_scheme, auth_credentials_sealed) values (?, ?, ?, ?, ?, ?)
+     on conflict (task_id, id) do update set url = excluded.url, token_sealed = excluded.token_sealed, auth_scheme = excluded.auth_scheme,
+       auth_credentials_sealed = excluded.auth_credentials_sealed, updated_at = now()
+     returning (xmax = 0) as inserted`,
+    [config.taskId, config.id, config.url, config.tokenSealed, config.authScheme, config.authCredentialsSealed],
+  );
+  return row.inserted;
+}
+
+export async function countConfigs(q: Query, taskId: string): Promise<number> {
+  const [row] = await q<{ count: number }>(`select count(*)::int as count from a2a_push_configs where task_id = ?`, [taskId]);
+  return row.count;
+}
+
+export async function configExists(q: Query, taskId: string, id: string): Promise<boolean> {
+  return (await q(`select 1 from a2a_push_configs where task_id = ? and id = ?`, [taskId, id])).length > 0;
+}
+
+export async function findConfig(q: Query, taskId: string, id: string): Promise<PushConfigRow | null> {
+  const [row] = await q<PushConfigRow>(`select ${CONFIG_COLUMNS} from a2a_push_configs where task_id = ? and id = ?`, [taskId, id]);
+  return row ?? null;
+}
+
+/** A task's configs in id order, after `afterId`, at most `limit`. */
+export async function listConfigs(q: Query, taskId: string, limit: number, afterId?: string): Promise<PushConfigRow[]> {
+  return q<PushConfigRow>(`select ${CONFIG_COLUMNS} from a2a_push_configs where task_id = ? and (?::text is null or id > ?) order by id limit ?`, [taskId, afterId ?? null, afterId ?? null, limit]);
+}
+
+/** Deletes the config; its pending deliveries go with it (foreign key cascade), so it gets no more POSTs. */
+export async function deleteConfig(q: Query, taskId: string, id: string): Promise<void> {
+  await q(`delete from a2a_push_configs where task_id = ? and id = ?`, [taskId, id]);
+}
+
+/** Queues a delivery of the task's current status to one config (the trigger does this for a state change). */
+export async function enqueueCurrentStatus(q: Query, taskId: string, configId: string): Promise<void> {
+  await q(`insert into a2a_push_deliveries (task_id, config_id, state, status_message, status_at) select id, ?, state, status_message, status_at from a2a_tasks where id = ?`, [configId, taskId]);
+}
+
+/** A delivery still to make, with what it is sent to (read again before every attempt). */
+export interface PendingDelivery {
+  id: string;
+  taskId: string;
+  configId: string;
+  state: string;
+  statusMessage: Record<string, unknown> | null;
+  statusAt: Date;
+  attempts: number;
+  due: boolean;
+}
+
+const DELIVERY_COLUMNS = `d.id::text as id, d.task_id as "taskId", d.config_id as "configId", d.state, d.status_message as "statusMessage", d.status_at as "statusAt", d.attempts, d.next_attempt_at <= now() as due`;
+const asDelivery = (row: Record<string, unknown>): PendingDelivery => ({ ...(row as unknown as PendingDelivery), statusAt: new Date(row.statusAt as string) });
+
+/**
+ * The task's pending deliveries (due or waiting for their retry), oldest first, at most
+ * `perConfig` of each config: one receiver's backlog never hides another's.
+ */
+export async function pendingDeliveries(q: Query, taskId: string, perConfig: number): Promise<PendingDelivery[]> {
+  const rows = await q(
+    `select * from (
+       select ${DELIVERY_COLUMNS}, row_number() over (partition by d.config_id order by d.id) as nth from a2a_push_deliveries d where d.task_id = ? and d.outcome is null
+     ) pending where nth <= ? order by id::bigint`,
+    [taskId, perConfig],
+  );
+  return rows.map(asDelivery);
+}
+
+/** The delivery with its config, if both still exist and it is still pending (a deleted config takes its deliveries along). */
+export async function deliveryWithConfig(q: Query, id: string): Promise<{ delivery: PendingDelivery; config: PushConfigRow } | null> {
+  const [row] = await q<Record<string, unknown>>(
+    `select ${DELIVERY_COLUMNS}, c.url, c.token_sealed as "tokenSealed", c.auth_scheme as "authScheme", c.auth_credentials_sealed as "authCredentialsSealed"
+       from a2a_push_deliveries d join a2a_push_configs c on c.task_id = d.task_id and c.id = d.config_id where d.id = ? and d.outcome is null`,
+    [id],
+  );
+  if (!row) return null;
+  const delivery = asDelivery(row);
+  return { delivery, config: { taskId: delivery.taskId, id: delivery.configId, url: row.url as string, tokenSealed: row.tokenSealed as string | null, authScheme: row.authScheme as string | null, authCredentialsSealed: row.authCredentialsSealed as string | null } };
+}
+
+/** Records one attempt: delivered, failed for good, or to be tried again after `retryInSeconds`. */
+export async function recordAttempt(q: Query, id: string, result: { outcome: 'delivered' | 'failed' | null; error: string | null; retryInSeconds?: number }): Promise<void> {
+  await q(
+    `update a2a_push_deliveries set attempts = attempts + 1, last_error = ?, outcome = ?::text,
+       finished_at = case when ?::text is null then null else now() end,
+       next_attempt_at = now() + make_interval(secs => ?) where id = ? and outcome is null`,
+    [result.error, result.outcome, result.outcome, result.retryInSeconds ?? 0, id],
+  );
+}
+
+/**
+ * Tasks where some config's oldest pending delivery is due (a later one waits behind it) and
+ * no delivery job is queued or running for them (`jobName`'s stately key is the task id): what
+ * the dispatcher hands to the job queue.
+ */
+export async function tasksToDispatch(q: Query, jobName: string, limit: number): Promise<string[]> {
+  const rows = await q<{ taskId: string }>(
+    `select distinct d.task_id as "taskId" from a2a_push_deliveries d
+      where d.outcome is null and d.next_attempt_at <= now()
+        and not exists (select 1 from a2a_push_deliveries e where e.task_id = d.task_id and e.config_id = d.config_id and e.outcome is null and e.id < d.id)
+        and not exists (select 1 from ${JOB_SCHEMA}.job j where j.name = ? and j.state <= 'active' and j.policy = 'stately' and coalesce(j.singleton_key, '') = d.task_id)
+      limit ?`,
+    [jobName, limit],
+  );
+  return rows.map((row) => row.taskId);
+}
