@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response, Router } from 'express';
-import { originOf, Services, varyByOrigin } from '../src/context';
+import { GraphQLSchema, subscribe, validate } from 'graphql';
+import { makeContext, originOf, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
+import { SseFormat, streamSubscription } from './events';
+import * as Op from './generated/operations';
 import { describe, refuseInvalidUtf8, sendError } from './http';
-import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError } from './rpc';
+import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError, wireStreamResponse } from './rpc';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const A2A_RPC_PATH = '/a2a/v1';
@@ -34,7 +37,7 @@ export function agentCard(baseUrl: string) {
     description: 'Analyses research questions for collaborators of this labdesk server, answering in text.',
     version: AGENT_VERSION,
     supportedInterfaces: [{ url: `${baseUrl}${A2A_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: false, pushNotifications: false },
+    capabilities: { streaming: true, pushNotifications: false },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['text/plain'],
@@ -55,9 +58,13 @@ export function agentCard(baseUrl: string) {
  * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 (fall
  * through) while the endpoint is not mounted.
  */
-export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Router {
+export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSchema, logger: Logger): Router {
   const router = Router();
   if (!gate.mounted) return router;
+  for (const document of A2A_DOCUMENTS) {
+    const errors = validate(schema, document);
+    if (errors.length) throw new Error(`facade/operations/a2a.graphql: ${errors.map((e) => e.message).join('; ')}`);
+  }
 
   router.get(AGENT_CARD_PATH, async (req: Request, res: Response) => {
     try {
@@ -110,9 +117,24 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
       res.on('close', () => callerGone.abort());
       try {
         const params = call.method.params?.(call.params) ?? call.params;
-        const { run, refuse } = call.method;
+        const { run, stream, refuse } = call.method;
+        const principal = res.locals.a2aPrincipal as A2aPrincipal;
+        const authorization = req.headers.authorization;
+        const ctx = makeContext(services, {
+          requestId: res.locals.requestId as string,
+          origin: originOf(req, services.config.trustProxy),
+          callerGone: callerGone.signal,
+          a2a: { principal, readmit: (em) => gate.admit(em as EntityManager, authorization) },
+        });
+        const methodCall: MethodCall = {
+          services,
+          principal,
+          callerGone: callerGone.signal,
+          subscribe: (document, variables) => subscribe({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx }) as Promise<Subscription>,
+        };
+        if (stream) return await streamSubscription(res, await stream(methodCall, params), a2aEvents(call.id, services.config.a2aKeepaliveSeconds), logger);
         if (!run) return answer(res, call.id, rpcErrorOf(a2aError(refuse!.reason, refuse!.message)));
-        const result = await run({ services, principal: res.locals.a2aPrincipal as A2aPrincipal, callerGone: callerGone.signal }, params);
+        const result = await run(methodCall, params);
         if (!res.headersSent) res.json(rpcSuccess(call.id, result));
       } catch (error) {
         const appError = toAppError(error);
@@ -131,6 +153,26 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
     return answer(res, null, { code: PARSE_ERROR, message: `Invalid JSON payload: ${appError.message}` });
   });
   return router;
+}
+
+/** The operations the A2A rows run, checked against the schema once when the router is made. */
+const A2A_DOCUMENTS = [Op.A2aTaskEventsDocument];
+
+/**
+ * A2A streams (JSON-RPC over SSE, A2A §9.4.2): each event `data: {"jsonrpc":"2.0","id":<request
+ * id>,"result":<StreamResponse>}`; a failure after the first event is one `error` event carrying
+ * a JSON-RPC error response; `: keepalive` comments while idle.
+ */
+function a2aEvents(id: RpcId, keepaliveSeconds: number): SseFormat {
+  return {
+    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+    event: (data) => {
+      const event = wireStreamResponse((data as Op.A2aTaskEventsSubscription).a2aTaskEvents as Record<string, unknown>);
+      return { text: `data: ${JSON.stringify(rpcSuccess(id, event))}\n\n`, last: endsStream(event) };
+    },
+    failure: (error) => `event: error\ndata: ${JSON.stringify(rpcFailure(id, rpcErrorOf(error)))}\n\n`,
+    keepaliveMs: keepaliveSeconds * 1000,
+  };
 }
 
 /** The absolute base of the URLs the card gives: PUBLIC_URL, else the origin the caller addressed (TRUST_PROXY decides whose word counts). */

@@ -1,7 +1,11 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { ExecutionResult } from 'graphql';
 import type { Services } from '../src/context';
 import { AppError, ErrorCode, FieldIssue } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
-import { cancelTask, getTask, listTasks, sendMessage } from '../src/modules/a2a/a2a-task.service';
+import { cancelTask, getTask, listTasks, sendMessage, SETTLED } from '../src/modules/a2a/a2a-task.service';
+import { TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
+import * as Op from './generated/operations';
 
 /**
  * The A2A 1.0 JSON-RPC binding as data: the envelope rules, one row per method, and the one
@@ -88,18 +92,27 @@ export interface RpcMethod {
   params?: (params: Record<string, unknown>) => Record<string, unknown>;
   /** What the method does, for the caller the gate admitted (its result is the JSON-RPC `result`). */
   run?: (call: MethodCall, params: Record<string, unknown>) => Promise<unknown>;
-  /** Without `run`: the A2A error this server answers for the method (a capability it does not declare). */
+  /**
+   * A streaming method: the subscription whose events (`a2aTaskEvents`, A2A StreamResponses)
+   * `facade/a2a.ts` writes as server-sent events.
+   */
+  stream?: (call: MethodCall, params: Record<string, unknown>) => Promise<Subscription>;
+  /** Without `run` or `stream`: the A2A error this server answers for the method (a capability it does not declare). */
   refuse?: { reason: A2aReason; message: string };
 }
+
+/** A subscription as `graphql`'s `subscribe` gives it: its events, or the result that refused it. */
+export type Subscription = ExecutionResult | AsyncGenerator<ExecutionResult>;
 
 /** Who runs a method, and the signal of the caller leaving (a waiting SendMessage stops waiting). */
 export interface MethodCall {
   services: Services;
   principal: A2aPrincipal;
   callerGone: AbortSignal;
+  /** Subscribes to a typed subscription in-process, in the caller's A2A context. */
+  subscribe<TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars): Promise<Subscription>;
 }
 
-const noStreaming = (name: string) => ({ reason: 'UNSUPPORTED_OPERATION' as const, message: `${name}: this agent does not stream (capabilities.streaming is false)` });
 const noPush = (name: string) => ({ reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' as const, message: `${name}: this agent sends no push notifications (capabilities.pushNotifications is false)` });
 
 /**
@@ -109,17 +122,64 @@ const noPush = (name: string) => ({ reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' as
  */
 export const RPC_METHODS: RpcMethod[] = [
   { name: 'SendMessage', params: sendMessageParams, run: (call, params) => sendMessage(call.services, call.principal, params, call.callerGone) },
-  { name: 'SendStreamingMessage', params: sendMessageParams, refuse: noStreaming('SendStreamingMessage') },
+  { name: 'SendStreamingMessage', params: sendMessageParams, stream: sendStreamingMessage },
   { name: 'GetTask', params: getTaskParams, run: (call, params) => getTask(call.services, call.principal, params) },
   { name: 'ListTasks', params: listTasksParams, run: (call, params) => listTasks(call.services, call.principal, params) },
   { name: 'CancelTask', params: taskIdParams('id'), run: (call, params) => cancelTask(call.services, call.principal, params) },
-  { name: 'SubscribeToTask', params: taskIdParams('id'), refuse: noStreaming('SubscribeToTask') },
+  { name: 'SubscribeToTask', params: taskIdParams('id'), stream: (call, params) => call.subscribe(Op.A2aTaskEventsDocument, { taskId: params.id as string, refuseTerminal: true }) },
   { name: 'CreateTaskPushNotificationConfig', refuse: noPush('CreateTaskPushNotificationConfig') },
   { name: 'GetTaskPushNotificationConfig', refuse: noPush('GetTaskPushNotificationConfig') },
   { name: 'ListTaskPushNotificationConfigs', refuse: noPush('ListTaskPushNotificationConfigs') },
   { name: 'DeleteTaskPushNotificationConfig', refuse: noPush('DeleteTaskPushNotificationConfig') },
   { name: 'GetExtendedAgentCard', refuse: { reason: 'UNSUPPORTED_OPERATION', message: 'this agent declares no extended agent card' } },
 ];
+
+/**
+ * SendStreamingMessage: the message is sent as SendMessage sends it (not waiting), then the
+ * stream is the task's events, from the task as it is then.
+ */
+async function sendStreamingMessage(call: MethodCall, params: Record<string, unknown>): Promise<Subscription> {
+  const configuration = (params.configuration ?? {}) as { historyLength?: number };
+  const { task } = await sendMessage(call.services, call.principal, { ...params, configuration: { ...configuration, returnImmediately: true, historyLength: 0 } }, call.callerGone);
+  return call.subscribe(Op.A2aTaskEventsDocument, { taskId: task.id as string, refuseTerminal: false, historyLength: configuration.historyLength });
+}
+
+type Wire = Record<string, unknown>;
+
+/** `value` without the members of `names` that are null: absent on the wire, as ProtoJSON leaves unset members. */
+function withoutNulls(value: Wire, names: string[]): Wire {
+  return Object.fromEntries(Object.entries(value).filter(([key, member]) => !(member === null && names.includes(key))));
+}
+
+const wireStatus = (status: Wire) => withoutNulls(status, ['message']);
+
+/** An `A2aTask` as GraphQL gives it, as the A2A Task on the wire (`history`, `artifacts`, `status.message` absent when null). */
+export function wireTaskOf(task: Wire): Wire {
+  return withoutNulls({ ...task, status: wireStatus(task.status as Wire) }, ['artifacts', 'history']);
+}
+
+/** An `A2aStreamResponse` as GraphQL gives it, as the one-member A2A StreamResponse on the wire. */
+export function wireStreamResponse(event: Wire): Wire {
+  if (event.task) return { task: wireTaskOf(event.task as Wire) };
+  if (event.statusUpdate) {
+    const update = event.statusUpdate as Wire;
+    return { statusUpdate: { ...update, status: wireStatus(update.status as Wire) } };
+  }
+  return { artifactUpdate: event.artifactUpdate };
+}
+
+/**
+ * Whether a stream ends after this event: at a terminal state, and when the task stops for
+ * the caller (INPUT_REQUIRED, AUTH_REQUIRED; the caller answers with SendMessage and may
+ * SubscribeToTask again). The first event (the task) ends it only when terminal: a stream opened
+ * on a waiting task waits for its next change.
+ */
+export function endsStream(event: Wire): boolean {
+  const task = event.task as { status: { state: string } } | undefined;
+  if (task) return TERMINAL_STATES.includes(task.status.state);
+  const update = event.statusUpdate as { status: { state: string } } | undefined;
+  return update !== undefined && SETTLED.includes(update.status.state);
+}
 
 const METHODS = new Map(RPC_METHODS.map((method) => [method.name, method]));
 

@@ -14,6 +14,7 @@ import { unauthenticated } from './errors';
 import { authenticate, Viewer } from './modules/auth/auth.service';
 import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
+import type { A2aCaller } from './modules/a2a/a2a-gate.service';
 
 /** Long-lived parts every request shares. */
 export interface Services {
@@ -36,6 +37,8 @@ export interface Services {
   jobs: JobQueue;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */
   background: Set<Promise<unknown>>;
+  /** The A2A owner's email (`a2a.json`) while A2A is enabled, else null: who may use the A2A web tools besides admins. */
+  a2aOwner: string | null;
 }
 
 /** Per-request context: a forked EntityManager, the viewer (resolved once, lazily) and loaders. */
@@ -54,6 +57,8 @@ export interface Ctx {
   loaders: Loaders;
   /** Aborted when the caller goes away before the answer is complete: costly work (model calls) stops. */
   callerGone?: AbortSignal;
+  /** The A2A principal, on operations the A2A endpoint runs in-process only (see `A2aCaller`). */
+  a2a?: A2aCaller;
 }
 
 /** What a request brings to its context. */
@@ -64,11 +69,13 @@ export interface RequestFacts {
   /** `proto://host` the request was addressed to (forwarded by a proxy or direct), when well-formed. */
   origin?: string;
   callerGone?: AbortSignal;
+  /** The A2A principal, when the A2A endpoint runs the operation (never from a request's own headers). */
+  a2a?: A2aCaller;
 }
 
 const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
-export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone }: RequestFacts): Ctx {
+export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone, a2a }: RequestFacts): Ctx {
   const em = services.orm.em.fork() as EntityManager;
   let viewer: Promise<Viewer | null> | undefined;
   let signedIn: Viewer | null = null;
@@ -81,6 +88,7 @@ export function makeContext(services: Services, { authorization, clientKind, req
     requestId,
     authorization,
     callerGone,
+    a2a,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : origin ?? services.config.publicUrl,
     viewer: () =>

@@ -97,6 +97,14 @@ export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<stri
   return artifacts;
 }
 
+/**
+ * The task's artifacts in the order they were made: ids of all, contents only of those not in
+ * `seen` (an event stream asks at every wake-up; what it sent already is not read again).
+ */
+export async function artifactsNotIn(q: Query, taskId: string, seen: string[]): Promise<{ artifactId: string; artifact: Record<string, unknown> | null }[]> {
+  return q(`select artifact_id as "artifactId", case when artifact_id = any(?) then null else artifact end as artifact from a2a_artifacts where task_id = ? order by created_at, artifact_id`, [seen, taskId]);
+}
+
 export interface TaskFilter {
   principal: string;
   contextId?: string;

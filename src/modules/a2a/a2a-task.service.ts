@@ -21,7 +21,7 @@ export const A2A_TURN_JOB = 'a2a-turn';
 const TURN_JOB = { timeoutSeconds: 900, retries: 1, retryDelaySeconds: 5, concurrency: 4 };
 
 /** States a blocking SendMessage waits for: terminal, or interrupted (the caller must act). */
-const SETTLED = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
+export const SETTLED = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
 /** Messages of a context a turn gives the model (the most recent), and at most this many characters of them. */
 const CONTEXT_MESSAGES = 100;
 const CONTEXT_CHARS = 200_000;
@@ -33,7 +33,7 @@ const DEFAULT_PAGE_SIZE = 50;
  * How often a waiting SendMessage and a running turn read the task again: a publication lost (Redis
  * is best-effort) or made on another instance without Redis is then noticed this late at worst.
  */
-const BACKSTOP_READ_MS = 5000;
+export const BACKSTOP_READ_MS = 5000;
 
 export const NO_MODEL_MESSAGE = 'this server has no language model configured (LLM_PROVIDER), so the agent cannot answer';
 
@@ -50,7 +50,8 @@ const SYSTEM = [
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config'>;
 type Wire = Record<string, unknown>;
 
-const taskNotFound = () => new AppError('NOT_FOUND', 'task not found', { a2aReason: 'TASK_NOT_FOUND' });
+/** The one answer for an unknown task and another principal's (never told apart). */
+export const taskNotFound = () => new AppError('NOT_FOUND', 'task not found', { a2aReason: 'TASK_NOT_FOUND' });
 const forkOf = (services: TaskServices) => services.orm.em.fork() as EntityManager;
 const publish = (services: TaskServices, task: TaskRow) => services.pubsub.publish('A2A_TASK', task.id, { taskId: task.id, state: task.state });
 
@@ -59,7 +60,7 @@ function agentMessage(task: Pick<TaskRow, 'id' | 'contextId'>, text: string): Wi
 }
 
 /** A task on the wire (A2A 1.0 ProtoJSON). `history` undefined omits the key (historyLength 0), as does `artifacts`. */
-function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: Wire[] | undefined): Wire {
+export function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: Wire[] | undefined): Wire {
   return {
     id: task.id,
     contextId: task.contextId,

@@ -1,3 +1,6 @@
+import type { Viewer } from '../auth/auth.service';
+import { isSandboxToken } from '../auth/token.policy';
+import { isAdmin } from '../admin/admin.policy';
 import { atLeast, PlanCode } from '../users/plans';
 
 /** Whether the service listens on loopback only (the one bind where an endpoint without keys may open). */
@@ -25,4 +28,12 @@ export function mountingOf(facts: { enabled: boolean; host: string; activeKeys: 
   if (facts.activeKeys > 0) return { mounted: true, authRequired: true };
   if (isLoopbackHost(facts.host)) return { mounted: true, authRequired: false, warning: 'A2A endpoint open without authentication (loopback bind, no keys)' };
   return { mounted: false, reason: 'A2A has no keys and the service listens beyond loopback (labdesk a2a key create)' };
+}
+
+/**
+ * Who may use the A2A web tools (every A2A task of this server, read-only): the A2A owner named
+ * in `a2a.json` and admins. `owner` is null while A2A is not enabled (admins only then).
+ */
+export function canUseA2aWebTools(viewer: Viewer, owner: string | null): boolean {
+  return isAdmin(viewer) || (owner !== null && !isSandboxToken(viewer) && viewer.user.email.toLowerCase() === owner.toLowerCase());
 }
