@@ -8,7 +8,7 @@ import type { Logger } from '../src/logger';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { SseFormat, streamSubscription } from './events';
 import * as Op from './generated/operations';
-import { describe, refuseInvalidUtf8, sendError } from './http';
+import { describe, execute, refuseInvalidUtf8, sendError } from './http';
 import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError, wireStreamResponse } from './rpc';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -130,6 +130,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
           services,
           principal,
           callerGone: callerGone.signal,
+          run: (document, variables) => execute(schema, document, variables, ctx),
           subscribe: (document, variables) => subscribe({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx }) as Promise<Subscription>,
         };
         if (stream) return await streamSubscription(res, await stream(methodCall, params), a2aEvents(call.id, services.config.a2aKeepaliveSeconds), logger);
@@ -156,7 +157,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
 }
 
 /** The operations the A2A rows run, checked against the schema once when the router is made. */
-const A2A_DOCUMENTS = [Op.A2aTaskEventsDocument];
+const A2A_DOCUMENTS = [Op.A2aMessageSendDocument, Op.A2aTaskDocument, Op.A2aTaskListDocument, Op.A2aTaskCancelDocument, Op.A2aTaskEventsDocument];
 
 /**
  * A2A streams (JSON-RPC over SSE, A2A §9.4.2): each event `data: {"jsonrpc":"2.0","id":<request

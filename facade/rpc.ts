@@ -3,7 +3,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Services } from '../src/context';
 import { AppError, ErrorCode, FieldIssue } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
-import { cancelTask, getTask, listTasks, sendMessage, SETTLED } from '../src/modules/a2a/a2a-task.service';
+import { SETTLED } from '../src/modules/a2a/a2a-task.service';
 import { TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
 import * as Op from './generated/operations';
 
@@ -109,6 +109,8 @@ export interface MethodCall {
   services: Services;
   principal: A2aPrincipal;
   callerGone: AbortSignal;
+  /** Runs a typed operation in-process, in the caller's A2A context; its first error is thrown. */
+  run<TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars): Promise<TData>;
   /** Subscribes to a typed subscription in-process, in the caller's A2A context. */
   subscribe<TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars): Promise<Subscription>;
 }
@@ -116,16 +118,17 @@ export interface MethodCall {
 const noPush = (name: string) => ({ reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' as const, message: `${name}: this agent sends no push notifications (capabilities.pushNotifications is false)` });
 
 /**
- * Every A2A 1.0 method (A2A §9.4). The task methods call the A2A task service directly (not a
- * GraphQL operation: A2A tasks are not in the GraphQL schema); the capabilities the card does
- * not declare answer the errors A2A names for them.
+ * Every A2A 1.0 method (A2A §9.4). The task methods run the typed operations of
+ * `facade/operations/a2a.graphql` in-process (so the resolvers' checks run as for any GraphQL
+ * caller) with the A2A principal in the context, and map the result to the ProtoJSON wire shape;
+ * the capabilities the card does not declare answer the errors A2A names for them.
  */
 export const RPC_METHODS: RpcMethod[] = [
-  { name: 'SendMessage', params: sendMessageParams, run: (call, params) => sendMessage(call.services, call.principal, params, call.callerGone) },
+  { name: 'SendMessage', params: sendMessageParams, run: async (call, params) => ({ task: wireTaskOf((await call.run(Op.A2aMessageSendDocument, { input: sendInputOf(params) })).a2aMessageSend.task) }) },
   { name: 'SendStreamingMessage', params: sendMessageParams, stream: sendStreamingMessage },
-  { name: 'GetTask', params: getTaskParams, run: (call, params) => getTask(call.services, call.principal, params) },
-  { name: 'ListTasks', params: listTasksParams, run: (call, params) => listTasks(call.services, call.principal, params) },
-  { name: 'CancelTask', params: taskIdParams('id'), run: (call, params) => cancelTask(call.services, call.principal, params) },
+  { name: 'GetTask', params: getTaskParams, run: async (call, params) => wireTaskOf((await call.run(Op.A2aTaskDocument, { id: params.id as string, historyLength: params.historyLength as number | undefined })).a2aTask) },
+  { name: 'ListTasks', params: listTasksParams, run: listTasksByOperation },
+  { name: 'CancelTask', params: taskIdParams('id'), run: async (call, params) => wireTaskOf((await call.run(Op.A2aTaskCancelDocument, { id: params.id as string })).a2aTaskCancel) },
   { name: 'SubscribeToTask', params: taskIdParams('id'), stream: (call, params) => call.subscribe(Op.A2aTaskEventsDocument, { taskId: params.id as string, refuseTerminal: true }) },
   { name: 'CreateTaskPushNotificationConfig', refuse: noPush('CreateTaskPushNotificationConfig') },
   { name: 'GetTaskPushNotificationConfig', refuse: noPush('GetTaskPushNotificationConfig') },
@@ -139,9 +142,24 @@ export const RPC_METHODS: RpcMethod[] = [
  * stream is the task's events, from the task as it is then.
  */
 async function sendStreamingMessage(call: MethodCall, params: Record<string, unknown>): Promise<Subscription> {
-  const configuration = (params.configuration ?? {}) as { historyLength?: number };
-  const { task } = await sendMessage(call.services, call.principal, { ...params, configuration: { ...configuration, returnImmediately: true, historyLength: 0 } }, call.callerGone);
-  return call.subscribe(Op.A2aTaskEventsDocument, { taskId: task.id as string, refuseTerminal: false, historyLength: configuration.historyLength });
+  const input = sendInputOf(params);
+  const { task } = (await call.run(Op.A2aMessageSendDocument, { input: { ...input, returnImmediately: true, historyLength: 0 } })).a2aMessageSend;
+  return call.subscribe(Op.A2aTaskEventsDocument, { taskId: task.id, refuseTerminal: false, historyLength: input.historyLength });
+}
+
+/** SendMessage params (checked) as the operation's input: the message as sent, the configuration members this server reads. */
+function sendInputOf(params: Record<string, unknown>): Op.A2aMessageSendInput {
+  const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: number };
+  return { message: params.message, returnImmediately: configuration.returnImmediately, historyLength: configuration.historyLength };
+}
+
+const LIST_MEMBERS = ['contextId', 'status', 'pageSize', 'pageToken', 'historyLength', 'statusTimestampAfter', 'includeArtifacts'] as const;
+
+/** ListTasks: the known members of the (checked) params as the input; unknown ones are ignored (A2A §5.7). */
+async function listTasksByOperation(call: MethodCall, params: Record<string, unknown>): Promise<unknown> {
+  const input = Object.fromEntries(LIST_MEMBERS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]])) as Op.A2aTaskListInput;
+  const list = (await call.run(Op.A2aTaskListDocument, { input })).a2aTaskList;
+  return { tasks: list.tasks.map((task) => wireTaskOf(task as Wire)), nextPageToken: list.nextPageToken, pageSize: list.pageSize, totalSize: list.totalSize };
 }
 
 type Wire = Record<string, unknown>;

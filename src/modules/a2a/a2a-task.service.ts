@@ -70,7 +70,8 @@ export function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: 
   };
 }
 
-async function taskWithDetails(q: Query, task: TaskRow, historyLength: number | undefined): Promise<Wire> {
+/** The task on the wire with its artifacts and most recent `historyLength` messages (default: up to 1000). */
+export async function taskWithDetails(q: Query, task: TaskRow, historyLength: number | undefined): Promise<Wire> {
   const limit = historyLength ?? HISTORY_CAP;
   const [histories, artifacts] = await Promise.all([repo.historiesOf(q, [task.id], limit), repo.artifactsOf(q, [task.id])]);
   return wireTask(task, limit === 0 ? undefined : histories.get(task.id), artifacts.get(task.id));

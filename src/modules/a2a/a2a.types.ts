@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageInfo } from '../../pagination';
 
 // The A2A 1.0 data model (ProtoJSON names), so a field's value is the wire member as it is.
 // Messages and artifacts are the caller's and the agent's own JSON objects: free-form here.
@@ -74,4 +75,100 @@ export class A2aStreamResponse {
 
   @Field(() => A2aTaskArtifactUpdate, { nullable: true, description: 'A new artifact.' })
   artifactUpdate?: A2aTaskArtifactUpdate;
+}
+
+@ObjectType({ description: 'A page of the caller’s tasks (A2A ListTasksResponse).' })
+export class A2aTaskList {
+  @Field(() => [A2aTask], { description: 'The tasks, newest status first.' })
+  tasks!: A2aTask[];
+
+  @Field({ description: 'Token of the next page; empty on the last page.' })
+  nextPageToken!: string;
+
+  @Field(() => Int, { description: 'The page size used.' })
+  pageSize!: number;
+
+  @Field(() => Int, { description: 'How many tasks match the filters in all.' })
+  totalSize!: number;
+}
+
+@ObjectType({ description: 'What sending a message gave: its task (A2A SendMessageResponse).' })
+export class A2aMessageSendPayload {
+  @Field(() => A2aTask, { description: 'The task the message started or was added to, as it is when the call answers.' })
+  task!: A2aTask;
+}
+
+@InputType({ description: 'A message to the agent (A2A SendMessageRequest), checked by the A2A endpoint.' })
+export class A2aMessageSendInput {
+  @Field(() => GraphQLJSONObject, { description: 'The A2A Message (messageId, role ROLE_USER, parts; taskId to add it to a task, contextId to continue a conversation).' })
+  message!: Record<string, unknown>;
+
+  @Field(() => Boolean, { nullable: true, description: 'Answer at once rather than waiting (up to A2A_WAIT_SECONDS) for the task to settle.' })
+  returnImmediately?: boolean | null;
+
+  @Field(() => Int, { nullable: true, description: 'Most recent messages in the answer’s task (0 to 1000; default all up to 1000).' })
+  historyLength?: number | null;
+}
+
+@InputType({ description: 'Filters and page of the caller’s tasks (A2A ListTasksRequest).' })
+export class A2aTaskListInput {
+  @Field(() => String, { nullable: true, description: 'Only tasks of this context.' })
+  contextId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only tasks in this state (TASK_STATE_…).' })
+  status?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Tasks per page, 1 to 100 (default 50).' })
+  pageSize?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The nextPageToken of the page before.' })
+  pageToken?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Most recent messages per task (none by default).' })
+  historyLength?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Only tasks whose status changed strictly after this RFC 3339 time.' })
+  statusTimestampAfter?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Include each task’s artifacts (absent otherwise).' })
+  includeArtifacts?: boolean | null;
+}
+
+@ObjectType({ description: 'A page of A2A tasks of every caller (the A2A owner’s web tools).' })
+export class A2aTaskConnection {
+  @Field(() => [A2aTask], { description: 'The tasks, newest status first, with their artifacts (no history: ask a2aTask for it).' })
+  nodes!: A2aTask[];
+
+  @Field(() => PageInfo, { description: 'Where this page ends.' })
+  pageInfo!: PageInfo;
+
+  @Field(() => Int, { description: 'How many tasks match in all.' })
+  totalCount!: number;
+}
+
+@ObjectType({ description: 'A conversation: one A2A caller’s tasks under one context id.' })
+export class A2aContext {
+  @Field({ description: 'The context id.' })
+  contextId!: string;
+
+  @Field({ description: 'The caller: key:<key id>, or local for the open loopback endpoint.' })
+  principal!: string;
+
+  @Field(() => Int, { description: 'Tasks in the context.' })
+  taskCount!: number;
+
+  @Field(() => Date, { description: 'The latest status change of its tasks.' })
+  lastActivityAt!: Date;
+}
+
+@ObjectType({ description: 'A page of A2A conversations, most recently active first.' })
+export class A2aContextConnection {
+  @Field(() => [A2aContext], { description: 'The contexts.' })
+  nodes!: A2aContext[];
+
+  @Field(() => PageInfo, { description: 'Where this page ends.' })
+  pageInfo!: PageInfo;
+
+  @Field(() => Int, { description: 'How many contexts there are in all.' })
+  totalCount!: number;
 }
