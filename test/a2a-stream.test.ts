@@ -3,8 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { startFakeLlm, Step } from './support/fake-llm';
-import { startTestApp, TestApp } from './support/app';
+import { makeUser, startTestApp, TestApp } from './support/app';
+import { canUseA2aWebTools } from '../src/modules/a2a/a2a.policy';
+import type { Viewer } from '../src/modules/auth/auth.service';
 import { runLabdesk } from './support/cli';
 
 const labdesk = (dataDir: string, args: string[]) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
@@ -69,6 +73,9 @@ function heldAnswer(text: string): { step: Step; release: () => void } {
   const after = new Promise<void>((resolve) => (release = resolve));
   return { step: { kind: 'answer', text, tokensIn: 3, tokensOut: 3, after }, release };
 }
+
+const gql = (t: TestApp, token: string | undefined, query: string, variables: Record<string, unknown> = {}) => t.call('POST', '/graphql', { token, body: { query, variables } });
+const codeOf = (reply: { body: { errors?: { extensions: { code: string } }[] } }) => reply.body.errors?.[0]?.extensions.code;
 
 const fallback = (): Step => ({ kind: 'answer', text: 'fallback answer', tokensIn: 1, tokensOut: 1 });
 
@@ -245,4 +252,105 @@ describe('A2A streaming', () => {
       await second.close();
     }
   }, 60_000);
+  test('web tools over /graphql: the A2A owner (the bootstrap admin by default) pages through every key\'s tasks and contexts and reads one task; a signed-in stranger is FORBIDDEN, anonymous UNAUTHENTICATED', async () => {
+    await rpc(t, bob, 'SendMessage', { message: ask('from bob') });
+    const all = await t.sql<{ id: string }>('select id from a2a_tasks order by status_at desc, id desc');
+    expect(all.length).toBeGreaterThan(3);
+    const page = 'query ($after: String, $contextId: String) { a2aTasks(first: 2, after: $after, contextId: $contextId) { nodes { id contextId status { state } artifacts history } pageInfo { hasNextPage endCursor } totalCount } }';
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const reply = await gql(t, t.adminToken, page, { after });
+      const tasks = reply.body.data.a2aTasks;
+      expect(tasks.totalCount).toBe(all.length);
+      for (const node of tasks.nodes) {
+        expect(node.history).toBeNull();
+        expect(Array.isArray(node.artifacts)).toBe(true);
+      }
+      seen.push(...tasks.nodes.map((node: { id: string }) => node.id));
+      if (!tasks.pageInfo.hasNextPage) break;
+      after = tasks.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(all.map((row) => row.id));
+    const contexts = (await gql(t, t.adminToken, '{ a2aContexts(first: 100) { nodes { contextId principal taskCount lastActivityAt } totalCount } }')).body.data.a2aContexts;
+    expect(contexts.nodes.reduce((sum: number, node: { taskCount: number }) => sum + node.taskCount, 0)).toBe(all.length);
+    expect(new Set(contexts.nodes.map((node: { principal: string }) => node.principal)).size).toBe(2);
+    const one = (await gql(t, t.adminToken, 'query ($id: ID!) { a2aTask(id: $id) { id history status { state } } }', { id: all[0].id })).body.data.a2aTask;
+    expect(one.id).toBe(all[0].id);
+    expect(one.history.length).toBeGreaterThan(0);
+    expect(codeOf(await gql(t, t.adminToken, 'query { a2aTask(id: "turn_unknown") { id } }'))).toBe('NOT_FOUND');
+    expect(codeOf(await gql(t, t.adminToken, 'query { a2aTasks(after: "bm9wZQ") { totalCount } }'))).toBe('VALIDATION_FAILED');
+    const stranger = await makeUser(t);
+    for (const query of ['{ a2aTasks { totalCount } }', '{ a2aContexts { totalCount } }', `{ a2aTask(id: "${all[0].id}") { id } }`]) {
+      expect(codeOf(await gql(t, stranger.token, query))).toBe('FORBIDDEN');
+      expect(codeOf(await gql(t, undefined, query))).toBe('UNAUTHENTICATED');
+    }
+  });
+
+  test('no one acts as an A2A principal through /graphql: the protocol operations are FORBIDDEN there, even for the owner, and change nothing', async () => {
+    const [{ count: before }] = await t.sql<{ count: string }>('select count(*) from a2a_messages');
+    const task = (await t.sql<{ id: string }>('select id from a2a_tasks limit 1'))[0].id;
+    const attempts = [
+      ['mutation { a2aMessageSend(input: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } }) { task { id } } }', {}],
+      ['mutation ($id: ID!) { a2aTaskCancel(id: $id) { id } }', { id: task }],
+      ['{ a2aTaskList(input: {}) { totalSize } }', {}],
+    ] as const;
+    for (const [query, variables] of attempts) expect(codeOf(await gql(t, t.adminToken, query, variables))).toBe('FORBIDDEN');
+    const [{ count: after }] = await t.sql<{ count: string }>('select count(*) from a2a_messages');
+    expect(after).toBe(before);
+  });
+
+  test('an owner named in a2a.json (not an admin) subscribes over graphql-ws on another instance and sees a cancel made through A2A on the first; a stranger\'s subscription is FORBIDDEN', async () => {
+    const owner = await makeUser(t);
+    const ownerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-owner-'));
+    fs.writeFileSync(path.join(ownerDir, 'a2a.json'), JSON.stringify({ enabled: true, owner: owner.email }));
+    const second = await startTestApp({ ...modelEnv(), DATA_DIR: ownerDir }, { sameDatabaseAs: t });
+    const clients: ReturnType<typeof createClient>[] = [];
+    const subscribe = (token: string, taskId: string) => {
+      const client = createClient({ url: `${second.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+      clients.push(client);
+      const events: Wire[] = [];
+      const errors: unknown[] = [];
+      const done = new Promise<void>((resolve) =>
+        client.subscribe(
+          { query: 'subscription ($taskId: ID!) { a2aTaskEvents(taskId: $taskId) { task { id status { state } } statusUpdate { taskId status { state } } } }', variables: { taskId } },
+          { next: (value) => (value.errors ? errors.push(...value.errors) : events.push((value.data as Wire).a2aTaskEvents)), error: (error) => (errors.push(error), resolve()), complete: resolve },
+        ),
+      );
+      return { events, errors, done };
+    };
+    try {
+      expect(codeOf(await gql(second, owner.token, '{ a2aContexts { totalCount } }'))).toBeUndefined();
+      const { task } = await workingTask('never mind');
+      const watching = subscribe(owner.token, task.id);
+      const refused = subscribe((await makeUser(t)).token, task.id);
+      await refused.done;
+      expect(JSON.stringify(refused.errors)).toContain('FORBIDDEN');
+      while (watching.events.length === 0 && watching.errors.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await rpc(t, alice, 'CancelTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+      await watching.done;
+      expect(watching.errors).toEqual([]);
+      expect(watching.events).toEqual([
+        { task: { id: task.id, status: { state: 'TASK_STATE_WORKING' } }, statusUpdate: null },
+        { task: null, statusUpdate: { taskId: task.id, status: { state: 'TASK_STATE_CANCELED' } } },
+      ]);
+    } finally {
+      await Promise.all(clients.map((client) => client.dispose()));
+      await second.close();
+    }
+  }, 60_000);
+});
+
+test('who may use the A2A web tools: admins and the owner named in a2a.json (case-insensitive), never through a sandbox token', () => {
+  const viewer = (email: string, isAdmin: boolean, leaseId?: number) => ({ user: { email, isAdmin }, tokenId: 't', inActiveLab: false, ...(leaseId ? { leaseId } : {}) }) as unknown as Viewer;
+  const table: [Viewer, string | null, boolean][] = [
+    [viewer('owner@example.org', false), 'Owner@Example.org', true],
+    [viewer('owner@example.org', false), null, false],
+    [viewer('other@example.org', false), 'owner@example.org', false],
+    [viewer('root@example.org', true), 'owner@example.org', true],
+    [viewer('root@example.org', true), null, true],
+    [viewer('owner@example.org', false, 7), 'owner@example.org', false],
+    [viewer('root@example.org', true, 7), null, false],
+  ];
+  for (const [who, owner, allowed] of table) expect([who.user.email, owner, canUseA2aWebTools(who, owner)]).toEqual([who.user.email, owner, allowed]);
 });
