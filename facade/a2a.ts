@@ -22,6 +22,13 @@ export const A2A_RPC_PATH = '/a2a/v1';
  */
 export const A2A_MAX_BODY_BYTES = Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024;
 
+/**
+ * Streams (SendStreamingMessage, SubscribeToTask) one principal may hold open on one instance at
+ * once; the next is refused (HTTP 429, -32000) until one closes. Each holds a socket, a
+ * subscription and a database read per change.
+ */
+export const MAX_STREAMS_PER_PRINCIPAL = 32;
+
 /** How long a cache may keep the card before asking again (with its ETag). */
 const CARD_MAX_AGE_SECONDS = 300;
 /** The version of this agent (its skills and behaviour), as the card states it; not the protocol's. */
@@ -85,6 +92,8 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   });
 
   const answer = (res: Response, id: RpcId, error: RpcError, status = 200) => void res.status(status).json(rpcFailure(id, error));
+  /** Streams open on this instance, by principal. */
+  const openStreams = new Map<string, number>();
 
   router.post(
     A2A_RPC_PATH,
@@ -133,14 +142,26 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
           run: (document, variables) => execute(schema, document, variables, ctx),
           subscribe: (document, variables) => subscribe({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx }) as Promise<Subscription>,
         };
-        if (stream) return await streamSubscription(res, await stream(methodCall, params), a2aEvents(call.id, services.config.a2aKeepaliveSeconds), logger);
+        if (stream) {
+          // Counted before any work: one key cannot hold this instance's sockets and wake-ups without bound.
+          const open = openStreams.get(principal.id) ?? 0;
+          if (open >= MAX_STREAMS_PER_PRINCIPAL) throw new AppError('RATE_LIMITED', `this key has ${open} streams open on this server (at most ${MAX_STREAMS_PER_PRINCIPAL}): close one first`);
+          openStreams.set(principal.id, open + 1);
+          try {
+            return await streamSubscription(res, await stream(methodCall, params), a2aEvents(call.id, services.config.a2aKeepaliveSeconds), logger);
+          } finally {
+            const left = openStreams.get(principal.id)! - 1;
+            if (left === 0) openStreams.delete(principal.id);
+            else openStreams.set(principal.id, left);
+          }
+        }
         if (!run) return answer(res, call.id, rpcErrorOf(a2aError(refuse!.reason, refuse!.message)));
         const result = await run(methodCall, params);
         if (!res.headersSent) res.json(rpcSuccess(call.id, result));
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('A2A method failed', { method: call.method.name, error: describe(error) });
-        if (!res.headersSent) answer(res, call.id, rpcErrorOf(appError));
+        if (!res.headersSent) answer(res, call.id, rpcErrorOf(appError), appError.code === 'RATE_LIMITED' ? ERROR_CODES.RATE_LIMITED.http : 200);
       }
     },
   );

@@ -252,6 +252,33 @@ describe('A2A streaming', () => {
       await second.close();
     }
   }, 60_000);
+  test('one key holds at most 32 streams on an instance: the next is 429 with -32000 before any work, another key is not affected, and closing one frees a place', async () => {
+    const { task, release } = await workingTask('held while many listen');
+    const leave = new AbortController();
+    const open = await Promise.all(Array.from({ length: 32 }, () => rawStream(t, alice, 'SubscribeToTask', { id: task.id }, leave.signal)));
+    for (const stream of open) expect((await stream.lines.next()).value).toMatch(/^data: /);
+    const refused = await rawStream(t, alice, 'SubscribeToTask', { id: task.id });
+    expect(refused.response.status).toBe(429);
+    expect(await refused.response.json()).toMatchObject({ jsonrpc: '2.0', id: 'raw-1', error: { code: -32000 } });
+    const [{ count: before }] = await t.sql<{ count: string }>('select count(*) from a2a_tasks');
+    const refusedSend = await rawStream(t, alice, 'SendStreamingMessage', { message: ask('one more') });
+    expect(refusedSend.response.status).toBe(429);
+    expect((await t.sql<{ count: string }>('select count(*) from a2a_tasks'))[0].count).toBe(before);
+    const bobs = await rawStream(t, bob, 'SubscribeToTask', { id: 'turn_unknown' });
+    expect(await bobs.response.json()).toMatchObject({ error: { code: -32001 } });
+    leave.abort();
+    await Promise.all(open.map((stream) => stream.lines.return(undefined).catch(() => undefined)));
+    const one = new AbortController();
+    let again: Awaited<ReturnType<typeof rawStream>> | undefined;
+    while (!again || again.response.status === 429) {
+      again = await rawStream(t, alice, 'SubscribeToTask', { id: task.id }, one.signal);
+      if (again.response.status === 429) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(again.response.status).toBe(200);
+    one.abort();
+    release();
+  });
+
   test('web tools over /graphql: the A2A owner (the bootstrap admin by default) pages through every key\'s tasks and contexts and reads one task; a signed-in stranger is FORBIDDEN, anonymous UNAUTHENTICATED', async () => {
     await rpc(t, bob, 'SendMessage', { message: ask('from bob') });
     const all = await t.sql<{ id: string }>('select id from a2a_tasks order by status_at desc, id desc');
