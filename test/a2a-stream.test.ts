@@ -173,6 +173,22 @@ describe('A2A streaming', () => {
     expect(rest).toEqual([{ statusUpdate: { taskId: started.id, contextId: started.contextId, status: { state: 'TASK_STATE_CANCELED', timestamp: expect.any(String) } } }]);
   });
 
+  test('a change nobody published (a lost publication) still reaches the stream by its backstop re-read; INPUT_REQUIRED ends the stream, and a new SubscribeToTask waits for the next change', async () => {
+    fake.script.push({ kind: 'hang' });
+    const before = fake.seen.length;
+    const started = (await rpc(t, alice, 'SendMessage', { message: ask('ask me back'), configuration: { returnImmediately: true } })).body.result.task;
+    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    const client = await officialClient(t, alice);
+    const stream = client.resubscribeTask({ tenant: '', id: started.id });
+    expect(stateOf(StreamResponse.toJSON((await stream.next()).value as StreamResponse) as Wire)).toBe('TASK_STATE_WORKING');
+    await t.sql(`update a2a_tasks set state = 'TASK_STATE_INPUT_REQUIRED', status_at = date_trunc('milliseconds', clock_timestamp()) where id = $1`, [started.id]);
+    expect((await collect(stream)).map(stateOf)).toEqual(['TASK_STATE_INPUT_REQUIRED']);
+    const again = client.resubscribeTask({ tenant: '', id: started.id });
+    expect(stateOf(StreamResponse.toJSON((await again.next()).value as StreamResponse) as Wire)).toBe('TASK_STATE_INPUT_REQUIRED');
+    await rpc(t, alice, 'CancelTask', { id: started.id });
+    expect((await collect(again)).map(stateOf)).toEqual(['TASK_STATE_CANCELED']);
+  }, 30_000);
+
   test('a caller that disconnects mid-stream does not cancel the task: it completes (GetTask)', async () => {
     const held = heldAnswer('Finished without anyone listening.');
     fake.script.push(held.step);
