@@ -76,7 +76,9 @@ export interface RequestFacts {
 const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
 export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone, a2a }: RequestFacts): Ctx {
-  const em = services.orm.em.fork() as EntityManager;
+  // Forked on first use: operations whose services fork their own (the A2A rows) skip the cost.
+  let forked: EntityManager | undefined;
+  const emOf = () => (forked ??= services.orm.em.fork() as EntityManager);
   let viewer: Promise<Viewer | null> | undefined;
   let signedIn: Viewer | null = null;
   let loaders: Loaders | undefined;
@@ -84,7 +86,9 @@ export function makeContext(services: Services, { authorization, clientKind, req
   const primeWithViewer = (into: Loaders, found: Viewer) => into.inActiveLabByUserId.prime(found.user.id, found.inActiveLab);
   return {
     services,
-    em,
+    get em() {
+      return emOf();
+    },
     requestId,
     authorization,
     callerGone,
@@ -92,14 +96,14 @@ export function makeContext(services: Services, { authorization, clientKind, req
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : origin ?? services.config.publicUrl,
     viewer: () =>
-      (viewer ??= authenticate(em, authorization, { recorder: services.activity, clock: services.clock }).then((found) => {
+      (viewer ??= authenticate(emOf(), authorization, { recorder: services.activity, clock: services.clock }).then((found) => {
         signedIn = found;
         if (found && loaders) primeWithViewer(loaders, found);
         return found;
       })),
     get loaders() {
       if (!loaders) {
-        loaders = makeLoaders(em);
+        loaders = makeLoaders(emOf());
         if (signedIn) primeWithViewer(loaders, signedIn);
       }
       return loaders;
