@@ -9,7 +9,8 @@ import { StreamResponse, TaskReader, taskEvents } from './a2a-task.events';
 import { cancelTask, getTask, listTasks, sendMessage } from './a2a-task.service';
 import * as web from './a2a-web.service';
 import { canUseA2aWebTools } from './a2a.policy';
-import { A2aContextConnection, A2aMessageSendInput, A2aMessageSendPayload, A2aStreamResponse, A2aTask, A2aTaskConnection, A2aTaskList, A2aTaskListInput } from './a2a.types';
+import { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
+import { A2aContextConnection, A2aMessageSendPayload, A2aStreamResponse, A2aTask, A2aTaskConnection, A2aTaskList } from './a2a.types';
 
 const MAX_HISTORY = 1000;
 const notForWebTools = () => forbidden('A2A tasks are for the A2A owner and admins');
