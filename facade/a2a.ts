@@ -133,7 +133,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
           requestId: res.locals.requestId as string,
           origin: originOf(req, services.config.trustProxy),
           callerGone: callerGone.signal,
-          a2a: { principal, readmit: (em) => gate.admit(em as EntityManager, authorization) },
+          a2a: { principal, readmit: (em) => gate.admit(em, authorization) },
         });
         const methodCall: MethodCall = {
           services,
