@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response, Router } from 'express';
-import { originOf, Services, varyByOrigin } from '../src/context';
+import { GraphQLSchema, subscribe, validate } from 'graphql';
+import { makeContext, originOf, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, notFound, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
@@ -13,8 +14,10 @@ import { sqlOf } from '../src/db/sql';
 import { ARTIFACTS_PATH, artifactFilePath } from '../src/modules/a2a/a2a-artifacts';
 import { artifactAt, findTask } from '../src/modules/a2a/a2a-task.repository';
 import { serveObject, ServedObject } from './byte-ranges';
-import { describe, refuseInvalidUtf8, sendError } from './http';
-import { a2aError, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError } from './rpc';
+import { SseFormat, streamSubscription } from './events';
+import * as Op from './generated/operations';
+import { describe, execute, refuseInvalidUtf8, sendError } from './http';
+import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError, wireStreamResponse } from './rpc';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const A2A_RPC_PATH = '/a2a/v1';
@@ -26,6 +29,13 @@ export const A2A_RPC_PATH = '/a2a/v1';
  * read beyond this: HTTP 413 with a JSON-RPC -32602 body.
  */
 export const A2A_MAX_BODY_BYTES = Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024;
+
+/**
+ * Streams (SendStreamingMessage, SubscribeToTask) one principal may hold open on one instance at
+ * once; the next is refused (HTTP 429, -32000) until one closes. Each holds a socket, a
+ * subscription and a database read per change.
+ */
+export const MAX_STREAMS_PER_PRINCIPAL = 32;
 
 /** How long a cache may keep the card before asking again (with its ETag). */
 const CARD_MAX_AGE_SECONDS = 300;
@@ -42,7 +52,7 @@ export function agentCard(baseUrl: string) {
     description: 'Analyses research questions for collaborators of this labdesk server, answering in text.',
     version: AGENT_VERSION,
     supportedInterfaces: [{ url: `${baseUrl}${A2A_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: false, pushNotifications: true },
+    capabilities: { streaming: true, pushNotifications: true },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: INPUT_MEDIA_TYPES,
@@ -63,9 +73,13 @@ export function agentCard(baseUrl: string) {
  * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 (fall
  * through) while the endpoint is not mounted.
  */
-export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Router {
+export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSchema, logger: Logger): Router {
   const router = Router();
   if (!gate.mounted) return router;
+  for (const document of A2A_DOCUMENTS) {
+    const errors = validate(schema, document);
+    if (errors.length) throw new Error(`facade/operations/a2a.graphql: ${errors.map((e) => e.message).join('; ')}`);
+  }
 
   router.get(AGENT_CARD_PATH, async (req: Request, res: Response) => {
     try {
@@ -86,6 +100,8 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
   });
 
   const answer = (res: Response, id: RpcId, error: RpcError, status = 200) => void res.status(status).json(rpcFailure(id, error));
+  /** Streams open on this instance, by principal. */
+  const openStreams = new Map<string, number>();
 
   router.post(
     A2A_RPC_PATH,
@@ -118,14 +134,42 @@ export function a2aRouter(services: Services, gate: A2aGate, logger: Logger): Ro
       res.on('close', () => callerGone.abort());
       try {
         const params = call.method.params?.(call.params) ?? call.params;
-        const { run, refuse } = call.method;
+        const { run, stream, refuse } = call.method;
+        const principal = res.locals.a2aPrincipal as A2aPrincipal;
+        const authorization = req.headers.authorization;
+        const ctx = makeContext(services, {
+          requestId: res.locals.requestId as string,
+          origin: originOf(req, services.config.trustProxy),
+          callerGone: callerGone.signal,
+          a2a: { principal, readmit: (em) => gate.admit(em, authorization), baseUrl: baseUrlOf(req, services) },
+        });
+        const methodCall: MethodCall = {
+          services,
+          principal,
+          callerGone: callerGone.signal,
+          run: (document, variables) => execute(schema, document, variables, ctx),
+          subscribe: (document, variables) => subscribe({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx }) as Promise<Subscription>,
+        };
+        if (stream) {
+          // Counted before any work: one key cannot hold this instance's sockets and wake-ups without bound.
+          const open = openStreams.get(principal.id) ?? 0;
+          if (open >= MAX_STREAMS_PER_PRINCIPAL) throw new AppError('RATE_LIMITED', `this key has ${open} streams open on this server (at most ${MAX_STREAMS_PER_PRINCIPAL}): close one first`);
+          openStreams.set(principal.id, open + 1);
+          try {
+            return await streamSubscription(res, await stream(methodCall, params), a2aEvents(call.id, services.config.a2aKeepaliveSeconds), logger);
+          } finally {
+            const left = openStreams.get(principal.id)! - 1;
+            if (left === 0) openStreams.delete(principal.id);
+            else openStreams.set(principal.id, left);
+          }
+        }
         if (!run) return answer(res, call.id, rpcErrorOf(a2aError(refuse!.reason, refuse!.message)));
-        const result = await run({ services, principal: res.locals.a2aPrincipal as A2aPrincipal, callerGone: callerGone.signal, baseUrl: baseUrlOf(req, services) }, params);
+        const result = await run(methodCall, params);
         if (!res.headersSent) res.json(rpcSuccess(call.id, result));
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('A2A method failed', { method: call.method.name, error: describe(error) });
-        if (!res.headersSent) answer(res, call.id, rpcErrorOf(appError));
+        if (!res.headersSent) answer(res, call.id, rpcErrorOf(appError), appError.code === 'RATE_LIMITED' ? ERROR_CODES.RATE_LIMITED.http : 200);
       }
     },
   );
@@ -194,6 +238,26 @@ async function artifactObject(services: Services, principal: A2aPrincipal, taskI
   const bytes = file ? Buffer.from(String(file.raw), 'base64') : Buffer.from(parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n'), 'utf8');
   const contentType = file ? String(file.mediaType ?? 'application/octet-stream') : 'text/plain; charset=utf-8';
   return { ...described(filename, contentType), size: bytes.length, open: async (range) => Readable.from([bytes.subarray(range.start, range.end + 1)]) };
+}
+
+/** The operations the A2A rows run, checked against the schema once when the router is made. */
+const A2A_DOCUMENTS = [Op.A2aMessageSendDocument, Op.A2aTaskDocument, Op.A2aTaskListDocument, Op.A2aTaskCancelDocument, Op.A2aTaskEventsDocument];
+
+/**
+ * A2A streams (JSON-RPC over SSE, A2A §9.4.2): each event `data: {"jsonrpc":"2.0","id":<request
+ * id>,"result":<StreamResponse>}`; a failure after the first event is one `error` event carrying
+ * a JSON-RPC error response; `: keepalive` comments while idle.
+ */
+function a2aEvents(id: RpcId, keepaliveSeconds: number): SseFormat {
+  return {
+    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+    event: (data) => {
+      const event = wireStreamResponse((data as Op.A2aTaskEventsSubscription).a2aTaskEvents as Record<string, unknown>);
+      return { text: `data: ${JSON.stringify(rpcSuccess(id, event))}\n\n`, last: endsStream(event) };
+    },
+    failure: (error) => `event: error\ndata: ${JSON.stringify(rpcFailure(id, rpcErrorOf(error)))}\n\n`,
+    keepaliveMs: keepaliveSeconds * 1000,
+  };
 }
 
 /** The absolute base of the URLs the card gives: PUBLIC_URL, else the origin the caller addressed (TRUST_PROXY decides whose word counts). */

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ExecutionResult, GraphQLSchema, subscribe } from 'graphql';
 import type { Ctx } from '../src/context';
-import { invalid, toAppError } from '../src/errors';
+import { AppError, invalid, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import * as Op from './generated/operations';
 import { readVariables, VariablePlan } from './inputs';
@@ -10,6 +10,31 @@ import { write } from './streams';
 
 /** One server-sent event; JSON text holds no raw line break, so `data` is one line. */
 const sse = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * How one subscription's events are written as server-sent events: the REST event routes and
+ * the A2A streams share the writer below and differ only here.
+ */
+export interface SseFormat {
+  /** Headers of the 200 answer, sent with the first event. */
+  headers: Record<string, string>;
+  /** One event's SSE text from the operation's data; `last` ends the stream after it. */
+  event(data: Record<string, unknown>): { text: string; last?: boolean };
+  /** The SSE text of a failure after the first event (the stream then ends). */
+  failure(error: AppError): string;
+  /** While no event is due, an SSE comment line this often, so proxies keep an idle stream. */
+  keepaliveMs?: number;
+}
+
+/** The REST routes' events: `event: <name>`, then `error` with `{detail}`. */
+const restFormat = (route: EventStreamRoute): SseFormat => ({
+  headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' },
+  event: (data) => {
+    const { name, data: payload } = route.event((data as Record<string, never>)[route.result]);
+    return { text: sse(name, payload) };
+  },
+  failure: (error) => sse('error', { detail: error.message }),
+});
 
 /**
  * Runs the route's subscription and writes its events as server-sent events. Input, credentials,
@@ -22,17 +47,29 @@ export async function serveEvents(req: Request, res: Response, ctx: Ctx, route: 
   const { variables, issues } = readVariables(req, plans);
   // Already at their wire locations, which sendError keeps.
   if (issues.length) throw invalid(issues.map(({ loc, msg, type }) => ({ path: loc, msg, type })));
-  const subscription = await subscribe({ schema, document: route.operation, variableValues: variables, contextValue: ctx });
+  await streamSubscription(res, await subscribe({ schema, document: route.operation, variableValues: variables, contextValue: ctx }), restFormat(route), logger);
+}
+
+/**
+ * Writes a subscription (as `graphql`'s `subscribe` returned it) as server-sent events in
+ * `format`. A refusal or a failure before the first event is thrown, for the caller to answer
+ * in its own error form (nothing is written then); after it, a failure is one `format.failure`
+ * event and the end. Each event is written, and drained, before the next is read, so a slow
+ * reader holds the source back rather than growing a buffer. The caller leaving returns the
+ * subscription at once.
+ * @throws the subscription's error before its first event (an `AppError` when a resolver threw one)
+ */
+export async function streamSubscription(res: Response, subscription: ExecutionResult | AsyncGenerator<ExecutionResult>, format: SseFormat, logger: Logger): Promise<void> {
   if (!(Symbol.asyncIterator in subscription)) throw failureOf(subscription);
-  const events = subscription as AsyncGenerator<ExecutionResult>;
+  const events = subscription;
   const leave = () => void events.return(undefined);
   res.once('close', leave);
   try {
     const first = await events.next();
     if (!first.done && first.value.errors?.length) throw failureOf(first.value);
-    res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+    res.status(200).set(format.headers);
     if (first.done) return void res.end();
-    await writeEvents(res, route, first.value, events, logger);
+    await writeEvents(res, format, first.value, events, logger);
   } finally {
     res.off('close', leave);
     // Ends the subscription if a failure left it open (a no-op once it is over).
@@ -40,24 +77,37 @@ export async function serveEvents(req: Request, res: Response, ctx: Ctx, route: 
   }
 }
 
-/** The first event, then the rest; a failure becomes one `error` event and ends the stream. */
-async function writeEvents(res: Response, route: EventStreamRoute, first: ExecutionResult, rest: AsyncGenerator<ExecutionResult>, logger: Logger) {
-  const eventOf = (result: ExecutionResult) => {
-    const { name, data } = route.event((result.data as Record<string, never>)[route.result]);
-    return sse(name, data);
+/** The first event, then the rest, with keep-alive comments between; a failure becomes one failure event and ends the stream. */
+async function writeEvents(res: Response, format: SseFormat, first: ExecutionResult, rest: AsyncGenerator<ExecutionResult>, logger: Logger) {
+  let writing = false;
+  const send = async (text: string) => {
+    writing = true;
+    try {
+      await write(res, text);
+    } finally {
+      writing = false;
+    }
   };
+  // Skipped while an event is being written or drained: the stream is not idle then.
+  const keepalive = format.keepaliveMs ? setInterval(() => void (!writing && !res.writableNeedDrain && !res.destroyed && res.write(': keepalive\n\n')), format.keepaliveMs) : undefined;
   try {
-    await write(res, eventOf(first));
-    for await (const result of rest) {
-      if (result.errors?.length) {
-        await write(res, sse('error', { detail: detailOf(failureOf(result), res, logger) }));
+    let event = format.event(first.data as Record<string, unknown>);
+    await send(event.text);
+    while (!event.last) {
+      const next = await rest.next();
+      if (next.done) break;
+      if (next.value.errors?.length) {
+        await send(format.failure(logged(failureOf(next.value), res, logger)));
         break;
       }
-      await write(res, eventOf(result));
+      event = format.event(next.value.data as Record<string, unknown>);
+      await send(event.text);
     }
   } catch (error) {
     // The caller is gone (nothing to tell), or the source failed outside a resolver.
-    if (!res.destroyed) await write(res, sse('error', { detail: detailOf(error, res, logger) })).catch(() => undefined);
+    if (!res.destroyed) await write(res, format.failure(logged(error, res, logger))).catch(() => undefined);
+  } finally {
+    clearInterval(keepalive);
   }
   res.end();
 }
@@ -68,11 +118,11 @@ function failureOf(result: ExecutionResult): unknown {
   return first?.originalError ?? new Error(first?.message ?? 'the subscription failed');
 }
 
-/** An error as the `detail` of an `error` event: the API's message, never a stack. */
-function detailOf(error: unknown, res: Response, logger: Logger): string {
+/** An error as the API states it (an internal one logged, its message never sent). */
+function logged(error: unknown, res: Response, logger: Logger): AppError {
   const appError = toAppError(error);
   if (appError.code === 'INTERNAL') logger.error('event stream failed', { requestId: res.locals.requestId, error: error instanceof Error ? error.message : String(error) });
-  return appError.message;
+  return appError;
 }
 
 /** `POST /api/trajectories/{session_id}/discuss/stream`: discuss, the answer as server-sent events. */

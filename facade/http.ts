@@ -167,7 +167,7 @@ function withoutNull(value: unknown, members: readonly string[]): unknown {
 }
 
 /** Executes an operation in-process; the first error (an `AppError` from the domain) is thrown. */
-async function execute<TData, TVars>(schema: GraphQLSchema, document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx): Promise<TData> {
+export async function execute<TData, TVars>(schema: GraphQLSchema, document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx): Promise<TData> {
   const result = await graphqlExecute({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx });
   if (result.errors?.length) {
     // An error GraphQL raised itself (not from a resolver) means the table and schema disagree.

@@ -1,9 +1,13 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { ExecutionResult } from 'graphql';
 import type { Services } from '../src/context';
 import { AppError, ErrorCode, FieldIssue } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, unsupportedMediaType } from '../src/modules/a2a/a2a-parts';
-import { cancelTask, getTask, listTasks, sendMessage } from '../src/modules/a2a/a2a-task.service';
 import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs, MAX_CONFIGS_PER_TASK } from '../src/modules/a2a/a2a-push.service';
+import { SETTLED } from '../src/modules/a2a/a2a-task.service';
+import { TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
+import * as Op from './generated/operations';
 
 /**
  * The A2A 1.0 JSON-RPC binding as data: the envelope rules, one row per method, and the one
@@ -89,39 +93,112 @@ export interface RpcMethod {
   params?: (params: Record<string, unknown>) => Record<string, unknown>;
   /** What the method does, for the caller the gate admitted (its result is the JSON-RPC `result`). */
   run?: (call: MethodCall, params: Record<string, unknown>) => Promise<unknown>;
-  /** Without `run`: the A2A error this server answers for the method (a capability it does not declare). */
+  /**
+   * A streaming method: the subscription whose events (`a2aTaskEvents`, A2A StreamResponses)
+   * `facade/a2a.ts` writes as server-sent events.
+   */
+  stream?: (call: MethodCall, params: Record<string, unknown>) => Promise<Subscription>;
+  /** Without `run` or `stream`: the A2A error this server answers for the method (a capability it does not declare). */
   refuse?: { reason: A2aReason; message: string };
 }
+
+/** A subscription as `graphql`'s `subscribe` gives it: its events, or the result that refused it. */
+export type Subscription = ExecutionResult | AsyncGenerator<ExecutionResult>;
 
 /** Who runs a method, and the signal of the caller leaving (a waiting SendMessage stops waiting). */
 export interface MethodCall {
   services: Services;
   principal: A2aPrincipal;
   callerGone: AbortSignal;
-  /** The base of absolute URLs given to this caller (artifact downloads), as the card's. */
-  baseUrl: string;
+  /** Runs a typed operation in-process, in the caller's A2A context; its first error is thrown. */
+  run<TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars): Promise<TData>;
+  /** Subscribes to a typed subscription in-process, in the caller's A2A context. */
+  subscribe<TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars): Promise<Subscription>;
 }
 
-const noStreaming = (name: string) => ({ reason: 'UNSUPPORTED_OPERATION' as const, message: `${name}: this agent does not stream (capabilities.streaming is false)` });
-
 /**
- * Every A2A 1.0 method (A2A §9.4). The task and push-config methods call the A2A services
- * directly (not a GraphQL operation: A2A tasks are not in the GraphQL schema); the capabilities
- * the card does not declare answer the errors A2A names for them.
+ * Every A2A 1.0 method (A2A §9.4). The task methods run the typed operations of
+ * `facade/operations/a2a.graphql` in-process (so the resolvers' checks run as for any GraphQL
+ * caller) with the A2A principal in the context, and map the result to the ProtoJSON wire shape.
+ * The push-config methods call the push service directly: their configs are not in the GraphQL
+ * schema's protocol operations (the web tools read them through `a2aTaskPushConfigs`).
+ * A capability the card does not declare answers the error A2A names for it.
  */
 export const RPC_METHODS: RpcMethod[] = [
-  { name: 'SendMessage', params: sendMessageParams, run: (call, params) => sendMessage(call.services, call.principal, params, call.callerGone, call.baseUrl) },
-  { name: 'SendStreamingMessage', params: sendMessageParams, refuse: noStreaming('SendStreamingMessage') },
-  { name: 'GetTask', params: getTaskParams, run: (call, params) => getTask(call.services, call.principal, params, call.baseUrl) },
-  { name: 'ListTasks', params: listTasksParams, run: (call, params) => listTasks(call.services, call.principal, params, call.baseUrl) },
-  { name: 'CancelTask', params: taskIdParams('id'), run: (call, params) => cancelTask(call.services, call.principal, params, call.baseUrl) },
-  { name: 'SubscribeToTask', params: taskIdParams('id'), refuse: noStreaming('SubscribeToTask') },
+  { name: 'SendMessage', params: sendMessageParams, run: async (call, params) => ({ task: wireTaskOf((await call.run(Op.A2aMessageSendDocument, { input: sendInputOf(params) })).a2aMessageSend.task) }) },
+  { name: 'SendStreamingMessage', params: sendMessageParams, stream: sendStreamingMessage },
+  { name: 'GetTask', params: getTaskParams, run: async (call, params) => wireTaskOf((await call.run(Op.A2aTaskDocument, { id: params.id as string, historyLength: params.historyLength as number | undefined })).a2aTask) },
+  { name: 'ListTasks', params: listTasksParams, run: listTasksByOperation },
+  { name: 'CancelTask', params: taskIdParams('id'), run: async (call, params) => wireTaskOf((await call.run(Op.A2aTaskCancelDocument, { id: params.id as string })).a2aTaskCancel) },
+  { name: 'SubscribeToTask', params: taskIdParams('id'), stream: (call, params) => call.subscribe(Op.A2aTaskEventsDocument, { taskId: params.id as string, refuseTerminal: true }) },
   { name: 'CreateTaskPushNotificationConfig', params: createPushConfigParams, run: (call, params) => createPushConfig(call.services, call.principal, params) },
   { name: 'GetTaskPushNotificationConfig', params: pushConfigRefParams, run: (call, params) => getPushConfig(call.services, call.principal, params) },
   { name: 'ListTaskPushNotificationConfigs', params: listPushConfigsParams, run: (call, params) => listPushConfigs(call.services, call.principal, params) },
   { name: 'DeleteTaskPushNotificationConfig', params: pushConfigRefParams, run: (call, params) => deletePushConfig(call.services, call.principal, params) },
   { name: 'GetExtendedAgentCard', refuse: { reason: 'UNSUPPORTED_OPERATION', message: 'this agent declares no extended agent card' } },
 ];
+
+/**
+ * SendStreamingMessage: the message is sent as SendMessage sends it (not waiting), then the
+ * stream is the task's events, from the task as it is then.
+ */
+async function sendStreamingMessage(call: MethodCall, params: Record<string, unknown>): Promise<Subscription> {
+  const input = sendInputOf(params);
+  const { task } = (await call.run(Op.A2aMessageSendDocument, { input: { ...input, returnImmediately: true, historyLength: 0 } })).a2aMessageSend;
+  return call.subscribe(Op.A2aTaskEventsDocument, { taskId: task.id, refuseTerminal: false, historyLength: input.historyLength });
+}
+
+/** SendMessage params (checked) as the operation's input: the message as sent, the configuration members this server reads. */
+function sendInputOf(params: Record<string, unknown>): Op.A2aMessageSendInput {
+  const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: number; taskPushNotificationConfig?: Record<string, unknown> };
+  return { message: params.message, returnImmediately: configuration.returnImmediately, historyLength: configuration.historyLength, taskPushNotificationConfig: configuration.taskPushNotificationConfig };
+}
+
+const LIST_MEMBERS = ['contextId', 'status', 'pageSize', 'pageToken', 'historyLength', 'statusTimestampAfter', 'includeArtifacts'] as const;
+
+/** ListTasks: the known members of the (checked) params as the input; unknown ones are ignored (A2A §5.7). */
+async function listTasksByOperation(call: MethodCall, params: Record<string, unknown>): Promise<unknown> {
+  const input = Object.fromEntries(LIST_MEMBERS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]])) as Op.A2aTaskListInput;
+  const list = (await call.run(Op.A2aTaskListDocument, { input })).a2aTaskList;
+  return { tasks: list.tasks.map((task) => wireTaskOf(task as Wire)), nextPageToken: list.nextPageToken, pageSize: list.pageSize, totalSize: list.totalSize };
+}
+
+type Wire = Record<string, unknown>;
+
+/** `value` without the members of `names` that are null: absent on the wire, as ProtoJSON leaves unset members. */
+function withoutNulls(value: Wire, names: string[]): Wire {
+  return Object.fromEntries(Object.entries(value).filter(([key, member]) => !(member === null && names.includes(key))));
+}
+
+const wireStatus = (status: Wire) => withoutNulls(status, ['message']);
+
+/** An `A2aTask` as GraphQL gives it, as the A2A Task on the wire (`history`, `artifacts`, `status.message` absent when null). */
+export function wireTaskOf(task: Wire): Wire {
+  return withoutNulls({ ...task, status: wireStatus(task.status as Wire) }, ['artifacts', 'history']);
+}
+
+/** An `A2aStreamResponse` as GraphQL gives it, as the one-member A2A StreamResponse on the wire. */
+export function wireStreamResponse(event: Wire): Wire {
+  if (event.task) return { task: wireTaskOf(event.task as Wire) };
+  if (event.statusUpdate) {
+    const update = event.statusUpdate as Wire;
+    return { statusUpdate: { ...update, status: wireStatus(update.status as Wire) } };
+  }
+  return { artifactUpdate: event.artifactUpdate };
+}
+
+/**
+ * Whether a stream ends after this event: at a terminal state, and when the task stops for
+ * the caller (INPUT_REQUIRED, AUTH_REQUIRED; the caller answers with SendMessage and may
+ * SubscribeToTask again). The first event (the task) ends it only when terminal: a stream opened
+ * on a waiting task waits for its next change.
+ */
+export function endsStream(event: Wire): boolean {
+  const task = event.task as { status: { state: string } } | undefined;
+  if (task) return TERMINAL_STATES.includes(task.status.state);
+  const update = event.statusUpdate as { status: { state: string } } | undefined;
+  return update !== undefined && SETTLED.includes(update.status.state);
+}
 
 const METHODS = new Map(RPC_METHODS.map((method) => [method.name, method]));
 

@@ -83,16 +83,17 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   await workspaces.checkSandbox();
   const agent = { workspaces, jobs: new WorkspaceJobs(workspaces, orm, logger) };
   const jobs = new JobQueue(config.databaseUrl ?? embedded!.url, logger, config.jobInstanceTimeoutSeconds);
-  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
-
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
 
+  // After the bootstrap admin exists: it is the default A2A owner.
   const a2aGate = await A2aGate.open(orm.em.fork() as EntityManager, { dataDir: config.dataDir, host: config.host });
   if (a2aGate.atStart.mounted) {
     if (a2aGate.atStart.warning) logger.warn(a2aGate.atStart.warning);
     logger.info('A2A endpoint mounted', { path: A2A_RPC_PATH, authRequired: a2aGate.atStart.authRequired });
   } else if (a2aGate.settings.enabled) logger.error('A2A endpoint not mounted', { reason: a2aGate.atStart.reason });
+
+  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set(), a2aOwner: a2aGate.settings.enabled ? a2aGate.settings.owner : null };
 
   registerSummaryJobs(jobs, services, logger);
   // A2A turns run on every instance where A2A is enabled, mounted here or not (the jobs are shared).
@@ -175,7 +176,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   );
   const openApi = buildOpenApi(schema, ROUTES);
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
-  app.use(a2aRouter(services, a2aGate, logger));
+  app.use(a2aRouter(services, a2aGate, schema, logger));
   app.use(facadeRouter({ schema, services, logger, routes: ROUTES }));
   app.use((_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such endpoint')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {

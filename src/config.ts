@@ -62,6 +62,8 @@ export interface Config {
    * addresses and the service itself stay refused.
    */
   a2aPushAllowPrivate: boolean;
+  /** How often an idle A2A event stream sends an SSE comment line (`A2A_KEEPALIVE_SECONDS`), so proxies and clients do not time it out. */
+  a2aKeepaliveSeconds: number;
   /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
@@ -256,6 +258,8 @@ export function loadConfig(env: Env = process.env): Config {
   const a2aWaitSeconds = positiveInt('A2A_WAIT_SECONDS', 60);
   if (a2aWaitSeconds > 600) problems.push('A2A_WAIT_SECONDS must be at most 600 (a request held open longer outlives proxies)');
   const a2aPushAllowPrivate = oneOf('A2A_PUSH_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true';
+  const a2aKeepaliveSeconds = positiveInt('A2A_KEEPALIVE_SECONDS', 15);
+  if (a2aKeepaliveSeconds > 300) problems.push('A2A_KEEPALIVE_SECONDS must be at most 300 (proxies close idle streams sooner)');
   const summaryJobs = {
     timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
     retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
@@ -305,6 +309,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobInstanceTimeoutSeconds,
     a2aWaitSeconds,
     a2aPushAllowPrivate,
+    a2aKeepaliveSeconds,
     agent,
     maxJsonBodyBytes,
     logLevel,

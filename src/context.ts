@@ -15,6 +15,7 @@ import { authenticate, Viewer } from './modules/auth/auth.service';
 import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
 import type { HostLookup } from './net/outbound';
+import type { A2aCaller } from './modules/a2a/a2a-gate.service';
 
 /** Long-lived parts every request shares. */
 export interface Services {
@@ -39,6 +40,8 @@ export interface Services {
   background: Set<Promise<unknown>>;
   /** How outbound URL checks resolve host names; unset: the system resolver. Tests set it to say what a name resolves to. */
   outboundLookup?: HostLookup;
+  /** The A2A owner's email (`a2a.json`) while A2A is enabled, else null: who may use the A2A web tools besides admins. */
+  a2aOwner: string | null;
 }
 
 /** Per-request context: a forked EntityManager, the viewer (resolved once, lazily) and loaders. */
@@ -57,6 +60,8 @@ export interface Ctx {
   loaders: Loaders;
   /** Aborted when the caller goes away before the answer is complete: costly work (model calls) stops. */
   callerGone?: AbortSignal;
+  /** The A2A principal, on operations the A2A endpoint runs in-process only (see `A2aCaller`). */
+  a2a?: A2aCaller;
 }
 
 /** What a request brings to its context. */
@@ -67,12 +72,16 @@ export interface RequestFacts {
   /** `proto://host` the request was addressed to (forwarded by a proxy or direct), when well-formed. */
   origin?: string;
   callerGone?: AbortSignal;
+  /** The A2A principal, when the A2A endpoint runs the operation (never from a request's own headers). */
+  a2a?: A2aCaller;
 }
 
 const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
-export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone }: RequestFacts): Ctx {
-  const em = services.orm.em.fork() as EntityManager;
+export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone, a2a }: RequestFacts): Ctx {
+  // Forked on first use: operations whose services fork their own (the A2A rows) skip the cost.
+  let forked: EntityManager | undefined;
+  const emOf = () => (forked ??= services.orm.em.fork() as EntityManager);
   let viewer: Promise<Viewer | null> | undefined;
   let signedIn: Viewer | null = null;
   let loaders: Loaders | undefined;
@@ -80,21 +89,24 @@ export function makeContext(services: Services, { authorization, clientKind, req
   const primeWithViewer = (into: Loaders, found: Viewer) => into.inActiveLabByUserId.prime(found.user.id, found.inActiveLab);
   return {
     services,
-    em,
+    get em() {
+      return emOf();
+    },
     requestId,
     authorization,
     callerGone,
+    a2a,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : origin ?? services.config.publicUrl,
     viewer: () =>
-      (viewer ??= authenticate(em, authorization, { recorder: services.activity, clock: services.clock }).then((found) => {
+      (viewer ??= authenticate(emOf(), authorization, { recorder: services.activity, clock: services.clock }).then((found) => {
         signedIn = found;
         if (found && loaders) primeWithViewer(loaders, found);
         return found;
       })),
     get loaders() {
       if (!loaders) {
-        loaders = makeLoaders(em);
+        loaders = makeLoaders(emOf());
         if (signedIn) primeWithViewer(loaders, signedIn);
       }
       return loaders;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { A2aPushResolver } from './modules/a2a/a2a-push.resolver';
+import { A2aResolver } from './modules/a2a/a2a.resolver';
 import { AdminResolver } from './modules/admin/admin.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { CatalogResolver } from './modules/catalog/catalog.resolver';
@@ -16,7 +17,7 @@ import type { AppPubSub } from './pubsub';
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema', 'schema.graphql');
 
-const RESOLVERS = [AuthResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver, FigureResolver, ReleaseResolver, CatalogResolver, ComputeResolver, A2aPushResolver] as const;
+const RESOLVERS = [AuthResolver, A2aResolver, A2aPushResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver, FigureResolver, ReleaseResolver, CatalogResolver, ComputeResolver] as const;
 
 /** The code-first domain schema. `pubSub` carries subscription events (Redis or in-process). */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {

@@ -13,6 +13,20 @@ export interface A2aPrincipal {
   ownerId: string;
 }
 
+/**
+ * The A2A caller of an operation the A2A endpoint runs in-process: set on the context by
+ * `facade/a2a.ts` only (a `/graphql` request never carries one, so no web user can act as a
+ * principal). `readmit` runs the gate again with the request's credential, for streams that
+ * outlive the admission.
+ */
+export interface A2aCaller {
+  principal: A2aPrincipal;
+  /** The base of absolute URLs given to this caller (artifact downloads), as the card's. */
+  baseUrl: string;
+  /** @throws FORBIDDEN, UNAUTHENTICATED as `A2aGate.admit` */
+  readmit(em: EntityManager): Promise<A2aPrincipal>;
+}
+
 /** The open endpoint's caller (loopback, no keys): every such call is the same principal. */
 export const OPEN_PRINCIPAL = 'local';
 

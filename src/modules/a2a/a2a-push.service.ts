@@ -11,9 +11,9 @@ import * as repo from './a2a-push.repository';
 import { PushConfigRow } from './a2a-push.repository';
 import { AttemptVerdict, PUSHED_STATES, retryDelaySeconds, verdictOf } from './a2a-push.policy';
 import * as taskRepo from './a2a-task.repository';
-import { wireTask } from './a2a-task.service';
+import { taskNotFound, wireTask } from './a2a-task.service';
 import type { A2aPrincipal } from './a2a-gate.service';
-import { canSeeA2aTaskAsOwner } from './a2a.policy';
+import { canUseA2aWebTools } from './a2a.policy';
 import type { Viewer } from '../auth/auth.service';
 
 /** The job kind that drains a task's push deliveries (its key is the task id: one task's deliveries in order, one instance at a time). */
@@ -54,7 +54,6 @@ export interface PreparedPushConfig {
   token: string | undefined;
 }
 
-const taskNotFound = () => new AppError('NOT_FOUND', 'task not found', { a2aReason: 'TASK_NOT_FOUND' });
 const configNotFound = () => new AppError('NOT_FOUND', 'push notification config not found', { a2aReason: 'TASK_NOT_FOUND' });
 const forkOf = (services: PushServices) => services.orm.em.fork() as EntityManager;
 
@@ -118,11 +117,11 @@ function wireStored(services: PushServices, row: PushConfigRow): Wire {
 export async function createPushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
   const taskId = params.taskId as string;
   // Whose task it is first: a stranger's task costs no DNS lookup and tells nothing.
-  if (!(await taskRepo.findTask(sqlOf(forkOf(services)), principal.id, taskId))) throw taskNotFound();
+  if (!(await taskRepo.findTask(sqlOf(forkOf(services)), principal.id, taskId))) throw taskNotFound(taskId);
   const prepared = await preparePushConfig(services, params as unknown as PushConfigInput);
   return inTransaction(forkOf(services), async (q) => {
     const task = await taskRepo.findTask(q, principal.id, taskId, true);
-    if (!task) throw taskNotFound();
+    if (!task) throw taskNotFound(taskId);
     return savePushConfig(q, task, prepared, { deliverCurrentState: true });
   });
 }
@@ -133,7 +132,7 @@ export async function createPushConfig(services: PushServices, principal: A2aPri
  */
 export async function getPushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
   const q = sqlOf(forkOf(services));
-  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound();
+  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
   const row = await repo.findConfig(q, params.taskId as string, params.id as string);
   if (!row) throw configNotFound();
   return wireStored(services, row);
@@ -147,7 +146,7 @@ const pageTokenOf = (id: string) => Buffer.from(id, 'utf8').toString('base64url'
  */
 export async function listPushConfigs(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
   const q = sqlOf(forkOf(services));
-  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound();
+  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
   const pageSize = (params.pageSize as number | undefined) || MAX_CONFIGS_PER_TASK;
   const after = typeof params.pageToken === 'string' && params.pageToken !== '' ? Buffer.from(params.pageToken, 'base64url').toString('utf8') : undefined;
   const rows = await repo.listConfigs(q, params.taskId as string, pageSize + 1, after);
@@ -162,7 +161,7 @@ export async function listPushConfigs(services: PushServices, principal: A2aPrin
  */
 export async function deletePushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<null> {
   const q = sqlOf(forkOf(services));
-  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound();
+  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
   await repo.deleteConfig(q, params.taskId as string, params.id as string);
   return null;
 }
@@ -170,12 +169,12 @@ export async function deletePushConfig(services: PushServices, principal: A2aPri
 /**
  * A task's configs for the A2A owner's web tools (GraphQL `a2aTaskPushConfigs`): whether a
  * token is set and the scheme, never the token or the credentials.
- * @throws NOT_FOUND for an unknown task or one the viewer does not own
+ * @throws NOT_FOUND for an unknown task, and for every task when the viewer may not use the web tools
  */
-export async function ownerPushConfigs(em: EntityManager, viewer: Viewer, taskId: string): Promise<{ id: string; taskId: string; url: string; hasToken: boolean; authScheme: string | null }[]> {
+export async function ownerPushConfigs(em: EntityManager, viewer: Viewer, owner: string | null, taskId: string): Promise<{ id: string; taskId: string; url: string; hasToken: boolean; authScheme: string | null }[]> {
   const q = sqlOf(em);
   const task = await taskRepo.findTaskById(q, taskId);
-  if (!task || !canSeeA2aTaskAsOwner(viewer, task)) throw notFound('task');
+  if (!task || !canUseA2aWebTools(viewer, owner)) throw notFound('task');
   const rows = await repo.listConfigs(q, taskId, MAX_CONFIGS_PER_TASK);
   return rows.map((row) => ({ id: row.id, taskId: row.taskId, url: row.url, hasToken: row.tokenSealed !== null, authScheme: row.authScheme }));
 }

@@ -107,6 +107,14 @@ export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<stri
   return artifacts;
 }
 
+/**
+ * The task's artifacts in the order they were made: ids of all, contents only of those not in
+ * `seen` (an event stream asks at every wake-up; what it sent already is not read again).
+ */
+export async function artifactsNotIn(q: Query, taskId: string, seen: string[]): Promise<{ artifactId: string; artifact: Record<string, unknown> | null }[]> {
+  return q(`select artifact_id as "artifactId", case when artifact_id = any(?) then null else artifact end as artifact from a2a_artifacts where task_id = ? order by created_at, artifact_id`, [seen, taskId]);
+}
+
 export interface TaskFilter {
   principal: string;
   contextId?: string;
@@ -130,4 +138,41 @@ export async function listTasks(q: Query, filter: TaskFilter, pageSize: number, 
   const rows = await q(`select ${TASK_COLUMNS} from a2a_tasks where ${where.sql}${keyset} order by status_at desc, id desc limit ?`, [...where.params, ...(after ? [after.statusAt, after.id] : []), pageSize]);
   const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${where.sql}`, where.params);
   return { rows: rows.map(asTask), total: count.total };
+}
+
+/** Every principal's tasks (the A2A owner's web tools), newest status first, by offset; and how many match. */
+export async function allTasks(q: Query, filter: { principal?: string; contextId?: string; state?: string }, limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }> {
+  const parts: string[] = ['true'];
+  const params: unknown[] = [];
+  if (filter.principal !== undefined) (parts.push('principal = ?'), params.push(filter.principal));
+  if (filter.contextId !== undefined) (parts.push('context_id = ?'), params.push(filter.contextId));
+  if (filter.state !== undefined) (parts.push('state = ?'), params.push(filter.state));
+  const rows = await q(`select ${TASK_COLUMNS}, count(*) over () as "total" from a2a_tasks where ${parts.join(' and ')} order by status_at desc, id desc limit ? offset ?`, [...params, limit, offset]);
+  if (rows.length === 0 && offset > 0) {
+    const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${parts.join(' and ')}`, params);
+    return { rows: [], total: count.total };
+  }
+  return { rows: rows.map(asTask), total: Number(rows[0]?.total ?? 0) };
+}
+
+/** A conversation: one principal's tasks under one context id. */
+export interface ContextRow {
+  contextId: string;
+  principal: string;
+  taskCount: number;
+  lastActivityAt: Date;
+}
+
+/** Every principal's contexts, most recently active first, by offset; and how many there are. */
+export async function allContexts(q: Query, limit: number, offset: number): Promise<{ rows: ContextRow[]; total: number }> {
+  const rows = await q<ContextRow & { total: string }>(
+    `select context_id as "contextId", principal, count(*)::int as "taskCount", max(status_at) as "lastActivityAt", count(*) over () as total
+       from a2a_tasks group by principal, context_id order by max(status_at) desc, principal, context_id limit ? offset ?`,
+    [limit, offset],
+  );
+  if (rows.length === 0 && offset > 0) {
+    const [count] = await q<{ total: number }>(`select count(distinct (principal, context_id))::int as total from a2a_tasks`);
+    return { rows: [], total: count.total };
+  }
+  return { rows: rows.map((row) => ({ contextId: row.contextId, principal: row.principal, taskCount: row.taskCount, lastActivityAt: new Date(row.lastActivityAt) })), total: Number(rows[0]?.total ?? 0) };
 }

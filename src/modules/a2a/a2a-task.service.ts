@@ -23,7 +23,7 @@ export const A2A_TURN_JOB = 'a2a-turn';
 const TURN_JOB = { timeoutSeconds: 900, retries: 1, retryDelaySeconds: 5, concurrency: 4 };
 
 /** States a blocking SendMessage waits for: terminal, or interrupted (the caller must act). */
-const SETTLED = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
+export const SETTLED = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
 /** GetTask and SendMessage without historyLength: the most recent messages up to this many. */
 const HISTORY_CAP = 1000;
 const DEFAULT_PAGE_SIZE = 50;
@@ -31,7 +31,7 @@ const DEFAULT_PAGE_SIZE = 50;
  * How often a waiting SendMessage reads the task again: a publication lost (Redis is
  * best-effort) or made on another instance without Redis is then noticed this late at worst.
  */
-const BACKSTOP_READ_MS = 5000;
+export const BACKSTOP_READ_MS = 5000;
 /** How often each instance looks for answers waiting on background jobs that have ended (a job whose instance died, say). */
 const JOB_SWEEP_SECONDS = 15;
 
@@ -41,7 +41,7 @@ type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' 
 type Wire = Record<string, unknown>;
 
 /** The same error for an unknown task and another principal's (spec: `task not found: <task_id>`): no existence oracle. */
-const taskNotFound = (id: string) => new AppError('NOT_FOUND', `task not found: ${id}`, { a2aReason: 'TASK_NOT_FOUND' });
+export const taskNotFound = (id: string) => new AppError('NOT_FOUND', `task not found: ${id}`, { a2aReason: 'TASK_NOT_FOUND' });
 const forkOf = (services: TaskServices) => services.orm.em.fork() as EntityManager;
 const publish = publishTask;
 
@@ -60,7 +60,8 @@ export function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: 
   };
 }
 
-async function taskWithDetails(q: Query, task: TaskRow, historyLength: number | undefined, baseUrl: string): Promise<Wire> {
+/** The task on the wire with its artifacts and most recent `historyLength` messages (default: up to 1000). */
+export async function taskWithDetails(q: Query, task: TaskRow, historyLength: number | undefined, baseUrl: string): Promise<Wire> {
   const limit = historyLength ?? HISTORY_CAP;
   const [histories, artifacts] = await Promise.all([repo.historiesOf(q, [task.id], limit), repo.artifactsOf(q, [task.id])]);
   return wireTask(task, limit === 0 ? undefined : histories.get(task.id), artifacts.get(task.id), baseUrl);

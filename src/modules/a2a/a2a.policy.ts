@@ -1,3 +1,6 @@
+import type { Viewer } from '../auth/auth.service';
+import { isSandboxToken } from '../auth/token.policy';
+import { isAdmin } from '../admin/admin.policy';
 import { atLeast, PlanCode } from '../users/plans';
 
 /** Whether the service listens on loopback only (the one bind where an endpoint without keys may open). */
@@ -27,7 +30,10 @@ export function mountingOf(facts: { enabled: boolean; host: string; activeKeys: 
   return { mounted: false, reason: 'A2A has no keys and the service listens beyond loopback (labdesk a2a key create)' };
 }
 
-/** Whether the signed-in account may see an A2A task from the web tools: only the A2A owner, who pays for it (`owner_id`). */
-export function canSeeA2aTaskAsOwner(viewer: { user: { id: string } }, task: { ownerId: string }): boolean {
-  return task.ownerId === viewer.user.id;
+/**
+ * Who may use the A2A web tools (every A2A task of this server, read-only): the A2A owner named
+ * in `a2a.json` and admins. `owner` is null while A2A is not enabled (admins only then).
+ */
+export function canUseA2aWebTools(viewer: Viewer, owner: string | null): boolean {
+  return isAdmin(viewer) || (owner !== null && !isSandboxToken(viewer) && viewer.user.email.toLowerCase() === owner.toLowerCase());
 }

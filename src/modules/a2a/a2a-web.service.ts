@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlOf } from '../../db/sql';
+import type { Services } from '../../context';
+import { pageInfoOf, PageInfo } from '../../pagination';
+import * as repo from './a2a-task.repository';
+import { ContextRow } from './a2a-task.repository';
+import { taskNotFound, taskWithDetails, wireTask } from './a2a-task.service';
+
+// Reads for the A2A owner's web tools: every principal's tasks (the callers authorize first).
+
+type Wire = Record<string, unknown>;
+type WebServices = Pick<Services, 'orm' | 'config'>;
+const queryOf = (services: WebServices) => sqlOf(services.orm.em.fork() as EntityManager);
+
+/**
+ * Any principal's task with its artifacts and most recent `historyLength` messages.
+ * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown task
+ */
+export async function anyTask(services: WebServices, id: string, historyLength: number | undefined): Promise<Wire> {
+  const q = queryOf(services);
+  const task = await repo.findTaskById(q, id);
+  if (!task) throw taskNotFound(id);
+  return taskWithDetails(q, task, historyLength, services.config.publicUrl);
+}
+
+/** One page of every principal's tasks (newest status first) with their artifacts, filtered. */
+export async function allTasks(services: WebServices, filter: { principal?: string; contextId?: string; state?: string }, page: { limit: number; offset: number }): Promise<{ nodes: Wire[]; pageInfo: PageInfo; totalCount: number }> {
+  const q = queryOf(services);
+  const { rows, total } = await repo.allTasks(q, filter, page.limit, page.offset);
+  const artifacts = await repo.artifactsOf(q, rows.map((task) => task.id));
+  return { nodes: rows.map((task) => wireTask(task, undefined, artifacts.get(task.id), services.config.publicUrl)), pageInfo: pageInfoOf(page.offset, rows.length, total), totalCount: total };
+}
+
+/** One page of every principal's contexts, most recently active first. */
+export async function allContexts(services: WebServices, page: { limit: number; offset: number }): Promise<{ nodes: ContextRow[]; pageInfo: PageInfo; totalCount: number }> {
+  const { rows, total } = await repo.allContexts(queryOf(services), page.limit, page.offset);
+  return { nodes: rows, pageInfo: pageInfoOf(page.offset, rows.length, total), totalCount: total };
+}

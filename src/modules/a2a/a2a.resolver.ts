@@ -1,0 +1,144 @@
+import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Ctx, requireViewer } from '../../context';
+import { forbidden, invalid } from '../../errors';
+import { pageOf } from '../../pagination';
+import { failureAsLastEvent, SourceFailure } from '../../subscriptions';
+import { authenticate } from '../auth/auth.service';
+import type { A2aCaller } from './a2a-gate.service';
+import { StreamResponse, TaskReader, taskEvents } from './a2a-task.events';
+import { cancelTask, getTask, listTasks, sendMessage } from './a2a-task.service';
+import * as web from './a2a-web.service';
+import { canUseA2aWebTools } from './a2a.policy';
+import { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
+import { A2aContextConnection, A2aMessageSendPayload, A2aStreamResponse, A2aTask, A2aTaskConnection, A2aTaskList } from './a2a.types';
+
+const MAX_HISTORY = 1000;
+const notForWebTools = () => forbidden('A2A tasks are for the A2A owner and admins');
+
+/**
+ * Who reads A2A tasks in this context: the A2A principal the A2A endpoint put there, else a
+ * signed-in A2A owner or admin (every principal's tasks). Both are checked again by `stillAllowed`.
+ * @throws UNAUTHENTICATED without a caller; FORBIDDEN for a user who is neither owner nor admin
+ */
+async function readerOf(ctx: Ctx): Promise<TaskReader> {
+  const caller = ctx.a2a;
+  if (caller) {
+    return {
+      principal: caller.principal.id,
+      baseUrl: caller.baseUrl,
+      stillAllowed: async (em) => {
+        if ((await caller.readmit(em)).id !== caller.principal.id) throw forbidden('the A2A principal changed');
+      },
+    };
+  }
+  const viewer = await requireViewer(ctx);
+  if (!canUseA2aWebTools(viewer, ctx.services.a2aOwner)) throw notForWebTools();
+  return {
+    principal: null,
+    baseUrl: ctx.services.config.publicUrl,
+    stillAllowed: async (em) => {
+      const current = await authenticate(em, ctx.authorization);
+      if (!current || !canUseA2aWebTools(current, ctx.services.a2aOwner)) throw notForWebTools();
+    },
+  };
+}
+
+/**
+ * The A2A principal an operation acts for: only the A2A endpoint puts one in the context.
+ * @throws FORBIDDEN elsewhere (a `/graphql` caller cannot act as an A2A principal)
+ */
+function requireA2aCaller(ctx: Ctx): A2aCaller {
+  if (!ctx.a2a) throw forbidden('A2A protocol operations run through the A2A endpoint (POST /a2a/v1) only');
+  return ctx.a2a;
+}
+
+/** The A2A owner or an admin, signed in. @throws UNAUTHENTICATED, FORBIDDEN */
+async function requireWebTools(ctx: Ctx): Promise<void> {
+  if (!canUseA2aWebTools(await requireViewer(ctx), ctx.services.a2aOwner)) throw notForWebTools();
+}
+
+/** Members given (not null): the A2A task service reads absent members as "not given". */
+const given = (members: Record<string, unknown>) => Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null && value !== undefined));
+
+function checkHistoryLength(value: number | null | undefined) {
+  if (value !== null && value !== undefined && (value < 0 || value > MAX_HISTORY)) {
+    throw invalid([{ path: ['historyLength'], msg: `must be an integer from 0 to ${MAX_HISTORY}`, type: 'value_error' }]);
+  }
+}
+
+@Resolver()
+export class A2aResolver {
+  @Mutation(() => A2aMessageSendPayload, { description: 'A2A SendMessage, for the A2A principal of the A2A endpoint: starts a task or adds the message to one, then waits (unless returnImmediately) for it to settle.' })
+  async a2aMessageSend(@Context() ctx: Ctx, @Arg('input', () => A2aMessageSendInput, { description: 'The message and how to answer.' }) input: A2aMessageSendInput): Promise<A2aMessageSendPayload> {
+    const caller = requireA2aCaller(ctx);
+    const configuration = given({ returnImmediately: input.returnImmediately, historyLength: input.historyLength, taskPushNotificationConfig: input.taskPushNotificationConfig });
+    return (await sendMessage(ctx.services, caller.principal, { message: input.message, configuration }, ctx.callerGone, caller.baseUrl)) as unknown as A2aMessageSendPayload;
+  }
+
+  @Query(() => A2aTask, { description: 'One A2A task with its artifacts and most recent messages: for its A2A principal (A2A GetTask), and any task for the A2A owner and admins. An unknown task, or another principal’s, is not found.' })
+  async a2aTask(
+    @Context() ctx: Ctx,
+    @Arg('id', () => ID, { description: 'The task id.' }) id: string,
+    @Arg('historyLength', () => Int, { nullable: true, description: 'Most recent messages (0 to 1000; default all up to 1000).' }) historyLength: number | null,
+  ): Promise<A2aTask> {
+    checkHistoryLength(historyLength);
+    if (ctx.a2a) return (await getTask(ctx.services, ctx.a2a.principal, given({ id, historyLength }), ctx.a2a.baseUrl)) as unknown as A2aTask;
+    await requireWebTools(ctx);
+    return (await web.anyTask(ctx.services, id, historyLength ?? undefined)) as unknown as A2aTask;
+  }
+
+  @Query(() => A2aTaskList, { description: 'A2A ListTasks, for the A2A principal of the A2A endpoint: its tasks, newest status first, by pages.' })
+  async a2aTaskList(@Context() ctx: Ctx, @Arg('input', () => A2aTaskListInput, { description: 'Filters and page.' }) input: A2aTaskListInput): Promise<A2aTaskList> {
+    const caller = requireA2aCaller(ctx);
+    return (await listTasks(ctx.services, caller.principal, given({ ...input }), caller.baseUrl)) as unknown as A2aTaskList;
+  }
+
+  @Mutation(() => A2aTask, { description: 'A2A CancelTask, for the A2A principal of the A2A endpoint: a task that is not terminal becomes CANCELED.' })
+  async a2aTaskCancel(@Context() ctx: Ctx, @Arg('id', () => ID, { description: 'The task id.' }) id: string): Promise<A2aTask> {
+    const caller = requireA2aCaller(ctx);
+    return (await cancelTask(ctx.services, caller.principal, { id }, caller.baseUrl)) as unknown as A2aTask;
+  }
+
+  @Query(() => A2aTaskConnection, { description: 'Every A2A caller’s tasks, newest status first, for the A2A owner and admins.' })
+  async a2aTasks(
+    @Context() ctx: Ctx,
+    @Arg('first', () => Int, { nullable: true, description: 'Tasks per page, 1 to 100 (default 20).' }) first: number | null,
+    @Arg('after', () => String, { nullable: true, description: 'The endCursor of the page before.' }) after: string | null,
+    @Arg('contextId', () => String, { nullable: true, description: 'Only tasks of this context.' }) contextId: string | null,
+    @Arg('principal', () => String, { nullable: true, description: 'Only tasks of this caller (key:<key id> or local).' }) principal: string | null,
+    @Arg('state', () => String, { nullable: true, description: 'Only tasks in this state (TASK_STATE_…).' }) state: string | null,
+  ): Promise<A2aTaskConnection> {
+    await requireWebTools(ctx);
+    return (await web.allTasks(ctx.services, given({ contextId, principal, state }), pageOf(first, after))) as unknown as A2aTaskConnection;
+  }
+
+  @Query(() => A2aContextConnection, { description: 'Every A2A caller’s conversations with their task count and last activity, most recent first, for the A2A owner and admins.' })
+  async a2aContexts(
+    @Context() ctx: Ctx,
+    @Arg('first', () => Int, { nullable: true, description: 'Contexts per page, 1 to 100 (default 20).' }) first: number | null,
+    @Arg('after', () => String, { nullable: true, description: 'The endCursor of the page before.' }) after: string | null,
+  ): Promise<A2aContextConnection> {
+    await requireWebTools(ctx);
+    return web.allContexts(ctx.services, pageOf(first, after));
+  }
+
+  @Subscription(() => A2aStreamResponse, {
+    description:
+      'The events of an A2A task (A2A StreamResponses): first the task as it is, then its status changes and new artifacts, in order, completing after a terminal state. For the task’s A2A principal (through the A2A endpoint) and for the A2A owner and admins. Read from the database at every change (any instance), with access checked again each time.',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as Ctx;
+      checkHistoryLength(args.historyLength);
+      const reader = await readerOf(ctx);
+      return failureAsLastEvent(taskEvents(ctx.services, reader, args.taskId, { refuseTerminal: args.refuseTerminal, historyLength: args.historyLength ?? 0 }));
+    },
+  })
+  a2aTaskEvents(
+    @Arg('taskId', () => ID, { description: 'The task.' }) _taskId: string,
+    @Arg('refuseTerminal', { defaultValue: false, description: 'Refuse a task that is terminal already (UNSUPPORTED_OPERATION), as A2A SubscribeToTask does; otherwise its one event is the task.' }) _refuseTerminal: boolean,
+    @Arg('historyLength', () => Int, { nullable: true, description: 'Messages (the most recent, 0 to 1000) in the first event’s task; none by default.' }) _historyLength: number | null,
+    @Root() event: StreamResponse | SourceFailure,
+  ): StreamResponse {
+    if ('failed' in event) throw event.failed;
+    return event;
+  }
+}
