@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { inTransaction, Query, sqlOf } from '../../db/sql';
+import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { JobQueue, JobRun } from '../../jobs/queue';
@@ -69,10 +69,18 @@ function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: Wire[] 
   };
 }
 
-async function taskWithDetails(q: Query, task: TaskRow, historyLength: number | undefined): Promise<Wire> {
-  const limit = historyLength ?? HISTORY_CAP;
-  const [histories, artifacts] = await Promise.all([repo.historiesOf(q, [task.id], limit), repo.artifactsOf(q, [task.id])]);
-  return wireTask(task, limit === 0 ? undefined : histories.get(task.id), artifacts.get(task.id));
+/** A task read with its details, on the wire: `historyLength` 0 omits the history; without it, up to HISTORY_CAP messages. */
+function wireTaskWithDetails(found: repo.TaskWithDetails, historyLength: number | undefined): Wire {
+  return wireTask(found.task, historyLength === 0 ? undefined : found.history, found.artifacts);
+}
+
+const historyLimitOf = (historyLength: number | undefined) => historyLength ?? HISTORY_CAP;
+
+/** The principal's task with its details (one statement); another principal's is not found. */
+async function taskWithDetails(q: Query, principal: A2aPrincipal, taskId: string, historyLimit: number): Promise<repo.TaskWithDetails> {
+  const found = await repo.findTaskWithDetails(q, principal.id, taskId, historyLimit);
+  if (!found) throw taskNotFound();
+  return found;
 }
 
 /**
@@ -87,22 +95,19 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
   const message = params.message as Wire;
   const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: number };
   const em = forkOf(services);
-  const task = await inTransaction(em, async (q) => {
-    if (typeof message.taskId === 'string') {
-      const existing = await repo.findTask(q, principal.id, message.taskId, true);
-      if (!existing) throw taskNotFound();
-      if (TERMINAL_STATES.includes(existing.state)) throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, { a2aReason: 'UNSUPPORTED_OPERATION' });
-      if (message.contextId !== undefined && message.contextId !== existing.contextId) {
-        throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [{ path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' }]);
-      }
-      await repo.appendMessage(q, existing.id, { ...message, contextId: existing.contextId });
-      return existing;
-    }
-    const created = { id: newId('turn'), contextId: typeof message.contextId === 'string' ? message.contextId : newId('ctx'), principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' };
-    await repo.insertTask(q, created);
-    await repo.appendMessage(q, created.id, { ...message, taskId: created.id, contextId: created.contextId });
-    return (await repo.findTask(q, principal.id, created.id))!;
-  });
+  const task =
+    typeof message.taskId === 'string'
+      ? await inTransaction(em, async (q) => {
+          const existing = await repo.findTask(q, principal.id, message.taskId as string, true);
+          if (!existing) throw taskNotFound();
+          if (TERMINAL_STATES.includes(existing.state)) throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, { a2aReason: 'UNSUPPORTED_OPERATION' });
+          if (message.contextId !== undefined && message.contextId !== existing.contextId) {
+            throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [{ path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' }]);
+          }
+          await repo.appendMessage(q, existing.id, { ...message, contextId: existing.contextId });
+          return existing;
+        })
+      : await startTask(em, principal, message);
   try {
     await services.jobs.send(A2A_TURN_JOB, task.id, { taskId: task.id });
   } catch (error) {
@@ -111,35 +116,58 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
     if (failed) publish(services, failed);
     throw error;
   }
-  const now = configuration.returnImmediately ? task : await waitUntilSettled(services, principal, task.id, services.config.a2aWaitSeconds, callerGone);
-  return { task: await taskWithDetails(sqlOf(em), now, configuration.historyLength) };
+  const historyLimit = historyLimitOf(configuration.historyLength);
+  const now = configuration.returnImmediately
+    ? await taskWithDetails(preparedOf(em), principal, task.id, historyLimit)
+    : await waitUntilSettled(services, principal, task.id, historyLimit, services.config.a2aWaitSeconds, callerGone);
+  return { task: wireTaskWithDetails(now, configuration.historyLength) };
+}
+
+/** A new task in the message's context (or a new one) with the message as its first: one statement. */
+function startTask(em: EntityManager, principal: A2aPrincipal, message: Wire): Promise<TaskRow> {
+  const task = { id: newId('turn'), contextId: typeof message.contextId === 'string' ? message.contextId : newId('ctx'), principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' };
+  return repo.createTask(preparedOf(em), task, { ...message, taskId: task.id, contextId: task.contextId });
 }
 
 /**
  * Waits until the task is terminal or interrupted, `seconds` pass or the caller leaves, woken by
- * the task's publications (subscribed before the first read, so no change falls between them).
+ * the task's publications (subscribed before the first read, so no change falls between them),
+ * and answers it with its details. A publication of a state that does not settle is not read
+ * again (the state it carries is enough to go on waiting); a settling one is, with the details.
  */
-async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal, taskId: string, seconds: number, callerGone?: AbortSignal): Promise<TaskRow> {
-  const q = sqlOf(forkOf(services));
+async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal, taskId: string, historyLimit: number, seconds: number, callerGone?: AbortSignal): Promise<repo.TaskWithDetails> {
+  const q = preparedOf(forkOf(services));
+  const read = () => taskWithDetails(q, principal, taskId, historyLimit);
   const events = services.pubsub.subscribe('A2A_TASK', taskId)[Symbol.asyncIterator]();
   let woken = events.next();
   const deadline = Date.now() + seconds * 1000;
   try {
-    let task = (await repo.findTask(q, principal.id, taskId))!;
-    while (!SETTLED.includes(task.state) && Date.now() < deadline && !callerGone?.aborted) {
+    let state = (await repo.findTask(q, principal.id, taskId))?.state;
+    if (!state) throw taskNotFound();
+    while (!SETTLED.includes(state) && Date.now() < deadline && !callerGone?.aborted) {
       let timer: NodeJS.Timeout | undefined;
       let onGone: (() => void) | undefined;
       const woke = await Promise.race([
-        woken.then(() => 'event' as const),
+        woken,
         new Promise<'time'>((resolve) => (timer = setTimeout(() => resolve('time'), Math.max(0, Math.min(BACKSTOP_READ_MS, deadline - Date.now()))))),
         new Promise<'gone'>((resolve) => callerGone?.addEventListener('abort', (onGone = () => resolve('gone')), { once: true })),
       ]);
       clearTimeout(timer);
       if (onGone) callerGone?.removeEventListener('abort', onGone);
-      if (woke === 'event') woken = events.next();
-      task = (await repo.findTask(q, principal.id, taskId)) ?? task;
+      if (typeof woke === 'object') {
+        // Once the subscription has ended (the service is stopping), only the backstop reads are left.
+        woken = woke.done ? new Promise<never>(() => undefined) : events.next();
+        if (!woke.done && !SETTLED.includes(woke.value.state)) {
+          state = woke.value.state;
+          continue;
+        }
+      }
+      // Settled by its publication, or no word for a while (a publication lost, or made where this instance does not hear it).
+      const now = await read();
+      if (SETTLED.includes(now.task.state)) return now;
+      state = now.task.state;
     }
-    return task;
+    return await read();
   } finally {
     await events.return?.();
   }
@@ -150,10 +178,8 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
 export async function getTask(services: TaskServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
-  const q = sqlOf(forkOf(services));
-  const task = await repo.findTask(q, principal.id, params.id as string);
-  if (!task) throw taskNotFound();
-  return taskWithDetails(q, task, params.historyLength as number | undefined);
+  const historyLength = params.historyLength as number | undefined;
+  return wireTaskWithDetails(await taskWithDetails(preparedOf(forkOf(services)), principal, params.id as string, historyLimitOf(historyLength)), historyLength);
 }
 
 const tokenOf = (task: TaskRow) => Buffer.from(JSON.stringify([task.statusAt.toISOString(), task.id])).toString('base64url');
@@ -207,7 +233,7 @@ export async function cancelTask(services: TaskServices, principal: A2aPrincipal
     return (await repo.moveTask(q, task.id, 'TASK_STATE_CANCELED', null))!;
   });
   publish(services, canceled);
-  return taskWithDetails(sqlOf(em), canceled, undefined);
+  return wireTaskWithDetails(await taskWithDetails(preparedOf(em), principal, canceled.id, HISTORY_CAP), undefined);
 }
 
 /** Registers the turn job when A2A is enabled (so the queue starts for it). */
