@@ -13,6 +13,7 @@
  *
  *   npm run bench:a2a                                   (embedded database in a temp dir)
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:a2a
+ *   REDIS_URL=redis://127.0.0.1:6379 npm run bench:a2a  (the server's pub/sub, so its wake-ups, through Redis)
  *   BENCH_REQUESTS=2000 BENCH_ROUNDS=5 BENCH_CONNECTIONS=16 npm run bench:a2a
  *   BENCH_NODE_ARGS=--cpu-prof BENCH_ONLY=labdesk npm run bench:a2a      (profile our side)
  *   BENCH_BASELINE=/path/to/other/checkout/dist DATABASE_URL=… npm run bench:a2a
