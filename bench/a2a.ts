@@ -125,7 +125,7 @@ async function main() {
     }
     await ours.server.stop();
     if (process.env.BENCH_COUNT_STATEMENTS !== '0') {
-      const counting = await startOurs(MAIN, PORT, database.env, model.ready.baseUrl, true);
+      const counting = await startOurs(MAIN, PORT, { ...database.env, DATA_DIR: ours.dataDir }, model.ready.baseUrl, true);
       helpers.push(counting.server);
       const CALLS = 20;
       const call = () => callJson(counting.server.url, 'POST', '/a2a/v1', counting.key, JSON.parse(sendMessageBody()), { 'a2a-version': '1.0' });

@@ -45,6 +45,7 @@ describe('A2A statements per call', () => {
   afterAll(async () => {
     Client.prototype.query = driverQuery;
     await t?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const rpc = async (method: string, params: unknown) => {
