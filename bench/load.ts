@@ -21,6 +21,8 @@ export interface LoadTarget {
   body?: () => string;
   /** Checks an answer (status and text); throws when it is not what the target must answer. Without it: status 200, body unread. */
   verify?: (statusCode: number, text: string) => void;
+  /** Also measure the CPU of the server's child processes (e.g. its embedded PostgreSQL) with its own. */
+  withChildren?: boolean;
 }
 
 export interface Round {
@@ -28,6 +30,8 @@ export interface Round {
   p50: number;
   p99: number;
   cpuMsPerRequest: number;
+  /** With `withChildren`: the server's and its descendants' CPU per request. */
+  treeCpuMsPerRequest?: number;
 }
 
 export interface Figures {
@@ -35,12 +39,32 @@ export interface Figures {
   p50: number;
   p99: number;
   cpu: number;
+  treeCpu?: number;
 }
 
 /** CPU seconds a process has used so far (utime + stime, in clock ticks of 100 Hz). */
 export function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds a process and all its descendants have used so far (the ones alive now: a child that exited is not counted). */
+export function treeCpuSeconds(pid: number): number {
+  let children: number[] = [];
+  try {
+    children = fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    // gone meanwhile: counted as nothing
+  }
+  let own = 0;
+  try {
+    own = cpuSeconds(pid);
+  } catch {
+    // gone meanwhile
+  }
+  return own + children.reduce((sum, child) => sum + treeCpuSeconds(child), 0);
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -71,6 +95,7 @@ export async function round(target: LoadTarget, amount: number, connections: num
     }
   };
   const cpuBefore = cpuSeconds(target.pid);
+  const treeBefore = target.withChildren ? treeCpuSeconds(target.pid) : 0;
   const began = performance.now();
   try {
     await Promise.all(Array.from({ length: connections }, worker));
@@ -79,8 +104,15 @@ export async function round(target: LoadTarget, amount: number, connections: num
   }
   const seconds = (performance.now() - began) / 1000;
   const cpu = cpuSeconds(target.pid) - cpuBefore;
+  const treeCpu = target.withChildren ? treeCpuSeconds(target.pid) - treeBefore : undefined;
   latencies.sort((a, b) => a - b);
-  return { rps: amount / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuMsPerRequest: (cpu * 1000) / amount };
+  return {
+    rps: amount / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuMsPerRequest: (cpu * 1000) / amount,
+    ...(treeCpu === undefined ? {} : { treeCpuMsPerRequest: (treeCpu * 1000) / amount }),
+  };
 }
 
 /**
@@ -101,7 +133,11 @@ export async function alternatingRounds(targets: LoadTarget[], opts: { requests:
       process.stdout.write(`  round ${i + 1} ${target.name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(1)} ms\n`);
     }
   }
-  return new Map([...rounds].map(([name, rs]) => [name, { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), cpu: median(rs.map((r) => r.cpuMsPerRequest)) }]));
+  const figuresOf = (rs: Round[]): Figures => {
+    const tree = rs.flatMap((r) => (r.treeCpuMsPerRequest === undefined ? [] : [r.treeCpuMsPerRequest]));
+    return { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), cpu: median(rs.map((r) => r.cpuMsPerRequest)), ...(tree.length ? { treeCpu: median(tree) } : {}) };
+  };
+  return new Map([...rounds].map(([name, rs]) => [name, figuresOf(rs)]));
 }
 
 /** One line per target: its median round's figures, each with its ratio to the `base` target's (when given). */
@@ -112,7 +148,9 @@ export function printFigures(figures: Map<string, Figures>, base?: string): void
     process.stdout.write(
       `${name.padEnd(22)} ${s.rps.toFixed(0).padStart(6)} req/s${ratio(s.rps, baseFigures?.rps).padEnd(9)}` +
         `  p50 ${s.p50.toFixed(1).padStart(5)} ms${ratio(s.p50, baseFigures?.p50).padEnd(9)}  p99 ${s.p99.toFixed(1).padStart(5)} ms${ratio(s.p99, baseFigures?.p99).padEnd(9)}` +
-        `  server CPU ${s.cpu.toFixed(3)} ms/request${ratio(s.cpu, baseFigures?.cpu)}\n`,
+        `  server CPU ${s.cpu.toFixed(3)} ms/request${ratio(s.cpu, baseFigures?.cpu)}` +
+        (s.treeCpu === undefined ? '' : `  with its child processes ${s.treeCpu.toFixed(3)} ms/request`) +
+        '\n',
     );
   }
 }
