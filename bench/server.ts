@@ -1,7 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 
 /** The admin token every benchmark server starts with. */
 export const BENCH_ADMIN_TOKEN = 'ldk_pat_benchadminxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';
@@ -44,4 +45,77 @@ export async function startBenchServer(port: number, env: Record<string, string>
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Where a bench's servers keep their data: with DATABASE_URL a scratch database created next to
+ * it (dropped by `drop`), else a temp DATA_DIR for the embedded PostgreSQL. `env` is what every
+ * server of the bench starts with, so that they work on the same data.
+ */
+export async function benchDatabase(label: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (!process.env.DATABASE_URL) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `labdesk-bench-${label}-`));
+    return { env: { DATA_DIR: dataDir }, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `labdesk_bench_${label.replace(/-/g, '_')}_${process.pid}`;
+  const admin = new Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** A helper process of a bench (`fork` of a built script), ready once it sends its first IPC message (answered). */
+export function forkReady<T = unknown>(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: T; stop(): Promise<void> }> {
+  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  return new Promise((resolve, reject) => {
+    child.once('message', (ready) => resolve({ child, ready: ready as T, stop }));
+    child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code})`)));
+  });
+}
+
+/**
+ * A benchmark server that counts the SQL statements it sends (count-statements.ts, preloaded);
+ * `statements()` reads the count so far.
+ */
+export async function startCountingServer(port: number, env: Record<string, string>, opts: { main?: string } = {}): Promise<BenchServer & { statements(): Promise<number> }> {
+  const server = await startBenchServer(port, env, { stdout: true, main: opts.main, nodeArgs: ['--require', path.join(__dirname, 'count-statements.js')] });
+  let latest = -1;
+  server.process.stdout!.on('data', (chunk: Buffer) => {
+    const counted = /statements (\d+)\n/.exec(chunk.toString('utf8'));
+    if (counted) latest = Number(counted[1]);
+  });
+  const statements = async () => {
+    latest = -1;
+    server.process.kill('SIGUSR2');
+    while (latest < 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    return latest;
+  };
+  return { ...server, statements };
+}
+
+/**
+ * One JSON call with a bearer token, for a bench's setup.
+ * @throws Error on any status but 2xx, with the answer's text
+ */
+export async function callJson(base: string, method: string, route: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Record<string, any>> {
+  const response = await fetch(`${base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  return (response.status === 204 ? {} : await response.json()) as Record<string, any>;
 }

@@ -49,6 +49,8 @@ export class JobQueue {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly running = new Set<AbortController>();
   private readonly wakers = new Map<string, () => void>();
+  /** Kinds sent to since their loop last fetched: a send during a fetch must not wait for the poll. */
+  private readonly sentSinceFetch = new Set<string>();
   private loops: Promise<void>[] = [];
   private started = false;
   private stopping = false;
@@ -102,6 +104,7 @@ export class JobQueue {
       this.logger.error('job could not be queued', { queue: name, error: String(error) });
       throw new AppError('UNAVAILABLE', 'the job queue is unavailable; try again');
     });
+    this.sentSinceFetch.add(name);
     this.wakers.get(name)?.();
     return id !== null;
   }
@@ -138,13 +141,20 @@ export class JobQueue {
     return { retryLimit: options.retries, retryDelay: options.retryDelaySeconds, retryBackoff: true, expireInSeconds: options.timeoutSeconds };
   }
 
-  /** One loop per kind on each instance: fetch while a slot is free, else wait for a slot, a send or the poll interval. */
+  /**
+   * One loop per kind on each instance: fetch while a slot is free, else wait for a slot, a send
+   * or the poll interval. A fetch that fills fewer slots than it asked for found all that was
+   * due: the loop waits then rather than asking again at once (a send made meanwhile still
+   * fetches at once).
+   */
   private async work(name: string): Promise<void> {
     const { options, handler } = this.kinds.get(name)!;
     const active = new Set<Promise<void>>();
     while (!this.stopping) {
       if (active.size < options.concurrency) {
-        const jobs = await fetchDueJobs(this.boss.getDb(), name, options.concurrency - active.size, this.instanceId).catch((error: unknown) => {
+        this.sentSinceFetch.delete(name);
+        const wanted = options.concurrency - active.size;
+        const jobs = await fetchDueJobs(this.boss.getDb(), name, wanted, this.instanceId).catch((error: unknown) => {
           // A unique violation is another instance that took a job of the same key at the same moment.
           if (!isUniqueViolation(error)) this.logger.warn('job fetch failed', { queue: name, error: String(error) });
           return [];
@@ -153,7 +163,7 @@ export class JobQueue {
           const run: Promise<void> = this.attempt(name, job, handler).finally(() => active.delete(run));
           active.add(run);
         }
-        if (jobs.length > 0) continue;
+        if (jobs.length === wanted || (this.sentSinceFetch.has(name) && active.size < options.concurrency)) continue;
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, POLL_SECONDS * 1000);

@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedOf } from '../../db/sql';
 import { AppError, forbidden, unauthenticated } from '../../errors';
-import { usersInActiveLabs } from '../labs/membership.repository';
-import { User } from '../users/user.entity';
 import { effectiveTier, PlanCode } from '../users/plans';
+import { planFactsByEmail } from '../users/user.repository';
 import { activeKeys, A2aConfig, KeyFileWatch, matchKey, readA2aConfig } from './a2a-settings';
 import { Mounting, mountingOf } from './a2a.policy';
 
@@ -30,12 +28,10 @@ export interface A2aCaller {
 /** The open endpoint's caller (loopback, no keys): every such call is the same principal. */
 export const OPEN_PRINCIPAL = 'local';
 
-/** The owner's effective tier, or null when the account does not exist. */
+/** The owner's effective tier, or null when the account does not exist (one prepared statement: every A2A request asks). */
 export async function ownerTierOf(em: EntityManager, email: string, now = new Date()): Promise<{ id: string; tier: PlanCode } | null> {
-  const owner = await em.findOne(User, { email: email.toLowerCase() });
-  if (!owner) return null;
-  const inLab = await usersInActiveLabs(preparedOf(em), [owner.id]);
-  return { id: owner.id, tier: effectiveTier(owner, inLab.has(owner.id), now) };
+  const owner = await planFactsByEmail(em, email.toLowerCase());
+  return owner && { id: owner.id, tier: effectiveTier(owner, owner.inActiveLab, now) };
 }
 
 /**

@@ -17,14 +17,48 @@ const asTask = (row: Record<string, unknown>): TaskRow => ({ ...(row as unknown 
 /** States after which a task never changes again (A2A §4.1.3). */
 export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
 
-export async function insertTask(q: Query, task: { id: string; contextId: string; principal: string; ownerId: string; state: string }): Promise<void> {
-  await q(`insert into a2a_tasks (id, context_id, principal, owner_id, state) values (?, ?, ?, ?, ?)`, [task.id, task.contextId, task.principal, task.ownerId, task.state]);
+/**
+ * Creates a task with its first message and answers its row: one statement (atomic on its own,
+ * so no transaction round trips), as SendMessage starts a task on every call without a taskId.
+ */
+export async function createTask(q: Query, task: { id: string; contextId: string; principal: string; ownerId: string; state: string }, message: object): Promise<TaskRow> {
+  const [row] = await q(
+    `with task as (insert into a2a_tasks (id, context_id, principal, owner_id, state) values (?, ?, ?, ?, ?) returning ${TASK_COLUMNS}),
+          first as (insert into a2a_messages (task_id, seq, message) select id, 1, ?::jsonb from task)
+     select * from task`,
+    [task.id, task.contextId, task.principal, task.ownerId, task.state, JSON.stringify(message)],
+  );
+  return asTask(row);
 }
 
 /** The principal's task (another principal's is not found); `lock` takes its row lock (inside a transaction). */
 export async function findTask(q: Query, principal: string, id: string, lock = false): Promise<TaskRow | null> {
   const [row] = await q(`select ${TASK_COLUMNS} from a2a_tasks where id = ? and principal = ?${lock ? ' for update' : ''}`, [id, principal]);
   return row ? asTask(row) : null;
+}
+
+/** A task with its most recent `historyLimit` messages (oldest first; all with null) and its artifacts. */
+export interface TaskWithDetails {
+  task: TaskRow;
+  history: Record<string, unknown>[];
+  artifacts: Record<string, unknown>[];
+}
+
+/**
+ * The principal's task with its recent history and its artifacts in one statement (another
+ * principal's is not found): what GetTask and a settled SendMessage answer.
+ */
+export async function findTaskWithDetails(q: Query, principal: string, id: string, historyLimit: number | null): Promise<TaskWithDetails | null> {
+  const [row] = await q<Record<string, unknown> & { history: Record<string, unknown>[]; artifacts: Record<string, unknown>[] }>(
+    `select ${TASK_COLUMNS},
+            (select coalesce(json_agg(recent.message order by recent.seq), '[]') from (select seq, message from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent) as history,
+            (select coalesce(json_agg(a.artifact order by a.position, a.created_at, a.artifact_id), '[]') from a2a_artifacts a where a.task_id = t.id) as artifacts
+       from a2a_tasks t where t.id = ? and t.principal = ?`,
+    [historyLimit, id, principal],
+  );
+  if (!row) return null;
+  const { history, artifacts, ...task } = row;
+  return { task: asTask(task), history, artifacts };
 }
 
 /** A task by id alone: for the turn job, which runs on behalf of whoever made it. */

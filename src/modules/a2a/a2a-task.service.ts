@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { inTransaction, Query, sqlOf } from '../../db/sql';
+import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { JobQueue } from '../../jobs/queue';
@@ -115,10 +115,9 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
     }
     if (decision) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');
     const created = { id: newId('turn'), contextId: typeof message.contextId === 'string' ? message.contextId : newId('ctx'), principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' };
-    await repo.insertTask(q, created);
-    await repo.appendMessage(q, created.id, { ...message, taskId: created.id, contextId: created.contextId });
-    if (push) await savePushConfig(q, created, push, { deliverCurrentState: false, field: pushField });
-    return { task: (await repo.findTask(q, principal.id, created.id))!, moved: null, queue: true };
+    const row = await repo.createTask(q, created, { ...message, taskId: created.id, contextId: created.contextId });
+    if (push) await savePushConfig(q, row, push, { deliverCurrentState: false, field: pushField });
+    return { task: row, moved: null, queue: true };
   });
   if (moved) publish(services, moved);
   if (queue) {
@@ -131,8 +130,8 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
       throw error;
     }
   }
-  const now = configuration.returnImmediately ? task : await waitUntilSettled(services, principal, task.id, services.config.a2aWaitSeconds, callerGone);
-  return { task: await taskWithDetails(sqlOf(em), now, configuration.historyLength, baseUrl) };
+  if (!configuration.returnImmediately) await waitUntilSettled(services, principal, task.id, services.config.a2aWaitSeconds, callerGone);
+  return { task: await principalTask(preparedOf(em), principal, task.id, configuration.historyLength, baseUrl) };
 }
 
 const decisionIssue = (msg: string) => new AppError('VALIDATION_FAILED', `message.parts: ${msg}`, undefined, [{ path: ['message', 'parts'], msg, type: 'value_error' }]);
@@ -147,28 +146,37 @@ function summaryOf(task: TaskRow): string {
 /**
  * Waits until the task is terminal or interrupted, `seconds` pass or the caller leaves, woken by
  * the task's publications (subscribed before the first read, so no change falls between them).
+ * A publication of a state that does not settle is not read again (the state it carries is enough
+ * to go on waiting); a settling one is, as is the task after a backstop interval without word.
  */
-async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal, taskId: string, seconds: number, callerGone?: AbortSignal): Promise<TaskRow> {
-  const q = sqlOf(forkOf(services));
+async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal, taskId: string, seconds: number, callerGone?: AbortSignal): Promise<void> {
+  const q = preparedOf(forkOf(services));
   const events = services.pubsub.subscribe('A2A_TASK', taskId)[Symbol.asyncIterator]();
   let woken = events.next();
   const deadline = Date.now() + seconds * 1000;
   try {
-    let task = (await repo.findTask(q, principal.id, taskId))!;
-    while (!SETTLED.includes(task.state) && Date.now() < deadline && !callerGone?.aborted) {
+    let state = (await repo.findTask(q, principal.id, taskId))?.state;
+    if (!state) throw taskNotFound(taskId);
+    while (!SETTLED.includes(state) && Date.now() < deadline && !callerGone?.aborted) {
       let timer: NodeJS.Timeout | undefined;
       let onGone: (() => void) | undefined;
       const woke = await Promise.race([
-        woken.then(() => 'event' as const),
+        woken,
         new Promise<'time'>((resolve) => (timer = setTimeout(() => resolve('time'), Math.max(0, Math.min(BACKSTOP_READ_MS, deadline - Date.now()))))),
         new Promise<'gone'>((resolve) => callerGone?.addEventListener('abort', (onGone = () => resolve('gone')), { once: true })),
       ]);
       clearTimeout(timer);
       if (onGone) callerGone?.removeEventListener('abort', onGone);
-      if (woke === 'event') woken = events.next();
-      task = (await repo.findTask(q, principal.id, taskId)) ?? task;
+      if (typeof woke === 'object') {
+        // Once the subscription has ended (the service is stopping), only the backstop reads are left.
+        woken = woke.done ? new Promise<never>(() => undefined) : events.next();
+        if (!woke.done && !SETTLED.includes(woke.value.state)) {
+          state = woke.value.state;
+          continue;
+        }
+      }
+      state = (await repo.findTask(q, principal.id, taskId))?.state ?? state;
     }
-    return task;
   } finally {
     await events.return?.();
   }
@@ -179,10 +187,19 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
 export async function getTask(services: TaskServices, principal: A2aPrincipal, params: Wire, baseUrl = services.config.publicUrl): Promise<Wire> {
-  const q = sqlOf(forkOf(services));
-  const task = await repo.findTask(q, principal.id, params.id as string);
-  if (!task) throw taskNotFound(params.id as string);
-  return taskWithDetails(q, task, params.historyLength as number | undefined, baseUrl);
+  return principalTask(preparedOf(forkOf(services)), principal, params.id as string, params.historyLength as number | undefined, baseUrl);
+}
+
+/**
+ * The principal's task on the wire with its artifacts and most recent `historyLength` messages
+ * (default: up to 1000; 0: no `history` key), read in one statement.
+ * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
+ */
+async function principalTask(q: Query, principal: A2aPrincipal, taskId: string, historyLength: number | undefined, baseUrl: string): Promise<Wire> {
+  const limit = historyLength ?? HISTORY_CAP;
+  const found = await repo.findTaskWithDetails(q, principal.id, taskId, limit);
+  if (!found) throw taskNotFound(taskId);
+  return wireTask(found.task, limit === 0 ? undefined : found.history, found.artifacts, baseUrl);
 }
 
 const tokenOf = (task: TaskRow) => Buffer.from(JSON.stringify([task.statusAt.toISOString(), task.id])).toString('base64url');
@@ -237,7 +254,7 @@ export async function cancelTask(services: TaskServices, principal: A2aPrincipal
     return (await repo.moveTask(q, task.id, 'TASK_STATE_CANCELED', null))!;
   });
   publish(services, canceled);
-  return taskWithDetails(sqlOf(em), canceled, undefined, baseUrl);
+  return principalTask(preparedOf(em), principal, canceled.id, undefined, baseUrl);
 }
 
 /**

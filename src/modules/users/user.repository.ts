@@ -1,9 +1,33 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { dateOf, preparedOf } from '../../db/sql';
+import { inActiveLabSql } from '../labs/membership.repository';
 
 /*
- * The user queries the ORM does not express: the sync stream's server-side cursor and the
- * bootstrap lock. Everything else of the user domain goes through its entity (user.entity.ts).
+ * The user queries the ORM does not express: the sync stream's server-side cursor, the
+ * bootstrap lock and the plan lookup of every A2A request. Everything else of the user domain
+ * goes through its entity (user.entity.ts).
  */
+
+/** What a user's effective tier is computed from (plans.ts `effectiveTier`). */
+export interface PlanFacts {
+  id: string;
+  planCode: string;
+  planExpiresAt: Date | null;
+  inActiveLab: boolean;
+}
+
+/**
+ * The plan facts of the user with this (lower-cased) email, or null: one prepared statement,
+ * outside any transaction, because the A2A gate asks it on every request. It names its
+ * columns, so a column another instance's migration adds does not change its result.
+ */
+export async function planFactsByEmail(em: EntityManager, email: string): Promise<PlanFacts | null> {
+  const [row] = await preparedOf(em)<Omit<PlanFacts, 'planExpiresAt'> & { planExpiresAt: unknown }>(
+    `select u.id, u.plan_code as "planCode", u.plan_expires_at as "planExpiresAt", ${inActiveLabSql('u.id')} as "inActiveLab" from users u where u.email = ?`,
+    [email],
+  );
+  return row ? { ...row, planExpiresAt: dateOf(row.planExpiresAt) } : null;
+}
 
 /** The columns of a user row as the sync stream sends it (snake_case, as on the wire). */
 const USER_SYNC_COLUMNS = `id as user_id, email, name, phone, plan_code, plan_source, plan_expires_at, is_admin, disabled,

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { useFakeLlm } from './support/fake-llm';
+import { runLabdesk } from './support/cli';
+import { startTestApp, TestApp } from './support/app';
+
+/**
+ * What the A2A request path costs in SQL statements, counted at the driver (so every layer
+ * counts: the ORM, the query builder, the prepared statements). The job queue's statements
+ * (pg-boss's schema) are left out: its poll runs on a timer, not on the request.
+ */
+const sent: string[] = [];
+const driverQuery = Client.prototype.query;
+
+function countedQuery(this: Client, ...args: unknown[]) {
+  const statement = args[0] as string | { text?: string };
+  const text = typeof statement === 'string' ? statement : (statement?.text ?? '');
+  if (!/\bpgboss\./.test(text)) sent.push(text.replace(/\s+/g, ' '));
+  return (driverQuery as (...a: unknown[]) => unknown).apply(this, args);
+}
+
+async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  sent.length = 0;
+  await run();
+  return [...sent];
+}
+
+const matching = (statements: string[], pattern: RegExp) => statements.filter((text) => pattern.test(text));
+
+describe('A2A statements per call', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-queries-'));
+  const model = useFakeLlm(() => ({ kind: 'answer', text: 'an answer', tokensIn: 3, tokensOut: 2 }), { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    const cli = (args: string[]) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    expect((await cli(['a2a', 'enable'])).status).toBe(0);
+    key = /^key: +(ldk_a2a_\S+)$/m.exec((await cli(['a2a', 'key', 'create', '--label', 'counted'])).stdout)![1];
+    t = await startTestApp({ ...model.env, DATA_DIR: dataDir });
+    Client.prototype.query = countedQuery as typeof Client.prototype.query;
+  }, 120_000);
+  afterAll(async () => {
+    Client.prototype.query = driverQuery;
+    await t?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const rpc = async (method: string, params: unknown) => {
+    const reply = await t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: { jsonrpc: '2.0', id: 1, method, params } });
+    expect(reply.body.error).toBeUndefined();
+    return reply.body.result;
+  };
+  const ask = (text: string) => ({ message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }] } });
+
+  test('blocking SendMessage: the gate, the new task with its first message, and the settled task with its details are one statement each', async () => {
+    let result: { task: { id: string; status: { state: string }; history: unknown[]; artifacts: unknown[] } } | undefined;
+    const statements = await statementsOf(async () => (result = await rpc('SendMessage', ask('How many statements?'))));
+    expect(result!.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, history: [expect.anything(), expect.anything()], artifacts: [expect.anything()] });
+    // The owner's plan and lab membership together.
+    expect(matching(statements, /from users u where u\.email/)).toHaveLength(1);
+    expect(matching(statements, /from users\b/)).toHaveLength(1);
+    // The task and its first message in one statement: nothing else inserts a task or re-reads it before the turn.
+    expect(matching(statements, /insert into a2a_tasks/)).toHaveLength(1);
+    expect(matching(statements, /^with task as \(insert into a2a_tasks .*\binsert into a2a_messages/)).toHaveLength(1);
+    // Read back once settled, with its history and artifacts.
+    expect(matching(statements, /json_agg/)).toHaveLength(1);
+  });
+
+  test('GetTask: two statements, the gate and the task with its history and artifacts', async () => {
+    const { task } = await rpc('SendMessage', ask('Read me back'));
+    const statements = await statementsOf(() => rpc('GetTask', { id: task.id, historyLength: 10 }));
+    expect(statements).toEqual([expect.stringMatching(/from users u where u\.email/), expect.stringMatching(/json_agg/)]);
+  });
+});
