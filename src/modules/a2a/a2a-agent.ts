@@ -12,7 +12,8 @@ import { meteredCompletion } from '../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, isExecution, runTool, ToolContext, workspaceOf } from './a2a-agent-tools';
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from './a2a-artifacts';
 import * as repo from './a2a-task.repository';
-import { TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import { InputFileRow, StoredMessage, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from './a2a-inputs';
 import * as turns from './a2a-turn.repository';
 import type { TurnState } from './a2a-turn.repository';
 
@@ -66,28 +67,16 @@ export function decisionOf(message: Wire): turns.ApprovalDecision | undefined {
   ]);
 }
 
-/** A message's parts as text for the model: text as is, data as JSON, files named only (not read). */
-function textOf(message: Wire): string {
-  const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
-  return parts
-    .map((part) => {
-      if (typeof part.text === 'string') return part.text;
-      if (part.data !== undefined) return JSON.stringify(part.data);
-      return `[a file part${typeof part.mediaType === 'string' ? ` (${part.mediaType.slice(0, 100)})` : ''}, not read]`;
-    })
-    .join('\n');
-}
-
-/** An approval answer is for the server, not the model: kept in the history, never fed as a request. */
-const isDecisionOnly = (message: Wire) => Array.isArray(message.parts) && (message.parts as Wire[]).every((part) => typeof part.data === 'object' && part.data !== null && 'decision' in (part.data as Wire));
-
-/** The context's most recent messages as chat turns, oldest first, within CONTEXT_CHARS (the oldest go first), starting with the user. */
-function turnsOf(messages: Wire[]): ChatTurn[] {
+/**
+ * The context's most recent messages as chat turns, oldest first, within CONTEXT_CHARS (the
+ * oldest go first), starting with the user; file parts say where they were saved (`files`).
+ */
+function turnsOf(messages: StoredMessage[], files: Map<string, InputFileRow[]>): ChatTurn[] {
   const chat: ChatTurn[] = [];
   let chars = 0;
-  for (const message of [...messages].reverse()) {
+  for (const { taskId, seq, message } of [...messages].reverse()) {
     if (isDecisionOnly(message)) continue;
-    const content = textOf(message);
+    const content = messageText(message, files.get(`${taskId}:${seq}`));
     if (chars + content.length > CONTEXT_CHARS && chat.length > 0) break;
     chars += content.length;
     chat.unshift(message.role === 'ROLE_AGENT' ? { role: 'assistant', content } : { role: 'user', content: content.slice(-CONTEXT_CHARS) });
@@ -171,10 +160,16 @@ async function loop(services: TaskServices, em: EntityManager, found: TaskRow, s
   const llm = services.llm;
   if (!llm) return finishTask(services, task, 'TASK_STATE_FAILED', NO_MODEL_MESSAGE);
   if (!state) {
+    // The files sent in are saved before anything runs (and before the outputs are listed).
+    const seenSeq = await repo.lastSeq(q, task.id);
+    for (const { seq, message } of await turns.messagesAfter(q, task.id, 0)) {
+      if (seq <= seenSeq) await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger);
+    }
     const seen = await repo.contextMessages(q, task.principal, task.contextId, CONTEXT_MESSAGES);
+    const transcript = turnsOf(seen, await filesByMessage(q, seen));
     state = {
-      taskId: task.id, phase: 'running', transcript: turnsOf(seen), pending: null, decision: null, steps: 0,
-      seenSeq: await repo.lastSeq(q, task.id), outputsBefore: await snapshotOutputs(services.agent.workspaces, workspace), jobIds: [], answer: null,
+      taskId: task.id, phase: 'running', transcript, contextTurns: transcript.length, pending: null, decision: null, steps: 0,
+      seenSeq, outputsBefore: await snapshotOutputs(services.agent.workspaces, workspace), jobIds: [], answer: null,
     };
     await turns.saveTurn(q, state);
   }
@@ -192,7 +187,11 @@ async function loop(services: TaskServices, em: EntityManager, found: TaskRow, s
     }
     // Messages added to the task while it works are further instructions (an approval answer is not).
     for (const added of await turns.messagesAfter(q, task.id, current.seenSeq)) {
-      if (!isDecisionOnly(added.message)) current.transcript.push({ role: 'user', content: textOf(added.message) });
+      if (!isDecisionOnly(added.message)) {
+        await saveInputFiles(q, services.agent.workspaces, workspace, task.id, added.seq, added.message, logger);
+        const files = await filesByMessage(q, [{ taskId: task.id, seq: added.seq }]);
+        current.transcript.push({ role: 'user', content: messageText(added.message, files.get(`${task.id}:${added.seq}`)) });
+      }
       current.seenSeq = added.seq;
     }
     if (current.steps >= MAX_STEPS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: it made ${MAX_STEPS} model calls in this turn without giving an answer`);
