@@ -13,7 +13,7 @@ import { AGENT_TOOLS, approvalSummary, isExecution, runTool, ToolContext, worksp
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from './a2a-artifacts';
 import * as repo from './a2a-task.repository';
 import { InputFileRow, StoredMessage, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
-import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from './a2a-inputs';
+import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from './a2a-input-files';
 import { recordTurn } from './a2a-record';
 import * as turns from './a2a-turn.repository';
 import type { TurnState } from './a2a-turn.repository';

@@ -8,7 +8,7 @@ import type { Viewer } from '../auth/auth.service';
 import { appendRecords } from '../trajectories/trajectory.service';
 import * as trajectories from '../trajectories/trajectory.repository';
 import { getUser } from '../users/user.service';
-import { filesByMessage, isDecisionOnly, messageText } from './a2a-inputs';
+import { filesByMessage, isDecisionOnly, messageText } from './a2a-input-files';
 import type { TaskRow } from './a2a-task.repository';
 import * as turns from './a2a-turn.repository';
 import type { TurnState } from './a2a-turn.repository';
