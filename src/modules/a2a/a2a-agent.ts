@@ -12,7 +12,9 @@ import { meteredCompletion } from '../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, isExecution, runTool, ToolContext, workspaceOf } from './a2a-agent-tools';
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from './a2a-artifacts';
 import * as repo from './a2a-task.repository';
-import { TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import { InputFileRow, StoredMessage, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from './a2a-input-files';
+import { recordTurn } from './a2a-record';
 import * as turns from './a2a-turn.repository';
 import type { TurnState } from './a2a-turn.repository';
 
@@ -43,6 +45,8 @@ const SYSTEM = [
 
 type Wire = Record<string, unknown>;
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent'>;
+/** What a turn needs besides: the blob store its trajectory record's large records go to. */
+type TurnServices = TaskServices & Pick<Services, 'blobs'>;
 
 const forkOf = (services: TaskServices) => services.orm.em.fork() as EntityManager;
 
@@ -66,28 +70,16 @@ export function decisionOf(message: Wire): turns.ApprovalDecision | undefined {
   ]);
 }
 
-/** A message's parts as text for the model: text as is, data as JSON, files named only (not read). */
-function textOf(message: Wire): string {
-  const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
-  return parts
-    .map((part) => {
-      if (typeof part.text === 'string') return part.text;
-      if (part.data !== undefined) return JSON.stringify(part.data);
-      return `[a file part${typeof part.mediaType === 'string' ? ` (${part.mediaType.slice(0, 100)})` : ''}, not read]`;
-    })
-    .join('\n');
-}
-
-/** An approval answer is for the server, not the model: kept in the history, never fed as a request. */
-const isDecisionOnly = (message: Wire) => Array.isArray(message.parts) && (message.parts as Wire[]).every((part) => typeof part.data === 'object' && part.data !== null && 'decision' in (part.data as Wire));
-
-/** The context's most recent messages as chat turns, oldest first, within CONTEXT_CHARS (the oldest go first), starting with the user. */
-function turnsOf(messages: Wire[]): ChatTurn[] {
+/**
+ * The context's most recent messages as chat turns, oldest first, within CONTEXT_CHARS (the
+ * oldest go first), starting with the user; file parts say where they were saved (`files`).
+ */
+function turnsOf(messages: StoredMessage[], files: Map<string, InputFileRow[]>): ChatTurn[] {
   const chat: ChatTurn[] = [];
   let chars = 0;
-  for (const message of [...messages].reverse()) {
+  for (const { taskId, seq, message } of [...messages].reverse()) {
     if (isDecisionOnly(message)) continue;
-    const content = textOf(message);
+    const content = messageText(message, files.get(`${taskId}:${seq}`));
     if (chars + content.length > CONTEXT_CHARS && chat.length > 0) break;
     chars += content.length;
     chat.unshift(message.role === 'ROLE_AGENT' ? { role: 'assistant', content } : { role: 'user', content: content.slice(-CONTEXT_CHARS) });
@@ -117,7 +109,7 @@ export async function finishTask(services: TaskServices, task: TaskRow, state: s
  * and kills a running program; bounds: MAX_STEPS calls and MAX_TRANSCRIPT_CHARS.
  * @throws when the attempt was cut off (its instance stopping, its time-out) and `retriesLeft`: the job runs it again
  */
-export async function runAgentTurn(services: TaskServices, taskId: string, run: JobRun, logger: Logger, retriesLeft: boolean): Promise<void> {
+export async function runAgentTurn(services: TurnServices, taskId: string, run: JobRun, logger: Logger, retriesLeft: boolean): Promise<void> {
   const em = forkOf(services);
   const q = sqlOf(em);
   const found = await repo.findTaskById(q, taskId);
@@ -151,14 +143,14 @@ export async function runAgentTurn(services: TaskServices, taskId: string, run: 
   }
 }
 
-async function loop(services: TaskServices, em: EntityManager, found: TaskRow, signal: AbortSignal, logger: Logger): Promise<void> {
+async function loop(services: TurnServices, em: EntityManager, found: TaskRow, signal: AbortSignal, logger: Logger): Promise<void> {
   const q = sqlOf(em);
   const workspace = workspaceOf(found.principal, found.contextId);
   let state = await turns.findTurn(q, found.id);
   if (state?.phase === 'awaiting_approval' && !state.decision) return; // the decision queues the run that goes on
   if (state?.phase === 'awaiting_jobs') {
     // A message added meanwhile: the answer is taken back into the conversation and the loop goes on.
-    if ((await repo.lastSeq(q, found.id)) <= state.seenSeq) return settleJobs(services, found, state, workspace);
+    if ((await repo.lastSeq(q, found.id)) <= state.seenSeq) return settleJobs(services, found, state, workspace, logger);
     state = { ...state, phase: 'running', transcript: [...state.transcript, { role: 'assistant', content: state.answer ?? '' }], answer: null };
   }
   let task = found;
@@ -171,10 +163,16 @@ async function loop(services: TaskServices, em: EntityManager, found: TaskRow, s
   const llm = services.llm;
   if (!llm) return finishTask(services, task, 'TASK_STATE_FAILED', NO_MODEL_MESSAGE);
   if (!state) {
+    // The files sent in are saved before anything runs (and before the outputs are listed).
+    const seenSeq = await repo.lastSeq(q, task.id);
+    for (const { seq, message } of await turns.messagesAfter(q, task.id, 0)) {
+      if (seq <= seenSeq) await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger);
+    }
     const seen = await repo.contextMessages(q, task.principal, task.contextId, CONTEXT_MESSAGES);
+    const transcript = turnsOf(seen, await filesByMessage(q, seen));
     state = {
-      taskId: task.id, phase: 'running', transcript: turnsOf(seen), pending: null, decision: null, steps: 0,
-      seenSeq: await repo.lastSeq(q, task.id), outputsBefore: await snapshotOutputs(services.agent.workspaces, workspace), jobIds: [], answer: null,
+      taskId: task.id, phase: 'running', transcript, contextTurns: transcript.length, pending: null, decision: null, steps: 0,
+      seenSeq, outputsBefore: await snapshotOutputs(services.agent.workspaces, workspace), jobIds: [], answer: null,
     };
     await turns.saveTurn(q, state);
   }
@@ -182,6 +180,8 @@ async function loop(services: TaskServices, em: EntityManager, found: TaskRow, s
   const tools: ToolContext = { services, workspace, signal, logger, jobStarted: (jobId) => current.jobIds.push(jobId) };
   const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
   for (;;) {
+    // The context's trajectory gets what is new: the requests, the last step's calls and results.
+    await recordTurn(services, task, current, logger);
     if (current.pending) {
       const approved = current.phase === 'awaiting_approval' && current.decision !== null;
       if (!approved && (await needsApproval(services, q, task, current.pending))) return askApproval(services, task, current);
@@ -192,7 +192,11 @@ async function loop(services: TaskServices, em: EntityManager, found: TaskRow, s
     }
     // Messages added to the task while it works are further instructions (an approval answer is not).
     for (const added of await turns.messagesAfter(q, task.id, current.seenSeq)) {
-      if (!isDecisionOnly(added.message)) current.transcript.push({ role: 'user', content: textOf(added.message) });
+      if (!isDecisionOnly(added.message)) {
+        await saveInputFiles(q, services.agent.workspaces, workspace, task.id, added.seq, added.message, logger);
+        const files = await filesByMessage(q, [{ taskId: task.id, seq: added.seq }]);
+        current.transcript.push({ role: 'user', content: messageText(added.message, files.get(`${task.id}:${added.seq}`)) });
+      }
       current.seenSeq = added.seq;
     }
     if (current.steps >= MAX_STEPS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: it made ${MAX_STEPS} model calls in this turn without giving an answer`);
@@ -221,9 +225,9 @@ async function loop(services: TaskServices, em: EntityManager, found: TaskRow, s
   if (current.jobIds.length > 0) {
     current.phase = 'awaiting_jobs';
     await turns.saveTurn(q, current);
-    return settleJobs(services, task, current, workspace);
+    return settleJobs(services, task, current, workspace, logger);
   }
-  await complete(services, task, current, workspace, []);
+  await complete(services, task, current, workspace, [], logger);
 }
 
 /** An execution call needs the caller's approval unless its context allowed them for the session; without a sandbox it is answered its error instead. */
@@ -246,22 +250,24 @@ async function askApproval(services: TaskServices, task: TaskRow, state: TurnSta
 }
 
 /** The answer is ready: completes the task once every background job the turn started has ended (else it stays WORKING). */
-async function settleJobs(services: TaskServices, task: TaskRow, state: TurnState, workspace: string): Promise<void> {
+async function settleJobs(services: TurnServices, task: TaskRow, state: TurnState, workspace: string, logger: Logger): Promise<void> {
   const jobs: JobStatus[] = [];
   for (const jobId of state.jobIds) {
     const job = await services.agent.jobs.check(workspace, jobId).catch(() => null);
     if (job?.state === 'running') return; // its end (on its instance) or the sweep runs the turn again
     if (job) jobs.push(job);
   }
-  await complete(services, task, state, workspace, jobs);
+  await complete(services, task, state, workspace, jobs, logger);
 }
 
 /**
  * Completes the task: the answer artifact `<task id>-answer` (with a line per background job),
  * the turn's new or changed `outputs/` files as `<task id>-file-<index>`, the answer in the
- * history, COMPLETED, published.
+ * history, COMPLETED, published. The answer is recorded in the context's trajectory first, so a
+ * caller told of the completion finds the whole turn there.
  */
-async function complete(services: TaskServices, task: TaskRow, state: TurnState, workspace: string, jobs: JobStatus[]): Promise<void> {
+async function complete(services: TurnServices, task: TaskRow, state: TurnState, workspace: string, jobs: JobStatus[], logger: Logger): Promise<void> {
+  await recordTurn(services, task, state, logger);
   const parts: Wire[] = [{ text: state.answer ?? '' }];
   if (jobs.length) parts.push({ text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n') });
   const { artifacts, omitted } = await collectFileArtifacts(services, task.id, workspace, state.outputsBefore, 1);

@@ -104,19 +104,53 @@ export async function historiesOf(q: Query, taskIds: string[], limit?: number): 
   return histories;
 }
 
+/** A stored message with its place: its task and its sequence number there. */
+export interface StoredMessage {
+  taskId: string;
+  seq: number;
+  message: Record<string, unknown>;
+}
+
 /**
  * The most recent messages of a context (every task of the principal in it), oldest first, at
  * most `limit`: what a turn gives the model as the conversation so far.
  */
-export async function contextMessages(q: Query, principal: string, contextId: string, limit: number): Promise<Record<string, unknown>[]> {
-  const rows = await q<{ message: Record<string, unknown> }>(
-    `select message from (
+export async function contextMessages(q: Query, principal: string, contextId: string, limit: number): Promise<StoredMessage[]> {
+  return q<StoredMessage>(
+    `select task_id as "taskId", seq, message from (
        select m.message, t.created_at, m.task_id, m.seq from a2a_messages m join a2a_tasks t on t.id = m.task_id
         where t.principal = ? and t.context_id = ? order by t.created_at desc, m.task_id desc, m.seq desc limit ?
      ) recent order by created_at, task_id, seq`,
     [principal, contextId, limit],
   );
-  return rows.map((row) => row.message);
+}
+
+/** Where a file part of a message was saved in the workspace (`path`), or why not (`note`). */
+export interface InputFileRow {
+  taskId: string;
+  seq: number;
+  /** The part's 0-based index in its message. */
+  part: number;
+  path: string | null;
+  mediaType: string;
+  bytes: number;
+  note: string | null;
+}
+
+export async function insertInputFile(q: Query, row: InputFileRow): Promise<void> {
+  await q(`insert into a2a_input_files (task_id, seq, part, path, media_type, bytes, note) values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`, [
+    row.taskId, row.seq, row.part, row.path, row.mediaType, row.bytes, row.note,
+  ]);
+}
+
+/** The saved file parts of the given messages (task id and sequence number). */
+export async function inputFilesOf(q: Query, messages: { taskId: string; seq: number }[]): Promise<InputFileRow[]> {
+  if (messages.length === 0) return [];
+  return q<InputFileRow>(
+    `select f.task_id as "taskId", f.seq, f.part, f.path, f.media_type as "mediaType", f.bytes::float8 as bytes, f.note
+       from a2a_input_files f join unnest(?::text[], ?::int[]) as m (task_id, seq) on m.task_id = f.task_id and m.seq = f.seq order by f.task_id, f.seq, f.part`,
+    [messages.map((m) => m.taskId), messages.map((m) => m.seq)],
+  );
 }
 
 /** Stores an artifact at `position` (its 0-based index among the task's artifacts). */

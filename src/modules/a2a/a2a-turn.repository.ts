@@ -11,6 +11,8 @@ export interface TurnState {
   phase: TurnPhase;
   /** What the model has been sent and has said so far, oldest first. */
   transcript: ChatTurn[];
+  /** Entries of the transcript that came from the context before the turn: its own steps follow them. */
+  contextTurns: number;
   /** The step's calls waiting for an approval (phase awaiting_approval). */
   pending: ToolCall[] | null;
   /** The decision that lets the pending calls run (set by SendMessage, consumed by the turn). */
@@ -27,7 +29,7 @@ export interface TurnState {
   answer: string | null;
 }
 
-const COLUMNS = `task_id as "taskId", phase, transcript, pending, decision, steps, seen_seq as "seenSeq", outputs_before as "outputsBefore", job_ids as "jobIds", answer`;
+const COLUMNS = `task_id as "taskId", phase, transcript, context_turns as "contextTurns", pending, decision, steps, seen_seq as "seenSeq", outputs_before as "outputsBefore", job_ids as "jobIds", answer`;
 
 /** The task's loop state; `lock` takes its row lock (inside a transaction). */
 export async function findTurn(q: Query, taskId: string, lock = false): Promise<TurnState | null> {
@@ -38,12 +40,12 @@ export async function findTurn(q: Query, taskId: string, lock = false): Promise<
 /** Writes the whole state (insert or replace): a turn job is the only writer of a running turn. */
 export async function saveTurn(q: Query, state: TurnState): Promise<void> {
   await q(
-    `insert into a2a_turns (task_id, phase, transcript, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, updated_at)
-     values (?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::jsonb, ?::text[], ?, now())
-     on conflict (task_id) do update set phase = excluded.phase, transcript = excluded.transcript, pending = excluded.pending, decision = excluded.decision,
+    `insert into a2a_turns (task_id, phase, transcript, context_turns, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, updated_at)
+     values (?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?::jsonb, ?::text[], ?, now())
+     on conflict (task_id) do update set phase = excluded.phase, transcript = excluded.transcript, context_turns = excluded.context_turns, pending = excluded.pending, decision = excluded.decision,
        steps = excluded.steps, seen_seq = excluded.seen_seq, outputs_before = excluded.outputs_before, job_ids = excluded.job_ids, answer = excluded.answer, updated_at = now()`,
     [
-      state.taskId, state.phase, JSON.stringify(state.transcript), state.pending === null ? null : JSON.stringify(state.pending), state.decision,
+      state.taskId, state.phase, JSON.stringify(state.transcript), state.contextTurns, state.pending === null ? null : JSON.stringify(state.pending), state.decision,
       state.steps, state.seenSeq, JSON.stringify(state.outputsBefore), state.jobIds, state.answer,
     ],
   );

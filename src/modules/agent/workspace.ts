@@ -165,22 +165,25 @@ export class Workspaces {
   }
 
   /**
-   * Writes (replaces) a file, making its directories.
-   * @throws VALIDATION_FAILED for a path leaving the workspace; PAYLOAD_TOO_LARGE beyond the file or workspace cap.
+   * Writes (replaces) a file, making its directories. `exclusive` only creates: an existing name
+   * (a link included, never followed) is left alone.
+   * @throws VALIDATION_FAILED for a path leaving the workspace; PAYLOAD_TOO_LARGE beyond the file or workspace cap;
+   *   CONFLICT when `exclusive` and the name exists.
    */
-  async writeFile(contextId: string, relPath: string, content: string | Buffer): Promise<{ path: string; size: number }> {
+  async writeFile(contextId: string, relPath: string, content: string | Buffer, { exclusive = false } = {}): Promise<{ path: string; size: number }> {
     if (typeof content !== 'string' && !Buffer.isBuffer(content)) throw invalid([{ path: ['content'], msg: 'text or bytes', type: 'value_error' }]);
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     if (bytes.length > this.config.maxFileBytes) throw new AppError('PAYLOAD_TOO_LARGE', `content: at most ${this.config.maxFileBytes} bytes per file`);
     const root = await this.open(contextId);
-    const file = await resolveInside(root, relPath, 'create-parents', (dir) => this.makeOwnedDir(dir));
+    // Exclusive: a last link is a name taken like any other (the open below refuses it), never followed.
+    const file = await resolveInside(root, relPath, 'create-parents', (dir) => this.makeOwnedDir(dir), { keepLastLink: exclusive });
     const existing = await fsp.lstat(file).catch(() => undefined);
     const usage = await this.usage(contextId);
     if (usage.bytes - (existing?.isFile() ? existing.size : 0) + bytes.length > this.config.maxWorkspaceBytes || usage.files + (existing ? 0 : 1) > this.config.maxWorkspaceFiles) {
       throw new AppError('PAYLOAD_TOO_LARGE', `the workspace would exceed its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
     }
     // Not O_TRUNC: nothing is changed before the opened file is known to be inside.
-    const handle = await openConfined(root, file, fs.constants.O_WRONLY | fs.constants.O_CREAT);
+    const handle = await openConfined(root, file, fs.constants.O_WRONLY | fs.constants.O_CREAT | (exclusive ? fs.constants.O_EXCL : 0));
     try {
       if (!(await handle.stat()).isFile()) throw invalid([{ path: ['path'], msg: 'not a regular file', type: 'value_error' }]);
       await handle.truncate(0);
@@ -429,6 +432,7 @@ const PATH_ERRORS: Record<string, string> = {
 function pathError(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOENT') return notFound('file');
+  if (code === 'EEXIST') return new AppError('CONFLICT', 'path: a file of this name exists');
   if (code && PATH_ERRORS[code]) return invalid([{ path: ['path'], msg: PATH_ERRORS[code], type: 'value_error' }]);
   return error;
 }

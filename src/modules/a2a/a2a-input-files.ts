@@ -1,0 +1,136 @@
+import type { Query } from '../../db/sql';
+import { AppError } from '../../errors';
+import type { Logger } from '../../logger';
+import type { Workspaces } from '../agent/workspace';
+import * as repo from './a2a-task.repository';
+import type { InputFileRow } from './a2a-task.repository';
+
+/** Where the files a caller sends are saved in its context's workspace. */
+export const INPUTS_DIR = 'inputs';
+/** Longest saved name (its extension kept): far below any file system's 255 bytes. */
+const MAX_NAME_CHARS = 120;
+/** Names tried for one file (`data.csv`, `data-1.csv`, …) before it is not saved. */
+const MAX_SUFFIX = 100;
+
+/** An extension for a part sent without `filename`, from its media type (the accepted ones, a2a-parts.ts). */
+const EXTENSIONS: Record<string, string> = {
+  'text/plain': '.txt', 'text/markdown': '.md', 'text/csv': '.csv', 'text/tab-separated-values': '.tsv',
+  'application/json': '.json', 'application/x-ndjson': '.ndjson', 'application/pdf': '.pdf',
+  'image/png': '.png', 'image/jpeg': '.jpg', 'image/svg+xml': '.svg', 'application/zip': '.zip', 'application/gzip': '.gz',
+  'application/x-hdf5': '.h5', 'application/vnd.apache.parquet': '.parquet', 'application/octet-stream': '.bin',
+};
+
+type Wire = Record<string, unknown>;
+
+const essenceOf = (mediaType: unknown) => (typeof mediaType === 'string' ? mediaType.split(';')[0].trim().toLowerCase() : 'application/octet-stream');
+const isFilePart = (part: Wire) => typeof part.raw === 'string';
+
+/**
+ * A part's file name as one safe path segment: the last segment of what the caller named (so
+ * `../../etc/x` is `x`), control characters dropped, anything but letters, digits and `._+=,@()-`
+ * made `_`, no leading dots (no hidden files such as `.bashrc`), at most 120 characters with the
+ * extension kept. Without a usable name: `input-<n>` and an extension from the media type.
+ */
+export function safeFileName(filename: unknown, mediaType: unknown, n: number): string {
+  const last = typeof filename === 'string' ? (filename.split(/[/\\]/).pop() ?? '') : '';
+  let name = last
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[^A-Za-z0-9._+=,@()-]/g, '_')
+    .replace(/^[._]+/, '');
+  if (name.length > MAX_NAME_CHARS) {
+    const dot = name.lastIndexOf('.');
+    const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+    name = name.slice(0, MAX_NAME_CHARS - extension.length) + extension;
+  }
+  return /[A-Za-z0-9]/.test(name) ? name : `input-${n}${EXTENSIONS[essenceOf(mediaType)] ?? '.bin'}`;
+}
+
+/** `data.csv`, then `data-1.csv`, `data-2.csv`, … */
+function candidate(name: string, attempt: number): string {
+  if (attempt === 0) return name;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}-${attempt}${name.slice(dot)}` : `${name}-${attempt}`;
+}
+
+/**
+ * Saves the `raw` parts of a task's message into the workspace's `inputs/`, each under a new
+ * name (an existing file or link is never replaced or followed: the workspace's confined,
+ * exclusive write), and records where each went, or why it was not saved (the workspace's caps,
+ * say): one row per part, so a retried turn saves nothing twice. Never throws for a file: the
+ * model is told what became of it.
+ * @throws only on a database error
+ */
+export async function saveInputFiles(q: Query, workspaces: Workspaces, workspace: string, taskId: string, seq: number, message: Wire, logger: Logger): Promise<void> {
+  const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
+  const files = parts.map((part, index) => ({ part, index })).filter(({ part }) => isFilePart(part));
+  if (files.length === 0) return;
+  const done = new Set((await repo.inputFilesOf(q, [{ taskId, seq }])).map((row) => row.part));
+  let n = 0;
+  for (const { part, index } of files) {
+    n++;
+    if (done.has(index)) continue;
+    const bytes = Buffer.from(part.raw as string, 'base64');
+    const name = safeFileName(part.filename, part.mediaType, n);
+    const row: InputFileRow = { taskId, seq, part: index, path: null, mediaType: essenceOf(part.mediaType), bytes: bytes.length, note: null };
+    try {
+      for (let attempt = 0; row.path === null; attempt++) {
+        if (attempt >= MAX_SUFFIX) throw new AppError('CONFLICT', `${MAX_SUFFIX} files named like ${name} exist already`);
+        const relPath = `${INPUTS_DIR}/${candidate(name, attempt)}`;
+        row.path = await workspaces.writeFile(workspace, relPath, bytes, { exclusive: true }).then(
+          () => relPath,
+          (error: unknown) => {
+            if (error instanceof AppError && error.code === 'CONFLICT') return null; // the name is taken: the next one
+            throw error;
+          },
+        );
+      }
+    } catch (error) {
+      row.path = null;
+      if (error instanceof AppError) row.note = error.message;
+      else {
+        logger.error('saving an A2A input file failed', { taskId, error: error instanceof Error ? error.stack : String(error) });
+        row.note = 'an internal error';
+      }
+    }
+    await repo.insertInputFile(q, row);
+  }
+}
+
+/**
+ * How the model sees a file part: where it was saved, with its type and size
+ * (`[file inputs/data.csv (text/csv, 1,234 bytes)]`), or that it was not saved and why.
+ */
+export function describeFilePart(part: Wire, saved: InputFileRow | undefined): string {
+  const mediaType = essenceOf(part.mediaType).slice(0, 100);
+  if (!saved) return `[a file part (${mediaType}), not saved in the workspace]`;
+  const size = `${saved.bytes.toLocaleString('en-US')} bytes`;
+  if (saved.path) return `[file ${saved.path} (${saved.mediaType}, ${size})]`;
+  const name = typeof part.filename === 'string' ? `${safeFileName(part.filename, part.mediaType, 0)} ` : '';
+  return `[file ${name}(${saved.mediaType}, ${size}) not saved in the workspace: ${saved.note ?? 'unknown reason'}]`;
+}
+
+/** An approval answer is for the server, not the model: kept in the history, never fed as a request. */
+export const isDecisionOnly = (message: Wire) =>
+  Array.isArray(message.parts) && (message.parts as Wire[]).every((part) => typeof part.data === 'object' && part.data !== null && 'decision' in (part.data as Wire));
+
+/** A message's parts as text for the model: text as is, data as JSON, files by where they were saved (`files`: the message's rows). */
+export function messageText(message: Wire, files: InputFileRow[] = []): string {
+  const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
+  return parts
+    .map((part, index) => {
+      if (typeof part.text === 'string') return part.text;
+      if (part.data !== undefined) return JSON.stringify(part.data);
+      return describeFilePart(part, files.find((file) => file.part === index));
+    })
+    .join('\n');
+}
+
+/** The saved files of stored messages, by `<task id>:<seq>`. */
+export async function filesByMessage(q: Query, messages: { taskId: string; seq: number }[]): Promise<Map<string, InputFileRow[]>> {
+  const byMessage = new Map<string, InputFileRow[]>();
+  for (const row of await repo.inputFilesOf(q, messages)) {
+    const key = `${row.taskId}:${row.seq}`;
+    byMessage.set(key, [...(byMessage.get(key) ?? []), row]);
+  }
+  return byMessage;
+}
