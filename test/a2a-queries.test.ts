@@ -67,6 +67,11 @@ describe('A2A statements per call', () => {
     expect(matching(statements, /^with task as \(insert into a2a_tasks .*\binsert into a2a_messages/)).toHaveLength(1);
     // Read back once settled, with its history and artifacts.
     expect(matching(statements, /json_agg/)).toHaveLength(1);
+    // The turn (no tools): its loop state stored once, with the model call's ledger row; the
+    // trajectory record appended once, at the end; the task's messages read at its start and for the record.
+    expect(matching(statements, /^insert into a2a_turns/)).toHaveLength(1);
+    expect(matching(statements, /^insert into trajectory_records/)).toHaveLength(1);
+    expect(matching(statements, /^select seq, message from a2a_messages where task_id = \$1 and seq > \$2/)).toHaveLength(2);
   });
 
   test('GetTask: two statements, the gate and the task with its history and artifacts', async () => {

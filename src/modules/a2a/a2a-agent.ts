@@ -162,27 +162,28 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
   }
   const llm = services.llm;
   if (!llm) return finishTask(services, task, 'TASK_STATE_FAILED', NO_MODEL_MESSAGE);
+  // A turn starting afresh reads the context's messages itself: nothing can be new before its first call.
+  const fresh = !state;
   if (!state) {
     // The files sent in are saved before anything runs (and before the outputs are listed).
-    const seenSeq = await repo.lastSeq(q, task.id);
-    for (const { seq, message } of await turns.messagesAfter(q, task.id, 0)) {
-      if (seq <= seenSeq) await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger);
-    }
+    const sent = await turns.messagesAfter(q, task.id, 0);
+    const seenSeq = sent.at(-1)?.seq ?? 0;
+    for (const { seq, message } of sent) await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger);
     const seen = await repo.contextMessages(q, task.principal, task.contextId, CONTEXT_MESSAGES);
     const transcript = turnsOf(seen, await filesByMessage(q, seen));
     state = {
       taskId: task.id, phase: 'running', transcript, contextTurns: transcript.length, pending: null, decision: null, steps: 0,
       seenSeq, outputsBefore: await snapshotOutputs(services.agent.workspaces, workspace), jobIds: [], answer: null,
     };
-    await turns.saveTurn(q, state);
+    // Stored with the first model call's ledger row: an attempt cut off before it starts afresh again.
   }
   const current: TurnState = state;
   const tools: ToolContext = { services, workspace, signal, logger, jobStarted: (jobId) => current.jobIds.push(jobId) };
   const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
-  for (;;) {
-    // The context's trajectory gets what is new: the requests, the last step's calls and results.
-    await recordTurn(services, task, current, logger);
+  for (let step = 0; ; step++) {
     if (current.pending) {
+      // The context's trajectory gets what is new before anything runs or waits: the requests, the calls (and the results before them).
+      await recordTurn(services, task, current, logger);
       const approved = current.phase === 'awaiting_approval' && current.decision !== null;
       if (!approved && (await needsApproval(services, q, task, current.pending))) return askApproval(services, task, current);
       const results = [];
@@ -191,7 +192,7 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
       await turns.saveTurn(q, current);
     }
     // Messages added to the task while it works are further instructions (an approval answer is not).
-    for (const added of await turns.messagesAfter(q, task.id, current.seenSeq)) {
+    for (const added of fresh && step === 0 ? [] : await turns.messagesAfter(q, task.id, current.seenSeq)) {
       if (!isDecisionOnly(added.message)) {
         await saveInputFiles(q, services.agent.workspaces, workspace, task.id, added.seq, added.message, logger);
         const files = await filesByMessage(q, [{ taskId: task.id, seq: added.seq }]);

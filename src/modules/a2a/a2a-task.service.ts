@@ -170,7 +170,9 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
       if (typeof woke === 'object') {
         // Once the subscription has ended (the service is stopping), only the backstop reads are left.
         woken = woke.done ? new Promise<never>(() => undefined) : events.next();
-        if (!woke.done && !SETTLED.includes(woke.value.state)) {
+        if (!woke.done) {
+          // A settling publication is the answer (the caller reads the task with its details next).
+          if (SETTLED.includes(woke.value.state)) return;
           state = woke.value.state;
           continue;
         }
