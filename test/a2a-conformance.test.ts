@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { useFakeLlm } from './support/fake-llm';
 import { useTestApp } from './support/app';
-import { createA2aKey, enableA2a, rpc, rpcCall, userMessage } from './support/a2a';
+import { createA2aKey, enableA2a, expectProtoJson, rpc, rpcCall, userMessage } from './support/a2a';
 
 /**
  * Items of the A2A 1.0 conformance checklist (docs/a2a-conformance.md) that the other A2A suites
@@ -36,24 +36,6 @@ const errorOf = (reply: { body: { error?: unknown } }) => {
   errorsSeen.push(reply.body.error);
   return reply.body.error as { code: number; message: string; data?: Record<string, unknown>[] };
 };
-
-/**
- * The wire rules every A2A object follows (checklist M1–M7): camelCase keys only, no nulls (unset
- * members are omitted), enums as `TASK_STATE_*`/`ROLE_*` strings, RFC 3339 UTC timestamps, no
- * v0.3 members. Values under `data` and `metadata` are the caller's own JSON and are not walked.
- */
-function expectProtoJson(value: unknown, at = '$'): void {
-  if (value === null) throw new Error(`${at} is null (an unset member is omitted)`);
-  if (Array.isArray(value)) return value.forEach((item, index) => expectProtoJson(item, `${at}[${index}]`));
-  if (typeof value !== 'object') return;
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    expect({ at: `${at}.${key}`, snake: /_/.test(key), v03: ['kind', 'final', 'mimeType', 'file'].includes(key) }).toEqual({ at: `${at}.${key}`, snake: false, v03: false });
-    if (key === 'state') expect(item).toMatch(/^TASK_STATE_[A-Z_]+$/);
-    if (key === 'role') expect(item).toMatch(/^ROLE_(USER|AGENT)$/);
-    if (key === 'timestamp') expect(item).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
-    if (key !== 'data' && key !== 'metadata') expectProtoJson(item, `${at}.${key}`);
-  }
-}
 
 test('E2, E3, E9, E15, M: a blocking send answers a settled task with a unique id, the given contextId echoed, agent messages as ROLE_AGENT; all of it ProtoJSON', async () => {
   const first = await send(alice, userMessage('one'));
@@ -105,11 +87,14 @@ test('B3: another key\'s task answers exactly as an unknown id does, for every t
   expect((await rpc(t, bob, rpcCall(1, 'ListTasks', {}))).body.result.tasks.map((task: { id: string }) => task.id)).not.toContain(mine.id);
 });
 
-test('D2: an unsupported A2A-Version is -32009 and nothing is processed', async () => {
+test('D2, D6: an unsupported A2A-Version is -32009 and nothing is processed; a streaming method gets it as plain JSON, no stream', async () => {
   const before = await taskCount();
   for (const version of ['99.0', '0.5', '2.0']) {
     const reply = await send(alice, userMessage('from the future'), undefined, { 'A2A-Version': version });
     expect(errorOf(reply)).toMatchObject({ code: -32009, data: [expect.objectContaining({ reason: 'VERSION_NOT_SUPPORTED' })] });
+    const streamed = await rpc(t, alice, rpcCall(1, 'SendStreamingMessage', { message: userMessage('streamed from the future') }), { 'A2A-Version': version, accept: 'text/event-stream' });
+    expect(streamed.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(errorOf(streamed)).toMatchObject({ code: -32009, data: [expect.objectContaining({ reason: 'VERSION_NOT_SUPPORTED' })] });
   }
   expect(await taskCount()).toBe(before);
 });
@@ -135,6 +120,7 @@ test('C6, F4, G4: invalid params are -32602 with field violations', async () => 
   const cases: [string, Record<string, unknown>, string][] = [
     ['GetTask', {}, 'id'],
     ['GetTask', { id: 'turn_x', historyLength: -1 }, 'historyLength'],
+    ['ListTasks', { historyLength: -1 }, 'historyLength'],
     ['ListTasks', { pageSize: 0 }, 'pageSize'],
     ['ListTasks', { pageSize: 101 }, 'pageSize'],
     ['ListTasks', { pageSize: -1 }, 'pageSize'],
@@ -142,6 +128,8 @@ test('C6, F4, G4: invalid params are -32602 with field violations', async () => 
     ['SendMessage', {}, 'message'],
     ['SendMessage', { message: { ...userMessage('x'), parts: [] } }, 'message.parts'],
     ['SendMessage', { message: { ...userMessage('x'), role: 'user' } }, 'message.role'],
+    ['SendMessage', { message: { ...userMessage('x'), role: 'ROLE_UNSPECIFIED' } }, 'message.role'],
+    ['SendMessage', { message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } }, 'message.messageId'],
     ['SendMessage', { message: { ...userMessage('x'), parts: [{ text: 'a', data: {} }] } }, 'message.parts.0'],
     ['SendMessage', { message: { ...userMessage('x'), parts: [{ raw: 'not base64!' }] } }, 'message.parts.0.raw'],
   ];
@@ -154,6 +142,95 @@ test('C6, F4, G4: invalid params are -32602 with field violations', async () => 
       fields: expect.arrayContaining([expect.objectContaining({ field })]),
     });
   }
+});
+
+test('A2, A3, A4: the card\'s required strings are non-empty, its required arrays have members, its interface URL is absolute', async () => {
+  const card = (await t.call('GET', '/.well-known/agent-card.json')).body;
+  for (const name of ['name', 'description', 'version']) expect({ name, value: card[name] }).toEqual({ name, value: expect.stringMatching(/\S/) });
+  for (const name of ['supportedInterfaces', 'defaultInputModes', 'defaultOutputModes', 'skills']) expect({ name, length: card[name].length > 0 }).toEqual({ name, length: true });
+  for (const face of card.supportedInterfaces) expect(new URL(face.url).protocol).toMatch(/^https?:$/);
+  for (const skill of card.skills) {
+    for (const name of ['id', 'name', 'description']) expect(skill[name]).toMatch(/\S/);
+    expect(skill.tags.length).toBeGreaterThan(0);
+  }
+});
+
+test('C10, C14: unknown members anywhere in params and an empty tenant are accepted and change nothing', async () => {
+  const params = {
+    tenant: '',
+    fromTheFuture: 1,
+    message: { ...userMessage('tolerant'), fromTheFuture: { nested: true }, extensions: [] },
+    configuration: { acceptedOutputModes: ['text/plain'], fromTheFuture: 'yes' },
+    metadata: { caller: 'note' },
+  };
+  const sent = await rpc(t, alice, rpcCall(1, 'SendMessage', params));
+  expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  const got = await rpc(t, alice, rpcCall(2, 'GetTask', { id: sent.body.result.task.id, tenant: '', fromTheFuture: 1 }));
+  expect(got.body.result.id).toBe(sent.body.result.task.id);
+  expect((await rpc(t, alice, rpcCall(3, 'ListTasks', { tenant: '', fromTheFuture: 1 }))).body.result.tasks.length).toBeGreaterThan(0);
+});
+
+test('E11, F3: configuration.historyLength 0 leaves the history key out of the SendMessage result; 1 keeps the most recent message', async () => {
+  const none = await send(alice, userMessage('no history please'), { historyLength: 0 });
+  expect(none.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  expect(none.body.result.task).not.toHaveProperty('history');
+  const one = await send(alice, userMessage('one message please'), { historyLength: 1 });
+  expect(one.body.result.task.history).toEqual([expect.objectContaining({ role: 'ROLE_AGENT', parts: [{ text: 'An answer.' }] })]);
+});
+
+test('H2, C9: cancelling a COMPLETED task is -32002 with reason TASK_NOT_CANCELABLE, and the task stays COMPLETED', async () => {
+  const done = (await send(alice, userMessage('finished quickly'))).body.result.task;
+  expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+  const refused = await rpc(t, alice, rpcCall(1, 'CancelTask', { id: done.id }));
+  expect(errorOf(refused)).toEqual({ code: -32002, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org' }] });
+  expect((await rpc(t, alice, rpcCall(2, 'GetTask', { id: done.id }))).body.result.status.state).toBe('TASK_STATE_COMPLETED');
+});
+
+test('G1, G5, G6: every ListTasks page has its four members; contextId restricts the set; artifacts only with includeArtifacts: true', async () => {
+  const contextId = 'ctx-list-g';
+  for (const text of ['first', 'second']) await send(bob, userMessage(text, { contextId }));
+  await send(bob, userMessage('elsewhere'));
+  const pages: Record<string, any>[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = (await rpc(t, bob, rpcCall(1, 'ListTasks', { contextId, pageSize: 1, ...(pageToken ? { pageToken } : {}) }))).body.result;
+    expect(Object.keys(page).sort()).toEqual(['nextPageToken', 'pageSize', 'tasks', 'totalSize']);
+    expect(typeof page.nextPageToken).toBe('string');
+    pages.push(page);
+    pageToken = page.nextPageToken;
+  } while (pageToken !== '' && pages.length < 5);
+  expect(pages.map((page) => [page.tasks.length, page.pageSize, page.totalSize])).toEqual([[1, 1, 2], [1, 1, 2]]);
+  expect(pages.flatMap((page) => page.tasks.map((task: { contextId: string }) => task.contextId))).toEqual([contextId, contextId]);
+  for (const includeArtifacts of [undefined, false]) {
+    const listed = (await rpc(t, bob, rpcCall(2, 'ListTasks', { contextId, ...(includeArtifacts === undefined ? {} : { includeArtifacts }) }))).body.result;
+    for (const task of listed.tasks) expect(task).not.toHaveProperty('artifacts');
+  }
+  const withArtifacts = (await rpc(t, bob, rpcCall(3, 'ListTasks', { contextId, includeArtifacts: true }))).body.result;
+  expect(withArtifacts.tasks.map((task: { artifacts: unknown[] }) => task.artifacts.length)).toEqual([1, 1]);
+  expect((await rpc(t, bob, rpcCall(4, 'ListTasks', {}))).body.result.totalSize).toBe(3);
+});
+
+test('I1, I2, I3, C2, M: every SSE data line of SendStreamingMessage is a JSON-RPC response with the request\'s numeric id and one ProtoJSON StreamResponse member; the task first, its own ids on every update, the end after the terminal state', async () => {
+  const response = await fetch(new URL('/a2a/v1', t.url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json', accept: 'text/event-stream', 'A2A-Version': '1.0' },
+    body: JSON.stringify(rpcCall(41, 'SendStreamingMessage', { message: userMessage('stream it raw') })),
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const lines = (await response.text()).split('\n').filter((line) => line !== '' && !line.startsWith(':'));
+  expect(lines.every((line) => line.startsWith('data: '))).toBe(true);
+  const events = lines.map((line) => JSON.parse(line.slice('data: '.length)));
+  for (const event of events) {
+    expect(event).toEqual({ jsonrpc: '2.0', id: 41, result: expect.any(Object) });
+    expect(Object.keys(event.result)).toEqual([expect.stringMatching(/^(task|message|statusUpdate|artifactUpdate)$/)]);
+    expectProtoJson(event.result);
+  }
+  const [first, ...updates] = events.map((event) => event.result);
+  expect(Object.keys(first)).toEqual(['task']);
+  for (const update of updates) expect(Object.values(update)[0]).toMatchObject({ taskId: first.task.id, contextId: first.task.contextId });
+  const last = events.at(-1).result;
+  expect((last.statusUpdate ?? last.task).status.state).toBe('TASK_STATE_COMPLETED');
 });
 
 test('C8: every error seen has an integer code, a string message and, at most, data whose elements all carry @type', () => {

@@ -11,6 +11,7 @@ import { retryDelaySeconds, verdictOf } from '../src/modules/a2a/a2a-push.policy
 import { SeenRequest, startFakeLlm, Step } from './support/fake-llm';
 import { makeUser, startTestApp, TestApp } from './support/app';
 import { runLabdesk } from './support/cli';
+import { expectProtoJson } from './support/a2a';
 
 const labdesk = (dataDir: string, args: string[]) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 
@@ -286,6 +287,7 @@ describe('A2A push notifications', () => {
     expect(push.body).toEqual({
       task: { id: task.id, contextId: task.contextId, status: { state: 'TASK_STATE_COMPLETED', timestamp: task.status.timestamp }, artifacts: [{ artifactId: `${task.id}-answer`, name: 'answer', parts: [{ text: 'Answer: push me' }] }] },
     });
+    expectProtoJson(push.body);
     const [config] = (await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs;
     expect(config).toMatchObject({ id: expect.stringMatching(/^pnc_/), url: receiver.url('/completed'), token: 'tok-completed' });
     await until(async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [task.id]))[0]?.outcome === 'delivered');
@@ -299,6 +301,7 @@ describe('A2A push notifications', () => {
     expect(push.headers.authorization).toBeUndefined();
     expect(push.body.task).toMatchObject({ id: sent.body.result.task.id, status: { state: 'TASK_STATE_FAILED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringContaining('500') }] } } });
     expect(push.body.task.history).toBeUndefined();
+    expectProtoJson(push.body);
   });
 
   test('a config created on a task already terminal gets one delivery of its state', async () => {
@@ -308,11 +311,13 @@ describe('A2A push notifications', () => {
     expect(push.body.task).toMatchObject({ id: taskId, status: { state: 'TASK_STATE_CANCELED' } });
   });
 
-  test('a receiver answering 500 is retried and then delivered', async () => {
+  test('a cancel is pushed to the config registered before it (the CANCELED task); a receiver answering 500 is retried and then delivered', async () => {
     receiver.answers['/flaky'] = [{ status: 500 }];
     const taskId = await canceledTask(t, alice, receiver.url('/flaky'));
     await until(() => receiver.at('/flaky').length >= 2);
     const [first, second] = receiver.at('/flaky');
+    expect(first.body.task).toMatchObject({ id: taskId, status: { state: 'TASK_STATE_CANCELED' } });
+    expectProtoJson(first.body);
     expect(second.body).toEqual(first.body);
     const [row] = await until(async () => {
       const rows = await t.sql(`select outcome, attempts, last_error from a2a_push_deliveries where task_id = $1`, [taskId]);
@@ -331,6 +336,7 @@ describe('A2A push notifications', () => {
     release();
     await until(() => receiver.at('/ordered').length >= 3);
     expect(receiver.at('/ordered').map((r) => r.body.task.status.state)).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED']);
+    expect(receiver.at('/ordered').map((r) => r.body.task.id)).toEqual([taskId, taskId, taskId]);
   });
 
   test('a redirect is not followed: the delivery fails and the Location is never requested', async () => {

@@ -38,3 +38,51 @@ export const rpcCall = (id: unknown, method: string, params?: unknown) => ({ jso
 export function rpc(t: TestApp, key: string | undefined, body: unknown, headers: Record<string, string> = {}) {
   return t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0', ...headers }, body });
 }
+
+type Json = Record<string, any>;
+const nonEmpty = (value: unknown) => typeof value === 'string' && value !== '';
+const hasParts = (value: Json) => Array.isArray(value.parts) && value.parts.length > 0;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * The members A2A requires of an object, by the key that holds it (checklist M4), and a part's
+ * one content member (M5). An array under such a key is checked item by item.
+ */
+const REQUIRED: Record<string, (value: Json) => boolean> = {
+  task: (task) => nonEmpty(task.id) && nonEmpty(task.status?.state),
+  tasks: (task) => REQUIRED.task(task),
+  message: (message) => nonEmpty(message.messageId) && nonEmpty(message.role) && hasParts(message),
+  history: (message) => REQUIRED.message(message),
+  artifact: (artifact) => nonEmpty(artifact.artifactId) && hasParts(artifact),
+  artifacts: (artifact) => REQUIRED.artifact(artifact),
+  parts: (part) => {
+    const content = ['text', 'raw', 'url', 'data'].filter((name) => part[name] !== undefined);
+    return content.length === 1 && (part.raw === undefined || (BASE64.test(part.raw) && part.raw.length % 4 === 0));
+  },
+  statusUpdate: (update) => nonEmpty(update.taskId) && nonEmpty(update.contextId) && nonEmpty(update.status?.state),
+  artifactUpdate: (update) => nonEmpty(update.taskId) && nonEmpty(update.contextId) && typeof update.artifact === 'object',
+};
+
+/**
+ * The wire rules every A2A object follows (checklist M1–M7): camelCase keys only, no nulls (unset
+ * members are omitted), enums as `TASK_STATE_*`/`ROLE_*` strings, RFC 3339 UTC timestamps, no
+ * v0.3 members, the required members of tasks, messages, artifacts, parts and stream events.
+ * Values under `data` and `metadata` are the caller's own JSON and are not walked.
+ */
+export function expectProtoJson(value: unknown, at = '$'): void {
+  if (value === null) throw new Error(`${at} is null (an unset member is omitted)`);
+  if (Array.isArray(value)) return value.forEach((item, index) => expectProtoJson(item, `${at}[${index}]`));
+  if (typeof value !== 'object') return;
+  for (const [key, item] of Object.entries(value as Json)) {
+    expect({ at: `${at}.${key}`, snake: /_/.test(key), v03: ['kind', 'final', 'mimeType', 'file'].includes(key) }).toEqual({ at: `${at}.${key}`, snake: false, v03: false });
+    if (key === 'state') expect(item).toMatch(/^TASK_STATE_[A-Z_]+$/);
+    if (key === 'role') expect(item).toMatch(/^ROLE_(USER|AGENT)$/);
+    if (key === 'timestamp') expect(item).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    const required = REQUIRED[key];
+    if (required && item !== null && typeof item === 'object') {
+      const items: [string, Json][] = Array.isArray(item) ? item.map((one, index) => [`${at}.${key}[${index}]`, one]) : [[`${at}.${key}`, item]];
+      for (const [where, one] of items) expect({ at: where, complete: required(one) }).toEqual({ at: where, complete: true });
+    }
+    if (key !== 'data' && key !== 'metadata') expectProtoJson(item, `${at}.${key}`);
+  }
+}
