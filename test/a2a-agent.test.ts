@@ -2,47 +2,25 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { startFakeLlm, ScriptedToolCall, Step } from './support/fake-llm';
-import { runLabdesk } from './support/cli';
+import { callA2a, createA2aKey, enableA2a, newMessageId, officialClient, userMessage, waitForState } from './support/a2a';
+import { until } from './support/until';
 import { startTestApp, TestApp } from './support/app';
 import { MAX_STEPS } from '../src/modules/a2a/a2a-agent';
 import { workspaceOf } from '../src/modules/a2a/a2a-agent-tools';
 
 /** The agent's tool loop end to end: the official client, the real sandbox (bubblewrap), the scripted model as the only fake. */
 
-async function createKey(dataDir: string, label: string) {
-  const run = await runLabdesk(['a2a', 'key', 'create', '--label', label], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  expect(run.status).toBe(0);
-  return /^key: +(ldk_a2a_\S+)$/m.exec(run.stdout)![1];
-}
+const decide = (taskId: string, decision: string) => ({ messageId: newMessageId(), role: 'ROLE_USER', taskId, parts: [{ data: { decision } }] });
 
-const rpc = (t: TestApp, key: string, method: string, params: unknown) =>
-  t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: { jsonrpc: '2.0', id: 1, method, params } });
-
-const messageId = () => `m-${Math.random().toString(36).slice(2)}`;
-const ask = (text: string, extra: Record<string, unknown> = {}) => ({ messageId: messageId(), role: 'ROLE_USER', parts: [{ text }], ...extra });
-const decide = (taskId: string, decision: string) => ({ messageId: messageId(), role: 'ROLE_USER', taskId, parts: [{ data: { decision } }] });
-
-function officialClient(t: TestApp, key: string) {
-  const authFetch = createAuthenticatingFetchWithRetry(fetch, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
-  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }) }).createFromUrl(t.url);
-}
+// A whole message, not sendRequest's text: a decision is a data part.
 const send = async (t: TestApp, key: string, message: Record<string, unknown>, configuration?: Record<string, unknown>) =>
   Task.toJSON((await (await officialClient(t, key)).sendMessage(SendMessageRequest.fromJSON({ message, ...(configuration ? { configuration } : {}) }))) as Task) as any;
 
 const tools = (calls: ScriptedToolCall[], tokens = { tokensIn: 11, tokensOut: 7 }): Step => ({ kind: 'tools', calls, ...tokens });
 const answer = (text: string, tokens = { tokensIn: 13, tokensOut: 5 }): Step => ({ kind: 'answer', text, ...tokens });
 const python = (id: string, code: string, name = 'run_code'): ScriptedToolCall => ({ id, name, input: { language: 'python', code } });
-
-async function until(t: TestApp, key: string, id: string, states: string[]) {
-  for (;;) {
-    const task = (await rpc(t, key, 'GetTask', { id })).body.result;
-    if (states.includes(task.status.state)) return task;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the A2A analysis agent', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-agent-'));
@@ -60,9 +38,9 @@ describe('the A2A analysis agent', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(() => answer('fallback answer'));
-    expect((await runLabdesk(['a2a', 'enable'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' })).status).toBe(0);
-    alice = await createKey(dataDir, 'alice');
-    bob = await createKey(dataDir, 'bob');
+    await enableA2a(dataDir);
+    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
+    bob = (await createA2aKey(dataDir, 'bob')).plaintext;
     t = await startTestApp(env());
   }, 120_000);
   afterAll(async () => {
@@ -74,7 +52,7 @@ describe('the A2A analysis agent', () => {
     const code = 'print(6 * 7)\nopen("outputs/result.csv", "w").write("a,b\\n1,2\\n")';
     fake.script.push(tools([python('call-1', code)], { tokensIn: 101, tokensOut: 17 }), answer('The result is 42.', { tokensIn: 202, tokensOut: 9 }));
     const before = fake.seen.length;
-    const waiting = await send(t, alice, ask('Compute six times seven'));
+    const waiting = await send(t, alice, userMessage('Compute six times seven'));
     expect(waiting.status).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringContaining('Approval needed') }, { data: { kind: 'tool_approval', summary: expect.stringContaining('run_code (python): print(6 * 7)') } }] } });
     expect(fake.seen.length - before).toBe(1);
     expect(fake.seen[before].tools.map((tool) => tool.name).sort()).toEqual(['check_job', 'list_files', 'read_file', 'run_code', 'start_job', 'write_file']);
@@ -97,18 +75,18 @@ describe('the A2A analysis agent', () => {
 
   test('allow_session: the next execution call of the same context runs without asking; another key\'s same context id is asked again and sees none of the files', async () => {
     fake.script.push(tools([python('s-1', 'open("notes.txt", "w").write("mine")')]), answer('written'));
-    const first = await send(t, alice, ask('Write a note', { contextId: 'shared-name' }));
+    const first = await send(t, alice, userMessage('Write a note', { contextId: 'shared-name' }));
     expect(first.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect((await send(t, alice, decide(first.id, 'allow_session'))).status.state).toBe('TASK_STATE_COMPLETED');
 
     fake.script.push(tools([python('s-2', 'print(open("notes.txt").read())')]), answer('read it'));
     const before = fake.seen.length;
-    const second = await send(t, alice, ask('Read the note', { contextId: 'shared-name' }));
+    const second = await send(t, alice, userMessage('Read the note', { contextId: 'shared-name' }));
     expect(second.status.state).toBe('TASK_STATE_COMPLETED');
     expect(JSON.parse(fake.seen[before + 1].toolResults.at(-1)!.content)).toMatchObject({ stdout: 'mine\n' });
 
     fake.script.push(tools([python('s-3', 'print(open("notes.txt").read())')]), answer('none there'));
-    const bobs = await send(t, bob, ask('Read the note', { contextId: 'shared-name' }));
+    const bobs = await send(t, bob, userMessage('Read the note', { contextId: 'shared-name' }));
     expect(bobs.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const seenBefore = fake.seen.length;
     expect((await send(t, bob, decide(bobs.id, 'allow_once'))).status.state).toBe('TASK_STATE_COMPLETED');
@@ -117,38 +95,38 @@ describe('the A2A analysis agent', () => {
 
   test('deny: CANCELED with a status message saying the operation was denied; nothing ran', async () => {
     fake.script.push(tools([python('d-1', 'open("outputs/denied.txt", "w").write("x")')]));
-    const waiting = await send(t, alice, ask('Do something'));
+    const waiting = await send(t, alice, userMessage('Do something'));
     expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const before = fake.seen.length;
     const denied = await send(t, alice, decide(waiting.id, 'deny'));
     expect(denied.status).toMatchObject({ state: 'TASK_STATE_CANCELED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/^the operation was denied: run_code \(python\)/) }] } });
     expect(fake.seen.length).toBe(before);
-    expect((await rpc(t, alice, 'SendMessage', { message: decide(waiting.id, 'allow_once') })).body.error.code).toBe(-32004);
+    expect((await callA2a(t, alice, 'SendMessage', { message: decide(waiting.id, 'allow_once') })).body.error.code).toBe(-32004);
   }, 60_000);
 
   test('a task waiting for an approval: a message without a decision is -32602 naming the data part, a bad decision -32602, another key\'s decision -32001; CancelTask gives up', async () => {
     fake.script.push(tools([python('c-1', 'print(1)')]));
-    const waiting = await send(t, alice, ask('Run it'));
-    const plain = await rpc(t, alice, 'SendMessage', { message: ask('just text', { taskId: waiting.id }) });
+    const waiting = await send(t, alice, userMessage('Run it'));
+    const plain = await callA2a(t, alice, 'SendMessage', { message: userMessage('just text', { taskId: waiting.id }) });
     expect(plain.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('{"decision": "allow_once" | "allow_session" | "deny"}') });
-    expect((await rpc(t, alice, 'SendMessage', { message: decide(waiting.id, 'sure') })).body.error.code).toBe(-32602);
-    expect((await rpc(t, bob, 'SendMessage', { message: decide(waiting.id, 'allow_once') })).body.error.code).toBe(-32001);
-    const canceled = await rpc(t, alice, 'CancelTask', { id: waiting.id });
+    expect((await callA2a(t, alice, 'SendMessage', { message: decide(waiting.id, 'sure') })).body.error.code).toBe(-32602);
+    expect((await callA2a(t, bob, 'SendMessage', { message: decide(waiting.id, 'allow_once') })).body.error.code).toBe(-32001);
+    const canceled = await callA2a(t, alice, 'CancelTask', { id: waiting.id });
     expect(canceled.body.result.status.state).toBe('TASK_STATE_CANCELED');
-    expect((await rpc(t, alice, 'GetTask', { id: waiting.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
-    expect((await rpc(t, alice, 'SendMessage', { message: decide(waiting.id, 'allow_once') })).body.error.code).toBe(-32004);
+    expect((await callA2a(t, alice, 'GetTask', { id: waiting.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+    expect((await callA2a(t, alice, 'SendMessage', { message: decide(waiting.id, 'allow_once') })).body.error.code).toBe(-32004);
   }, 60_000);
 
   test('decisions sent to a second instance resume the loop: of four at once one wins, the others are refused (-32602, not waiting)', async () => {
     const second = await startTestApp(env(), { sameDatabaseAs: t });
     try {
       fake.script.push(tools([python('i-1', 'print("on two")')]), answer('done on two'));
-      const waiting = await send(t, alice, ask('Run elsewhere'));
+      const waiting = await send(t, alice, userMessage('Run elsewhere'));
       expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-      const replies = await Promise.all(['allow_once', 'allow_once', 'deny', 'allow_once'].map((decision) => rpc(second, alice, 'SendMessage', { message: decide(waiting.id, decision), configuration: { returnImmediately: true } })));
+      const replies = await Promise.all(['allow_once', 'allow_once', 'deny', 'allow_once'].map((decision) => callA2a(second, alice, 'SendMessage', { message: decide(waiting.id, decision), configuration: { returnImmediately: true } })));
       expect(replies.filter((reply) => reply.body.result)).toHaveLength(1);
       expect(replies.filter((reply) => reply.body.error?.code === -32602)).toHaveLength(3);
-      const final = await until(second, alice, waiting.id, ['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED']);
+      const final = await waitForState(second, alice, waiting.id, ['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED']);
       const winner = replies.find((reply) => reply.body.result)!.body.result.task;
       if (winner.status.state === 'TASK_STATE_CANCELED') expect(final.status.state).toBe('TASK_STATE_CANCELED');
       else expect(final.artifacts[0].parts[0].text).toBe('done on two');
@@ -162,35 +140,31 @@ describe('the A2A analysis agent', () => {
     const job = 'import os, time\nwhile not os.path.exists("release.txt"):\n    time.sleep(0.1)\nopen("outputs/job.txt", "w").write("job output")';
     fake.script.push(tools([python('j-1', job, 'start_job')]), answer('The job is started; its output will follow.'));
     const before = fake.seen.length;
-    const waiting = await send(t, alice, ask('Start a long job'));
+    const waiting = await send(t, alice, userMessage('Start a long job'));
     expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const resumed = await send(t, alice, decide(waiting.id, 'allow_once'), { returnImmediately: true });
-    for (;;) {
-      const [row] = await t.sql(`select phase from a2a_turns where task_id = $1`, [resumed.id]);
-      if (row?.phase === 'awaiting_jobs') break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until('the turn to await its job', async () => (await t.sql(`select phase from a2a_turns where task_id = $1`, [resumed.id]))[0]?.phase === 'awaiting_jobs');
     const started = JSON.parse(fake.seen[before + 1].toolResults[0].content);
     expect(started).toMatchObject({ jobId: expect.any(String), state: 'running' });
     // The answer is in, the job still runs: the task stays WORKING, with no artifact yet.
-    const during = (await rpc(t, alice, 'GetTask', { id: resumed.id })).body.result;
+    const during = (await callA2a(t, alice, 'GetTask', { id: resumed.id })).body.result;
     expect(during.status.state).toBe('TASK_STATE_WORKING');
     expect(during.artifacts ?? []).toEqual([]);
     const [{ principal, context_id: contextId }] = await t.sql(`select principal, context_id from a2a_tasks where id = $1`, [resumed.id]);
     fs.writeFileSync(path.join(workspaceParent, 'workspaces', workspaceOf(principal, contextId), 'release.txt'), 'go');
-    const done = await until(t, alice, resumed.id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
+    const done = await waitForState(t, alice, resumed.id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(done.artifacts[0].parts).toEqual([{ text: 'The job is started; its output will follow.' }, { text: `background job ${started.jobId}: succeeded (exit 0)` }]);
     expect(done.artifacts[1]).toMatchObject({ artifactId: `${done.id}-file-1`, parts: [{ raw: Buffer.from('job output').toString('base64'), filename: 'job.txt' }] });
   }, 60_000);
 
   test('artifacts: a file over 1024 KiB is a URL part; the endpoint serves its bytes (length, type, disposition) as they were at the end of the turn; 404 for another key, an unknown task and an index out of range', async () => {
-    const grant = await send(t, alice, ask('setup', { contextId: 'big-files' }));
+    const grant = await send(t, alice, userMessage('setup', { contextId: 'big-files' }));
     expect(grant.status.state).toBe('TASK_STATE_COMPLETED'); // fallback answer, no tools
     await t.sql(`insert into a2a_context_grants (principal, context_id) select principal, context_id from a2a_tasks where id = $1`, [grant.id]);
     const size = 1024 * 1024 + 1;
     fake.script.push(tools([python('b-1', `open("outputs/big.bin", "wb").write(bytes(i % 251 for i in range(${size})))\nopen("outputs/small.json", "w").write("{}")`)]), answer('two files'));
-    const done = await send(t, alice, ask('Make files', { contextId: 'big-files' }));
+    const done = await send(t, alice, userMessage('Make files', { contextId: 'big-files' }));
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     const expected = Buffer.from(Array.from({ length: size }, (_, i) => i % 251));
     expect(done.artifacts.map((a: any) => a.artifactId)).toEqual([`${done.id}-answer`, `${done.id}-file-1`, `${done.id}-file-2`]);
@@ -199,7 +173,7 @@ describe('the A2A analysis agent', () => {
 
     // The workspace changes later: the finished task's artifact does not.
     fake.script.push(tools([python('b-2', 'open("outputs/big.bin", "wb").write(b"changed")')]), answer('changed'));
-    expect((await send(t, alice, ask('Change it', { contextId: 'big-files' }))).status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await send(t, alice, userMessage('Change it', { contextId: 'big-files' }))).status.state).toBe('TASK_STATE_COMPLETED');
 
     const download = await fetch(done.artifacts[1].parts[0].url, { headers: { authorization: `Bearer ${alice}` } });
     expect(download.status).toBe(200);
@@ -224,7 +198,7 @@ describe('the A2A analysis agent', () => {
     fake.script.push(tools([{ id: 'e-1', name: 'read_file', input: { path: '../etc/passwd' } }]));
     for (let i = 1; i < MAX_STEPS; i++) fake.script.push(tools([{ id: `l-${i}`, name: 'list_files', input: {} }]));
     const before = fake.seen.length;
-    const failed = await send(t, alice, ask('Loop forever'));
+    const failed = await send(t, alice, userMessage('Loop forever'));
     expect(failed.status).toMatchObject({ state: 'TASK_STATE_FAILED', message: { parts: [{ text: `the agent stopped: it made ${MAX_STEPS} model calls in this turn without giving an answer` }] } });
     expect(fake.seen.length - before).toBe(MAX_STEPS);
     expect(fake.seen[before + 1].body.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('must stay inside the workspace') });

@@ -3,35 +3,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { SendMessageRequest, Task } from '@a2a-js/sdk';
+import { Task } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { HostLookup } from '../src/net/outbound';
 import { retryDelaySeconds, verdictOf } from '../src/modules/a2a/a2a-push.policy';
 import { SeenRequest, startFakeLlm, Step } from './support/fake-llm';
 import { makeUser, startTestApp, TestApp } from './support/app';
-import { runLabdesk } from './support/cli';
-import { expectProtoJson } from './support/a2a';
-
-const labdesk = (dataDir: string, args: string[]) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-
-async function createKey(dataDir: string, label: string) {
-  const run = await labdesk(dataDir, ['a2a', 'key', 'create', '--label', label]);
-  expect(run).toMatchObject({ status: 0 });
-  return /^key: +(ldk_a2a_\S+)$/m.exec(run.stdout)![1];
-}
-
-/** One JSON-RPC call over real HTTP. */
-const rpc = (t: TestApp, key: string, method: string, params: unknown) =>
-  t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: { jsonrpc: '2.0', id: 1, method, params } });
-
-const ask = (text: string) => ({ messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }] });
-
-/** The official JS client with a bearer key. */
-function officialClient(t: TestApp, key: string) {
-  const authFetch = createAuthenticatingFetchWithRetry(fetch, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
-  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }) }).createFromUrl(t.url);
-}
+import { callA2a, createA2aKey, enableA2a, expectProtoJson, officialClient, sendRequest, userMessage } from './support/a2a';
+import { until } from './support/until';
 
 interface Received {
   path: string;
@@ -60,15 +39,6 @@ async function startReceiver() {
     at: (p: string) => received.filter((r) => r.path === p),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Polls `probe` until it returns something truthy (jest's test time-out bounds the wait). */
-async function until<T>(probe: () => Promise<T> | T): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  for (;;) {
-    const value = await probe();
-    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Turns held open until released, by the text of their message. */
@@ -100,9 +70,9 @@ describe('A2A push notifications', () => {
   beforeAll(async () => {
     fake = await startFakeLlm(modelAnswer);
     receiver = await startReceiver();
-    expect(await labdesk(dataDir, ['a2a', 'enable'])).toMatchObject({ status: 0 });
-    alice = await createKey(dataDir, 'alice');
-    bob = await createKey(dataDir, 'bob');
+    await enableA2a(dataDir);
+    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
+    bob = (await createA2aKey(dataDir, 'bob')).plaintext;
     t = await startTestApp({ ...modelEnv(), A2A_PUSH_ALLOW_PRIVATE: 'true' });
     strict = await startTestApp(modelEnv());
   }, 120_000);
@@ -118,7 +88,7 @@ describe('A2A push notifications', () => {
     let release!: () => void;
     const text = `work on this ${++gateCount}`;
     gates.set(text, new Promise<void>((resolve) => (release = resolve)));
-    const sent = await rpc(app, key, 'SendMessage', { message: ask(text), configuration: { returnImmediately: true, ...(pushUrl ? { taskPushNotificationConfig: { url: pushUrl } } : {}) } });
+    const sent = await callA2a(app, key, 'SendMessage', { message: userMessage(text), configuration: { returnImmediately: true, ...(pushUrl ? { taskPushNotificationConfig: { url: pushUrl } } : {}) } });
     expect(sent.body.result.task.id).toMatch(/^turn_/);
     return { id: sent.body.result.task.id as string, release, text };
   }
@@ -126,14 +96,14 @@ describe('A2A push notifications', () => {
   /** A task of `key` on `app`, CANCELED (before its answer could complete it). */
   async function canceledTask(app: TestApp, key: string, pushUrl?: string) {
     const { id, release } = await runningTask(app, key, pushUrl);
-    expect((await rpc(app, key, 'CancelTask', { id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+    expect((await callA2a(app, key, 'CancelTask', { id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
     release();
     return id;
   }
 
   test('create, get, list and delete with the official client; the token is echoed, credentials never; both are sealed at rest', async () => {
     const client = await officialClient(t, alice);
-    const task = Task.toJSON((await client.sendMessage(SendMessageRequest.fromJSON({ message: ask('hello') }))) as Task) as any;
+    const task = Task.toJSON((await client.sendMessage(sendRequest('hello'))) as Task) as any;
     const created = await client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: task.id, url: receiver.url('/roundtrip'), token: 'tok-round-1', authentication: { scheme: 'Bearer', credentials: 'cred-round-secret' } });
     expect(created).toMatchObject({ id: expect.stringMatching(/^pnc_/), taskId: task.id, url: receiver.url('/roundtrip'), token: 'tok-round-1', authentication: { scheme: 'Bearer', credentials: '' } });
     const got = await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: created.id });
@@ -148,7 +118,7 @@ describe('A2A push notifications', () => {
 
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: created.id });
     // Idempotent: deleting it again answers the same (result null).
-    const again = await rpc(t, alice, 'DeleteTaskPushNotificationConfig', { taskId: task.id, id: created.id });
+    const again = await callA2a(t, alice, 'DeleteTaskPushNotificationConfig', { taskId: task.id, id: created.id });
     expect(again.body).toEqual({ jsonrpc: '2.0', id: 1, result: null });
     await expect(client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: created.id })).rejects.toBeInstanceOf(TaskNotFoundError);
     expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toEqual([]);
@@ -156,32 +126,32 @@ describe('A2A push notifications', () => {
 
   test('a client-chosen id is kept and upserts (snake_case params too); list pages by id', async () => {
     const taskId = await canceledTask(t, alice);
-    const first = await rpc(t, alice, 'CreateTaskPushNotificationConfig', { task_id: taskId, id: 'my-hook', url: receiver.url('/upsert-a') });
+    const first = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { task_id: taskId, id: 'my-hook', url: receiver.url('/upsert-a') });
     expect(first.body.result).toEqual({ id: 'my-hook', taskId, url: receiver.url('/upsert-a') });
-    const second = await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'my-hook', url: receiver.url('/upsert-b'), token: 'tok-b' });
+    const second = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'my-hook', url: receiver.url('/upsert-b'), token: 'tok-b' });
     expect(second.body.result).toEqual({ id: 'my-hook', taskId, url: receiver.url('/upsert-b'), token: 'tok-b' });
-    await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'other-hook', url: receiver.url('/upsert-c') });
-    const page1 = await rpc(t, alice, 'ListTaskPushNotificationConfigs', { task_id: taskId, page_size: 1 });
+    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'other-hook', url: receiver.url('/upsert-c') });
+    const page1 = await callA2a(t, alice, 'ListTaskPushNotificationConfigs', { task_id: taskId, page_size: 1 });
     expect(page1.body.result.configs.map((c: any) => c.id)).toEqual(['my-hook']);
     expect(page1.body.result.configs[0].url).toBe(receiver.url('/upsert-b'));
-    const page2 = await rpc(t, alice, 'ListTaskPushNotificationConfigs', { taskId, pageSize: 1, pageToken: page1.body.result.nextPageToken });
+    const page2 = await callA2a(t, alice, 'ListTaskPushNotificationConfigs', { taskId, pageSize: 1, pageToken: page1.body.result.nextPageToken });
     expect(page2.body.result).toEqual({ configs: [expect.objectContaining({ id: 'other-hook' })], nextPageToken: '' });
   });
 
   test("another key's task is -32001 for all four methods, exactly like an unknown task, and nothing changes", async () => {
     const taskId = await canceledTask(t, alice);
-    await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'alices', url: receiver.url('/alices') });
+    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'alices', url: receiver.url('/alices') });
     const bobClient = await officialClient(t, bob);
     await expect(bobClient.createTaskPushNotificationConfig({ tenant: '', id: '', taskId, url: receiver.url('/bobs'), token: '', authentication: undefined })).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(bobClient.getTaskPushNotificationConfig({ tenant: '', taskId, id: 'alices' })).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(bobClient.listTaskPushNotificationConfig({ tenant: '', taskId, pageSize: 0, pageToken: '' })).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(bobClient.deleteTaskPushNotificationConfig({ tenant: '', taskId, id: 'alices' })).rejects.toBeInstanceOf(TaskNotFoundError);
-    const foreign = await rpc(t, bob, 'GetTaskPushNotificationConfig', { taskId, id: 'alices' });
-    const unknown = await rpc(t, bob, 'GetTaskPushNotificationConfig', { taskId: 'turn_unknown', id: 'alices' });
+    const foreign = await callA2a(t, bob, 'GetTaskPushNotificationConfig', { taskId, id: 'alices' });
+    const unknown = await callA2a(t, bob, 'GetTaskPushNotificationConfig', { taskId: 'turn_unknown', id: 'alices' });
     // The message names the id asked (`task not found: <task_id>`): alike but for that id.
     expect(JSON.stringify(foreign.body.error).replaceAll(taskId, '<id>')).toEqual(JSON.stringify(unknown.body.error).replaceAll('turn_unknown', '<id>'));
     expect(foreign.body.error.code).toBe(-32001);
-    const unknownConfig = await rpc(t, alice, 'GetTaskPushNotificationConfig', { taskId, id: 'nope' });
+    const unknownConfig = await callA2a(t, alice, 'GetTaskPushNotificationConfig', { taskId, id: 'nope' });
     expect(unknownConfig.body.error.code).toBe(-32001);
     expect(await t.sql('select id from a2a_push_configs where task_id = $1 order by id', [taskId])).toEqual([{ id: 'alices' }]);
   });
@@ -197,15 +167,15 @@ describe('A2A push notifications', () => {
       [{}, 'url'],
     ];
     for (const [params, field] of cases) {
-      const reply = await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, ...params });
+      const reply = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, ...params });
       expect(reply.body.error).toMatchObject({ code: -32602, data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [expect.objectContaining({ field })] }] });
     }
     expect(await t.sql('select id from a2a_push_configs where task_id = $1', [taskId])).toEqual([]);
-    for (let i = 0; i < 10; i++) expect((await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: `n${i}`, url: receiver.url('/many') })).body.result).toBeDefined();
-    const eleventh = await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'n10', url: receiver.url('/many') });
+    for (let i = 0; i < 10; i++) expect((await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: `n${i}`, url: receiver.url('/many') })).body.result).toBeDefined();
+    const eleventh = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'n10', url: receiver.url('/many') });
     expect(eleventh.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('10 push notification configs') });
     // Replacing one of the ten is not an eleventh.
-    expect((await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'n3', url: receiver.url('/many') })).body.result).toBeDefined();
+    expect((await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'n3', url: receiver.url('/many') })).body.result).toBeDefined();
     expect((await t.sql('select count(*)::int as n from a2a_push_configs where task_id = $1', [taskId]))[0].n).toBe(10);
   });
 
@@ -250,37 +220,34 @@ describe('A2A push notifications', () => {
       'not a url',
     ];
     for (const url of tricks) {
-      const reply = await rpc(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
+      const reply = await callA2a(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
       expect({ url, error: reply.body.error }).toEqual({ url, error: { code: -32602, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'url', description: expect.any(String) }] }] } });
     }
     // The same refusal through SendMessage: no task is made.
-    const before = (await rpc(strict, alice, 'ListTasks', {})).body.result.totalSize;
-    const viaSend = await rpc(strict, alice, 'SendMessage', { message: ask('hi'), configuration: { returnImmediately: true, taskPushNotificationConfig: { url: 'http://[::ffff:7f00:1]/hook' } } });
+    const before = (await callA2a(strict, alice, 'ListTasks', {})).body.result.totalSize;
+    const viaSend = await callA2a(strict, alice, 'SendMessage', { message: userMessage('hi'), configuration: { returnImmediately: true, taskPushNotificationConfig: { url: 'http://[::ffff:7f00:1]/hook' } } });
     expect(viaSend.body.error.data[0].fieldViolations[0].field).toBe('configuration.taskPushNotificationConfig.url');
-    expect((await rpc(strict, alice, 'ListTasks', {})).body.result.totalSize).toBe(before);
+    expect((await callA2a(strict, alice, 'ListTasks', {})).body.result.totalSize).toBe(before);
     expect(await strict.sql('select count(*)::int as n from a2a_push_configs')).toEqual([{ n: 0 }]);
     // The control: a public name is accepted by the same policy.
-    expect((await rpc(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url: 'https://hooks.example.org/a2a' })).body.result).toMatchObject({ url: 'https://hooks.example.org/a2a' });
+    expect((await callA2a(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url: 'https://hooks.example.org/a2a' })).body.result).toMatchObject({ url: 'https://hooks.example.org/a2a' });
   });
 
   test('with A2A_PUSH_ALLOW_PRIVATE on, loopback is allowed but metadata addresses stay refused', async () => {
     const taskId = await canceledTask(t, alice);
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/', 'http://100.100.100.200/']) {
-      const reply = await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
+      const reply = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
       expect({ url, code: reply.body.error?.code, field: reply.body.error?.data[0].fieldViolations[0].field }).toEqual({ url, code: -32602, field: 'url' });
     }
-    expect((await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/loopback-ok') })).body.result).toBeDefined();
+    expect((await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/loopback-ok') })).body.result).toBeDefined();
   });
 
   test('COMPLETED is pushed (SendMessage registration): token header, Authorization, application/a2a+json, one StreamResponse with the task', async () => {
     const client = await officialClient(t, alice);
-    const request = SendMessageRequest.fromJSON({
-      message: ask('push me'),
-      configuration: { taskPushNotificationConfig: { url: receiver.url('/completed'), token: 'tok-completed', authentication: { scheme: 'Bearer', credentials: 'cred-completed' } } },
-    });
+    const request = sendRequest('push me', {}, { taskPushNotificationConfig: { url: receiver.url('/completed'), token: 'tok-completed', authentication: { scheme: 'Bearer', credentials: 'cred-completed' } } });
     const task = Task.toJSON((await client.sendMessage(request)) as Task) as any;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-    const [push] = await until(() => receiver.at('/completed').length > 0 && receiver.at('/completed'));
+    const [push] = await until('a push to /completed', () => receiver.at('/completed').length > 0 && receiver.at('/completed'));
     expect(push.headers['content-type']).toBe('application/a2a+json');
     expect(push.headers['x-a2a-notification-token']).toBe('tok-completed');
     expect(push.headers.authorization).toBe('Bearer cred-completed');
@@ -290,13 +257,13 @@ describe('A2A push notifications', () => {
     expectProtoJson(push.body);
     const [config] = (await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs;
     expect(config).toMatchObject({ id: expect.stringMatching(/^pnc_/), url: receiver.url('/completed'), token: 'tok-completed' });
-    await until(async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [task.id]))[0]?.outcome === 'delivered');
+    await until('the delivery to be recorded as delivered', async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [task.id]))[0]?.outcome === 'delivered');
   });
 
   test('a FAILED turn (the model answers 500) is pushed with the failure in the status message', async () => {
-    const sent = await rpc(t, alice, 'SendMessage', { message: ask('fail please'), configuration: { taskPushNotificationConfig: { url: receiver.url('/failed'), token: 'tok-failed' } } });
+    const sent = await callA2a(t, alice, 'SendMessage', { message: userMessage('fail please'), configuration: { taskPushNotificationConfig: { url: receiver.url('/failed'), token: 'tok-failed' } } });
     expect(sent.body.result.task.status.state).toBe('TASK_STATE_FAILED');
-    const [push] = await until(() => receiver.at('/failed').length > 0 && receiver.at('/failed'));
+    const [push] = await until('a push to /failed', () => receiver.at('/failed').length > 0 && receiver.at('/failed'));
     expect(push.headers['x-a2a-notification-token']).toBe('tok-failed');
     expect(push.headers.authorization).toBeUndefined();
     expect(push.body.task).toMatchObject({ id: sent.body.result.task.id, status: { state: 'TASK_STATE_FAILED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringContaining('500') }] } } });
@@ -306,20 +273,20 @@ describe('A2A push notifications', () => {
 
   test('a config created on a task already terminal gets one delivery of its state', async () => {
     const taskId = await canceledTask(t, alice);
-    await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/late-config') });
-    const [push] = await until(() => receiver.at('/late-config').length > 0 && receiver.at('/late-config'));
+    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/late-config') });
+    const [push] = await until('a push to /late-config', () => receiver.at('/late-config').length > 0 && receiver.at('/late-config'));
     expect(push.body.task).toMatchObject({ id: taskId, status: { state: 'TASK_STATE_CANCELED' } });
   });
 
   test('a cancel is pushed to the config registered before it (the CANCELED task); a receiver answering 500 is retried and then delivered', async () => {
     receiver.answers['/flaky'] = [{ status: 500 }];
     const taskId = await canceledTask(t, alice, receiver.url('/flaky'));
-    await until(() => receiver.at('/flaky').length >= 2);
+    await until('2 pushes to /flaky', () => receiver.at('/flaky').length >= 2);
     const [first, second] = receiver.at('/flaky');
     expect(first.body.task).toMatchObject({ id: taskId, status: { state: 'TASK_STATE_CANCELED' } });
     expectProtoJson(first.body);
     expect(second.body).toEqual(first.body);
-    const [row] = await until(async () => {
+    const [row] = await until('the delivery to settle', async () => {
       const rows = await t.sql(`select outcome, attempts, last_error from a2a_push_deliveries where task_id = $1`, [taskId]);
       return rows[0]?.outcome && rows;
     });
@@ -330,11 +297,11 @@ describe('A2A push notifications', () => {
     receiver.answers['/ordered'] = [{ status: 503 }];
     const { id: taskId, release, text } = await runningTask(t, alice, receiver.url('/ordered'));
     // The model was asked: the turn has moved the task to WORKING and waits for its answer.
-    await until(() => fake.seen.some((request) => request.body.messages.at(-1)?.content === text));
+    await until('the model to be asked', () => fake.seen.some((request) => request.body.messages.at(-1)?.content === text));
     await t.sql(`update a2a_tasks set state = 'TASK_STATE_INPUT_REQUIRED' where id = $1`, [taskId]);
     await t.sql(`update a2a_tasks set state = 'TASK_STATE_COMPLETED' where id = $1`, [taskId]);
     release();
-    await until(() => receiver.at('/ordered').length >= 3);
+    await until('3 pushes to /ordered', () => receiver.at('/ordered').length >= 3);
     expect(receiver.at('/ordered').map((r) => r.body.task.status.state)).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED']);
     expect(receiver.at('/ordered').map((r) => r.body.task.id)).toEqual([taskId, taskId, taskId]);
   });
@@ -342,7 +309,7 @@ describe('A2A push notifications', () => {
   test('a redirect is not followed: the delivery fails and the Location is never requested', async () => {
     receiver.answers['/redirect'] = [{ status: 302, headers: { location: receiver.url('/redirected') } }];
     const taskId = await canceledTask(t, alice, receiver.url('/redirect'));
-    const [row] = await until(async () => {
+    const [row] = await until('the delivery to settle', async () => {
       const rows = await t.sql(`select outcome, attempts, last_error from a2a_push_deliveries where task_id = $1`, [taskId]);
       return rows[0]?.outcome && rows;
     });
@@ -353,12 +320,12 @@ describe('A2A push notifications', () => {
 
   test('a deleted config gets no POST: the task completes after the delete, a second config is the witness', async () => {
     const { id: taskId, release } = await runningTask(t, alice);
-    await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'deleted', url: receiver.url('/deleted') });
-    await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'witness', url: receiver.url('/witness') });
-    await rpc(t, alice, 'DeleteTaskPushNotificationConfig', { taskId, id: 'deleted' });
+    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'deleted', url: receiver.url('/deleted') });
+    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'witness', url: receiver.url('/witness') });
+    await callA2a(t, alice, 'DeleteTaskPushNotificationConfig', { taskId, id: 'deleted' });
     release();
-    await until(() => receiver.at('/witness').length > 0);
-    await until(async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [taskId]))[0]?.outcome === 'delivered');
+    await until('a push to /witness', () => receiver.at('/witness').length > 0);
+    await until('the delivery to be recorded as delivered', async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [taskId]))[0]?.outcome === 'delivered');
     expect(receiver.at('/deleted')).toHaveLength(0);
     expect(await t.sql(`select config_id from a2a_push_deliveries where task_id = $1`, [taskId])).toEqual([{ config_id: 'witness' }]);
   });
@@ -368,12 +335,12 @@ describe('A2A push notifications', () => {
     let asked = 0;
     strict.app.services.outboundLookup = async (host) => [{ address: host === 'rebind.example' && ++asked > 1 ? '10.0.0.5' : '93.184.216.34', family: 4 }];
     const { id: taskId, release } = await runningTask(strict, alice);
-    const created = await rpc(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url: 'http://rebind.example/hook' });
+    const created = await callA2a(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url: 'http://rebind.example/hook' });
     expect(created.body.result).toBeDefined();
     expect(asked).toBe(1);
-    await rpc(strict, alice, 'CancelTask', { id: taskId });
+    await callA2a(strict, alice, 'CancelTask', { id: taskId });
     release();
-    const [row] = await until(async () => {
+    const [row] = await until('the delivery to settle', async () => {
       const rows = await strict.sql(`select outcome, attempts, last_error from a2a_push_deliveries where task_id = $1`, [taskId]);
       return rows[0]?.outcome && rows;
     });
@@ -382,7 +349,7 @@ describe('A2A push notifications', () => {
 
   test("GraphQL a2aTaskPushConfigs: the A2A owner sees a task's configs without token or credentials; another account gets NOT_FOUND", async () => {
     const taskId = await canceledTask(t, alice);
-    await rpc(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'gql', url: receiver.url('/gql'), token: 'tok-gql-secret', authentication: { scheme: 'Basic', credentials: 'cred-gql-secret' } });
+    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'gql', url: receiver.url('/gql'), token: 'tok-gql-secret', authentication: { scheme: 'Basic', credentials: 'cred-gql-secret' } });
     const { owner } = JSON.parse(fs.readFileSync(path.join(dataDir, 'a2a.json'), 'utf8')) as { owner: string };
     const [{ id: ownerId }] = await t.sql<{ id: string }>('select id from users where email = $1', [owner.toLowerCase()]);
     const minted = await t.call('POST', `/api/admin/users/${ownerId}/tokens`, { token: t.adminToken, body: { label: 'web tools' } });
@@ -402,12 +369,12 @@ describe('A2A push notifications', () => {
     const second = await startTestApp({ ...modelEnv(), A2A_PUSH_ALLOW_PRIVATE: 'true' }, { sameDatabaseAs: t });
     try {
       const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => canceledTask(i % 2 ? second : t, alice, receiver.url(`/twice/${i}`))));
-      await until(async () => {
+      await until('every task to be delivered', async () => {
         const rows = await t.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and outcome = 'delivered'`, [ids]);
         return rows[0].n === ids.length;
       });
       // No delivery job queued or running any more: nothing is in flight that could still POST.
-      await until(async () => (await t.sql(`select count(*)::int as n from pgboss.job where name = 'a2a-push' and state <= 'active' and singleton_key = any($1)`, [ids]))[0].n === 0);
+      await until('no delivery job queued or running', async () => (await t.sql(`select count(*)::int as n from pgboss.job where name = 'a2a-push' and state <= 'active' and singleton_key = any($1)`, [ids]))[0].n === 0);
       for (let i = 0; i < ids.length; i++) expect({ i, posts: receiver.at(`/twice/${i}`).length }).toEqual({ i, posts: 1 });
     } finally {
       await second.close();

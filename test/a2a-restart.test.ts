@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestApp, TestApp } from './support/app';
 import { createTestDatabase } from './support/databases';
-import { startFakeLlm } from './support/fake-llm';
+import { startFakeLlm, untilAsked } from './support/fake-llm';
 import { ChildServer, startChildServer } from './support/child';
-import { createA2aKey, enableA2a, rpcCall, userMessage } from './support/a2a';
+import { callA2a, createA2aKey, enableA2a, userMessage, waitForState } from './support/a2a';
 
 /**
  * Restart safety of A2A turns: an instance killed while its turn runs (SIGKILL, so nothing of its
@@ -39,31 +39,13 @@ async function setUp() {
 }
 
 type Caller = Pick<ChildServer, 'call'>;
-const rpc = (server: Caller, key: string, method: string, params: unknown) =>
-  server.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: rpcCall(1, method, params) });
-
-/** Polls until `done` holds (at most `seconds`): the suite fails with `what` rather than hang. */
-async function until<T>(what: string, seconds: number, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let waited = 0; ; waited += 100) {
-    const value = await read();
-    if (done(value)) return value;
-    if (waited > seconds * 1000) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 300)} after ${seconds} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const untilState = (server: Caller, key: string, id: string, states: string[]) =>
-  until(`task ${id} settling`, 60, async () => (await rpc(server, key, 'GetTask', { id })).body.result, (task) => states.includes(task?.status?.state));
-
-const untilAsked = (asked: number) => until('the model being asked', 30, async () => fake.seen.length, (seen) => seen > asked);
-
 /** Starts a task on `server` whose model call hangs, and returns once the model has been asked. */
 async function hangingTask(server: Caller, key: string): Promise<string> {
   const asked = fake.seen.length;
   fake.script.push({ kind: 'hang' });
-  const sent = await rpc(server, key, 'SendMessage', { message: userMessage('a long question'), configuration: { returnImmediately: true } });
+  const sent = await callA2a(server, key, 'SendMessage', { message: userMessage('a long question'), configuration: { returnImmediately: true } });
   expect(sent.body).toMatchObject({ result: { task: { id: expect.any(String) } } });
-  await untilAsked(asked);
+  await untilAsked(fake, asked, 30);
   return sent.body.result.task.id as string;
 }
 
@@ -75,7 +57,7 @@ test('an instance killed mid-turn: another instance fails its attempt over and t
     const id = await hangingTask(doomed, key);
     await doomed.kill();
     survivor = await startTestApp(env, { sameDatabaseAs: { databaseUrl: database.url, adminToken: env.BOOTSTRAP_ADMIN_TOKEN } as TestApp });
-    const task = await untilState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
+    const task = await waitForState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'], { seconds: 60 });
     expect(task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ text: 'Answered after the restart.' }] }] });
   } finally {
     await doomed.kill();
@@ -96,11 +78,11 @@ test('killed on its last attempt too: the task is FAILED saying its instance sto
     fake.script.push({ kind: 'hang' });
     const asked = fake.seen.length;
     second = await startChildServer(env);
-    await untilAsked(asked);
-    expect((await rpc(second, key, 'GetTask', { id })).body.result.status.state).toBe('TASK_STATE_WORKING');
+    await untilAsked(fake, asked, 30);
+    expect((await callA2a(second, key, 'GetTask', { id })).body.result.status.state).toBe('TASK_STATE_WORKING');
     await second.kill();
     survivor = await startTestApp(env, { sameDatabaseAs: { databaseUrl: database.url, adminToken: env.BOOTSTRAP_ADMIN_TOKEN } as TestApp });
-    const task = await untilState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
+    const task = await waitForState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'], { seconds: 60 });
     expect(task.status).toMatchObject({ state: 'TASK_STATE_FAILED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/the instance running it stopped/) }] } });
   } finally {
     await first.kill();

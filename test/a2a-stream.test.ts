@@ -1,48 +1,29 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import { StreamResponse } from '@a2a-js/sdk';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startFakeLlm, Step } from './support/fake-llm';
+import { startFakeLlm, Step, untilAsked } from './support/fake-llm';
 import { makeUser, startTestApp, TestApp } from './support/app';
 import { canUseA2aWebTools } from '../src/modules/a2a/a2a.policy';
 import type { Viewer } from '../src/modules/auth/auth.service';
-import { runLabdesk } from './support/cli';
-
-const labdesk = (dataDir: string, args: string[]) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-
-async function createKey(dataDir: string, label: string) {
-  const run = await labdesk(dataDir, ['a2a', 'key', 'create', '--label', label]);
-  expect(run).toMatchObject({ status: 0 });
-  return /^key: +(ldk_a2a_\S+)$/m.exec(run.stdout)![1];
-}
-
-const ask = (text: string, extra: Record<string, unknown> = {}) => ({ messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }], ...extra });
-const sendRequest = (text: string, configuration?: Record<string, unknown>) => SendMessageRequest.fromJSON({ message: ask(text), ...(configuration ? { configuration } : {}) });
-
-function officialClient(t: TestApp, key: string) {
-  const authFetch = createAuthenticatingFetchWithRetry(fetch, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
-  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }) }).createFromUrl(t.url);
-}
+import { runLabdeskIn } from './support/cli';
+import { callA2a, createA2aKey, enableA2a, officialClient, rpc, rpcCall, sendRequest, userMessage } from './support/a2a';
+import { until } from './support/until';
 
 type Wire = Record<string, any>;
 /** A stream's events as wire JSON (the client's ts-proto objects back to ProtoJSON). */
-async function collect(events: AsyncIterable<StreamResponse>, until?: (event: Wire) => boolean): Promise<Wire[]> {
+async function collect(events: AsyncIterable<StreamResponse>, stopAt?: (event: Wire) => boolean): Promise<Wire[]> {
   const seen: Wire[] = [];
   for await (const event of events) {
     seen.push(StreamResponse.toJSON(event) as Wire);
-    if (until?.(seen.at(-1)!)) break;
+    if (stopAt?.(seen.at(-1)!)) break;
   }
   return seen;
 }
 
 const stateOf = (event: Wire): string | undefined => (event.task ?? event.statusUpdate)?.status.state;
-
-/** One JSON-RPC call over real HTTP. */
-const rpc = (t: TestApp, key: string, method: string, params: unknown, id: string | number = 1) =>
-  t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: { jsonrpc: '2.0', id, method, params } });
 
 /** A streaming call read raw: the response, and its body as lines as they arrive. */
 async function rawStream(t: TestApp, key: string, method: string, params: unknown, signal?: AbortSignal) {
@@ -91,9 +72,9 @@ describe('A2A streaming', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(fallback);
-    expect(await labdesk(dataDir, ['a2a', 'enable'])).toMatchObject({ status: 0 });
-    alice = await createKey(dataDir, 'alice');
-    bob = await createKey(dataDir, 'bob');
+    await enableA2a(dataDir);
+    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
+    bob = (await createA2aKey(dataDir, 'bob')).plaintext;
     t = await startTestApp(modelEnv());
   }, 120_000);
   afterAll(async () => {
@@ -106,9 +87,9 @@ describe('A2A streaming', () => {
     const held = heldAnswer(text);
     fake.script.push(held.step);
     const before = fake.seen.length;
-    const reply = await rpc(t, alice, 'SendMessage', { message: ask(`please: ${text}`), configuration: { returnImmediately: true } });
+    const reply = await callA2a(t, alice, 'SendMessage', { message: userMessage(`please: ${text}`), configuration: { returnImmediately: true } });
     const task = reply.body.result.task as Wire;
-    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilAsked(fake, before);
     return { task, release: held.release };
   }
 
@@ -136,7 +117,7 @@ describe('A2A streaming', () => {
     // Never the same change twice: every status event differs from the one before.
     const states = [first, ...rest].map(stateOf).filter(Boolean);
     expect(states.every((state, i) => i === 0 || state !== states[i - 1])).toBe(true);
-    const got = await rpc(t, alice, 'GetTask', { id });
+    const got = await callA2a(t, alice, 'GetTask', { id });
     expect(got.body.result.status.state).toBe('TASK_STATE_COMPLETED');
     expect(got.body.result.artifacts).toEqual([artifacts[0].artifactUpdate.artifact]);
   });
@@ -163,12 +144,12 @@ describe('A2A streaming', () => {
   test('cancel during a stream: a CANCELED status update, then the stream ends', async () => {
     fake.script.push({ kind: 'hang' });
     const before = fake.seen.length;
-    const started = (await rpc(t, alice, 'SendMessage', { message: ask('never answered'), configuration: { returnImmediately: true } })).body.result.task;
-    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = (await callA2a(t, alice, 'SendMessage', { message: userMessage('never answered'), configuration: { returnImmediately: true } })).body.result.task;
+    await untilAsked(fake, before);
     const client = await officialClient(t, alice);
     const stream = client.resubscribeTask({ tenant: '', id: started.id });
     expect(stateOf(StreamResponse.toJSON((await stream.next()).value as StreamResponse) as Wire)).toBe('TASK_STATE_WORKING');
-    expect((await rpc(t, alice, 'CancelTask', { id: started.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+    expect((await callA2a(t, alice, 'CancelTask', { id: started.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
     const rest = await collect(stream);
     expect(rest).toEqual([{ statusUpdate: { taskId: started.id, contextId: started.contextId, status: { state: 'TASK_STATE_CANCELED', timestamp: expect.any(String) } } }]);
   });
@@ -176,8 +157,8 @@ describe('A2A streaming', () => {
   test('a change nobody published (a lost publication) still reaches the stream by its backstop re-read; INPUT_REQUIRED ends the stream, and a new SubscribeToTask waits for the next change', async () => {
     fake.script.push({ kind: 'hang' });
     const before = fake.seen.length;
-    const started = (await rpc(t, alice, 'SendMessage', { message: ask('ask me back'), configuration: { returnImmediately: true } })).body.result.task;
-    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = (await callA2a(t, alice, 'SendMessage', { message: userMessage('ask me back'), configuration: { returnImmediately: true } })).body.result.task;
+    await untilAsked(fake, before);
     const client = await officialClient(t, alice);
     const stream = client.resubscribeTask({ tenant: '', id: started.id });
     expect(stateOf(StreamResponse.toJSON((await stream.next()).value as StreamResponse) as Wire)).toBe('TASK_STATE_WORKING');
@@ -185,22 +166,22 @@ describe('A2A streaming', () => {
     expect((await collect(stream)).map(stateOf)).toEqual(['TASK_STATE_INPUT_REQUIRED']);
     const again = client.resubscribeTask({ tenant: '', id: started.id });
     expect(stateOf(StreamResponse.toJSON((await again.next()).value as StreamResponse) as Wire)).toBe('TASK_STATE_INPUT_REQUIRED');
-    await rpc(t, alice, 'CancelTask', { id: started.id });
+    await callA2a(t, alice, 'CancelTask', { id: started.id });
     expect((await collect(again)).map(stateOf)).toEqual(['TASK_STATE_CANCELED']);
   }, 30_000);
 
   test('a key revoked while its stream is open: the next wake-up ends the stream with one error event carrying a JSON-RPC -32000 error', async () => {
-    const carol = await createKey(dataDir, 'carol');
+    const carol = (await createA2aKey(dataDir, 'carol')).plaintext;
     const held = heldAnswer('too late for carol');
     fake.script.push(held.step);
     const before = fake.seen.length;
-    const started = (await rpc(t, carol, 'SendMessage', { message: ask('carol asks'), configuration: { returnImmediately: true } })).body.result.task;
-    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = (await callA2a(t, carol, 'SendMessage', { message: userMessage('carol asks'), configuration: { returnImmediately: true } })).body.result.task;
+    await untilAsked(fake, before);
     const { response, lines } = await rawStream(t, carol, 'SubscribeToTask', { id: started.id });
     expect(response.status).toBe(200);
     expect((await lines.next()).value).toMatch(/^data: /);
     const keyId = /^ldk_a2a_([^_]+)_/.exec(carol)![1];
-    expect(await labdesk(dataDir, ['a2a', 'key', 'revoke', keyId])).toMatchObject({ status: 0 });
+    expect(await runLabdeskIn(dataDir, ['a2a', 'key', 'revoke', keyId])).toMatchObject({ status: 0 });
     held.release();
     const rest: string[] = [];
     for await (const line of lines) if (line !== '' && line !== ': keepalive') rest.push(line);
@@ -213,42 +194,39 @@ describe('A2A streaming', () => {
     const held = heldAnswer('Finished without anyone listening.');
     fake.script.push(held.step);
     const leave = new AbortController();
-    const { response, lines } = await rawStream(t, alice, 'SendStreamingMessage', { message: ask('then hang up') }, leave.signal);
+    const { response, lines } = await rawStream(t, alice, 'SendStreamingMessage', { message: userMessage('then hang up') }, leave.signal);
     expect(response.status).toBe(200);
     const first = JSON.parse((await lines.next()).value!.replace(/^data: /, ''));
     const id = first.result.task.id;
     leave.abort();
     await lines.return(undefined).catch(() => undefined);
     held.release();
-    for (;;) {
-      const state = (await rpc(t, alice, 'GetTask', { id })).body.result.status.state;
-      if (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING') {
-        expect(state).toBe('TASK_STATE_COMPLETED');
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const settled = await until(`task ${id} to leave SUBMITTED and WORKING`, async () => {
+      const state: string = (await callA2a(t, alice, 'GetTask', { id })).body.result.status.state;
+      return state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING' && state;
+    }, { intervalMs: 50 });
+    expect(settled).toBe('TASK_STATE_COMPLETED');
   });
 
   test('refused before the stream, as plain JSON-RPC errors: a terminal task -32004, unknown or another key\'s -32001, a bad version -32009, bad params -32602', async () => {
-    const done = (await rpc(t, alice, 'SendMessage', { message: ask('quick') })).body.result.task;
+    const done = (await callA2a(t, alice, 'SendMessage', { message: userMessage('quick') })).body.result.task;
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     const cases: [string, string, unknown, Record<string, string>, number][] = [
       [alice, 'SubscribeToTask', { id: done.id }, {}, -32004],
-      [alice, 'SendStreamingMessage', { message: ask('more', { taskId: done.id }) }, {}, -32004],
+      [alice, 'SendStreamingMessage', { message: userMessage('more', { taskId: done.id }) }, {}, -32004],
       [alice, 'SubscribeToTask', { id: 'turn_unknown' }, {}, -32001],
       [bob, 'SubscribeToTask', { id: done.id }, {}, -32001],
-      [bob, 'SendStreamingMessage', { message: ask('theirs', { taskId: done.id }) }, {}, -32001],
+      [bob, 'SendStreamingMessage', { message: userMessage('theirs', { taskId: done.id }) }, {}, -32001],
       [alice, 'SubscribeToTask', { id: done.id }, { 'A2A-Version': '2.0' }, -32009],
       [alice, 'SubscribeToTask', {}, {}, -32602],
       [alice, 'SendStreamingMessage', { message: { role: 'ROLE_USER', parts: [] } }, {}, -32602],
     ];
     for (const [key, method, params, headers, code] of cases) {
-      const reply = await t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0', accept: 'text/event-stream', ...headers }, body: { jsonrpc: '2.0', id: 7, method, params } });
+      const reply = await rpc(t, key, rpcCall(7, method, params), { accept: 'text/event-stream', ...headers });
       expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
       expect(reply.body).toMatchObject({ jsonrpc: '2.0', error: { code } });
     }
-    const history = (await rpc(t, alice, 'GetTask', { id: done.id })).body.result.history;
+    const history = (await callA2a(t, alice, 'GetTask', { id: done.id })).body.result.history;
     expect(history).toHaveLength(2); // the refused messages changed nothing
   });
 
@@ -257,8 +235,8 @@ describe('A2A streaming', () => {
     try {
       fake.script.push({ kind: 'hang' });
       const before = fake.seen.length;
-      const started = (await rpc(t, alice, 'SendMessage', { message: ask('slow, elsewhere'), configuration: { returnImmediately: true } })).body.result.task;
-      while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+      const started = (await callA2a(t, alice, 'SendMessage', { message: userMessage('slow, elsewhere'), configuration: { returnImmediately: true } })).body.result.task;
+      await untilAsked(fake, before);
       const { response, lines } = await rawStream(second, alice, 'SubscribeToTask', { id: started.id });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -269,7 +247,7 @@ describe('A2A streaming', () => {
       let line: string | void;
       do line = (await lines.next()).value;
       while (line !== ': keepalive');
-      expect((await rpc(t, alice, 'CancelTask', { id: started.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+      expect((await callA2a(t, alice, 'CancelTask', { id: started.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
       const rest: string[] = [];
       for await (const more of lines) if (more.startsWith('data: ')) rest.push(more);
       expect(rest.map((data) => JSON.parse(data.slice(6)))).toEqual([{ jsonrpc: '2.0', id: 'raw-1', result: { statusUpdate: { taskId: started.id, contextId: started.contextId, status: { state: 'TASK_STATE_CANCELED', timestamp: expect.any(String) } } } }]);
@@ -297,7 +275,7 @@ describe('A2A streaming', () => {
     expect(refused.response.status).toBe(429);
     expect(await refused.response.json()).toMatchObject({ jsonrpc: '2.0', id: 'raw-1', error: { code: -32000 } });
     const [{ count: before }] = await t.sql<{ count: string }>('select count(*) from a2a_tasks');
-    const refusedSend = await rawStream(t, alice, 'SendStreamingMessage', { message: ask('one more') });
+    const refusedSend = await rawStream(t, alice, 'SendStreamingMessage', { message: userMessage('one more') });
     expect(refusedSend.response.status).toBe(429);
     expect((await t.sql<{ count: string }>('select count(*) from a2a_tasks'))[0].count).toBe(before);
     const bobs = await rawStream(t, bob, 'SubscribeToTask', { id: 'turn_unknown' });
@@ -305,18 +283,17 @@ describe('A2A streaming', () => {
     leave.abort();
     await Promise.all(open.map((stream) => stream.lines.return(undefined).catch(() => undefined)));
     const one = new AbortController();
-    let again: Awaited<ReturnType<typeof rawStream>> | undefined;
-    while (!again || again.response.status === 429) {
-      again = await rawStream(t, alice, 'SubscribeToTask', { id: task.id }, one.signal);
-      if (again.response.status === 429) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const again = await until('a place for one more stream of the key', async () => {
+      const stream = await rawStream(t, alice, 'SubscribeToTask', { id: task.id }, one.signal);
+      return stream.response.status !== 429 && stream;
+    });
     expect(again.response.status).toBe(200);
     one.abort();
     release();
   });
 
   test('web tools over /graphql: the A2A owner (the bootstrap admin by default) pages through every key\'s tasks and contexts and reads one task; a signed-in stranger is FORBIDDEN, anonymous UNAUTHENTICATED', async () => {
-    await rpc(t, bob, 'SendMessage', { message: ask('from bob') });
+    await callA2a(t, bob, 'SendMessage', { message: userMessage('from bob') });
     const all = await t.sql<{ id: string }>('select id from a2a_tasks order by status_at desc, id desc');
     expect(all.length).toBeGreaterThan(3);
     const page = 'query ($after: String, $contextId: String) { a2aTasks(first: 2, after: $after, contextId: $contextId) { nodes { id contextId status { state } artifacts history } pageInfo { hasNextPage endCursor } totalCount } }';
@@ -391,8 +368,8 @@ describe('A2A streaming', () => {
       const refused = subscribe((await makeUser(t)).token, task.id);
       await refused.done;
       expect(JSON.stringify(refused.errors)).toContain('FORBIDDEN');
-      while (watching.events.length === 0 && watching.errors.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect((await rpc(t, alice, 'CancelTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+      await until("the owner's subscription to answer", () => watching.events.length > 0 || watching.errors.length > 0);
+      expect((await callA2a(t, alice, 'CancelTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
       await watching.done;
       expect(watching.errors).toEqual([]);
       expect(watching.events).toEqual([

@@ -1,45 +1,13 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { SendMessageRequest, Task } from '@a2a-js/sdk';
+import { Task } from '@a2a-js/sdk';
 import { TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
-import { startFakeLlm, SeenRequest, Step } from './support/fake-llm';
+import { startFakeLlm, SeenRequest, Step, untilAborted, untilAsked } from './support/fake-llm';
 import { loadConfig } from '../src/config';
 import { startTestApp, TestApp } from './support/app';
-
-const BIN = path.resolve(__dirname, '..', 'bin', 'labdesk.js');
-
-function labdesk(dataDir: string, args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: '/nonexistent', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  for (const key of ['LABDESK_URL', 'LABDESK_TOKEN', 'PUBLIC_URL', 'PORT', 'HOST']) delete env[key];
-  const child = spawn(process.execPath, [BIN, ...args], { env });
-  let stdout = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  return new Promise<{ status: number | null; stdout: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout })));
-}
-
-async function createKey(dataDir: string, label: string) {
-  const run = await labdesk(dataDir, ['a2a', 'key', 'create', '--label', label]);
-  expect(run.status).toBe(0);
-  return /^key: +(ldk_a2a_\S+)$/m.exec(run.stdout)![1];
-}
-
-/** One JSON-RPC call over real HTTP. */
-const rpc = (t: TestApp, key: string, method: string, params: unknown) =>
-  t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: { jsonrpc: '2.0', id: 1, method, params } });
-
-const ask = (text: string, extra: Record<string, unknown> = {}) => ({ messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }], ...extra });
-
-/** The official JS client with a bearer key. */
-function officialClient(t: TestApp, key: string) {
-  const authFetch = createAuthenticatingFetchWithRetry(fetch, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
-  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }) }).createFromUrl(t.url);
-}
-
-const sendRequest = (text: string, extra: Record<string, unknown> = {}, configuration?: Record<string, unknown>) =>
-  SendMessageRequest.fromJSON({ message: ask(text, extra), ...(configuration ? { configuration } : {}) });
+import { A2aClient, callA2a, createA2aKey, enableA2a, officialClient, sendRequest, userMessage } from './support/a2a';
+import { until } from './support/until';
 
 const fallback = (): Step => ({ kind: 'answer', text: 'fallback answer', tokensIn: 1, tokensOut: 1 });
 
@@ -52,9 +20,9 @@ describe('A2A tasks with a model', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(fallback);
-    expect((await labdesk(dataDir, ['a2a', 'enable'])).status).toBe(0);
-    alice = await createKey(dataDir, 'alice');
-    bob = await createKey(dataDir, 'bob');
+    await enableA2a(dataDir);
+    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
+    bob = (await createA2aKey(dataDir, 'bob')).plaintext;
     t = await startTestApp(modelEnv());
   }, 120_000);
   const modelEnv = () => ({ DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
@@ -68,13 +36,16 @@ describe('A2A tasks with a model', () => {
     return (await t.sql<{ id: string }>('select id from users where email = $1', [owner.toLowerCase()]))[0].id;
   };
 
-  async function until(client: Awaited<ReturnType<typeof officialClient>>, id: string, states: string[]): Promise<Task> {
-    for (;;) {
-      const task = await client.getTask({ tenant: '', id, historyLength: 10 });
-      if (states.includes((Task.toJSON(task) as { status: { state: string } }).status.state)) return task;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  // Not waitForState (raw GetTask): these tests read the task through the official client, as its typed Task.
+  const clientWaitForState = (client: A2aClient, id: string, states: string[]): Promise<Task> =>
+    until(
+      `task ${id} to reach ${states.join(' or ')}`,
+      async () => {
+        const task = await client.getTask({ tenant: '', id, historyLength: 10 });
+        return states.includes((Task.toJSON(task) as { status: { state: string } }).status.state) && task;
+      },
+      { intervalMs: 50 },
+    );
 
   test('sendMessage (blocking): COMPLETED with the answer artifact and the history; one ledger row as the fake reported, paid by the owner', async () => {
     const client = await officialClient(t, alice);
@@ -107,7 +78,7 @@ describe('A2A tasks with a model', () => {
     const started = Task.toJSON((await client.sendMessage(sendRequest('First question', {}, { returnImmediately: true }))) as Task) as any;
     expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(started.status.state);
     release();
-    const done = Task.toJSON(await until(client, started.id, ['TASK_STATE_COMPLETED'])) as any;
+    const done = Task.toJSON(await clientWaitForState(client, started.id, ['TASK_STATE_COMPLETED'])) as any;
     expect(done.artifacts[0].parts).toEqual([{ text: 'First answer.' }]);
 
     fake.script.push({ kind: 'answer', text: 'Second answer.', tokensIn: 5, tokensOut: 5 });
@@ -129,13 +100,13 @@ describe('A2A tasks with a model', () => {
     fake.script.push({ kind: 'answer', text: 'Answer two.', tokensIn: 2, tokensOut: 2 });
     const before = fake.seen.length;
     const started = Task.toJSON((await client.sendMessage(sendRequest('Part one', {}, { returnImmediately: true }))) as Task) as any;
-    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
-    const added = await rpc(t, alice, 'SendMessage', { message: ask('Part two', { taskId: started.id }), configuration: { returnImmediately: true } });
+    await untilAsked(fake, before);
+    const added = await callA2a(t, alice, 'SendMessage', { message: userMessage('Part two', { taskId: started.id }), configuration: { returnImmediately: true } });
     expect(added.body.result.task).toMatchObject({ id: started.id, contextId: started.contextId });
-    const elsewhere = await rpc(t, alice, 'SendMessage', { message: ask('Part three', { taskId: started.id, contextId: 'ctx_another' }) });
+    const elsewhere = await callA2a(t, alice, 'SendMessage', { message: userMessage('Part three', { taskId: started.id, contextId: 'ctx_another' }) });
     expect(elsewhere.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('contextId') });
     release();
-    const done = Task.toJSON(await until(client, started.id, ['TASK_STATE_COMPLETED'])) as any;
+    const done = Task.toJSON(await clientWaitForState(client, started.id, ['TASK_STATE_COMPLETED'])) as any;
     expect(done.history.map((m: any) => [m.role, m.parts[0].text])).toEqual([
       ['ROLE_USER', 'Part one'],
       ['ROLE_USER', 'Part two'],
@@ -160,7 +131,7 @@ describe('A2A tasks with a model', () => {
     const stamps: string[] = [];
     let pageToken = '';
     for (let page = 0; page < 5; page++) {
-      const reply = await rpc(t, bob, 'ListTasks', { pageSize: 2, ...(pageToken ? { pageToken } : {}) });
+      const reply = await callA2a(t, bob, 'ListTasks', { pageSize: 2, ...(pageToken ? { pageToken } : {}) });
       expect(reply.body.result).toMatchObject({ pageSize: 2, totalSize: 5 });
       for (const task of reply.body.result.tasks) {
         expect(task).not.toHaveProperty('artifacts');
@@ -179,10 +150,10 @@ describe('A2A tasks with a model', () => {
       expect(task.history).toHaveLength(1);
       expect(task.artifacts).toHaveLength(1);
     }
-    expect((await rpc(t, bob, 'ListTasks', { status: 'TASK_STATE_FAILED' })).body.result).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
-    expect((await rpc(t, bob, 'ListTasks', { statusTimestampAfter: '2999-01-01T00:00:00Z' })).body.result.totalSize).toBe(0);
-    expect((await rpc(t, bob, 'ListTasks', { pageToken: 'not-a-token' })).body.error.code).toBe(-32602);
-    const alices = (await rpc(t, alice, 'ListTasks', { pageSize: 100 })).body.result.tasks.map((task: { id: string }) => task.id);
+    expect((await callA2a(t, bob, 'ListTasks', { status: 'TASK_STATE_FAILED' })).body.result).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
+    expect((await callA2a(t, bob, 'ListTasks', { statusTimestampAfter: '2999-01-01T00:00:00Z' })).body.result.totalSize).toBe(0);
+    expect((await callA2a(t, bob, 'ListTasks', { pageToken: 'not-a-token' })).body.error.code).toBe(-32602);
+    const alices = (await callA2a(t, alice, 'ListTasks', { pageSize: 100 })).body.result.tasks.map((task: { id: string }) => task.id);
     expect(alices.filter((id: string) => ids.includes(id))).toEqual([]);
   });
 
@@ -191,14 +162,14 @@ describe('A2A tasks with a model', () => {
     fake.script.push({ kind: 'hang' });
     const before = fake.seen.length;
     const started = Task.toJSON((await client.sendMessage(sendRequest('Take forever', {}, { returnImmediately: true }))) as Task) as any;
-    await until(client, started.id, ['TASK_STATE_WORKING']);
-    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    await clientWaitForState(client, started.id, ['TASK_STATE_WORKING']);
+    await untilAsked(fake, before);
     const canceled = Task.toJSON(await client.cancelTask({ tenant: '', id: started.id } as never)) as any;
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
-    while (!fake.seen[before].closedEarly) await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilAborted(fake, before);
     expect((Task.toJSON(await client.getTask({ tenant: '', id: started.id } as never)) as any).status.state).toBe('TASK_STATE_CANCELED');
     await expect(client.cancelTask({ tenant: '', id: started.id } as never)).rejects.toBeInstanceOf(TaskNotCancelableError);
-    const reply = await rpc(t, alice, 'SendMessage', { message: ask('more', { taskId: started.id }) });
+    const reply = await callA2a(t, alice, 'SendMessage', { message: userMessage('more', { taskId: started.id }) });
     expect(reply.body.error).toMatchObject({ code: -32004 });
   });
 
@@ -207,17 +178,17 @@ describe('A2A tasks with a model', () => {
     fake.script.push({ kind: 'hang' });
     const before = fake.seen.length;
     const started = Task.toJSON((await client.sendMessage(sendRequest('Start', {}, { returnImmediately: true }))) as Task) as any;
-    while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilAsked(fake, before);
     const texts = Array.from({ length: 8 }, (_, i) => `more ${i}`);
-    const sends = await Promise.all(texts.map((text) => rpc(t, alice, 'SendMessage', { message: ask(text, { taskId: started.id }), configuration: { returnImmediately: true } })));
+    const sends = await Promise.all(texts.map((text) => callA2a(t, alice, 'SendMessage', { message: userMessage(text, { taskId: started.id }), configuration: { returnImmediately: true } })));
     expect(sends.map((reply) => reply.body.result?.task.id)).toEqual(texts.map(() => started.id));
-    const cancels = await Promise.all(texts.map(() => rpc(t, alice, 'CancelTask', { id: started.id })));
+    const cancels = await Promise.all(texts.map(() => callA2a(t, alice, 'CancelTask', { id: started.id })));
     expect(cancels.filter((reply) => reply.body.result?.status.state === 'TASK_STATE_CANCELED')).toHaveLength(1);
     expect(cancels.filter((reply) => reply.body.error?.code === -32002)).toHaveLength(7);
-    const history = (await rpc(t, alice, 'GetTask', { id: started.id })).body.result.history.map((m: any) => m.parts[0].text);
+    const history = (await callA2a(t, alice, 'GetTask', { id: started.id })).body.result.history.map((m: any) => m.parts[0].text);
     expect(history[0]).toBe('Start');
     expect([...history.slice(1)].sort()).toEqual(texts);
-    while (!fake.seen[before].closedEarly) await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilAborted(fake, before);
   });
 
   test('getTask of an unknown task and of another key\'s task: TaskNotFoundError; neither can be canceled or messaged', async () => {
@@ -227,17 +198,17 @@ describe('A2A tasks with a model', () => {
     await expect(bobs.getTask({ tenant: '', id: 'turn_unknown' } as never)).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(bobs.getTask({ tenant: '', id: task.id } as never)).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(bobs.cancelTask({ tenant: '', id: task.id } as never)).rejects.toBeInstanceOf(TaskNotFoundError);
-    expect((await rpc(t, bob, 'SendMessage', { message: ask('theirs', { taskId: task.id }) })).body.error.code).toBe(-32001);
+    expect((await callA2a(t, bob, 'SendMessage', { message: userMessage('theirs', { taskId: task.id }) })).body.error.code).toBe(-32001);
   });
 
   test('a message to a terminal task: -32004; getTask honours historyLength', async () => {
     const client = await officialClient(t, alice);
     const task = Task.toJSON((await client.sendMessage(sendRequest('once'))) as Task) as any;
-    const reply = await rpc(t, alice, 'SendMessage', { message: ask('again', { taskId: task.id }) });
+    const reply = await callA2a(t, alice, 'SendMessage', { message: userMessage('again', { taskId: task.id }) });
     expect(reply.body.error).toEqual({ code: -32004, message: expect.stringContaining('TASK_STATE_COMPLETED'), data: [expect.objectContaining({ reason: 'UNSUPPORTED_OPERATION' })] });
-    const one = await rpc(t, alice, 'GetTask', { id: task.id, historyLength: 1 });
+    const one = await callA2a(t, alice, 'GetTask', { id: task.id, historyLength: 1 });
     expect(one.body.result.history).toEqual([expect.objectContaining({ role: 'ROLE_AGENT' })]);
-    expect((await rpc(t, alice, 'GetTask', { id: task.id, historyLength: 0 })).body.result).not.toHaveProperty('history');
+    expect((await callA2a(t, alice, 'GetTask', { id: task.id, historyLength: 0 })).body.result).not.toHaveProperty('history');
   });
 
   test('provider 500: FAILED with the error in the status message; an error row in the ledger', async () => {
@@ -255,13 +226,13 @@ describe('A2A tasks with a model', () => {
     try {
       fake.script.push({ kind: 'hang' });
       const before = fake.seen.length;
-      const reply = await rpc(second, alice, 'SendMessage', { message: ask('slow one') });
+      const reply = await callA2a(second, alice, 'SendMessage', { message: userMessage('slow one') });
       const task = reply.body.result.task;
       expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(task.status.state);
-      while (fake.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect((await rpc(t, alice, 'CancelTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
-      while (!fake.seen[before].closedEarly) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect((await rpc(second, alice, 'GetTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+      await untilAsked(fake, before);
+      expect((await callA2a(t, alice, 'CancelTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+      await untilAborted(fake, before);
+      expect((await callA2a(second, alice, 'GetTask', { id: task.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
     } finally {
       await second.close();
     }
@@ -278,10 +249,10 @@ test('A2A_WAIT_SECONDS: 60 by default, a positive integer up to 600', () => {
 describe('A2A tasks without a model', () => {
   test('the open loopback endpoint: a task FAILS with a clear message; ids are scoped to the local principal', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-tasks-'));
-    expect((await labdesk(dataDir, ['a2a', 'enable'])).status).toBe(0);
+    await enableA2a(dataDir);
     const t = await startTestApp({ DATA_DIR: dataDir });
     try {
-      const reply = await t.call('POST', '/a2a/v1', { body: { jsonrpc: '2.0', id: 'x', method: 'SendMessage', params: { message: ask('hello') } } });
+      const reply = await t.call('POST', '/a2a/v1', { body: { jsonrpc: '2.0', id: 'x', method: 'SendMessage', params: { message: userMessage('hello') } } });
       expect(reply.body.result.task.status).toMatchObject({ state: 'TASK_STATE_FAILED', message: { parts: [{ text: expect.stringContaining('no language model') }] } });
       const got = await t.call('POST', '/a2a/v1', { body: { jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: reply.body.result.task.id } } });
       expect(got.body.result.id).toBe(reply.body.result.task.id);

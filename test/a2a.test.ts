@@ -2,36 +2,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { mountingOf } from '../src/modules/a2a/a2a.policy';
 import { makeUser, startTestApp, TestApp } from './support/app';
-import { runLabdesk } from './support/cli';
-
-const labdesk = (dataDir: string, args: string[], env: Record<string, string> = {}) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
-
-/** `labdesk a2a key create`: the key id and the plaintext it prints once. */
-async function createKey(dataDir: string, label: string) {
-  const run = await labdesk(dataDir, ['a2a', 'key', 'create', '--label', label]);
-  expect(run).toMatchObject({ status: 0 });
-  const plaintext = /^key: +(ldk_a2a_\S+)$/m.exec(run.stdout)![1];
-  const id = /^key id: +(\S+)$/m.exec(run.stdout)![1];
-  return { id, plaintext };
-}
+import { createA2aKey, enableA2a, officialClient, rpc, rpcCall, rpcRaw } from './support/a2a';
+import { runLabdeskIn } from './support/cli';
 
 const newDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-'));
-
-/** One JSON-RPC call to /a2a/v1 over real HTTP. */
-function rpc(t: TestApp, body: unknown, opts: { key?: string; headers?: Record<string, string>; rawBody?: string } = {}) {
-  return t.call('POST', '/a2a/v1', {
-    token: opts.key,
-    headers: { 'A2A-Version': '1.0', ...opts.headers },
-    ...(opts.rawBody !== undefined ? { rawBody: opts.rawBody } : { body }),
-  });
-}
-
-const call = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const errorInfo = (reason: string) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }];
 
 describe('A2A endpoint with keys', () => {
@@ -41,9 +19,9 @@ describe('A2A endpoint with keys', () => {
   let bob: { id: string; plaintext: string };
 
   beforeAll(async () => {
-    expect(await labdesk(dataDir, ['a2a', 'enable'])).toMatchObject({ status: 0 });
-    alice = await createKey(dataDir, 'alice lab');
-    bob = await createKey(dataDir, 'bob');
+    await enableA2a(dataDir);
+    alice = await createA2aKey(dataDir, 'alice lab');
+    bob = await createA2aKey(dataDir, 'bob');
     t = await startTestApp({ DATA_DIR: dataDir });
   }, 120_000);
   afterAll(async () => t?.close());
@@ -52,7 +30,7 @@ describe('A2A endpoint with keys', () => {
     const stored = fs.readFileSync(path.join(dataDir, 'a2a-keys.json'), 'utf8');
     expect(stored).not.toContain(alice.plaintext.split('_').at(-1));
     expect(fs.statSync(path.join(dataDir, 'a2a-keys.json')).mode & 0o777).toBe(0o600);
-    const list = await labdesk(dataDir, ['a2a', 'key', 'list']);
+    const list = await runLabdeskIn(dataDir, ['a2a', 'key', 'list']);
     expect(list.stdout).toContain(`${alice.id}`);
     expect(list.stdout).toContain('alice lab');
     expect(list.stdout).not.toContain(alice.plaintext);
@@ -90,7 +68,7 @@ describe('A2A endpoint with keys', () => {
 
   test('without a key, or with a wrong one, the answer is 401 with a JSON-RPC error body, before the body is read', async () => {
     for (const key of [undefined, 'ldk_a2a_nonexistent1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', `${alice.plaintext.slice(0, -1)}X`]) {
-      const reply = await rpc(t, undefined, { key, rawBody: '{not json' });
+      const reply = await rpcRaw(t, key, '{not json');
       expect(reply.status).toBe(401);
       expect(reply.headers.get('www-authenticate')).toBe('Bearer');
       expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String) } });
@@ -98,7 +76,7 @@ describe('A2A endpoint with keys', () => {
   });
 
   test('-32700 for a body that is not JSON, with id null', async () => {
-    const reply = await rpc(t, undefined, { key: alice.plaintext, rawBody: '{"jsonrpc": "2.0", "id": 1,' });
+    const reply = await rpcRaw(t, alice.plaintext, '{"jsonrpc": "2.0", "id": 1,');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Invalid JSON payload') } });
   });
@@ -112,7 +90,7 @@ describe('A2A endpoint with keys', () => {
 
   test('-32600 for what is not one request object; the id is echoed when it is a valid id', async () => {
     const cases: [unknown, unknown][] = [
-      [[call(1, 'GetTask', { id: 'x' })], null], // a batch
+      [[rpcCall(1, 'GetTask', { id: 'x' })], null], // a batch
       [42, null],
       [{ jsonrpc: '2.0', id: true, method: 'GetTask' }, null],
       [{ jsonrpc: '2.0', method: 'GetTask' }, null], // no id
@@ -121,45 +99,45 @@ describe('A2A endpoint with keys', () => {
       [{ jsonrpc: '2.0', id: 6, method: 'GetTask', params: [1] }, 6],
     ];
     for (const [body, id] of cases) {
-      const reply = await rpc(t, body, { key: alice.plaintext });
+      const reply = await rpc(t, alice.plaintext, body);
       expect({ body, status: reply.status, reply: reply.body }).toEqual({ body, status: 200, reply: { jsonrpc: '2.0', id, error: { code: -32600, message: expect.any(String) } } });
     }
   });
 
   test('-32601 for an unknown method, v0.3 names included', async () => {
     for (const method of ['NoSuchMethod', 'message/send', 'tasks/get']) {
-      const reply = await rpc(t, call(3, method, {}), { key: alice.plaintext });
+      const reply = await rpc(t, alice.plaintext, rpcCall(3, method, {}));
       expect(reply.body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32601, message: expect.stringContaining(method) } });
     }
   });
 
   test('-32602 with google.rpc.BadRequest field violations; params in snake_case are read as camelCase', async () => {
-    const missing = await rpc(t, call(4, 'GetTask', {}), { key: alice.plaintext });
+    const missing = await rpc(t, alice.plaintext, rpcCall(4, 'GetTask', {}));
     expect(missing.body).toEqual({
       jsonrpc: '2.0',
       id: 4,
       error: { code: -32602, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'id', description: expect.any(String) }] }] },
     });
-    const snake = await rpc(t, call(5, 'ListTasks', { page_size: 0, include_artifacts: 'yes' }), { key: alice.plaintext });
+    const snake = await rpc(t, alice.plaintext, rpcCall(5, 'ListTasks', { page_size: 0, include_artifacts: 'yes' }));
     expect(snake.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['pageSize', 'includeArtifacts']);
-    const history = await rpc(t, call(6, 'GetTask', { id: 'turn_x', history_length: -1 }), { key: alice.plaintext });
+    const history = await rpc(t, alice.plaintext, rpcCall(6, 'GetTask', { id: 'turn_x', history_length: -1 }));
     expect(history.body.error.data[0].fieldViolations).toEqual([{ field: 'historyLength', description: expect.any(String) }]);
-    const emptyParts = await rpc(t, call(7, 'SendMessage', { message: { message_id: 'm1', role: 'ROLE_USER', parts: [] } }), { key: alice.plaintext });
+    const emptyParts = await rpc(t, alice.plaintext, rpcCall(7, 'SendMessage', { message: { message_id: 'm1', role: 'ROLE_USER', parts: [] } }));
     expect(emptyParts.body.error.data[0].fieldViolations).toEqual([{ field: 'message.parts', description: expect.any(String) }]);
-    const twoMembers = await rpc(t, call(8, 'SendMessage', { message: { messageId: 'm1', role: 'user', parts: [{ text: 'a', data: {} }] } }), { key: alice.plaintext });
+    const twoMembers = await rpc(t, alice.plaintext, rpcCall(8, 'SendMessage', { message: { messageId: 'm1', role: 'user', parts: [{ text: 'a', data: {} }] } }));
     expect(twoMembers.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.role', 'message.parts.0']);
-    const configuration = await rpc(t, call(9, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'a' }, { url: 'https://example.org/f' }] }, configuration: { history_length: -1, return_immediately: 'yes' } }), { key: alice.plaintext });
+    const configuration = await rpc(t, alice.plaintext, rpcCall(9, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'a' }, { url: 'https://example.org/f' }] }, configuration: { history_length: -1, return_immediately: 'yes' } }));
     expect(configuration.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.parts.1.url', 'configuration.returnImmediately', 'configuration.historyLength']);
   });
 
   test('valid params reach the method: valid snake_case ListTasks is not refused as params', async () => {
-    const reply = await rpc(t, call(9, 'ListTasks', { page_size: 5, context_id: 'ctx', status_timestamp_after: '2026-01-01T00:00:00Z' }), { key: alice.plaintext });
+    const reply = await rpc(t, alice.plaintext, rpcCall(9, 'ListTasks', { page_size: 5, context_id: 'ctx', status_timestamp_after: '2026-01-01T00:00:00Z' }));
     expect(reply.body).toEqual({ jsonrpc: '2.0', id: 9, result: { tasks: [], nextPageToken: '', pageSize: 5, totalSize: 0 } });
   });
 
   test('the id comes back with its type: number stays number, string stays string', async () => {
     for (const id of [12, '12', 0, 'a-b']) {
-      const reply = await rpc(t, call(id, 'GetExtendedAgentCard'), { key: alice.plaintext });
+      const reply = await rpc(t, alice.plaintext, rpcCall(id, 'GetExtendedAgentCard'));
       expect(reply.body).toEqual({ jsonrpc: '2.0', id, error: { code: -32004, message: expect.any(String), data: errorInfo('UNSUPPORTED_OPERATION') } });
     }
   });
@@ -167,28 +145,28 @@ describe('A2A endpoint with keys', () => {
   test('capabilities the card does not declare answer the A2A errors for them', async () => {
     // Push configs are built (test/a2a-push.test.ts): an unknown task is -32001, not -32003.
     for (const method of ['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig']) {
-      const reply = await rpc(t, call(1, method, { taskId: 't', id: 'p', url: 'https://example.org/hook' }), { key: alice.plaintext });
+      const reply = await rpc(t, alice.plaintext, rpcCall(1, method, { taskId: 't', id: 'p', url: 'https://example.org/hook' }));
       expect(reply.body.error).toEqual({ code: -32001, message: expect.any(String), data: errorInfo('TASK_NOT_FOUND') });
     }
     // Streaming is declared (test/a2a-stream.test.ts): an unknown task is -32001 before any stream.
-    expect((await rpc(t, call(3, 'SubscribeToTask', { id: 't' }), { key: alice.plaintext })).body.error).toEqual({ code: -32001, message: expect.any(String), data: errorInfo('TASK_NOT_FOUND') });
+    expect((await rpc(t, alice.plaintext, rpcCall(3, 'SubscribeToTask', { id: 't' }))).body.error).toEqual({ code: -32001, message: expect.any(String), data: errorInfo('TASK_NOT_FOUND') });
   });
 
   test('A2A-Version: 1.0, 1.0.x and none are served; another version is -32009 with VERSION_NOT_SUPPORTED', async () => {
     for (const version of ['1.0', '1.0.7', '']) {
-      const reply = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: alice.plaintext, headers: { 'A2A-Version': version } });
+      const reply = await rpc(t, alice.plaintext, rpcCall(1, 'GetExtendedAgentCard'), { 'A2A-Version': version });
       expect(reply.body.error.code).toBe(-32004);
     }
     for (const version of ['2.0', '0.3', '99.0', '1']) {
-      const reply = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: alice.plaintext, headers: { 'A2A-Version': version } });
+      const reply = await rpc(t, alice.plaintext, rpcCall(1, 'GetExtendedAgentCard'), { 'A2A-Version': version });
       expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') } });
     }
-    const query = await t.call('POST', '/a2a/v1', { token: alice.plaintext, query: { 'A2A-Version': '3.1' }, body: call(1, 'GetExtendedAgentCard') });
+    const query = await t.call('POST', '/a2a/v1', { token: alice.plaintext, query: { 'A2A-Version': '3.1' }, body: rpcCall(1, 'GetExtendedAgentCard') });
     expect(query.body.error.code).toBe(-32009);
   });
 
   test('a body that is not JSON by its Content-Type is -32005', async () => {
-    const reply = await rpc(t, undefined, { key: alice.plaintext, rawBody: JSON.stringify(call(1, 'GetExtendedAgentCard')), headers: { 'content-type': 'text/plain' } });
+    const reply = await rpcRaw(t, alice.plaintext, JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')), { 'content-type': 'text/plain' });
     expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32005, message: expect.any(String), data: errorInfo('CONTENT_TYPE_NOT_SUPPORTED') } });
   });
 
@@ -205,35 +183,22 @@ describe('A2A endpoint with keys', () => {
     });
     expect(reply.status).toBe(413);
     expect(JSON.parse(reply.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32602, message: expect.any(String) } });
-    expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: alice.plaintext })).body.error.code).toBe(-32004);
+    expect((await rpc(t, alice.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).body.error.code).toBe(-32004);
   });
 
   test('a revoked key is refused from the next request on; the other keys still work', async () => {
-    expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: bob.plaintext })).status).toBe(200);
-    expect(await labdesk(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 0 });
-    const refused = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: bob.plaintext });
+    expect((await rpc(t, bob.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
+    expect(await runLabdeskIn(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 0 });
+    const refused = await rpc(t, bob.plaintext, rpcCall(1, 'GetExtendedAgentCard'));
     expect(refused.status).toBe(401);
-    expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: alice.plaintext })).status).toBe(200);
-    const fresh = await createKey(dataDir, 'carol');
-    expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: fresh.plaintext })).status).toBe(200);
-    expect(await labdesk(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 2, stderr: expect.stringContaining('no active key') });
+    expect((await rpc(t, alice.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
+    const fresh = await createA2aKey(dataDir, 'carol');
+    expect((await rpc(t, fresh.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
+    expect(await runLabdeskIn(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 2, stderr: expect.stringContaining('no active key') });
   });
 
-  /** The official JS client (@a2a-js/sdk 1.3.0), its bearer on every request, the card included. */
-  function officialClient(key: string) {
-    const authFetch = createAuthenticatingFetchWithRetry(fetch, {
-      headers: async () => ({ Authorization: `Bearer ${key}` }),
-      shouldRetryWithHeaders: async () => undefined,
-    });
-    const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }),
-    });
-    return factory.createFromUrl(t.url);
-  }
-
   test('the official client resolves the card, finds the JSON-RPC transport and gets typed A2A errors', async () => {
-    const client = await officialClient(alice.plaintext);
+    const client = await officialClient(t, alice.plaintext);
     const card = await client.getAgentCard();
     expect(card.supportedInterfaces[0]).toMatchObject({ url: `${t.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
     const message = SendMessageRequest.fromJSON({ message: { messageId: 'm-client-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } });
@@ -244,12 +209,12 @@ describe('A2A endpoint with keys', () => {
   });
 
   test('the official client with a wrong key: the 401 surfaces as an error, no result', async () => {
-    const client = await officialClient('ldk_a2a_nonexistent1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx');
+    const client = await officialClient(t, 'ldk_a2a_nonexistent1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx');
     await expect(client.getTask({ tenant: '', id: 'turn_unknown' })).rejects.toThrow(/A2A key is not valid/);
   });
 
   test('a2a status prints every field', async () => {
-    const status = await labdesk(dataDir, ['a2a', 'status'], { DATABASE_URL: t.databaseUrl });
+    const status = await runLabdeskIn(dataDir, ['a2a', 'status'], { DATABASE_URL: t.databaseUrl });
     expect(status.status).toBe(0);
     for (const field of ['config file:', 'key file:', 'enabled:', 'owner plan/tier:', 'active keys:', 'file parts:', 'artifact inline limit:', 'bind host:', 'mounted:', 'authentication required:']) {
       expect(status.stdout).toContain(field);
@@ -278,7 +243,7 @@ describe('A2A mounting table', () => {
     const t = await startTestApp({ DATA_DIR: newDataDir() });
     try {
       expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(404);
-      expect((await rpc(t, call(1, 'GetExtendedAgentCard'))).status).toBe(404);
+      expect((await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(404);
     } finally {
       await t.close();
     }
@@ -286,10 +251,10 @@ describe('A2A mounting table', () => {
 
   test('loopback and no keys: open without authentication', async () => {
     const dataDir = newDataDir();
-    expect(await labdesk(dataDir, ['a2a', 'enable'])).toMatchObject({ status: 0 });
+    await enableA2a(dataDir);
     const t = await startTestApp({ DATA_DIR: dataDir });
     try {
-      const reply = await rpc(t, call(1, 'GetExtendedAgentCard'));
+      const reply = await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'));
       expect(reply.status).toBe(200);
       expect(reply.body.error.code).toBe(-32004);
     } finally {
@@ -299,7 +264,7 @@ describe('A2A mounting table', () => {
 
   test('a non-loopback bind and no keys: not mounted', async () => {
     const dataDir = newDataDir();
-    expect(await labdesk(dataDir, ['a2a', 'enable'])).toMatchObject({ status: 0 });
+    await enableA2a(dataDir);
     const t = await startTestApp({ DATA_DIR: dataDir, HOST: '0.0.0.0' });
     try {
       const card = await fetch(new URL('/.well-known/agent-card.json', `http://127.0.0.1:${new URL(t.url).port}`));
@@ -315,9 +280,9 @@ describe('A2A mounting table', () => {
     try {
       const freeOwner = await makeUser(first, { plan_code: 'free' });
       const proOwner = await makeUser(first, { plan_code: 'pro' });
-      const key = await createKey(dataDir, 'peer');
+      const key = await createA2aKey(dataDir, 'peer');
 
-      expect(await labdesk(dataDir, ['a2a', 'enable', '--owner', freeOwner.email])).toMatchObject({ status: 0 });
+      expect(await runLabdeskIn(dataDir, ['a2a', 'enable', '--owner', freeOwner.email])).toMatchObject({ status: 0 });
       const refused = await startTestApp({ DATA_DIR: dataDir }, { sameDatabaseAs: first });
       try {
         expect((await refused.call('GET', '/.well-known/agent-card.json')).status).toBe(404);
@@ -325,12 +290,12 @@ describe('A2A mounting table', () => {
         await refused.close();
       }
 
-      expect(await labdesk(dataDir, ['a2a', 'enable', '--owner', proOwner.email.toUpperCase()])).toMatchObject({ status: 0 });
+      expect(await runLabdeskIn(dataDir, ['a2a', 'enable', '--owner', proOwner.email.toUpperCase()])).toMatchObject({ status: 0 });
       const t = await startTestApp({ DATA_DIR: dataDir }, { sameDatabaseAs: first });
       try {
-        expect((await rpc(t, call(1, 'GetExtendedAgentCard'), { key: key.plaintext })).status).toBe(200);
+        expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
         await t.sql('update users set plan_code = $1 where id = $2', ['free', proOwner.id]);
-        const dropped = await rpc(t, call(1, 'GetExtendedAgentCard'), { key: key.plaintext });
+        const dropped = await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'));
         expect(dropped.status).toBe(403);
         expect(dropped.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Pro') } });
         expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(403);

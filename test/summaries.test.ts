@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
-import { freePort } from '../src/db/embedded';
-import { labOfTwo, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser, useTestApp } from './support/app';
+import { ChildServer, startChildServer } from './support/child';
+import { labOfTwo, makeUser, Reply, startTestApp, TestApp, TestLab, TestUser, useTestApp } from './support/app';
 import { createTestDatabase, query } from './support/databases';
 import { useFakeLlm, SeenRequest, Step } from './support/fake-llm';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
@@ -371,23 +370,16 @@ test('an attempt past SUMMARY_JOB_TIMEOUT_SECONDS is cancelled and retried: the 
 }, 60_000);
 
 test('an instance killed while its job runs (no stop): after the time-out another instance takes the job over and finishes it', async () => {
-  const cli = path.resolve(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
-  if (!fs.existsSync(cli)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
   const database = await createTestDatabase();
   const adminToken = `ldk_pat_testadmin${process.pid}xkilledxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-test-'));
-  const port = await freePort();
   // A 3 s time-out: the job's row expires 3 s after it started, and maintenance runs every 3 s.
   const jobEnv = { ...env, SUMMARY_JOB_TIMEOUT_SECONDS: '3', LLM_TIMEOUT_SECONDS: '30' };
-  const child = spawn(process.execPath, [cli, 'serve'], {
-    env: { ...process.env, ...jobEnv, DATABASE_URL: database.url, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent' },
-    stdio: 'ignore',
-  });
+  let child: ChildServer | undefined;
   let survivor: TestApp | undefined;
   try {
-    const url = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 300 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    const killed = { databaseUrl: database.url, adminToken, call: (method: string, route: string, opts = {}) => callServer(url, method, route, opts) } as unknown as TestApp;
+    child = await startChildServer({ ...jobEnv, DATABASE_URL: database.url, DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: adminToken });
+    const killed = { databaseUrl: database.url, adminToken, call: child.call } as unknown as TestApp;
     const user = await makeUser(killed);
     const id = newSessionId();
     const head = newUuid();
@@ -396,8 +388,7 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
     expect((await refresh(killed, user as TestUser, id)).body).toEqual({ status: 'pending' });
     for (let i = 0; i < 100 && callsFor(id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(callsFor(id)).toHaveLength(1);
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await child.kill();
     // The job is still `active` in the table: nothing ran its stop. Should this have been its last attempt, its error says why.
     expect(await query(database.url, `select state from pgboss.job where singleton_key = $1`, [id])).toEqual([{ state: 'active' }]);
     expect(await query(database.url, `select summary_error from trajectories where id = $1`, [id])).toEqual([{ summary_error: 'the summary did not finish: the instance making it stopped' }]);
@@ -408,19 +399,12 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
     expect(ready.body).toMatchObject({ enabled: true, status: 'ready', summary: { text: `part summary of ${id}`, head_uuid: head }, stale: false });
     expect(callsFor(id)).toHaveLength(2);
   } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await child?.kill();
     await survivor?.close();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }, 60_000);
-
-/** A call to a server this file did not start in-process (the same shape as TestApp.call). */
-async function callServer(base: string, method: string, route: string, opts: { token?: string; body?: unknown }): Promise<Reply> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  return replyOf(await fetch(new URL(route, base), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }));
-}
 
 test('without a provider: GET says enabled false, refresh only drops the cache (no job), POST …/summary is extractive', async () => {
   const { LLM_PROVIDER: _provider, LLM_MODEL: _model, ...withoutModel } = env;

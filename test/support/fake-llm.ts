@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from './until';
 
 /** What the scripted server answers to one request. */
 export type Step =
@@ -202,6 +203,13 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
 }
 
 export type FakeLlm = Awaited<ReturnType<typeof startFakeLlm>>;
+
+/** Waits (bounded, see `until`) until the fake has had more than `asked` requests: a model call is under way. */
+export const untilAsked = (fake: Pick<FakeLlm, 'seen'>, asked: number, seconds?: number) =>
+  until(() => `the model to be asked (still ${fake.seen.length} requests, ${asked} before)`, () => fake.seen.length > asked, { seconds });
+
+/** Waits (bounded, see `until`) until the caller closed request `index` before its answer was written: the call was aborted. */
+export const untilAborted = (fake: Pick<FakeLlm, 'seen'>, index: number) => until(`model request ${index} to be aborted`, () => fake.seen[index]?.closedEarly);
 
 /**
  * A suite's scripted model: started before its apps and closed after them. `env` (the given
