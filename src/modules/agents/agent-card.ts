@@ -58,7 +58,8 @@ export async function fetchCardSummary(url: string, policy: OutboundPolicy, limi
     if (error instanceof OutboundRefused || error instanceof OutboundRequestFailed) throw error;
     const status = /: (\d{3})$/.exec((error as Error)?.message ?? '')?.[1];
     if (status) throw new CardUnusable(`not an A2A agent: ${cardUrl.href} answered HTTP ${status}`);
-    if (error instanceof SyntaxError) throw new CardUnusable(`not an A2A agent: ${cardUrl.href} is not JSON`);
+    // By name: the fetch's JSON parser may be of another realm than this module's SyntaxError.
+    if ((error as Error)?.name === 'SyntaxError') throw new CardUnusable(`not an A2A agent: ${cardUrl.href} is not JSON`);
     throw error;
   }
   return summaryOf(card);
