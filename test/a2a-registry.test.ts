@@ -241,6 +241,25 @@ describe('registration and masking', () => {
     expect(await entryRow(alice, 'peer')).toEqual(before);
   });
 
+  test('a sandbox token of the owner may read the registry but not change or test it (403), and nothing changes', async () => {
+    const session = await t.call('POST', '/api/compute/sessions', { token: alice.token, body: {} });
+    expect(session.status).toBe(201);
+    const booted = await t.call('POST', '/api/compute/bootstrap', { body: { claim_token: session.body.claim_token } });
+    expect(booted.status).toBe(200);
+    const sandbox = { ...alice, token: booted.body.access_token as string };
+    const before = await t.sql(`select * from a2a_agents where user_id = $1 order by id`, [alice.id]);
+    expect((await t.call('GET', '/api/a2a/agents/peer', { token: sandbox.token })).body.api_key).toBe(MASK);
+    const refused = [
+      await register(sandbox, { id: 'from-sandbox', name: 'x', url: 'https://agent.example.com/' }),
+      await t.call('PATCH', '/api/a2a/agents/peer', { token: sandbox.token, body: { url: 'https://agent.example.com/' } }),
+      await t.call('DELETE', '/api/a2a/agents/peer', { token: sandbox.token }),
+      await t.call('POST', '/api/a2a/agents/peer/test', { token: sandbox.token }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403]);
+    expect(await t.sql(`select * from a2a_agents where user_id = $1 order by id`, [alice.id])).toEqual(before);
+    expect((await t.call('DELETE', `/api/compute/sessions/${session.body.lease_id}`, { token: alice.token })).status).toBe(200);
+  });
+
   test('at most 50 entries per user, also when 60 registrations arrive at once', async () => {
     const carol = await makeUser(t);
     const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => register(carol, { id: `agent-${i}`, name: `Agent ${i}`, url: 'https://agent.example.com/' })));
@@ -286,6 +305,19 @@ describe('test', () => {
     expect(reply.body.error).toMatch(reason);
     const row = await entryRow(alice, id);
     expect({ status: row.status, error: row.error, checked: row.checked_at instanceof Date, leased: row.test_until }).toEqual({ status: 'failed', error: reply.body.error, checked: true, leased: null });
+  });
+
+  test('one test per entry and three per user at once: the others are 429 before anything is fetched', async () => {
+    const dave = await makeUser(t);
+    for (let i = 0; i < 4; i++) expect((await register(dave, { id: `slow-${i}`, name: 'Slow', url: slow.url, allow_private: true })).status).toBe(200);
+    // Five requests in flight at once, each held by the slow peer until the time-out.
+    const ids = ['slow-0', 'slow-0', 'slow-1', 'slow-2', 'slow-3'];
+    const replies = await Promise.all(ids.map((id) => t.call('POST', `/api/a2a/agents/${id}/test`, { token: dave.token })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    expect(replies.filter((r) => r.status === 429).map((r) => r.body.detail).sort()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(a test of this agent is running|3 tests of your agents are running)/)]),
+    );
+    expect((await t.sql(`select count(*)::int as n from a2a_agents where user_id = $1 and test_until is not null`, [dave.id]))[0].n).toBe(0);
   });
 
   test('a new URL puts a tested entry back to pending; another name does not', async () => {
