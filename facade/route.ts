@@ -50,6 +50,7 @@ export const TAGS = {
   trajectories: 'Agent sessions: records, annotations, summaries, figures',
   releases: 'Desktop releases and the model catalog (public reads, publishing with the release token)',
   compute: 'Sandbox compute: plans, leases, credits',
+  agents: 'Outbound A2A agents: each user’s registry of external agents, and their tests',
   admin: 'Users, labs and storage for administrators',
 } as const;
 export type RouteTag = keyof typeof TAGS;

@@ -112,6 +112,14 @@ export const ROUTES: Route[] = [
   operation({ method: 'POST', path: '/api/compute/bootstrap', auth: 'none', tag: 'compute', summary: 'Exchange a claim token (single use)', operation: Op.ComputeBootstrapDocument, variables: { input: body() }, result: 'computeBootstrap', errors: { UNAUTHENTICATED: null } }),
   operation({ method: 'GET', path: '/api/compute/credits', auth: 'user', tag: 'compute', summary: 'Credits, reservations, token line and open leases', operation: Op.ComputeCreditsDocument, variables: {}, result: 'computeCredits' }),
 
+  // Outbound A2A agents (spec "A2A outbound registry", contracts §9). An entry's key is masked in every answer.
+  operation({ method: 'POST', path: '/api/a2a/agents', auth: 'user', tag: 'agents', summary: 'Register an outbound agent (or replace the entry of that id)', operation: Op.A2aAgentCreateDocument, variables: { input: body() }, result: 'a2aAgentCreate' }),
+  operation({ method: 'GET', path: '/api/a2a/agents', auth: 'user', tag: 'agents', summary: 'The caller’s outbound agents', operation: Op.A2aAgentsDocument, variables: {}, result: 'a2aAgents', list: true }),
+  operation({ method: 'GET', path: '/api/a2a/agents/{id}', auth: 'user', tag: 'agents', summary: 'An outbound agent', operation: Op.A2aAgentDocument, variables: { id: path('id') }, result: 'a2aAgent' }),
+  operation({ method: 'PATCH', path: '/api/a2a/agents/{id}', auth: 'user', tag: 'agents', summary: 'Change an outbound agent', operation: Op.A2aAgentUpdateDocument, variables: { id: path('id'), input: body() }, result: 'a2aAgentUpdate', errors: { CONFLICT: null } }),
+  operation({ method: 'DELETE', path: '/api/a2a/agents/{id}', auth: 'user', tag: 'agents', summary: 'Delete an outbound agent', operation: Op.A2aAgentDeleteDocument, variables: { id: path('id') }, result: 'a2aAgentDelete', status: 204 }),
+  operation({ method: 'POST', path: '/api/a2a/agents/{id}/test', auth: 'user', tag: 'agents', summary: 'Fetch the agent’s card and record the outcome ({ok: false, error} when it fails)', operation: Op.A2aAgentTestDocument, variables: { id: path('id') }, result: 'a2aAgentTest', omitNulls: true, errors: { RATE_LIMITED: null } }),
+
   // Admin: users and labs
   syncUsersRoute,
   operation({ method: 'GET', path: '/api/admin/users', auth: 'admin', tag: 'admin', summary: 'Search users', operation: Op.AdminUsersDocument, variables: { q: query('q'), planCode: query('plan_code'), limit: query('limit'), offset: query('offset') }, result: 'adminUsers' }),

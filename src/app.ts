@@ -191,6 +191,12 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   });
   const { port } = httpServer.address() as { port: number };
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  // PORT=0 asks for any free port: the one taken is this service's own from now on (outbound
+  // requests must not point at it, and URLs handed out name it).
+  if (config.port === 0) {
+    config.port = port;
+    if (!config.publicUrlFromEnv) config.publicUrl = url;
+  }
   logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
   sandboxes.serverUrl = url;
   const stopMeter = startMeter(services, logger);

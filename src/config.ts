@@ -64,6 +64,8 @@ export interface Config {
   a2aPushAllowPrivate: boolean;
   /** How often an idle A2A event stream sends an SSE comment line (`A2A_KEEPALIVE_SECONDS`), so proxies and clients do not time it out. */
   a2aKeepaliveSeconds: number;
+  /** How long a test of an outbound agent waits for its card (`A2A_AGENT_TEST_TIMEOUT_SECONDS`, 1-60, default 10), besides resolving its host. */
+  a2aAgentTestTimeoutSeconds: number;
   /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
@@ -260,6 +262,8 @@ export function loadConfig(env: Env = process.env): Config {
   const a2aPushAllowPrivate = oneOf('A2A_PUSH_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true';
   const a2aKeepaliveSeconds = positiveInt('A2A_KEEPALIVE_SECONDS', 15);
   if (a2aKeepaliveSeconds > 300) problems.push('A2A_KEEPALIVE_SECONDS must be at most 300 (proxies close idle streams sooner)');
+  const a2aAgentTestTimeoutSeconds = positiveInt('A2A_AGENT_TEST_TIMEOUT_SECONDS', 10);
+  if (a2aAgentTestTimeoutSeconds > 60) problems.push('A2A_AGENT_TEST_TIMEOUT_SECONDS must be at most 60 (the test answers within the request)');
   const summaryJobs = {
     timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
     retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
@@ -310,6 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
     a2aWaitSeconds,
     a2aPushAllowPrivate,
     a2aKeepaliveSeconds,
+    a2aAgentTestTimeoutSeconds,
     agent,
     maxJsonBodyBytes,
     logLevel,

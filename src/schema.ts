@@ -5,6 +5,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { A2aPushResolver } from './modules/a2a/a2a-push.resolver';
 import { A2aResolver } from './modules/a2a/a2a.resolver';
 import { AdminResolver } from './modules/admin/admin.resolver';
+import { OutboundAgentResolver } from './modules/agents/outbound-agent.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { CatalogResolver } from './modules/catalog/catalog.resolver';
 import { ComputeResolver } from './modules/compute/compute.resolver';
@@ -17,7 +18,7 @@ import type { AppPubSub } from './pubsub';
 
 export const SCHEMA_FILE = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema', 'schema.graphql');
 
-const RESOLVERS = [AuthResolver, A2aResolver, A2aPushResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver, FigureResolver, ReleaseResolver, CatalogResolver, ComputeResolver] as const;
+const RESOLVERS = [AuthResolver, A2aResolver, A2aPushResolver, OutboundAgentResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver, FigureResolver, ReleaseResolver, CatalogResolver, ComputeResolver] as const;
 
 /** The code-first domain schema. `pubSub` carries subscription events (Redis or in-process). */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {

@@ -13,9 +13,7 @@ import { useTestApp } from './support/app';
 const ENDPOINTS_FILE = path.resolve(__dirname, '..', 'docs', 'endpoints.tsv');
 
 /** Documented endpoints that later issues build; every other one must have exactly one route. */
-const NOT_YET_BUILT = [
-  /^\/api\/a2a\//,
-];
+const NOT_YET_BUILT: RegExp[] = [];
 
 /** The A2A server's own paths: not REST routes but facade/a2a.ts (the card, JSON-RPC through facade/rpc.ts, artifact downloads). */
 const A2A_SERVER = new Set([`GET ${AGENT_CARD_PATH}`, `POST ${A2A_RPC_PATH}`, `GET ${ARTIFACTS_PATH}/{task_id}/{index}`]);
