@@ -174,6 +174,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     },
   );
 
+  // GET /a2a/v1/artifacts/{task_id}/{index}: an artifact's bytes, for the key that made the task.
   router.get(`${ARTIFACTS_PATH}/:taskId/:index`, async (req: Request, res: Response) => {
     try {
       const principal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization);

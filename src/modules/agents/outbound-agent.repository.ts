@@ -16,15 +16,7 @@ export interface OutboundAgentRow {
 }
 
 /** What a write sets; status goes back to pending when `resetStatus`. */
-export interface OutboundAgentWrite {
-  id: string;
-  name: string;
-  url: string;
-  apiKeySealed: string | null;
-  enabled: boolean;
-  allowPrivate: boolean;
-  resetStatus: boolean;
-}
+export type OutboundAgentWrite = Pick<OutboundAgentRow, 'id' | 'name' | 'url' | 'apiKeySealed' | 'enabled' | 'allowPrivate'> & { resetStatus: boolean };
 
 const COLUMNS = `id, name, url, api_key_sealed as "apiKeySealed", enabled, allow_private as "allowPrivate", status, error, checked_at as "checkedAt", created_at as "createdAt", updated_at as "updatedAt"`;
 
