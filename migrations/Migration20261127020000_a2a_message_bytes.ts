@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
  * the compressed size (a file of zeros would pass for small). Adding the column rewrites the
  * table once. Written by hand in the generator's form.
  */
-export class Migration20261127010000_a2a_message_bytes extends Migration {
+export class Migration20261127020000_a2a_message_bytes extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table "a2a_messages" add column "bytes" int generated always as (octet_length("message"::text)) stored;`);
