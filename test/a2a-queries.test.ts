@@ -71,7 +71,7 @@ describe('A2A statements per call', () => {
     // trajectory record appended once, at the end; the task's messages read at its start and for the record.
     expect(matching(statements, /^insert into a2a_turns/)).toHaveLength(1);
     expect(matching(statements, /^insert into trajectory_records/)).toHaveLength(1);
-    expect(matching(statements, /^select seq, message from a2a_messages where task_id = \$1 and seq > \$2/)).toHaveLength(2);
+    expect(matching(statements, /^select seq, case when jsonb_typeof\(message->'parts'\).* from a2a_messages where task_id = \$1 and seq > \$2/)).toHaveLength(2);
   });
 
   test('GetTask: two statements, the gate and the task with its history and artifacts', async () => {

@@ -54,7 +54,7 @@ export type A2aMessageSendInput = {
 export type A2aTaskListInput = {
   /** Only tasks of this context. */
   contextId?: string | null | undefined;
-  /** Most recent messages per task (none by default). */
+  /** Most recent messages per task (none by default), within 4 MiB of stored JSON for the whole page, spent on its tasks in order. */
   historyLength?: number | null | undefined;
   /** Include each task’s artifacts (absent otherwise). */
   includeArtifacts?: boolean | null | undefined;

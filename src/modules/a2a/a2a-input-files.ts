@@ -23,7 +23,8 @@ const EXTENSIONS: Record<string, string> = {
 type Wire = Record<string, unknown>;
 
 const essenceOf = (mediaType: unknown) => (typeof mediaType === 'string' ? mediaType.split(';')[0].trim().toLowerCase() : 'application/octet-stream');
-const isFilePart = (part: Wire) => typeof part.raw === 'string';
+/** A `raw` part of a message read without its payload (`withoutRawPayloads`): the payload's decoded size stands in its place. */
+const isFilePart = (part: Wire) => typeof part.rawBytes === 'number';
 
 /**
  * A part's file name as one safe path segment: the last segment of what the caller named (so
@@ -56,8 +57,9 @@ function candidate(name: string, attempt: number): string {
  * Saves the `raw` parts of a task's message into the workspace's `inputs/`, each under a new
  * name (an existing file or link is never replaced or followed: the workspace's confined,
  * exclusive write), and records where each went, or why it was not saved (the workspace's caps,
- * say): one row per part, so a retried turn saves nothing twice. Never throws for a file: the
- * model is told what became of it.
+ * say): one row per part, so a retried turn saves nothing twice. `message` is read without its
+ * payloads (`withoutRawPayloads`): each payload not saved yet is read alone, so one file's
+ * bytes at most are in memory. Never throws for a file: the model is told what became of it.
  * @throws only on a database error
  */
 export async function saveInputFiles(q: Query, workspaces: Workspaces, workspace: string, taskId: string, seq: number, message: Wire, logger: Logger): Promise<void> {
@@ -69,7 +71,9 @@ export async function saveInputFiles(q: Query, workspaces: Workspaces, workspace
   for (const { part, index } of files) {
     n++;
     if (done.has(index)) continue;
-    const bytes = Buffer.from(part.raw as string, 'base64');
+    const payload = await repo.rawPayloadOf(q, taskId, seq, index);
+    if (payload === null) continue; // its task was deleted meanwhile: nothing is left to save
+    const bytes = Buffer.from(payload, 'base64');
     const name = safeFileName(part.filename, part.mediaType, n);
     const row: InputFileRow = { taskId, seq, part: index, path: null, mediaType: essenceOf(part.mediaType), bytes: bytes.length, note: null };
     try {

@@ -37,7 +37,16 @@ export async function findTask(q: Query, principal: string, id: string, lock = f
   return row ? asTask(row) : null;
 }
 
-/** A task with its most recent `historyLimit` messages (oldest first; all with null) and its artifacts. */
+/**
+ * Bytes of stored message JSON (`a2a_messages.bytes`) one answer's history holds at most: a
+ * message may carry a file of up to the body limit, so a count of messages alone does not bound
+ * what a read loads. The most recent messages are kept, newest first, while their total stays
+ * within it; a message larger than the budget on its own is left out and the older ones are
+ * still counted. For ListTasks the budget is the whole page's, spent on its tasks in page order.
+ */
+export const HISTORY_BYTES = 4 * 1024 ** 2;
+
+/** A task with its most recent `historyLimit` messages within HISTORY_BYTES (oldest first; all with null) and its artifacts. */
 export interface TaskWithDetails {
   task: TaskRow;
   history: Record<string, unknown>[];
@@ -46,15 +55,20 @@ export interface TaskWithDetails {
 
 /**
  * The principal's task with its recent history and its artifacts in one statement (another
- * principal's is not found): what GetTask and a settled SendMessage answer.
+ * principal's is not found): what GetTask and a settled SendMessage answer. The history's
+ * messages are chosen by their sizes alone (a window sum over `bytes`); only those kept are read.
  */
 export async function findTaskWithDetails(q: Query, principal: string, id: string, historyLimit: number | null): Promise<TaskWithDetails | null> {
   const [row] = await q<Record<string, unknown> & { history: Record<string, unknown>[]; artifacts: Record<string, unknown>[] }>(
     `select ${TASK_COLUMNS},
-            (select coalesce(json_agg(recent.message order by recent.seq), '[]') from (select seq, message from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent) as history,
+            (select coalesce(json_agg(m.message order by m.seq), '[]') from a2a_messages m where m.task_id = t.id and m.seq in (
+               select seq from (
+                 select seq, sum(bytes) over (order by seq desc) as total
+                   from (select seq, bytes from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent where bytes <= ?
+               ) sized where total <= ?)) as history,
             (select coalesce(json_agg(a.artifact order by a.position, a.created_at, a.artifact_id), '[]') from a2a_artifacts a where a.task_id = t.id) as artifacts
        from a2a_tasks t where t.id = ? and t.principal = ?`,
-    [historyLimit, id, principal],
+    [historyLimit, HISTORY_BYTES, HISTORY_BYTES, id, principal],
   );
   if (!row) return null;
   const { history, artifacts, ...task } = row;
@@ -90,21 +104,42 @@ export async function lastSeq(q: Query, taskId: string): Promise<number> {
   return row.seq;
 }
 
-/** The last `limit` messages of each task (all when undefined), oldest first. */
+/**
+ * The last `limit` messages of each task (all when undefined), oldest first, within HISTORY_BYTES
+ * for all the tasks together, spent in the order of `taskIds` (a later task may get none). The
+ * messages are chosen by their sizes alone; only those kept are read.
+ */
 export async function historiesOf(q: Query, taskIds: string[], limit?: number): Promise<Map<string, Record<string, unknown>[]>> {
   const histories = new Map<string, Record<string, unknown>[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0 || limit === 0) return histories;
   const rows = await q<{ taskId: string; message: Record<string, unknown> }>(
-    `select task_id as "taskId", message from (
-       select task_id, seq, message, row_number() over (partition by task_id order by seq desc) as back from a2a_messages where task_id = any(?)
-     ) recent where ? :: int is null or back <= ? order by task_id, seq`,
-    [taskIds, limit ?? null, limit ?? null],
+    `select m.task_id as "taskId", m.message from a2a_messages m join (
+       select task_id, seq, sum(bytes) over (order by place, seq desc) as total from (
+         select s.task_id, s.seq, s.bytes, p.place, row_number() over (partition by s.task_id order by s.seq desc) as back
+           from a2a_messages s join unnest(?::text[]) with ordinality as p (task_id, place) on p.task_id = s.task_id
+       ) recent where (?::int is null or back <= ?) and bytes <= ?
+     ) sized on sized.task_id = m.task_id and sized.seq = m.seq
+     where sized.total <= ? order by m.task_id, m.seq`,
+    [taskIds, limit ?? null, limit ?? null, HISTORY_BYTES, HISTORY_BYTES],
   );
   for (const row of rows) histories.get(row.taskId)!.push(row.message);
   return histories;
 }
 
-/** A stored message with its place: its task and its sequence number there. */
+/**
+ * The stored message `column` as a turn reads it: each `raw` part without its payload and with
+ * `rawBytes` (the payload's decoded size) instead, every other member kept (filename,
+ * mediaType, …). A `rawBytes` a caller put on another part is dropped, so the member always marks
+ * a file part. The model sees text and a file's description only, so a turn never loads file
+ * bytes this way (`rawPayloadOf` reads one when it is saved).
+ */
+export const withoutRawPayloads = (column: string) => `case when jsonb_typeof(${column}->'parts') = 'array' then jsonb_set(${column}, '{parts}', (
+    select coalesce(jsonb_agg(case when jsonb_typeof(part->'raw') = 'string'
+        then (part - 'raw') || jsonb_build_object('rawBytes', octet_length(part->>'raw') / 4 * 3 - octet_length(part->>'raw') + octet_length(rtrim(part->>'raw', '=')))
+        else part - 'rawBytes' end order by place), '[]'::jsonb)
+      from jsonb_array_elements(${column}->'parts') with ordinality as p (part, place))) else ${column} end`;
+
+/** A stored message with its place: its task and its sequence number there; `raw` parts without their payloads (`withoutRawPayloads`). */
 export interface StoredMessage {
   taskId: string;
   seq: number;
@@ -113,16 +148,22 @@ export interface StoredMessage {
 
 /**
  * The most recent messages of a context (every task of the principal in it), oldest first, at
- * most `limit`: what a turn gives the model as the conversation so far.
+ * most `limit`, without their raw payloads: what a turn gives the model as the conversation so far.
  */
 export async function contextMessages(q: Query, principal: string, contextId: string, limit: number): Promise<StoredMessage[]> {
   return q<StoredMessage>(
-    `select task_id as "taskId", seq, message from (
-       select m.message, t.created_at, m.task_id, m.seq from a2a_messages m join a2a_tasks t on t.id = m.task_id
+    `select m.task_id as "taskId", m.seq, ${withoutRawPayloads('m.message')} as message from (
+       select t.created_at, m.task_id, m.seq from a2a_messages m join a2a_tasks t on t.id = m.task_id
         where t.principal = ? and t.context_id = ? order by t.created_at desc, m.task_id desc, m.seq desc limit ?
-     ) recent order by created_at, task_id, seq`,
+     ) recent join a2a_messages m on m.task_id = recent.task_id and m.seq = recent.seq order by recent.created_at, recent.task_id, recent.seq`,
     [principal, contextId, limit],
   );
+}
+
+/** The base64 payload of one `raw` part (its message's task, seq and 0-based part index), or null when there is none. */
+export async function rawPayloadOf(q: Query, taskId: string, seq: number, part: number): Promise<string | null> {
+  const [row] = await q<{ raw: string | null }>(`select message->'parts'->(?::int)->>'raw' as raw from a2a_messages where task_id = ? and seq = ?`, [part, taskId, seq]);
+  return row?.raw ?? null;
 }
 
 /** Where a file part of a message was saved in the workspace (`path`), or why not (`note`). */

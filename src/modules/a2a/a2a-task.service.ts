@@ -24,7 +24,7 @@ const TURN_JOB = { timeoutSeconds: 900, retries: 1, retryDelaySeconds: 5, concur
 
 /** States a blocking SendMessage waits for: terminal, or interrupted (the caller must act). */
 export const SETTLED = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
-/** GetTask and SendMessage without historyLength: the most recent messages up to this many. */
+/** GetTask and SendMessage without historyLength: the most recent messages up to this many (and within `repo.HISTORY_BYTES`). */
 const HISTORY_CAP = 1000;
 const DEFAULT_PAGE_SIZE = 50;
 /**

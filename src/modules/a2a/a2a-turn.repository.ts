@@ -1,5 +1,6 @@
 import type { Query } from '../../db/sql';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
+import { withoutRawPayloads } from './a2a-task.repository';
 
 /** Where a turn stands between two runs of its job. */
 export type TurnPhase = 'running' | 'awaiting_approval' | 'awaiting_jobs';
@@ -80,7 +81,7 @@ export async function contextGranted(q: Query, principal: string, contextId: str
   return row !== undefined;
 }
 
-/** The task's messages after `afterSeq`, oldest first, with their sequence numbers. */
+/** The task's messages after `afterSeq`, oldest first, with their sequence numbers, without their raw payloads (`withoutRawPayloads`). */
 export async function messagesAfter(q: Query, taskId: string, afterSeq: number): Promise<{ seq: number; message: Record<string, unknown> }[]> {
-  return q(`select seq, message from a2a_messages where task_id = ? and seq > ? order by seq`, [taskId, afterSeq]);
+  return q(`select seq, ${withoutRawPayloads('message')} as message from a2a_messages where task_id = ? and seq > ? order by seq`, [taskId, afterSeq]);
 }

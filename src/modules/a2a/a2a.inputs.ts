@@ -32,7 +32,7 @@ export class A2aTaskListInput {
   @Field(() => String, { nullable: true, description: 'The nextPageToken of the page before.' })
   pageToken?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'Most recent messages per task (none by default).' })
+  @Field(() => Int, { nullable: true, description: 'Most recent messages per task (none by default), within 4 MiB of stored JSON for the whole page, spent on its tasks in order.' })
   historyLength?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Only tasks whose status changed strictly after this RFC 3339 time.' })

@@ -31,7 +31,7 @@ export class A2aTask {
   @Field(() => [GraphQLJSONObject], { nullable: true, description: 'Its artifacts (A2A Artifact objects), oldest first; null where the operation was not asked for them.' })
   artifacts?: Record<string, unknown>[];
 
-  @Field(() => [GraphQLJSONObject], { nullable: true, description: 'Its most recent messages (A2A Message objects), oldest first; null when none were asked for (historyLength 0).' })
+  @Field(() => [GraphQLJSONObject], { nullable: true, description: 'Its most recent messages (A2A Message objects), oldest first, within 4 MiB of stored JSON (newest first; a message larger on its own is left out, and so are those older than the budget reaches); null when none were asked for (historyLength 0).' })
   history?: Record<string, unknown>[];
 }
 

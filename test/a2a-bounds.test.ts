@@ -1,0 +1,181 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { SendMessageRequest, Task } from '@a2a-js/sdk';
+import { startFakeLlm, Step } from './support/fake-llm';
+import { startTestApp, TestApp } from './support/app';
+import { createA2aKey, enableA2a, expectProtoJson, officialClient, rpc, rpcCall, userMessage } from './support/a2a';
+import { HISTORY_BYTES } from '../src/modules/a2a/a2a-task.repository';
+
+/**
+ * What one key's large files make the server hold: the history answered to callers stays within
+ * its byte budget, and a turn of a context full of files reads none of their bytes. The app runs
+ * in this process, so its heap is this process's; the official client, real HTTP, real
+ * PostgreSQL, the scripted model as the only fake.
+ */
+
+const MiB = 1024 ** 2;
+/** A file under half the budget: two of them, with their JSON, pass it. */
+const SMALL_FILE = Math.floor(1.6 * MiB);
+const answer = (text: string, extra: Partial<Extract<Step, { kind: 'answer' }>> = {}): Step => ({ kind: 'answer', text, tokensIn: 13, tokensOut: 5, ...extra });
+const rawPart = (bytes: Buffer, filename: string) => ({ raw: bytes.toString('base64'), filename, mediaType: 'application/octet-stream' });
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
+const usage = () => {
+  const memory = process.memoryUsage();
+  return memory.heapUsed + memory.arrayBuffers;
+};
+
+/**
+ * The heap (with array buffers) once what the last calls left behind is let go: the app finishes
+ * a turn's job and its connections after the call has answered, so it is collected until two
+ * readings 200 ms apart agree within 1 MiB.
+ */
+async function settledUsage(): Promise<number> {
+  let last = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 50; round++) {
+    collectGarbage();
+    const now = usage();
+    if (Math.abs(now - last) < MiB) return now;
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return last;
+}
+
+/**
+ * How far the heap rose above where it had settled while `run` ran, at its highest (sampled
+ * every millisecond the event loop is free, and at the end), and where it settled after.
+ */
+async function peakGrowth(run: () => Promise<unknown>): Promise<{ peak: number; after: number }> {
+  const base = await settledUsage();
+  let peak = base;
+  const sampler = setInterval(() => (peak = Math.max(peak, usage())), 1);
+  try {
+    await run();
+  } finally {
+    clearInterval(sampler);
+  }
+  peak = Math.max(peak, usage());
+  return { peak: peak - base, after: (await settledUsage()) - base };
+}
+
+describe('A2A memory bounds for large files', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-bounds-'));
+  // Bubblewrap runs as another uid (the tests run as root): it must be able to search the parents.
+  const workspaceParent = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-bounds-ws-'));
+  fs.chmodSync(workspaceParent, 0o711);
+  const contextId = 'bounds-context';
+  let fake: Awaited<ReturnType<typeof startFakeLlm>>;
+  let t: TestApp;
+  let key: string;
+
+  const sendNow = async (message: Record<string, unknown>) => {
+    const reply = await rpc(t, key, rpcCall(1, 'SendMessage', { message, configuration: { returnImmediately: true } }));
+    expect(reply.body.error).toBeUndefined();
+    return reply.body.result.task;
+  };
+  async function untilCompleted(id: string) {
+    for (;;) {
+      const task = (await rpc(t, key, rpcCall(1, 'GetTask', { id, historyLength: 0 }))).body.result;
+      if (task.status.state === 'TASK_STATE_COMPLETED') return;
+      expect(task.status.state).toMatch(/SUBMITTED|WORKING/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const textsOf = (history: Record<string, any>[]) => history.map((message) => message.parts[0].text);
+
+  beforeAll(async () => {
+    fake = await startFakeLlm(() => answer('fallback answer'));
+    await enableA2a(dataDir);
+    key = (await createA2aKey(dataDir, 'bounds')).plaintext;
+    t = await startTestApp({
+      DATA_DIR: dataDir, AGENT_WORKSPACE_DIR: path.join(workspaceParent, 'workspaces'), LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test',
+      LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  test('GetTask, a blocking SendMessage and ListTasks answer the most recent messages within 4 MiB: a 20 MiB message is left out, and so is everything older than the budget reaches', async () => {
+    // The first model call waits while three more messages join the task.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    fake.script.push(answer('a first answer', { after: gate }));
+    const calls = fake.seen.length;
+    const first = userMessage('first', { contextId });
+    const task = await sendNow(first);
+    while (fake.seen.length === calls) await new Promise((resolve) => setTimeout(resolve, 20));
+    const added = [
+      { text: 'second', file: rawPart(randomBytes(SMALL_FILE), 'second.bin') },
+      { text: 'third', file: rawPart(randomBytes(20 * MiB), 'big-1.bin') },
+      { text: 'fourth', file: rawPart(randomBytes(SMALL_FILE), 'fourth.bin') },
+    ];
+    const sent: Record<string, Record<string, any>> = {};
+    for (const { text, file } of added) {
+      sent[text] = { ...userMessage(text, { taskId: task.id }), parts: [{ text }, file] };
+      await sendNow(sent[text]);
+    }
+    release();
+    await untilCompleted(task.id);
+
+    // Stored as sent, sized as PostgreSQL prints them.
+    const sizes = await t.sql<{ seq: number; bytes: number }>(`select seq, bytes from a2a_messages where task_id = $1 order by seq`, [task.id]);
+    expect(sizes.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5]);
+    const [, second, third, fourth, reply] = sizes.map((row) => row.bytes);
+    expect(third).toBeGreaterThan(HISTORY_BYTES);
+    expect(second + fourth + reply).toBeGreaterThan(HISTORY_BYTES);
+    expect(fourth + reply).toBeLessThanOrEqual(HISTORY_BYTES);
+
+    // Newest first: the answer and the fourth fit, the third is over the budget alone, the second
+    // would pass it, so it and the first are left out. The kept ones are as sent, file included.
+    const got = await rpc(t, key, rpcCall(1, 'GetTask', { id: task.id }));
+    expect(Buffer.byteLength(got.text)).toBeLessThan(HISTORY_BYTES + 64 * 1024);
+    const history = got.body.result.history;
+    expect(textsOf(history)).toEqual(['fourth', 'fallback answer']);
+    expect(history[0]).toMatchObject({ messageId: sent.fourth.messageId, role: 'ROLE_USER', parts: [{ text: 'fourth' }, { filename: 'fourth.bin', mediaType: 'application/octet-stream' }] });
+    expect(sha(history[0].parts[1].raw)).toBe(sha(sent.fourth.parts[1].raw));
+    expectProtoJson(got.body.result);
+    expect(textsOf((await rpc(t, key, rpcCall(1, 'GetTask', { id: task.id, historyLength: 1 }))).body.result.history)).toEqual(['fallback answer']);
+    expect(textsOf((await rpc(t, key, rpcCall(1, 'GetTask', { id: task.id, historyLength: 4 }))).body.result.history)).toEqual(['fourth', 'fallback answer']);
+
+    const listed = await rpc(t, key, rpcCall(1, 'ListTasks', { contextId, historyLength: 10 }));
+    expect(Buffer.byteLength(listed.text)).toBeLessThan(HISTORY_BYTES + 64 * 1024);
+    expect(textsOf(listed.body.result.tasks[0].history)).toEqual(['fourth', 'fallback answer']);
+
+    // A task whose only request is larger than the budget: its answer alone, the key kept.
+    const big = await rpc(t, key, rpcCall(1, 'SendMessage', { message: { ...userMessage('two files', { contextId }), parts: [{ text: 'two files' }, rawPart(randomBytes(20 * MiB), 'big-2.bin'), rawPart(randomBytes(20 * MiB), 'big-3.bin')] } }));
+    expect(big.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(textsOf(big.body.result.task.history)).toEqual(['fallback answer']);
+    expect(Buffer.byteLength(big.text)).toBeLessThan(64 * 1024);
+  }, 120_000);
+
+  test('a follow-up turn in the context of five files (3 × 20 MiB, 2 × 1.6 MiB) sees each described and completes, and the heap does not grow by a file while it runs', async () => {
+    const ask = async (text: string, inContext: string) => {
+      const done = Task.toJSON((await (await officialClient(t, key)).sendMessage(SendMessageRequest.fromJSON({ message: userMessage(text, { contextId: inContext }) }))) as Task) as any;
+      expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    };
+    const calls = fake.seen.length;
+    const { peak, after } = await peakGrowth(() => ask('Which files do you have?', contextId));
+    const seenByModel = fake.seen.slice(calls).map((request) => request.body.messages.map((message) => message.content).join('\n'));
+    expect(seenByModel).toHaveLength(1);
+    for (const [name, bytes] of [['second.bin', SMALL_FILE], ['big-1.bin', 20 * MiB], ['fourth.bin', SMALL_FILE], ['big-2.bin', 20 * MiB], ['big-3.bin', 20 * MiB]] as const) {
+      expect(seenByModel[0]).toContain(`[file inputs/${name} (application/octet-stream, ${bytes.toLocaleString('en-US')} bytes)]`);
+    }
+    expect(seenByModel[0]).toContain('Which files do you have?');
+    // Nothing held before the call was let go during it (that would hide what the turn held) …
+    expect(after).toBeGreaterThan(-4 * MiB);
+    // … and one file is 20 MiB (27 MiB as base64 text): the turn held not even one (reading the
+    // messages with their payloads it peaked at 210–240 MiB here; without them about 4 MiB).
+    expect(peak).toBeLessThan(12 * MiB);
+    expect(after).toBeLessThan(12 * MiB);
+  }, 120_000);
+});
