@@ -66,6 +66,8 @@ export interface Config {
   a2aKeepaliveSeconds: number;
   /** How long a test of an outbound agent waits for its card (`A2A_AGENT_TEST_TIMEOUT_SECONDS`, 1-60, default 10), besides resolving its host. */
   a2aAgentTestTimeoutSeconds: number;
+  /** How long each request of our agent to an outbound agent may take (`A2A_AGENT_CALL_TIMEOUT_SECONDS`, 1-120, default 20), besides resolving its host. */
+  a2aAgentCallTimeoutSeconds: number;
   /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
@@ -264,6 +266,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (a2aKeepaliveSeconds > 300) problems.push('A2A_KEEPALIVE_SECONDS must be at most 300 (proxies close idle streams sooner)');
   const a2aAgentTestTimeoutSeconds = positiveInt('A2A_AGENT_TEST_TIMEOUT_SECONDS', 10);
   if (a2aAgentTestTimeoutSeconds > 60) problems.push('A2A_AGENT_TEST_TIMEOUT_SECONDS must be at most 60 (the test answers within the request)');
+  const a2aAgentCallTimeoutSeconds = positiveInt('A2A_AGENT_CALL_TIMEOUT_SECONDS', 20);
+  if (a2aAgentCallTimeoutSeconds > 120) problems.push('A2A_AGENT_CALL_TIMEOUT_SECONDS must be at most 120 (a tool call holds up the turn)');
   const summaryJobs = {
     timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
     retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
@@ -315,6 +319,7 @@ export function loadConfig(env: Env = process.env): Config {
     a2aPushAllowPrivate,
     a2aKeepaliveSeconds,
     a2aAgentTestTimeoutSeconds,
+    a2aAgentCallTimeoutSeconds,
     agent,
     maxJsonBodyBytes,
     logLevel,

@@ -15,8 +15,8 @@ export type Step =
   | { kind: 'cut'; text: string }
   /** A streamed answer that sends its first piece, then nothing more (only the client can end it). */
   | { kind: 'stall'; text: string }
-  /** The model asks for tools (after `text`, if any); finish reason tool calls. */
-  | { kind: 'tools'; calls: ScriptedToolCall[]; text?: string; tokensIn: number; tokensOut: number };
+  /** The model asks for tools (after `text`, if any); finish reason tool calls. `after`: not before that settles. */
+  | { kind: 'tools'; calls: ScriptedToolCall[]; text?: string; tokensIn: number; tokensOut: number; after?: Promise<unknown> };
 
 export interface ScriptedToolCall {
   id: string;
@@ -137,7 +137,7 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
     const step = script.shift() ?? fallback(request);
     if (step.kind === 'hang') return;
     if (step.kind === 'answer' && step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
-    if (step.kind === 'answer' && step.after) await step.after;
+    if ((step.kind === 'answer' || step.kind === 'tools') && step.after) await step.after;
     if (step.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": "not a list"');
       return;

@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import type { ToolCall, ToolResult, ToolSpec } from '../../llm/language-model';
 import type { Logger } from '../../logger';
 import { LANGUAGES } from '../agent/sandbox';
+import { isPeerSend, isPeerTool, PeerCallContext, runPeerTool } from '../agents/peer-tools';
 
 /** Most characters of one tool result fed back to the model (the rest is cut, and it says so). */
 export const TOOL_OUTPUT_CHARS = 16_000;
@@ -53,8 +54,14 @@ export const AGENT_TOOLS: ToolSpec[] = [
 
 const EXECUTION_TOOLS = new Set(['run_code', 'start_job']);
 
-/** Whether the call runs code (and so needs an approval). A malformed call runs nothing: it is answered its error. */
-export const isExecution = (call: ToolCall) => EXECUTION_TOOLS.has(call.name) && !call.error;
+/**
+ * Whether the call runs code or sends a message to another agent (and so needs an approval). A
+ * malformed call runs nothing: it is answered its error.
+ */
+export const isExecution = (call: ToolCall) => (EXECUTION_TOOLS.has(call.name) || isPeerSend(call.name)) && !call.error;
+
+/** Whether the call waits for the caller's approval: code only where a sandbox can run it (else it is answered its error), messages to agents always. */
+export const needsCallerApproval = (call: ToolCall, sandboxAvailable: boolean) => isExecution(call) && (sandboxAvailable || isPeerSend(call.name));
 
 /**
  * The workspace of a principal's context. Two principals may use the same context id (each has
@@ -65,20 +72,21 @@ export function workspaceOf(principal: string, contextId: string): string {
   return `a2a-${createHash('sha256').update(`${principal}\n${contextId}`).digest('hex').slice(0, 40)}`;
 }
 
-/** What the approval request says will run: the tool, the language and the start of the code. */
+/** What the approval request says will run: the tool, the language and the start of the code, or the start of the message to the agent. */
 export function approvalSummary(calls: ToolCall[]): string {
   return calls
     .filter(isExecution)
     .map((call) => {
-      const input = call.input as { language?: string; code?: string };
-      const code = String(input.code ?? '').replace(/\s+/g, ' ').trim();
-      return `${call.name} (${input.language}): ${code.length > 200 ? `${code.slice(0, 200)}…` : code}`;
+      const input = call.input as { language?: string; code?: string; message?: string };
+      const text = String((isPeerSend(call.name) ? input.message : input.code) ?? '').replace(/\s+/g, ' ').trim();
+      const what = isPeerSend(call.name) ? `${call.name} (message to an external agent)` : `${call.name} (${input.language})`;
+      return `${what}: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
     })
     .join('; ');
 }
 
-export interface ToolContext {
-  services: Pick<Services, 'agent'>;
+export interface ToolContext extends PeerCallContext {
+  services: Pick<Services, 'agent'> & PeerCallContext['services'];
   workspace: string;
   /** Aborted when the task is canceled or the turn's attempt ends: a running program is killed. */
   signal: AbortSignal;
@@ -101,8 +109,9 @@ export async function runTool(call: ToolCall, context: ToolContext): Promise<Too
   const base = { toolCallId: call.id, toolName: call.name };
   if (call.error) return { ...base, output: `invalid call: ${call.error}`, isError: true };
   try {
-    const output = await execute(call.name, call.input as Record<string, unknown>, context);
-    return { ...base, output: bounded(JSON.stringify(output)) };
+    const input = call.input as Record<string, unknown>;
+    const output = isPeerTool(call.name) ? await runPeerTool(call.name, input, context) : JSON.stringify(await execute(call.name, input, context));
+    return { ...base, output: bounded(output) };
   } catch (error) {
     if (error instanceof AppError) {
       const fields = error.issues?.map((issue) => `${issue.path.join('.')}: ${issue.msg}`).join('; ');

@@ -1,5 +1,6 @@
 import type { Query } from '../../db/sql';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
+import type { PeerTaskRef } from '../agents/peer-tools';
 import { withoutRawPayloads } from './a2a-task.repository';
 
 /** Where a turn stands between two runs of its job. */
@@ -28,9 +29,11 @@ export interface TurnState {
   jobIds: string[];
   /** The answer, kept while the turn's jobs still run. */
   answer: string | null;
+  /** Tasks the turn started on peers (`a2a__<id>`): the only ones its `a2a_check` may read. */
+  peerTasks: PeerTaskRef[];
 }
 
-const COLUMNS = `task_id as "taskId", phase, transcript, context_turns as "contextTurns", pending, decision, steps, seen_seq as "seenSeq", outputs_before as "outputsBefore", job_ids as "jobIds", answer`;
+const COLUMNS = `task_id as "taskId", phase, transcript, context_turns as "contextTurns", pending, decision, steps, seen_seq as "seenSeq", outputs_before as "outputsBefore", job_ids as "jobIds", answer, peer_tasks as "peerTasks"`;
 
 /** The task's loop state; `lock` takes its row lock (inside a transaction). */
 export async function findTurn(q: Query, taskId: string, lock = false): Promise<TurnState | null> {
@@ -41,13 +44,13 @@ export async function findTurn(q: Query, taskId: string, lock = false): Promise<
 /** Writes the whole state (insert or replace): a turn job is the only writer of a running turn. */
 export async function saveTurn(q: Query, state: TurnState): Promise<void> {
   await q(
-    `insert into a2a_turns (task_id, phase, transcript, context_turns, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, updated_at)
-     values (?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?::jsonb, ?::text[], ?, now())
+    `insert into a2a_turns (task_id, phase, transcript, context_turns, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, peer_tasks, updated_at)
+     values (?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?::jsonb, ?::text[], ?, ?::jsonb, now())
      on conflict (task_id) do update set phase = excluded.phase, transcript = excluded.transcript, context_turns = excluded.context_turns, pending = excluded.pending, decision = excluded.decision,
-       steps = excluded.steps, seen_seq = excluded.seen_seq, outputs_before = excluded.outputs_before, job_ids = excluded.job_ids, answer = excluded.answer, updated_at = now()`,
+       steps = excluded.steps, seen_seq = excluded.seen_seq, outputs_before = excluded.outputs_before, job_ids = excluded.job_ids, answer = excluded.answer, peer_tasks = excluded.peer_tasks, updated_at = now()`,
     [
       state.taskId, state.phase, JSON.stringify(state.transcript), state.contextTurns, state.pending === null ? null : JSON.stringify(state.pending), state.decision,
-      state.steps, state.seenSeq, JSON.stringify(state.outputsBefore), state.jobIds, state.answer,
+      state.steps, state.seenSeq, JSON.stringify(state.outputsBefore), state.jobIds, state.answer, JSON.stringify(state.peerTasks),
     ],
   );
 }

@@ -1,3 +1,4 @@
+import type { AgentCard } from '@a2a-js/sdk';
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { guardedFetchImpl, OutboundLimits, OutboundPolicy, OutboundRefused, OutboundRequestFailed, FailureKind } from '../../net/outbound';
 
@@ -41,6 +42,15 @@ const FAILURE_WORDS: Record<FailureKind, string> = { unreachable: 'unreachable',
  * @throws OutboundRefused, OutboundRequestFailed, CardUnusable: see `failureReason`
  */
 export async function fetchCardSummary(url: string, policy: OutboundPolicy, limits: OutboundLimits): Promise<CardSummary> {
+  return summaryOf(await fetchAgentCard(url, policy, limits));
+}
+
+/**
+ * Fetches an agent's card as `fetchCardSummary` does (through the guard, with the official
+ * client's resolver), whole: what the client is made from to call the agent.
+ * @throws OutboundRefused, OutboundRequestFailed, CardUnusable: see `failureReason`
+ */
+export async function fetchAgentCard(url: string, policy: OutboundPolicy, limits: OutboundLimits): Promise<AgentCard> {
   const cardUrl = cardUrlOf(url);
   const guarded = guardedFetchImpl(policy, limits);
   // An answer that is not a card is not read: its body is let go at once, so its connection closes.
@@ -51,9 +61,8 @@ export async function fetchCardSummary(url: string, policy: OutboundPolicy, limi
     return new Response(null, { status: response.status });
   };
   const resolver = new DefaultAgentCardResolver({ fetchImpl });
-  let card: unknown;
   try {
-    card = await resolver.resolve(cardUrl.href, cardUrl.href);
+    return await resolver.resolve(cardUrl.href, cardUrl.href);
   } catch (error) {
     if (error instanceof OutboundRefused || error instanceof OutboundRequestFailed) throw error;
     const status = /: (\d{3})$/.exec((error as Error)?.message ?? '')?.[1];
@@ -62,7 +71,6 @@ export async function fetchCardSummary(url: string, policy: OutboundPolicy, limi
     if ((error as Error)?.name === 'SyntaxError') throw new CardUnusable(`not an A2A agent: ${cardUrl.href} is not JSON`);
     throw error;
   }
-  return summaryOf(card);
 }
 
 /** The members a test reports, from a 1.0 card (or a 0.3 one: `protocolVersion` at the top). @throws CardUnusable */
@@ -91,8 +99,16 @@ export function summaryOf(card: unknown): CardSummary {
  * Anything else is reported without its details (they may hold internals).
  */
 export function failureReason(error: unknown): string {
+  if (error instanceof CardUnusable) return error.message;
+  return outboundFailureReason(error) ?? 'the agent card could not be read';
+}
+
+/**
+ * Why the outbound guard stopped a request or it did not complete, as one line: `refused: …`,
+ * `unreachable: …`, `time-out: …`, `TLS: …` or `too large: …`; undefined for any other error.
+ */
+export function outboundFailureReason(error: unknown): string | undefined {
   if (error instanceof OutboundRefused) return `refused: ${error.reason}`;
   if (error instanceof OutboundRequestFailed) return `${FAILURE_WORDS[error.kind]}: ${error.reason}`;
-  if (error instanceof CardUnusable) return error.message;
-  return 'the agent card could not be read';
+  return undefined;
 }

@@ -33,6 +33,11 @@ export async function listAgents(q: Query, userId: string): Promise<OutboundAgen
   return (await q(`select ${COLUMNS} from a2a_agents where user_id = ? order by id`, [userId])).map(rowOf);
 }
 
+/** The user's enabled entries in id order: what their agent is offered as tools. */
+export async function listEnabledAgents(q: Query, userId: string): Promise<OutboundAgentRow[]> {
+  return (await q(`select ${COLUMNS} from a2a_agents where user_id = ? and enabled order by id`, [userId])).map(rowOf);
+}
+
 export async function findAgent(q: Query, userId: string, id: string): Promise<OutboundAgentRow | null> {
   const [row] = await q(`select ${COLUMNS} from a2a_agents where user_id = ? and id = ?`, [userId, id]);
   return row ? rowOf(row) : null;
