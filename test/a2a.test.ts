@@ -12,6 +12,9 @@ import { runLabdeskIn } from './support/cli';
 const newDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-'));
 const errorInfo = (reason: string) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }];
 
+/** A key one character off (its last), whatever that character is: never the key itself. */
+const wrongLast = (key: string) => `${key.slice(0, -1)}${key.endsWith('X') ? 'Y' : 'X'}`;
+
 describe('A2A endpoint with keys', () => {
   const dataDir = newDataDir();
   let t: TestApp;
@@ -67,7 +70,7 @@ describe('A2A endpoint with keys', () => {
   });
 
   test('without a key, or with a wrong one, the answer is 401 with a JSON-RPC error body, before the body is read', async () => {
-    for (const key of [undefined, 'ldk_a2a_nonexistent1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', `${alice.plaintext.slice(0, -1)}X`]) {
+    for (const key of [undefined, 'ldk_a2a_nonexistent1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', wrongLast(alice.plaintext)]) {
       const reply = await rpcRaw(t, key, '{not json');
       expect(reply.status).toBe(401);
       expect(reply.headers.get('www-authenticate')).toBe('Bearer');

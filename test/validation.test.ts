@@ -398,6 +398,8 @@ const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] =
   { method: 'POST', path: '/api/compute/sessions/{lease_id}/heartbeat', as: 'sandbox', valid: { active: false } },
   { method: 'POST', path: '/api/compute/bootstrap', as: 'none', valid: { claim_token: 'ldk_ct_unknown' } },
   { method: 'POST', path: '/api/admin/users/{user_id}/credits', as: 'admin', valid: { credits: 1, reason: 'never granted' } },
+  { method: 'POST', path: '/api/a2a/agents', as: 'plain', valid: { id: 'never', name: 'Never registered', url: 'https://peer.example.org', enabled: true } },
+  { method: 'PATCH', path: '/api/a2a/agents/{id}', as: 'plain', valid: { name: 'Renamed' } },
 ];
 
 /** A body that is not a JSON object, on every body route. */
@@ -1493,7 +1495,19 @@ const credentialRows: Row[] = [
   { method: 'POST', path: '/api/auth/refresh', as: 'none', bodyOf: (fx) => ({ refresh_token: fx.accessToken }), status: 401 },
 ];
 
+/** The outbound agent registry: entries are the caller's own (another's, or none, is 404). */
+const agentRows: Row[] = [
+  { method: 'POST', path: '/api/a2a/agents', as: 'plain', body: { name: 'Peer', url: 'https://peer.example.org', enabled: true }, status: 422, loc: ['body', 'id'] },
+  { method: 'POST', path: '/api/a2a/agents', as: 'plain', body: { id: 'Not An Id!', name: 'Peer', url: 'https://peer.example.org', enabled: true }, status: 422, loc: ['body', 'id'] },
+  { method: 'POST', path: '/api/a2a/agents', as: 'plain', body: { id: 'peer', name: 'Peer', url: 'ftp://peer.example.org', enabled: true }, status: 422, loc: ['body', 'url'] },
+  { method: 'GET', path: '/api/a2a/agents/{id}', as: 'plain', status: 404 },
+  { method: 'PATCH', path: '/api/a2a/agents/{id}', as: 'plain', body: { name: 'Renamed' }, status: 404 },
+  { method: 'DELETE', path: '/api/a2a/agents/{id}', as: 'plain', status: 404 },
+  { method: 'POST', path: '/api/a2a/agents/{id}/test', as: 'plain', status: 404 },
+];
+
 const ROWS: Row[] = [
+  ...agentRows,
   ...shapeRows,
   ...authRows,
   ...labRows,
@@ -1556,6 +1570,7 @@ function urlOf(row: Row): string {
     feed: 'latest-mac.yml',
     plan_id: '@pending',
     lease_id: '@lease',
+    id: 'no-such-peer',
   };
   const filled = row.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     let value = row.ids?.[name] ?? defaults[name];
