@@ -6,7 +6,7 @@ import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, unsupportedMediaType } from '../src/modules/a2a/a2a-parts';
 import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs, MAX_CONFIGS_PER_TASK } from '../src/modules/a2a/a2a-push.service';
 import { SETTLED } from '../src/modules/a2a/a2a-task.service';
-import { TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
+import { TASK_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
 import * as Op from './generated/operations';
 
 /**
@@ -286,7 +286,6 @@ function taskIdParams(name: string) {
   };
 }
 
-export const TASK_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED', 'TASK_STATE_AUTH_REQUIRED'];
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 function listTasksParams(params: Record<string, unknown>) {

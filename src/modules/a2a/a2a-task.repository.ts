@@ -17,6 +17,9 @@ const asTask = (row: Record<string, unknown>): TaskRow => ({ ...(row as unknown 
 /** States after which a task never changes again (A2A §4.1.3). */
 export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
 
+/** Every A2A 1.0 task state, as the wire writes it (A2A §4.1.3). */
+export const TASK_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED', 'TASK_STATE_AUTH_REQUIRED'];
+
 /**
  * Creates a task with its first message and answers its row: one statement (atomic on its own,
  * so no transaction round trips), as SendMessage starts a task on every call without a taskId.

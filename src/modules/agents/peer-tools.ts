@@ -10,6 +10,7 @@ import { guardedFetchImpl } from '../../net/outbound';
 import { CARD_MAX_BYTES, CardUnusable, fetchAgentCard, outboundFailureReason, summaryOf } from './agent-card';
 import { agentPolicy, openKey } from './outbound-agent.service';
 import { listEnabledAgents, OutboundAgentRow } from './outbound-agent.repository';
+import { TASK_STATES, TERMINAL_STATES } from '../a2a/a2a-task.repository';
 
 /*
  * The owner's registered agents as tools of the A2A analysis agent (docs/api.md "Outbound
@@ -32,8 +33,8 @@ const MESSAGE_MAX_CHARS = 8_000;
 const PEER_RESPONSE_MAX_BYTES = 1024 * 1024;
 /** What a peer task id may be: it is shown to the model outside the data block, so it must not carry words. */
 const PEER_TASK_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const KNOWN_STATES = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
-const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+const KNOWN_STATES = new Set(TASK_STATES);
+const TERMINAL = new Set(TERMINAL_STATES);
 const DESCRIPTION_MAX = 600;
 
 /** The sentence of the agent's instructions about peers and their data blocks. */
