@@ -7,6 +7,9 @@ import { Task } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { HostLookup } from '../src/net/outbound';
 import { retryDelaySeconds, verdictOf } from '../src/modules/a2a/a2a-push.policy';
+import { deleteFinishedDeliveries } from '../src/modules/a2a/a2a-push.repository';
+import { FINISHED_DELIVERY_KEEP_DAYS } from '../src/modules/a2a/a2a-push.service';
+import { sqlOf } from '../src/db/sql';
 import { SeenRequest, startFakeLlm, Step } from './support/fake-llm';
 import { makeUser, startTestApp, TestApp } from './support/app';
 import { callA2a, createA2aKey, enableA2a, expectProtoJson, officialClient, sendRequest, userMessage } from './support/a2a';
@@ -363,6 +366,25 @@ describe('A2A push notifications', () => {
     expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const anonymous = await t.call('POST', '/graphql', { body: query });
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  test('finished deliveries older than the keeping time are removed; recent and pending ones stay', async () => {
+    const taskId = await canceledTask(t, alice);
+    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'kept', url: receiver.url('/kept') });
+    await until('the delivery of the canceled state to finish', async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [taskId]))[0]?.outcome);
+    const insert = (finishedDaysAgo: number | null) =>
+      t.sql(
+        `insert into a2a_push_deliveries (task_id, config_id, state, status_at, outcome, finished_at, next_attempt_at)
+         values ($1, 'kept', 'TASK_STATE_CANCELED', now(), $2, $3, now() + interval '1 day') returning id`,
+        [taskId, finishedDaysAgo === null ? null : 'delivered', finishedDaysAgo === null ? null : new Date(Date.now() - finishedDaysAgo * 86_400_000)],
+      );
+    const [old] = await insert(FINISHED_DELIVERY_KEEP_DAYS + 1);
+    const [recent] = await insert(FINISHED_DELIVERY_KEEP_DAYS - 1);
+    const [pending] = await insert(null);
+    const removed = await deleteFinishedDeliveries(sqlOf(t.app.services.orm.em.fork() as any), FINISHED_DELIVERY_KEEP_DAYS);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    const left = (await t.sql<{ id: string }>(`select id from a2a_push_deliveries where id = any($1::bigint[])`, [[old.id, recent.id, pending.id]])).map((row) => row.id);
+    expect(left.sort()).toEqual([recent.id, pending.id].sort());
   });
 
   test('two instances on one database deliver each notification exactly once', async () => {

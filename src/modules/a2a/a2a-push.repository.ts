@@ -121,3 +121,9 @@ export async function tasksToDispatch(q: Query, jobName: string, limit: number):
   );
   return rows.map((row) => row.taskId);
 }
+
+/** Removes deliveries that finished (delivered, or failed for good) more than `keepDays` ago: the outbox is a queue, not a log. */
+export async function deleteFinishedDeliveries(q: Query, keepDays: number): Promise<number> {
+  const rows = await q<{ id: string }>(`delete from a2a_push_deliveries where finished_at < now() - make_interval(days => ?) returning id`, [keepDays]);
+  return rows.length;
+}

@@ -27,6 +27,9 @@ const DELIVERIES_PER_CONFIG_PER_RUN = 2;
 const PUSH_JOB = { timeoutSeconds: 300, retries: 2, retryDelaySeconds: 5, concurrency: 4 };
 /** How often each instance looks for due deliveries without a job (a state change, a retry coming due, a job lost). */
 const DISPATCH_SECONDS = 1;
+/** Finished deliveries are kept this long (for an operator to look at), then removed; looked for this often. */
+export const FINISHED_DELIVERY_KEEP_DAYS = 7;
+const CLEANUP_EVERY_MS = 3600_000;
 /** Per POST: A2A recommends 10–30 s; the receiver's answer body is not needed, so little of it is read. */
 const PUSH_LIMITS = { timeoutMs: 10_000, maxResponseBytes: 64 * 1024 };
 /** Configs one task may have (counted under the task's row lock). */
@@ -187,10 +190,17 @@ export async function ownerPushConfigs(em: EntityManager, viewer: Viewer, owner:
 export function registerA2aPushJobs(queue: JobQueue, services: Services, enabled: boolean, logger: Logger): { startDispatcher(): () => Promise<void> } {
   if (!enabled) return { startDispatcher: () => async () => undefined };
   queue.register<{ taskId: string }>(A2A_PUSH_JOB, PUSH_JOB, (data, run) => deliverPending(services, data.taskId, run, logger));
+  // The first tick of each instance cleans up; then once an hour (each instance: the delete is idempotent).
+  let cleanedAt = 0;
   return {
     startDispatcher: () =>
       startPeriodic('A2A push dispatch', DISPATCH_SECONDS, async () => {
-        for (const taskId of await repo.tasksToDispatch(sqlOf(forkOf(services)), A2A_PUSH_JOB, 100)) await services.jobs.send(A2A_PUSH_JOB, taskId, { taskId });
+        const q = sqlOf(forkOf(services));
+        for (const taskId of await repo.tasksToDispatch(q, A2A_PUSH_JOB, 100)) await services.jobs.send(A2A_PUSH_JOB, taskId, { taskId });
+        if (Date.now() - cleanedAt >= CLEANUP_EVERY_MS) {
+          cleanedAt = Date.now();
+          await repo.deleteFinishedDeliveries(q, FINISHED_DELIVERY_KEEP_DAYS);
+        }
       }, logger),
   };
 }
