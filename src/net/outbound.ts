@@ -112,6 +112,16 @@ export function serviceOrigins(settings: { publicUrl: string; host: string; port
 }
 
 /**
+ * The policy for a URL a user gave this service (a push webhook, an outbound agent): the
+ * service's own origins refused, private addresses only with `allowPrivate`, the service's
+ * resolver (tests give their own), refusals reported at `field`.
+ */
+export function userUrlPolicy(services: { config: { publicUrl: string; host: string; port: number }; outboundLookup?: HostLookup }, allowPrivate: boolean, field: (string | number)[]): OutboundPolicy {
+  const { config } = services;
+  return { allowPrivate, self: serviceOrigins({ publicUrl: config.publicUrl, host: config.host, port: config.port }), lookup: services.outboundLookup, field };
+}
+
+/**
  * Checks a URL a user gave before anything is sent to it: http(s) only, no user name or
  * password in it, and every address its host resolves to allowed by `policy` (a name with one
  * public and one private address is refused). Resolves once; connect with `guardedFetch` to the

@@ -6,7 +6,7 @@ import type { JobQueue, JobRun } from '../../jobs/queue';
 import { startPeriodic } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
 import type { Services } from '../../context';
-import { checkOutboundUrl, guardedFetch, OutboundPolicy, OutboundRefused, OutboundRequestFailed, serviceOrigins } from '../../net/outbound';
+import { checkOutboundUrl, guardedFetch, OutboundRefused, OutboundRequestFailed, userUrlPolicy } from '../../net/outbound';
 import * as repo from './a2a-push.repository';
 import { PushConfigRow } from './a2a-push.repository';
 import { AttemptVerdict, PUSHED_STATES, retryDelaySeconds, verdictOf } from './a2a-push.policy';
@@ -61,10 +61,7 @@ const configNotFound = () => new AppError('NOT_FOUND', 'push notification config
 const forkOf = (services: PushServices) => services.orm.em.fork() as EntityManager;
 
 /** The guard's policy for webhook URLs: private addresses only with A2A_PUSH_ALLOW_PRIVATE (metadata and the service itself never). */
-function pushPolicy(services: PushServices, field: (string | number)[]): OutboundPolicy {
-  const { config } = services;
-  return { allowPrivate: config.a2aPushAllowPrivate, self: serviceOrigins({ publicUrl: config.publicUrl, host: config.host, port: config.port }), lookup: services.outboundLookup, field };
-}
+const pushPolicy = (services: PushServices, field: (string | number)[]) => userUrlPolicy(services, services.config.a2aPushAllowPrivate, field);
 
 /**
  * Checks a config's URL with the outbound guard (resolving its host once) and seals its token

@@ -5,7 +5,7 @@ import type { Services } from '../../context';
 import * as repo from './a2a-task.repository';
 import { TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import { withAbsoluteUrls } from './a2a-artifacts';
-import { BACKSTOP_READ_MS, taskNotFound, wireTask } from './a2a-task.service';
+import { BACKSTOP_READ_MS, statusOnWire, taskNotFound, wireTask } from './a2a-task.service';
 
 type Wire = Record<string, unknown>;
 
@@ -36,7 +36,6 @@ export interface TaskEventOptions {
 const readTask = (q: Query, reader: TaskReader, taskId: string): Promise<TaskRow | null> =>
   reader.principal === null ? repo.findTaskById(q, taskId) : repo.findTask(q, reader.principal, taskId);
 
-const statusOf = (task: TaskRow) => (wireTask(task, undefined, undefined, '') as { status: Wire }).status;
 /** A status change is its state and its time (moveTask stamps every move), so the same change is never sent twice. */
 const changeOf = (task: TaskRow) => `${task.state}@${task.statusAt.toISOString()}`;
 
@@ -121,7 +120,7 @@ async function* readEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: T
       }
       if (changeOf(task) !== sent) {
         sent = changeOf(task);
-        yield { statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOf(task) } };
+        yield { statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOnWire(task) } };
       }
     }
   } finally {

@@ -58,10 +58,10 @@ export interface TaskWithDetails {
 
 /**
  * The principal's task with its recent history and its artifacts in one statement (another
- * principal's is not found): what GetTask and a settled SendMessage answer. The history's
+ * principal's is not found; null: any principal's, for the web tools): what GetTask and a settled SendMessage answer. The history's
  * messages are chosen by their sizes alone (a window sum over `bytes`); only those kept are read.
  */
-export async function findTaskWithDetails(q: Query, principal: string, id: string, historyLimit: number | null): Promise<TaskWithDetails | null> {
+export async function findTaskWithDetails(q: Query, principal: string | null, id: string, historyLimit: number | null): Promise<TaskWithDetails | null> {
   const [row] = await q<Record<string, unknown> & { history: Record<string, unknown>[]; artifacts: Record<string, unknown>[] }>(
     `select ${TASK_COLUMNS},
             (select coalesce(json_agg(m.message order by m.seq), '[]') from a2a_messages m where m.task_id = t.id and m.seq in (
@@ -70,8 +70,8 @@ export async function findTaskWithDetails(q: Query, principal: string, id: strin
                    from (select seq, bytes from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent where bytes <= ?
                ) sized where total <= ?)) as history,
             (select coalesce(json_agg(a.artifact order by a.position, a.created_at, a.artifact_id), '[]') from a2a_artifacts a where a.task_id = t.id) as artifacts
-       from a2a_tasks t where t.id = ? and t.principal = ?`,
-    [historyLimit, HISTORY_BYTES, HISTORY_BYTES, id, principal],
+       from a2a_tasks t where t.id = ? and (?::text is null or t.principal = ?)`,
+    [historyLimit, HISTORY_BYTES, HISTORY_BYTES, id, principal, principal],
   );
   if (!row) return null;
   const { history, artifacts, ...task } = row;

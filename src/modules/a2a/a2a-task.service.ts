@@ -43,7 +43,9 @@ type Wire = Record<string, unknown>;
 /** The same error for an unknown task and another principal's (spec: `task not found: <task_id>`): no existence oracle. */
 export const taskNotFound = (id: string) => new AppError('NOT_FOUND', `task not found: ${id}`, { a2aReason: 'TASK_NOT_FOUND' });
 const forkOf = (services: TaskServices) => services.orm.em.fork() as EntityManager;
-const publish = publishTask;
+
+/** A task's status on the wire (its message only when it has one). */
+export const statusOnWire = (task: TaskRow): Wire => ({ state: task.state, ...(task.statusMessage ? { message: task.statusMessage } : {}), timestamp: task.statusAt.toISOString() });
 
 /**
  * A task on the wire (A2A 1.0 ProtoJSON). `history` undefined omits the key (historyLength 0), as
@@ -54,17 +56,10 @@ export function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: 
   return {
     id: task.id,
     contextId: task.contextId,
-    status: { state: task.state, ...(task.statusMessage ? { message: task.statusMessage } : {}), timestamp: task.statusAt.toISOString() },
+    status: statusOnWire(task),
     ...(shown ? { artifacts: shown } : {}),
     ...(history ? { history } : {}),
   };
-}
-
-/** The task on the wire with its artifacts and most recent `historyLength` messages (default: up to 1000). */
-export async function taskWithDetails(q: Query, task: TaskRow, historyLength: number | undefined, baseUrl: string): Promise<Wire> {
-  const limit = historyLength ?? HISTORY_CAP;
-  const [histories, artifacts] = await Promise.all([repo.historiesOf(q, [task.id], limit), repo.artifactsOf(q, [task.id])]);
-  return wireTask(task, limit === 0 ? undefined : histories.get(task.id), artifacts.get(task.id), baseUrl);
 }
 
 /**
@@ -119,19 +114,19 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
     if (push) await savePushConfig(q, row, push, { deliverCurrentState: false, field: pushField });
     return { task: row, moved: null, queue: true };
   });
-  if (moved) publish(services, moved);
+  if (moved) publishTask(services, moved);
   if (queue) {
     try {
       await services.jobs.send(A2A_TURN_JOB, task.id, { taskId: task.id });
     } catch (error) {
       // Not queued, so no turn will ever run: the task says so rather than staying SUBMITTED.
       const failed = await repo.moveTask(sqlOf(em), task.id, 'TASK_STATE_FAILED', agentMessage(task, 'the turn could not be queued; send the message again'));
-      if (failed) publish(services, failed);
+      if (failed) publishTask(services, failed);
       throw error;
     }
   }
   if (!configuration.returnImmediately) await waitUntilSettled(services, principal, task.id, services.config.a2aWaitSeconds, callerGone);
-  return { task: await principalTask(preparedOf(em), principal, task.id, configuration.historyLength, baseUrl) };
+  return { task: await taskOnWire(preparedOf(em), principal.id, task.id, configuration.historyLength, baseUrl) };
 }
 
 const decisionIssue = (msg: string) => new AppError('VALIDATION_FAILED', `message.parts: ${msg}`, undefined, [{ path: ['message', 'parts'], msg, type: 'value_error' }]);
@@ -189,17 +184,17 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
 export async function getTask(services: TaskServices, principal: A2aPrincipal, params: Wire, baseUrl = services.config.publicUrl): Promise<Wire> {
-  return principalTask(preparedOf(forkOf(services)), principal, params.id as string, params.historyLength as number | undefined, baseUrl);
+  return taskOnWire(preparedOf(forkOf(services)), principal.id, params.id as string, params.historyLength as number | undefined, baseUrl);
 }
 
 /**
- * The principal's task on the wire with its artifacts and most recent `historyLength` messages
+ * The principal's task (any principal's with null: the web tools) on the wire with its artifacts and most recent `historyLength` messages
  * (default: up to 1000; 0: no `history` key), read in one statement.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
-async function principalTask(q: Query, principal: A2aPrincipal, taskId: string, historyLength: number | undefined, baseUrl: string): Promise<Wire> {
+export async function taskOnWire(q: Query, principal: string | null, taskId: string, historyLength: number | undefined, baseUrl: string): Promise<Wire> {
   const limit = historyLength ?? HISTORY_CAP;
-  const found = await repo.findTaskWithDetails(q, principal.id, taskId, limit);
+  const found = await repo.findTaskWithDetails(q, principal, taskId, limit);
   if (!found) throw taskNotFound(taskId);
   return wireTask(found.task, limit === 0 ? undefined : found.history, found.artifacts, baseUrl);
 }
@@ -255,8 +250,8 @@ export async function cancelTask(services: TaskServices, principal: A2aPrincipal
     await turns.deleteTurn(q, task.id);
     return (await repo.moveTask(q, task.id, 'TASK_STATE_CANCELED', null))!;
   });
-  publish(services, canceled);
-  return principalTask(preparedOf(em), principal, canceled.id, undefined, baseUrl);
+  publishTask(services, canceled);
+  return taskOnWire(preparedOf(em), principal.id, canceled.id, undefined, baseUrl);
 }
 
 /**

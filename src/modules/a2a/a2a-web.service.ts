@@ -4,7 +4,7 @@ import type { Services } from '../../context';
 import { pageInfoOf, PageInfo } from '../../pagination';
 import * as repo from './a2a-task.repository';
 import { ContextRow } from './a2a-task.repository';
-import { taskNotFound, taskWithDetails, wireTask } from './a2a-task.service';
+import { taskOnWire, wireTask } from './a2a-task.service';
 
 // Reads for the A2A owner's web tools: every principal's tasks (the callers authorize first).
 
@@ -17,10 +17,7 @@ const queryOf = (services: WebServices) => sqlOf(services.orm.em.fork() as Entit
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown task
  */
 export async function anyTask(services: WebServices, id: string, historyLength: number | undefined): Promise<Wire> {
-  const q = queryOf(services);
-  const task = await repo.findTaskById(q, id);
-  if (!task) throw taskNotFound(id);
-  return taskWithDetails(q, task, historyLength, services.config.publicUrl);
+  return taskOnWire(queryOf(services), null, id, historyLength, services.config.publicUrl);
 }
 
 /** One page of every principal's tasks (newest status first) with their artifacts, filtered. */

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
 import { inTransaction, sqlOf } from '../../db/sql';
 import { AppError, conflict, invalid, notFound } from '../../errors';
-import { checkOutboundUrl, OutboundPolicy, serviceOrigins } from '../../net/outbound';
+import { checkOutboundUrl, OutboundPolicy, userUrlPolicy } from '../../net/outbound';
 import type { Viewer } from '../auth/auth.service';
 import { CARD_MAX_BYTES, CardSummary, failureReason, fetchCardSummary } from './agent-card';
 import { A2aAgentCreateInput, A2aAgentUpdateInput, checkAgentCreate, checkAgentUpdate } from './outbound-agent.inputs';
@@ -27,8 +27,7 @@ const foreignMask = () => invalid([{ path: ['input', 'apiKey'], msg: 'is a maske
  * resolve to) never. The one guard the push webhooks use too.
  */
 export function agentPolicy(services: RegistryServices, allowPrivate: boolean, field: (string | number)[] = ['input', 'url']): OutboundPolicy {
-  const { config } = services;
-  return { allowPrivate, self: serviceOrigins({ publicUrl: config.publicUrl, host: config.host, port: config.port }), lookup: services.outboundLookup, field };
+  return userUrlPolicy(services, allowPrivate, field);
 }
 
 const keyAfter = (services: RegistryServices, change: KeyChange, storedSealed: string | null) =>
