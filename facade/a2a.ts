@@ -7,6 +7,7 @@ import express, { NextFunction, Request, Response, Router } from 'express';
 import { GraphQLSchema, subscribe, validate } from 'graphql';
 import { makeContext, originOf, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, notFound, toAppError } from '../src/errors';
+import { sha256Hex } from '../src/ids';
 import type { Logger } from '../src/logger';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, OUTPUT_MEDIA_TYPES } from '../src/modules/a2a/a2a-parts';
@@ -141,7 +142,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
           requestId: res.locals.requestId as string,
           origin: originOf(req, services.config.trustProxy),
           callerGone: callerGone.signal,
-          a2a: { principal, readmit: (em) => gate.admit(em, authorization), baseUrl: baseUrlOf(req, services) },
+          a2a: { principal, readmit: (em) => gate.admit(em, authorization) },
         });
         const methodCall: MethodCall = {
           services,
@@ -183,7 +184,6 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === 'INTERNAL') logger.error('A2A artifact download failed', { error: describe(error) });
-      if (appError.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
       if (res.headersSent) return void res.destroy();
       sendError(res, appError);
     }
@@ -215,7 +215,7 @@ async function artifactObject(services: Services, principal: A2aPrincipal, taskI
   if (!task || !artifact) throw missing;
   const parts = (artifact.parts ?? []) as Record<string, unknown>[];
   const file = parts.find((part) => typeof part.url === 'string' || typeof part.raw === 'string');
-  const etag = createHash('sha256').update(`${task.id}/${index}/${String(artifact.artifactId)}`).digest('hex');
+  const etag = sha256Hex(`${task.id}/${index}/${String(artifact.artifactId)}`);
   const described = (filename: string, contentType: string) => ({
     etag,
     lastModified: task.statusAt,

@@ -5,9 +5,9 @@ import { AppError, ErrorCode, FieldIssue } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, unsupportedMediaType } from '../src/modules/a2a/a2a-parts';
 import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs, MAX_CONFIGS_PER_TASK } from '../src/modules/a2a/a2a-push.service';
-import { SETTLED } from '../src/modules/a2a/a2a-task.service';
-import { TASK_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
+import { MAX_HISTORY_LENGTH, SETTLED_STATES, TASK_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
 import * as Op from './generated/operations';
+import { withoutNull } from './http';
 
 /**
  * The A2A 1.0 JSON-RPC binding as data: the envelope rules, one row per method, and the one
@@ -165,16 +165,11 @@ async function listTasksByOperation(call: MethodCall, params: Record<string, unk
 
 type Wire = Record<string, unknown>;
 
-/** `value` without the members of `names` that are null: absent on the wire, as ProtoJSON leaves unset members. */
-function withoutNulls(value: Wire, names: string[]): Wire {
-  return Object.fromEntries(Object.entries(value).filter(([key, member]) => !(member === null && names.includes(key))));
-}
-
-const wireStatus = (status: Wire) => withoutNulls(status, ['message']);
+const wireStatus = (status: Wire) => withoutNull(status, ['message']) as Wire;
 
 /** An `A2aTask` as GraphQL gives it, as the A2A Task on the wire (`history`, `artifacts`, `status.message` absent when null). */
 export function wireTaskOf(task: Wire): Wire {
-  return withoutNulls({ ...task, status: wireStatus(task.status as Wire) }, ['artifacts', 'history']);
+  return withoutNull({ ...task, status: wireStatus(task.status as Wire) }, ['artifacts', 'history']) as Wire;
 }
 
 /** An `A2aStreamResponse` as GraphQL gives it, as the one-member A2A StreamResponse on the wire. */
@@ -197,7 +192,7 @@ export function endsStream(event: Wire): boolean {
   const task = event.task as { status: { state: string } } | undefined;
   if (task) return TERMINAL_STATES.includes(task.status.state);
   const update = event.statusUpdate as { status: { state: string } } | undefined;
-  return update !== undefined && SETTLED.includes(update.status.state);
+  return update !== undefined && SETTLED_STATES.includes(update.status.state);
 }
 
 const METHODS = new Map(RPC_METHODS.map((method) => [method.name, method]));
@@ -274,7 +269,7 @@ function optionalCount(issues: Issues, params: Record<string, unknown>, name: st
 function getTaskParams(params: Record<string, unknown>) {
   const issues = new Issues();
   if (!isId(params.id)) issues.add('id', `required: a task id (1 to ${MAX_ID_CHARS} characters)`);
-  optionalCount(issues, params, 'historyLength', [0, 1000]);
+  optionalCount(issues, params, 'historyLength', [0, MAX_HISTORY_LENGTH]);
   return issues.done(params);
 }
 
@@ -293,7 +288,7 @@ function listTasksParams(params: Record<string, unknown>) {
   if (params.contextId !== undefined && !isId(params.contextId)) issues.add('contextId', 'must be a context id');
   if (params.status !== undefined && !TASK_STATES.includes(params.status as string)) issues.add('status', `must be one of ${TASK_STATES.join(', ')}`);
   optionalCount(issues, params, 'pageSize', [1, 100]);
-  optionalCount(issues, params, 'historyLength', [0, 1000]);
+  optionalCount(issues, params, 'historyLength', [0, MAX_HISTORY_LENGTH]);
   if (params.pageToken !== undefined && typeof params.pageToken !== 'string') issues.add('pageToken', 'must be a string');
   const after = params.statusTimestampAfter;
   if (after !== undefined && (typeof after !== 'string' || !RFC3339.test(after) || Number.isNaN(Date.parse(after)))) issues.add('statusTimestampAfter', 'must be an RFC 3339 timestamp');
@@ -333,7 +328,7 @@ function sendMessageParams(params: Record<string, unknown>) {
     if (!isObject(configuration)) issues.add('configuration', 'must be an object');
     else {
       if (configuration.returnImmediately !== undefined && typeof configuration.returnImmediately !== 'boolean') issues.add('configuration.returnImmediately', 'must be a boolean');
-      optionalCount(issues, configuration, 'historyLength', [0, 1000], 'configuration.');
+      optionalCount(issues, configuration, 'historyLength', [0, MAX_HISTORY_LENGTH], 'configuration.');
       const push = configuration.taskPushNotificationConfig;
       if (push !== undefined && push !== null) {
         if (!isObject(push)) issues.add('configuration.taskPushNotificationConfig', 'must be an object');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../ids';
 import type { Services } from '../../context';
 import { AppError } from '../../errors';
 import type { ToolCall, ToolResult, ToolSpec } from '../../llm/language-model';
@@ -69,7 +69,7 @@ export const needsCallerApproval = (call: ToolCall, sandboxAvailable: boolean) =
  * by naming its context.
  */
 export function workspaceOf(principal: string, contextId: string): string {
-  return `a2a-${createHash('sha256').update(`${principal}\n${contextId}`).digest('hex').slice(0, 40)}`;
+  return `a2a-${sha256Hex(`${principal}\n${contextId}`).slice(0, 40)}`;
 }
 
 /** What the approval request says will run: the tool, the language and the start of the code, or the start of the message to the agent. */

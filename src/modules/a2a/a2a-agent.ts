@@ -13,7 +13,7 @@ import { AGENT_TOOLS, approvalSummary, needsCallerApproval, runTool, ToolContext
 import { PEER_INSTRUCTIONS, peerToolsOf } from '../agents/peer-tools';
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from './a2a-artifacts';
 import * as repo from './a2a-task.repository';
-import { InputFileRow, StoredMessage, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from './a2a-input-files';
 import { recordTurn } from './a2a-record';
 import * as turns from './a2a-turn.repository';
@@ -27,8 +27,6 @@ export const MAX_TRANSCRIPT_CHARS = 400_000;
 const CONTEXT_MESSAGES = 100;
 const CONTEXT_CHARS = 200_000;
 const ANSWER_TOKENS = 4096;
-/** How often a running turn reads its task again: a cancel whose publication was lost is noticed this late at worst. */
-const BACKSTOP_READ_MS = 5000;
 
 export const NO_MODEL_MESSAGE = 'this server has no language model configured (LLM_PROVIDER), so the agent cannot answer';
 

@@ -19,8 +19,6 @@ export interface A2aPrincipal {
  */
 export interface A2aCaller {
   principal: A2aPrincipal;
-  /** The base of absolute URLs given to this caller (artifact downloads), as the card's. */
-  baseUrl: string;
   /** @throws FORBIDDEN, UNAUTHENTICATED as `A2aGate.admit` */
   readmit(em: EntityManager): Promise<A2aPrincipal>;
 }

@@ -1,10 +1,8 @@
 /**
  * The rules of A2A push deliveries as small functions over plain facts (docs/api.md "A2A",
- * "Push notifications"): which states are pushed, what an answer means, when to try again.
+ * "Push notifications"): what an answer means, when to try again. The states pushed are
+ * SETTLED_STATES (`a2a-task.repository.ts`; the outbox trigger lists them too).
  */
-
-/** States whose entry is pushed: terminal (A2A §4.1.3) and interrupted (the caller must act). Also in the migration's trigger. */
-export const PUSHED_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
 
 /** Attempts per delivery, the first included; then it is recorded `failed`. */
 export const MAX_DELIVERY_ATTEMPTS = 10;

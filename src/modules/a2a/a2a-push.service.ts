@@ -9,7 +9,7 @@ import type { Services } from '../../context';
 import { checkOutboundUrl, guardedFetch, OutboundRefused, OutboundRequestFailed, userUrlPolicy } from '../../net/outbound';
 import * as repo from './a2a-push.repository';
 import { PushConfigRow } from './a2a-push.repository';
-import { AttemptVerdict, PUSHED_STATES, retryDelaySeconds, verdictOf } from './a2a-push.policy';
+import { AttemptVerdict, retryDelaySeconds, verdictOf } from './a2a-push.policy';
 import * as taskRepo from './a2a-task.repository';
 import { taskNotFound, wireTask } from './a2a-task.service';
 import type { A2aPrincipal } from './a2a-gate.service';
@@ -96,7 +96,7 @@ export async function savePushConfig(q: Query, task: { id: string; state: string
   }
   const row: PushConfigRow = { taskId: task.id, id, url: prepared.url, tokenSealed: prepared.tokenSealed, authScheme: prepared.authScheme, authCredentialsSealed: prepared.authCredentialsSealed };
   await repo.upsertConfig(q, row);
-  if (options.deliverCurrentState && PUSHED_STATES.includes(task.state)) await repo.enqueueCurrentStatus(q, task.id, id);
+  if (options.deliverCurrentState && taskRepo.SETTLED_STATES.includes(task.state)) await repo.enqueueCurrentStatus(q, task.id, id);
   return wireConfig(row, prepared.token);
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../ids';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
 import { sqlOf } from '../../db/sql';
@@ -31,7 +31,7 @@ type Wire = Record<string, unknown>;
  * context id holds). Another key's context of the same name, or a later owner, is another trajectory.
  */
 export function contextSessionId(ownerId: string, principal: string, contextId: string): string {
-  return `a2a:${createHash('sha256').update(`${ownerId}\n${principal}\n${contextId}`).digest('hex').slice(0, 40)}`;
+  return `a2a:${sha256Hex(`${ownerId}\n${principal}\n${contextId}`).slice(0, 40)}`;
 }
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters not recorded]`);

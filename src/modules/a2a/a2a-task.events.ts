@@ -3,9 +3,9 @@ import { Query, sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
 import type { Services } from '../../context';
 import * as repo from './a2a-task.repository';
-import { TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import { BACKSTOP_READ_MS, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import { withAbsoluteUrls } from './a2a-artifacts';
-import { BACKSTOP_READ_MS, statusOnWire, taskNotFound, wireTask } from './a2a-task.service';
+import { statusOnWire, taskNotFound, wireTask } from './a2a-task.service';
 
 type Wire = Record<string, unknown>;
 

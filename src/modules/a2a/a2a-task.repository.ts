@@ -17,6 +17,16 @@ const asTask = (row: Record<string, unknown>): TaskRow => ({ ...(row as unknown 
 /** States after which a task never changes again (A2A §4.1.3). */
 export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
 
+/** States a task waits in for its caller or stops in: terminal, or interrupted. A blocking SendMessage answers at these, a stream closes, a webhook fires. */
+export const SETTLED_STATES = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
+/** Most messages a caller may ask for in a task's history (GetTask, SendMessage, ListTasks, streams); also the default. */
+export const MAX_HISTORY_LENGTH = 1000;
+/**
+ * How often a waiting call, a running turn or a stream reads its task again: a publication lost
+ * (Redis is best-effort) or made on another instance without Redis is noticed this late at worst.
+ */
+export const BACKSTOP_READ_MS = 5000;
+
 /** Every A2A 1.0 task state, as the wire writes it (A2A §4.1.3). */
 export const TASK_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED', 'TASK_STATE_AUTH_REQUIRED'];
 
@@ -224,7 +234,7 @@ export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<stri
  * `seen` (an event stream asks at every wake-up; what it sent already is not read again).
  */
 export async function artifactsNotIn(q: Query, taskId: string, seen: string[]): Promise<{ artifactId: string; artifact: Record<string, unknown> | null }[]> {
-  return q(`select artifact_id as "artifactId", case when artifact_id = any(?) then null else artifact end as artifact from a2a_artifacts where task_id = ? order by created_at, artifact_id`, [seen, taskId]);
+  return q(`select artifact_id as "artifactId", case when artifact_id = any(?) then null else artifact end as artifact from a2a_artifacts where task_id = ? order by position, created_at, artifact_id`, [seen, taskId]);
 }
 
 export interface TaskFilter {

@@ -10,7 +10,7 @@ import { agentMessage, decisionOf, finishTask, publishTask, runAgentTurn } from 
 import { withAbsoluteUrls } from './a2a-artifacts';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
-import { TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import { BACKSTOP_READ_MS, MAX_HISTORY_LENGTH, SETTLED_STATES, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import type { A2aPrincipal } from './a2a-gate.service';
 import { PushConfigInput, preparePushConfig, savePushConfig } from './a2a-push.service';
 
@@ -22,16 +22,7 @@ export const A2A_TURN_JOB = 'a2a-turn';
  */
 const TURN_JOB = { timeoutSeconds: 900, retries: 1, retryDelaySeconds: 5, concurrency: 4 };
 
-/** States a blocking SendMessage waits for: terminal, or interrupted (the caller must act). */
-export const SETTLED = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
-/** GetTask and SendMessage without historyLength: the most recent messages up to this many (and within `repo.HISTORY_BYTES`). */
-const HISTORY_CAP = 1000;
 const DEFAULT_PAGE_SIZE = 50;
-/**
- * How often a waiting SendMessage reads the task again: a publication lost (Redis is
- * best-effort) or made on another instance without Redis is then noticed this late at worst.
- */
-export const BACKSTOP_READ_MS = 5000;
 /** How often each instance looks for answers waiting on background jobs that have ended (a job whose instance died, say). */
 const JOB_SWEEP_SECONDS = 15;
 
@@ -152,7 +143,7 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
   try {
     let state = (await repo.findTask(q, principal.id, taskId))?.state;
     if (!state) throw taskNotFound(taskId);
-    while (!SETTLED.includes(state) && Date.now() < deadline && !callerGone?.aborted) {
+    while (!SETTLED_STATES.includes(state) && Date.now() < deadline && !callerGone?.aborted) {
       let timer: NodeJS.Timeout | undefined;
       let onGone: (() => void) | undefined;
       const woke = await Promise.race([
@@ -167,7 +158,7 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
         woken = woke.done ? new Promise<never>(() => undefined) : events.next();
         if (!woke.done) {
           // A settling publication is the answer (the caller reads the task with its details next).
-          if (SETTLED.includes(woke.value.state)) return;
+          if (SETTLED_STATES.includes(woke.value.state)) return;
           state = woke.value.state;
           continue;
         }
@@ -193,7 +184,7 @@ export async function getTask(services: TaskServices, principal: A2aPrincipal, p
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
 export async function taskOnWire(q: Query, principal: string | null, taskId: string, historyLength: number | undefined, baseUrl: string): Promise<Wire> {
-  const limit = historyLength ?? HISTORY_CAP;
+  const limit = historyLength ?? MAX_HISTORY_LENGTH;
   const found = await repo.findTaskWithDetails(q, principal, taskId, limit);
   if (!found) throw taskNotFound(taskId);
   return wireTask(found.task, limit === 0 ? undefined : found.history, found.artifacts, baseUrl);

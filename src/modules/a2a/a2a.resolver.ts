@@ -6,13 +6,13 @@ import { failureAsLastEvent, SourceFailure } from '../../subscriptions';
 import { authenticate } from '../auth/auth.service';
 import type { A2aCaller } from './a2a-gate.service';
 import { StreamResponse, TaskReader, taskEvents } from './a2a-task.events';
+import { MAX_HISTORY_LENGTH } from './a2a-task.repository';
 import { cancelTask, getTask, listTasks, sendMessage } from './a2a-task.service';
 import * as web from './a2a-web.service';
 import { canUseA2aWebTools } from './a2a.policy';
 import { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
 import { A2aContextConnection, A2aMessageSendPayload, A2aStreamResponse, A2aTask, A2aTaskConnection, A2aTaskList } from './a2a.types';
 
-const MAX_HISTORY = 1000;
 const notForWebTools = () => forbidden('A2A tasks are for the A2A owner and admins');
 
 /**
@@ -25,17 +25,16 @@ async function readerOf(ctx: Ctx): Promise<TaskReader> {
   if (caller) {
     return {
       principal: caller.principal.id,
-      baseUrl: caller.baseUrl,
+      baseUrl: ctx.baseUrl,
       stillAllowed: async (em) => {
         if ((await caller.readmit(em)).id !== caller.principal.id) throw forbidden('the A2A principal changed');
       },
     };
   }
-  const viewer = await requireViewer(ctx);
-  if (!canUseA2aWebTools(viewer, ctx.services.a2aOwner)) throw notForWebTools();
+  await requireWebTools(ctx);
   return {
     principal: null,
-    baseUrl: ctx.services.config.publicUrl,
+    baseUrl: ctx.baseUrl,
     stillAllowed: async (em) => {
       const current = await authenticate(em, ctx.authorization);
       if (!current || !canUseA2aWebTools(current, ctx.services.a2aOwner)) throw notForWebTools();
@@ -61,8 +60,8 @@ async function requireWebTools(ctx: Ctx): Promise<void> {
 const given = (members: Record<string, unknown>) => Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null && value !== undefined));
 
 function checkHistoryLength(value: number | null | undefined) {
-  if (value !== null && value !== undefined && (value < 0 || value > MAX_HISTORY)) {
-    throw invalid([{ path: ['historyLength'], msg: `must be an integer from 0 to ${MAX_HISTORY}`, type: 'value_error' }]);
+  if (value !== null && value !== undefined && (value < 0 || value > MAX_HISTORY_LENGTH)) {
+    throw invalid([{ path: ['historyLength'], msg: `must be an integer from 0 to ${MAX_HISTORY_LENGTH}`, type: 'value_error' }]);
   }
 }
 
@@ -72,7 +71,7 @@ export class A2aResolver {
   async a2aMessageSend(@Context() ctx: Ctx, @Arg('input', () => A2aMessageSendInput, { description: 'The message and how to answer.' }) input: A2aMessageSendInput): Promise<A2aMessageSendPayload> {
     const caller = requireA2aCaller(ctx);
     const configuration = given({ returnImmediately: input.returnImmediately, historyLength: input.historyLength, taskPushNotificationConfig: input.taskPushNotificationConfig });
-    return (await sendMessage(ctx.services, caller.principal, { message: input.message, configuration }, ctx.callerGone, caller.baseUrl)) as unknown as A2aMessageSendPayload;
+    return (await sendMessage(ctx.services, caller.principal, { message: input.message, configuration }, ctx.callerGone, ctx.baseUrl)) as unknown as A2aMessageSendPayload;
   }
 
   @Query(() => A2aTask, { description: 'One A2A task with its artifacts and most recent messages: for its A2A principal (A2A GetTask), and any task for the A2A owner and admins. An unknown task, or another principal’s, is not found.' })
@@ -82,7 +81,7 @@ export class A2aResolver {
     @Arg('historyLength', () => Int, { nullable: true, description: 'Most recent messages (0 to 1000; default all up to 1000).' }) historyLength: number | null,
   ): Promise<A2aTask> {
     checkHistoryLength(historyLength);
-    if (ctx.a2a) return (await getTask(ctx.services, ctx.a2a.principal, given({ id, historyLength }), ctx.a2a.baseUrl)) as unknown as A2aTask;
+    if (ctx.a2a) return (await getTask(ctx.services, ctx.a2a.principal, given({ id, historyLength }), ctx.baseUrl)) as unknown as A2aTask;
     await requireWebTools(ctx);
     return (await web.anyTask(ctx.services, id, historyLength ?? undefined)) as unknown as A2aTask;
   }
@@ -90,13 +89,13 @@ export class A2aResolver {
   @Query(() => A2aTaskList, { description: 'A2A ListTasks, for the A2A principal of the A2A endpoint: its tasks, newest status first, by pages.' })
   async a2aTaskList(@Context() ctx: Ctx, @Arg('input', () => A2aTaskListInput, { description: 'Filters and page.' }) input: A2aTaskListInput): Promise<A2aTaskList> {
     const caller = requireA2aCaller(ctx);
-    return (await listTasks(ctx.services, caller.principal, given({ ...input }), caller.baseUrl)) as unknown as A2aTaskList;
+    return (await listTasks(ctx.services, caller.principal, given({ ...input }), ctx.baseUrl)) as unknown as A2aTaskList;
   }
 
   @Mutation(() => A2aTask, { description: 'A2A CancelTask, for the A2A principal of the A2A endpoint: a task that is not terminal becomes CANCELED.' })
   async a2aTaskCancel(@Context() ctx: Ctx, @Arg('id', () => ID, { description: 'The task id.' }) id: string): Promise<A2aTask> {
     const caller = requireA2aCaller(ctx);
-    return (await cancelTask(ctx.services, caller.principal, { id }, caller.baseUrl)) as unknown as A2aTask;
+    return (await cancelTask(ctx.services, caller.principal, { id }, ctx.baseUrl)) as unknown as A2aTask;
   }
 
   @Query(() => A2aTaskConnection, { description: 'Every A2A caller’s tasks, newest status first, for the A2A owner and admins.' })
