@@ -17,13 +17,16 @@ export const JOB_SCHEMA = 'pgboss';
  * the stately policy's unique index covers).
  */
 export async function hasOpenJob(q: Query, name: string, key: string): Promise<boolean> {
-  const [row] = await q<{ open: boolean }>(
-    `select exists (select 1 from ${JOB_SCHEMA}.job
-       where name = ? and state <= 'active' and policy = 'stately' and coalesce(singleton_key, '') = ?) as open`,
-    [name, key],
-  );
+  const [row] = await q<{ open: boolean }>(`select ${openJobExists('?')} as open`, [name, key]);
   return row.open;
 }
+
+/**
+ * SQL: whether a job of the kind given by the next `?` parameter has an open job (queued, waiting
+ * for its retry or running) keyed by `keySql` (a parameter or a column of the outer query).
+ */
+export const openJobExists = (keySql: string) =>
+  `exists (select 1 from ${JOB_SCHEMA}.job j where j.name = ? and j.state <= 'active' and j.policy = 'stately' and coalesce(j.singleton_key, '') = ${keySql})`;
 
 export interface FetchedJob {
   id: string;

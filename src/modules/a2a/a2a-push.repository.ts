@@ -1,5 +1,5 @@
 import type { Query } from '../../db/sql';
-import { JOB_SCHEMA } from '../../jobs/jobs.repository';
+import { openJobExists } from '../../jobs/jobs.repository';
 
 /** A push config as stored: the token and the credentials sealed (never in clear in the database). */
 export interface PushConfigRow {
@@ -115,7 +115,7 @@ export async function tasksToDispatch(q: Query, jobName: string, limit: number):
     `select distinct d.task_id as "taskId" from a2a_push_deliveries d
       where d.outcome is null and d.next_attempt_at <= now()
         and not exists (select 1 from a2a_push_deliveries e where e.task_id = d.task_id and e.config_id = d.config_id and e.outcome is null and e.id < d.id)
-        and not exists (select 1 from ${JOB_SCHEMA}.job j where j.name = ? and j.state <= 'active' and j.policy = 'stately' and coalesce(j.singleton_key, '') = d.task_id)
+        and not ${openJobExists('d.task_id')}
       limit ?`,
     [jobName, limit],
   );

@@ -49,16 +49,19 @@ export async function countAgents(q: Query, userId: string): Promise<number> {
 }
 
 /** Inserts the entry or replaces the user's entry of that id (its creation time and, unless `resetStatus`, its last test stay). */
-export async function saveAgent(q: Query, userId: string, entry: OutboundAgentWrite): Promise<void> {
-  await q(
+/** Inserts or replaces the user's entry `entry.id`; answers it as stored. */
+export async function saveAgent(q: Query, userId: string, entry: OutboundAgentWrite): Promise<OutboundAgentRow> {
+  const [row] = await q(
     `insert into a2a_agents (user_id, id, name, url, api_key_sealed, enabled, allow_private) values (?, ?, ?, ?, ?, ?, ?)
      on conflict (user_id, id) do update set name = excluded.name, url = excluded.url, api_key_sealed = excluded.api_key_sealed,
        enabled = excluded.enabled, allow_private = excluded.allow_private, updated_at = now(),
        status = case when ? then 'pending' else a2a_agents.status end,
        error = case when ? then null else a2a_agents.error end,
-       checked_at = case when ? then null else a2a_agents.checked_at end`,
+       checked_at = case when ? then null else a2a_agents.checked_at end
+     returning ${COLUMNS}`,
     [userId, entry.id, entry.name, entry.url, entry.apiKeySealed, entry.enabled, entry.allowPrivate, entry.resetStatus, entry.resetStatus, entry.resetStatus],
   );
+  return rowOf(row);
 }
 
 /** Deletes the entry; whether there was one. */

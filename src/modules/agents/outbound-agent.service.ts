@@ -104,7 +104,7 @@ export async function updateAgent(services: RegistryServices, em: EntityManager,
     }
     const change = keyChangeOf(input.apiKey, openKey(services, stored));
     if (change === 'foreign-mask') throw foreignMask();
-    await repo.saveAgent(q, viewer.user.id, {
+    return repo.saveAgent(q, viewer.user.id, {
       id,
       name: input.name?.trim() ?? stored.name,
       url: target.url,
@@ -113,7 +113,6 @@ export async function updateAgent(services: RegistryServices, em: EntityManager,
       allowPrivate: target.allowPrivate,
       resetStatus: testOutdatedBy(stored, target),
     });
-    return (await repo.findAgent(q, viewer.user.id, id))!;
   });
 }
 
