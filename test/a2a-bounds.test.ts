@@ -173,9 +173,10 @@ describe('A2A memory bounds for large files', () => {
     expect(seenByModel[0]).toContain('Which files do you have?');
     // Nothing held before the call was let go during it (that would hide what the turn held) …
     expect(after).toBeGreaterThan(-4 * MiB);
-    // … and one file is 20 MiB (27 MiB as base64 text): the turn held not even one (reading the
-    // messages with their payloads it peaked at 210–240 MiB here; without them about 4 MiB).
-    expect(peak).toBeLessThan(12 * MiB);
-    expect(after).toBeLessThan(12 * MiB);
+    // … and one file is 20 MiB (27 MiB as base64 text): the turn held not even one. Reading the
+    // messages with their payloads it peaked at 210–240 MiB here; without them 4–15 MiB, the
+    // spread being the client, the pool and the collector's timing on a loaded machine.
+    expect(peak).toBeLessThan(20 * MiB);
+    expect(after).toBeLessThan(20 * MiB);
   }, 120_000);
 });
