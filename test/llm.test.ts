@@ -283,3 +283,20 @@ describe('the provider layer, Anthropic Messages API', () => {
     await expect(client().complete(request)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'anthropic model claude-haiku-4-5 failed: HTTP 500 after 3 attempts' });
   });
 });
+
+describe('the catalog prices each call', () => {
+  afterAll(() => sql('delete from model_catalogs'));
+
+  test("an admin's replacement prices the next call; a model it does not list is priced at nothing", async () => {
+    const replace = (models: Record<string, unknown>[]) =>
+      t.call('POST', '/graphql', { token: t.adminToken, body: { query: 'mutation ($input: ModelCatalogInput!) { modelCatalogReplace(input: $input) { version } }', variables: { input: { version: 'priced-test', models } } } });
+    const gpt5 = { id: 'gpt-5', provider: 'openai', name: 'GPT-5', contextWindow: 400000, inputPrice: 2, outputPrice: 20, capabilities: ['chat'] };
+    expect((await replace([gpt5])).body).toEqual({ data: { modelCatalogReplace: { version: 'priced-test' } } });
+    expect((await discuss(member, session, { question: 'What data was used?' })).status).toBe(200);
+    // 1,200 tokens in at 2 and 300 out at 20 per million.
+    expect((await ledger()).at(-1)).toMatchObject({ tokens_in: '1200', tokens_out: '300', credits: '0.008400', outcome: 'ok' });
+    expect((await replace([{ ...gpt5, id: 'another-model' }])).body.errors).toBeUndefined();
+    expect((await discuss(member, session, { question: 'What data was used?' })).status).toBe(200);
+    expect((await ledger()).at(-1)).toMatchObject({ tokens_in: '1200', credits: '0.000000', outcome: 'ok' });
+  });
+});

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { inTransaction, Query, sqlOf } from '../../db/sql';
+import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { JobRun } from '../../jobs/queue';
@@ -7,7 +7,7 @@ import type { ChatTurn, ToolCall } from '../../llm/language-model';
 import type { Logger } from '../../logger';
 import type { Services } from '../../context';
 import type { JobStatus } from '../agent/workspace-jobs';
-import { currentCatalog } from '../catalog/catalog.service';
+import { catalogModel } from '../catalog/catalog.service';
 import { meteredCompletion } from '../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, needsCallerApproval, runTool, ToolContext, workspaceOf } from './a2a-agent-tools';
 import { PEER_INSTRUCTIONS, peerToolsOf } from '../agents/peer-tools';
@@ -15,7 +15,7 @@ import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotO
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from './a2a-input-files';
-import { recordTurn } from './a2a-record';
+import { isRequest, recordTurn, Request } from './a2a-record';
 import * as turns from './a2a-turn.repository';
 import type { TurnState } from './a2a-turn.repository';
 
@@ -112,8 +112,9 @@ export async function finishTask(services: TaskServices, task: TaskRow, state: s
 export async function runAgentTurn(services: TurnServices, taskId: string, run: JobRun, logger: Logger, retriesLeft: boolean): Promise<void> {
   const em = forkOf(services);
   const q = sqlOf(em);
-  const found = await repo.findTaskById(q, taskId);
-  if (!found || TERMINAL_STATES.includes(found.state) || found.state === 'TASK_STATE_INPUT_REQUIRED') return;
+  const read = await turns.findTaskWithTurn(q, taskId);
+  if (!read || TERMINAL_STATES.includes(read.task.state) || read.task.state === 'TASK_STATE_INPUT_REQUIRED') return;
+  const found = read.task;
   const canceled = new AbortController();
   const cancel = () => canceled.abort(new Error('the task was canceled'));
   const events = services.pubsub.subscribe('A2A_TASK', taskId);
@@ -126,7 +127,7 @@ export async function runAgentTurn(services: TurnServices, taskId: string, run: 
   }, BACKSTOP_READ_MS);
   const signal = AbortSignal.any([run.signal, canceled.signal]);
   try {
-    await loop(services, em, found, signal, logger);
+    await loop(services, em, found, read.turn, signal, logger);
   } catch (error) {
     if (canceled.signal.aborted) return; // the task is CANCELED; the call was aborted
     if (run.signal.aborted) {
@@ -143,10 +144,10 @@ export async function runAgentTurn(services: TurnServices, taskId: string, run: 
   }
 }
 
-async function loop(services: TurnServices, em: EntityManager, found: TaskRow, signal: AbortSignal, logger: Logger): Promise<void> {
+async function loop(services: TurnServices, em: EntityManager, found: TaskRow, stored: TurnState | null, signal: AbortSignal, logger: Logger): Promise<void> {
   const q = sqlOf(em);
   const workspace = workspaceOf(found.principal, found.contextId);
-  let state = await turns.findTurn(q, found.id);
+  let state = stored;
   if (state?.phase === 'awaiting_approval' && !state.decision) return; // the decision queues the run that goes on
   if (state?.phase === 'awaiting_jobs') {
     // A message added meanwhile: the answer is taken back into the conversation and the loop goes on.
@@ -164,16 +165,21 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
   if (!llm) return finishTask(services, task, 'TASK_STATE_FAILED', NO_MODEL_MESSAGE);
   // A turn starting afresh reads the context's messages itself: nothing can be new before its first call.
   const fresh = !state;
+  /** The task's requests as the model saw them, while known without reading them again (for the trajectory record). */
+  let requests: Request[] | undefined;
   if (!state) {
-    // The files sent in are saved before anything runs (and before the outputs are listed).
-    const sent = await turns.messagesAfter(q, task.id, 0);
-    const seenSeq = sent.at(-1)?.seq ?? 0;
-    for (const { seq, message } of sent) await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger);
     const seen = await repo.contextMessages(q, task.principal, task.contextId, CONTEXT_MESSAGES);
-    const transcript = turnsOf(seen, await filesByMessage(q, seen));
+    // The task's own messages are the context's newest; read alone only if the context's limit cut them.
+    const own = seen.filter((one) => one.taskId === task.id);
+    const sent = own[0]?.seq === 1 ? own : (await turns.messagesAfter(q, task.id, 0)).map((one) => ({ ...one, taskId: task.id }));
+    // The files sent in are saved before anything runs.
+    for (const { seq, message } of sent) await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger);
+    const files = await filesByMessage(q, [...seen, ...(sent === own ? [] : sent)]);
+    const transcript = turnsOf(seen, files);
+    requests = sent.filter((one) => isRequest(one.message)).map((one) => ({ seq: one.seq, text: messageText(one.message, files.get(`${task.id}:${one.seq}`)) }));
     state = {
       taskId: task.id, phase: 'running', transcript, contextTurns: transcript.length, pending: null, decision: null, steps: 0,
-      seenSeq, outputsBefore: await snapshotOutputs(services.agent.workspaces, workspace), jobIds: [], answer: null, peerTasks: [],
+      seenSeq: sent.at(-1)?.seq ?? 0, outputsBefore: null, jobIds: [], answer: null, peerTasks: [],
     };
     // Stored with the first model call's ledger row: an attempt cut off before it starts afresh again.
   }
@@ -181,13 +187,15 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
   // The owner's enabled agents, read once per run: a call pending approval finds its entry again (or is told it is gone).
   const peers = await peerToolsOf(q, task.ownerId);
   const tools: ToolContext = { services, workspace, signal, logger, jobStarted: (jobId) => current.jobIds.push(jobId), peers, peerTasks: current.peerTasks };
-  const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
+  const priced = await catalogModel(em, llm.model);
   for (let step = 0; ; step++) {
     if (current.pending) {
       // The context's trajectory gets what is new before anything runs or waits: the requests, the calls (and the results before them).
-      await recordTurn(services, task, current, logger);
+      await recordTurn(services, task, current, logger, requests);
       const approved = current.phase === 'awaiting_approval' && current.decision !== null;
       if (!approved && (await needsApproval(services, q, task, current.pending))) return askApproval(services, task, current);
+      // What is in outputs/ before the turn's first tool runs: what is new or changed after it is the turn's.
+      current.outputsBefore ??= await snapshotOutputs(services.agent.workspaces, workspace);
       const results = [];
       for (const call of current.pending) results.push(await runTool(call, tools));
       Object.assign(current, { transcript: [...current.transcript, { role: 'tool', results }], pending: null, decision: null, phase: 'running' });
@@ -197,8 +205,10 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     for (const added of fresh && step === 0 ? [] : await turns.messagesAfter(q, task.id, current.seenSeq)) {
       if (!isDecisionOnly(added.message)) {
         await saveInputFiles(q, services.agent.workspaces, workspace, task.id, added.seq, added.message, logger);
-        const files = await filesByMessage(q, [{ taskId: task.id, seq: added.seq }]);
-        current.transcript.push({ role: 'user', content: messageText(added.message, files.get(`${task.id}:${added.seq}`)) });
+        const files = await filesByMessage(q, [{ ...added, taskId: task.id }]);
+        const text = messageText(added.message, files.get(`${task.id}:${added.seq}`));
+        current.transcript.push({ role: 'user', content: text });
+        requests?.push({ seq: added.seq, text });
       }
       current.seenSeq = added.seq;
     }
@@ -206,17 +216,16 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     if (charsOf(current.transcript) > MAX_TRANSCRIPT_CHARS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: this turn's conversation grew past ${MAX_TRANSCRIPT_CHARS} characters`);
     const request = { system: SYSTEM, messages: current.transcript, tools: [...AGENT_TOOLS, ...peers.specs], maxOutputTokens: ANSWER_TOKENS, signal };
     const completion = await meteredCompletion(em, llm, priced, { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a' }, request, async (tx, done) => {
-      const tq = sqlOf(tx);
-      const now = await repo.findTaskById(tq, task.id, true);
-      if (!now || TERMINAL_STATES.includes(now.state)) return null;
-      // Kept with its ledger row: a restart resumes after this call, never pays for it twice.
+      // Kept with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
       const calls = done.toolCalls;
-      Object.assign(current, {
+      const next: TurnState = {
+        ...current,
         steps: current.steps + 1,
         transcript: [...current.transcript, calls.length ? { role: 'assistant', content: done.text, toolCalls: calls } : { role: 'assistant', content: done.text }],
         pending: calls.length ? calls : null,
-      });
-      await turns.saveTurn(tq, current);
+      };
+      if (!(await turns.saveTurnIfOpen(sqlOf(tx), next))) return null;
+      Object.assign(current, next);
       return done;
     });
     if (!completion) return;
@@ -230,7 +239,7 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     await turns.saveTurn(q, current);
     return settleJobs(services, task, current, workspace, logger);
   }
-  await complete(services, task, current, workspace, [], logger);
+  await complete(services, task, current, workspace, [], logger, requests);
 }
 
 /** An execution call needs the caller's approval unless its context allowed them for the session; code without a sandbox is answered its error instead. */
@@ -270,20 +279,14 @@ async function settleJobs(services: TurnServices, task: TaskRow, state: TurnStat
  * history, COMPLETED, published. The answer is recorded in the context's trajectory first, so a
  * caller told of the completion finds the whole turn there.
  */
-async function complete(services: TurnServices, task: TaskRow, state: TurnState, workspace: string, jobs: JobStatus[], logger: Logger): Promise<void> {
-  await recordTurn(services, task, state, logger);
+async function complete(services: TurnServices, task: TaskRow, state: TurnState, workspace: string, jobs: JobStatus[], logger: Logger, requests?: Request[]): Promise<void> {
+  await recordTurn(services, task, state, logger, requests);
   const parts: Wire[] = [{ text: state.answer ?? '' }];
   if (jobs.length) parts.push({ text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n') });
-  const { artifacts, omitted } = await collectFileArtifacts(services, task.id, workspace, state.outputsBefore, 1);
+  // No tool ran (no snapshot was taken): the turn made no files.
+  const { artifacts, omitted } = state.outputsBefore ? await collectFileArtifacts(services, task.id, workspace, state.outputsBefore, 1) : { artifacts: [], omitted: [] };
   if (omitted.length) parts.push({ text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, or changed while collected): ${omitted.slice(0, 50).join(', ')}` });
-  const completed = await inTransaction(forkOf(services), async (q) => {
-    const now = await repo.findTaskById(q, task.id, true);
-    if (!now || TERMINAL_STATES.includes(now.state)) return null;
-    await repo.putArtifact(q, task.id, { artifactId: `${task.id}-answer`, name: 'answer', parts }, 0);
-    for (const [offset, artifact] of artifacts.entries()) await repo.putArtifact(q, task.id, artifact as { artifactId: string }, offset + 1);
-    await repo.appendMessage(q, task.id, agentMessage(task, state.answer ?? ''));
-    await turns.deleteTurn(q, task.id);
-    return repo.moveTask(q, task.id, 'TASK_STATE_COMPLETED', null);
-  });
+  const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
+  const completed = await repo.completeTask(preparedOf(forkOf(services)), task.id, [answer, ...artifacts], agentMessage(task, state.answer ?? ''));
   if (completed) publishTask(services, completed);
 }

@@ -129,10 +129,11 @@ export function messageText(message: Wire, files: InputFileRow[] = []): string {
     .join('\n');
 }
 
-/** The saved files of stored messages, by `<task id>:<seq>`. */
-export async function filesByMessage(q: Query, messages: { taskId: string; seq: number }[]): Promise<Map<string, InputFileRow[]>> {
+/** The saved files of stored messages (read without payloads), by `<task id>:<seq>`; no statement when none has a file part. */
+export async function filesByMessage(q: Query, messages: { taskId: string; seq: number; message: Wire }[]): Promise<Map<string, InputFileRow[]>> {
   const byMessage = new Map<string, InputFileRow[]>();
-  for (const row of await repo.inputFilesOf(q, messages)) {
+  const withFiles = messages.filter(({ message }) => Array.isArray(message.parts) && (message.parts as Wire[]).some(isFilePart));
+  for (const row of await repo.inputFilesOf(q, withFiles)) {
     const key = `${row.taskId}:${row.seq}`;
     byMessage.set(key, [...(byMessage.get(key) ?? []), row]);
   }

@@ -1,7 +1,7 @@
 import { sha256Hex } from '../../ids';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
-import { sqlOf } from '../../db/sql';
+import { Query, sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { Viewer } from '../auth/auth.service';
@@ -36,6 +36,15 @@ export function contextSessionId(ownerId: string, principal: string, contextId: 
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters not recorded]`);
 
+/** One of the task's requests as the model saw it: its sequence number and its text (files described). */
+export interface Request {
+  seq: number;
+  text: string;
+}
+
+/** A stored message the trajectory records as a request: the caller's, and not an approval answer. */
+export const isRequest = (message: Wire) => message.role !== 'ROLE_AGENT' && !isDecisionOnly(message);
+
 /** A record before its place in the trajectory (parent, time) is known. */
 interface Draft {
   uuid: string;
@@ -51,7 +60,7 @@ interface Draft {
  * turn always yields the same uuids.
  * @param messages the task's requests the transcript holds (not approval answers), in order, as the model saw them
  */
-export function turnRecords(task: Pick<TaskRow, 'id'>, state: Pick<TurnState, 'transcript' | 'contextTurns'>, messages: { seq: number; text: string }[]): Draft[] {
+export function turnRecords(task: Pick<TaskRow, 'id'>, state: Pick<TurnState, 'transcript' | 'contextTurns'>, messages: Request[]): Draft[] {
   const own = state.transcript.slice(state.contextTurns);
   // The transcript's own user entries are the task's latest requests (added while it worked).
   const added = own.filter((turn) => turn.role === 'user').length;
@@ -82,6 +91,13 @@ export function turnRecords(task: Pick<TaskRow, 'id'>, state: Pick<TurnState, 't
   return drafts;
 }
 
+/** The task's requests up to `seenSeq`, read. */
+async function requestsOf(q: Query, task: TaskRow, seenSeq: number): Promise<Request[]> {
+  const stored = (await turns.messagesAfter(q, task.id, 0)).filter((one) => one.seq <= seenSeq && isRequest(one.message)).map((one) => ({ ...one, taskId: task.id }));
+  const files = await filesByMessage(q, stored);
+  return stored.map((one) => ({ seq: one.seq, text: messageText(one.message, files.get(`${task.id}:${one.seq}`)) }));
+}
+
 /** A trajectory title from the first request: its first line, whitespace folded, at most 100 characters. */
 const titleOf = (text: string | undefined) => (text ?? '').split('\n')[0].replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) || 'A2A conversation';
 
@@ -94,15 +110,14 @@ const titleOf = (text: string | undefined) => (text ?? '').split('\n')[0].replac
  * each record once: what landed is found by uuid (a batch lands whole or not at all). Another
  * turn of the context appending in between moves the head: the append is tried again on the new
  * head. A record that cannot be stored (the owner over quota, say) is logged, never fails the turn.
+ * `requests`: the task's requests when the turn has them at hand (else they are read).
  */
-export async function recordTurn(services: Pick<Services, 'orm' | 'blobs'>, task: TaskRow, state: TurnState, logger: Logger): Promise<void> {
+export async function recordTurn(services: Pick<Services, 'orm' | 'blobs'>, task: TaskRow, state: TurnState, logger: Logger, requests?: Request[]): Promise<void> {
   const em = services.orm.em.fork() as EntityManager;
   const q = sqlOf(em);
   const sessionId = contextSessionId(task.ownerId, task.principal, task.contextId);
   try {
-    const stored = (await turns.messagesAfter(q, task.id, 0)).filter((one) => one.seq <= state.seenSeq && one.message.role !== 'ROLE_AGENT' && !isDecisionOnly(one.message));
-    const files = await filesByMessage(q, stored.map((one) => ({ taskId: task.id, seq: one.seq })));
-    const messages = stored.map((one) => ({ seq: one.seq, text: messageText(one.message, files.get(`${task.id}:${one.seq}`)) }));
+    const messages = requests ? requests.filter((one) => one.seq <= state.seenSeq) : await requestsOf(q, task, state.seenSeq);
     const drafts = turnRecords(task, state, messages);
     if (drafts.length === 0) return;
     const viewer: Viewer = { user: await getUser(em, task.ownerId), tokenId: 'a2a-agent', inActiveLab: false };

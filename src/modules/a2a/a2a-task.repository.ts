@@ -11,8 +11,8 @@ export interface TaskRow {
   statusAt: Date;
 }
 
-const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt"`;
-const asTask = (row: Record<string, unknown>): TaskRow => ({ ...(row as unknown as TaskRow), statusAt: new Date(row.statusAt as string) });
+export const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt"`;
+export const asTask = (row: Record<string, unknown>): TaskRow => ({ ...(row as unknown as TaskRow), statusAt: new Date(row.statusAt as string) });
 
 /** States after which a task never changes again (A2A §4.1.3). */
 export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
@@ -102,6 +102,28 @@ export async function moveTask(q: Query, id: string, state: string, statusMessag
   const [row] = await q(
     `update a2a_tasks set state = ?, status_message = ?::jsonb, status_at = date_trunc('milliseconds', clock_timestamp()) where id = ? and state <> all(?) returning ${TASK_COLUMNS}`,
     [state, statusMessage === null ? null : JSON.stringify(statusMessage), id, TERMINAL_STATES],
+  );
+  return row ? asTask(row) : null;
+}
+
+/**
+ * Completes a task that is not terminal, in one statement (atomic on its own): `artifacts` stored
+ * at positions 0, 1, …, `answer` appended to its history, its loop state (`a2a_turns`) removed,
+ * COMPLETED. Answers the row, or null when the task is terminal already (a cancel won): nothing
+ * changed then. The row lock orders it with SendMessage's appends, which lock the task first.
+ */
+export async function completeTask(q: Query, taskId: string, artifacts: object[], answer: object): Promise<TaskRow | null> {
+  const [row] = await q(
+    `with open as (select id as open_id from a2a_tasks where id = ? and state <> all(?) for update),
+          kept as (insert into a2a_artifacts (task_id, artifact_id, artifact, position)
+                   select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(?::jsonb) with ordinality as a (artifact, place)
+                   on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position),
+          answered as (insert into a2a_messages (task_id, seq, message)
+                       select open_id, coalesce((select max(seq) from a2a_messages where task_id = open_id), 0) + 1, ?::jsonb from open),
+          forgotten as (delete from a2a_turns where task_id in (select open_id from open))
+     update a2a_tasks set state = 'TASK_STATE_COMPLETED', status_message = null, status_at = date_trunc('milliseconds', clock_timestamp())
+       from open where id = open_id returning ${TASK_COLUMNS}`,
+    [taskId, TERMINAL_STATES, JSON.stringify(artifacts), JSON.stringify(answer)],
   );
   return row ? asTask(row) : null;
 }

@@ -1,7 +1,7 @@
 import type { Query } from '../../db/sql';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
 import type { PeerTaskRef } from '../agents/peer-tools';
-import { withoutRawPayloads } from './a2a-task.repository';
+import { asTask, TASK_COLUMNS, TERMINAL_STATES, TaskRow, withoutRawPayloads } from './a2a-task.repository';
 
 /** Where a turn stands between two runs of its job. */
 export type TurnPhase = 'running' | 'awaiting_approval' | 'awaiting_jobs';
@@ -23,8 +23,8 @@ export interface TurnState {
   steps: number;
   /** The newest message of the task the transcript holds. */
   seenSeq: number;
-  /** `outputs/` when the turn began: name → "size:mtime", so the turn's new or changed files are known. */
-  outputsBefore: Record<string, string>;
+  /** `outputs/` before the turn's first tool ran: name → "size:mtime", so the turn's new or changed files are known (null: no tool has run). */
+  outputsBefore: Record<string, string> | null;
   /** Background jobs the turn started. */
   jobIds: string[];
   /** The answer, kept while the turn's jobs still run. */
@@ -41,18 +41,44 @@ export async function findTurn(q: Query, taskId: string, lock = false): Promise<
   return row ?? null;
 }
 
+/** A task by id with its loop state (null before its first model call), in one statement: what a run of its turn job starts from. */
+export async function findTaskWithTurn(q: Query, taskId: string): Promise<{ task: TaskRow; turn: TurnState | null } | null> {
+  const [row] = await q<Record<string, unknown> & { turn: TurnState | null }>(
+    `select ${TASK_COLUMNS}, (select row_to_json(r) from (select ${COLUMNS} from a2a_turns where task_id = t.id) r) as turn from a2a_tasks t where t.id = ?`,
+    [taskId],
+  );
+  if (!row) return null;
+  const { turn, ...task } = row;
+  return { task: asTask(task), turn };
+}
+
+const UPSERT = `insert into a2a_turns (task_id, phase, transcript, context_turns, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, peer_tasks, updated_at)
+  select ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?::jsonb, ?::text[], ?, ?::jsonb, now()`;
+const ON_CONFLICT = `on conflict (task_id) do update set phase = excluded.phase, transcript = excluded.transcript, context_turns = excluded.context_turns, pending = excluded.pending, decision = excluded.decision,
+  steps = excluded.steps, seen_seq = excluded.seen_seq, outputs_before = excluded.outputs_before, job_ids = excluded.job_ids, answer = excluded.answer, peer_tasks = excluded.peer_tasks, updated_at = now()`;
+const upsertParams = (state: TurnState) => [
+  state.taskId, state.phase, JSON.stringify(state.transcript), state.contextTurns, state.pending === null ? null : JSON.stringify(state.pending), state.decision,
+  state.steps, state.seenSeq, JSON.stringify(state.outputsBefore), state.jobIds, state.answer, JSON.stringify(state.peerTasks),
+];
+
 /** Writes the whole state (insert or replace): a turn job is the only writer of a running turn. */
 export async function saveTurn(q: Query, state: TurnState): Promise<void> {
-  await q(
-    `insert into a2a_turns (task_id, phase, transcript, context_turns, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, peer_tasks, updated_at)
-     values (?, ?, ?::jsonb, ?, ?::jsonb, ?, ?, ?, ?::jsonb, ?::text[], ?, ?::jsonb, now())
-     on conflict (task_id) do update set phase = excluded.phase, transcript = excluded.transcript, context_turns = excluded.context_turns, pending = excluded.pending, decision = excluded.decision,
-       steps = excluded.steps, seen_seq = excluded.seen_seq, outputs_before = excluded.outputs_before, job_ids = excluded.job_ids, answer = excluded.answer, peer_tasks = excluded.peer_tasks, updated_at = now()`,
-    [
-      state.taskId, state.phase, JSON.stringify(state.transcript), state.contextTurns, state.pending === null ? null : JSON.stringify(state.pending), state.decision,
-      state.steps, state.seenSeq, JSON.stringify(state.outputsBefore), state.jobIds, state.answer, JSON.stringify(state.peerTasks),
-    ],
+  await q(`${UPSERT} ${ON_CONFLICT}`, upsertParams(state));
+}
+
+/**
+ * Writes the state only while its task is not terminal, locking the task's row first (inside a
+ * transaction: a cancel waits for it, or has won and nothing is written): one statement.
+ * Answers whether it was written.
+ */
+export async function saveTurnIfOpen(q: Query, state: TurnState): Promise<boolean> {
+  const [row] = await q<{ saved: boolean }>(
+    `with open as (select id from a2a_tasks where id = ? and state <> all(?) for update),
+          saved as (${UPSERT} where exists (select from open) ${ON_CONFLICT} returning task_id)
+     select exists (select from saved) as saved`,
+    [state.taskId, TERMINAL_STATES, ...upsertParams(state)],
   );
+  return row.saved;
 }
 
 /** Records the decision that lets the pending calls run (the task row is locked by the caller). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { preparedOf } from '../../db/sql';
 import { checks } from '../../validation';
 import shipped from './models.json';
 import { ModelCatalog } from './catalog.entity';
@@ -49,6 +50,19 @@ export async function currentCatalog(em: EntityManager): Promise<ServedCatalog> 
   const stored = await em.findOne(ModelCatalog, { id: 1 });
   const body = stored?.body ?? bodyOf(shipped);
   return { body, catalog: JSON.parse(body) as Catalog, updatedAt: stored?.updatedAt ?? SHIPPED_AT, sha256: sha256(body) };
+}
+
+/**
+ * The catalog's entry of one model (its prices; undefined when the catalog has none), for the
+ * metered model calls: one prepared statement, PostgreSQL picking the entry, so a call neither
+ * hydrates the catalog nor parses and hashes it.
+ */
+export async function catalogModel(em: EntityManager, modelId: string): Promise<CatalogModel | undefined> {
+  const [stored] = await preparedOf(em)<{ model: CatalogModel | null }>(
+    `select (select m from jsonb_array_elements(body::jsonb->'models') m where m->>'id' = ? limit 1) as model from model_catalogs where id = 1`,
+    [modelId],
+  );
+  return stored ? (stored.model ?? undefined) : shipped.models.find((model) => model.id === modelId);
 }
 
 const ID = /^[A-Za-z0-9._:/-]+$/;

@@ -8,7 +8,7 @@ import { mintLoginPair } from '../auth/auth.service';
 import { revokeLeaseTokens } from '../auth/token.repository';
 import { User } from '../users/user.entity';
 import type { LanguageModelClient } from '../../llm/language-model';
-import { currentCatalog } from '../catalog/catalog.service';
+import { catalogModel } from '../catalog/catalog.service';
 import { creditsOf, meteredCompletion } from '../usage/usage.service';
 import type { LeaseState } from './compute.entity';
 import * as store from './compute.repository';
@@ -53,7 +53,7 @@ export async function draftPlan(em: EntityManager, llm: LanguageModelClient | nu
       return plan;
     });
   }
-  const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
+  const priced = await catalogModel(em, llm.model);
   const purpose = { userId: viewer.user.id, labId: null, sessionId: null, feature: PLANNER_FEATURE };
   return meteredCompletion(em, llm, priced, purpose, { ...planRequest(input, estimate), signal: callerGone }, async (tx, completion) => {
     const drafted = modelQuote(completion.text, input, estimate) ?? estimate;

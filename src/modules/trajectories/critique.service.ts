@@ -7,7 +7,7 @@ import type { LanguageModelClient } from '../../llm/language-model';
 import { DATA_RULES, dataBlock, HeadAndTail, MAX_RECORD_CHARS, promptBudgetChars, quoteData } from '../../llm/prompt';
 import { unstorable } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { currentCatalog } from '../catalog/catalog.service';
+import { catalogModel } from '../catalog/catalog.service';
 import { countRecentModelCalls } from '../usage/usage.repository';
 import { meteredCompletion } from '../usage/usage.service';
 import { CritiqueKey, StoredFinding, cachedModelFindings, existingRecordUuids, storeModelFindings } from './critique.repository';
@@ -103,7 +103,7 @@ export async function critique(
   const key: CritiqueKey | null = llm && trajectory.headUuid ? { headUuid: trajectory.headUuid, recordCount: trajectory.count, model: `${llm.provider}/${llm.model}` } : null;
   const cached = key ? await cachedModelFindings(sqlOf(em), sessionId, key) : null;
   const allowed = key && !cached && (await countRecentModelCalls(sqlOf(em), viewer.user.id, CRITIQUE_FEATURE, 1)) < MODEL_CRITIQUES_PER_HOUR;
-  const priced = allowed ? (await currentCatalog(em)).catalog.models.find((model) => model.id === llm!.model) : undefined;
+  const priced = allowed ? await catalogModel(em, llm!.model) : undefined;
   const prompt = allowed ? new HeadAndTail(Math.max(promptBudgetChars(priced?.context_window, CRITIQUE_ANSWER_TOKENS) - CRITIQUE_SYSTEM.length - 200, 0)) : null;
 
   const rules = new RuleCritic();

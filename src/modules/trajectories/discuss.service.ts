@@ -8,7 +8,7 @@ import { sqlOf } from '../../db/sql';
 import { newId } from '../../ids';
 import { NO_MODEL, type ChatTurn, type Completion, type CompletionRequest, type LanguageModelClient } from '../../llm/language-model';
 import { DATA_RULES, dataBlock, HeadAndTail, MAX_RECORD_CHARS, promptBudgetChars, quoteData } from '../../llm/prompt';
-import { CatalogModel, currentCatalog } from '../catalog/catalog.service';
+import { CatalogModel, catalogModel } from '../catalog/catalog.service';
 import { CallPurpose, meteredCompletion, meteredStream } from '../usage/usage.service';
 import { eachRecordFacts } from './record-facts';
 import { loadTrajectory } from './trajectory.service';
@@ -59,7 +59,7 @@ async function prepareQuestion(em: EntityManager, services: DiscussServices, vie
   const llm = services.llm;
   if (!llm) throw new AppError('UNAVAILABLE', `discussion is unavailable: ${NO_MODEL}`);
 
-  const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
+  const priced = await catalogModel(em, llm.model);
   let budget = promptBudgetChars(priced?.context_window, MAX_ANSWER_TOKENS) - DISCUSS_SYSTEM.length - input.question.length - 200;
   // Earlier turns, latest first, as many as fit in half the budget; records get the rest.
   const turns: ChatTurn[] = [];

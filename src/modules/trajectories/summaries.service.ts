@@ -11,7 +11,7 @@ import { CHARS_PER_TOKEN, DATA_RULES, DATA_TAG, dataBlock, DEFAULT_CONTEXT_TOKEN
 import type { Logger } from '../../logger';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
-import { currentCatalog } from '../catalog/catalog.service';
+import { catalogModel } from '../catalog/catalog.service';
 import { CallPurpose, meteredCompletion } from '../usage/usage.service';
 import { eachRecordFacts, RecordFacts, snippet } from './record-facts';
 import { appendRecords, loadTrajectory, seqOf } from './trajectory.service';
@@ -108,7 +108,7 @@ interface Chunk {
 export async function modelSummary(em: EntityManager, services: SummaryServices, session: Summarised, uptoSeq: number, signal?: AbortSignal): Promise<string> {
   const llm = services.llm;
   if (!llm) throw new AppError('UNAVAILABLE', `summaries are unavailable: ${NO_MODEL}`);
-  const priced = (await currentCatalog(em)).catalog.models.find((model) => model.id === llm.model);
+  const priced = await catalogModel(em, llm.model);
   const contextTokens = priced?.context_window ?? DEFAULT_CONTEXT_TOKENS;
   const budget = Math.min((contextTokens - SUMMARY_TOKENS) * CHARS_PER_TOKEN, MAX_PROMPT_CHARS) - LONGEST_SYSTEM - PROMPT_FRAME_CHARS;
   if (budget < MIN_DATA_CHARS) throw new AppError('UNAVAILABLE', `${llm.provider} model ${llm.model} has too small a context window (${contextTokens} tokens) to summarise in`);

@@ -153,7 +153,8 @@ const tokenTotals = (records: IncomingRecord[]) => ({
 export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, input: AppendInput, source: string): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
   const head = records.length ? records[records.length - 1].uuid : null;
-  if (head !== null && records.every((r) => r.bytes <= INLINE_RECORD_LIMIT)) {
+  // Without a base the trajectory is new (or, rarely, empty): only the transaction can make it.
+  if (head !== null && input.baseUuid && records.every((r) => r.bytes <= INLINE_RECORD_LIMIT)) {
     const count = await repo.appendInOneStatement(
       em,
       { trajectoryId: sessionId, userId: viewer.user.id, baseUuid: input.baseUuid ?? null, givenLabId: input.labId ?? null, quota: storageQuotaOf(viewer.user), head, title: input.title ?? null, ...tokenTotals(records) },
