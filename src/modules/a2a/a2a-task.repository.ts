@@ -229,14 +229,6 @@ export async function inputFilesOf(q: Query, messages: { taskId: string; seq: nu
   );
 }
 
-/** Stores an artifact at `position` (its 0-based index among the task's artifacts). */
-export async function putArtifact(q: Query, taskId: string, artifact: { artifactId: string; [member: string]: unknown }, position = 0): Promise<void> {
-  await q(
-    `insert into a2a_artifacts (task_id, artifact_id, artifact, position) values (?, ?, ?::jsonb, ?) on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position`,
-    [taskId, artifact.artifactId, JSON.stringify(artifact), position],
-  );
-}
-
 /** The task's artifact at 0-based `index` (the artifacts' order), or null. */
 export async function artifactAt(q: Query, taskId: string, index: number): Promise<Record<string, unknown> | null> {
   const [row] = await q<{ artifact: Record<string, unknown> }>(`select artifact from a2a_artifacts where task_id = ? order by position, created_at, artifact_id offset ? limit 1`, [taskId, index]);

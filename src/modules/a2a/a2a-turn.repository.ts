@@ -35,12 +35,6 @@ export interface TurnState {
 
 const COLUMNS = `task_id as "taskId", phase, transcript, context_turns as "contextTurns", pending, decision, steps, seen_seq as "seenSeq", outputs_before as "outputsBefore", job_ids as "jobIds", answer, peer_tasks as "peerTasks"`;
 
-/** The task's loop state; `lock` takes its row lock (inside a transaction). */
-export async function findTurn(q: Query, taskId: string, lock = false): Promise<TurnState | null> {
-  const [row] = await q<TurnState>(`select ${COLUMNS} from a2a_turns where task_id = ?${lock ? ' for update' : ''}`, [taskId]);
-  return row ?? null;
-}
-
 /** A task by id with its loop state (null before its first model call), in one statement: what a run of its turn job starts from. */
 export async function findTaskWithTurn(q: Query, taskId: string): Promise<{ task: TaskRow; turn: TurnState | null } | null> {
   const [row] = await q<Record<string, unknown> & { turn: TurnState | null }>(
