@@ -67,14 +67,14 @@ describe('A2A statements per call', () => {
     expect(matching(statements, /^with task as \(insert into a2a_tasks .*\binsert into a2a_messages/)).toHaveLength(1);
     // Read back once settled, with its history and artifacts.
     expect(matching(statements, /json_agg/)).toHaveLength(1);
-    // The turn (no tools): the task read with its loop state; its loop state stored once, with the
-    // model call's ledger row, in the statement that checks the task is still open; the context's
-    // messages read once (the task's own among them, kept for the record), no file rows asked
-    // for (none was sent); the model's prices picked by PostgreSQL; the trajectory record
-    // appended once, at the end; the completion one statement.
-    expect(matching(statements, /^select .* from a2a_tasks t where t\.id = \$1$/).filter((text) => text.includes('from a2a_turns'))).toHaveLength(1);
+    // The turn (no tools): the task read with its loop state and moved to WORKING; its loop
+    // state stored once, with the model call's ledger row, in the statement that checks the task
+    // is still open; the context's messages read once (the task's own among them, kept for the
+    // record), no file rows asked for (none was sent); the model's prices picked by PostgreSQL;
+    // the trajectory record appended once, at the end; the completion one statement.
+    expect(matching(statements, /^with started as \(update a2a_tasks set state = 'TASK_STATE_WORKING'.* from a2a_turns/)).toHaveLength(1);
     expect(matching(statements, /insert into a2a_turns/)).toHaveLength(1);
-    expect(matching(statements, /^with open as \(select id from a2a_tasks .* for update\), saved as \(insert into a2a_turns/)).toHaveLength(1);
+    expect(matching(statements, /'model_call'/)).toEqual([expect.stringMatching(/^with ledger as \(insert into usage_entries .*\), open as \(select id from a2a_tasks .* for update\), saved as \(insert into a2a_turns/)]);
     expect(matching(statements, /from a2a_messages m join a2a_tasks t on t\.id = m\.task_id/)).toHaveLength(1);
     expect(matching(statements, /^select seq, case when jsonb_typeof/)).toHaveLength(0);
     expect(matching(statements, /from a2a_input_files/)).toHaveLength(0);
@@ -82,8 +82,10 @@ describe('A2A statements per call', () => {
     expect(matching(statements, /^insert into trajectory_records/)).toHaveLength(1);
     expect(matching(statements, /^with open as \(select id as open_id from a2a_tasks .*insert into a2a_artifacts.*insert into a2a_messages.*delete from a2a_turns.*update a2a_tasks set state = 'TASK_STATE_COMPLETED'/)).toHaveLength(1);
     expect(matching(statements, /a2a_artifacts|a2a_turns/)).toHaveLength(4); // with the settled read
+    // One transaction: the new trajectory's (the task is one statement, its turn's writes one each).
+    expect(matching(statements, /^begin;?$/i)).toHaveLength(1);
     // 36 before the turn was made leaner (the task and its turn read apart, the messages read three times, the completion seven statements).
-    expect(statements.length).toBeLessThanOrEqual(24);
+    expect(statements.length).toBeLessThanOrEqual(18);
   });
 
   test('GetTask: two statements, the gate and the task with its history and artifacts', async () => {

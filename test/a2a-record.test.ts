@@ -6,7 +6,7 @@ import { startFakeLlm, ScriptedToolCall, Step } from './support/fake-llm';
 import { startTestApp, TestApp } from './support/app';
 import { createA2aKey, enableA2a, officialClient, rpc, rpcCall, userMessage } from './support/a2a';
 import { contextSessionId, recordTurn } from '../src/modules/a2a/a2a-record';
-import { findTaskWithTurn } from '../src/modules/a2a/a2a-turn.repository';
+import { startTurn } from '../src/modules/a2a/a2a-turn.repository';
 import { sqlOf } from '../src/db/sql';
 import { workspaceOf } from '../src/modules/a2a/a2a-agent-tools';
 
@@ -199,7 +199,7 @@ describe('A2A files in and the a2a trajectory record', () => {
     // What a retried attempt does: the same turn state brought up to date again.
     const services = t.app.services;
     const q = sqlOf(services.orm.em.fork() as any);
-    const { task, turn: state } = (await findTaskWithTurn(q, waiting.id))!;
+    const { task, turn: state } = (await startTurn(q, waiting.id))!;
     const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as any;
     await recordTurn(services, task!, state!, logger);
     await recordTurn(services, task!, state!, logger);

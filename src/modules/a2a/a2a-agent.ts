@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
+import { inTransaction, preparedOf, Query } from '../../db/sql';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { JobRun } from '../../jobs/queue';
@@ -8,7 +8,7 @@ import type { Logger } from '../../logger';
 import type { Services } from '../../context';
 import type { JobStatus } from '../agent/workspace-jobs';
 import { catalogModel } from '../catalog/catalog.service';
-import { meteredCompletion } from '../usage/usage.service';
+import { meteredCompletionInOne } from '../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, needsCallerApproval, runTool, ToolContext, workspaceOf } from './a2a-agent-tools';
 import { PEER_INSTRUCTIONS, peerToolsOf } from '../agents/peer-tools';
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from './a2a-artifacts';
@@ -111,10 +111,11 @@ export async function finishTask(services: TaskServices, task: TaskRow, state: s
  */
 export async function runAgentTurn(services: TurnServices, taskId: string, run: JobRun, logger: Logger, retriesLeft: boolean): Promise<void> {
   const em = forkOf(services);
-  const q = sqlOf(em);
-  const read = await turns.findTaskWithTurn(q, taskId);
+  const q = preparedOf(em);
+  const read = await turns.startTurn(q, taskId);
   if (!read || TERMINAL_STATES.includes(read.task.state) || read.task.state === 'TASK_STATE_INPUT_REQUIRED') return;
   const found = read.task;
+  if (read.started) publishTask(services, found);
   const canceled = new AbortController();
   const cancel = () => canceled.abort(new Error('the task was canceled'));
   const events = services.pubsub.subscribe('A2A_TASK', taskId);
@@ -145,7 +146,7 @@ export async function runAgentTurn(services: TurnServices, taskId: string, run: 
 }
 
 async function loop(services: TurnServices, em: EntityManager, found: TaskRow, stored: TurnState | null, signal: AbortSignal, logger: Logger): Promise<void> {
-  const q = sqlOf(em);
+  const q = preparedOf(em);
   const workspace = workspaceOf(found.principal, found.contextId);
   let state = stored;
   if (state?.phase === 'awaiting_approval' && !state.decision) return; // the decision queues the run that goes on
@@ -215,7 +216,7 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     if (current.steps >= MAX_STEPS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: it made ${MAX_STEPS} model calls in this turn without giving an answer`);
     if (charsOf(current.transcript) > MAX_TRANSCRIPT_CHARS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: this turn's conversation grew past ${MAX_TRANSCRIPT_CHARS} characters`);
     const request = { system: SYSTEM, messages: current.transcript, tools: [...AGENT_TOOLS, ...peers.specs], maxOutputTokens: ANSWER_TOKENS, signal };
-    const completion = await meteredCompletion(em, llm, priced, { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a' }, request, async (tx, done) => {
+    const completion = await meteredCompletionInOne(em, llm, priced, { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a' }, request, async (ledger, done) => {
       // Kept with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
       const calls = done.toolCalls;
       const next: TurnState = {
@@ -224,7 +225,7 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
         transcript: [...current.transcript, calls.length ? { role: 'assistant', content: done.text, toolCalls: calls } : { role: 'assistant', content: done.text }],
         pending: calls.length ? calls : null,
       };
-      if (!(await turns.saveTurnIfOpen(sqlOf(tx), next))) return null;
+      if (!(await turns.saveTurnIfOpen(q, next, ledger))) return null;
       Object.assign(current, next);
       return done;
     });

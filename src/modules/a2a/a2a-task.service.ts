@@ -75,7 +75,15 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
   // Checked (its host resolved) before the transaction, which then only stores it.
   const push = configuration.taskPushNotificationConfig && (await preparePushConfig(services, configuration.taskPushNotificationConfig, pushField));
   const em = forkOf(services);
-  const { task, moved, queue } = await inTransaction(em, async (q) => {
+  /** A new task with the message as its first. */
+  const start = (q: Query) => {
+    if (decision) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');
+    const id = newId('turn');
+    const contextId = typeof message.contextId === 'string' ? message.contextId : newId('ctx');
+    return repo.createTask(q, { id, contextId, principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' }, { ...message, taskId: id, contextId });
+  };
+  // A new task without a push config is one statement, atomic on its own: no transaction round trips.
+  const { task, moved, queue } = typeof message.taskId !== 'string' && !push ? { task: await start(preparedOf(em)), moved: null, queue: true } : await inTransaction(em, async (q) => {
     if (typeof message.taskId === 'string') {
       const existing = await repo.findTask(q, principal.id, message.taskId, true);
       if (!existing) throw taskNotFound(message.taskId);
@@ -99,9 +107,7 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
       const resumed = await repo.moveTask(q, existing.id, 'TASK_STATE_WORKING', null);
       return { task: resumed!, moved: resumed, queue: true };
     }
-    if (decision) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');
-    const created = { id: newId('turn'), contextId: typeof message.contextId === 'string' ? message.contextId : newId('ctx'), principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' };
-    const row = await repo.createTask(q, created, { ...message, taskId: created.id, contextId: created.contextId });
+    const row = await start(q);
     if (push) await savePushConfig(q, row, push, { deliverCurrentState: false, field: pushField });
     return { task: row, moved: null, queue: true };
   });

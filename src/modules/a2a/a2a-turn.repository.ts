@@ -1,6 +1,7 @@
 import type { Query } from '../../db/sql';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
 import type { PeerTaskRef } from '../agents/peer-tools';
+import type { LedgerInsert } from '../usage/usage.repository';
 import { asTask, TASK_COLUMNS, TERMINAL_STATES, TaskRow, withoutRawPayloads } from './a2a-task.repository';
 
 /** Where a turn stands between two runs of its job. */
@@ -35,15 +36,24 @@ export interface TurnState {
 
 const COLUMNS = `task_id as "taskId", phase, transcript, context_turns as "contextTurns", pending, decision, steps, seen_seq as "seenSeq", outputs_before as "outputsBefore", job_ids as "jobIds", answer, peer_tasks as "peerTasks"`;
 
-/** A task by id with its loop state (null before its first model call), in one statement: what a run of its turn job starts from. */
-export async function findTaskWithTurn(q: Query, taskId: string): Promise<{ task: TaskRow; turn: TurnState | null } | null> {
-  const [row] = await q<Record<string, unknown> & { turn: TurnState | null }>(
-    `select ${TASK_COLUMNS}, (select row_to_json(r) from (select ${COLUMNS} from a2a_turns where task_id = t.id) r) as turn from a2a_tasks t where t.id = ?`,
-    [taskId],
+/**
+ * What a run of a task's turn job starts from, in one statement: the task by id with its loop
+ * state (null before its first model call), a SUBMITTED task moved to WORKING (`started`: to be
+ * published) and any other as it is.
+ */
+export async function startTurn(q: Query, taskId: string): Promise<{ task: TaskRow; turn: TurnState | null; started: boolean } | null> {
+  const [row] = await q<Record<string, unknown> & { turn: TurnState | null; started: boolean }>(
+    `with started as (update a2a_tasks set state = 'TASK_STATE_WORKING', status_message = null, status_at = date_trunc('milliseconds', clock_timestamp())
+                       where id = ? and state = 'TASK_STATE_SUBMITTED' returning ${TASK_COLUMNS})
+     select *, true as started, null::json as turn from started
+     union all
+     select ${TASK_COLUMNS}, false, (select row_to_json(r) from (select ${COLUMNS} from a2a_turns where task_id = t.id) r) from a2a_tasks t
+      where t.id = ? and not exists (select from started)`,
+    [taskId, taskId],
   );
   if (!row) return null;
-  const { turn, ...task } = row;
-  return { task: asTask(task), turn };
+  const { turn, started, ...task } = row;
+  return { task: asTask(task), turn, started };
 }
 
 const UPSERT = `insert into a2a_turns (task_id, phase, transcript, context_turns, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, peer_tasks, updated_at)
@@ -61,16 +71,18 @@ export async function saveTurn(q: Query, state: TurnState): Promise<void> {
 }
 
 /**
- * Writes the state only while its task is not terminal, locking the task's row first (inside a
- * transaction: a cancel waits for it, or has won and nothing is written): one statement.
+ * Writes the state only while its task is not terminal, with a model call's ledger row (written
+ * whatever the task's state: the call was paid for), in one statement (atomic on its own). The
+ * task's row is locked first: a cancel waits for it, or has won and the state is not written.
  * Answers whether it was written.
  */
-export async function saveTurnIfOpen(q: Query, state: TurnState): Promise<boolean> {
+export async function saveTurnIfOpen(q: Query, state: TurnState, ledger: LedgerInsert): Promise<boolean> {
   const [row] = await q<{ saved: boolean }>(
-    `with open as (select id from a2a_tasks where id = ? and state <> all(?) for update),
+    `with ledger as (${ledger.sql}),
+          open as (select id from a2a_tasks where id = ? and state <> all(?) for update),
           saved as (${UPSERT} where exists (select from open) ${ON_CONFLICT} returning task_id)
      select exists (select from saved) as saved`,
-    [state.taskId, TERMINAL_STATES, ...upsertParams(state)],
+    [...ledger.params, state.taskId, TERMINAL_STATES, ...upsertParams(state)],
   );
   return row.saved;
 }

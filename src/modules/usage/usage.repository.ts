@@ -14,12 +14,21 @@ export interface ModelCallRow {
   outcome: 'ok' | 'error';
 }
 
+/** A ledger row's insert as SQL (`?` placeholders) and its parameters: alone, or a data-modifying CTE of a caller's statement. */
+export interface LedgerInsert {
+  sql: string;
+  params: unknown[];
+}
+
+export const modelCallInsert = (row: ModelCallRow): LedgerInsert => ({
+  sql: `insert into usage_entries (user_id, lab_id, session_id, source, feature, model, tokens_in, tokens_out, credits, latency_ms, outcome)
+        values (?, ?, ?, 'model_call', ?, ?, ?, ?, ?, ?, ?)`,
+  params: [row.userId, row.labId, row.sessionId, row.feature, row.model, row.tokensIn, row.tokensOut, row.credits, row.latencyMs, row.outcome],
+});
+
 export async function insertModelCall(q: Query, row: ModelCallRow): Promise<void> {
-  await q(
-    `insert into usage_entries (user_id, lab_id, session_id, source, feature, model, tokens_in, tokens_out, credits, latency_ms, outcome)
-     values (?, ?, ?, 'model_call', ?, ?, ?, ?, ?, ?, ?)`,
-    [row.userId, row.labId, row.sessionId, row.feature, row.model, row.tokensIn, row.tokensOut, row.credits, row.latencyMs, row.outcome],
-  );
+  const { sql, params } = modelCallInsert(row);
+  await q(sql, params);
 }
 
 /** Model calls for `feature` the user made since `hoursAgo` hours, failed ones included (ledger index on user and time). */

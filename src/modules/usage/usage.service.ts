@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
 import type { Completion, CompletionRequest, LanguageModelClient } from '../../llm/language-model';
 import type { CatalogModel } from '../catalog/catalog.service';
-import { insertModelCall } from './usage.repository';
+import { insertModelCall, LedgerInsert, ModelCallRow, modelCallInsert } from './usage.repository';
 
 /** Who a model call is for, as the ledger row names it. */
 export interface CallPurpose {
@@ -20,8 +20,8 @@ export function creditsOf(model: CatalogModel | undefined, tokensIn: number, tok
 }
 
 /**
- * Calls the model and writes its ledger row. On success the row is written in one transaction
- * with what the call paid for (`keep`), or alone when keeping that fails; on failure of the call
+ * Calls the model and writes its ledger row. On success the row is written together with what
+ * the call paid for (`keep`: one transaction), or alone when keeping that fails; on failure of the call
  * it is written alone, with outcome `error` and no tokens, and the error (UNAVAILABLE naming provider and model) is rethrown. With tools
  * offered it is still one call and one row: the tool calls come back in the completion.
  */
@@ -33,8 +33,33 @@ export function meteredCompletion<T>(
   request: CompletionRequest,
   keep: (tx: EntityManager, completion: Completion) => Promise<T>,
 ): Promise<T> {
-  return metered(em, llm, priced, purpose, () => llm.complete(request), keep);
+  return metered(em, llm, priced, purpose, () => llm.complete(request), inTransactionWith(em, keep));
 }
+
+/**
+ * `meteredCompletion` for a caller that keeps what it paid for in one statement (atomic on its
+ * own, so no transaction round trips): `keep` runs the ledger row's insert (`ledger`, a
+ * data-modifying CTE) in that statement.
+ */
+export function meteredCompletionInOne<T>(
+  em: EntityManager,
+  llm: LanguageModelClient,
+  priced: CatalogModel | undefined,
+  purpose: CallPurpose,
+  request: CompletionRequest,
+  keep: (ledger: LedgerInsert, completion: Completion) => Promise<T>,
+): Promise<T> {
+  return metered(em, llm, priced, purpose, () => llm.complete(request), (paid, completion) => keep(modelCallInsert(paid), completion));
+}
+
+/** Keeps a call's ledger row and what it paid for (`keep`) in one ORM transaction. */
+const inTransactionWith =
+  <T>(em: EntityManager, keep: (tx: EntityManager, completion: Completion) => Promise<T>) =>
+  (paid: ModelCallRow, completion: Completion) =>
+    em.transactional(async (tx) => {
+      await insertModelCall(sqlOf(tx), paid);
+      return keep(tx, completion);
+    });
 
 /** `meteredCompletion` for a streamed call: `onText` gets the answer piece by piece. One row. */
 export function meteredStream<T>(
@@ -46,7 +71,7 @@ export function meteredStream<T>(
   onText: (piece: string) => void,
   keep: (tx: EntityManager, completion: Completion) => Promise<T>,
 ): Promise<T> {
-  return metered(em, llm, priced, purpose, () => llm.stream(request, onText), keep);
+  return metered(em, llm, priced, purpose, () => llm.stream(request, onText), inTransactionWith(em, keep));
 }
 
 async function metered<T>(
@@ -55,7 +80,7 @@ async function metered<T>(
   priced: CatalogModel | undefined,
   purpose: CallPurpose,
   call: () => Promise<Completion>,
-  keep: (tx: EntityManager, completion: Completion) => Promise<T>,
+  keep: (paid: ModelCallRow, completion: Completion) => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
   const row = { ...purpose, model: `${llm.provider}/${llm.model}` };
@@ -68,10 +93,7 @@ async function metered<T>(
   }
   const paid = { ...row, tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: creditsOf(priced, completion.tokensIn, completion.tokensOut), latencyMs: Math.round(performance.now() - started), outcome: 'ok' as const };
   try {
-    return await em.transactional(async (tx) => {
-      await insertModelCall(sqlOf(tx), paid);
-      return keep(tx, completion);
-    });
+    return await keep(paid, completion);
   } catch (error) {
     // What it paid for was not kept (a conflict, say), but the provider billed the call: the
     // ledger still gets its row, alone, so the bill stays explained.
