@@ -575,6 +575,31 @@ describe('a batch that breaks a rule is refused whole', () => {
   });
 });
 
+describe('a new trajectory of no lab (made in one statement)', () => {
+  test('the first batch makes it with its head, count and bytes, charges the owner, records usage for no lab; the same batch again lands once; another owner cannot take its id', async () => {
+    const user = await makeUser(t);
+    const other = await makeUser(t);
+    const id = newSessionId();
+    const batch = chain(3).map((r, i) => (i === 2 ? { ...r, type: 'assistant', message: { usage: { input_tokens: 40, output_tokens: 4 } } } : r));
+    const before = await usedBytes(user.id);
+    expect(await append(user, id, null, batch, { title: 'first' })).toMatchObject({ status: 200, body: { appended: 3, count: 3, head_uuid: last(batch).uuid } });
+    expect(await sql('select owner_id, lab_id, title, count, head_uuid, bytes::float8 as bytes from trajectories where id = $1', [id])).toEqual([
+      { owner_id: user.id, lab_id: null, title: 'first', count: 3, head_uuid: last(batch).uuid, bytes: bytesOf(batch) },
+    ]);
+    expect((await sql('select seq, uuid from trajectory_records where session_id = $1 order by seq', [id])).map((r) => [r.seq, r.uuid])).toEqual(batch.map((r, i) => [i + 1, r.uuid]));
+    expect(await usedBytes(user.id)).toBe(before + bytesOf(batch));
+    expect(await sql(`select user_id, lab_id, tokens_in::float8 as tokens_in, tokens_out::float8 as tokens_out from usage_entries where session_id = $1 and source = 'trajectory'`, [id])).toEqual([
+      { user_id: user.id, lab_id: null, tokens_in: 40, tokens_out: 4 },
+    ]);
+
+    expect(await append(user, id, null, batch)).toMatchObject({ status: 200, body: { appended: 0, count: 3 } });
+    expect(await usedBytes(user.id)).toBe(before + bytesOf(batch));
+    const taken = await append(other, id, null, chain(1));
+    expect([403, 404]).toContain(taken.status);
+    expect(await sql('select count(*)::int as n from trajectory_records where session_id = $1', [id])).toEqual([{ n: 3 }]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Reading: since, byte-exact text, download
 // ---------------------------------------------------------------------------------------------

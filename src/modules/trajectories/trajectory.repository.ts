@@ -192,6 +192,42 @@ export async function appendInOneStatement(
   return moved ? moved.count : null;
 }
 
+const CREATE_IN_ONE_STATEMENT = `with made as (
+    insert into trajectories (id, owner_id, lab_id, title, source, count, head_uuid, bytes) values ($1, $2, null, $7, $8, $5, $6, $3::bigint)
+    on conflict (id) do nothing returning id)
+  , inserted as (
+    insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
+    select made.id, v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from made cross join ${recordRows(11)}
+    returning 1)
+  , charged as (
+    update users set storage_used_bytes = storage_used_bytes + $3::bigint
+     where id = $2 and storage_used_bytes + $3::bigint <= $4 and (select count(*) from inserted) = $5 returning id)
+  , used as (
+    insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
+    select $2, null, made.id, 'trajectory', $9::bigint, $10::bigint from made where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
+  select case when exists (select from charged) then $5 else labdesk_refuse('${QUOTA_REFUSED}', 'storage quota exceeded') end as count from made`;
+
+/**
+ * A new trajectory of no lab with its first records (all inline) as one prepared statement, as
+ * `appendInOneStatement` appends: made with its head, count and bytes, the records inserted, the
+ * owner charged, usage recorded; over quota the statement aborts with `QUOTA_REFUSED` and nothing
+ * stays. Answers the count, or null when nothing was written (the id is taken, over quota): the
+ * transaction path then explains or retries.
+ */
+export async function createInOneStatement(
+  em: EntityManager,
+  a: { trajectoryId: string; userId: string; quota: number; head: string; title: string | null; source: string; tokensIn: number; tokensOut: number },
+  records: IncomingRecord[],
+): Promise<number | null> {
+  const bytes = records.reduce((sum, r) => sum + r.bytes, 0);
+  const params = [a.trajectoryId, a.userId, bytes, a.quota, records.length, a.head, a.title, a.source, a.tokensIn, a.tokensOut, ...recordArrays(records)];
+  const [made] = await directQuery<{ count: number }>(em, { name: 'trajectory_create', text: CREATE_IN_ONE_STATEMENT }, params).catch((error: unknown) => {
+    if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
+    throw error;
+  });
+  return made ? made.count : null;
+}
+
 /** The uuids of the records after position `afterSeq`, in order. */
 export async function uuidsAfter(q: Query, trajectoryId: string, afterSeq: number): Promise<string[]> {
   const rows = await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ? and seq > ? order by seq`, [trajectoryId, afterSeq]);

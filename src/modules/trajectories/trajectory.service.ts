@@ -143,9 +143,9 @@ const tokenTotals = (records: IncomingRecord[]) => ({
 /**
  * Fast-forward append (`isFastForward`). `baseUuid` must be the server's last record (null for a
  * new or empty trajectory); a retry of a batch that already landed answers again without
- * duplicating. The common case, the owner's existing trajectory with every record inline, is
- * one statement (`repo.appendInOneStatement`); everything else (a new trajectory, a retry, a
- * refusal to explain, over quota, large records) runs in one transaction holding the
+ * duplicating. The common cases, the owner's existing trajectory or a new one of no lab with
+ * every record inline, are one statement (`repo.appendInOneStatement`, `repo.createInOneStatement`);
+ * everything else (a new trajectory in a lab, a retry, a refusal to explain, over quota, large records) runs in one transaction holding the
  * trajectory's row lock: the batch is stored whole or not at all, and head, count and bytes
  * move with it.
  * @throws VALIDATION_FAILED, NOT_FOUND, FORBIDDEN, CONFLICT (not a fast-forward, with head_uuid and count; a uuid already stored), PAYLOAD_TOO_LARGE
@@ -153,13 +153,14 @@ const tokenTotals = (records: IncomingRecord[]) => ({
 export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, input: AppendInput, source: string): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
   const head = records.length ? records[records.length - 1].uuid : null;
-  // Without a base the trajectory is new (or, rarely, empty): only the transaction can make it.
-  if (head !== null && input.baseUuid && records.every((r) => r.bytes <= INLINE_RECORD_LIMIT)) {
-    const count = await repo.appendInOneStatement(
-      em,
-      { trajectoryId: sessionId, userId: viewer.user.id, baseUuid: input.baseUuid ?? null, givenLabId: input.labId ?? null, quota: storageQuotaOf(viewer.user), head, title: input.title ?? null, ...tokenTotals(records) },
-      records,
-    );
+  if (head !== null && records.every((r) => r.bytes <= INLINE_RECORD_LIMIT)) {
+    const common = { trajectoryId: sessionId, userId: viewer.user.id, quota: storageQuotaOf(viewer.user), head, title: input.title ?? null, ...tokenTotals(records) };
+    // Without a base the trajectory is new (or, rarely, empty): made in one statement when it names no lab.
+    const count = input.baseUuid
+      ? await repo.appendInOneStatement(em, { ...common, baseUuid: input.baseUuid, givenLabId: input.labId ?? null }, records)
+      : input.labId
+        ? null
+        : await repo.createInOneStatement(em, { ...common, source }, records);
     if (count !== null) return { sessionId, headUuid: head, count, appended: records.length };
   }
   return inTransaction(em, async (q) => {
