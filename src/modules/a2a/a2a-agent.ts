@@ -152,7 +152,7 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
   if (state?.phase === 'awaiting_approval' && !state.decision) return; // the decision queues the run that goes on
   if (state?.phase === 'awaiting_jobs') {
     // A message added meanwhile: the answer is taken back into the conversation and the loop goes on.
-    if ((await repo.lastSeq(q, found.id)) <= state.seenSeq) return settleJobs(services, found, state, workspace, logger);
+    if (found.lastSeq <= state.seenSeq) return settleJobs(services, found, state, workspace, logger);
     state = { ...state, phase: 'running', transcript: [...state.transcript, { role: 'assistant', content: state.answer ?? '' }], answer: null };
   }
   let task = found;
@@ -231,16 +231,14 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     });
     if (!completion) return;
     if (completion.toolCalls.length > 0) continue;
-    if ((await repo.lastSeq(q, task.id)) > current.seenSeq) continue; // answered, but more was asked meanwhile
     current.answer = completion.text;
-    break;
+    if (current.jobIds.length > 0) break;
+    if (await complete(services, task, current, workspace, [], logger, requests)) return;
+    current.answer = null; // answered, but more was asked meanwhile: the loop goes on with it
   }
-  if (current.jobIds.length > 0) {
-    current.phase = 'awaiting_jobs';
-    await turns.saveTurn(q, current);
-    return settleJobs(services, task, current, workspace, logger);
-  }
-  await complete(services, task, current, workspace, [], logger, requests);
+  current.phase = 'awaiting_jobs';
+  await turns.saveTurn(q, current);
+  await settleJobs(services, task, current, workspace, logger);
 }
 
 /** An execution call needs the caller's approval unless its context allowed them for the session; code without a sandbox is answered its error instead. */
@@ -271,6 +269,7 @@ async function settleJobs(services: TurnServices, task: TaskRow, state: TurnStat
     if (job?.state === 'running') return; // its end (on its instance) or the sweep runs the turn again
     if (job) jobs.push(job);
   }
+  // More asked meanwhile: the run SendMessage queued with it takes the answer back into the conversation.
   await complete(services, task, state, workspace, jobs, logger);
 }
 
@@ -278,9 +277,10 @@ async function settleJobs(services: TurnServices, task: TaskRow, state: TurnStat
  * Completes the task: the answer artifact `<task id>-answer` (with a line per background job),
  * the turn's new or changed `outputs/` files as `<task id>-file-<index>`, the answer in the
  * history, COMPLETED, published. The answer is recorded in the context's trajectory first, so a
- * caller told of the completion finds the whole turn there.
+ * caller told of the completion finds the whole turn there. Answers false when the task is still
+ * open because more was asked meanwhile (a message after `state.seenSeq`): nothing was completed.
  */
-async function complete(services: TurnServices, task: TaskRow, state: TurnState, workspace: string, jobs: JobStatus[], logger: Logger, requests?: Request[]): Promise<void> {
+async function complete(services: TurnServices, task: TaskRow, state: TurnState, workspace: string, jobs: JobStatus[], logger: Logger, requests?: Request[]): Promise<boolean> {
   await recordTurn(services, task, state, logger, requests);
   const parts: Wire[] = [{ text: state.answer ?? '' }];
   if (jobs.length) parts.push({ text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n') });
@@ -288,6 +288,8 @@ async function complete(services: TurnServices, task: TaskRow, state: TurnState,
   const { artifacts, omitted } = state.outputsBefore ? await collectFileArtifacts(services, task.id, workspace, state.outputsBefore, 1) : { artifacts: [], omitted: [] };
   if (omitted.length) parts.push({ text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, or changed while collected): ${omitted.slice(0, 50).join(', ')}` });
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
-  const completed = await repo.completeTask(preparedOf(forkOf(services)), task.id, [answer, ...artifacts], agentMessage(task, state.answer ?? ''));
+  const q = preparedOf(forkOf(services));
+  const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], agentMessage(task, state.answer ?? ''));
   if (completed) publishTask(services, completed);
+  return completed !== null || TERMINAL_STATES.includes((await repo.findTaskById(q, task.id))?.state ?? TERMINAL_STATES[0]);
 }

@@ -1,7 +1,7 @@
 import { sha256Hex } from '../../ids';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
-import { Query, sqlOf } from '../../db/sql';
+import { preparedOf, Query } from '../../db/sql';
 import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { Viewer } from '../auth/auth.service';
@@ -114,7 +114,7 @@ const titleOf = (text: string | undefined) => (text ?? '').split('\n')[0].replac
  */
 export async function recordTurn(services: Pick<Services, 'orm' | 'blobs'>, task: TaskRow, state: TurnState, logger: Logger, requests?: Request[]): Promise<void> {
   const em = services.orm.em.fork() as EntityManager;
-  const q = sqlOf(em);
+  const q = preparedOf(em);
   const sessionId = contextSessionId(task.ownerId, task.principal, task.contextId);
   try {
     const messages = requests ? requests.filter((one) => one.seq <= state.seenSeq) : await requestsOf(q, task, state.seenSeq);

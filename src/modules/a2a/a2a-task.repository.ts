@@ -9,9 +9,11 @@ export interface TaskRow {
   state: string;
   statusMessage: Record<string, unknown> | null;
   statusAt: Date;
+  /** The sequence number of its newest message. */
+  lastSeq: number;
 }
 
-export const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt"`;
+export const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt", last_seq as "lastSeq"`;
 export const asTask = (row: Record<string, unknown>): TaskRow => ({ ...(row as unknown as TaskRow), statusAt: new Date(row.statusAt as string) });
 
 /** States after which a task never changes again (A2A §4.1.3). */
@@ -36,7 +38,7 @@ export const TASK_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_
  */
 export async function createTask(q: Query, task: { id: string; contextId: string; principal: string; ownerId: string; state: string }, message: object): Promise<TaskRow> {
   const [row] = await q(
-    `with task as (insert into a2a_tasks (id, context_id, principal, owner_id, state) values (?, ?, ?, ?, ?) returning ${TASK_COLUMNS}),
+    `with task as (insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) values (?, ?, ?, ?, ?, 1) returning ${TASK_COLUMNS}),
           first as (insert into a2a_messages (task_id, seq, message) select id, 1, ?::jsonb from task)
      select * from task`,
     [task.id, task.contextId, task.principal, task.ownerId, task.state, JSON.stringify(message)],
@@ -107,36 +109,32 @@ export async function moveTask(q: Query, id: string, state: string, statusMessag
 }
 
 /**
- * Completes a task that is not terminal, in one statement (atomic on its own): `artifacts` stored
- * at positions 0, 1, …, `answer` appended to its history, its loop state (`a2a_turns`) removed,
- * COMPLETED. Answers the row, or null when the task is terminal already (a cancel won): nothing
- * changed then. The row lock orders it with SendMessage's appends, which lock the task first.
+ * Completes a task that is not terminal and holds no message after `seenSeq`, in one statement
+ * (atomic on its own): `artifacts` stored at positions 0, 1, …, `answer` appended to its history,
+ * its loop state (`a2a_turns`) removed, COMPLETED. Answers the row, or null when nothing changed:
+ * the task is terminal already (a cancel won), or more was asked meanwhile. Both are checked on
+ * the locked row, so an append committed while this waited for the lock is seen.
  */
-export async function completeTask(q: Query, taskId: string, artifacts: object[], answer: object): Promise<TaskRow | null> {
+export async function completeTask(q: Query, taskId: string, seenSeq: number, artifacts: object[], answer: object): Promise<TaskRow | null> {
   const [row] = await q(
-    `with open as (select id as open_id from a2a_tasks where id = ? and state <> all(?) for update),
+    `with open as (select id as open_id, last_seq + 1 as answer_seq from a2a_tasks where id = ? and state <> all(?) and last_seq <= ? for update),
           kept as (insert into a2a_artifacts (task_id, artifact_id, artifact, position)
                    select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(?::jsonb) with ordinality as a (artifact, place)
                    on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position),
-          answered as (insert into a2a_messages (task_id, seq, message)
-                       select open_id, coalesce((select max(seq) from a2a_messages where task_id = open_id), 0) + 1, ?::jsonb from open),
+          answered as (insert into a2a_messages (task_id, seq, message) select open_id, answer_seq, ?::jsonb from open),
           forgotten as (delete from a2a_turns where task_id in (select open_id from open))
-     update a2a_tasks set state = 'TASK_STATE_COMPLETED', status_message = null, status_at = date_trunc('milliseconds', clock_timestamp())
+     update a2a_tasks set state = 'TASK_STATE_COMPLETED', status_message = null, status_at = date_trunc('milliseconds', clock_timestamp()), last_seq = answer_seq
        from open where id = open_id returning ${TASK_COLUMNS}`,
-    [taskId, TERMINAL_STATES, JSON.stringify(artifacts), JSON.stringify(answer)],
+    [taskId, TERMINAL_STATES, seenSeq, JSON.stringify(artifacts), JSON.stringify(answer)],
   );
   return row ? asTask(row) : null;
 }
 
-/** Appends a message to the task's history (its row is locked by the caller, so the sequence has no gaps or clashes). */
+/** Appends a message to the task's history, moving its `last_seq` (its row is locked by the caller, so the sequence has no gaps or clashes). */
 export async function appendMessage(q: Query, taskId: string, message: object): Promise<void> {
-  await q(`insert into a2a_messages (task_id, seq, message) select ?, coalesce(max(seq), 0) + 1, ?::jsonb from a2a_messages where task_id = ?`, [taskId, JSON.stringify(message), taskId]);
-}
-
-/** The sequence number of the task's newest message (0 with none). */
-export async function lastSeq(q: Query, taskId: string): Promise<number> {
-  const [row] = await q<{ seq: number }>(`select coalesce(max(seq), 0)::int as seq from a2a_messages where task_id = ?`, [taskId]);
-  return row.seq;
+  await q(`with moved as (update a2a_tasks set last_seq = last_seq + 1 where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message) select ?, last_seq, ?::jsonb from moved`, [
+    taskId, taskId, JSON.stringify(message),
+  ]);
 }
 
 /**
