@@ -1,7 +1,8 @@
-import { type EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { directQuery, sqlOf } from '../../db/sql';
 import { inActiveLabSql } from '../labs/membership.repository';
 import { User } from '../users/user.entity';
+import { userColumnsSql } from '../users/user.repository';
 import type { TokenKind } from './token.entity';
 
 /*
@@ -28,23 +29,17 @@ export interface StoredToken {
 let tokenWithUser: { name: string; text: string } | undefined;
 
 /**
- * The token lookup as a prepared statement. It names the user columns this code maps (from the
- * entity) rather than `u.*`: a column another instance's migration adds must not change the
- * prepared statement's result, which PostgreSQL refuses to run. Whether the user is in an active
- * lab comes along: the caller's own tier (`me`) then costs no second round trip.
+ * The token lookup as a prepared statement, with the user's columns (`userColumnsSql`). Whether
+ * the user is in an active lab comes along: the caller's own tier (`me`) then costs no second
+ * round trip.
  */
 function tokenWithUserStatement(em: EntityManager) {
   if (tokenWithUser) return tokenWithUser;
-  const userColumns = em
-    .getMetadata()
-    .get(User.name)
-    .props.filter((prop) => prop.kind === ReferenceKind.SCALAR && prop.persist !== false)
-    .flatMap((prop) => prop.fieldNames.map((column) => `u.${column}`));
   return (tokenWithUser = {
     name: 'auth_presented_token',
     text: `select t.id as token_id, t.kind as token_kind, t.secret_hash as token_secret_hash, t.family_id as token_family_id, t.lease_id as token_lease_id,
                   t.expires_at as token_expires_at, t.revoked_at as token_revoked_at, t.used_at as token_used_at,
-                  ${inActiveLabSql('t.user_id')} as token_user_in_active_lab, ${userColumns.join(', ')}
+                  ${inActiveLabSql('t.user_id')} as token_user_in_active_lab, ${userColumnsSql(em, 'u')}
              from auth_tokens t join users u on u.id = t.user_id where t.id = $1`,
   });
 }

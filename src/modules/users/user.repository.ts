@@ -1,12 +1,41 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { dateOf, preparedOf } from '../../db/sql';
+import { type EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
+import { dateOf, directQuery, preparedOf } from '../../db/sql';
 import { inActiveLabSql } from '../labs/membership.repository';
+import { User } from './user.entity';
 
 /*
  * The user queries the ORM does not express: the sync stream's server-side cursor, the
- * bootstrap lock and the plan lookup of every A2A request. Everything else of the user domain
- * goes through its entity (user.entity.ts).
+ * bootstrap lock, the plan lookup of every A2A request and the user by id as a prepared
+ * statement. Everything else of the user domain goes through its entity (user.entity.ts).
  */
+
+/**
+ * The user's columns as the entity maps them (`alias.column, …`), named rather than `alias.*`: a
+ * column another instance's migration adds must not change a prepared statement's result, which
+ * PostgreSQL refuses to run. For statements that read a user to `em.map` it.
+ */
+export function userColumnsSql(em: EntityManager, alias: string): string {
+  return em
+    .getMetadata()
+    .get(User.name)
+    .props.filter((prop) => prop.kind === ReferenceKind.SCALAR && prop.persist !== false)
+    .flatMap((prop) => prop.fieldNames.map((column) => `${alias}.${column}`))
+    .join(', ');
+}
+
+let userById: { name: string; text: string } | undefined;
+
+/**
+ * The user with this id, managed by `em`, or null: the one `em` manages already (as `findOne`
+ * answers it, unsaved changes kept), else mapped from one prepared statement (no query builder).
+ */
+export async function findUserById(em: EntityManager, id: string): Promise<User | null> {
+  const managed = em.getUnitOfWork().getById<User>(User.name, id);
+  if (managed) return managed;
+  userById ??= { name: 'user_by_id', text: `select ${userColumnsSql(em, 'u')} from users u where u.id = $1` };
+  const [row] = await directQuery(em, userById, [id]);
+  return row ? em.map(User, row) : null;
+}
 
 /** What a user's effective tier is computed from (plans.ts `effectiveTier`). */
 export interface PlanFacts {

@@ -9,7 +9,7 @@ import { mintToken } from '../auth/auth.service';
 import { resolveInstitution } from './institutions';
 import { STORAGE_QUOTA_BY_PLAN, PlanCode } from './plans';
 import { User } from './user.entity';
-import { holdBootstrapAdminLock, streamUserSyncRows } from './user.repository';
+import { findUserById, holdBootstrapAdminLock, streamUserSyncRows } from './user.repository';
 import { checkUserCreate, checkUserUpdate, UserCreateInput, UserUpdateInput } from './user.inputs';
 
 /** Re-derives the `institution_*` columns from the registry. */
@@ -65,7 +65,7 @@ export async function updateUser(em: EntityManager, actorId: string, userId: str
 }
 
 export async function getUser(em: EntityManager, userId: string): Promise<User> {
-  const user = await em.findOne(User, { id: userId });
+  const user = await findUserById(em, userId);
   if (!user) throw notFound('user');
   return user;
 }
