@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedOf } from '../../db/sql';
 import { checks } from '../../validation';
 import shipped from './models.json';
 import { ModelCatalog } from './catalog.entity';
+import { storedCatalogModel } from './catalog.repository';
 
 export interface CatalogModel {
   id: string;
@@ -52,17 +52,10 @@ export async function currentCatalog(em: EntityManager): Promise<ServedCatalog> 
   return { body, catalog: JSON.parse(body) as Catalog, updatedAt: stored?.updatedAt ?? SHIPPED_AT, sha256: sha256(body) };
 }
 
-/**
- * The catalog's entry of one model (its prices; undefined when the catalog has none), for the
- * metered model calls: one prepared statement, PostgreSQL picking the entry, so a call neither
- * hydrates the catalog nor parses and hashes it.
- */
+/** The catalog's entry of one model (its prices; undefined when the catalog has none), for the metered model calls. */
 export async function catalogModel(em: EntityManager, modelId: string): Promise<CatalogModel | undefined> {
-  const [stored] = await preparedOf(em)<{ model: CatalogModel | null }>(
-    `select (select m from jsonb_array_elements(body::jsonb->'models') m where m->>'id' = ? limit 1) as model from model_catalogs where id = 1`,
-    [modelId],
-  );
-  return stored ? (stored.model ?? undefined) : shipped.models.find((model) => model.id === modelId);
+  const stored = await storedCatalogModel(em, modelId);
+  return stored === undefined ? shipped.models.find((model) => model.id === modelId) : (stored ?? undefined);
 }
 
 const ID = /^[A-Za-z0-9._:/-]+$/;
