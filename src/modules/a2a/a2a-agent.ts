@@ -255,7 +255,7 @@ async function askApproval(services: TaskServices, task: TaskRow, state: TurnSta
     const now = await repo.findTaskById(q, task.id, true);
     if (!now || TERMINAL_STATES.includes(now.state)) return null;
     await turns.saveTurn(q, { ...state, phase: 'awaiting_approval', decision: null });
-    const request = agentMessage(task, `Approval needed to run code or message an external agent: ${summary}. Answer with a data part {"decision": "allow_once" | "allow_session" | "deny"}.`, [{ data: { kind: 'tool_approval', summary } }]);
+    const request = agentMessage(task, `Approval needed to run code or message an external agent: ${summary}\nAnswer with a data part {"decision": "allow_once" | "allow_session" | "deny"}.`, [{ data: { kind: 'tool_approval', summary } }]);
     return repo.moveTask(q, task.id, 'TASK_STATE_INPUT_REQUIRED', request);
   });
   if (moved) publishTask(services, moved);
