@@ -152,6 +152,36 @@ describe('registered agents as tools of our agent', () => {
     expect(blockOf('slow', lastResult(checked).content)).toBe('artifact answer:\nslow result: 42');
   }, 60_000);
 
+  test('a later task of the same context collects a peer task an earlier one started; another context, or another key with the same context id, cannot read it', async () => {
+    responders.push(() => tools([{ id: 'l-1', name: 'a2a__fast', input: { message: 'Answer me later' } }]));
+    responders.push(() => answer('I asked the fast peer; ask me again for its answer.'));
+    let before = fake.seen.length;
+    expect((await send('Ask the fast peer, then answer at once', 'delegate')).status.state).toBe('TASK_STATE_COMPLETED');
+    const started = headOf(fake.seen[before + 1]).taskId as string;
+    const [remembered] = await t.sql(`select context_id, agent_id, peer_task_id from a2a_peer_tasks where peer_task_id = $1`, [started]);
+    expect(remembered).toEqual({ context_id: 'delegate', agent_id: 'fast', peer_task_id: started });
+
+    const check = () => tools([{ id: `l-${Math.random()}`, name: 'a2a_check', input: { agent: 'fast', taskId: started } }]);
+    responders.push(check, () => answer('The fast peer answered.'));
+    before = fake.seen.length;
+    expect((await send('Did the fast peer answer?', 'delegate')).status.state).toBe('TASK_STATE_COMPLETED');
+    const collected = fake.seen[before + 1];
+    expect(headOf(collected)).toEqual({ agent: 'fast', taskId: started, state: 'TASK_STATE_COMPLETED' });
+    expect(blockOf('fast', lastResult(collected).content)).toBe('artifact answer:\nfast answer to: Answer me later');
+
+    const gets = () => fast.requests.filter((r) => r.method === 'GetTask').length;
+    const getsBefore = gets();
+    const carol = (await createA2aKey(dataDir, 'carol')).plaintext;
+    for (const [key, contextId] of [[alice, 'elsewhere'], [carol, 'delegate']]) {
+      responders.push(check, () => answer('Not mine to read.'));
+      before = fake.seen.length;
+      const done = Task.toJSON((await (await officialClient(t, key)).sendMessage(sendRequest('Did the fast peer answer?', { contextId }))) as Task) as any;
+      expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(lastResult(fake.seen[before + 1]).content).toBe(`a2a_check: ${started} is not a task this conversation started on fast`);
+    }
+    expect(gets()).toBe(getsBefore);
+  }, 60_000);
+
   test('an instruction-laden artifact reaches the model only inside its data block, escaped so it cannot close it', async () => {
     responders.push(() => tools([{ id: 'y-1', name: 'a2a__sly', input: { message: 'Summarize the dataset' } }]));
     responders.push((request) => tools([{ id: 'y-2', name: 'a2a_check', input: { agent: 'sly', taskId: headOf(request).taskId } }], slyExecutor.done));
@@ -183,7 +213,7 @@ describe('registered agents as tools of our agent', () => {
     expect(targetHits).toEqual([]);
   }, 60_000);
 
-  test('a check of a task this task did not start is refused, and nothing is asked of the peer; the started ones survive an approval (a new run)', async () => {
+  test('a check of a task this conversation did not start is refused, and nothing is asked of the peer; the started ones survive an approval (a new run)', async () => {
     const foreign = fast.requests.find((r) => r.method === 'GetTask')!.params.id as string;
     let mine = '';
     responders.push(() => tools([{ id: 'c-1', name: 'a2a__fast', input: { message: 'first' } }]));
@@ -215,9 +245,9 @@ describe('registered agents as tools of our agent', () => {
     expect(JSON.parse(check.content.split('\n')[0])).toEqual({ agent: 'fast', taskId: mine, state: 'TASK_STATE_COMPLETED' });
     const refused = fake.seen[before + 1].toolResults.slice(-3).map((r) => r.content);
     expect(refused).toEqual([
-      `a2a_check: ${foreign} is not a task this turn started on fast`,
-      `a2a_check: ${mine} is not a task this turn started on slow`,
-      'a2a_check: made-up-task is not a task this turn started on fast',
+      `a2a_check: ${foreign} is not a task this conversation started on fast`,
+      `a2a_check: ${mine} is not a task this conversation started on slow`,
+      'a2a_check: made-up-task is not a task this conversation started on fast',
     ]);
     expect(gets()).toEqual([...getsBefore, mine]);
     expect(slow.requests.map((r) => r.method)).toEqual(['SendMessage', 'GetTask']);

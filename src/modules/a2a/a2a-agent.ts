@@ -10,7 +10,7 @@ import type { JobStatus } from '../agent/workspace-jobs';
 import { catalogModel } from '../catalog/catalog.service';
 import { meteredCompletionInOne } from '../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, needsCallerApproval, runTool, ToolContext, workspaceOf } from './a2a-agent-tools';
-import { PEER_INSTRUCTIONS, peerToolsOf } from '../agents/peer-tools';
+import { PEER_INSTRUCTIONS, PeerTaskRef, peerToolsOf } from '../agents/peer-tools';
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from './a2a-artifacts';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
@@ -187,7 +187,8 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
   const current: TurnState = state;
   // The owner's enabled agents, read once per run: a call pending approval finds its entry again (or is told it is gone).
   const peers = await peerToolsOf(q, task.ownerId);
-  const tools: ToolContext = { services, workspace, signal, logger, jobStarted: (jobId) => current.jobIds.push(jobId), peers, peerTasks: current.peerTasks };
+  const conversation = { remember: (ref: PeerTaskRef) => turns.rememberPeerTask(q, task, ref), started: (ref: PeerTaskRef) => turns.peerTaskOfContext(q, task.principal, task.contextId, ref) };
+  const tools: ToolContext = { services, workspace, signal, logger, jobStarted: (jobId) => current.jobIds.push(jobId), peers, peerTasks: current.peerTasks, conversation };
   const priced = await catalogModel(em, llm.model);
   for (let step = 0; ; step++) {
     if (current.pending) {
