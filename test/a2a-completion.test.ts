@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { preparedOf, Query } from '../src/db/sql';
 import { appendMessage, completeTask, createTask, findTaskById } from '../src/modules/a2a/a2a-task.repository';
 import { useTestApp } from './support/app';
+import { until } from './support/until';
 
 /**
  * A turn completes its task only while it holds the task's newest message, checked on the locked
@@ -50,7 +51,10 @@ test('a message committed while the completion waits for the task lock stops the
     await sender.query('select 1 from a2a_tasks where id = $1 for update', [task.id]);
     // … while the turn tries to complete with what it saw (message 1).
     const completing = completeTask(q(), task.id, 1, artifacts(task.id), answer('too early'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Its statement is waiting for the lock (so its snapshot was taken before the commit below).
+    await until('the completion to wait for the task lock', async () =>
+      (await t.sql(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'with open as (select id as open_id%'`)).length > 0,
+    );
     await sender.query(`with moved as (update a2a_tasks set last_seq = last_seq + 1 where id = $1 returning last_seq) insert into a2a_messages (task_id, seq, message) select $1, last_seq, $2::jsonb from moved`, [
       task.id, JSON.stringify({ messageId: 'm-race', role: 'ROLE_USER', parts: [{ text: 'one more thing' }] }),
     ]);

@@ -83,7 +83,7 @@ describe('A2A statements per call', () => {
     expect(matching(statements, /model_catalogs/)).toEqual([expect.stringMatching(/^select \(select m from jsonb_array_elements/)]);
     // The context's trajectory made with the turn's records in one statement.
     expect(matching(statements, /insert into trajectory_records/)).toEqual([expect.stringMatching(/^with made as \( insert into trajectories /)]);
-    expect(matching(statements, /^with open as \(select id as open_id, last_seq \+ 1 as answer_seq from a2a_tasks .*last_seq <= \$3 .*insert into a2a_artifacts.*insert into a2a_messages.*delete from a2a_turns.*update a2a_tasks set state = 'TASK_STATE_COMPLETED'/)).toHaveLength(1);
+    expect(matching(statements, /^with open as \(select id as open_id, greatest\(t\.last_seq, .*\) \+ 1 as answer_seq from a2a_tasks t .*last_seq <= \$3 .*insert into a2a_artifacts.*insert into a2a_messages.*delete from a2a_turns.*update a2a_tasks set state = 'TASK_STATE_COMPLETED'/)).toHaveLength(1);
     expect(matching(statements, /a2a_artifacts|a2a_turns/)).toHaveLength(4); // with the settled read
     // No transaction round trips: each write is one statement.
     expect(matching(statements, /^(begin|commit|rollback);?$/i)).toHaveLength(0);

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import { addMember, makeLab, makeUser, useTestApp } from './support/app';
+import { User } from '../src/modules/users/user.entity';
+import { getUser } from '../src/modules/users/user.service';
 
 const t = useTestApp();
 
@@ -424,4 +426,18 @@ test('a client that walks away from sync/users does not leave a transaction open
   for (let i = 0; i < 50 && (await open()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(await open()).toBe(0);
   await sql(`delete from users where id like 'usr_bulk_%'`);
+});
+
+describe('getUser (one prepared statement, mapped by hand)', () => {
+  test('answers the loaded user; a bare reference the entity manager holds is loaded, not answered empty; an edit not yet flushed is kept', async () => {
+    const made = await makeUser(t);
+    const em = t.app.services.orm.em.fork();
+    const reference = em.getReference(User, made.id); // what loading a relation to the user leaves
+    const user = await getUser(em as never, made.id);
+    expect(user).toBe(reference);
+    expect(user.email).toBe(made.email);
+    user.name = 'Edited, not flushed';
+    expect((await getUser(em as never, made.id)).name).toBe('Edited, not flushed');
+    await expect(getUser(em as never, 'usr_nobody')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
 });

@@ -151,9 +151,9 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
   let state = stored;
   if (state?.phase === 'awaiting_approval' && !state.decision) return; // the decision queues the run that goes on
   if (state?.phase === 'awaiting_jobs') {
-    // A message added meanwhile: the answer is taken back into the conversation and the loop goes on.
+    // A message added meanwhile: the loop goes on from the answer (the transcript's last entry already).
     if (found.lastSeq <= state.seenSeq) return settleJobs(services, found, state, workspace, logger);
-    state = { ...state, phase: 'running', transcript: [...state.transcript, { role: 'assistant', content: state.answer ?? '' }], answer: null };
+    state = { ...state, phase: 'running', answer: null };
   }
   let task = found;
   if (task.state !== 'TASK_STATE_WORKING') {
@@ -187,7 +187,7 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
   const current: TurnState = state;
   // The owner's enabled agents, read once per run: a call pending approval finds its entry again (or is told it is gone).
   const peers = await peerToolsOf(q, task.ownerId);
-  const conversation = { remember: (ref: PeerTaskRef) => turns.rememberPeerTask(q, task, ref), started: (ref: PeerTaskRef) => turns.peerTaskOfContext(q, task.principal, task.contextId, ref) };
+  const conversation = { remember: (ref: PeerTaskRef) => turns.rememberPeerTask(q, task, ref), started: (ref: PeerTaskRef) => turns.peerTaskOfContext(q, task, ref) };
   const tools: ToolContext = { services, workspace, signal, logger, jobStarted: (jobId) => current.jobIds.push(jobId), peers, peerTasks: current.peerTasks, conversation };
   const priced = await catalogModel(em, llm.model);
   for (let step = 0; ; step++) {
@@ -196,8 +196,12 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
       await recordTurn(services, task, current, logger, requests);
       const approved = current.phase === 'awaiting_approval' && current.decision !== null;
       if (!approved && (await needsApproval(services, q, task, current.pending))) return askApproval(services, task, current);
-      // What is in outputs/ before the turn's first tool runs: what is new or changed after it is the turn's.
-      current.outputsBefore ??= await snapshotOutputs(services.agent.workspaces, workspace);
+      // What is in outputs/ before the turn's first tool runs: what is new or changed after it is
+      // the turn's. Stored before anything runs, so a retried attempt keeps the same baseline.
+      if (current.outputsBefore === null) {
+        current.outputsBefore = await snapshotOutputs(services.agent.workspaces, workspace);
+        await turns.saveTurn(q, current);
+      }
       const results = [];
       for (const call of current.pending) results.push(await runTool(call, tools));
       Object.assign(current, { transcript: [...current.transcript, { role: 'tool', results }], pending: null, decision: null, phase: 'running' });

@@ -109,6 +109,13 @@ export async function moveTask(q: Query, id: string, state: string, statusMessag
 }
 
 /**
+ * The number of a task's next message (`t` its row): after `last_seq`, and after the newest
+ * stored message too, which an instance still on the release before `last_seq` numbered
+ * without moving it (one index probe).
+ */
+const NEXT_SEQ = `greatest(t.last_seq, (select coalesce(max(m.seq), 0) from a2a_messages m where m.task_id = t.id)) + 1`;
+
+/**
  * Completes a task that is not terminal and holds no message after `seenSeq`, in one statement
  * (atomic on its own): `artifacts` stored at positions 0, 1, …, `answer` appended to its history,
  * its loop state (`a2a_turns`) removed, COMPLETED. Answers the row, or null when nothing changed:
@@ -117,7 +124,7 @@ export async function moveTask(q: Query, id: string, state: string, statusMessag
  */
 export async function completeTask(q: Query, taskId: string, seenSeq: number, artifacts: object[], answer: object): Promise<TaskRow | null> {
   const [row] = await q(
-    `with open as (select id as open_id, last_seq + 1 as answer_seq from a2a_tasks where id = ? and state <> all(?) and last_seq <= ? for update),
+    `with open as (select id as open_id, ${NEXT_SEQ} as answer_seq from a2a_tasks t where id = ? and state <> all(?) and last_seq <= ? for update),
           kept as (insert into a2a_artifacts (task_id, artifact_id, artifact, position)
                    select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(?::jsonb) with ordinality as a (artifact, place)
                    on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position),
@@ -132,7 +139,7 @@ export async function completeTask(q: Query, taskId: string, seenSeq: number, ar
 
 /** Appends a message to the task's history, moving its `last_seq` (its row is locked by the caller, so the sequence has no gaps or clashes). */
 export async function appendMessage(q: Query, taskId: string, message: object): Promise<void> {
-  await q(`with moved as (update a2a_tasks set last_seq = last_seq + 1 where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message) select ?, last_seq, ?::jsonb from moved`, [
+  await q(`with moved as (update a2a_tasks t set last_seq = ${NEXT_SEQ} where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message) select ?, last_seq, ?::jsonb from moved`, [
     taskId, taskId, JSON.stringify(message),
   ]);
 }

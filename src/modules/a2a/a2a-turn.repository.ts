@@ -116,16 +116,18 @@ export async function contextGranted(q: Query, principal: string, contextId: str
   return row !== undefined;
 }
 
-/** Remembers a task the turn of `task` started on a peer, for later turns of its context. */
-export async function rememberPeerTask(q: Query, task: Pick<TaskRow, 'id' | 'principal' | 'contextId'>, ref: PeerTaskRef): Promise<void> {
-  await q(`insert into a2a_peer_tasks (principal, context_id, agent_id, peer_task_id, task_id) values (?, ?, ?, ?, ?) on conflict do nothing`, [
-    task.principal, task.contextId, ref.agentId, ref.taskId, task.id,
+/** Remembers a task the turn of `task` started on a peer (one of its owner's entries), for later turns of its context. */
+export async function rememberPeerTask(q: Query, task: Pick<TaskRow, 'id' | 'ownerId' | 'principal' | 'contextId'>, ref: PeerTaskRef): Promise<void> {
+  await q(`insert into a2a_peer_tasks (owner_id, principal, context_id, agent_id, peer_task_id, task_id) values (?, ?, ?, ?, ?, ?) on conflict do nothing`, [
+    task.ownerId, task.principal, task.contextId, ref.agentId, ref.taskId, task.id,
   ]);
 }
 
-/** Whether a turn of the principal's context started this task on the peer. */
-export async function peerTaskOfContext(q: Query, principal: string, contextId: string, ref: PeerTaskRef): Promise<boolean> {
-  const [row] = await q(`select 1 from a2a_peer_tasks where principal = ? and context_id = ? and agent_id = ? and peer_task_id = ?`, [principal, contextId, ref.agentId, ref.taskId]);
+/** Whether a turn of the principal's context, under the same owner, started this task on the peer. */
+export async function peerTaskOfContext(q: Query, task: Pick<TaskRow, 'ownerId' | 'principal' | 'contextId'>, ref: PeerTaskRef): Promise<boolean> {
+  const [row] = await q(`select 1 from a2a_peer_tasks where owner_id = ? and principal = ? and context_id = ? and agent_id = ? and peer_task_id = ?`, [
+    task.ownerId, task.principal, task.contextId, ref.agentId, ref.taskId,
+  ]);
   return row !== undefined;
 }
 

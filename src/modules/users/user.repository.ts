@@ -1,4 +1,4 @@
-import { type EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
+import { type EntityManager, ReferenceKind, wrap } from '@mikro-orm/postgresql';
 import { dateOf, directQuery, preparedOf } from '../../db/sql';
 import { inActiveLabSql } from '../labs/membership.repository';
 import { User } from './user.entity';
@@ -26,12 +26,14 @@ export function userColumnsSql(em: EntityManager, alias: string): string {
 let userById: { name: string; text: string } | undefined;
 
 /**
- * The user with this id, managed by `em`, or null: the one `em` manages already (as `findOne`
- * answers it, unsaved changes kept), else mapped from one prepared statement (no query builder).
+ * The user with this id, managed by `em`, or null: the one `em` manages already when it is loaded
+ * (as `findOne` answers it, unsaved changes kept), else mapped from one prepared statement (no
+ * query builder; `em.map` merges into a reference `em` holds and marks it loaded).
  */
 export async function findUserById(em: EntityManager, id: string): Promise<User | null> {
+  // A reference another entity's relation put there (only its id set) is loaded, as findOne would.
   const managed = em.getUnitOfWork().getById<User>(User.name, id);
-  if (managed) return managed;
+  if (managed && wrap(managed).isInitialized()) return managed;
   userById ??= { name: 'user_by_id', text: `select ${userColumnsSql(em, 'u')} from users u where u.id = $1` };
   const [row] = await directQuery(em, userById, [id]);
   return row ? em.map(User, row) : null;
