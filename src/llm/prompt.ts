@@ -16,6 +16,10 @@ export const quoteData = (value: unknown, maxChars: number): string => {
   return text.length > maxChars ? JSON.stringify(`${text.slice(0, maxChars)}…`).replace(/</g, '\\u003c') : text;
 };
 
+/** `text` cut to `maxChars`, with a last line saying how much was cut and that it was not `what` ("shown", "recorded"). */
+export const cutText = (text: string, maxChars: number, what = 'shown'): string =>
+  text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n[… ${text.length - maxChars} more characters not ${what}]`;
+
 export const dataBlock = (lines: string[]) => `<${DATA_TAG}>\n${lines.join('\n')}\n</${DATA_TAG}>`;
 
 /** A rough token count for budgeting a prompt (3 characters a token: errs on the long side). */

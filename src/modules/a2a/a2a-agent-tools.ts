@@ -2,6 +2,7 @@ import { sha256Hex } from '../../ids';
 import type { Services } from '../../context';
 import { AppError } from '../../errors';
 import type { ToolCall, ToolResult, ToolSpec } from '../../llm/language-model';
+import { cutText } from '../../llm/prompt';
 import type { Logger } from '../../logger';
 import { LANGUAGES } from '../agent/sandbox';
 import { isPeerSend, isPeerTool, PeerCallContext, runPeerTool } from '../agents/peer-tools';
@@ -96,10 +97,7 @@ export interface ToolContext extends PeerCallContext {
 }
 
 /** Cuts a result to TOOL_OUTPUT_CHARS, saying how much was cut. */
-function bounded(text: string): string {
-  if (text.length <= TOOL_OUTPUT_CHARS) return text;
-  return `${text.slice(0, TOOL_OUTPUT_CHARS)}\n[… ${text.length - TOOL_OUTPUT_CHARS} more characters not shown]`;
-}
+const bounded = (text: string) => cutText(text, TOOL_OUTPUT_CHARS);
 
 /**
  * Runs one call and answers its result for the model. A refused or failing call is an error

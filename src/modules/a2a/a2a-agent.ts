@@ -5,7 +5,7 @@ import { newId } from '../../ids';
 import type { JobRun } from '../../jobs/queue';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
 import type { Logger } from '../../logger';
-import type { Services } from '../../context';
+import { forkEm, type Services } from '../../context';
 import type { JobStatus } from '../agent/workspace-jobs';
 import { catalogModel } from '../catalog/catalog.service';
 import { meteredCompletionInOne } from '../usage/usage.service';
@@ -48,7 +48,6 @@ type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' 
 /** What a turn needs besides: the blob store its trajectory record's large records go to, and what calls the owner's agents. */
 type TurnServices = TaskServices & Pick<Services, 'blobs' | 'sealer' | 'outboundLookup'>;
 
-const forkOf = (services: TaskServices) => services.orm.em.fork() as EntityManager;
 
 /** Publishes a task's new state (after its commit): waiting SendMessages, running turns and the other helpers' hooks hear it. */
 export const publishTask = (services: Pick<Services, 'pubsub'>, task: TaskRow) => services.pubsub.publish('A2A_TASK', task.id, { taskId: task.id, state: task.state });
@@ -92,7 +91,7 @@ const charsOf = (transcript: ChatTurn[]) => JSON.stringify(transcript).length;
 
 /** Moves the task to a final state with a status message, and forgets its loop state. */
 export async function finishTask(services: TaskServices, task: TaskRow, state: string, text: string): Promise<void> {
-  const moved = await inTransaction(forkOf(services), async (q) => {
+  const moved = await inTransaction(forkEm(services), async (q) => {
     await turns.deleteTurn(q, task.id);
     return repo.moveTask(q, task.id, state, agentMessage(task, text));
   });
@@ -110,7 +109,7 @@ export async function finishTask(services: TaskServices, task: TaskRow, state: s
  * @throws when the attempt was cut off (its instance stopping, its time-out) and `retriesLeft`: the job runs it again
  */
 export async function runAgentTurn(services: TurnServices, taskId: string, run: JobRun, logger: Logger, retriesLeft: boolean): Promise<void> {
-  const em = forkOf(services);
+  const em = forkEm(services);
   const q = preparedOf(em);
   const read = await turns.startTurn(q, taskId);
   if (!read || TERMINAL_STATES.includes(read.task.state) || read.task.state === 'TASK_STATE_INPUT_REQUIRED') return;
@@ -173,9 +172,9 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     // The task's own messages are the context's newest; read alone only if the context's limit cut them.
     const own = seen.filter((one) => one.taskId === task.id);
     const sent = own[0]?.seq === 1 ? own : (await turns.messagesAfter(q, task.id, 0)).map((one) => ({ ...one, taskId: task.id }));
-    // The files sent in are saved before anything runs.
-    for (const { seq, message } of sent) await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger);
-    const files = await filesByMessage(q, [...seen, ...(sent === own ? [] : sent)]);
+    // The files sent in are saved before anything runs; the earlier tasks' file rows are read.
+    const files = await filesByMessage(q, seen.filter((one) => one.taskId !== task.id));
+    for (const { seq, message } of sent) files.set(`${task.id}:${seq}`, await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger));
     const transcript = turnsOf(seen, files);
     requests = sent.filter((one) => isRequest(one.message)).map((one) => ({ seq: one.seq, text: messageText(one.message, files.get(`${task.id}:${one.seq}`)) }));
     state = {
@@ -210,9 +209,8 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     // Messages added to the task while it works are further instructions (an approval answer is not).
     for (const added of fresh && step === 0 ? [] : await turns.messagesAfter(q, task.id, current.seenSeq)) {
       if (!isDecisionOnly(added.message)) {
-        await saveInputFiles(q, services.agent.workspaces, workspace, task.id, added.seq, added.message, logger);
-        const files = await filesByMessage(q, [{ ...added, taskId: task.id }]);
-        const text = messageText(added.message, files.get(`${task.id}:${added.seq}`));
+        const files = await saveInputFiles(q, services.agent.workspaces, workspace, task.id, added.seq, added.message, logger);
+        const text = messageText(added.message, files);
         current.transcript.push({ role: 'user', content: text });
         requests?.push({ seq: added.seq, text });
       }
@@ -256,7 +254,7 @@ async function needsApproval(services: TaskServices, q: Query, task: TaskRow, ca
 /** Stores the pending calls and moves the task to INPUT_REQUIRED with the approval request in its status message. */
 async function askApproval(services: TaskServices, task: TaskRow, state: TurnState): Promise<void> {
   const summary = approvalSummary(state.pending!);
-  const moved = await inTransaction(forkOf(services), async (q) => {
+  const moved = await inTransaction(forkEm(services), async (q) => {
     const now = await repo.findTaskById(q, task.id, true);
     if (!now || TERMINAL_STATES.includes(now.state)) return null;
     await turns.saveTurn(q, { ...state, phase: 'awaiting_approval', decision: null });
@@ -293,7 +291,7 @@ async function complete(services: TurnServices, task: TaskRow, state: TurnState,
   const { artifacts, omitted } = state.outputsBefore ? await collectFileArtifacts(services, task.id, workspace, state.outputsBefore, 1) : { artifacts: [], omitted: [] };
   if (omitted.length) parts.push({ text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, or changed while collected): ${omitted.slice(0, 50).join(', ')}` });
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
-  const q = preparedOf(forkOf(services));
+  const q = preparedOf(forkEm(services));
   const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], agentMessage(task, state.answer ?? ''));
   if (completed) publishTask(services, completed);
   return completed !== null || TERMINAL_STATES.includes((await repo.findTaskById(q, task.id))?.state ?? TERMINAL_STATES[0]);

@@ -60,13 +60,15 @@ function candidate(name: string, attempt: number): string {
  * say): one row per part, so a retried turn saves nothing twice. `message` is read without its
  * payloads (`withoutRawPayloads`): each payload not saved yet is read alone, so one file's
  * bytes at most are in memory. Never throws for a file: the model is told what became of it.
+ * Answers the message's rows, saved before or now (none without file parts, and no statement).
  * @throws only on a database error
  */
-export async function saveInputFiles(q: Query, workspaces: Workspaces, workspace: string, taskId: string, seq: number, message: Wire, logger: Logger): Promise<void> {
+export async function saveInputFiles(q: Query, workspaces: Workspaces, workspace: string, taskId: string, seq: number, message: Wire, logger: Logger): Promise<InputFileRow[]> {
   const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
   const files = parts.map((part, index) => ({ part, index })).filter(({ part }) => isFilePart(part));
-  if (files.length === 0) return;
-  const done = new Set((await repo.inputFilesOf(q, [{ taskId, seq }])).map((row) => row.part));
+  if (files.length === 0) return [];
+  const rows = await repo.inputFilesOf(q, [{ taskId, seq }]);
+  const done = new Set(rows.map((row) => row.part));
   let n = 0;
   for (const { part, index } of files) {
     n++;
@@ -97,7 +99,9 @@ export async function saveInputFiles(q: Query, workspaces: Workspaces, workspace
       }
     }
     await repo.insertInputFile(q, row);
+    rows.push(row);
   }
+  return rows.sort((a, b) => a.part - b.part);
 }
 
 /**

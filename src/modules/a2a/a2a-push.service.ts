@@ -5,7 +5,7 @@ import { AppError, invalid, notFound } from '../../errors';
 import type { JobQueue, JobRun } from '../../jobs/queue';
 import { startPeriodic } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
-import type { Services } from '../../context';
+import { forkEm, type Services } from '../../context';
 import { checkOutboundUrl, guardedFetch, OutboundRefused, OutboundRequestFailed, userUrlPolicy } from '../../net/outbound';
 import * as repo from './a2a-push.repository';
 import { PushConfigRow } from './a2a-push.repository';
@@ -58,7 +58,6 @@ export interface PreparedPushConfig {
 }
 
 const configNotFound = () => new AppError('NOT_FOUND', 'push notification config not found', { a2aReason: 'TASK_NOT_FOUND' });
-const forkOf = (services: PushServices) => services.orm.em.fork() as EntityManager;
 
 /** The guard's policy for webhook URLs: private addresses only with A2A_PUSH_ALLOW_PRIVATE (metadata and the service itself never). */
 const pushPolicy = (services: PushServices, field: (string | number)[]) => userUrlPolicy(services, services.config.a2aPushAllowPrivate, field);
@@ -117,9 +116,9 @@ function wireStored(services: PushServices, row: PushConfigRow): Wire {
 export async function createPushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
   const taskId = params.taskId as string;
   // Whose task it is first: a stranger's task costs no DNS lookup and tells nothing.
-  if (!(await taskRepo.findTask(sqlOf(forkOf(services)), principal.id, taskId))) throw taskNotFound(taskId);
+  if (!(await taskRepo.findTask(sqlOf(forkEm(services)), principal.id, taskId))) throw taskNotFound(taskId);
   const prepared = await preparePushConfig(services, params as unknown as PushConfigInput);
-  return inTransaction(forkOf(services), async (q) => {
+  return inTransaction(forkEm(services), async (q) => {
     const task = await taskRepo.findTask(q, principal.id, taskId, true);
     if (!task) throw taskNotFound(taskId);
     return savePushConfig(q, task, prepared, { deliverCurrentState: true });
@@ -131,7 +130,7 @@ export async function createPushConfig(services: PushServices, principal: A2aPri
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task, or an unknown config
  */
 export async function getPushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
-  const q = sqlOf(forkOf(services));
+  const q = sqlOf(forkEm(services));
   if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
   const row = await repo.findConfig(q, params.taskId as string, params.id as string);
   if (!row) throw configNotFound();
@@ -145,7 +144,7 @@ const pageTokenOf = (id: string) => Buffer.from(id, 'utf8').toString('base64url'
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task
  */
 export async function listPushConfigs(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
-  const q = sqlOf(forkOf(services));
+  const q = sqlOf(forkEm(services));
   if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
   const pageSize = (params.pageSize as number | undefined) || MAX_CONFIGS_PER_TASK;
   const after = typeof params.pageToken === 'string' && params.pageToken !== '' ? Buffer.from(params.pageToken, 'base64url').toString('utf8') : undefined;
@@ -160,7 +159,7 @@ export async function listPushConfigs(services: PushServices, principal: A2aPrin
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task
  */
 export async function deletePushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<null> {
-  const q = sqlOf(forkOf(services));
+  const q = sqlOf(forkEm(services));
   if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
   await repo.deleteConfig(q, params.taskId as string, params.id as string);
   return null;
@@ -192,7 +191,7 @@ export function registerA2aPushJobs(queue: JobQueue, services: Services, enabled
   return {
     startDispatcher: () =>
       startPeriodic('A2A push dispatch', DISPATCH_SECONDS, async () => {
-        const q = sqlOf(forkOf(services));
+        const q = sqlOf(forkEm(services));
         for (const taskId of await repo.tasksToDispatch(q, A2A_PUSH_JOB, 100)) await services.jobs.send(A2A_PUSH_JOB, taskId, { taskId });
         if (Date.now() - cleanedAt >= CLEANUP_EVERY_MS) {
           cleanedAt = Date.now();
@@ -208,7 +207,7 @@ export function registerA2aPushJobs(queue: JobQueue, services: Services, enabled
  * never sees a later state before an earlier one.
  */
 async function deliverPending(services: Services, taskId: string, run: JobRun, logger: Logger): Promise<void> {
-  const q = sqlOf(forkOf(services));
+  const q = sqlOf(forkEm(services));
   const byConfig = new Map<string, repo.PendingDelivery[]>();
   for (const delivery of await repo.pendingDeliveries(q, taskId, DELIVERIES_PER_CONFIG_PER_RUN)) {
     byConfig.set(delivery.configId, [...(byConfig.get(delivery.configId) ?? []), delivery]);

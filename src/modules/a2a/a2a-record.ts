@@ -1,8 +1,8 @@
 import { sha256Hex } from '../../ids';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Services } from '../../context';
+import { forkEm, type Services } from '../../context';
 import { preparedOf, Query } from '../../db/sql';
 import { AppError } from '../../errors';
+import { cutText } from '../../llm/prompt';
 import type { Logger } from '../../logger';
 import type { Viewer } from '../auth/auth.service';
 import { appendRecords } from '../trajectories/trajectory.service';
@@ -34,7 +34,7 @@ export function contextSessionId(ownerId: string, principal: string, contextId: 
   return `a2a:${sha256Hex(`${ownerId}\n${principal}\n${contextId}`).slice(0, 40)}`;
 }
 
-const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters not recorded]`);
+const cut = (text: string, max: number) => cutText(text, max, 'recorded');
 
 /** One of the task's requests as the model saw it: its sequence number and its text (files described). */
 export interface Request {
@@ -113,7 +113,7 @@ const titleOf = (text: string | undefined) => (text ?? '').split('\n')[0].replac
  * `requests`: the task's requests when the turn has them at hand (else they are read).
  */
 export async function recordTurn(services: Pick<Services, 'orm' | 'blobs'>, task: TaskRow, state: TurnState, logger: Logger, requests?: Request[]): Promise<void> {
-  const em = services.orm.em.fork() as EntityManager;
+  const em = forkEm(services);
   const q = preparedOf(em);
   const sessionId = contextSessionId(task.ownerId, task.principal, task.contextId);
   try {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Query, sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
-import type { Services } from '../../context';
+import { forkEm, type Services } from '../../context';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import { withAbsoluteUrls } from './a2a-artifacts';
@@ -67,7 +67,7 @@ export function taskEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: T
 }
 
 async function* readEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: TaskReader, taskId: string, options: TaskEventOptions, stop: AbortSignal): AsyncGenerator<StreamResponse> {
-  const fresh = () => sqlOf(services.orm.em.fork() as EntityManager);
+  const fresh = () => sqlOf(forkEm(services));
   // Subscribed before the first read, so no change falls between the snapshot and the wake-ups.
   const publications = services.pubsub.subscribe('A2A_TASK', taskId)[Symbol.asyncIterator]();
   let woken = false;
@@ -107,7 +107,7 @@ async function* readEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: T
       woken = false;
       wakeUp = undefined;
       if (stop.aborted) return;
-      const em = services.orm.em.fork() as EntityManager;
+      const em = forkEm(services);
       await reader.stillAllowed(em);
       const now = await readTask(sqlOf(em), reader, taskId);
       if (!now) throw taskNotFound(taskId);

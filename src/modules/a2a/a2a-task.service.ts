@@ -1,10 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { JobQueue } from '../../jobs/queue';
 import type { Logger } from '../../logger';
-import type { Services } from '../../context';
+import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import { agentMessage, decisionOf, finishTask, publishTask, runAgentTurn } from './a2a-agent';
 import { withAbsoluteUrls } from './a2a-artifacts';
@@ -33,7 +32,6 @@ type Wire = Record<string, unknown>;
 
 /** The same error for an unknown task and another principal's (spec: `task not found: <task_id>`): no existence oracle. */
 export const taskNotFound = (id: string) => new AppError('NOT_FOUND', `task not found: ${id}`, { a2aReason: 'TASK_NOT_FOUND' });
-const forkOf = (services: TaskServices) => services.orm.em.fork() as EntityManager;
 
 /** A task's status on the wire (its message only when it has one). */
 export const statusOnWire = (task: TaskRow): Wire => ({ state: task.state, ...(task.statusMessage ? { message: task.statusMessage } : {}), timestamp: task.statusAt.toISOString() });
@@ -74,7 +72,7 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
   const pushField = ['configuration', 'taskPushNotificationConfig'];
   // Checked (its host resolved) before the transaction, which then only stores it.
   const push = configuration.taskPushNotificationConfig && (await preparePushConfig(services, configuration.taskPushNotificationConfig, pushField));
-  const em = forkOf(services);
+  const em = forkEm(services);
   /** A new task with the message as its first. */
   const start = (q: Query) => {
     if (decision) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');
@@ -142,7 +140,7 @@ function summaryOf(task: TaskRow): string {
  * to go on waiting); a settling one is, as is the task after a backstop interval without word.
  */
 async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal, taskId: string, seconds: number, callerGone?: AbortSignal): Promise<void> {
-  const q = preparedOf(forkOf(services));
+  const q = preparedOf(forkEm(services));
   const events = services.pubsub.subscribe('A2A_TASK', taskId)[Symbol.asyncIterator]();
   let woken = events.next();
   const deadline = Date.now() + seconds * 1000;
@@ -181,7 +179,7 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
 export async function getTask(services: TaskServices, principal: A2aPrincipal, params: Wire, baseUrl = services.config.publicUrl): Promise<Wire> {
-  return taskOnWire(preparedOf(forkOf(services)), principal.id, params.id as string, params.historyLength as number | undefined, baseUrl);
+  return taskOnWire(preparedOf(forkEm(services)), principal.id, params.id as string, params.historyLength as number | undefined, baseUrl);
 }
 
 /**
@@ -215,7 +213,7 @@ function keysetOf(token: string): { statusAt: Date; id: string } {
  * @throws VALIDATION_FAILED for a pageToken this server did not give
  */
 export async function listTasks(services: TaskServices, principal: A2aPrincipal, params: Wire, baseUrl = services.config.publicUrl): Promise<Wire> {
-  const q = sqlOf(forkOf(services));
+  const q = sqlOf(forkEm(services));
   const pageSize = (params.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
   const after = typeof params.pageToken === 'string' && params.pageToken !== '' ? keysetOf(params.pageToken) : undefined;
   const filter = { principal: principal.id, contextId: params.contextId as string | undefined, state: params.status as string | undefined, statusAfter: params.statusTimestampAfter ? new Date(params.statusTimestampAfter as string) : undefined };
@@ -239,7 +237,7 @@ export async function listTasks(services: TaskServices, principal: A2aPrincipal,
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task; CONFLICT (TASK_NOT_CANCELABLE) for a terminal one
  */
 export async function cancelTask(services: TaskServices, principal: A2aPrincipal, params: Wire, baseUrl = services.config.publicUrl): Promise<Wire> {
-  const em = forkOf(services);
+  const em = forkEm(services);
   const canceled = await inTransaction(em, async (q) => {
     const task = await repo.findTask(q, principal.id, params.id as string, true);
     if (!task) throw taskNotFound(params.id as string);
@@ -265,12 +263,12 @@ export function registerA2aJobs(queue: JobQueue, services: Services, enabled: bo
     (data, run) => runAgentTurn(services, data.taskId, run, logger, run.attempt <= TURN_JOB.retries),
     // Its last attempt died with its instance: no turn will run, so the task says so rather than staying WORKING.
     async (data) => {
-      const task = await repo.findTaskById(sqlOf(forkOf(services)), data.taskId);
+      const task = await repo.findTaskById(sqlOf(forkEm(services)), data.taskId);
       if (task) await finishTask(services, task, 'TASK_STATE_FAILED', 'the turn did not finish: the instance running it stopped; send the message again');
     },
   );
   const wake = async (jobId?: string) => {
-    for (const taskId of await turns.turnsAwaitingJobs(sqlOf(forkOf(services)), jobId)) await services.jobs.send(A2A_TURN_JOB, taskId, { taskId });
+    for (const taskId of await turns.turnsAwaitingJobs(sqlOf(forkEm(services)), jobId)) await services.jobs.send(A2A_TURN_JOB, taskId, { taskId });
   };
   services.agent.jobs.onFinish((job) => void wake(job.id).catch((error: unknown) => logger.warn('waking an A2A turn failed', { jobId: job.id, error: String(error) })));
   return startPeriodic('A2A job sweep', JOB_SWEEP_SECONDS, () => wake(), logger);

@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
-import type { Services } from '../../context';
+import { forkEm, type Services } from '../../context';
 import { pageInfoOf, PageInfo } from '../../pagination';
 import * as repo from './a2a-task.repository';
 import { ContextRow } from './a2a-task.repository';
@@ -10,7 +9,7 @@ import { taskOnWire, wireTask } from './a2a-task.service';
 
 type Wire = Record<string, unknown>;
 type WebServices = Pick<Services, 'orm' | 'config'>;
-const queryOf = (services: WebServices) => sqlOf(services.orm.em.fork() as EntityManager);
+const queryOf = (services: WebServices) => sqlOf(forkEm(services));
 
 /**
  * Any principal's task with its artifacts and most recent `historyLength` messages.

@@ -6,6 +6,7 @@ import type { Services } from '../../context';
 import type { Query } from '../../db/sql';
 import { AppError } from '../../errors';
 import type { ToolSpec } from '../../llm/language-model';
+import { cutText } from '../../llm/prompt';
 import { guardedFetchImpl } from '../../net/outbound';
 import { CARD_MAX_BYTES, CardUnusable, fetchAgentCard, outboundFailureReason, summaryOf } from './agent-card';
 import { agentPolicy, openKey } from './outbound-agent.service';
@@ -107,8 +108,7 @@ export const isPeerTool = (name: string) => isPeerSend(name) || name === PEER_CH
 /** The peer's text as a data block: `&`, `<` and `>` escaped (it cannot close the block), cut at PEER_TEXT_CHARS. */
 export function peerDataBlock(agentId: string, text: string): string {
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const shown = escaped.length > PEER_TEXT_CHARS ? `${escaped.slice(0, PEER_TEXT_CHARS)}\n[… ${escaped.length - PEER_TEXT_CHARS} more characters not shown]` : escaped;
-  return `<peer_output agent="${agentId}">\n${shown}\n</peer_output>`;
+  return `<peer_output agent="${agentId}">\n${cutText(escaped, PEER_TEXT_CHARS)}\n</peer_output>`;
 }
 
 /**
