@@ -7,7 +7,7 @@ import { inTransaction, Query, sqlOf } from '../../db/sql';
 import { AppError, conflict, invalid, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import { SandboxProcess } from './sandbox';
-import { openConfined, resolveInside, RunRequest, Workspaces } from './workspace';
+import { RunRequest, Workspaces } from './workspace';
 import { deleteJob, finishJob, findJob, heartbeatJobs, insertJobWithin, JobRow, JobState, listJobs, markStaleJobsLost } from './workspace-job.repository';
 
 /** Where job logs go inside the workspace (the code can read them too). */
@@ -83,19 +83,17 @@ export class WorkspaceJobs {
     );
     if (!job) throw conflict(`this workspace already runs ${config.jobsPerWorkspace} background jobs; check them, and start another once one has finished`);
     let handle: fsp.FileHandle | undefined;
-    let logFile: string | undefined;
     let child: SandboxProcess;
     try {
       // Through the confined open: earlier code may have made jobs/ a link to elsewhere.
-      logFile = await resolveInside(command.workspaceDir, logPath, 'create-parents', (dir) => this.workspaces.makeOwnedDir(dir));
-      handle = await openConfined(command.workspaceDir, logFile, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL);
+      handle = await this.workspaces.openFile(request.workspace, logPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, { createParents: true, followLast: false });
       const owner = this.workspaces.sandbox.switchTo;
       if (owner) await handle.chown(owner.uid, owner.gid);
       child = this.workspaces.sandbox.start(command);
     } catch (error) {
       if (handle) {
         await handle.close();
-        await fsp.unlink(logFile!).catch(() => undefined);
+        await this.workspaces.remove(request.workspace, logPath).catch(() => undefined);
       }
       await deleteJob(this.sql(), id);
       throw error;
@@ -109,12 +107,12 @@ export class WorkspaceJobs {
       await logged;
       const state: JobState = this.closing ? 'lost' : exit.timedOut ? 'timed_out' : exit.exitCode === 0 ? 'succeeded' : 'failed';
       const row = await finishJob(this.sql(), id, this.instanceId, { state, exitCode: exit.exitCode, signal: exit.signal });
-      if (row) this.announce(await this.statusOf(row, command.workspaceDir));
+      if (row) this.announce(await this.statusOf(row, request.workspace));
     })()
       .catch((error: unknown) => this.logger.error('recording a job failed', { jobId: id, error: String(error) }))
       .finally(() => this.live.delete(id));
     this.live.set(id, { process: child, recorded });
-    return this.statusOf(job, command.workspaceDir);
+    return this.statusOf(job, request.workspace);
   }
 
   /**
@@ -123,18 +121,18 @@ export class WorkspaceJobs {
    */
   async check(contextId: string, jobId: string): Promise<JobStatus> {
     if (typeof jobId !== 'string' || !JOB_ID.test(jobId)) throw invalid([{ path: ['jobId'], msg: 'a job id (a UUID)', type: 'value_error' }]);
-    const workspaceDir = await this.workspaces.open(contextId);
+    await this.workspaces.open(contextId);
     await markStaleJobsLost(this.sql(), contextId, this.timing.lostAfterSeconds);
     const row = await findJob(this.sql(), contextId, jobId);
     if (!row) throw notFound('job');
-    return this.statusOf(row, workspaceDir);
+    return this.statusOf(row, contextId);
   }
 
   /** The workspace's jobs still running, on any instance: the A2A task stays WORKING while there are some. */
   async running(contextId: string): Promise<JobStatus[]> {
-    const workspaceDir = await this.workspaces.open(contextId);
+    await this.workspaces.open(contextId);
     await markStaleJobsLost(this.sql(), contextId, this.timing.lostAfterSeconds);
-    return Promise.all((await listJobs(this.sql(), contextId, 'running')).map((row) => this.statusOf(row, workspaceDir)));
+    return Promise.all((await listJobs(this.sql(), contextId, 'running')).map((row) => this.statusOf(row, contextId)));
   }
 
   /**
@@ -169,7 +167,23 @@ export class WorkspaceJobs {
     }
   }
 
-  private async statusOf(row: JobRow, workspaceDir: string): Promise<JobStatus> {
+  /** The last `bytes` of a workspace file as text ('' when it is gone or not a plain file inside: the code may remove or replace its log). */
+  private async readTail(contextId: string, relPath: string, bytes: number): Promise<string> {
+    const handle = await this.workspaces.openFile(contextId, relPath, fs.constants.O_RDONLY, { followLast: false }).catch(() => undefined);
+    if (!handle) return '';
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) return '';
+      const length = Math.min(bytes, stat.size);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, stat.size - length);
+      return buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private async statusOf(row: JobRow, contextId: string): Promise<JobStatus> {
     return {
       id: row.id,
       workspace: row.contextId,
@@ -179,7 +193,7 @@ export class WorkspaceJobs {
       startedAt: row.startedAt,
       finishedAt: row.finishedAt,
       logPath: row.logPath,
-      outputTail: await readTail(workspaceDir, row.logPath, OUTPUT_TAIL_BYTES),
+      outputTail: await this.readTail(contextId, row.logPath, OUTPUT_TAIL_BYTES),
     };
   }
 }
@@ -206,22 +220,4 @@ function captureLog(child: SandboxProcess, log: fs.WriteStream, limit: number): 
         log.end(dropped > 0 ? `\n[… ${dropped} bytes of output dropped: the log keeps ${limit} bytes]\n` : '', () => resolve());
       }),
   );
-}
-
-/** The last `bytes` of a workspace file as text ('' when it is gone or not a plain file inside: the code may remove or replace its log). */
-async function readTail(workspaceDir: string, relPath: string, bytes: number): Promise<string> {
-  const handle = await resolveInside(workspaceDir, relPath, 'existing')
-    .then((file) => openConfined(workspaceDir, file, fs.constants.O_RDONLY))
-    .catch(() => undefined);
-  if (!handle) return '';
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return '';
-    const length = Math.min(bytes, stat.size);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, stat.size - length);
-    return buffer.toString('utf8');
-  } finally {
-    await handle.close();
-  }
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AgentWorkspaceConfig } from '../../config';
 import { AppError, invalid, notFound } from '../../errors';
+import { at, entriesOf, held, locate, MAX_DEPTH, openAt, openDirectory, openDirectoryAt, pathError, refuse, removeAt, segmentsOf } from './confined-fs';
 import { CapturedRun, Language, LANGUAGES, Sandbox, SandboxProcess } from './sandbox';
 
 /** A2A context ids as workspace names: one path segment, never `.` or `..`. */
@@ -12,8 +13,6 @@ const CONTEXT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const OUTPUTS_DIR = 'outputs';
 /** Largest program a run or job takes. */
 export const MAX_CODE_BYTES = 256 * 1024;
-/** Longest relative path a file tool takes. */
-const MAX_PATH_CHARS = 1024;
 /** Most bytes one read answers. */
 export const MAX_READ_BYTES = 1024 * 1024;
 /** Entries one listing answers at most (the rest is counted). */
@@ -135,6 +134,42 @@ export class Workspaces {
   }
 
   /**
+   * Runs `use` with the workspace's root held open: every file operation below goes through it
+   * (confined-fs.ts), never through a host path inside the workspace.
+   * @throws as `open`.
+   */
+  private async withRoot<T>(contextId: string, use: (root: fsp.FileHandle) => Promise<T>): Promise<T> {
+    const dir = await this.open(contextId);
+    const root = await openDirectory(dir).catch((error: NodeJS.ErrnoException) => {
+      throw new AppError('UNAVAILABLE', `the workspace cannot be opened (${error.code ?? 'error'} under AGENT_WORKSPACE_DIR)`);
+    });
+    try {
+      return await use(root);
+    } finally {
+      await root.close();
+    }
+  }
+
+  /**
+   * Opens a file of the workspace, making missing directories when `createParents`.
+   * @throws VALIDATION_FAILED for a path leaving the workspace, a link where none may be, or the
+   *   workspace itself; NOT_FOUND; CONFLICT for O_EXCL on an existing name.
+   */
+  async openFile(contextId: string, relPath: string, flags: number, { createParents = false, followLast = true } = {}): Promise<fsp.FileHandle> {
+    return this.withRoot(contextId, (root) => this.openBelow(root, relPath, flags, { createParents, followLast }));
+  }
+
+  private async openBelow(root: fsp.FileHandle, relPath: string, flags: number, { createParents = false, followLast = true } = {}): Promise<fsp.FileHandle> {
+    const found = await locate(root, relPath, { followLast, makeDirectory: createParents ? (dir, name) => this.makeOwnedDirAt(dir, name) : undefined });
+    try {
+      if (found.name === null) throw refuse('is the workspace itself, a directory');
+      return await openAt(found.dir, found.name, flags);
+    } finally {
+      await found.release();
+    }
+  }
+
+  /**
    * Reads up to `maxBytes` (≤ 1 MiB) of a file from `offset`, as UTF-8 text or base64.
    * @throws VALIDATION_FAILED for a path leaving the workspace or not a regular file; NOT_FOUND.
    */
@@ -143,12 +178,10 @@ export class Workspaces {
     const offset = boundedInt(opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER, 'offset');
     const encoding = opts.encoding ?? 'text';
     if (encoding !== 'text' && encoding !== 'base64') throw invalid([{ path: ['encoding'], msg: 'text or base64', type: 'value_error' }]);
-    const root = await this.open(contextId);
-    const file = await resolveInside(root, relPath, 'existing');
-    const handle = await openConfined(root, file, fs.constants.O_RDONLY);
+    const handle = await this.openFile(contextId, relPath, fs.constants.O_RDONLY);
     try {
       const stat = await handle.stat();
-      if (!stat.isFile()) throw invalid([{ path: ['path'], msg: 'not a regular file', type: 'value_error' }]);
+      if (!stat.isFile()) throw refuse('not a regular file');
       const buffer = Buffer.alloc(Math.max(0, Math.min(maxBytes, stat.size - offset)));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
       const bytes = buffer.subarray(0, bytesRead);
@@ -174,26 +207,34 @@ export class Workspaces {
     if (typeof content !== 'string' && !Buffer.isBuffer(content)) throw invalid([{ path: ['content'], msg: 'text or bytes', type: 'value_error' }]);
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     if (bytes.length > this.config.maxFileBytes) throw new AppError('PAYLOAD_TOO_LARGE', `content: at most ${this.config.maxFileBytes} bytes per file`);
-    const root = await this.open(contextId);
-    // Exclusive: a last link is a name taken like any other (the open below refuses it), never followed.
-    const file = await resolveInside(root, relPath, 'create-parents', (dir) => this.makeOwnedDir(dir), { keepLastLink: exclusive });
-    const existing = await fsp.lstat(file).catch(() => undefined);
-    const usage = await this.usage(contextId);
-    if (usage.bytes - (existing?.isFile() ? existing.size : 0) + bytes.length > this.config.maxWorkspaceBytes || usage.files + (existing ? 0 : 1) > this.config.maxWorkspaceFiles) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `the workspace would exceed its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
-    }
-    // Not O_TRUNC: nothing is changed before the opened file is known to be inside.
-    const handle = await openConfined(root, file, fs.constants.O_WRONLY | fs.constants.O_CREAT | (exclusive ? fs.constants.O_EXCL : 0));
-    try {
-      if (!(await handle.stat()).isFile()) throw invalid([{ path: ['path'], msg: 'not a regular file', type: 'value_error' }]);
-      await handle.truncate(0);
-      await handle.write(bytes, 0, bytes.length, 0);
-      const owner = this.sandbox.switchTo;
-      if (owner) await handle.chown(owner.uid, owner.gid);
-    } finally {
-      await handle.close();
-    }
-    return { path: relPath, size: bytes.length };
+    return this.withRoot(contextId, async (root) => {
+      // Exclusive: a last link is a name taken like any other (O_EXCL refuses it), never followed.
+      const found = await locate(root, relPath, { followLast: !exclusive, makeDirectory: (dir, name) => this.makeOwnedDirAt(dir, name) });
+      let handle: fsp.FileHandle;
+      try {
+        if (found.name === null) throw refuse('is the workspace itself, a directory');
+        // The size it replaces, for the cap only: the open below is what must not be fooled.
+        const existing = await fsp.lstat(at(found.dir, found.name)).catch(() => undefined);
+        const usage = await this.usageOf(root);
+        if (usage.bytes - (existing?.isFile() ? existing.size : 0) + bytes.length > this.config.maxWorkspaceBytes || usage.files + (existing ? 0 : 1) > this.config.maxWorkspaceFiles) {
+          throw new AppError('PAYLOAD_TOO_LARGE', `the workspace would exceed its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
+        }
+        // Not O_TRUNC: nothing is changed before the opened file is known to be a regular file.
+        handle = await openAt(found.dir, found.name, fs.constants.O_WRONLY | fs.constants.O_CREAT | (exclusive ? fs.constants.O_EXCL : 0));
+      } finally {
+        await found.release();
+      }
+      try {
+        if (!(await handle.stat()).isFile()) throw refuse('not a regular file');
+        await handle.truncate(0);
+        await handle.write(bytes, 0, bytes.length, 0);
+        const owner = this.sandbox.switchTo;
+        if (owner) await handle.chown(owner.uid, owner.gid);
+      } finally {
+        await handle.close();
+      }
+      return { path: relPath, size: bytes.length };
+    });
   }
 
   /**
@@ -201,25 +242,22 @@ export class Workspaces {
    * @throws VALIDATION_FAILED for a path leaving the workspace or not a directory; NOT_FOUND.
    */
   async list(contextId: string, relDir = '.'): Promise<{ entries: FileEntry[]; omitted: number }> {
-    const root = await this.open(contextId);
-    const dir = await resolveInside(root, relDir, 'existing');
-    const stat = await fsp.stat(dir).catch((error: unknown) => {
-      throw pathError(error);
+    return this.withRoot(contextId, async (root) => {
+      const dir = relDir === '.' || relDir === '' ? root : await this.openBelow(root, relDir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+      try {
+        const names = (await fsp.readdir(held(dir))).sort();
+        const entries: FileEntry[] = [];
+        for (const name of names.slice(0, MAX_LIST_ENTRIES)) {
+          const entry = await fsp.lstat(at(dir, name)).catch(() => undefined);
+          if (!entry) continue;
+          const type = entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'other';
+          entries.push({ name, type, size: entry.isFile() ? entry.size : 0 });
+        }
+        return { entries, omitted: Math.max(0, names.length - MAX_LIST_ENTRIES) };
+      } finally {
+        if (dir !== root) await dir.close();
+      }
     });
-    if (!stat.isDirectory()) throw invalid([{ path: ['path'], msg: 'not a directory', type: 'value_error' }]);
-    const names = (
-      await fsp.readdir(dir).catch((error: unknown) => {
-        throw pathError(error);
-      })
-    ).sort();
-    const entries: FileEntry[] = [];
-    for (const name of names.slice(0, MAX_LIST_ENTRIES)) {
-      const entry = await fsp.lstat(path.join(dir, name)).catch(() => undefined);
-      if (!entry) continue;
-      const type = entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'other';
-      entries.push({ name, type, size: entry.isFile() ? entry.size : 0 });
-    }
-    return { entries, omitted: Math.max(0, names.length - MAX_LIST_ENTRIES) };
   }
 
   /**
@@ -227,33 +265,42 @@ export class Workspaces {
    * @throws VALIDATION_FAILED for a path leaving the workspace or the workspace itself; NOT_FOUND.
    */
   async remove(contextId: string, relPath: string): Promise<void> {
-    const root = await this.open(contextId);
-    const target = await resolveInside(root, relPath, 'existing', undefined, { keepLastLink: true });
-    // resolveInside answers paths below the root's real path (AGENT_WORKSPACE_DIR may sit below a link).
-    const realRoot = await fsp.realpath(root);
-    if (target === realRoot || target === path.join(realRoot, OUTPUTS_DIR)) throw invalid([{ path: ['path'], msg: 'the workspace and outputs/ stay; remove what is inside', type: 'value_error' }]);
-    await fsp.rm(target, { recursive: true, force: true }).catch((error: unknown) => {
-      throw pathError(error);
+    return this.withRoot(contextId, async (root) => {
+      // A last link is removed itself, never what it points at.
+      const found = await locate(root, relPath, { followLast: false });
+      try {
+        if (found.name === null || (found.depth === 0 && found.name === OUTPUTS_DIR)) throw refuse('the workspace and outputs/ stay; remove what is inside');
+        await removeAt(found.dir, found.name);
+      } finally {
+        await found.release();
+      }
     });
   }
 
-  /** Bytes and files (directories count) of the workspace; the walk stops once over the file cap. */
+  /** Bytes (apparent sizes) and files (directories count) of the workspace; the walk stops once over the file cap. */
   async usage(contextId: string): Promise<WorkspaceUsage> {
-    const root = await this.open(contextId);
+    return this.withRoot(contextId, (root) => this.usageOf(root));
+  }
+
+  /** Directories deeper than MAX_DEPTH put the workspace over its cap: the walks below do not go there. */
+  private async usageOf(root: fsp.FileHandle): Promise<WorkspaceUsage> {
     let bytes = 0;
     let files = 0;
-    const walk = async (dir: string): Promise<void> => {
-      const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+    let tooDeep = false;
+    const walk = async (dir: fsp.FileHandle, depth: number): Promise<void> => {
+      const entries = await fsp.readdir(held(dir), { withFileTypes: true }).catch(() => []);
       for (const entry of entries) {
         if (files > this.config.maxWorkspaceFiles) return;
         files++;
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) await walk(full);
-        else if (entry.isFile()) bytes += (await fsp.lstat(full).catch(() => ({ size: 0 }))).size;
+        if (entry.isFile()) bytes += (await fsp.lstat(at(dir, entry.name)).catch(() => ({ size: 0 }))).size;
+        else if (entry.isDirectory()) {
+          if (depth >= MAX_DEPTH) tooDeep = true;
+          else await withDirectoryAt(dir, entry.name, (inner) => walk(inner, depth + 1));
+        }
       }
     };
-    await walk(root);
-    return { bytes, files, overQuota: bytes > this.config.maxWorkspaceBytes || files > this.config.maxWorkspaceFiles };
+    await walk(root, 0);
+    return { bytes, files, overQuota: tooDeep || bytes > this.config.maxWorkspaceBytes || files > this.config.maxWorkspaceFiles };
   }
 
   /**
@@ -330,24 +377,39 @@ export class Workspaces {
     return guard;
   }
 
-  /** The files under `outputs/` (recursively, links skipped), at most 1000, by name. */
+  /** The files under `outputs/` (recursively, links skipped, at most MAX_DEPTH levels), at most 1000, by name. */
   async listOutputs(contextId: string): Promise<OutputFile[]> {
-    const outputs = await this.outputsDir(contextId);
-    const found: OutputFile[] = [];
-    const walk = async (dir: string, prefix: string): Promise<void> => {
-      const entries = (await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name));
-      for (const entry of entries) {
-        if (found.length >= MAX_LIST_ENTRIES) return;
-        const name = prefix + entry.name;
-        if (entry.isDirectory()) await walk(path.join(dir, entry.name), `${name}/`);
-        else if (entry.isFile()) {
-          const stat = await fsp.lstat(path.join(dir, entry.name)).catch(() => undefined);
-          if (stat) found.push({ name, size: stat.size, mediaType: mediaTypeOf(name), modifiedMs: Math.trunc(stat.mtimeMs) });
+    return this.withRoot(contextId, async (root) => {
+      const outputs = await this.openBelow(root, OUTPUTS_DIR, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+      const found: OutputFile[] = [];
+      const walk = async (dir: fsp.FileHandle, prefix: string, depth: number): Promise<void> => {
+        for (const { name, stat } of await entriesOf(dir).catch(() => [])) {
+          if (found.length >= MAX_LIST_ENTRIES) return;
+          if (stat.isFile()) found.push({ name: prefix + name, size: stat.size, mediaType: mediaTypeOf(name), modifiedMs: Math.trunc(stat.mtimeMs) });
+          else if (stat.isDirectory() && depth < MAX_DEPTH) await withDirectoryAt(dir, name, (inner) => walk(inner, `${prefix}${name}/`, depth + 1));
         }
+      };
+      try {
+        await walk(outputs, '', 0);
+      } finally {
+        await outputs.close();
       }
-    };
-    await walk(outputs, '');
-    return found;
+      return found;
+    });
+  }
+
+  /**
+   * Opens one regular file of `outputs/` for reading (never a link).
+   * @throws NOT_FOUND; VALIDATION_FAILED for a name leaving `outputs/` or a link.
+   */
+  private async openOutput(contextId: string, name: string): Promise<fsp.FileHandle> {
+    segmentsOf(name);
+    const handle = await this.openFile(contextId, `${OUTPUTS_DIR}/${name}`, fs.constants.O_RDONLY, { followLast: false });
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      throw notFound('output file');
+    }
+    return handle;
   }
 
   /**
@@ -355,15 +417,12 @@ export class Workspaces {
    * @throws NOT_FOUND; VALIDATION_FAILED for a name leaving `outputs/`; PAYLOAD_TOO_LARGE when larger.
    */
   async readOutput(contextId: string, name: string, maxBytes: number): Promise<{ name: string; mediaType: string; bytes: Buffer }> {
-    const outputs = await this.outputsDir(contextId);
-    const file = await resolveInside(outputs, name, 'existing');
-    const handle = await openConfined(outputs, file, fs.constants.O_RDONLY);
+    const handle = await this.openOutput(contextId, name);
     try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw notFound('output file');
-      if (stat.size > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `the output file has ${stat.size} bytes, over ${maxBytes}`);
-      const bytes = Buffer.alloc(stat.size);
-      const { bytesRead } = await handle.read(bytes, 0, stat.size, 0);
+      const { size } = await handle.stat();
+      if (size > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `the output file has ${size} bytes, over ${maxBytes}`);
+      const bytes = Buffer.alloc(size);
+      const { bytesRead } = await handle.read(bytes, 0, size, 0);
       return { name, mediaType: mediaTypeOf(name), bytes: bytes.subarray(0, bytesRead) };
     } finally {
       await handle.close();
@@ -377,28 +436,14 @@ export class Workspaces {
    * @throws NOT_FOUND; VALIDATION_FAILED for a name leaving `outputs/`.
    */
   async copyOutput(contextId: string, name: string, destination: string): Promise<number> {
-    const outputs = await this.outputsDir(contextId);
-    const file = await resolveInside(outputs, name, 'existing');
-    const handle = await openConfined(outputs, file, fs.constants.O_RDONLY);
+    const handle = await this.openOutput(contextId, name);
     try {
-      if (!(await handle.stat()).isFile()) throw notFound('output file');
       await fsp.mkdir(path.dirname(destination), { recursive: true, mode: 0o700 });
       await pipeline(handle.createReadStream({ autoClose: false }), fs.createWriteStream(destination, { mode: 0o600 }));
       return (await fsp.stat(destination)).size;
     } finally {
       await handle.close();
     }
-  }
-
-  /**
-   * `outputs/` on the host, checked like any path: the code may have replaced it with a link.
-   * @throws VALIDATION_FAILED when it leads outside the workspace; NOT_FOUND when the code removed it.
-   */
-  private async outputsDir(contextId: string): Promise<string> {
-    const root = await this.open(contextId);
-    const outputs = await resolveInside(root, OUTPUTS_DIR, 'existing');
-    if (!(await fsp.stat(outputs)).isDirectory()) throw invalid([{ path: ['path'], msg: 'outputs is not a directory', type: 'value_error' }]);
-    return outputs;
   }
 
   /** A directory the sandbox's user owns (the service, when root, chowns it). */
@@ -411,30 +456,20 @@ export class Workspaces {
     if (made && owner) await fsp.chown(dir, owner.uid, owner.gid);
   }
 
+  /** A directory made inside one held open, owned by the sandbox's user (chowned through its descriptor). */
+  private async makeOwnedDirAt(dir: fsp.FileHandle, name: string): Promise<void> {
+    const made = await fsp.mkdir(at(dir, name), { mode: 0o700 }).then(() => true, (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return false;
+      throw pathError(error);
+    });
+    const owner = this.sandbox.switchTo;
+    if (made && owner) await withDirectoryAt(dir, name, (inner) => inner.chown(owner.uid, owner.gid));
+  }
+
   /** The root: searchable (not listable) by others, so the sandbox's user reaches its own workspace only by name. */
   private async ensureRoot(): Promise<void> {
     await fsp.mkdir(this.config.rootDir, { recursive: true, mode: 0o711 });
   }
-}
-
-/** What the file system says about a caller's path, in the API's words; anything else is rethrown. */
-const PATH_ERRORS: Record<string, string> = {
-  ENOTDIR: 'a part of the path is not a directory',
-  EISDIR: 'is a directory',
-  ELOOP: 'is a symbolic link (or too many of them)',
-  ENXIO: 'is not a regular file',
-  EACCES: 'its permissions do not allow this',
-  EPERM: 'its permissions do not allow this',
-  ENAMETOOLONG: 'a name in the path is too long',
-};
-
-/** Turns a file system error on a caller's path into NOT_FOUND or VALIDATION_FAILED. */
-function pathError(error: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (code === 'ENOENT') return notFound('file');
-  if (code === 'EEXIST') return new AppError('CONFLICT', 'path: a file of this name exists');
-  if (code && PATH_ERRORS[code]) return invalid([{ path: ['path'], msg: PATH_ERRORS[code], type: 'value_error' }]);
-  return error;
 }
 
 /** An integer option within bounds. @throws VALIDATION_FAILED */
@@ -443,84 +478,13 @@ function boundedInt(value: unknown, min: number, max: number, name: string): num
   return value as number;
 }
 
-/**
- * The host path of `relPath` inside `root`: relative, no `..`, and once links are resolved still
- * inside (a link the code made pointing elsewhere is refused). `create-parents` makes missing
- * directories (through `makeDir`) below the deepest existing one, which is checked first.
- * @throws VALIDATION_FAILED for a path that leaves `root`; NOT_FOUND when it (or, creating, a parent) is missing.
- */
-export async function resolveInside(
-  root: string,
-  relPath: string,
-  mode: 'existing' | 'create-parents',
-  makeDir?: (dir: string) => Promise<void>,
-  opts: { keepLastLink?: boolean } = {},
-): Promise<string> {
-  const refuse = (msg: string) => invalid([{ path: ['path'], msg, type: 'value_error' }]);
-  if (typeof relPath !== 'string' || relPath.length === 0 || relPath.length > MAX_PATH_CHARS || relPath.includes('\0')) throw refuse(`a relative path of 1 to ${MAX_PATH_CHARS} characters`);
-  if (path.isAbsolute(relPath)) throw refuse('must be relative to the workspace (absolute paths are refused)');
-  const segments = relPath.split('/').filter((part) => part !== '' && part !== '.');
-  if (segments.includes('..')) throw refuse('must stay inside the workspace ("..") is refused');
-  const realRoot = await fsp.realpath(root);
-  const inside = (real: string) => real === realRoot || real.startsWith(realRoot + path.sep);
-  const escape = () => refuse('leads outside the workspace (through a symbolic link)');
-  if (segments.length === 0) return realRoot;
-  const parentSegments = segments.slice(0, -1);
-  const last = segments[segments.length - 1];
-  let parent = realRoot;
-  for (const [index, segment] of parentSegments.entries()) {
-    const next = path.join(parent, segment);
-    const realOf = () =>
-      fsp.realpath(next).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw pathError(error);
-        return undefined;
-      });
-    let real = await realOf();
-    if (real === undefined) {
-      const existing = await fsp.lstat(next).catch(() => undefined);
-      // A dangling link is not a missing directory: creating through it would write where it points.
-      if (existing?.isSymbolicLink()) throw escape();
-      if (!existing) {
-        if (mode === 'existing' || !makeDir) throw notFound(`directory ${parentSegments.slice(0, index + 1).join('/')}`);
-        await makeDir(next);
-      }
-      // Made here, or by a concurrent call since the first look: checked like any directory.
-      real = await realOf();
-      if (real === undefined) throw escape();
-    }
-    if (!inside(real)) throw escape();
-    if (!(await fsp.stat(real)).isDirectory()) throw pathError(Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }));
-    parent = real;
+/** Runs `use` with the directory `name` inside `dir` held open (never through a link); closes it after. */
+async function withDirectoryAt<T>(dir: fsp.FileHandle, name: string, use: (inner: fsp.FileHandle) => Promise<T>): Promise<T | undefined> {
+  const inner = await openDirectoryAt(dir, name).catch(() => undefined);
+  if (!inner) return undefined;
+  try {
+    return await use(inner);
+  } finally {
+    await inner.close();
   }
-  const target = path.join(parent, last);
-  const stat = await fsp.lstat(target).catch(() => undefined);
-  if (!stat) {
-    if (mode === 'existing') throw notFound(`file ${relPath}`);
-    return target;
-  }
-  if (stat.isSymbolicLink()) {
-    if (opts.keepLastLink) return target;
-    const real = await fsp.realpath(target).catch(() => undefined);
-    if (real === undefined || !inside(real)) throw escape();
-    return real;
-  }
-  return target;
-}
-
-/**
- * Opens `file` without following a final link (O_NOFOLLOW), then checks through /proc that what
- * was opened lies inside `root` (a directory swapped for a link since `resolveInside` looked is caught here).
- * @throws VALIDATION_FAILED when it is a link or outside; NOT_FOUND when gone.
- */
-export async function openConfined(root: string, file: string, flags: number): Promise<fsp.FileHandle> {
-  const handle = await fsp.open(file, flags | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600).catch((error: unknown) => {
-    throw pathError(error);
-  });
-  const realRoot = await fsp.realpath(root);
-  const opened = await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => '');
-  if (!opened.startsWith(realRoot + path.sep)) {
-    await handle.close();
-    throw invalid([{ path: ['path'], msg: 'leads outside the workspace', type: 'value_error' }]);
-  }
-  return handle;
 }
