@@ -53,6 +53,8 @@ export interface OutboundLimits {
 export const OUTBOUND_LIMITS: OutboundLimits = { timeoutMs: 10_000, maxResponseBytes: 1024 * 1024 };
 
 const MAX_URL_LENGTH = 2048;
+/** C0 controls, DEL and C1 controls (Unicode category Cc). */
+const CONTROL_CHARACTER = /\p{Cc}/u;
 const LOOKUP_TIMEOUT_MS = 5_000;
 
 export type RefusalKind = 'url' | 'scheme' | 'credentials' | 'address' | 'self' | 'unresolvable' | 'redirect' | 'header';
@@ -122,16 +124,20 @@ export function userUrlPolicy(services: { config: { publicUrl: string; host: str
 }
 
 /**
- * Checks a URL a user gave before anything is sent to it: http(s) only, no user name or
- * password in it, and every address its host resolves to allowed by `policy` (a name with one
- * public and one private address is refused). Resolves once; connect with `guardedFetch` to the
- * returned addresses so a second DNS answer cannot redirect the request.
+ * Checks a URL a user gave before anything is sent to it: http(s) only, no control character
+ * (in the text as given), no user name or password in it, and every address its host resolves
+ * to allowed by `policy` (a name with one public and one private address is refused). Resolves
+ * once; connect with `guardedFetch` to the returned addresses so a second DNS answer cannot
+ * redirect the request.
  * @throws OutboundRefused (VALIDATION_FAILED) saying why, in words a user can act on.
  */
 export async function checkOutboundUrl(input: string | URL, policy: OutboundPolicy = {}): Promise<CheckedTarget> {
   const refuse = (kind: RefusalKind, reason: string) => new OutboundRefused(kind, reason, policy.field);
   const text = String(input);
   if (text.length > MAX_URL_LENGTH) throw refuse('url', `the URL is longer than ${MAX_URL_LENGTH} characters`);
+  // The WHATWG parser drops tabs and line breaks and trims other control characters, so such a
+  // URL would pass as another one and then be stored and shown with them (a header or log line split).
+  if (CONTROL_CHARACTER.test(text)) throw refuse('url', 'the URL must not contain control characters (CR, LF, tab, NUL and the like)');
   let url: URL;
   try {
     url = new URL(text);
@@ -210,16 +216,20 @@ export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}
 /**
  * A `fetch` that checks every URL it is given with `policy` and sends it with `guardedFetch`,
  * for clients that take a fetch implementation (the `@a2a-js/sdk` client's `fetchImpl`).
+ * `onTarget` is told each checked target before it is connected to: its addresses are the only
+ * ones the request can reach, which a caller judges by rather than by the URL's text (the
+ * registry does not describe what answered at a private address).
  */
-export function guardedFetchImpl(policy: OutboundPolicy, limits: OutboundLimits = OUTBOUND_LIMITS): typeof fetch {
+export function guardedFetchImpl(policy: OutboundPolicy, limits: OutboundLimits = OUTBOUND_LIMITS, onTarget?: (target: CheckedTarget) => void): typeof fetch {
   return async (input, init) => {
+    const target = await checkOutboundUrl(input instanceof Request ? input.url : input, policy);
+    onTarget?.(target);
     if (input instanceof Request) {
-      const target = await checkOutboundUrl(input.url, policy);
       const fromRequest: RequestInit = { method: input.method, headers: input.headers, body: input.body, signal: input.signal };
       // A streamed request body needs half duplex (fetch's rule), which the DOM types do not declare.
       return guardedFetch(target, { ...fromRequest, ...(input.body ? { duplex: 'half' } : {}), ...init }, limits);
     }
-    return guardedFetch(await checkOutboundUrl(input, policy), init, limits);
+    return guardedFetch(target, init, limits);
   };
 }
 

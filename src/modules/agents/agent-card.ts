@@ -1,6 +1,6 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { guardedFetchImpl, OutboundLimits, OutboundPolicy, OutboundRefused, OutboundRequestFailed, FailureKind } from '../../net/outbound';
+import { guardedFetchImpl, OutboundLimits, OutboundPolicy, OutboundRefused, OutboundRequestFailed, FailureKind, ResolvedAddress } from '../../net/outbound';
 
 /** What a test reports of a peer's card: a few members, each bounded (the card is the peer's text, shown to a person). */
 export interface CardSummary {
@@ -38,21 +38,23 @@ const FAILURE_WORDS: Record<FailureKind, string> = { unreachable: 'unreachable',
 /**
  * Fetches an agent's card with the official client's resolver, through the outbound guard (every
  * address checked with `policy`, the connection to the checked address, no redirect followed,
- * `limits` on time and size), and sums it up.
+ * `limits` on time and size), and sums it up. The addresses each request was pinned to are added
+ * to `reached` (also when it fails: what the caller may say of the failure depends on them).
  * @throws OutboundRefused, OutboundRequestFailed, CardUnusable: see `failureReason`
  */
-export async function fetchCardSummary(url: string, policy: OutboundPolicy, limits: OutboundLimits): Promise<CardSummary> {
-  return summaryOf(await fetchAgentCard(url, policy, limits));
+export async function fetchCardSummary(url: string, policy: OutboundPolicy, limits: OutboundLimits, reached: ResolvedAddress[] = []): Promise<CardSummary> {
+  return summaryOf(await fetchAgentCard(url, policy, limits, reached));
 }
 
 /**
  * Fetches an agent's card as `fetchCardSummary` does (through the guard, with the official
- * client's resolver), whole: what the client is made from to call the agent.
+ * client's resolver, the addresses reached added to `reached`), whole: what the client is made
+ * from to call the agent.
  * @throws OutboundRefused, OutboundRequestFailed, CardUnusable: see `failureReason`
  */
-export async function fetchAgentCard(url: string, policy: OutboundPolicy, limits: OutboundLimits): Promise<AgentCard> {
+export async function fetchAgentCard(url: string, policy: OutboundPolicy, limits: OutboundLimits, reached: ResolvedAddress[] = []): Promise<AgentCard> {
   const cardUrl = cardUrlOf(url);
-  const guarded = guardedFetchImpl(policy, limits);
+  const guarded = guardedFetchImpl(policy, limits, (target) => void reached.push(...target.addresses));
   // An answer that is not a card is not read: its body is let go at once, so its connection closes.
   const fetchImpl: typeof fetch = async (input, init) => {
     const response = await guarded(input, init);
@@ -96,7 +98,8 @@ export function summaryOf(card: unknown): CardSummary {
 /**
  * Why a test failed, as one line for the user: `refused: …` (the address rules or a redirect),
  * `unreachable: …`, `time-out: …`, `TLS: …`, `too large: …`, or `not an A2A agent: …`.
- * Anything else is reported without its details (they may hold internals).
+ * Anything else is reported without its details (they may hold internals). At a private address
+ * the caller says none of this (outbound-agent.policy `hidesFailureAt`).
  */
 export function failureReason(error: unknown): string {
   if (error instanceof CardUnusable) return error.message;

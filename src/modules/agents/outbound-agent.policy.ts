@@ -1,11 +1,14 @@
 import { forbidden } from '../../errors';
+import { classifyAddress } from '../../net/addresses';
+import { isAdmin } from '../admin/admin.policy';
 import { isSandboxToken } from '../auth/token.policy';
 import type { Viewer } from '../auth/auth.service';
 
 /*
- * The outbound registry's rules as small functions over loaded state: who may change it, how a
- * key is masked and when a submitted key keeps the stored one, and when an entry's last test no
- * longer speaks for it.
+ * The outbound registry's rules as small functions over loaded state: who may change it and who
+ * may let it reach private addresses, how a key is masked and when a submitted key keeps the
+ * stored one, when an entry's last test no longer speaks for it, and when a failure must not say
+ * what answered.
  */
 
 /** Entries one user may register. */
@@ -24,6 +27,35 @@ export type RegistryAction = 'view' | 'change' | 'test';
 export function authorizeRegistry(viewer: Viewer, action: RegistryAction): void {
   if (action !== 'view' && isSandboxToken(viewer)) throw forbidden('a sandbox token cannot change or test the outbound agent registry');
 }
+
+/**
+ * `allow_private` is an administrator's setting: it lets the service's requests reach loopback,
+ * private, link-local and CGNAT addresses, i.e. the host and the network it sits in. In anyone
+ * else's hands an entry with it, and its test, probe that network (issue 21). So a non-admin's
+ * write may not check a URL with it on: neither setting it nor giving an entry that has it (one
+ * stored before this rule) a new URL. Turning it off, or changing other members, stays theirs.
+ * @throws FORBIDDEN for a non-admin whose write would check a URL with it on
+ */
+export function authorizeAllowPrivate(viewer: Viewer, allowPrivate: boolean): void {
+  if (allowPrivate && !isAdmin(viewer)) throw forbidden('only an administrator may set allow_private, or change the URL of an entry that has it');
+}
+
+/**
+ * What a test or a peer call that reached a private address says when it fails, whatever
+ * happened: a closed port, a connection closed or reset, a time-out, an HTTP 404, an answer that
+ * is not JSON or not a card all read the same, so no error tells PostgreSQL from a web server.
+ * It starts as the reasons do (`unreachable: `), so a client reading the prefix needs no new case.
+ */
+export const PRIVATE_ADDRESS_FAILURE = 'unreachable: no A2A agent answered at this address (details are not shown for private addresses)';
+
+/**
+ * Whether a failure must be told as `PRIVATE_ADDRESS_FAILURE`: one of its requests went to a
+ * loopback, private, link-local or CGNAT address. `reached` holds the addresses the guard
+ * checked and pinned those requests to (the only ones they could connect to), not what the URL
+ * says: a name resolving to loopback counts, and so does one that resolved elsewhere when the
+ * entry was registered.
+ */
+export const hidesFailureAt = (reached: readonly { address: string }[]) => reached.some(({ address }) => classifyAddress(address).use === 'local');
 
 /** The character masks are made of: a real key (printable ASCII) never holds it. */
 const MASK_CHAR = '•';

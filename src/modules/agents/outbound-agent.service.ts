@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
 import { inTransaction, sqlOf } from '../../db/sql';
 import { AppError, conflict, invalid, notFound } from '../../errors';
-import { checkOutboundUrl, OutboundPolicy, userUrlPolicy } from '../../net/outbound';
+import { checkOutboundUrl, OutboundPolicy, ResolvedAddress, userUrlPolicy } from '../../net/outbound';
 import type { Viewer } from '../auth/auth.service';
 import { CARD_MAX_BYTES, CardSummary, failureReason, fetchCardSummary } from './agent-card';
 import { A2aAgentCreateInput, A2aAgentUpdateInput, checkAgentCreate, checkAgentUpdate } from './outbound-agent.inputs';
-import { authorizeRegistry, KeyChange, keyChangeOf, MAX_AGENTS_PER_USER, MAX_TESTS_IN_FLIGHT_PER_USER, testOutdatedBy } from './outbound-agent.policy';
+import { authorizeAllowPrivate, authorizeRegistry, hidesFailureAt, KeyChange, keyChangeOf, MAX_AGENTS_PER_USER, MAX_TESTS_IN_FLIGHT_PER_USER, PRIVATE_ADDRESS_FAILURE, testOutdatedBy } from './outbound-agent.policy';
 import * as repo from './outbound-agent.repository';
 import type { OutboundAgentRow } from './outbound-agent.repository';
 
@@ -52,12 +52,13 @@ export async function getAgent(em: EntityManager, viewer: Viewer, id: string): P
  * entry): its URL checked with the address rules first, its key sealed, its status pending.
  * The stored key's mask keeps the stored key. Answers every entry of the user.
  * @throws VALIDATION_FAILED for bad members, a refused URL (the service itself even with allow_private), another entry's mask, or the 51st entry
- * @throws FORBIDDEN for a sandbox token
+ * @throws FORBIDDEN for a sandbox token, or allow_private from a non-admin (before any lookup)
  */
 export async function saveAgent(services: RegistryServices, em: EntityManager, viewer: Viewer, input: A2aAgentCreateInput): Promise<OutboundAgentRow[]> {
   authorizeRegistry(viewer, 'change');
   checkAgentCreate(input);
   const allowPrivate = input.allowPrivate ?? false;
+  authorizeAllowPrivate(viewer, allowPrivate);
   await checkOutboundUrl(input.url, agentPolicy(services, allowPrivate));
   return inTransaction(em, async (q) => {
     await repo.lockOwner(q, viewer.user.id);
@@ -85,6 +86,7 @@ export async function saveAgent(services: RegistryServices, em: EntityManager, v
  * Changes members of an entry. A new URL or `allow_private` is checked with the address rules
  * and puts the entry back to pending; a key left out or given as its mask stays.
  * @throws NOT_FOUND for an unknown or another user's entry; VALIDATION_FAILED as `saveAgent`;
+ * FORBIDDEN for a non-admin setting allow_private, or giving an entry that has it a new URL;
  * CONFLICT when the entry's URL or address rule changed while this one was checked (retry)
  */
 export async function updateAgent(services: RegistryServices, em: EntityManager, viewer: Viewer, id: string, input: A2aAgentUpdateInput): Promise<OutboundAgentRow> {
@@ -93,7 +95,10 @@ export async function updateAgent(services: RegistryServices, em: EntityManager,
   // Whose entry it is first: a stranger's id costs no DNS lookup and tells nothing.
   const before = await getAgent(em, viewer, id);
   const target = { url: input.url ?? before.url, allowPrivate: input.allowPrivate ?? before.allowPrivate };
-  if (input.url !== undefined || input.allowPrivate !== undefined) await checkOutboundUrl(target.url, agentPolicy(services, target.allowPrivate));
+  if (input.url !== undefined || input.allowPrivate !== undefined) {
+    authorizeAllowPrivate(viewer, target.allowPrivate);
+    await checkOutboundUrl(target.url, agentPolicy(services, target.allowPrivate));
+  }
   return inTransaction(em, async (q) => {
     await repo.lockOwner(q, viewer.user.id);
     const stored = await repo.findAgent(q, viewer.user.id, id);
@@ -126,9 +131,11 @@ export async function deleteAgent(em: EntityManager, viewer: Viewer, id: string)
  * Tests an entry: fetches its agent card with the official client through the outbound guard
  * (its address checked again now, the connection to that address, no redirect followed, the
  * time-out `A2A_AGENT_TEST_TIMEOUT_SECONDS`), records the outcome and when on the entry, and
- * answers it. Whatever went wrong with the peer is an answer (`ok: false`), not an error. One
- * test per entry and three per user run at once, over all instances; the outcome is not
- * recorded when the entry's URL or address rule changed meanwhile.
+ * answers it. Whatever went wrong with the peer is an answer (`ok: false`), not an error; when
+ * the test reached a private address, the one `PRIVATE_ADDRESS_FAILURE` whatever it was, so a
+ * test cannot tell what listens on the host's network. One test per entry and three per user
+ * run at once, over all instances; the outcome is not recorded when the entry's URL or address
+ * rule changed meanwhile.
  * @throws NOT_FOUND for an unknown or another user's entry; RATE_LIMITED while its test (or three of the user's) runs; FORBIDDEN for a sandbox token
  */
 export async function testAgent(services: RegistryServices, em: EntityManager, viewer: Viewer, id: string): Promise<AgentTestOutcome> {
@@ -145,11 +152,12 @@ export async function testAgent(services: RegistryServices, em: EntityManager, v
     return claimed;
   });
   let outcome: AgentTestOutcome;
+  const reached: ResolvedAddress[] = [];
   try {
-    const summary = await fetchCardSummary(entry.url, agentPolicy(services, entry.allowPrivate, ['url']), { timeoutMs: timeoutSeconds * 1000, maxResponseBytes: CARD_MAX_BYTES });
+    const summary = await fetchCardSummary(entry.url, agentPolicy(services, entry.allowPrivate, ['url']), { timeoutMs: timeoutSeconds * 1000, maxResponseBytes: CARD_MAX_BYTES }, reached);
     outcome = { ok: true, ...summary };
   } catch (error) {
-    outcome = { ok: false, error: failureReason(error) };
+    outcome = { ok: false, error: hidesFailureAt(reached) ? PRIVATE_ADDRESS_FAILURE : failureReason(error) };
   }
   await inTransaction(em, (q) => repo.recordTest(q, viewer.user.id, entry, { ok: outcome.ok, error: outcome.ok ? null : outcome.error }));
   return outcome;

@@ -7,8 +7,9 @@ import type { Query } from '../../db/sql';
 import { AppError } from '../../errors';
 import type { ToolSpec } from '../../llm/language-model';
 import { cutText } from '../../llm/prompt';
-import { guardedFetchImpl } from '../../net/outbound';
+import { guardedFetchImpl, ResolvedAddress } from '../../net/outbound';
 import { CARD_MAX_BYTES, CardUnusable, fetchAgentCard, outboundFailureReason, summaryOf } from './agent-card';
+import { hidesFailureAt, PRIVATE_ADDRESS_FAILURE } from './outbound-agent.policy';
 import { agentPolicy, openKey } from './outbound-agent.service';
 import { listEnabledAgents, OutboundAgentRow } from './outbound-agent.repository';
 import { TASK_STATES, TERMINAL_STATES } from '../a2a/a2a-task.repository';
@@ -115,7 +116,8 @@ export function peerDataBlock(agentId: string, text: string): string {
  * Runs a peer tool and answers its result for the model: a JSON line of what we checked
  * (`agent`, `taskId`, `state`), then the peer's own text in its data block.
  * @throws VALIDATION_FAILED for an entry no longer enabled, the turn's peer task limit, or a check of a task this conversation did not start (nothing is sent then)
- * @throws UNAVAILABLE when the peer could not be called or its answer is unusable, saying why (its own words only inside a data block)
+ * @throws UNAVAILABLE when the peer could not be called or its answer is unusable, saying why (its own words only inside a data block);
+ * when the call reached a private address, the same words whatever happened (outbound-agent.policy `hidesFailureAt`)
  */
 export async function runPeerTool(name: string, input: Record<string, unknown>, context: PeerCallContext): Promise<string> {
   if (name === PEER_CHECK_TOOL) return checkPeerTask(String(input.agent), String(input.taskId), context);
@@ -133,12 +135,13 @@ async function sendToPeer(agentId: string, text: string, context: PeerCallContex
   const entry = enabledEntry(context, agentId, tool);
   if (context.peerTasks.length >= MAX_PEER_TASKS_PER_TURN) throw new AppError('VALIDATION_FAILED', `${tool}: this turn has sent ${MAX_PEER_TASKS_PER_TURN} messages to agents already; use what they answered`);
   const request = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: text.slice(0, MESSAGE_MAX_CHARS) }] }, configuration: { returnImmediately: true } });
-  const result = await calling(tool, agentId, context, async () => (await clientFor(context.services, entry)).sendMessage(request, { signal: context.signal }));
+  const reached: ResolvedAddress[] = [];
+  const result = await calling(tool, agentId, context, reached, async () => (await clientFor(context.services, entry, reached)).sendMessage(request, { signal: context.signal }));
   if (!('status' in result)) {
     // A message reply: the peer answered without a task, so there is nothing to check later.
     return `${JSON.stringify({ agent: agentId, reply: 'message' })}\n${peerDataBlock(agentId, partsText(Message.toJSON(result) as Wire))}`;
   }
-  const task = usableTask(tool, Task.toJSON(result) as Wire);
+  const task = usableTask(tool, Task.toJSON(result) as Wire, reached);
   context.peerTasks.push({ agentId, taskId: task.id });
   await context.conversation.remember({ agentId, taskId: task.id });
   return report(agentId, task);
@@ -152,31 +155,43 @@ async function checkPeerTask(agentId: string, taskId: string, context: PeerCallC
     throw new AppError('VALIDATION_FAILED', `${tool}: ${taskId.slice(0, 128)} is not a task this conversation started on ${agentId.slice(0, 48)}`);
   }
   const entry = enabledEntry(context, agentId, tool);
-  const result = await calling(tool, agentId, context, async () => (await clientFor(context.services, entry)).getTask({ tenant: '', id: taskId, historyLength: 0 }, { signal: context.signal }));
-  return report(agentId, usableTask(tool, Task.toJSON(result) as Wire));
+  const reached: ResolvedAddress[] = [];
+  const result = await calling(tool, agentId, context, reached, async () => (await clientFor(context.services, entry, reached)).getTask({ tenant: '', id: taskId, historyLength: 0 }, { signal: context.signal }));
+  return report(agentId, usableTask(tool, Task.toJSON(result) as Wire, reached));
 }
 
-/** The official client for an entry: its card fetched anew, every request through the guard with the entry's address rules and the key as a bearer token. */
-async function clientFor(services: PeerServices, entry: OutboundAgentRow): Promise<Client> {
+/**
+ * The official client for an entry: its card fetched anew, every request through the guard with
+ * the entry's address rules and the key as a bearer token. The addresses each request (the
+ * card's, then the endpoint's the card names) is pinned to are added to `reached`.
+ */
+async function clientFor(services: PeerServices, entry: OutboundAgentRow, reached: ResolvedAddress[]): Promise<Client> {
   const timeoutMs = services.config.a2aAgentCallTimeoutSeconds * 1000;
   const policy = agentPolicy(services, entry.allowPrivate, ['url']);
-  const card = await fetchAgentCard(entry.url, policy, { timeoutMs, maxResponseBytes: CARD_MAX_BYTES });
+  const card = await fetchAgentCard(entry.url, policy, { timeoutMs, maxResponseBytes: CARD_MAX_BYTES }, reached);
   summaryOf(card); // a card without a name or a protocol version is not an agent's
-  const guarded = guardedFetchImpl(policy, { timeoutMs, maxResponseBytes: PEER_RESPONSE_MAX_BYTES });
+  const guarded = guardedFetchImpl(policy, { timeoutMs, maxResponseBytes: PEER_RESPONSE_MAX_BYTES }, (target) => void reached.push(...target.addresses));
   const key = openKey(services, entry);
   const fetchImpl = key === null ? guarded : createAuthenticatingFetchWithRetry(guarded, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
   return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] }).createFromAgentCard(card);
 }
 
-/** Runs a request to the peer, turning what went wrong into an UNAVAILABLE with a reason for the model. */
-async function calling<T>(tool: string, agentId: string, context: PeerCallContext, request: () => Promise<T>): Promise<T> {
+/**
+ * A peer call's failure for the model: `reason`, or the one `PRIVATE_ADDRESS_FAILURE` when the
+ * call reached a private address (`reached`), where telling what answered would make the tools a
+ * probe of the host's network.
+ */
+const peerFailure = (tool: string, reached: readonly ResolvedAddress[], reason: string) => new AppError('UNAVAILABLE', `${tool}: ${hidesFailureAt(reached) ? PRIVATE_ADDRESS_FAILURE : reason}`);
+
+/** Runs a request to the peer, turning what went wrong into an UNAVAILABLE with a reason for the model (`peerFailure`: `reached` is what the request's client filled in). */
+async function calling<T>(tool: string, agentId: string, context: PeerCallContext, reached: readonly ResolvedAddress[], request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
     if (context.signal.aborted) throw error; // the turn is ending: not the peer's failure
     const peerSaid = error instanceof A2AError ? error.message : undefined;
     const reason = outboundFailureReason(error) ?? (error instanceof CardUnusable ? error.message : peerSaid !== undefined ? 'the agent answered with an error' : httpStatusReason(error));
-    throw new AppError('UNAVAILABLE', `${tool}: ${reason}${peerSaid ? `\n${peerDataBlock(agentId, peerSaid)}` : ''}`);
+    throw peerFailure(tool, reached, `${reason}${peerSaid ? `\n${peerDataBlock(agentId, peerSaid)}` : ''}`);
   }
 }
 
@@ -186,10 +201,10 @@ function httpStatusReason(error: unknown): string {
   return status ? `the agent answered HTTP ${status}` : 'the agent’s answer could not be used';
 }
 
-/** @throws UNAVAILABLE when the id or the state is not one we can show outside the data block */
-function usableTask(tool: string, task: Wire): PeerTask {
-  if (typeof task.id !== 'string' || !PEER_TASK_ID.test(task.id)) throw new AppError('UNAVAILABLE', `${tool}: the agent answered a task id that is not usable (1-128 letters, digits and ._:-)`);
-  if (!KNOWN_STATES.has(task.status?.state)) throw new AppError('UNAVAILABLE', `${tool}: the agent answered a task without a known state`);
+/** @throws UNAVAILABLE when the id or the state is not one we can show outside the data block (see `peerFailure`) */
+function usableTask(tool: string, task: Wire, reached: readonly ResolvedAddress[]): PeerTask {
+  if (typeof task.id !== 'string' || !PEER_TASK_ID.test(task.id)) throw peerFailure(tool, reached, 'the agent answered a task id that is not usable (1-128 letters, digits and ._:-)');
+  if (!KNOWN_STATES.has(task.status?.state)) throw peerFailure(tool, reached, 'the agent answered a task without a known state');
   return task as PeerTask;
 }
 
