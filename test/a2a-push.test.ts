@@ -44,6 +44,53 @@ async function startReceiver() {
   };
 }
 
+/**
+ * A webhook receiver on loopback whose `/slow/…` requests are held open (answered 200 on
+ * `release`, or after `holdMs` so that a scheduler that never gets past them still ends); any
+ * other path answers at once. Each arrival notes how many slow requests were open and how many
+ * answered at that moment: what came while the slow ones were still held.
+ */
+async function startHoldingReceiver(holdMs = 8000) {
+  const arrivals: { path: string; open: number; answered: number }[] = [];
+  const state = { open: 0, maxOpen: 0, answered: 0, released: false };
+  const held = new Set<() => void>();
+  const server = http.createServer(async (req, res) => {
+    for await (const _chunk of req); // the body is read, as a receiver does
+    const route = req.url ?? '';
+    arrivals.push({ path: route, open: state.open, answered: state.answered });
+    if (!route.startsWith('/slow/')) return void res.writeHead(200).end();
+    state.open++;
+    state.maxOpen = Math.max(state.maxOpen, state.open);
+    if (!state.released) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, holdMs);
+        held.add(() => (clearTimeout(timer), resolve()));
+      });
+    }
+    state.open--;
+    state.answered++;
+    res.writeHead(200).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const release = () => {
+    state.released = true;
+    for (const answer of held) answer();
+    held.clear();
+  };
+  return {
+    url: (p: string) => `${base}${p}`,
+    arrivals,
+    state,
+    release,
+    close: () => {
+      release();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** Turns held open until released, by the text of their message. */
 const gates = new Map<string, Promise<void>>();
 
@@ -68,6 +115,10 @@ describe('A2A push notifications', () => {
   let strict: TestApp;
   let alice: string;
   let bob: string;
+  /** Keys of their own for the fairness tests: one with many slow webhooks, the others with one notification each. */
+  let carol: string;
+  let dave: string;
+  let erin: string;
   const modelEnv = () => ({ DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
 
   beforeAll(async () => {
@@ -76,6 +127,9 @@ describe('A2A push notifications', () => {
     await enableA2a(dataDir);
     alice = (await createA2aKey(dataDir, 'alice')).plaintext;
     bob = (await createA2aKey(dataDir, 'bob')).plaintext;
+    carol = (await createA2aKey(dataDir, 'carol')).plaintext;
+    dave = (await createA2aKey(dataDir, 'dave')).plaintext;
+    erin = (await createA2aKey(dataDir, 'erin')).plaintext;
     t = await startTestApp({ ...modelEnv(), A2A_PUSH_ALLOW_PRIVATE: 'true' });
     strict = await startTestApp(modelEnv());
   }, 120_000);
@@ -395,12 +449,105 @@ describe('A2A push notifications', () => {
         const rows = await t.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and outcome = 'delivered'`, [ids]);
         return rows[0].n === ids.length;
       });
-      // No delivery job queued or running any more: nothing is in flight that could still POST.
-      await until('no delivery job queued or running', async () => (await t.sql(`select count(*)::int as n from pgboss.job where name = 'a2a-push' and state <= 'active' and singleton_key = any($1)`, [ids]))[0].n === 0);
+      // No delivery claimed any more: nothing is in flight that could still POST.
+      await until('no delivery claimed', async () => (await t.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and claim is not null`, [ids]))[0].n === 0);
       for (let i = 0; i < ids.length; i++) expect({ i, posts: receiver.at(`/twice/${i}`).length }).toEqual({ i, posts: 1 });
     } finally {
       await second.close();
     }
+  });
+
+  /** Tasks of `key` on `apps` in turn, each registering one of `pushUrls`: all made first, then canceled together, so their deliveries come due at about the same time. */
+  async function canceledTogether(apps: TestApp[], key: string, pushUrls: string[]) {
+    const tasks = [];
+    for (const [i, url] of pushUrls.entries()) tasks.push({ app: apps[i % apps.length], ...(await runningTask(apps[i % apps.length], key, url)) });
+    await Promise.all(tasks.map(async ({ app, id }) => expect((await callA2a(app, key, 'CancelTask', { id })).body.result.status.state).toBe('TASK_STATE_CANCELED')));
+    for (const task of tasks) task.release();
+    return tasks.map((task) => task.id);
+  }
+
+  const deliveredCount = async (app: TestApp, taskIds: string[]) =>
+    (await app.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and outcome = 'delivered'`, [taskIds]))[0].n as number;
+
+  test("one key's slow webhooks take at most A2A_PUSH_CONCURRENCY_PER_KEY (default 4) slots: another key's notification arrives while they are held open", async () => {
+    const slow = await startHoldingReceiver();
+    try {
+      const slowTasks = await canceledTogether([t], carol, Array.from({ length: 8 }, (_, i) => slow.url(`/slow/${i}`)));
+      await until('4 slow deliveries to be held open', () => slow.state.open >= 4);
+      await canceledTask(t, dave, slow.url('/quick'));
+      const quick = await until("the other key's notification", () => slow.arrivals.find((arrival) => arrival.path === '/quick'));
+      // It came while the 4 slow POSTs begun were still held, none of them answered, no fifth begun.
+      expect(quick).toEqual({ path: '/quick', open: 4, answered: 0 });
+      slow.release();
+      await until('every slow delivery to be delivered', async () => (await deliveredCount(t, slowTasks)) === 8);
+      expect(slow.state.maxOpen).toBe(4);
+      expect(slow.arrivals.map((arrival) => arrival.path).filter((path) => path.startsWith('/slow/')).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `/slow/${i}`));
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+
+  test('the per-key limit is counted in the database: it holds over two instances (A2A_PUSH_CONCURRENCY_PER_KEY=2)', async () => {
+    const env = { ...modelEnv(), A2A_PUSH_ALLOW_PRIVATE: 'true', A2A_PUSH_CONCURRENCY_PER_KEY: '2' };
+    const one = await startTestApp(env);
+    const two = await startTestApp(env, { sameDatabaseAs: one });
+    const slow = await startHoldingReceiver();
+    try {
+      const slowTasks = await canceledTogether([one, two], erin, Array.from({ length: 6 }, (_, i) => slow.url(`/slow/${i}`)));
+      await until('2 slow deliveries to be held open', () => slow.state.open >= 2);
+      // Other keys' notifications, one made on each instance, come one after the other while the
+      // first key's two are held: each instance had time to claim, neither took a third of them.
+      await canceledTask(one, dave, slow.url('/quick/one'));
+      await until('the first quick notification', () => slow.arrivals.some((arrival) => arrival.path === '/quick/one'));
+      await canceledTask(two, carol, slow.url('/quick/two'));
+      await until('the second quick notification', () => slow.arrivals.some((arrival) => arrival.path === '/quick/two'));
+      expect(slow.arrivals.filter((arrival) => arrival.path.startsWith('/quick/'))).toEqual([
+        { path: '/quick/one', open: 2, answered: 0 },
+        { path: '/quick/two', open: 2, answered: 0 },
+      ]);
+      slow.release();
+      await until('every slow delivery to be delivered', async () => (await deliveredCount(one, slowTasks)) === 6);
+      expect(slow.state.maxOpen).toBe(2);
+      expect(slow.arrivals.map((arrival) => arrival.path).filter((path) => path.startsWith('/slow/')).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `/slow/${i}`));
+    } finally {
+      await slow.close();
+      await two.close();
+      await one.close();
+    }
+  }, 90_000);
+
+  test('a URL with CR, LF or any other control character is refused (-32602 on url), nothing stored; the outbound agent registry (the same guard) refuses it too', async () => {
+    const taskId = await canceledTask(t, alice);
+    const urls = [
+      receiver.url('/crlf\r\nX-Injected: 1'),
+      receiver.url('/lf\nsplit'),
+      receiver.url('/cr\r'),
+      receiver.url('/tab\tx'),
+      receiver.url('/nul\0'),
+      receiver.url('/del\x7f'),
+      receiver.url('/c1\x85'),
+      `\x01${receiver.url('/leading')}`,
+      `${receiver.url('/trailing')}\r\n`,
+      receiver.url('/host').replace('127.0.0.1', '127.0\n.0.1'),
+    ];
+    for (const url of urls) {
+      const reply = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
+      expect({ url, error: reply.body.error }).toEqual({ url, error: { code: -32602, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'url', description: expect.stringContaining('control characters') }] }] } });
+    }
+    expect(await t.sql('select url from a2a_push_configs where task_id = $1', [taskId])).toEqual([]);
+    // Through SendMessage: the whole call is refused and no task is made.
+    const before = (await callA2a(t, alice, 'ListTasks', {})).body.result.totalSize;
+    const viaSend = await callA2a(t, alice, 'SendMessage', { message: userMessage('hi'), configuration: { returnImmediately: true, taskPushNotificationConfig: { url: receiver.url('/send\r\nX-Injected: 1') } } });
+    expect(viaSend.body.error).toMatchObject({ code: -32602, data: [{ fieldViolations: [{ field: 'configuration.taskPushNotificationConfig.url' }] }] });
+    expect((await callA2a(t, alice, 'ListTasks', {})).body.result.totalSize).toBe(before);
+    // The outbound agent registry checks its URLs with the same guard (src/net/outbound.ts).
+    const admin = await makeUser(t, { is_admin: true });
+    const registered = await t.call('POST', '/api/a2a/agents', { token: admin.token, body: { id: 'crlf', name: 'CRLF', url: receiver.url('/agent\r\nX-Injected: 1'), allow_private: true } });
+    expect(registered.status).toBe(422);
+    expect(registered.body.detail).toEqual([{ loc: ['body', 'url'], msg: expect.stringContaining('control characters'), type: 'outbound_url' }]);
+    expect(await t.sql('select id from a2a_agents where user_id = $1', [admin.id])).toEqual([]);
+    // The control: the same URLs without the control characters are accepted.
+    expect((await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/crlfX-Injected: 1') })).body.result).toBeDefined();
   });
 });
 

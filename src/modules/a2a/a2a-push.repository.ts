@@ -1,5 +1,4 @@
 import type { Query } from '../../db/sql';
-import { openJobExists } from '../../jobs/jobs.repository';
 
 /** A push config as stored: the token and the credentials sealed (never in clear in the database). */
 export interface PushConfigRow {
@@ -63,63 +62,93 @@ export interface PendingDelivery {
   statusMessage: Record<string, unknown> | null;
   statusAt: Date;
   attempts: number;
-  due: boolean;
 }
 
-const DELIVERY_COLUMNS = `d.id::text as id, d.task_id as "taskId", d.config_id as "configId", d.state, d.status_message as "statusMessage", d.status_at as "statusAt", d.attempts, d.next_attempt_at <= now() as due`;
+const DELIVERY_COLUMNS = `d.id::text as id, d.task_id as "taskId", d.config_id as "configId", d.state, d.status_message as "statusMessage", d.status_at as "statusAt", d.attempts`;
 const asDelivery = (row: Record<string, unknown>): PendingDelivery => ({ ...(row as unknown as PendingDelivery), statusAt: new Date(row.statusAt as string) });
 
-/**
- * The task's pending deliveries (due or waiting for their retry), oldest first, at most
- * `perConfig` of each config: one receiver's backlog never hides another's.
- */
-export async function pendingDeliveries(q: Query, taskId: string, perConfig: number): Promise<PendingDelivery[]> {
-  const rows = await q(
-    `select * from (
-       select ${DELIVERY_COLUMNS}, row_number() over (partition by d.config_id order by d.id) as nth from a2a_push_deliveries d where d.task_id = ? and d.outcome is null
-     ) pending where nth <= ? order by id::bigint`,
-    [taskId, perConfig],
+/** Whether any delivery is due (one indexed look, outside any transaction: an idle outbox costs no claim lock). */
+export async function anyDue(q: Query): Promise<boolean> {
+  const [row] = await q<{ due: boolean }>(
+    `select exists (select 1 from a2a_push_deliveries where outcome is null and next_attempt_at <= now() and (claimed_until is null or claimed_until <= now())) as due`,
   );
-  return rows.map(asDelivery);
+  return row.due;
 }
 
-/** The delivery with its config, if both still exist and it is still pending (a deleted config takes its deliveries along). */
-export async function deliveryWithConfig(q: Query, id: string): Promise<{ delivery: PendingDelivery; config: PushConfigRow } | null> {
+/**
+ * Takes the claim lock until the transaction ends: one claimer at a time over all instances, so
+ * the in-flight counts `claimDeliveries` reads (in its own statement, after the lock, so with a
+ * snapshot that sees every claim committed before) cannot be outrun by another claimer's.
+ */
+export async function lockClaims(q: Query): Promise<void> {
+  await q(`select pg_advisory_xact_lock(hashtext('a2a_push_deliveries'), hashtext('claim'))`);
+}
+
+/**
+ * Claims up to `limit` due deliveries for attempt `claim` until `leaseSeconds` from now, and
+ * answers their ids. A delivery is due when its retry time has come, no live claim holds it, and
+ * it is its config's oldest pending one (a later one waits while an earlier one is in flight or
+ * waits for its retry). A2A keys (the task's principal) take turns: each key's oldest due
+ * delivery first, then each key's second, and so on, and a key gets no more than `perKey`
+ * deliveries in flight (live claims, over all instances) counting those it holds already.
+ * Call it under `lockClaims`.
+ */
+export async function claimDeliveries(q: Query, claim: { id: string; perKey: number; limit: number; leaseSeconds: number }): Promise<string[]> {
+  const rows = await q<{ id: string }>(
+    `with in_flight as (
+       select t.principal, count(*)::int as n from a2a_push_deliveries d join a2a_tasks t on t.id = d.task_id
+        where d.outcome is null and d.claimed_until > now() group by t.principal
+     ), due as (
+       select d.id, t.principal, row_number() over (partition by t.principal order by d.id) as nth
+         from a2a_push_deliveries d join a2a_tasks t on t.id = d.task_id
+        where d.outcome is null and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until <= now())
+          and not exists (select 1 from a2a_push_deliveries e where e.task_id = d.task_id and e.config_id = d.config_id and e.outcome is null and e.id < d.id)
+     ), chosen as (
+       select due.id from due left join in_flight f on f.principal = due.principal
+        where due.nth + coalesce(f.n, 0) <= ?
+        order by due.nth, due.id limit ?
+     )
+     update a2a_push_deliveries d set claim = ?::uuid, claimed_until = now() + make_interval(secs => ?)
+       from chosen where d.id = chosen.id and d.outcome is null and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until <= now())
+     returning d.id::text as id`,
+    [claim.perKey, claim.limit, claim.id, claim.leaseSeconds],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The delivery with its config, while `claim` still holds it (a lapsed claim may have passed it
+ * to another attempt) and both still exist (a deleted config takes its deliveries along).
+ */
+export async function deliveryWithConfig(q: Query, id: string, claim: string): Promise<{ delivery: PendingDelivery; config: PushConfigRow } | null> {
   const [row] = await q<Record<string, unknown>>(
     `select ${DELIVERY_COLUMNS}, c.url, c.token_sealed as "tokenSealed", c.auth_scheme as "authScheme", c.auth_credentials_sealed as "authCredentialsSealed"
-       from a2a_push_deliveries d join a2a_push_configs c on c.task_id = d.task_id and c.id = d.config_id where d.id = ? and d.outcome is null`,
-    [id],
+       from a2a_push_deliveries d join a2a_push_configs c on c.task_id = d.task_id and c.id = d.config_id where d.id = ? and d.claim = ?::uuid and d.outcome is null`,
+    [id, claim],
   );
   if (!row) return null;
   const delivery = asDelivery(row);
   return { delivery, config: { taskId: delivery.taskId, id: delivery.configId, url: row.url as string, tokenSealed: row.tokenSealed as string | null, authScheme: row.authScheme as string | null, authCredentialsSealed: row.authCredentialsSealed as string | null } };
 }
 
-/** Records one attempt: delivered, failed for good, or to be tried again after `retryInSeconds`. */
-export async function recordAttempt(q: Query, id: string, result: { outcome: 'delivered' | 'failed' | null; error: string | null; retryInSeconds?: number }): Promise<void> {
+/**
+ * Records one attempt of the delivery `claim` holds, and lets it go: delivered, failed for good,
+ * or to be tried again after `retryInSeconds`. Nothing happens when the claim lapsed and another
+ * attempt took the delivery over: that one's record counts.
+ */
+export async function recordAttempt(q: Query, id: string, claim: string, result: { outcome: 'delivered' | 'failed' | null; error: string | null; retryInSeconds?: number }): Promise<void> {
   await q(
     `update a2a_push_deliveries set attempts = attempts + 1, last_error = ?, outcome = ?::text,
        finished_at = case when ?::text is null then null else now() end,
-       next_attempt_at = now() + make_interval(secs => ?) where id = ? and outcome is null`,
-    [result.error, result.outcome, result.outcome, result.retryInSeconds ?? 0, id],
+       next_attempt_at = now() + make_interval(secs => ?), claim = null, claimed_until = null
+     where id = ? and claim = ?::uuid and outcome is null`,
+    [result.error, result.outcome, result.outcome, result.retryInSeconds ?? 0, id, claim],
   );
 }
 
-/**
- * Tasks where some config's oldest pending delivery is due (a later one waits behind it) and
- * no delivery job is queued or running for them (`jobName`'s stately key is the task id): what
- * the dispatcher hands to the job queue.
- */
-export async function tasksToDispatch(q: Query, jobName: string, limit: number): Promise<string[]> {
-  const rows = await q<{ taskId: string }>(
-    `select distinct d.task_id as "taskId" from a2a_push_deliveries d
-      where d.outcome is null and d.next_attempt_at <= now()
-        and not exists (select 1 from a2a_push_deliveries e where e.task_id = d.task_id and e.config_id = d.config_id and e.outcome is null and e.id < d.id)
-        and not ${openJobExists('d.task_id')}
-      limit ?`,
-    [jobName, limit],
-  );
-  return rows.map((row) => row.taskId);
+/** Lets a claimed delivery go without an attempt (it was cut off): it is due again at once, for any instance. */
+export async function releaseClaim(q: Query, id: string, claim: string): Promise<void> {
+  await q(`update a2a_push_deliveries set claim = null, claimed_until = null where id = ? and claim = ?::uuid`, [id, claim]);
 }
 
 /** Removes deliveries that finished (delivered, or failed for good) more than `keepDays` ago: the outbox is a queue, not a log. */

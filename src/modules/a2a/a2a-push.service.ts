@@ -1,32 +1,34 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomString } from '../../ids';
-import { inTransaction, Query, sqlOf } from '../../db/sql';
+import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { AppError, invalid, notFound } from '../../errors';
-import type { JobQueue, JobRun } from '../../jobs/queue';
-import { startPeriodic } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
 import { forkEm, type Services } from '../../context';
 import { checkOutboundUrl, guardedFetch, OutboundRefused, OutboundRequestFailed, userUrlPolicy } from '../../net/outbound';
 import * as repo from './a2a-push.repository';
 import { PushConfigRow } from './a2a-push.repository';
-import { AttemptVerdict, retryDelaySeconds, verdictOf } from './a2a-push.policy';
+import { retryDelaySeconds, verdictOf } from './a2a-push.policy';
 import * as taskRepo from './a2a-task.repository';
 import { taskNotFound, wireTask } from './a2a-task.service';
 import type { A2aPrincipal } from './a2a-gate.service';
 import { canUseA2aWebTools } from './a2a.policy';
 import type { Viewer } from '../auth/auth.service';
 
-/** The job kind that drains a task's push deliveries (its key is the task id: one task's deliveries in order, one instance at a time). */
-export const A2A_PUSH_JOB = 'a2a-push';
 /**
- * Deliveries of each config one job run attempts at most: with at most 10 configs, 20 POSTs of
- * at most 10 s each, well inside the run's time-out; the dispatcher queues the rest next.
+ * Deliveries (POSTs) one instance makes at once, over all A2A keys. One key has at most
+ * A2A_PUSH_CONCURRENCY_PER_KEY in flight over all instances (at most 8, half of these), so one
+ * key's slow receivers never take every slot: the other keys' deliveries go on beside them.
  */
-const DELIVERIES_PER_CONFIG_PER_RUN = 2;
-/** A cut-off run (instance stopped, time-out) is tried again; a delivery's own retries are the outbox's (`next_attempt_at`). */
-const PUSH_JOB = { timeoutSeconds: 300, retries: 2, retryDelaySeconds: 5, concurrency: 4 };
-/** How often each instance looks for due deliveries without a job (a state change, a retry coming due, a job lost). */
-const DISPATCH_SECONDS = 1;
+const DELIVERY_SLOTS = 16;
+/**
+ * How long a claim holds a delivery: far beyond what an attempt takes (its host resolved in at
+ * most 5 s, the POST at most 10 s), so only the claim of an instance that died or stalled lapses;
+ * the delivery is then due again for any instance (at least once: a stalled attempt may still POST).
+ */
+const CLAIM_SECONDS = 60;
+/** How often an instance with a free slot looks for due deliveries (a state change, a retry coming due, a claim lapsed). */
+const POLL_MS = 1000;
 /** Finished deliveries are kept this long (for an operator to look at), then removed; looked for this often. */
 export const FINISHED_DELIVERY_KEEP_DAYS = 7;
 const CLEANUP_EVERY_MS = 3600_000;
@@ -35,7 +37,7 @@ const PUSH_LIMITS = { timeoutMs: 10_000, maxResponseBytes: 64 * 1024 };
 /** Configs one task may have (counted under the task's row lock). */
 export const MAX_CONFIGS_PER_TASK = 10;
 
-type PushServices = Pick<Services, 'orm' | 'config' | 'sealer' | 'jobs' | 'outboundLookup'>;
+type PushServices = Pick<Services, 'orm' | 'config' | 'sealer' | 'outboundLookup'>;
 type Wire = Record<string, unknown>;
 
 /** A config the caller sent, validated by the facade (`facade/rpc.ts`): the members the methods read. */
@@ -179,54 +181,110 @@ export async function ownerPushConfigs(em: EntityManager, viewer: Viewer, owner:
 }
 
 /**
- * Registers the delivery job where A2A is enabled, and starts this instance's dispatcher: every
- * second it queues a job for each task with a due delivery and no job (pg-boss keeps one per
- * task, so whichever instance fetches it is the only one delivering). Returns the dispatcher's stop.
+ * Starts this instance's push deliveries where A2A is enabled, and answers their stop. They are
+ * not jobs of the queue: each instance claims due deliveries from the outbox itself, so that what
+ * is in flight per A2A key is counted in the database, over all instances.
  */
-export function registerA2aPushJobs(queue: JobQueue, services: Services, enabled: boolean, logger: Logger): { startDispatcher(): () => Promise<void> } {
-  if (!enabled) return { startDispatcher: () => async () => undefined };
-  queue.register<{ taskId: string }>(A2A_PUSH_JOB, PUSH_JOB, (data, run) => deliverPending(services, data.taskId, run, logger));
-  // The first tick of each instance cleans up; then once an hour (each instance: the delete is idempotent).
+export function startPushDeliveries(services: Services, enabled: boolean, logger: Logger): () => Promise<void> {
+  return enabled ? startDeliveries(services, logger) : async () => undefined;
+}
+
+/**
+ * The delivery loop of one instance: while a slot is free it claims due deliveries (fairly
+ * between keys, each key under its limit: `repo.claimDeliveries`) and attempts each in a slot of
+ * its own; else it waits for a slot, or POLL_MS. Once an hour (the first pass included) it
+ * removes old finished deliveries. The returned stop cuts off the attempts in flight (their
+ * claims are let go, so any instance takes them again now) and waits for them.
+ */
+function startDeliveries(services: Services, logger: Logger): () => Promise<void> {
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  // A slot freed or the stop since the last claim: look again at once rather than after POLL_MS.
+  let nudged = false;
+  let endPause: (() => void) | undefined;
+  const nudge = () => {
+    nudged = true;
+    endPause?.();
+  };
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      if (nudged) return resolve();
+      const timer = setTimeout(nudge, POLL_MS);
+      endPause = () => {
+        clearTimeout(timer);
+        endPause = undefined;
+        resolve();
+      };
+    });
   let cleanedAt = 0;
-  return {
-    startDispatcher: () =>
-      startPeriodic('A2A push dispatch', DISPATCH_SECONDS, async () => {
-        const q = sqlOf(forkEm(services));
-        for (const taskId of await repo.tasksToDispatch(q, A2A_PUSH_JOB, 100)) await services.jobs.send(A2A_PUSH_JOB, taskId, { taskId });
-        if (Date.now() - cleanedAt >= CLEANUP_EVERY_MS) {
-          cleanedAt = Date.now();
-          await repo.deleteFinishedDeliveries(q, FINISHED_DELIVERY_KEEP_DAYS);
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      nudged = false;
+      if (Date.now() - cleanedAt >= CLEANUP_EVERY_MS) {
+        cleanedAt = Date.now();
+        await repo.deleteFinishedDeliveries(sqlOf(forkEm(services)), FINISHED_DELIVERY_KEEP_DAYS).catch((error: unknown) => logger.error('A2A push clean-up failed', { error: String(error) }));
+      }
+      const free = DELIVERY_SLOTS - inFlight.size;
+      if (free > 0) {
+        const { claim, ids } = await claimDue(services, free).catch((error: unknown) => {
+          logger.error('A2A push claim failed', { error: String(error) });
+          return { claim: '', ids: [] };
+        });
+        for (const id of ids) {
+          const attempt: Promise<void> = deliverClaimed(services, id, claim, stopping.signal, logger).finally(() => {
+            inFlight.delete(attempt);
+            nudge();
+          });
+          inFlight.add(attempt);
         }
-      }, logger),
+        if (ids.length === free) continue;
+      }
+      await pause();
+    }
+    await Promise.allSettled(inFlight);
+  })();
+  return async () => {
+    stopping.abort(new Error('the service stopped before the delivery finished'));
+    nudge();
+    await loop;
   };
 }
 
+/** Claims up to `slots` due deliveries under the claim lock (one claimer at a time over all instances, so each key's count holds). */
+async function claimDue(services: Services, slots: number): Promise<{ claim: string; ids: string[] }> {
+  const claim = randomUUID();
+  if (!(await repo.anyDue(preparedOf(forkEm(services))))) return { claim, ids: [] };
+  const ids = await inTransaction(forkEm(services), async (q) => {
+    await repo.lockClaims(q);
+    return repo.claimDeliveries(q, { id: claim, perKey: services.config.a2aPushConcurrencyPerKey, limit: slots, leaseSeconds: CLAIM_SECONDS });
+  });
+  return { claim, ids };
+}
+
 /**
- * One run for a task: each config's pending deliveries in order, stopping at the first that
- * must wait (its retry not yet due, or it failed now and waits for its retry), so one receiver
- * never sees a later state before an earlier one.
+ * Attempts one claimed delivery. Cut off by the stop, it is let go without an attempt, due again
+ * at once; any other failure (the database) leaves the claim to lapse, so a failing delivery is
+ * not taken again in a tight loop.
  */
-async function deliverPending(services: Services, taskId: string, run: JobRun, logger: Logger): Promise<void> {
+async function deliverClaimed(services: Services, id: string, claim: string, signal: AbortSignal, logger: Logger): Promise<void> {
   const q = sqlOf(forkEm(services));
-  const byConfig = new Map<string, repo.PendingDelivery[]>();
-  for (const delivery of await repo.pendingDeliveries(q, taskId, DELIVERIES_PER_CONFIG_PER_RUN)) {
-    byConfig.set(delivery.configId, [...(byConfig.get(delivery.configId) ?? []), delivery]);
-  }
-  for (const deliveries of byConfig.values()) {
-    for (const delivery of deliveries) {
-      if (!delivery.due || (await attemptDelivery(services, q, delivery.id, run, logger)) === 'retry') break;
-    }
+  try {
+    await attemptDelivery(services, q, id, claim, signal, logger);
+  } catch (failure) {
+    if (signal.aborted) await repo.releaseClaim(q, id, claim).catch(() => undefined);
+    else logger.error('A2A push attempt failed', { deliveryId: id, error: failure instanceof Error ? failure.stack : String(failure) });
   }
 }
 
 /**
- * POSTs one delivery (config and task read again: a config deleted meanwhile is not called)
- * through the guard, checked again now, and records the attempt.
+ * POSTs one delivery `claim` holds (config and task read again: a config deleted meanwhile is not
+ * called) through the guard, checked again now, and records the attempt.
+ * @throws when `signal` cut it off (not an attempt), or the database failed
  */
-async function attemptDelivery(services: Services, q: Query, deliveryId: string, run: JobRun, logger: Logger): Promise<AttemptVerdict | 'gone'> {
-  const found = await repo.deliveryWithConfig(q, deliveryId);
+async function attemptDelivery(services: Services, q: Query, deliveryId: string, claim: string, signal: AbortSignal, logger: Logger): Promise<void> {
+  const found = await repo.deliveryWithConfig(q, deliveryId, claim);
   const task = found && (await taskRepo.findTaskById(q, found.delivery.taskId));
-  if (!found || !task) return 'gone';
+  if (!found || !task) return; // its config was deleted, or its claim lapsed and another attempt took it over
   const { delivery, config } = found;
   const artifacts = (await taskRepo.artifactsOf(q, [task.id])).get(task.id);
   // The status the task entered (a later change has its own delivery); artifacts as they are now.
@@ -238,12 +296,12 @@ async function attemptDelivery(services: Services, q: Query, deliveryId: string,
     if (config.tokenSealed) headers['x-a2a-notification-token'] = services.sealer.open(config.tokenSealed);
     if (config.authScheme) headers.authorization = [config.authScheme, config.authCredentialsSealed ? services.sealer.open(config.authCredentialsSealed) : ''].join(' ').trim();
     const target = await checkOutboundUrl(config.url, pushPolicy(services, ['url']));
-    const response = await guardedFetch(target, { method: 'POST', headers, body: JSON.stringify(body), signal: run.signal }, PUSH_LIMITS);
+    const response = await guardedFetch(target, { method: 'POST', headers, body: JSON.stringify(body), signal }, PUSH_LIMITS);
     await response.body?.cancel().catch(() => undefined);
     outcome = { status: response.status };
     if (response.status < 200 || response.status >= 300) error = `the receiver answered HTTP ${response.status}`;
   } catch (failure) {
-    if (run.signal.aborted) throw failure; // cut off: not an attempt; the run is retried
+    if (signal.aborted) throw failure; // cut off: not an attempt; the delivery is let go
     if (failure instanceof OutboundRefused) (outcome = { refused: true }), (error = failure.reason);
     else if (failure instanceof OutboundRequestFailed) (outcome = { unreachable: true }), (error = failure.message);
     else {
@@ -253,6 +311,5 @@ async function attemptDelivery(services: Services, q: Query, deliveryId: string,
   }
   const attempts = delivery.attempts + 1;
   const verdict = verdictOf(outcome, attempts);
-  await repo.recordAttempt(q, delivery.id, { outcome: verdict === 'retry' ? null : verdict, error, retryInSeconds: verdict === 'retry' ? retryDelaySeconds(attempts) : 0 });
-  return verdict;
+  await repo.recordAttempt(q, delivery.id, claim, { outcome: verdict === 'retry' ? null : verdict, error, retryInSeconds: verdict === 'retry' ? retryDelaySeconds(attempts) : 0 });
 }
