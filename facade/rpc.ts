@@ -1,11 +1,12 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { ExecutionResult } from 'graphql';
 import type { Services } from '../src/context';
-import { AppError, ErrorCode, FieldIssue } from '../src/errors';
+import { AppError, ErrorCode, FieldIssue, invalid } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, unsupportedMediaType } from '../src/modules/a2a/a2a-parts';
 import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs, MAX_CONFIGS_PER_TASK } from '../src/modules/a2a/a2a-push.service';
 import { MAX_HISTORY_LENGTH, SETTLED_STATES, TASK_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
+import { valueDeeperThan } from '../src/validation';
 import * as Op from './generated/operations';
 import { withoutNull } from './http';
 
@@ -14,9 +15,10 @@ import { withoutNull } from './http';
  * mapping of `AppError` to a JSON-RPC error. `facade/a2a.ts` serves it at `POST /a2a/v1`.
  *
  * Decisions (docs/api.md "A2A"): a batch (a JSON array) is refused as one -32600 (A2A defines no
- * batches); a request must carry an `id` (string or number: every A2A method answers, so a
- * notification has no meaning); `A2A-Version` 1.0 or 1.0.x is served, no header is served as
- * 1.0 by the method's name (contracts §9), any other version is -32009 before anything runs.
+ * batches); a request must carry an `id` (a string, or an integer of at most 2^53 - 1 so that it
+ * comes back as sent: every A2A method answers, so a notification has no meaning);
+ * `A2A-Version` 1.0 or 1.0.x is served, no header is served as 1.0 by the method's name
+ * (contracts §9), any other version is -32009 before anything runs.
  */
 
 /** A2A error reasons (google.rpc.ErrorInfo `reason`) and their JSON-RPC codes (A2A §5.4, §9.5). */
@@ -215,8 +217,9 @@ export function readEnvelope(body: unknown): RpcCall | { id: RpcId; error: RpcEr
   if (typeof body !== 'object' || body === null) return { id: null, error: { code: INVALID_REQUEST, message: 'the request must be a JSON object' } };
   const request = body as Record<string, unknown>;
   const { id } = request;
-  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) {
-    return { id: null, error: { code: INVALID_REQUEST, message: 'id must be a string or a number' } };
+  // A number beyond 2^53 - 1 (or a fraction) may not come back as it was sent: JSON.parse has already rounded it.
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) {
+    return { id: null, error: { code: INVALID_REQUEST, message: 'id must be a string or an integer of at most 2^53 - 1' } };
   }
   if (request.jsonrpc !== '2.0') return { id, error: { code: INVALID_REQUEST, message: 'jsonrpc must be "2.0"' } };
   if (typeof request.method !== 'string') return { id, error: { code: INVALID_REQUEST, message: 'method must be a string' } };
@@ -224,8 +227,18 @@ export function readEnvelope(body: unknown): RpcCall | { id: RpcId; error: RpcEr
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return { id, error: { code: INVALID_REQUEST, message: 'params must be an object' } };
   const method = METHODS.get(request.method);
   if (!method) return { id, error: { code: METHOD_NOT_FOUND, message: `method not found: ${request.method.slice(0, 100)}` } };
-  return { id, method, params: camelKeys(params) as Record<string, unknown> };
+  const camel = camelKeys(params) as Record<string, unknown>;
+  const tooDeep = Object.keys(camel).filter((name) => valueDeeperThan(camel[name], MAX_PARAMS_DEPTH));
+  if (tooDeep.length) return { id, error: rpcErrorOf(invalid(tooDeep.map((name) => ({ path: [name], msg: `must not be nested deeper than ${MAX_PARAMS_DEPTH} levels`, type: 'too_deep' })))) };
+  return { id, method, params: camel };
 }
+
+/**
+ * Levels of arrays and objects a member of params may nest (the message counts its own: a data
+ * part's value starts at the fourth, message.parts[i].data). Far beyond any real message, far
+ * below the few thousand at which storing it (JSON.stringify) would overflow the stack.
+ */
+const MAX_PARAMS_DEPTH = 64;
 
 /** Keys whose values are caller data (free-form JSON): kept as sent. */
 const OPAQUE = new Set(['metadata', 'data']);
@@ -263,7 +276,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function optionalCount(issues: Issues, params: Record<string, unknown>, name: string, range: [number, number], prefix = '') {
   const value = params[name];
   if (value === undefined || value === null) return;
-  if (!Number.isInteger(value) || (value as number) < range[0] || (value as number) > range[1]) issues.add(`${prefix}${name}`, `must be an integer from ${range[0]} to ${range[1]}`);
+  if (!Number.isSafeInteger(value) || (value as number) < range[0] || (value as number) > range[1]) issues.add(`${prefix}${name}`, `must be an integer from ${range[0]} to ${range[1]}`);
 }
 
 function getTaskParams(params: Record<string, unknown>) {

@@ -67,7 +67,14 @@ export const rangeNotSatisfiable = (size: number, message = 'range not satisfiab
  */
 const DATABASE_GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
 const DATABASE_GONE_CLASSES = new Set(['KnexTimeoutError', 'ConnectionException']);
+/**
+ * The pg driver's own errors (they carry no code) for a connection it could not open within
+ * DATABASE_CONNECT_TIMEOUT_MS, and for one that died under a statement.
+ */
+const DATABASE_GONE_MESSAGES = new Set(['timeout expired', 'Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable']);
 const databaseGone = () => new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly');
+/** PostgreSQL cancelled the statement: DATABASE_STATEMENT_TIMEOUT_MS passed (a lock wait, a slow or overloaded server). */
+const PG_QUERY_CANCELED = '57014';
 
 const PG_UNIQUE_VIOLATION = '23505';
 
@@ -116,6 +123,8 @@ export function toAppError(error: unknown): AppError {
   const pgCode = (error as { code?: unknown } | null)?.code;
   if (typeof pgCode === 'string' && (DATABASE_GONE_CODES.has(pgCode) || pgCode.startsWith('08'))) return databaseGone();
   if (DATABASE_GONE_CLASSES.has((error as { name?: string } | null)?.name ?? '')) return databaseGone();
+  if (DATABASE_GONE_MESSAGES.has((error as { message?: string } | null)?.message ?? '')) return databaseGone();
+  if (pgCode === PG_QUERY_CANCELED) return new AppError('UNAVAILABLE', 'the database did not answer in time; try again shortly');
   if (pgCode === PG_UNIQUE_VIOLATION) {
     const constraint = (error as { constraint?: unknown }).constraint;
     return conflict((typeof constraint === 'string' && UNIQUE_CONFLICTS[constraint]) || 'conflicts with an existing resource');

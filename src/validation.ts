@@ -71,6 +71,25 @@ export function unstorable(text: string): string | null {
   return null;
 }
 
+/**
+ * Whether a parsed JSON value nests arrays and objects deeper than `limit` levels (`[]` and `{}`
+ * are one level, a scalar none): code that walks such a value recursively (JSON.stringify among
+ * them) overflows the stack somewhere past a few thousand. An explicit stack here, so no depth
+ * overflows this; it stops as soon as it knows.
+ */
+export function valueDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 export interface Page {
   limit: number;
   offset: number;

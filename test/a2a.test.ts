@@ -12,6 +12,21 @@ import { runLabdeskIn } from './support/cli';
 const newDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-'));
 const errorInfo = (reason: string) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }];
 
+/** A request over loopback with the `Host` (and other headers) given: what a page rebound to 127.0.0.1 sends. */
+function requestAs(t: TestApp, host: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}) {
+  const url = new URL(t.url);
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const headers = { host, 'a2a-version': '1.0', ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers };
+    const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
 /** A key one character off (its last), whatever that character is: never the key itself. */
 const wrongLast = (key: string) => `${key.slice(0, -1)}${key.endsWith('X') ? 'Y' : 'X'}`;
 
@@ -133,6 +148,42 @@ describe('A2A endpoint with keys', () => {
     expect(configuration.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.parts.1.url', 'configuration.returnImmediately', 'configuration.historyLength']);
   });
 
+  test('params nested deeper than 64 levels are -32602 naming the limit (a data part 5,000 deep was -32603, a stack overflow); nothing is stored', async () => {
+    const tasks = async () => (await t.sql<{ n: number }>('select count(*)::int as n from a2a_tasks'))[0].n;
+    const before = await tasks();
+    /** Objects `levels` deep, as text: JSON.stringify itself would overflow on the deepest. */
+    const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+    const send = (message: string, extra = '') => rpcRaw(t, alice.plaintext, `{"jsonrpc":"2.0","id":21,"method":"SendMessage","params":{"message":${message}${extra}}}`);
+    const withData = (levels: number) => `{"messageId":"m-deep","role":"ROLE_USER","parts":[{"data":${nested(levels)}}]}`;
+    const tooDeep = (field: string) => ({
+      jsonrpc: '2.0',
+      id: 21,
+      error: { code: -32602, message: `${field}: must not be nested deeper than 64 levels`, data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description: 'must not be nested deeper than 64 levels' }] }] },
+    });
+    for (const levels of [5000, 62]) expect((await send(withData(levels))).body).toEqual(tooDeep('message'));
+    const metadata = `{"messageId":"m-deep","role":"ROLE_USER","parts":[{"text":"hi"}],"metadata":${nested(5000)}}`;
+    expect((await send(metadata)).body).toEqual(tooDeep('message'));
+    expect((await send(withData(3), `,"metadata":${nested(65)}`)).body).toEqual(tooDeep('metadata'));
+    expect(await tasks()).toBe(before);
+    // The message with its parts counts its own levels: a data part's value starts at the fourth.
+    expect((await send(withData(61))).body.result.task.id).toEqual(expect.any(String));
+  });
+
+  test('an id JSON cannot carry exactly (beyond 2^53 - 1, or a fraction) is -32600 with id null, never echoed rounded', async () => {
+    for (const id of ['12345678901234567890123', '9007199254740993', '-9007199254740992', '1.5', '1e400']) {
+      const reply = await rpcRaw(t, alice.plaintext, `{"jsonrpc":"2.0","id":${id},"method":"GetExtendedAgentCard"}`);
+      expect({ id, body: reply.body }).toEqual({ id, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('integer') } } });
+    }
+    const largest = await rpcRaw(t, alice.plaintext, '{"jsonrpc":"2.0","id":9007199254740991,"method":"GetExtendedAgentCard"}');
+    expect(largest.text).toMatch(/^\{"jsonrpc":"2.0","id":9007199254740991,"error":\{"code":-32004/);
+    // Integer params beyond their range are -32602, however large.
+    for (const params of ['{"id":"turn_x","historyLength":12345678901234567890123}', '{"pageSize":12345678901234567890123}']) {
+      const method = params.includes('pageSize') ? 'ListTasks' : 'GetTask';
+      const reply = await rpcRaw(t, alice.plaintext, `{"jsonrpc":"2.0","id":2,"method":"${method}","params":${params}}`);
+      expect(reply.body.error).toMatchObject({ code: -32602, message: expect.stringMatching(/must be an integer from/) });
+    }
+  });
+
   test('valid params reach the method: valid snake_case ListTasks is not refused as params', async () => {
     const reply = await rpc(t, alice.plaintext, rpcCall(9, 'ListTasks', { page_size: 5, context_id: 'ctx', status_timestamp_after: '2026-01-01T00:00:00Z' }));
     expect(reply.body).toEqual({ jsonrpc: '2.0', id: 9, result: { tasks: [], nextPageToken: '', pageSize: 5, totalSize: 0 } });
@@ -252,7 +303,7 @@ describe('A2A mounting table', () => {
     }
   });
 
-  test('loopback and no keys: open without authentication', async () => {
+  test('loopback and no keys: open without authentication, to requests addressed to a loopback name only (DNS rebinding)', async () => {
     const dataDir = newDataDir();
     await enableA2a(dataDir);
     const t = await startTestApp({ DATA_DIR: dataDir });
@@ -260,6 +311,34 @@ describe('A2A mounting table', () => {
       const reply = await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'));
       expect(reply.status).toBe(200);
       expect(reply.body.error.code).toBe(-32004);
+      const rebound = await requestAs(t, 'evil.example', 'POST', '/a2a/v1', { body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')) });
+      expect(rebound).toEqual({ status: 403, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('localhost') } } });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('loopback and no keys, even with PUBLIC_URL and a trusted proxy: a foreign Host is refused (403, -32000) whatever X-Forwarded-Host says', async () => {
+    const dataDir = newDataDir();
+    await enableA2a(dataDir);
+    const t = await startTestApp({ DATA_DIR: dataDir, PUBLIC_URL: 'https://labdesk.example.org', TRUST_PROXY: 'true' });
+    try {
+      const port = new URL(t.url).port;
+      const body = JSON.stringify(rpcCall(7, 'ListTasks', {}));
+      for (const [host, headers] of [
+        [`evil.example:${port}`, {}],
+        ['evil.example', { 'x-forwarded-host': 'localhost' }],
+        ['127.0.0.1.evil.example', {}],
+      ] as [string, Record<string, string>][]) {
+        const refused = await requestAs(t, host, 'POST', '/a2a/v1', { headers, body });
+        expect({ host, ...refused }).toEqual({ host, status: 403, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('localhost, 127.0.0.1 or [::1]') } } });
+        const artifact = await requestAs(t, host, 'GET', '/a2a/v1/artifacts/turn_x/0', { headers });
+        expect({ host, ...artifact }).toEqual({ host, status: 403, body: { detail: expect.stringContaining('localhost, 127.0.0.1 or [::1]') } });
+      }
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+        const served = await requestAs(t, host, 'POST', '/a2a/v1', { body });
+        expect({ host, ...served }).toEqual({ host, status: 200, body: { jsonrpc: '2.0', id: 7, result: expect.objectContaining({ tasks: [] }) } });
+      }
     } finally {
       await t.close();
     }

@@ -133,6 +133,80 @@ describe('bodies the server cannot read', () => {
   });
 });
 
+test('an integer beyond 2^53 - 1 (which JSON.parse would round) → 422 with the documented body, never a rounded echo', async () => {
+  const huge = '12345678901234567890123';
+  const listed = await rawRequest('GET', `/api/trajectories?limit=${huge}`, { headers: auth() });
+  expect({ status: listed.status, body: listed.body }).toEqual({ status: 422, body: { detail: [{ loc: ['query', 'limit'], msg: 'must be an integer', type: 'type_error' }] } });
+  const lab = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`{"name":"Big","seat_quota":${huge}}`) });
+  expect(lab.status).toBe(422);
+  expect(lab.text).not.toContain('e+22');
+  const quota = await rawRequest('PATCH', `/api/admin/users/${user.id}`, { headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' }, body: Buffer.from(`{"storage_quota_bytes":${huge}}`) });
+  expect({ status: quota.status, body: quota.body }).toEqual({ status: 422, body: { detail: [expect.objectContaining({ loc: ['body', 'storage_quota_bytes'] })] } });
+});
+
+describe('DNS rebinding: on a loopback bind without PUBLIC_URL, only requests addressed to a loopback name are answered', () => {
+  const port = () => new URL(t.url).port;
+  const FOREIGN = ['evil.example', 'evil.example:8080', '127.0.0.1.evil.example', 'localhost.evil.example', '[::2]', '10.0.0.1', '0.0.0.0'];
+
+  test('a foreign Host → 403 in each endpoint’s error body; nothing runs', async () => {
+    const labs = async () => (await t.sql<{ n: number }>('select count(*)::int as n from labs'))[0].n;
+    const before = await labs();
+    for (const host of FOREIGN) {
+      const json = { ...auth(), host, 'content-type': 'application/json' };
+      const rest = await rawRequest('POST', '/api/labs', { headers: json, body: Buffer.from('{"name":"Rebound"}') });
+      expect({ host, status: rest.status, body: rest.body }).toEqual({ host, status: 403, body: { detail: expect.stringContaining('loopback') } });
+      expect((await rawRequest('GET', '/healthz', { headers: { host } })).status).toBe(403);
+      const graphql = await rawRequest('POST', '/graphql', { headers: json, body: Buffer.from('{"query":"{ __typename }"}') });
+      expect({ host, status: graphql.status, body: graphql.body }).toEqual({ host, status: 403, body: { errors: [expect.objectContaining({ message: expect.stringContaining('loopback'), extensions: { code: 'FORBIDDEN', status: 403 } })] } });
+    }
+    expect(await labs()).toBe(before);
+  });
+
+  test('localhost, 127.x.x.x and [::1] are answered, with any port and in any case', async () => {
+    for (const host of [`localhost:${port()}`, 'LocalHost', `127.0.0.1:${port()}`, '127.1.2.3:9', `[::1]:${port()}`, '[::1]']) {
+      const reply = await rawRequest('GET', '/api/labs', { headers: { ...auth(), host } });
+      expect({ host, status: reply.status }).toEqual({ host, status: 200 });
+    }
+  });
+
+  test('the GraphQL WebSocket refuses the upgrade (403) for a foreign Host', async () => {
+    const upgrade = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(t.url);
+        const headers = { host, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'graphql-transport-ws' };
+        const req = http.request({ host: url.hostname, port: url.port, path: '/graphql', headers });
+        req.on('upgrade', (res, socket) => {
+          socket.destroy();
+          resolve(res.statusCode!);
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await upgrade('evil.example')).toBe(403);
+    expect(await upgrade(`localhost:${port()}`)).toBe(101);
+  });
+
+  test('behind a trusted proxy (TRUST_PROXY=true) X-Forwarded-Host does not widen it; with PUBLIC_URL any Host is answered', async () => {
+    for (const env of [{ TRUST_PROXY: 'true' }, { PUBLIC_URL: 'https://labdesk.example.org' }] as Record<string, string>[]) {
+      const other = await startTestApp(env);
+      try {
+        const url = new URL(other.url);
+        const reply = await new Promise<number>((resolve, reject) => {
+          const headers = { host: 'labdesk.example.org', 'x-forwarded-host': 'localhost', 'x-forwarded-proto': 'http' };
+          http.get({ host: url.hostname, port: url.port, path: '/healthz', headers }, (res) => resolve(res.resume().statusCode!)).on('error', reject);
+        });
+        expect({ env, status: reply }).toEqual({ env, status: env.PUBLIC_URL ? 200 : 403 });
+      } finally {
+        await other.close();
+      }
+    }
+  });
+});
+
 describe('request log', () => {
   test('each request is logged with the path the client sent (GraphQL as /graphql, never /), without its query string', async () => {
     const lines: Record<string, unknown>[] = [];

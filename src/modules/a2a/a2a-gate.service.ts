@@ -3,7 +3,7 @@ import { AppError, forbidden, unauthenticated } from '../../errors';
 import { effectiveTier, PlanCode } from '../users/plans';
 import { planFactsByEmail } from '../users/user.repository';
 import { activeKeys, A2aConfig, KeyFileWatch, matchKey, readA2aConfig } from './a2a-settings';
-import { Mounting, mountingOf } from './a2a.policy';
+import { isLoopbackHostHeader, Mounting, mountingOf } from './a2a.policy';
 
 /** Who is calling: one key (tasks are scoped to it), or the open loopback endpoint's single anonymous caller. */
 export interface A2aPrincipal {
@@ -80,14 +80,19 @@ export class A2aGate {
   }
 
   /**
-   * The caller of one request to a mounted endpoint.
-   * @throws FORBIDDEN when the mounting rules refuse now (tier dropped, owner gone, last key revoked on a public bind)
+   * The caller of one request to a mounted endpoint, from its `Authorization` and `Host` headers.
+   * @throws FORBIDDEN when the mounting rules refuse now (tier dropped, owner gone, last key revoked on a public bind),
+   *   and on the open endpoint for a request not addressed to a loopback name
    * @throws UNAUTHENTICATED when a key is required and the request has none, or not an active one
    */
-  async admit(em: EntityManager, authorization: string | undefined): Promise<A2aPrincipal> {
+  async admit(em: EntityManager, authorization: string | undefined, host: string | undefined): Promise<A2aPrincipal> {
     const { owner, now, keys } = await this.current(em);
     // Mounted with keys, it stays keyed: revoking the last key locks the endpoint rather than opening it.
-    if (!now.authRequired && !(this.atStart.mounted && this.atStart.authRequired)) return { id: OPEN_PRINCIPAL, ownerId: owner.id };
+    if (!now.authRequired && !(this.atStart.mounted && this.atStart.authRequired)) {
+      // Open to anyone who reaches it: a web page must not, through DNS rebinding (its requests keep its own name).
+      if (!isLoopbackHostHeader(host)) throw forbidden('the A2A endpoint without keys answers requests addressed to localhost, 127.0.0.1 or [::1] only');
+      return { id: OPEN_PRINCIPAL, ownerId: owner.id };
+    }
     const bearer = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1];
     if (!bearer) throw unauthenticated('an A2A key is required: Authorization: Bearer ldk_a2a_…');
     const key = matchKey(keys, bearer);

@@ -1,3 +1,5 @@
+import net from 'node:net';
+import { isLoopbackAddress } from '../../net/addresses';
 import type { Viewer } from '../auth/auth.service';
 import { isSandboxToken } from '../auth/token.policy';
 import { isAdmin } from '../admin/admin.policy';
@@ -7,6 +9,20 @@ import { atLeast, PlanCode } from '../users/plans';
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
+
+const HOST_HEADER = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]+))(?::\d{1,5})?$/;
+
+/**
+ * Whether a request's `Host` header names this machine's loopback: `localhost`, an address of
+ * 127.0.0.0/8 or `[::1]`, with any port. A browser sends the name it resolved, so the requests of
+ * a page whose own name was made to resolve to 127.0.0.1 (DNS rebinding) never pass.
+ */
+export function isLoopbackHostHeader(host: string | undefined): boolean {
+  const [, bracketed, name] = HOST_HEADER.exec(host ?? '') ?? [];
+  if (bracketed !== undefined) return net.isIPv6(bracketed) && isLoopbackAddress(bracketed);
+  if (name === undefined) return false;
+  return name.toLowerCase() === 'localhost' || (net.isIPv4(name) && isLoopbackAddress(name));
 }
 
 /** The lowest tier whose owner may open the A2A endpoint (spec, Authentication 6). */
