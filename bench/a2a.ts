@@ -79,7 +79,8 @@ async function startOurs(main: string, port: number, env: Record<string, string>
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-a2a-'));
   const key = fs.existsSync(path.join(dataDir, 'a2a-keys.json')) ? fs.readFileSync(path.join(dataDir, 'bench-key'), 'utf8') : await enableA2a(main, dataDir);
   fs.writeFileSync(path.join(dataDir, 'bench-key'), key);
-  const serverEnv = { ...env, DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-bench', LLM_BASE_URL: modelUrl };
+  // The bench is one key sending as fast as it can: the model limits would refuse most of it.
+  const serverEnv = { ...env, DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-bench', LLM_BASE_URL: modelUrl, A2A_KEY_REQUESTS_PER_MINUTE: '0', A2A_KEY_TOKENS_PER_DAY: '0', LLM_USER_TOKENS_PER_DAY: '0' };
   const server = counting ? await startCountingServer(port, serverEnv, { main }) : await startBenchServer(port, serverEnv, { main });
   return { server, key, dataDir };
 }

@@ -51,6 +51,12 @@ let counter = 0;
  * A real service on a loopback port, on its own fresh database copied from the migrated
  * template. Requests go over real HTTP.
  */
+/**
+ * The suites make many model requests a minute from one user or key; test/model-limits.test.ts
+ * tests the limits, with their defaults.
+ */
+export const NO_MODEL_LIMITS = { LLM_USER_REQUESTS_PER_MINUTE: '0', LLM_USER_TOKENS_PER_DAY: '0', A2A_KEY_REQUESTS_PER_MINUTE: '0', A2A_KEY_TOKENS_PER_DAY: '0' };
+
 export async function startTestApp(env: Record<string, string> = {}, opts: { sameDatabaseAs?: TestApp; logger?: Logger } = {}): Promise<TestApp> {
   // A second instance on the same database shares the first one's admin and leaves the drop to it.
   const database = opts.sameDatabaseAs
@@ -64,6 +70,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { sam
     DATABASE_URL: database.url,
     BOOTSTRAP_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...NO_MODEL_LIMITS,
     ...env,
   });
   const app = await startApp(config, opts.logger);

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded';
-import { CallOptions, Reply, replyOf } from './app';
+import { CallOptions, NO_MODEL_LIMITS, Reply, replyOf } from './app';
 
 export interface ChildServer {
   url: string;
@@ -20,7 +20,7 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
   const cli = path.resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
   if (!fs.existsSync(cli)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
   const port = await freePort();
-  const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, LOG_LEVEL: 'silent', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, LOG_LEVEL: 'silent', ...NO_MODEL_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const url = `http://127.0.0.1:${port}`;

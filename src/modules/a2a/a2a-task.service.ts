@@ -5,6 +5,7 @@ import type { JobQueue } from '../../jobs/queue';
 import type { Logger } from '../../logger';
 import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
+import { admitModelRequest } from '../usage/model-limits';
 import { agentMessage, decisionOf, finishTask, publishTask, runAgentTurn } from './a2a-agent';
 import { withAbsoluteUrls } from './a2a-artifacts';
 import * as turns from './a2a-turn.repository';
@@ -63,16 +64,19 @@ export function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: 
  *   (UNSUPPORTED_OPERATION) for a terminal one; VALIDATION_FAILED for a contextId not the task's,
  *   a task waiting for an approval without a decision, a decision to a task not waiting for one,
  *   or a push config refused (its URL, or the task has too many);
- *   UNAVAILABLE when the job queue refused the turn (the task is FAILED then)
+ *   UNAVAILABLE when the job queue refused the turn (the task is FAILED then); RATE_LIMITED beyond
+ *   the key's requests a minute or the key's or owner's tokens a day (nothing stored)
  */
 export async function sendMessage(services: TaskServices, principal: A2aPrincipal, params: Wire, callerGone?: AbortSignal, baseUrl = services.config.publicUrl): Promise<{ task: Wire }> {
   const message = params.message as Wire;
   const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: number; taskPushNotificationConfig?: PushConfigInput };
   const decision = decisionOf(message);
+  const em = forkEm(services);
+  // Counted before anything is stored or resolved: every message but a deny may make model calls, which the owner pays.
+  if (decision !== 'deny') await admitModelRequest(preparedOf(em), services.config.modelLimits, { a2aPrincipal: principal.id, ownerId: principal.ownerId });
   const pushField = ['configuration', 'taskPushNotificationConfig'];
   // Checked (its host resolved) before the transaction, which then only stores it.
   const push = configuration.taskPushNotificationConfig && (await preparePushConfig(services, configuration.taskPushNotificationConfig, pushField));
-  const em = forkEm(services);
   /** A new task with the message as its first. */
   const start = (q: Query) => {
     if (decision) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');

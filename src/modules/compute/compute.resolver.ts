@@ -62,7 +62,7 @@ const settings = (ctx: Ctx) => ctx.services.config.compute;
 export class ComputeResolver {
   @Mutation(() => PlanNode, { description: 'Drafts a plan (charged on the token line); supersedes an undecided one.' })
   async computePlanDraft(@Context() ctx: Ctx, @Arg('input', () => PlanInputType) input: PlanInputType): Promise<PlanNode> {
-    return presentPlan(await compute.draftPlan(ctx.em, ctx.services.llm, await requireViewer(ctx), input, ctx.callerGone));
+    return presentPlan(await compute.draftPlan(ctx.em, ctx.services.llm, ctx.services.config.modelLimits, await requireViewer(ctx), input, ctx.callerGone));
   }
 
   @Query(() => PlanNode, { nullable: true, description: 'The caller’s plan awaiting a decision, if any.' })

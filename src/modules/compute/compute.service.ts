@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ComputeProvider, Config } from '../../config';
+import type { ComputeProvider, Config, ModelLimits } from '../../config';
+import { sqlOf } from '../../db/sql';
 import { conflict, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newSecret, sha256Hex } from '../../ids';
 import { checks } from '../../validation';
@@ -9,6 +10,7 @@ import { revokeLeaseTokens } from '../auth/token.repository';
 import { User } from '../users/user.entity';
 import type { LanguageModelClient } from '../../llm/language-model';
 import { catalogModel } from '../catalog/catalog.service';
+import { admitModelRequest } from '../usage/model-limits';
 import { creditsOf, meteredCompletion } from '../usage/usage.service';
 import type { LeaseState } from './compute.entity';
 import * as store from './compute.repository';
@@ -42,9 +44,10 @@ const minutesLater = (now: Date, minutes: number) => new Date(now.getTime() + mi
  * who can pay for it.
  * A draft supersedes the caller's undecided one, so there is never more than one (a partial
  * unique index holds that even under concurrent drafts).
- * @throws VALIDATION_FAILED; UNAVAILABLE when the model call failed (nothing drafted or charged)
+ * @throws VALIDATION_FAILED; UNAVAILABLE when the model call failed (nothing drafted or charged);
+ *   RATE_LIMITED beyond the caller's model limits (nothing drafted or charged)
  */
-export async function draftPlan(em: EntityManager, llm: LanguageModelClient | null, viewer: Viewer, input: PlanInput, callerGone?: AbortSignal): Promise<Plan> {
+export async function draftPlan(em: EntityManager, llm: LanguageModelClient | null, limits: ModelLimits, viewer: Viewer, input: PlanInput, callerGone?: AbortSignal): Promise<Plan> {
   const estimate = draftQuote(input);
   if (!llm || (await availableCredits(em, viewer.user.id)) <= 0) {
     return em.transactional(async (tx) => {
@@ -53,6 +56,7 @@ export async function draftPlan(em: EntityManager, llm: LanguageModelClient | nu
       return plan;
     });
   }
+  await admitModelRequest(sqlOf(em), limits, { userId: viewer.user.id });
   const priced = await catalogModel(em, llm.model);
   const purpose = { userId: viewer.user.id, labId: null, sessionId: null, feature: PLANNER_FEATURE };
   return meteredCompletion(em, llm, priced, purpose, { ...planRequest(input, estimate), signal: callerGone }, async (tx, completion) => {

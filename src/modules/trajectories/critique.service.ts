@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config';
 import type { Blobs } from '../../blobs';
 import { sqlOf } from '../../db/sql';
 import { AppError } from '../../errors';
@@ -8,6 +9,7 @@ import { DATA_RULES, dataBlock, HeadAndTail, MAX_RECORD_CHARS, promptBudgetChars
 import { unstorable } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { catalogModel } from '../catalog/catalog.service';
+import { admitModelRequest } from '../usage/model-limits';
 import { countRecentModelCalls } from '../usage/usage.repository';
 import { meteredCompletion } from '../usage/usage.service';
 import { CritiqueKey, StoredFinding, cachedModelFindings, existingRecordUuids, storeModelFindings } from './critique.repository';
@@ -93,7 +95,7 @@ const CRITIQUE_SYSTEM =
  */
 export async function critique(
   em: EntityManager,
-  services: { llm: LanguageModelClient | null; blobs: Blobs },
+  services: { config: Pick<Config, 'modelLimits'>; llm: LanguageModelClient | null; blobs: Blobs },
   viewer: Viewer,
   sessionId: string,
   callerGone?: AbortSignal,
@@ -103,6 +105,8 @@ export async function critique(
   const key: CritiqueKey | null = llm && trajectory.headUuid ? { headUuid: trajectory.headUuid, recordCount: trajectory.count, model: `${llm.provider}/${llm.model}` } : null;
   const cached = key ? await cachedModelFindings(sqlOf(em), sessionId, key) : null;
   const allowed = key && !cached && (await countRecentModelCalls(sqlOf(em), viewer.user.id, CRITIQUE_FEATURE, 1)) < MODEL_CRITIQUES_PER_HOUR;
+  // The model path is admitted like every model-backed request (429 beyond); the rules cost no model.
+  if (allowed) await admitModelRequest(sqlOf(em), services.config.modelLimits, { userId: viewer.user.id });
   const priced = allowed ? await catalogModel(em, llm!.model) : undefined;
   const prompt = allowed ? new HeadAndTail(Math.max(promptBudgetChars(priced?.context_window, CRITIQUE_ANSWER_TOKENS) - CRITIQUE_SYSTEM.length - 200, 0)) : null;
 

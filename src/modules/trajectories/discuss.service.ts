@@ -9,6 +9,7 @@ import { newId } from '../../ids';
 import { NO_MODEL, type ChatTurn, type Completion, type CompletionRequest, type LanguageModelClient } from '../../llm/language-model';
 import { DATA_RULES, dataBlock, HeadAndTail, MAX_RECORD_CHARS, promptBudgetChars, quoteData } from '../../llm/prompt';
 import { CatalogModel, catalogModel } from '../catalog/catalog.service';
+import { admitModelRequest } from '../usage/model-limits';
 import { CallPurpose, meteredCompletion, meteredStream } from '../usage/usage.service';
 import { eachRecordFacts } from './record-facts';
 import { loadTrajectory } from './trajectory.service';
@@ -58,6 +59,8 @@ async function prepareQuestion(em: EntityManager, services: DiscussServices, vie
   const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'view');
   const llm = services.llm;
   if (!llm) throw new AppError('UNAVAILABLE', `discussion is unavailable: ${NO_MODEL}`);
+  // Before the records are read: a refused question costs one statement.
+  await admitModelRequest(sqlOf(em), services.config.modelLimits, { userId: viewer.user.id });
 
   const priced = await catalogModel(em, llm.model);
   let budget = promptBudgetChars(priced?.context_window, MAX_ANSWER_TOKENS) - DISCUSS_SYSTEM.length - input.question.length - 200;
@@ -93,7 +96,7 @@ async function prepareQuestion(em: EntityManager, services: DiscussServices, vie
  * ledger row. `callerGone` stops the model call when the caller leaves (the ledger records it
  * as an error).
  * @throws VALIDATION_FAILED, NOT_FOUND; UNAVAILABLE without a provider, or when the model call
- * failed (naming provider and model).
+ * failed (naming provider and model); RATE_LIMITED beyond the asker's model limits.
  */
 export async function discuss(em: EntityManager, services: DiscussServices, viewer: Viewer, sessionId: string, input: DiscussQuestion, callerGone?: AbortSignal): Promise<DiscussResult> {
   const question = await prepareQuestion(em, services, viewer, sessionId, input);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config';
 import type { Blobs } from '../../blobs';
 import type { Services } from '../../context';
 import { sqlOf } from '../../db/sql';
@@ -12,6 +13,7 @@ import type { Logger } from '../../logger';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/auth.service';
 import { catalogModel } from '../catalog/catalog.service';
+import { admitModelRequest } from '../usage/model-limits';
 import { CallPurpose, meteredCompletion } from '../usage/usage.service';
 import { eachRecordFacts, RecordFacts, snippet } from './record-facts';
 import { appendRecords, loadTrajectory, seqOf } from './trajectory.service';
@@ -247,7 +249,7 @@ export interface SummaryState {
  * the last job's error. With none of these, the first summary is queued here (a no-op when one
  * is already queued), so pending always means a job will run.
  */
-export async function summaryState(em: EntityManager, services: { llm: LanguageModelClient | null; jobs: JobQueue }, viewer: Viewer, sessionId: string): Promise<SummaryState> {
+export async function summaryState(em: EntityManager, services: { config: Pick<Config, 'modelLimits'>; llm: LanguageModelClient | null; jobs: JobQueue }, viewer: Viewer, sessionId: string): Promise<SummaryState> {
   const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'view');
   if (!services.llm) return { enabled: false, reason: NO_MODEL };
   const q = sqlOf(em);
@@ -255,6 +257,8 @@ export async function summaryState(em: EntityManager, services: { llm: LanguageM
   const { summary, error } = await repo.summaryCache(q, sessionId);
   if (summary) return { enabled: true, status: 'ready', summary, stale: summary.headUuid !== (trajectory.headUuid ?? '') };
   if (error) return { enabled: true, status: 'failed', error };
+  // Asked for by the viewer, paid by the owner: both limits apply before the job is queued.
+  await admitModelRequest(q, services.config.modelLimits, { userId: viewer.user.id, payerId: trajectory.ownerId });
   await services.jobs.send(SUMMARY_JOB, sessionId, { sessionId });
   return { enabled: true, status: 'pending' };
 }

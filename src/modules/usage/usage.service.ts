@@ -11,6 +11,8 @@ export interface CallPurpose {
   sessionId: string | null;
   /** `discuss`, … */
   feature: string;
+  /** The A2A principal whose turn makes the call: its key's daily token budget counts it. */
+  a2aPrincipal?: string;
 }
 
 /** Catalog prices are per million tokens; one credit is one unit of those prices. */
