@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { spawn } from 'node:child_process';
 import vm from 'node:vm';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { startFakeLlm, Step } from './support/fake-llm';
 import { startTestApp, TestApp } from './support/app';
 import { createA2aKey, enableA2a, expectProtoJson, officialClient, rpc, rpcCall, userMessage } from './support/a2a';
-import { HISTORY_BYTES } from '../src/modules/a2a/a2a-task.repository';
+import { ANSWER_ARTIFACT_BYTES, HISTORY_BYTES } from '../src/modules/a2a/a2a-task.repository';
 
 /**
  * What one key's large files make the server hold: the history answered to callers stays within
@@ -179,4 +180,82 @@ describe('A2A memory bounds for large files', () => {
     expect(peak).toBeLessThan(20 * MiB);
     expect(after).toBeLessThan(20 * MiB);
   }, 120_000);
+
+  test('ListTasks with artifacts answers within its byte budget: 10 tasks × 20 files of 1000 KiB, five pages at once, and the heap grows by less than 200 MiB', async () => {
+    // Tasks as a finished turn leaves them, written straight to the tables (a turn per file would
+    // take minutes): 20 inline artifacts of 1000 KiB each, 273 MB as the old answer's JSON.
+    const seed = await sendNow(userMessage('a task of this key'));
+    const [{ principal, owner_id: ownerId }] = await t.sql(`select principal, owner_id from a2a_tasks where id = $1`, [seed.id]);
+    const file = Buffer.alloc(1000 * 1024, 7).toString('base64');
+    const ids = Array.from({ length: 10 }, (_, i) => `turn_budget${i}`);
+    for (const id of ids) {
+      await t.sql(`insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) values ($1, 'budget-context', $2, $3, 'TASK_STATE_COMPLETED', 0)`, [id, principal, ownerId]);
+      await t.sql(
+        `insert into a2a_artifacts (task_id, artifact_id, artifact, position)
+         select $1, $1 || '-file-' || n, jsonb_build_object('artifactId', $1 || '-file-' || n, 'name', 'f' || n || '.bin', 'parts', jsonb_build_array(jsonb_build_object('raw', $2::text, 'filename', 'f' || n || '.bin', 'mediaType', 'application/octet-stream'))), n
+           from generate_series(0, 19) as n`,
+        [id, file],
+      );
+    }
+    const page = () => rpc(t, key, rpcCall(1, 'ListTasks', { contextId: 'budget-context', pageSize: 10, includeArtifacts: true }));
+    let answers: Awaited<ReturnType<typeof page>>[] = [];
+    const { peak } = await peakGrowth(async () => (answers = await Promise.all([page(), page(), page(), page(), page()])));
+    expect(peak).toBeLessThan(200 * MiB);
+    for (const answer of answers) {
+      expect(answer.body.error).toBeUndefined();
+      expect(Buffer.byteLength(answer.text)).toBeLessThan(ANSWER_ARTIFACT_BYTES * 1.4 + 64 * 1024);
+      const artifacts = answer.body.result.tasks.flatMap((task: any) => task.artifacts);
+      expect(artifacts).toHaveLength(200);
+      const inline = artifacts.filter((artifact: any) => artifact.parts[0].raw !== undefined);
+      const byUrl = artifacts.filter((artifact: any) => artifact.parts[0].url !== undefined);
+      // The first ones whole (in page order), every later one by URL: nothing is dropped.
+      expect(inline.length).toBeGreaterThan(0);
+      expect(inline.length + byUrl.length).toBe(200);
+      expect(artifacts.slice(0, inline.length)).toEqual(inline);
+      expectProtoJson(answer.body.result);
+    }
+    // A URL part is the artifact endpoint's, with the file's name and type; it serves the bytes.
+    const last = answers[0].body.result.tasks.at(-1);
+    const lastArtifact = last.artifacts.at(-1);
+    expect(lastArtifact.parts).toEqual([{ url: `${t.app.url}/a2a/v1/artifacts/${last.id}/19`, filename: 'f19.bin', mediaType: 'application/octet-stream' }]);
+    const served = await fetch(lastArtifact.parts[0].url, { headers: { authorization: `Bearer ${key}` } });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.alloc(1000 * 1024, 7))).toBe(true);
+    // GetTask of one such task: the same budget.
+    const got = await rpc(t, key, rpcCall(1, 'GetTask', { id: ids[0], historyLength: 0 }));
+    expect(Buffer.byteLength(got.text)).toBeLessThan(ANSWER_ARTIFACT_BYTES * 1.4 + 64 * 1024);
+    expect(got.body.result.artifacts).toHaveLength(20);
+    expect(got.body.result.artifacts.filter((artifact: any) => artifact.parts[0].url)).not.toHaveLength(0);
+  }, 180_000);
+
+  test('five maximal SendMessages (a 100 MiB file part each) at once: one large body is read at a time, the others are refused unread (503, Retry-After), and the heap grows by less than 1 GiB', async () => {
+    // Sent by curl from files, so that this process (the server's) holds no copy of the bodies.
+    const bodyFile = path.join(dataDir, 'large-body.json');
+    fs.writeFileSync(bodyFile, JSON.stringify(rpcCall(1, 'SendMessage', { message: { ...userMessage('a large file', { contextId: 'large-bodies' }), parts: [{ text: 'a large file' }, rawPart(Buffer.alloc(100 * MiB, 3), 'large.bin')] }, configuration: { returnImmediately: true } })));
+    expect(fs.statSync(bodyFile).size).toBeGreaterThan(133 * 1000 * 1000);
+    const post = () =>
+      new Promise<{ status: number; retryAfter: string | null; body: any }>((resolve, reject) => {
+        const curl = spawn('curl', ['-sS', '-D', '-', '-X', 'POST', '-H', `authorization: Bearer ${key}`, '-H', 'a2a-version: 1.0', '-H', 'content-type: application/json', '-H', 'expect:', '--data-binary', `@${bodyFile}`, `${t.app.url}/a2a/v1`], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        curl.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        curl.once('error', reject);
+        curl.once('close', () => {
+          const [head, ...rest] = out.split('\r\n\r\n');
+          resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]), retryAfter: /^retry-after: *(\S+)/im.exec(head)?.[1] ?? null, body: JSON.parse(rest.join('\r\n\r\n')) });
+        });
+      });
+    let replies: Awaited<ReturnType<typeof post>>[] = [];
+    const { peak } = await peakGrowth(async () => (replies = await Promise.all([post(), post(), post(), post(), post()])));
+    const admitted = replies.filter((reply) => reply.status === 200);
+    const refused = replies.filter((reply) => reply.status === 503);
+    expect(admitted.length).toBeGreaterThanOrEqual(1);
+    expect(admitted.length + refused.length).toBe(5);
+    for (const reply of admitted) expect(reply.body.result.task.status.state).toMatch(/SUBMITTED|WORKING|COMPLETED/);
+    for (const reply of refused) {
+      expect(reply.retryAfter).toBe('5');
+      expect(reply.body.error).toEqual({ code: -32000, message: 'this server is receiving other large messages; send this one again in a few seconds' });
+    }
+    // Three such bodies at once took the process to 2.15 GB before; one is held at a time now (about five times its size).
+    expect(peak).toBeLessThan(1024 * MiB);
+  }, 180_000);
 });

@@ -219,7 +219,7 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     if (current.steps >= MAX_STEPS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: it made ${MAX_STEPS} model calls in this turn without giving an answer`);
     if (charsOf(current.transcript) > MAX_TRANSCRIPT_CHARS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: this turn's conversation grew past ${MAX_TRANSCRIPT_CHARS} characters`);
     const request = { system: SYSTEM, messages: current.transcript, tools: [...AGENT_TOOLS, ...peers.specs], maxOutputTokens: ANSWER_TOKENS, signal };
-    const completion = await meteredCompletionInOne(em, llm, priced, { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a' }, request, async (ledger, done) => {
+    const completion = await meteredCompletionInOne(em, llm, priced, { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a', a2aPrincipal: task.principal }, request, async (ledger, done) => {
       // Kept with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
       const calls = done.toolCalls;
       const next: TurnState = {
@@ -288,8 +288,8 @@ async function complete(services: TurnServices, task: TaskRow, state: TurnState,
   const parts: Wire[] = [{ text: state.answer ?? '' }];
   if (jobs.length) parts.push({ text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n') });
   // No tool ran (no snapshot was taken): the turn made no files.
-  const { artifacts, omitted } = state.outputsBefore ? await collectFileArtifacts(services, task.id, workspace, state.outputsBefore, 1) : { artifacts: [], omitted: [] };
-  if (omitted.length) parts.push({ text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, or changed while collected): ${omitted.slice(0, 50).join(', ')}` });
+  const { artifacts, omitted } = state.outputsBefore ? await collectFileArtifacts(services, task, workspace, state.outputsBefore, 1) : { artifacts: [], omitted: [] };
+  if (omitted.length) parts.push({ text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, over the artifact budget of the workspace or its owner, or changed while collected): ${omitted.slice(0, 50).join(', ')}` });
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
   const q = preparedOf(forkEm(services));
   const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], agentMessage(task, state.answer ?? ''));

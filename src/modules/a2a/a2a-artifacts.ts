@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Services } from '../../context';
 import type { Workspaces } from '../agent/workspace';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { releaseArtifactFile, reserveArtifactFile } from './a2a-artifact.repository';
 
 /** Files up to this size are inline `raw` parts; larger ones are `url` parts of the artifacts endpoint (spec). */
 export const INLINE_ARTIFACT_BYTES = 1024 * 1024;
@@ -29,16 +31,19 @@ export function artifactFilePath(services: Pick<Services, 'config'>, taskId: str
 /**
  * The file artifacts of a finished turn: each file of `outputs/` new or changed since `before`,
  * numbered from `firstIndex` (`<task id>-file-<index>`). Small ones are read inline; larger ones
- * are copied out of the workspace (so later runs cannot change them) and given as a URL. Answers
- * the artifacts and the files left out for the caps.
+ * are copied out of the workspace (so later runs cannot change them) and given as a URL. Each is
+ * first counted, by its apparent size (a sparse file counts what it claims), against the
+ * workspace's and the owner's artifact budgets. Answers the artifacts and the files left out for
+ * the caps and budgets.
  */
 export async function collectFileArtifacts(
-  services: Pick<Services, 'config' | 'agent'>,
-  taskId: string,
+  services: Pick<Services, 'config' | 'agent' | 'orm'>,
+  task: { id: string; ownerId: string },
   workspace: string,
   before: Record<string, string>,
   firstIndex: number,
 ): Promise<{ artifacts: Wire[]; omitted: string[] }> {
+  const taskId = task.id;
   const { workspaces } = services.agent;
   const changed = (await workspaces.listOutputs(workspace).catch(() => [])).filter((file) => before[file.name] !== `${file.size}:${file.modifiedMs}`);
   const artifacts: Wire[] = [];
@@ -51,6 +56,12 @@ export async function collectFileArtifacts(
     }
     const index = firstIndex + artifacts.length;
     const described = { filename: file.name, mediaType: file.mediaType };
+    const em = services.orm.em.fork() as EntityManager;
+    const counted = { taskId, idx: index, ownerId: task.ownerId, workspace, bytes: file.size };
+    if (!(await reserveArtifactFile(em, counted, services.config.a2aArtifacts))) {
+      omitted.push(file.name);
+      continue;
+    }
     try {
       if (file.size <= INLINE_ARTIFACT_BYTES) {
         const read = await workspaces.readOutput(workspace, file.name, INLINE_ARTIFACT_BYTES);
@@ -62,6 +73,7 @@ export async function collectFileArtifacts(
       }
     } catch {
       // Removed or swapped for a link since the listing (or grown past the inline bound): not attached.
+      await releaseArtifactFile(em, counted).catch(() => undefined);
       omitted.push(file.name);
     }
   }

@@ -1,4 +1,5 @@
 import type { Query } from '../../db/sql';
+import { ARTIFACTS_PATH } from './a2a-artifacts';
 
 /** A task row as stored (its messages and artifacts are read separately). */
 export interface TaskRow {
@@ -61,6 +62,32 @@ export async function findTask(q: Query, principal: string, id: string, lock = f
  */
 export const HISTORY_BYTES = 4 * 1024 ** 2;
 
+/**
+ * The most bytes of artifacts one answer (GetTask, a page of ListTasks, a stream's read, a push)
+ * carries inline: artifacts are spent on it in answer order (the tasks as listed, then each
+ * task's artifacts in order), and once it is spent an artifact's file parts are answered by URL
+ * (the artifacts endpoint, which serves inline files too) instead of their bytes. PostgreSQL
+ * measures and cuts, so the service never holds more than this per answer.
+ */
+export const ANSWER_ARTIFACT_BYTES = 4 * 1024 ** 2;
+
+/** An artifact (`artifact`, with `task_id` and its 0-based `idx`) with each `raw` part replaced by its URL on the artifacts endpoint. */
+const ARTIFACT_BY_URL = `jsonb_set(artifact, '{parts}', coalesce((select jsonb_agg(case when part->>'raw' is not null then (part - 'raw') || jsonb_build_object('url', '${ARTIFACTS_PATH}/' || task_id || '/' || idx) else part end order by n)
+    from jsonb_array_elements(artifact->'parts') with ordinality as e(part, n)), '[]'::jsonb))`;
+
+/**
+ * The artifacts of the tasks `taskIds` (an SQL text[] expression, twice in the text) within
+ * ANSWER_ARTIFACT_BYTES, as rows (task_id, artifact_id, idx, task_place, artifact); those `seen`
+ * (an SQL condition, twice in the text, before `taskIds`) are not counted and answered null.
+ */
+const budgetedArtifacts = (taskIds: string, seen = 'false') => `
+  select task_id, artifact_id, idx, task_place,
+         case when ${seen} then null when total <= ${ANSWER_ARTIFACT_BYTES} then artifact else ${ARTIFACT_BY_URL} end as artifact
+    from (select *, sum(case when ${seen} then 0 else octet_length(artifact::text) end) over (order by task_place, idx) as total
+            from (select a.task_id, a.artifact_id, a.artifact, array_position(${taskIds}, a.task_id) as task_place,
+                         row_number() over (partition by a.task_id order by a.position, a.created_at, a.artifact_id) - 1 as idx
+                    from a2a_artifacts a where a.task_id = any(${taskIds})) listed) sized`;
+
 /** A task with its most recent `historyLimit` messages within HISTORY_BYTES (oldest first; all with null) and its artifacts. */
 export interface TaskWithDetails {
   task: TaskRow;
@@ -81,7 +108,7 @@ export async function findTaskWithDetails(q: Query, principal: string | null, id
                  select seq, sum(bytes) over (order by seq desc) as total
                    from (select seq, bytes from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent where bytes <= ?
                ) sized where total <= ?)) as history,
-            (select coalesce(json_agg(a.artifact order by a.position, a.created_at, a.artifact_id), '[]') from a2a_artifacts a where a.task_id = t.id) as artifacts
+            (select coalesce(json_agg(b.artifact order by b.idx), '[]') from (${budgetedArtifacts('array[t.id]')}) b) as artifacts
        from a2a_tasks t where t.id = ? and (?::text is null or t.principal = ?)`,
     [historyLimit, HISTORY_BYTES, HISTORY_BYTES, id, principal, principal],
   );
@@ -240,10 +267,14 @@ export async function artifactAt(q: Query, taskId: string, index: number): Promi
   return row?.artifact ?? null;
 }
 
+/** The artifacts of `taskIds` (in that order) within ANSWER_ARTIFACT_BYTES for them all. */
 export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<string, Record<string, unknown>[]>> {
   const artifacts = new Map<string, Record<string, unknown>[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0) return artifacts;
-  const rows = await q<{ taskId: string; artifact: Record<string, unknown> }>(`select task_id as "taskId", artifact from a2a_artifacts where task_id = any(?) order by task_id, position, created_at, artifact_id`, [taskIds]);
+  const rows = await q<{ taskId: string; artifact: Record<string, unknown> }>(
+    `select task_id as "taskId", artifact from (${budgetedArtifacts('?::text[]')}) b order by task_place, idx`,
+    [taskIds, taskIds],
+  );
   for (const row of rows) artifacts.get(row.taskId)!.push(row.artifact);
   return artifacts;
 }
@@ -253,7 +284,10 @@ export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<stri
  * `seen` (an event stream asks at every wake-up; what it sent already is not read again).
  */
 export async function artifactsNotIn(q: Query, taskId: string, seen: string[]): Promise<{ artifactId: string; artifact: Record<string, unknown> | null }[]> {
-  return q(`select artifact_id as "artifactId", case when artifact_id = any(?) then null else artifact end as artifact from a2a_artifacts where task_id = ? order by position, created_at, artifact_id`, [seen, taskId]);
+  return q(
+    `select artifact_id as "artifactId", artifact from (${budgetedArtifacts('array[?::text]', 'artifact_id = any(?::text[])')}) b order by idx`,
+    [seen, seen, taskId, taskId],
+  );
 }
 
 export interface TaskFilter {

@@ -158,7 +158,9 @@ export async function locate(root: fsp.FileHandle, relPath: string, options: Loc
         if (last) return located(name);
         if (!options.makeDirectory) throw notFound(`directory ${[...trail, name].join('/')}`);
         await options.makeDirectory(dir, name);
-        stat = await fsp.lstat(at(dir, name));
+        stat = await fsp.lstat(at(dir, name)).catch((error: unknown) => {
+          throw pathError(error);
+        });
       }
       if (stat.isSymbolicLink()) {
         if (++links > MAX_LINKS) throw pathError(Object.assign(new Error('too many links'), { code: 'ELOOP' }));
@@ -209,9 +211,9 @@ export async function entriesOf(dir: fsp.FileHandle): Promise<HeldEntry[]> {
 
 /**
  * Removes `name` inside `dir`: a file or link is unlinked (a link never followed); a directory is
- * emptied through descriptors, then removed. Deeper than MAX_DEPTH levels is refused.
+ * emptied through descriptors, then removed. Deeper than `maxDepth` levels is refused.
  */
-export async function removeAt(dir: fsp.FileHandle, name: string, depth = 0): Promise<void> {
+export async function removeAt(dir: fsp.FileHandle, name: string, depth = 0, maxDepth = MAX_DEPTH): Promise<void> {
   const stat = await fsp.lstat(at(dir, name)).catch((error: unknown) => {
     throw pathError(error);
   });
@@ -221,10 +223,10 @@ export async function removeAt(dir: fsp.FileHandle, name: string, depth = 0): Pr
     });
     return;
   }
-  if (depth >= MAX_DEPTH) throw refuse(`more than ${MAX_DEPTH} levels of directories; remove the deepest with code`);
+  if (depth >= maxDepth) throw refuse(`more than ${maxDepth} levels of directories; remove the deepest with code`);
   const inner = await openDirectoryAt(dir, name);
   try {
-    for (const entry of await fsp.readdir(held(inner))) await removeAt(inner, entry, depth + 1);
+    for (const entry of await fsp.readdir(held(inner))) await removeAt(inner, entry, depth + 1, maxDepth);
   } finally {
     await inner.close();
   }

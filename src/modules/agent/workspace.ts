@@ -17,6 +17,8 @@ export const MAX_CODE_BYTES = 256 * 1024;
 export const MAX_READ_BYTES = 1024 * 1024;
 /** Entries one listing answers at most (the rest is counted). */
 const MAX_LIST_ENTRIES = 1000;
+/** Directory levels a workspace's removal goes down (a tree the code made deeper is left, and logged). */
+const REMOVE_WORKSPACE_DEPTH = 1024;
 /** How often a running sandbox's workspace is measured against its caps. */
 const DISK_CHECK_SECONDS = 1;
 /** Wall time of a run that does not say. */
@@ -454,6 +456,26 @@ export class Workspaces {
     });
     const owner = this.sandbox.switchTo;
     if (made && owner) await fsp.chown(dir, owner.uid, owner.gid);
+  }
+
+  /**
+   * Removes a whole workspace (its retention ended), through descriptors like `remove`: the
+   * code may have left links anywhere in it. Nothing when it does not exist.
+   */
+  async removeWorkspace(contextId: string): Promise<void> {
+    if (!CONTEXT_ID.test(contextId)) throw invalid([{ path: ['workspace'], msg: 'a context id', type: 'value_error' }]);
+    const root = await openDirectory(this.config.rootDir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!root) return;
+    try {
+      await removeAt(root, contextId, 0, REMOVE_WORKSPACE_DEPTH).catch((error: unknown) => {
+        if ((error as { code?: string }).code !== 'NOT_FOUND') throw error;
+      });
+    } finally {
+      await root.close();
+    }
   }
 
   /** A directory made inside one held open, owned by the sandbox's user (chowned through its descriptor). */
