@@ -304,6 +304,50 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       expect(after.stdout).toBe('fine\n');
     });
 
+    /** Four processes that each take 150 MiB and hold it a second: their exit statuses as waitpid gives them. */
+    const FOUR_HOLDERS = [
+      'import os, time',
+      'children = []',
+      'for _ in range(4):',
+      '    pid = os.fork()',
+      '    if pid == 0:',
+      '        try:',
+      '            held = bytearray(150 * 1024 * 1024)',
+      '            for i in range(0, len(held), 4096): held[i] = 1',
+      '            time.sleep(1)',
+      '            os._exit(0)',
+      '        except MemoryError:',
+      '            os._exit(3)',
+      '    children.append(pid)',
+      'print(" ".join(str(os.waitpid(pid, 0)[1]) for pid in children))',
+    ].join('\n');
+
+    test('one cgroup per sandbox (issue 21): four processes of 150 MiB cannot all hold their memory in a sandbox of 256 MiB', async () => {
+      const cgroupsHere = process.getuid?.() === 0 && fs.existsSync('/sys/fs/cgroup/memory') && fs.existsSync('/sys/fs/cgroup/pids');
+      if (!cgroupsHere && !REQUIRED) return void process.stdout.write('not run: needs root and the cgroup v1 memory and pids controllers\n');
+      expect(workspaces.sandbox.cgroupsEnabled).toBe(true);
+      expect(workspaces.sandbox.limitsDescription).toBe(`one cgroup per sandbox: ${256 * MiB} bytes of memory and 32 processes for all its processes`);
+      const run = await workspaces.run({ workspace: ctx(), language: 'python', code: FOUR_HOLDERS, timeoutSeconds: 20 });
+      const statuses = run.stdout.trim().split(' ').map(Number);
+      expect(statuses).toHaveLength(4);
+      // The kernel's OOM killer ends some (SIGKILL, status 9) once the sandbox's 256 MiB are taken.
+      expect(statuses.filter((status) => status !== 0).length).toBeGreaterThan(0);
+      expect(await processesLeft()).toEqual([]);
+      // And the sandbox's processes share one process budget: the fork count test above holds too.
+      expect((await workspaces.run({ workspace: ctx(), language: 'shell', code: 'echo fine' })).stdout).toBe('fine\n');
+    });
+
+    test('with AGENT_SANDBOX_CGROUPS=off the limits are per process (the fallback, and its worst case): all four hold 150 MiB', async () => {
+      const config = loadConfig({ DATA_DIR: ROOT_PARENT, ...ENV, AGENT_SANDBOX_CGROUPS: 'off' }).agent;
+      const perProcess = new Workspaces(config, new Sandbox(config, quiet));
+      expect(await perProcess.checkSandbox()).toBe(true);
+      expect(perProcess.sandbox.cgroupsEnabled).toBe(false);
+      expect(perProcess.sandbox.limitsDescription).toBe(`per-process limits only (AGENT_SANDBOX_CGROUPS=off): a sandbox may use up to 32 × ${256 * MiB} bytes of address space`);
+      const run = await perProcess.run({ workspace: ctx(), language: 'python', code: FOUR_HOLDERS, timeoutSeconds: 20 });
+      expect(run.stdout).toBe('0 0 0 0\n');
+      expect(await processesLeft()).toEqual([]);
+    });
+
     test('a file beyond AGENT_SANDBOX_MAX_FILE_BYTES cannot be written', async () => {
       const workspace = ctx();
       const run = await workspaces.run({ workspace, language: 'shell', code: 'head -c 20971520 /dev/zero > big.bin; echo "status=$?"' });

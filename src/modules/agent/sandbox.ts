@@ -3,9 +3,12 @@ import fs from 'node:fs';
 import type { AgentWorkspaceConfig } from '../../config';
 import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
+import { SandboxCgroup, SandboxCgroups } from './cgroups';
 
 /** Debian's bubblewrap, and util-linux's prlimit, which sets the code's resource limits inside the sandbox. */
 const BWRAP = '/usr/bin/bwrap';
+/** Runs the sandbox's first process: it moves itself into its cgroup (one `cgroup.procs` per controller), then execs bubblewrap. */
+const JOIN_CGROUP = 'echo $$ > "$1" && echo $$ > "$2" && shift 2 && exec "$@"';
 const PRLIMIT = '/usr/bin/prlimit';
 /** Debian's interpreters: the service's own (a pyenv under /root, say) is not in the sandbox. */
 const INTERPRETERS = { python: ['/usr/bin/python3', '/sandbox/main.py'], shell: ['/usr/bin/bash', '/sandbox/main.sh'] } as const;
@@ -79,6 +82,8 @@ export class Sandbox {
   /** How to end each running sandbox of this instance (shutdown). */
   private readonly killers = new Map<ChildProcess, () => void>();
   private unavailableReason: string | null = 'code execution is unavailable: the sandbox has not been checked yet';
+  /** One cgroup per sandbox where the host allows it (decided by `check`). */
+  private cgroups: SandboxCgroups | null = null;
 
   constructor(
     readonly config: AgentWorkspaceConfig,
@@ -95,9 +100,10 @@ export class Sandbox {
    * (an empty workspace), and logs the outcome; until it succeeds every run is refused.
    */
   async check(makeProbeDir: () => Promise<string>): Promise<boolean> {
+    this.cgroups = await SandboxCgroups.detect(this.config.cgroups === 'auto', this.switchTo);
     this.unavailableReason = await this.probe(makeProbeDir);
     if (this.unavailableReason) this.logger.warn(this.unavailableReason);
-    else this.logger.info('code sandbox ready (bubblewrap)', { uid: this.switchTo?.uid ?? process.getuid?.(), concurrency: this.config.concurrency, network: this.config.networkAllowed ? 'allow' : 'deny' });
+    else this.logger.info('code sandbox ready (bubblewrap)', { uid: this.switchTo?.uid ?? process.getuid?.(), concurrency: this.config.concurrency, network: this.config.networkAllowed ? 'allow' : 'deny', limits: this.limitsDescription });
     return this.unavailableReason === null;
   }
 
@@ -118,6 +124,16 @@ export class Sandbox {
     if (probe.exitCode === 0 && probe.stdout === 'ok\n') return null;
     const as = this.switchTo ? ` as uid ${this.switchTo.uid} (the service runs as root; that uid needs search permission on every directory above AGENT_WORKSPACE_DIR)` : '';
     return unavailable(`bubblewrap fails${as}: ${probe.stderr.trim().slice(0, 300) || `exit ${probe.exitCode}`}`);
+  }
+
+  /** How a sandbox's resources are bounded here: a cgroup each, or per process only (and why). */
+  get limitsDescription(): string {
+    return (this.cgroups ?? SandboxCgroups.none).describe({ memoryBytes: this.config.memoryBytes, maxProcesses: this.config.maxProcesses });
+  }
+
+  /** Whether each sandbox gets a cgroup of its own. */
+  get cgroupsEnabled(): boolean {
+    return this.cgroups?.enabled ?? false;
   }
 
   available(): boolean {
@@ -174,8 +190,11 @@ export class Sandbox {
     }
     this.running++;
     let child: ChildProcess;
+    let cgroup: SandboxCgroup | null = null;
     try {
-      child = spawn(BWRAP, this.bwrapArguments(command), {
+      cgroup = this.cgroups?.create({ memoryBytes: this.config.memoryBytes, maxProcesses: this.config.maxProcesses }, this.switchTo) ?? null;
+      const [program, args] = cgroup ? ['/bin/sh', ['-c', JOIN_CGROUP, 'sandbox', ...cgroup.procsFiles, BWRAP, ...this.bwrapArguments(command)]] : [BWRAP, this.bwrapArguments(command)];
+      child = spawn(program, args, {
         env: {},
         // Its own process group, so that a time-out kills bubblewrap and, through --die-with-parent, all inside.
         detached: true,
@@ -184,6 +203,7 @@ export class Sandbox {
       });
     } catch (error) {
       this.running--;
+      void cgroup?.remove();
       throw error;
     }
     // bubblewrap reads the code from fd 3 into a read-only file before the code starts.
@@ -214,6 +234,7 @@ export class Sandbox {
         clearTimeout(timer);
         this.running--;
         this.killers.delete(child);
+        void cgroup?.remove();
         resolve(exit);
       };
       // Only when bubblewrap cannot be started at all (the check found it, so it went away since).
