@@ -32,6 +32,16 @@ export const A2A_RPC_PATH = '/a2a/v1';
 export const A2A_MAX_BODY_BYTES = Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024;
 
 /**
+ * Bodies above this size are large: while one is read, parsed and stored the process holds about
+ * five times its size (the text, the parsed object, the GraphQL variables, the insert's JSON),
+ * so an instance takes at most A2A_LARGE_BODY_BYTES_IN_FLIGHT of them (by Content-Length) at once.
+ * Smaller bodies are never held back.
+ */
+const LARGE_BODY_BYTES = 1024 * 1024;
+/** Bytes of large bodies one instance reads at once: one maximal message. */
+export const A2A_LARGE_BODY_BYTES_IN_FLIGHT = A2A_MAX_BODY_BYTES;
+
+/**
  * Streams (SendStreamingMessage, SubscribeToTask) one principal may hold open on one instance at
  * once; the next is refused (HTTP 429, -32000) until one closes. Each holds a socket, a
  * subscription and a database read per change.
@@ -103,12 +113,14 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   const answer = (res: Response, id: RpcId, error: RpcError, status = 200) => void res.status(status).json(rpcFailure(id, error));
   /** Streams open on this instance, by principal. */
   const openStreams = new Map<string, number>();
+  /** Bytes of large bodies this instance is reading or answering now (memory is per instance). */
+  let largeBytesInFlight = 0;
 
   router.post(
     A2A_RPC_PATH,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        res.locals.a2aPrincipal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization);
+        res.locals.a2aPrincipal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization, req.headers.host);
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('A2A admission failed', { error: describe(error) });
@@ -124,6 +136,18 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
         res.setHeader('Connection', 'close');
         return answer(res, null, rpcErrorOf(new AppError('PAYLOAD_TOO_LARGE', `request body larger than ${A2A_MAX_BODY_BYTES} bytes`)), 413);
       }
+      // A large body (or one of unknown length, counted as the largest) waits for no one: when the
+      // instance is reading as many as it may, it is refused unread, to be sent again shortly.
+      const declared = req.headers['content-length'] === undefined ? A2A_MAX_BODY_BYTES : Number(req.headers['content-length']);
+      if (declared > LARGE_BODY_BYTES) {
+        if (largeBytesInFlight + declared > A2A_LARGE_BODY_BYTES_IN_FLIGHT) {
+          res.setHeader('Connection', 'close');
+          res.setHeader('Retry-After', '5');
+          return answer(res, null, rpcErrorOf(new AppError('UNAVAILABLE', 'this server is receiving other large messages; send this one again in a few seconds')), 503);
+        }
+        largeBytesInFlight += declared;
+        res.once('close', () => (largeBytesInFlight -= declared));
+      }
       next();
     },
     express.json({ limit: A2A_MAX_BODY_BYTES, strict: false, verify: (_req, _res, buffer) => refuseInvalidUtf8(buffer) }),
@@ -137,12 +161,12 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
         const params = call.method.params?.(call.params) ?? call.params;
         const { run, stream, refuse } = call.method;
         const principal = res.locals.a2aPrincipal as A2aPrincipal;
-        const authorization = req.headers.authorization;
+        const { authorization, host } = req.headers;
         const ctx = makeContext(services, {
           requestId: res.locals.requestId as string,
           origin: originOf(req, services.config.trustProxy),
           callerGone: callerGone.signal,
-          a2a: { principal, readmit: (em) => gate.admit(em, authorization) },
+          a2a: { principal, readmit: (em) => gate.admit(em, authorization, host) },
         });
         const methodCall: MethodCall = {
           services,
@@ -170,7 +194,10 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('A2A method failed', { method: call.method.name, error: describe(error) });
-        if (!res.headersSent) answer(res, call.id, rpcErrorOf(appError), appError.code === 'RATE_LIMITED' ? ERROR_CODES.RATE_LIMITED.http : 200);
+        if (res.headersSent) return;
+        // A limit's answer says when to come back, as the REST one does.
+        if (appError.code === 'RATE_LIMITED' && appError.headers) res.set(appError.headers);
+        answer(res, call.id, rpcErrorOf(appError), appError.code === 'RATE_LIMITED' ? ERROR_CODES.RATE_LIMITED.http : 200);
       }
     },
   );
@@ -178,7 +205,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   // GET /a2a/v1/artifacts/{task_id}/{index}: an artifact's bytes, for the key that made the task.
   router.get(`${ARTIFACTS_PATH}/:taskId/:index`, async (req: Request, res: Response) => {
     try {
-      const principal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization);
+      const principal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization, req.headers.host);
       const object = await artifactObject(services, principal, String(req.params.taskId), String(req.params.index));
       await serveObject(req, res, object);
     } catch (error) {

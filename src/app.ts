@@ -17,6 +17,7 @@ import { MAX_RANGE_HEADER_BYTES } from '../facade/byte-ranges';
 import { bodyErrors, describe, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../facade/http';
 import { facadeRouter } from '../facade/http';
 import { a2aRouter, A2A_RPC_PATH } from '../facade/a2a';
+import { rpcErrorOf, rpcFailure } from '../facade/rpc';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
 import type { Config } from './config';
@@ -29,11 +30,13 @@ import { Workspaces } from './modules/agent/workspace';
 import { WorkspaceJobs } from './modules/agent/workspace-jobs';
 import { startMeter } from './modules/compute/meter';
 import { sweepUnownedBlobs } from './modules/figures/figure.service';
+import { startLimitSweep } from './modules/usage/model-limits';
+import { startRetentionSweep } from './modules/a2a/a2a-retention';
 import { startPeriodic } from './jobs/periodic';
 import { JobQueue } from './jobs/queue';
 import { registerSummaryJobs } from './modules/trajectories/summaries.service';
 import { loadSealer } from './db/instance-keys';
-import { openDatabase, pingDatabase } from './db/orm';
+import { checkDatabaseReady, openDatabase } from './db/orm';
 import { AppError, ERROR_CODES, toAppError } from './errors';
 import { Asker, GRAPHQL_LIMITS, operationLimits, PARSE_OPTIONS, screenOperation } from './graphql-limits';
 import { isAdmin } from './modules/admin/admin.policy';
@@ -44,8 +47,9 @@ import { buildAppSchema } from './schema';
 import { webRouter } from './web';
 import { ActivityRecorder } from './modules/activity/activity.recorder';
 import { A2aGate } from './modules/a2a/a2a-gate.service';
+import { isLoopbackHost, isLoopbackHostHeader } from './modules/a2a/a2a.policy';
 import { registerA2aJobs } from './modules/a2a/a2a-task.service';
-import { registerA2aPushJobs } from './modules/a2a/a2a-push.service';
+import { startPushDeliveries } from './modules/a2a/a2a-push.service';
 
 export interface RunningApp {
   url: string;
@@ -68,11 +72,18 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 const MAX_REQUEST_HEADER_BYTES = MAX_RANGE_HEADER_BYTES + 16 * 1024;
 
+/** How long `/readyz` waits for the database (a probe must answer well within its own time-out). */
+const READINESS_TIMEOUT_MS = 2_000;
+
 /** Starts the whole service: database (embedded if no DATABASE_URL), migrations, GraphQL, facade. */
 export async function startApp(config: Config, logger: Logger = makeLogger(config.logLevel)): Promise<RunningApp> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { notice: (message) => logger.warn(message) });
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
-  const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { poolMax: config.databasePoolSize });
+  const orm = await openDatabase(config.databaseUrl ?? embedded!.url, {
+    poolMax: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  });
   const sealer = await loadSealer(orm.em.fork(), config.sealKey);
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());
@@ -98,7 +109,6 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   registerSummaryJobs(jobs, services, logger);
   // A2A turns run on every instance where A2A is enabled, mounted here or not (the jobs are shared).
   const stopA2aSweep = registerA2aJobs(jobs, services, a2aGate.settings.enabled, logger);
-  const a2aPush = registerA2aPushJobs(jobs, services, a2aGate.settings.enabled, logger);
   await jobs.start();
 
   const schema = buildAppSchema(pubsub);
@@ -108,7 +118,13 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const httpServer = http.createServer({ maxHeaderSize: MAX_REQUEST_HEADER_BYTES }, app);
 
   // Messages over the limit close the socket (1009) before they are buffered whole or parsed.
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: GRAPHQL_LIMITS.websocketMessageBytes });
+  const servesHost = hostsServed(config);
+  const wsServer = new WebSocketServer({
+    server: httpServer,
+    path: '/graphql',
+    maxPayload: GRAPHQL_LIMITS.websocketMessageBytes,
+    verifyClient: ({ req }, allow) => allow(servesHost(req.headers.host), 403, 'Forbidden'),
+  });
   const wsCleanup = useServer(
     {
       schema,
@@ -156,13 +172,15 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   await apollo.start();
 
   app.use(requestLog(logger));
+  app.use((req: Request, res: Response, next: NextFunction) => (servesHost(req.headers.host) ? next() : refuseHost(req, res)));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     try {
-      await pingDatabase(orm);
+      await checkDatabaseReady(orm, READINESS_TIMEOUT_MS);
       res.json({ status: 'ready' });
-    } catch {
-      sendError(res, new AppError('UNAVAILABLE', 'database unreachable'));
+    } catch (error) {
+      const appError = toAppError(error);
+      sendError(res, appError.code === 'UNAVAILABLE' ? appError : new AppError('UNAVAILABLE', 'database unreachable'));
     }
   });
   app.use(webRouter(schema, services));
@@ -200,7 +218,9 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
   sandboxes.serverUrl = url;
   const stopMeter = startMeter(services, logger);
-  const stopPushDispatcher = a2aPush.startDispatcher();
+  const stopPushDispatcher = startPushDeliveries(services, a2aGate.settings.enabled, logger);
+  const stopLimitSweep = startLimitSweep(() => orm.em.fork() as EntityManager, logger);
+  const stopRetentionSweep = startRetentionSweep(services, logger);
   const store = blobs.store;
   const stopSweeper = store
     ? startPeriodic('blob sweep', BLOB_SWEEP_SECONDS, async () => void (await sweepUnownedBlobs(orm.em.fork() as EntityManager, store)), logger)
@@ -211,6 +231,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     (closing ??= (async () => {
       await stopMeter();
       await stopSweeper();
+      await stopLimitSweep();
+      await stopRetentionSweep();
       await stopA2aSweep();
       await stopPushDispatcher();
       await jobs.stop(); // running attempts are aborted and retried (here after a restart, or on another instance)
@@ -320,6 +342,27 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Which `Host` headers the service answers. On a loopback bind without PUBLIC_URL (a desktop's or
+ * a developer's instance) only loopback names (`localhost`, 127.x.x.x, `[::1]`): a web page whose
+ * own name was made to resolve to 127.0.0.1 (DNS rebinding) would otherwise reach every endpoint
+ * with the browser's blessing, while its requests still name it. The `Host` header alone decides:
+ * X-Forwarded-Host is a header any page may send, so TRUST_PROXY does not widen this. Any host
+ * otherwise (a public bind, or PUBLIC_URL: the service is meant to be reached by another name).
+ */
+function hostsServed(config: Config): (host: string | undefined) => boolean {
+  if (!isLoopbackHost(config.host) || config.publicUrlFromEnv) return () => true;
+  return isLoopbackHostHeader;
+}
+
+/** A request refused by `hostsServed`: 403, in the error body of the endpoint it was sent to. */
+function refuseHost(req: Request, res: Response): void {
+  const refused = new AppError('FORBIDDEN', 'this server listens on loopback: address it as localhost, 127.0.0.1 or [::1] (or set PUBLIC_URL)');
+  if (req.path === A2A_RPC_PATH) return void res.status(403).json(rpcFailure(null, rpcErrorOf(refused)));
+  if (req.path === '/graphql') return void res.status(403).json({ errors: [graphQLErrorOf(refused).toJSON()] });
+  sendError(res, refused);
 }
 
 /** Request id (taken from `X-Request-Id` when sane) and one JSON log line per request. */

@@ -3,6 +3,14 @@ import path from 'node:path';
 import type { S3Settings } from './blobs/s3-store';
 
 /** Everything the process reads from its environment, validated once at start (contracts §1). */
+/** Model-backed requests per minute and model tokens per UTC day, for a user and for an A2A key; 0 is no limit. */
+export interface ModelLimits {
+  userRequestsPerMinute: number;
+  userTokensPerDay: number;
+  keyRequestsPerMinute: number;
+  keyTokensPerDay: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -11,6 +19,14 @@ export interface Config {
   databaseUrl?: string;
   /** Connections this instance keeps to PostgreSQL at most. */
   databasePoolSize: number;
+  /**
+   * PostgreSQL's `statement_timeout` on the service's connections (`DATABASE_STATEMENT_TIMEOUT_MS`);
+   * a connection that stays silent a little longer (a frozen or cut-off server) is closed. Not
+   * on migrations, nor on the job queue's connections.
+   */
+  databaseStatementTimeoutMs: number;
+  /** How long opening a connection to PostgreSQL may take (`DATABASE_CONNECT_TIMEOUT_MS`). */
+  databaseConnectTimeoutMs: number;
   blobStore: 'file' | 's3' | 'none';
   /** Set when `blobStore` is `s3`. */
   s3?: S3Settings;
@@ -56,12 +72,22 @@ export interface Config {
   jobInstanceTimeoutSeconds: number;
   /** How long a blocking A2A SendMessage waits for its task to settle (`A2A_WAIT_SECONDS`) before answering it WORKING. */
   a2aWaitSeconds: number;
+  /** Limits on model-backed requests and tokens, per user and per A2A key (0: no limit); counted in PostgreSQL. */
+  modelLimits: ModelLimits;
+  /** Bytes of file artifacts one A2A workspace and one A2A owner may hold; days a finished A2A context is kept (0: for ever). */
+  a2aArtifacts: { perWorkspace: number; perOwner: number; retentionDays: number };
   /**
    * Push webhooks may point at loopback, private, link-local and CGNAT addresses
    * (`A2A_PUSH_ALLOW_PRIVATE`, default false): for development and tests only; cloud metadata
    * addresses and the service itself stay refused.
    */
   a2aPushAllowPrivate: boolean;
+  /**
+   * Push deliveries one A2A key may have in flight at once over all instances
+   * (`A2A_PUSH_CONCURRENCY_PER_KEY`, 1-8, default 4; counted in the outbox): each instance makes 16
+   * at once, so one key's slow webhooks never hold up every other key's.
+   */
+  a2aPushConcurrencyPerKey: number;
   /** How often an idle A2A event stream sends an SSE comment line (`A2A_KEEPALIVE_SECONDS`), so proxies and clients do not time it out. */
   a2aKeepaliveSeconds: number;
   /** How long a test of an outbound agent waits for its card (`A2A_AGENT_TEST_TIMEOUT_SECONDS`, 1-60, default 10), besides resolving its host. */
@@ -132,6 +158,8 @@ export interface AgentWorkspaceConfig {
   networkAllowed: boolean;
   /** The user code runs as when the service runs as root (`AGENT_SANDBOX_UID`, gid the same). */
   sandboxUid: number;
+  /** Whether each sandbox gets its own cgroup (memory and process budget) where the host allows (`AGENT_SANDBOX_CGROUPS`, `auto`), or never (`off`). */
+  cgroups: 'auto' | 'off';
 }
 
 /** `manual`: a person starts the sandbox runtime; `local`: this service starts it as its own child process. */
@@ -228,6 +256,8 @@ export function loadConfig(env: Env = process.env): Config {
   const databasePoolSize = positiveInt('DATABASE_POOL_SIZE', 20);
   // Starting up holds one connection for the migration lock while the migrations run on another.
   if (databasePoolSize < 2) problems.push('DATABASE_POOL_SIZE must be at least 2');
+  const databaseStatementTimeoutMs = positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', 30_000);
+  const databaseConnectTimeoutMs = positiveInt('DATABASE_CONNECT_TIMEOUT_MS', 5_000);
   const releaseCacheBytes = positiveInt('RELEASE_CACHE_BYTES', 10 * 1024 ** 3);
   const maxFigureBytes = positiveInt('MAX_FIGURE_BYTES', 100 * 1024 ** 2);
   const maxReleaseFileBytes = positiveInt('MAX_RELEASE_FILE_BYTES', 4 * 1024 ** 3);
@@ -259,9 +289,30 @@ export function loadConfig(env: Env = process.env): Config {
   const jobInstanceTimeoutSeconds = positiveInt('JOB_INSTANCE_TIMEOUT_SECONDS', 60);
   // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
   if (jobInstanceTimeoutSeconds < 3) problems.push('JOB_INSTANCE_TIMEOUT_SECONDS must be at least 3');
+  /** A limit that 0 turns off. */
+  const limit = (name: string, fallback: number) => {
+    const text = value(name) ?? String(fallback);
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) problems.push(`${name} must be a whole number (0: no limit)`);
+    return n;
+  };
+  const modelLimits: ModelLimits = {
+    userRequestsPerMinute: limit('LLM_USER_REQUESTS_PER_MINUTE', 10),
+    userTokensPerDay: limit('LLM_USER_TOKENS_PER_DAY', 2_000_000),
+    keyRequestsPerMinute: limit('A2A_KEY_REQUESTS_PER_MINUTE', 20),
+    keyTokensPerDay: limit('A2A_KEY_TOKENS_PER_DAY', 2_000_000),
+  };
+  const a2aArtifacts = {
+    perWorkspace: positiveInt('A2A_ARTIFACT_BYTES_PER_WORKSPACE', 1024 ** 3),
+    perOwner: positiveInt('A2A_ARTIFACT_BYTES_PER_OWNER', 10 * 1024 ** 3),
+    retentionDays: limit('A2A_RETENTION_DAYS', 30),
+  };
   const a2aWaitSeconds = positiveInt('A2A_WAIT_SECONDS', 60);
   if (a2aWaitSeconds > 600) problems.push('A2A_WAIT_SECONDS must be at most 600 (a request held open longer outlives proxies)');
   const a2aPushAllowPrivate = oneOf('A2A_PUSH_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true';
+  const a2aPushConcurrencyPerKey = positiveInt('A2A_PUSH_CONCURRENCY_PER_KEY', 4);
+  // Half an instance's 16 delivery slots at most: one key must leave slots to the others.
+  if (a2aPushConcurrencyPerKey > 8) problems.push('A2A_PUSH_CONCURRENCY_PER_KEY must be at most 8 (an instance makes 16 deliveries at once; one key must leave room for the others)');
   const a2aKeepaliveSeconds = positiveInt('A2A_KEEPALIVE_SECONDS', 15);
   if (a2aKeepaliveSeconds > 300) problems.push('A2A_KEEPALIVE_SECONDS must be at most 300 (proxies close idle streams sooner)');
   const a2aAgentTestTimeoutSeconds = positiveInt('A2A_AGENT_TEST_TIMEOUT_SECONDS', 10);
@@ -298,6 +349,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     databasePoolSize,
+    databaseStatementTimeoutMs,
+    databaseConnectTimeoutMs,
     blobStore,
     s3,
     releaseCacheBytes,
@@ -316,7 +369,10 @@ export function loadConfig(env: Env = process.env): Config {
     summaryJobs,
     jobInstanceTimeoutSeconds,
     a2aWaitSeconds,
+    modelLimits,
+    a2aArtifacts,
     a2aPushAllowPrivate,
+    a2aPushConcurrencyPerKey,
     a2aKeepaliveSeconds,
     a2aAgentTestTimeoutSeconds,
     a2aAgentCallTimeoutSeconds,
@@ -378,6 +434,8 @@ function agentWorkspaceConfig(
   const rootText = value('AGENT_WORKSPACE_DIR');
   if (rootText !== undefined && !path.isAbsolute(rootText)) problems.push(`AGENT_WORKSPACE_DIR must be an absolute path (got "${rootText}")`);
   const network = value('AGENT_SANDBOX_NETWORK') ?? 'deny';
+  const cgroupsText = value('AGENT_SANDBOX_CGROUPS') ?? 'auto';
+  if (cgroupsText !== 'auto' && cgroupsText !== 'off') problems.push(`AGENT_SANDBOX_CGROUPS must be one of auto, off (got "${cgroupsText}")`);
   if (network !== 'deny' && network !== 'allow') problems.push(`AGENT_SANDBOX_NETWORK must be one of deny, allow (got "${network}")`);
   const uidText = value('AGENT_SANDBOX_UID') ?? '65534';
   const sandboxUid = Number(uidText);
@@ -398,6 +456,7 @@ function agentWorkspaceConfig(
     concurrency: positiveInt('AGENT_SANDBOX_CONCURRENCY', 4),
     networkAllowed: network === 'allow',
     sandboxUid,
+    cgroups: cgroupsText === 'off' ? 'off' : 'auto',
   };
   // Python alone maps some 30 MiB; below 64 MiB nothing useful starts.
   if (config.memoryBytes < 64 * 1024 ** 2) problems.push('AGENT_SANDBOX_MEMORY_BYTES must be at least 67108864 (64 MiB)');
