@@ -23,9 +23,11 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const WRITES = 10_000;
 const SECRET = `outside-${randomUUID()}`;
 
-/** The swap loop: `outputs/d` and `outputs/l` (a link to `target`) trade places as fast as the kernel allows. */
+/** The swap loop: `outputs/d` and `outputs/l` (a link to `target`) trade places as fast as the kernel allows, at the lowest priority. */
 const swapLoop = (target: string) => `
 import ctypes, os
+# The lowest priority: the loop keeps a core busy, and the suites running beside it must not wait.
+os.nice(19)
 libc = ctypes.CDLL(None, use_errno=True)
 AT_FDCWD, RENAME_EXCHANGE = -100, 2
 os.makedirs("outputs/d", exist_ok=True)
@@ -82,8 +84,9 @@ describeSandbox('file tools against code that swaps a directory for a link', () 
       }
       await workspaces.remove(workspace, 'outputs/d/secret.txt').catch(() => undefined);
     }
-    // Some writes meet the link and are refused; most find the directory.
+    // Some writes meet the link and are refused (the race was live), most find the directory.
     expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(WRITES);
     expect(leaks).toEqual([]);
     expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
     expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe(SECRET);
@@ -145,6 +148,7 @@ describeAsRoot('the service as an ordinary user', () => {
       // Inside its namespace the code is the service's user mapped to itself, and pid 2 under bubblewrap's init.
       expect(report.run).toEqual({ exitCode: 0, stdout: `${USER} 2\n` });
       expect(report.written).toBeGreaterThan(0);
+      expect(report.written).toBeLessThan(2000);
       expect(fs.readdirSync(outside)).toEqual([]);
     } finally {
       fs.rmSync(parent, { recursive: true, force: true });
