@@ -111,6 +111,8 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   });
 
   const answer = (res: Response, id: RpcId, error: RpcError, status = 200) => void res.status(status).json(rpcFailure(id, error));
+  /** An AppError as a JSON-RPC answer, with the headers it carries (a limit's Retry-After, as the REST answer has). */
+  const answerError = (res: Response, id: RpcId, error: AppError, status = 200) => answer(res.set(error.headers ?? {}), id, rpcErrorOf(error), status);
   /** Streams open on this instance, by principal. */
   const openStreams = new Map<string, number>();
   /** Bytes of large bodies this instance is reading or answering now (memory is per instance). */
@@ -141,9 +143,8 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
       const declared = req.headers['content-length'] === undefined ? A2A_MAX_BODY_BYTES : Number(req.headers['content-length']);
       if (declared > LARGE_BODY_BYTES) {
         if (largeBytesInFlight + declared > A2A_LARGE_BODY_BYTES_IN_FLIGHT) {
-          res.setHeader('Connection', 'close');
-          res.setHeader('Retry-After', '5');
-          return answer(res, null, rpcErrorOf(new AppError('UNAVAILABLE', 'this server is receiving other large messages; send this one again in a few seconds')), 503);
+          const busy = new AppError('UNAVAILABLE', 'this server is receiving other large messages; send this one again in a few seconds', undefined, undefined, { 'Retry-After': '5', Connection: 'close' });
+          return answerError(res, null, busy, 503);
         }
         largeBytesInFlight += declared;
         res.once('close', () => (largeBytesInFlight -= declared));
@@ -194,10 +195,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('A2A method failed', { method: call.method.name, error: describe(error) });
-        if (res.headersSent) return;
-        // A limit's answer says when to come back, as the REST one does.
-        if (appError.code === 'RATE_LIMITED' && appError.headers) res.set(appError.headers);
-        answer(res, call.id, rpcErrorOf(appError), appError.code === 'RATE_LIMITED' ? ERROR_CODES.RATE_LIMITED.http : 200);
+        if (!res.headersSent) answerError(res, call.id, appError, appError.code === 'RATE_LIMITED' ? ERROR_CODES.RATE_LIMITED.http : 200);
       }
     },
   );

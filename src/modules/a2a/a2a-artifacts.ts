@@ -25,7 +25,12 @@ export async function snapshotOutputs(workspaces: Workspaces, workspace: string)
  * instance mounts), in a directory no sandbox is given, one file per task and index.
  */
 export function artifactFilePath(services: Pick<Services, 'config'>, taskId: string, index: number): string {
-  return path.join(services.config.agent.rootDir, '.a2a-artifacts', taskId, String(index));
+  return path.join(artifactDirOf(services, taskId), String(index));
+}
+
+/** The directory of one task's artifact copies. */
+export function artifactDirOf(services: Pick<Services, 'config'>, taskId: string): string {
+  return path.join(services.config.agent.rootDir, '.a2a-artifacts', taskId);
 }
 
 /**

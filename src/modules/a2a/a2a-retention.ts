@@ -1,5 +1,4 @@
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
 import { sqlOf } from '../../db/sql';
@@ -7,7 +6,7 @@ import { startPeriodic } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
 import { workspaceOf } from './a2a-agent-tools';
 import { deleteTasks, expiredContexts } from './a2a-artifact.repository';
-import { artifactFilePath } from './a2a-artifacts';
+import { artifactDirOf } from './a2a-artifacts';
 import { TERMINAL_STATES } from './a2a-task.repository';
 
 /** How often an instance looks for contexts past their retention. */
@@ -30,7 +29,7 @@ export async function sweepExpiredContexts(services: Pick<Services, 'config' | '
     const workspace = workspaceOf(context.principal, context.contextId);
     try {
       if ((await services.agent.jobs.running(workspace)).length > 0) continue;
-      for (const taskId of context.taskIds) await fsp.rm(path.dirname(artifactFilePath(services, taskId, 0)), { recursive: true, force: true });
+      for (const taskId of context.taskIds) await fsp.rm(artifactDirOf(services, taskId), { recursive: true, force: true });
       await services.agent.workspaces.removeWorkspace(workspace);
       await deleteTasks(q, context.taskIds);
       removed++;

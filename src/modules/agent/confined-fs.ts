@@ -192,6 +192,17 @@ export async function locate(root: fsp.FileHandle, relPath: string, options: Loc
   }
 }
 
+/** Runs `use` with the directory `name` inside `dir` held open (never through a link); closes it after. */
+export async function withDirectoryAt<T>(dir: fsp.FileHandle, name: string, use: (inner: fsp.FileHandle) => Promise<T>): Promise<T | undefined> {
+  const inner = await openDirectoryAt(dir, name).catch(() => undefined);
+  if (!inner) return undefined;
+  try {
+    return await use(inner);
+  } finally {
+    await inner.close();
+  }
+}
+
 /** One entry of a directory held open, as lstat sees it (not followed). */
 export interface HeldEntry {
   name: string;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AgentWorkspaceConfig } from '../../config';
 import { AppError, invalid, notFound } from '../../errors';
-import { at, entriesOf, held, locate, MAX_DEPTH, openAt, openDirectory, openDirectoryAt, pathError, refuse, removeAt, segmentsOf } from './confined-fs';
+import { at, entriesOf, held, locate, MAX_DEPTH, openAt, openDirectory, pathError, refuse, removeAt, segmentsOf, withDirectoryAt } from './confined-fs';
 import { CapturedRun, Language, LANGUAGES, Sandbox, SandboxProcess } from './sandbox';
 
 /** A2A context ids as workspace names: one path segment, never `.` or `..`. */
@@ -498,15 +498,4 @@ export class Workspaces {
 function boundedInt(value: unknown, min: number, max: number, name: string): number {
   if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) throw invalid([{ path: [name], msg: `an integer from ${min} to ${max}`, type: 'value_error' }]);
   return value as number;
-}
-
-/** Runs `use` with the directory `name` inside `dir` held open (never through a link); closes it after. */
-async function withDirectoryAt<T>(dir: fsp.FileHandle, name: string, use: (inner: fsp.FileHandle) => Promise<T>): Promise<T | undefined> {
-  const inner = await openDirectoryAt(dir, name).catch(() => undefined);
-  if (!inner) return undefined;
-  try {
-    return await use(inner);
-  } finally {
-    await inner.close();
-  }
 }
