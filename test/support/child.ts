@@ -8,26 +8,37 @@ export interface ChildServer {
   url: string;
   process: ChildProcess;
   call<T = any>(method: string, route: string, opts?: CallOptions): Promise<Reply<T>>;
+  /** The last 2,000 characters it wrote to stderr. */
+  stderr(): string;
   /** SIGKILL: the process stops at once, running nothing of its shutdown. */
   kill(): Promise<void>;
 }
 
 /**
- * A `labdesk serve` in its own process (from dist/, which `npm test` builds), ready when its
- * `/readyz` answers: for what an in-process app cannot show, such as an instance killed mid-work.
+ * A `labdesk serve` in its own process (from dist/, which `npm test` builds, or from the
+ * `bin/labdesk.js` of another `tree`, as `uid`/`gid` if given), ready when its `/readyz`
+ * answers: for what an in-process app cannot show, such as an instance killed mid-work.
  */
-export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
-  const cli = path.resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+export async function startChildServer(env: Record<string, string>, opts: { tree?: string; uid?: number; gid?: number } = {}): Promise<ChildServer> {
+  const cli = opts.tree ? path.join(opts.tree, 'bin', 'labdesk.js') : path.resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
   if (!fs.existsSync(cli)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
   const port = await freePort();
-  const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, LOG_LEVEL: 'silent', ...NO_MODEL_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...NO_MODEL_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: opts.tree,
+    uid: opts.uid,
+    gid: opts.gid,
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const server: ChildServer = {
     url,
     process: child,
+    stderr: () => stderr,
     async call(method, route, opts = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;
