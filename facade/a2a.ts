@@ -81,12 +81,11 @@ export function agentCard(baseUrl: string) {
 
 /**
  * The A2A endpoint: the card (anonymous) and JSON-RPC at `POST /a2a/v1` (the gate decides the
- * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 (fall
- * through) while the endpoint is not mounted.
+ * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 `{detail}`
+ * while A2A is not enabled, as if they did not exist.
  */
 export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSchema, logger: Logger): Router {
   const router = Router();
-  if (!gate.mounted) return router;
   for (const document of A2A_DOCUMENTS) {
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`facade/operations/a2a.graphql: ${errors.map((e) => e.message).join('; ')}`);
@@ -126,6 +125,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('A2A admission failed', { error: describe(error) });
+        if (appError.code === 'NOT_FOUND') return sendError(res, appError);
         if (appError.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
         return answer(res, null, rpcErrorOf(appError), ERROR_CODES[appError.code].http);
       }

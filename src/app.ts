@@ -46,7 +46,8 @@ import { makePubSub } from './pubsub';
 import { buildAppSchema } from './schema';
 import { webRouter } from './web';
 import { ActivityRecorder } from './modules/activity/activity.recorder';
-import { A2aGate } from './modules/a2a/a2a-gate.service';
+import { A2aGate, logA2aMounting } from './modules/a2a/a2a-gate.service';
+import { importA2aFiles } from './modules/a2a/a2a-settings.repository';
 import { isLoopbackHost, isLoopbackHostHeader } from './modules/a2a/a2a.policy';
 import { registerA2aJobs } from './modules/a2a/a2a-task.service';
 import { startPushDeliveries } from './modules/a2a/a2a-push.service';
@@ -84,6 +85,14 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
+  try {
+    // The files that held the A2A settings and keys before they moved into the database.
+    await importA2aFiles(orm.em.fork() as EntityManager, config.dataDir, logger);
+  } catch (error) {
+    await orm.close(true);
+    await embedded?.stop();
+    throw error;
+  }
   const sealer = await loadSealer(orm.em.fork(), config.sealKey);
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());
@@ -97,18 +106,14 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
 
-  // After the bootstrap admin exists: it is the default A2A owner.
-  const a2aGate = await A2aGate.open(orm.em.fork() as EntityManager, { dataDir: config.dataDir, host: config.host });
-  if (a2aGate.atStart.mounted) {
-    if (a2aGate.atStart.warning) logger.warn(a2aGate.atStart.warning);
-    logger.info('A2A endpoint mounted', { path: A2A_RPC_PATH, authRequired: a2aGate.atStart.authRequired });
-  } else if (a2aGate.settings.enabled) logger.error('A2A endpoint not mounted', { reason: a2aGate.atStart.reason });
+  await logA2aMounting(orm.em.fork() as EntityManager, config.host, logger);
+  const a2aGate = new A2aGate(config.host);
 
-  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set(), a2aOwner: a2aGate.settings.enabled ? a2aGate.settings.owner : null };
+  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
 
   registerSummaryJobs(jobs, services, logger);
-  // A2A turns run on every instance where A2A is enabled, mounted here or not (the jobs are shared).
-  const stopA2aSweep = registerA2aJobs(jobs, services, a2aGate.settings.enabled, logger);
+  // A2A turns and push deliveries run on every instance with a model: A2A may be enabled at any time.
+  const stopA2aSweep = registerA2aJobs(jobs, services, logger);
   await jobs.start();
 
   const schema = buildAppSchema(pubsub);
@@ -218,7 +223,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
   sandboxes.serverUrl = url;
   const stopMeter = startMeter(services, logger);
-  const stopPushDispatcher = startPushDeliveries(services, a2aGate.settings.enabled, logger);
+  const stopPushDispatcher = startPushDeliveries(services, logger);
   const stopLimitSweep = startLimitSweep(() => orm.em.fork() as EntityManager, logger);
   const stopRetentionSweep = startRetentionSweep(services, logger);
   const store = blobs.store;

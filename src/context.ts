@@ -43,8 +43,6 @@ export interface Services {
   background: Set<Promise<unknown>>;
   /** How outbound URL checks resolve host names; unset: the system resolver. Tests set it to say what a name resolves to. */
   outboundLookup?: HostLookup;
-  /** The A2A owner's email (`a2a.json`) while A2A is enabled, else null: who may use the A2A web tools besides admins. */
-  a2aOwner: string | null;
 }
 
 /** Per-request context: a forked EntityManager, the viewer (resolved once, lazily) and loaders. */

@@ -38,10 +38,10 @@ describe('the A2A analysis agent', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(() => answer('fallback answer'));
-    await enableA2a(dataDir);
-    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
-    bob = (await createA2aKey(dataDir, 'bob')).plaintext;
     t = await startTestApp(env());
+    await enableA2a(t);
+    alice = (await createA2aKey(t, 'alice')).plaintext;
+    bob = (await createA2aKey(t, 'bob')).plaintext;
   }, 120_000);
   afterAll(async () => {
     await t?.close();

@@ -59,13 +59,13 @@ describeSandbox('A2A artifact budgets and retention', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(() => answer('fallback answer'));
-    await enableA2a(dataDir);
-    key = (await createA2aKey(dataDir, 'budget')).plaintext;
     t = await startTestApp({
       DATA_DIR: dataDir, AGENT_WORKSPACE_DIR: workspaceRoot, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test',
       LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0',
       A2A_ARTIFACT_BYTES_PER_WORKSPACE: String(30 * MiB), A2A_ARTIFACT_BYTES_PER_OWNER: String(40 * MiB), A2A_RETENTION_DAYS: '1',
     });
+    await enableA2a(t);
+    key = (await createA2aKey(t, 'budget')).plaintext;
   }, 120_000);
   afterAll(async () => {
     await t?.close();

@@ -94,12 +94,12 @@ describe('A2A memory bounds for large files', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(() => answer('fallback answer'));
-    await enableA2a(dataDir);
-    key = (await createA2aKey(dataDir, 'bounds')).plaintext;
     t = await startTestApp({
       DATA_DIR: dataDir, AGENT_WORKSPACE_DIR: path.join(workspaceParent, 'workspaces'), LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test',
       LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0',
     });
+    await enableA2a(t);
+    key = (await createA2aKey(t, 'bounds')).plaintext;
   }, 120_000);
   afterAll(async () => {
     await t?.close();

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { useFakeLlm } from './support/fake-llm';
 import { useTestApp } from './support/app';
 import { createA2aKey, enableA2a, expectProtoJson, rpc, rpcCall, userMessage } from './support/a2a';
@@ -10,21 +7,20 @@ import { createA2aKey, enableA2a, expectProtoJson, rpc, rpcCall, userMessage } f
  * do not already show, each named by its checklist id. Raw JSON-RPC over HTTP, so the wire itself
  * is what is checked (the official client's use is shown in the other suites).
  */
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-conformance-'));
 const { env } = useFakeLlm(() => ({ kind: 'answer', text: 'An answer.', tokensIn: 3, tokensOut: 2 }), {
-  DATA_DIR: dataDir,
   LLM_PROVIDER: 'openai',
   LLM_MODEL: 'gpt-5',
   LLM_API_KEY: 'sk-test',
 });
+const t = useTestApp(env);
 let alice: string;
 let bob: string;
+// After useTestApp's own beforeAll (hooks run in the order they are declared): the app is running.
 beforeAll(async () => {
-  await enableA2a(dataDir);
-  alice = (await createA2aKey(dataDir, 'alice')).plaintext;
-  bob = (await createA2aKey(dataDir, 'bob')).plaintext;
+  await enableA2a(t);
+  alice = (await createA2aKey(t, 'alice')).plaintext;
+  bob = (await createA2aKey(t, 'bob')).plaintext;
 }, 60_000);
-const t = useTestApp(env);
 
 const taskCount = async () => Number((await t.sql<{ n: string }>('select count(*) as n from a2a_tasks'))[0].n);
 const send = (key: string, message: Record<string, unknown>, configuration?: Record<string, unknown>, headers?: Record<string, string>) =>

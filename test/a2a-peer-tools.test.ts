@@ -59,12 +59,12 @@ describe('registered agents as tools of our agent', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm((request) => (responders.shift() ?? (() => answer('fallback answer')))(request));
-    await enableA2a(dataDir);
-    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
     t = await startTestApp({
       DATA_DIR: dataDir, AGENT_WORKSPACE_DIR: path.join(workspaceParent, 'workspaces'), LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test',
       LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0', A2A_AGENT_CALL_TIMEOUT_SECONDS: '5',
     });
+    await enableA2a(t);
+    alice = (await createA2aKey(t, 'alice')).plaintext;
     fast = await sdkPeer({ executor: new AnsweringPeer((asked) => `fast answer to: ${asked}`) });
     slow = await sdkPeer({ executor: slowExecutor });
     sly = await sdkPeer({ executor: slyExecutor });
@@ -175,7 +175,7 @@ describe('registered agents as tools of our agent', () => {
 
     const gets = () => fast.requests.filter((r) => r.method === 'GetTask').length;
     const getsBefore = gets();
-    const carol = (await createA2aKey(dataDir, 'carol')).plaintext;
+    const carol = (await createA2aKey(t, 'carol')).plaintext;
     for (const [key, contextId] of [[alice, 'elsewhere'], [carol, 'delegate']]) {
       responders.push(check, () => answer('Not mine to read.'));
       before = fake.seen.length;

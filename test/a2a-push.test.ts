@@ -105,6 +105,19 @@ function modelAnswer(request: SeenRequest): Step {
 
 let gateCount = 0;
 
+/**
+ * `from`'s A2A settings and keys copied into `to`'s database (each test app has a database of its
+ * own): the same keys are accepted by both, as they were when both read one data directory's files.
+ */
+async function copyA2aSettings(from: TestApp, to: TestApp) {
+  for (const row of await from.sql('select enabled, owner_email from a2a_settings')) {
+    await to.sql('insert into a2a_settings (enabled, owner_email) values ($1, $2)', [row.enabled, row.owner_email]);
+  }
+  for (const key of await from.sql('select id, label, secret_sha256, created_at, revoked_at from a2a_keys')) {
+    await to.sql('insert into a2a_keys (id, label, secret_sha256, created_at, revoked_at) values ($1, $2, $3, $4, $5)', [key.id, key.label, key.secret_sha256, key.created_at, key.revoked_at]);
+  }
+}
+
 describe('A2A push notifications', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-push-'));
   let fake: Awaited<ReturnType<typeof startFakeLlm>>;
@@ -124,14 +137,15 @@ describe('A2A push notifications', () => {
   beforeAll(async () => {
     fake = await startFakeLlm(modelAnswer);
     receiver = await startReceiver();
-    await enableA2a(dataDir);
-    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
-    bob = (await createA2aKey(dataDir, 'bob')).plaintext;
-    carol = (await createA2aKey(dataDir, 'carol')).plaintext;
-    dave = (await createA2aKey(dataDir, 'dave')).plaintext;
-    erin = (await createA2aKey(dataDir, 'erin')).plaintext;
     t = await startTestApp({ ...modelEnv(), A2A_PUSH_ALLOW_PRIVATE: 'true' });
+    await enableA2a(t);
+    alice = (await createA2aKey(t, 'alice')).plaintext;
+    bob = (await createA2aKey(t, 'bob')).plaintext;
+    carol = (await createA2aKey(t, 'carol')).plaintext;
+    dave = (await createA2aKey(t, 'dave')).plaintext;
+    erin = (await createA2aKey(t, 'erin')).plaintext;
     strict = await startTestApp(modelEnv());
+    await copyA2aSettings(t, strict);
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -407,7 +421,7 @@ describe('A2A push notifications', () => {
   test("GraphQL a2aTaskPushConfigs: the A2A owner sees a task's configs without token or credentials; another account gets NOT_FOUND", async () => {
     const taskId = await canceledTask(t, alice);
     await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'gql', url: receiver.url('/gql'), token: 'tok-gql-secret', authentication: { scheme: 'Basic', credentials: 'cred-gql-secret' } });
-    const { owner } = JSON.parse(fs.readFileSync(path.join(dataDir, 'a2a.json'), 'utf8')) as { owner: string };
+    const [{ owner }] = await t.sql<{ owner: string }>('select owner_email as owner from a2a_settings');
     const [{ id: ownerId }] = await t.sql<{ id: string }>('select id from users where email = $1', [owner.toLowerCase()]);
     const minted = await t.call('POST', `/api/admin/users/${ownerId}/tokens`, { token: t.adminToken, body: { label: 'web tools' } });
     const query = { query: 'query($taskId: String!) { a2aTaskPushConfigs(taskId: $taskId) { id taskId url hasToken authScheme } }', variables: { taskId } };
@@ -490,6 +504,7 @@ describe('A2A push notifications', () => {
   test('the per-key limit is counted in the database: it holds over two instances (A2A_PUSH_CONCURRENCY_PER_KEY=2)', async () => {
     const env = { ...modelEnv(), A2A_PUSH_ALLOW_PRIVATE: 'true', A2A_PUSH_CONCURRENCY_PER_KEY: '2' };
     const one = await startTestApp(env);
+    await copyA2aSettings(t, one);
     const two = await startTestApp(env, { sameDatabaseAs: one });
     const slow = await startHoldingReceiver();
     try {

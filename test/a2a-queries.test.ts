@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { useFakeLlm } from './support/fake-llm';
-import { runLabdesk } from './support/cli';
+import { createA2aKey, enableA2a } from './support/a2a';
 import { startTestApp, TestApp } from './support/app';
 
 /**
@@ -30,6 +30,8 @@ async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
 }
 
 const matching = (statements: string[], pattern: RegExp) => statements.filter((text) => pattern.test(text));
+/** The A2A gate's one statement: the settings, the owner's plan facts and the keys (src/modules/a2a/a2a-settings.repository.ts, gateFacts). */
+const GATE = /^select s\.enabled, .* from \(select 1\) one left join a2a_settings s on true left join users u on u\.email = s\.owner_email$/;
 
 describe('A2A statements per call', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-queries-'));
@@ -38,11 +40,10 @@ describe('A2A statements per call', () => {
   let key: string;
 
   beforeAll(async () => {
-    const cli = (args: string[]) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    expect((await cli(['a2a', 'enable'])).status).toBe(0);
-    key = /^key: +(ldk_a2a_\S+)$/m.exec((await cli(['a2a', 'key', 'create', '--label', 'counted'])).stdout)![1];
     // The limits on, as in production (the suites' default is off), high enough never to refuse here.
     t = await startTestApp({ ...model.env, DATA_DIR: dataDir, A2A_KEY_REQUESTS_PER_MINUTE: '100000', A2A_KEY_TOKENS_PER_DAY: '1000000000', LLM_USER_TOKENS_PER_DAY: '1000000000' });
+    await enableA2a(t);
+    key = (await createA2aKey(t, 'counted')).plaintext;
     Client.prototype.query = countedQuery as typeof Client.prototype.query;
   }, 120_000);
   afterAll(async () => {
@@ -62,10 +63,12 @@ describe('A2A statements per call', () => {
     let result: { task: { id: string; status: { state: string }; history: unknown[]; artifacts: unknown[] } } | undefined;
     const statements = await statementsOf(async () => (result = await rpc('SendMessage', ask('How many statements?'))));
     expect(result!.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, history: [expect.anything(), expect.anything()], artifacts: [expect.anything()] });
-    // The owner's plan and lab membership together; the owner once more for the trajectory
-    // record (its quota), as a prepared statement rather than through the query builder.
-    expect(matching(statements, /from users u where u\.email/)).toHaveLength(1);
-    expect(matching(statements, /from "?users"?\b/)).toEqual([expect.stringMatching(/where u\.email = \$1$/), expect.stringMatching(/^select u\.id, .* from users u where u\.id = \$1$/)]);
+    // The gate: the A2A settings, the owner's plan and lab membership and the keys together, the
+    // only statement that reads the settings; the owner once more for the trajectory record (its
+    // quota), as a prepared statement rather than through the query builder.
+    expect(matching(statements, GATE)).toHaveLength(1);
+    expect(matching(statements, /a2a_settings|a2a_keys/)).toHaveLength(1);
+    expect(matching(statements, /\busers u\b/)).toEqual([expect.stringMatching(GATE), expect.stringMatching(/^select u\.id, .* from users u where u\.id = \$1$/)]);
     // The task and its first message in one statement: nothing else inserts a task or re-reads it before the turn.
     expect(matching(statements, /insert into a2a_tasks/)).toHaveLength(1);
     expect(matching(statements, /^with task as \(insert into a2a_tasks .*\binsert into a2a_messages/)).toHaveLength(1);
@@ -99,6 +102,6 @@ describe('A2A statements per call', () => {
   test('GetTask: two statements, the gate and the task with its history and artifacts', async () => {
     const { task } = await rpc('SendMessage', ask('Read me back'));
     const statements = await statementsOf(() => rpc('GetTask', { id: task.id, historyLength: 10 }));
-    expect(statements).toEqual([expect.stringMatching(/from users u where u\.email/), expect.stringMatching(/json_agg/)]);
+    expect(statements).toEqual([expect.stringMatching(GATE), expect.stringMatching(/json_agg/)]);
   });
 });

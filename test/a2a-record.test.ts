@@ -39,14 +39,13 @@ describe('A2A files in and the a2a trajectory record', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(() => answer('fallback answer'));
-    await enableA2a(dataDir);
-    alice = await createA2aKey(dataDir, 'alice');
-    bob = await createA2aKey(dataDir, 'bob');
-
     t = await startTestApp({
       DATA_DIR: dataDir, AGENT_WORKSPACE_DIR: workspaces, AGENT_SANDBOX_MAX_FILE_BYTES: String(1024 * 1024), LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test',
       LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0',
     });
+    await enableA2a(t);
+    alice = await createA2aKey(t, 'alice');
+    bob = await createA2aKey(t, 'bob');
   }, 120_000);
   afterAll(async () => {
     await t?.close();

@@ -25,8 +25,8 @@ afterAll(async () => fake?.close());
 async function setUp() {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-restart-'));
-  await enableA2a(dataDir);
-  const key = (await createA2aKey(dataDir, 'peer')).plaintext;
+  await enableA2a({ databaseUrl: database.url });
+  const key = (await createA2aKey({ databaseUrl: database.url }, 'peer')).plaintext;
   const env = {
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,

@@ -8,8 +8,7 @@ import { startFakeLlm, Step, untilAsked } from './support/fake-llm';
 import { makeUser, startTestApp, TestApp } from './support/app';
 import { canUseA2aWebTools } from '../src/modules/a2a/a2a.policy';
 import type { Viewer } from '../src/modules/auth/auth.service';
-import { runLabdeskIn } from './support/cli';
-import { callA2a, createA2aKey, enableA2a, officialClient, rpc, rpcCall, sendRequest, userMessage } from './support/a2a';
+import { a2aCli, callA2a, createA2aKey, enableA2a, officialClient, rpc, rpcCall, sendRequest, userMessage } from './support/a2a';
 import { until } from './support/until';
 
 type Wire = Record<string, any>;
@@ -72,10 +71,10 @@ describe('A2A streaming', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(fallback);
-    await enableA2a(dataDir);
-    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
-    bob = (await createA2aKey(dataDir, 'bob')).plaintext;
     t = await startTestApp(modelEnv());
+    await enableA2a(t);
+    alice = (await createA2aKey(t, 'alice')).plaintext;
+    bob = (await createA2aKey(t, 'bob')).plaintext;
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -171,7 +170,7 @@ describe('A2A streaming', () => {
   }, 30_000);
 
   test('a key revoked while its stream is open: the next wake-up ends the stream with one error event carrying a JSON-RPC -32000 error', async () => {
-    const carol = (await createA2aKey(dataDir, 'carol')).plaintext;
+    const carol = (await createA2aKey(t, 'carol')).plaintext;
     const held = heldAnswer('too late for carol');
     fake.script.push(held.step);
     const before = fake.seen.length;
@@ -181,7 +180,7 @@ describe('A2A streaming', () => {
     expect(response.status).toBe(200);
     expect((await lines.next()).value).toMatch(/^data: /);
     const keyId = /^ldk_a2a_([^_]+)_/.exec(carol)![1];
-    expect(await runLabdeskIn(dataDir, ['a2a', 'key', 'revoke', keyId])).toMatchObject({ status: 0 });
+    expect(await a2aCli(t, ['key', 'revoke', keyId])).toMatchObject({ status: 0 });
     held.release();
     const rest: string[] = [];
     for await (const line of lines) if (line !== '' && line !== ': keepalive') rest.push(line);
@@ -342,11 +341,11 @@ describe('A2A streaming', () => {
     expect(after).toBe(before);
   });
 
-  test('an owner named in a2a.json (not an admin) subscribes over graphql-ws on another instance and sees a cancel made through A2A on the first; a stranger\'s subscription is FORBIDDEN', async () => {
-    const owner = await makeUser(t);
-    const ownerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-owner-'));
-    fs.writeFileSync(path.join(ownerDir, 'a2a.json'), JSON.stringify({ enabled: true, owner: owner.email }));
-    const second = await startTestApp({ ...modelEnv(), DATA_DIR: ownerDir }, { sameDatabaseAs: t });
+  test('an owner named by a2a enable --owner (not an admin) subscribes over graphql-ws on another instance and sees a cancel made through A2A on the first; a stranger\'s subscription is FORBIDDEN', async () => {
+    // Pro: the owner's tier gates the endpoint the cancel goes through.
+    const owner = await makeUser(t, { plan_code: 'pro' });
+    await enableA2a(t, ['--owner', owner.email]);
+    const second = await startTestApp(modelEnv(), { sameDatabaseAs: t });
     const clients: ReturnType<typeof createClient>[] = [];
     const subscribe = (token: string, taskId: string) => {
       const client = createClient({ url: `${second.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
@@ -379,11 +378,12 @@ describe('A2A streaming', () => {
     } finally {
       await Promise.all(clients.map((client) => client.dispose()));
       await second.close();
+      await enableA2a(t, ['--owner', 'admin@localhost']);
     }
   }, 60_000);
 });
 
-test('who may use the A2A web tools: admins and the owner named in a2a.json (case-insensitive), never through a sandbox token', () => {
+test('who may use the A2A web tools: admins and the A2A owner (case-insensitive), never through a sandbox token', () => {
   const viewer = (email: string, isAdmin: boolean, leaseId?: number) => ({ user: { email, isAdmin }, tokenId: 't', inActiveLab: false, ...(leaseId ? { leaseId } : {}) }) as unknown as Viewer;
   const table: [Viewer, string | null, boolean][] = [
     [viewer('owner@example.org', false), 'Owner@Example.org', true],

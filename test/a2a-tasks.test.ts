@@ -20,10 +20,10 @@ describe('A2A tasks with a model', () => {
 
   beforeAll(async () => {
     fake = await startFakeLlm(fallback);
-    await enableA2a(dataDir);
-    alice = (await createA2aKey(dataDir, 'alice')).plaintext;
-    bob = (await createA2aKey(dataDir, 'bob')).plaintext;
     t = await startTestApp(modelEnv());
+    await enableA2a(t);
+    alice = (await createA2aKey(t, 'alice')).plaintext;
+    bob = (await createA2aKey(t, 'bob')).plaintext;
   }, 120_000);
   const modelEnv = () => ({ DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
   afterAll(async () => {
@@ -32,7 +32,7 @@ describe('A2A tasks with a model', () => {
   });
 
   const ownerId = async () => {
-    const { owner } = JSON.parse(fs.readFileSync(path.join(dataDir, 'a2a.json'), 'utf8')) as { owner: string };
+    const [{ owner }] = await t.sql<{ owner: string }>('select owner_email as owner from a2a_settings');
     return (await t.sql<{ id: string }>('select id from users where email = $1', [owner.toLowerCase()]))[0].id;
   };
 
@@ -248,10 +248,9 @@ test('A2A_WAIT_SECONDS: 60 by default, a positive integer up to 600', () => {
 
 describe('A2A tasks without a model', () => {
   test('the open loopback endpoint: a task FAILS with a clear message; ids are scoped to the local principal', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-tasks-'));
-    await enableA2a(dataDir);
-    const t = await startTestApp({ DATA_DIR: dataDir });
+    const t = await startTestApp();
     try {
+      await enableA2a(t);
       const reply = await t.call('POST', '/a2a/v1', { body: { jsonrpc: '2.0', id: 'x', method: 'SendMessage', params: { message: userMessage('hello') } } });
       expect(reply.body.result.task.status).toMatchObject({ state: 'TASK_STATE_FAILED', message: { parts: [{ text: expect.stringContaining('no language model') }] } });
       const got = await t.call('POST', '/a2a/v1', { body: { jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: reply.body.result.task.id } } });

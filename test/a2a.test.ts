@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -6,8 +7,7 @@ import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { mountingOf } from '../src/modules/a2a/a2a.policy';
 import { makeUser, startTestApp, TestApp } from './support/app';
-import { createA2aKey, enableA2a, officialClient, rpc, rpcCall, rpcRaw } from './support/a2a';
-import { runLabdeskIn } from './support/cli';
+import { a2aCli, createA2aKey, enableA2a, officialClient, rpc, rpcCall, rpcRaw } from './support/a2a';
 
 const newDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-'));
 const errorInfo = (reason: string) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }];
@@ -27,28 +27,35 @@ function requestAs(t: TestApp, host: string, method: string, path: string, opts:
   });
 }
 
+/** What the card and the endpoint answer while A2A is not enabled: as if they did not exist. */
+const noSuchEndpoint = { status: 404, body: { detail: 'no such endpoint' } };
+
 /** A key one character off (its last), whatever that character is: never the key itself. */
 const wrongLast = (key: string) => `${key.slice(0, -1)}${key.endsWith('X') ? 'Y' : 'X'}`;
 
 describe('A2A endpoint with keys', () => {
-  const dataDir = newDataDir();
   let t: TestApp;
   let alice: { id: string; plaintext: string };
   let bob: { id: string; plaintext: string };
 
   beforeAll(async () => {
-    await enableA2a(dataDir);
-    alice = await createA2aKey(dataDir, 'alice lab');
-    bob = await createA2aKey(dataDir, 'bob');
-    t = await startTestApp({ DATA_DIR: dataDir });
+    t = await startTestApp();
+    await enableA2a(t);
+    alice = await createA2aKey(t, 'alice lab');
+    bob = await createA2aKey(t, 'bob');
   }, 120_000);
   afterAll(async () => t?.close());
 
-  test('the key file keeps digests only; key list shows ids and labels, never a secret', async () => {
-    const stored = fs.readFileSync(path.join(dataDir, 'a2a-keys.json'), 'utf8');
-    expect(stored).not.toContain(alice.plaintext.split('_').at(-1));
-    expect(fs.statSync(path.join(dataDir, 'a2a-keys.json')).mode & 0o777).toBe(0o600);
-    const list = await runLabdeskIn(dataDir, ['a2a', 'key', 'list']);
+  test('the database keeps digests only (the SHA-256 of each secret); key list shows ids and labels, never a secret', async () => {
+    const rows = await t.sql('select * from a2a_keys order by created_at, id');
+    expect(rows.map((row) => [row.id, row.label])).toEqual([[alice.id, 'alice lab'], [bob.id, 'bob']]);
+    for (const { id, plaintext } of [alice, bob]) {
+      const secret = plaintext.split('_').at(-1)!;
+      expect(rows.find((row) => row.id === id).secret_sha256).toBe(createHash('sha256').update(secret).digest('hex'));
+      expect(JSON.stringify(rows)).not.toContain(secret);
+      expect(JSON.stringify(rows)).not.toContain(plaintext);
+    }
+    const list = await a2aCli(t, ['key', 'list']);
     expect(list.stdout).toContain(`${alice.id}`);
     expect(list.stdout).toContain('alice lab');
     expect(list.stdout).not.toContain(alice.plaintext);
@@ -242,13 +249,15 @@ describe('A2A endpoint with keys', () => {
 
   test('a revoked key is refused from the next request on; the other keys still work', async () => {
     expect((await rpc(t, bob.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
-    expect(await runLabdeskIn(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 0 });
+    expect(await a2aCli(t, ['key', 'revoke', bob.id])).toMatchObject({ status: 0 });
     const refused = await rpc(t, bob.plaintext, rpcCall(1, 'GetExtendedAgentCard'));
     expect(refused.status).toBe(401);
     expect((await rpc(t, alice.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
-    const fresh = await createA2aKey(dataDir, 'carol');
+    const fresh = await createA2aKey(t, 'carol');
     expect((await rpc(t, fresh.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
-    expect(await runLabdeskIn(dataDir, ['a2a', 'key', 'revoke', bob.id])).toMatchObject({ status: 2, stderr: expect.stringContaining('no active key') });
+    expect(await a2aCli(t, ['key', 'revoke', bob.id])).toMatchObject({ status: 2, stderr: expect.stringContaining('no active key') });
+    const list = await a2aCli(t, ['key', 'list']);
+    expect(list.stdout).toMatch(new RegExp(`^${bob.id} .* revoked .* bob$`, 'm'));
   });
 
   test('the official client resolves the card, finds the JSON-RPC transport and gets typed A2A errors', async () => {
@@ -268,11 +277,15 @@ describe('A2A endpoint with keys', () => {
   });
 
   test('a2a status prints every field', async () => {
-    const status = await runLabdeskIn(dataDir, ['a2a', 'status'], { DATABASE_URL: t.databaseUrl });
+    const status = await a2aCli(t, ['status']);
     expect(status.status).toBe(0);
-    for (const field of ['config file:', 'key file:', 'enabled:', 'owner plan/tier:', 'active keys:', 'file parts:', 'artifact inline limit:', 'bind host:', 'mounted:', 'authentication required:']) {
+    for (const field of ['enabled:', 'owner:', 'owner plan/tier:', 'active keys:', 'file parts:', 'artifact inline limit:', 'bind host:', 'mounted:', 'authentication required:']) {
       expect(status.stdout).toContain(field);
     }
+    // The settings and keys are in the database now: no file is named.
+    expect(status.stdout).not.toMatch(/config file:|key file:/);
+    expect(status.stdout).toMatch(/^enabled: +true$/m);
+    expect(status.stdout).toMatch(/^owner: +admin@localhost$/m);
     expect(status.stdout).toMatch(/active keys: +2/);
     expect(status.stdout).toMatch(/mounted: +yes/);
     expect(status.stdout).toMatch(/authentication required: +true/);
@@ -281,7 +294,7 @@ describe('A2A endpoint with keys', () => {
 
 describe('A2A mounting table', () => {
   test('the rules as a table', () => {
-    const base = { enabled: true, host: '127.0.0.1', activeKeys: 0, ownerTier: 'pro' as const };
+    const base = { enabled: true, host: '127.0.0.1', activeKeys: 0, everKeyed: false, ownerTier: 'pro' as const };
     expect(mountingOf(base)).toMatchObject({ mounted: true, authRequired: false, warning: expect.any(String) });
     expect(mountingOf({ ...base, host: '::1' })).toMatchObject({ mounted: true, authRequired: false });
     expect(mountingOf({ ...base, activeKeys: 1 })).toEqual({ mounted: true, authRequired: true });
@@ -291,23 +304,77 @@ describe('A2A mounting table', () => {
     expect(mountingOf({ ...base, ownerTier: 'free', activeKeys: 1 })).toMatchObject({ mounted: false, reason: expect.stringContaining('Pro') });
     expect(mountingOf({ ...base, ownerTier: null, activeKeys: 1 })).toMatchObject({ mounted: false });
     expect(mountingOf({ ...base, enabled: false, activeKeys: 1 })).toMatchObject({ mounted: false });
+    // Every key revoked: still keyed (every request refused), never open; beyond loopback, refused.
+    expect(mountingOf({ ...base, everKeyed: true })).toMatchObject({ mounted: true, authRequired: true, warning: expect.stringContaining('revoked') });
+    expect(mountingOf({ ...base, host: '0.0.0.0', everKeyed: true })).toMatchObject({ mounted: false });
   });
 
   test('not enabled: neither the card nor the endpoint exists', async () => {
-    const t = await startTestApp({ DATA_DIR: newDataDir() });
+    const t = await startTestApp();
     try {
-      expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(404);
-      expect((await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(404);
+      expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject(noSuchEndpoint);
+      expect(await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).toMatchObject(noSuchEndpoint);
     } finally {
       await t.close();
     }
   });
 
-  test('loopback and no keys: open without authentication, to requests addressed to a loopback name only (DNS rebinding)', async () => {
-    const dataDir = newDataDir();
-    await enableA2a(dataDir);
-    const t = await startTestApp({ DATA_DIR: dataDir });
+  test('labdesk a2a enable on a running service takes effect at once, and so does disable (keys are kept)', async () => {
+    const t = await startTestApp();
     try {
+      expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject(noSuchEndpoint);
+      expect(await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).toMatchObject(noSuchEndpoint);
+
+      await enableA2a(t);
+      const card = await t.call('GET', '/.well-known/agent-card.json');
+      expect(card.status).toBe(200);
+      expect(card.body.supportedInterfaces[0].url).toBe(`${t.url}/a2a/v1`);
+      const open = await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'));
+      expect(open.status).toBe(200);
+      expect(open.body.error.code).toBe(-32004);
+
+      // A key made now is required from the next request on.
+      const key = await createA2aKey(t, 'live');
+      expect((await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(401);
+      expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
+
+      expect(await a2aCli(t, ['disable'])).toMatchObject({ status: 0 });
+      expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject(noSuchEndpoint);
+      expect(await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).toMatchObject(noSuchEndpoint);
+      expect((await a2aCli(t, ['status'])).stdout).toMatch(/^enabled: +false$/m);
+
+      await enableA2a(t);
+      expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
+      expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  test('loopback, every key revoked: the endpoint stays keyed (401 without or with a revoked key), it does not open again', async () => {
+    const t = await startTestApp();
+    try {
+      await enableA2a(t);
+      const key = await createA2aKey(t, 'only');
+      expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
+      expect(await a2aCli(t, ['key', 'revoke', key.id])).toMatchObject({ status: 0 });
+      for (const presented of [undefined, key.plaintext]) {
+        const refused = await rpc(t, presented, rpcCall(1, 'GetExtendedAgentCard'));
+        expect({ presented, status: refused.status, body: refused.body }).toEqual({ presented, status: 401, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String) } } });
+      }
+      const status = await a2aCli(t, ['status']);
+      expect(status.stdout).toMatch(/active keys: +0/);
+      expect(status.stdout).toMatch(/mounted: +yes/);
+      expect(status.stdout).toMatch(/authentication required: +true/);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  test('loopback and no keys: open without authentication, to requests addressed to a loopback name only (DNS rebinding)', async () => {
+    const t = await startTestApp();
+    try {
+      await enableA2a(t);
       const reply = await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'));
       expect(reply.status).toBe(200);
       expect(reply.body.error.code).toBe(-32004);
@@ -319,10 +386,9 @@ describe('A2A mounting table', () => {
   });
 
   test('loopback and no keys, even with PUBLIC_URL and a trusted proxy: a foreign Host is refused (403, -32000) whatever X-Forwarded-Host says', async () => {
-    const dataDir = newDataDir();
-    await enableA2a(dataDir);
-    const t = await startTestApp({ DATA_DIR: dataDir, PUBLIC_URL: 'https://labdesk.example.org', TRUST_PROXY: 'true' });
+    const t = await startTestApp({ PUBLIC_URL: 'https://labdesk.example.org', TRUST_PROXY: 'true' });
     try {
+      await enableA2a(t);
       const port = new URL(t.url).port;
       const body = JSON.stringify(rpcCall(7, 'ListTasks', {}));
       for (const [host, headers] of [
@@ -344,48 +410,99 @@ describe('A2A mounting table', () => {
     }
   });
 
-  test('a non-loopback bind and no keys: not mounted', async () => {
-    const dataDir = newDataDir();
-    await enableA2a(dataDir);
-    const t = await startTestApp({ DATA_DIR: dataDir, HOST: '0.0.0.0' });
+  test('a non-loopback bind and no keys: every request refused (403, the reason given) until a key is made', async () => {
+    const t = await startTestApp({ HOST: '0.0.0.0' });
     try {
-      const card = await fetch(new URL('/.well-known/agent-card.json', `http://127.0.0.1:${new URL(t.url).port}`));
-      expect(card.status).toBe(404);
+      await enableA2a(t);
+      const local = `http://127.0.0.1:${new URL(t.url).port}`;
+      const card = await fetch(new URL('/.well-known/agent-card.json', local));
+      expect(card.status).toBe(403);
+      expect(await card.json()).toEqual({ detail: expect.stringContaining('listens beyond loopback') });
+      const endpoint = await fetch(new URL('/a2a/v1', local), { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')) });
+      expect(endpoint.status).toBe(403);
+      expect(await endpoint.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('listens beyond loopback') } });
+      const status = await a2aCli(t, ['status'], { HOST: '0.0.0.0' });
+      expect(status.stdout).toMatch(/mounted: +no: .*listens beyond loopback/);
+
+      // A key makes it answer at once, to keyed requests only.
+      const key = await createA2aKey(t, 'remote');
+      expect((await fetch(new URL('/.well-known/agent-card.json', local))).status).toBe(200);
+      const keyless = await fetch(new URL('/a2a/v1', local), { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')) });
+      expect(keyless.status).toBe(401);
+      const keyed = await fetch(new URL('/a2a/v1', local), { method: 'POST', headers: { authorization: `Bearer ${key.plaintext}`, 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')) });
+      expect(keyed.status).toBe(200);
     } finally {
       await t.close();
     }
   });
 
-  test('an owner below Pro: not mounted; an owner whose tier drops afterwards: 403 on every request', async () => {
-    const dataDir = newDataDir();
-    const first = await startTestApp({ DATA_DIR: dataDir });
+  test('an owner below Pro: 403 on every request; a Pro owner named at run time: served at once; an owner whose tier drops afterwards: 403 on every request', async () => {
+    const t = await startTestApp();
     try {
-      const freeOwner = await makeUser(first, { plan_code: 'free' });
-      const proOwner = await makeUser(first, { plan_code: 'pro' });
-      const key = await createA2aKey(dataDir, 'peer');
+      const freeOwner = await makeUser(t, { plan_code: 'free' });
+      const proOwner = await makeUser(t, { plan_code: 'pro' });
+      const key = await createA2aKey(t, 'peer');
 
-      expect(await runLabdeskIn(dataDir, ['a2a', 'enable', '--owner', freeOwner.email])).toMatchObject({ status: 0 });
-      const refused = await startTestApp({ DATA_DIR: dataDir }, { sameDatabaseAs: first });
-      try {
-        expect((await refused.call('GET', '/.well-known/agent-card.json')).status).toBe(404);
-      } finally {
-        await refused.close();
-      }
+      await enableA2a(t, ['--owner', freeOwner.email]);
+      const belowPro = await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'));
+      expect(belowPro.status).toBe(403);
+      expect(belowPro.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Pro') } });
+      expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject({ status: 403, body: { detail: expect.stringContaining('Pro') } });
+      expect((await a2aCli(t, ['status'])).stdout).toMatch(/mounted: +no: .*below Pro/);
 
-      expect(await runLabdeskIn(dataDir, ['a2a', 'enable', '--owner', proOwner.email.toUpperCase()])).toMatchObject({ status: 0 });
-      const t = await startTestApp({ DATA_DIR: dataDir }, { sameDatabaseAs: first });
-      try {
-        expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
-        await t.sql('update users set plan_code = $1 where id = $2', ['free', proOwner.id]);
-        const dropped = await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'));
-        expect(dropped.status).toBe(403);
-        expect(dropped.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Pro') } });
-        expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(403);
-      } finally {
-        await t.close();
-      }
+      await enableA2a(t, ['--owner', proOwner.email.toUpperCase()]);
+      expect(await t.sql('select owner_email from a2a_settings')).toEqual([{ owner_email: proOwner.email.toLowerCase() }]);
+      expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
+      await t.sql('update users set plan_code = $1 where id = $2', ['free', proOwner.id]);
+      const dropped = await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'));
+      expect(dropped.status).toBe(403);
+      expect(dropped.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Pro') } });
+      expect((await t.call('GET', '/.well-known/agent-card.json')).status).toBe(403);
     } finally {
-      await first.close();
+      await t.close();
+    }
+  }, 60_000);
+});
+
+describe('A2A settings files from before the database', () => {
+  test('DATA_DIR/a2a.json and a2a-keys.json are imported at start: the old key is accepted, the files renamed *.imported', async () => {
+    const dataDir = newDataDir();
+    const id = 'abcdefgh1234';
+    const secret = 'S3cretS3cretS3cretS3cretS3cretS3cretAbCd';
+    expect(secret).toMatch(/^[A-Za-z0-9]{40}$/);
+    const digest = createHash('sha256').update(secret).digest('hex');
+    fs.writeFileSync(path.join(dataDir, 'a2a.json'), JSON.stringify({ enabled: true, owner: 'admin@localhost' }));
+    fs.writeFileSync(path.join(dataDir, 'a2a-keys.json'), JSON.stringify({ keys: [{ id, label: 'old', createdAt: '2026-01-01T00:00:00.000Z', secretSha256: digest }] }));
+    const t = await startTestApp({ DATA_DIR: dataDir });
+    try {
+      const key = `ldk_a2a_${id}_${secret}`;
+      const reply = await rpc(t, key, rpcCall(1, 'GetExtendedAgentCard'));
+      expect(reply.status).toBe(200);
+      expect(reply.body.error.code).toBe(-32004);
+      expect((await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(401);
+      expect(await t.sql('select enabled, owner_email from a2a_settings')).toEqual([{ enabled: true, owner_email: 'admin@localhost' }]);
+      expect(await t.sql('select id, label, secret_sha256, created_at, revoked_at from a2a_keys')).toEqual([
+        { id, label: 'old', secret_sha256: digest, created_at: new Date('2026-01-01T00:00:00.000Z'), revoked_at: null },
+      ]);
+      expect(fs.readdirSync(dataDir).filter((name) => name.startsWith('a2a')).sort()).toEqual(['a2a-keys.json.imported', 'a2a.json.imported']);
+      expect((await a2aCli(t, ['key', 'list'])).stdout).toMatch(new RegExp(`^${id} +2026-01-01T00:00:00.000Z +active +old$`, 'm'));
+    } finally {
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('an a2a.json that is not valid stops the start (it is not read as disabled), and is left in place', async () => {
+    const t = await startTestApp();
+    const dataDir = newDataDir();
+    try {
+      fs.writeFileSync(path.join(dataDir, 'a2a.json'), '{"enabled": "yes"');
+      await expect(startTestApp({ DATA_DIR: dataDir }, { sameDatabaseAs: t })).rejects.toThrow(/a2a\.json is not valid/);
+      expect(fs.readdirSync(dataDir)).toContain('a2a.json');
+      expect(await t.sql('select * from a2a_settings')).toEqual([]);
+    } finally {
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { useFakeLlm } from './support/fake-llm';
-import { runLabdesk } from './support/cli';
+import { createA2aKey, enableA2a } from './support/a2a';
 import { makeUser, startTestApp, TestApp } from './support/app';
 import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/trajectories';
 
@@ -30,10 +30,9 @@ describe('model limits', () => {
   let key: string;
 
   beforeAll(async () => {
-    const cli = (args: string[]) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    expect((await cli(['a2a', 'enable'])).status).toBe(0);
-    key = /^key: +(ldk_a2a_\S+)$/m.exec((await cli(['a2a', 'key', 'create', '--label', 'limited'])).stdout)![1];
     t = await startTestApp({ ...model.env, ...DEFAULT_ENV, DATA_DIR: dataDir });
+    await enableA2a(t);
+    key = (await createA2aKey(t, 'limited')).plaintext;
     // A second instance on the same database: the counts are shared, not per process.
     second = await startTestApp({ ...model.env, ...DEFAULT_ENV, DATA_DIR: dataDir }, { sameDatabaseAs: t });
   }, 120_000);

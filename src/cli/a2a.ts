@@ -3,9 +3,11 @@ import { loadConfig } from '../config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { openDatabase } from '../db/orm';
 import { A2A_MAX_BODY_BYTES, A2A_RPC_PATH } from '../../facade/a2a';
-import { ownerTierOf } from '../modules/a2a/a2a-gate.service';
-import { activeKeys, configPath, createKey, DEFAULT_OWNER, keysPath, readA2aConfig, readKeys, revokeKey, writeA2aConfig } from '../modules/a2a/a2a-settings';
-import { isLoopbackHost, mountingOf } from '../modules/a2a/a2a.policy';
+import { sqlOf, Query } from '../db/sql';
+import { mountingOfFacts } from '../modules/a2a/a2a-gate.service';
+import { createKey, DEFAULT_OWNER, gateFacts, listKeys, readSettings, revokeKey, writeSettings } from '../modules/a2a/a2a-settings.repository';
+import { isLoopbackHost } from '../modules/a2a/a2a.policy';
+import { effectiveTier } from '../modules/users/plans';
 
 type Flags = { _: string[] } & Record<string, string | boolean | string[]>;
 interface Command {
@@ -22,27 +24,48 @@ const fail = (message: string): number => {
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const LABEL = /^[\p{L}\p{N} ._:@/-]{1,100}$/u;
 
-/** `labdesk a2a …`: the A2A endpoint's settings and keys, files under DATA_DIR (contracts §9). */
+/**
+ * Runs `work` on the service's database: DATABASE_URL, else the embedded one under DATA_DIR
+ * (joined when a service runs it, else started for the command). Migrations are applied first,
+ * so the commands work before the service's first start too.
+ */
+async function onDatabase<T>(work: (q: Query) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { joinRunning: true });
+  try {
+    const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { poolMax: 2 });
+    try {
+      return await work(sqlOf(orm.em.fork() as EntityManager));
+    } finally {
+      await orm.close(true);
+    }
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+/** `labdesk a2a …`: the A2A endpoint's settings and keys, in the service's database (contracts §9). Each takes effect at once on every instance. */
 export const A2A_COMMANDS: Record<string, Command> = {
   'a2a enable': {
     usage: 'labdesk a2a enable [--owner EMAIL]',
-    help: `Enables the A2A endpoint (DATA_DIR/a2a.json) from the next start of the service. The owner (default: the current one, else ${DEFAULT_OWNER}) is the account whose tier (Pro or above) gates the endpoint.`,
+    help: `Enables the A2A endpoint, at once on every instance. The owner (default: the current one, else ${DEFAULT_OWNER}) is the account whose tier (Pro or above) gates the endpoint and who pays for its model calls.`,
     async run(flags) {
-      const { dataDir } = loadConfig();
-      const owner = typeof flags.owner === 'string' ? flags.owner : readA2aConfig(dataDir).owner;
-      if (!EMAIL.test(owner)) return fail('--owner must be an email address');
-      writeA2aConfig(dataDir, { enabled: true, owner: owner.toLowerCase() });
-      out(`A2A enabled (owner ${owner}) in ${configPath(dataDir)}; it takes effect the next time the service starts.`);
+      if (flags.owner !== undefined && (typeof flags.owner !== 'string' || !EMAIL.test(flags.owner))) return fail('--owner must be an email address');
+      const owner = await onDatabase(async (q) => {
+        const owner = typeof flags.owner === 'string' ? flags.owner.toLowerCase() : (await readSettings(q)).owner;
+        await writeSettings(q, { enabled: true, owner });
+        return owner;
+      });
+      out(`A2A enabled (owner ${owner}).`);
       return 0;
     },
   },
   'a2a disable': {
     usage: 'labdesk a2a disable',
-    help: 'Disables the A2A endpoint from the next start of the service (keys are kept).',
+    help: 'Disables the A2A endpoint, at once on every instance (keys are kept; the endpoint answers 404).',
     async run() {
-      const { dataDir } = loadConfig();
-      writeA2aConfig(dataDir, { ...readA2aConfig(dataDir), enabled: false });
-      out(`A2A disabled in ${configPath(dataDir)}; it takes effect the next time the service starts.`);
+      await onDatabase(async (q) => writeSettings(q, { ...(await readSettings(q)), enabled: false }));
+      out('A2A disabled.');
       return 0;
     },
   },
@@ -52,18 +75,18 @@ export const A2A_COMMANDS: Record<string, Command> = {
     async run(flags) {
       const label = flags.label;
       if (typeof label !== 'string' || !LABEL.test(label)) return fail('--label is required: 1 to 100 letters, digits, spaces or ._:@/-');
-      const { key, plaintext } = createKey(loadConfig().dataDir, label);
-      out(`key id:  ${key.id}\nlabel:   ${key.label}\ncreated: ${key.createdAt}\nkey:     ${plaintext}\n\nThe key is shown only this once.`);
+      const { key, plaintext } = await onDatabase((q) => createKey(q, label));
+      out(`key id:  ${key.id}\nlabel:   ${key.label}\ncreated: ${key.createdAt.toISOString()}\nkey:     ${plaintext}\n\nThe key is shown only this once.`);
       return 0;
     },
   },
   'a2a key revoke': {
     usage: 'labdesk a2a key revoke KEY_ID',
-    help: 'Revokes a key; the next request with it is refused (401).',
+    help: 'Revokes a key; the next request with it is refused (401), on every instance.',
     async run(flags) {
       const id = flags._[3];
       if (!id) return fail('usage: labdesk a2a key revoke KEY_ID');
-      if (!revokeKey(loadConfig().dataDir, id)) return fail(`no active key ${id}`);
+      if (!(await onDatabase((q) => revokeKey(q, id)))) return fail(`no active key ${id}`);
       out(`key ${id} revoked`);
       return 0;
     },
@@ -72,41 +95,31 @@ export const A2A_COMMANDS: Record<string, Command> = {
     usage: 'labdesk a2a key list',
     help: 'Lists the keys: id, label, creation time, and revocation time if revoked (never a secret).',
     async run() {
-      const keys = readKeys(loadConfig().dataDir);
+      const keys = await onDatabase(listKeys);
       if (keys.length === 0) out('no keys');
-      for (const key of keys) out(`${key.id}  ${key.createdAt}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}  ${key.label}`);
+      for (const key of keys) out(`${key.id}  ${key.createdAt.toISOString()}  ${key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active'}  ${key.label}`);
       return 0;
     },
   },
   'a2a status': {
     usage: 'labdesk a2a status',
-    help: "Prints the A2A settings and whether the endpoint would be mounted: it reads the owner's tier from the database (joining a running embedded one).",
+    help: "Prints the A2A settings and whether the endpoint answers: it reads them, the keys and the owner's tier from the service's database.",
     async run() {
       const config = loadConfig();
-      const settings = readA2aConfig(config.dataDir);
-      const active = activeKeys(readKeys(config.dataDir)).length;
-      const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { joinRunning: true });
-      const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { migrate: false });
-      let owner: Awaited<ReturnType<typeof ownerTierOf>>;
-      try {
-        owner = await ownerTierOf(orm.em.fork() as EntityManager, settings.owner);
-      } finally {
-        await orm.close(true);
-        await embedded?.stop();
-      }
-      const mounting = mountingOf({ enabled: settings.enabled, host: config.host, activeKeys: active, ownerTier: owner?.tier ?? null });
+      const facts = await onDatabase((q) => gateFacts(q, null));
+      const settings = facts.settings ?? { enabled: false, owner: DEFAULT_OWNER };
+      const mounting = mountingOfFacts(facts, config.host);
+      const tier = facts.owner && effectiveTier(facts.owner, facts.owner.inActiveLab, new Date());
       const lines: [string, string][] = [
-        ['config file', configPath(config.dataDir)],
-        ['key file', keysPath(config.dataDir)],
         ['enabled', String(settings.enabled)],
         ['owner', settings.owner],
-        ['owner plan/tier', owner ? `${owner.tier} (${mounting.mounted || !/tier/.test(mounting.reason) ? 'Pro or above: ok' : 'below Pro: refused'})` : 'no such account'],
-        ['active keys', String(active)],
+        ['owner plan/tier', tier ? `${tier} (${mounting.mounted || !/tier/.test(mounting.reason) ? 'Pro or above: ok' : 'below Pro: refused'})` : 'no such account'],
+        ['active keys', String(facts.activeKeys)],
         ['file parts', `inline raw parts up to 100 MiB (request body up to ${A2A_MAX_BODY_BYTES} bytes); URL parts disabled`],
         ['artifact inline limit', '1024 KiB'],
         ['bind host', `${config.host}${isLoopbackHost(config.host) ? ' (loopback)' : ''}`],
         ['endpoint', `${config.publicUrl}${A2A_RPC_PATH}`],
-        ['mounted', mounting.mounted ? 'yes (at the next start)' : `no: ${mounting.reason}`],
+        ['mounted', mounting.mounted ? 'yes' : `no: ${mounting.reason}`],
         ['authentication required', mounting.mounted ? String(mounting.authRequired) : 'n/a'],
       ];
       for (const [name, value] of lines) out(`${`${name}:`.padEnd(26)}${value}`);

@@ -1,21 +1,27 @@
 import { ClientFactory, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import type { TestApp } from './app';
-import { runLabdeskIn } from './cli';
+import { runLabdesk } from './cli';
 import { until } from './until';
 
 /** What answers HTTP calls as the tests make them: an in-process app or a child `labdesk serve`. */
 type Caller = Pick<TestApp, 'call'>;
 
-/** `labdesk a2a enable` on a data directory. */
-export async function enableA2a(dataDir: string, env: Record<string, string> = {}) {
-  const run = await runLabdeskIn(dataDir, ['a2a', 'enable'], env);
-  expect(run).toMatchObject({ status: 0 });
+/** The service whose database `labdesk a2a …` changes: a test app, or any database by its URL. */
+export type A2aTarget = Pick<TestApp, 'databaseUrl'>;
+
+/** `labdesk a2a …` as an operator runs it, on the target's database. */
+export const a2aCli = (target: A2aTarget, args: string[], env: Record<string, string> = {}) =>
+  runLabdesk(['a2a', ...args], { DATABASE_URL: target.databaseUrl, LOG_LEVEL: 'silent', ...env });
+
+/** `labdesk a2a enable` (`args`: say `['--owner', email]`). */
+export async function enableA2a(target: A2aTarget, args: string[] = []) {
+  expect(await a2aCli(target, ['enable', ...args])).toMatchObject({ status: 0 });
 }
 
 /** `labdesk a2a key create`: the key id and the plaintext it prints once. */
-export async function createA2aKey(dataDir: string, label: string) {
-  const run = await runLabdeskIn(dataDir, ['a2a', 'key', 'create', '--label', label]);
+export async function createA2aKey(target: A2aTarget, label: string) {
+  const run = await a2aCli(target, ['key', 'create', '--label', label]);
   expect(run).toMatchObject({ status: 0 });
   return { id: /^key id: +(\S+)$/m.exec(run.stdout)![1], plaintext: /^key: +(ldk_a2a_\S+)$/m.exec(run.stdout)![1] };
 }

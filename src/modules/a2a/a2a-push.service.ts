@@ -12,8 +12,6 @@ import { retryDelaySeconds, verdictOf } from './a2a-push.policy';
 import * as taskRepo from './a2a-task.repository';
 import { taskNotFound, wireTask } from './a2a-task.service';
 import type { A2aPrincipal } from './a2a-gate.service';
-import { canUseA2aWebTools } from './a2a.policy';
-import type { Viewer } from '../auth/auth.service';
 
 /**
  * Deliveries (POSTs) one instance makes at once, over all A2A keys. One key has at most
@@ -170,23 +168,25 @@ export async function deletePushConfig(services: PushServices, principal: A2aPri
 /**
  * A task's configs for the A2A owner's web tools (GraphQL `a2aTaskPushConfigs`): whether a
  * token is set and the scheme, never the token or the credentials.
- * @throws NOT_FOUND for an unknown task, and for every task when the viewer may not use the web tools
+ * The caller authorizes first (`mayUseWebTools`).
+ * @throws NOT_FOUND for an unknown task
  */
-export async function ownerPushConfigs(em: EntityManager, viewer: Viewer, owner: string | null, taskId: string): Promise<{ id: string; taskId: string; url: string; hasToken: boolean; authScheme: string | null }[]> {
+export async function ownerPushConfigs(em: EntityManager, taskId: string): Promise<{ id: string; taskId: string; url: string; hasToken: boolean; authScheme: string | null }[]> {
   const q = sqlOf(em);
   const task = await taskRepo.findTaskById(q, taskId);
-  if (!task || !canUseA2aWebTools(viewer, owner)) throw notFound('task');
+  if (!task) throw notFound('task');
   const rows = await repo.listConfigs(q, taskId, MAX_CONFIGS_PER_TASK);
   return rows.map((row) => ({ id: row.id, taskId: row.taskId, url: row.url, hasToken: row.tokenSealed !== null, authScheme: row.authScheme }));
 }
 
 /**
- * Starts this instance's push deliveries where A2A is enabled, and answers their stop. They are
- * not jobs of the queue: each instance claims due deliveries from the outbox itself, so that what
- * is in flight per A2A key is counted in the database, over all instances.
+ * Starts this instance's push deliveries where a model is configured (only turns move tasks, and
+ * A2A may be enabled at any time), and answers their stop. They are not jobs of the queue: each
+ * instance claims due deliveries from the outbox itself, so that what is in flight per A2A key is
+ * counted in the database, over all instances.
  */
-export function startPushDeliveries(services: Services, enabled: boolean, logger: Logger): () => Promise<void> {
-  return enabled ? startDeliveries(services, logger) : async () => undefined;
+export function startPushDeliveries(services: Services, logger: Logger): () => Promise<void> {
+  return services.llm ? startDeliveries(services, logger) : async () => undefined;
 }
 
 /**

@@ -1,134 +1,171 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { digestsEqual, newSecret, randomString, sha256Hex } from '../../ids';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { dateOf, Query, sqlOf } from '../../db/sql';
+import { newSecret, randomString, sha256Hex } from '../../ids';
+import type { Logger } from '../../logger';
+import { inActiveLabSql } from '../labs/membership.repository';
+import type { PlanFacts } from '../users/user.repository';
 
 /**
- * The A2A endpoint's settings and keys: two files under DATA_DIR that the CLI edits (contracts §9).
- * `a2a.json` holds `{enabled, owner}` (read when the service starts: `enable` takes effect at the
- * next start); `a2a-keys.json` holds the keys, as SHA-256 digests of their secrets (a secret is
- * 190 random bits, so a plain digest cannot be searched). The service reads the key file again
- * whenever its size, inode or modification time changed, checked with one `stat` per request, so
- * a revocation counts from the next request on, with no stale cache.
+ * The A2A endpoint's settings and keys, in PostgreSQL (contracts §9; docs/api.md, "A2A settings
+ * and keys"): one `a2a_settings` row `{enabled, owner}` and the `a2a_keys`, each stored as the
+ * SHA-256 digest of its secret (a secret is 190 random bits, so a plain digest cannot be
+ * searched). Every instance reads them on every A2A request, so `labdesk a2a …` takes effect at
+ * once everywhere, and a database backup holds them.
  */
-export const CONFIG_FILE = 'a2a.json';
-export const KEYS_FILE = 'a2a-keys.json';
 export const KEY_PREFIX = 'ldk_a2a';
 /** The account that owns tasks and pays for their model calls when `enable` names none: the bootstrap admin. */
 export const DEFAULT_OWNER = 'admin@localhost';
 
-export interface A2aConfig {
+export interface A2aSettings {
   enabled: boolean;
-  /** Email of the account whose tier gates the endpoint and whose agent runs the tasks. */
+  /** Email (lower case) of the account whose tier gates the endpoint and whose agent runs the tasks. */
   owner: string;
 }
 
 export interface StoredKey {
   id: string;
   label: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** The settings, or the defaults (disabled, owned by the bootstrap admin) when none were ever written. */
+export async function readSettings(q: Query): Promise<A2aSettings> {
+  const [row] = await q<A2aSettings>(`select enabled, owner_email as owner from a2a_settings`);
+  return row ?? { enabled: false, owner: DEFAULT_OWNER };
+}
+
+export async function writeSettings(q: Query, settings: A2aSettings): Promise<void> {
+  await q(
+    `insert into a2a_settings (enabled, owner_email) values (?, ?)
+     on conflict (id) do update set enabled = excluded.enabled, owner_email = excluded.owner_email, updated_at = now()`,
+    [settings.enabled, settings.owner.toLowerCase()],
+  );
+}
+
+/** The owner's email while A2A is enabled, else null: who may use the A2A web tools besides admins. */
+export async function enabledOwner(q: Query): Promise<string | null> {
+  const [row] = await q<{ owner: string }>(`select owner_email as owner from a2a_settings where enabled`);
+  return row?.owner ?? null;
+}
+
+/** Every key ever created, oldest first (revoked ones too, for `key list`). */
+export async function listKeys(q: Query): Promise<StoredKey[]> {
+  const rows = await q<StoredKey>(`select id, label, created_at as "createdAt", revoked_at as "revokedAt" from a2a_keys order by created_at, id`);
+  return rows.map((row) => ({ ...row, createdAt: dateOf(row.createdAt)!, revokedAt: dateOf(row.revokedAt) }));
+}
+
+/** Creates a key; the plaintext is returned once and never stored. */
+export async function createKey(q: Query, label: string): Promise<{ key: StoredKey; plaintext: string }> {
+  const id = randomString(12);
+  const secret = newSecret(40);
+  const [row] = await q<{ createdAt: unknown }>(`insert into a2a_keys (id, label, secret_sha256) values (?, ?, ?) returning created_at as "createdAt"`, [id, label, sha256Hex(secret)]);
+  return { key: { id, label, createdAt: dateOf(row.createdAt)!, revokedAt: null }, plaintext: `${KEY_PREFIX}_${id}_${secret}` };
+}
+
+/** Revokes a key; false when there is no such unrevoked key. */
+export async function revokeKey(q: Query, id: string): Promise<boolean> {
+  return (await q(`update a2a_keys set revoked_at = now() where id = ? and revoked_at is null returning id`, [id])).length > 0;
+}
+
+const KEY_FORMAT = new RegExp(`^${KEY_PREFIX}_([a-z0-9]{12})_([A-Za-z0-9]{40})$`);
+
+/** A presented key's id and secret, or undefined when it is not shaped like a key. */
+export function parseKey(presented: string): { id: string; secret: string } | undefined {
+  const match = KEY_FORMAT.exec(presented);
+  return match ? { id: match[1], secret: match[2] } : undefined;
+}
+
+/** What the gate decides one A2A request from (`gateFacts`). */
+export interface GateFacts {
+  settings: A2aSettings | null;
+  /** The owner's plan facts, or null when no account has the owner's email. */
+  owner: PlanFacts | null;
+  activeKeys: number;
+  /** Whether any key was ever created: revoking the last one locks the endpoint, never opens it. */
+  everKeyed: boolean;
+  /** The digest of the presented key's secret, when that key exists and is not revoked. */
+  keySha256: string | null;
+}
+
+/** Everything `A2aGate` needs for one request, in one statement (every A2A request asks). */
+export async function gateFacts(q: Query, keyId: string | null): Promise<GateFacts> {
+  const [row] = await q<Record<string, unknown>>(
+    `select s.enabled, s.owner_email as owner, u.id as "ownerId", u.plan_code as "planCode", u.plan_expires_at as "planExpiresAt",
+       case when u.id is null then false else ${inActiveLabSql('u.id')} end as "inActiveLab",
+       (select count(*)::int from a2a_keys where revoked_at is null) as "activeKeys",
+       exists (select 1 from a2a_keys) as "everKeyed",
+       (select secret_sha256 from a2a_keys where id = ? and revoked_at is null) as "keySha256"
+     from (select 1) one
+     left join a2a_settings s on true
+     left join users u on u.email = s.owner_email`,
+    [keyId],
+  );
+  return {
+    settings: row.enabled === null ? null : { enabled: row.enabled as boolean, owner: row.owner as string },
+    owner: row.ownerId === null ? null : { id: row.ownerId as string, planCode: row.planCode as string, planExpiresAt: dateOf(row.planExpiresAt), inActiveLab: row.inActiveLab as boolean },
+    activeKeys: row.activeKeys as number,
+    everKeyed: row.everKeyed as boolean,
+    keySha256: row.keySha256 as string | null,
+  };
+}
+
+/** The files that held the settings and keys before they moved into the database. */
+const LEGACY_FILES = { settings: 'a2a.json', keys: 'a2a-keys.json' };
+
+/**
+ * Imports DATA_DIR/a2a.json and a2a-keys.json once, at start, then renames each to `….imported`
+ * (kept, not deleted: an operator may want to read them). Settings already in the database win;
+ * keys are matched by id, so an import repeated by a second instance on a shared volume adds
+ * nothing. A file that cannot be parsed stops the start: it is not "disabled".
+ * @throws Error naming the file when it is not valid
+ */
+export async function importA2aFiles(em: EntityManager, dataDir: string, logger: Logger): Promise<void> {
+  const settingsFile = path.join(dataDir, LEGACY_FILES.settings);
+  const keysFile = path.join(dataDir, LEGACY_FILES.keys);
+  const settings = readLegacy(settingsFile, (value): value is A2aSettings => typeof value?.enabled === 'boolean' && typeof value.owner === 'string' && value.owner !== '');
+  const keys = readLegacy(keysFile, (value): value is { keys: LegacyKey[] } => Array.isArray(value?.keys) && value.keys.every(isLegacyKey));
+  if (!settings && !keys) return;
+  await em.transactional(async (tx) => {
+    const q = sqlOf(tx as EntityManager);
+    if (settings) await q(`insert into a2a_settings (enabled, owner_email) values (?, ?) on conflict (id) do nothing`, [settings.enabled, settings.owner.toLowerCase()]);
+    for (const key of keys?.keys ?? []) {
+      await q(`insert into a2a_keys (id, label, secret_sha256, created_at, revoked_at) values (?, ?, ?, ?, ?) on conflict (id) do nothing`, [
+        key.id, key.label, key.secretSha256, key.createdAt, key.revokedAt ?? null,
+      ]);
+    }
+  });
+  for (const file of [settings && settingsFile, keys && keysFile]) {
+    if (!file) continue;
+    try {
+      fs.renameSync(file, `${file}.imported`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // another instance renamed it first
+    }
+  }
+  logger.info('A2A settings and keys imported into the database', { settings: Boolean(settings), keys: keys?.keys.length ?? 0 });
+}
+
+interface LegacyKey {
+  id: string;
+  label: string;
   createdAt: string;
-  /** SHA-256 of the secret, hex. */
   secretSha256: string;
   revokedAt?: string;
 }
 
-export const configPath = (dataDir: string) => path.join(dataDir, CONFIG_FILE);
-export const keysPath = (dataDir: string) => path.join(dataDir, KEYS_FILE);
-
-/** The config file, or the defaults (disabled) when there is none. @throws Error when it exists but is not a valid config */
-export function readA2aConfig(dataDir: string): A2aConfig {
-  const parsed = readJson(configPath(dataDir));
-  if (parsed === undefined) return { enabled: false, owner: DEFAULT_OWNER };
-  const { enabled, owner } = parsed as Partial<A2aConfig>;
-  if (typeof enabled !== 'boolean' || typeof owner !== 'string' || !owner) throw new Error(`${configPath(dataDir)} is not a valid A2A config ({"enabled": boolean, "owner": email})`);
-  return { enabled, owner };
-}
-
-export function writeA2aConfig(dataDir: string, config: A2aConfig): void {
-  writeJson(configPath(dataDir), config);
-}
-
-/** Every key ever created (revoked ones too, for `key list`). @throws Error when the file is not a valid key file */
-export function readKeys(dataDir: string): StoredKey[] {
-  const parsed = readJson(keysPath(dataDir));
-  if (parsed === undefined) return [];
-  const keys = (parsed as { keys?: unknown }).keys;
-  if (!Array.isArray(keys) || !keys.every(isStoredKey)) throw new Error(`${keysPath(dataDir)} is not a valid A2A key file`);
-  return keys;
-}
-
-/** Creates a key; the plaintext is returned once and never stored. */
-export function createKey(dataDir: string, label: string, now = new Date()): { key: StoredKey; plaintext: string } {
-  const keys = readKeys(dataDir);
-  const id = randomString(12);
-  const secret = newSecret(40);
-  const key: StoredKey = { id, label, createdAt: now.toISOString(), secretSha256: sha256Hex(secret) };
-  writeJson(keysPath(dataDir), { keys: [...keys, key] });
-  return { key, plaintext: `${KEY_PREFIX}_${id}_${secret}` };
-}
-
-/** Revokes a key; false when there is no such (unrevoked) key. */
-export function revokeKey(dataDir: string, id: string, now = new Date()): boolean {
-  const keys = readKeys(dataDir);
-  const key = keys.find((k) => k.id === id && !k.revokedAt);
-  if (!key) return false;
-  key.revokedAt = now.toISOString();
-  writeJson(keysPath(dataDir), { keys });
-  return true;
-}
-
-export const activeKeys = (keys: StoredKey[]) => keys.filter((k) => !k.revokedAt);
-
-const KEY_FORMAT = new RegExp(`^${KEY_PREFIX}_([a-z0-9]{12})_([A-Za-z0-9]{40})$`);
-
-/** The active key a presented plaintext is, if any (digests compared in constant time). */
-export function matchKey(keys: StoredKey[], presented: string): StoredKey | undefined {
-  const match = KEY_FORMAT.exec(presented);
-  if (!match) return undefined;
-  const key = keys.find((k) => k.id === match[1] && !k.revokedAt);
-  return key && digestsEqual(key.secretSha256, sha256Hex(match[2])) ? key : undefined;
-}
-
-/**
- * The key file as the service sees it on each request: parsed again only when a `stat` shows it
- * changed (size, inode, mtime). An unreadable or invalid file counts as "no valid key": every
- * bearer is refused (fail closed), never served open.
- */
-export class KeyFileWatch {
-  private seen?: { stamp: string; keys: StoredKey[] | 'invalid' };
-
-  constructor(private readonly dataDir: string) {}
-
-  current(): StoredKey[] | 'invalid' {
-    const file = keysPath(this.dataDir);
-    let stamp: string;
-    try {
-      const stat = fs.statSync(file, { bigint: true });
-      stamp = `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
-    } catch {
-      stamp = 'absent';
-    }
-    if (this.seen?.stamp !== stamp) {
-      let keys: StoredKey[] | 'invalid';
-      try {
-        keys = readKeys(this.dataDir);
-      } catch {
-        keys = 'invalid';
-      }
-      this.seen = { stamp, keys };
-    }
-    return this.seen.keys;
-  }
-}
-
-function isStoredKey(value: unknown): value is StoredKey {
-  const k = value as StoredKey;
+function isLegacyKey(value: unknown): value is LegacyKey {
+  const k = value as LegacyKey;
   return (
-    typeof k === 'object' && k !== null && typeof k.id === 'string' && typeof k.label === 'string' && typeof k.createdAt === 'string' &&
-    typeof k.secretSha256 === 'string' && /^[0-9a-f]{64}$/.test(k.secretSha256) && (k.revokedAt === undefined || typeof k.revokedAt === 'string')
+    typeof k === 'object' && k !== null && typeof k.id === 'string' && typeof k.label === 'string' && !Number.isNaN(Date.parse(k.createdAt)) &&
+    typeof k.secretSha256 === 'string' && /^[0-9a-f]{64}$/.test(k.secretSha256) && (k.revokedAt === undefined || !Number.isNaN(Date.parse(k.revokedAt)))
   );
 }
 
-function readJson(file: string): unknown {
+/** A legacy file's content when it exists (ENOENT: undefined). @throws Error when it exists but is not valid */
+function readLegacy<T>(file: string, valid: (value: any) => value is T): T | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -136,13 +173,12 @@ function readJson(file: string): unknown {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  return JSON.parse(text);
-}
-
-/** Written to a temporary file then renamed, so a reader never sees half a file; 0600, as it names accounts and digests. */
-function writeJson(file: string, value: unknown): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temporary, file);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (!valid(value)) throw new Error(`${file} is not valid, so it cannot be imported: fix or remove it`);
+  return value;
 }

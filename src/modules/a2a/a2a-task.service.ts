@@ -6,7 +6,7 @@ import type { Logger } from '../../logger';
 import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import { admitModelRequest } from '../usage/model-limits';
-import { agentMessage, decisionOf, finishTask, publishTask, runAgentTurn } from './a2a-agent';
+import { agentMessage, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, runAgentTurn } from './a2a-agent';
 import { withAbsoluteUrls } from './a2a-artifacts';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
@@ -114,7 +114,11 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
     return { task: row, moved: null, queue: true };
   });
   if (moved) publishTask(services, moved);
-  if (queue) {
+  if (queue && !services.llm) {
+    // No model here, so no turn job either: the task says so at once.
+    const failed = await repo.moveTask(sqlOf(em), task.id, 'TASK_STATE_FAILED', agentMessage(task, NO_MODEL_MESSAGE));
+    if (failed) publishTask(services, failed);
+  } else if (queue) {
     try {
       await services.jobs.send(A2A_TURN_JOB, task.id, { taskId: task.id });
     } catch (error) {
@@ -254,13 +258,14 @@ export async function cancelTask(services: TaskServices, principal: A2aPrincipal
 }
 
 /**
- * Registers the turn job when A2A is enabled (so the queue starts for it), and what brings back an
+ * Registers the turn job where a model is configured (so the queue starts for it; without one a
+ * turn fails at once, see `sendMessage`), and what brings back an
  * answer waiting on background jobs: the end of a job this instance ran, and a sweep every
  * JOB_SWEEP_SECONDS (a job that ended on an instance that died, or a wake-up lost). Both only
  * queue the task's turn job, which checks the jobs again. Answers the sweep's stop.
  */
-export function registerA2aJobs(queue: JobQueue, services: Services, enabled: boolean, logger: Logger): () => Promise<void> {
-  if (!enabled) return async () => undefined;
+export function registerA2aJobs(queue: JobQueue, services: Services, logger: Logger): () => Promise<void> {
+  if (!services.llm) return async () => undefined;
   queue.register<{ taskId: string }>(
     A2A_TURN_JOB,
     TURN_JOB,

@@ -1,6 +1,11 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
 import { forkEm, type Services } from '../../context';
+import type { Viewer } from '../auth/auth.service';
 import { pageInfoOf, PageInfo } from '../../pagination';
+import { isAdmin } from '../admin/admin.policy';
+import { canUseA2aWebTools } from './a2a.policy';
+import { enabledOwner } from './a2a-settings.repository';
 import * as repo from './a2a-task.repository';
 import { ContextRow } from './a2a-task.repository';
 import { taskOnWire, wireTask } from './a2a-task.service';
@@ -8,6 +13,12 @@ import { taskOnWire, wireTask } from './a2a-task.service';
 // Reads for the A2A owner's web tools: every principal's tasks (the callers authorize first).
 
 type Wire = Record<string, unknown>;
+
+/** Whether the viewer may use the A2A web tools now: admins, and the A2A owner while A2A is enabled (asked only for others). */
+export async function mayUseWebTools(em: EntityManager, viewer: Viewer): Promise<boolean> {
+  return isAdmin(viewer) || canUseA2aWebTools(viewer, await enabledOwner(sqlOf(em)));
+}
+
 type WebServices = Pick<Services, 'orm' | 'config'>;
 const queryOf = (services: WebServices) => sqlOf(forkEm(services));
 

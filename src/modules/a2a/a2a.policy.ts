@@ -33,22 +33,23 @@ export type Mounting =
   | { mounted: false; reason: string };
 
 /**
- * The mounting table (spec, Authentication 7), decided from the bind, the number of active keys
- * and the owner's tier (null: no such account). Checked at startup (a refusal leaves the
- * endpoint unmounted until the next start) and again on every request (a refusal then is 403).
+ * The mounting table (spec, Authentication 7), decided from the bind, the keys and the owner's
+ * tier (null: no such account), on every request (a refusal is 403). Once a key was created the
+ * endpoint stays keyed: revoking the last key locks it rather than opening it.
  */
-export function mountingOf(facts: { enabled: boolean; host: string; activeKeys: number; ownerTier: PlanCode | null }): Mounting {
+export function mountingOf(facts: { enabled: boolean; host: string; activeKeys: number; everKeyed: boolean; ownerTier: PlanCode | null }): Mounting {
   if (!facts.enabled) return { mounted: false, reason: 'A2A is not enabled (labdesk a2a enable)' };
   if (facts.ownerTier === null) return { mounted: false, reason: 'the A2A owner account does not exist' };
   if (!atLeast(facts.ownerTier, A2A_MIN_TIER)) return { mounted: false, reason: `the A2A owner's tier (${facts.ownerTier}) is below Pro` };
   if (facts.activeKeys > 0) return { mounted: true, authRequired: true };
-  if (isLoopbackHost(facts.host)) return { mounted: true, authRequired: false, warning: 'A2A endpoint open without authentication (loopback bind, no keys)' };
-  return { mounted: false, reason: 'A2A has no keys and the service listens beyond loopback (labdesk a2a key create)' };
+  if (!isLoopbackHost(facts.host)) return { mounted: false, reason: 'A2A has no keys and the service listens beyond loopback (labdesk a2a key create)' };
+  if (facts.everKeyed) return { mounted: true, authRequired: true, warning: 'every A2A key is revoked: the endpoint refuses every request (labdesk a2a key create)' };
+  return { mounted: true, authRequired: false, warning: 'A2A endpoint open without authentication (loopback bind, no keys)' };
 }
 
 /**
- * Who may use the A2A web tools (every A2A task of this server, read-only): the A2A owner named
- * in `a2a.json` and admins. `owner` is null while A2A is not enabled (admins only then).
+ * Who may use the A2A web tools (every A2A task of this server, read-only): the A2A owner
+ * (`labdesk a2a enable --owner`) and admins. `owner` is null while A2A is not enabled (admins only then).
  */
 export function canUseA2aWebTools(viewer: Viewer, owner: string | null): boolean {
   return isAdmin(viewer) || (owner !== null && !isSandboxToken(viewer) && viewer.user.email.toLowerCase() === owner.toLowerCase());

@@ -9,7 +9,6 @@ import { StreamResponse, TaskReader, taskEvents } from './a2a-task.events';
 import { MAX_HISTORY_LENGTH } from './a2a-task.repository';
 import { cancelTask, getTask, listTasks, sendMessage } from './a2a-task.service';
 import * as web from './a2a-web.service';
-import { canUseA2aWebTools } from './a2a.policy';
 import { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
 import { A2aContextConnection, A2aMessageSendPayload, A2aStreamResponse, A2aTask, A2aTaskConnection, A2aTaskList } from './a2a.types';
 
@@ -37,7 +36,7 @@ async function readerOf(ctx: Ctx): Promise<TaskReader> {
     baseUrl: ctx.baseUrl,
     stillAllowed: async (em) => {
       const current = await authenticate(em, ctx.authorization);
-      if (!current || !canUseA2aWebTools(current, ctx.services.a2aOwner)) throw notForWebTools();
+      if (!current || !(await web.mayUseWebTools(em, current))) throw notForWebTools();
     },
   };
 }
@@ -53,7 +52,7 @@ function requireA2aCaller(ctx: Ctx): A2aCaller {
 
 /** The A2A owner or an admin, signed in. @throws UNAUTHENTICATED, FORBIDDEN */
 async function requireWebTools(ctx: Ctx): Promise<void> {
-  if (!canUseA2aWebTools(await requireViewer(ctx), ctx.services.a2aOwner)) throw notForWebTools();
+  if (!(await web.mayUseWebTools(ctx.em, await requireViewer(ctx)))) throw notForWebTools();
 }
 
 /** Members given (not null): the A2A task service reads absent members as "not given". */
