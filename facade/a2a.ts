@@ -18,7 +18,8 @@ import { serveObject, ServedObject } from './byte-ranges';
 import { SseFormat, streamSubscription } from './events';
 import * as Op from './generated/operations';
 import { describe, execute, refuseInvalidUtf8, sendError } from './http';
-import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError, wireStreamResponse } from './rpc';
+import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RPC_METHODS, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError, wireStreamResponse } from './rpc';
+import { knowOperations, type RequestLabels } from '../src/metrics';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const A2A_RPC_PATH = '/a2a/v1';
@@ -86,6 +87,7 @@ export function agentCard(baseUrl: string) {
  */
 export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSchema, logger: Logger): Router {
   const router = Router();
+  knowOperations(RPC_METHODS.map((method) => method.name));
   for (const document of A2A_DOCUMENTS) {
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`facade/operations/a2a.graphql: ${errors.map((e) => e.message).join('; ')}`);
@@ -122,6 +124,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         res.locals.a2aPrincipal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization, req.headers.host);
+        res.locals.caller = (res.locals.a2aPrincipal as A2aPrincipal).id;
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('A2A admission failed', { error: describe(error) });
@@ -155,6 +158,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     async (req: Request, res: Response) => {
       const call = readEnvelope(req.body);
       if ('error' in call) return answer(res, call.id, call.error);
+      res.locals.metrics = { operation: call.method.name } satisfies RequestLabels;
       // Params are checked first: a malformed request is -32602 whatever the method then answers.
       const callerGone = new AbortController();
       res.on('close', () => callerGone.abort());

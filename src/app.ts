@@ -10,7 +10,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response } from 'express';
-import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
+import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, Kind, OperationDefinitionNode, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { MAX_RANGE_HEADER_BYTES } from '../facade/byte-ranges';
@@ -34,9 +34,14 @@ import { startLimitSweep } from './modules/usage/model-limits';
 import { startRetentionSweep } from './modules/a2a/a2a-retention';
 import { startPeriodic } from './jobs/periodic';
 import { JobQueue } from './jobs/queue';
+import { jobCounts } from './jobs/jobs.repository';
+import { appMetrics, knowOperations, requestMetrics, RequestLabels, routeOf } from './metrics';
+import { tasksByState } from './modules/a2a/a2a-task.repository';
+import { authenticate } from './modules/auth/auth.service';
 import { registerSummaryJobs } from './modules/trajectories/summaries.service';
 import { loadSealer } from './db/instance-keys';
-import { checkDatabaseReady, openDatabase } from './db/orm';
+import { checkDatabaseReady, openDatabase, type Orm } from './db/orm';
+import { sqlOf } from './db/sql';
 import { AppError, ERROR_CODES, toAppError } from './errors';
 import { Asker, GRAPHQL_LIMITS, operationLimits, PARSE_OPTIONS, screenOperation } from './graphql-limits';
 import { isAdmin } from './modules/admin/admin.policy';
@@ -51,6 +56,8 @@ import { importA2aFiles } from './modules/a2a/a2a-settings.repository';
 import { isLoopbackHost, isLoopbackHostHeader } from './modules/a2a/a2a.policy';
 import { registerA2aJobs } from './modules/a2a/a2a-task.service';
 import { startPushDeliveries } from './modules/a2a/a2a-push.service';
+import cors from 'cors';
+import { rateLimits } from './rate-limits';
 
 export interface RunningApp {
   url: string;
@@ -176,8 +183,17 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   });
   await apollo.start();
 
+  knowOperations(rootOperations(schema));
+  const metrics = metricsOf(orm);
+  app.use(requestMetrics);
   app.use(requestLog(logger));
-  app.use((req: Request, res: Response, next: NextFunction) => (servesHost(req.headers.host) ? next() : refuseHost(req, res)));
+  app.use((req: Request, res: Response, next: NextFunction) => (servesHost(req.headers.host) ? next() : refuse(req, res, HOST_REFUSED)));
+  // No cross-origin access unless an origin is allowed: then only from there, with a bearer token (no cookies).
+  if (config.corsAllowedOrigins.length) {
+    app.use(cors({ origin: config.corsAllowedOrigins, allowedHeaders: ['Authorization', 'Content-Type', 'A2A-Version', 'X-Request-Id'], exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'], maxAge: 600 }));
+  }
+  const limits = rateLimits(config.rateLimits, { redisUrl: config.redisUrl, trustProxy: config.trustProxy, logger, refuse });
+  app.use(limits.middleware);
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     try {
@@ -186,6 +202,17 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     } catch (error) {
       const appError = toAppError(error);
       sendError(res, appError.code === 'UNAVAILABLE' ? appError : new AppError('UNAVAILABLE', 'database unreachable'));
+    }
+  });
+  // Prometheus scrapes, for administrators' tokens only (docs/operations.md, "Metrics").
+  app.get('/metrics', async (req, res) => {
+    try {
+      const viewer = await authenticate(orm.em.fork() as EntityManager, req.headers.authorization);
+      if (!viewer) throw new AppError('UNAUTHENTICATED', 'metrics need an administrator\'s token: Authorization: Bearer <token>');
+      if (!isAdmin(viewer)) throw new AppError('FORBIDDEN', 'metrics are for administrators');
+      res.type(metrics.contentType).send(await metrics.text());
+    } catch (error) {
+      sendError(res, toAppError(error));
     }
   });
   app.use(webRouter(schema, services));
@@ -248,6 +275,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await Promise.allSettled(services.background);
       await blobs.releaseFiles.close();
       await pubsub.close();
+      await limits.close();
       await orm.close(true);
       await embedded?.stop();
       logger.info('labdesk stopped');
@@ -319,6 +347,7 @@ function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const ctx = makeContext(services, requestFacts(req, res, services.config));
     res.locals.graphqlContext = ctx;
+    res.locals.metrics = { route: '/graphql' } satisfies RequestLabels;
     const request = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | undefined;
     if (typeof request?.query !== 'string') return next();
     let document: DocumentNode;
@@ -327,6 +356,7 @@ function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
     } catch {
       return next();
     }
+    res.locals.metrics = { route: '/graphql', operation: operationLabelOf(document, request.operationName) } satisfies RequestLabels;
     try {
       const variables = typeof request.variables === 'string' ? parseJsonObject(request.variables) : (request.variables as Record<string, unknown> | undefined);
       const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
@@ -337,6 +367,31 @@ function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
     }
     next();
   };
+}
+
+/** Every `query:<field>`, `mutation:<field>` and `subscription:<field>` the schema has: the operation labels of /graphql requests. */
+function rootOperations(schema: GraphQLSchema): string[] {
+  const roots = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() };
+  return Object.entries(roots).flatMap(([kind, type]) => Object.keys(type?.getFields() ?? {}).map((field) => `${kind}:${field}`));
+}
+
+/** A request's operation label: its kind and first root field (`query:me`); unknown fields count as `other` in the metrics. */
+function operationLabelOf(document: DocumentNode, operationName: unknown): string | undefined {
+  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+  const operation = typeof operationName === 'string' ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+  const first = operation?.selectionSet.selections[0];
+  return operation && first?.kind === Kind.FIELD ? `${operation.operation}:${first.name.value}` : undefined;
+}
+
+/** What `/metrics` reads at scrape time from this app: its pool, and the job queue and A2A tasks over every instance. */
+function metricsOf(orm: Orm) {
+  const q = () => sqlOf(orm.em.fork() as EntityManager);
+  const pool = orm.em.getConnection().getKnex().client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+  return appMetrics({
+    pool: () => ({ used: pool.numUsed(), free: pool.numFree(), waiting: pool.numPendingAcquires() }),
+    jobs: () => jobCounts(q()),
+    a2aTasks: () => tasksByState(q()),
+  });
 }
 
 /** A GET request's `variables` parameter; anything but a JSON object is left for Apollo to refuse. */
@@ -363,14 +418,20 @@ function hostsServed(config: Config): (host: string | undefined) => boolean {
 }
 
 /** A request refused by `hostsServed`: 403, in the error body of the endpoint it was sent to. */
-function refuseHost(req: Request, res: Response): void {
-  const refused = new AppError('FORBIDDEN', 'this server listens on loopback: address it as localhost, 127.0.0.1 or [::1] (or set PUBLIC_URL)');
-  if (req.path === A2A_RPC_PATH) return void res.status(403).json(rpcFailure(null, rpcErrorOf(refused)));
-  if (req.path === '/graphql') return void res.status(403).json({ errors: [graphQLErrorOf(refused).toJSON()] });
-  sendError(res, refused);
+const HOST_REFUSED = new AppError('FORBIDDEN', 'this server listens on loopback: address it as localhost, 127.0.0.1 or [::1] (or set PUBLIC_URL)');
+
+/** A request refused before any route ran, in its path's error shape: JSON-RPC, GraphQL, or `{detail}`. */
+function refuse(req: Request, res: Response, error: AppError): void {
+  res.set(error.headers ?? {});
+  const status = ERROR_CODES[error.code].http;
+  if (req.path === A2A_RPC_PATH) return void res.status(status).json(rpcFailure(null, rpcErrorOf(error)));
+  if (req.path === '/graphql') return void res.status(status).json({ errors: [graphQLErrorOf(error).toJSON()] });
+  sendError(res, error);
 }
 
-/** Request id (taken from `X-Request-Id` when sane) and one JSON log line per request. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/** Request id (taken from `X-Request-Id` when sane) and one JSON log line per request (credentials redacted by the logger). */
 function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const given = req.headers['x-request-id'];
@@ -378,14 +439,20 @@ function requestLog(logger: Logger) {
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    // Probes come every few seconds from every balancer: worth a line only when debugging.
+    const log = PROBES.has(req.path) ? logger.debug : logger.info;
+    logger.debug('request headers', { requestId, headers: req.headers });
     res.on('finish', () => {
-      logger.info('request', {
+      log('request', {
         requestId,
         method: req.method,
         // The path as the client sent it: under a mount (`/graphql`) `req.path` is relative to it.
         path: req.originalUrl.split('?', 1)[0],
+        route: routeOf(req, res),
         status: res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
+        // The user (`user_…`) or A2A key (`key:…`) the credential named, when it was checked.
+        caller: res.locals.caller as string | undefined,
       });
     });
     next();

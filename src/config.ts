@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { S3Settings } from './blobs/s3-store';
+import type { RateLimitSettings } from './rate-limits';
 
 /** Everything the process reads from its environment, validated once at start (contracts §1). */
 /** Model-backed requests per minute and model tokens per UTC day, for a user and for an A2A key; 0 is no limit. */
@@ -74,6 +75,10 @@ export interface Config {
   a2aWaitSeconds: number;
   /** Limits on model-backed requests and tokens, per user and per A2A key (0: no limit); counted in PostgreSQL. */
   modelLimits: ModelLimits;
+  /** Requests per minute per token and per address over the whole API, and on sign-in endpoints (0: no limit). */
+  rateLimits: RateLimitSettings;
+  /** Origins of web tools allowed to call the API from a browser (CORS); none by default. */
+  corsAllowedOrigins: string[];
   /** Bytes of file artifacts one A2A workspace and one A2A owner may hold; days a finished A2A context is kept (0: for ever). */
   a2aArtifacts: { perWorkspace: number; perOwner: number; retentionDays: number };
   /**
@@ -302,6 +307,21 @@ export function loadConfig(env: Env = process.env): Config {
     keyRequestsPerMinute: limit('A2A_KEY_REQUESTS_PER_MINUTE', 20),
     keyTokensPerDay: limit('A2A_KEY_TOKENS_PER_DAY', 2_000_000),
   };
+  const rateLimits: RateLimitSettings = {
+    tokenPerMinute: limit('RATE_LIMIT_TOKEN_PER_MINUTE', 1200),
+    addressPerMinute: limit('RATE_LIMIT_ADDRESS_PER_MINUTE', 2400),
+    authPerMinute: limit('RATE_LIMIT_AUTH_PER_MINUTE', 30),
+  };
+  const corsAllowedOrigins = (value('CORS_ALLOWED_ORIGINS') ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of corsAllowedOrigins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) problems.push(`CORS_ALLOWED_ORIGINS: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path or trailing slash)`);
+  }
   const a2aArtifacts = {
     perWorkspace: positiveInt('A2A_ARTIFACT_BYTES_PER_WORKSPACE', 1024 ** 3),
     perOwner: positiveInt('A2A_ARTIFACT_BYTES_PER_OWNER', 10 * 1024 ** 3),
@@ -370,6 +390,8 @@ export function loadConfig(env: Env = process.env): Config {
     jobInstanceTimeoutSeconds,
     a2aWaitSeconds,
     modelLimits,
+    rateLimits,
+    corsAllowedOrigins,
     a2aArtifacts,
     a2aPushAllowPrivate,
     a2aPushConcurrencyPerKey,

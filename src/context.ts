@@ -75,11 +75,13 @@ export interface RequestFacts {
   callerGone?: AbortSignal;
   /** The A2A principal, when the A2A endpoint runs the operation (never from a request's own headers). */
   a2a?: A2aCaller;
+  /** Told the user id once the credential is checked (the request log names the caller). */
+  identified?: (userId: string) => void;
 }
 
 const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
-export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone, a2a }: RequestFacts): Ctx {
+export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone, a2a, identified }: RequestFacts): Ctx {
   // Forked on first use: operations whose services fork their own (the A2A rows) skip the cost.
   let forked: EntityManager | undefined;
   const emOf = () => (forked ??= services.orm.em.fork() as EntityManager);
@@ -102,6 +104,7 @@ export function makeContext(services: Services, { authorization, clientKind, req
     viewer: () =>
       (viewer ??= authenticate(emOf(), authorization, { recorder: services.activity, clock: services.clock }).then((found) => {
         signedIn = found;
+        if (found) identified?.(found.user.id);
         if (found && loaders) primeWithViewer(loaders, found);
         return found;
       })),
@@ -135,6 +138,7 @@ export function requestFacts(req: Request, res: Response, config: Config): Reque
     requestId: res.locals.requestId as string,
     origin: originOf(req, config.trustProxy),
     callerGone: gone.signal,
+    identified: (userId) => void (res.locals.caller = userId),
   };
 }
 

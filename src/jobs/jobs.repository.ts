@@ -115,3 +115,13 @@ export async function failOverOrphanedJobs(db: JobDb, names: string[], staleSeco
   const stateOf = new Map((states as { id: string; state: string }[]).map((row) => [row.id, row.state]));
   return claimed.map((job) => ({ ...job, state: stateOf.get(job.id) ?? 'failed' }));
 }
+
+/** Jobs by kind and state (queued: created or waiting for a retry), for the metrics; none before pg-boss made its schema. */
+export async function jobCounts(q: Query): Promise<{ queue: string; state: string; count: number }[]> {
+  const [{ exists }] = await q<{ exists: boolean }>(`select to_regclass('${JOB_SCHEMA}.job') is not null as exists`);
+  if (!exists) return [];
+  return q(
+    `select name as queue, case when state in ('created', 'retry') then 'queued' else state::text end as state, count(*)::int as count
+     from ${JOB_SCHEMA}.job where state in ('created', 'retry', 'active', 'failed') group by 1, 2`,
+  );
+}

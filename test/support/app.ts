@@ -56,6 +56,11 @@ let counter = 0;
  * tests the limits, with their defaults.
  */
 export const NO_MODEL_LIMITS = { LLM_USER_REQUESTS_PER_MINUTE: '0', LLM_USER_TOKENS_PER_DAY: '0', A2A_KEY_REQUESTS_PER_MINUTE: '0', A2A_KEY_TOKENS_PER_DAY: '0' };
+/**
+ * The suites send thousands of requests a minute from 127.0.0.1, and with REDIS_URL every app
+ * would count them together: test/rate-limits.test.ts tests the request limits, with their defaults.
+ */
+export const NO_RATE_LIMITS = { RATE_LIMIT_TOKEN_PER_MINUTE: '0', RATE_LIMIT_ADDRESS_PER_MINUTE: '0', RATE_LIMIT_AUTH_PER_MINUTE: '0' };
 
 export async function startTestApp(env: Record<string, string> = {}, opts: { sameDatabaseAs?: TestApp; logger?: Logger } = {}): Promise<TestApp> {
   // A second instance on the same database shares the first one's admin and leaves the drop to it.
@@ -71,6 +76,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { sam
     BOOTSTRAP_ADMIN_TOKEN: adminToken,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...NO_MODEL_LIMITS,
+    ...NO_RATE_LIMITS,
     ...env,
   });
   const app = await startApp(config, opts.logger);

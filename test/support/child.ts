@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded';
-import { CallOptions, NO_MODEL_LIMITS, Reply, replyOf } from './app';
+import { CallOptions, NO_MODEL_LIMITS, NO_RATE_LIMITS, Reply, replyOf } from './app';
 
 export interface ChildServer {
   url: string;
@@ -24,7 +24,7 @@ export async function startChildServer(env: Record<string, string>, opts: { tree
   if (!fs.existsSync(cli)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
   const port = await freePort();
   const child = spawn(process.execPath, [cli, 'serve'], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...NO_MODEL_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, LOG_LEVEL: 'silent', ...NO_MODEL_LIMITS, ...NO_RATE_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
     cwd: opts.tree,
     uid: opts.uid,

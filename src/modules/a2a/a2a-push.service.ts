@@ -4,6 +4,7 @@ import { randomString } from '../../ids';
 import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { AppError, invalid, notFound } from '../../errors';
 import type { Logger } from '../../logger';
+import { countPushAttempt } from '../../metrics';
 import { forkEm, type Services } from '../../context';
 import { checkOutboundUrl, guardedFetch, OutboundRefused, OutboundRequestFailed, userUrlPolicy } from '../../net/outbound';
 import * as repo from './a2a-push.repository';
@@ -311,5 +312,6 @@ async function attemptDelivery(services: Services, q: Query, deliveryId: string,
   }
   const attempts = delivery.attempts + 1;
   const verdict = verdictOf(outcome, attempts);
+  countPushAttempt(verdict);
   await repo.recordAttempt(q, delivery.id, claim, { outcome: verdict === 'retry' ? null : verdict, error, retryInSeconds: verdict === 'retry' ? retryDelaySeconds(attempts) : 0 });
 }

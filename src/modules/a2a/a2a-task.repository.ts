@@ -351,3 +351,8 @@ export async function allContexts(q: Query, limit: number, offset: number): Prom
   }
   return { rows: rows.map((row) => ({ contextId: row.contextId, principal: row.principal, taskCount: row.taskCount, lastActivityAt: new Date(row.lastActivityAt) })), total: Number(rows[0]?.total ?? 0) };
 }
+
+/** How many tasks are in each state, over every principal (the metrics). */
+export function tasksByState(q: Query): Promise<{ state: string; count: number }[]> {
+  return q(`select state, count(*)::int as count from a2a_tasks group by state`);
+}

@@ -6,6 +6,7 @@ import type { AgentWorkspaceConfig } from '../../config';
 import { AppError, invalid, notFound } from '../../errors';
 import { at, entriesOf, held, locate, MAX_DEPTH, openAt, openDirectory, pathError, refuse, removeAt, segmentsOf, withDirectoryAt } from './confined-fs';
 import { CapturedRun, Language, LANGUAGES, Sandbox, SandboxProcess } from './sandbox';
+import { countSandboxRun } from '../../metrics';
 
 /** A2A context ids as workspace names: one path segment, never `.` or `..`. */
 const CONTEXT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -312,7 +313,13 @@ export class Workspaces {
    *   UNAVAILABLE when code cannot run here or every sandbox slot is busy.
    */
   async run(request: RunRequest, signal?: AbortSignal): Promise<RunResult> {
-    const command = await this.prepare(request, this.config.maxRunSeconds, request.timeoutSeconds ?? Math.min(DEFAULT_RUN_SECONDS, this.config.maxRunSeconds));
+    let command;
+    try {
+      command = await this.prepare(request, this.config.maxRunSeconds, request.timeoutSeconds ?? Math.min(DEFAULT_RUN_SECONDS, this.config.maxRunSeconds));
+    } catch (error) {
+      countSandboxRun('refused');
+      throw error;
+    }
     let guard: DiskGuard | undefined;
     const run: CapturedRun = await this.sandbox.capture(command, this.config.outputBytes, (child) => {
       guard = this.guardDisk(request.workspace, child);
@@ -320,6 +327,7 @@ export class Workspaces {
       else signal?.addEventListener('abort', () => child.kill(), { once: true });
     });
     guard?.stop();
+    countSandboxRun(run.timedOut ? 'timed_out' : run.signal ? 'killed' : run.exitCode === 0 ? 'exited' : 'failed');
     return {
       exitCode: run.exitCode,
       signal: run.signal,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
+import { countModelCall } from '../../metrics';
 import type { Completion, CompletionRequest, LanguageModelClient } from '../../llm/language-model';
 import type { CatalogModel } from '../catalog/catalog.service';
 import { insertModelCall, LedgerInsert, ModelCallRow, modelCallInsert } from './usage.repository';
@@ -90,10 +91,14 @@ async function metered<T>(
   try {
     completion = await call();
   } catch (error) {
-    await insertModelCall(sqlOf(em), { ...row, tokensIn: 0, tokensOut: 0, credits: 0, latencyMs: Math.round(performance.now() - started), outcome: 'error' });
+    const latencyMs = performance.now() - started;
+    countModelCall(purpose.feature, 'error', latencyMs / 1000, 0, 0);
+    await insertModelCall(sqlOf(em), { ...row, tokensIn: 0, tokensOut: 0, credits: 0, latencyMs: Math.round(latencyMs), outcome: 'error' });
     throw error;
   }
-  const paid = { ...row, tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: creditsOf(priced, completion.tokensIn, completion.tokensOut), latencyMs: Math.round(performance.now() - started), outcome: 'ok' as const };
+  const latencyMs = performance.now() - started;
+  countModelCall(purpose.feature, 'ok', latencyMs / 1000, completion.tokensIn, completion.tokensOut);
+  const paid = { ...row, tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: creditsOf(priced, completion.tokensIn, completion.tokensOut), latencyMs: Math.round(latencyMs), outcome: 'ok' as const };
   try {
     return await keep(paid, completion);
   } catch (error) {
