@@ -86,6 +86,7 @@ const READINESS_TIMEOUT_MS = 2_000;
 /** Starts the whole service: database (embedded if no DATABASE_URL), migrations, GraphQL, facade. */
 export async function startApp(config: Config, logger: Logger = makeLogger(config.logLevel)): Promise<RunningApp> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { notice: (message) => logger.warn(message) });
+  for (const warning of config.warnings) logger.warn(warning);
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
   const orm = await openDatabase(config.databaseUrl ?? embedded!.url, {
     poolMax: config.databasePoolSize,

@@ -13,6 +13,8 @@ export interface ModelLimits {
 }
 
 export interface Config {
+  /** Variables with our prefixes that are no setting (misspellings): logged at start. */
+  warnings: string[];
   host: string;
   port: number;
   dataDir: string;
@@ -172,6 +174,61 @@ export const COMPUTE_PROVIDERS = ['manual', 'local'] as const;
 export type ComputeProvider = (typeof COMPUTE_PROVIDERS)[number];
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * Every variable `loadConfig` reads (test/config.test.ts checks this list against its source),
+ * and the `LABDESK_` ones the CLI and the tools read: what a variable with one of the service's
+ * prefixes must be, or it is a misspelling that would be silently ignored.
+ */
+export const SETTINGS = new Set([
+  'A2A_AGENT_CALL_TIMEOUT_SECONDS', 'A2A_AGENT_TEST_TIMEOUT_SECONDS', 'A2A_ARTIFACT_BYTES_PER_OWNER',
+  'A2A_ARTIFACT_BYTES_PER_WORKSPACE', 'A2A_KEEPALIVE_SECONDS', 'A2A_KEY_REQUESTS_PER_MINUTE',
+  'A2A_KEY_TOKENS_PER_DAY', 'A2A_PUSH_ALLOW_PRIVATE', 'A2A_PUSH_CONCURRENCY_PER_KEY', 'A2A_RETENTION_DAYS',
+  'A2A_WAIT_SECONDS', 'AGENT_JOBS_PER_WORKSPACE', 'AGENT_JOB_LOG_BYTES', 'AGENT_JOB_TIMEOUT_SECONDS',
+  'AGENT_SANDBOX_CGROUPS', 'AGENT_SANDBOX_CONCURRENCY', 'AGENT_SANDBOX_CPU_SECONDS',
+  'AGENT_SANDBOX_MAX_FILE_BYTES', 'AGENT_SANDBOX_MAX_PROCESSES', 'AGENT_SANDBOX_MEMORY_BYTES',
+  'AGENT_SANDBOX_NETWORK', 'AGENT_SANDBOX_OUTPUT_BYTES', 'AGENT_SANDBOX_TIMEOUT_SECONDS',
+  'AGENT_SANDBOX_UID', 'AGENT_WORKSPACE_DIR', 'AGENT_WORKSPACE_MAX_BYTES', 'AGENT_WORKSPACE_MAX_FILES',
+  'BLOB_STORE', 'BOOTSTRAP_ADMIN_TOKEN', 'COMPUTE_MAX_OPEN_LEASES', 'COMPUTE_PROVIDER', 'COMPUTE_PROVIDERS',
+  'CORS_ALLOWED_ORIGINS', 'DATABASE_CONNECT_TIMEOUT_MS', 'DATABASE_POOL_SIZE',
+  'DATABASE_STATEMENT_TIMEOUT_MS', 'DATABASE_URL', 'DATA_DIR', 'FIGURE_CDN_HOSTS', 'HOST',
+  'JOB_INSTANCE_TIMEOUT_SECONDS', 'LEASE_BOOTSTRAP_MINUTES', 'LEASE_IDLE_MINUTES', 'LLM_API_KEY',
+  'LLM_BASE_URL', 'LLM_MAX_RETRIES', 'LLM_MODEL', 'LLM_PROVIDER', 'LLM_TIMEOUT_SECONDS',
+  'LLM_USER_REQUESTS_PER_MINUTE', 'LLM_USER_TOKENS_PER_DAY', 'LOG_LEVEL', 'MAX_FIGURE_BYTES',
+  'MAX_JSON_BODY_BYTES', 'MAX_RELEASE_FILE_BYTES', 'METER_INTERVAL_SECONDS', 'PORT', 'PUBLIC_URL',
+  'RATE_LIMIT_ADDRESS_PER_MINUTE', 'RATE_LIMIT_AUTH_PER_MINUTE', 'RATE_LIMIT_TOKEN_PER_MINUTE', 'REDIS_URL',
+  'RELEASE_CACHE_BYTES', 'RELEASE_TOKEN', 'S3_ACCESS_KEY_ID', 'S3_BUCKET', 'S3_ENDPOINT',
+  'S3_FORCE_PATH_STYLE', 'S3_PUBLIC_ENDPOINT', 'S3_REGION', 'S3_SECRET_ACCESS_KEY',
+  'SANDBOX_HEARTBEAT_SECONDS', 'SEAL_KEY', 'SEAL_KEY_FILE', 'SUMMARY_JOB_RETRIES',
+  'SUMMARY_JOB_RETRY_DELAY_SECONDS', 'SUMMARY_JOB_TIMEOUT_SECONDS', 'TRUST_PROXY',
+  // The CLI's, the sandbox runtime's, compose.yaml's and the test runner's.
+  'LABDESK_URL', 'LABDESK_TOKEN', 'LABDESK_CLAIM_TOKEN', 'LABDESK_SQL_DEBUG', 'LABDESK_ADMIN_TOKEN',
+  'LABDESK_BROWSER_TESTS', 'LABDESK_SANDBOX_TESTS', 'LABDESK_PRODUCTION_TREE', 'LABDESK_PRODUCTION_TESTS', 'LABDESK_TEST_DB',
+]);
+const SETTING_PREFIXES = ['LABDESK_', 'A2A_', 'AGENT_', 'LLM_', 'S3_'];
+
+/** A warning for each variable with one of our prefixes that no setting has, naming the closest setting when one is near. */
+export function unknownSettingWarnings(env: Env): string[] {
+  return Object.keys(env)
+    .filter((name) => SETTING_PREFIXES.some((prefix) => name.startsWith(prefix)) && !SETTINGS.has(name))
+    .sort()
+    .map((name) => {
+      const closest = [...SETTINGS].map((known) => ({ known, distance: editDistance(name, known) })).sort((a, b) => a.distance - b.distance)[0];
+      return `${name} is not a setting labdesk reads, so it is ignored${closest && closest.distance <= 3 ? ` (did you mean ${closest.known}?)` : ''}`;
+    });
+}
+
+/** Levenshtein distance (two short names). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}
+
 
 /**
  * Reads and validates the configuration. Every problem is collected so that one start tells
@@ -400,6 +457,7 @@ export function loadConfig(env: Env = process.env): Config {
     a2aAgentCallTimeoutSeconds,
     agent,
     maxJsonBodyBytes,
+    warnings: unknownSettingWarnings(env),
     logLevel,
   };
 }
