@@ -10,7 +10,7 @@ type Path = (string | number)[];
 export class Checks {
   private readonly issues: FieldIssue[] = [];
 
-  text(path: Path, value: string | null | undefined, opts: { min?: number; max: number; pattern?: RegExp; hint?: string }) {
+  text(path: Path, value: string | null | undefined, opts: { min?: number; max: number; pattern?: { test(value: string): boolean }; hint?: string }) {
     if (value === null || value === undefined) return this;
     const length = [...value].length;
     if (opts.min !== undefined && length < opts.min) {

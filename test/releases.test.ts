@@ -278,6 +278,10 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     const badVersion = await upload(t, 'core', '1.0', FILE_A, A);
     expect(badVersion.status).toBe(422);
     expect(json(badVersion).detail).toEqual([expect.objectContaining({ loc: ['path', 'version'] })]);
+    // A `v`, build metadata, and a number that cannot be compared exactly (2^53 + 1) are not release versions.
+    for (const version of ['v1.0.0', '1.0.0+build.5', '9007199254740993.0.0', '1.0.0-01']) {
+      expect([version, (await upload(t, 'core', version, FILE_A, A)).status]).toEqual([version, 422]);
+    }
     for (const filename of ['.hidden', '..%2F..%2Fescape.bin', 'a%2Fb.bin']) {
       const reply = await upload(t, 'core', '1.0.0', filename, A);
       expect(reply.status).toBe(422);

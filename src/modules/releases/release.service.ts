@@ -23,7 +23,7 @@ import {
   saveFoundBinary,
   saveUploadedBinary,
 } from './release.repository';
-import { compareVersions, SEMVER } from './semver';
+import { compareVersions, RELEASE_VERSION } from './semver';
 
 export type { Manifest, ManifestFile, ReleaseBinary } from './release.repository';
 
@@ -32,7 +32,7 @@ export type Product = (typeof PRODUCTS)[number];
 /** A file name as a URL path segment and a store key segment: no separators, no dot-only names. */
 export const FILENAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
-const VERSION_RULE = { min: 1, max: 100, pattern: SEMVER, hint: 'must be a semantic version such as 1.2.3 or 1.2.3-beta.1' };
+const VERSION_RULE = { min: 1, max: 100, pattern: RELEASE_VERSION, hint: 'must be a semantic version such as 1.2.3 or 1.2.3-beta.1' };
 const FILENAME_RULE = { min: 1, max: 200, pattern: FILENAME, hint: 'must be 1-200 of A-Z a-z 0-9 . _ - (starting with a letter or digit)' };
 
 const releaseKey = (product: string, version: string, filename: string) => `releases/${product}/${version}/${filename}`;
@@ -217,7 +217,7 @@ const PUBLISHED_FILES_KEPT = 1000;
  * or not listed), so a pre-release upload is not public before its manifest is.
  */
 export async function publishedFile(em: EntityManager, product: string, version: string, filename: string): Promise<ReleaseBinary | null> {
-  if (!(PRODUCTS as readonly string[]).includes(product) || !SEMVER.test(version) || !FILENAME.test(filename)) return null;
+  if (!(PRODUCTS as readonly string[]).includes(product) || !RELEASE_VERSION.test(version) || !FILENAME.test(filename)) return null;
   // Keyed by database too: several apps in one process (tests) must not share entries.
   const key = `${em.config.get('clientUrl')}|${product}/${version}/${filename}`;
   const known = publishedFiles.get(key);
