@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The image's run-time stage (Dockerfile), and what .ci/run runs the same way: what the service
 # needs beside Node.js: bubblewrap for the agent's sandbox, CA certificates for outbound HTTPS,
-# and an ordinary user to run as (the service never needs root; docs/operations.md).
+# PostgreSQL's client tools for `labdesk backup` and `restore`, and an ordinary user to run as
+# (the service never needs root; docs/operations.md).
 # Idempotent: safe to run on a machine that has some of it already.
 set -euo pipefail
 LABDESK_UID="${LABDESK_UID:-10001}"
@@ -9,6 +10,7 @@ LABDESK_UID="${LABDESK_UID:-10001}"
 missing=()
 command -v bwrap >/dev/null || missing+=(bubblewrap)
 [ -e /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+command -v pg_dump >/dev/null || missing+=(postgresql-client)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update
   apt-get install -y --no-install-recommends "${missing[@]}"

@@ -8,6 +8,8 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
+  ListObjectVersionsCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -119,6 +121,40 @@ export class S3BlobStore implements BlobStore {
     checkKey(key);
     // S3 answers 204 whether or not the key existed.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+  }
+
+  /**
+   * Every object of the bucket with its current version id (null where the bucket keeps no
+   * versions, or the server cannot list them), for backups: pages of 1,000.
+   */
+  async *list(): AsyncGenerator<{ key: string; bytes: number; etag: string; versionId: string | null; lastModified: string }> {
+    let versions = true;
+    let keyMarker: string | undefined;
+    let versionMarker: string | undefined;
+    let token: string | undefined;
+    for (;;) {
+      if (versions) {
+        let page;
+        try {
+          page = await this.client.send(new ListObjectVersionsCommand({ Bucket: this.settings.bucket, KeyMarker: keyMarker, VersionIdMarker: versionMarker }));
+        } catch (error) {
+          if (keyMarker !== undefined) throw error;
+          versions = false; // a server without versioning support (some S3-compatible ones): plain listing
+          continue;
+        }
+        for (const v of page.Versions ?? []) {
+          if (v.IsLatest && v.Key) yield { key: v.Key, bytes: v.Size ?? 0, etag: v.ETag ?? '', versionId: v.VersionId && v.VersionId !== 'null' ? v.VersionId : null, lastModified: (v.LastModified ?? new Date(0)).toISOString() };
+        }
+        if (!page.IsTruncated) return;
+        keyMarker = page.NextKeyMarker;
+        versionMarker = page.NextVersionIdMarker;
+      } else {
+        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, ContinuationToken: token }));
+        for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, bytes: o.Size ?? 0, etag: o.ETag ?? '', versionId: null, lastModified: (o.LastModified ?? new Date(0)).toISOString() };
+        if (!page.IsTruncated) return;
+        token = page.NextContinuationToken;
+      }
+    }
   }
 
   /** `baseUrl` is for stores the service serves itself; S3 URLs point at S3's public endpoint. */

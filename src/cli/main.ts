@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
 import { A2A_COMMANDS } from './a2a';
+import { BACKUP_COMMANDS } from './backup';
 // The app, the schema and the facade load only for the commands that use them: a quick command
 // (`a2a key list`, `--help`) starts in a fraction of the time.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -273,6 +274,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ...A2A_COMMANDS,
+  ...BACKUP_COMMANDS,
 };
 
 function usage(): string {
