@@ -36,7 +36,8 @@ export function makeLogger(level: Config['logLevel'], destination?: DestinationS
       formatters: { level: (label) => ({ level: label }), log: (fields) => scrub(fields) as Record<string, unknown> },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     },
-    destination ?? pino.destination({ dest: 1, sync: true }),
+    // process.stdout as it is (not a file descriptor of pino's own): whatever wraps stdout sees the lines.
+    destination ?? process.stdout,
   );
   const write = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => base[lvl](fields ?? {}, msg.includes('ldk_') ? (scrub(msg) as string) : msg);
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
