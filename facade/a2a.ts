@@ -80,6 +80,22 @@ export function agentCard(baseUrl: string) {
   };
 }
 
+/** How long the rest of a refused body is read and dropped before the connection is cut. */
+const LINGER_MS = 5_000;
+
+/**
+ * For a request answered before its body is read: closing the connection at once, with the body
+ * still arriving, cuts its sender off mid-send (EPIPE, a reset), and it never reads the answer.
+ * Node reads and drops the rest of the body once the answer is sent (nothing is kept), as nginx's
+ * lingering close does; past LINGER_MS the connection is cut all the same.
+ */
+function dropBodyForAWhile(req: Request): void {
+  const cut = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  cut.unref();
+  req.once('end', () => clearTimeout(cut));
+  req.once('close', () => clearTimeout(cut));
+}
+
 /**
  * The A2A endpoint: the card (anonymous) and JSON-RPC at `POST /a2a/v1` (the gate decides the
  * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 `{detail}`
@@ -136,17 +152,18 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
       const refused = versionError(req.headers['a2a-version'] as string | undefined ?? (typeof version === 'string' ? version : undefined));
       if (refused) return answer(res, null, rpcErrorOf(refused));
       if (!req.is('application/json')) return answer(res, null, rpcErrorOf(a2aError('CONTENT_TYPE_NOT_SUPPORTED', 'send the request as Content-Type: application/json')));
-      // Refused by its declared length without reading it (the parser would drain it first); the connection closes.
+      // Refused by its declared length before the parser reads any of it.
       if (Number(req.headers['content-length']) > A2A_MAX_BODY_BYTES) {
-        res.setHeader('Connection', 'close');
+        dropBodyForAWhile(req);
         return answer(res, null, rpcErrorOf(new AppError('PAYLOAD_TOO_LARGE', `request body larger than ${A2A_MAX_BODY_BYTES} bytes`)), 413);
       }
       // A large body (or one of unknown length, counted as the largest) waits for no one: when the
-      // instance is reading as many as it may, it is refused unread, to be sent again shortly.
+      // instance is reading as many as it may, it is refused before it is parsed, to be sent again shortly.
       const declared = req.headers['content-length'] === undefined ? A2A_MAX_BODY_BYTES : Number(req.headers['content-length']);
       if (declared > LARGE_BODY_BYTES) {
         if (largeBytesInFlight + declared > A2A_LARGE_BODY_BYTES_IN_FLIGHT) {
-          const busy = new AppError('UNAVAILABLE', 'this server is receiving other large messages; send this one again in a few seconds', undefined, undefined, { 'Retry-After': '5', Connection: 'close' });
+          const busy = new AppError('UNAVAILABLE', 'this server is receiving other large messages; send this one again in a few seconds', undefined, undefined, { 'Retry-After': '5' });
+          dropBodyForAWhile(req);
           return answerError(res, null, busy, 503);
         }
         largeBytesInFlight += declared;

@@ -228,7 +228,7 @@ describe('A2A memory bounds for large files', () => {
     expect(got.body.result.artifacts.filter((artifact: any) => artifact.parts[0].url)).not.toHaveLength(0);
   }, 180_000);
 
-  test('five maximal SendMessages (a 100 MiB file part each) at once: one large body is read at a time, the others are refused unread (503, Retry-After), and the heap grows by less than 1 GiB', async () => {
+  test('five maximal SendMessages (a 100 MiB file part each) at once: one large body is read at a time, the others are refused before they are parsed (503, Retry-After), and the heap grows by less than 1 GiB', async () => {
     // Sent by curl from files, so that this process (the server's) holds no copy of the bodies.
     const bodyFile = path.join(dataDir, 'large-body.json');
     fs.writeFileSync(bodyFile, JSON.stringify(rpcCall(1, 'SendMessage', { message: { ...userMessage('a large file', { contextId: 'large-bodies' }), parts: [{ text: 'a large file' }, rawPart(Buffer.alloc(100 * MiB, 3), 'large.bin')] }, configuration: { returnImmediately: true } })));
