@@ -9,6 +9,7 @@ import { S3BlobStore } from '../blobs/s3-store';
 import { type Config, loadConfig } from '../config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { openDatabase } from '../db/orm';
+import { newestMigration, userTableCount } from '../db/database-facts.repository';
 import { sqlOf } from '../db/sql';
 
 /**
@@ -142,8 +143,7 @@ async function backup(outDir: string): Promise<number> {
     let migration: string | null;
     let s3Objects: Manifest['s3Objects'];
     try {
-      const q = sqlOf(orm.em.fork() as EntityManager);
-      [{ migration }] = await q<{ migration: string | null }>(`select max(name) as migration from mikro_orm_migrations`);
+      migration = await newestMigration(sqlOf(orm.em.fork() as EntityManager));
       if (config.blobStore === 's3') {
         const objects = [];
         for await (const object of new S3BlobStore(config.s3!).list()) objects.push(object);
@@ -205,7 +205,7 @@ async function restore(fromDir: string): Promise<number> {
   try {
     const orm = await openDatabase(database.url, { migrate: false, poolMax: 1 });
     try {
-      const [{ tables }] = await sqlOf(orm.em.fork() as EntityManager)<{ tables: number }>(`select count(*)::int as tables from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`);
+      const tables = await userTableCount(sqlOf(orm.em.fork() as EntityManager));
       if (tables > 0) return fail(`the database already has ${tables} tables: restore into an empty database`);
     } finally {
       await orm.close(true);
