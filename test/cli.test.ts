@@ -12,6 +12,11 @@ describe('labdesk CLI', () => {
     expect(help).toMatchObject({ status: 0, stdout: expect.stringContaining('usage: labdesk users create --email EMAIL') });
   });
 
+  test('a misspelled flag is refused (exit 2), never ignored; a flag without its value too', async () => {
+    expect(await labdesk(['users', 'create', '--email', 'a@example.org', '--nmae', 'A'])).toMatchObject({ status: 2, stderr: 'labdesk: unknown flag --nmae; see labdesk <command> --help\n' });
+    expect(await labdesk(['backup', '--out'])).toMatchObject({ status: 2, stderr: "labdesk: Option '--out <value>' argument missing\n" });
+  });
+
   test('an unreachable server is named with the reason', async () => {
     const port = await freePort();
     const run = await labdesk(['users', 'create', '--email', 'a@example.org', '--name', 'A', '--token', 'ldk_pat_x'], { LABDESK_URL: `http://127.0.0.1:${port}` });

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
@@ -23,20 +24,30 @@ interface Command {
 
 type Flags = { _: string[] } & Record<string, string | boolean | string[]>;
 
+/** Every flag of every command (`node:util` `parseArgs`); anything else is refused, so a misspelled flag is never ignored. */
+const OPTIONS = {
+  help: { type: 'boolean' },
+  url: { type: 'string' },
+  token: { type: 'string' },
+  email: { type: 'string' },
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  admin: { type: 'boolean' },
+  'token-label': { type: 'string' },
+  server: { type: 'string' },
+  'claim-token': { type: 'string' },
+  interval: { type: 'string' },
+  check: { type: 'boolean' },
+  owner: { type: 'string' },
+  label: { type: 'string' },
+  out: { type: 'string' },
+  from: { type: 'string' },
+} as const;
+
+/** @throws TypeError (the code ERR_PARSE_ARGS_…) naming a flag that no command has, or a value missing */
 function parseFlags(args: string[]): Flags {
-  const flags: Flags = { _: [] };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith('--')) {
-      flags._.push(arg);
-      continue;
-    }
-    const [key, inline] = arg.slice(2).split(/=(.*)/s, 2);
-    if (inline !== undefined) flags[key] = inline;
-    else if (args[i + 1] !== undefined && !args[i + 1].startsWith('--')) flags[key] = args[++i];
-    else flags[key] = true;
-  }
-  return flags;
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true });
+  return { ...values, _: positionals } as Flags;
 }
 
 const text = (flags: Flags, key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
@@ -284,7 +295,15 @@ function usage(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const flags = parseFlags(argv);
+  let flags: Flags;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    const flag = /'(-[^' ]+)/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) return fail(`unknown flag ${flag}; see labdesk <command> --help`);
+    return fail(message);
+  }
   const name = [flags._.slice(0, 3).join(' '), flags._.slice(0, 2).join(' '), flags._[0]].find((candidate) => candidate && COMMANDS[candidate]);
   // A group's name alone (`labdesk users`, with or without --help) lists the group's commands.
   const group = flags._.length === 1 ? Object.entries(COMMANDS).filter(([key]) => key.startsWith(`${flags._[0]} `)) : [];
