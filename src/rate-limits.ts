@@ -56,14 +56,10 @@ export function rateLimits(settings: RateLimitSettings, opts: { redisUrl?: strin
     return bearer && createHash('sha256').update(bearer).digest('base64url').slice(0, 22);
   };
   const addressKey = (req: Request) => clientAddress(req, opts.trustProxy);
-  const rules: Rule[] = [
-    { name: 'token', perMinute: settings.tokenPerMinute, keyOf: tokenKey },
-    { name: 'address', perMinute: settings.addressPerMinute, keyOf: addressKey },
-  ].filter((rule) => rule.perMinute > 0).map((rule) => ({ ...rule, limiter: limiter(rule.name, rule.perMinute) }));
-  const strict: Rule[] = [
-    { name: 'auth-token', perMinute: settings.authPerMinute, keyOf: tokenKey },
-    { name: 'auth-address', perMinute: settings.authPerMinute, keyOf: addressKey },
-  ].filter((rule) => rule.perMinute > 0).map((rule) => ({ ...rule, limiter: limiter(rule.name, rule.perMinute) }));
+  /** A rule counting `perMinute` requests per key; none when it is 0 (no limit). */
+  const rule = (name: string, perMinute: number, keyOf: Rule['keyOf']): Rule[] => (perMinute > 0 ? [{ name, perMinute, keyOf, limiter: limiter(name, perMinute) }] : []);
+  const rules = [...rule('token', settings.tokenPerMinute, tokenKey), ...rule('address', settings.addressPerMinute, addressKey)];
+  const strict = [...rule('auth-token', settings.authPerMinute, tokenKey), ...rule('auth-address', settings.authPerMinute, addressKey)];
 
   return {
     middleware(req, res, next) {

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config';
-import { startEmbeddedPostgres } from '../db/embedded';
 import { openDatabase } from '../db/orm';
 import { A2A_MAX_BODY_BYTES, A2A_RPC_PATH } from '../../facade/a2a';
 import { sqlOf, Query } from '../db/sql';
@@ -8,19 +7,8 @@ import { mountingOfFacts } from '../modules/a2a/a2a-gate.service';
 import { createKey, DEFAULT_OWNER, gateFacts, listKeys, readSettings, revokeKey, writeSettings } from '../modules/a2a/a2a-settings.repository';
 import { isLoopbackHost } from '../modules/a2a/a2a.policy';
 import { effectiveTier } from '../modules/users/plans';
+import { Command, fail, out, serviceDatabase } from './command';
 
-type Flags = { _: string[] } & Record<string, string | boolean | string[]>;
-interface Command {
-  usage: string;
-  help: string;
-  run(flags: Flags): Promise<number>;
-}
-
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const fail = (message: string): number => {
-  process.stderr.write(`labdesk: ${message}\n`);
-  return 2;
-};
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const LABEL = /^[\p{L}\p{N} ._:@/-]{1,100}$/u;
 
@@ -30,17 +18,16 @@ const LABEL = /^[\p{L}\p{N} ._:@/-]{1,100}$/u;
  * so the commands work before the service's first start too.
  */
 async function onDatabase<T>(work: (q: Query) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { joinRunning: true });
+  const database = await serviceDatabase(loadConfig());
   try {
-    const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { poolMax: 2 });
+    const orm = await openDatabase(database.url, { poolMax: 2 });
     try {
       return await work(sqlOf(orm.em.fork() as EntityManager));
     } finally {
       await orm.close(true);
     }
   } finally {
-    await embedded?.stop();
+    await database.stop();
   }
 }
 

@@ -7,10 +7,10 @@ import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { S3BlobStore } from '../blobs/s3-store';
 import { type Config, loadConfig } from '../config';
-import { startEmbeddedPostgres } from '../db/embedded';
 import { openDatabase } from '../db/orm';
 import { newestMigration, userTableCount } from '../db/database-facts.repository';
 import { sqlOf } from '../db/sql';
+import { Command, fail, out, serviceDatabase } from './command';
 
 /**
  * `labdesk backup` and `labdesk restore` (docs/operations.md, "Backup and restore"). A backup is
@@ -24,12 +24,6 @@ import { sqlOf } from '../db/sql';
 const FORMAT = 'labdesk-backup/1';
 const run = promisify(execFile);
 
-type Flags = { _: string[] } & Record<string, string | boolean | string[]>;
-interface Command {
-  usage: string;
-  help: string;
-  run(flags: Flags): Promise<number>;
-}
 
 interface FileEntry {
   /** Relative to the backup directory, `/`-separated. */
@@ -50,11 +44,6 @@ interface Manifest {
   s3Objects?: { bucket: string; objects: { key: string; bytes: number; etag: string; versionId: string | null; lastModified: string }[] };
 }
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const fail = (message: string): number => {
-  process.stderr.write(`labdesk: ${message}\n`);
-  return 2;
-};
 
 /** The directories under DATA_DIR (and AGENT_WORKSPACE_DIR) a backup copies, by their name in `files/`. */
 function fileRoots(config: Config): Record<string, string> {
@@ -62,13 +51,6 @@ function fileRoots(config: Config): Record<string, string> {
     ...(config.blobStore === 'file' ? { blobs: path.join(config.dataDir, 'blobs') } : {}),
     'a2a-artifacts': path.join(config.agent.rootDir, '.a2a-artifacts'),
   };
-}
-
-/** The service's database for the command: DATABASE_URL, or the embedded one (joined while the service runs). */
-async function databaseOf(config: Config): Promise<{ url: string; source: 'embedded' | 'external'; stop(): Promise<void> }> {
-  if (config.databaseUrl) return { url: config.databaseUrl, source: 'external', stop: async () => undefined };
-  const embedded = await startEmbeddedPostgres(config.dataDir, { joinRunning: true });
-  return { url: embedded.url, source: 'embedded', stop: embedded.stop };
 }
 
 /** pg_dump and pg_restore take the URL without its password (which `ps` would show), and the password through the environment. */
@@ -130,7 +112,7 @@ async function backup(outDir: string): Promise<number> {
   if (fs.existsSync(outDir) && fs.readdirSync(outDir).length > 0) return fail(`${outDir} is not empty: back up into a new directory`);
   fs.mkdirSync(outDir, { recursive: true, mode: 0o700 });
   const started = process.hrtime.bigint();
-  const database = await databaseOf(config);
+  const database = await serviceDatabase(config);
   let manifest: Manifest;
   try {
     const { dbname, env } = connection(database.url);
@@ -201,7 +183,7 @@ async function restore(fromDir: string): Promise<number> {
     if (fs.existsSync(root) && fs.readdirSync(root).length > 0) return fail(`${root} is not empty: restore into a new DATA_DIR (${name})`);
   }
   if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'pg'))) return fail(`${config.dataDir} already holds a database: restore into an empty DATA_DIR`);
-  const database = await databaseOf(config);
+  const database = await serviceDatabase(config);
   try {
     const orm = await openDatabase(database.url, { migrate: false, poolMax: 1 });
     try {
@@ -229,29 +211,24 @@ async function restore(fromDir: string): Promise<number> {
   return 0;
 }
 
+/** A command's work, with its failure (pg_dump missing, a damaged backup, …) said in one line (exit 2). */
+const reported = async (work: () => Promise<number>): Promise<number> => {
+  try {
+    return await work();
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+};
+
 export const BACKUP_COMMANDS: Record<string, Command> = {
   backup: {
     usage: 'labdesk backup --out DIR',
     help: 'Writes a consistent backup to a new directory: the database (pg_dump, custom format; the embedded one is found under DATA_DIR), the blobs and A2A artifacts on disk, and a manifest with checksums. With an S3 store its objects are listed with their versions, not copied. Needs pg_dump.',
-    async run(flags) {
-      if (typeof flags.out !== 'string') return fail('usage: labdesk backup --out DIR');
-      try {
-        return await backup(path.resolve(flags.out));
-      } catch (error) {
-        return fail(error instanceof Error ? error.message : String(error));
-      }
-    },
+    run: (flags) => (typeof flags.out === 'string' ? reported(() => backup(path.resolve(flags.out as string))) : Promise.resolve(fail('usage: labdesk backup --out DIR'))),
   },
   restore: {
     usage: 'labdesk restore --from DIR',
     help: 'Restores a backup into an empty DATA_DIR (embedded database) or an empty database (DATABASE_URL), after checking every checksum. Needs pg_restore.',
-    async run(flags) {
-      if (typeof flags.from !== 'string') return fail('usage: labdesk restore --from DIR');
-      try {
-        return await restore(path.resolve(flags.from));
-      } catch (error) {
-        return fail(error instanceof Error ? error.message : String(error));
-      }
-    },
+    run: (flags) => (typeof flags.from === 'string' ? reported(() => restore(path.resolve(flags.from as string))) : Promise.resolve(fail('usage: labdesk restore --from DIR'))),
   },
 };

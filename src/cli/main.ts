@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
-import { startEmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
 import { A2A_COMMANDS } from './a2a';
+import { Command, fail, Flags, serviceDatabase } from './command';
 import { BACKUP_COMMANDS } from './backup';
 // The app, the schema and the facade load only for the commands that use them: a quick command
 // (`a2a key list`, `--help`) starts in a fraction of the time.
@@ -14,15 +14,6 @@ import { BACKUP_COMMANDS } from './backup';
 const appModule = () => require('../app') as typeof import('../app');
 const schemaModule = () => require('../schema') as typeof import('../schema');
 const schemaOf = () => schemaModule().buildAppSchema((require('../pubsub') as typeof import('../pubsub')).makePubSub());
-
-/** One command: its help text and what it does with its parsed flags. */
-interface Command {
-  usage: string;
-  help: string;
-  run(flags: Flags): Promise<number>;
-}
-
-type Flags = { _: string[] } & Record<string, string | boolean | string[]>;
 
 /** Every flag of every command (`node:util` `parseArgs`); anything else is refused, so a misspelled flag is never ignored. */
 const OPTIONS = {
@@ -51,10 +42,6 @@ function parseFlags(args: string[]): Flags {
 }
 
 const text = (flags: Flags, key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
-const fail = (message: string): number => {
-  process.stderr.write(`labdesk: ${message}\n`);
-  return 2;
-};
 
 const CREDENTIALS_FILE = path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'labdesk', 'credentials.json');
 
@@ -177,14 +164,14 @@ const COMMANDS: Record<string, Command> = {
     async run() {
       const config = loadConfig();
       // Beside a running service, migrate through its database rather than stopping it.
-      const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { joinRunning: true });
-      const orm = await openDatabase(config.databaseUrl ?? embedded!.url, { migrate: false });
+      const database = await serviceDatabase(config);
+      const orm = await openDatabase(database.url, { migrate: false });
       try {
         const applied = await migrate(orm);
         process.stdout.write(applied.length ? `applied ${applied.length} migration(s):\n${applied.map((m: string) => `  ${m}`).join('\n')}\n` : 'database is up to date\n');
       } finally {
         await orm.close(true);
-        await embedded?.stop();
+        await database.stop();
       }
       return 0;
     },

@@ -1,0 +1,30 @@
+import type { Config } from '../config';
+import { startEmbeddedPostgres } from '../db/embedded';
+
+/** Parsed flags: the positionals in `_`, each flag by its name. */
+export type Flags = { _: string[] } & Record<string, string | boolean | string[]>;
+
+/** One command: its help text and what it does with its parsed flags. */
+export interface Command {
+  usage: string;
+  help: string;
+  run(flags: Flags): Promise<number>;
+}
+
+export const out = (line: string) => void process.stdout.write(`${line}\n`);
+
+/** Says what went wrong and answers the exit status of a usage or input error (2). */
+export const fail = (message: string): number => {
+  process.stderr.write(`labdesk: ${message}\n`);
+  return 2;
+};
+
+/**
+ * The service's database for a command: DATABASE_URL, or the embedded one under DATA_DIR
+ * (joined while the service runs it, else started for the command and stopped by `stop`).
+ */
+export async function serviceDatabase(config: Config): Promise<{ url: string; source: 'embedded' | 'external'; stop(): Promise<void> }> {
+  if (config.databaseUrl) return { url: config.databaseUrl, source: 'external', stop: async () => undefined };
+  const embedded = await startEmbeddedPostgres(config.dataDir, { joinRunning: true });
+  return { url: embedded.url, source: 'embedded', stop: embedded.stop };
+}
