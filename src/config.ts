@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import type { S3Settings } from './blobs/s3-store';
 import type { RateLimitSettings } from './rate-limits';
 
@@ -175,32 +176,149 @@ export type ComputeProvider = (typeof COMPUTE_PROVIDERS)[number];
 
 type Env = Record<string, string | undefined>;
 
+/** The message of a setting whose text is not what it must be, with that text. */
+const saying = (message: string) => ({ error: (issue: { input?: unknown }) => `${message} (got "${issue.input}")` });
+
+/** A whole number from `min` to `max`; anything else is refused with `message`. */
+function integer(message: string, min = 1, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .regex(/^\d+$/, saying(message))
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, saying(message));
+}
+const positive = () => integer('must be a positive integer');
+/** A limit that 0 turns off. */
+const limit = (fallback: number) => integer('must be a whole number, 0 for no limit', 0).default(fallback);
+/** A bound beyond the obvious one, with its reason: arguments for `refine`. */
+const atMost = (max: number, why: string) => [(n: number) => n <= max, `must be at most ${max} (${why})`] as const;
+const atLeast = (min: number, why: string) => [(n: number) => n >= min, `must be at least ${min} (${why})`] as const;
+
+function choice<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z.enum(values, saying(`must be one of ${values.join(', ')}`)).default(fallback);
+}
+const flag = () => choice(['false', 'true'], 'false').transform((text) => text === 'true');
+const httpUrl = () => z.string().regex(/^https?:\/\/[^/]+/, saying('must be an http(s) URL'));
+/** A comma-separated list; empty items are dropped. */
+const listOf = (item: z.ZodType<string, string>) =>
+  z
+    .string()
+    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(item));
+
+const CDN_HOST = z
+  .string()
+  .transform((host) => host.toLowerCase())
+  .pipe(z.string().regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/, { error: (issue) => `"${issue.input}" is not a host name (cdn.example.org, or *.example.org)` }));
+const ORIGIN = z.string().refine(isOrigin, { error: (issue) => `${JSON.stringify(issue.input)} is not an origin (scheme://host[:port], no path or trailing slash)` });
+const SEAL_KEY = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must hold 32 random bytes in base64 (e.g. the output of: openssl rand -base64 32)');
+
 /**
- * Every variable `loadConfig` reads (test/config.test.ts checks this list against its source),
- * and the `LABDESK_` ones the CLI and the tools read: what a variable with one of the service's
- * prefixes must be, or it is a misspelling that would be silently ignored.
+ * The environment the service reads: every setting, what its text must be, and its default.
+ * Rules that join several settings (and the defaults that follow from others) are in `loadConfig`.
+ * docs/operations.md and README's configuration table describe each one.
+ */
+const ENVIRONMENT = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: integer('must be an integer 0-65535', 0, 65535).default(8080),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  // Starting up holds one connection for the migration lock while the migrations run on another.
+  DATABASE_POOL_SIZE: positive().refine(...atLeast(2, 'one connection holds the migration lock while another runs them')).default(20),
+  DATABASE_STATEMENT_TIMEOUT_MS: positive().default(30_000),
+  DATABASE_CONNECT_TIMEOUT_MS: positive().default(5_000),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  BOOTSTRAP_ADMIN_TOKEN: z.string().regex(/^ldk_pat_[A-Za-z0-9_-]{32,200}$/, 'must look like ldk_pat_<at least 32 random characters of A-Z a-z 0-9 _ ->').optional(),
+  TRUST_PROXY: flag(),
+  PUBLIC_URL: httpUrl().transform((url) => url.replace(/\/+$/, '')).optional(),
+  BLOB_STORE: choice(['file', 's3', 'none'], 'file'),
+  S3_ENDPOINT: httpUrl().optional(),
+  S3_PUBLIC_ENDPOINT: httpUrl().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag(),
+  RELEASE_CACHE_BYTES: positive().default(10 * 1024 ** 3),
+  MAX_FIGURE_BYTES: positive().default(100 * 1024 ** 2),
+  MAX_RELEASE_FILE_BYTES: positive().default(4 * 1024 ** 3),
+  MAX_JSON_BODY_BYTES: integer('must be an integer of at least 1024', 1024).default(10 * 1024 ** 2),
+  FIGURE_CDN_HOSTS: listOf(CDN_HOST).default([]),
+  RELEASE_TOKEN: z.string().optional(),
+  SEAL_KEY: SEAL_KEY.optional(),
+  SEAL_KEY_FILE: z.string().optional(),
+  LEASE_IDLE_MINUTES: positive().default(30),
+  LEASE_BOOTSTRAP_MINUTES: positive().default(15),
+  METER_INTERVAL_SECONDS: positive().refine(...atMost(60, 'leases are charged at least every minute')).default(30),
+  SANDBOX_HEARTBEAT_SECONDS: positive().default(60),
+  COMPUTE_PROVIDERS: z
+    .string()
+    .transform((text) => text.split(',').map((name) => name.trim()).filter(Boolean))
+    .refine((names) => names.length > 0 && names.every(isComputeProvider), {
+      error: (issue) => `must list providers among ${COMPUTE_PROVIDERS.join(', ')} (got "${(issue.input as string[]).filter((name) => !isComputeProvider(name)).join(', ')}")`,
+    })
+    .transform((names) => COMPUTE_PROVIDERS.filter((name) => names.includes(name)))
+    .optional(),
+  COMPUTE_PROVIDER: z.enum(COMPUTE_PROVIDERS, saying(`must be one of ${COMPUTE_PROVIDERS.join(', ')}`)).optional(),
+  COMPUTE_MAX_OPEN_LEASES: positive().default(3),
+  LLM_PROVIDER: z.enum(LLM_PROVIDERS, saying(`must be one of ${LLM_PROVIDERS.join(', ')}`)).optional(),
+  LLM_MODEL: z.string().optional(),
+  LLM_BASE_URL: httpUrl().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_TIMEOUT_SECONDS: positive().default(60),
+  LLM_MAX_RETRIES: integer('must be an integer 0-10', 0, 10).default(2),
+  LLM_USER_REQUESTS_PER_MINUTE: limit(10),
+  LLM_USER_TOKENS_PER_DAY: limit(2_000_000),
+  A2A_KEY_REQUESTS_PER_MINUTE: limit(20),
+  A2A_KEY_TOKENS_PER_DAY: limit(2_000_000),
+  RATE_LIMIT_TOKEN_PER_MINUTE: limit(1200),
+  RATE_LIMIT_ADDRESS_PER_MINUTE: limit(2400),
+  RATE_LIMIT_AUTH_PER_MINUTE: limit(30),
+  CORS_ALLOWED_ORIGINS: listOf(ORIGIN).default([]),
+  // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
+  JOB_INSTANCE_TIMEOUT_SECONDS: positive().refine(...atLeast(3, 'heartbeats are a second apart or more')).default(60),
+  // pg-boss refuses expirations of a day or more.
+  SUMMARY_JOB_TIMEOUT_SECONDS: positive().refine((n) => n < 86_400, 'must be less than 86400 (a day)').default(1800),
+  SUMMARY_JOB_RETRIES: integer('must be an integer 0-10', 0, 10).default(3),
+  SUMMARY_JOB_RETRY_DELAY_SECONDS: positive().default(30),
+  A2A_WAIT_SECONDS: positive().refine(...atMost(600, 'a request held open longer outlives proxies')).default(60),
+  A2A_ARTIFACT_BYTES_PER_WORKSPACE: positive().default(1024 ** 3),
+  A2A_ARTIFACT_BYTES_PER_OWNER: positive().default(10 * 1024 ** 3),
+  A2A_RETENTION_DAYS: limit(30),
+  A2A_PUSH_ALLOW_PRIVATE: flag(),
+  // Half an instance's 16 delivery slots at most: one key must leave slots to the others.
+  A2A_PUSH_CONCURRENCY_PER_KEY: positive().refine(...atMost(8, 'an instance makes 16 deliveries at once; one key must leave room for the others')).default(4),
+  A2A_KEEPALIVE_SECONDS: positive().refine(...atMost(300, 'proxies close idle streams sooner')).default(15),
+  A2A_AGENT_TEST_TIMEOUT_SECONDS: positive().refine(...atMost(60, 'the test answers within the request')).default(10),
+  A2A_AGENT_CALL_TIMEOUT_SECONDS: positive().refine(...atMost(120, 'a tool call holds up the turn')).default(20),
+  AGENT_WORKSPACE_DIR: z.string().refine((dir) => path.isAbsolute(dir), saying('must be an absolute path')).optional(),
+  AGENT_WORKSPACE_MAX_BYTES: positive().default(1024 ** 3),
+  AGENT_WORKSPACE_MAX_FILES: positive().default(10_000),
+  AGENT_SANDBOX_TIMEOUT_SECONDS: positive().default(300),
+  AGENT_JOB_TIMEOUT_SECONDS: positive().default(3600),
+  AGENT_JOBS_PER_WORKSPACE: positive().default(2),
+  AGENT_SANDBOX_CPU_SECONDS: positive().default(3600),
+  // Python alone maps some 30 MiB; below 64 MiB nothing useful starts.
+  AGENT_SANDBOX_MEMORY_BYTES: positive().refine(...atLeast(64 * 1024 ** 2, '64 MiB')).default(1024 ** 3),
+  AGENT_SANDBOX_MAX_PROCESSES: positive().refine(...atLeast(4, 'the sandbox itself takes a few')).default(64),
+  AGENT_SANDBOX_MAX_FILE_BYTES: positive().default(256 * 1024 ** 2),
+  AGENT_SANDBOX_OUTPUT_BYTES: positive().refine(...atLeast(1024, '1 KiB')).default(64 * 1024),
+  AGENT_JOB_LOG_BYTES: positive().default(8 * 1024 ** 2),
+  AGENT_SANDBOX_CONCURRENCY: positive().default(4),
+  AGENT_SANDBOX_NETWORK: choice(['deny', 'allow'], 'deny'),
+  AGENT_SANDBOX_UID: integer('must be a user id other than 0', 1, 4_294_967_294).default(65534),
+  AGENT_SANDBOX_CGROUPS: choice(['auto', 'off'], 'auto'),
+  LOG_LEVEL: choice(['debug', 'info', 'warn', 'error', 'silent'], 'info'),
+});
+type Settings = z.output<typeof ENVIRONMENT>;
+
+/**
+ * Every variable `loadConfig` reads, and the `LABDESK_` ones the CLI and the tools read: what a
+ * variable with one of the service's prefixes must be, or it is a misspelling that would be
+ * silently ignored.
  */
 export const SETTINGS = new Set([
-  'A2A_AGENT_CALL_TIMEOUT_SECONDS', 'A2A_AGENT_TEST_TIMEOUT_SECONDS', 'A2A_ARTIFACT_BYTES_PER_OWNER',
-  'A2A_ARTIFACT_BYTES_PER_WORKSPACE', 'A2A_KEEPALIVE_SECONDS', 'A2A_KEY_REQUESTS_PER_MINUTE',
-  'A2A_KEY_TOKENS_PER_DAY', 'A2A_PUSH_ALLOW_PRIVATE', 'A2A_PUSH_CONCURRENCY_PER_KEY', 'A2A_RETENTION_DAYS',
-  'A2A_WAIT_SECONDS', 'AGENT_JOBS_PER_WORKSPACE', 'AGENT_JOB_LOG_BYTES', 'AGENT_JOB_TIMEOUT_SECONDS',
-  'AGENT_SANDBOX_CGROUPS', 'AGENT_SANDBOX_CONCURRENCY', 'AGENT_SANDBOX_CPU_SECONDS',
-  'AGENT_SANDBOX_MAX_FILE_BYTES', 'AGENT_SANDBOX_MAX_PROCESSES', 'AGENT_SANDBOX_MEMORY_BYTES',
-  'AGENT_SANDBOX_NETWORK', 'AGENT_SANDBOX_OUTPUT_BYTES', 'AGENT_SANDBOX_TIMEOUT_SECONDS',
-  'AGENT_SANDBOX_UID', 'AGENT_WORKSPACE_DIR', 'AGENT_WORKSPACE_MAX_BYTES', 'AGENT_WORKSPACE_MAX_FILES',
-  'BLOB_STORE', 'BOOTSTRAP_ADMIN_TOKEN', 'COMPUTE_MAX_OPEN_LEASES', 'COMPUTE_PROVIDER', 'COMPUTE_PROVIDERS',
-  'CORS_ALLOWED_ORIGINS', 'DATABASE_CONNECT_TIMEOUT_MS', 'DATABASE_POOL_SIZE',
-  'DATABASE_STATEMENT_TIMEOUT_MS', 'DATABASE_URL', 'DATA_DIR', 'FIGURE_CDN_HOSTS', 'HOST',
-  'JOB_INSTANCE_TIMEOUT_SECONDS', 'LEASE_BOOTSTRAP_MINUTES', 'LEASE_IDLE_MINUTES', 'LLM_API_KEY',
-  'LLM_BASE_URL', 'LLM_MAX_RETRIES', 'LLM_MODEL', 'LLM_PROVIDER', 'LLM_TIMEOUT_SECONDS',
-  'LLM_USER_REQUESTS_PER_MINUTE', 'LLM_USER_TOKENS_PER_DAY', 'LOG_LEVEL', 'MAX_FIGURE_BYTES',
-  'MAX_JSON_BODY_BYTES', 'MAX_RELEASE_FILE_BYTES', 'METER_INTERVAL_SECONDS', 'PORT', 'PUBLIC_URL',
-  'RATE_LIMIT_ADDRESS_PER_MINUTE', 'RATE_LIMIT_AUTH_PER_MINUTE', 'RATE_LIMIT_TOKEN_PER_MINUTE', 'REDIS_URL',
-  'RELEASE_CACHE_BYTES', 'RELEASE_TOKEN', 'S3_ACCESS_KEY_ID', 'S3_BUCKET', 'S3_ENDPOINT',
-  'S3_FORCE_PATH_STYLE', 'S3_PUBLIC_ENDPOINT', 'S3_REGION', 'S3_SECRET_ACCESS_KEY',
-  'SANDBOX_HEARTBEAT_SECONDS', 'SEAL_KEY', 'SEAL_KEY_FILE', 'SUMMARY_JOB_RETRIES',
-  'SUMMARY_JOB_RETRY_DELAY_SECONDS', 'SUMMARY_JOB_TIMEOUT_SECONDS', 'TRUST_PROXY',
+  ...Object.keys(ENVIRONMENT.shape),
   // The CLI's, the sandbox runtime's, compose.yaml's and the test runner's.
   'LABDESK_URL', 'LABDESK_TOKEN', 'LABDESK_CLAIM_TOKEN', 'LABDESK_SQL_DEBUG', 'LABDESK_ADMIN_TOKEN',
   'LABDESK_BROWSER_TESTS', 'LABDESK_SANDBOX_TESTS', 'LABDESK_PRODUCTION_TREE', 'LABDESK_PRODUCTION_TESTS', 'LABDESK_TEST_DB', 'LABDESK_TESTS_ONCE',
@@ -229,6 +347,24 @@ function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
+/**
+ * Each setting parsed on its own, so that one start names every one that is wrong (an invalid
+ * setting keeps its default, so that the rules joining settings still run and report theirs).
+ * Surrounding spaces are dropped; an empty variable counts as unset.
+ */
+function parseSettings(env: Env, problems: string[]): Settings {
+  const settings: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ENVIRONMENT.shape) as [string, z.ZodType][]) {
+    const text = env[name]?.trim() || undefined;
+    const parsed = schema.safeParse(text);
+    if (parsed.success) settings[name] = parsed.data;
+    else {
+      problems.push(...parsed.error.issues.map((issue) => `${name}${issue.path.length > 0 ? ':' : ''} ${issue.message}`));
+      settings[name] = schema.safeParse(undefined).data;
+    }
+  }
+  return settings as Settings;
+}
 
 /**
  * Reads and validates the configuration. Every problem is collected so that one start tells
@@ -237,185 +373,48 @@ function editDistance(a: string, b: string): number {
  */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  const value = (name: string) => {
-    const raw = env[name];
-    return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
-  };
-  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const raw = value(name) ?? fallback;
-    if (!(allowed as readonly string[]).includes(raw)) {
-      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
-      return fallback;
-    }
-    return raw as T;
-  };
+  const settings = parseSettings(env, problems);
+  const { HOST: host, PORT: port } = settings;
 
-  const host = value('HOST') ?? '127.0.0.1';
-  const portText = value('PORT') ?? '8080';
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) problems.push(`PORT must be an integer 0-65535 (got "${portText}")`);
-
-  const databaseUrl = value('DATABASE_URL');
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
-  }
-  const redisUrl = value('REDIS_URL');
-  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
-
-  const bootstrapAdminToken = value('BOOTSTRAP_ADMIN_TOKEN');
-  if (bootstrapAdminToken && !/^ldk_pat_[A-Za-z0-9_-]{32,200}$/.test(bootstrapAdminToken)) {
-    problems.push('BOOTSTRAP_ADMIN_TOKEN must look like ldk_pat_<at least 32 random characters of A-Z a-z 0-9 _ ->');
-  }
-
-  const trustProxy = oneOf('TRUST_PROXY', ['false', 'true'] as const, 'false') === 'true';
-
-  const publicUrl = (value('PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL');
-
-  const blobStore = oneOf('BLOB_STORE', ['file', 's3', 'none'] as const, 'file');
   let s3: S3Settings | undefined;
-  if (blobStore === 's3') {
-    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
-      if (!value(name)) problems.push(`${name} is required when BLOB_STORE=s3`);
-    }
-    for (const name of ['S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT']) {
-      if (value(name) && !/^https?:\/\/[^/]+/.test(value(name)!)) problems.push(`${name} must be an http(s) URL`);
+  if (settings.BLOB_STORE === 's3') {
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!settings[name]) problems.push(`${name} is required when BLOB_STORE=s3`);
     }
     s3 = {
-      endpoint: value('S3_ENDPOINT'),
-      publicEndpoint: value('S3_PUBLIC_ENDPOINT'),
-      bucket: value('S3_BUCKET') ?? '',
-      region: value('S3_REGION') ?? 'us-east-1',
-      accessKeyId: value('S3_ACCESS_KEY_ID') ?? '',
-      secretAccessKey: value('S3_SECRET_ACCESS_KEY') ?? '',
-      forcePathStyle: (value('S3_FORCE_PATH_STYLE') ?? 'false') === 'true',
+      endpoint: settings.S3_ENDPOINT,
+      publicEndpoint: settings.S3_PUBLIC_ENDPOINT,
+      bucket: settings.S3_BUCKET ?? '',
+      region: settings.S3_REGION,
+      accessKeyId: settings.S3_ACCESS_KEY_ID ?? '',
+      secretAccessKey: settings.S3_SECRET_ACCESS_KEY ?? '',
+      forcePathStyle: settings.S3_FORCE_PATH_STYLE,
     };
   }
-  /** A positive integer setting (bytes, minutes, seconds). */
-  const positiveInt = (name: string, fallback: number) => {
-    const text = value(name) ?? String(fallback);
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) problems.push(`${name} must be a positive integer`);
-    return n;
-  };
-  const listedProviders = providerList(value('COMPUTE_PROVIDERS'), problems);
+
+  const listedProviders = settings.COMPUTE_PROVIDERS;
   // Unset: manual, or the one provider the operator enabled when that is not manual.
-  const computeProvider = oneOf('COMPUTE_PROVIDER', COMPUTE_PROVIDERS, listedProviders?.includes('manual') === false ? listedProviders[0] : 'manual');
-  // Unset: manual and COMPUTE_PROVIDER (setting COMPUTE_PROVIDER=local, the way to enable local before
-  // this list existed, keeps working).
-  const providers = listedProviders ?? [...new Set<ComputeProvider>(['manual', computeProvider])];
-  if (!providers.includes(computeProvider)) problems.push(`COMPUTE_PROVIDER (${computeProvider}) must be one of COMPUTE_PROVIDERS (${providers.join(', ')})`);
-  const compute = {
-    idleMinutes: positiveInt('LEASE_IDLE_MINUTES', 30),
-    bootstrapMinutes: positiveInt('LEASE_BOOTSTRAP_MINUTES', 15),
-    meterSeconds: positiveInt('METER_INTERVAL_SECONDS', 30),
-    heartbeatSeconds: positiveInt('SANDBOX_HEARTBEAT_SECONDS', 60),
-    provider: computeProvider,
-    providers,
-    maxOpenLeases: positiveInt('COMPUTE_MAX_OPEN_LEASES', 3),
-  };
-  if (compute.meterSeconds > 60) problems.push('METER_INTERVAL_SECONDS must be at most 60 (leases are charged at least every minute)');
-  const databasePoolSize = positiveInt('DATABASE_POOL_SIZE', 20);
-  // Starting up holds one connection for the migration lock while the migrations run on another.
-  if (databasePoolSize < 2) problems.push('DATABASE_POOL_SIZE must be at least 2');
-  const databaseStatementTimeoutMs = positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', 30_000);
-  const databaseConnectTimeoutMs = positiveInt('DATABASE_CONNECT_TIMEOUT_MS', 5_000);
-  const releaseCacheBytes = positiveInt('RELEASE_CACHE_BYTES', 10 * 1024 ** 3);
-  const maxFigureBytes = positiveInt('MAX_FIGURE_BYTES', 100 * 1024 ** 2);
-  const maxReleaseFileBytes = positiveInt('MAX_RELEASE_FILE_BYTES', 4 * 1024 ** 3);
-  const figureCdnHosts = (value('FIGURE_CDN_HOSTS') ?? '').split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
-  for (const host of figureCdnHosts) {
-    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host)) problems.push(`FIGURE_CDN_HOSTS: "${host}" is not a host name (cdn.example.org, or *.example.org)`);
-  }
+  const provider = settings.COMPUTE_PROVIDER ?? (listedProviders?.includes('manual') === false ? listedProviders[0] : 'manual');
+  // Unset: manual and COMPUTE_PROVIDER (setting COMPUTE_PROVIDER=local, the way to enable local
+  // before this list existed, keeps working).
+  const providers = listedProviders ?? [...new Set<ComputeProvider>(['manual', provider])];
+  if (!providers.includes(provider)) problems.push(`COMPUTE_PROVIDER (${provider}) must be one of COMPUTE_PROVIDERS (${providers.join(', ')})`);
 
   let llm: Config['llm'];
-  const provider = value('LLM_PROVIDER');
-  if (provider) {
-    const model = value('LLM_MODEL');
-    const baseUrl = value('LLM_BASE_URL');
-    const timeoutSeconds = positiveInt('LLM_TIMEOUT_SECONDS', 60);
-    const retriesText = value('LLM_MAX_RETRIES') ?? '2';
-    const maxRetries = Number(retriesText);
-    if (!/^\d+$/.test(retriesText) || maxRetries > 10) problems.push(`LLM_MAX_RETRIES must be an integer 0-10 (got "${retriesText}")`);
-    if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) {
-      problems.push(`LLM_PROVIDER must be one of ${LLM_PROVIDERS.join(', ')} (got "${provider}")`);
-    } else if (!model) {
-      problems.push(`LLM_MODEL is required when LLM_PROVIDER is set (the model id to call, e.g. gpt-5 or llama3.1)`);
-    } else if (baseUrl && !/^https?:\/\/[^/]+/.test(baseUrl)) {
-      problems.push(`LLM_BASE_URL must be an http(s) URL (got "${baseUrl}")`);
-    } else {
-      llm = { provider: provider as LlmConfig['provider'], baseUrl, apiKey: value('LLM_API_KEY'), model, timeoutSeconds, maxRetries };
-    }
+  if (settings.LLM_PROVIDER) {
+    if (!settings.LLM_MODEL) problems.push('LLM_MODEL is required when LLM_PROVIDER is set (the model id to call, e.g. gpt-5 or llama3.1)');
+    llm = {
+      provider: settings.LLM_PROVIDER,
+      baseUrl: settings.LLM_BASE_URL,
+      apiKey: settings.LLM_API_KEY,
+      model: settings.LLM_MODEL ?? '',
+      timeoutSeconds: settings.LLM_TIMEOUT_SECONDS,
+      maxRetries: settings.LLM_MAX_RETRIES,
+    };
   }
 
-  const jobInstanceTimeoutSeconds = positiveInt('JOB_INSTANCE_TIMEOUT_SECONDS', 60);
-  // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
-  if (jobInstanceTimeoutSeconds < 3) problems.push('JOB_INSTANCE_TIMEOUT_SECONDS must be at least 3');
-  /** A limit that 0 turns off. */
-  const limit = (name: string, fallback: number) => {
-    const text = value(name) ?? String(fallback);
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) problems.push(`${name} must be a whole number (0: no limit)`);
-    return n;
-  };
-  const modelLimits: ModelLimits = {
-    userRequestsPerMinute: limit('LLM_USER_REQUESTS_PER_MINUTE', 10),
-    userTokensPerDay: limit('LLM_USER_TOKENS_PER_DAY', 2_000_000),
-    keyRequestsPerMinute: limit('A2A_KEY_REQUESTS_PER_MINUTE', 20),
-    keyTokensPerDay: limit('A2A_KEY_TOKENS_PER_DAY', 2_000_000),
-  };
-  const rateLimits: RateLimitSettings = {
-    tokenPerMinute: limit('RATE_LIMIT_TOKEN_PER_MINUTE', 1200),
-    addressPerMinute: limit('RATE_LIMIT_ADDRESS_PER_MINUTE', 2400),
-    authPerMinute: limit('RATE_LIMIT_AUTH_PER_MINUTE', 30),
-  };
-  const corsAllowedOrigins = (value('CORS_ALLOWED_ORIGINS') ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
-  for (const origin of corsAllowedOrigins) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) problems.push(`CORS_ALLOWED_ORIGINS: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path or trailing slash)`);
-  }
-  const a2aArtifacts = {
-    perWorkspace: positiveInt('A2A_ARTIFACT_BYTES_PER_WORKSPACE', 1024 ** 3),
-    perOwner: positiveInt('A2A_ARTIFACT_BYTES_PER_OWNER', 10 * 1024 ** 3),
-    retentionDays: limit('A2A_RETENTION_DAYS', 30),
-  };
-  const a2aWaitSeconds = positiveInt('A2A_WAIT_SECONDS', 60);
-  if (a2aWaitSeconds > 600) problems.push('A2A_WAIT_SECONDS must be at most 600 (a request held open longer outlives proxies)');
-  const a2aPushAllowPrivate = oneOf('A2A_PUSH_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true';
-  const a2aPushConcurrencyPerKey = positiveInt('A2A_PUSH_CONCURRENCY_PER_KEY', 4);
-  // Half an instance's 16 delivery slots at most: one key must leave slots to the others.
-  if (a2aPushConcurrencyPerKey > 8) problems.push('A2A_PUSH_CONCURRENCY_PER_KEY must be at most 8 (an instance makes 16 deliveries at once; one key must leave room for the others)');
-  const a2aKeepaliveSeconds = positiveInt('A2A_KEEPALIVE_SECONDS', 15);
-  if (a2aKeepaliveSeconds > 300) problems.push('A2A_KEEPALIVE_SECONDS must be at most 300 (proxies close idle streams sooner)');
-  const a2aAgentTestTimeoutSeconds = positiveInt('A2A_AGENT_TEST_TIMEOUT_SECONDS', 10);
-  if (a2aAgentTestTimeoutSeconds > 60) problems.push('A2A_AGENT_TEST_TIMEOUT_SECONDS must be at most 60 (the test answers within the request)');
-  const a2aAgentCallTimeoutSeconds = positiveInt('A2A_AGENT_CALL_TIMEOUT_SECONDS', 20);
-  if (a2aAgentCallTimeoutSeconds > 120) problems.push('A2A_AGENT_CALL_TIMEOUT_SECONDS must be at most 120 (a tool call holds up the turn)');
-  const summaryJobs = {
-    timeoutSeconds: positiveInt('SUMMARY_JOB_TIMEOUT_SECONDS', 1800),
-    retries: Number(value('SUMMARY_JOB_RETRIES') ?? '3'),
-    retryDelaySeconds: positiveInt('SUMMARY_JOB_RETRY_DELAY_SECONDS', 30),
-  };
-  // pg-boss refuses expirations of a day or more.
-  if (summaryJobs.timeoutSeconds >= 24 * 3600) problems.push('SUMMARY_JOB_TIMEOUT_SECONDS must be less than 86400 (a day)');
-  if (!/^\d+$/.test(value('SUMMARY_JOB_RETRIES') ?? '3') || summaryJobs.retries > 10) problems.push(`SUMMARY_JOB_RETRIES must be an integer 0-10 (got "${value('SUMMARY_JOB_RETRIES')}")`);
-
-  const maxBodyText = value('MAX_JSON_BODY_BYTES') ?? String(10 * 1024 * 1024);
-  const maxJsonBodyBytes = Number(maxBodyText);
-  if (!Number.isSafeInteger(maxJsonBodyBytes) || maxJsonBodyBytes < 1024) {
-    problems.push('MAX_JSON_BODY_BYTES must be an integer of at least 1024');
-  }
-
-  const dataDir = path.resolve(value('DATA_DIR') ?? './data');
-  const agent = agentWorkspaceConfig(value, positiveInt, dataDir, problems);
-  const sealKey = readSealKey(value('SEAL_KEY'), value('SEAL_KEY_FILE'), dataDir, problems);
-
-  const logLevel = oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info');
+  const dataDir = path.resolve(settings.DATA_DIR);
+  const sealKey = readSealKey(settings.SEAL_KEY, settings.SEAL_KEY_FILE, dataDir, problems);
 
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -424,42 +423,97 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     port,
     dataDir,
-    databaseUrl,
-    databasePoolSize,
-    databaseStatementTimeoutMs,
-    databaseConnectTimeoutMs,
-    blobStore,
+    databaseUrl: settings.DATABASE_URL,
+    databasePoolSize: settings.DATABASE_POOL_SIZE,
+    databaseStatementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseConnectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+    blobStore: settings.BLOB_STORE,
     s3,
-    releaseCacheBytes,
-    compute,
-    maxFigureBytes,
-    maxReleaseFileBytes,
-    figureCdnHosts,
-    releaseToken: value('RELEASE_TOKEN'),
+    releaseCacheBytes: settings.RELEASE_CACHE_BYTES,
+    compute: {
+      idleMinutes: settings.LEASE_IDLE_MINUTES,
+      bootstrapMinutes: settings.LEASE_BOOTSTRAP_MINUTES,
+      meterSeconds: settings.METER_INTERVAL_SECONDS,
+      heartbeatSeconds: settings.SANDBOX_HEARTBEAT_SECONDS,
+      provider,
+      providers,
+      maxOpenLeases: settings.COMPUTE_MAX_OPEN_LEASES,
+    },
+    maxFigureBytes: settings.MAX_FIGURE_BYTES,
+    maxReleaseFileBytes: settings.MAX_RELEASE_FILE_BYTES,
+    figureCdnHosts: settings.FIGURE_CDN_HOSTS,
+    releaseToken: settings.RELEASE_TOKEN,
     sealKey,
-    bootstrapAdminToken,
-    publicUrl,
-    publicUrlFromEnv: value('PUBLIC_URL') !== undefined,
-    trustProxy,
-    redisUrl,
+    bootstrapAdminToken: settings.BOOTSTRAP_ADMIN_TOKEN,
+    publicUrl: settings.PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    publicUrlFromEnv: settings.PUBLIC_URL !== undefined,
+    trustProxy: settings.TRUST_PROXY,
+    redisUrl: settings.REDIS_URL,
     llm,
-    summaryJobs,
-    jobInstanceTimeoutSeconds,
-    a2aWaitSeconds,
-    modelLimits,
-    rateLimits,
-    corsAllowedOrigins,
-    a2aArtifacts,
-    a2aPushAllowPrivate,
-    a2aPushConcurrencyPerKey,
-    a2aKeepaliveSeconds,
-    a2aAgentTestTimeoutSeconds,
-    a2aAgentCallTimeoutSeconds,
-    agent,
-    maxJsonBodyBytes,
+    summaryJobs: {
+      timeoutSeconds: settings.SUMMARY_JOB_TIMEOUT_SECONDS,
+      retries: settings.SUMMARY_JOB_RETRIES,
+      retryDelaySeconds: settings.SUMMARY_JOB_RETRY_DELAY_SECONDS,
+    },
+    jobInstanceTimeoutSeconds: settings.JOB_INSTANCE_TIMEOUT_SECONDS,
+    a2aWaitSeconds: settings.A2A_WAIT_SECONDS,
+    modelLimits: {
+      userRequestsPerMinute: settings.LLM_USER_REQUESTS_PER_MINUTE,
+      userTokensPerDay: settings.LLM_USER_TOKENS_PER_DAY,
+      keyRequestsPerMinute: settings.A2A_KEY_REQUESTS_PER_MINUTE,
+      keyTokensPerDay: settings.A2A_KEY_TOKENS_PER_DAY,
+    },
+    rateLimits: {
+      tokenPerMinute: settings.RATE_LIMIT_TOKEN_PER_MINUTE,
+      addressPerMinute: settings.RATE_LIMIT_ADDRESS_PER_MINUTE,
+      authPerMinute: settings.RATE_LIMIT_AUTH_PER_MINUTE,
+    },
+    corsAllowedOrigins: settings.CORS_ALLOWED_ORIGINS,
+    a2aArtifacts: {
+      perWorkspace: settings.A2A_ARTIFACT_BYTES_PER_WORKSPACE,
+      perOwner: settings.A2A_ARTIFACT_BYTES_PER_OWNER,
+      retentionDays: settings.A2A_RETENTION_DAYS,
+    },
+    a2aPushAllowPrivate: settings.A2A_PUSH_ALLOW_PRIVATE,
+    a2aPushConcurrencyPerKey: settings.A2A_PUSH_CONCURRENCY_PER_KEY,
+    a2aKeepaliveSeconds: settings.A2A_KEEPALIVE_SECONDS,
+    a2aAgentTestTimeoutSeconds: settings.A2A_AGENT_TEST_TIMEOUT_SECONDS,
+    a2aAgentCallTimeoutSeconds: settings.A2A_AGENT_CALL_TIMEOUT_SECONDS,
+    agent: {
+      rootDir: settings.AGENT_WORKSPACE_DIR ? path.resolve(settings.AGENT_WORKSPACE_DIR) : path.join(dataDir, 'workspaces'),
+      maxWorkspaceBytes: settings.AGENT_WORKSPACE_MAX_BYTES,
+      maxWorkspaceFiles: settings.AGENT_WORKSPACE_MAX_FILES,
+      maxRunSeconds: settings.AGENT_SANDBOX_TIMEOUT_SECONDS,
+      jobSeconds: settings.AGENT_JOB_TIMEOUT_SECONDS,
+      jobsPerWorkspace: settings.AGENT_JOBS_PER_WORKSPACE,
+      cpuSeconds: settings.AGENT_SANDBOX_CPU_SECONDS,
+      memoryBytes: settings.AGENT_SANDBOX_MEMORY_BYTES,
+      maxProcesses: settings.AGENT_SANDBOX_MAX_PROCESSES,
+      maxFileBytes: settings.AGENT_SANDBOX_MAX_FILE_BYTES,
+      outputBytes: settings.AGENT_SANDBOX_OUTPUT_BYTES,
+      jobLogBytes: settings.AGENT_JOB_LOG_BYTES,
+      concurrency: settings.AGENT_SANDBOX_CONCURRENCY,
+      networkAllowed: settings.AGENT_SANDBOX_NETWORK === 'allow',
+      sandboxUid: settings.AGENT_SANDBOX_UID,
+      cgroups: settings.AGENT_SANDBOX_CGROUPS,
+    },
+    maxJsonBodyBytes: settings.MAX_JSON_BODY_BYTES,
     warnings: unknownSettingWarnings(env),
-    logLevel,
+    logLevel: settings.LOG_LEVEL,
   };
+}
+
+function isComputeProvider(name: string): name is ComputeProvider {
+  return (COMPUTE_PROVIDERS as readonly string[]).includes(name);
+}
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.origin === text && /^https?:$/.test(url.protocol);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -471,76 +525,20 @@ function readSealKey(inline: string | undefined, file: string | undefined, dataD
     problems.push('set SEAL_KEY or SEAL_KEY_FILE, not both');
     return undefined;
   }
-  let text = inline;
-  if (file) {
-    try {
-      text = fs.readFileSync(path.resolve(dataDir, file), 'utf8').trim();
-    } catch (error) {
-      problems.push(`SEAL_KEY_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${path.resolve(dataDir, file)})`);
-      return undefined;
-    }
-  }
-  if (text === undefined) return undefined;
-  const key = Buffer.from(text, 'base64');
-  if (!/^[A-Za-z0-9+/]{43}=$/.test(text) || key.length !== 32) {
-    problems.push(`${file ? 'SEAL_KEY_FILE' : 'SEAL_KEY'} must hold 32 random bytes in base64 (e.g. the output of: openssl rand -base64 32)`);
+  if (inline) return Buffer.from(inline, 'base64');
+  if (!file) return undefined;
+  const where = path.resolve(dataDir, file);
+  let text: string;
+  try {
+    text = fs.readFileSync(where, 'utf8').trim();
+  } catch (error) {
+    problems.push(`SEAL_KEY_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${where})`);
     return undefined;
   }
-  return key;
-}
-
-/**
- * `COMPUTE_PROVIDERS`, the providers requests may choose (undefined when unset). `local` makes
- * the service start processes for whoever asks, so only the operator enables it.
- */
-function providerList(raw: string | undefined, problems: string[]): ComputeProvider[] | undefined {
-  if (raw === undefined) return undefined;
-  const listed = raw.split(',').map((name) => name.trim()).filter(Boolean);
-  const unknown = listed.filter((name) => !(COMPUTE_PROVIDERS as readonly string[]).includes(name));
-  if (listed.length === 0 || unknown.length > 0) {
-    problems.push(`COMPUTE_PROVIDERS must list providers among ${COMPUTE_PROVIDERS.join(', ')} (got "${unknown.join(', ') || raw}")`);
+  const parsed = SEAL_KEY.safeParse(text);
+  if (!parsed.success) {
+    problems.push(`SEAL_KEY_FILE ${parsed.error.issues[0].message}`);
     return undefined;
   }
-  return COMPUTE_PROVIDERS.filter((name) => listed.includes(name));
-}
-
-/** The agent workspace settings (`AGENT_…`), validated with the rest. */
-function agentWorkspaceConfig(
-  value: (name: string) => string | undefined,
-  positiveInt: (name: string, fallback: number) => number,
-  dataDir: string,
-  problems: string[],
-): AgentWorkspaceConfig {
-  const rootText = value('AGENT_WORKSPACE_DIR');
-  if (rootText !== undefined && !path.isAbsolute(rootText)) problems.push(`AGENT_WORKSPACE_DIR must be an absolute path (got "${rootText}")`);
-  const network = value('AGENT_SANDBOX_NETWORK') ?? 'deny';
-  const cgroupsText = value('AGENT_SANDBOX_CGROUPS') ?? 'auto';
-  if (cgroupsText !== 'auto' && cgroupsText !== 'off') problems.push(`AGENT_SANDBOX_CGROUPS must be one of auto, off (got "${cgroupsText}")`);
-  if (network !== 'deny' && network !== 'allow') problems.push(`AGENT_SANDBOX_NETWORK must be one of deny, allow (got "${network}")`);
-  const uidText = value('AGENT_SANDBOX_UID') ?? '65534';
-  const sandboxUid = Number(uidText);
-  if (!/^\d+$/.test(uidText) || sandboxUid < 1 || sandboxUid > 4294967294) problems.push(`AGENT_SANDBOX_UID must be a user id other than 0 (got "${uidText}")`);
-  const config: AgentWorkspaceConfig = {
-    rootDir: rootText !== undefined && path.isAbsolute(rootText) ? path.resolve(rootText) : path.join(dataDir, 'workspaces'),
-    maxWorkspaceBytes: positiveInt('AGENT_WORKSPACE_MAX_BYTES', 1024 ** 3),
-    maxWorkspaceFiles: positiveInt('AGENT_WORKSPACE_MAX_FILES', 10_000),
-    maxRunSeconds: positiveInt('AGENT_SANDBOX_TIMEOUT_SECONDS', 300),
-    jobSeconds: positiveInt('AGENT_JOB_TIMEOUT_SECONDS', 3600),
-    jobsPerWorkspace: positiveInt('AGENT_JOBS_PER_WORKSPACE', 2),
-    cpuSeconds: positiveInt('AGENT_SANDBOX_CPU_SECONDS', 3600),
-    memoryBytes: positiveInt('AGENT_SANDBOX_MEMORY_BYTES', 1024 ** 3),
-    maxProcesses: positiveInt('AGENT_SANDBOX_MAX_PROCESSES', 64),
-    maxFileBytes: positiveInt('AGENT_SANDBOX_MAX_FILE_BYTES', 256 * 1024 ** 2),
-    outputBytes: positiveInt('AGENT_SANDBOX_OUTPUT_BYTES', 64 * 1024),
-    jobLogBytes: positiveInt('AGENT_JOB_LOG_BYTES', 8 * 1024 ** 2),
-    concurrency: positiveInt('AGENT_SANDBOX_CONCURRENCY', 4),
-    networkAllowed: network === 'allow',
-    sandboxUid,
-    cgroups: cgroupsText === 'off' ? 'off' : 'auto',
-  };
-  // Python alone maps some 30 MiB; below 64 MiB nothing useful starts.
-  if (config.memoryBytes < 64 * 1024 ** 2) problems.push('AGENT_SANDBOX_MEMORY_BYTES must be at least 67108864 (64 MiB)');
-  if (config.outputBytes < 1024) problems.push('AGENT_SANDBOX_OUTPUT_BYTES must be at least 1024');
-  if (config.maxProcesses < 4) problems.push('AGENT_SANDBOX_MAX_PROCESSES must be at least 4 (the sandbox itself takes a few)');
-  return config;
+  return Buffer.from(text, 'base64');
 }

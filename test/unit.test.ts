@@ -19,7 +19,7 @@ describe('configuration', () => {
 
   test('every problem is reported at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', BLOB_STORE: 'ftp', LLM_PROVIDER: 'x', BOOTSTRAP_ADMIN_TOKEN: 'short', DATABASE_POOL_SIZE: '1' })).toThrow(
-      /PORT[\s\S]*DATABASE_URL[\s\S]*BOOTSTRAP_ADMIN_TOKEN[\s\S]*BLOB_STORE[\s\S]*DATABASE_POOL_SIZE[\s\S]*LLM_PROVIDER/,
+      /PORT[\s\S]*DATABASE_URL[\s\S]*DATABASE_POOL_SIZE[\s\S]*BOOTSTRAP_ADMIN_TOKEN[\s\S]*BLOB_STORE[\s\S]*LLM_PROVIDER/,
     );
   });
 
