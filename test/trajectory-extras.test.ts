@@ -613,7 +613,7 @@ describe('fork', () => {
     expect((await meta(pat, parent.id)).body).toMatchObject({ count: 4, head_uuid: parent.head, forked_from: null });
   });
 
-  test('the fork’s meta: owner the caller, private (in the caller’s active lab), forked_from set, source "fork"', async () => {
+  test('the fork’s meta: owner the caller, shared with the caller’s active lab, forked_from set, source "fork"', async () => {
     const forked = await fork(quinn, parent.id, { head_uuid: parent.records[1].uuid });
     expectStatus(forked, 201);
     const reply = await meta(quinn, forked.body.session_id);
@@ -623,7 +623,7 @@ describe('fork', () => {
       session_id: forked.body.session_id,
       owner_id: quinn.id,
       lab_id: lab.id,
-      visibility: 'private',
+      visibility: 'lab',
       count: 2,
       head_uuid: parent.records[1].uuid,
       bytes: bytesOfRaw(parentRaws.slice(0, 2)),
@@ -632,12 +632,12 @@ describe('fork', () => {
       source: 'fork',
       open_annotations: 0,
     });
-    // The new owner writes it; the parent's owner does not see it until quinn shares it.
+    // The new owner writes it; the lab (the parent's owner too) reads it but cannot write it, until quinn makes it private.
     expect(await append(quinn, forked.body.session_id, parent.records[1].uuid, chain(1, parent.records[1].uuid))).toMatchObject({ status: 200, body: { count: 3 } });
-    expectError(await meta(pat, forked.body.session_id), 404);
-    expectStatus(await setVisibility(quinn, forked.body.session_id, { visibility: 'lab' }), 200);
     expectStatus(await meta(pat, forked.body.session_id), 200);
     expectError(await append(pat, forked.body.session_id, null, chain(1)), 403);
+    expectStatus(await setVisibility(quinn, forked.body.session_id, { visibility: 'private' }), 200);
+    expectError(await meta(pat, forked.body.session_id), 404);
   });
 
   test('an admin in a lab forking another user’s private session gets a private fork: the admin’s lab members cannot read it', async () => {
@@ -651,6 +651,10 @@ describe('fork', () => {
     expect((await meta(labAdmin, forked.body.session_id)).body).toMatchObject({ visibility: 'private', lab_id: adminLab.id, count: 3 });
     expectError(await read(adminLabMember, forked.body.session_id), 404);
     expect((await board(adminLabMember, adminLab.id)).body.items).toEqual([]);
+    // A session shared with a lab the admin is not active in: read as an admin, so private too.
+    const ofOtherLab = await fork(labAdmin, parent.id, { head_uuid: parent.head });
+    expect((await meta(labAdmin, ofOtherLab.body.session_id)).body).toMatchObject({ visibility: 'private', lab_id: adminLab.id, count: 4 });
+    expectError(await read(adminLabMember, ofOtherLab.body.session_id), 404);
   });
 
   test('a caller without an active lab (an admin; a user in no lab) gets a private fork', async () => {
@@ -666,11 +670,12 @@ describe('fork', () => {
     expect((await meta(rex, byRex.body.session_id)).body).toMatchObject({ owner_id: rex.id, visibility: 'private', lab_id: null, count: 1 });
   });
 
-  test('the owner with an active lab forking their own session → a private fork in that lab (sharing is an explicit act)', async () => {
+  test('the owner with an active lab forking their own session, even a private one → a fork shared with that lab', async () => {
     const own = await makeSession(pat);
     const forked = await fork(pat, own.id, { head_uuid: own.head });
     expectStatus(forked, 201);
-    expect((await meta(pat, forked.body.session_id)).body).toMatchObject({ owner_id: pat.id, visibility: 'private', lab_id: lab.id, count: 3 });
+    expect((await meta(pat, forked.body.session_id)).body).toMatchObject({ owner_id: pat.id, visibility: 'lab', lab_id: lab.id, count: 3 });
+    expectStatus(await meta(quinn, forked.body.session_id), 200);
   });
 
   test('head_uuid not in the session (unknown, or a record of another session) → 404 {detail}; nothing is created or charged', async () => {

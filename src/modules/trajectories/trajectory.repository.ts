@@ -360,18 +360,18 @@ export async function forkPoint(q: Query, trajectoryId: string, uuid: string): P
 }
 
 /**
- * A fork: a new private trajectory `forkId` holding the parent's records through `seq`.
+ * A fork: a new trajectory `forkId` (`visibility` as the service decided) holding the parent's records through `seq`.
  * Content-addressed payloads are shared (the object outlives either trajectory); payload rows
  * are copied, so the fork does not depend on the parent's lifetime.
  */
 export async function insertFork(
   q: Query,
-  fork: { id: string; ownerId: string; labId: string | null; title: string | null; parentId: string; headUuid: string; seq: number; bytes: number },
+  fork: { id: string; ownerId: string; labId: string | null; visibility: 'private' | 'lab'; title: string | null; parentId: string; headUuid: string; seq: number; bytes: number },
 ) {
   await q(
     `insert into trajectories (id, owner_id, lab_id, visibility, title, source, count, head_uuid, bytes, forked_from_session, forked_from_uuid)
-     values (?, ?, ?, 'private', ?, 'fork', ?, ?, ?, ?, ?)`,
-    [fork.id, fork.ownerId, fork.labId, fork.title, fork.seq, fork.headUuid, fork.bytes, fork.parentId, fork.headUuid],
+     values (?, ?, ?, ?, ?, 'fork', ?, ?, ?, ?, ?)`,
+    [fork.id, fork.ownerId, fork.labId, fork.visibility, fork.title, fork.seq, fork.headUuid, fork.bytes, fork.parentId, fork.headUuid],
   );
   await q(
     `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)

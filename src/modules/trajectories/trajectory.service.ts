@@ -334,11 +334,11 @@ export async function listTrajectories(em: EntityManager, viewer: Viewer, filter
 
 /**
  * Forks a trajectory the viewer can view: a new trajectory owned by the viewer, seeded with the
- * records up to and including `headUuid`. The fork always starts private, whatever the parent's
- * visibility: sharing is the new owner's explicit act, so a fork can never publish records the
- * parent's readers could not see (an admin forking a private trajectory, say). It belongs to the
- * viewer's lab when they have an active one (the parent's lab first), so sharing it later needs
- * no lab_id. The copy is charged to the viewer's storage.
+ * records up to and including `headUuid`, charged to the viewer's storage. It belongs to the
+ * viewer's lab when they have an active one (the parent's lab first) and is shared with it
+ * (`lab`, the spec's state table), unless the viewer reads the parent only as an administrator
+ * (someone else's private session, or a session of a lab they are not active in): that fork
+ * stays `private`, so it never shows a lab records its members could not read.
  * @throws NOT_FOUND (trajectory, or `headUuid` not in it), PAYLOAD_TOO_LARGE
  */
 export async function forkTrajectory(em: EntityManager, viewer: Viewer, sessionId: string, headUuid: string) {
@@ -351,7 +351,9 @@ export async function forkTrajectory(em: EntityManager, viewer: Viewer, sessionI
     const labId = role ? parent.labId : await firstActiveLabOf(q, viewer.user.id);
     const forkId = randomUUID();
     await chargeStorage(q, viewer, head.bytes);
-    await repo.insertFork(q, { id: forkId, ownerId: viewer.user.id, labId, title: parent.title, parentId: sessionId, headUuid, seq: head.seq, bytes: head.bytes });
+    const readsAsMember = parent.ownerId === viewer.user.id || (role !== null && parent.visibility === 'lab');
+    const visibility = labId !== null && readsAsMember ? 'lab' : 'private';
+    await repo.insertFork(q, { id: forkId, ownerId: viewer.user.id, labId, visibility, title: parent.title, parentId: sessionId, headUuid, seq: head.seq, bytes: head.bytes });
     return { sessionId: forkId, forkedFrom: { sessionId, headUuid }, count: head.seq };
   });
 }
