@@ -18,7 +18,7 @@ import { serveObject, ServedObject } from './byte-ranges';
 import { SseFormat, streamSubscription } from './events';
 import * as Op from './generated/operations';
 import { describe, execute, refuseInvalidUtf8, sendError } from './http';
-import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RPC_METHODS, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, versionError, wireStreamResponse } from './rpc';
+import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RPC_METHODS, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, wireStreamResponse } from './rpc';
 import { knowOperations, type RequestLabels } from '../src/metrics';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -56,17 +56,20 @@ export const AGENT_VERSION = '0.1.0';
 
 /**
  * The agent card: an allowlisted projection (A2A §5.7, contracts §9), every member written here
- * and nothing taken from the service's internals. Capabilities say what is built now.
+ * and nothing taken from the service's internals. Capabilities say what is built now; bearer
+ * security is declared only while keys are required (the open loopback endpoint asks for none).
  */
-export function agentCard(baseUrl: string) {
+export function agentCard(baseUrl: string, authRequired: boolean) {
   return {
     name: 'labdesk analysis agent',
     description: 'Analyses research questions for collaborators of this labdesk server, answering in text.',
     version: AGENT_VERSION,
     supportedInterfaces: [{ url: `${baseUrl}${A2A_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     capabilities: { streaming: true, pushNotifications: true },
-    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } } },
-    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    ...(authRequired && {
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    }),
     defaultInputModes: INPUT_MEDIA_TYPES,
     defaultOutputModes: OUTPUT_MEDIA_TYPES,
     skills: [
@@ -110,14 +113,15 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   }
 
   router.get(AGENT_CARD_PATH, async (req: Request, res: Response) => {
+    let authRequired: boolean;
     try {
-      await gate.current(services.orm.em.fork() as EntityManager);
+      authRequired = (await gate.current(services.orm.em.fork() as EntityManager)).mounting.authRequired;
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === 'INTERNAL') logger.error('A2A card: mounting check failed', { error: describe(error) });
       return sendError(res, appError);
     }
-    const body = JSON.stringify(agentCard(baseUrlOf(req, services)));
+    const body = JSON.stringify(agentCard(baseUrlOf(req, services), authRequired));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     varyByOrigin(res, services.config);
     res.setHeader('Cache-Control', `public, max-age=${CARD_MAX_AGE_SECONDS}`);
@@ -148,9 +152,6 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
         if (appError.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
         return answer(res, null, rpcErrorOf(appError), ERROR_CODES[appError.code].http);
       }
-      const version = req.query['A2A-Version'];
-      const refused = versionError(req.headers['a2a-version'] as string | undefined ?? (typeof version === 'string' ? version : undefined));
-      if (refused) return answer(res, null, rpcErrorOf(refused));
       if (!req.is('application/json')) return answer(res, null, rpcErrorOf(a2aError('CONTENT_TYPE_NOT_SUPPORTED', 'send the request as Content-Type: application/json')));
       // Refused by its declared length before the parser reads any of it.
       if (Number(req.headers['content-length']) > A2A_MAX_BODY_BYTES) {
@@ -173,7 +174,8 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     },
     express.json({ limit: A2A_MAX_BODY_BYTES, strict: false, verify: (_req, _res, buffer) => refuseInvalidUtf8(buffer) }),
     async (req: Request, res: Response) => {
-      const call = readEnvelope(req.body);
+      const versionParameter = req.query['A2A-Version'];
+      const call = readEnvelope(req.body, (req.headers['a2a-version'] as string | undefined) ?? (typeof versionParameter === 'string' ? versionParameter : undefined));
       if ('error' in call) return answer(res, call.id, call.error);
       res.locals.metrics = { operation: call.method.name } satisfies RequestLabels;
       // Params are checked first: a malformed request is -32602 whatever the method then answers.

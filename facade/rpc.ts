@@ -202,30 +202,47 @@ const METHODS = new Map(RPC_METHODS.map((method) => [method.name, method]));
 const VERSION = /^1\.0(\.\d+)?$/;
 
 /** The error of an `A2A-Version` this server does not speak (undefined: absent, empty, 1.0 or 1.0.x). */
-export function versionError(version: string | undefined): AppError | undefined {
+function versionError(version: string | undefined): RpcError | undefined {
   const given = version?.trim();
   if (!given || VERSION.test(given)) return undefined;
-  return a2aError('VERSION_NOT_SUPPORTED', `A2A-Version ${given.slice(0, 20)} is not supported; this server speaks 1.0`);
+  return rpcErrorOf(a2aError('VERSION_NOT_SUPPORTED', `A2A-Version ${given.slice(0, 20)} is not supported; this server speaks 1.0`));
 }
 
 /**
- * Checks a parsed body against the JSON-RPC 2.0 envelope. Returns the call, or the error to
- * answer with the id to echo (null when the id itself is what is wrong, or unknown).
+ * A2A 0.3's method names. A client that calls one without `A2A-Version` speaks 0.3 (absent means
+ * 0.3, A2A §3.6.2): it is told which version is served, not that the method does not exist.
  */
-export function readEnvelope(body: unknown): RpcCall | { id: RpcId; error: RpcError } {
-  if (Array.isArray(body)) return { id: null, error: { code: INVALID_REQUEST, message: 'batches are not supported: send one request per POST' } };
-  if (typeof body !== 'object' || body === null) return { id: null, error: { code: INVALID_REQUEST, message: 'the request must be a JSON object' } };
+const V03_METHODS = new Set([
+  'message/send', 'message/stream', 'tasks/get', 'tasks/list', 'tasks/cancel', 'tasks/resubscribe',
+  'tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list',
+  'tasks/pushNotificationConfig/delete', 'agent/getAuthenticatedExtendedCard',
+]);
+
+/**
+ * Checks a parsed body against the JSON-RPC 2.0 envelope and the requested A2A version (the
+ * `A2A-Version` header or query parameter). Returns the call, or the error to answer with the id
+ * to echo (null when the id itself is what is wrong). A version this server does not speak is
+ * refused before the rest of the envelope is read, with the request's id when it has one.
+ */
+export function readEnvelope(body: unknown, version?: string): RpcCall | { id: RpcId; error: RpcError } {
+  const wrongVersion = versionError(version);
+  if (Array.isArray(body)) return { id: null, error: wrongVersion ?? { code: INVALID_REQUEST, message: 'batches are not supported: send one request per POST' } };
+  if (typeof body !== 'object' || body === null) return { id: null, error: wrongVersion ?? { code: INVALID_REQUEST, message: 'the request must be a JSON object' } };
   const request = body as Record<string, unknown>;
   const { id } = request;
   // A number beyond 2^53 - 1 (or a fraction) may not come back as it was sent: JSON.parse has already rounded it.
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) {
-    return { id: null, error: { code: INVALID_REQUEST, message: 'id must be a string or an integer of at most 2^53 - 1' } };
+    return { id: null, error: wrongVersion ?? { code: INVALID_REQUEST, message: 'id must be a string or an integer of at most 2^53 - 1' } };
   }
+  if (wrongVersion) return { id, error: wrongVersion };
   if (request.jsonrpc !== '2.0') return { id, error: { code: INVALID_REQUEST, message: 'jsonrpc must be "2.0"' } };
   if (typeof request.method !== 'string') return { id, error: { code: INVALID_REQUEST, message: 'method must be a string' } };
   const params = request.params ?? {};
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return { id, error: { code: INVALID_REQUEST, message: 'params must be an object' } };
   const method = METHODS.get(request.method);
+  if (!method && !version?.trim() && V03_METHODS.has(request.method)) {
+    return { id, error: rpcErrorOf(a2aError('VERSION_NOT_SUPPORTED', `${request.method} is an A2A 0.3 method; this server speaks A2A 1.0 only (send A2A-Version: 1.0 and call SendMessage, GetTask, …)`)) };
+  }
   if (!method) return { id, error: { code: METHOD_NOT_FOUND, message: `method not found: ${request.method.slice(0, 100)}` } };
   const camel = camelKeys(params) as Record<string, unknown>;
   const tooDeep = Object.keys(camel).filter((name) => valueDeeperThan(camel[name], MAX_PARAMS_DEPTH));

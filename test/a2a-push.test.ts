@@ -418,6 +418,34 @@ describe('A2A push notifications', () => {
     expect(row).toEqual({ outcome: 'failed', attempts: 1, last_error: 'rebind.example resolves to 10.0.0.5, a private address' });
   });
 
+  test('a host that does not resolve at registration is accepted (split DNS, a resolver down); delivery retries until it resolves', async () => {
+    let asked = 0;
+    const previous = t.app.services.outboundLookup;
+    // Registration and the first delivery find no address; the retry finds the receiver's.
+    t.app.services.outboundLookup = async (host) => {
+      if (host !== 'late.example') return previous ? previous(host) : [{ address: '127.0.0.1', family: 4 }];
+      if (++asked <= 2) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      return [{ address: '127.0.0.1', family: 4 }];
+    };
+    try {
+      const url = receiver.url('/late').replace('127.0.0.1', 'late.example');
+      const { id: taskId, release } = await runningTask(t, alice);
+      const created = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
+      expect(created.body.result).toMatchObject({ url });
+      await callA2a(t, alice, 'CancelTask', { id: taskId });
+      release();
+      const [row] = await until('the delivery to arrive', async () => {
+        const rows = await t.sql(`select outcome, attempts, last_error from a2a_push_deliveries where task_id = $1`, [taskId]);
+        return rows[0]?.outcome && rows;
+      });
+      expect(row).toEqual({ outcome: 'delivered', attempts: 2, last_error: null });
+      expect(receiver.at('/late').map((r) => r.body.task.status.state)).toEqual(['TASK_STATE_CANCELED']);
+      expect(asked).toBe(3);
+    } finally {
+      t.app.services.outboundLookup = previous;
+    }
+  });
+
   test("GraphQL a2aTaskPushConfigs: the A2A owner sees a task's configs without token or credentials; another account gets NOT_FOUND", async () => {
     const taskId = await canceledTask(t, alice);
     await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'gql', url: receiver.url('/gql'), token: 'tok-gql-secret', authentication: { scheme: 'Basic', credentials: 'cred-gql-secret' } });

@@ -189,6 +189,11 @@ describe('A2A endpoint with keys', () => {
       const reply = await rpcRaw(t, alice.plaintext, `{"jsonrpc":"2.0","id":2,"method":"${method}","params":${params}}`);
       expect(reply.body.error).toMatchObject({ code: -32602, message: expect.stringMatching(/must be an integer from/) });
     }
+    // A2A sets no cap on historyLength: any int32 is read (the answer is bounded by bytes), the next one is not.
+    for (const historyLength of [1001, 5000, 2_147_483_647]) {
+      expect((await rpc(t, alice.plaintext, rpcCall(3, 'GetTask', { id: 'turn_unknown', historyLength }))).body.error.code).toBe(-32001);
+    }
+    expect((await rpc(t, alice.plaintext, rpcCall(4, 'GetTask', { id: 'turn_unknown', historyLength: 2_147_483_648 }))).body.error.code).toBe(-32602);
   });
 
   test('valid params reach the method: valid snake_case ListTasks is not refused as params', async () => {
@@ -213,17 +218,29 @@ describe('A2A endpoint with keys', () => {
     expect((await rpc(t, alice.plaintext, rpcCall(3, 'SubscribeToTask', { id: 't' }))).body.error).toEqual({ code: -32001, message: expect.any(String), data: errorInfo('TASK_NOT_FOUND') });
   });
 
-  test('A2A-Version: 1.0, 1.0.x and none are served; another version is -32009 with VERSION_NOT_SUPPORTED', async () => {
+  test('A2A-Version: 1.0, 1.0.x and none are served; another version is -32009 with VERSION_NOT_SUPPORTED, echoing the id', async () => {
     for (const version of ['1.0', '1.0.7', '']) {
       const reply = await rpc(t, alice.plaintext, rpcCall(1, 'GetExtendedAgentCard'), { 'A2A-Version': version });
       expect(reply.body.error.code).toBe(-32004);
     }
-    for (const version of ['2.0', '0.3', '99.0', '1']) {
-      const reply = await rpc(t, alice.plaintext, rpcCall(1, 'GetExtendedAgentCard'), { 'A2A-Version': version });
-      expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') } });
+    for (const [version, id] of [['2.0', 'abc-1'], ['0.3', 5], ['99.0', 'x'], ['1', 0]] as const) {
+      const reply = await rpc(t, alice.plaintext, rpcCall(id, 'GetExtendedAgentCard'), { 'A2A-Version': version });
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id, error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') } });
     }
-    const query = await t.call('POST', '/a2a/v1', { token: alice.plaintext, query: { 'A2A-Version': '3.1' }, body: rpcCall(1, 'GetExtendedAgentCard') });
-    expect(query.body.error.code).toBe(-32009);
+    // An id that cannot be echoed as sent: null, still -32009.
+    const unreadable = await rpcRaw(t, alice.plaintext, JSON.stringify({ jsonrpc: '2.0', id: 1.5, method: 'GetTask', params: { id: 't' } }), { 'A2A-Version': '2.0' });
+    expect(unreadable.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') } });
+    const query = await t.call('POST', '/a2a/v1', { token: alice.plaintext, query: { 'A2A-Version': '3.1' }, body: rpcCall('q-7', 'GetExtendedAgentCard') });
+    expect(query.body).toMatchObject({ id: 'q-7', error: { code: -32009 } });
+  });
+
+  test('an A2A 0.3 method without A2A-Version (a 0.3 client) is -32009 naming the version served; with 1.0 it does not exist (-32601)', async () => {
+    for (const method of ['message/send', 'tasks/get', 'tasks/pushNotificationConfig/set']) {
+      const reply = await rpcRaw(t, alice.plaintext, JSON.stringify(rpcCall('v03', method, { id: 't' })), { 'A2A-Version': '' });
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id: 'v03', error: { code: -32009, message: expect.stringContaining('A2A 1.0'), data: errorInfo('VERSION_NOT_SUPPORTED') } });
+      const asOneZero = await rpc(t, alice.plaintext, rpcCall('v10', method, { id: 't' }), { 'A2A-Version': '1.0' });
+      expect(asOneZero.body.error.code).toBe(-32601);
+    }
   });
 
   test('a body that is not JSON by its Content-Type is -32005', async () => {
@@ -329,14 +346,18 @@ describe('A2A mounting table', () => {
       const card = await t.call('GET', '/.well-known/agent-card.json');
       expect(card.status).toBe(200);
       expect(card.body.supportedInterfaces[0].url).toBe(`${t.url}/a2a/v1`);
+      // Open (loopback, no keys): the card declares no security, since none is enforced.
+      expect(card.body.securitySchemes).toBeUndefined();
+      expect(card.body.securityRequirements).toBeUndefined();
       const open = await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'));
       expect(open.status).toBe(200);
       expect(open.body.error.code).toBe(-32004);
 
-      // A key made now is required from the next request on.
+      // A key made now is required from the next request on, and the card says so.
       const key = await createA2aKey(t, 'live');
       expect((await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(401);
       expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
+      expect((await t.call('GET', '/.well-known/agent-card.json')).body).toMatchObject({ securityRequirements: [{ schemes: { bearer: { list: [] } } }] });
 
       expect(await a2aCli(t, ['disable'])).toMatchObject({ status: 0 });
       expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject(noSuchEndpoint);

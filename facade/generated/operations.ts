@@ -40,7 +40,7 @@ export type A2aAgentUpdateInput = {
 
 /** A message to the agent (A2A SendMessageRequest), checked by the A2A endpoint. */
 export type A2aMessageSendInput = {
-  /** Most recent messages in the answer’s task (0 to 1000; default all up to 1000). */
+  /** Most recent messages in the answer’s task (0 or more; default all), within the 4 MiB history budget. */
   historyLength?: number | null | undefined;
   /** The A2A Message (messageId, role ROLE_USER, parts; taskId to add it to a task, contextId to continue a conversation). */
   message: unknown;

@@ -65,11 +65,15 @@ const pushPolicy = (services: PushServices, field: (string | number)[]) => userU
 
 /**
  * Checks a config's URL with the outbound guard (resolving its host once) and seals its token
- * and credentials, before any transaction is opened.
+ * and credentials, before any transaction is opened. A host that does not resolve now is
+ * accepted (a receiver behind split DNS, a resolver down for a moment): every delivery runs the
+ * guard again, and one that still cannot resolve it is retried like an unreachable receiver.
  * @throws VALIDATION_FAILED (JSON-RPC -32602) with an issue at `field` + `url` when the guard refuses the URL
  */
 export async function preparePushConfig(services: PushServices, input: PushConfigInput, field: string[] = []): Promise<PreparedPushConfig> {
-  await checkOutboundUrl(input.url, pushPolicy(services, [...field, 'url']));
+  await checkOutboundUrl(input.url, pushPolicy(services, [...field, 'url'])).catch((refused: unknown) => {
+    if (!(refused instanceof OutboundRefused && refused.kind === 'unresolvable')) throw refused;
+  });
   const token = input.token ? input.token : undefined;
   const credentials = input.authentication?.credentials || undefined;
   return {
@@ -303,7 +307,8 @@ async function attemptDelivery(services: Services, q: Query, deliveryId: string,
     if (response.status < 200 || response.status >= 300) error = `the receiver answered HTTP ${response.status}`;
   } catch (failure) {
     if (signal.aborted) throw failure; // cut off: not an attempt; the delivery is let go
-    if (failure instanceof OutboundRefused) (outcome = { refused: true }), (error = failure.reason);
+    if (failure instanceof OutboundRefused && failure.kind === 'unresolvable') (outcome = { unreachable: true }), (error = failure.reason);
+    else if (failure instanceof OutboundRefused) (outcome = { refused: true }), (error = failure.reason);
     else if (failure instanceof OutboundRequestFailed) (outcome = { unreachable: true }), (error = failure.message);
     else {
       logger.error('A2A push delivery failed', { deliveryId, error: failure instanceof Error ? failure.stack : String(failure) });

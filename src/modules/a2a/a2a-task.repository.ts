@@ -22,8 +22,12 @@ export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TA
 
 /** States a task waits in for its caller or stops in: terminal, or interrupted. A blocking SendMessage answers at these, a stream closes, a webhook fires. */
 export const SETTLED_STATES = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
-/** Most messages a caller may ask for in a task's history (GetTask, SendMessage, ListTasks, streams); also the default. */
-export const MAX_HISTORY_LENGTH = 1000;
+/**
+ * Most messages a caller may ask for in a task's history (GetTask, SendMessage, ListTasks,
+ * streams), and the default: the proto's int32 bound, since A2A sets no cap. What an answer
+ * carries is bounded by HISTORY_BYTES instead.
+ */
+export const MAX_HISTORY_LENGTH = 2_147_483_647;
 /**
  * How often a waiting call, a running turn or a stream reads its task again: a publication lost
  * (Redis is best-effort) or made on another instance without Redis is noticed this late at worst.

@@ -192,7 +192,7 @@ export async function getTask(services: TaskServices, principal: A2aPrincipal, p
 
 /**
  * The principal's task (any principal's with null: the web tools) on the wire with its artifacts and most recent `historyLength` messages
- * (default: up to 1000; 0: no `history` key), read in one statement.
+ * (default: all; 0: no `history` key), within the history byte budget,, read in one statement.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
 export async function taskOnWire(q: Query, principal: string | null, taskId: string, historyLength: number | undefined, baseUrl: string): Promise<Wire> {

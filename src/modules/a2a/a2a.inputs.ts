@@ -11,7 +11,7 @@ export class A2aMessageSendInput {
   @Field(() => Boolean, { nullable: true, description: 'Answer at once rather than waiting (up to A2A_WAIT_SECONDS) for the task to settle.' })
   returnImmediately?: boolean | null;
 
-  @Field(() => Int, { nullable: true, description: 'Most recent messages in the answer’s task (0 to 1000; default all up to 1000).' })
+  @Field(() => Int, { nullable: true, description: 'Most recent messages in the answer’s task (0 or more; default all), within the 4 MiB history budget.' })
   historyLength?: number | null;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'A push notification config (A2A TaskPushNotificationConfig: url, token, authentication) registered on the task in the same transaction.' })

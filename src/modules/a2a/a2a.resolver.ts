@@ -77,7 +77,7 @@ export class A2aResolver {
   async a2aTask(
     @Context() ctx: Ctx,
     @Arg('id', () => ID, { description: 'The task id.' }) id: string,
-    @Arg('historyLength', () => Int, { nullable: true, description: 'Most recent messages (0 to 1000; default all up to 1000).' }) historyLength: number | null,
+    @Arg('historyLength', () => Int, { nullable: true, description: 'Most recent messages (0 or more; default all), within the 4 MiB history budget.' }) historyLength: number | null,
   ): Promise<A2aTask> {
     checkHistoryLength(historyLength);
     if (ctx.a2a) return (await getTask(ctx.services, ctx.a2a.principal, given({ id, historyLength }), ctx.baseUrl)) as unknown as A2aTask;
@@ -133,7 +133,7 @@ export class A2aResolver {
   a2aTaskEvents(
     @Arg('taskId', () => ID, { description: 'The task.' }) _taskId: string,
     @Arg('refuseTerminal', { defaultValue: false, description: 'Refuse a task that is terminal already (UNSUPPORTED_OPERATION), as A2A SubscribeToTask does; otherwise its one event is the task.' }) _refuseTerminal: boolean,
-    @Arg('historyLength', () => Int, { nullable: true, description: 'Messages (the most recent, 0 to 1000) in the first event’s task; none by default.' }) _historyLength: number | null,
+    @Arg('historyLength', () => Int, { nullable: true, description: 'Messages (the most recent, 0 or more, within the 4 MiB history budget) in the first event’s task; none by default.' }) _historyLength: number | null,
     @Root() event: StreamResponse | SourceFailure,
   ): StreamResponse {
     if ('failed' in event) throw event.failed;
