@@ -6,7 +6,7 @@
  *   npm run build --silent && node dist/bench/ranges-parse.js
  */
 import rangeParser from 'range-parser'; // installed with Express
-import { parseRange } from '../facade/byte-ranges';
+import { parseRange } from '../src/http/byte-ranges';
 
 const SIZE = 1024 ** 3;
 /** `count` ranges of 20 KB with gaps, `start-end, ` as electron-updater writes them. */

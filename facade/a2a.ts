@@ -14,10 +14,11 @@ import { INPUT_MEDIA_TYPES, OUTPUT_MEDIA_TYPES } from '../src/modules/a2a/a2a-pa
 import { sqlOf } from '../src/db/sql';
 import { ARTIFACTS_PATH, artifactFilePath } from '../src/modules/a2a/a2a-artifacts';
 import { artifactAt, findTask } from '../src/modules/a2a/a2a-task.repository';
-import { serveObject, ServedObject } from './byte-ranges';
+import { serveObject, ServedObject } from '../src/http/byte-ranges';
 import { SseFormat, streamSubscription } from './events';
 import * as Op from './generated/operations';
-import { describe, execute, refuseInvalidUtf8, sendError } from './http';
+import { describe, refuseInvalidUtf8, sendError } from '../src/http/answers';
+import { execute } from './http';
 import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RPC_METHODS, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, wireStreamResponse } from './rpc';
 import { knowOperations, type RequestLabels } from '../src/metrics';
 

@@ -5,7 +5,8 @@ import { stringify as stringifyYaml } from 'yaml';
 import type { Blobs } from '../src/blobs';
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobStore, ByteRange } from '../src/blobs/blob-store';
-import { requireViewer, varyByOrigin } from '../src/context';
+import { varyByOrigin } from '../src/context';
+import { requireViewer } from '../src/modules/auth/viewer';
 import { AppError, invalid, notFound } from '../src/errors';
 import { unstorable } from '../src/validation';
 import { currentCatalog } from '../src/modules/catalog/catalog.service';
@@ -21,7 +22,7 @@ import {
   releaseFilesOf,
   uploadReleaseFile,
 } from '../src/modules/releases/release.service';
-import { LocalFile, notModified, serveObject } from './byte-ranges';
+import { LocalFile, notModified, serveObject } from '../src/http/byte-ranges';
 import { readMultipart } from './multipart';
 import { stream } from './route';
 

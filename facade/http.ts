@@ -1,61 +1,27 @@
-import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import express, { NextFunction, Request, Response, Router } from 'express';
+import express, { Request, Response, Router } from 'express';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
 import { Ctx, makeContext, requestFacts, Services, varyByOrigin } from '../src/context';
-import { AppError, ERROR_CODES, invalid, toAppError } from '../src/errors';
+import { AppError, invalid, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { requireReleaseToken } from '../src/modules/releases/release.policy';
-import { locOf, planVariables, RawBodyRequest, readVariables, snake, VariablePlan, WireIssue, wirePath } from './inputs';
+import { describe, LocateIssue, locateInBody, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../src/http/answers';
+import { locOf, planVariables, RawBodyRequest, readVariables, VariablePlan, wirePath } from './inputs';
 import { serveEvents } from './events';
 import { EventStreamRoute, operationOf, OperationRoute, Route } from './route';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
 export const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
 
-/**
- * An error as the REST API answers it (contracts §2): the status from the error table, the
- * headers it carries, and the body (`{detail}`, or the 422's list of issues at their wire locations).
- */
-function restAnswer(error: AppError, plans: VariablePlan[]): { status: number; headers: Record<string, string>; body: object } {
-  const status = ERROR_CODES[error.code].http;
-  const headers: Record<string, string> = { ...error.headers };
-  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
-  if (error.code === 'VALIDATION_FAILED' && error.issues) return { status, headers, body: { detail: error.issues.map((issue) => toWireIssue(issue, plans)) } };
-  return { status, headers, body: { ...error.details, detail: error.message } };
-}
-
-/** Writes an error the one way the REST API writes errors (contracts §2). */
-export function sendError(res: Response, error: AppError, plans: VariablePlan[] = []): void {
-  const { status, headers, body } = restAnswer(error, plans);
-  res.set(headers).status(status).json(body);
-}
-
-/**
- * `sendError` on a bare Node response, for code that serves bytes below Express
- * (`serveObject`): the same status, headers and body, after `headers` of the caller's own, as
- * `application/json`; HEAD gets no body.
- */
-export function writeError(req: IncomingMessage, res: ServerResponse, error: AppError, headers: OutgoingHttpHeaders = {}): void {
-  const answer = restAnswer(error, []);
-  const body = JSON.stringify(answer.body);
-  res.writeHead(answer.status, { ...headers, ...answer.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-const WIRE_PARTS = new Set(['body', 'query', 'path', 'header']);
-
 /** A domain issue's path starts with the GraphQL argument; the route says where that came from. */
-function toWireIssue(issue: { path: (string | number)[]; msg: string; type: string }, plans: VariablePlan[]): WireIssue {
-  const [head, ...rest] = issue.path;
-  const plan = plans.find((p) => p.name === head);
-  if (plan) return { loc: [...locOf(plan.source), ...wirePath(plan.type, rest)], msg: issue.msg, type: issue.type };
-  // Stream routes report issues at their wire location already.
-  const wire = typeof head === 'string' && WIRE_PARTS.has(head);
-  return { loc: wire ? issue.path : ['body', ...issue.path.map(String).map(snake)], msg: issue.msg, type: issue.type };
-}
+const locateFor =
+  (plans: VariablePlan[]): LocateIssue =>
+  (issue) => {
+    const [head, ...rest] = issue.path;
+    const plan = plans.find((p) => p.name === head);
+    return plan ? { loc: [...locOf(plan.source), ...wirePath(plan.type, rest)], msg: issue.msg, type: issue.type } : locateInBody(issue);
+  };
 
 interface CompiledOperation<R extends OperationRoute | EventStreamRoute = OperationRoute> {
   route: R;
@@ -125,7 +91,7 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
         if (res.headersSent) return void res.destroy();
         // An upload refused before its body was read: close rather than drain the rest of it.
         if (route.kind === 'stream' && route.consumes && !req.readableEnded) res.setHeader('Connection', 'close');
-        sendError(res, appError, plans);
+        sendError(res, appError, locateFor(plans));
       }
     };
     router[route.method.toLowerCase() as 'get'](expressPath(route.path), handler);
@@ -176,35 +142,3 @@ export async function execute<TData, TVars>(schema: GraphQLSchema, document: Typ
   return result.data as TData;
 }
 
-export function describe(error: unknown) {
-  return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
-}
-
-const DECLARED_CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
-
-/**
- * JSON bodies are UTF-8 (RFC 8259). The body parser would decode other `utf-*` charsets, but
- * records are cut from the raw bytes and stored as sent, so any other declared charset is refused.
- * @throws UNSUPPORTED_MEDIA_TYPE
- */
-export function refuseCharsetOtherThanUtf8(req: Request): void {
-  const charset = DECLARED_CHARSET.exec(req.headers['content-type'] ?? '')?.[1].toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body charset: send JSON as UTF-8');
-}
-
-/**
- * A JSON body must be UTF-8 (RFC 8259), byte for byte: the body parser would quietly turn
- * invalid sequences into U+FFFD, storing text the client never sent (records are kept as sent).
- * For `express.json`'s `verify`, which runs on the decoded (inflated) bytes before parsing.
- * @throws an error of type `entity.not.utf8` (400 through `toAppError`)
- */
-export function refuseInvalidUtf8(buffer: Buffer): void {
-  if (!isUtf8(buffer)) throw Object.assign(new Error('the body is not valid UTF-8'), { type: 'entity.not.utf8' });
-}
-
-/** Express error middleware for routes that parse their body up front (`/graphql`): the body parser's failures in the API's terms. */
-export function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction) {
-  const appError = toAppError(error);
-  if (appError.code !== 'INTERNAL') return sendError(res, appError);
-  next(error);
-}

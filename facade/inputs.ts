@@ -13,18 +13,12 @@ import {
   typeFromAST,
 } from 'graphql';
 import type { Request } from 'express';
+import type { WireIssue } from '../src/http/answers';
 import { rawArrayElements } from './raw-json';
 import type { VariableSource } from './route';
 
 /** A request whose JSON body parser kept the raw bytes. */
 export type RawBodyRequest = Request & { rawBody?: Buffer };
-
-/** One entry of the 422 body: `loc` starts with body, query, path or header (contracts §2). */
-export interface WireIssue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
 
 export const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

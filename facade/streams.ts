@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { AppError, invalid } from '../src/errors';
-import { requireViewer } from '../src/context';
+import { requireViewer } from '../src/modules/auth/viewer';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { figureServeUrls } from '../src/modules/figures/figure.service';
 import { RECORD_JSON_SCHEMA } from '../src/modules/trajectories/records';

@@ -13,8 +13,8 @@ import express, { NextFunction, Request, Response } from 'express';
 import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, Kind, OperationDefinitionNode, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { MAX_RANGE_HEADER_BYTES } from '../facade/byte-ranges';
-import { bodyErrors, describe, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../facade/http';
+import { MAX_RANGE_HEADER_BYTES } from './http/byte-ranges';
+import { bodyErrors, describe, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from './http/answers';
 import { facadeRouter } from '../facade/http';
 import { a2aRouter, A2A_RPC_PATH } from '../facade/a2a';
 import { rpcErrorOf, rpcFailure } from '../facade/rpc';
@@ -293,7 +293,7 @@ function announceAdminToken(config: Config, token: string) {
 }
 
 /** GraphQL errors carry the same codes as the REST API, and never internals. */
-function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const original = (error as { originalError?: unknown }).originalError;
   if (!original || original instanceof GraphQLError) return formatted; // GraphQL's own syntax/validation errors
   const appError = toAppError(original);

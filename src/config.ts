@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './blobs/s3-store';
+import { LOG_LEVELS, type LogLevel } from './logger';
 import type { RateLimitSettings } from './rate-limits';
 
 /** Everything the process reads from its environment, validated once at start (contracts §1). */
@@ -106,7 +107,7 @@ export interface Config {
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
   maxJsonBodyBytes: number;
-  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}
@@ -308,7 +309,7 @@ const ENVIRONMENT = z.object({
   AGENT_SANDBOX_NETWORK: choice(['deny', 'allow'], 'deny'),
   AGENT_SANDBOX_UID: integer('must be a user id other than 0', 1, 4_294_967_294).default(65534),
   AGENT_SANDBOX_CGROUPS: choice(['auto', 'off'], 'auto'),
-  LOG_LEVEL: choice(['debug', 'info', 'warn', 'error', 'silent'], 'info'),
+  LOG_LEVEL: choice(LOG_LEVELS, 'info'),
 });
 type Settings = z.output<typeof ENVIRONMENT>;
 

@@ -10,8 +10,8 @@ import type { WorkspaceJobs } from './modules/agent/workspace-jobs';
 import type { Sealer } from './db/instance-keys';
 import type { ActivityRecorder } from './modules/activity/activity.recorder';
 import type { Orm } from './db/orm';
-import { unauthenticated } from './errors';
-import { authenticate, Viewer } from './modules/auth/auth.service';
+import { authenticate } from './modules/auth/auth.service';
+import type { Viewer } from './modules/auth/viewer';
 import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
 import type { HostLookup } from './net/outbound';
@@ -116,13 +116,6 @@ export function makeContext(services: Services, { authorization, clientKind, req
       return loaders;
     },
   };
-}
-
-/** The caller, who must be signed in. @throws UNAUTHENTICATED */
-export async function requireViewer(ctx: Ctx): Promise<Viewer> {
-  const viewer = await ctx.viewer();
-  if (!viewer) throw unauthenticated();
-  return viewer;
 }
 
 /** The parts of an HTTP request the domain context uses. */

@@ -1,5 +1,4 @@
 import pino, { type DestinationStream } from 'pino';
-import type { Config } from './config';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -21,12 +20,15 @@ function scrub(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item, depth + 1)]));
 }
 
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /**
  * The service's logger, on pino: one JSON object per line (`time`, `level` by name, `msg`, the
  * fields) on stdout, or on `destination` (tests). Credentials are redacted by the paths above
  * and by their shape; `silent` writes nothing.
  */
-export function makeLogger(level: Config['logLevel'], destination?: DestinationStream): Logger {
+export function makeLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const base = pino(
     {
       level,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from './context';
-import { authenticate, Viewer } from './modules/auth/auth.service';
+import { authenticate } from './modules/auth/auth.service';
+import type { Viewer } from './modules/auth/viewer';
 
 /**
  * Passes events through while the subscriber may still receive them. A subscription outlives

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { sendError } from '../facade/http';
+import { sendError } from './http/answers';
 import { makeContext, requestFacts, Services } from './context';
 import { AppError, toAppError } from './errors';
 import { printAppSchema } from './schema';

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { startFakeLlm, Step, untilAsked } from './support/fake-llm';
 import { makeUser, startTestApp, TestApp } from './support/app';
 import { canUseA2aWebTools } from '../src/modules/a2a/a2a.policy';
-import type { Viewer } from '../src/modules/auth/auth.service';
+import type { Viewer } from '../src/modules/auth/viewer';
 import { a2aCli, callA2a, createA2aKey, enableA2a, officialClient, rpc, rpcCall, sendRequest, userMessage } from './support/a2a';
 import { until } from './support/until';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { MAX_RANGE_HEADER_BYTES, parseRange, Served, ServedObject, serveObject } from '../facade/byte-ranges';
+import { MAX_RANGE_HEADER_BYTES, parseRange, Served, ServedObject, serveObject } from '../src/http/byte-ranges';
 import type { ByteRange } from '../src/blobs/blob-store';
 
 const SIZE = 10_000;

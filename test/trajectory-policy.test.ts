@@ -5,7 +5,7 @@
  */
 import { addMember, makeLab, makeUser, TestLab, TestUser, useTestApp } from './support/app';
 import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
-import type { Viewer } from '../src/modules/auth/auth.service';
+import type { Viewer } from '../src/modules/auth/viewer';
 import type { Query } from '../src/db/sql';
 import { activeRoleIn } from '../src/modules/labs/membership.repository';
 import { canTrajectory, canViewSql, fastForwardSql, isFastForward, TrajectoryAction } from '../src/modules/trajectories/trajectory.policy';

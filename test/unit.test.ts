@@ -3,7 +3,7 @@ import { rawArrayElements, replaceStringValues } from '../facade/raw-json';
 import { nestedDeeperThan } from '../src/modules/trajectories/records';
 import { loadConfig } from '../src/config';
 import { sandboxEnvironment } from '../src/modules/compute/local-provider';
-import type { Viewer } from '../src/modules/auth/auth.service';
+import type { Viewer } from '../src/modules/auth/viewer';
 import type { Lab } from '../src/modules/labs/lab.entity';
 import { can, canSeeLab, LabAction, OwnMembership } from '../src/modules/labs/lab.policy';
 import { normalizeCode } from '../src/modules/labs/lab.service';

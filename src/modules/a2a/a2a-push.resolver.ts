@@ -1,5 +1,6 @@
 import { Arg, Ctx as Context, Query, Resolver } from 'type-graphql';
-import { Ctx, requireViewer } from '../../context';
+import type { Ctx } from '../../context';
+import { requireViewer } from '../auth/viewer';
 import { notFound } from '../../errors';
 import { ownerPushConfigs } from './a2a-push.service';
 import { mayUseWebTools } from './a2a-web.service';

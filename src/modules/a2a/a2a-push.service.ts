@@ -11,7 +11,7 @@ import * as repo from './a2a-push.repository';
 import { PushConfigRow } from './a2a-push.repository';
 import { retryDelaySeconds, verdictOf } from './a2a-push.policy';
 import * as taskRepo from './a2a-task.repository';
-import { taskNotFound, wireTask } from './a2a-task.service';
+import { taskNotFound, wireTask } from './a2a-task.wire';
 import type { A2aPrincipal } from './a2a-gate.service';
 
 /**

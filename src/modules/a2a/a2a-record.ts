@@ -4,7 +4,7 @@ import { preparedOf, Query } from '../../db/sql';
 import { AppError } from '../../errors';
 import { cutText } from '../../llm/prompt';
 import type { Logger } from '../../logger';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { appendRecords } from '../trajectories/trajectory.service';
 import * as trajectories from '../trajectories/trajectory.repository';
 import { getUser } from '../users/user.service';

@@ -5,7 +5,7 @@ import { forkEm, type Services } from '../../context';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import { withAbsoluteUrls } from './a2a-artifacts';
-import { statusOnWire, taskNotFound, wireTask } from './a2a-task.service';
+import { statusOnWire, taskNotFound, wireTask } from './a2a-task.wire';
 
 type Wire = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import { admitModelRequest } from '../usage/model-limits';
 import { agentMessage, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, runAgentTurn } from './a2a-agent';
-import { withAbsoluteUrls } from './a2a-artifacts';
+import { taskNotFound, wireTask } from './a2a-task.wire';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, MAX_HISTORY_LENGTH, SETTLED_STATES, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
@@ -30,27 +30,6 @@ export { NO_MODEL_MESSAGE } from './a2a-agent';
 
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent' | 'sealer' | 'outboundLookup'>;
 type Wire = Record<string, unknown>;
-
-/** The same error for an unknown task and another principal's (spec: `task not found: <task_id>`): no existence oracle. */
-export const taskNotFound = (id: string) => new AppError('NOT_FOUND', `task not found: ${id}`, { a2aReason: 'TASK_NOT_FOUND' });
-
-/** A task's status on the wire (its message only when it has one). */
-export const statusOnWire = (task: TaskRow): Wire => ({ state: task.state, ...(task.statusMessage ? { message: task.statusMessage } : {}), timestamp: task.statusAt.toISOString() });
-
-/**
- * A task on the wire (A2A 1.0 ProtoJSON). `history` undefined omits the key (historyLength 0), as
- * does `artifacts`; artifact URLs are made absolute on `baseUrl` (the caller's, like the card's).
- */
-export function wireTask(task: TaskRow, history: Wire[] | undefined, artifacts: Wire[] | undefined, baseUrl: string): Wire {
-  const shown = withAbsoluteUrls(artifacts, baseUrl);
-  return {
-    id: task.id,
-    contextId: task.contextId,
-    status: statusOnWire(task),
-    ...(shown ? { artifacts: shown } : {}),
-    ...(history ? { history } : {}),
-  };
-}
 
 /**
  * SendMessage: a message without `taskId` starts a task (in its `contextId`, or a new context);

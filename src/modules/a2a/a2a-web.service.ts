@@ -1,14 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
 import { forkEm, type Services } from '../../context';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { pageInfoOf, PageInfo } from '../../pagination';
 import { isAdmin } from '../admin/admin.policy';
 import { canUseA2aWebTools } from './a2a.policy';
 import { enabledOwner } from './a2a-settings.repository';
 import * as repo from './a2a-task.repository';
 import { ContextRow } from './a2a-task.repository';
-import { taskOnWire, wireTask } from './a2a-task.service';
+import { taskOnWire } from './a2a-task.service';
+import { wireTask } from './a2a-task.wire';
 
 // Reads for the A2A owner's web tools: every principal's tasks (the callers authorize first).
 

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { isLoopbackAddress } from '../../net/addresses';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { isSandboxToken } from '../auth/token.policy';
 import { isAdmin } from '../admin/admin.policy';
 import { atLeast, PlanCode } from '../users/plans';

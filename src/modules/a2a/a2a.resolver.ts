@@ -1,5 +1,6 @@
 import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Ctx, requireViewer } from '../../context';
+import type { Ctx } from '../../context';
+import { requireViewer } from '../auth/viewer';
 import { forbidden, invalid } from '../../errors';
 import { pageOf } from '../../pagination';
 import { failureAsLastEvent, SourceFailure } from '../../subscriptions';

@@ -1,6 +1,5 @@
-import { Ctx, requireViewer } from '../../context';
 import { forbidden } from '../../errors';
-import type { Viewer } from '../auth/auth.service';
+import { requireViewer, type Viewer, type ViewerSource } from '../auth/viewer';
 import { isSandboxToken } from '../auth/token.policy';
 
 /**
@@ -11,7 +10,7 @@ import { isSandboxToken } from '../auth/token.policy';
 export const isAdmin = (viewer: Viewer): boolean => viewer.user.isAdmin && !isSandboxToken(viewer);
 
 /** Admin area gate: signed in (else 401) and an admin (else 403; see `isAdmin`). */
-export async function requireAdmin(ctx: Ctx): Promise<Viewer> {
+export async function requireAdmin(ctx: ViewerSource): Promise<Viewer> {
   const viewer = await requireViewer(ctx);
   if (!isAdmin(viewer)) throw forbidden('admin only');
   return viewer;

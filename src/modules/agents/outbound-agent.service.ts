@@ -3,7 +3,7 @@ import type { Services } from '../../context';
 import { inTransaction, sqlOf } from '../../db/sql';
 import { AppError, conflict, invalid, notFound } from '../../errors';
 import { checkOutboundUrl, OutboundPolicy, ResolvedAddress, userUrlPolicy } from '../../net/outbound';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { CARD_MAX_BYTES, CardSummary, failureReason, fetchCardSummary } from './agent-card';
 import { A2aAgentCreateInput, A2aAgentUpdateInput, checkAgentCreate, checkAgentUpdate } from './outbound-agent.inputs';
 import { authorizeAllowPrivate, authorizeRegistry, hidesFailureAt, KeyChange, keyChangeOf, MAX_AGENTS_PER_USER, MAX_TESTS_IN_FLIGHT_PER_USER, PRIVATE_ADDRESS_FAILURE, testOutdatedBy } from './outbound-agent.policy';

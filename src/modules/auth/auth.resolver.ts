@@ -1,5 +1,6 @@
 import { Arg, Ctx as Context, Field, InputType, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
-import { Ctx, requireViewer } from '../../context';
+import type { Ctx } from '../../context';
+import { requireViewer } from './viewer';
 import { checks } from '../../validation';
 import * as auth from './auth.service';
 

@@ -7,6 +7,7 @@ import { holdOpenLease } from '../compute/compute.repository';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
 import { findTokenWithUser, StoredToken } from './token.repository';
 import { refuseSandboxToken } from './token.policy';
+import type { Viewer } from './viewer';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
@@ -19,16 +20,6 @@ const KEY_LENGTH = 12;
 /** `ldk_<kind>_<12-char key><secret>`: the key finds the row, the whole token is compared by hash. */
 const TOKEN_SHAPE = /^ldk_(pat|at|rt)_([A-Za-z0-9_-]{12})[A-Za-z0-9_-]{4,200}$/;
 const KIND_OF: Record<string, TokenKind> = { pat: 'pat', at: 'access', rt: 'refresh' };
-
-/** Who is calling: the user and the credential used. */
-export interface Viewer {
-  user: User;
-  tokenId: string;
-  /** Set when the credential is a sandbox's token: the lease it is bound to (see token.policy). */
-  leaseId?: number;
-  /** Whether the user is an active member of an active lab (the lab tier), read with the credential. */
-  inActiveLab: boolean;
-}
 
 interface IssuedToken {
   tokenId: string;

@@ -1,5 +1,5 @@
 import { forbidden } from '../../errors';
-import type { Viewer } from './auth.service';
+import type { Viewer } from './viewer';
 
 /**
  * What a sandbox's token may do. A sandbox runs its owner's work, so the pair it receives at

@@ -1,6 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedOf } from '../../db/sql';
-import type { CatalogModel } from './catalog.service';
+
+export interface CatalogModel {
+  id: string;
+  provider: string;
+  name: string;
+  context_window: number;
+  input_price: number;
+  output_price: number;
+  capabilities: string[];
+}
 
 /**
  * The stored catalog's entry of one model (null when it lists none), or undefined when no catalog

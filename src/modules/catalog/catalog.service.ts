@@ -3,17 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { checks } from '../../validation';
 import shipped from './models.json';
 import { ModelCatalog } from './catalog.entity';
-import { storedCatalogModel } from './catalog.repository';
-
-export interface CatalogModel {
-  id: string;
-  provider: string;
-  name: string;
-  context_window: number;
-  input_price: number;
-  output_price: number;
-  capabilities: string[];
-}
+import { type CatalogModel, storedCatalogModel } from './catalog.repository';
 
 export interface Catalog {
   models: CatalogModel[];

@@ -1,6 +1,7 @@
 import { Arg, Ctx as Context, Extensions, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { ADMIN_ONLY } from '../../graphql-limits';
-import { Ctx, requireViewer } from '../../context';
+import type { Ctx } from '../../context';
+import { requireViewer } from '../auth/viewer';
 import type { LeaseChanged } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
 import { requireAdmin } from '../admin/admin.policy';

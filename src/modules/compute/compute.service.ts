@@ -4,7 +4,7 @@ import { sqlOf } from '../../db/sql';
 import { conflict, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newSecret, sha256Hex } from '../../ids';
 import { checks } from '../../validation';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { mintLoginPair } from '../auth/auth.service';
 import { revokeLeaseTokens } from '../auth/token.repository';
 import { User } from '../users/user.entity';

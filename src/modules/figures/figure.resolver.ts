@@ -1,5 +1,6 @@
 import { Arg, Ctx as Context, ID, Mutation, Resolver } from 'type-graphql';
-import { Ctx, requireViewer } from '../../context';
+import type { Ctx } from '../../context';
+import { requireViewer } from '../auth/viewer';
 import { recordFigures } from './figure.service';
 import { FigureMapInput, FigureMapResult } from './figure.types';
 

@@ -5,7 +5,7 @@ import type { ReceivedFile } from '../../blobs/receive';
 import { sqlOf } from '../../db/sql';
 import { AppError, forbidden, notFound } from '../../errors';
 import { checks, Checks } from '../../validation';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { chargeStorage, loadTrajectory } from '../trajectories/trajectory.service';
 import {
   addBlobOwner,

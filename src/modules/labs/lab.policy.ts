@@ -1,6 +1,6 @@
 import { AppError, forbidden, notFound } from '../../errors';
 import { isAdmin } from '../admin/admin.policy';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import type { Lab, LabMember } from './lab.entity';
 
 export type LabAction =

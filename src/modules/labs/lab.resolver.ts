@@ -1,9 +1,10 @@
 import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Ctx, requireViewer } from '../../context';
+import type { Ctx } from '../../context';
+import { requireViewer } from '../auth/viewer';
 import type { LabMemberEvent } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
 import { limitArg } from '../../validation';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { labBoard, labReviews } from '../trajectories/board.service';
 import { LabMember } from './lab.entity';
 import { LabCreateInput, LabJoinInput, LabMemberUpdateInput } from './lab.inputs';

@@ -7,7 +7,7 @@ import type { LabMemberEvent } from '../../pubsub';
 import { containsPattern } from '../../db/sql';
 import { isAdmin } from '../admin/admin.policy';
 import { audit } from '../audit/audit.service';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { User } from '../users/user.entity';
 import { Lab, LabMember, MemberStatus } from './lab.entity';
 import { checkLabName, checkMemberUpdate, LabCreateInput, LabMemberUpdateInput, SEAT_QUOTA_MAX } from './lab.inputs';

@@ -1,5 +1,7 @@
 import type { Query } from '../../db/sql';
-import type { LabRole } from '../trajectories/trajectory.policy';
+
+/** A user's role in a lab when active there (and the lab is active), else null. */
+export type LabRole = 'owner' | 'mentor' | 'member' | null;
 
 /**
  * The one statement of "an active member of an active lab", in SQL: the membership row `m` is

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../errors';
 import { newId } from '../../ids';
 import { checks } from '../../validation';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { sqlOf } from '../../db/sql';
 import * as repo from './annotation.repository';
 import type { AnnotationView } from './annotation.repository';

@@ -1,6 +1,6 @@
 import { dateOf, type Query } from '../../db/sql';
 import { OPEN_NOTE } from './annotation.repository';
-import type { RecordFacts } from './record-facts';
+import type { RecordFacts } from './record-facts.repository';
 import { factsOf } from './record-facts.repository';
 
 /** How many of each trajectory's last records the board looks at to tell where it stopped. */

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
 import { openThreads, sharedTrajectories, tailsOf } from './board.repository';
-import type { Viewer } from '../auth/auth.service';
-import type { BlockFacts, RecordFacts } from './record-facts';
+import type { Viewer } from '../auth/viewer';
+import type { BlockFacts, RecordFacts } from './record-facts.repository';
 
 export interface BoardRow {
   sessionId: string;

@@ -7,13 +7,14 @@ import { isObject, jsonAnswer } from '../../llm/json-answer';
 import type { LanguageModelClient } from '../../llm/language-model';
 import { DATA_RULES, dataBlock, HeadAndTail, MAX_RECORD_CHARS, promptBudgetChars, quoteData } from '../../llm/prompt';
 import { unstorable } from '../../validation';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { catalogModel } from '../catalog/catalog.service';
 import { admitModelRequest } from '../usage/model-limits';
 import { countRecentModelCalls } from '../usage/usage.repository';
 import { meteredCompletion } from '../usage/usage.service';
 import { CritiqueKey, StoredFinding, cachedModelFindings, existingRecordUuids, storeModelFindings } from './critique.repository';
-import { eachRecordFacts, RecordFacts, snippet } from './record-facts';
+import { eachRecordFacts, snippet } from './record-facts';
+import type { RecordFacts } from './record-facts.repository';
 import { loadTrajectory } from './trajectory.service';
 
 export interface Finding {

@@ -1,10 +1,41 @@
-import type { Query } from '../../db/sql';
-import type { RecordFacts } from './record-facts';
-
 /**
  * The SQL that projects stored record texts to `RecordFacts` (see record-facts.ts), and the
  * reads that use it.
  */
+import type { Query } from '../../db/sql';
+
+/**
+ * What the service's own readings of a session (the board, critique, the extractive summary)
+ * know of one record. PostgreSQL projects it from the stored text, every string cut short and
+ * every list bounded, so a pass over a session never holds or parses a whole record in the
+ * service, whatever the records' sizes.
+ */
+export interface RecordFacts {
+  uuid?: string;
+  type?: unknown;
+  /** A string `error` member, or the `message` of an `error` object ('' for any other error value). */
+  error?: string;
+  /** The message text (`message.content`, else `content`, else `text`: a string, or its text blocks), at most 2,000 characters. */
+  text?: string;
+  /** The message's content blocks (at most 50), or the record itself as one block. */
+  blocks?: BlockFacts[];
+  /** String members of an `outputs` array (at most 50). */
+  outputs?: string[];
+}
+
+export interface BlockFacts {
+  type?: unknown;
+  id?: string;
+  tool_use_id?: string;
+  is_error?: unknown;
+  status?: unknown;
+  name?: string;
+  /** `input.file_path` or `input.path`. */
+  file?: string;
+  /** Text of the block's `content`, at most 500 characters. */
+  text?: string;
+}
+
 
 /** SQL: the text of a JSON content value (a string, or the text blocks of an array). */
 const textOfContent = (content: string) => `case jsonb_typeof(${content})

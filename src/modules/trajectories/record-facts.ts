@@ -2,39 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
 import { sqlOf } from '../../db/sql';
 import { loadPayload } from './payloads';
-import { factsOfText, readFactsBatch } from './record-facts.repository';
-
-/**
- * What the service's own readings of a session (the board, critique, the extractive summary)
- * know of one record. PostgreSQL projects it from the stored text, every string cut short and
- * every list bounded, so a pass over a session never holds or parses a whole record in the
- * service, whatever the records' sizes.
- */
-export interface RecordFacts {
-  uuid?: string;
-  type?: unknown;
-  /** A string `error` member, or the `message` of an `error` object ('' for any other error value). */
-  error?: string;
-  /** The message text (`message.content`, else `content`, else `text`: a string, or its text blocks), at most 2,000 characters. */
-  text?: string;
-  /** The message's content blocks (at most 50), or the record itself as one block. */
-  blocks?: BlockFacts[];
-  /** String members of an `outputs` array (at most 50). */
-  outputs?: string[];
-}
-
-export interface BlockFacts {
-  type?: unknown;
-  id?: string;
-  tool_use_id?: string;
-  is_error?: unknown;
-  status?: unknown;
-  name?: string;
-  /** `input.file_path` or `input.path`. */
-  file?: string;
-  /** Text of the block's `content`, at most 500 characters. */
-  text?: string;
-}
+import { factsOfText, readFactsBatch, type RecordFacts } from './record-facts.repository';
 
 /** Records one read of `eachRecordFacts` asks for. */
 const BATCH_ROWS = 500;

@@ -11,11 +11,12 @@ import { NO_MODEL, type LanguageModelClient } from '../../llm/language-model';
 import { CHARS_PER_TOKEN, DATA_RULES, DATA_TAG, dataBlock, DEFAULT_CONTEXT_TOKENS, MAX_PROMPT_CHARS, MAX_RECORD_CHARS, quoteData } from '../../llm/prompt';
 import type { Logger } from '../../logger';
 import { checks } from '../../validation';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { catalogModel } from '../catalog/catalog.service';
 import { admitModelRequest } from '../usage/model-limits';
 import { CallPurpose, meteredCompletion } from '../usage/usage.service';
-import { eachRecordFacts, RecordFacts, snippet } from './record-facts';
+import { eachRecordFacts, snippet } from './record-facts';
+import type { RecordFacts } from './record-facts.repository';
 import { appendRecords, loadTrajectory, seqOf } from './trajectory.service';
 import * as repo from './trajectory.repository';
 

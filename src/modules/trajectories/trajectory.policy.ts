@@ -1,7 +1,7 @@
 import { forbidden, notFound } from '../../errors';
 import { isAdmin } from '../admin/admin.policy';
-import type { Viewer } from '../auth/auth.service';
-import { activeMemberSql } from '../labs/membership.repository';
+import type { Viewer } from '../auth/viewer';
+import { activeMemberSql, type LabRole } from '../labs/membership.repository';
 
 /**
  * The trajectory rules, each stated once: as a TypeScript function for a trajectory already
@@ -15,9 +15,6 @@ export interface TrajectoryFacts {
   labId: string | null;
   visibility: string;
 }
-
-/** The viewer's role in the trajectory's lab when active there (and the lab is active), else null. */
-export type LabRole = 'owner' | 'mentor' | 'member' | null;
 
 export type TrajectoryAction =
   | 'view' // read records, meta, annotations, summary; fork; discuss

@@ -1,5 +1,6 @@
 import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Ctx, requireViewer } from '../../context';
+import type { Ctx } from '../../context';
+import { requireViewer } from '../auth/viewer';
 import type { RecordsAppended } from '../../pubsub';
 import { failureAsLastEvent, SourceFailure, whileAllowed } from '../../subscriptions';
 import { checks, limitArg } from '../../validation';

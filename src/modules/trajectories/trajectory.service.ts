@@ -5,12 +5,13 @@ import { AppError, conflict, notFound } from '../../errors';
 import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { checks } from '../../validation';
 import { isAdmin } from '../admin/admin.policy';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../auth/viewer';
 import { activeRoleIn, firstActiveLabOf, mentorsMember } from '../labs/membership.repository';
 import { storageQuotaOf } from '../users/user.service';
 import { loadPayload, storePayload } from './payloads';
 import { IncomingRecord, parseRecords } from './records';
-import { authorizeTrajectory, isFastForward, LabRole, TrajectoryAction } from './trajectory.policy';
+import type { LabRole } from '../labs/membership.repository';
+import { authorizeTrajectory, isFastForward, TrajectoryAction } from './trajectory.policy';
 import * as repo from './trajectory.repository';
 import type { TrajectoryRow } from './trajectory.repository';
 

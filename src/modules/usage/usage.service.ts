@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
 import { countModelCall } from '../../metrics';
 import type { Completion, CompletionRequest, LanguageModelClient } from '../../llm/language-model';
-import type { CatalogModel } from '../catalog/catalog.service';
+import type { CatalogModel } from '../catalog/catalog.repository';
 import { insertModelCall, LedgerInsert, ModelCallRow, modelCallInsert } from './usage.repository';
 
 /** Who a model call is for, as the ledger row names it. */

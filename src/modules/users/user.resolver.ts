@@ -1,5 +1,6 @@
 import { Ctx as Context, FieldResolver, Query, Resolver, Root } from 'type-graphql';
-import { Ctx, requireViewer } from '../../context';
+import type { Ctx } from '../../context';
+import { requireViewer } from '../auth/viewer';
 import { effectiveTier } from './plans';
 import { User } from './user.entity';
 import { storageQuotaOf } from './user.service';

@@ -4,9 +4,9 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import fresh from 'fresh';
-import type { ByteRange } from '../src/blobs/blob-store';
-import { rangeNotSatisfiable } from '../src/errors';
-import { writeError } from './http';
+import type { ByteRange } from '../blobs/blob-store';
+import { rangeNotSatisfiable } from '../errors';
+import { writeError } from './answers';
 
 /**
  * Serving one stored object the way a static file server or CDN does (RFC 9110): validators,

@@ -1,0 +1,30 @@
+import { unauthenticated } from '../../errors';
+import type { User } from '../users/user.entity';
+
+/**
+ * Who is calling: the user and the credential used. A leaf below every policy and service, so
+ * that they can name the caller without importing how it was authenticated.
+ */
+export interface Viewer {
+  user: User;
+  tokenId: string;
+  /** Set when the credential is a sandbox's token: the lease it is bound to (see token.policy). */
+  leaseId?: number;
+  /** Whether the user is an active member of an active lab (the lab tier), read with the credential. */
+  inActiveLab: boolean;
+}
+
+/** What a request context offers the policies: its caller, if signed in. */
+export interface ViewerSource {
+  viewer(): Promise<Viewer | null>;
+}
+
+/**
+ * The signed-in caller of a request context.
+ * @throws UNAUTHENTICATED without one
+ */
+export async function requireViewer(ctx: ViewerSource): Promise<Viewer> {
+  const viewer = await ctx.viewer();
+  if (!viewer) throw unauthenticated();
+  return viewer;
+}

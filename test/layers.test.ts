@@ -1,0 +1,65 @@
+import path from 'node:path';
+import madge from 'madge';
+
+/**
+ * The house's layers (README, "Architecture"), read from the import graph of `src/` and
+ * `facade/` (type-only imports included, as `madge --circular` counts them):
+ * - no import cycles;
+ * - `src/` never imports `facade/`, except the composition root (`src/app.ts`, the CLI);
+ * - within a domain module, imports point down: resolvers → services → policies and
+ *   repositories. Only the schema and other resolvers (the admin area shows labs, users and
+ *   sessions as their own resolvers present them) import a resolver; policies and repositories
+ *   never import a service.
+ */
+
+const ROOT = path.resolve(__dirname, '..');
+let graph: Record<string, string[]>;
+let cycles: string[][];
+
+beforeAll(async () => {
+  const result = await madge(['src', 'facade'], { baseDir: ROOT, fileExtensions: ['ts'], tsConfig: path.join(ROOT, 'tsconfig.json'), detectiveOptions: { ts: { skipTypeImports: false } } });
+  graph = result.obj();
+  cycles = result.circular();
+}, 60_000);
+
+const KINDS = ['resolver', 'service', 'policy', 'repository'] as const;
+type Kind = (typeof KINDS)[number];
+const kindOf = (file: string): Kind | undefined => KINDS.find((kind) => file.endsWith(`.${kind}.ts`));
+
+/** Which kinds a file of each kind must not import. */
+const FORBIDDEN: Record<Kind, Kind[]> = {
+  resolver: [],
+  service: ['resolver'],
+  policy: ['resolver', 'service'],
+  repository: ['resolver', 'service'],
+};
+
+const COMPOSITION_ROOT = (file: string) => file === 'src/app.ts' || file.startsWith('src/cli/');
+
+const edges = () => Object.entries(graph).flatMap(([from, tos]) => tos.map((to) => ({ from, to })));
+
+test('the graph is read whole: every part of the house is in it, type-only imports too', () => {
+  expect(Object.keys(graph).length).toBeGreaterThan(150);
+  // `membership.repository` is imported by `trajectory.policy` for a type only.
+  expect(graph['src/modules/trajectories/trajectory.policy.ts']).toContain('src/modules/labs/membership.repository.ts');
+  expect(graph['src/app.ts']).toContain('facade/http.ts');
+  expect(Object.keys(graph).filter((file) => kindOf(file) === 'resolver').length).toBeGreaterThanOrEqual(10);
+});
+
+test('no import cycles', () => {
+  expect(cycles).toEqual([]);
+});
+
+test('src/ imports facade/ only from the composition root', () => {
+  const upward = edges().filter(({ from, to }) => from.startsWith('src/') && to.startsWith('facade/') && !COMPOSITION_ROOT(from));
+  expect(upward).toEqual([]);
+});
+
+test('resolvers → services → policies and repositories: no import points up', () => {
+  const upward = edges().filter(({ from, to }) => {
+    const [a, b] = [kindOf(from), kindOf(to)];
+    if (b === 'resolver' && a !== 'resolver') return from !== 'src/schema.ts';
+    return a !== undefined && b !== undefined && FORBIDDEN[a].includes(b);
+  });
+  expect(upward).toEqual([]);
+});
