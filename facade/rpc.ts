@@ -1,7 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { ExecutionResult } from 'graphql';
 import type { Services } from '../src/context';
-import { AppError, ErrorCode, FieldIssue, invalid } from '../src/errors';
+import { AppError, ERROR_CODES, ErrorCode, FieldIssue, invalid } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, unsupportedMediaType } from '../src/modules/a2a/a2a-parts';
 import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs, MAX_CONFIGS_PER_TASK } from '../src/modules/a2a/a2a-push.service';
@@ -34,10 +34,6 @@ export type A2aReason = keyof typeof A2A_ERRORS;
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
-export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
-/** Not an A2A error: credentials and access (the HTTP status, 401 or 403, says which). */
-export const ACCESS_ERROR = -32000;
 
 export type RpcId = string | number | null;
 
@@ -58,24 +54,20 @@ const badRequest = (issues: FieldIssue[]) => [
   { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: issues.map((issue) => ({ field: issue.path.join('.'), description: issue.msg })) },
 ];
 
-/** The one mapping of an `AppError` to a JSON-RPC error; never a stack or an internal message. */
+const REASON_OF_CODE = new Map(Object.entries(A2A_ERRORS).map(([reason, code]) => [code as number, reason as A2aReason]));
+
+/**
+ * An `AppError` as a JSON-RPC error: the code from the error table (`ERROR_CODES`), or the A2A
+ * reason's code when the error names one, with A2A's ErrorInfo for an A2A code and the field
+ * violations of a validation failure. Never a stack or an internal message.
+ */
 export function rpcErrorOf(error: AppError): RpcError {
-  const reason = error.details?.a2aReason as A2aReason | undefined;
-  if (reason) return { code: A2A_ERRORS[reason], message: error.message, data: errorInfo(reason) };
-  switch (error.code) {
-    case 'VALIDATION_FAILED':
-      return { code: INVALID_PARAMS, message: error.message, ...(error.issues ? { data: badRequest(error.issues) } : {}) };
-    case 'NOT_FOUND':
-      return { code: A2A_ERRORS.TASK_NOT_FOUND, message: error.message, data: errorInfo('TASK_NOT_FOUND') };
-    case 'PAYLOAD_TOO_LARGE':
-      return { code: INVALID_PARAMS, message: error.message };
-    case 'BAD_REQUEST':
-      return { code: INVALID_REQUEST, message: error.message };
-    case 'INTERNAL':
-      return { code: INTERNAL_ERROR, message: 'internal error' };
-    default:
-      return { code: ACCESS_ERROR, message: error.message };
-  }
+  const named = error.details?.a2aReason as A2aReason | undefined;
+  const code = named ? A2A_ERRORS[named] : ERROR_CODES[error.code].jsonRpc;
+  if (error.code === 'INTERNAL') return { code, message: 'internal error' };
+  const reason = REASON_OF_CODE.get(code);
+  if (reason) return { code, message: error.message, data: errorInfo(reason) };
+  return { code, message: error.message, ...(error.issues ? { data: badRequest(error.issues) } : {}) };
 }
 
 export const rpcFailure = (id: RpcId, error: RpcError) => ({ jsonrpc: '2.0' as const, id, error });

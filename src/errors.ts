@@ -1,8 +1,13 @@
 import { BlobNotFoundError } from './blobs/blob-store';
 /**
- * The one error hierarchy. Code throws `AppError` with a code; the code alone decides the HTTP
- * status and the JSON-RPC code, in the table below. Translation happens in exactly three places:
- * GraphQL `formatError`, the REST adapter and the JSON-RPC adapter.
+ * The one error hierarchy. Code throws `AppError` with a code; the code alone decides, in the
+ * table below, the HTTP status (REST, and GraphQL's `extensions.status`), the GraphQL
+ * `extensions.code` (the code itself) and the JSON-RPC code. Translation happens in exactly three
+ * places, each reading this table: the REST adapter (`src/http/answers.ts`), GraphQL's
+ * `formatError` (`src/app.ts`) and the JSON-RPC adapter (`rpcErrorOf`, `facade/rpc.ts`), which
+ * adds the A2A reason of an A2A code (-32001 is TaskNotFoundError) or the one an error names.
+ * JSON-RPC's generic codes: -32600 invalid request, -32601 method not found, -32602 invalid
+ * params, -32603 internal; -32000 is this server's access and availability code.
  */
 export const ERROR_CODES = {
   BAD_REQUEST: { http: 400, jsonRpc: -32600 },
@@ -11,8 +16,10 @@ export const ERROR_CODES = {
   FORBIDDEN: { http: 403, jsonRpc: -32000 },
   NOT_FOUND: { http: 404, jsonRpc: -32001 },
   METHOD_NOT_ALLOWED: { http: 405, jsonRpc: -32601 },
-  CONFLICT: { http: 409, jsonRpc: -32002 },
-  PAYLOAD_TOO_LARGE: { http: 413, jsonRpc: -32600 },
+  // Not -32002: A2A gives that code to TaskNotCancelableError.
+  CONFLICT: { http: 409, jsonRpc: -32000 },
+  // A params member too large to take, as A2A clients read it.
+  PAYLOAD_TOO_LARGE: { http: 413, jsonRpc: -32602 },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, jsonRpc: -32600 },
   RANGE_NOT_SATISFIABLE: { http: 416, jsonRpc: -32602 },
   VALIDATION_FAILED: { http: 422, jsonRpc: -32602 },
