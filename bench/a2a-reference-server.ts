@@ -22,12 +22,46 @@ class EchoExecutor implements AgentExecutor {
     const text = textOf(context);
     const now = () => new Date().toISOString();
     if (!context.task) {
-      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() }, artifacts: [], history: [context.userMessage], metadata: undefined }));
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+          artifacts: [],
+          history: [context.userMessage],
+          metadata: undefined,
+        }),
+      );
     }
     const part = { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: '' };
-    bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId: `${taskId}-answer`, name: 'answer', description: '', parts: [part], metadata: undefined, extensions: [] }, append: false, lastChunk: true, metadata: undefined }));
-    const answer = { messageId: newId('msg'), contextId, taskId, role: Role.ROLE_AGENT, parts: [part], metadata: undefined, extensions: [], referenceTaskIds: [] };
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_COMPLETED, message: answer, timestamp: now() }, metadata: undefined }));
+    bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId,
+        contextId,
+        artifact: { artifactId: `${taskId}-answer`, name: 'answer', description: '', parts: [part], metadata: undefined, extensions: [] },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      }),
+    );
+    const answer = {
+      messageId: newId('msg'),
+      contextId,
+      taskId,
+      role: Role.ROLE_AGENT,
+      parts: [part],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_COMPLETED, message: answer, timestamp: now() },
+        metadata: undefined,
+      }),
+    );
     bus.finished();
   }
 

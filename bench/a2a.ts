@@ -40,7 +40,10 @@ const MAIN = path.resolve(__dirname, '..', 'src', 'cli', 'main.js');
 
 /** `labdesk a2a …` of a build on a DATA_DIR; answers its stdout. */
 function a2aCli(main: string, dataDir: string, args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [main, 'a2a', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [main, 'a2a', ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let stdout = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   return new Promise((resolve, reject) =>
@@ -61,33 +64,73 @@ let sent = 0;
 /** A blocking SendMessage that starts a new task (a new JSON-RPC id and message id each time). */
 const sendMessageBody = () => {
   sent++;
-  return JSON.stringify({ jsonrpc: '2.0', id: sent, method: 'SendMessage', params: { message: { messageId: `bench-${process.pid}-${sent}`, role: 'ROLE_USER', parts: [{ text: 'What is the mean of 2, 4 and 9?' }] } } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: sent,
+    method: 'SendMessage',
+    params: {
+      message: { messageId: `bench-${process.pid}-${sent}`, role: 'ROLE_USER', parts: [{ text: 'What is the mean of 2, 4 and 9?' }] },
+    },
+  });
 };
 
 /** Every answer must be a task COMPLETED: an error or a task still working would make the figures meaningless. */
 function completedTask(name: string) {
   return (statusCode: number, text: string) => {
-    const state = statusCode === 200 ? (JSON.parse(text) as { result?: { task?: { status?: { state?: string } } } }).result?.task?.status?.state : undefined;
-    if (state !== 'TASK_STATE_COMPLETED') throw new Error(`${name}: answered ${statusCode} ${text.slice(0, 300)}; figures would be meaningless`);
+    const state =
+      statusCode === 200
+        ? (JSON.parse(text) as { result?: { task?: { status?: { state?: string } } } }).result?.task?.status?.state
+        : undefined;
+    if (state !== 'TASK_STATE_COMPLETED')
+      throw new Error(`${name}: answered ${statusCode} ${text.slice(0, 300)}; figures would be meaningless`);
   };
 }
 
-const rpcHeaders = (key?: string): Record<string, string> => ({ 'content-type': 'application/json', 'a2a-version': '1.0', ...(key ? { authorization: `Bearer ${key}` } : {}) });
+const rpcHeaders = (key?: string): Record<string, string> => ({
+  'content-type': 'application/json',
+  'a2a-version': '1.0',
+  ...(key ? { authorization: `Bearer ${key}` } : {}),
+});
 
 /** Our side on `port`: a server of `main` on `env`'s database, A2A enabled on its DATA_DIR, the model at `modelUrl`. */
-async function startOurs(main: string, port: number, env: Record<string, string>, modelUrl: string, counting = false): Promise<{ server: BenchServer & { statements?(): Promise<number> }; key: string; dataDir: string }> {
+async function startOurs(
+  main: string,
+  port: number,
+  env: Record<string, string>,
+  modelUrl: string,
+  counting = false,
+): Promise<{ server: BenchServer & { statements?(): Promise<number> }; key: string; dataDir: string }> {
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-a2a-'));
-  const key = fs.existsSync(path.join(dataDir, 'a2a-keys.json')) ? fs.readFileSync(path.join(dataDir, 'bench-key'), 'utf8') : await enableA2a(main, dataDir);
+  const key = fs.existsSync(path.join(dataDir, 'a2a-keys.json'))
+    ? fs.readFileSync(path.join(dataDir, 'bench-key'), 'utf8')
+    : await enableA2a(main, dataDir);
   fs.writeFileSync(path.join(dataDir, 'bench-key'), key);
   // The bench is one key sending as fast as it can: the model limits would refuse most of it.
-  const serverEnv = { ...env, DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-bench', LLM_BASE_URL: modelUrl, A2A_KEY_REQUESTS_PER_MINUTE: '0', A2A_KEY_TOKENS_PER_DAY: '0', LLM_USER_TOKENS_PER_DAY: '0' };
+  const serverEnv = {
+    ...env,
+    DATA_DIR: dataDir,
+    LLM_PROVIDER: 'openai',
+    LLM_MODEL: 'gpt-5',
+    LLM_API_KEY: 'sk-bench',
+    LLM_BASE_URL: modelUrl,
+    A2A_KEY_REQUESTS_PER_MINUTE: '0',
+    A2A_KEY_TOKENS_PER_DAY: '0',
+    LLM_USER_TOKENS_PER_DAY: '0',
+  };
   const server = counting ? await startCountingServer(port, serverEnv, { main }) : await startBenchServer(port, serverEnv, { main });
   return { server, key, dataDir };
 }
 
 /** How many tasks the key's principal has (ListTasks' totalSize). */
 async function taskCount(base: string, key: string): Promise<number> {
-  const listed = await callJson(base, 'POST', '/a2a/v1', key, { jsonrpc: '2.0', id: 'count', method: 'ListTasks', params: { pageSize: 1 } }, { 'a2a-version': '1.0' });
+  const listed = await callJson(
+    base,
+    'POST',
+    '/a2a/v1',
+    key,
+    { jsonrpc: '2.0', id: 'count', method: 'ListTasks', params: { pageSize: 1 } },
+    { 'a2a-version': '1.0' },
+  );
   return listed.result.totalSize as number;
 }
 
@@ -106,36 +149,76 @@ async function main() {
     helpers.push(ours.server);
     dataDirs.push(ours.dataDir);
     const all: LoadTarget[] = [
-      { name: 'reference', method: 'POST', url: `http://127.0.0.1:${REFERENCE_PORT}/a2a/v1`, headers: rpcHeaders(), pid: reference.child.pid!, body: sendMessageBody, verify: completedTask('reference') },
+      {
+        name: 'reference',
+        method: 'POST',
+        url: `http://127.0.0.1:${REFERENCE_PORT}/a2a/v1`,
+        headers: rpcHeaders(),
+        pid: reference.child.pid!,
+        body: sendMessageBody,
+        verify: completedTask('reference'),
+      },
       // With the embedded database, PostgreSQL runs as the server's child: its CPU is counted beside the server's.
-      { name: 'labdesk', method: 'POST', url: `${ours.server.url}/a2a/v1`, headers: rpcHeaders(ours.key), pid: ours.server.process.pid!, body: sendMessageBody, verify: completedTask('labdesk'), withChildren: !process.env.DATABASE_URL },
+      {
+        name: 'labdesk',
+        method: 'POST',
+        url: `${ours.server.url}/a2a/v1`,
+        headers: rpcHeaders(ours.key),
+        pid: ours.server.process.pid!,
+        body: sendMessageBody,
+        verify: completedTask('labdesk'),
+        withChildren: !process.env.DATABASE_URL,
+      },
     ];
     if (BASELINE) {
-      const baseline = await startOurs(path.resolve(BASELINE, 'src', 'cli', 'main.js'), BASELINE_PORT, baselineDatabase!.env, model.ready.baseUrl);
+      const baseline = await startOurs(
+        path.resolve(BASELINE, 'src', 'cli', 'main.js'),
+        BASELINE_PORT,
+        baselineDatabase!.env,
+        model.ready.baseUrl,
+      );
       helpers.push(baseline.server);
       dataDirs.push(baseline.dataDir);
-      all.push({ name: 'labdesk@baseline', method: 'POST', url: `${baseline.server.url}/a2a/v1`, headers: rpcHeaders(baseline.key), pid: baseline.server.process.pid!, body: sendMessageBody, verify: completedTask('labdesk@baseline') });
+      all.push({
+        name: 'labdesk@baseline',
+        method: 'POST',
+        url: `${baseline.server.url}/a2a/v1`,
+        headers: rpcHeaders(baseline.key),
+        pid: baseline.server.process.pid!,
+        body: sendMessageBody,
+        verify: completedTask('labdesk@baseline'),
+      });
     }
     const targets = all.filter((target) => !ONLY || ONLY.includes(target.name.split('@')[0]));
     const before = await taskCount(ours.server.url, ours.key);
     const runs = ROUNDS * REQUESTS + Math.min(REQUESTS, 500);
-    const figures = await alternatingRounds(targets, { requests: REQUESTS, rounds: ROUNDS, connections: CONNECTIONS, warmUp: Math.min(REQUESTS, 500) });
+    const figures = await alternatingRounds(targets, {
+      requests: REQUESTS,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      warmUp: Math.min(REQUESTS, 500),
+    });
     process.stdout.write(`\nblocking SendMessage, a new task each; median round per target; (×) is the ratio to the reference\n`);
     printFigures(figures, targets.some((target) => target.name === 'reference') ? 'reference' : undefined);
     if (targets.some((target) => target.name === 'labdesk')) {
       const persisted = (await taskCount(ours.server.url, ours.key)) - before;
-      process.stdout.write(`labdesk tasks persisted: ${persisted} of ${runs} SendMessage calls${persisted === runs ? '' : '  (MISMATCH)'}\n`);
+      process.stdout.write(
+        `labdesk tasks persisted: ${persisted} of ${runs} SendMessage calls${persisted === runs ? '' : '  (MISMATCH)'}\n`,
+      );
     }
     await ours.server.stop();
     if (process.env.BENCH_COUNT_STATEMENTS !== '0') {
       const counting = await startOurs(MAIN, PORT, { ...database.env, DATA_DIR: ours.dataDir }, model.ready.baseUrl, true);
       helpers.push(counting.server);
       const CALLS = 20;
-      const call = () => callJson(counting.server.url, 'POST', '/a2a/v1', counting.key, JSON.parse(sendMessageBody()), { 'a2a-version': '1.0' });
+      const call = () =>
+        callJson(counting.server.url, 'POST', '/a2a/v1', counting.key, JSON.parse(sendMessageBody()), { 'a2a-version': '1.0' });
       await call();
       const at = await counting.server.statements!();
       for (let i = 0; i < CALLS; i++) await call();
-      process.stdout.write(`\nSQL statements per SendMessage (sequential, every statement the server sent, the job queue's included): ${((await counting.server.statements!()) - at) / CALLS}\n`);
+      process.stdout.write(
+        `\nSQL statements per SendMessage (sequential, every statement the server sent, the job queue's included): ${((await counting.server.statements!()) - at) / CALLS}\n`,
+      );
     }
   } finally {
     for (const helper of helpers.reverse()) await helper.stop();

@@ -47,7 +47,9 @@ export async function seedAdminData(client: Client, users: number, activityPerUs
     [users, activityPerUser],
   );
   // users.last_active_at is the latest of a user's days, as activity recording keeps it.
-  await client.query(`update users u set last_active_at = a.latest from (select user_id, max(last_seen_at) as latest from user_activity_days group by 1) a where a.user_id = u.id`);
+  await client.query(
+    `update users u set last_active_at = a.latest from (select user_id, max(last_seen_at) as latest from user_activity_days group by 1) a where a.user_id = u.id`,
+  );
   // The ledger over the last 30 days, a random user per row.
   await client.query(
     `insert into usage_entries (user_id, source, tokens_in, tokens_out, created_at)

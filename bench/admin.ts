@@ -43,7 +43,9 @@ async function latencies(label: string, url: string, token: string, calls: numbe
   const times: number[] = [];
   for (let i = 0; i < calls; i++) times.push(await timed(url, token));
   times.sort((a, b) => a - b);
-  process.stdout.write(`${label.padEnd(34)} p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  max ${ms(times[times.length - 1])}  (${calls} calls)\n`);
+  process.stdout.write(
+    `${label.padEnd(34)} p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  max ${ms(times[times.length - 1])}  (${calls} calls)\n`,
+  );
   return times;
 }
 
@@ -75,7 +77,8 @@ function run(tokens: string[]): Promise<autocannon.Result> {
 
 async function main() {
   const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) throw new Error('bench:admin seeds through SQL: set DATABASE_URL to a PostgreSQL server (a scratch database is made there)');
+  if (!baseUrl)
+    throw new Error('bench:admin seeds through SQL: set DATABASE_URL to a PostgreSQL server (a scratch database is made there)');
   const name = `labdesk_bench_admin_${process.pid}`;
   const adminUrl = new URL(baseUrl);
   const admin = new Client({ connectionString: adminUrl.toString() });
@@ -89,13 +92,23 @@ async function main() {
   try {
     let started = Date.now();
     await seedAdminData(client, USERS, ACTIVITY_DAYS, LEDGER_ROWS);
-    const [{ activity, ledger }] = (await client.query(`select (select count(*) from user_activity_days)::int as activity, (select count(*) from usage_entries)::int as ledger`)).rows;
-    process.stdout.write(`seeded ${USERS} users, ${activity} activity rows, ${ledger} ledger rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
+    const [{ activity, ledger }] = (
+      await client.query(
+        `select (select count(*) from user_activity_days)::int as activity, (select count(*) from usage_entries)::int as ledger`,
+      )
+    ).rows;
+    process.stdout.write(
+      `seeded ${USERS} users, ${activity} activity rows, ${ledger} ledger rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`,
+    );
 
     const stats = await (await fetch(`${BASE}/api/admin/stats`, { headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } })).json();
     process.stdout.write(`stats: ${JSON.stringify(stats)}\n`);
-    const seg = (await (await fetch(`${BASE}/api/admin/segmentation?limit=5`, { headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } })).json()) as Record<string, unknown>;
-    process.stdout.write(`segmentation: users ${seg.users}, paid ${seg.paid}, granted ${seg.granted}, ${(seg.by_institution as unknown[]).length} institutions, ${(seg.unresolved as unknown[]).length} unresolved\n\n`);
+    const seg = (await (
+      await fetch(`${BASE}/api/admin/segmentation?limit=5`, { headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } })
+    ).json()) as Record<string, unknown>;
+    process.stdout.write(
+      `segmentation: users ${seg.users}, paid ${seg.paid}, granted ${seg.granted}, ${(seg.by_institution as unknown[]).length} institutions, ${(seg.unresolved as unknown[]).length} unresolved\n\n`,
+    );
 
     await latencies('GET /api/admin/stats', `${BASE}/api/admin/stats`, BENCH_ADMIN_TOKEN, CALLS);
     await latencies('GET /api/admin/segmentation', `${BASE}/api/admin/segmentation`, BENCH_ADMIN_TOKEN, CALLS);
@@ -141,12 +154,12 @@ async function main() {
         `  same users, same minute        ${rate(without).toFixed(0)} req/s (no writes)\n` +
         `  throughput cost                ${(throughputCost * 100).toFixed(1)} % at that write share\n` +
         `  steady state: each user writes once a minute, so over a minute these users' requests write\n` +
-        `  ${((200 / (rate(without) * 60)) * 100).toFixed(3)} % of the time: about ${((throughputCost * (SECONDS / 60)) * 100).toFixed(2)} % of throughput\n`,
+        `  ${((200 / (rate(without) * 60)) * 100).toFixed(3)} % of the time: about ${(throughputCost * (SECONDS / 60) * 100).toFixed(2)} % of throughput\n`,
     );
   } finally {
     await client.end();
     await server.stop();
-    if (process.env.BENCH_KEEP_DATABASE !== "1") await admin.query(`drop database if exists "${name}" with (force)`);
+    if (process.env.BENCH_KEEP_DATABASE !== '1') await admin.query(`drop database if exists "${name}" with (force)`);
     else process.stdout.write(`kept database ${name}\n`);
     await admin.end();
   }

@@ -57,7 +57,12 @@ const percentile = (values: number[], p: number) => {
 function batch(prefix: string, start: number, n: number): { uuid: string; text: string }[] {
   return Array.from({ length: n }, (_, i) => {
     const k = start + i;
-    const record = { uuid: `${prefix}-${k}`, parentUuid: k === 0 ? null : `${prefix}-${k - 1}`, type: 'assistant', message: { content: FILLER } };
+    const record = {
+      uuid: `${prefix}-${k}`,
+      parentUuid: k === 0 ? null : `${prefix}-${k - 1}`,
+      type: 'assistant',
+      message: { content: FILLER },
+    };
     return { uuid: record.uuid, text: JSON.stringify(record) };
   });
 }
@@ -67,16 +72,20 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function call(method: string, route: string, token: string, body?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${BASE}${route}`, { method, agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode! >= 400) reject(new Error(`${method} ${route}: ${res.statusCode} ${text.slice(0, 300)}`));
-        else resolve(text);
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${BASE}${route}`,
+      { method, agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode! >= 400) reject(new Error(`${method} ${route}: ${res.statusCode} ${text.slice(0, 300)}`));
+          else resolve(text);
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -102,19 +111,24 @@ async function main() {
   const server = await startBenchServer(PORT, { DATABASE_URL: databaseUrl });
   try {
     const run = Date.now().toString(36);
-    const user = JSON.parse(await call('POST', '/api/admin/users', ADMIN, JSON.stringify({ email: `bench-${run}@bench.example`, name: 'Bench' })));
+    const user = JSON.parse(
+      await call('POST', '/api/admin/users', ADMIN, JSON.stringify({ email: `bench-${run}@bench.example`, name: 'Bench' })),
+    );
     await call('PATCH', `/api/admin/users/${user.user_id}`, ADMIN, JSON.stringify({ storage_quota_bytes: 1e12 }));
-    const token = JSON.parse(await call('POST', `/api/admin/users/${user.user_id}/tokens`, ADMIN, JSON.stringify({ label: 'bench' }))).token as string;
+    const token = JSON.parse(await call('POST', `/api/admin/users/${user.user_id}/tokens`, ADMIN, JSON.stringify({ label: 'bench' })))
+      .token as string;
 
     // 1 and 2, interleaved in rounds (alternating which goes first) so that neither side pays
     // alone for checkpoints or autovacuum the other one caused.
     process.stdout.write(`appending ${RECORDS} records (~1 KiB, batches of ${BATCH}, ${WRITERS} sessions at once) through the API,\n`);
     process.stdout.write(`and the same rows with plain multi-row INSERTs through pg, in ${ROUNDS} interleaved rounds…\n`);
-    const clients = await Promise.all(Array.from({ length: WRITERS }, async () => {
-      const client = new Client({ connectionString: databaseUrl });
-      await client.connect();
-      return client;
-    }));
+    const clients = await Promise.all(
+      Array.from({ length: WRITERS }, async () => {
+        const client = new Client({ connectionString: databaseUrl });
+        await client.connect();
+        return client;
+      }),
+    );
     const latencies: number[] = [];
     const perSession = RECORDS / WRITERS / ROUNDS;
     let apiSeconds = 0;
@@ -136,26 +150,46 @@ async function main() {
     };
     const throughApi = async (round: number) => {
       const { seconds, cpu } = await measured(
-        () => Promise.all(Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, perSession, latencies, round * perSession))).then(() => undefined),
+        () =>
+          Promise.all(
+            Array.from({ length: WRITERS }, (_, w) => appendAll(token, `bench-${run}-api-${w}`, perSession, latencies, round * perSession)),
+          ).then(() => undefined),
         [server.process.pid!],
       );
       apiSeconds += seconds;
       cpu.forEach((c, i) => (apiCpu[i] += c));
     };
     const throughFloor = async (round: number) => {
-      const { seconds, cpu } = await measured(() => Promise.all(clients.map(async (client, w) => {
-        const sessionId = `bench-${run}-floor-${w}`;
-        for (let start = round * perSession; start < (round + 1) * perSession; start += BATCH) {
-          const records = batch(sessionId, start, Math.min(BATCH, (round + 1) * perSession - start));
-          const values: unknown[] = [];
-          const rows = records.map((r, i) => {
-            values.push(sessionId, start + i + 1, r.uuid, i === 0 && start === 0 ? null : `${sessionId}-${start + i - 1}`, 'assistant', r.text, Buffer.byteLength(r.text));
-            const o = i * 7;
-            return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7})`;
-          });
-          await client.query(`insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes) values ${rows.join(',')}`, values);
-        }
-      })).then(() => undefined), []);
+      const { seconds, cpu } = await measured(
+        () =>
+          Promise.all(
+            clients.map(async (client, w) => {
+              const sessionId = `bench-${run}-floor-${w}`;
+              for (let start = round * perSession; start < (round + 1) * perSession; start += BATCH) {
+                const records = batch(sessionId, start, Math.min(BATCH, (round + 1) * perSession - start));
+                const values: unknown[] = [];
+                const rows = records.map((r, i) => {
+                  values.push(
+                    sessionId,
+                    start + i + 1,
+                    r.uuid,
+                    i === 0 && start === 0 ? null : `${sessionId}-${start + i - 1}`,
+                    'assistant',
+                    r.text,
+                    Buffer.byteLength(r.text),
+                  );
+                  const o = i * 7;
+                  return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7})`;
+                });
+                await client.query(
+                  `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes) values ${rows.join(',')}`,
+                  values,
+                );
+              }
+            }),
+          ).then(() => undefined),
+        [],
+      );
       floorSeconds += seconds;
       cpu.forEach((c, i) => (floorCpu[i] += c));
     };
@@ -186,13 +220,19 @@ async function main() {
 
     const apiRate = RECORDS / apiSeconds;
     const floorRate = RECORDS / floorSeconds;
-    process.stdout.write(`\nappend through the API   ${apiRate.toFixed(0).padStart(8)} records/s   (${apiSeconds.toFixed(1)} s; p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms per 100-record append)\n`);
+    process.stdout.write(
+      `\nappend through the API   ${apiRate.toFixed(0).padStart(8)} records/s   (${apiSeconds.toFixed(1)} s; p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms per 100-record append)\n`,
+    );
     process.stdout.write(`plain INSERT (floor)     ${floorRate.toFixed(0).padStart(8)} records/s   (${floorSeconds.toFixed(1)} s)\n`);
     process.stdout.write(`API / floor: ${(apiRate / floorRate).toFixed(2)} (goal ≥ 0.5)\n`);
     const batches = RECORDS / BATCH;
     const ms = (seconds: number) => `${((seconds / batches) * 1000).toFixed(1)} ms`;
-    process.stdout.write(`CPU per 100 records: API: server ${ms(apiCpu[0])}, postgres ${ms(apiCpu[1])}, this client ${ms(apiCpu[2])}; floor: postgres ${ms(floorCpu[0])}, this client ${ms(floorCpu[1])} (2 cores)\n`);
-    process.stdout.write(`read a ${READ_SESSION_RECORDS}-record session: p50 ${percentile(reads, 50).toFixed(0)} ms, p99 ${percentile(reads, 99).toFixed(0)} ms over ${READS} reads (goal p99 < 300 ms)\n`);
+    process.stdout.write(
+      `CPU per 100 records: API: server ${ms(apiCpu[0])}, postgres ${ms(apiCpu[1])}, this client ${ms(apiCpu[2])}; floor: postgres ${ms(floorCpu[0])}, this client ${ms(floorCpu[1])} (2 cores)\n`,
+    );
+    process.stdout.write(
+      `read a ${READ_SESSION_RECORDS}-record session: p50 ${percentile(reads, 50).toFixed(0)} ms, p99 ${percentile(reads, 99).toFixed(0)} ms over ${READS} reads (goal p99 < 300 ms)\n`,
+    );
   } finally {
     agent.destroy();
     await server.stop();

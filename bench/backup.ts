@@ -36,7 +36,10 @@ async function sql(url: string, text: string) {
 
 function labdesk(args: string[], env: Record<string, string>): number {
   const started = process.hrtime.bigint();
-  execFileSync(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
@@ -52,7 +55,10 @@ async function main() {
     const sourceEnv = { DATABASE_URL: withDatabase(BASE_URL, source), DATA_DIR: path.join(root, 'source') };
     labdesk(['migrate'], sourceEnv);
     // Half the set in the database: 1 MiB rows of random bytes.
-    await sql(sourceEnv.DATABASE_URL, `create table bench_padding (id int primary key, payload bytea not null); alter table bench_padding alter column payload set storage external`);
+    await sql(
+      sourceEnv.DATABASE_URL,
+      `create table bench_padding (id int primary key, payload bytea not null); alter table bench_padding alter column payload set storage external`,
+    );
     const client = new Client({ connectionString: sourceEnv.DATABASE_URL });
     await client.connect();
     for (let i = 0; i < HALF_MIB; i++) await client.query('insert into bench_padding values ($1, $2)', [i, randomBytes(1024 * 1024)]);
@@ -62,12 +68,17 @@ async function main() {
     fs.mkdirSync(blobs, { recursive: true });
     for (let i = 0; i < HALF_MIB; i++) fs.writeFileSync(path.join(blobs, `blob-${i}`), randomBytes(1024 * 1024));
     const [{ size }] = (await sql(sourceEnv.DATABASE_URL, `select pg_database_size(current_database())::bigint as size`)).rows;
-    console.log(`data set: database ${(Number(size) / 1024 ** 2).toFixed(0)} MiB, blobs ${(Number(du(path.join(sourceEnv.DATA_DIR, 'blobs'))) / 1024 ** 2).toFixed(0)} MiB`);
+    console.log(
+      `data set: database ${(Number(size) / 1024 ** 2).toFixed(0)} MiB, blobs ${(Number(du(path.join(sourceEnv.DATA_DIR, 'blobs'))) / 1024 ** 2).toFixed(0)} MiB`,
+    );
 
     const backupDir = path.join(root, 'backup');
     const backupSeconds = labdesk(['backup', '--out', backupDir], sourceEnv);
     console.log(`backup: ${backupSeconds.toFixed(1)} s, ${(Number(du(backupDir)) / 1024 ** 2).toFixed(0)} MiB written`);
-    const restoreSeconds = labdesk(['restore', '--from', backupDir], { DATABASE_URL: withDatabase(BASE_URL, target), DATA_DIR: path.join(root, 'target') });
+    const restoreSeconds = labdesk(['restore', '--from', backupDir], {
+      DATABASE_URL: withDatabase(BASE_URL, target),
+      DATA_DIR: path.join(root, 'target'),
+    });
     console.log(`restore: ${restoreSeconds.toFixed(1)} s`);
     const [{ rows }] = (await sql(withDatabase(BASE_URL, target), `select count(*)::int as rows from bench_padding`)).rows;
     console.log(`restored: ${rows} padding rows, blobs ${(Number(du(path.join(root, 'target', 'blobs'))) / 1024 ** 2).toFixed(0)} MiB`);

@@ -63,10 +63,14 @@ async function makeFile(file: string, mib: number): Promise<string> {
 
 function upload(base: string, route: string, file: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${route}`, { method: 'PUT', headers: { authorization: `Bearer ${RELEASE_TOKEN}`, 'content-type': 'application/octet-stream' } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 201 ? resolve() : reject(new Error(`upload: ${res.statusCode}`))));
-    });
+    const req = http.request(
+      `${base}${route}`,
+      { method: 'PUT', headers: { authorization: `Bearer ${RELEASE_TOKEN}`, 'content-type': 'application/octet-stream' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 201 ? resolve() : reject(new Error(`upload: ${res.statusCode}`))));
+      },
+    );
     req.on('error', reject);
     fs.createReadStream(file).pipe(req);
   });
@@ -90,7 +94,13 @@ http {
   const child = spawn(NGINX, ['-c', conf, '-p', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(url).then(() => true, () => false)) break;
+    if (
+      await fetch(url).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { url, process: child };
@@ -141,7 +151,11 @@ async function main() {
   fs.chmodSync(tmp, 0o711);
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(path.join(tmp, 'pg'), { database: 'bench' });
   const port = await freePort();
-  const server = await startBenchServer(port, { DATABASE_URL: process.env.DATABASE_URL ?? embedded!.url, RELEASE_TOKEN, BLOB_STORE: 'file' });
+  const server = await startBenchServer(port, {
+    DATABASE_URL: process.env.DATABASE_URL ?? embedded!.url,
+    RELEASE_TOKEN,
+    BLOB_STORE: 'file',
+  });
   let nginx: { url: string; process: ChildProcess } | undefined;
   try {
     const file = path.join(tmp, 'labdesk-core.bin');
@@ -173,7 +187,9 @@ async function main() {
         const bytes = await fetchBytes(targets[name]);
         if (bytes !== size) throw new Error(`${name} sent ${bytes} bytes, expected ${size}`);
         whole[name] += (performance.now() - began) / 1000;
-        process.stdout.write(`  round ${round + 1}: ${name.padEnd(7)} ${(size / MB / ((performance.now() - began) / 1000)).toFixed(0)} MB/s\n`);
+        process.stdout.write(
+          `  round ${round + 1}: ${name.padEnd(7)} ${(size / MB / ((performance.now() - began) / 1000)).toFixed(0)} MB/s\n`,
+        );
       }
     }
     const rate = { labdesk: (ROUNDS * size) / MB / whole.labdesk, nginx: (ROUNDS * size) / MB / whole.nginx };
@@ -182,7 +198,9 @@ async function main() {
     process.stdout.write(`  nginx                     ${rate.nginx.toFixed(0).padStart(6)} MB/s\n`);
     process.stdout.write(`  labdesk / nginx: ${(rate.labdesk / rate.nginx).toFixed(2)} (goal ≥ 0.8)\n`);
 
-    process.stdout.write(`\n${RANGE_REQUESTS} requests of 1 MiB at random offsets, ${RANGE_CONCURRENCY} at a time, per server and round:\n`);
+    process.stdout.write(
+      `\n${RANGE_REQUESTS} requests of 1 MiB at random offsets, ${RANGE_CONCURRENCY} at a time, per server and round:\n`,
+    );
     await ranges(targets.labdesk, size, RANGE_CONCURRENCY); // warm both
     await ranges(targets.nginx, size, RANGE_CONCURRENCY);
     const rangeSeconds = { labdesk: 0, nginx: 0 };
@@ -197,7 +215,9 @@ async function main() {
         rangeSeconds[name] += RANGE_REQUESTS / result.rps;
         cpu[name] += cpuUsed ?? NaN;
         const cpuText = cpuUsed === null ? '' : `  ${((cpuUsed / RANGE_REQUESTS) * 1e6).toFixed(0).padStart(5)} µs CPU/request`;
-        process.stdout.write(`  round ${round + 1}: ${name.padEnd(7)} ${result.mbps.toFixed(0).padStart(6)} MB/s  ${result.rps.toFixed(0).padStart(5)} requests/s${cpuText}\n`);
+        process.stdout.write(
+          `  round ${round + 1}: ${name.padEnd(7)} ${result.mbps.toFixed(0).padStart(6)} MB/s  ${result.rps.toFixed(0).padStart(5)} requests/s${cpuText}\n`,
+        );
       }
     }
     const rps = { labdesk: (ROUNDS * RANGE_REQUESTS) / rangeSeconds.labdesk, nginx: (ROUNDS * RANGE_REQUESTS) / rangeSeconds.nginx };
@@ -208,9 +228,13 @@ async function main() {
     if (!Number.isNaN(cpu.labdesk + cpu.nginx)) {
       const perRequest = (seconds: number) => `${((seconds / (ROUNDS * RANGE_REQUESTS)) * 1e6).toFixed(0).padStart(6)} µs`;
       process.stdout.write(`  CPU per request (the server's own, all threads; steadier than rates on a shared machine):\n`);
-      process.stdout.write(`    labdesk ${perRequest(cpu.labdesk)}   nginx ${perRequest(cpu.nginx)}   labdesk / nginx: ${(cpu.labdesk / cpu.nginx).toFixed(2)}\n`);
+      process.stdout.write(
+        `    labdesk ${perRequest(cpu.labdesk)}   nginx ${perRequest(cpu.nginx)}   labdesk / nginx: ${(cpu.labdesk / cpu.nginx).toFixed(2)}\n`,
+      );
     }
-    process.stdout.write(`\nsummary: whole file ${(rate.labdesk / rate.nginx).toFixed(2)} × nginx, 1 MiB ranges ${(rps.labdesk / rps.nginx).toFixed(2)} × nginx\n`);
+    process.stdout.write(
+      `\nsummary: whole file ${(rate.labdesk / rate.nginx).toFixed(2)} × nginx, 1 MiB ranges ${(rps.labdesk / rps.nginx).toFixed(2)} × nginx\n`,
+    );
   } finally {
     agent.destroy();
     nginx?.process.kill('SIGTERM');

@@ -42,7 +42,9 @@ function combine(runs: autocannon.Result[]): autocannon.Result {
 
 function run(title: string, opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url: BASE, connections: CONNECTIONS, duration: SECONDS, title, ...opts }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url: BASE, connections: CONNECTIONS, duration: SECONDS, title, ...opts }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
@@ -61,11 +63,18 @@ async function main() {
     }
     const headers = { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' };
     const facade = { method: 'GET' as const, url: `${BASE}/api/labs/${lab.lab_id}`, headers };
-    const graphql = { method: 'POST' as const, url: `${BASE}/graphql`, headers, body: JSON.stringify({ query: print(LabDocument), variables: { id: lab.lab_id } }) };
+    const graphql = {
+      method: 'POST' as const,
+      url: `${BASE}/graphql`,
+      headers,
+      body: JSON.stringify({ query: print(LabDocument), variables: { id: lab.lab_id } }),
+    };
 
     // Same answer both ways, or the comparison means nothing.
     const viaFacade = await call('GET', `/api/labs/${lab.lab_id}`, ownerToken);
-    const viaGraphql = (await (await fetch(`${BASE}/graphql`, { method: 'POST', headers, body: graphql.body })).json()) as { data: { lab: unknown } };
+    const viaGraphql = (await (await fetch(`${BASE}/graphql`, { method: 'POST', headers, body: graphql.body })).json()) as {
+      data: { lab: unknown };
+    };
     if (JSON.stringify(viaFacade) !== JSON.stringify(viaGraphql.data.lab)) throw new Error('facade and /graphql disagree');
 
     process.stdout.write(`warming up (3 s each)…\n`);
@@ -89,7 +98,9 @@ async function main() {
     process.stdout.write(`\nGET /api/labs/{lab_id}: facade vs /graphql (same query, same server)\n`);
     process.stdout.write(`${row('REST facade', f)}\n${row('GraphQL /graphql', g)}\n`);
     const ratio = f.requests.average / g.requests.average;
-    process.stdout.write(`facade / graphql throughput: ${ratio.toFixed(3)} (facade overhead ${((1 - ratio) * 100).toFixed(1)} %; goal ≤ 10 %)\n`);
+    process.stdout.write(
+      `facade / graphql throughput: ${ratio.toFixed(3)} (facade overhead ${((1 - ratio) * 100).toFixed(1)} %; goal ≤ 10 %)\n`,
+    );
   } finally {
     await server.stop();
   }

@@ -85,7 +85,12 @@ export async function round(target: LoadTarget, amount: number, connections: num
     while (started < amount) {
       started++;
       const began = performance.now();
-      const { statusCode, body } = await pool.request({ method: target.method ?? 'GET', path: url.pathname + url.search, headers: target.headers, body: target.body?.() });
+      const { statusCode, body } = await pool.request({
+        method: target.method ?? 'GET',
+        path: url.pathname + url.search,
+        headers: target.headers,
+        body: target.body?.(),
+      });
       if (target.verify) target.verify(statusCode, await body.text());
       else {
         await body.dump();
@@ -120,10 +125,15 @@ export async function round(target: LoadTarget, amount: number, connections: num
  * each round starting with a different target so that none always runs first after a pause.
  * Answers each target's median round.
  */
-export async function alternatingRounds(targets: LoadTarget[], opts: { requests: number; rounds: number; connections: number; warmUp: number }): Promise<Map<string, Figures>> {
+export async function alternatingRounds(
+  targets: LoadTarget[],
+  opts: { requests: number; rounds: number; connections: number; warmUp: number },
+): Promise<Map<string, Figures>> {
   process.stdout.write(`warming up…\n`);
   for (const target of targets) await round(target, opts.warmUp, opts.connections);
-  process.stdout.write(`${opts.rounds} alternating rounds of ${opts.requests} requests per target, ${opts.connections} keep-alive connections…\n`);
+  process.stdout.write(
+    `${opts.rounds} alternating rounds of ${opts.requests} requests per target, ${opts.connections} keep-alive connections…\n`,
+  );
   const rounds = new Map<string, Round[]>(targets.map((target) => [target.name, []]));
   for (let i = 0; i < opts.rounds; i++) {
     for (let j = 0; j < targets.length; j++) {
@@ -135,7 +145,13 @@ export async function alternatingRounds(targets: LoadTarget[], opts: { requests:
   }
   const figuresOf = (rs: Round[]): Figures => {
     const tree = rs.flatMap((r) => (r.treeCpuMsPerRequest === undefined ? [] : [r.treeCpuMsPerRequest]));
-    return { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), cpu: median(rs.map((r) => r.cpuMsPerRequest)), ...(tree.length ? { treeCpu: median(tree) } : {}) };
+    return {
+      rps: median(rs.map((r) => r.rps)),
+      p50: median(rs.map((r) => r.p50)),
+      p99: median(rs.map((r) => r.p99)),
+      cpu: median(rs.map((r) => r.cpuMsPerRequest)),
+      ...(tree.length ? { treeCpu: median(tree) } : {}),
+    };
   };
   return new Map([...rounds].map(([name, rs]) => [name, figuresOf(rs)]));
 }

@@ -37,5 +37,7 @@ for (const [name, header] of cases) {
   if (!sameCount) throw new Error(`${name}: the parsers disagree`);
   const a = time(ours, header);
   const b = time(theirs, header);
-  process.stdout.write(`${name.padEnd(13)} (${String(header.length).padStart(6)} bytes): parseRange ${a.toFixed(2).padStart(8)} µs   range-parser ${b.toFixed(2).padStart(8)} µs\n`);
+  process.stdout.write(
+    `${name.padEnd(13)} (${String(header.length).padStart(6)} bytes): parseRange ${a.toFixed(2).padStart(8)} µs   range-parser ${b.toFixed(2).padStart(8)} µs\n`,
+  );
 }

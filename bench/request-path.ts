@@ -39,7 +39,12 @@ const call = (method: string, route: string, token: string, body?: unknown, base
  * SQL statements per request of each route, counted in a server of its own by the driver
  * (count-statements.ts), over sequential calls after a first one (which may write activity).
  */
-async function countStatements(env: Record<string, string>, token: string, routes: string[], main?: string): Promise<Record<string, number>> {
+async function countStatements(
+  env: Record<string, string>,
+  token: string,
+  routes: string[],
+  main?: string,
+): Promise<Record<string, number>> {
   const server = await startCountingServer(PORT, env, { main });
   const counts: Record<string, number> = {};
   try {
@@ -83,13 +88,21 @@ async function main() {
     ];
     if (baseline) {
       const base = `http://127.0.0.1:${BASELINE_PORT}`;
-      all.push({ name: 'me@baseline', url: `${base}/api/me`, headers, pid: baseline.process.pid! }, { name: 'trajectories@baseline', url: `${base}/api/trajectories`, headers, pid: baseline.process.pid! });
+      all.push(
+        { name: 'me@baseline', url: `${base}/api/me`, headers, pid: baseline.process.pid! },
+        { name: 'trajectories@baseline', url: `${base}/api/trajectories`, headers, pid: baseline.process.pid! },
+      );
     }
     const targets = all.filter((target) => !ONLY || ONLY.includes(target.name.split('@')[0]));
     const listed = (await call('GET', '/api/trajectories', token)) as { items: unknown[] };
     if (listed.items.length !== 5) throw new Error(`expected 5 sessions, got ${listed.items.length}`);
 
-    const figures = await alternatingRounds(targets, { requests: REQUESTS, rounds: ROUNDS, connections: CONNECTIONS, warmUp: Math.min(REQUESTS, 2000) });
+    const figures = await alternatingRounds(targets, {
+      requests: REQUESTS,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      warmUp: Math.min(REQUESTS, 2000),
+    });
     process.stdout.write(`\nmedian round per target; (×) is the ratio to the floor\n`);
     printFigures(figures, targets.some((target) => target.name === 'floor') ? 'floor' : undefined);
     await server.stop();
@@ -98,9 +111,15 @@ async function main() {
     baseline = undefined;
     if (process.env.BENCH_COUNT_STATEMENTS !== '0') {
       const routes = ['/api/me', '/api/trajectories'];
-      const show = (counts: Record<string, number>) => Object.entries(counts).map(([route, n]) => `${route} ${n}`).join(', ');
+      const show = (counts: Record<string, number>) =>
+        Object.entries(counts)
+          .map(([route, n]) => `${route} ${n}`)
+          .join(', ');
       process.stdout.write(`\nSQL statements per request: ${show(await countStatements(env, token, routes))}\n`);
-      if (BASELINE) process.stdout.write(`SQL statements per request@baseline: ${show(await countStatements(env, token, routes, path.resolve(BASELINE, 'src', 'cli', 'main.js')))}\n`);
+      if (BASELINE)
+        process.stdout.write(
+          `SQL statements per request@baseline: ${show(await countStatements(env, token, routes, path.resolve(BASELINE, 'src', 'cli', 'main.js')))}\n`,
+        );
     }
   } finally {
     await floor?.stop();

@@ -20,7 +20,11 @@ export interface BenchServer {
  * to node (e.g. `--cpu-prof`); `stdout` keeps the server's output (its log) readable on the child's `stdout`;
  * `main` runs another build's `src/cli/main.js` (a baseline to compare with); `nodeArgs` adds flags.
  */
-export async function startBenchServer(port: number, env: Record<string, string> = {}, opts: { stdout?: boolean; main?: string; nodeArgs?: string[] } = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  port: number,
+  env: Record<string, string> = {},
+  opts: { stdout?: boolean; main?: string; nodeArgs?: string[] } = {},
+): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-'));
   const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(opts.nodeArgs ?? [])];
   const child = spawn(process.execPath, [...nodeArgs, opts.main ?? path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
@@ -29,7 +33,13 @@ export async function startBenchServer(port: number, env: Record<string, string>
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -73,7 +83,10 @@ export async function benchDatabase(label: string): Promise<{ env: Record<string
 }
 
 /** A helper process of a bench (`fork` of a built script), ready once it sends its first IPC message (answered). */
-export function forkReady<T = unknown>(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: T; stop(): Promise<void> }> {
+export function forkReady<T = unknown>(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; ready: T; stop(): Promise<void> }> {
   const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -90,8 +103,16 @@ export function forkReady<T = unknown>(script: string, env: Record<string, strin
  * A benchmark server that counts the SQL statements it sends (count-statements.ts, preloaded);
  * `statements()` reads the count so far.
  */
-export async function startCountingServer(port: number, env: Record<string, string>, opts: { main?: string } = {}): Promise<BenchServer & { statements(): Promise<number> }> {
-  const server = await startBenchServer(port, env, { stdout: true, main: opts.main, nodeArgs: ['--require', path.join(__dirname, 'count-statements.js')] });
+export async function startCountingServer(
+  port: number,
+  env: Record<string, string>,
+  opts: { main?: string } = {},
+): Promise<BenchServer & { statements(): Promise<number> }> {
+  const server = await startBenchServer(port, env, {
+    stdout: true,
+    main: opts.main,
+    nodeArgs: ['--require', path.join(__dirname, 'count-statements.js')],
+  });
   let latest = -1;
   server.process.stdout!.on('data', (chunk: Buffer) => {
     const counted = /statements (\d+)\n/.exec(chunk.toString('utf8'));
@@ -110,7 +131,14 @@ export async function startCountingServer(port: number, env: Record<string, stri
  * One JSON call with a bearer token, for a bench's setup.
  * @throws Error on any status but 2xx, with the answer's text
  */
-export async function callJson(base: string, method: string, route: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Record<string, any>> {
+export async function callJson(
+  base: string,
+  method: string,
+  route: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Record<string, any>> {
   const response = await fetch(`${base}${route}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },

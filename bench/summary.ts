@@ -37,22 +37,52 @@ function record(sessionId: string, i: number) {
     case 0:
       return { uuid, parentUuid, type: 'user', message: { content: `Please continue. ${prose}` } };
     case 1:
-      return { uuid, parentUuid, type: 'assistant', message: { content: [{ type: 'text', text: prose }, { type: 'tool_use', id: `tool-${i}`, name: 'python', input: { code: 'fit(data)' } }] } };
+      return {
+        uuid,
+        parentUuid,
+        type: 'assistant',
+        message: {
+          content: [
+            { type: 'text', text: prose },
+            { type: 'tool_use', id: `tool-${i}`, name: 'python', input: { code: 'fit(data)' } },
+          ],
+        },
+      };
     default:
-      return { uuid, parentUuid, type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: `tool-${i - 1}`, content: `chi2 = ${(i % 97) / 10}; ${prose}` }] } };
+      return {
+        uuid,
+        parentUuid,
+        type: 'user',
+        message: { content: [{ type: 'tool_result', tool_use_id: `tool-${i - 1}`, content: `chi2 = ${(i % 97) / 10}; ${prose}` }] },
+      };
   }
 }
 
 async function main() {
-  const fake = await startFakeLlm((request) => ({ kind: 'answer', text: `Summary: ${'the agent fitted spectra and reported the residuals; '.repeat(8)}`, tokensIn: Math.ceil(promptChars(request) / 4), tokensOut: 110 }));
+  const fake = await startFakeLlm((request) => ({
+    kind: 'answer',
+    text: `Summary: ${'the agent fitted spectra and reported the residuals; '.repeat(8)}`,
+    tokensIn: Math.ceil(promptChars(request) / 4),
+    tokensOut: 110,
+  }));
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-summary-'));
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(tmp, { database: 'bench' });
   const databaseUrl = process.env.DATABASE_URL ?? embedded!.url;
-  const server = await startBenchServer(PORT, { DATABASE_URL: databaseUrl, LLM_PROVIDER: 'openai', LLM_MODEL: MODEL, LLM_API_KEY: 'sk-bench', LLM_BASE_URL: fake.baseUrl });
+  const server = await startBenchServer(PORT, {
+    DATABASE_URL: databaseUrl,
+    LLM_PROVIDER: 'openai',
+    LLM_MODEL: MODEL,
+    LLM_API_KEY: 'sk-bench',
+    LLM_BASE_URL: fake.baseUrl,
+  });
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const call = async (method: string, route: string, token: string, body?: unknown) => {
-    const response = await fetch(`${server.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${server.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 300)}`);
     return JSON.parse(text);
@@ -69,7 +99,10 @@ async function main() {
       const sessionId = `bench-${run}-${size}`;
       for (let start = 0; start < size; start += BATCH) {
         const records = Array.from({ length: Math.min(BATCH, size - start) }, (_, k) => record(sessionId, start + k));
-        await call('PUT', `/api/trajectories/${sessionId}/append`, token, { base_uuid: start === 0 ? null : `${sessionId}-${start - 1}`, records });
+        await call('PUT', `/api/trajectories/${sessionId}/append`, token, {
+          base_uuid: start === 0 ? null : `${sessionId}-${start - 1}`,
+          records,
+        });
       }
       const seenBefore = fake.seen.length;
       const began = performance.now();

@@ -19,7 +19,21 @@ import { SseFormat, streamSubscription } from './events';
 import * as Op from './generated/operations';
 import { describe, refuseInvalidUtf8, sendError } from '../src/http/answers';
 import { execute } from './http';
-import { a2aError, endsStream, MethodCall, Subscription, PARSE_ERROR, readEnvelope, RPC_METHODS, RpcError, rpcErrorOf, rpcFailure, RpcId, rpcSuccess, wireStreamResponse } from './rpc';
+import {
+  a2aError,
+  endsStream,
+  MethodCall,
+  Subscription,
+  PARSE_ERROR,
+  readEnvelope,
+  RPC_METHODS,
+  RpcError,
+  rpcErrorOf,
+  rpcFailure,
+  RpcId,
+  rpcSuccess,
+  wireStreamResponse,
+} from './rpc';
 import { knowOperations, type RequestLabels } from '../src/metrics';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -68,7 +82,9 @@ export function agentCard(baseUrl: string, authRequired: boolean) {
     supportedInterfaces: [{ url: `${baseUrl}${A2A_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     capabilities: { streaming: true, pushNotifications: true },
     ...(authRequired && {
-      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } } },
+      securitySchemes: {
+        bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } },
+      },
       securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     }),
     defaultInputModes: INPUT_MEDIA_TYPES,
@@ -128,13 +144,15 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     res.setHeader('Cache-Control', `public, max-age=${CARD_MAX_AGE_SECONDS}`);
     res.setHeader('ETag', etag);
     const ifNoneMatch = req.headers['if-none-match'];
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) return void res.status(304).end();
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*'))
+      return void res.status(304).end();
     res.type('application/json').send(body);
   });
 
   const answer = (res: Response, id: RpcId, error: RpcError, status = 200) => void res.status(status).json(rpcFailure(id, error));
   /** An AppError as a JSON-RPC answer, with the headers it carries (a limit's Retry-After, as the REST answer has). */
-  const answerError = (res: Response, id: RpcId, error: AppError, status = 200) => answer(res.set(error.headers ?? {}), id, rpcErrorOf(error), status);
+  const answerError = (res: Response, id: RpcId, error: AppError, status = 200) =>
+    answer(res.set(error.headers ?? {}), id, rpcErrorOf(error), status);
   /** Streams open on this instance, by principal. */
   const openStreams = new Map<string, number>();
   /** Bytes of large bodies this instance is reading or answering now (memory is per instance). */
@@ -153,18 +171,30 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
         if (appError.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
         return answer(res, null, rpcErrorOf(appError), ERROR_CODES[appError.code].http);
       }
-      if (!req.is('application/json')) return answer(res, null, rpcErrorOf(a2aError('CONTENT_TYPE_NOT_SUPPORTED', 'send the request as Content-Type: application/json')));
+      if (!req.is('application/json'))
+        return answer(res, null, rpcErrorOf(a2aError('CONTENT_TYPE_NOT_SUPPORTED', 'send the request as Content-Type: application/json')));
       // Refused by its declared length before the parser reads any of it.
       if (Number(req.headers['content-length']) > A2A_MAX_BODY_BYTES) {
         dropBodyForAWhile(req);
-        return answer(res, null, rpcErrorOf(new AppError('PAYLOAD_TOO_LARGE', `request body larger than ${A2A_MAX_BODY_BYTES} bytes`)), 413);
+        return answer(
+          res,
+          null,
+          rpcErrorOf(new AppError('PAYLOAD_TOO_LARGE', `request body larger than ${A2A_MAX_BODY_BYTES} bytes`)),
+          413,
+        );
       }
       // A large body (or one of unknown length, counted as the largest) waits for no one: when the
       // instance is reading as many as it may, it is refused before it is parsed, to be sent again shortly.
       const declared = req.headers['content-length'] === undefined ? A2A_MAX_BODY_BYTES : Number(req.headers['content-length']);
       if (declared > LARGE_BODY_BYTES) {
         if (largeBytesInFlight + declared > A2A_LARGE_BODY_BYTES_IN_FLIGHT) {
-          const busy = new AppError('UNAVAILABLE', 'this server is receiving other large messages; send this one again in a few seconds', undefined, undefined, { 'Retry-After': '5' });
+          const busy = new AppError(
+            'UNAVAILABLE',
+            'this server is receiving other large messages; send this one again in a few seconds',
+            undefined,
+            undefined,
+            { 'Retry-After': '5' },
+          );
           dropBodyForAWhile(req);
           return answerError(res, null, busy, 503);
         }
@@ -176,7 +206,10 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     express.json({ limit: A2A_MAX_BODY_BYTES, strict: false, verify: (_req, _res, buffer) => refuseInvalidUtf8(buffer) }),
     async (req: Request, res: Response) => {
       const versionParameter = req.query['A2A-Version'];
-      const call = readEnvelope(req.body, (req.headers['a2a-version'] as string | undefined) ?? (typeof versionParameter === 'string' ? versionParameter : undefined));
+      const call = readEnvelope(
+        req.body,
+        (req.headers['a2a-version'] as string | undefined) ?? (typeof versionParameter === 'string' ? versionParameter : undefined),
+      );
       if ('error' in call) return answer(res, call.id, call.error);
       res.locals.metrics = { operation: call.method.name } satisfies RequestLabels;
       // Params are checked first: a malformed request is -32602 whatever the method then answers.
@@ -198,15 +231,30 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
           principal,
           callerGone: callerGone.signal,
           run: (document, variables) => execute(schema, document, variables, ctx),
-          subscribe: (document, variables) => subscribe({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx }) as Promise<Subscription>,
+          subscribe: (document, variables) =>
+            subscribe({
+              schema,
+              document,
+              variableValues: variables as Record<string, unknown>,
+              contextValue: ctx,
+            }) as Promise<Subscription>,
         };
         if (stream) {
           // Counted before any work: one key cannot hold this instance's sockets and wake-ups without bound.
           const open = openStreams.get(principal.id) ?? 0;
-          if (open >= MAX_STREAMS_PER_PRINCIPAL) throw new AppError('RATE_LIMITED', `this key has ${open} streams open on this server (at most ${MAX_STREAMS_PER_PRINCIPAL}): close one first`);
+          if (open >= MAX_STREAMS_PER_PRINCIPAL)
+            throw new AppError(
+              'RATE_LIMITED',
+              `this key has ${open} streams open on this server (at most ${MAX_STREAMS_PER_PRINCIPAL}): close one first`,
+            );
           openStreams.set(principal.id, open + 1);
           try {
-            return await streamSubscription(res, await stream(methodCall, params), a2aEvents(call.id, services.config.a2aKeepaliveSeconds), logger);
+            return await streamSubscription(
+              res,
+              await stream(methodCall, params),
+              a2aEvents(call.id, services.config.a2aKeepaliveSeconds),
+              logger,
+            );
           } finally {
             const left = openStreams.get(principal.id)! - 1;
             if (left === 0) openStreams.delete(principal.id);
@@ -285,13 +333,25 @@ async function artifactObject(services: Services, principal: A2aPrincipal, taskI
     };
     return { ...described(filename, String(file.mediaType ?? 'application/octet-stream')), size, open };
   }
-  const bytes = file ? Buffer.from(String(file.raw), 'base64') : Buffer.from(parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n'), 'utf8');
+  const bytes = file
+    ? Buffer.from(String(file.raw), 'base64')
+    : Buffer.from(parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n'), 'utf8');
   const contentType = file ? String(file.mediaType ?? 'application/octet-stream') : 'text/plain; charset=utf-8';
-  return { ...described(filename, contentType), size: bytes.length, open: async (range) => Readable.from([bytes.subarray(range.start, range.end + 1)]) };
+  return {
+    ...described(filename, contentType),
+    size: bytes.length,
+    open: async (range) => Readable.from([bytes.subarray(range.start, range.end + 1)]),
+  };
 }
 
 /** The operations the A2A rows run, checked against the schema once when the router is made. */
-const A2A_DOCUMENTS = [Op.A2aMessageSendDocument, Op.A2aTaskDocument, Op.A2aTaskListDocument, Op.A2aTaskCancelDocument, Op.A2aTaskEventsDocument];
+const A2A_DOCUMENTS = [
+  Op.A2aMessageSendDocument,
+  Op.A2aTaskDocument,
+  Op.A2aTaskListDocument,
+  Op.A2aTaskCancelDocument,
+  Op.A2aTaskEventsDocument,
+];
 
 /**
  * A2A streams (JSON-RPC over SSE, A2A §9.4.2): each event `data: {"jsonrpc":"2.0","id":<request

@@ -43,11 +43,24 @@ const restFormat = (route: EventStreamRoute): SseFormat => ({
  * From then on, a failure is an `error` event. The caller leaving returns the subscription at
  * once, so its source stops the work it was waiting on.
  */
-export async function serveEvents(req: Request, res: Response, ctx: Ctx, route: EventStreamRoute, plans: VariablePlan[], schema: GraphQLSchema, logger: Logger): Promise<void> {
+export async function serveEvents(
+  req: Request,
+  res: Response,
+  ctx: Ctx,
+  route: EventStreamRoute,
+  plans: VariablePlan[],
+  schema: GraphQLSchema,
+  logger: Logger,
+): Promise<void> {
   const { variables, issues } = readVariables(req, plans);
   // Already at their wire locations, which sendError keeps.
   if (issues.length) throw invalid(issues.map(({ loc, msg, type }) => ({ path: loc, msg, type })));
-  await streamSubscription(res, await subscribe({ schema, document: route.operation, variableValues: variables, contextValue: ctx }), restFormat(route), logger);
+  await streamSubscription(
+    res,
+    await subscribe({ schema, document: route.operation, variableValues: variables, contextValue: ctx }),
+    restFormat(route),
+    logger,
+  );
 }
 
 /**
@@ -59,7 +72,12 @@ export async function serveEvents(req: Request, res: Response, ctx: Ctx, route: 
  * subscription at once.
  * @throws the subscription's error before its first event (an `AppError` when a resolver threw one)
  */
-export async function streamSubscription(res: Response, subscription: ExecutionResult | AsyncGenerator<ExecutionResult>, format: SseFormat, logger: Logger): Promise<void> {
+export async function streamSubscription(
+  res: Response,
+  subscription: ExecutionResult | AsyncGenerator<ExecutionResult>,
+  format: SseFormat,
+  logger: Logger,
+): Promise<void> {
   if (!(Symbol.asyncIterator in subscription)) throw failureOf(subscription);
   const events = subscription;
   const leave = () => void events.return(undefined);
@@ -78,7 +96,13 @@ export async function streamSubscription(res: Response, subscription: ExecutionR
 }
 
 /** The first event, then the rest, with keep-alive comments between; a failure becomes one failure event and ends the stream. */
-async function writeEvents(res: Response, format: SseFormat, first: ExecutionResult, rest: AsyncGenerator<ExecutionResult>, logger: Logger) {
+async function writeEvents(
+  res: Response,
+  format: SseFormat,
+  first: ExecutionResult,
+  rest: AsyncGenerator<ExecutionResult>,
+  logger: Logger,
+) {
   let writing = false;
   const send = async (text: string) => {
     writing = true;
@@ -89,7 +113,9 @@ async function writeEvents(res: Response, format: SseFormat, first: ExecutionRes
     }
   };
   // Skipped while an event is being written or drained: the stream is not idle then.
-  const keepalive = format.keepaliveMs ? setInterval(() => void (!writing && !res.writableNeedDrain && !res.destroyed && res.write(': keepalive\n\n')), format.keepaliveMs) : undefined;
+  const keepalive = format.keepaliveMs
+    ? setInterval(() => void (!writing && !res.writableNeedDrain && !res.destroyed && res.write(': keepalive\n\n')), format.keepaliveMs)
+    : undefined;
   try {
     let event = format.event(first.data as Record<string, unknown>);
     await send(event.text);
@@ -121,7 +147,8 @@ function failureOf(result: ExecutionResult): unknown {
 /** An error as the API states it (an internal one logged, its message never sent). */
 function logged(error: unknown, res: Response, logger: Logger): AppError {
   const appError = toAppError(error);
-  if (appError.code === 'INTERNAL') logger.error('event stream failed', { requestId: res.locals.requestId, error: error instanceof Error ? error.message : String(error) });
+  if (appError.code === 'INTERNAL')
+    logger.error('event stream failed', { requestId: res.locals.requestId, error: error instanceof Error ? error.message : String(error) });
   return appError;
 }
 
@@ -138,7 +165,11 @@ export const discussStreamRoute = eventStream({
   event: (value) => (value.done ? { name: 'done', data: value.done } : { name: 'delta', data: { text: value.delta ?? '' } }),
   events: {
     delta: { type: 'object', required: ['text'], properties: { text: { type: 'string', description: 'The next piece of the answer' } } },
-    done: { type: 'object', required: ['answer', 'turn_id'], properties: { answer: { type: 'string', description: 'The whole answer' }, turn_id: { type: 'string' } } },
+    done: {
+      type: 'object',
+      required: ['answer', 'turn_id'],
+      properties: { answer: { type: 'string', description: 'The whole answer' }, turn_id: { type: 'string' } },
+    },
   },
   errors: { UNAVAILABLE: null },
 });

@@ -10,7 +10,14 @@ import { requireViewer } from '../src/modules/auth/viewer';
 import { AppError, invalid, notFound } from '../src/errors';
 import { unstorable } from '../src/validation';
 import { currentCatalog } from '../src/modules/catalog/catalog.service';
-import { checkUploadFields, figureLocation, INLINE_TYPES, storeFigureUpload, toSpecRow, uploadTarget } from '../src/modules/figures/figure.service';
+import {
+  checkUploadFields,
+  figureLocation,
+  INLINE_TYPES,
+  storeFigureUpload,
+  toSpecRow,
+  uploadTarget,
+} from '../src/modules/figures/figure.service';
 import {
   countDownload,
   currentManifest,
@@ -79,7 +86,13 @@ export const releaseFileUploadRoute = stream({
   response: {
     type: 'object',
     required: ['product', 'version', 'filename', 'size', 'sha256'],
-    properties: { product: { type: 'string' }, version: { type: 'string' }, filename: { type: 'string' }, size: { type: 'integer' }, sha256: { type: 'string' } },
+    properties: {
+      product: { type: 'string' },
+      version: { type: 'string' },
+      filename: { type: 'string' },
+      size: { type: 'integer' },
+      sha256: { type: 'string' },
+    },
   },
   async handle(req, res, ctx) {
     const where = { product: param(req, 'product'), version: param(req, 'version'), filename: param(req, 'filename') };
@@ -241,8 +254,15 @@ export const desktopUpdateFeedRoute = stream({
     const files = (manifest?.files ?? []).filter((f) => inFeed(f, feed)).sort((a, b) => Number(!a.platform) - Number(!b.platform));
     if (!manifest || files.length === 0) throw notFound('update feed');
     const digests = new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512]));
-    const entries = files.map((f) => ({ url: downloadUrl(ctx.baseUrl, 'desktop', manifest.version, f.filename), sha512: digests.get(f.filename) ?? '', size: f.size }));
-    const feedText = stringifyYaml({ version: manifest.version, files: entries, path: entries[0].url, sha512: entries[0].sha512, releaseDate: manifest.pubDate }, FEED_YAML);
+    const entries = files.map((f) => ({
+      url: downloadUrl(ctx.baseUrl, 'desktop', manifest.version, f.filename),
+      sha512: digests.get(f.filename) ?? '',
+      size: f.size,
+    }));
+    const feedText = stringifyYaml(
+      { version: manifest.version, files: entries, path: entries[0].url, sha512: entries[0].sha512, releaseDate: manifest.pubDate },
+      FEED_YAML,
+    );
     res.setHeader('Cache-Control', 'no-cache');
     varyByOrigin(res, ctx.services.config);
     res.status(200).type('text/yaml').send(feedText);
@@ -299,12 +319,18 @@ export const figureUploadRoute = stream({
     const sessionId = param(req, 'session_id');
     const { blobs, config } = ctx.services;
     await uploadTarget(ctx.em, viewer, blobs, sessionId);
-    const form = await readMultipart(req, { files: ['file', 'original'], fields: ['canonical_path', 'mime', 'compressed'], tmpDir: blobs.tmpDir, maxFileBytes: config.maxFigureBytes });
+    const form = await readMultipart(req, {
+      files: ['file', 'original'],
+      fields: ['canonical_path', 'mime', 'compressed'],
+      tmpDir: blobs.tmpDir,
+      maxFileBytes: config.maxFigureBytes,
+    });
     try {
       const file = form.files.get('file');
       const compressed = form.fields.get('compressed');
       if (!file) throw invalid([{ path: ['body', 'file'], msg: 'is required', type: 'missing' }]);
-      if (compressed !== undefined && !BOOLEAN_FIELD.has(compressed)) throw invalid([{ path: ['body', 'compressed'], msg: 'must be true or false', type: 'bool_parsing' }]);
+      if (compressed !== undefined && !BOOLEAN_FIELD.has(compressed))
+        throw invalid([{ path: ['body', 'compressed'], msg: 'must be true or false', type: 'bool_parsing' }]);
       const fields = { canonicalPath: form.fields.get('canonical_path'), mime: form.fields.get('mime') };
       checkUploadFields(fields);
       const figure = await storeFigureUpload(ctx.em, viewer, blobs, sessionId, {
@@ -332,13 +358,23 @@ export const figureRawRoute = stream({
   summary: 'Redirect to a short-lived URL of a figure (original, else compressed)',
   produces: 'application/json',
   status: 302,
-  query: [{ name: 'path', required: true, description: 'canonical_path of the figure', schema: { type: 'string', minLength: 1, maxLength: FIGURE_PATH_MAX } }],
+  query: [
+    {
+      name: 'path',
+      required: true,
+      description: 'canonical_path of the figure',
+      schema: { type: 'string', minLength: 1, maxLength: FIGURE_PATH_MAX },
+    },
+  ],
   async handle(req, res, ctx) {
     const figurePath = req.query.path;
     if (typeof figurePath !== 'string' || figurePath.length === 0 || figurePath.length > FIGURE_PATH_MAX || figurePath.includes('\u0000')) {
       throw invalid([{ path: ['query', 'path'], msg: `must be given once, 1-${FIGURE_PATH_MAX} characters`, type: 'missing' }]);
     }
-    const location = await figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, { baseUrl: ctx.baseUrl, cdnHosts: ctx.services.config.figureCdnHosts });
+    const location = await figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, {
+      baseUrl: ctx.baseUrl,
+      cdnHosts: ctx.services.config.figureCdnHosts,
+    });
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(302, location);
   },
@@ -357,7 +393,12 @@ export const signedBlobRoute = stream({
   summary: 'A private blob through a signed, short-lived URL',
   produces: 'application/octet-stream',
   response: BINARY,
-  query: ['expires', 'type', 'signature'].map((name) => ({ name, required: true, description: 'Part of the signed URL', schema: { type: 'string' } })),
+  query: ['expires', 'type', 'signature'].map((name) => ({
+    name,
+    required: true,
+    description: 'Part of the signed URL',
+    schema: { type: 'string' },
+  })),
   alsoAnswers: BYTE_RANGE_ANSWERS,
   errors: { FORBIDDEN: null, RANGE_NOT_SATISFIABLE: null },
   async handle(req, res, ctx) {

@@ -81,8 +81,10 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
         if (route.auth === 'release') requireReleaseToken(ctx);
         else if (route.auth === 'admin') await requireAdmin(ctx);
         else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
-        if (route.kind !== 'stream' || !route.consumes) await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
-        if (route.kind === 'stream') return await route.handle(req, res, ctx, (operation, variables) => execute(schema, operation, variables, ctx));
+        if (route.kind !== 'stream' || !route.consumes)
+          await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
+        if (route.kind === 'stream')
+          return await route.handle(req, res, ctx, (operation, variables) => execute(schema, operation, variables, ctx));
         if (route.kind === 'events') return await serveEvents(req, res, ctx, route, plans, schema, logger);
         await runOperation(req, res, ctx, compiled!, schema);
       } catch (error) {
@@ -121,7 +123,8 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
   let value = (data as Record<string, unknown>)[route.result];
   if (route.status === 204 || (route.noContentWhenNull && value === null)) return void res.status(204).end();
   if (route.omitNulls) value = Object.fromEntries(Object.entries(value as object).filter(([, member]) => member !== null));
-  if (route.omitWhenNull) value = Array.isArray(value) ? value.map((item) => withoutNull(item, route.omitWhenNull!)) : withoutNull(value, route.omitWhenNull);
+  if (route.omitWhenNull)
+    value = Array.isArray(value) ? value.map((item) => withoutNull(item, route.omitWhenNull!)) : withoutNull(value, route.omitWhenNull);
   const payload = route.list ? { items: value, total: (value as unknown[]).length } : value;
   res.status(route.status ?? 200).json(payload);
 }
@@ -133,7 +136,12 @@ export function withoutNull(value: unknown, members: readonly string[]): unknown
 }
 
 /** Executes an operation in-process; the first error (an `AppError` from the domain) is thrown. */
-export async function execute<TData, TVars>(schema: GraphQLSchema, document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx): Promise<TData> {
+export async function execute<TData, TVars>(
+  schema: GraphQLSchema,
+  document: TypedDocumentNode<TData, TVars>,
+  variables: TVars,
+  ctx: Ctx,
+): Promise<TData> {
   const result = await graphqlExecute({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx });
   if (result.errors?.length) {
     // An error GraphQL raised itself (not from a resolver) means the table and schema disagree.
@@ -141,4 +149,3 @@ export async function execute<TData, TVars>(schema: GraphQLSchema, document: Typ
   }
   return result.data as TData;
 }
-

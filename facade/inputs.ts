@@ -134,7 +134,14 @@ function readInput(value: unknown, type: GraphQLInputType, loc: (string | number
   }
   if (isEnumType(type)) {
     if (typeof value !== 'string' || !type.getValue(value)) {
-      issues.push({ loc, msg: `must be one of ${type.getValues().map((v) => v.value).join(', ')}`, type: 'enum' });
+      issues.push({
+        loc,
+        msg: `must be one of ${type
+          .getValues()
+          .map((v) => v.value)
+          .join(', ')}`,
+        type: 'enum',
+      });
     }
     return value;
   }

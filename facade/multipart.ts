@@ -18,7 +18,10 @@ const FIELD_BYTES = 8 * 1024;
  * arrives, never held in memory). Only the named parts are accepted; anything else is a 422.
  * @throws UNSUPPORTED_MEDIA_TYPE, VALIDATION_FAILED, PAYLOAD_TOO_LARGE
  */
-export async function readMultipart(req: Request, spec: { files: string[]; fields: string[]; tmpDir: string; maxFileBytes: number }): Promise<MultipartForm> {
+export async function readMultipart(
+  req: Request,
+  spec: { files: string[]; fields: string[]; tmpDir: string; maxFileBytes: number },
+): Promise<MultipartForm> {
   if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the body must be multipart/form-data');
   }
@@ -56,7 +59,8 @@ export async function readMultipart(req: Request, spec: { files: string[]; field
     parser.on('field', (name, value, info) => {
       if (!spec.fields.includes(name)) issues.push({ path: ['body', name], msg: 'is not a known member', type: 'extra_forbidden' });
       else if (fields.has(name)) issues.push({ path: ['body', name], msg: 'was sent twice', type: 'extra_forbidden' });
-      else if (info.valueTruncated) issues.push({ path: ['body', name], msg: `must be at most ${FIELD_BYTES} bytes`, type: 'string_too_long' });
+      else if (info.valueTruncated)
+        issues.push({ path: ['body', name], msg: `must be at most ${FIELD_BYTES} bytes`, type: 'string_too_long' });
       else fields.set(name, value);
     });
     parser.on('partsLimit', () => issues.push({ path: ['body'], msg: 'has too many parts', type: 'too_long' }));

@@ -101,7 +101,9 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
     const name = responseName(code);
     errorResponses[name] ??= {
       description: ERROR_DESCRIPTIONS[code] ?? name,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${code === 'VALIDATION_FAILED' ? 'ValidationError' : 'Error'}` } } },
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${code === 'VALIDATION_FAILED' ? 'ValidationError' : 'Error'}` } },
+      },
     };
     return { $ref: `#/components/responses/${name}` };
   };
@@ -123,7 +125,11 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
         const fields = Object.values(t.getFields());
         const fieldSchema = (f: (typeof fields)[number]): JsonSchema => {
           if (!raw.has(snake(f.name))) return { ...inputSchema(f.type), description: f.description ?? undefined };
-          const list: JsonSchema = { type: 'array', items: rawArrays[snake(f.name)], description: 'Each element is stored exactly as sent, byte for byte.' };
+          const list: JsonSchema = {
+            type: 'array',
+            items: rawArrays[snake(f.name)],
+            description: 'Each element is stored exactly as sent, byte for byte.',
+          };
           return isNonNullType(f.type) ? list : orNull(list);
         };
         components[t.name] = {
@@ -163,7 +169,10 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
       const properties: Record<string, JsonSchema> = {};
       for (const node of fieldsOf(selection)) {
         const field = fields[node.name.value];
-        properties[node.alias?.value ?? node.name.value] = { ...outputSchema(field.type, node.selectionSet), description: field.description ?? undefined };
+        properties[node.alias?.value ?? node.name.value] = {
+          ...outputSchema(field.type, node.selectionSet),
+          description: field.description ?? undefined,
+        };
       }
       return { type: 'object', properties, required: Object.keys(properties) };
     }
@@ -172,7 +181,11 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
   /** The JSON body of an operation's root field `result`, as the facade writes it. */
   const resultSchema = (document: DocumentNode, result: string): JsonSchema => {
     const op = operationOf(document);
-    fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d.selectionSet]));
+    fragments = new Map(
+      document.definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((d) => [d.name.value, d.selectionSet]),
+    );
     const rootType = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
     const rootSelection = op.selectionSet.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === result);
     if (rootSelection?.kind !== Kind.FIELD) throw new Error(`operation ${op.name?.value} has no field ${result}`);
@@ -197,14 +210,25 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
       for (const plan of planVariables(schema, op, route.variables)) {
         if (plan.source.from === 'body') {
           hasBody = true;
-          entry.requestBody = { required: isNonNullType(plan.type), content: { 'application/json': { schema: inputOf(plan.type, plan.source.rawArrays) } } };
+          entry.requestBody = {
+            required: isNonNullType(plan.type),
+            content: { 'application/json': { schema: inputOf(plan.type, plan.source.rawArrays) } },
+          };
         } else {
-          parameters.push({ name: plan.source.name, in: plan.source.from, required: plan.source.from === 'path' || isNonNullType(plan.type), schema: inputOf(plan.type) });
+          parameters.push({
+            name: plan.source.name,
+            in: plan.source.from,
+            required: plan.source.from === 'path' || isNonNullType(plan.type),
+            schema: inputOf(plan.type),
+          });
         }
       }
     }
     if (route.kind === 'events') {
-      responses['200'] = { description: 'OK: server-sent events', content: { 'text/event-stream': { schema: eventStreamSchema(route.events) } } };
+      responses['200'] = {
+        description: 'OK: server-sent events',
+        content: { 'text/event-stream': { schema: eventStreamSchema(route.events) } },
+      };
     } else if (route.kind === 'operation') {
       let body = resultSchema(route.operation, route.result);
       if (route.omitNulls && body.properties) {
@@ -219,21 +243,39 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
         route.status === 204 ? { description: 'No content' } : { description: 'OK', content: { 'application/json': { schema: body } } };
     } else {
       entry.operationId = `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
-      for (const [, name] of route.path.matchAll(/\{([^}]+)\}/g)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
-      for (const param of route.query ?? []) parameters.push({ name: param.name, in: 'query', required: param.required ?? false, description: param.description, schema: param.schema });
+      for (const [, name] of route.path.matchAll(/\{([^}]+)\}/g))
+        parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+      for (const param of route.query ?? [])
+        parameters.push({
+          name: param.name,
+          in: 'query',
+          required: param.required ?? false,
+          description: param.description,
+          schema: param.schema,
+        });
       let body: JsonSchema | undefined;
       if (route.response && isOperationShape(route.response)) {
         const { like, result, members } = route.response;
         const base = resultSchema(like, result);
-        body = { ...base, properties: { ...(base.properties as object), ...members }, required: [...(base.required as string[]), ...Object.keys(members)] };
+        body = {
+          ...base,
+          properties: { ...(base.properties as object), ...members },
+          required: [...(base.required as string[]), ...Object.keys(members)],
+        };
       } else {
         body = route.response;
       }
       const status = route.status ?? 200;
-      const content = { [route.produces]: body ? { schema: body } : {}, ...Object.fromEntries(Object.entries(route.alsoProduces ?? {}).map(([type, schema]) => [type, { schema }])) };
+      const content = {
+        [route.produces]: body ? { schema: body } : {},
+        ...Object.fromEntries(Object.entries(route.alsoProduces ?? {}).map(([type, schema]) => [type, { schema }])),
+      };
       responses[String(status)] =
         status >= 300 && status < 400
-          ? { description: 'Redirect to the content', headers: { Location: { description: 'Where the content is', schema: { type: 'string', format: 'uri' } } } }
+          ? {
+              description: 'Redirect to the content',
+              headers: { Location: { description: 'Where the content is', schema: { type: 'string', format: 'uri' } } },
+            }
           : { description: 'OK', content };
       for (const [other, description] of Object.entries(route.alsoAnswers ?? {})) responses[other] = { description };
       if (route.consumes) {
@@ -267,17 +309,28 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
 
   // Schemas the route rows name (`schemaRef`) join those of the GraphQL types.
   const named: Record<string, JsonSchema> = {};
-  const hoisted = hoistSchemas({ paths, schemas: components }, named) as { paths: Record<string, unknown>; schemas: Record<string, JsonSchema> };
+  const hoisted = hoistSchemas({ paths, schemas: components }, named) as {
+    paths: Record<string, unknown>;
+    schemas: Record<string, JsonSchema>;
+  };
   const clash = Object.keys(named).find((name) => name in hoisted.schemas);
   if (clash) throw new Error(`schema ${clash} is both a GraphQL type and a named route schema`);
   const document = {
     openapi: '3.1.0',
-    info: { title: 'labdesk', version: '0.1.0', description: 'The labdesk platform API. Errors are `{detail}`; validation errors are 422 `{detail: [{loc, msg, type}]}`.' },
+    info: {
+      title: 'labdesk',
+      version: '0.1.0',
+      description: 'The labdesk platform API. Errors are `{detail}`; validation errors are 422 `{detail: [{loc, msg, type}]}`.',
+    },
     // Relative: the document describes the server that serves it, at whatever origin.
     servers: [{ url: '/', description: 'The server that serves this document' }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths: hoisted.paths,
-    components: { schemas: { ...hoisted.schemas, ...named }, responses: errorResponses, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      schemas: { ...hoisted.schemas, ...named },
+      responses: errorResponses,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    },
   };
   return document;
 }
@@ -288,7 +341,9 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
  */
 function eventStreamSchema(events: Record<string, JsonSchema>): JsonSchema {
   const all = { ...events, error: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } } };
-  const names = Object.keys(events).map((name) => `\`${name}\``).join(', ');
+  const names = Object.keys(events)
+    .map((name) => `\`${name}\``)
+    .join(', ');
   return {
     type: 'string',
     description: `Server-sent events (\`event: <name>\` then \`data: <JSON>\`): ${names}; a failure after the stream started is one \`error\` event \`{detail}\`, then the stream ends.`,

@@ -41,7 +41,7 @@ function skipSpace(text: string, i: number): number {
 /** `i` is at an opening quote; returns the index just past the closing one. */
 function skipString(text: string, i: number): number {
   // Jump from quote to quote; a quote preceded by an odd run of backslashes is escaped.
-  for (let from = i + 1; ; ) {
+  for (let from = i + 1; ;) {
     const quote = text.indexOf('"', from);
     if (quote < 0) return text.length;
     let backslashes = 0;

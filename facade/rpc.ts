@@ -4,7 +4,13 @@ import type { Services } from '../src/context';
 import { AppError, ERROR_CODES, ErrorCode, FieldIssue, invalid } from '../src/errors';
 import type { A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, unsupportedMediaType } from '../src/modules/a2a/a2a-parts';
-import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs, MAX_CONFIGS_PER_TASK } from '../src/modules/a2a/a2a-push.service';
+import {
+  createPushConfig,
+  deletePushConfig,
+  getPushConfig,
+  listPushConfigs,
+  MAX_CONFIGS_PER_TASK,
+} from '../src/modules/a2a/a2a-push.service';
 import { MAX_HISTORY_LENGTH, SETTLED_STATES, TASK_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
 import { valueDeeperThan } from '../src/validation';
 import * as Op from './generated/operations';
@@ -51,7 +57,10 @@ export function a2aError(reason: A2aReason, message: string, code: ErrorCode = '
 const errorInfo = (reason: A2aReason) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }];
 
 const badRequest = (issues: FieldIssue[]) => [
-  { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: issues.map((issue) => ({ field: issue.path.join('.'), description: issue.msg })) },
+  {
+    '@type': 'type.googleapis.com/google.rpc.BadRequest',
+    fieldViolations: issues.map((issue) => ({ field: issue.path.join('.'), description: issue.msg })),
+  },
 ];
 
 const REASON_OF_CODE = new Map(Object.entries(A2A_ERRORS).map(([reason, code]) => [code as number, reason as A2aReason]));
@@ -119,16 +128,54 @@ export interface MethodCall {
  * A capability the card does not declare answers the error A2A names for it.
  */
 export const RPC_METHODS: RpcMethod[] = [
-  { name: 'SendMessage', params: sendMessageParams, run: async (call, params) => ({ task: wireTaskOf((await call.run(Op.A2aMessageSendDocument, { input: sendInputOf(params) })).a2aMessageSend.task) }) },
+  {
+    name: 'SendMessage',
+    params: sendMessageParams,
+    run: async (call, params) => ({
+      task: wireTaskOf((await call.run(Op.A2aMessageSendDocument, { input: sendInputOf(params) })).a2aMessageSend.task),
+    }),
+  },
   { name: 'SendStreamingMessage', params: sendMessageParams, stream: sendStreamingMessage },
-  { name: 'GetTask', params: getTaskParams, run: async (call, params) => wireTaskOf((await call.run(Op.A2aTaskDocument, { id: params.id as string, historyLength: params.historyLength as number | undefined })).a2aTask) },
+  {
+    name: 'GetTask',
+    params: getTaskParams,
+    run: async (call, params) =>
+      wireTaskOf(
+        (await call.run(Op.A2aTaskDocument, { id: params.id as string, historyLength: params.historyLength as number | undefined }))
+          .a2aTask,
+      ),
+  },
   { name: 'ListTasks', params: listTasksParams, run: listTasksByOperation },
-  { name: 'CancelTask', params: taskIdParams('id'), run: async (call, params) => wireTaskOf((await call.run(Op.A2aTaskCancelDocument, { id: params.id as string })).a2aTaskCancel) },
-  { name: 'SubscribeToTask', params: taskIdParams('id'), stream: (call, params) => call.subscribe(Op.A2aTaskEventsDocument, { taskId: params.id as string, refuseTerminal: true }) },
-  { name: 'CreateTaskPushNotificationConfig', params: createPushConfigParams, run: (call, params) => createPushConfig(call.services, call.principal, params) },
-  { name: 'GetTaskPushNotificationConfig', params: pushConfigRefParams, run: (call, params) => getPushConfig(call.services, call.principal, params) },
-  { name: 'ListTaskPushNotificationConfigs', params: listPushConfigsParams, run: (call, params) => listPushConfigs(call.services, call.principal, params) },
-  { name: 'DeleteTaskPushNotificationConfig', params: pushConfigRefParams, run: (call, params) => deletePushConfig(call.services, call.principal, params) },
+  {
+    name: 'CancelTask',
+    params: taskIdParams('id'),
+    run: async (call, params) => wireTaskOf((await call.run(Op.A2aTaskCancelDocument, { id: params.id as string })).a2aTaskCancel),
+  },
+  {
+    name: 'SubscribeToTask',
+    params: taskIdParams('id'),
+    stream: (call, params) => call.subscribe(Op.A2aTaskEventsDocument, { taskId: params.id as string, refuseTerminal: true }),
+  },
+  {
+    name: 'CreateTaskPushNotificationConfig',
+    params: createPushConfigParams,
+    run: (call, params) => createPushConfig(call.services, call.principal, params),
+  },
+  {
+    name: 'GetTaskPushNotificationConfig',
+    params: pushConfigRefParams,
+    run: (call, params) => getPushConfig(call.services, call.principal, params),
+  },
+  {
+    name: 'ListTaskPushNotificationConfigs',
+    params: listPushConfigsParams,
+    run: (call, params) => listPushConfigs(call.services, call.principal, params),
+  },
+  {
+    name: 'DeleteTaskPushNotificationConfig',
+    params: pushConfigRefParams,
+    run: (call, params) => deletePushConfig(call.services, call.principal, params),
+  },
   { name: 'GetExtendedAgentCard', refuse: { reason: 'UNSUPPORTED_OPERATION', message: 'this agent declares no extended agent card' } },
 ];
 
@@ -138,23 +185,40 @@ export const RPC_METHODS: RpcMethod[] = [
  */
 async function sendStreamingMessage(call: MethodCall, params: Record<string, unknown>): Promise<Subscription> {
   const input = sendInputOf(params);
-  const { task } = (await call.run(Op.A2aMessageSendDocument, { input: { ...input, returnImmediately: true, historyLength: 0 } })).a2aMessageSend;
+  const { task } = (await call.run(Op.A2aMessageSendDocument, { input: { ...input, returnImmediately: true, historyLength: 0 } }))
+    .a2aMessageSend;
   return call.subscribe(Op.A2aTaskEventsDocument, { taskId: task.id, refuseTerminal: false, historyLength: input.historyLength });
 }
 
 /** SendMessage params (checked) as the operation's input: the message as sent, the configuration members this server reads. */
 function sendInputOf(params: Record<string, unknown>): Op.A2aMessageSendInput {
-  const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: number; taskPushNotificationConfig?: Record<string, unknown> };
-  return { message: params.message, returnImmediately: configuration.returnImmediately, historyLength: configuration.historyLength, taskPushNotificationConfig: configuration.taskPushNotificationConfig };
+  const configuration = (params.configuration ?? {}) as {
+    returnImmediately?: boolean;
+    historyLength?: number;
+    taskPushNotificationConfig?: Record<string, unknown>;
+  };
+  return {
+    message: params.message,
+    returnImmediately: configuration.returnImmediately,
+    historyLength: configuration.historyLength,
+    taskPushNotificationConfig: configuration.taskPushNotificationConfig,
+  };
 }
 
 const LIST_MEMBERS = ['contextId', 'status', 'pageSize', 'pageToken', 'historyLength', 'statusTimestampAfter', 'includeArtifacts'] as const;
 
 /** ListTasks: the known members of the (checked) params as the input; unknown ones are ignored (A2A §5.7). */
 async function listTasksByOperation(call: MethodCall, params: Record<string, unknown>): Promise<unknown> {
-  const input = Object.fromEntries(LIST_MEMBERS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]])) as Op.A2aTaskListInput;
+  const input = Object.fromEntries(
+    LIST_MEMBERS.filter((name) => params[name] !== undefined).map((name) => [name, params[name]]),
+  ) as Op.A2aTaskListInput;
   const list = (await call.run(Op.A2aTaskListDocument, { input })).a2aTaskList;
-  return { tasks: list.tasks.map((task) => wireTaskOf(task as Wire)), nextPageToken: list.nextPageToken, pageSize: list.pageSize, totalSize: list.totalSize };
+  return {
+    tasks: list.tasks.map((task) => wireTaskOf(task as Wire)),
+    nextPageToken: list.nextPageToken,
+    pageSize: list.pageSize,
+    totalSize: list.totalSize,
+  };
 }
 
 type Wire = Record<string, unknown>;
@@ -205,9 +269,17 @@ function versionError(version: string | undefined): RpcError | undefined {
  * 0.3, A2A §3.6.2): it is told which version is served, not that the method does not exist.
  */
 const V03_METHODS = new Set([
-  'message/send', 'message/stream', 'tasks/get', 'tasks/list', 'tasks/cancel', 'tasks/resubscribe',
-  'tasks/pushNotificationConfig/set', 'tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/list',
-  'tasks/pushNotificationConfig/delete', 'agent/getAuthenticatedExtendedCard',
+  'message/send',
+  'message/stream',
+  'tasks/get',
+  'tasks/list',
+  'tasks/cancel',
+  'tasks/resubscribe',
+  'tasks/pushNotificationConfig/set',
+  'tasks/pushNotificationConfig/get',
+  'tasks/pushNotificationConfig/list',
+  'tasks/pushNotificationConfig/delete',
+  'agent/getAuthenticatedExtendedCard',
 ]);
 
 /**
@@ -218,8 +290,10 @@ const V03_METHODS = new Set([
  */
 export function readEnvelope(body: unknown, version?: string): RpcCall | { id: RpcId; error: RpcError } {
   const wrongVersion = versionError(version);
-  if (Array.isArray(body)) return { id: null, error: wrongVersion ?? { code: INVALID_REQUEST, message: 'batches are not supported: send one request per POST' } };
-  if (typeof body !== 'object' || body === null) return { id: null, error: wrongVersion ?? { code: INVALID_REQUEST, message: 'the request must be a JSON object' } };
+  if (Array.isArray(body))
+    return { id: null, error: wrongVersion ?? { code: INVALID_REQUEST, message: 'batches are not supported: send one request per POST' } };
+  if (typeof body !== 'object' || body === null)
+    return { id: null, error: wrongVersion ?? { code: INVALID_REQUEST, message: 'the request must be a JSON object' } };
   const request = body as Record<string, unknown>;
   const { id } = request;
   // A number beyond 2^53 - 1 (or a fraction) may not come back as it was sent: JSON.parse has already rounded it.
@@ -230,15 +304,32 @@ export function readEnvelope(body: unknown, version?: string): RpcCall | { id: R
   if (request.jsonrpc !== '2.0') return { id, error: { code: INVALID_REQUEST, message: 'jsonrpc must be "2.0"' } };
   if (typeof request.method !== 'string') return { id, error: { code: INVALID_REQUEST, message: 'method must be a string' } };
   const params = request.params ?? {};
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return { id, error: { code: INVALID_REQUEST, message: 'params must be an object' } };
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    return { id, error: { code: INVALID_REQUEST, message: 'params must be an object' } };
   const method = METHODS.get(request.method);
   if (!method && !version?.trim() && V03_METHODS.has(request.method)) {
-    return { id, error: rpcErrorOf(a2aError('VERSION_NOT_SUPPORTED', `${request.method} is an A2A 0.3 method; this server speaks A2A 1.0 only (send A2A-Version: 1.0 and call SendMessage, GetTask, …)`)) };
+    return {
+      id,
+      error: rpcErrorOf(
+        a2aError(
+          'VERSION_NOT_SUPPORTED',
+          `${request.method} is an A2A 0.3 method; this server speaks A2A 1.0 only (send A2A-Version: 1.0 and call SendMessage, GetTask, …)`,
+        ),
+      ),
+    };
   }
   if (!method) return { id, error: { code: METHOD_NOT_FOUND, message: `method not found: ${request.method.slice(0, 100)}` } };
   const camel = camelKeys(params) as Record<string, unknown>;
   const tooDeep = Object.keys(camel).filter((name) => valueDeeperThan(camel[name], MAX_PARAMS_DEPTH));
-  if (tooDeep.length) return { id, error: rpcErrorOf(invalid(tooDeep.map((name) => ({ path: [name], msg: `must not be nested deeper than ${MAX_PARAMS_DEPTH} levels`, type: 'too_deep' })))) };
+  if (tooDeep.length)
+    return {
+      id,
+      error: rpcErrorOf(
+        invalid(
+          tooDeep.map((name) => ({ path: [name], msg: `must not be nested deeper than ${MAX_PARAMS_DEPTH} levels`, type: 'too_deep' })),
+        ),
+      ),
+    };
   return { id, method, params: camel };
 }
 
@@ -273,7 +364,8 @@ class Issues {
     this.list.push({ path: path.split('.'), msg, type: 'value_error' });
   }
   done<T>(value: T): T {
-    if (this.list.length) throw new AppError('VALIDATION_FAILED', this.list.map((i) => `${i.path.join('.')}: ${i.msg}`).join('; '), undefined, this.list);
+    if (this.list.length)
+      throw new AppError('VALIDATION_FAILED', this.list.map((i) => `${i.path.join('.')}: ${i.msg}`).join('; '), undefined, this.list);
     return value;
   }
 }
@@ -285,7 +377,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function optionalCount(issues: Issues, params: Record<string, unknown>, name: string, range: [number, number], prefix = '') {
   const value = params[name];
   if (value === undefined || value === null) return;
-  if (!Number.isSafeInteger(value) || (value as number) < range[0] || (value as number) > range[1]) issues.add(`${prefix}${name}`, `must be an integer from ${range[0]} to ${range[1]}`);
+  if (!Number.isSafeInteger(value) || (value as number) < range[0] || (value as number) > range[1])
+    issues.add(`${prefix}${name}`, `must be an integer from ${range[0]} to ${range[1]}`);
 }
 
 function getTaskParams(params: Record<string, unknown>) {
@@ -308,13 +401,16 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 function listTasksParams(params: Record<string, unknown>) {
   const issues = new Issues();
   if (params.contextId !== undefined && !isId(params.contextId)) issues.add('contextId', 'must be a context id');
-  if (params.status !== undefined && !TASK_STATES.includes(params.status as string)) issues.add('status', `must be one of ${TASK_STATES.join(', ')}`);
+  if (params.status !== undefined && !TASK_STATES.includes(params.status as string))
+    issues.add('status', `must be one of ${TASK_STATES.join(', ')}`);
   optionalCount(issues, params, 'pageSize', [1, 100]);
   optionalCount(issues, params, 'historyLength', [0, MAX_HISTORY_LENGTH]);
   if (params.pageToken !== undefined && typeof params.pageToken !== 'string') issues.add('pageToken', 'must be a string');
   const after = params.statusTimestampAfter;
-  if (after !== undefined && (typeof after !== 'string' || !RFC3339.test(after) || Number.isNaN(Date.parse(after)))) issues.add('statusTimestampAfter', 'must be an RFC 3339 timestamp');
-  if (params.includeArtifacts !== undefined && typeof params.includeArtifacts !== 'boolean') issues.add('includeArtifacts', 'must be a boolean');
+  if (after !== undefined && (typeof after !== 'string' || !RFC3339.test(after) || Number.isNaN(Date.parse(after))))
+    issues.add('statusTimestampAfter', 'must be an RFC 3339 timestamp');
+  if (params.includeArtifacts !== undefined && typeof params.includeArtifacts !== 'boolean')
+    issues.add('includeArtifacts', 'must be a boolean');
   return issues.done(params);
 }
 
@@ -329,7 +425,8 @@ function sendMessageParams(params: Record<string, unknown>) {
     return issues.done(params);
   }
   if (!isId(message.messageId)) issues.add('message.messageId', 'required: a non-empty string');
-  if (message.role !== 'ROLE_USER') issues.add('message.role', ROLES.includes(message.role as string) ? 'a caller sends ROLE_USER' : 'must be ROLE_USER');
+  if (message.role !== 'ROLE_USER')
+    issues.add('message.role', ROLES.includes(message.role as string) ? 'a caller sends ROLE_USER' : 'must be ROLE_USER');
   if (message.taskId !== undefined && !isId(message.taskId)) issues.add('message.taskId', 'must be a task id');
   if (message.contextId !== undefined && !isId(message.contextId)) issues.add('message.contextId', 'must be a context id');
   if (!Array.isArray(message.parts) || message.parts.length === 0) issues.add('message.parts', 'required: at least one part');
@@ -340,7 +437,8 @@ function sendMessageParams(params: Record<string, unknown>) {
       const members = CONTENT_MEMBERS.filter((name) => part[name] !== undefined);
       if (members.length !== 1) return issues.add(at, 'must have exactly one of text, raw, url, data');
       if (members[0] === 'text' && typeof part.text !== 'string') issues.add(`${at}.text`, 'must be a string');
-      if (members[0] === 'raw' && (typeof part.raw !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(part.raw) || part.raw.length % 4 !== 0)) issues.add(`${at}.raw`, 'must be base64');
+      if (members[0] === 'raw' && (typeof part.raw !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(part.raw) || part.raw.length % 4 !== 0))
+        issues.add(`${at}.raw`, 'must be base64');
       if (members[0] === 'url') issues.add(`${at}.url`, 'URL parts are disabled on this server');
       if (part.mediaType !== undefined && typeof part.mediaType !== 'string') issues.add(`${at}.mediaType`, 'must be a string');
     });
@@ -349,7 +447,8 @@ function sendMessageParams(params: Record<string, unknown>) {
     const configuration = params.configuration;
     if (!isObject(configuration)) issues.add('configuration', 'must be an object');
     else {
-      if (configuration.returnImmediately !== undefined && typeof configuration.returnImmediately !== 'boolean') issues.add('configuration.returnImmediately', 'must be a boolean');
+      if (configuration.returnImmediately !== undefined && typeof configuration.returnImmediately !== 'boolean')
+        issues.add('configuration.returnImmediately', 'must be a boolean');
       optionalCount(issues, configuration, 'historyLength', [0, MAX_HISTORY_LENGTH], 'configuration.');
       const push = configuration.taskPushNotificationConfig;
       if (push !== undefined && push !== null) {
@@ -360,8 +459,12 @@ function sendMessageParams(params: Record<string, unknown>) {
     }
   }
   issues.done(params);
-  const refused = unsupportedMediaType((message.parts as Record<string, unknown>[]));
-  if (refused) throw a2aError('CONTENT_TYPE_NOT_SUPPORTED', `media type ${refused} is not accepted; this agent accepts ${INPUT_MEDIA_TYPES.join(', ')}`);
+  const refused = unsupportedMediaType(message.parts as Record<string, unknown>[]);
+  if (refused)
+    throw a2aError(
+      'CONTENT_TYPE_NOT_SUPPORTED',
+      `media type ${refused} is not accepted; this agent accepts ${INPUT_MEDIA_TYPES.join(', ')}`,
+    );
   return params;
 }
 
@@ -385,13 +488,15 @@ function optionalText(issues: Issues, value: unknown, at: string, maxChars: numb
 
 /** The members of a config the caller sends (its `url` is then checked by the outbound guard, which resolves the host). */
 function pushConfigMembers(issues: Issues, config: Record<string, unknown>, prefix = '') {
-  if (config.id !== undefined && config.id !== null && config.id !== '' && (typeof config.id !== 'string' || !CONFIG_ID.test(config.id))) issues.add(`${prefix}id`, 'must be 1 to 200 visible ASCII characters');
+  if (config.id !== undefined && config.id !== null && config.id !== '' && (typeof config.id !== 'string' || !CONFIG_ID.test(config.id)))
+    issues.add(`${prefix}id`, 'must be 1 to 200 visible ASCII characters');
   if (typeof config.url !== 'string' || config.url === '') issues.add(`${prefix}url`, 'required: an absolute http or https URL');
   optionalText(issues, config.token, `${prefix}token`, MAX_TOKEN_CHARS);
   const auth = config.authentication;
   if (auth === undefined || auth === null) return;
   if (!isObject(auth)) return issues.add(`${prefix}authentication`, 'must be an object');
-  if (typeof auth.scheme !== 'string' || !AUTH_SCHEME.test(auth.scheme)) issues.add(`${prefix}authentication.scheme`, 'required: an HTTP authentication scheme (e.g. Bearer), 1 to 64 token characters');
+  if (typeof auth.scheme !== 'string' || !AUTH_SCHEME.test(auth.scheme))
+    issues.add(`${prefix}authentication.scheme`, 'required: an HTTP authentication scheme (e.g. Bearer), 1 to 64 token characters');
   optionalText(issues, auth.credentials, `${prefix}authentication.credentials`, MAX_CREDENTIALS_CHARS);
 }
 

@@ -100,10 +100,22 @@ export const trajectoryReadRoute = stream({
   summary: 'A trajectory with its records (since: after a uuid; download=true: NDJSON)',
   produces: 'application/json',
   query: [
-    { name: 'since', description: 'Only the records after the one with this uuid', schema: { type: 'string', minLength: 1, maxLength: SINCE_MAX } },
-    { name: 'download', description: 'true: the records as an NDJSON attachment, one per line, without the metadata', schema: { type: 'boolean', default: false } },
+    {
+      name: 'since',
+      description: 'Only the records after the one with this uuid',
+      schema: { type: 'string', minLength: 1, maxLength: SINCE_MAX },
+    },
+    {
+      name: 'download',
+      description: 'true: the records as an NDJSON attachment, one per line, without the metadata',
+      schema: { type: 'boolean', default: false },
+    },
   ],
-  response: { like: Op.TrajectoryMetaDocument, result: 'trajectoryMeta', members: { records: { type: 'array', items: TRAJECTORY_RECORD } } },
+  response: {
+    like: Op.TrajectoryMetaDocument,
+    result: 'trajectoryMeta',
+    members: { records: { type: 'array', items: TRAJECTORY_RECORD } },
+  },
   alsoProduces: { 'application/x-ndjson': { type: 'string', description: 'download=true: one record per line' } },
   async handle(req, res, ctx, run) {
     const sessionId = param(req, 'session_id');

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * takes its own writes back.
  */
 export class Migration20261122070000_refuse_function extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create or replace function labdesk_refuse(code text, message text) returns integer language plpgsql as $$
 begin

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * escape, a number beyond its range); a read that projects records in SQL must not fail on them.
  */
 export class Migration20261124030000_try_jsonb extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create or replace function labdesk_try_jsonb(value text) returns jsonb language plpgsql immutable parallel safe as $$
 begin

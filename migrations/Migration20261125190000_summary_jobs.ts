@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * own tables in the `pgboss` schema, which it creates and migrates itself).
  */
 export class Migration20261125190000_summary_jobs extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "trajectories" add column "summary_error" text null;`);
   }

@@ -6,9 +6,10 @@ import { Migration } from '@mikro-orm/migrations';
  * Written by hand in the generator's form.
  */
 export class Migration20261126110000_job_instances extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "job_instances" ("id" uuid not null, "seen_at" timestamptz not null default now(), constraint "job_instances_pkey" primary key ("id"));`);
+    this.addSql(
+      `create table "job_instances" ("id" uuid not null, "seen_at" timestamptz not null default now(), constraint "job_instances_pkey" primary key ("id"));`,
+    );
   }
 
   override async down(): Promise<void> {

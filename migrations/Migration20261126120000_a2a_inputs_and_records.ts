@@ -9,10 +9,13 @@ import { Migration } from '@mikro-orm/migrations';
  * the generator's form.
  */
 export class Migration20261126120000_a2a_inputs_and_records extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "a2a_input_files" ("task_id" text not null, "seq" int not null, "part" int not null, "path" text null, "media_type" text not null, "bytes" bigint not null, "note" text null, "created_at" timestamptz not null default now(), constraint "a2a_input_files_pkey" primary key ("task_id", "seq", "part"));`);
-    this.addSql(`alter table "a2a_input_files" add constraint "a2a_input_files_task_id_foreign" foreign key ("task_id") references "a2a_tasks" ("id") on delete cascade;`);
+    this.addSql(
+      `create table "a2a_input_files" ("task_id" text not null, "seq" int not null, "part" int not null, "path" text null, "media_type" text not null, "bytes" bigint not null, "note" text null, "created_at" timestamptz not null default now(), constraint "a2a_input_files_pkey" primary key ("task_id", "seq", "part"));`,
+    );
+    this.addSql(
+      `alter table "a2a_input_files" add constraint "a2a_input_files_task_id_foreign" foreign key ("task_id") references "a2a_tasks" ("id") on delete cascade;`,
+    );
     this.addSql(`alter table "a2a_turns" add column "context_turns" int not null default 0;`);
   }
 

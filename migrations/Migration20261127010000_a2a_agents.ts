@@ -7,11 +7,16 @@ import { Migration } from '@mikro-orm/migrations';
  * instances never test one entry at once. Written by hand in the generator's form.
  */
 export class Migration20261127010000_a2a_agents extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "a2a_agents" ("user_id" text not null, "id" text not null, "name" text not null, "url" text not null, "api_key_sealed" text null, "enabled" boolean not null default true, "allow_private" boolean not null default false, "status" text not null default 'pending', "error" text null, "checked_at" timestamptz null, "test_until" timestamptz null, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), constraint "a2a_agents_pkey" primary key ("user_id", "id"));`);
-    this.addSql(`alter table "a2a_agents" add constraint "a2a_agents_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete cascade;`);
-    this.addSql(`alter table "a2a_agents" add constraint "a2a_agents_status_check" check ("status" = 'pending' and "error" is null and "checked_at" is null or "status" = 'ok' and "error" is null and "checked_at" is not null or "status" = 'failed' and "error" is not null and "checked_at" is not null);`);
+    this.addSql(
+      `create table "a2a_agents" ("user_id" text not null, "id" text not null, "name" text not null, "url" text not null, "api_key_sealed" text null, "enabled" boolean not null default true, "allow_private" boolean not null default false, "status" text not null default 'pending', "error" text null, "checked_at" timestamptz null, "test_until" timestamptz null, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), constraint "a2a_agents_pkey" primary key ("user_id", "id"));`,
+    );
+    this.addSql(
+      `alter table "a2a_agents" add constraint "a2a_agents_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete cascade;`,
+    );
+    this.addSql(
+      `alter table "a2a_agents" add constraint "a2a_agents_status_check" check ("status" = 'pending' and "error" is null and "checked_at" is null or "status" = 'ok' and "error" is null and "checked_at" is not null or "status" = 'failed' and "error" is not null and "checked_at" is not null);`,
+    );
   }
 
   override async down(): Promise<void> {

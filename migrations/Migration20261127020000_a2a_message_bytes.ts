@@ -10,7 +10,6 @@ import { Migration } from '@mikro-orm/migrations';
  * table once. Written by hand in the generator's form.
  */
 export class Migration20261127020000_a2a_message_bytes extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "a2a_messages" add column "bytes" int generated always as (octet_length("message"::text)) stored;`);
   }

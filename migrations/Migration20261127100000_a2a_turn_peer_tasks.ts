@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * these may be checked. Written by hand in the generator's form.
  */
 export class Migration20261127100000_a2a_turn_peer_tasks extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "a2a_turns" add column "peer_tasks" jsonb not null default '[]';`);
   }

@@ -7,10 +7,11 @@ import { Migration } from '@mikro-orm/migrations';
  * the answer is stored is answered, not dropped. Written by hand in the generator's form.
  */
 export class Migration20261128010000_a2a_task_last_seq extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "a2a_tasks" add column "last_seq" int not null default 0;`);
-    this.addSql(`update "a2a_tasks" t set "last_seq" = coalesce((select max(m."seq") from "a2a_messages" m where m."task_id" = t."id"), 0);`);
+    this.addSql(
+      `update "a2a_tasks" t set "last_seq" = coalesce((select max(m."seq") from "a2a_messages" m where m."task_id" = t."id"), 0);`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -8,10 +8,11 @@ import { Migration } from '@mikro-orm/migrations';
  * whose turn made the call. Written by hand in the generator's form.
  */
 export class Migration20261129010000_model_limits extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "usage_entries" add column "a2a_principal" text null;`);
-    this.addSql(`create table "model_limits" ("subject" text not null, "window_kind" text not null, "window_start" timestamp not null, "requests" int not null default 0, "tokens" bigint not null default 0, constraint "model_limits_pkey" primary key ("subject", "window_kind", "window_start"));`);
+    this.addSql(
+      `create table "model_limits" ("subject" text not null, "window_kind" text not null, "window_start" timestamp not null, "requests" int not null default 0, "tokens" bigint not null default 0, constraint "model_limits_pkey" primary key ("subject", "window_kind", "window_start"));`,
+    );
     this.addSql(`create index "model_limits_window_start_index" on "model_limits" ("window_start");`);
     this.addSql(`create function "model_limits_count_tokens"() returns trigger language plpgsql as $$
 begin
@@ -21,7 +22,9 @@ begin
   on conflict (subject, window_kind, window_start) do update set tokens = model_limits.tokens + excluded.tokens;
   return null;
 end $$;`);
-    this.addSql(`create trigger "usage_entries_model_tokens" after insert on "usage_entries" for each row when (new.source = 'model_call' and new.tokens_in + new.tokens_out > 0) execute function "model_limits_count_tokens"();`);
+    this.addSql(
+      `create trigger "usage_entries_model_tokens" after insert on "usage_entries" for each row when (new.source = 'model_call' and new.tokens_in + new.tokens_out > 0) execute function "model_limits_count_tokens"();`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -8,10 +8,11 @@ import { Migration } from '@mikro-orm/migrations';
  * over all instances. Written by hand in the generator's form.
  */
 export class Migration20261129020000_a2a_push_claims extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "a2a_push_deliveries" add column "claim" uuid null, add column "claimed_until" timestamptz null;`);
-    this.addSql(`alter table "a2a_push_deliveries" add constraint "a2a_push_deliveries_claim_check" check (("claim" is null) = ("claimed_until" is null));`);
+    this.addSql(
+      `alter table "a2a_push_deliveries" add constraint "a2a_push_deliveries_claim_check" check (("claim" is null) = ("claimed_until" is null));`,
+    );
   }
 
   override async down(): Promise<void> {

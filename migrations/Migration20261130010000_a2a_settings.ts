@@ -8,10 +8,13 @@ import { Migration } from '@mikro-orm/migrations';
  * generator's form.
  */
 export class Migration20261130010000_a2a_settings extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "a2a_settings" ("id" boolean not null default true, "enabled" boolean not null, "owner_email" text not null, "updated_at" timestamptz not null default now(), constraint "a2a_settings_pkey" primary key ("id"), constraint "a2a_settings_single_row" check ("id"));`);
-    this.addSql(`create table "a2a_keys" ("id" text not null, "label" text not null, "secret_sha256" text not null, "created_at" timestamptz not null default now(), "revoked_at" timestamptz null, constraint "a2a_keys_pkey" primary key ("id"));`);
+    this.addSql(
+      `create table "a2a_settings" ("id" boolean not null default true, "enabled" boolean not null, "owner_email" text not null, "updated_at" timestamptz not null default now(), constraint "a2a_settings_pkey" primary key ("id"), constraint "a2a_settings_single_row" check ("id"));`,
+    );
+    this.addSql(
+      `create table "a2a_keys" ("id" text not null, "label" text not null, "secret_sha256" text not null, "created_at" timestamptz not null default now(), "revoked_at" timestamptz null, constraint "a2a_keys_pkey" primary key ("id"));`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -10,7 +10,17 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { expressMiddleware } from '@as-integrations/express5';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response } from 'express';
-import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, Kind, OperationDefinitionNode, parse, specifiedRules, validate } from 'graphql';
+import {
+  DocumentNode,
+  GraphQLError,
+  GraphQLFormattedError,
+  GraphQLSchema,
+  Kind,
+  OperationDefinitionNode,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { MAX_RANGE_HEADER_BYTES } from './http/byte-ranges';
@@ -85,7 +95,9 @@ const READINESS_TIMEOUT_MS = 2_000;
 
 /** Starts the whole service: database (embedded if no DATABASE_URL), migrations, GraphQL, facade. */
 export async function startApp(config: Config, logger: Logger = makeLogger(config.logLevel)): Promise<RunningApp> {
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, { notice: (message) => logger.warn(message) });
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres(config.dataDir, { notice: (message) => logger.warn(message) });
   for (const warning of config.warnings) logger.warn(warning);
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
   const orm = await openDatabase(config.databaseUrl ?? embedded!.url, {
@@ -117,7 +129,20 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   await logA2aMounting(orm.em.fork() as EntityManager, config.host, logger);
   const a2aGate = new A2aGate(config.host);
 
-  const services: Services = { config, llm, orm, sealer, pubsub, blobs, sandboxes, jobs, agent, clock: { now: () => new Date() }, activity: new ActivityRecorder(), background: new Set() };
+  const services: Services = {
+    config,
+    llm,
+    orm,
+    sealer,
+    pubsub,
+    blobs,
+    sandboxes,
+    jobs,
+    agent,
+    clock: { now: () => new Date() },
+    activity: new ActivityRecorder(),
+    background: new Set(),
+  };
 
   registerSummaryJobs(jobs, services, logger);
   // A2A turns and push deliveries run on every instance with a model: A2A may be enabled at any time.
@@ -179,7 +204,15 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // Apollo's landing page loads Apollo Sandbox from a CDN; browsers get GraphiQL from `webRouter` instead.
       ApolloServerPluginLandingPageDisabled(),
-      { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
+      {
+        async serverWillStart() {
+          return {
+            async drainServer() {
+              await wsCleanup.dispose();
+            },
+          };
+        },
+      },
     ],
   });
   await apollo.start();
@@ -191,7 +224,14 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   app.use((req: Request, res: Response, next: NextFunction) => (servesHost(req.headers.host) ? next() : refuse(req, res, HOST_REFUSED)));
   // No cross-origin access unless an origin is allowed: then only from there, with a bearer token (no cookies).
   if (config.corsAllowedOrigins.length) {
-    app.use(cors({ origin: config.corsAllowedOrigins, allowedHeaders: ['Authorization', 'Content-Type', 'A2A-Version', 'X-Request-Id'], exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'], maxAge: 600 }));
+    app.use(
+      cors({
+        origin: config.corsAllowedOrigins,
+        allowedHeaders: ['Authorization', 'Content-Type', 'A2A-Version', 'X-Request-Id'],
+        exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+        maxAge: 600,
+      }),
+    );
   }
   const limits = rateLimits(config.rateLimits, { redisUrl: config.redisUrl, trustProxy: config.trustProxy, logger, refuse });
   app.use(limits.middleware);
@@ -209,7 +249,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   app.get('/metrics', async (req, res) => {
     try {
       const viewer = await authenticate(orm.em.fork() as EntityManager, req.headers.authorization);
-      if (!viewer) throw new AppError('UNAUTHENTICATED', 'metrics need an administrator\'s token: Authorization: Bearer <token>');
+      if (!viewer) throw new AppError('UNAUTHENTICATED', "metrics need an administrator's token: Authorization: Bearer <token>");
       if (!isAdmin(viewer)) throw new AppError('FORBIDDEN', 'metrics are for administrators');
       res.type(metrics.contentType).send(await metrics.text());
     } catch (error) {
@@ -256,7 +296,12 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const stopRetentionSweep = startRetentionSweep(services, logger);
   const store = blobs.store;
   const stopSweeper = store
-    ? startPeriodic('blob sweep', BLOB_SWEEP_SECONDS, async () => void (await sweepUnownedBlobs(orm.em.fork() as EntityManager, store)), logger)
+    ? startPeriodic(
+        'blob sweep',
+        BLOB_SWEEP_SECONDS,
+        async () => void (await sweepUnownedBlobs(orm.em.fork() as EntityManager, store)),
+        logger,
+      )
     : async () => undefined;
 
   let closing: Promise<void> | undefined;
@@ -312,7 +357,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
  * the upgrade request's `Authorization` header. The value is the header's, `Bearer <token>`;
  * anything but a string is a bad credential (UNAUTHENTICATED), not an anonymous caller.
  */
-export function websocketAuthorization(params: Readonly<Record<string, unknown>> | undefined, header: string | undefined): string | undefined {
+export function websocketAuthorization(
+  params: Readonly<Record<string, unknown>> | undefined,
+  header: string | undefined,
+): string | undefined {
   const given = params?.authorization ?? params?.Authorization;
   if (given === undefined || given === null) return header;
   return typeof given === 'string' ? given : 'invalid';
@@ -359,7 +407,10 @@ function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
     }
     res.locals.metrics = { route: '/graphql', operation: operationLabelOf(document, request.operationName) } satisfies RequestLabels;
     try {
-      const variables = typeof request.variables === 'string' ? parseJsonObject(request.variables) : (request.variables as Record<string, unknown> | undefined);
+      const variables =
+        typeof request.variables === 'string'
+          ? parseJsonObject(request.variables)
+          : (request.variables as Record<string, unknown> | undefined);
       const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
       await screenOperation(schema, document, operationName, variables, () => askerOf(ctx));
     } catch (error) {
@@ -378,8 +429,15 @@ function rootOperations(schema: GraphQLSchema): string[] {
 
 /** A request's operation label: its kind and first root field (`query:me`); unknown fields count as `other` in the metrics. */
 function operationLabelOf(document: DocumentNode, operationName: unknown): string | undefined {
-  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
-  const operation = typeof operationName === 'string' ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+  const operations = document.definitions.filter(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation =
+    typeof operationName === 'string'
+      ? operations.find((o) => o.name?.value === operationName)
+      : operations.length === 1
+        ? operations[0]
+        : undefined;
   const first = operation?.selectionSet.selections[0];
   return operation && first?.kind === Kind.FIELD ? `${operation.operation}:${first.name.value}` : undefined;
 }
@@ -419,7 +477,10 @@ function hostsServed(config: Config): (host: string | undefined) => boolean {
 }
 
 /** A request refused by `hostsServed`: 403, in the error body of the endpoint it was sent to. */
-const HOST_REFUSED = new AppError('FORBIDDEN', 'this server listens on loopback: address it as localhost, 127.0.0.1 or [::1] (or set PUBLIC_URL)');
+const HOST_REFUSED = new AppError(
+  'FORBIDDEN',
+  'this server listens on loopback: address it as localhost, 127.0.0.1 or [::1] (or set PUBLIC_URL)',
+);
 
 /** A request refused before any route ran, in its path's error shape: JSON-RPC, GraphQL, or `{detail}`. */
 function refuse(req: Request, res: Response, error: AppError): void {

@@ -204,15 +204,32 @@ const httpUrl = () => z.string().regex(/^https?:\/\/[^/]+/, saying('must be an h
 const listOf = (item: z.ZodType<string, string>) =>
   z
     .string()
-    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(item));
 
 const CDN_HOST = z
   .string()
   .transform((host) => host.toLowerCase())
-  .pipe(z.string().regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/, { error: (issue) => `"${issue.input}" is not a host name (cdn.example.org, or *.example.org)` }));
-const ORIGIN = z.string().refine(isOrigin, { error: (issue) => `${JSON.stringify(issue.input)} is not an origin (scheme://host[:port], no path or trailing slash)` });
-const SEAL_KEY = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must hold 32 random bytes in base64 (e.g. the output of: openssl rand -base64 32)');
+  .pipe(
+    z
+      .string()
+      .regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/, {
+        error: (issue) => `"${issue.input}" is not a host name (cdn.example.org, or *.example.org)`,
+      }),
+  );
+const ORIGIN = z
+  .string()
+  .refine(isOrigin, {
+    error: (issue) => `${JSON.stringify(issue.input)} is not an origin (scheme://host[:port], no path or trailing slash)`,
+  });
+const SEAL_KEY = z
+  .string()
+  .regex(/^[A-Za-z0-9+/]{43}=$/, 'must hold 32 random bytes in base64 (e.g. the output of: openssl rand -base64 32)');
 
 /**
  * The environment the service reads: every setting, what its text must be, and its default.
@@ -223,15 +240,28 @@ const ENVIRONMENT = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: integer('must be an integer 0-65535', 0, 65535).default(8080),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   // Starting up holds one connection for the migration lock while the migrations run on another.
-  DATABASE_POOL_SIZE: positive().refine(...atLeast(2, 'one connection holds the migration lock while another runs them')).default(20),
+  DATABASE_POOL_SIZE: positive()
+    .refine(...atLeast(2, 'one connection holds the migration lock while another runs them'))
+    .default(20),
   DATABASE_STATEMENT_TIMEOUT_MS: positive().default(30_000),
   DATABASE_CONNECT_TIMEOUT_MS: positive().default(5_000),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
-  BOOTSTRAP_ADMIN_TOKEN: z.string().regex(/^ldk_pat_[A-Za-z0-9_-]{32,200}$/, 'must look like ldk_pat_<at least 32 random characters of A-Z a-z 0-9 _ ->').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  BOOTSTRAP_ADMIN_TOKEN: z
+    .string()
+    .regex(/^ldk_pat_[A-Za-z0-9_-]{32,200}$/, 'must look like ldk_pat_<at least 32 random characters of A-Z a-z 0-9 _ ->')
+    .optional(),
   TRUST_PROXY: flag(),
-  PUBLIC_URL: httpUrl().transform((url) => url.replace(/\/+$/, '')).optional(),
+  PUBLIC_URL: httpUrl()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   BLOB_STORE: choice(['file', 's3', 'none'], 'file'),
   S3_ENDPOINT: httpUrl().optional(),
   S3_PUBLIC_ENDPOINT: httpUrl().optional(),
@@ -250,13 +280,21 @@ const ENVIRONMENT = z.object({
   SEAL_KEY_FILE: z.string().optional(),
   LEASE_IDLE_MINUTES: positive().default(30),
   LEASE_BOOTSTRAP_MINUTES: positive().default(15),
-  METER_INTERVAL_SECONDS: positive().refine(...atMost(60, 'leases are charged at least every minute')).default(30),
+  METER_INTERVAL_SECONDS: positive()
+    .refine(...atMost(60, 'leases are charged at least every minute'))
+    .default(30),
   SANDBOX_HEARTBEAT_SECONDS: positive().default(60),
   COMPUTE_PROVIDERS: z
     .string()
-    .transform((text) => text.split(',').map((name) => name.trim()).filter(Boolean))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
     .refine((names) => names.length > 0 && names.every(isComputeProvider), {
-      error: (issue) => `must list providers among ${COMPUTE_PROVIDERS.join(', ')} (got "${(issue.input as string[]).filter((name) => !isComputeProvider(name)).join(', ')}")`,
+      error: (issue) =>
+        `must list providers among ${COMPUTE_PROVIDERS.join(', ')} (got "${(issue.input as string[]).filter((name) => !isComputeProvider(name)).join(', ')}")`,
     })
     .transform((names) => COMPUTE_PROVIDERS.filter((name) => names.includes(name)))
     .optional(),
@@ -277,22 +315,39 @@ const ENVIRONMENT = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: limit(30),
   CORS_ALLOWED_ORIGINS: listOf(ORIGIN).default([]),
   // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
-  JOB_INSTANCE_TIMEOUT_SECONDS: positive().refine(...atLeast(3, 'heartbeats are a second apart or more')).default(60),
+  JOB_INSTANCE_TIMEOUT_SECONDS: positive()
+    .refine(...atLeast(3, 'heartbeats are a second apart or more'))
+    .default(60),
   // pg-boss refuses expirations of a day or more.
-  SUMMARY_JOB_TIMEOUT_SECONDS: positive().refine((n) => n < 86_400, 'must be less than 86400 (a day)').default(1800),
+  SUMMARY_JOB_TIMEOUT_SECONDS: positive()
+    .refine((n) => n < 86_400, 'must be less than 86400 (a day)')
+    .default(1800),
   SUMMARY_JOB_RETRIES: integer('must be an integer 0-10', 0, 10).default(3),
   SUMMARY_JOB_RETRY_DELAY_SECONDS: positive().default(30),
-  A2A_WAIT_SECONDS: positive().refine(...atMost(600, 'a request held open longer outlives proxies')).default(60),
+  A2A_WAIT_SECONDS: positive()
+    .refine(...atMost(600, 'a request held open longer outlives proxies'))
+    .default(60),
   A2A_ARTIFACT_BYTES_PER_WORKSPACE: positive().default(1024 ** 3),
   A2A_ARTIFACT_BYTES_PER_OWNER: positive().default(10 * 1024 ** 3),
   A2A_RETENTION_DAYS: limit(30),
   A2A_PUSH_ALLOW_PRIVATE: flag(),
   // Half an instance's 16 delivery slots at most: one key must leave slots to the others.
-  A2A_PUSH_CONCURRENCY_PER_KEY: positive().refine(...atMost(8, 'an instance makes 16 deliveries at once; one key must leave room for the others')).default(4),
-  A2A_KEEPALIVE_SECONDS: positive().refine(...atMost(300, 'proxies close idle streams sooner')).default(15),
-  A2A_AGENT_TEST_TIMEOUT_SECONDS: positive().refine(...atMost(60, 'the test answers within the request')).default(10),
-  A2A_AGENT_CALL_TIMEOUT_SECONDS: positive().refine(...atMost(120, 'a tool call holds up the turn')).default(20),
-  AGENT_WORKSPACE_DIR: z.string().refine((dir) => path.isAbsolute(dir), saying('must be an absolute path')).optional(),
+  A2A_PUSH_CONCURRENCY_PER_KEY: positive()
+    .refine(...atMost(8, 'an instance makes 16 deliveries at once; one key must leave room for the others'))
+    .default(4),
+  A2A_KEEPALIVE_SECONDS: positive()
+    .refine(...atMost(300, 'proxies close idle streams sooner'))
+    .default(15),
+  A2A_AGENT_TEST_TIMEOUT_SECONDS: positive()
+    .refine(...atMost(60, 'the test answers within the request'))
+    .default(10),
+  A2A_AGENT_CALL_TIMEOUT_SECONDS: positive()
+    .refine(...atMost(120, 'a tool call holds up the turn'))
+    .default(20),
+  AGENT_WORKSPACE_DIR: z
+    .string()
+    .refine((dir) => path.isAbsolute(dir), saying('must be an absolute path'))
+    .optional(),
   AGENT_WORKSPACE_MAX_BYTES: positive().default(1024 ** 3),
   AGENT_WORKSPACE_MAX_FILES: positive().default(10_000),
   AGENT_SANDBOX_TIMEOUT_SECONDS: positive().default(300),
@@ -300,10 +355,16 @@ const ENVIRONMENT = z.object({
   AGENT_JOBS_PER_WORKSPACE: positive().default(2),
   AGENT_SANDBOX_CPU_SECONDS: positive().default(3600),
   // Python alone maps some 30 MiB; below 64 MiB nothing useful starts.
-  AGENT_SANDBOX_MEMORY_BYTES: positive().refine(...atLeast(64 * 1024 ** 2, '64 MiB')).default(1024 ** 3),
-  AGENT_SANDBOX_MAX_PROCESSES: positive().refine(...atLeast(4, 'the sandbox itself takes a few')).default(64),
+  AGENT_SANDBOX_MEMORY_BYTES: positive()
+    .refine(...atLeast(64 * 1024 ** 2, '64 MiB'))
+    .default(1024 ** 3),
+  AGENT_SANDBOX_MAX_PROCESSES: positive()
+    .refine(...atLeast(4, 'the sandbox itself takes a few'))
+    .default(64),
   AGENT_SANDBOX_MAX_FILE_BYTES: positive().default(256 * 1024 ** 2),
-  AGENT_SANDBOX_OUTPUT_BYTES: positive().refine(...atLeast(1024, '1 KiB')).default(64 * 1024),
+  AGENT_SANDBOX_OUTPUT_BYTES: positive()
+    .refine(...atLeast(1024, '1 KiB'))
+    .default(64 * 1024),
   AGENT_JOB_LOG_BYTES: positive().default(8 * 1024 ** 2),
   AGENT_SANDBOX_CONCURRENCY: positive().default(4),
   AGENT_SANDBOX_NETWORK: choice(['deny', 'allow'], 'deny'),
@@ -321,8 +382,17 @@ type Settings = z.output<typeof ENVIRONMENT>;
 export const SETTINGS = new Set([
   ...Object.keys(ENVIRONMENT.shape),
   // The CLI's, the sandbox runtime's, compose.yaml's and the test runner's.
-  'LABDESK_URL', 'LABDESK_TOKEN', 'LABDESK_CLAIM_TOKEN', 'LABDESK_SQL_DEBUG', 'LABDESK_ADMIN_TOKEN',
-  'LABDESK_BROWSER_TESTS', 'LABDESK_SANDBOX_TESTS', 'LABDESK_PRODUCTION_TREE', 'LABDESK_PRODUCTION_TESTS', 'LABDESK_TEST_DB', 'LABDESK_TESTS_ONCE',
+  'LABDESK_URL',
+  'LABDESK_TOKEN',
+  'LABDESK_CLAIM_TOKEN',
+  'LABDESK_SQL_DEBUG',
+  'LABDESK_ADMIN_TOKEN',
+  'LABDESK_BROWSER_TESTS',
+  'LABDESK_SANDBOX_TESTS',
+  'LABDESK_PRODUCTION_TREE',
+  'LABDESK_PRODUCTION_TESTS',
+  'LABDESK_TEST_DB',
+  'LABDESK_TESTS_ONCE',
 ]);
 const SETTING_PREFIXES = ['LABDESK_', 'A2A_', 'AGENT_', 'LLM_', 'S3_'];
 
@@ -332,7 +402,9 @@ export function unknownSettingWarnings(env: Env): string[] {
     .filter((name) => SETTING_PREFIXES.some((prefix) => name.startsWith(prefix)) && !SETTINGS.has(name))
     .sort()
     .map((name) => {
-      const closest = [...SETTINGS].map((known) => ({ known, distance: editDistance(name, known) })).sort((a, b) => a.distance - b.distance)[0];
+      const closest = [...SETTINGS]
+        .map((known) => ({ known, distance: editDistance(name, known) }))
+        .sort((a, b) => a.distance - b.distance)[0];
       return `${name} is not a setting labdesk reads, so it is ignored${closest && closest.distance <= 3 ? ` (did you mean ${closest.known}?)` : ''}`;
     });
 }
@@ -342,7 +414,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length];
@@ -399,7 +472,8 @@ export function loadConfig(env: Env = process.env): Config {
   // Unset: manual and COMPUTE_PROVIDER (setting COMPUTE_PROVIDER=local, the way to enable local
   // before this list existed, keeps working).
   const providers = listedProviders ?? [...new Set<ComputeProvider>(['manual', provider])];
-  if (!providers.includes(provider)) problems.push(`COMPUTE_PROVIDER (${provider}) must be one of COMPUTE_PROVIDERS (${providers.join(', ')})`);
+  if (!providers.includes(provider))
+    problems.push(`COMPUTE_PROVIDER (${provider}) must be one of COMPUTE_PROVIDERS (${providers.join(', ')})`);
 
   let llm: Config['llm'];
   if (settings.LLM_PROVIDER) {

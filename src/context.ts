@@ -81,7 +81,10 @@ export interface RequestFacts {
 
 const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
-export function makeContext(services: Services, { authorization, clientKind, requestId, origin, callerGone, a2a, identified }: RequestFacts): Ctx {
+export function makeContext(
+  services: Services,
+  { authorization, clientKind, requestId, origin, callerGone, a2a, identified }: RequestFacts,
+): Ctx {
   // Forked on first use: operations whose services fork their own (the A2A rows) skip the cost.
   let forked: EntityManager | undefined;
   const emOf = () => (forked ??= services.orm.em.fork() as EntityManager);
@@ -100,7 +103,7 @@ export function makeContext(services: Services, { authorization, clientKind, req
     callerGone,
     a2a,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
-    baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : origin ?? services.config.publicUrl,
+    baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : (origin ?? services.config.publicUrl),
     viewer: () =>
       (viewer ??= authenticate(emOf(), authorization, { recorder: services.activity, clock: services.clock }).then((found) => {
         signedIn = found;
@@ -143,7 +146,8 @@ const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/
  * default they are ignored: otherwise a caller picks the host of the URLs we hand out.
  */
 export function originOf(req: Request, trustProxy: boolean): string | undefined {
-  const first = (value: string | string[] | undefined) => (trustProxy && typeof value === 'string' ? value.split(',')[0].trim() : undefined);
+  const first = (value: string | string[] | undefined) =>
+    trustProxy && typeof value === 'string' ? value.split(',')[0].trim() : undefined;
   const host = first(req.headers['x-forwarded-host']) ?? req.headers.host;
   const proto = first(req.headers['x-forwarded-proto']) ?? (req.socket && 'encrypted' in req.socket ? 'https' : 'http');
   if (!host || !HOST.test(host) || (proto !== 'http' && proto !== 'https')) return undefined;

@@ -72,13 +72,28 @@ export const rangeNotSatisfiable = (size: number, message = 'range not satisfiab
  * connection codes (class 08 too), too many connections, and the pool's wait for a connection
  * running out. The request may well succeed once it is back: 503.
  */
-const DATABASE_GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+const DATABASE_GONE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 const DATABASE_GONE_CLASSES = new Set(['KnexTimeoutError', 'ConnectionException']);
 /**
  * The pg driver's own errors (they carry no code) for a connection it could not open within
  * DATABASE_CONNECT_TIMEOUT_MS, and for one that died under a statement.
  */
-const DATABASE_GONE_MESSAGES = new Set(['timeout expired', 'Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable']);
+const DATABASE_GONE_MESSAGES = new Set([
+  'timeout expired',
+  'Connection terminated unexpectedly',
+  'Client has encountered a connection error and is not queryable',
+]);
 const databaseGone = () => new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly');
 /** PostgreSQL cancelled the statement: DATABASE_STATEMENT_TIMEOUT_MS passed (a lock wait, a slow or overloaded server). */
 const PG_QUERY_CANCELED = '57014';

@@ -85,7 +85,11 @@ const DEPTH_EXEMPT_FIELDS = new Set(['__schema', '__type']);
  * first field limit crossed (measuring on past the depth limit, so that the fields below an
  * introspection field are counted whole).
  */
-function measure(selectionSet: SelectionSetNode, fragmentNamed: (name: string) => FragmentDefinitionNode | undefined, memo: Map<string, Size | 'measuring'>): Size {
+function measure(
+  selectionSet: SelectionSetNode,
+  fragmentNamed: (name: string) => FragmentDefinitionNode | undefined,
+  memo: Map<string, Size | 'measuring'>,
+): Size {
   const size: Size = { fields: 0, depth: 0 };
   for (const selection of selectionSet.selections) {
     let child: Size;
@@ -121,8 +125,10 @@ export const operationLimits: ValidationRule = (context: ValidationContext) => {
   return {
     OperationDefinition(node) {
       const { fields, depth } = measure(node.selectionSet, (name) => context.getFragment(name) ?? undefined, memo);
-      if (fields > GRAPHQL_LIMITS.fields) context.reportError(new GraphQLError(`the operation selects more than ${GRAPHQL_LIMITS.fields} fields`, { nodes: [node] }));
-      else if (depth > GRAPHQL_LIMITS.depth) context.reportError(new GraphQLError(`the operation is nested deeper than ${GRAPHQL_LIMITS.depth} levels`, { nodes: [node] }));
+      if (fields > GRAPHQL_LIMITS.fields)
+        context.reportError(new GraphQLError(`the operation selects more than ${GRAPHQL_LIMITS.fields} fields`, { nodes: [node] }));
+      else if (depth > GRAPHQL_LIMITS.depth)
+        context.reportError(new GraphQLError(`the operation is nested deeper than ${GRAPHQL_LIMITS.depth} levels`, { nodes: [node] }));
     },
   };
 };
@@ -150,21 +156,32 @@ export async function screenOperation(
 ): Promise<void> {
   const operation = getOperationAST(document, operationName);
   if (!operation) return; // none, or ambiguous: validation and execution say so
-  const rootType = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const rootType =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   if (!rootType) return;
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
   const roots = rootFieldsOf(operation, fragments);
 
   const adminOnly = [...roots.names].some((name) => rootType.getFields()[name]?.extensions?.adminOnly === true);
   if (adminOnly || roots.introspects) {
     const who = await asker();
-    if (!who.signedIn) throw new AppError('UNAUTHENTICATED', adminOnly ? 'authentication required' : 'introspection requires authentication');
+    if (!who.signedIn)
+      throw new AppError('UNAUTHENTICATED', adminOnly ? 'authentication required' : 'introspection requires authentication');
     if (adminOnly && !who.isAdmin) throw new AppError('FORBIDDEN', 'admin only');
   }
 
   const cost = costOf(operation.selectionSet, rootType, fragments, variables ?? {}, new Map());
   if (cost > GRAPHQL_LIMITS.cost) {
-    throw new AppError('BAD_REQUEST', `the operation costs ${cost}, at most ${GRAPHQL_LIMITS.cost} is allowed (an expensive field costs per row of its limit; ask for fewer aliases or smaller limits)`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `the operation costs ${cost}, at most ${GRAPHQL_LIMITS.cost} is allowed (an expensive field costs per row of its limit; ask for fewer aliases or smaller limits)`,
+    );
   }
 }
 

@@ -5,6 +5,11 @@ import { makeTrajectoryLoaders } from './modules/trajectories/trajectory.loaders
 import { makeUserLoaders } from './modules/users/user.loaders';
 
 /** Every DataLoader of one request; created on first use, never shared across requests. */
-export const makeLoaders = (em: EntityManager) => ({ ...makeLabLoaders(em), ...makeUserLoaders(em), ...makeTrajectoryLoaders(em), ...makeComputeLoaders(em) });
+export const makeLoaders = (em: EntityManager) => ({
+  ...makeLabLoaders(em),
+  ...makeUserLoaders(em),
+  ...makeTrajectoryLoaders(em),
+  ...makeComputeLoaders(em),
+});
 
 export type Loaders = ReturnType<typeof makeLoaders>;

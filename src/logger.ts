@@ -6,7 +6,22 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
 export type Logger = Record<Level, (msg: string, fields?: Record<string, unknown>) => void>;
 
 /** Credential fields: wherever they appear up to three levels deep, their values become "[redacted]". */
-const SECRET_FIELDS = ['password', 'current_password', 'new_password', 'token', 'access_token', 'refresh_token', 'secret', 'apiKey', 'api_key', 'authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key'];
+const SECRET_FIELDS = [
+  'password',
+  'current_password',
+  'new_password',
+  'token',
+  'access_token',
+  'refresh_token',
+  'secret',
+  'apiKey',
+  'api_key',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'proxy-authorization',
+  'x-api-key',
+];
 const REDACTED_PATHS = SECRET_FIELDS.map((field) => `["${field}"]`).flatMap((field) => [field, `*${field}`, `*.*${field}`]);
 
 /** Our credentials by their shape (tokens, keys, codes), wherever they hide in a string: a path, a message, an error. */
@@ -41,6 +56,7 @@ export function makeLogger(level: LogLevel, destination?: DestinationStream): Lo
     // process.stdout as it is (not a file descriptor of pino's own): whatever wraps stdout sees the lines.
     destination ?? process.stdout,
   );
-  const write = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => base[lvl](fields ?? {}, msg.includes('ldk_') ? (scrub(msg) as string) : msg);
+  const write = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) =>
+    base[lvl](fields ?? {}, msg.includes('ldk_') ? (scrub(msg) as string) : msg);
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -87,7 +87,12 @@ export function requestMetrics(req: Request, res: Response, next: NextFunction):
     if (done) return;
     done = true;
     const told = (res.locals.metrics ?? {}) as RequestLabels;
-    const labels = { method: req.method, route: routeOf(req, res), operation: operationLabel(told.operation), status: String(res.statusCode) };
+    const labels = {
+      method: req.method,
+      route: routeOf(req, res),
+      operation: operationLabel(told.operation),
+      status: String(res.statusCode),
+    };
     requests.inc(labels);
     requestSeconds.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
   };

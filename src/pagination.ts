@@ -10,7 +10,10 @@ export class PageInfo {
   @Field({ description: 'Whether more items follow this page.' })
   hasNextPage!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Cursor of the last item of this page (pass as `after` for the next page); null for an empty page.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Cursor of the last item of this page (pass as `after` for the next page); null for an empty page.',
+  })
   endCursor!: string | null;
 }
 
@@ -23,7 +26,8 @@ const cursorOf = (offset: number) => Buffer.from(`offset:${offset}`).toString('b
  */
 export function pageOf(first: number | null | undefined, after: string | null | undefined): { limit: number; offset: number } {
   const limit = first ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid([{ path: ['first'], msg: `must be an integer from 1 to ${MAX_PAGE_SIZE}`, type: 'value_error' }]);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
+    throw invalid([{ path: ['first'], msg: `must be an integer from 1 to ${MAX_PAGE_SIZE}`, type: 'value_error' }]);
   if (after === null || after === undefined) return { limit, offset: 0 };
   const match = /^offset:(\d{1,9})$/.exec(Buffer.from(after, 'base64url').toString('utf8'));
   if (!match) throw invalid([{ path: ['after'], msg: 'is not a cursor this server gave', type: 'value_error' }]);

@@ -23,7 +23,11 @@ export interface RateLimitSettings {
 }
 
 /** Sign-in, token exchange and invitation codes: where guessing is the attack. */
-const STRICT = [/^\/api\/auth\/(cli\/start|cli\/approve|cli\/deny|refresh)$/, /^\/api\/admin\/users\/[^/]+\/tokens$/, /^\/api\/labs\/(preview|join)$/];
+const STRICT = [
+  /^\/api\/auth\/(cli\/start|cli\/approve|cli\/deny|refresh)$/,
+  /^\/api\/admin\/users\/[^/]+\/tokens$/,
+  /^\/api\/labs\/(preview|join)$/,
+];
 /** Probes, and the pages' static assets. */
 const EXEMPT = new Set(['/healthz', '/readyz']);
 
@@ -42,14 +46,24 @@ export interface RateLimits {
 /**
  * The limits as express middleware. `refuse` answers a 429 in the path's own error shape.
  */
-export function rateLimits(settings: RateLimitSettings, opts: { redisUrl?: string; trustProxy: boolean; logger: Logger; refuse(req: Request, res: Response, error: AppError): void }): RateLimits {
-  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+export function rateLimits(
+  settings: RateLimitSettings,
+  opts: { redisUrl?: string; trustProxy: boolean; logger: Logger; refuse(req: Request, res: Response, error: AppError): void },
+): RateLimits {
+  const redis = opts.redisUrl
+    ? new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
   redis?.on('error', () => undefined); // the insurance limiter covers it; ioredis reconnects by itself
   let warned = false;
   const limiter = (prefix: string, points: number): RateLimiterAbstract => {
     const options = { keyPrefix: `labdesk:rl:${prefix}`, points, duration: 60 };
     if (!redis) return new RateLimiterMemory(options);
-    return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
+    return new RateLimiterRedis({
+      ...options,
+      storeClient: redis,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
   };
   const tokenKey = (req: Request) => {
     const bearer = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
@@ -57,7 +71,8 @@ export function rateLimits(settings: RateLimitSettings, opts: { redisUrl?: strin
   };
   const addressKey = (req: Request) => clientAddress(req, opts.trustProxy);
   /** A rule counting `perMinute` requests per key; none when it is 0 (no limit). */
-  const rule = (name: string, perMinute: number, keyOf: Rule['keyOf']): Rule[] => (perMinute > 0 ? [{ name, perMinute, keyOf, limiter: limiter(name, perMinute) }] : []);
+  const rule = (name: string, perMinute: number, keyOf: Rule['keyOf']): Rule[] =>
+    perMinute > 0 ? [{ name, perMinute, keyOf, limiter: limiter(name, perMinute) }] : [];
   const rules = [...rule('token', settings.tokenPerMinute, tokenKey), ...rule('address', settings.addressPerMinute, addressKey)];
   const strict = [...rule('auth-token', settings.authPerMinute, tokenKey), ...rule('auth-address', settings.authPerMinute, addressKey)];
 
@@ -67,22 +82,28 @@ export function rateLimits(settings: RateLimitSettings, opts: { redisUrl?: strin
       const applied = req.method === 'POST' && STRICT.some((pattern) => pattern.test(req.path)) ? [...rules, ...strict] : rules;
       const consumed = applied.flatMap((rule) => {
         const key = rule.keyOf(req);
-        return key === undefined ? [] : [rule.limiter.consume(key).then(
-          (result) => ({ rule, result, refused: false }),
-          (rejection: unknown) => {
-            if (rejection instanceof RateLimiterRes) return { rule, result: rejection, refused: true };
-            // Neither the store nor its insurance answered: let the request through, say so once.
-            if (!warned) opts.logger.warn('rate limits not counted: the store failed', { error: String(rejection) });
-            warned = true;
-            return undefined;
-          },
-        )];
+        return key === undefined
+          ? []
+          : [
+              rule.limiter.consume(key).then(
+                (result) => ({ rule, result, refused: false }),
+                (rejection: unknown) => {
+                  if (rejection instanceof RateLimiterRes) return { rule, result: rejection, refused: true };
+                  // Neither the store nor its insurance answered: let the request through, say so once.
+                  if (!warned) opts.logger.warn('rate limits not counted: the store failed', { error: String(rejection) });
+                  warned = true;
+                  return undefined;
+                },
+              ),
+            ];
       });
       Promise.all(consumed).then((outcomes) => {
         const counted = outcomes.filter((outcome) => outcome !== undefined);
         if (counted.length === 0) return next();
         // The headers tell of the tightest rule: the one with the fewest requests left.
-        const tightest = counted.reduce((a, b) => (b.refused && !a.refused) || b.result.remainingPoints < a.result.remainingPoints ? b : a);
+        const tightest = counted.reduce((a, b) =>
+          (b.refused && !a.refused) || b.result.remainingPoints < a.result.remainingPoints ? b : a,
+        );
         const resetSeconds = Math.max(1, Math.ceil(tightest.result.msBeforeNext / 1000));
         res.setHeader('RateLimit-Policy', `${tightest.rule.perMinute};w=60`);
         res.setHeader('RateLimit-Limit', String(tightest.rule.perMinute));
@@ -91,7 +112,17 @@ export function rateLimits(settings: RateLimitSettings, opts: { redisUrl?: strin
         const refused = counted.find((outcome) => outcome.refused);
         if (!refused) return next();
         const per = refused.rule.name.endsWith('token') ? 'token' : 'address';
-        opts.refuse(req, res, new AppError('RATE_LIMITED', `too many requests from this ${per} (${refused.rule.perMinute} a minute${refused.rule.name.startsWith('auth') ? ' here' : ''}); try again in ${resetSeconds} s`, undefined, undefined, { 'Retry-After': String(resetSeconds) }));
+        opts.refuse(
+          req,
+          res,
+          new AppError(
+            'RATE_LIMITED',
+            `too many requests from this ${per} (${refused.rule.perMinute} a minute${refused.rule.name.startsWith('auth') ? ' here' : ''}); try again in ${resetSeconds} s`,
+            undefined,
+            undefined,
+            { 'Retry-After': String(resetSeconds) },
+          ),
+        );
       }, next);
     },
     async close() {
@@ -106,7 +137,14 @@ export function rateLimits(settings: RateLimitSettings, opts: { redisUrl?: strin
  * IPv4-mapped IPv6 is IPv4; IPv6 counts per /64, which one subscriber usually holds whole.
  */
 export function clientAddress(req: Request, trustProxy: boolean): string {
-  const forwarded = trustProxy && typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'].split(',').map((hop) => hop.trim()).filter(Boolean).at(-1) : undefined;
+  const forwarded =
+    trustProxy && typeof req.headers['x-forwarded-for'] === 'string'
+      ? req.headers['x-forwarded-for']
+          .split(',')
+          .map((hop) => hop.trim())
+          .filter(Boolean)
+          .at(-1)
+      : undefined;
   let address = forwarded ?? req.socket.remoteAddress ?? 'unknown';
   if (address.startsWith('::ffff:') && net.isIPv4(address.slice(7))) address = address.slice(7);
   if (!net.isIPv6(address)) return address;

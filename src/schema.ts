@@ -16,9 +16,28 @@ import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { UserResolver } from './modules/users/user.resolver';
 import type { AppPubSub } from './pubsub';
 
-export const SCHEMA_FILE = path.resolve(__dirname, '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema', 'schema.graphql');
+export const SCHEMA_FILE = path.resolve(
+  __dirname,
+  '..',
+  ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []),
+  'schema',
+  'schema.graphql',
+);
 
-const RESOLVERS = [AuthResolver, A2aResolver, A2aPushResolver, OutboundAgentResolver, UserResolver, LabResolver, AdminResolver, TrajectoryResolver, FigureResolver, ReleaseResolver, CatalogResolver, ComputeResolver] as const;
+const RESOLVERS = [
+  AuthResolver,
+  A2aResolver,
+  A2aPushResolver,
+  OutboundAgentResolver,
+  UserResolver,
+  LabResolver,
+  AdminResolver,
+  TrajectoryResolver,
+  FigureResolver,
+  ReleaseResolver,
+  CatalogResolver,
+  ComputeResolver,
+] as const;
 
 /** The code-first domain schema. `pubSub` carries subscription events (Redis or in-process). */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {

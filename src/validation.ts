@@ -10,7 +10,11 @@ type Path = (string | number)[];
 export class Checks {
   private readonly issues: FieldIssue[] = [];
 
-  text(path: Path, value: string | null | undefined, opts: { min?: number; max: number; pattern?: { test(value: string): boolean }; hint?: string }) {
+  text(
+    path: Path,
+    value: string | null | undefined,
+    opts: { min?: number; max: number; pattern?: { test(value: string): boolean }; hint?: string },
+  ) {
     if (value === null || value === undefined) return this;
     const length = [...value].length;
     if (opts.min !== undefined && length < opts.min) {
@@ -96,7 +100,11 @@ export interface Page {
 }
 
 /** The one normalizer for `limit`/`offset` pagination arguments. */
-export function pageArgs(limit: number | null | undefined, offset: number | null | undefined, bounds: { max: number; default: number }): Page {
+export function pageArgs(
+  limit: number | null | undefined,
+  offset: number | null | undefined,
+  bounds: { max: number; default: number },
+): Page {
   const page = { limit: limit ?? bounds.default, offset: offset ?? 0 };
   checks().int(['limit'], page.limit, { min: 1, max: bounds.max }).int(['offset'], page.offset, { min: 0 }).done();
   return page;

@@ -37,7 +37,8 @@ const ASSETS: Record<string, string> = {
  * its fonts and icons as `data:` URLs.
  */
 const PAGE_POLICY = {
-  device: "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  device:
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   graphiql:
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
@@ -55,7 +56,11 @@ function secure(res: Response, policy?: string) {
 
 const sendPage = (res: Response, file: string, policy: string, next: NextFunction) => {
   secure(res, policy);
-  res.sendFile(path.join(WEB_DIR, file), { headers: { 'Content-Type': 'text/html; charset=utf-8' } }, (error) => error && !res.headersSent && next(error));
+  res.sendFile(
+    path.join(WEB_DIR, file),
+    { headers: { 'Content-Type': 'text/html; charset=utf-8' } },
+    (error) => error && !res.headersSent && next(error),
+  );
 };
 
 /** 405 for a method a page's path does not answer. */

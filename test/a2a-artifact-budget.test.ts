@@ -47,12 +47,18 @@ describeSandbox('A2A artifact budgets and retention', () => {
   let principal: string;
 
   const send = async (text: string, contextId: string) =>
-    Task.toJSON((await (await officialClient(t, key)).sendMessage(SendMessageRequest.fromJSON({ message: userMessage(text, { contextId }) }))) as Task) as any;
+    Task.toJSON(
+      (await (
+        await officialClient(t, key)
+      ).sendMessage(SendMessageRequest.fromJSON({ message: userMessage(text, { contextId }) }))) as Task,
+    ) as any;
   /** A context whose execution calls run without asking (as after allow_session). */
   const grantedContext = async (contextId: string) => {
     const first = await send('setup', contextId);
     expect(first.status.state).toBe('TASK_STATE_COMPLETED');
-    await t.sql(`insert into a2a_context_grants (principal, context_id) select principal, context_id from a2a_tasks where id = $1`, [first.id]);
+    await t.sql(`insert into a2a_context_grants (principal, context_id) select principal, context_id from a2a_tasks where id = $1`, [
+      first.id,
+    ]);
     principal = (await t.sql(`select principal from a2a_tasks where id = $1`, [first.id]))[0].principal;
     return first;
   };
@@ -60,9 +66,17 @@ describeSandbox('A2A artifact budgets and retention', () => {
   beforeAll(async () => {
     fake = await startFakeLlm(() => answer('fallback answer'));
     t = await startTestApp({
-      DATA_DIR: dataDir, AGENT_WORKSPACE_DIR: workspaceRoot, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test',
-      LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0',
-      A2A_ARTIFACT_BYTES_PER_WORKSPACE: String(30 * MiB), A2A_ARTIFACT_BYTES_PER_OWNER: String(40 * MiB), A2A_RETENTION_DAYS: '1',
+      DATA_DIR: dataDir,
+      AGENT_WORKSPACE_DIR: workspaceRoot,
+      LLM_PROVIDER: 'openai',
+      LLM_MODEL: 'gpt-5',
+      LLM_API_KEY: 'sk-test',
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_TIMEOUT_SECONDS: '30',
+      LLM_MAX_RETRIES: '0',
+      A2A_ARTIFACT_BYTES_PER_WORKSPACE: String(30 * MiB),
+      A2A_ARTIFACT_BYTES_PER_OWNER: String(40 * MiB),
+      A2A_RETENTION_DAYS: '1',
     });
     await enableA2a(t);
     key = (await createA2aKey(t, 'budget')).plaintext;
@@ -76,18 +90,27 @@ describeSandbox('A2A artifact budgets and retention', () => {
   test('a 200 MB sparse file counts 200 MB: over the workspace budget it is named, not copied; a real 2 MiB file beside it is attached', async () => {
     await grantedContext('sparse');
     fake.script.push(
-      tools([python('s-1', 'open("outputs/sparse1", "wb").truncate(200 * 1024 * 1024)\nopen("outputs/real.bin", "wb").write(b"r" * (2 * 1024 * 1024))')]),
+      tools([
+        python(
+          's-1',
+          'open("outputs/sparse1", "wb").truncate(200 * 1024 * 1024)\nopen("outputs/real.bin", "wb").write(b"r" * (2 * 1024 * 1024))',
+        ),
+      ]),
       answer('made two files'),
     );
     const done = await send('Make files', 'sparse');
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(done.artifacts.map((artifact: any) => artifact.name)).toEqual(['answer', 'real.bin']);
-    expect(done.artifacts[0].parts[1].text).toMatch(/^output files not attached \(.*over the artifact budget of the workspace or its owner.*\): sparse1$/);
+    expect(done.artifacts[0].parts[1].text).toMatch(
+      /^output files not attached \(.*over the artifact budget of the workspace or its owner.*\): sparse1$/,
+    );
     // The copy of the 2 MiB file, and nothing of the sparse one (200 MB of real disk before).
     const copies = path.join(workspaceRoot, '.a2a-artifacts', done.id);
     expect(fs.readdirSync(copies)).toEqual(['1']);
     expect(diskBytes(copies)).toBeLessThan(3 * MiB);
-    expect((await t.sql(`select idx, bytes::int from a2a_artifact_files where task_id = $1`, [done.id]))).toEqual([{ idx: 1, bytes: 2 * MiB }]);
+    expect(await t.sql(`select idx, bytes::int from a2a_artifact_files where task_id = $1`, [done.id])).toEqual([
+      { idx: 1, bytes: 2 * MiB },
+    ]);
   }, 120_000);
 
   test("the owner's budget spans workspaces: in a second context one 20 MiB file fits, the next does not", async () => {

@@ -21,7 +21,13 @@ import { ANSWER_ARTIFACT_BYTES, HISTORY_BYTES } from '../src/modules/a2a/a2a-tas
 const MiB = 1024 ** 2;
 /** A file under half the budget: two of them, with their JSON, pass it. */
 const SMALL_FILE = Math.floor(1.6 * MiB);
-const answer = (text: string, extra: Partial<Extract<Step, { kind: 'answer' }>> = {}): Step => ({ kind: 'answer', text, tokensIn: 13, tokensOut: 5, ...extra });
+const answer = (text: string, extra: Partial<Extract<Step, { kind: 'answer' }>> = {}): Step => ({
+  kind: 'answer',
+  text,
+  tokensIn: 13,
+  tokensOut: 5,
+  ...extra,
+});
 const rawPart = (bytes: Buffer, filename: string) => ({ raw: bytes.toString('base64'), filename, mediaType: 'application/octet-stream' });
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -95,8 +101,14 @@ describe('A2A memory bounds for large files', () => {
   beforeAll(async () => {
     fake = await startFakeLlm(() => answer('fallback answer'));
     t = await startTestApp({
-      DATA_DIR: dataDir, AGENT_WORKSPACE_DIR: path.join(workspaceParent, 'workspaces'), LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test',
-      LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0',
+      DATA_DIR: dataDir,
+      AGENT_WORKSPACE_DIR: path.join(workspaceParent, 'workspaces'),
+      LLM_PROVIDER: 'openai',
+      LLM_MODEL: 'gpt-5',
+      LLM_API_KEY: 'sk-test',
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_TIMEOUT_SECONDS: '30',
+      LLM_MAX_RETRIES: '0',
     });
     await enableA2a(t);
     key = (await createA2aKey(t, 'bounds')).plaintext;
@@ -129,7 +141,9 @@ describe('A2A memory bounds for large files', () => {
     await untilCompleted(task.id);
 
     // Stored as sent, sized as PostgreSQL prints them.
-    const sizes = await t.sql<{ seq: number; bytes: number }>(`select seq, bytes from a2a_messages where task_id = $1 order by seq`, [task.id]);
+    const sizes = await t.sql<{ seq: number; bytes: number }>(`select seq, bytes from a2a_messages where task_id = $1 order by seq`, [
+      task.id,
+    ]);
     expect(sizes.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5]);
     const [, second, third, fourth, reply] = sizes.map((row) => row.bytes);
     expect(third).toBeGreaterThan(HISTORY_BYTES);
@@ -142,18 +156,36 @@ describe('A2A memory bounds for large files', () => {
     expect(Buffer.byteLength(got.text)).toBeLessThan(HISTORY_BYTES + 64 * 1024);
     const history = got.body.result.history;
     expect(textsOf(history)).toEqual(['fourth', 'fallback answer']);
-    expect(history[0]).toMatchObject({ messageId: sent.fourth.messageId, role: 'ROLE_USER', parts: [{ text: 'fourth' }, { filename: 'fourth.bin', mediaType: 'application/octet-stream' }] });
+    expect(history[0]).toMatchObject({
+      messageId: sent.fourth.messageId,
+      role: 'ROLE_USER',
+      parts: [{ text: 'fourth' }, { filename: 'fourth.bin', mediaType: 'application/octet-stream' }],
+    });
     expect(sha(history[0].parts[1].raw)).toBe(sha(sent.fourth.parts[1].raw));
     expectProtoJson(got.body.result);
-    expect(textsOf((await rpc(t, key, rpcCall(1, 'GetTask', { id: task.id, historyLength: 1 }))).body.result.history)).toEqual(['fallback answer']);
-    expect(textsOf((await rpc(t, key, rpcCall(1, 'GetTask', { id: task.id, historyLength: 4 }))).body.result.history)).toEqual(['fourth', 'fallback answer']);
+    expect(textsOf((await rpc(t, key, rpcCall(1, 'GetTask', { id: task.id, historyLength: 1 }))).body.result.history)).toEqual([
+      'fallback answer',
+    ]);
+    expect(textsOf((await rpc(t, key, rpcCall(1, 'GetTask', { id: task.id, historyLength: 4 }))).body.result.history)).toEqual([
+      'fourth',
+      'fallback answer',
+    ]);
 
     const listed = await rpc(t, key, rpcCall(1, 'ListTasks', { contextId, historyLength: 10 }));
     expect(Buffer.byteLength(listed.text)).toBeLessThan(HISTORY_BYTES + 64 * 1024);
     expect(textsOf(listed.body.result.tasks[0].history)).toEqual(['fourth', 'fallback answer']);
 
     // A task whose only request is larger than the budget: its answer alone, the key kept.
-    const big = await rpc(t, key, rpcCall(1, 'SendMessage', { message: { ...userMessage('two files', { contextId }), parts: [{ text: 'two files' }, rawPart(randomBytes(20 * MiB), 'big-2.bin'), rawPart(randomBytes(20 * MiB), 'big-3.bin')] } }));
+    const big = await rpc(
+      t,
+      key,
+      rpcCall(1, 'SendMessage', {
+        message: {
+          ...userMessage('two files', { contextId }),
+          parts: [{ text: 'two files' }, rawPart(randomBytes(20 * MiB), 'big-2.bin'), rawPart(randomBytes(20 * MiB), 'big-3.bin')],
+        },
+      }),
+    );
     expect(big.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(textsOf(big.body.result.task.history)).toEqual(['fallback answer']);
     expect(Buffer.byteLength(big.text)).toBeLessThan(64 * 1024);
@@ -161,14 +193,24 @@ describe('A2A memory bounds for large files', () => {
 
   test('a follow-up turn in the context of five files (3 × 20 MiB, 2 × 1.6 MiB) sees each described and completes, and the heap does not grow by a file while it runs', async () => {
     const ask = async (text: string, inContext: string) => {
-      const done = Task.toJSON((await (await officialClient(t, key)).sendMessage(SendMessageRequest.fromJSON({ message: userMessage(text, { contextId: inContext }) }))) as Task) as any;
+      const done = Task.toJSON(
+        (await (
+          await officialClient(t, key)
+        ).sendMessage(SendMessageRequest.fromJSON({ message: userMessage(text, { contextId: inContext }) }))) as Task,
+      ) as any;
       expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     };
     const calls = fake.seen.length;
     const { peak, after } = await peakGrowth(() => ask('Which files do you have?', contextId));
     const seenByModel = fake.seen.slice(calls).map((request) => request.body.messages.map((message) => message.content).join('\n'));
     expect(seenByModel).toHaveLength(1);
-    for (const [name, bytes] of [['second.bin', SMALL_FILE], ['big-1.bin', 20 * MiB], ['fourth.bin', SMALL_FILE], ['big-2.bin', 20 * MiB], ['big-3.bin', 20 * MiB]] as const) {
+    for (const [name, bytes] of [
+      ['second.bin', SMALL_FILE],
+      ['big-1.bin', 20 * MiB],
+      ['fourth.bin', SMALL_FILE],
+      ['big-2.bin', 20 * MiB],
+      ['big-3.bin', 20 * MiB],
+    ] as const) {
       expect(seenByModel[0]).toContain(`[file inputs/${name} (application/octet-stream, ${bytes.toLocaleString('en-US')} bytes)]`);
     }
     expect(seenByModel[0]).toContain('Which files do you have?');
@@ -189,7 +231,10 @@ describe('A2A memory bounds for large files', () => {
     const file = Buffer.alloc(1000 * 1024, 7).toString('base64');
     const ids = Array.from({ length: 10 }, (_, i) => `turn_budget${i}`);
     for (const id of ids) {
-      await t.sql(`insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) values ($1, 'budget-context', $2, $3, 'TASK_STATE_COMPLETED', 0)`, [id, principal, ownerId]);
+      await t.sql(
+        `insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) values ($1, 'budget-context', $2, $3, 'TASK_STATE_COMPLETED', 0)`,
+        [id, principal, ownerId],
+      );
       await t.sql(
         `insert into a2a_artifacts (task_id, artifact_id, artifact, position)
          select $1, $1 || '-file-' || n, jsonb_build_object('artifactId', $1 || '-file-' || n, 'name', 'f' || n || '.bin', 'parts', jsonb_build_array(jsonb_build_object('raw', $2::text, 'filename', 'f' || n || '.bin', 'mediaType', 'application/octet-stream'))), n
@@ -217,7 +262,9 @@ describe('A2A memory bounds for large files', () => {
     // A URL part is the artifact endpoint's, with the file's name and type; it serves the bytes.
     const last = answers[0].body.result.tasks.at(-1);
     const lastArtifact = last.artifacts.at(-1);
-    expect(lastArtifact.parts).toEqual([{ url: `${t.app.url}/a2a/v1/artifacts/${last.id}/19`, filename: 'f19.bin', mediaType: 'application/octet-stream' }]);
+    expect(lastArtifact.parts).toEqual([
+      { url: `${t.app.url}/a2a/v1/artifacts/${last.id}/19`, filename: 'f19.bin', mediaType: 'application/octet-stream' },
+    ]);
     const served = await fetch(lastArtifact.parts[0].url, { headers: { authorization: `Bearer ${key}` } });
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.alloc(1000 * 1024, 7))).toBe(true);
@@ -231,17 +278,53 @@ describe('A2A memory bounds for large files', () => {
   test('five maximal SendMessages (a 100 MiB file part each) at once: one large body is read at a time, the others are refused before they are parsed (503, Retry-After), and the heap grows by less than 1 GiB', async () => {
     // Sent by curl from files, so that this process (the server's) holds no copy of the bodies.
     const bodyFile = path.join(dataDir, 'large-body.json');
-    fs.writeFileSync(bodyFile, JSON.stringify(rpcCall(1, 'SendMessage', { message: { ...userMessage('a large file', { contextId: 'large-bodies' }), parts: [{ text: 'a large file' }, rawPart(Buffer.alloc(100 * MiB, 3), 'large.bin')] }, configuration: { returnImmediately: true } })));
+    fs.writeFileSync(
+      bodyFile,
+      JSON.stringify(
+        rpcCall(1, 'SendMessage', {
+          message: {
+            ...userMessage('a large file', { contextId: 'large-bodies' }),
+            parts: [{ text: 'a large file' }, rawPart(Buffer.alloc(100 * MiB, 3), 'large.bin')],
+          },
+          configuration: { returnImmediately: true },
+        }),
+      ),
+    );
     expect(fs.statSync(bodyFile).size).toBeGreaterThan(133 * 1000 * 1000);
     const post = () =>
       new Promise<{ status: number; retryAfter: string | null; body: any }>((resolve, reject) => {
-        const curl = spawn('curl', ['-sS', '-D', '-', '-X', 'POST', '-H', `authorization: Bearer ${key}`, '-H', 'a2a-version: 1.0', '-H', 'content-type: application/json', '-H', 'expect:', '--data-binary', `@${bodyFile}`, `${t.app.url}/a2a/v1`], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const curl = spawn(
+          'curl',
+          [
+            '-sS',
+            '-D',
+            '-',
+            '-X',
+            'POST',
+            '-H',
+            `authorization: Bearer ${key}`,
+            '-H',
+            'a2a-version: 1.0',
+            '-H',
+            'content-type: application/json',
+            '-H',
+            'expect:',
+            '--data-binary',
+            `@${bodyFile}`,
+            `${t.app.url}/a2a/v1`,
+          ],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        );
         let out = '';
         curl.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
         curl.once('error', reject);
         curl.once('close', () => {
           const [head, ...rest] = out.split('\r\n\r\n');
-          resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]), retryAfter: /^retry-after: *(\S+)/im.exec(head)?.[1] ?? null, body: JSON.parse(rest.join('\r\n\r\n')) });
+          resolve({
+            status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]),
+            retryAfter: /^retry-after: *(\S+)/im.exec(head)?.[1] ?? null,
+            body: JSON.parse(rest.join('\r\n\r\n')),
+          });
         });
       });
     let replies: Awaited<ReturnType<typeof post>>[] = [];
@@ -253,7 +336,10 @@ describe('A2A memory bounds for large files', () => {
     for (const reply of admitted) expect(reply.body.result.task.status.state).toMatch(/SUBMITTED|WORKING|COMPLETED/);
     for (const reply of refused) {
       expect(reply.retryAfter).toBe('5');
-      expect(reply.body.error).toEqual({ code: -32000, message: 'this server is receiving other large messages; send this one again in a few seconds' });
+      expect(reply.body.error).toEqual({
+        code: -32000,
+        message: 'this server is receiving other large messages; send this one again in a few seconds',
+      });
     }
     // Three such bodies at once took the process to 2.15 GB before; one is held at a time now (about five times its size).
     expect(peak).toBeLessThan(1024 * MiB);

@@ -14,18 +14,26 @@ const owner = async () => (await t.sql<{ id: string }>(`select id from users ord
 
 async function newTask(id: string) {
   const ownerId = await owner();
-  return createTask(q(), { id, contextId: `ctx-${id}`, principal: 'key-1', ownerId, state: 'TASK_STATE_WORKING' }, { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'first' }] });
+  return createTask(
+    q(),
+    { id, contextId: `ctx-${id}`, principal: 'key-1', ownerId, state: 'TASK_STATE_WORKING' },
+    { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'first' }] },
+  );
 }
 const answer = (text: string) => ({ messageId: `a-${text}`, role: 'ROLE_AGENT', parts: [{ text }] });
 const artifacts = (id: string) => [{ artifactId: `${id}-answer`, name: 'answer', parts: [{ text: 'done' }] }];
-const stored = (id: string) => t.sql<{ seq: number; role: string }>(`select seq, message->>'role' as role from a2a_messages where task_id = $1 order by seq`, [id]);
+const stored = (id: string) =>
+  t.sql<{ seq: number; role: string }>(`select seq, message->>'role' as role from a2a_messages where task_id = $1 order by seq`, [id]);
 
 test('a new task holds its first message; an append moves last_seq with the message it numbers', async () => {
   const task = await newTask('turn_seq');
   expect(task.lastSeq).toBe(1);
   await appendMessage(q(), task.id, { messageId: 'm-2', role: 'ROLE_USER', parts: [{ text: 'second' }] });
   expect((await findTaskById(q(), task.id))!.lastSeq).toBe(2);
-  expect(await stored(task.id)).toEqual([{ seq: 1, role: 'ROLE_USER' }, { seq: 2, role: 'ROLE_USER' }]);
+  expect(await stored(task.id)).toEqual([
+    { seq: 1, role: 'ROLE_USER' },
+    { seq: 2, role: 'ROLE_USER' },
+  ]);
 });
 
 test('the completion of a turn that saw every message stores the answer after them and COMPLETES; one that did not changes nothing', async () => {
@@ -37,7 +45,11 @@ test('the completion of a turn that saw every message stores the answer after th
 
   const done = await completeTask(q(), task.id, 2, artifacts(task.id), answer('fresh'));
   expect(done).toMatchObject({ state: 'TASK_STATE_COMPLETED', lastSeq: 3 });
-  expect(await stored(task.id)).toEqual([{ seq: 1, role: 'ROLE_USER' }, { seq: 2, role: 'ROLE_USER' }, { seq: 3, role: 'ROLE_AGENT' }]);
+  expect(await stored(task.id)).toEqual([
+    { seq: 1, role: 'ROLE_USER' },
+    { seq: 2, role: 'ROLE_USER' },
+    { seq: 3, role: 'ROLE_AGENT' },
+  ]);
   expect(await completeTask(q(), task.id, 3, artifacts(task.id), answer('again'))).toBeNull(); // terminal: once
 });
 
@@ -52,17 +64,27 @@ test('a message committed while the completion waits for the task lock stops the
     // … while the turn tries to complete with what it saw (message 1).
     const completing = completeTask(q(), task.id, 1, artifacts(task.id), answer('too early'));
     // Its statement is waiting for the lock (so its snapshot was taken before the commit below).
-    await until('the completion to wait for the task lock', async () =>
-      (await t.sql(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'with open as (select id as open_id%'`)).length > 0,
+    await until(
+      'the completion to wait for the task lock',
+      async () =>
+        (
+          await t.sql(
+            `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'with open as (select id as open_id%'`,
+          )
+        ).length > 0,
     );
-    await sender.query(`with moved as (update a2a_tasks set last_seq = last_seq + 1 where id = $1 returning last_seq) insert into a2a_messages (task_id, seq, message) select $1, last_seq, $2::jsonb from moved`, [
-      task.id, JSON.stringify({ messageId: 'm-race', role: 'ROLE_USER', parts: [{ text: 'one more thing' }] }),
-    ]);
+    await sender.query(
+      `with moved as (update a2a_tasks set last_seq = last_seq + 1 where id = $1 returning last_seq) insert into a2a_messages (task_id, seq, message) select $1, last_seq, $2::jsonb from moved`,
+      [task.id, JSON.stringify({ messageId: 'm-race', role: 'ROLE_USER', parts: [{ text: 'one more thing' }] })],
+    );
     await sender.query('commit');
     expect(await completing).toBeNull();
   } finally {
     await sender.end();
   }
-  expect((await findTaskById(q(), task.id))).toMatchObject({ state: 'TASK_STATE_WORKING', lastSeq: 2 });
-  expect(await stored(task.id)).toEqual([{ seq: 1, role: 'ROLE_USER' }, { seq: 2, role: 'ROLE_USER' }]);
+  expect(await findTaskById(q(), task.id)).toMatchObject({ state: 'TASK_STATE_WORKING', lastSeq: 2 });
+  expect(await stored(task.id)).toEqual([
+    { seq: 1, role: 'ROLE_USER' },
+    { seq: 2, role: 'ROLE_USER' },
+  ]);
 });

@@ -66,7 +66,7 @@ test('B1: a request with no key or a bad key is refused and leaves nothing behin
   expect(await taskCount()).toBe(before);
 });
 
-test('B3: another key\'s task answers exactly as an unknown id does, for every task method (the message names the id asked)', async () => {
+test("B3: another key's task answers exactly as an unknown id does, for every task method (the message names the id asked)", async () => {
   const mine = (await send(alice, userMessage('private'))).body.result.task;
   const unknown = 'turn_doesnotexist0000000000';
   const asked = async (key: string, id: string) => {
@@ -79,7 +79,14 @@ test('B3: another key\'s task answers exactly as an unknown id does, for every t
   };
   const foreign = await asked(bob, mine.id);
   expect(foreign).toEqual(await asked(bob, unknown));
-  expect(foreign[0]).toEqual({ status: 200, error: JSON.stringify({ code: -32001, message: 'task not found: <id>', data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }] }) });
+  expect(foreign[0]).toEqual({
+    status: 200,
+    error: JSON.stringify({
+      code: -32001,
+      message: 'task not found: <id>',
+      data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }],
+    }),
+  });
   expect((await rpc(t, bob, rpcCall(1, 'ListTasks', {}))).body.result.tasks.map((task: { id: string }) => task.id)).not.toContain(mine.id);
 });
 
@@ -88,7 +95,10 @@ test('D2, D6: an unsupported A2A-Version is -32009 and nothing is processed; a s
   for (const version of ['99.0', '0.5', '2.0']) {
     const reply = await send(alice, userMessage('from the future'), undefined, { 'A2A-Version': version });
     expect(errorOf(reply)).toMatchObject({ code: -32009, data: [expect.objectContaining({ reason: 'VERSION_NOT_SUPPORTED' })] });
-    const streamed = await rpc(t, alice, rpcCall(1, 'SendStreamingMessage', { message: userMessage('streamed from the future') }), { 'A2A-Version': version, accept: 'text/event-stream' });
+    const streamed = await rpc(t, alice, rpcCall(1, 'SendStreamingMessage', { message: userMessage('streamed from the future') }), {
+      'A2A-Version': version,
+      accept: 'text/event-stream',
+    });
     expect(streamed.headers.get('content-type')).toMatch(/^application\/json/);
     expect(errorOf(streamed)).toMatchObject({ code: -32009, data: [expect.objectContaining({ reason: 'VERSION_NOT_SUPPORTED' })] });
   }
@@ -96,7 +106,9 @@ test('D2, D6: an unsupported A2A-Version is -32009 and nothing is processed; a s
 });
 
 test('C12: an A2A-Extensions header naming unknown extensions is ignored, never a 5xx', async () => {
-  const reply = await send(alice, userMessage('with extensions'), undefined, { 'A2A-Extensions': 'https://example.com/ext/v1,https://example.com/ext/v2' });
+  const reply = await send(alice, userMessage('with extensions'), undefined, {
+    'A2A-Extensions': 'https://example.com/ext/v1,https://example.com/ext/v2',
+  });
   expect(reply.status).toBe(200);
   expect(reply.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
 });
@@ -104,11 +116,21 @@ test('C12: an A2A-Extensions header naming unknown extensions is ignored, never 
 test('E10: a part whose media type the card does not list is -32005 and makes no task; a listed file type is accepted', async () => {
   const before = await taskCount();
   const refused = await send(alice, { ...userMessage('x'), parts: [{ raw: 'dGNr', mediaType: 'application/x-unsupported-tck-type' }] });
-  expect(errorOf(refused)).toMatchObject({ code: -32005, message: expect.stringContaining('application/x-unsupported-tck-type'), data: [expect.objectContaining({ reason: 'CONTENT_TYPE_NOT_SUPPORTED' })] });
+  expect(errorOf(refused)).toMatchObject({
+    code: -32005,
+    message: expect.stringContaining('application/x-unsupported-tck-type'),
+    data: [expect.objectContaining({ reason: 'CONTENT_TYPE_NOT_SUPPORTED' })],
+  });
   expect(await taskCount()).toBe(before);
   const card = (await t.call('GET', '/.well-known/agent-card.json')).body;
   expect(card.defaultInputModes).toContain('text/csv');
-  const accepted = await send(alice, { ...userMessage('a table'), parts: [{ text: 'see the table' }, { raw: Buffer.from('a,b\n1,2\n').toString('base64'), filename: 't.csv', mediaType: 'text/csv; charset=utf-8' }] });
+  const accepted = await send(alice, {
+    ...userMessage('a table'),
+    parts: [
+      { text: 'see the table' },
+      { raw: Buffer.from('a,b\n1,2\n').toString('base64'), filename: 't.csv', mediaType: 'text/csv; charset=utf-8' },
+    ],
+  });
   expect(accepted.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
 });
 
@@ -140,10 +162,12 @@ test('C6, F4, G4: invalid params are -32602 with field violations', async () => 
   }
 });
 
-test('A2, A3, A4: the card\'s required strings are non-empty, its required arrays have members, its interface URL is absolute', async () => {
+test("A2, A3, A4: the card's required strings are non-empty, its required arrays have members, its interface URL is absolute", async () => {
   const card = (await t.call('GET', '/.well-known/agent-card.json')).body;
-  for (const name of ['name', 'description', 'version']) expect({ name, value: card[name] }).toEqual({ name, value: expect.stringMatching(/\S/) });
-  for (const name of ['supportedInterfaces', 'defaultInputModes', 'defaultOutputModes', 'skills']) expect({ name, length: card[name].length > 0 }).toEqual({ name, length: true });
+  for (const name of ['name', 'description', 'version'])
+    expect({ name, value: card[name] }).toEqual({ name, value: expect.stringMatching(/\S/) });
+  for (const name of ['supportedInterfaces', 'defaultInputModes', 'defaultOutputModes', 'skills'])
+    expect({ name, length: card[name].length > 0 }).toEqual({ name, length: true });
   for (const face of card.supportedInterfaces) expect(new URL(face.url).protocol).toMatch(/^https?:$/);
   for (const skill of card.skills) {
     for (const name of ['id', 'name', 'description']) expect(skill[name]).toMatch(/\S/);
@@ -178,7 +202,11 @@ test('H2, C9: cancelling a COMPLETED task is -32002 with reason TASK_NOT_CANCELA
   const done = (await send(alice, userMessage('finished quickly'))).body.result.task;
   expect(done.status.state).toBe('TASK_STATE_COMPLETED');
   const refused = await rpc(t, alice, rpcCall(1, 'CancelTask', { id: done.id }));
-  expect(errorOf(refused)).toEqual({ code: -32002, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org' }] });
+  expect(errorOf(refused)).toEqual({
+    code: -32002,
+    message: expect.any(String),
+    data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org' }],
+  });
   expect((await rpc(t, alice, rpcCall(2, 'GetTask', { id: done.id }))).body.result.status.state).toBe('TASK_STATE_COMPLETED');
 });
 
@@ -195,10 +223,15 @@ test('G1, G5, G6: every ListTasks page has its four members; contextId restricts
     pages.push(page);
     pageToken = page.nextPageToken;
   } while (pageToken !== '' && pages.length < 5);
-  expect(pages.map((page) => [page.tasks.length, page.pageSize, page.totalSize])).toEqual([[1, 1, 2], [1, 1, 2]]);
+  expect(pages.map((page) => [page.tasks.length, page.pageSize, page.totalSize])).toEqual([
+    [1, 1, 2],
+    [1, 1, 2],
+  ]);
   expect(pages.flatMap((page) => page.tasks.map((task: { contextId: string }) => task.contextId))).toEqual([contextId, contextId]);
   for (const includeArtifacts of [undefined, false]) {
-    const listed = (await rpc(t, bob, rpcCall(2, 'ListTasks', { contextId, ...(includeArtifacts === undefined ? {} : { includeArtifacts }) }))).body.result;
+    const listed = (
+      await rpc(t, bob, rpcCall(2, 'ListTasks', { contextId, ...(includeArtifacts === undefined ? {} : { includeArtifacts }) }))
+    ).body.result;
     for (const task of listed.tasks) expect(task).not.toHaveProperty('artifacts');
   }
   const withArtifacts = (await rpc(t, bob, rpcCall(3, 'ListTasks', { contextId, includeArtifacts: true }))).body.result;
@@ -206,7 +239,7 @@ test('G1, G5, G6: every ListTasks page has its four members; contextId restricts
   expect((await rpc(t, bob, rpcCall(4, 'ListTasks', {}))).body.result.totalSize).toBe(3);
 });
 
-test('I1, I2, I3, C2, M: every SSE data line of SendStreamingMessage is a JSON-RPC response with the request\'s numeric id and one ProtoJSON StreamResponse member; the task first, its own ids on every update, the end after the terminal state', async () => {
+test("I1, I2, I3, C2, M: every SSE data line of SendStreamingMessage is a JSON-RPC response with the request's numeric id and one ProtoJSON StreamResponse member; the task first, its own ids on every update, the end after the terminal state", async () => {
   const response = await fetch(new URL('/a2a/v1', t.url), {
     method: 'POST',
     headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json', accept: 'text/event-stream', 'A2A-Version': '1.0' },

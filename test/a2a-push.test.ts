@@ -114,7 +114,13 @@ async function copyA2aSettings(from: TestApp, to: TestApp) {
     await to.sql('insert into a2a_settings (enabled, owner_email) values ($1, $2)', [row.enabled, row.owner_email]);
   }
   for (const key of await from.sql('select id, label, secret_sha256, created_at, revoked_at from a2a_keys')) {
-    await to.sql('insert into a2a_keys (id, label, secret_sha256, created_at, revoked_at) values ($1, $2, $3, $4, $5)', [key.id, key.label, key.secret_sha256, key.created_at, key.revoked_at]);
+    await to.sql('insert into a2a_keys (id, label, secret_sha256, created_at, revoked_at) values ($1, $2, $3, $4, $5)', [
+      key.id,
+      key.label,
+      key.secret_sha256,
+      key.created_at,
+      key.revoked_at,
+    ]);
   }
 }
 
@@ -132,7 +138,15 @@ describe('A2A push notifications', () => {
   let carol: string;
   let dave: string;
   let erin: string;
-  const modelEnv = () => ({ DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
+  const modelEnv = () => ({
+    DATA_DIR: dataDir,
+    LLM_PROVIDER: 'openai',
+    LLM_MODEL: 'gpt-5',
+    LLM_API_KEY: 'sk-test',
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_TIMEOUT_SECONDS: '30',
+    LLM_MAX_RETRIES: '0',
+  });
 
   beforeAll(async () => {
     fake = await startFakeLlm(modelAnswer);
@@ -159,7 +173,10 @@ describe('A2A push notifications', () => {
     let release!: () => void;
     const text = `work on this ${++gateCount}`;
     gates.set(text, new Promise<void>((resolve) => (release = resolve)));
-    const sent = await callA2a(app, key, 'SendMessage', { message: userMessage(text), configuration: { returnImmediately: true, ...(pushUrl ? { taskPushNotificationConfig: { url: pushUrl } } : {}) } });
+    const sent = await callA2a(app, key, 'SendMessage', {
+      message: userMessage(text),
+      configuration: { returnImmediately: true, ...(pushUrl ? { taskPushNotificationConfig: { url: pushUrl } } : {}) },
+    });
     expect(sent.body.result.task.id).toMatch(/^turn_/);
     return { id: sent.body.result.task.id as string, release, text };
   }
@@ -175,14 +192,29 @@ describe('A2A push notifications', () => {
   test('create, get, list and delete with the official client; the token is echoed, credentials never; both are sealed at rest', async () => {
     const client = await officialClient(t, alice);
     const task = Task.toJSON((await client.sendMessage(sendRequest('hello'))) as Task) as any;
-    const created = await client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: task.id, url: receiver.url('/roundtrip'), token: 'tok-round-1', authentication: { scheme: 'Bearer', credentials: 'cred-round-secret' } });
-    expect(created).toMatchObject({ id: expect.stringMatching(/^pnc_/), taskId: task.id, url: receiver.url('/roundtrip'), token: 'tok-round-1', authentication: { scheme: 'Bearer', credentials: '' } });
+    const created = await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: '',
+      taskId: task.id,
+      url: receiver.url('/roundtrip'),
+      token: 'tok-round-1',
+      authentication: { scheme: 'Bearer', credentials: 'cred-round-secret' },
+    });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^pnc_/),
+      taskId: task.id,
+      url: receiver.url('/roundtrip'),
+      token: 'tok-round-1',
+      authentication: { scheme: 'Bearer', credentials: '' },
+    });
     const got = await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: created.id });
     expect(got).toEqual(created);
     const listed = await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' });
     expect(listed).toEqual({ configs: [created], nextPageToken: '' });
 
-    const [stored] = await t.sql('select url, token_sealed, auth_scheme, auth_credentials_sealed from a2a_push_configs where id = $1', [created.id]);
+    const [stored] = await t.sql('select url, token_sealed, auth_scheme, auth_credentials_sealed from a2a_push_configs where id = $1', [
+      created.id,
+    ]);
     expect(stored.url).toBe(receiver.url('/roundtrip'));
     expect(stored.auth_scheme).toBe('Bearer');
     expect(JSON.stringify(stored)).not.toMatch(/tok-round-1|cred-round-secret/);
@@ -191,21 +223,36 @@ describe('A2A push notifications', () => {
     // Idempotent: deleting it again answers the same (result null).
     const again = await callA2a(t, alice, 'DeleteTaskPushNotificationConfig', { taskId: task.id, id: created.id });
     expect(again.body).toEqual({ jsonrpc: '2.0', id: 1, result: null });
-    await expect(client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: created.id })).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: created.id })).rejects.toBeInstanceOf(
+      TaskNotFoundError,
+    );
     expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toEqual([]);
   });
 
   test('a client-chosen id is kept and upserts (snake_case params too); list pages by id', async () => {
     const taskId = await canceledTask(t, alice);
-    const first = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { task_id: taskId, id: 'my-hook', url: receiver.url('/upsert-a') });
+    const first = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', {
+      task_id: taskId,
+      id: 'my-hook',
+      url: receiver.url('/upsert-a'),
+    });
     expect(first.body.result).toEqual({ id: 'my-hook', taskId, url: receiver.url('/upsert-a') });
-    const second = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'my-hook', url: receiver.url('/upsert-b'), token: 'tok-b' });
+    const second = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', {
+      taskId,
+      id: 'my-hook',
+      url: receiver.url('/upsert-b'),
+      token: 'tok-b',
+    });
     expect(second.body.result).toEqual({ id: 'my-hook', taskId, url: receiver.url('/upsert-b'), token: 'tok-b' });
     await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'other-hook', url: receiver.url('/upsert-c') });
     const page1 = await callA2a(t, alice, 'ListTaskPushNotificationConfigs', { task_id: taskId, page_size: 1 });
     expect(page1.body.result.configs.map((c: any) => c.id)).toEqual(['my-hook']);
     expect(page1.body.result.configs[0].url).toBe(receiver.url('/upsert-b'));
-    const page2 = await callA2a(t, alice, 'ListTaskPushNotificationConfigs', { taskId, pageSize: 1, pageToken: page1.body.result.nextPageToken });
+    const page2 = await callA2a(t, alice, 'ListTaskPushNotificationConfigs', {
+      taskId,
+      pageSize: 1,
+      pageToken: page1.body.result.nextPageToken,
+    });
     expect(page2.body.result).toEqual({ configs: [expect.objectContaining({ id: 'other-hook' })], nextPageToken: '' });
   });
 
@@ -213,14 +260,29 @@ describe('A2A push notifications', () => {
     const taskId = await canceledTask(t, alice);
     await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'alices', url: receiver.url('/alices') });
     const bobClient = await officialClient(t, bob);
-    await expect(bobClient.createTaskPushNotificationConfig({ tenant: '', id: '', taskId, url: receiver.url('/bobs'), token: '', authentication: undefined })).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(
+      bobClient.createTaskPushNotificationConfig({
+        tenant: '',
+        id: '',
+        taskId,
+        url: receiver.url('/bobs'),
+        token: '',
+        authentication: undefined,
+      }),
+    ).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(bobClient.getTaskPushNotificationConfig({ tenant: '', taskId, id: 'alices' })).rejects.toBeInstanceOf(TaskNotFoundError);
-    await expect(bobClient.listTaskPushNotificationConfig({ tenant: '', taskId, pageSize: 0, pageToken: '' })).rejects.toBeInstanceOf(TaskNotFoundError);
-    await expect(bobClient.deleteTaskPushNotificationConfig({ tenant: '', taskId, id: 'alices' })).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(bobClient.listTaskPushNotificationConfig({ tenant: '', taskId, pageSize: 0, pageToken: '' })).rejects.toBeInstanceOf(
+      TaskNotFoundError,
+    );
+    await expect(bobClient.deleteTaskPushNotificationConfig({ tenant: '', taskId, id: 'alices' })).rejects.toBeInstanceOf(
+      TaskNotFoundError,
+    );
     const foreign = await callA2a(t, bob, 'GetTaskPushNotificationConfig', { taskId, id: 'alices' });
     const unknown = await callA2a(t, bob, 'GetTaskPushNotificationConfig', { taskId: 'turn_unknown', id: 'alices' });
     // The message names the id asked (`task not found: <task_id>`): alike but for that id.
-    expect(JSON.stringify(foreign.body.error).replaceAll(taskId, '<id>')).toEqual(JSON.stringify(unknown.body.error).replaceAll('turn_unknown', '<id>'));
+    expect(JSON.stringify(foreign.body.error).replaceAll(taskId, '<id>')).toEqual(
+      JSON.stringify(unknown.body.error).replaceAll('turn_unknown', '<id>'),
+    );
     expect(foreign.body.error.code).toBe(-32001);
     const unknownConfig = await callA2a(t, alice, 'GetTaskPushNotificationConfig', { taskId, id: 'nope' });
     expect(unknownConfig.body.error.code).toBe(-32001);
@@ -239,20 +301,33 @@ describe('A2A push notifications', () => {
     ];
     for (const [params, field] of cases) {
       const reply = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, ...params });
-      expect(reply.body.error).toMatchObject({ code: -32602, data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [expect.objectContaining({ field })] }] });
+      expect(reply.body.error).toMatchObject({
+        code: -32602,
+        data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [expect.objectContaining({ field })] }],
+      });
     }
     expect(await t.sql('select id from a2a_push_configs where task_id = $1', [taskId])).toEqual([]);
-    for (let i = 0; i < 10; i++) expect((await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: `n${i}`, url: receiver.url('/many') })).body.result).toBeDefined();
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: `n${i}`, url: receiver.url('/many') })).body.result,
+      ).toBeDefined();
     const eleventh = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'n10', url: receiver.url('/many') });
     expect(eleventh.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('10 push notification configs') });
     // Replacing one of the ten is not an eleventh.
-    expect((await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'n3', url: receiver.url('/many') })).body.result).toBeDefined();
+    expect(
+      (await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'n3', url: receiver.url('/many') })).body.result,
+    ).toBeDefined();
     expect((await t.sql('select count(*)::int as n from a2a_push_configs where task_id = $1', [taskId]))[0].n).toBe(10);
   });
 
   test('registration refuses URL tricks (-32602 on url) with the default policy, and stores nothing', async () => {
-    const names: Record<string, string[]> = { 'internal.example': ['10.1.2.3'], 'mixed.example': ['93.184.216.34', '192.168.0.7'], 'meta.example': ['169.254.169.254'] };
-    const lookup: HostLookup = async (host) => (names[host] ?? ['93.184.216.34']).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    const names: Record<string, string[]> = {
+      'internal.example': ['10.1.2.3'],
+      'mixed.example': ['93.184.216.34', '192.168.0.7'],
+      'meta.example': ['169.254.169.254'],
+    };
+    const lookup: HostLookup = async (host) =>
+      (names[host] ?? ['93.184.216.34']).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
     strict.app.services.outboundLookup = lookup;
     // Running (never released): the accepted control config below is never delivered to its public address.
     const { id: taskId } = await runningTask(strict, alice);
@@ -292,30 +367,65 @@ describe('A2A push notifications', () => {
     ];
     for (const url of tricks) {
       const reply = await callA2a(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
-      expect({ url, error: reply.body.error }).toEqual({ url, error: { code: -32602, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'url', description: expect.any(String) }] }] } });
+      expect({ url, error: reply.body.error }).toEqual({
+        url,
+        error: {
+          code: -32602,
+          message: expect.any(String),
+          data: [
+            { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'url', description: expect.any(String) }] },
+          ],
+        },
+      });
     }
     // The same refusal through SendMessage: no task is made.
     const before = (await callA2a(strict, alice, 'ListTasks', {})).body.result.totalSize;
-    const viaSend = await callA2a(strict, alice, 'SendMessage', { message: userMessage('hi'), configuration: { returnImmediately: true, taskPushNotificationConfig: { url: 'http://[::ffff:7f00:1]/hook' } } });
+    const viaSend = await callA2a(strict, alice, 'SendMessage', {
+      message: userMessage('hi'),
+      configuration: { returnImmediately: true, taskPushNotificationConfig: { url: 'http://[::ffff:7f00:1]/hook' } },
+    });
     expect(viaSend.body.error.data[0].fieldViolations[0].field).toBe('configuration.taskPushNotificationConfig.url');
     expect((await callA2a(strict, alice, 'ListTasks', {})).body.result.totalSize).toBe(before);
     expect(await strict.sql('select count(*)::int as n from a2a_push_configs')).toEqual([{ n: 0 }]);
     // The control: a public name is accepted by the same policy.
-    expect((await callA2a(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url: 'https://hooks.example.org/a2a' })).body.result).toMatchObject({ url: 'https://hooks.example.org/a2a' });
+    expect(
+      (await callA2a(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url: 'https://hooks.example.org/a2a' })).body.result,
+    ).toMatchObject({ url: 'https://hooks.example.org/a2a' });
   });
 
   test('with A2A_PUSH_ALLOW_PRIVATE on, loopback is allowed but metadata addresses stay refused', async () => {
     const taskId = await canceledTask(t, alice);
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/', 'http://100.100.100.200/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://100.100.100.200/',
+    ]) {
       const reply = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
-      expect({ url, code: reply.body.error?.code, field: reply.body.error?.data[0].fieldViolations[0].field }).toEqual({ url, code: -32602, field: 'url' });
+      expect({ url, code: reply.body.error?.code, field: reply.body.error?.data[0].fieldViolations[0].field }).toEqual({
+        url,
+        code: -32602,
+        field: 'url',
+      });
     }
-    expect((await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/loopback-ok') })).body.result).toBeDefined();
+    expect(
+      (await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/loopback-ok') })).body.result,
+    ).toBeDefined();
   });
 
   test('COMPLETED is pushed (SendMessage registration): token header, Authorization, application/a2a+json, one StreamResponse with the task', async () => {
     const client = await officialClient(t, alice);
-    const request = sendRequest('push me', {}, { taskPushNotificationConfig: { url: receiver.url('/completed'), token: 'tok-completed', authentication: { scheme: 'Bearer', credentials: 'cred-completed' } } });
+    const request = sendRequest(
+      'push me',
+      {},
+      {
+        taskPushNotificationConfig: {
+          url: receiver.url('/completed'),
+          token: 'tok-completed',
+          authentication: { scheme: 'Bearer', credentials: 'cred-completed' },
+        },
+      },
+    );
     const task = Task.toJSON((await client.sendMessage(request)) as Task) as any;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const [push] = await until('a push to /completed', () => receiver.at('/completed').length > 0 && receiver.at('/completed'));
@@ -323,21 +433,35 @@ describe('A2A push notifications', () => {
     expect(push.headers['x-a2a-notification-token']).toBe('tok-completed');
     expect(push.headers.authorization).toBe('Bearer cred-completed');
     expect(push.body).toEqual({
-      task: { id: task.id, contextId: task.contextId, status: { state: 'TASK_STATE_COMPLETED', timestamp: task.status.timestamp }, artifacts: [{ artifactId: `${task.id}-answer`, name: 'answer', parts: [{ text: 'Answer: push me' }] }] },
+      task: {
+        id: task.id,
+        contextId: task.contextId,
+        status: { state: 'TASK_STATE_COMPLETED', timestamp: task.status.timestamp },
+        artifacts: [{ artifactId: `${task.id}-answer`, name: 'answer', parts: [{ text: 'Answer: push me' }] }],
+      },
     });
     expectProtoJson(push.body);
     const [config] = (await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs;
     expect(config).toMatchObject({ id: expect.stringMatching(/^pnc_/), url: receiver.url('/completed'), token: 'tok-completed' });
-    await until('the delivery to be recorded as delivered', async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [task.id]))[0]?.outcome === 'delivered');
+    await until(
+      'the delivery to be recorded as delivered',
+      async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [task.id]))[0]?.outcome === 'delivered',
+    );
   });
 
   test('a FAILED turn (the model answers 500) is pushed with the failure in the status message', async () => {
-    const sent = await callA2a(t, alice, 'SendMessage', { message: userMessage('fail please'), configuration: { taskPushNotificationConfig: { url: receiver.url('/failed'), token: 'tok-failed' } } });
+    const sent = await callA2a(t, alice, 'SendMessage', {
+      message: userMessage('fail please'),
+      configuration: { taskPushNotificationConfig: { url: receiver.url('/failed'), token: 'tok-failed' } },
+    });
     expect(sent.body.result.task.status.state).toBe('TASK_STATE_FAILED');
     const [push] = await until('a push to /failed', () => receiver.at('/failed').length > 0 && receiver.at('/failed'));
     expect(push.headers['x-a2a-notification-token']).toBe('tok-failed');
     expect(push.headers.authorization).toBeUndefined();
-    expect(push.body.task).toMatchObject({ id: sent.body.result.task.id, status: { state: 'TASK_STATE_FAILED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringContaining('500') }] } } });
+    expect(push.body.task).toMatchObject({
+      id: sent.body.result.task.id,
+      status: { state: 'TASK_STATE_FAILED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringContaining('500') }] } },
+    });
     expect(push.body.task.history).toBeUndefined();
     expectProtoJson(push.body);
   });
@@ -373,7 +497,11 @@ describe('A2A push notifications', () => {
     await t.sql(`update a2a_tasks set state = 'TASK_STATE_COMPLETED' where id = $1`, [taskId]);
     release();
     await until('3 pushes to /ordered', () => receiver.at('/ordered').length >= 3);
-    expect(receiver.at('/ordered').map((r) => r.body.task.status.state)).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED']);
+    expect(receiver.at('/ordered').map((r) => r.body.task.status.state)).toEqual([
+      'TASK_STATE_INPUT_REQUIRED',
+      'TASK_STATE_INPUT_REQUIRED',
+      'TASK_STATE_COMPLETED',
+    ]);
     expect(receiver.at('/ordered').map((r) => r.body.task.id)).toEqual([taskId, taskId, taskId]);
   });
 
@@ -396,7 +524,10 @@ describe('A2A push notifications', () => {
     await callA2a(t, alice, 'DeleteTaskPushNotificationConfig', { taskId, id: 'deleted' });
     release();
     await until('a push to /witness', () => receiver.at('/witness').length > 0);
-    await until('the delivery to be recorded as delivered', async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [taskId]))[0]?.outcome === 'delivered');
+    await until(
+      'the delivery to be recorded as delivered',
+      async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [taskId]))[0]?.outcome === 'delivered',
+    );
     expect(receiver.at('/deleted')).toHaveLength(0);
     expect(await t.sql(`select config_id from a2a_push_deliveries where task_id = $1`, [taskId])).toEqual([{ config_id: 'witness' }]);
   });
@@ -404,7 +535,9 @@ describe('A2A push notifications', () => {
   test('a host that resolves to a private address at delivery time (DNS rebinding) is refused; nothing is sent', async () => {
     // The first answer (the check at registration) is public, every later one private.
     let asked = 0;
-    strict.app.services.outboundLookup = async (host) => [{ address: host === 'rebind.example' && ++asked > 1 ? '10.0.0.5' : '93.184.216.34', family: 4 }];
+    strict.app.services.outboundLookup = async (host) => [
+      { address: host === 'rebind.example' && ++asked > 1 ? '10.0.0.5' : '93.184.216.34', family: 4 },
+    ];
     const { id: taskId, release } = await runningTask(strict, alice);
     const created = await callA2a(strict, alice, 'CreateTaskPushNotificationConfig', { taskId, url: 'http://rebind.example/hook' });
     expect(created.body.result).toBeDefined();
@@ -448,13 +581,24 @@ describe('A2A push notifications', () => {
 
   test("GraphQL a2aTaskPushConfigs: the A2A owner sees a task's configs without token or credentials; another account gets NOT_FOUND", async () => {
     const taskId = await canceledTask(t, alice);
-    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'gql', url: receiver.url('/gql'), token: 'tok-gql-secret', authentication: { scheme: 'Basic', credentials: 'cred-gql-secret' } });
+    await callA2a(t, alice, 'CreateTaskPushNotificationConfig', {
+      taskId,
+      id: 'gql',
+      url: receiver.url('/gql'),
+      token: 'tok-gql-secret',
+      authentication: { scheme: 'Basic', credentials: 'cred-gql-secret' },
+    });
     const [{ owner }] = await t.sql<{ owner: string }>('select owner_email as owner from a2a_settings');
     const [{ id: ownerId }] = await t.sql<{ id: string }>('select id from users where email = $1', [owner.toLowerCase()]);
     const minted = await t.call('POST', `/api/admin/users/${ownerId}/tokens`, { token: t.adminToken, body: { label: 'web tools' } });
-    const query = { query: 'query($taskId: String!) { a2aTaskPushConfigs(taskId: $taskId) { id taskId url hasToken authScheme } }', variables: { taskId } };
+    const query = {
+      query: 'query($taskId: String!) { a2aTaskPushConfigs(taskId: $taskId) { id taskId url hasToken authScheme } }',
+      variables: { taskId },
+    };
     const seen = await t.call('POST', '/graphql', { token: minted.body.token, body: query });
-    expect(seen.body).toEqual({ data: { a2aTaskPushConfigs: [{ id: 'gql', taskId, url: receiver.url('/gql'), hasToken: true, authScheme: 'Basic' }] } });
+    expect(seen.body).toEqual({
+      data: { a2aTaskPushConfigs: [{ id: 'gql', taskId, url: receiver.url('/gql'), hasToken: true, authScheme: 'Basic' }] },
+    });
     expect(seen.text).not.toMatch(/tok-gql-secret|cred-gql-secret/);
     const stranger = await makeUser(t);
     const refused = await t.call('POST', '/graphql', { token: stranger.token, body: query });
@@ -467,32 +611,50 @@ describe('A2A push notifications', () => {
   test('finished deliveries older than the keeping time are removed; recent and pending ones stay', async () => {
     const taskId = await canceledTask(t, alice);
     await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, id: 'kept', url: receiver.url('/kept') });
-    await until('the delivery of the canceled state to finish', async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [taskId]))[0]?.outcome);
+    await until(
+      'the delivery of the canceled state to finish',
+      async () => (await t.sql(`select outcome from a2a_push_deliveries where task_id = $1`, [taskId]))[0]?.outcome,
+    );
     const insert = (finishedDaysAgo: number | null) =>
       t.sql(
         `insert into a2a_push_deliveries (task_id, config_id, state, status_at, outcome, finished_at, next_attempt_at)
          values ($1, 'kept', 'TASK_STATE_CANCELED', now(), $2, $3, now() + interval '1 day') returning id`,
-        [taskId, finishedDaysAgo === null ? null : 'delivered', finishedDaysAgo === null ? null : new Date(Date.now() - finishedDaysAgo * 86_400_000)],
+        [
+          taskId,
+          finishedDaysAgo === null ? null : 'delivered',
+          finishedDaysAgo === null ? null : new Date(Date.now() - finishedDaysAgo * 86_400_000),
+        ],
       );
     const [old] = await insert(FINISHED_DELIVERY_KEEP_DAYS + 1);
     const [recent] = await insert(FINISHED_DELIVERY_KEEP_DAYS - 1);
     const [pending] = await insert(null);
     const removed = await deleteFinishedDeliveries(sqlOf(t.app.services.orm.em.fork() as any), FINISHED_DELIVERY_KEEP_DAYS);
     expect(removed).toBeGreaterThanOrEqual(1);
-    const left = (await t.sql<{ id: string }>(`select id from a2a_push_deliveries where id = any($1::bigint[])`, [[old.id, recent.id, pending.id]])).map((row) => row.id);
+    const left = (
+      await t.sql<{ id: string }>(`select id from a2a_push_deliveries where id = any($1::bigint[])`, [[old.id, recent.id, pending.id]])
+    ).map((row) => row.id);
     expect(left.sort()).toEqual([recent.id, pending.id].sort());
   });
 
   test('two instances on one database deliver each notification exactly once', async () => {
     const second = await startTestApp({ ...modelEnv(), A2A_PUSH_ALLOW_PRIVATE: 'true' }, { sameDatabaseAs: t });
     try {
-      const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => canceledTask(i % 2 ? second : t, alice, receiver.url(`/twice/${i}`))));
+      const ids = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => canceledTask(i % 2 ? second : t, alice, receiver.url(`/twice/${i}`))),
+      );
       await until('every task to be delivered', async () => {
-        const rows = await t.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and outcome = 'delivered'`, [ids]);
+        const rows = await t.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and outcome = 'delivered'`, [
+          ids,
+        ]);
         return rows[0].n === ids.length;
       });
       // No delivery claimed any more: nothing is in flight that could still POST.
-      await until('no delivery claimed', async () => (await t.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and claim is not null`, [ids]))[0].n === 0);
+      await until(
+        'no delivery claimed',
+        async () =>
+          (await t.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and claim is not null`, [ids]))[0].n ===
+          0,
+      );
       for (let i = 0; i < ids.length; i++) expect({ i, posts: receiver.at(`/twice/${i}`).length }).toEqual({ i, posts: 1 });
     } finally {
       await second.close();
@@ -502,19 +664,29 @@ describe('A2A push notifications', () => {
   /** Tasks of `key` on `apps` in turn, each registering one of `pushUrls`: all made first, then canceled together, so their deliveries come due at about the same time. */
   async function canceledTogether(apps: TestApp[], key: string, pushUrls: string[]) {
     const tasks = [];
-    for (const [i, url] of pushUrls.entries()) tasks.push({ app: apps[i % apps.length], ...(await runningTask(apps[i % apps.length], key, url)) });
-    await Promise.all(tasks.map(async ({ app, id }) => expect((await callA2a(app, key, 'CancelTask', { id })).body.result.status.state).toBe('TASK_STATE_CANCELED')));
+    for (const [i, url] of pushUrls.entries())
+      tasks.push({ app: apps[i % apps.length], ...(await runningTask(apps[i % apps.length], key, url)) });
+    await Promise.all(
+      tasks.map(async ({ app, id }) =>
+        expect((await callA2a(app, key, 'CancelTask', { id })).body.result.status.state).toBe('TASK_STATE_CANCELED'),
+      ),
+    );
     for (const task of tasks) task.release();
     return tasks.map((task) => task.id);
   }
 
   const deliveredCount = async (app: TestApp, taskIds: string[]) =>
-    (await app.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and outcome = 'delivered'`, [taskIds]))[0].n as number;
+    (await app.sql(`select count(*)::int as n from a2a_push_deliveries where task_id = any($1) and outcome = 'delivered'`, [taskIds]))[0]
+      .n as number;
 
   test("one key's slow webhooks take at most A2A_PUSH_CONCURRENCY_PER_KEY (default 4) slots: another key's notification arrives while they are held open", async () => {
     const slow = await startHoldingReceiver();
     try {
-      const slowTasks = await canceledTogether([t], carol, Array.from({ length: 8 }, (_, i) => slow.url(`/slow/${i}`)));
+      const slowTasks = await canceledTogether(
+        [t],
+        carol,
+        Array.from({ length: 8 }, (_, i) => slow.url(`/slow/${i}`)),
+      );
       await until('4 slow deliveries to be held open', () => slow.state.open >= 4);
       await canceledTask(t, dave, slow.url('/quick'));
       const quick = await until("the other key's notification", () => slow.arrivals.find((arrival) => arrival.path === '/quick'));
@@ -523,7 +695,12 @@ describe('A2A push notifications', () => {
       slow.release();
       await until('every slow delivery to be delivered', async () => (await deliveredCount(t, slowTasks)) === 8);
       expect(slow.state.maxOpen).toBe(4);
-      expect(slow.arrivals.map((arrival) => arrival.path).filter((path) => path.startsWith('/slow/')).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `/slow/${i}`));
+      expect(
+        slow.arrivals
+          .map((arrival) => arrival.path)
+          .filter((path) => path.startsWith('/slow/'))
+          .sort(),
+      ).toEqual(Array.from({ length: 8 }, (_, i) => `/slow/${i}`));
     } finally {
       await slow.close();
     }
@@ -536,7 +713,11 @@ describe('A2A push notifications', () => {
     const two = await startTestApp(env, { sameDatabaseAs: one });
     const slow = await startHoldingReceiver();
     try {
-      const slowTasks = await canceledTogether([one, two], erin, Array.from({ length: 6 }, (_, i) => slow.url(`/slow/${i}`)));
+      const slowTasks = await canceledTogether(
+        [one, two],
+        erin,
+        Array.from({ length: 6 }, (_, i) => slow.url(`/slow/${i}`)),
+      );
       await until('2 slow deliveries to be held open', () => slow.state.open >= 2);
       // Other keys' notifications, one made on each instance, come one after the other while the
       // first key's two are held: each instance had time to claim, neither took a third of them.
@@ -551,7 +732,12 @@ describe('A2A push notifications', () => {
       slow.release();
       await until('every slow delivery to be delivered', async () => (await deliveredCount(one, slowTasks)) === 6);
       expect(slow.state.maxOpen).toBe(2);
-      expect(slow.arrivals.map((arrival) => arrival.path).filter((path) => path.startsWith('/slow/')).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `/slow/${i}`));
+      expect(
+        slow.arrivals
+          .map((arrival) => arrival.path)
+          .filter((path) => path.startsWith('/slow/'))
+          .sort(),
+      ).toEqual(Array.from({ length: 6 }, (_, i) => `/slow/${i}`));
     } finally {
       await slow.close();
       await two.close();
@@ -575,22 +761,47 @@ describe('A2A push notifications', () => {
     ];
     for (const url of urls) {
       const reply = await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url });
-      expect({ url, error: reply.body.error }).toEqual({ url, error: { code: -32602, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'url', description: expect.stringContaining('control characters') }] }] } });
+      expect({ url, error: reply.body.error }).toEqual({
+        url,
+        error: {
+          code: -32602,
+          message: expect.any(String),
+          data: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.BadRequest',
+              fieldViolations: [{ field: 'url', description: expect.stringContaining('control characters') }],
+            },
+          ],
+        },
+      });
     }
     expect(await t.sql('select url from a2a_push_configs where task_id = $1', [taskId])).toEqual([]);
     // Through SendMessage: the whole call is refused and no task is made.
     const before = (await callA2a(t, alice, 'ListTasks', {})).body.result.totalSize;
-    const viaSend = await callA2a(t, alice, 'SendMessage', { message: userMessage('hi'), configuration: { returnImmediately: true, taskPushNotificationConfig: { url: receiver.url('/send\r\nX-Injected: 1') } } });
-    expect(viaSend.body.error).toMatchObject({ code: -32602, data: [{ fieldViolations: [{ field: 'configuration.taskPushNotificationConfig.url' }] }] });
+    const viaSend = await callA2a(t, alice, 'SendMessage', {
+      message: userMessage('hi'),
+      configuration: { returnImmediately: true, taskPushNotificationConfig: { url: receiver.url('/send\r\nX-Injected: 1') } },
+    });
+    expect(viaSend.body.error).toMatchObject({
+      code: -32602,
+      data: [{ fieldViolations: [{ field: 'configuration.taskPushNotificationConfig.url' }] }],
+    });
     expect((await callA2a(t, alice, 'ListTasks', {})).body.result.totalSize).toBe(before);
     // The outbound agent registry checks its URLs with the same guard (src/net/outbound.ts).
     const admin = await makeUser(t, { is_admin: true });
-    const registered = await t.call('POST', '/api/a2a/agents', { token: admin.token, body: { id: 'crlf', name: 'CRLF', url: receiver.url('/agent\r\nX-Injected: 1'), allow_private: true } });
+    const registered = await t.call('POST', '/api/a2a/agents', {
+      token: admin.token,
+      body: { id: 'crlf', name: 'CRLF', url: receiver.url('/agent\r\nX-Injected: 1'), allow_private: true },
+    });
     expect(registered.status).toBe(422);
-    expect(registered.body.detail).toEqual([{ loc: ['body', 'url'], msg: expect.stringContaining('control characters'), type: 'outbound_url' }]);
+    expect(registered.body.detail).toEqual([
+      { loc: ['body', 'url'], msg: expect.stringContaining('control characters'), type: 'outbound_url' },
+    ]);
     expect(await t.sql('select id from a2a_agents where user_id = $1', [admin.id])).toEqual([]);
     // The control: the same URLs without the control characters are accepted.
-    expect((await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/crlfX-Injected: 1') })).body.result).toBeDefined();
+    expect(
+      (await callA2a(t, alice, 'CreateTaskPushNotificationConfig', { taskId, url: receiver.url('/crlfX-Injected: 1') })).body.result,
+    ).toBeDefined();
   });
 });
 

@@ -31,17 +31,30 @@ async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
 
 const matching = (statements: string[], pattern: RegExp) => statements.filter((text) => pattern.test(text));
 /** The A2A gate's one statement: the settings, the owner's plan facts and the keys (src/modules/a2a/a2a-settings.repository.ts, gateFacts). */
-const GATE = /^select s\.enabled, .* from \(select 1\) one left join a2a_settings s on true left join users u on u\.email = s\.owner_email$/;
+const GATE =
+  /^select s\.enabled, .* from \(select 1\) one left join a2a_settings s on true left join users u on u\.email = s\.owner_email$/;
 
 describe('A2A statements per call', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-queries-'));
-  const model = useFakeLlm(() => ({ kind: 'answer', text: 'an answer', tokensIn: 3, tokensOut: 2 }), { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
+  const model = useFakeLlm(() => ({ kind: 'answer', text: 'an answer', tokensIn: 3, tokensOut: 2 }), {
+    LLM_PROVIDER: 'openai',
+    LLM_MODEL: 'gpt-5',
+    LLM_API_KEY: 'sk-test',
+    LLM_TIMEOUT_SECONDS: '30',
+    LLM_MAX_RETRIES: '0',
+  });
   let t: TestApp;
   let key: string;
 
   beforeAll(async () => {
     // The limits on, as in production (the suites' default is off), high enough never to refuse here.
-    t = await startTestApp({ ...model.env, DATA_DIR: dataDir, A2A_KEY_REQUESTS_PER_MINUTE: '100000', A2A_KEY_TOKENS_PER_DAY: '1000000000', LLM_USER_TOKENS_PER_DAY: '1000000000' });
+    t = await startTestApp({
+      ...model.env,
+      DATA_DIR: dataDir,
+      A2A_KEY_REQUESTS_PER_MINUTE: '100000',
+      A2A_KEY_TOKENS_PER_DAY: '1000000000',
+      LLM_USER_TOKENS_PER_DAY: '1000000000',
+    });
     await enableA2a(t);
     key = (await createA2aKey(t, 'counted')).plaintext;
     Client.prototype.query = countedQuery as typeof Client.prototype.query;
@@ -53,22 +66,35 @@ describe('A2A statements per call', () => {
   });
 
   const rpc = async (method: string, params: unknown) => {
-    const reply = await t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: { jsonrpc: '2.0', id: 1, method, params } });
+    const reply = await t.call('POST', '/a2a/v1', {
+      token: key,
+      headers: { 'A2A-Version': '1.0' },
+      body: { jsonrpc: '2.0', id: 1, method, params },
+    });
     expect(reply.body.error).toBeUndefined();
     return reply.body.result;
   };
-  const ask = (text: string) => ({ message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }] } });
+  const ask = (text: string) => ({
+    message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }] },
+  });
 
   test('blocking SendMessage: the gate, the new task with its first message, and the settled task with its details are one statement each', async () => {
     let result: { task: { id: string; status: { state: string }; history: unknown[]; artifacts: unknown[] } } | undefined;
     const statements = await statementsOf(async () => (result = await rpc('SendMessage', ask('How many statements?'))));
-    expect(result!.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, history: [expect.anything(), expect.anything()], artifacts: [expect.anything()] });
+    expect(result!.task).toMatchObject({
+      status: { state: 'TASK_STATE_COMPLETED' },
+      history: [expect.anything(), expect.anything()],
+      artifacts: [expect.anything()],
+    });
     // The gate: the A2A settings, the owner's plan and lab membership and the keys together, the
     // only statement that reads the settings; the owner once more for the trajectory record (its
     // quota), as a prepared statement rather than through the query builder.
     expect(matching(statements, GATE)).toHaveLength(1);
     expect(matching(statements, /a2a_settings|a2a_keys/)).toHaveLength(1);
-    expect(matching(statements, /\busers u\b/)).toEqual([expect.stringMatching(GATE), expect.stringMatching(/^select u\.id, .* from users u where u\.id = \$1$/)]);
+    expect(matching(statements, /\busers u\b/)).toEqual([
+      expect.stringMatching(GATE),
+      expect.stringMatching(/^select u\.id, .* from users u where u\.id = \$1$/),
+    ]);
     // The task and its first message in one statement: nothing else inserts a task or re-reads it before the turn.
     expect(matching(statements, /insert into a2a_tasks/)).toHaveLength(1);
     expect(matching(statements, /^with task as \(insert into a2a_tasks .*\binsert into a2a_messages/)).toHaveLength(1);
@@ -82,14 +108,25 @@ describe('A2A statements per call', () => {
     // checks that nothing more was asked (the task row's last_seq: no separate read of it).
     expect(matching(statements, /^with started as \(update a2a_tasks set state = 'TASK_STATE_WORKING'.* from a2a_turns/)).toHaveLength(1);
     expect(matching(statements, /insert into a2a_turns/)).toHaveLength(1);
-    expect(matching(statements, /'model_call'/)).toEqual([expect.stringMatching(/^with ledger as \(insert into usage_entries .*\), open as \(select id from a2a_tasks .* for update\), saved as \(insert into a2a_turns/)]);
+    expect(matching(statements, /'model_call'/)).toEqual([
+      expect.stringMatching(
+        /^with ledger as \(insert into usage_entries .*\), open as \(select id from a2a_tasks .* for update\), saved as \(insert into a2a_turns/,
+      ),
+    ]);
     expect(matching(statements, /from a2a_messages m join a2a_tasks t on t\.id = m\.task_id/)).toHaveLength(1);
     expect(matching(statements, /^select seq, case when jsonb_typeof/)).toHaveLength(0);
     expect(matching(statements, /from a2a_input_files/)).toHaveLength(0);
     expect(matching(statements, /model_catalogs/)).toEqual([expect.stringMatching(/^select \(select m from jsonb_array_elements/)]);
     // The context's trajectory made with the turn's records in one statement.
-    expect(matching(statements, /insert into trajectory_records/)).toEqual([expect.stringMatching(/^with made as \( insert into trajectories /)]);
-    expect(matching(statements, /^with open as \(select id as open_id, greatest\(t\.last_seq, .*\) \+ 1 as answer_seq from a2a_tasks t .*last_seq <= \$3 .*insert into a2a_artifacts.*insert into a2a_messages.*delete from a2a_turns.*update a2a_tasks set state = 'TASK_STATE_COMPLETED'/)).toHaveLength(1);
+    expect(matching(statements, /insert into trajectory_records/)).toEqual([
+      expect.stringMatching(/^with made as \( insert into trajectories /),
+    ]);
+    expect(
+      matching(
+        statements,
+        /^with open as \(select id as open_id, greatest\(t\.last_seq, .*\) \+ 1 as answer_seq from a2a_tasks t .*last_seq <= \$3 .*insert into a2a_artifacts.*insert into a2a_messages.*delete from a2a_turns.*update a2a_tasks set state = 'TASK_STATE_COMPLETED'/,
+      ),
+    ).toHaveLength(1);
     expect(matching(statements, /a2a_artifacts|a2a_turns/)).toHaveLength(4); // with the settled read
     // No transaction round trips: each write is one statement.
     expect(matching(statements, /^(begin|commit|rollback);?$/i)).toHaveLength(0);

@@ -15,7 +15,10 @@ import { workspaceOf } from '../src/modules/a2a/a2a-agent-tools';
 const tools = (calls: ScriptedToolCall[]): Step => ({ kind: 'tools', calls, tokensIn: 11, tokensOut: 7 });
 const answer = (text: string): Step => ({ kind: 'answer', text, tokensIn: 13, tokensOut: 5 });
 const python = (id: string, code: string): ScriptedToolCall => ({ id, name: 'run_code', input: { language: 'python', code } });
-const rawPart = (content: string | Buffer, extra: Record<string, unknown> = {}) => ({ raw: Buffer.from(content).toString('base64'), ...extra });
+const rawPart = (content: string | Buffer, extra: Record<string, unknown> = {}) => ({
+  raw: Buffer.from(content).toString('base64'),
+  ...extra,
+});
 
 describe('A2A files in and the a2a trajectory record', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-record-'));
@@ -28,11 +31,11 @@ describe('A2A files in and the a2a trajectory record', () => {
   let alice: { id: string; plaintext: string };
   let bob: { id: string; plaintext: string };
 
-
   const send = async (key: string, message: Record<string, unknown>) =>
     Task.toJSON((await (await officialClient(t, key)).sendMessage(SendMessageRequest.fromJSON({ message }))) as Task) as any;
   /** Lets execution calls of the key's context run without an approval. */
-  const grant = (key: { id: string }, contextId: string) => t.sql(`insert into a2a_context_grants (principal, context_id) values ($1, $2) on conflict do nothing`, [`key:${key.id}`, contextId]);
+  const grant = (key: { id: string }, contextId: string) =>
+    t.sql(`insert into a2a_context_grants (principal, context_id) values ($1, $2) on conflict do nothing`, [`key:${key.id}`, contextId]);
   const inputsOf = (key: { id: string }, contextId: string) => path.join(workspaces, workspaceOf(`key:${key.id}`, contextId), 'inputs');
   /** The user message the model saw last in request `index`. */
   const lastUserText = (index: number) => fake.seen[index].body.messages.filter((m) => m.role === 'user').at(-1)!.content;
@@ -40,8 +43,15 @@ describe('A2A files in and the a2a trajectory record', () => {
   beforeAll(async () => {
     fake = await startFakeLlm(() => answer('fallback answer'));
     t = await startTestApp({
-      DATA_DIR: dataDir, AGENT_WORKSPACE_DIR: workspaces, AGENT_SANDBOX_MAX_FILE_BYTES: String(1024 * 1024), LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test',
-      LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0',
+      DATA_DIR: dataDir,
+      AGENT_WORKSPACE_DIR: workspaces,
+      AGENT_SANDBOX_MAX_FILE_BYTES: String(1024 * 1024),
+      LLM_PROVIDER: 'openai',
+      LLM_MODEL: 'gpt-5',
+      LLM_API_KEY: 'sk-test',
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_TIMEOUT_SECONDS: '30',
+      LLM_MAX_RETRIES: '0',
     });
     await enableA2a(t);
     alice = await createA2aKey(t, 'alice');
@@ -55,24 +65,40 @@ describe('A2A files in and the a2a trajectory record', () => {
   test('a CSV sent as a raw part is saved to inputs/, the model is told where, a run_code reads it and the answer and the output artifact show its content', async () => {
     await grant(alice, 'csv-context');
     const csv = 'x,y\n1,2\n3,4\n';
-    const code = 'import csv\nrows = list(csv.DictReader(open("inputs/data.csv")))\ntotal = sum(int(r["y"]) for r in rows)\nprint(total)\nopen("outputs/total.txt", "w").write(f"total of y: {total}")';
+    const code =
+      'import csv\nrows = list(csv.DictReader(open("inputs/data.csv")))\ntotal = sum(int(r["y"]) for r in rows)\nprint(total)\nopen("outputs/total.txt", "w").write(f"total of y: {total}")';
     fake.script.push(tools([python('f-1', code)]), answer('The y column sums to 6.'));
     const before = fake.seen.length;
-    const done = await send(alice.plaintext, { ...userMessage('Sum the y column', { contextId: 'csv-context' }), parts: [{ text: 'Sum the y column' }, rawPart(csv, { filename: 'data.csv', mediaType: 'text/csv' })] });
+    const done = await send(alice.plaintext, {
+      ...userMessage('Sum the y column', { contextId: 'csv-context' }),
+      parts: [{ text: 'Sum the y column' }, rawPart(csv, { filename: 'data.csv', mediaType: 'text/csv' })],
+    });
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(lastUserText(before)).toBe(`Sum the y column\n[file inputs/data.csv (text/csv, ${csv.length} bytes)]`);
     expect(JSON.parse(fake.seen[before + 1].toolResults.at(-1)!.content)).toMatchObject({ exitCode: 0, stdout: '6\n' });
     expect(done.artifacts[0].parts).toEqual([{ text: 'The y column sums to 6.' }]);
-    expect(done.artifacts[1]).toMatchObject({ name: 'total.txt', parts: [{ raw: Buffer.from('total of y: 6').toString('base64'), filename: 'total.txt' }] });
+    expect(done.artifacts[1]).toMatchObject({
+      name: 'total.txt',
+      parts: [{ raw: Buffer.from('total of y: 6').toString('base64'), filename: 'total.txt' }],
+    });
     // Saved once: the file is in the workspace, not in outputs/, and recorded.
     expect(fs.readFileSync(path.join(inputsOf(alice, 'csv-context'), 'data.csv'), 'utf8')).toBe(csv);
-    expect(await t.sql(`select path, media_type, bytes::int from a2a_input_files where task_id = $1`, [done.id])).toEqual([{ path: 'inputs/data.csv', media_type: 'text/csv', bytes: csv.length }]);
+    expect(await t.sql(`select path, media_type, bytes::int from a2a_input_files where task_id = $1`, [done.id])).toEqual([
+      { path: 'inputs/data.csv', media_type: 'text/csv', bytes: csv.length },
+    ]);
   }, 60_000);
 
   test('hostile and missing file names land as safe names inside inputs/; a clash gets a numbered suffix; a link is neither followed nor replaced; a file over the cap is not saved and the model is told why', async () => {
     const contextId = 'names-context';
     // A first file, and a link the code could have planted pointing outside the workspace.
-    expect((await send(alice.plaintext, { ...userMessage('first', { contextId }), parts: [rawPart('one', { filename: 'data.csv', mediaType: 'text/csv' })] })).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(
+      (
+        await send(alice.plaintext, {
+          ...userMessage('first', { contextId }),
+          parts: [rawPart('one', { filename: 'data.csv', mediaType: 'text/csv' })],
+        })
+      ).status.state,
+    ).toBe('TASK_STATE_COMPLETED');
     const outside = path.join(workspaceParent, 'outside.txt');
     fs.writeFileSync(outside, 'untouched');
     fs.symlinkSync(outside, path.join(inputsOf(alice, contextId), 'link.txt'));
@@ -102,7 +128,9 @@ describe('A2A files in and the a2a trajectory record', () => {
       '[file big.bin (application/octet-stream, 1,048,577 bytes) not saved in the workspace: content: at most 1048576 bytes per file]',
     ]);
     const dir = inputsOf(alice, contextId);
-    expect(fs.readdirSync(dir).sort()).toEqual(['bashrc', 'data-1.csv', 'data.csv', 'input-4.csv', 'input-7.txt', 'link-1.txt', 'link.txt', longSaved, 'x'].sort());
+    expect(fs.readdirSync(dir).sort()).toEqual(
+      ['bashrc', 'data-1.csv', 'data.csv', 'input-4.csv', 'input-7.txt', 'link-1.txt', 'link.txt', longSaved, 'x'].sort(),
+    );
     expect(fs.readFileSync(path.join(dir, 'data.csv'), 'utf8')).toBe('one');
     expect(fs.readFileSync(outside, 'utf8')).toBe('untouched');
     expect(fs.lstatSync(path.join(dir, 'link.txt')).isSymbolicLink()).toBe(true);
@@ -111,7 +139,9 @@ describe('A2A files in and the a2a trajectory record', () => {
     // A later turn of the context still sees where the earlier message's files are.
     const later = fake.seen.length;
     expect((await send(alice.plaintext, userMessage('and now?', { contextId }))).status.state).toBe('TASK_STATE_COMPLETED');
-    expect(fake.seen[later].body.messages.some((m) => m.role === 'user' && m.content.includes('[file inputs/data-1.csv (text/csv, 3 bytes)]'))).toBe(true);
+    expect(
+      fake.seen[later].body.messages.some((m) => m.role === 'user' && m.content.includes('[file inputs/data-1.csv (text/csv, 3 bytes)]')),
+    ).toBe(true);
   }, 60_000);
 
   const listA2a = async (query: Record<string, string> = { source: 'a2a' }) => {
@@ -134,7 +164,7 @@ describe('A2A files in and the a2a trajectory record', () => {
     for (const record of records) expect(Date.parse(record.timestamp)).not.toBeNaN();
   };
 
-  test('a turn with a tool call is the owner\'s a2a trajectory: listed with source=a2a only, private, no lab, titled from the first message, its records in order and chained; the next turn of the context appends to it, another key\'s context is another trajectory', async () => {
+  test("a turn with a tool call is the owner's a2a trajectory: listed with source=a2a only, private, no lab, titled from the first message, its records in order and chained; the next turn of the context appends to it, another key's context is another trajectory", async () => {
     await grant(alice, 'traj-context');
     fake.script.push(tools([python('r-1', 'print(21 * 2)')]), answer('It is 42.'));
     const first = await send(alice.plaintext, userMessage('What is 21 times 2?\nShow your work.', { contextId: 'traj-context' }));
@@ -165,7 +195,11 @@ describe('A2A files in and the a2a trajectory record', () => {
     expect(second.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await sessionOf(second.id)).toBe(sessionId);
     const both = await recordsOf(sessionId);
-    expect(both.map((r) => r.uuid)).toEqual([...records.map((r) => r.uuid), `${second.id}:m1`, expect.stringMatching(new RegExp(`^${second.id}:t\\d+$`))]);
+    expect(both.map((r) => r.uuid)).toEqual([
+      ...records.map((r) => r.uuid),
+      `${second.id}:m1`,
+      expect.stringMatching(new RegExp(`^${second.id}:t\\d+$`)),
+    ]);
     expectChained(both);
     expect(both[5].message.content).toBe('fallback answer');
 
@@ -182,7 +216,8 @@ describe('A2A files in and the a2a trajectory record', () => {
     const done = await send(alice.plaintext, userMessage('private', { contextId: 'peer-context' }));
     const sessionId = await sessionOf(done.id);
     expect((await recordsOf(sessionId)).length).toBe(2);
-    for (const route of ['/api/trajectories?source=a2a', `/api/trajectories/${sessionId}`]) expect((await t.call('GET', route, { token: alice.plaintext })).status).toBe(401);
+    for (const route of ['/api/trajectories?source=a2a', `/api/trajectories/${sessionId}`])
+      expect((await t.call('GET', route, { token: alice.plaintext })).status).toBe(401);
     const listed = (await rpc(t, alice.plaintext, rpcCall(1, 'ListTasks', { contextId: 'peer-context', historyLength: 10 }))).body.result;
     expect(listed.tasks.map((task: any) => task.id)).toEqual([done.id]);
     expect(JSON.stringify(listed)).not.toContain(sessionId);
@@ -205,7 +240,12 @@ describe('A2A files in and the a2a trajectory record', () => {
     expect([logger.warn.mock.calls, logger.error.mock.calls]).toEqual([[], []]);
     expect((await recordsOf(sessionId)).map((r) => r.type)).toEqual(['user', 'tool_use']);
 
-    const done = await send(alice.plaintext, { messageId: `m-${Date.now()}`, role: 'ROLE_USER', taskId: waiting.id, parts: [{ data: { decision: 'allow_once' } }] });
+    const done = await send(alice.plaintext, {
+      messageId: `m-${Date.now()}`,
+      role: 'ROLE_USER',
+      taskId: waiting.id,
+      parts: [{ data: { decision: 'allow_once' } }],
+    });
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     const records = await recordsOf(sessionId);
     expect(records.map((r) => r.type)).toEqual(['user', 'tool_use', 'tool_result', 'assistant']);

@@ -57,12 +57,19 @@ const capture: Logger = {
 };
 
 beforeAll(async () => {
-  t = await startTestApp({ PUBLIC_URL: 'https://labdesk.example.test', A2A_AGENT_TEST_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'debug' }, { logger: capture });
+  t = await startTestApp(
+    { PUBLIC_URL: 'https://labdesk.example.test', A2A_AGENT_TEST_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'debug' },
+    { logger: capture },
+  );
   [alice, bob, mallory] = await Promise.all([makeUser(t, { is_admin: true }), makeUser(t), makeUser(t)]);
   ready = await sdkPeer({ description: INSTRUCTIONS });
-  notA2a = await listen(http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not an agent</html>')));
+  notA2a = await listen(
+    http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not an agent</html>')),
+  );
   slow = await listen(http.createServer(() => undefined)); // accepts, never answers
-  redirecting = await listen(http.createServer((_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()));
+  redirecting = await listen(
+    http.createServer((_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()),
+  );
   const closed = await listen(http.createServer());
   closedPortUrl = closed.url;
   await new Promise((resolve) => closed.server.close(resolve));
@@ -70,7 +77,9 @@ beforeAll(async () => {
   hangingUp = await listenTcp((socket) => socket.once('data', () => socket.end()));
   resetting = await listenTcp((socket) => socket.once('data', () => socket.resetAndDestroy()));
   missing = await listen(http.createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found')));
-  notACard = await listen(http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')));
+  notACard = await listen(
+    http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')),
+  );
   t.app.services.outboundLookup = tableLookup({
     'agent.example.com': [PUBLIC_V4],
     'labdesk.example.test': ['203.0.113.80'],
@@ -99,7 +108,8 @@ async function listenTcp(onSocket: (socket: net.Socket) => void): Promise<net.Se
 const tcpUrl = (server: net.Server) => `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
 
 const register = (user: TestUser, body: Record<string, unknown>) => t.call('POST', '/api/a2a/agents', { token: user.token, body });
-const entryRow = async (user: TestUser, id: string) => (await t.sql(`select * from a2a_agents where user_id = $1 and id = $2`, [user.id, id]))[0];
+const entryRow = async (user: TestUser, id: string) =>
+  (await t.sql(`select * from a2a_agents where user_id = $1 and id = $2`, [user.id, id]))[0];
 const storedKey = async (user: TestUser, id: string) => {
   const row = await entryRow(user, id);
   return row.api_key_sealed === null ? null : t.app.services.sealer.open(row.api_key_sealed);
@@ -107,11 +117,32 @@ const storedKey = async (user: TestUser, id: string) => {
 
 describe('registration and masking', () => {
   test('POST registers an entry: {id, agents} with the key masked and status pending; the key is stored sealed', async () => {
-    const reply = await register(alice, { id: 'peer', name: 'Loopback peer', url: ready.url, api_key: KEY, enabled: true, allow_private: true });
+    const reply = await register(alice, {
+      id: 'peer',
+      name: 'Loopback peer',
+      url: ready.url,
+      api_key: KEY,
+      enabled: true,
+      allow_private: true,
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
       id: 'peer',
-      agents: [{ id: 'peer', name: 'Loopback peer', url: ready.url, api_key: MASK, enabled: true, allow_private: true, status: 'pending', error: null, checked_at: null, created_at: expect.any(String), updated_at: expect.any(String) }],
+      agents: [
+        {
+          id: 'peer',
+          name: 'Loopback peer',
+          url: ready.url,
+          api_key: MASK,
+          enabled: true,
+          allow_private: true,
+          status: 'pending',
+          error: null,
+          checked_at: null,
+          created_at: expect.any(String),
+          updated_at: expect.any(String),
+        },
+      ],
     });
     expect(reply.text).not.toContain(KEY.slice(0, 8));
     const row = await entryRow(alice, 'peer');
@@ -125,7 +156,10 @@ describe('registration and masking', () => {
     expect(one.body.api_key).toBe(MASK);
     const list = await t.call('GET', '/api/a2a/agents', { token: alice.token });
     expect(list.body).toEqual({ items: [expect.objectContaining({ id: 'peer', api_key: MASK })], total: 1 });
-    const graphql = await t.call('POST', '/graphql', { token: alice.token, body: { query: '{ a2aAgents { id apiKey } a2aAgent(id: "peer") { apiKey } }' } });
+    const graphql = await t.call('POST', '/graphql', {
+      token: alice.token,
+      body: { query: '{ a2aAgents { id apiKey } a2aAgent(id: "peer") { apiKey } }' },
+    });
     expect(graphql.body.data).toEqual({ a2aAgents: [{ id: 'peer', apiKey: MASK }], a2aAgent: { apiKey: MASK } });
     for (const text of [one.text, list.text, graphql.text]) expect(text).not.toContain(KEY);
     expect(logLines.length).toBeGreaterThan(0);
@@ -190,8 +224,19 @@ describe('registration and masking', () => {
   });
 
   test('anonymous callers get 401 on every path', async () => {
-    for (const [method, path] of [['GET', '/api/a2a/agents'], ['POST', '/api/a2a/agents'], ['GET', '/api/a2a/agents/peer'], ['PATCH', '/api/a2a/agents/peer'], ['DELETE', '/api/a2a/agents/peer'], ['POST', '/api/a2a/agents/peer/test']]) {
-      expect({ method, path, status: (await t.call(method, path, method === 'GET' ? {} : { body: {} })).status }).toEqual({ method, path, status: 401 });
+    for (const [method, path] of [
+      ['GET', '/api/a2a/agents'],
+      ['POST', '/api/a2a/agents'],
+      ['GET', '/api/a2a/agents/peer'],
+      ['PATCH', '/api/a2a/agents/peer'],
+      ['DELETE', '/api/a2a/agents/peer'],
+      ['POST', '/api/a2a/agents/peer/test'],
+    ]) {
+      expect({ method, path, status: (await t.call(method, path, method === 'GET' ? {} : { body: {} })).status }).toEqual({
+        method,
+        path,
+        status: 401,
+      });
     }
   });
 
@@ -235,9 +280,13 @@ describe('registration and masking', () => {
 
   test('at most 50 entries per user, also when 60 registrations arrive at once', async () => {
     const carol = await makeUser(t);
-    const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => register(carol, { id: `agent-${i}`, name: `Agent ${i}`, url: 'https://agent.example.com/' })));
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => register(carol, { id: `agent-${i}`, name: `Agent ${i}`, url: 'https://agent.example.com/' })),
+    );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(50);
-    expect(replies.filter((r) => r.status === 422).map((r) => r.body.detail[0].msg)).toEqual(Array(10).fill('you have 50 outbound agents already; delete one first'));
+    expect(replies.filter((r) => r.status === 422).map((r) => r.body.detail[0].msg)).toEqual(
+      Array(10).fill('you have 50 outbound agents already; delete one first'),
+    );
     expect((await t.sql(`select count(*)::int as n from a2a_agents where user_id = $1`, [carol.id]))[0].n).toBe(50);
     // Replacing an entry is not a 51st.
     expect((await register(carol, { id: 'agent-0', name: 'Again', url: 'https://agent.example.com/' })).status).toBe(200);
@@ -249,20 +298,37 @@ describe('test', () => {
     const reply = await t.call('POST', '/api/a2a/agents/peer/test', { token: alice.token });
     expect(reply.status).toBe(200);
     // The peer's text is data for a person to read, reported as given, never followed.
-    expect(reply.body).toEqual({ ok: true, name: 'Loopback peer', description: INSTRUCTIONS, version: '2.3.4', protocol_versions: ['1.0'], skill_count: 2 });
+    expect(reply.body).toEqual({
+      ok: true,
+      name: 'Loopback peer',
+      description: INSTRUCTIONS,
+      version: '2.3.4',
+      protocol_versions: ['1.0'],
+      skill_count: 2,
+    });
     const entry = (await t.call('GET', '/api/a2a/agents/peer', { token: alice.token })).body;
     expect(entry).toMatchObject({ status: 'ok', error: null });
     expect(Date.parse(entry.checked_at)).not.toBeNaN();
   });
 
   test('a card URL given directly finds the card too', async () => {
-    expect((await register(alice, { id: 'direct', name: 'Direct', url: `${ready.url}.well-known/agent-card.json`, allow_private: true })).status).toBe(200);
-    expect((await t.call('POST', '/api/a2a/agents/direct/test', { token: alice.token })).body).toMatchObject({ ok: true, name: 'Loopback peer' });
+    expect(
+      (await register(alice, { id: 'direct', name: 'Direct', url: `${ready.url}.well-known/agent-card.json`, allow_private: true })).status,
+    ).toBe(200);
+    expect((await t.call('POST', '/api/a2a/agents/direct/test', { token: alice.token })).body).toMatchObject({
+      ok: true,
+      name: 'Loopback peer',
+    });
   });
 
   // Failures where nothing private was connected to keep their reason (at a private address, see below).
   const failing: [string, () => string, boolean, RegExp][] = [
-    ['a name that resolves to loopback by the time of the test, allow_private off', () => `http://rebind.example:${ready.port}/`, false, /^refused: rebind\.example resolves to 127\.0\.0\.1, a loopback address$/],
+    [
+      'a name that resolves to loopback by the time of the test, allow_private off',
+      () => `http://rebind.example:${ready.port}/`,
+      false,
+      /^refused: rebind\.example resolves to 127\.0\.0\.1, a loopback address$/,
+    ],
   ];
 
   test.each(failing)('%s: ok false with the reason, recorded on the entry', async (_what, url, allowPrivate, reason) => {
@@ -274,7 +340,12 @@ describe('test', () => {
     expect(reply.body.ok).toBe(false);
     expect(reply.body.error).toMatch(reason);
     const row = await entryRow(alice, id);
-    expect({ status: row.status, error: row.error, checked: row.checked_at instanceof Date, leased: row.test_until }).toEqual({ status: 'failed', error: reply.body.error, checked: true, leased: null });
+    expect({ status: row.status, error: row.error, checked: row.checked_at instanceof Date, leased: row.test_until }).toEqual({
+      status: 'failed',
+      error: reply.body.error,
+      checked: true,
+      leased: null,
+    });
   });
 
   test('at a private address every failure reads the same, whatever answered: closed port, closed or reset connection, HTTP 404, not JSON, not a card, time-out, redirect', async () => {
@@ -296,7 +367,10 @@ describe('test', () => {
     const outcomes: Record<string, unknown> = {};
     for (const [what, url] of privately) {
       const id = `private-${Object.keys(outcomes).length}`;
-      expect({ what, status: (await register(alice, { id, name: 'Private', url, allow_private: true })).status }).toEqual({ what, status: 200 });
+      expect({ what, status: (await register(alice, { id, name: 'Private', url, allow_private: true })).status }).toEqual({
+        what,
+        status: 200,
+      });
       const reply = await t.call('POST', `/api/a2a/agents/${id}/test`, { token: alice.token });
       const row = await entryRow(alice, id);
       outcomes[what] = { status: reply.status, body: reply.body, recorded: [row.status, row.error] };
@@ -308,15 +382,21 @@ describe('test', () => {
 
   test('one test per entry and three per user at once: the others are 429 before anything is fetched', async () => {
     const dave = await makeUser(t, { is_admin: true });
-    for (let i = 0; i < 4; i++) expect((await register(dave, { id: `slow-${i}`, name: 'Slow', url: slow.url, allow_private: true })).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await register(dave, { id: `slow-${i}`, name: 'Slow', url: slow.url, allow_private: true })).status).toBe(200);
     // Five requests in flight at once, each held by the slow peer until the time-out.
     const ids = ['slow-0', 'slow-0', 'slow-1', 'slow-2', 'slow-3'];
     const replies = await Promise.all(ids.map((id) => t.call('POST', `/api/a2a/agents/${id}/test`, { token: dave.token })));
     expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429]);
-    expect(replies.filter((r) => r.status === 429).map((r) => r.body.detail).sort()).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^(a test of this agent is running|3 tests of your agents are running)/)]),
+    expect(
+      replies
+        .filter((r) => r.status === 429)
+        .map((r) => r.body.detail)
+        .sort(),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/^(a test of this agent is running|3 tests of your agents are running)/)]));
+    expect((await t.sql(`select count(*)::int as n from a2a_agents where user_id = $1 and test_until is not null`, [dave.id]))[0].n).toBe(
+      0,
     );
-    expect((await t.sql(`select count(*)::int as n from a2a_agents where user_id = $1 and test_until is not null`, [dave.id]))[0].n).toBe(0);
   });
 
   test('a new URL puts a tested entry back to pending; another name does not', async () => {
@@ -352,7 +432,11 @@ describe('address rules (SSRF)', () => {
     ['http://[::ffff:169.254.169.254]/', /cloud metadata/, /cloud metadata/],
     ['http://[fd00:ec2::254]/', /cloud metadata/, /cloud metadata/],
     ['http://100.100.100.200/', /cloud metadata/, /cloud metadata/],
-    ['http://metadata.google.internal/computeMetadata/v1/', /metadata\.google\.internal resolves to 169\.254\.169\.254, a cloud metadata address/, /cloud metadata/],
+    [
+      'http://metadata.google.internal/computeMetadata/v1/',
+      /metadata\.google\.internal resolves to 169\.254\.169\.254, a cloud metadata address/,
+      /cloud metadata/,
+    ],
     ['http://0.0.0.0/', /unspecified/, /unspecified/],
     ['http://224.0.0.1/', /multicast/, /multicast/],
     ['http://user:pw@agent.example.com/', /user name or password/, /user name or password/],
@@ -374,7 +458,9 @@ describe('address rules (SSRF)', () => {
   test.each(tricks)('%s is refused with allow_private off (422 at body.url, nothing stored)', async (url, reason) => {
     const { reply, stored } = await attempt(url, false);
     expect(reply.status).toBe(422);
-    expect(reply.body.detail).toEqual([{ loc: ['body', 'url'], msg: expect.stringMatching(reason), type: expect.stringMatching(/^outbound_/) }]);
+    expect(reply.body.detail).toEqual([
+      { loc: ['body', 'url'], msg: expect.stringMatching(reason), type: expect.stringMatching(/^outbound_/) },
+    ]);
     expect(stored).toBeUndefined();
   });
 
@@ -405,7 +491,8 @@ describe('allow_private is an administrator’s setting', () => {
   const NOT_ADMIN = 'only an administrator may set allow_private, or change the URL of an entry that has it';
   const CREATE = 'mutation ($input: A2aAgentCreateInput!) { a2aAgentCreate(input: $input) { id agents { id allowPrivate } } }';
   const UPDATE = 'mutation ($id: ID!, $input: A2aAgentUpdateInput!) { a2aAgentUpdate(id: $id, input: $input) { id allowPrivate } }';
-  const gql = (token: string, query: string, variables: Record<string, unknown>) => t.call('POST', '/graphql', { token, body: { query, variables } });
+  const gql = (token: string, query: string, variables: Record<string, unknown>) =>
+    t.call('POST', '/graphql', { token, body: { query, variables } });
   const refusal = (reply: { body: { data?: unknown; errors?: { message: string; extensions: { code: string } }[] } }) => ({
     data: reply.body.data ?? null,
     errors: reply.body.errors?.map((e) => ({ code: e.extensions.code, message: e.message })),
@@ -418,14 +505,22 @@ describe('allow_private is an administrator’s setting', () => {
       const reply = await register(mallory, body);
       expect({ status: reply.status, body: reply.body }).toEqual({ status: 403, body: { detail: NOT_ADMIN } });
     }
-    const created = await gql(mallory.token, CREATE, { input: { id: 'probe', name: 'Probe', url: 'http://127.0.0.1:5432/', allowPrivate: true } });
+    const created = await gql(mallory.token, CREATE, {
+      input: { id: 'probe', name: 'Probe', url: 'http://127.0.0.1:5432/', allowPrivate: true },
+    });
     expect(refusal(created)).toEqual({ data: null, errors: [{ code: 'FORBIDDEN', message: NOT_ADMIN }] });
     expect(await entryRow(mallory, 'probe')).toBeUndefined();
 
     // An entry without it is hers to register (allow_private false said outright too); turning it on is not.
-    expect((await register(mallory, { id: 'public', name: 'Public', url: 'https://agent.example.com/', allow_private: false })).status).toBe(200);
+    expect(
+      (await register(mallory, { id: 'public', name: 'Public', url: 'https://agent.example.com/', allow_private: false })).status,
+    ).toBe(200);
     const before = await entryRow(mallory, 'public');
-    for (const body of [{ allow_private: true }, { allow_private: true, url: 'http://127.0.0.1:5432/' }, { allow_private: true, name: 'Sneaky' }]) {
+    for (const body of [
+      { allow_private: true },
+      { allow_private: true, url: 'http://127.0.0.1:5432/' },
+      { allow_private: true, name: 'Sneaky' },
+    ]) {
       const reply = await t.call('PATCH', '/api/a2a/agents/public', { token: mallory.token, body });
       expect({ body, status: reply.status, detail: reply.body.detail }).toEqual({ body, status: 403, detail: NOT_ADMIN });
     }
@@ -441,20 +536,36 @@ describe('allow_private is an administrator’s setting', () => {
     const moved = await t.call('PATCH', '/api/a2a/agents/legacy', { token: mallory.token, body: { url: 'http://127.0.0.1:6379/' } });
     expect({ status: moved.status, body: moved.body }).toEqual({ status: 403, body: { detail: NOT_ADMIN } });
     expect(await entryRow(mallory, 'legacy')).toEqual(before);
-    expect((await t.call('PATCH', '/api/a2a/agents/legacy', { token: mallory.token, body: { name: 'Renamed' } })).body).toMatchObject({ name: 'Renamed', allow_private: true });
-    const off = await t.call('PATCH', '/api/a2a/agents/legacy', { token: mallory.token, body: { url: 'https://agent.example.com/v2/', allow_private: false } });
+    expect((await t.call('PATCH', '/api/a2a/agents/legacy', { token: mallory.token, body: { name: 'Renamed' } })).body).toMatchObject({
+      name: 'Renamed',
+      allow_private: true,
+    });
+    const off = await t.call('PATCH', '/api/a2a/agents/legacy', {
+      token: mallory.token,
+      body: { url: 'https://agent.example.com/v2/', allow_private: false },
+    });
     expect(off.body).toMatchObject({ url: 'https://agent.example.com/v2/', allow_private: false, status: 'pending' });
   });
 
   test('an administrator may set it, over REST and GraphQL (the bootstrap admin too)', async () => {
     const created = await gql(alice.token, CREATE, { input: { id: 'admin-gql', name: 'Admin’s', url: ready.url, allowPrivate: true } });
     expect(created.body.data.a2aAgentCreate.agents).toContainEqual({ id: 'admin-gql', allowPrivate: true });
-    expect((await gql(alice.token, UPDATE, { id: 'admin-gql', input: { allowPrivate: false, url: 'https://agent.example.com/' } })).body.data).toEqual({ a2aAgentUpdate: { id: 'admin-gql', allowPrivate: false } });
-    expect((await gql(alice.token, UPDATE, { id: 'admin-gql', input: { allowPrivate: true, url: ready.url } })).body.data).toEqual({ a2aAgentUpdate: { id: 'admin-gql', allowPrivate: true } });
-    expect((await t.call('PATCH', '/api/a2a/agents/admin-gql', { token: alice.token, body: { url: `${ready.url}x/`, allow_private: true } })).status).toBe(200);
+    expect(
+      (await gql(alice.token, UPDATE, { id: 'admin-gql', input: { allowPrivate: false, url: 'https://agent.example.com/' } })).body.data,
+    ).toEqual({ a2aAgentUpdate: { id: 'admin-gql', allowPrivate: false } });
+    expect((await gql(alice.token, UPDATE, { id: 'admin-gql', input: { allowPrivate: true, url: ready.url } })).body.data).toEqual({
+      a2aAgentUpdate: { id: 'admin-gql', allowPrivate: true },
+    });
+    expect(
+      (await t.call('PATCH', '/api/a2a/agents/admin-gql', { token: alice.token, body: { url: `${ready.url}x/`, allow_private: true } }))
+        .status,
+    ).toBe(200);
     expect(await entryRow(alice, 'admin-gql')).toMatchObject({ url: `${ready.url}x/`, allow_private: true });
     expect((await t.call('DELETE', '/api/a2a/agents/admin-gql', { token: alice.token })).status).toBe(204);
-    const bootstrap = await t.call('POST', '/api/a2a/agents', { token: t.adminToken, body: { id: 'local', name: 'Local', url: ready.url, allow_private: true } });
+    const bootstrap = await t.call('POST', '/api/a2a/agents', {
+      token: t.adminToken,
+      body: { id: 'local', name: 'Local', url: ready.url, allow_private: true },
+    });
     expect(bootstrap.status).toBe(200);
     expect((await t.call('DELETE', '/api/a2a/agents/local', { token: t.adminToken })).status).toBe(204);
   });
@@ -491,7 +602,10 @@ describe('the service itself', () => {
   });
 
   test('another port of this machine is not this service (with allow_private)', async () => {
-    expect((await register(alice, { id: 'neighbour', name: 'Neighbour', url: `http://self.example:${ready.port}/`, allow_private: true })).status).toBe(200);
+    expect(
+      (await register(alice, { id: 'neighbour', name: 'Neighbour', url: `http://self.example:${ready.port}/`, allow_private: true }))
+        .status,
+    ).toBe(200);
     expect((await t.call('POST', '/api/a2a/agents/neighbour/test', { token: alice.token })).body).toMatchObject({ ok: true });
   });
 });

@@ -46,7 +46,10 @@ type Caller = Pick<ChildServer, 'call'>;
 async function hangingTask(server: Caller, key: string): Promise<string> {
   const asked = fake.seen.length;
   fake.script.push({ kind: 'hang' });
-  const sent = await callA2a(server, key, 'SendMessage', { message: userMessage('a long question'), configuration: { returnImmediately: true } });
+  const sent = await callA2a(server, key, 'SendMessage', {
+    message: userMessage('a long question'),
+    configuration: { returnImmediately: true },
+  });
   expect(sent.body).toMatchObject({ result: { task: { id: expect.any(String) } } });
   await untilAsked(fake, asked, 30);
   return sent.body.result.task.id as string;
@@ -61,7 +64,10 @@ test('an instance killed mid-turn: another instance fails its attempt over and t
     await doomed.kill();
     survivor = await startTestApp(env, { sameDatabaseAs: { databaseUrl: database.url, adminToken: env.BOOTSTRAP_ADMIN_TOKEN } as TestApp });
     const task = await waitForState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'], { seconds: 60 });
-    expect(task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ text: 'Answered after the restart.' }] }] });
+    expect(task).toMatchObject({
+      status: { state: 'TASK_STATE_COMPLETED' },
+      artifacts: [{ parts: [{ text: 'Answered after the restart.' }] }],
+    });
   } finally {
     await doomed.kill();
     await survivor?.close();
@@ -86,7 +92,10 @@ test('killed on its last attempt too: the task is FAILED saying its instance sto
     await second.kill();
     survivor = await startTestApp(env, { sameDatabaseAs: { databaseUrl: database.url, adminToken: env.BOOTSTRAP_ADMIN_TOKEN } as TestApp });
     const task = await waitForState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'], { seconds: 60 });
-    expect(task.status).toMatchObject({ state: 'TASK_STATE_FAILED', message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/the instance running it stopped/) }] } });
+    expect(task.status).toMatchObject({
+      state: 'TASK_STATE_FAILED',
+      message: { role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/the instance running it stopped/) }] },
+    });
   } finally {
     await first.kill();
     await second?.kill();
@@ -104,43 +113,65 @@ const testWithSandbox = BWRAP_PRESENT || process.env.LABDESK_SANDBOX_TESTS === '
  * never repeats the model call that asked for it. A call still in flight at the kill is made
  * again (the test above): its answer never arrived, so no ledger row names it.
  */
-testWithSandbox('killed while a tool runs: the resumed turn runs the stored tool call again, not the model call that asked for it', async () => {
-  const { database, key, env: base } = await setUp();
-  const workspaceParent = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-restart-ws-'));
-  fs.chmodSync(workspaceParent, 0o711);
-  const env = { ...base, AGENT_WORKSPACE_DIR: path.join(workspaceParent, 'workspaces') };
-  const db = new Client({ connectionString: database.url });
-  await db.connect();
-  let survivor: TestApp | undefined;
-  const doomed = await startChildServer(env);
-  try {
-    const setup = await callA2a(doomed, key, 'SendMessage', { message: userMessage('setup', { contextId: 'resume' }) });
-    const taskOf = async (id: string) => (await db.query(`select principal from a2a_tasks where id = $1`, [id])).rows[0].principal as string;
-    const principal = await taskOf(setup.body.result.task.id);
-    await db.query(`insert into a2a_context_grants (principal, context_id) values ($1, 'resume')`, [principal]);
-    const started = path.join(env.AGENT_WORKSPACE_DIR, workspaceOf(principal, 'resume'), 'outputs', 'started');
-    const asked = fake.seen.length;
-    const code = `if [ -e outputs/started ]; then echo resumed; else echo started > outputs/started; sleep 60; fi`;
-    fake.script.push({ kind: 'tools', calls: [{ id: 'slow-1', name: 'run_code', input: { language: 'shell', code } }], tokensIn: 5, tokensOut: 5 });
-    const sent = await callA2a(doomed, key, 'SendMessage', { message: userMessage('run it', { contextId: 'resume' }), configuration: { returnImmediately: true } });
-    const id = sent.body.result.task.id as string;
-    await until('the tool to start', () => fs.existsSync(started), { seconds: 30 });
-    await doomed.kill();
-    survivor = await startTestApp(env, { sameDatabaseAs: { databaseUrl: database.url, adminToken: env.BOOTSTRAP_ADMIN_TOKEN } as TestApp });
-    const task = await waitForState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'], { seconds: 60 });
-    expect(task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ text: 'Answered after the restart.' }] }, { name: 'started' }] });
-    // Two model calls for the task: the one that asked for the tool (made once, before the kill)
-    // and the answer after the resumed tool; the resumed run's output went to the second.
-    const calls = fake.seen.slice(asked);
-    expect(calls).toHaveLength(2);
-    expect(JSON.stringify(calls[1].toolResults)).toContain('resumed');
-    const ledger = await db.query(`select outcome, tokens_in::int from usage_entries where feature = 'a2a' order by id`);
-    expect(ledger.rows).toEqual([{ outcome: 'ok', tokens_in: 2 }, { outcome: 'ok', tokens_in: 5 }, { outcome: 'ok', tokens_in: 2 }]);
-  } finally {
-    await doomed.kill();
-    await survivor?.close();
-    await db.end();
-    await database.drop();
-    fs.rmSync(workspaceParent, { recursive: true, force: true });
-  }
-}, 120_000);
+testWithSandbox(
+  'killed while a tool runs: the resumed turn runs the stored tool call again, not the model call that asked for it',
+  async () => {
+    const { database, key, env: base } = await setUp();
+    const workspaceParent = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-restart-ws-'));
+    fs.chmodSync(workspaceParent, 0o711);
+    const env = { ...base, AGENT_WORKSPACE_DIR: path.join(workspaceParent, 'workspaces') };
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    let survivor: TestApp | undefined;
+    const doomed = await startChildServer(env);
+    try {
+      const setup = await callA2a(doomed, key, 'SendMessage', { message: userMessage('setup', { contextId: 'resume' }) });
+      const taskOf = async (id: string) =>
+        (await db.query(`select principal from a2a_tasks where id = $1`, [id])).rows[0].principal as string;
+      const principal = await taskOf(setup.body.result.task.id);
+      await db.query(`insert into a2a_context_grants (principal, context_id) values ($1, 'resume')`, [principal]);
+      const started = path.join(env.AGENT_WORKSPACE_DIR, workspaceOf(principal, 'resume'), 'outputs', 'started');
+      const asked = fake.seen.length;
+      const code = `if [ -e outputs/started ]; then echo resumed; else echo started > outputs/started; sleep 60; fi`;
+      fake.script.push({
+        kind: 'tools',
+        calls: [{ id: 'slow-1', name: 'run_code', input: { language: 'shell', code } }],
+        tokensIn: 5,
+        tokensOut: 5,
+      });
+      const sent = await callA2a(doomed, key, 'SendMessage', {
+        message: userMessage('run it', { contextId: 'resume' }),
+        configuration: { returnImmediately: true },
+      });
+      const id = sent.body.result.task.id as string;
+      await until('the tool to start', () => fs.existsSync(started), { seconds: 30 });
+      await doomed.kill();
+      survivor = await startTestApp(env, {
+        sameDatabaseAs: { databaseUrl: database.url, adminToken: env.BOOTSTRAP_ADMIN_TOKEN } as TestApp,
+      });
+      const task = await waitForState(survivor, key, id, ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED'], { seconds: 60 });
+      expect(task).toMatchObject({
+        status: { state: 'TASK_STATE_COMPLETED' },
+        artifacts: [{ parts: [{ text: 'Answered after the restart.' }] }, { name: 'started' }],
+      });
+      // Two model calls for the task: the one that asked for the tool (made once, before the kill)
+      // and the answer after the resumed tool; the resumed run's output went to the second.
+      const calls = fake.seen.slice(asked);
+      expect(calls).toHaveLength(2);
+      expect(JSON.stringify(calls[1].toolResults)).toContain('resumed');
+      const ledger = await db.query(`select outcome, tokens_in::int from usage_entries where feature = 'a2a' order by id`);
+      expect(ledger.rows).toEqual([
+        { outcome: 'ok', tokens_in: 2 },
+        { outcome: 'ok', tokens_in: 5 },
+        { outcome: 'ok', tokens_in: 2 },
+      ]);
+    } finally {
+      await doomed.kill();
+      await survivor?.close();
+      await db.end();
+      await database.drop();
+      fs.rmSync(workspaceParent, { recursive: true, force: true });
+    }
+  },
+  120_000,
+);

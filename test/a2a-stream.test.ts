@@ -54,7 +54,8 @@ function heldAnswer(text: string): { step: Step; release: () => void } {
   return { step: { kind: 'answer', text, tokensIn: 3, tokensOut: 3, after }, release };
 }
 
-const gql = (t: TestApp, token: string | undefined, query: string, variables: Record<string, unknown> = {}) => t.call('POST', '/graphql', { token, body: { query, variables } });
+const gql = (t: TestApp, token: string | undefined, query: string, variables: Record<string, unknown> = {}) =>
+  t.call('POST', '/graphql', { token, body: { query, variables } });
 const codeOf = (reply: { body: { errors?: { extensions: { code: string } }[] } }) => reply.body.errors?.[0]?.extensions.code;
 
 const fallback = (): Step => ({ kind: 'answer', text: 'fallback answer', tokensIn: 1, tokensOut: 1 });
@@ -67,7 +68,16 @@ describe('A2A streaming', () => {
   let bob: string;
   // Both instances publish through Redis when the suite has one (CI does); without it the streams' backstop re-read still sees every change.
   const redis: Record<string, string> = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
-  const modelEnv = () => ({ DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0', ...redis });
+  const modelEnv = () => ({
+    DATA_DIR: dataDir,
+    LLM_PROVIDER: 'openai',
+    LLM_MODEL: 'gpt-5',
+    LLM_API_KEY: 'sk-test',
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_TIMEOUT_SECONDS: '30',
+    LLM_MAX_RETRIES: '0',
+    ...redis,
+  });
 
   beforeAll(async () => {
     fake = await startFakeLlm(fallback);
@@ -86,7 +96,10 @@ describe('A2A streaming', () => {
     const held = heldAnswer(text);
     fake.script.push(held.step);
     const before = fake.seen.length;
-    const reply = await callA2a(t, alice, 'SendMessage', { message: userMessage(`please: ${text}`), configuration: { returnImmediately: true } });
+    const reply = await callA2a(t, alice, 'SendMessage', {
+      message: userMessage(`please: ${text}`),
+      configuration: { returnImmediately: true },
+    });
     const task = reply.body.result.task as Wire;
     await untilAsked(fake, before);
     return { task, release: held.release };
@@ -108,9 +121,20 @@ describe('A2A streaming', () => {
     const rest = await collect(stream);
     const id = first.task.id;
     const { contextId } = first.task;
-    expect(rest.at(-1)).toEqual({ statusUpdate: { taskId: id, contextId, status: { state: 'TASK_STATE_COMPLETED', timestamp: expect.stringMatching(/Z$/) } } });
+    expect(rest.at(-1)).toEqual({
+      statusUpdate: { taskId: id, contextId, status: { state: 'TASK_STATE_COMPLETED', timestamp: expect.stringMatching(/Z$/) } },
+    });
     const artifacts = rest.filter((event) => event.artifactUpdate);
-    expect(artifacts).toEqual([{ artifactUpdate: { taskId: id, contextId, artifact: { artifactId: `${id}-answer`, name: 'answer', parts: [{ text: 'Streamed answer.' }] }, lastChunk: true } }]);
+    expect(artifacts).toEqual([
+      {
+        artifactUpdate: {
+          taskId: id,
+          contextId,
+          artifact: { artifactId: `${id}-answer`, name: 'answer', parts: [{ text: 'Streamed answer.' }] },
+          lastChunk: true,
+        },
+      },
+    ]);
     expect(rest.indexOf(artifacts[0])).toBe(rest.length - 2);
     for (const event of rest) expect(Object.keys(event)).toHaveLength(1);
     // Never the same change twice: every status event differs from the one before.
@@ -143,25 +167,40 @@ describe('A2A streaming', () => {
   test('cancel during a stream: a CANCELED status update, then the stream ends', async () => {
     fake.script.push({ kind: 'hang' });
     const before = fake.seen.length;
-    const started = (await callA2a(t, alice, 'SendMessage', { message: userMessage('never answered'), configuration: { returnImmediately: true } })).body.result.task;
+    const started = (
+      await callA2a(t, alice, 'SendMessage', { message: userMessage('never answered'), configuration: { returnImmediately: true } })
+    ).body.result.task;
     await untilAsked(fake, before);
     const client = await officialClient(t, alice);
     const stream = client.resubscribeTask({ tenant: '', id: started.id });
     expect(stateOf(StreamResponse.toJSON((await stream.next()).value as StreamResponse) as Wire)).toBe('TASK_STATE_WORKING');
     expect((await callA2a(t, alice, 'CancelTask', { id: started.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
     const rest = await collect(stream);
-    expect(rest).toEqual([{ statusUpdate: { taskId: started.id, contextId: started.contextId, status: { state: 'TASK_STATE_CANCELED', timestamp: expect.any(String) } } }]);
+    expect(rest).toEqual([
+      {
+        statusUpdate: {
+          taskId: started.id,
+          contextId: started.contextId,
+          status: { state: 'TASK_STATE_CANCELED', timestamp: expect.any(String) },
+        },
+      },
+    ]);
   });
 
   test('a change nobody published (a lost publication) still reaches the stream by its backstop re-read; INPUT_REQUIRED ends the stream, and a new SubscribeToTask waits for the next change', async () => {
     fake.script.push({ kind: 'hang' });
     const before = fake.seen.length;
-    const started = (await callA2a(t, alice, 'SendMessage', { message: userMessage('ask me back'), configuration: { returnImmediately: true } })).body.result.task;
+    const started = (
+      await callA2a(t, alice, 'SendMessage', { message: userMessage('ask me back'), configuration: { returnImmediately: true } })
+    ).body.result.task;
     await untilAsked(fake, before);
     const client = await officialClient(t, alice);
     const stream = client.resubscribeTask({ tenant: '', id: started.id });
     expect(stateOf(StreamResponse.toJSON((await stream.next()).value as StreamResponse) as Wire)).toBe('TASK_STATE_WORKING');
-    await t.sql(`update a2a_tasks set state = 'TASK_STATE_INPUT_REQUIRED', status_at = date_trunc('milliseconds', clock_timestamp()) where id = $1`, [started.id]);
+    await t.sql(
+      `update a2a_tasks set state = 'TASK_STATE_INPUT_REQUIRED', status_at = date_trunc('milliseconds', clock_timestamp()) where id = $1`,
+      [started.id],
+    );
     expect((await collect(stream)).map(stateOf)).toEqual(['TASK_STATE_INPUT_REQUIRED']);
     const again = client.resubscribeTask({ tenant: '', id: started.id });
     expect(stateOf(StreamResponse.toJSON((await again.next()).value as StreamResponse) as Wire)).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -174,7 +213,9 @@ describe('A2A streaming', () => {
     const held = heldAnswer('too late for carol');
     fake.script.push(held.step);
     const before = fake.seen.length;
-    const started = (await callA2a(t, carol, 'SendMessage', { message: userMessage('carol asks'), configuration: { returnImmediately: true } })).body.result.task;
+    const started = (
+      await callA2a(t, carol, 'SendMessage', { message: userMessage('carol asks'), configuration: { returnImmediately: true } })
+    ).body.result.task;
     await untilAsked(fake, before);
     const { response, lines } = await rawStream(t, carol, 'SubscribeToTask', { id: started.id });
     expect(response.status).toBe(200);
@@ -185,7 +226,11 @@ describe('A2A streaming', () => {
     const rest: string[] = [];
     for await (const line of lines) if (line !== '' && line !== ': keepalive') rest.push(line);
     expect(rest[0]).toBe('event: error');
-    expect(JSON.parse(rest[1].replace(/^data: /, ''))).toEqual({ jsonrpc: '2.0', id: 'raw-1', error: { code: -32000, message: expect.stringContaining('revoked') } });
+    expect(JSON.parse(rest[1].replace(/^data: /, ''))).toEqual({
+      jsonrpc: '2.0',
+      id: 'raw-1',
+      error: { code: -32000, message: expect.stringContaining('revoked') },
+    });
     expect(rest).toHaveLength(2);
   }, 30_000);
 
@@ -200,14 +245,18 @@ describe('A2A streaming', () => {
     leave.abort();
     await lines.return(undefined).catch(() => undefined);
     held.release();
-    const settled = await until(`task ${id} to leave SUBMITTED and WORKING`, async () => {
-      const state: string = (await callA2a(t, alice, 'GetTask', { id })).body.result.status.state;
-      return state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING' && state;
-    }, { intervalMs: 50 });
+    const settled = await until(
+      `task ${id} to leave SUBMITTED and WORKING`,
+      async () => {
+        const state: string = (await callA2a(t, alice, 'GetTask', { id })).body.result.status.state;
+        return state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING' && state;
+      },
+      { intervalMs: 50 },
+    );
     expect(settled).toBe('TASK_STATE_COMPLETED');
   });
 
-  test('refused before the stream, as plain JSON-RPC errors: a terminal task -32004, unknown or another key\'s -32001, a bad version -32009, bad params -32602', async () => {
+  test("refused before the stream, as plain JSON-RPC errors: a terminal task -32004, unknown or another key's -32001, a bad version -32009, bad params -32602", async () => {
     const done = (await callA2a(t, alice, 'SendMessage', { message: userMessage('quick') })).body.result.task;
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     const cases: [string, string, unknown, Record<string, string>, number][] = [
@@ -234,7 +283,9 @@ describe('A2A streaming', () => {
     try {
       fake.script.push({ kind: 'hang' });
       const before = fake.seen.length;
-      const started = (await callA2a(t, alice, 'SendMessage', { message: userMessage('slow, elsewhere'), configuration: { returnImmediately: true } })).body.result.task;
+      const started = (
+        await callA2a(t, alice, 'SendMessage', { message: userMessage('slow, elsewhere'), configuration: { returnImmediately: true } })
+      ).body.result.task;
       await untilAsked(fake, before);
       const { response, lines } = await rawStream(second, alice, 'SubscribeToTask', { id: started.id });
       expect(response.status).toBe(200);
@@ -242,14 +293,30 @@ describe('A2A streaming', () => {
       expect(response.headers.get('cache-control')).toBe('no-cache');
       expect(response.headers.get('x-accel-buffering')).toBe('no');
       const first = (await lines.next()).value!;
-      expect(JSON.parse(first.replace(/^data: /, ''))).toMatchObject({ jsonrpc: '2.0', id: 'raw-1', result: { task: { id: started.id, status: { state: 'TASK_STATE_WORKING' } } } });
+      expect(JSON.parse(first.replace(/^data: /, ''))).toMatchObject({
+        jsonrpc: '2.0',
+        id: 'raw-1',
+        result: { task: { id: started.id, status: { state: 'TASK_STATE_WORKING' } } },
+      });
       let line: string | void;
       do line = (await lines.next()).value;
       while (line !== ': keepalive');
       expect((await callA2a(t, alice, 'CancelTask', { id: started.id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
       const rest: string[] = [];
       for await (const more of lines) if (more.startsWith('data: ')) rest.push(more);
-      expect(rest.map((data) => JSON.parse(data.slice(6)))).toEqual([{ jsonrpc: '2.0', id: 'raw-1', result: { statusUpdate: { taskId: started.id, contextId: started.contextId, status: { state: 'TASK_STATE_CANCELED', timestamp: expect.any(String) } } } }]);
+      expect(rest.map((data) => JSON.parse(data.slice(6)))).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 'raw-1',
+          result: {
+            statusUpdate: {
+              taskId: started.id,
+              contextId: started.contextId,
+              status: { state: 'TASK_STATE_CANCELED', timestamp: expect.any(String) },
+            },
+          },
+        },
+      ]);
 
       // And a whole stream through the second instance while the turn may run on either.
       const client = await officialClient(second, alice);
@@ -291,11 +358,12 @@ describe('A2A streaming', () => {
     release();
   });
 
-  test('web tools over /graphql: the A2A owner (the bootstrap admin by default) pages through every key\'s tasks and contexts and reads one task; a signed-in stranger is FORBIDDEN, anonymous UNAUTHENTICATED', async () => {
+  test("web tools over /graphql: the A2A owner (the bootstrap admin by default) pages through every key's tasks and contexts and reads one task; a signed-in stranger is FORBIDDEN, anonymous UNAUTHENTICATED", async () => {
     await callA2a(t, bob, 'SendMessage', { message: userMessage('from bob') });
     const all = await t.sql<{ id: string }>('select id from a2a_tasks order by status_at desc, id desc');
     expect(all.length).toBeGreaterThan(3);
-    const page = 'query ($after: String, $contextId: String) { a2aTasks(first: 2, after: $after, contextId: $contextId) { nodes { id contextId status { state } artifacts history } pageInfo { hasNextPage endCursor } totalCount } }';
+    const page =
+      'query ($after: String, $contextId: String) { a2aTasks(first: 2, after: $after, contextId: $contextId) { nodes { id contextId status { state } artifacts history } pageInfo { hasNextPage endCursor } totalCount } }';
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
@@ -311,12 +379,15 @@ describe('A2A streaming', () => {
       after = tasks.pageInfo.endCursor;
     }
     expect(seen).toEqual(all.map((row) => row.id));
-    const contexts = (await gql(t, t.adminToken, '{ a2aContexts(first: 100) { nodes { contextId principal taskCount lastActivityAt } totalCount } }')).body.data.a2aContexts;
+    const contexts = (
+      await gql(t, t.adminToken, '{ a2aContexts(first: 100) { nodes { contextId principal taskCount lastActivityAt } totalCount } }')
+    ).body.data.a2aContexts;
     expect(contexts.nodes.reduce((sum: number, node: { taskCount: number }) => sum + node.taskCount, 0)).toBe(all.length);
     const principals = (await t.sql<{ principal: string }>('select distinct principal from a2a_tasks')).map((row) => row.principal);
     expect(principals.length).toBeGreaterThan(1);
     expect([...new Set(contexts.nodes.map((node: { principal: string }) => node.principal))].sort()).toEqual(principals.sort());
-    const one = (await gql(t, t.adminToken, 'query ($id: ID!) { a2aTask(id: $id) { id history status { state } } }', { id: all[0].id })).body.data.a2aTask;
+    const one = (await gql(t, t.adminToken, 'query ($id: ID!) { a2aTask(id: $id) { id history status { state } } }', { id: all[0].id }))
+      .body.data.a2aTask;
     expect(one.id).toBe(all[0].id);
     expect(one.history.length).toBeGreaterThan(0);
     expect(codeOf(await gql(t, t.adminToken, 'query { a2aTask(id: "turn_unknown") { id } }'))).toBe('NOT_FOUND');
@@ -332,7 +403,10 @@ describe('A2A streaming', () => {
     const [{ count: before }] = await t.sql<{ count: string }>('select count(*) from a2a_messages');
     const task = (await t.sql<{ id: string }>('select id from a2a_tasks limit 1'))[0].id;
     const attempts = [
-      ['mutation { a2aMessageSend(input: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } }) { task { id } } }', {}],
+      [
+        'mutation { a2aMessageSend(input: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } }) { task { id } } }',
+        {},
+      ],
       ['mutation ($id: ID!) { a2aTaskCancel(id: $id) { id } }', { id: task }],
       ['{ a2aTaskList(input: {}) { totalSize } }', {}],
     ] as const;
@@ -341,21 +415,34 @@ describe('A2A streaming', () => {
     expect(after).toBe(before);
   });
 
-  test('an owner named by a2a enable --owner (not an admin) subscribes over graphql-ws on another instance and sees a cancel made through A2A on the first; a stranger\'s subscription is FORBIDDEN', async () => {
+  test("an owner named by a2a enable --owner (not an admin) subscribes over graphql-ws on another instance and sees a cancel made through A2A on the first; a stranger's subscription is FORBIDDEN", async () => {
     // Pro: the owner's tier gates the endpoint the cancel goes through.
     const owner = await makeUser(t, { plan_code: 'pro' });
     await enableA2a(t, ['--owner', owner.email]);
     const second = await startTestApp(modelEnv(), { sameDatabaseAs: t });
     const clients: ReturnType<typeof createClient>[] = [];
     const subscribe = (token: string, taskId: string) => {
-      const client = createClient({ url: `${second.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+      const client = createClient({
+        url: `${second.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${token}` },
+        retryAttempts: 0,
+      });
       clients.push(client);
       const events: Wire[] = [];
       const errors: unknown[] = [];
       const done = new Promise<void>((resolve) =>
         client.subscribe(
-          { query: 'subscription ($taskId: ID!) { a2aTaskEvents(taskId: $taskId) { task { id status { state } } statusUpdate { taskId status { state } } } }', variables: { taskId } },
-          { next: (value) => (value.errors ? errors.push(...value.errors) : events.push((value.data as Wire).a2aTaskEvents)), error: (error) => (errors.push(error), resolve()), complete: resolve },
+          {
+            query:
+              'subscription ($taskId: ID!) { a2aTaskEvents(taskId: $taskId) { task { id status { state } } statusUpdate { taskId status { state } } } }',
+            variables: { taskId },
+          },
+          {
+            next: (value) => (value.errors ? errors.push(...value.errors) : events.push((value.data as Wire).a2aTaskEvents)),
+            error: (error) => (errors.push(error), resolve()),
+            complete: resolve,
+          },
         ),
       );
       return { events, errors, done };
@@ -384,7 +471,8 @@ describe('A2A streaming', () => {
 });
 
 test('who may use the A2A web tools: admins and the A2A owner (case-insensitive), never through a sandbox token', () => {
-  const viewer = (email: string, isAdmin: boolean, leaseId?: number) => ({ user: { email, isAdmin }, tokenId: 't', inActiveLab: false, ...(leaseId ? { leaseId } : {}) }) as unknown as Viewer;
+  const viewer = (email: string, isAdmin: boolean, leaseId?: number) =>
+    ({ user: { email, isAdmin }, tokenId: 't', inActiveLab: false, ...(leaseId ? { leaseId } : {}) }) as unknown as Viewer;
   const table: [Viewer, string | null, boolean][] = [
     [viewer('owner@example.org', false), 'Owner@Example.org', true],
     [viewer('owner@example.org', false), null, false],
@@ -394,5 +482,6 @@ test('who may use the A2A web tools: admins and the A2A owner (case-insensitive)
     [viewer('owner@example.org', false, 7), 'owner@example.org', false],
     [viewer('root@example.org', true, 7), null, false],
   ];
-  for (const [who, owner, allowed] of table) expect([who.user.email, owner, canUseA2aWebTools(who, owner)]).toEqual([who.user.email, owner, allowed]);
+  for (const [who, owner, allowed] of table)
+    expect([who.user.email, owner, canUseA2aWebTools(who, owner)]).toEqual([who.user.email, owner, allowed]);
 });

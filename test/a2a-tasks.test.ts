@@ -25,7 +25,15 @@ describe('A2A tasks with a model', () => {
     alice = (await createA2aKey(t, 'alice')).plaintext;
     bob = (await createA2aKey(t, 'bob')).plaintext;
   }, 120_000);
-  const modelEnv = () => ({ DATA_DIR: dataDir, LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
+  const modelEnv = () => ({
+    DATA_DIR: dataDir,
+    LLM_PROVIDER: 'openai',
+    LLM_MODEL: 'gpt-5',
+    LLM_API_KEY: 'sk-test',
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_TIMEOUT_SECONDS: '30',
+    LLM_MAX_RETRIES: '0',
+  });
   afterAll(async () => {
     await t?.close();
     await fake?.close();
@@ -59,22 +67,43 @@ describe('A2A tasks with a model', () => {
       status: { state: 'TASK_STATE_COMPLETED', timestamp: expect.stringMatching(/Z$/) },
       artifacts: [{ artifactId: `${task.id}-answer`, name: 'answer', parts: [{ text: 'Forty-two.' }] }],
       history: [
-        expect.objectContaining({ role: 'ROLE_USER', parts: [{ text: 'What is the answer?' }], taskId: task.id, contextId: task.contextId }),
-        expect.objectContaining({ role: 'ROLE_AGENT', parts: [{ text: 'Forty-two.' }], taskId: task.id, contextId: task.contextId, messageId: expect.any(String) }),
+        expect.objectContaining({
+          role: 'ROLE_USER',
+          parts: [{ text: 'What is the answer?' }],
+          taskId: task.id,
+          contextId: task.contextId,
+        }),
+        expect.objectContaining({
+          role: 'ROLE_AGENT',
+          parts: [{ text: 'Forty-two.' }],
+          taskId: task.id,
+          contextId: task.contextId,
+          messageId: expect.any(String),
+        }),
       ],
     });
     const request = fake.seen[before];
     expect(request.body.messages.at(-1)).toEqual({ role: 'user', content: 'What is the answer?' });
     const system = request.body.messages.find((m) => m.role === 'system')!.content;
     expect(system).toMatch(/Never reveal other conversations or sessions, access keys/);
-    const rows = await t.sql('select user_id, feature, model, tokens_in, tokens_out, outcome from usage_entries where feature = $1', ['a2a']);
-    expect(rows).toEqual([{ user_id: await ownerId(), feature: 'a2a', model: 'openai/gpt-5', tokens_in: '123', tokens_out: '45', outcome: 'ok' }]);
+    const rows = await t.sql('select user_id, feature, model, tokens_in, tokens_out, outcome from usage_entries where feature = $1', [
+      'a2a',
+    ]);
+    expect(rows).toEqual([
+      { user_id: await ownerId(), feature: 'a2a', model: 'openai/gpt-5', tokens_in: '123', tokens_out: '45', outcome: 'ok' },
+    ]);
   });
 
   test('returnImmediately: answered SUBMITTED or WORKING, then getTask shows it COMPLETED; a follow-up in the context carries the earlier turn', async () => {
     const client = await officialClient(t, alice);
     let release!: () => void;
-    fake.script.push({ kind: 'answer', text: 'First answer.', tokensIn: 5, tokensOut: 5, after: new Promise<void>((resolve) => (release = resolve)) });
+    fake.script.push({
+      kind: 'answer',
+      text: 'First answer.',
+      tokensIn: 5,
+      tokensOut: 5,
+      after: new Promise<void>((resolve) => (release = resolve)),
+    });
     const started = Task.toJSON((await client.sendMessage(sendRequest('First question', {}, { returnImmediately: true }))) as Task) as any;
     expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(started.status.state);
     release();
@@ -96,14 +125,25 @@ describe('A2A tasks with a model', () => {
   test('a message added to a task while its turn runs: the loop takes it in after the answer it was giving and answers again; only the last answer is kept', async () => {
     const client = await officialClient(t, alice);
     let release!: () => void;
-    fake.script.push({ kind: 'answer', text: 'Answer one.', tokensIn: 2, tokensOut: 2, after: new Promise<void>((resolve) => (release = resolve)) });
+    fake.script.push({
+      kind: 'answer',
+      text: 'Answer one.',
+      tokensIn: 2,
+      tokensOut: 2,
+      after: new Promise<void>((resolve) => (release = resolve)),
+    });
     fake.script.push({ kind: 'answer', text: 'Answer two.', tokensIn: 2, tokensOut: 2 });
     const before = fake.seen.length;
     const started = Task.toJSON((await client.sendMessage(sendRequest('Part one', {}, { returnImmediately: true }))) as Task) as any;
     await untilAsked(fake, before);
-    const added = await callA2a(t, alice, 'SendMessage', { message: userMessage('Part two', { taskId: started.id }), configuration: { returnImmediately: true } });
+    const added = await callA2a(t, alice, 'SendMessage', {
+      message: userMessage('Part two', { taskId: started.id }),
+      configuration: { returnImmediately: true },
+    });
     expect(added.body.result.task).toMatchObject({ id: started.id, contextId: started.contextId });
-    const elsewhere = await callA2a(t, alice, 'SendMessage', { message: userMessage('Part three', { taskId: started.id, contextId: 'ctx_another' }) });
+    const elsewhere = await callA2a(t, alice, 'SendMessage', {
+      message: userMessage('Part three', { taskId: started.id, contextId: 'ctx_another' }),
+    });
     expect(elsewhere.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('contextId') });
     release();
     const done = Task.toJSON(await clientWaitForState(client, started.id, ['TASK_STATE_COMPLETED'])) as any;
@@ -113,12 +153,16 @@ describe('A2A tasks with a model', () => {
       ['ROLE_AGENT', 'Answer two.'],
     ]);
     expect(done.artifacts).toEqual([expect.objectContaining({ artifactId: `${started.id}-answer`, parts: [{ text: 'Answer two.' }] })]);
-    expect(fake.seen[before + 1].body.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['Part one', 'Answer one.', 'Part two']);
+    expect(fake.seen[before + 1].body.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual([
+      'Part one',
+      'Answer one.',
+      'Part two',
+    ]);
     const paid = await t.sql(`select outcome from usage_entries where feature = 'a2a' order by id desc limit 2`);
     expect(paid).toEqual([{ outcome: 'ok' }, { outcome: 'ok' }]);
   });
 
-  test('listTasks: pages that cover every task once, filters, history and artifacts only on request; never another key\'s tasks', async () => {
+  test("listTasks: pages that cover every task once, filters, history and artifacts only on request; never another key's tasks", async () => {
     const client = await officialClient(t, bob);
     const ids: string[] = [];
     let contextId = '';
@@ -144,13 +188,25 @@ describe('A2A tasks with a model', () => {
     }
     expect(stamps).toEqual([...stamps].sort().reverse()); // newest status first
     expect(seen.sort()).toEqual([...ids].sort());
-    const filtered = await client.listTasks({ tenant: '', contextId, status: 3, pageSize: 10, historyLength: 1, includeArtifacts: true } as never);
+    const filtered = await client.listTasks({
+      tenant: '',
+      contextId,
+      status: 3,
+      pageSize: 10,
+      historyLength: 1,
+      includeArtifacts: true,
+    } as never);
     expect(filtered.totalSize).toBe(5);
     for (const task of filtered.tasks.map((one) => Task.toJSON(one) as any)) {
       expect(task.history).toHaveLength(1);
       expect(task.artifacts).toHaveLength(1);
     }
-    expect((await callA2a(t, bob, 'ListTasks', { status: 'TASK_STATE_FAILED' })).body.result).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
+    expect((await callA2a(t, bob, 'ListTasks', { status: 'TASK_STATE_FAILED' })).body.result).toEqual({
+      tasks: [],
+      nextPageToken: '',
+      pageSize: 50,
+      totalSize: 0,
+    });
     expect((await callA2a(t, bob, 'ListTasks', { statusTimestampAfter: '2999-01-01T00:00:00Z' })).body.result.totalSize).toBe(0);
     expect((await callA2a(t, bob, 'ListTasks', { pageToken: 'not-a-token' })).body.error.code).toBe(-32602);
     const alices = (await callA2a(t, alice, 'ListTasks', { pageSize: 100 })).body.result.tasks.map((task: { id: string }) => task.id);
@@ -180,7 +236,14 @@ describe('A2A tasks with a model', () => {
     const started = Task.toJSON((await client.sendMessage(sendRequest('Start', {}, { returnImmediately: true }))) as Task) as any;
     await untilAsked(fake, before);
     const texts = Array.from({ length: 8 }, (_, i) => `more ${i}`);
-    const sends = await Promise.all(texts.map((text) => callA2a(t, alice, 'SendMessage', { message: userMessage(text, { taskId: started.id }), configuration: { returnImmediately: true } })));
+    const sends = await Promise.all(
+      texts.map((text) =>
+        callA2a(t, alice, 'SendMessage', {
+          message: userMessage(text, { taskId: started.id }),
+          configuration: { returnImmediately: true },
+        }),
+      ),
+    );
     expect(sends.map((reply) => reply.body.result?.task.id)).toEqual(texts.map(() => started.id));
     const cancels = await Promise.all(texts.map(() => callA2a(t, alice, 'CancelTask', { id: started.id })));
     expect(cancels.filter((reply) => reply.body.result?.status.state === 'TASK_STATE_CANCELED')).toHaveLength(1);
@@ -191,7 +254,7 @@ describe('A2A tasks with a model', () => {
     await untilAborted(fake, before);
   });
 
-  test('getTask of an unknown task and of another key\'s task: TaskNotFoundError; neither can be canceled or messaged', async () => {
+  test("getTask of an unknown task and of another key's task: TaskNotFoundError; neither can be canceled or messaged", async () => {
     const alices = await officialClient(t, alice);
     const task = Task.toJSON((await alices.sendMessage(sendRequest('mine'))) as Task) as any;
     const bobs = await officialClient(t, bob);
@@ -205,7 +268,11 @@ describe('A2A tasks with a model', () => {
     const client = await officialClient(t, alice);
     const task = Task.toJSON((await client.sendMessage(sendRequest('once'))) as Task) as any;
     const reply = await callA2a(t, alice, 'SendMessage', { message: userMessage('again', { taskId: task.id }) });
-    expect(reply.body.error).toEqual({ code: -32004, message: expect.stringContaining('TASK_STATE_COMPLETED'), data: [expect.objectContaining({ reason: 'UNSUPPORTED_OPERATION' })] });
+    expect(reply.body.error).toEqual({
+      code: -32004,
+      message: expect.stringContaining('TASK_STATE_COMPLETED'),
+      data: [expect.objectContaining({ reason: 'UNSUPPORTED_OPERATION' })],
+    });
     const one = await callA2a(t, alice, 'GetTask', { id: task.id, historyLength: 1 });
     expect(one.body.result.history).toEqual([expect.objectContaining({ role: 'ROLE_AGENT' })]);
     expect((await callA2a(t, alice, 'GetTask', { id: task.id, historyLength: 0 })).body.result).not.toHaveProperty('history');
@@ -215,7 +282,11 @@ describe('A2A tasks with a model', () => {
     const client = await officialClient(t, alice);
     fake.script.push({ kind: 'status', status: 500 });
     const task = Task.toJSON((await client.sendMessage(sendRequest('fail please'))) as Task) as any;
-    expect(task.status).toEqual({ state: 'TASK_STATE_FAILED', timestamp: expect.any(String), message: expect.objectContaining({ role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/openai.*gpt-5/) }] }) });
+    expect(task.status).toEqual({
+      state: 'TASK_STATE_FAILED',
+      timestamp: expect.any(String),
+      message: expect.objectContaining({ role: 'ROLE_AGENT', parts: [{ text: expect.stringMatching(/openai.*gpt-5/) }] }),
+    });
     expect(task.artifacts ?? []).toEqual([]);
     const rows = await t.sql(`select outcome from usage_entries where feature = 'a2a' order by id desc limit 1`);
     expect(rows).toEqual([{ outcome: 'error' }]);
@@ -242,7 +313,8 @@ describe('A2A tasks with a model', () => {
 test('A2A_WAIT_SECONDS: 60 by default, a positive integer up to 600', () => {
   expect(loadConfig({}).a2aWaitSeconds).toBe(60);
   expect(loadConfig({ A2A_WAIT_SECONDS: '5' }).a2aWaitSeconds).toBe(5);
-  for (const wrong of ['0', '-1', 'x', '1.5']) expect(() => loadConfig({ A2A_WAIT_SECONDS: wrong })).toThrow('A2A_WAIT_SECONDS must be a positive integer');
+  for (const wrong of ['0', '-1', 'x', '1.5'])
+    expect(() => loadConfig({ A2A_WAIT_SECONDS: wrong })).toThrow('A2A_WAIT_SECONDS must be a positive integer');
   expect(() => loadConfig({ A2A_WAIT_SECONDS: '601' })).toThrow('A2A_WAIT_SECONDS must be at most 600');
 });
 
@@ -251,9 +323,16 @@ describe('A2A tasks without a model', () => {
     const t = await startTestApp();
     try {
       await enableA2a(t);
-      const reply = await t.call('POST', '/a2a/v1', { body: { jsonrpc: '2.0', id: 'x', method: 'SendMessage', params: { message: userMessage('hello') } } });
-      expect(reply.body.result.task.status).toMatchObject({ state: 'TASK_STATE_FAILED', message: { parts: [{ text: expect.stringContaining('no language model') }] } });
-      const got = await t.call('POST', '/a2a/v1', { body: { jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: reply.body.result.task.id } } });
+      const reply = await t.call('POST', '/a2a/v1', {
+        body: { jsonrpc: '2.0', id: 'x', method: 'SendMessage', params: { message: userMessage('hello') } },
+      });
+      expect(reply.body.result.task.status).toMatchObject({
+        state: 'TASK_STATE_FAILED',
+        message: { parts: [{ text: expect.stringContaining('no language model') }] },
+      });
+      const got = await t.call('POST', '/a2a/v1', {
+        body: { jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: reply.body.result.task.id } },
+      });
       expect(got.body.result.id).toBe(reply.body.result.task.id);
     } finally {
       await t.close();

@@ -16,7 +16,12 @@ const errorInfo = (reason: string) => [{ '@type': 'type.googleapis.com/google.rp
 function requestAs(t: TestApp, host: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}) {
   const url = new URL(t.url);
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const headers = { host, 'a2a-version': '1.0', ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers };
+    const headers = {
+      host,
+      'a2a-version': '1.0',
+      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...opts.headers,
+    };
     const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
@@ -48,7 +53,10 @@ describe('A2A endpoint with keys', () => {
 
   test('the database keeps digests only (the SHA-256 of each secret); key list shows ids and labels, never a secret', async () => {
     const rows = await t.sql('select * from a2a_keys order by created_at, id');
-    expect(rows.map((row) => [row.id, row.label])).toEqual([[alice.id, 'alice lab'], [bob.id, 'bob']]);
+    expect(rows.map((row) => [row.id, row.label])).toEqual([
+      [alice.id, 'alice lab'],
+      [bob.id, 'bob'],
+    ]);
     for (const { id, plaintext } of [alice, bob]) {
       const secret = plaintext.split('_').at(-1)!;
       expect(rows.find((row) => row.id === id).secret_sha256).toBe(createHash('sha256').update(secret).digest('hex'));
@@ -75,7 +83,9 @@ describe('A2A endpoint with keys', () => {
       securityRequirements: [{ schemes: { bearer: { list: [] } } }],
       defaultInputModes: expect.arrayContaining(['text/plain', 'application/json', 'text/csv', 'application/octet-stream']),
       defaultOutputModes: expect.arrayContaining(['text/plain', 'image/png', 'application/octet-stream']),
-      skills: [{ id: 'analysis', name: expect.any(String), description: expect.any(String), tags: expect.arrayContaining([expect.any(String)]) }],
+      skills: [
+        { id: 'analysis', name: expect.any(String), description: expect.any(String), tags: expect.arrayContaining([expect.any(String)]) },
+      ],
     });
   });
 
@@ -103,13 +113,25 @@ describe('A2A endpoint with keys', () => {
   test('-32700 for a body that is not JSON, with id null', async () => {
     const reply = await rpcRaw(t, alice.plaintext, '{"jsonrpc": "2.0", "id": 1,');
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Invalid JSON payload') } });
+    expect(reply.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.stringContaining('Invalid JSON payload') },
+    });
   });
 
   test('-32700 for a body that is not valid UTF-8 (nothing decoded to U+FFFD)', async () => {
     const url = new URL('/a2a/v1', t.url);
-    const body = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
-    const reply = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${alice.plaintext}`, 'content-type': 'application/json', 'a2a-version': '1.0' }, body });
+    const body = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}}'),
+    ]);
+    const reply = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.plaintext}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body,
+    });
     expect(await reply.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('UTF-8') } });
   });
 
@@ -125,7 +147,11 @@ describe('A2A endpoint with keys', () => {
     ];
     for (const [body, id] of cases) {
       const reply = await rpc(t, alice.plaintext, body);
-      expect({ body, status: reply.status, reply: reply.body }).toEqual({ body, status: 200, reply: { jsonrpc: '2.0', id, error: { code: -32600, message: expect.any(String) } } });
+      expect({ body, status: reply.status, reply: reply.body }).toEqual({
+        body,
+        status: 200,
+        reply: { jsonrpc: '2.0', id, error: { code: -32600, message: expect.any(String) } },
+      });
     }
   });
 
@@ -141,18 +167,46 @@ describe('A2A endpoint with keys', () => {
     expect(missing.body).toEqual({
       jsonrpc: '2.0',
       id: 4,
-      error: { code: -32602, message: expect.any(String), data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'id', description: expect.any(String) }] }] },
+      error: {
+        code: -32602,
+        message: expect.any(String),
+        data: [
+          { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'id', description: expect.any(String) }] },
+        ],
+      },
     });
     const snake = await rpc(t, alice.plaintext, rpcCall(5, 'ListTasks', { page_size: 0, include_artifacts: 'yes' }));
     expect(snake.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['pageSize', 'includeArtifacts']);
     const history = await rpc(t, alice.plaintext, rpcCall(6, 'GetTask', { id: 'turn_x', history_length: -1 }));
     expect(history.body.error.data[0].fieldViolations).toEqual([{ field: 'historyLength', description: expect.any(String) }]);
-    const emptyParts = await rpc(t, alice.plaintext, rpcCall(7, 'SendMessage', { message: { message_id: 'm1', role: 'ROLE_USER', parts: [] } }));
+    const emptyParts = await rpc(
+      t,
+      alice.plaintext,
+      rpcCall(7, 'SendMessage', { message: { message_id: 'm1', role: 'ROLE_USER', parts: [] } }),
+    );
     expect(emptyParts.body.error.data[0].fieldViolations).toEqual([{ field: 'message.parts', description: expect.any(String) }]);
-    const twoMembers = await rpc(t, alice.plaintext, rpcCall(8, 'SendMessage', { message: { messageId: 'm1', role: 'user', parts: [{ text: 'a', data: {} }] } }));
-    expect(twoMembers.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.role', 'message.parts.0']);
-    const configuration = await rpc(t, alice.plaintext, rpcCall(9, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'a' }, { url: 'https://example.org/f' }] }, configuration: { history_length: -1, return_immediately: 'yes' } }));
-    expect(configuration.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual(['message.parts.1.url', 'configuration.returnImmediately', 'configuration.historyLength']);
+    const twoMembers = await rpc(
+      t,
+      alice.plaintext,
+      rpcCall(8, 'SendMessage', { message: { messageId: 'm1', role: 'user', parts: [{ text: 'a', data: {} }] } }),
+    );
+    expect(twoMembers.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual([
+      'message.role',
+      'message.parts.0',
+    ]);
+    const configuration = await rpc(
+      t,
+      alice.plaintext,
+      rpcCall(9, 'SendMessage', {
+        message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'a' }, { url: 'https://example.org/f' }] },
+        configuration: { history_length: -1, return_immediately: 'yes' },
+      }),
+    );
+    expect(configuration.body.error.data[0].fieldViolations.map((v: { field: string }) => v.field)).toEqual([
+      'message.parts.1.url',
+      'configuration.returnImmediately',
+      'configuration.historyLength',
+    ]);
   });
 
   test('params nested deeper than 64 levels are -32602 naming the limit (a data part 5,000 deep was -32603, a stack overflow); nothing is stored', async () => {
@@ -160,12 +214,22 @@ describe('A2A endpoint with keys', () => {
     const before = await tasks();
     /** Objects `levels` deep, as text: JSON.stringify itself would overflow on the deepest. */
     const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
-    const send = (message: string, extra = '') => rpcRaw(t, alice.plaintext, `{"jsonrpc":"2.0","id":21,"method":"SendMessage","params":{"message":${message}${extra}}}`);
+    const send = (message: string, extra = '') =>
+      rpcRaw(t, alice.plaintext, `{"jsonrpc":"2.0","id":21,"method":"SendMessage","params":{"message":${message}${extra}}}`);
     const withData = (levels: number) => `{"messageId":"m-deep","role":"ROLE_USER","parts":[{"data":${nested(levels)}}]}`;
     const tooDeep = (field: string) => ({
       jsonrpc: '2.0',
       id: 21,
-      error: { code: -32602, message: `${field}: must not be nested deeper than 64 levels`, data: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description: 'must not be nested deeper than 64 levels' }] }] },
+      error: {
+        code: -32602,
+        message: `${field}: must not be nested deeper than 64 levels`,
+        data: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [{ field, description: 'must not be nested deeper than 64 levels' }],
+          },
+        ],
+      },
     });
     for (const levels of [5000, 62]) expect((await send(withData(levels))).body).toEqual(tooDeep('message'));
     const metadata = `{"messageId":"m-deep","role":"ROLE_USER","parts":[{"text":"hi"}],"metadata":${nested(5000)}}`;
@@ -179,7 +243,10 @@ describe('A2A endpoint with keys', () => {
   test('an id JSON cannot carry exactly (beyond 2^53 - 1, or a fraction) is -32600 with id null, never echoed rounded', async () => {
     for (const id of ['12345678901234567890123', '9007199254740993', '-9007199254740992', '1.5', '1e400']) {
       const reply = await rpcRaw(t, alice.plaintext, `{"jsonrpc":"2.0","id":${id},"method":"GetExtendedAgentCard"}`);
-      expect({ id, body: reply.body }).toEqual({ id, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('integer') } } });
+      expect({ id, body: reply.body }).toEqual({
+        id,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('integer') } },
+      });
     }
     const largest = await rpcRaw(t, alice.plaintext, '{"jsonrpc":"2.0","id":9007199254740991,"method":"GetExtendedAgentCard"}');
     expect(largest.text).toMatch(/^\{"jsonrpc":"2.0","id":9007199254740991,"error":\{"code":-32004/);
@@ -193,29 +260,48 @@ describe('A2A endpoint with keys', () => {
     for (const historyLength of [1001, 5000, 2_147_483_647]) {
       expect((await rpc(t, alice.plaintext, rpcCall(3, 'GetTask', { id: 'turn_unknown', historyLength }))).body.error.code).toBe(-32001);
     }
-    expect((await rpc(t, alice.plaintext, rpcCall(4, 'GetTask', { id: 'turn_unknown', historyLength: 2_147_483_648 }))).body.error.code).toBe(-32602);
+    expect(
+      (await rpc(t, alice.plaintext, rpcCall(4, 'GetTask', { id: 'turn_unknown', historyLength: 2_147_483_648 }))).body.error.code,
+    ).toBe(-32602);
   });
 
   test('valid params reach the method: valid snake_case ListTasks is not refused as params', async () => {
-    const reply = await rpc(t, alice.plaintext, rpcCall(9, 'ListTasks', { page_size: 5, context_id: 'ctx', status_timestamp_after: '2026-01-01T00:00:00Z' }));
+    const reply = await rpc(
+      t,
+      alice.plaintext,
+      rpcCall(9, 'ListTasks', { page_size: 5, context_id: 'ctx', status_timestamp_after: '2026-01-01T00:00:00Z' }),
+    );
     expect(reply.body).toEqual({ jsonrpc: '2.0', id: 9, result: { tasks: [], nextPageToken: '', pageSize: 5, totalSize: 0 } });
   });
 
   test('the id comes back with its type: number stays number, string stays string', async () => {
     for (const id of [12, '12', 0, 'a-b']) {
       const reply = await rpc(t, alice.plaintext, rpcCall(id, 'GetExtendedAgentCard'));
-      expect(reply.body).toEqual({ jsonrpc: '2.0', id, error: { code: -32004, message: expect.any(String), data: errorInfo('UNSUPPORTED_OPERATION') } });
+      expect(reply.body).toEqual({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32004, message: expect.any(String), data: errorInfo('UNSUPPORTED_OPERATION') },
+      });
     }
   });
 
   test('capabilities the card does not declare answer the A2A errors for them', async () => {
     // Push configs are built (test/a2a-push.test.ts): an unknown task is -32001, not -32003.
-    for (const method of ['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig']) {
+    for (const method of [
+      'CreateTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfig',
+      'ListTaskPushNotificationConfigs',
+      'DeleteTaskPushNotificationConfig',
+    ]) {
       const reply = await rpc(t, alice.plaintext, rpcCall(1, method, { taskId: 't', id: 'p', url: 'https://example.org/hook' }));
       expect(reply.body.error).toEqual({ code: -32001, message: expect.any(String), data: errorInfo('TASK_NOT_FOUND') });
     }
     // Streaming is declared (test/a2a-stream.test.ts): an unknown task is -32001 before any stream.
-    expect((await rpc(t, alice.plaintext, rpcCall(3, 'SubscribeToTask', { id: 't' }))).body.error).toEqual({ code: -32001, message: expect.any(String), data: errorInfo('TASK_NOT_FOUND') });
+    expect((await rpc(t, alice.plaintext, rpcCall(3, 'SubscribeToTask', { id: 't' }))).body.error).toEqual({
+      code: -32001,
+      message: expect.any(String),
+      data: errorInfo('TASK_NOT_FOUND'),
+    });
   });
 
   test('A2A-Version: 1.0, 1.0.x and none are served; another version is -32009 with VERSION_NOT_SUPPORTED, echoing the id', async () => {
@@ -223,21 +309,47 @@ describe('A2A endpoint with keys', () => {
       const reply = await rpc(t, alice.plaintext, rpcCall(1, 'GetExtendedAgentCard'), { 'A2A-Version': version });
       expect(reply.body.error.code).toBe(-32004);
     }
-    for (const [version, id] of [['2.0', 'abc-1'], ['0.3', 5], ['99.0', 'x'], ['1', 0]] as const) {
+    for (const [version, id] of [
+      ['2.0', 'abc-1'],
+      ['0.3', 5],
+      ['99.0', 'x'],
+      ['1', 0],
+    ] as const) {
       const reply = await rpc(t, alice.plaintext, rpcCall(id, 'GetExtendedAgentCard'), { 'A2A-Version': version });
-      expect(reply.body).toEqual({ jsonrpc: '2.0', id, error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') } });
+      expect(reply.body).toEqual({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') },
+      });
     }
     // An id that cannot be echoed as sent: null, still -32009.
-    const unreadable = await rpcRaw(t, alice.plaintext, JSON.stringify({ jsonrpc: '2.0', id: 1.5, method: 'GetTask', params: { id: 't' } }), { 'A2A-Version': '2.0' });
-    expect(unreadable.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') } });
-    const query = await t.call('POST', '/a2a/v1', { token: alice.plaintext, query: { 'A2A-Version': '3.1' }, body: rpcCall('q-7', 'GetExtendedAgentCard') });
+    const unreadable = await rpcRaw(
+      t,
+      alice.plaintext,
+      JSON.stringify({ jsonrpc: '2.0', id: 1.5, method: 'GetTask', params: { id: 't' } }),
+      { 'A2A-Version': '2.0' },
+    );
+    expect(unreadable.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32009, message: expect.any(String), data: errorInfo('VERSION_NOT_SUPPORTED') },
+    });
+    const query = await t.call('POST', '/a2a/v1', {
+      token: alice.plaintext,
+      query: { 'A2A-Version': '3.1' },
+      body: rpcCall('q-7', 'GetExtendedAgentCard'),
+    });
     expect(query.body).toMatchObject({ id: 'q-7', error: { code: -32009 } });
   });
 
   test('an A2A 0.3 method without A2A-Version (a 0.3 client) is -32009 naming the version served; with 1.0 it does not exist (-32601)', async () => {
     for (const method of ['message/send', 'tasks/get', 'tasks/pushNotificationConfig/set']) {
       const reply = await rpcRaw(t, alice.plaintext, JSON.stringify(rpcCall('v03', method, { id: 't' })), { 'A2A-Version': '' });
-      expect(reply.body).toEqual({ jsonrpc: '2.0', id: 'v03', error: { code: -32009, message: expect.stringContaining('A2A 1.0'), data: errorInfo('VERSION_NOT_SUPPORTED') } });
+      expect(reply.body).toEqual({
+        jsonrpc: '2.0',
+        id: 'v03',
+        error: { code: -32009, message: expect.stringContaining('A2A 1.0'), data: errorInfo('VERSION_NOT_SUPPORTED') },
+      });
       const asOneZero = await rpc(t, alice.plaintext, rpcCall('v10', method, { id: 't' }), { 'A2A-Version': '1.0' });
       expect(asOneZero.body.error.code).toBe(-32601);
     }
@@ -245,17 +357,32 @@ describe('A2A endpoint with keys', () => {
 
   test('a body that is not JSON by its Content-Type is -32005', async () => {
     const reply = await rpcRaw(t, alice.plaintext, JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')), { 'content-type': 'text/plain' });
-    expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32005, message: expect.any(String), data: errorInfo('CONTENT_TYPE_NOT_SUPPORTED') } });
+    expect(reply.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32005, message: expect.any(String), data: errorInfo('CONTENT_TYPE_NOT_SUPPORTED') },
+    });
   });
 
   test('a body declared larger than the limit is refused at once (413, -32602) and the service keeps serving', async () => {
     const url = new URL('/a2a/v1', t.url);
     const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${alice.plaintext}`, 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) } }, (response) => {
-        let body = '';
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body }));
-      });
+      const request = http.request(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${alice.plaintext}`,
+            'content-type': 'application/json',
+            'content-length': String(200 * 1024 * 1024),
+          },
+        },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, body }));
+        },
+      );
       request.on('error', reject);
       request.write('{"jsonrpc":"2.0",');
     });
@@ -296,7 +423,17 @@ describe('A2A endpoint with keys', () => {
   test('a2a status prints every field', async () => {
     const status = await a2aCli(t, ['status']);
     expect(status.status).toBe(0);
-    for (const field of ['enabled:', 'owner:', 'owner plan/tier:', 'active keys:', 'file parts:', 'artifact inline limit:', 'bind host:', 'mounted:', 'authentication required:']) {
+    for (const field of [
+      'enabled:',
+      'owner:',
+      'owner plan/tier:',
+      'active keys:',
+      'file parts:',
+      'artifact inline limit:',
+      'bind host:',
+      'mounted:',
+      'authentication required:',
+    ]) {
       expect(status.stdout).toContain(field);
     }
     // The settings and keys are in the database now: no file is named.
@@ -318,11 +455,18 @@ describe('A2A mounting table', () => {
     expect(mountingOf({ ...base, host: '0.0.0.0', activeKeys: 1 })).toEqual({ mounted: true, authRequired: true });
     expect(mountingOf({ ...base, host: '0.0.0.0' })).toMatchObject({ mounted: false });
     expect(mountingOf({ ...base, host: '10.1.2.3' })).toMatchObject({ mounted: false });
-    expect(mountingOf({ ...base, ownerTier: 'free', activeKeys: 1 })).toMatchObject({ mounted: false, reason: expect.stringContaining('Pro') });
+    expect(mountingOf({ ...base, ownerTier: 'free', activeKeys: 1 })).toMatchObject({
+      mounted: false,
+      reason: expect.stringContaining('Pro'),
+    });
     expect(mountingOf({ ...base, ownerTier: null, activeKeys: 1 })).toMatchObject({ mounted: false });
     expect(mountingOf({ ...base, enabled: false, activeKeys: 1 })).toMatchObject({ mounted: false });
     // Every key revoked: still keyed (every request refused), never open; beyond loopback, refused.
-    expect(mountingOf({ ...base, everKeyed: true })).toMatchObject({ mounted: true, authRequired: true, warning: expect.stringContaining('revoked') });
+    expect(mountingOf({ ...base, everKeyed: true })).toMatchObject({
+      mounted: true,
+      authRequired: true,
+      warning: expect.stringContaining('revoked'),
+    });
     expect(mountingOf({ ...base, host: '0.0.0.0', everKeyed: true })).toMatchObject({ mounted: false });
   });
 
@@ -357,7 +501,9 @@ describe('A2A mounting table', () => {
       const key = await createA2aKey(t, 'live');
       expect((await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(401);
       expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
-      expect((await t.call('GET', '/.well-known/agent-card.json')).body).toMatchObject({ securityRequirements: [{ schemes: { bearer: { list: [] } } }] });
+      expect((await t.call('GET', '/.well-known/agent-card.json')).body).toMatchObject({
+        securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      });
 
       expect(await a2aCli(t, ['disable'])).toMatchObject({ status: 0 });
       expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject(noSuchEndpoint);
@@ -381,7 +527,11 @@ describe('A2A mounting table', () => {
       expect(await a2aCli(t, ['key', 'revoke', key.id])).toMatchObject({ status: 0 });
       for (const presented of [undefined, key.plaintext]) {
         const refused = await rpc(t, presented, rpcCall(1, 'GetExtendedAgentCard'));
-        expect({ presented, status: refused.status, body: refused.body }).toEqual({ presented, status: 401, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String) } } });
+        expect({ presented, status: refused.status, body: refused.body }).toEqual({
+          presented,
+          status: 401,
+          body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String) } },
+        });
       }
       const status = await a2aCli(t, ['status']);
       expect(status.stdout).toMatch(/active keys: +0/);
@@ -400,7 +550,10 @@ describe('A2A mounting table', () => {
       expect(reply.status).toBe(200);
       expect(reply.body.error.code).toBe(-32004);
       const rebound = await requestAs(t, 'evil.example', 'POST', '/a2a/v1', { body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')) });
-      expect(rebound).toEqual({ status: 403, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('localhost') } } });
+      expect(rebound).toEqual({
+        status: 403,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('localhost') } },
+      });
     } finally {
       await t.close();
     }
@@ -418,13 +571,25 @@ describe('A2A mounting table', () => {
         ['127.0.0.1.evil.example', {}],
       ] as [string, Record<string, string>][]) {
         const refused = await requestAs(t, host, 'POST', '/a2a/v1', { headers, body });
-        expect({ host, ...refused }).toEqual({ host, status: 403, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('localhost, 127.0.0.1 or [::1]') } } });
+        expect({ host, ...refused }).toEqual({
+          host,
+          status: 403,
+          body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('localhost, 127.0.0.1 or [::1]') } },
+        });
         const artifact = await requestAs(t, host, 'GET', '/a2a/v1/artifacts/turn_x/0', { headers });
-        expect({ host, ...artifact }).toEqual({ host, status: 403, body: { detail: expect.stringContaining('localhost, 127.0.0.1 or [::1]') } });
+        expect({ host, ...artifact }).toEqual({
+          host,
+          status: 403,
+          body: { detail: expect.stringContaining('localhost, 127.0.0.1 or [::1]') },
+        });
       }
       for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
         const served = await requestAs(t, host, 'POST', '/a2a/v1', { body });
-        expect({ host, ...served }).toEqual({ host, status: 200, body: { jsonrpc: '2.0', id: 7, result: expect.objectContaining({ tasks: [] }) } });
+        expect({ host, ...served }).toEqual({
+          host,
+          status: 200,
+          body: { jsonrpc: '2.0', id: 7, result: expect.objectContaining({ tasks: [] }) },
+        });
       }
     } finally {
       await t.close();
@@ -439,18 +604,34 @@ describe('A2A mounting table', () => {
       const card = await fetch(new URL('/.well-known/agent-card.json', local));
       expect(card.status).toBe(403);
       expect(await card.json()).toEqual({ detail: expect.stringContaining('listens beyond loopback') });
-      const endpoint = await fetch(new URL('/a2a/v1', local), { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')) });
+      const endpoint = await fetch(new URL('/a2a/v1', local), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')),
+      });
       expect(endpoint.status).toBe(403);
-      expect(await endpoint.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('listens beyond loopback') } });
+      expect(await endpoint.json()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: expect.stringContaining('listens beyond loopback') },
+      });
       const status = await a2aCli(t, ['status'], { HOST: '0.0.0.0' });
       expect(status.stdout).toMatch(/mounted: +no: .*listens beyond loopback/);
 
       // A key makes it answer at once, to keyed requests only.
       const key = await createA2aKey(t, 'remote');
       expect((await fetch(new URL('/.well-known/agent-card.json', local))).status).toBe(200);
-      const keyless = await fetch(new URL('/a2a/v1', local), { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')) });
+      const keyless = await fetch(new URL('/a2a/v1', local), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')),
+      });
       expect(keyless.status).toBe(401);
-      const keyed = await fetch(new URL('/a2a/v1', local), { method: 'POST', headers: { authorization: `Bearer ${key.plaintext}`, 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')) });
+      const keyed = await fetch(new URL('/a2a/v1', local), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.plaintext}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(rpcCall(1, 'GetExtendedAgentCard')),
+      });
       expect(keyed.status).toBe(200);
     } finally {
       await t.close();
@@ -468,7 +649,10 @@ describe('A2A mounting table', () => {
       const belowPro = await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'));
       expect(belowPro.status).toBe(403);
       expect(belowPro.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Pro') } });
-      expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject({ status: 403, body: { detail: expect.stringContaining('Pro') } });
+      expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject({
+        status: 403,
+        body: { detail: expect.stringContaining('Pro') },
+      });
       expect((await a2aCli(t, ['status'])).stdout).toMatch(/mounted: +no: .*below Pro/);
 
       await enableA2a(t, ['--owner', proOwner.email.toUpperCase()]);
@@ -493,7 +677,10 @@ describe('A2A settings files from before the database', () => {
     expect(secret).toMatch(/^[A-Za-z0-9]{40}$/);
     const digest = createHash('sha256').update(secret).digest('hex');
     fs.writeFileSync(path.join(dataDir, 'a2a.json'), JSON.stringify({ enabled: true, owner: 'admin@localhost' }));
-    fs.writeFileSync(path.join(dataDir, 'a2a-keys.json'), JSON.stringify({ keys: [{ id, label: 'old', createdAt: '2026-01-01T00:00:00.000Z', secretSha256: digest }] }));
+    fs.writeFileSync(
+      path.join(dataDir, 'a2a-keys.json'),
+      JSON.stringify({ keys: [{ id, label: 'old', createdAt: '2026-01-01T00:00:00.000Z', secretSha256: digest }] }),
+    );
     const t = await startTestApp({ DATA_DIR: dataDir });
     try {
       const key = `ldk_a2a_${id}_${secret}`;
@@ -505,7 +692,12 @@ describe('A2A settings files from before the database', () => {
       expect(await t.sql('select id, label, secret_sha256, created_at, revoked_at from a2a_keys')).toEqual([
         { id, label: 'old', secret_sha256: digest, created_at: new Date('2026-01-01T00:00:00.000Z'), revoked_at: null },
       ]);
-      expect(fs.readdirSync(dataDir).filter((name) => name.startsWith('a2a')).sort()).toEqual(['a2a-keys.json.imported', 'a2a.json.imported']);
+      expect(
+        fs
+          .readdirSync(dataDir)
+          .filter((name) => name.startsWith('a2a'))
+          .sort(),
+      ).toEqual(['a2a-keys.json.imported', 'a2a.json.imported']);
       expect((await a2aCli(t, ['key', 'list'])).stdout).toMatch(new RegExp(`^${id} +2026-01-01T00:00:00.000Z +active +old$`, 'm'));
     } finally {
       await t.close();

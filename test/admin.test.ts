@@ -12,9 +12,25 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** contracts §8, plus effective_tier (contracts §3). */
 const USER_MEMBERS = [
-  'user_id', 'email', 'name', 'phone', 'plan_code', 'plan_source', 'plan_expires_at', 'is_admin', 'disabled', 'domain',
-  'institution', 'institution_tier', 'institution_type', 'institution_name', 'storage_quota_bytes', 'storage_used_bytes',
-  'created_at', 'last_active_at', 'effective_tier',
+  'user_id',
+  'email',
+  'name',
+  'phone',
+  'plan_code',
+  'plan_source',
+  'plan_expires_at',
+  'is_admin',
+  'disabled',
+  'domain',
+  'institution',
+  'institution_tier',
+  'institution_type',
+  'institution_name',
+  'storage_quota_bytes',
+  'storage_used_bytes',
+  'created_at',
+  'last_active_at',
+  'effective_tier',
 ];
 
 let serial = 0;
@@ -79,10 +95,20 @@ describe('POST /api/admin/users', () => {
     });
 
     const byText = await created({ email: uniqueEmail(), name: 'Stanford Person', institution: 'stanford' });
-    expect(byText).toMatchObject({ institution: 'stanford', institution_name: 'Stanford University', institution_tier: 'r1', institution_type: 'university' });
+    expect(byText).toMatchObject({
+      institution: 'stanford',
+      institution_name: 'Stanford University',
+      institution_tier: 'r1',
+      institution_type: 'university',
+    });
 
     const unknown = await created({ email: uniqueEmail(), name: 'Nobody', institution: 'Institute of Nowhere' });
-    expect(unknown).toMatchObject({ institution: 'Institute of Nowhere', institution_name: null, institution_tier: null, institution_type: null });
+    expect(unknown).toMatchObject({
+      institution: 'Institute of Nowhere',
+      institution_name: null,
+      institution_tier: null,
+      institution_type: null,
+    });
 
     const bare = await created({ email: uniqueEmail(), name: 'Bare' });
     expect(bare).toMatchObject({ institution: null, institution_name: null, institution_tier: null, institution_type: null });
@@ -136,7 +162,8 @@ describe('GET /api/admin/users', () => {
     const free = await created({ email: uniqueEmail(mark), name: 'Free' });
     expect(pro).toMatchObject({ plan_code: 'pro', effective_tier: 'pro', storage_quota_bytes: 20 * GIB });
 
-    const only = async (query: Record<string, string>) => ((await listUsers(query)).body.items as { user_id: string }[]).map((u) => u.user_id);
+    const only = async (query: Record<string, string>) =>
+      ((await listUsers(query)).body.items as { user_id: string }[]).map((u) => u.user_id);
     expect(await only({ q: mark, plan_code: 'pro' })).toEqual([pro.user_id]);
     expect(await only({ q: mark, plan_code: 'lab' })).toEqual([lab.user_id]);
     expect(await only({ q: mark, plan_code: 'free' })).toEqual([free.user_id]);
@@ -294,7 +321,9 @@ describe('admin labs', () => {
     const labs = [];
     for (let i = 0; i < 3; i++) labs.push(await makeLab(t, { name: `${mark} Team ${i}` }));
     const other = await makeLab(t, { name: 'Someone Else' });
-    expect((await t.call('PATCH', `/api/admin/labs/${labs[0].id}`, { token: t.adminToken, body: { status: 'suspended' } })).status).toBe(200);
+    expect((await t.call('PATCH', `/api/admin/labs/${labs[0].id}`, { token: t.adminToken, body: { status: 'suspended' } })).status).toBe(
+      200,
+    );
 
     const all = await t.call('GET', '/api/admin/labs', { token: t.adminToken, query: { q: mark.toLowerCase() } });
     expect(all.status).toBe(200);
@@ -422,7 +451,8 @@ test('a client that walks away from sync/users does not leave a transaction open
   });
   const database = new URL(t.databaseUrl).pathname.slice(1);
   const open = async () =>
-    (await sql(`select count(*)::int as n from pg_stat_activity where datname = $1 and state like 'idle in transaction%'`, [database]))[0].n;
+    (await sql(`select count(*)::int as n from pg_stat_activity where datname = $1 and state like 'idle in transaction%'`, [database]))[0]
+      .n;
   for (let i = 0; i < 50 && (await open()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(await open()).toBe(0);
   await sql(`delete from users where id like 'usr_bulk_%'`);

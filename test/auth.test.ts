@@ -15,10 +15,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** The stored row of a presented token, found by its hash. */
 const tokenRow = async (token: string) =>
-  (await sql<{ id: string; kind: string; family_id: string | null; revoked_at: Date | null; used_at: Date | null }>(
-    'select id, kind, family_id, revoked_at, used_at from auth_tokens where secret_hash = $1',
-    [sha256(token)],
-  ))[0];
+  (
+    await sql<{ id: string; kind: string; family_id: string | null; revoked_at: Date | null; used_at: Date | null }>(
+      'select id, kind, family_id, revoked_at, used_at from auth_tokens where secret_hash = $1',
+      [sha256(token)],
+    )
+  )[0];
 
 const me = (token: string) => t.call('GET', '/api/me', { token });
 
@@ -46,7 +48,10 @@ async function login(user: TestUser): Promise<Pair> {
 
 describe('personal access tokens', () => {
   test('minted by an admin, work on /api/me, and are stored hashed', async () => {
-    const created = await t.call('POST', '/api/admin/users', { token: t.adminToken, body: { email: 'pat.owner@example.org', name: 'Pat Owner' } });
+    const created = await t.call('POST', '/api/admin/users', {
+      token: t.adminToken,
+      body: { email: 'pat.owner@example.org', name: 'Pat Owner' },
+    });
     expect(created.status).toBe(201);
     const userId = created.body.user_id as string;
 
@@ -109,7 +114,11 @@ describe('bad credentials are 401 with WWW-Authenticate: Bearer', () => {
       noCredential: await t.call('GET', '/api/me'),
     };
     for (const [name, reply] of Object.entries(replies)) {
-      expect({ name, status: reply.status, header: reply.headers.get('www-authenticate') }).toEqual({ name, status: 401, header: 'Bearer' });
+      expect({ name, status: reply.status, header: reply.headers.get('www-authenticate') }).toEqual({
+        name,
+        status: 401,
+        header: 'Bearer',
+      });
     }
 
     const last = user.token.at(-1)!;
@@ -152,12 +161,18 @@ describe('device flow (CLI login)', () => {
     // Approval needs a signed-in user.
     expect401(await t.call('POST', '/api/auth/cli/approve', { body: { user_code: userCode } }));
     // Unknown user code.
-    const unknown = await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: 'ZZZZ-ZZZZ' === userCode ? 'YYYY-YYYY' : 'ZZZZ-ZZZZ' } });
+    const unknown = await t.call('POST', '/api/auth/cli/approve', {
+      token: user.token,
+      body: { user_code: 'ZZZZ-ZZZZ' === userCode ? 'YYYY-YYYY' : 'ZZZZ-ZZZZ' },
+    });
     expect(unknown.status).toBe(404);
     expect((await t.call('POST', '/api/auth/cli/poll', { body: { device_code: deviceCode } })).body.status).toBe('pending');
 
     // Lower case, no dash.
-    const approved = await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: userCode.replace('-', '').toLowerCase() } });
+    const approved = await t.call('POST', '/api/auth/cli/approve', {
+      token: user.token,
+      body: { user_code: userCode.replace('-', '').toLowerCase() },
+    });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ user_code: userCode, status: 'approved' });
 
@@ -200,7 +215,9 @@ describe('device flow (CLI login)', () => {
     const started = await t.call('POST', '/api/auth/cli/start');
     await sql(`update device_logins set expires_at = now() - interval '1 second' where user_code = $1`, [started.body.user_code]);
     expect((await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } })).status).toBe(404);
-    expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(404);
+    expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(
+      404,
+    );
   });
 
   test('verification_url is the approval page on the host the CLI used (no PUBLIC_URL)', async () => {
@@ -217,7 +234,10 @@ describe('device flow (CLI login)', () => {
     const { device_code: deviceCode, user_code: userCode } = started.body as { device_code: string; user_code: string };
 
     expect401(await t.call('POST', '/api/auth/cli/deny', { body: { user_code: userCode } }));
-    const unknown = await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: userCode === 'ZZZZ-ZZZZ' ? 'YYYY-YYYY' : 'ZZZZ-ZZZZ' } });
+    const unknown = await t.call('POST', '/api/auth/cli/deny', {
+      token: user.token,
+      body: { user_code: userCode === 'ZZZZ-ZZZZ' ? 'YYYY-YYYY' : 'ZZZZ-ZZZZ' },
+    });
     expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 404, body: { detail: 'login request not found' } });
     const bad = await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: '' } });
     expect(bad.status).toBe(422);
@@ -225,7 +245,9 @@ describe('device flow (CLI login)', () => {
 
     const denied = await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: userCode.toLowerCase() } });
     expect({ status: denied.status, body: denied.body }).toEqual({ status: 200, body: { user_code: userCode, status: 'denied' } });
-    expect(await sql('select status, user_id from device_logins where user_code = $1', [userCode])).toEqual([{ status: 'denied', user_id: user.id }]);
+    expect(await sql('select status, user_id from device_logins where user_code = $1', [userCode])).toEqual([
+      { status: 'denied', user_id: user.id },
+    ]);
 
     for (let i = 0; i < 2; i++) {
       const polled = await t.call('POST', '/api/auth/cli/poll', { body: { device_code: deviceCode } });
@@ -234,7 +256,9 @@ describe('device flow (CLI login)', () => {
     // Decided once: approving or denying again finds no pending login.
     expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: userCode } })).status).toBe(404);
     expect((await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: userCode } })).status).toBe(404);
-    expect(await sql('select 1 from auth_tokens where family_id = (select id from device_logins where user_code = $1)', [userCode])).toHaveLength(0);
+    expect(
+      await sql('select 1 from auth_tokens where family_id = (select id from device_logins where user_code = $1)', [userCode]),
+    ).toHaveLength(0);
 
     // Once expired, a denied code is as unknown as any other.
     await sql(`update device_logins set expires_at = now() - interval '1 second' where user_code = $1`, [userCode]);
@@ -244,8 +268,12 @@ describe('device flow (CLI login)', () => {
   test('an approved login cannot be denied afterwards (404), and its poll still hands out the tokens', async () => {
     const user = await makeUser(t);
     const started = await t.call('POST', '/api/auth/cli/start');
-    expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(200);
-    expect((await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(404);
+    expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(
+      200,
+    );
+    expect((await t.call('POST', '/api/auth/cli/deny', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(
+      404,
+    );
     expect((await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } })).body.status).toBe('approved');
   });
 
@@ -253,16 +281,25 @@ describe('device flow (CLI login)', () => {
     const user = await makeUser(t);
     const started = await t.call('POST', '/graphql', { body: { query: 'mutation { authCliStart { deviceCode userCode } }' } });
     const { deviceCode, userCode } = started.body.data.authCliStart;
-    const denied = await t.call('POST', '/graphql', { token: user.token, body: { query: 'mutation ($c: String!) { authCliDeny(input: { userCode: $c }) { userCode status } }', variables: { c: userCode } } });
+    const denied = await t.call('POST', '/graphql', {
+      token: user.token,
+      body: { query: 'mutation ($c: String!) { authCliDeny(input: { userCode: $c }) { userCode status } }', variables: { c: userCode } },
+    });
     expect(denied.body).toEqual({ data: { authCliDeny: { userCode, status: 'denied' } } });
-    const polled = await t.call('POST', '/graphql', { body: { query: 'mutation ($d: String!) { authCliPoll(input: { deviceCode: $d }) { status } }', variables: { d: deviceCode } } });
-    expect(polled.body.errors).toEqual([expect.objectContaining({ message: 'login denied', extensions: { code: 'FORBIDDEN', status: 403 } })]);
+    const polled = await t.call('POST', '/graphql', {
+      body: { query: 'mutation ($d: String!) { authCliPoll(input: { deviceCode: $d }) { status } }', variables: { d: deviceCode } },
+    });
+    expect(polled.body.errors).toEqual([
+      expect.objectContaining({ message: 'login denied', extensions: { code: 'FORBIDDEN', status: 403 } }),
+    ]);
   });
 
   test('an approved but expired device code is 404 on poll', async () => {
     const user = await makeUser(t);
     const started = await t.call('POST', '/api/auth/cli/start');
-    expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(200);
+    expect((await t.call('POST', '/api/auth/cli/approve', { token: user.token, body: { user_code: started.body.user_code } })).status).toBe(
+      200,
+    );
     await sql(`update device_logins set expires_at = now() - interval '1 second' where user_code = $1`, [started.body.user_code]);
     expect((await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } })).status).toBe(404);
   });

@@ -71,7 +71,11 @@ function must(reply: Reply, status: number, what: string): Reply {
 }
 
 async function mintToken(userId: string): Promise<{ token_id: string; token: string }> {
-  const minted = must(await t.call('POST', `/api/admin/users/${userId}/tokens`, { token: t.adminToken, body: { label: 'matrix' } }), 201, 'mint token');
+  const minted = must(
+    await t.call('POST', `/api/admin/users/${userId}/tokens`, { token: t.adminToken, body: { label: 'matrix' } }),
+    201,
+    'mint token',
+  );
   return minted.body;
 }
 
@@ -162,7 +166,16 @@ function credentials(w: World, actor: Actor, area: Endpoint['area']): CallOption
 
 /** Who can see the lab at all: everyone else gets the 404 of a lab that does not exist. */
 const SEES_LAB = { outsider: 404, pending: 404, left: 404, rejected: 404 } as const;
-const ADMIN_ONLY: Record<SignedIn, number> = { outsider: 403, pending: 403, left: 403, rejected: 403, member: 403, mentor: 403, owner: 403, admin: 200 };
+const ADMIN_ONLY: Record<SignedIn, number> = {
+  outsider: 403,
+  pending: 403,
+  left: 403,
+  rejected: 403,
+  member: 403,
+  mentor: 403,
+  owner: 403,
+  admin: 200,
+};
 
 const lab = (w: World) => `/api/labs/${w.lab.id}`;
 
@@ -340,7 +353,11 @@ const ENDPOINTS: Endpoint[] = [
     path: () => '/api/admin/stats',
     outcomes: ADMIN_ONLY,
     check(reply) {
-      expect(reply.body).toMatchObject({ online_users: expect.any(Number), mau: expect.any(Number), registrations: { total: expect.any(Number) } });
+      expect(reply.body).toMatchObject({
+        online_users: expect.any(Number),
+        mau: expect.any(Number),
+        registrations: { total: expect.any(Number) },
+      });
     },
   },
   {
@@ -413,7 +430,11 @@ const ENDPOINTS: Endpoint[] = [
     body: () => ({ credits: 5, reason: 'matrix' }),
     outcomes: ADMIN_ONLY,
     check(reply) {
-      expect(reply.body).toEqual({ balance_credits: expect.any(Number), reserved_credits: 0, token_line: { tokens_in: 0, tokens_out: 0, credits: 0 } });
+      expect(reply.body).toEqual({
+        balance_credits: expect.any(Number),
+        reserved_credits: 0,
+        token_line: { tokens_in: 0, tokens_out: 0, credits: 0 },
+      });
     },
   },
   {
@@ -537,7 +558,13 @@ afterAll(async () => {
 
 test('the table covers every labs and admin users/labs/stats/segmentation route, each for every actor', () => {
   const adminReads = ['/api/admin/sync/users', '/api/admin/stats', '/api/admin/segmentation'];
-  const inScope = ROUTES.filter((r) => r.path.startsWith('/api/labs') || r.path.startsWith('/api/admin/users') || r.path.startsWith('/api/admin/labs') || adminReads.includes(r.path));
+  const inScope = ROUTES.filter(
+    (r) =>
+      r.path.startsWith('/api/labs') ||
+      r.path.startsWith('/api/admin/users') ||
+      r.path.startsWith('/api/admin/labs') ||
+      adminReads.includes(r.path),
+  );
   expect(ENDPOINTS.map((e) => `${e.method} ${e.route}`).sort()).toEqual(inScope.map((r) => `${r.method} ${r.path}`).sort());
   for (const endpoint of ENDPOINTS) expect(Object.keys(endpoint.outcomes).sort()).toEqual([...RELATED, 'admin'].sort());
   expect(notFoundBody).toEqual({ detail: 'lab not found' });

@@ -52,9 +52,16 @@ const BIG_FILE_CODE = 'open("outputs/big.bin", "wb").write(bytes(range(256)) * 6
 const ANSWER = 'Everything is in order.';
 
 const modelFallback = (request: SeenRequest): Step => {
-  const asked = request.body.messages.filter((m) => m.role === 'user').some((m) => typeof m.content === 'string' && m.content.includes(BIG_FILE_ASK));
+  const asked = request.body.messages
+    .filter((m) => m.role === 'user')
+    .some((m) => typeof m.content === 'string' && m.content.includes(BIG_FILE_ASK));
   if (asked && request.tools.some((tool) => tool.name === 'run_code') && request.toolResults.length === 0) {
-    return { kind: 'tools', calls: [{ id: 'call-big', name: 'run_code', input: { language: 'python', code: BIG_FILE_CODE } }], tokensIn: 11, tokensOut: 7 };
+    return {
+      kind: 'tools',
+      calls: [{ id: 'call-big', name: 'run_code', input: { language: 'python', code: BIG_FILE_CODE } }],
+      tokensIn: 11,
+      tokensOut: 7,
+    };
   }
   return { kind: 'answer', text: ANSWER, tokensIn: 13, tokensOut: 5 };
 };
@@ -82,7 +89,10 @@ async function stopServer(server: ChildServer | undefined): Promise<void> {
   const exited = new Promise<void>((resolve) => server.process.once('exit', () => resolve()));
   server.process.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
-  const hung = await Promise.race([exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 30_000)))]);
+  const hung = await Promise.race([
+    exited.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 30_000))),
+  ]);
   clearTimeout(timer);
   if (hung) await server.kill();
 }
@@ -129,7 +139,9 @@ async function timed(what: string, args: string[], env: Record<string, string>, 
   if (result.status === 0) {
     const manifest = readManifest(backupDir);
     const fileBytes = manifest.files.reduce((sum, file) => sum + file.bytes, 0);
-    console.log(`${what}: ${took} s wall; database.dump ${manifest.database.bytes} bytes, ${manifest.files.length} files of ${fileBytes} bytes`);
+    console.log(
+      `${what}: ${took} s wall; database.dump ${manifest.database.bytes} bytes, ${manifest.files.length} files of ${fileBytes} bytes`,
+    );
   }
   return result;
 }
@@ -169,7 +181,8 @@ function described(got: Got) {
   return { status: got.status, type, body };
 }
 
-const gql = async (server: ChildServer, token: string, queryText: string) => server.call('POST', '/graphql', { token, body: { query: queryText } });
+const gql = async (server: ChildServer, token: string, queryText: string) =>
+  server.call('POST', '/graphql', { token, body: { query: queryText } });
 
 // ---------------------------------------------------------------------------------------------
 // The data
@@ -206,57 +219,124 @@ async function buildData(server: ChildServer, cli: (args: string[]) => ReturnTyp
 
   // A session shared with the lab: records (with model usage), a figure, a later record, an annotation, a member's question, a summary.
   const shared = newSessionId('bk.shared');
-  const figure = { path: '/plots/growth.png', bytes: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256))]) };
+  const figure = {
+    path: '/plots/growth.png',
+    bytes: Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256)),
+    ]),
+  };
   const [r1, r2, r3] = [newUuid(), newUuid(), newUuid()];
-  ok('append shared', await server.call('PUT', `/api/trajectories/${encodeURIComponent(shared)}/append`, {
-    token: owner.token,
-    body: {
-      base_uuid: null,
-      lab_id: lab.id,
-      records: [
-        { uuid: r1, parentUuid: null, type: 'user', message: { content: 'Plot the growth curve' } },
-        { uuid: r2, parentUuid: r1, type: 'assistant', message: { content: [{ type: 'text', text: 'Here it is.' }, { type: 'image', path: figure.path }], usage: { input_tokens: 120, output_tokens: 30 } } },
-      ],
-    },
-  }));
-  ok('share', await server.call('PATCH', `/api/trajectories/${encodeURIComponent(shared)}/visibility`, { token: owner.token, body: { visibility: 'lab' } }));
+  ok(
+    'append shared',
+    await server.call('PUT', `/api/trajectories/${encodeURIComponent(shared)}/append`, {
+      token: owner.token,
+      body: {
+        base_uuid: null,
+        lab_id: lab.id,
+        records: [
+          { uuid: r1, parentUuid: null, type: 'user', message: { content: 'Plot the growth curve' } },
+          {
+            uuid: r2,
+            parentUuid: r1,
+            type: 'assistant',
+            message: {
+              content: [
+                { type: 'text', text: 'Here it is.' },
+                { type: 'image', path: figure.path },
+              ],
+              usage: { input_tokens: 120, output_tokens: 30 },
+            },
+          },
+        ],
+      },
+    }),
+  );
+  ok(
+    'share',
+    await server.call('PATCH', `/api/trajectories/${encodeURIComponent(shared)}/visibility`, {
+      token: owner.token,
+      body: { visibility: 'lab' },
+    }),
+  );
   const form = new FormData();
   form.append('canonical_path', figure.path);
   form.append('mime', 'image/png');
   form.append('file', new Blob([figure.bytes], { type: 'image/png' }), 'growth.png');
-  const uploaded = await fetch(new URL(`/api/trajectories/${encodeURIComponent(shared)}/figures/upload`, server.url), { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+  const uploaded = await fetch(new URL(`/api/trajectories/${encodeURIComponent(shared)}/figures/upload`, server.url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.token}` },
+    body: form,
+  });
   ok('figure upload', { status: uploaded.status, text: await uploaded.text() });
-  ok('append shared 2', await server.call('PUT', `/api/trajectories/${encodeURIComponent(shared)}/append`, {
-    token: owner.token,
-    body: { base_uuid: r2, records: [{ uuid: r3, parentUuid: r2, type: 'user', message: { content: 'Thanks, looks right.' } }] },
-  }));
-  ok('annotate', await server.call('POST', `/api/trajectories/${encodeURIComponent(shared)}/annotations`, { token: owner.token, body: { record_uuid: r2, body: 'Check the axis units.' } }), 201);
-  ok('discuss', await server.call('POST', `/api/trajectories/${encodeURIComponent(shared)}/discuss`, { token: member.token, body: { question: 'What does the plot show?' } }));
+  ok(
+    'append shared 2',
+    await server.call('PUT', `/api/trajectories/${encodeURIComponent(shared)}/append`, {
+      token: owner.token,
+      body: { base_uuid: r2, records: [{ uuid: r3, parentUuid: r2, type: 'user', message: { content: 'Thanks, looks right.' } }] },
+    }),
+  );
+  ok(
+    'annotate',
+    await server.call('POST', `/api/trajectories/${encodeURIComponent(shared)}/annotations`, {
+      token: owner.token,
+      body: { record_uuid: r2, body: 'Check the axis units.' },
+    }),
+    201,
+  );
+  ok(
+    'discuss',
+    await server.call('POST', `/api/trajectories/${encodeURIComponent(shared)}/discuss`, {
+      token: member.token,
+      body: { question: 'What does the plot show?' },
+    }),
+  );
 
   // A private session of three records.
   const priv = newSessionId('bk.private');
   const uuids = [newUuid(), newUuid(), newUuid()];
-  ok('append private', await server.call('PUT', `/api/trajectories/${encodeURIComponent(priv)}/append`, {
-    token: owner.token,
-    headers: { 'X-Client-Kind': 'cli' },
-    body: {
-      base_uuid: null,
-      records: uuids.map((uuid, i) => ({ uuid, parentUuid: i ? uuids[i - 1] : null, type: i % 2 ? 'assistant' : 'user', message: { content: `step ${i} ✓ \u00e9`, ...(i % 2 ? { usage: { input_tokens: 40 + i, output_tokens: 9 } } : {}) } })),
-    },
-  }));
+  ok(
+    'append private',
+    await server.call('PUT', `/api/trajectories/${encodeURIComponent(priv)}/append`, {
+      token: owner.token,
+      headers: { 'X-Client-Kind': 'cli' },
+      body: {
+        base_uuid: null,
+        records: uuids.map((uuid, i) => ({
+          uuid,
+          parentUuid: i ? uuids[i - 1] : null,
+          type: i % 2 ? 'assistant' : 'user',
+          message: { content: `step ${i} ✓ \u00e9`, ...(i % 2 ? { usage: { input_tokens: 40 + i, output_tokens: 9 } } : {}) },
+        })),
+      },
+    }),
+  );
 
   // A desktop release: the binary, then its manifest.
-  const release = { product: 'desktop', version: '1.2.3', filename: 'labdesk-1.2.3.AppImage', bytes: Buffer.from(Array.from({ length: 64 * 1024 + 17 }, (_, i) => (i * 31 + 5) % 256)) };
+  const release = {
+    product: 'desktop',
+    version: '1.2.3',
+    filename: 'labdesk-1.2.3.AppImage',
+    bytes: Buffer.from(Array.from({ length: 64 * 1024 + 17 }, (_, i) => (i * 31 + 5) % 256)),
+  };
   const put = await fetch(new URL(`/admin/api/release/${release.product}/files/${release.version}/${release.filename}`, server.url), {
     method: 'PUT',
     headers: { authorization: `Bearer ${RELEASE_TOKEN}`, 'content-type': 'application/octet-stream' },
     body: release.bytes,
   });
   ok('release file', { status: put.status, text: await put.text() }, 201);
-  ok('release manifest', await server.call('PUT', `/admin/api/release/${release.product}/manifest`, {
-    token: RELEASE_TOKEN,
-    body: { version: release.version, notes: 'Backed up and restored', pub_date: '2026-01-02T03:04:05.000Z', files: [{ filename: release.filename, size: release.bytes.length, signature: 'sig-appimage', platform: 'linux', arch: 'x64' }] },
-  }));
+  ok(
+    'release manifest',
+    await server.call('PUT', `/admin/api/release/${release.product}/manifest`, {
+      token: RELEASE_TOKEN,
+      body: {
+        version: release.version,
+        notes: 'Backed up and restored',
+        pub_date: '2026-01-02T03:04:05.000Z',
+        files: [{ filename: release.filename, size: release.bytes.length, signature: 'sig-appimage', platform: 'linux', arch: 'x64' }],
+      },
+    }),
+  );
 
   // The model catalog as an admin replaced it (kept in the database).
   const shipped = (await server.call('GET', '/admin/api/public/models')).body;
@@ -266,7 +346,13 @@ async function buildData(server: ChildServer, cli: (args: string[]) => ReturnTyp
   // not call it (only its address must resolve): a loopback address nothing listens on will do,
   // which takes allow_private, which only an admin may set.
   const agentId = 'peer';
-  ok('outbound agent', await server.call('POST', '/api/a2a/agents', { token: ADMIN_TOKEN, body: { id: agentId, name: 'A peer', url: 'http://127.0.0.1:9/a2a', api_key: 'peer-secret-key-0123456789', allow_private: true } }));
+  ok(
+    'outbound agent',
+    await server.call('POST', '/api/a2a/agents', {
+      token: ADMIN_TOKEN,
+      body: { id: agentId, name: 'A peer', url: 'http://127.0.0.1:9/a2a', api_key: 'peer-secret-key-0123456789', allow_private: true },
+    }),
+  );
 
   // A2A: enabled, a key, a completed task, and (with the sandbox) one whose output file is an artifact on disk.
   expect(await cli(['a2a', 'enable'])).toMatchObject({ status: 0 });
@@ -281,7 +367,13 @@ async function buildData(server: ChildServer, cli: (args: string[]) => ReturnTyp
     const waiting = await rpc(server, key.plaintext, rpcCall(2, 'SendMessage', { message: userMessage(BIG_FILE_ASK) }));
     expect(waiting.body.result?.task?.status?.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const taskId = waiting.body.result.task.id as string;
-    const decided = await rpc(server, key.plaintext, rpcCall(3, 'SendMessage', { message: { messageId: newMessageId(), role: 'ROLE_USER', taskId, parts: [{ data: { decision: 'allow_once' } }] } }));
+    const decided = await rpc(
+      server,
+      key.plaintext,
+      rpcCall(3, 'SendMessage', {
+        message: { messageId: newMessageId(), role: 'ROLE_USER', taskId, parts: [{ data: { decision: 'allow_once' } }] },
+      }),
+    );
     const done = decided.body.result?.task;
     expect(done?.status?.state).toBe('TASK_STATE_COMPLETED');
     const part = done.artifacts.flatMap((a: { parts: { url?: string }[] }) => a.parts).find((p: { url?: string }) => p.url);
@@ -295,11 +387,15 @@ async function buildData(server: ChildServer, cli: (args: string[]) => ReturnTyp
   // The summaries the model writes (jobs, queued by the first read): waited for, so nothing is
   // queued when the backup is taken and the reads find them ready on both servers.
   for (const id of [shared, priv]) {
-    await until(`the summary of ${id} to be ready`, async () => {
-      const summary = await server.call('GET', `/api/trajectories/${encodeURIComponent(id)}/summary`, { token: owner.token });
-      if (summary.body?.status === 'failed') throw new Error(`summary failed: ${summary.text}`);
-      return summary.body?.status === 'ready';
-    }, { seconds: 60, intervalMs: 100 });
+    await until(
+      `the summary of ${id} to be ready`,
+      async () => {
+        const summary = await server.call('GET', `/api/trajectories/${encodeURIComponent(id)}/summary`, { token: owner.token });
+        if (summary.body?.status === 'failed') throw new Error(`summary failed: ${summary.text}`);
+        return summary.body?.status === 'ready';
+      },
+      { seconds: 60, intervalMs: 100 },
+    );
   }
 
   return { owner, member, lab: { id: lab.id, code: lab.code }, shared, private: priv, figure, release, agentId, key, tasks, artifact };
@@ -320,7 +416,11 @@ const STRIPPED_KEYS = new Set(['last_active_at']);
 function stripped(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripped);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !STRIPPED_KEYS.has(key)).map(([key, item]) => [key, stripped(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !STRIPPED_KEYS.has(key))
+      .map(([key, item]) => [key, stripped(item)]),
+  );
 }
 
 /**
@@ -357,10 +457,14 @@ async function reads(server: ChildServer, w: World): Promise<Record<string, unkn
   out['admin stats (clock-free part)'] = { ...stats, body: statsWithoutClock(stats.body) };
   // The A2A contexts' trajectories, owned by the A2A owner (the admin).
   const a2aSessions = await read('admin a2a trajectories', '/api/trajectories?source=a2a&limit=100', ADMIN_TOKEN);
-  for (const item of (a2aSessions.body as { items?: { session_id: string }[] })?.items ?? []) await read(`a2a trajectory ${item.session_id}`, s(item.session_id), ADMIN_TOKEN);
+  for (const item of (a2aSessions.body as { items?: { session_id: string }[] })?.items ?? [])
+    await read(`a2a trajectory ${item.session_id}`, s(item.session_id), ADMIN_TOKEN);
 
   // The lab owner and the member.
-  for (const [who, user] of [['owner', w.owner], ['member', w.member]] as const) {
+  for (const [who, user] of [
+    ['owner', w.owner],
+    ['member', w.member],
+  ] as const) {
     await read(`${who} me`, '/api/me', user.token);
     await read(`${who} labs`, '/api/labs', user.token);
     await read(`${who} lab`, `/api/labs/${w.lab.id}`, user.token);
@@ -371,7 +475,10 @@ async function reads(server: ChildServer, w: World): Promise<Record<string, unkn
     await read(`${who} trajectories`, '/api/trajectories?limit=100&include_archived=true', user.token);
     await read(`${who} lab trajectories`, `/api/trajectories?lab_id=${w.lab.id}&limit=100`, user.token);
     await read(`${who} shared trajectories`, `/api/trajectories?lab_id=${w.lab.id}&shared_only=true`, user.token);
-    for (const [name, id] of [['shared', w.shared], ['private', w.private]] as const) {
+    for (const [name, id] of [
+      ['shared', w.shared],
+      ['private', w.private],
+    ] as const) {
       await read(`${who} ${name} records`, s(id), user.token);
       await read(`${who} ${name} records (download)`, `${s(id)}?download=true`, user.token);
       await read(`${who} ${name} records (cloud client)`, s(id), user.token, { 'X-Client-Kind': 'cloud' });
@@ -387,7 +494,13 @@ async function reads(server: ChildServer, w: World): Promise<Record<string, unkn
     const blob = location ? described(await get(server, location.pathname + location.search)) : null;
     // The query string (expires, type, signature) is stripped: a signed URL is minted per request,
     // valid 5 minutes from then, so two reads never give the same one. The bytes it serves are compared.
-    out[`${who} figure`] = { status: raw.status, cacheControl: raw.cacheControl, location: location && `${location.origin}${location.pathname}`, query: location && [...location.searchParams.keys()].sort(), blob };
+    out[`${who} figure`] = {
+      status: raw.status,
+      cacheControl: raw.cacheControl,
+      location: location && `${location.origin}${location.pathname}`,
+      query: location && [...location.searchParams.keys()].sort(),
+      blob,
+    };
     await read(`${who} compute credits`, '/api/compute/credits', user.token);
     await read(`${who} compute plan`, '/api/compute/plans/current', user.token);
     await read(`${who} compute session`, '/api/compute/sessions/current', user.token);
@@ -446,11 +559,21 @@ const NOT_200: Record<string, number> = {
 
 /** The reads of the source, checked to be about the data (not 401s or empty lists), so that equal means something. */
 function expectMeaningful(before: Record<string, any>, w: World) {
-  const notOk = Object.fromEntries(Object.entries(before).filter(([, value]) => value.status !== 200).map(([label, value]) => [label, value.status]));
+  const notOk = Object.fromEntries(
+    Object.entries(before)
+      .filter(([, value]) => value.status !== 200)
+      .map(([label, value]) => [label, value.status]),
+  );
   expect(notOk).toEqual(NOT_200);
-  expect(before['owner figure']).toMatchObject({ location: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/blobs/sha256/${sha256(w.figure.bytes)}$`)), blob: { status: 200, body: { bytes: w.figure.bytes.length, sha256: sha256(w.figure.bytes) } } });
+  expect(before['owner figure']).toMatchObject({
+    location: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/blobs/sha256/${sha256(w.figure.bytes)}$`)),
+    blob: { status: 200, body: { bytes: w.figure.bytes.length, sha256: sha256(w.figure.bytes) } },
+  });
   expect(before['member figure']).toMatchObject({ blob: { status: 200, body: { sha256: sha256(w.figure.bytes) } } });
-  expect(before['release download']).toMatchObject({ status: 200, body: { bytes: w.release.bytes.length, sha256: sha256(w.release.bytes) } });
+  expect(before['release download']).toMatchObject({
+    status: 200,
+    body: { bytes: w.release.bytes.length, sha256: sha256(w.release.bytes) },
+  });
   expect(before['owner shared records'].body.records).toHaveLength(3);
   expect(before['owner private records'].body.records).toHaveLength(3);
   expect(before['owner lab'].body.members.length).toBeGreaterThanOrEqual(2);
@@ -459,24 +582,28 @@ function expectMeaningful(before: Record<string, any>, w: World) {
   expect(before['member lab preview'].body).toMatchObject({ name: 'Backup Lab' });
   expect(before['admin a2a trajectories'].body.items.length).toBeGreaterThanOrEqual(1);
   expect(before['admin stats (clock-free part)'].body).toMatchObject({ registrations_total: expect.any(Number), plans: expect.any(Array) });
-  expect(before['owner shared annotations'].body.items).toEqual(expect.arrayContaining([expect.objectContaining({ body: 'Check the axis units.' })]));
+  expect(before['owner shared annotations'].body.items).toEqual(
+    expect.arrayContaining([expect.objectContaining({ body: 'Check the axis units.' })]),
+  );
   expect(before['owner shared summary'].body).toMatchObject({ status: 'ready', summary: { text: ANSWER } });
   expect(before['owner private summary'].body).toMatchObject({ status: 'ready', summary: { text: ANSWER } });
   expect(before['admin outbound agent'].body).toMatchObject({ id: w.agentId, name: 'A peer' });
   expect(before['a2a ListTasks']).toMatchObject({ status: 200, body: { result: { tasks: expect.any(Array) } } });
   expect((before['a2a ListTasks'] as any).body.result.tasks).toHaveLength(w.tasks.length);
-  for (const id of w.tasks) expect(before[`a2a GetTask ${id}`]).toMatchObject({ body: { result: { id, status: { state: 'TASK_STATE_COMPLETED' } } } });
+  for (const id of w.tasks)
+    expect(before[`a2a GetTask ${id}`]).toMatchObject({ body: { result: { id, status: { state: 'TASK_STATE_COMPLETED' } } } });
   if (w.artifact) expect(before['a2a artifact']).toMatchObject({ status: 200, body: { bytes: BIG_FILE.length, sha256: sha256(BIG_FILE) } });
 }
 
-const downloadsOf = (reads: Record<string, any>) => (reads['release download counts'].body.data.releaseFiles as { downloads: number }[])[0].downloads;
+const downloadsOf = (reads: Record<string, any>) =>
+  (reads['release download counts'].body.data.releaseFiles as { downloads: number }[])[0].downloads;
 
 /**
  * The source's reads downloaded the release file once more after reading its count: waits until
  * that download is counted (the count is written after the bytes are sent), so the backup holds it.
  */
 async function untilReadDownloadCounted(server: ChildServer, before: Record<string, any>, w: World) {
-  await until('the reads\' download to be counted', async () => {
+  await until("the reads' download to be counted", async () => {
     const counts = await gql(server, ADMIN_TOKEN, `query { releaseFiles(product: "${w.release.product}") { downloads } }`);
     return counts.body.data.releaseFiles[0].downloads === downloadsOf(before) + 1;
   });
@@ -484,7 +611,8 @@ async function untilReadDownloadCounted(server: ChildServer, before: Record<stri
 
 /** Equal reads, but for the download counts, which the source's own reads moved on by one download of the release file. */
 function expectSameReads(after: Record<string, any>, before: Record<string, any>, w: World) {
-  const counted = (reads: Record<string, any>) => reads['release download counts'].body.data.releaseFiles as { filename: string; version: string; downloads: number }[];
+  const counted = (reads: Record<string, any>) =>
+    reads['release download counts'].body.data.releaseFiles as { filename: string; version: string; downloads: number }[];
   expect(counted(before)).toEqual([{ filename: w.release.filename, version: w.release.version, downloads: expect.any(Number) }]);
   expect(counted(after)).toEqual(counted(before).map((file) => ({ ...file, downloads: file.downloads + 1 })));
   const { 'release download counts': _a, ...restAfter } = after;
@@ -495,7 +623,10 @@ function expectSameReads(after: Record<string, any>, before: Record<string, any>
 /** After restore, the A2A key still works: a new task completes through the model. */
 async function expectKeyWorks(server: ChildServer, w: World) {
   const sent = await rpc(server, w.key.plaintext, rpcCall(9, 'SendMessage', { message: userMessage('Are you back?') }));
-  expect(sent.body.result?.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [expect.objectContaining({ parts: [{ text: ANSWER }] })] });
+  expect(sent.body.result?.task).toMatchObject({
+    status: { state: 'TASK_STATE_COMPLETED' },
+    artifacts: [expect.objectContaining({ parts: [{ text: ANSWER }] })],
+  });
   const listed = await rpc(server, w.key.plaintext, rpcCall(10, 'ListTasks', {}));
   expect(listed.body.result.tasks).toHaveLength(w.tasks.length + 1);
   // And a wrong key is still refused (the key check is real, not open).
@@ -556,15 +687,32 @@ describeOnce('backup and restore on the embedded default database (DATA_DIR, no 
     expect(backup).toMatchObject({ status: 0, stdout: expect.stringContaining(`backup written to ${backupDir}`) });
     expect((await source.call('GET', '/readyz')).status).toBe(200);
     const manifest = readManifest(backupDir);
-    expect(manifest).toMatchObject({ format: 'labdesk-backup/1', blobStore: 'file', database: { path: 'database.dump', source: 'embedded' } });
+    expect(manifest).toMatchObject({
+      format: 'labdesk-backup/1',
+      blobStore: 'file',
+      database: { path: 'database.dump', source: 'embedded' },
+    });
     const paths = manifest.files.map((file) => file.path);
-    expect(manifest.files).toEqual(expect.arrayContaining([expect.objectContaining({ sha256: sha256(world.figure.bytes), bytes: world.figure.bytes.length })]));
-    expect(manifest.files).toEqual(expect.arrayContaining([expect.objectContaining({ sha256: sha256(world.release.bytes), bytes: world.release.bytes.length })]));
+    expect(manifest.files).toEqual(
+      expect.arrayContaining([expect.objectContaining({ sha256: sha256(world.figure.bytes), bytes: world.figure.bytes.length })]),
+    );
+    expect(manifest.files).toEqual(
+      expect.arrayContaining([expect.objectContaining({ sha256: sha256(world.release.bytes), bytes: world.release.bytes.length })]),
+    );
     expect(paths.every((p) => p.startsWith('files/blobs/') || p.startsWith('files/a2a-artifacts/'))).toBe(true);
-    if (world.artifact) expect(manifest.files).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(/^files\/a2a-artifacts\//), sha256: sha256(BIG_FILE) })]));
-    for (const file of [manifest.database, ...manifest.files]) expect(sha256(fs.readFileSync(path.join(backupDir, file.path)))).toBe(file.sha256);
+    if (world.artifact)
+      expect(manifest.files).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ path: expect.stringMatching(/^files\/a2a-artifacts\//), sha256: sha256(BIG_FILE) }),
+        ]),
+      );
+    for (const file of [manifest.database, ...manifest.files])
+      expect(sha256(fs.readFileSync(path.join(backupDir, file.path)))).toBe(file.sha256);
     // A backup never overwrites: the same directory again is refused.
-    expect(await runLabdesk(['backup', '--out', backupDir], { DATA_DIR: sourceDir, LOG_LEVEL: 'silent', ...noDatabaseUrl })).toMatchObject({ status: 2, stderr: expect.stringContaining('is not empty') });
+    expect(await runLabdesk(['backup', '--out', backupDir], { DATA_DIR: sourceDir, LOG_LEVEL: 'silent', ...noDatabaseUrl })).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('is not empty'),
+    });
     await stopServer(source);
   }, 300_000);
 
@@ -577,7 +725,12 @@ describeOnce('backup and restore on the embedded default database (DATA_DIR, no 
   }, 60_000);
 
   test('restored into a new DATA_DIR, a service started as usual answers every read the same; the A2A key works', async () => {
-    const restore = await timed('restore (embedded)', ['restore', '--from', backupDir], { DATA_DIR: targetDir, ...noDatabaseUrl }, backupDir);
+    const restore = await timed(
+      'restore (embedded)',
+      ['restore', '--from', backupDir],
+      { DATA_DIR: targetDir, ...noDatabaseUrl },
+      backupDir,
+    );
     expect(restore).toMatchObject({ status: 0, stdout: expect.stringContaining(`restored into ${targetDir}`) });
     target = await startChildServer({ ...serviceSettings(fake), ...noDatabaseUrl, DATA_DIR: targetDir });
     const after = await reads(target, world);
@@ -590,7 +743,10 @@ describeOnce('backup and restore on the embedded default database (DATA_DIR, no 
     for (const dir of [targetDir, sourceDir]) {
       const was = listing(dir);
       const result = await runLabdesk(['restore', '--from', backupDir], { DATA_DIR: dir, LOG_LEVEL: 'silent', ...noDatabaseUrl });
-      expect(result).toMatchObject({ status: 2, stderr: expect.stringMatching(/is not empty: restore into a new DATA_DIR|already holds a database/) });
+      expect(result).toMatchObject({
+        status: 2,
+        stderr: expect.stringMatching(/is not empty: restore into a new DATA_DIR|already holds a database/),
+      });
       expect(listing(dir)).toEqual(was);
     }
     // A DATA_DIR holding only a database (no files yet) is refused too.
@@ -598,7 +754,9 @@ describeOnce('backup and restore on the embedded default database (DATA_DIR, no 
     fs.mkdirSync(path.join(onlyDatabase, 'pg'), { recursive: true });
     fs.writeFileSync(path.join(onlyDatabase, 'pg', 'PG_VERSION'), '15\n');
     const was = listing(onlyDatabase);
-    expect(await runLabdesk(['restore', '--from', backupDir], { DATA_DIR: onlyDatabase, LOG_LEVEL: 'silent', ...noDatabaseUrl })).toMatchObject({ status: 2, stderr: expect.stringContaining('already holds a database') });
+    expect(
+      await runLabdesk(['restore', '--from', backupDir], { DATA_DIR: onlyDatabase, LOG_LEVEL: 'silent', ...noDatabaseUrl }),
+    ).toMatchObject({ status: 2, stderr: expect.stringContaining('already holds a database') });
     expect(listing(onlyDatabase)).toEqual(was);
   }, 60_000);
 });
@@ -626,12 +784,24 @@ describeOnce('backup and restore on DATABASE_URL', () => {
     emptyDatabases.push(name);
     return withDatabase(adminUrl, name);
   }
-  const tableCount = async (url: string) => (await query<{ n: number }>(url, `select count(*)::int as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`))[0].n;
+  const tableCount = async (url: string) =>
+    (
+      await query<{ n: number }>(
+        url,
+        `select count(*)::int as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`,
+      )
+    )[0].n;
   /** What a restore would change in a database: its tables and their row counts. */
   async function fingerprint(url: string) {
-    const tables = await query<{ schemaname: string; tablename: string }>(url, `select schemaname, tablename from pg_tables where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2`);
+    const tables = await query<{ schemaname: string; tablename: string }>(
+      url,
+      `select schemaname, tablename from pg_tables where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2`,
+    );
     const rows: Record<string, number> = {};
-    for (const { schemaname, tablename } of tables) rows[`${schemaname}.${tablename}`] = (await query<{ n: number }>(url, `select count(*)::int as n from "${schemaname}"."${tablename}"`))[0].n;
+    for (const { schemaname, tablename } of tables)
+      rows[`${schemaname}.${tablename}`] = (
+        await query<{ n: number }>(url, `select count(*)::int as n from "${schemaname}"."${tablename}"`)
+      )[0].n;
     return rows;
   }
 
@@ -663,13 +833,33 @@ describeOnce('backup and restore on DATABASE_URL', () => {
     expectMeaningful(before, world);
     await untilReadDownloadCounted(source, before, world);
 
-    const backup = await timed('backup (DATABASE_URL)', ['backup', '--out', backupDir], { DATA_DIR: sourceDir, DATABASE_URL: sourceDb!.url }, backupDir);
+    const backup = await timed(
+      'backup (DATABASE_URL)',
+      ['backup', '--out', backupDir],
+      { DATA_DIR: sourceDir, DATABASE_URL: sourceDb!.url },
+      backupDir,
+    );
     expect(backup).toMatchObject({ status: 0, stdout: expect.stringContaining(`backup written to ${backupDir}`) });
     const manifest = readManifest(backupDir);
-    expect(manifest).toMatchObject({ format: 'labdesk-backup/1', blobStore: 'file', database: { path: 'database.dump', source: 'external' } });
-    expect(manifest.files).toEqual(expect.arrayContaining([expect.objectContaining({ sha256: sha256(world.figure.bytes) }), expect.objectContaining({ sha256: sha256(world.release.bytes) })]));
-    if (world.artifact) expect(manifest.files).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(/^files\/a2a-artifacts\//), sha256: sha256(BIG_FILE) })]));
-    for (const file of [manifest.database, ...manifest.files]) expect(sha256(fs.readFileSync(path.join(backupDir, file.path)))).toBe(file.sha256);
+    expect(manifest).toMatchObject({
+      format: 'labdesk-backup/1',
+      blobStore: 'file',
+      database: { path: 'database.dump', source: 'external' },
+    });
+    expect(manifest.files).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ sha256: sha256(world.figure.bytes) }),
+        expect.objectContaining({ sha256: sha256(world.release.bytes) }),
+      ]),
+    );
+    if (world.artifact)
+      expect(manifest.files).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ path: expect.stringMatching(/^files\/a2a-artifacts\//), sha256: sha256(BIG_FILE) }),
+        ]),
+      );
+    for (const file of [manifest.database, ...manifest.files])
+      expect(sha256(fs.readFileSync(path.join(backupDir, file.path)))).toBe(file.sha256);
     await stopServer(source);
   }, 300_000);
 
@@ -690,21 +880,37 @@ describeOnce('backup and restore on DATABASE_URL', () => {
     expect(Object.keys(was).length).toBeGreaterThan(0);
     const emptyDir = path.join(root, 'empty-data-dir');
     fs.mkdirSync(emptyDir);
-    const refused = await runLabdesk(['restore', '--from', backupDir], { DATA_DIR: emptyDir, DATABASE_URL: migratedDb.url, LOG_LEVEL: 'silent' });
-    expect(refused).toMatchObject({ status: 2, stderr: expect.stringMatching(/the database already has \d+ tables: restore into an empty database/) });
+    const refused = await runLabdesk(['restore', '--from', backupDir], {
+      DATA_DIR: emptyDir,
+      DATABASE_URL: migratedDb.url,
+      LOG_LEVEL: 'silent',
+    });
+    expect(refused).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/the database already has \d+ tables: restore into an empty database/),
+    });
     expect(await fingerprint(migratedDb.url)).toEqual(was);
     expect(fs.readdirSync(emptyDir)).toEqual([]);
 
     // An empty database, but the source's DATA_DIR (blobs there already).
     const sourceListing = listing(sourceDir);
-    const refusedDir = await runLabdesk(['restore', '--from', backupDir], { DATA_DIR: sourceDir, DATABASE_URL: targetUrl, LOG_LEVEL: 'silent' });
+    const refusedDir = await runLabdesk(['restore', '--from', backupDir], {
+      DATA_DIR: sourceDir,
+      DATABASE_URL: targetUrl,
+      LOG_LEVEL: 'silent',
+    });
     expect(refusedDir).toMatchObject({ status: 2, stderr: expect.stringContaining('is not empty: restore into a new DATA_DIR') });
     expect(listing(sourceDir)).toEqual(sourceListing);
     expect(await tableCount(targetUrl)).toBe(0);
   }, 60_000);
 
   test('restored into an empty database and a new DATA_DIR, a service started as usual answers every read the same; the A2A key works', async () => {
-    const restore = await timed('restore (DATABASE_URL)', ['restore', '--from', backupDir], { DATA_DIR: targetDir, DATABASE_URL: targetUrl }, backupDir);
+    const restore = await timed(
+      'restore (DATABASE_URL)',
+      ['restore', '--from', backupDir],
+      { DATA_DIR: targetDir, DATABASE_URL: targetUrl },
+      backupDir,
+    );
     expect(restore).toMatchObject({ status: 0, stdout: expect.stringContaining('restored into the database at DATABASE_URL') });
     target = await startChildServer({ ...serviceSettings(fake), DATABASE_URL: targetUrl, DATA_DIR: targetDir });
     const after = await reads(target, world);
@@ -714,7 +920,11 @@ describeOnce('backup and restore on DATABASE_URL', () => {
 
     // The restored database is not empty any more: a second restore into it is refused and changes nothing.
     const was = await fingerprint(targetUrl);
-    const again = await runLabdesk(['restore', '--from', backupDir], { DATA_DIR: path.join(root, 'another-data-dir'), DATABASE_URL: targetUrl, LOG_LEVEL: 'silent' });
+    const again = await runLabdesk(['restore', '--from', backupDir], {
+      DATA_DIR: path.join(root, 'another-data-dir'),
+      DATABASE_URL: targetUrl,
+      LOG_LEVEL: 'silent',
+    });
     expect(again).toMatchObject({ status: 2, stderr: expect.stringContaining('restore into an empty database') });
     expect(await fingerprint(targetUrl)).toEqual(was);
   }, 300_000);

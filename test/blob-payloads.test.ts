@@ -16,7 +16,10 @@ const bigRecord = (uuid: string, parentUuid: string | null) =>
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 async function appendRaw(t: TestApp, token: string, id: string, base: string | null, raws: string[]) {
-  return t.call('PUT', sessionPath(id, '/append'), { token, rawBody: `{"base_uuid":${JSON.stringify(base)},"records":[${raws.join(',')}]}` });
+  return t.call('PUT', sessionPath(id, '/append'), {
+    token,
+    rawBody: `{"base_uuid":${JSON.stringify(base)},"records":[${raws.join(',')}]}`,
+  });
 }
 
 describe('with the file store', () => {
@@ -50,12 +53,17 @@ describe('with the file store', () => {
     const owner = await makeUser(t);
     const used = async () => (await t.sql('select storage_used_bytes::float8 as n from users where id = $1', [owner.id]))[0].n as number;
     const [first, second] = [newSessionId('figs'), newSessionId('figs')];
-    for (const id of [first, second]) expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: `r-${id}`, type: 'user' }])).status).toBe(200);
+    for (const id of [first, second])
+      expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: `r-${id}`, type: 'user' }])).status).toBe(200);
     const upload = async (id: string, bytes: Buffer, canonicalPath: string) => {
       const form = new FormData();
       form.set('file', new Blob([bytes]), 'figure.png');
       form.set('canonical_path', canonicalPath);
-      const response = await fetch(new URL(sessionPath(id, '/figures/upload'), t.url), { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+      const response = await fetch(new URL(sessionPath(id, '/figures/upload'), t.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: form,
+      });
       expect(response.status).toBe(200);
     };
     const shared = Buffer.alloc(3000, 1);
@@ -105,7 +113,11 @@ describe('sweeping unowned blobs (file store)', () => {
       const form = new FormData();
       form.set('file', new Blob([bytes]), 'figure.png');
       form.set('canonical_path', '/sweep.png');
-      return fetch(new URL(sessionPath(id, '/figures/upload'), t.url), { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+      return fetch(new URL(sessionPath(id, '/figures/upload'), t.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: form,
+      });
     };
     expect((await upload()).status).toBe(200);
     const object = path.join(t.app.services.config.dataDir, 'blobs', 'sha256', sha);
@@ -137,12 +149,17 @@ describe('sweeping unowned blobs (file store)', () => {
       const bytes = Buffer.from(`race ${round} ${Math.random()}`);
       const sha = createHash('sha256').update(bytes).digest('hex');
       const [first, second] = [newSessionId('race'), newSessionId('race')];
-      for (const id of [first, second]) expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: `r-${id}`, type: 'user' }])).status).toBe(200);
+      for (const id of [first, second])
+        expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: `r-${id}`, type: 'user' }])).status).toBe(200);
       const upload = (id: string) => {
         const form = new FormData();
         form.set('file', new Blob([bytes]), 'figure.png');
         form.set('canonical_path', '/race.png');
-        return fetch(new URL(sessionPath(id, '/figures/upload'), t.url), { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+        return fetch(new URL(sessionPath(id, '/figures/upload'), t.url), {
+          method: 'POST',
+          headers: { authorization: `Bearer ${owner.token}` },
+          body: form,
+        });
       };
       expect((await upload(first)).status).toBe(200);
       expect((await trajectoryCalls(t).remove(owner, first)).status).toBe(204); // unowned now

@@ -55,7 +55,9 @@ test('the board of 61 sessions of 20 × 200 KB records (244 MB) stays within 200
   const growth = await rssGrowth(async () => {
     reply = await t.call('GET', `/api/labs/${lab.id}/board`, { token: member.token, query: { limit: 100 } });
   });
-  process.stdout.write(`board?limit=100 over 61 sessions of 200 KB records: ${(performance.now() - started).toFixed(0)} ms, RSS growth ${(growth / MB).toFixed(0)} MB\n`);
+  process.stdout.write(
+    `board?limit=100 over 61 sessions of 200 KB records: ${(performance.now() - started).toFixed(0)} ms, RSS growth ${(growth / MB).toFixed(0)} MB\n`,
+  );
   const body = reply!.body as { items: any[] };
   expect(reply!.status).toBe(200);
   expect(body.items).toHaveLength(61);
@@ -69,9 +71,13 @@ test('six parallel critiques of a 60 MB session stay within 200 MB of RSS growth
   const started = performance.now();
   let replies: Awaited<ReturnType<typeof t.call>>[] = [];
   const growth = await rssGrowth(async () => {
-    replies = await Promise.all(Array.from({ length: 6 }, () => t.call('POST', '/api/trajectories/huge/critique', { token: member.token })));
+    replies = await Promise.all(
+      Array.from({ length: 6 }, () => t.call('POST', '/api/trajectories/huge/critique', { token: member.token })),
+    );
   });
-  process.stdout.write(`6 parallel critiques of a 60 MB session: ${(performance.now() - started).toFixed(0)} ms, RSS growth ${(growth / MB).toFixed(0)} MB\n`);
+  process.stdout.write(
+    `6 parallel critiques of a 60 MB session: ${(performance.now() - started).toFixed(0)} ms, RSS growth ${(growth / MB).toFixed(0)} MB\n`,
+  );
   for (const reply of replies) expect(reply).toMatchObject({ status: 200, body: { findings: [] } });
   expect(growth).toBeLessThan(200 * MB);
 }, 60_000);

@@ -76,7 +76,10 @@ function inBrowser(name: string, body: (context: BrowserContext) => Promise<void
     name,
     async () => {
       if (!browser) {
-        if (BROWSER_REQUIRED) throw new Error(`LABDESK_BROWSER_TESTS=required, but there is no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+        if (BROWSER_REQUIRED)
+          throw new Error(
+            `LABDESK_BROWSER_TESTS=required, but there is no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`,
+          );
         process.stdout.write(`browser part not run (needs apt-get install chromium): ${name}\n`);
         return;
       }
@@ -143,7 +146,10 @@ interface CliLogin {
 function startCliLogin(): CliLogin {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm test (it builds first) or npm run build`);
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-cli-'));
-  const child = spawn(process.execPath, [CLI, 'login', '--url', t.url], { env: { ...process.env, XDG_CONFIG_HOME: configDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'login', '--url', t.url], {
+    env: { ...process.env, XDG_CONFIG_HOME: configDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let announce: (value: { link: string; userCode: string }) => void;
@@ -154,10 +160,16 @@ function startCliLogin(): CliLogin {
     if (shown) announce({ link: shown[1], userCode: shown[2] });
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
   const timer = setTimeout(() => child.kill(), 60_000);
   void done.then(() => clearTimeout(timer));
-  return { prompt: Promise.race([prompt, done.then((end) => Promise.reject(new Error(`labdesk login ended early: ${JSON.stringify(end)}`)))]), done, configDir };
+  return {
+    prompt: Promise.race([prompt, done.then((end) => Promise.reject(new Error(`labdesk login ended early: ${JSON.stringify(end)}`)))]),
+    done,
+    configDir,
+  };
 }
 
 /** `src`/`href` values of an HTML page. */
@@ -189,7 +201,9 @@ describe('over HTTP (always)', () => {
   });
 
   test('GET /graphql from a browser: GraphiQL from the package, no CDN; a GraphQL client still gets GraphQL', async () => {
-    const page = await t.call('GET', '/graphql', { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    const page = await t.call('GET', '/graphql', {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const csp = page.headers.get('content-security-policy') ?? '';
@@ -200,7 +214,14 @@ describe('over HTTP (always)', () => {
     expect(page.text).not.toMatch(/https?:|\/\/[a-z]/i);
     expect(page.text).not.toMatch(/apollo|sandbox|cdn/i);
     const links = linksOf(page.text);
-    expect(links).toEqual(expect.arrayContaining(['/assets/graphiql.min.js', '/assets/graphiql.min.css', '/assets/react.production.min.js', '/assets/react-dom.production.min.js']));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        '/assets/graphiql.min.js',
+        '/assets/graphiql.min.css',
+        '/assets/react.production.min.js',
+        '/assets/react-dom.production.min.js',
+      ]),
+    );
     for (const link of links) {
       const asset = await fetch(new URL(link, t.url));
       expect({ link, status: asset.status }).toEqual({ link, status: 200 });
@@ -212,7 +233,10 @@ describe('over HTTP (always)', () => {
     // GraphQL over GET and POST is untouched.
     const json = await t.call('GET', '/graphql', { headers: { accept: 'application/json' } });
     expect(json.headers.get('content-type')).not.toMatch(/html/);
-    const viaGet = await t.call('GET', '/graphql', { query: { query: '{ __typename }' }, headers: { accept: 'text/html, application/json', 'apollo-require-preflight': 'true' } });
+    const viaGet = await t.call('GET', '/graphql', {
+      query: { query: '{ __typename }' },
+      headers: { accept: 'text/html, application/json', 'apollo-require-preflight': 'true' },
+    });
     expect(viaGet.body).toEqual({ data: { __typename: 'Query' } });
     expect((await t.call('POST', '/graphql', { body: { query: '{ __typename }' } })).body).toEqual({ data: { __typename: 'Query' } });
   });
@@ -243,133 +267,150 @@ describe('over HTTP (always)', () => {
 });
 
 describe('in Chromium', () => {
-  inBrowser('device page: sign in with a token, the code comes from the CLI’s link, approve; labdesk login then saves tokens of that user', async (context) => {
-    const user = await makeUser(t, { name: 'Ada Lovelace' });
-    const cli = startCliLogin();
-    const { link, userCode } = await cli.prompt;
-    expect(link).toBe(`${t.url}/device?code=${userCode}`);
+  inBrowser(
+    'device page: sign in with a token, the code comes from the CLI’s link, approve; labdesk login then saves tokens of that user',
+    async (context) => {
+      const user = await makeUser(t, { name: 'Ada Lovelace' });
+      const cli = startCliLogin();
+      const { link, userCode } = await cli.prompt;
+      expect(link).toBe(`${t.url}/device?code=${userCode}`);
 
-    const { page, problems, foreign } = await openPage(context, link);
-    await page.waitForSelector('#signin:not([hidden])');
-    expect(await page.inputValue('#code')).toBe(userCode);
-    expect(await page.isDisabled('#approve')).toBe(true);
-    expect(await page.isDisabled('#deny')).toBe(true);
+      const { page, problems, foreign } = await openPage(context, link);
+      await page.waitForSelector('#signin:not([hidden])');
+      expect(await page.inputValue('#code')).toBe(userCode);
+      expect(await page.isDisabled('#approve')).toBe(true);
+      expect(await page.isDisabled('#deny')).toBe(true);
 
-    await page.fill('#token', 'ldk_pat_notarealtokennotarealtoken');
-    await page.click('#signin-button');
-    expect(await waitForMessage(page, 'error', 'not accepted')).toMatch(/invalid or expired token/);
+      await page.fill('#token', 'ldk_pat_notarealtokennotarealtoken');
+      await page.click('#signin-button');
+      expect(await waitForMessage(page, 'error', 'not accepted')).toMatch(/invalid or expired token/);
 
-    await page.fill('#token', user.token);
-    await page.click('#signin-button');
-    await page.waitForSelector('#session:not([hidden])');
-    expect(await page.textContent('#session')).toContain('Ada Lovelace');
-    expect(await page.textContent('#session')).toContain(user.email);
-    expect(await page.isEnabled('#approve')).toBe(true);
+      await page.fill('#token', user.token);
+      await page.click('#signin-button');
+      await page.waitForSelector('#session:not([hidden])');
+      expect(await page.textContent('#session')).toContain('Ada Lovelace');
+      expect(await page.textContent('#session')).toContain(user.email);
+      expect(await page.isEnabled('#approve')).toBe(true);
 
-    await page.click('#approve');
-    const approved = await waitForMessage(page, 'ok', 'Approved');
-    expect(approved).toContain(`Approved ${userCode}.`);
-    await screenshot(page, 'device-approved');
+      await page.click('#approve');
+      const approved = await waitForMessage(page, 'ok', 'Approved');
+      expect(approved).toContain(`Approved ${userCode}.`);
+      await screenshot(page, 'device-approved');
 
-    const cliEnd = await cli.done;
-    expect({ code: cliEnd.code, stderr: cliEnd.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(cliEnd.stdout).toContain('Signed in.');
-    const saved = JSON.parse(fs.readFileSync(path.join(cli.configDir, 'labdesk', 'credentials.json'), 'utf8'));
-    expect(saved.access_token).toMatch(/^ldk_at_/);
-    expect((await t.call('GET', '/api/me', { token: saved.access_token })).body).toMatchObject({ user_id: user.id, name: 'Ada Lovelace' });
-    fs.rmSync(cli.configDir, { recursive: true, force: true });
+      const cliEnd = await cli.done;
+      expect({ code: cliEnd.code, stderr: cliEnd.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(cliEnd.stdout).toContain('Signed in.');
+      const saved = JSON.parse(fs.readFileSync(path.join(cli.configDir, 'labdesk', 'credentials.json'), 'utf8'));
+      expect(saved.access_token).toMatch(/^ldk_at_/);
+      expect((await t.call('GET', '/api/me', { token: saved.access_token })).body).toMatchObject({
+        user_id: user.id,
+        name: 'Ada Lovelace',
+      });
+      fs.rmSync(cli.configDir, { recursive: true, force: true });
 
-    // The token lives in this tab's sessionStorage only: no cookie, nothing in localStorage.
-    expect(await page.evaluate(() => sessionStorage.getItem('labdesk.token'))).toBe(user.token);
-    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(user.token);
-    expect(await context.cookies()).toEqual([]);
-    expect(problems).toEqual([]);
-    expect(foreign).toEqual([]);
-    await page.close();
-  });
+      // The token lives in this tab's sessionStorage only: no cookie, nothing in localStorage.
+      expect(await page.evaluate(() => sessionStorage.getItem('labdesk.token'))).toBe(user.token);
+      expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(user.token);
+      expect(await context.cookies()).toEqual([]);
+      expect(problems).toEqual([]);
+      expect(foreign).toEqual([]);
+      await page.close();
+    },
+  );
 
-  inBrowser('device page: the tab’s existing session is used; deny stops labdesk login with "login denied", and the code cannot be approved after', async (context) => {
-    const user = await makeUser(t, { name: 'Alan Turing' });
-    const { page, problems, foreign } = await openPage(context, `${t.url}/device`);
-    await page.fill('#token', user.token);
-    await page.click('#signin-button');
-    await waitForMessage(page, 'info', 'Enter the code');
+  inBrowser(
+    'device page: the tab’s existing session is used; deny stops labdesk login with "login denied", and the code cannot be approved after',
+    async (context) => {
+      const user = await makeUser(t, { name: 'Alan Turing' });
+      const { page, problems, foreign } = await openPage(context, `${t.url}/device`);
+      await page.fill('#token', user.token);
+      await page.click('#signin-button');
+      await waitForMessage(page, 'info', 'Enter the code');
 
-    const cli = startCliLogin();
-    const { link, userCode } = await cli.prompt;
-    await page.goto(link);
-    // Signed in from the session kept in the tab: no token typed this time.
-    await page.waitForSelector('#session:not([hidden])');
-    expect(await page.textContent('#session')).toContain('Alan Turing');
-    expect(await page.inputValue('#code')).toBe(userCode);
+      const cli = startCliLogin();
+      const { link, userCode } = await cli.prompt;
+      await page.goto(link);
+      // Signed in from the session kept in the tab: no token typed this time.
+      await page.waitForSelector('#session:not([hidden])');
+      expect(await page.textContent('#session')).toContain('Alan Turing');
+      expect(await page.inputValue('#code')).toBe(userCode);
 
-    await page.click('#deny');
-    expect(await waitForMessage(page, 'ok', 'Denied')).toContain(`Denied ${userCode}.`);
-    await screenshot(page, 'device-denied');
+      await page.click('#deny');
+      expect(await waitForMessage(page, 'ok', 'Denied')).toContain(`Denied ${userCode}.`);
+      await screenshot(page, 'device-denied');
 
-    const cliEnd = await cli.done;
-    expect(cliEnd.code).not.toBe(0);
-    expect(cliEnd.stderr).toMatch(/denied.*login denied/);
-    expect(fs.existsSync(path.join(cli.configDir, 'labdesk', 'credentials.json'))).toBe(false);
-    fs.rmSync(cli.configDir, { recursive: true, force: true });
+      const cliEnd = await cli.done;
+      expect(cliEnd.code).not.toBe(0);
+      expect(cliEnd.stderr).toMatch(/denied.*login denied/);
+      expect(fs.existsSync(path.join(cli.configDir, 'labdesk', 'credentials.json'))).toBe(false);
+      fs.rmSync(cli.configDir, { recursive: true, force: true });
 
-    // Decided once: the page keeps the code but turns its buttons off, even when it is typed again.
-    expect(await page.isDisabled('#approve')).toBe(true);
-    await page.fill('#code', userCode.replace('-', '').toLowerCase());
-    expect(await page.isDisabled('#approve')).toBe(true);
-    // Opened again from the link, the page lets one try, and the server finds no login waiting.
-    await page.goto(link);
-    await page.waitForSelector('#approve:not([disabled])');
-    await page.click('#approve');
-    expect(await waitForMessage(page, 'error', 'No login is waiting')).toContain(userCode);
-    await screenshot(page, 'device-code-gone');
+      // Decided once: the page keeps the code but turns its buttons off, even when it is typed again.
+      expect(await page.isDisabled('#approve')).toBe(true);
+      await page.fill('#code', userCode.replace('-', '').toLowerCase());
+      expect(await page.isDisabled('#approve')).toBe(true);
+      // Opened again from the link, the page lets one try, and the server finds no login waiting.
+      await page.goto(link);
+      await page.waitForSelector('#approve:not([disabled])');
+      await page.click('#approve');
+      expect(await waitForMessage(page, 'error', 'No login is waiting')).toContain(userCode);
+      await screenshot(page, 'device-code-gone');
 
-    // Signing out forgets the token.
-    await page.click('#signout');
-    await page.waitForSelector('#signin:not([hidden])');
-    expect(await page.evaluate(() => sessionStorage.getItem('labdesk.token'))).toBeNull();
-    expect(problems).toEqual([]);
-    expect(foreign).toEqual([]);
-    await page.close();
-  });
+      // Signing out forgets the token.
+      await page.click('#signout');
+      await page.waitForSelector('#signin:not([hidden])');
+      expect(await page.evaluate(() => sessionStorage.getItem('labdesk.token'))).toBeNull();
+      expect(problems).toEqual([]);
+      expect(foreign).toEqual([]);
+      await page.close();
+    },
+  );
 
-  inBrowser('GraphiQL on /graphql: from the package’s own files, signs in, loads the schema by the standard introspection query, runs a typed query and shows the result', async (context) => {
-    const user = await makeUser(t, { name: 'Grace Hopper' });
-    const { page, problems, foreign } = await openPage(context, `${t.url}/graphql`);
-    await page.waitForSelector('.graphiql-container');
-    await page.waitForSelector('#signin-form:not([hidden])');
+  inBrowser(
+    'GraphiQL on /graphql: from the package’s own files, signs in, loads the schema by the standard introspection query, runs a typed query and shows the result',
+    async (context) => {
+      const user = await makeUser(t, { name: 'Grace Hopper' });
+      const { page, problems, foreign } = await openPage(context, `${t.url}/graphql`);
+      await page.waitForSelector('.graphiql-container');
+      await page.waitForSelector('#signin-form:not([hidden])');
 
-    const introspection = page.waitForResponse((response) => response.url() === `${t.url}/graphql` && (response.request().postData() ?? '').includes('__schema') && response.status() === 200);
-    await page.fill('#token', user.token);
-    await page.click('#signin-form button[type=submit]');
-    await page.waitForSelector('#session:not([hidden])');
-    const schemaReply = await (await introspection).json();
-    expect(schemaReply.errors).toBeUndefined();
-    expect(schemaReply.data.__schema.queryType).toEqual({ name: 'Query' });
+      const introspection = page.waitForResponse(
+        (response) =>
+          response.url() === `${t.url}/graphql` && (response.request().postData() ?? '').includes('__schema') && response.status() === 200,
+      );
+      await page.fill('#token', user.token);
+      await page.click('#signin-form button[type=submit]');
+      await page.waitForSelector('#session:not([hidden])');
+      const schemaReply = await (await introspection).json();
+      expect(schemaReply.errors).toBeUndefined();
+      expect(schemaReply.data.__schema.queryType).toEqual({ name: 'Query' });
 
-    await page.click('.graphiql-query-editor .CodeMirror');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Delete');
-    await page.keyboard.type('query Who { me { email name isAdmin } }');
-    // GraphiQL takes the operation name from the editor a moment after typing.
-    await page.waitForFunction(() => (localStorage.getItem('graphiql:tabState') ?? '').includes('"operationName":"Who"'));
-    await page.click('.graphiql-execute-button');
-    await page.waitForFunction((email) => document.querySelector('.result-window')?.textContent?.includes(email), user.email, { timeout: 10_000 });
-    const result = await page.innerText('.result-window');
-    expect(result).toContain(`"email": "${user.email}"`);
-    expect(result).toContain('"name": "Grace Hopper"');
-    expect(result).toContain('"isAdmin": false');
+      await page.click('.graphiql-query-editor .CodeMirror');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Delete');
+      await page.keyboard.type('query Who { me { email name isAdmin } }');
+      // GraphiQL takes the operation name from the editor a moment after typing.
+      await page.waitForFunction(() => (localStorage.getItem('graphiql:tabState') ?? '').includes('"operationName":"Who"'));
+      await page.click('.graphiql-execute-button');
+      await page.waitForFunction((email) => document.querySelector('.result-window')?.textContent?.includes(email), user.email, {
+        timeout: 10_000,
+      });
+      const result = await page.innerText('.result-window');
+      expect(result).toContain(`"email": "${user.email}"`);
+      expect(result).toContain('"name": "Grace Hopper"');
+      expect(result).toContain('"isAdmin": false');
 
-    // The schema is there for the docs pane too.
-    await page.click('[aria-label="Show Documentation Explorer"]');
-    await page.waitForSelector('.graphiql-doc-explorer >> text=Root Types');
-    await screenshot(page, 'graphiql-result');
+      // The schema is there for the docs pane too.
+      await page.click('[aria-label="Show Documentation Explorer"]');
+      await page.waitForSelector('.graphiql-doc-explorer >> text=Root Types');
+      await screenshot(page, 'graphiql-result');
 
-    // Headers are not persisted: the token stays in sessionStorage.
-    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(user.token);
-    expect(await context.cookies()).toEqual([]);
-    expect(problems).toEqual([]);
-    expect(foreign).toEqual([]);
-    await page.close();
-  });
+      // Headers are not persisted: the token stays in sessionStorage.
+      expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(user.token);
+      expect(await context.cookies()).toEqual([]);
+      expect(problems).toEqual([]);
+      expect(foreign).toEqual([]);
+      await page.close();
+    },
+  );
 });

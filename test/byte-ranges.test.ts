@@ -138,12 +138,17 @@ interface Reply {
 /** A raw HTTP exchange (no decoding); every request offers compression, which must be declined. */
 function request(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, agent: false, headers: { 'Accept-Encoding': 'gzip, br', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', () => {}); // a cut-off body is reported through `complete`
-      res.on('close', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), complete: res.complete }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method, agent: false, headers: { 'Accept-Encoding': 'gzip, br', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', () => {}); // a cut-off body is reported through `complete`
+        res.on('close', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), complete: res.complete }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -330,7 +335,9 @@ describe('serveObject', () => {
     const reply = await get({ Range: header }, '/file');
     expect(reply.status).toBe(416);
     expect(reply.headers['content-range']).toBe(`bytes */${SIZE}`);
-    expect(JSON.parse(reply.body.toString())).toEqual({ detail: `range not satisfiable: the Range header is longer than ${MAX_RANGE_HEADER_BYTES} bytes` });
+    expect(JSON.parse(reply.body.toString())).toEqual({
+      detail: `range not satisfiable: the Range header is longer than ${MAX_RANGE_HEADER_BYTES} bytes`,
+    });
     expect(fileUse.opened).toBe(0);
     expect(await lastServed()).toEqual({ status: 416, ranges: null });
   });
@@ -423,14 +430,26 @@ describe('serveObject', () => {
     test('a client that hangs up mid-multipart: the open part is destroyed, the next never opened', async () => {
       expect(await abortAfterFirstChunk({ Range: `bytes=0-${HUGE / 2},${HUGE - 10}-` })).toBe(206);
       await until(() => sources[0]?.destroyed === true, 'the source to be destroyed');
-      expect(await lastServed()).toEqual({ status: 206, ranges: [{ start: 0, end: HUGE / 2 }, { start: HUGE - 10, end: HUGE - 1 }] });
+      expect(await lastServed()).toEqual({
+        status: 206,
+        ranges: [
+          { start: 0, end: HUGE / 2 },
+          { start: HUGE - 10, end: HUGE - 1 },
+        ],
+      });
       expect(opens).toHaveLength(1);
       expect(failures).toEqual([]);
     });
 
     test('a client that hangs up mid-multipart from a local file: serving ends normally, the file let go of once', async () => {
       expect(await abortAfterFirstChunk({ Range: `bytes=0-${HUGE / 2},${HUGE - 10}-` }, '/huge-file')).toBe(206);
-      expect(await lastServed()).toEqual({ status: 206, ranges: [{ start: 0, end: HUGE / 2 }, { start: HUGE - 10, end: HUGE - 1 }] });
+      expect(await lastServed()).toEqual({
+        status: 206,
+        ranges: [
+          { start: 0, end: HUGE / 2 },
+          { start: HUGE - 10, end: HUGE - 1 },
+        ],
+      });
       expect(fileUse).toEqual({ opened: 1, done: 1 });
       expect(failures).toEqual([]);
     });
@@ -463,10 +482,28 @@ describe('parseRange', () => {
     ['bytes=50-1000', [{ start: 50, end: 99 }]],
     ['bytes=0-99999999999999999999999', [{ start: 0, end: 99 }]],
     ['BYTES=1-2', [{ start: 1, end: 2 }]],
-    [' bytes = 1-2 ,  5-6 ', [{ start: 1, end: 2 }, { start: 5, end: 6 }]],
-    ['bytes=1-2,,5-6,', [{ start: 1, end: 2 }, { start: 5, end: 6 }]],
+    [
+      ' bytes = 1-2 ,  5-6 ',
+      [
+        { start: 1, end: 2 },
+        { start: 5, end: 6 },
+      ],
+    ],
+    [
+      'bytes=1-2,,5-6,',
+      [
+        { start: 1, end: 2 },
+        { start: 5, end: 6 },
+      ],
+    ],
     ['bytes=200-300,0-9', [{ start: 0, end: 9 }]], // the unsatisfiable one is dropped
-    ['bytes=30-39,0-9,10-19', [{ start: 30, end: 39 }, { start: 0, end: 19 }]],
+    [
+      'bytes=30-39,0-9,10-19',
+      [
+        { start: 30, end: 39 },
+        { start: 0, end: 19 },
+      ],
+    ],
     ['bytes=0-50,10-20', [{ start: 0, end: 50 }]],
     ['bytes=5-2', null],
     ['bytes=0-9,5-2', null],

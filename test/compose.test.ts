@@ -11,7 +11,9 @@ import { startS3 } from './support/s3';
  * compose file exactly, with its service addresses and credentials swapped for this machine's
  * PostgreSQL, Redis and an S3 server. What they must share: the A2A settings and keys, at once.
  */
-const compose = parse(fs.readFileSync(path.resolve(__dirname, '..', 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, { environment?: Record<string, string> }> };
+const compose = parse(fs.readFileSync(path.resolve(__dirname, '..', 'compose.yaml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { environment?: Record<string, string> }>;
+};
 const composeEnv = compose.services['labdesk-1'].environment!;
 
 const ADMIN_TOKEN = `ldk_pat_testadmin${process.pid}xcomposexxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`;
@@ -64,7 +66,7 @@ test('the test runs every setting of compose.yaml, and only those', () => {
 const cardStatus = async (t: TestApp) => (await fetch(`${t.url}/.well-known/agent-card.json`)).status;
 const getTask = (t: TestApp, key: string) => rpc(t, key, rpcCall(1, 'GetTask', { id: 'turn_unknown' }));
 
-test('A2A enabled through one instance\'s CLI answers on both at once; a key created there is accepted by both, and refused by both once revoked', async () => {
+test("A2A enabled through one instance's CLI answers on both at once; a key created there is accepted by both, and refused by both once revoked", async () => {
   expect([await cardStatus(one), await cardStatus(two)]).toEqual([404, 404]);
   await enableA2a(one);
   const key = await createA2aKey(one, 'compose');

@@ -75,11 +75,13 @@ async function draft(user: TestUser, body: Record<string, unknown> = { goal: 'Al
 
 const approve = (user: TestUser, planId: number) => t.call('POST', `/api/compute/plans/${planId}/approve`, { token: user.token });
 const decline = (user: TestUser, planId: number) => t.call('POST', `/api/compute/plans/${planId}/decline`, { token: user.token });
-const directSession = (user: TestUser, body: Record<string, unknown> = {}) => t.call('POST', '/api/compute/sessions', { token: user.token, body });
+const directSession = (user: TestUser, body: Record<string, unknown> = {}) =>
+  t.call('POST', '/api/compute/sessions', { token: user.token, body });
 const bootstrap = (claimToken: string) => t.call('POST', '/api/compute/bootstrap', { body: { claim_token: claimToken } });
 const getSession = (user: TestUser, leaseId: number) => t.call('GET', `/api/compute/sessions/${leaseId}`, { token: user.token });
 const release = (user: TestUser, leaseId: number) => t.call('DELETE', `/api/compute/sessions/${leaseId}`, { token: user.token });
-const topUp = (user: TestUser, leaseId: number, credits: number) => t.call('POST', `/api/compute/sessions/${leaseId}/topup`, { token: user.token, body: { credits } });
+const topUp = (user: TestUser, leaseId: number, credits: number) =>
+  t.call('POST', `/api/compute/sessions/${leaseId}/topup`, { token: user.token, body: { credits } });
 const grant = (userId: string, credits: number, reason = 'test grant') =>
   t.call('POST', `/api/admin/users/${userId}/credits`, { token: t.adminToken, body: { credits, reason } });
 
@@ -255,7 +257,13 @@ describe('the lease state table', () => {
     tl.now(22);
     const pausedBeat = await heartbeat(leaseId, processToken, true, 'body');
     expect(pausedBeat.status).toBe(200);
-    expect(pausedBeat.body).toMatchObject({ state: 'paused', action: 'checkpoint_and_pause', spent_credits: 0.6, ceiling_credits: 0.6, low_credit: true });
+    expect(pausedBeat.body).toMatchObject({
+      state: 'paused',
+      action: 'checkpoint_and_pause',
+      spent_credits: 0.6,
+      ceiling_credits: 0.6,
+      low_credit: true,
+    });
     // A paused lease's idle clock is not refreshed, and it is never killed for idling.
     expect(pausedBeat.body.idle_expires_at).toBe(tl.iso(11 + IDLE_MINUTES));
     await tl.meter(60);
@@ -268,7 +276,13 @@ describe('the lease state table', () => {
     tl.now(61);
     const topped = await topUp(user, leaseId, 1);
     expect(topped.status).toBe(200);
-    expect(topped.body).toMatchObject({ lease_id: leaseId, state: 'ready', ceiling_credits: 1.6, spent_credits: 0.6, idle_expires_at: tl.iso(61 + IDLE_MINUTES) });
+    expect(topped.body).toMatchObject({
+      lease_id: leaseId,
+      state: 'ready',
+      ceiling_credits: 1.6,
+      spent_credits: 0.6,
+      idle_expires_at: tl.iso(61 + IDLE_MINUTES),
+    });
     expect(topped.body.idle_refreshes[0]).toEqual({ source: 'topup', at: tl.iso(61), idle_expires_at: tl.iso(61 + IDLE_MINUTES) });
     expect(await money(user)).toEqual({ balance: r4(10 - c - 0.6), reserved: 1 });
     const resumedBeat = await heartbeat(leaseId, processToken, true);
@@ -284,7 +298,14 @@ describe('the lease state table', () => {
     tl.now(71);
     const released = await release(user, leaseId);
     expect(released.status).toBe(200);
-    expect(released.body).toMatchObject({ lease_id: leaseId, state: 'released', spent_credits: 1, ceiling_credits: 1.6, released_at: tl.iso(71), balance_credits: r4(10 - c - 1) });
+    expect(released.body).toMatchObject({
+      lease_id: leaseId,
+      state: 'released',
+      spent_credits: 1,
+      ceiling_credits: 1.6,
+      released_at: tl.iso(71),
+      balance_credits: r4(10 - c - 1),
+    });
     expect(await creditsOf(user)).toMatchObject({ balance_credits: r4(10 - c - 1), reserved_credits: 0, leases: [] });
     expect((await t.call('GET', '/api/compute/sessions/current', { token: user.token })).status).toBe(204);
 
@@ -299,7 +320,15 @@ describe('the lease state table', () => {
 
     // The ledger, entry by entry.
     const ledger = await entries(user.id);
-    expect(ledger.map(({ kind, credits, reserved, lease_id, plan_id }) => ({ kind, credits: r4(credits), reserved: r4(reserved), lease_id, plan_id }))).toEqual([
+    expect(
+      ledger.map(({ kind, credits, reserved, lease_id, plan_id }) => ({
+        kind,
+        credits: r4(credits),
+        reserved: r4(reserved),
+        lease_id,
+        plan_id,
+      })),
+    ).toEqual([
       { kind: 'allowance', credits: 10, reserved: 0, lease_id: null, plan_id: null },
       { kind: 'token_charge', credits: -c, reserved: 0, lease_id: null, plan_id: plan.plan_id },
       { kind: 'reservation', credits: 0, reserved: 0.6, lease_id: leaseId, plan_id: null }, // ceiling reserved
@@ -337,7 +366,10 @@ describe('the lease state table', () => {
     });
     const charges = (await entries(user.id)).filter((e) => e.kind === 'token_charge');
     expect(charges.map((e) => ({ credits: r4(e.credits), plan_id: e.plan_id }))).toEqual([{ credits: -c, plan_id: plan.plan_id }]);
-    const usage = await t.sql(`select source, tokens_in::int as tokens_in, tokens_out::int as tokens_out from usage_entries where user_id = $1`, [user.id]);
+    const usage = await t.sql(
+      `select source, tokens_in::int as tokens_in, tokens_out::int as tokens_out from usage_entries where user_id = $1`,
+      [user.id],
+    );
     expect(usage).toEqual([{ source: 'planner', tokens_in: plan.token_charge.tokens_in, tokens_out: plan.token_charge.tokens_out }]);
     await expectLedgerConsistent(user.id);
   });
@@ -382,10 +414,22 @@ describe('the lease state table', () => {
 
     // 10 minutes × 0.54 = 5.4 credits: far past any plan's ceiling, still running.
     await tl.meter(10);
-    expect((await getSession(user, leaseId)).body).toMatchObject({ state: 'ready', spent_credits: 5.4, ceiling_credits: null, balance_credits: 4.6 });
+    expect((await getSession(user, leaseId)).body).toMatchObject({
+      state: 'ready',
+      spent_credits: 5.4,
+      ceiling_credits: null,
+      balance_credits: 4.6,
+    });
     tl.now(10);
     const beat = await heartbeat(leaseId, processToken, true);
-    expect(beat.body).toMatchObject({ state: 'ready', action: 'continue', ceiling_credits: null, balance_credits: 4.6, spent_credits: 5.4, low_credit: false });
+    expect(beat.body).toMatchObject({
+      state: 'ready',
+      action: 'continue',
+      ceiling_credits: null,
+      balance_credits: 4.6,
+      spent_credits: 5.4,
+      low_credit: false,
+    });
     expect(await money(user)).toEqual({ balance: 4.6, reserved: 0 });
 
     // The next 10 minutes would cost 5.4; only 4.6 are free: charged 4.6 and paused at zero.
@@ -442,7 +486,12 @@ describe('the lease state table', () => {
     // 45 minutes in: charged up to the idle deadline (minute 30) only, then expired.
     await tl.meter(45);
     const expired = await getSession(user, leaseId);
-    expect(expired.body).toMatchObject({ state: 'expired', spent_credits: r4(30 * DEFAULT_RATE), ceiling_credits: 4.2, released_at: tl.iso(45) });
+    expect(expired.body).toMatchObject({
+      state: 'expired',
+      spent_credits: r4(30 * DEFAULT_RATE),
+      ceiling_credits: 4.2,
+      released_at: tl.iso(45),
+    });
     expect(await creditsOf(user)).toMatchObject({ balance_credits: r4(10 - c - 1.2), reserved_credits: 0, leases: [] });
     expect((await t.call('GET', '/api/compute/sessions/current', { token: user.token })).status).toBe(204);
     // A heartbeat told to stop is not activity.
@@ -467,12 +516,18 @@ describe('the lease state table', () => {
     expect((await getSession(user, idle.leaseId)).body.state).toBe('expired');
     tl.now(IDLE_MINUTES + 6);
     const afterExpiry = await heartbeat(idle.leaseId, idle.processToken, true);
-    expect({ status: afterExpiry.status, body: afterExpiry.body }).toMatchObject({ status: 200, body: { lease_id: idle.leaseId, state: 'expired', action: 'stop' } });
+    expect({ status: afterExpiry.status, body: afterExpiry.body }).toMatchObject({
+      status: 200,
+      body: { lease_id: idle.leaseId, state: 'expired', action: 'stop' },
+    });
 
     const released = await readyLease(user, await draft(user, { goal: 'Released one' }));
     expect((await release(user, released.leaseId)).body.state).toBe('released');
     const afterRelease = await heartbeat(released.leaseId, released.processToken, false);
-    expect({ status: afterRelease.status, body: afterRelease.body }).toMatchObject({ status: 200, body: { lease_id: released.leaseId, state: 'released', action: 'stop' } });
+    expect({ status: afterRelease.status, body: afterRelease.body }).toMatchObject({
+      status: 200,
+      body: { lease_id: released.leaseId, state: 'released', action: 'stop' },
+    });
   });
 
   test('a lease never bootstrapped is reaped after the bootstrap deadline; its reservation returns and its claim token is dead', async () => {
@@ -492,7 +547,11 @@ describe('the lease state table', () => {
     expect((await getSession(user, direct.body.lease_id)).body.state).toBe('awaiting_sandbox');
     await tl.meter(BOOTSTRAP_MINUTES + 1);
     for (const leaseId of [approved.body.lease_id, direct.body.lease_id]) {
-      expect((await getSession(user, leaseId)).body).toMatchObject({ state: 'expired', spent_credits: 0, released_at: tl.iso(BOOTSTRAP_MINUTES + 1) });
+      expect((await getSession(user, leaseId)).body).toMatchObject({
+        state: 'expired',
+        spent_credits: 0,
+        released_at: tl.iso(BOOTSTRAP_MINUTES + 1),
+      });
     }
     expect(await money(user)).toEqual({ balance: r4(10 - c), reserved: 0 });
 
@@ -530,7 +589,10 @@ describe('the lease state table', () => {
       expect(reply(notTheirs)).toEqual({ status: 404, body: { detail: 'lease not found' } });
     }
     expect(reply(await topUp(owner, leaseId, 1))).toEqual({ status: 409, body: { detail: 'this lease has no spend ceiling to raise' } });
-    expect(reply(await heartbeat(leaseId, 'ldk_pt_notthisleasesprocesstoken'))).toEqual({ status: 401, body: { detail: 'invalid process token for this lease' } });
+    expect(reply(await heartbeat(leaseId, 'ldk_pt_notthisleasesprocesstoken'))).toEqual({
+      status: 401,
+      body: { detail: 'invalid process token for this lease' },
+    });
     expectStatus(await release(owner, leaseId), 200);
     expect(reply(await topUp(owner, leaseId, 1))).toEqual({ status: 409, body: { detail: 'this lease is released' } });
   });
@@ -549,7 +611,11 @@ describe('bootstrap is single use', () => {
     const ok = replies.filter((r) => r.status === 200);
     const refused = replies.filter((r) => r.status === 401);
     expect({ ok: ok.length, refused: refused.length }).toEqual({ ok: 1, refused: 99 });
-    expect(ok[0].body).toMatchObject({ status: 'approved', lease_id: approved.body.lease_id, process_token: expect.stringMatching(/^ldk_pt_/) });
+    expect(ok[0].body).toMatchObject({
+      status: 'approved',
+      lease_id: approved.body.lease_id,
+      process_token: expect.stringMatching(/^ldk_pt_/),
+    });
     const unknown = await bootstrap(`ldk_ct_${'y'.repeat(40)}`);
     expect(unknown.status).toBe(401);
     for (const reply of refused) {
@@ -560,7 +626,9 @@ describe('bootstrap is single use', () => {
     expect((await bootstrap(claim)).text).toBe(unknown.text);
 
     expect((await getSession(user, approved.body.lease_id)).body.state).toBe('ready');
-    const refreshes = await t.sql(`select source from lease_idle_refreshes where lease_id = $1 and source = 'bootstrap'`, [approved.body.lease_id]);
+    const refreshes = await t.sql(`select source from lease_idle_refreshes where lease_id = $1 and source = 'bootstrap'`, [
+      approved.body.lease_id,
+    ]);
     expect(refreshes).toHaveLength(1);
     const minted = await t.sql(`select kind from auth_tokens where family_id like $1 order by kind`, [`lease_${approved.body.lease_id}_%`]);
     expect(minted.map((r) => r.kind)).toEqual(['access', 'refresh']);
@@ -624,9 +692,13 @@ describe('a page reload buys nothing', () => {
     for (const reply of reloads) expect(reply.body).toEqual(first);
     expect(await t.sql('select 1 from compute_plans where user_id = $1', [user.id])).toHaveLength(1);
 
-    const drafts = await Promise.all(Array.from({ length: 10 }, (_, i) => t.call('POST', '/api/compute/plans', { token: user.token, body: { goal: `Draft ${i}` } })));
+    const drafts = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => t.call('POST', '/api/compute/plans', { token: user.token, body: { goal: `Draft ${i}` } })),
+    );
     expect(drafts.map((r) => r.status)).toEqual(Array(10).fill(201));
-    const rows = await t.sql<{ id: number; status: string }>(`select id, status from compute_plans where user_id = $1 order by id`, [user.id]);
+    const rows = await t.sql<{ id: number; status: string }>(`select id, status from compute_plans where user_id = $1 order by id`, [
+      user.id,
+    ]);
     expect(rows).toHaveLength(11);
     const waiting = rows.filter((r) => r.status === 'awaiting_decision');
     expect(waiting).toHaveLength(1);
@@ -679,7 +751,9 @@ describe('concurrent meter passes', () => {
    */
   async function meterPairAndCheck(tl: ReturnType<typeof timeline>, leases: MeteredLease[], minutes: number, rounds: number[]) {
     const settled = await Promise.allSettled([meterOnce(forkEm(), tl.at(minutes)), meterOnce(forkEm(), tl.at(minutes))]);
-    const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => String(s.reason?.message ?? s.reason));
+    const failures = settled
+      .filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+      .map((s) => String(s.reason?.message ?? s.reason));
     expect(failures).toEqual([]);
     const [a, b] = settled.map((s) => (s as PromiseFulfilledResult<Awaited<ReturnType<typeof meterOnce>>>).value);
     const ids = leases.map((l) => l.id);
@@ -693,7 +767,14 @@ describe('concurrent meter passes', () => {
     for (const lease of leases) {
       const row = rows.get(lease.id)!;
       const due = r4(sum(rounds.map((elapsed) => r4(lease.rate * elapsed))));
-      expect({ id: lease.id, state: row.state, spent: r4(row.spent), charged: r4(row.charged), charges: row.charges, metered: new Date(row.last_metered_at).toISOString() }).toEqual({
+      expect({
+        id: lease.id,
+        state: row.state,
+        spent: r4(row.spent),
+        charged: r4(row.charged),
+        charges: row.charges,
+        metered: new Date(row.last_metered_at).toISOString(),
+      }).toEqual({
         id: lease.id,
         state: 'ready',
         spent: due,
@@ -768,7 +849,9 @@ describe('concurrent meter passes', () => {
       }
       await blocker.query('commit');
       const settled = await passes;
-      const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => String(s.reason?.message ?? s.reason));
+      const failures = settled
+        .filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+        .map((s) => String(s.reason?.message ?? s.reason));
       expect(failures).toEqual([]);
     } finally {
       await blocker.end();
@@ -776,7 +859,12 @@ describe('concurrent meter passes', () => {
     const rows = await meteredRows(ids);
     for (const lease of leases) {
       const row = rows.get(lease.id)!;
-      expect({ id: lease.id, state: row.state, charged: r4(row.charged), charges: row.charges }).toEqual({ id: lease.id, state: 'ready', charged: r4(lease.rate * 5), charges: 1 });
+      expect({ id: lease.id, state: row.state, charged: r4(row.charged), charges: row.charges }).toEqual({
+        id: lease.id,
+        state: 'ready',
+        charged: r4(lease.rate * 5),
+        charges: 1,
+      });
     }
     for (const user of [x, y, z]) await expectLedgerConsistent(user.id);
   });
@@ -832,7 +920,10 @@ describe('credits: 402 and grants', () => {
     const refused = await approve(user, plan.plan_id);
     expect(refused.status).toBe(402);
     expect(refused.body).toMatchObject({ detail: expect.any(String), balance_credits: r4(10 - c) });
-    expect((await t.call('GET', '/api/compute/plans/current', { token: user.token })).body).toMatchObject({ plan_id: plan.plan_id, status: 'awaiting_decision' });
+    expect((await t.call('GET', '/api/compute/plans/current', { token: user.token })).body).toMatchObject({
+      plan_id: plan.plan_id,
+      status: 'awaiting_decision',
+    });
     expect(await t.sql('select 1 from compute_leases where user_id = $1', [user.id])).toHaveLength(0);
     expect(await money(user)).toEqual({ balance: r4(10 - c), reserved: 0 });
 
@@ -864,7 +955,9 @@ describe('credits: 402 and grants', () => {
 
   test('a plan change brings the new allowance and an admin grant shows up, both as ledger entries', async () => {
     const user = await makeUser(t);
-    expect(await entries(user.id)).toEqual([{ kind: 'allowance', credits: 10, reserved: 0, lease_id: null, plan_id: null, reason: expect.any(String) }]);
+    expect(await entries(user.id)).toEqual([
+      { kind: 'allowance', credits: 10, reserved: 0, lease_id: null, plan_id: null, reason: expect.any(String) },
+    ]);
 
     const patched = await t.call('PATCH', `/api/admin/users/${user.id}`, { token: t.adminToken, body: { plan_code: 'pro' } });
     expect(patched.status).toBe(200);
@@ -873,7 +966,9 @@ describe('credits: 402 and grants', () => {
     // The same plan again is no change: no allowance.
     expect((await t.call('PATCH', `/api/admin/users/${user.id}`, { token: t.adminToken, body: { plan_code: 'pro' } })).status).toBe(200);
     expect(await money(user)).toEqual({ balance: 110, reserved: 0 });
-    expect((await t.call('PATCH', `/api/admin/users/${user.id}`, { token: t.adminToken, body: { plan_code: 'enterprise' } })).status).toBe(200);
+    expect((await t.call('PATCH', `/api/admin/users/${user.id}`, { token: t.adminToken, body: { plan_code: 'enterprise' } })).status).toBe(
+      200,
+    );
     expect(await money(user)).toEqual({ balance: 1110, reserved: 0 });
 
     const granted = await grant(user.id, 12.5, 'conference demo');
@@ -928,9 +1023,13 @@ describe('what a request may start: enabled providers and open leases per user',
   test('provider local on a server that did not enable it: 422 naming the allowed values; no lease, no process (10 requests)', async () => {
     const user = await makeUser(s);
     const childrenBefore = childProcesses();
-    const replies = await Promise.all(Array.from({ length: 10 }, () => s.call('POST', '/api/compute/sessions', { token: user.token, body: { provider: 'local' } })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => s.call('POST', '/api/compute/sessions', { token: user.token, body: { provider: 'local' } })),
+    );
     const started = childProcesses().filter((pid) => !childrenBefore.includes(pid));
-    console.log(`10 requests for provider local on a manual-only server: ${started.length} processes started, statuses ${[...new Set(replies.map((r) => r.status))].join(',')}`);
+    console.log(
+      `10 requests for provider local on a manual-only server: ${started.length} processes started, statuses ${[...new Set(replies.map((r) => r.status))].join(',')}`,
+    );
     expect(started).toEqual([]);
     for (const reply of replies) {
       expect({ status: reply.status, body: reply.body }).toEqual({
@@ -947,9 +1046,13 @@ describe('what a request may start: enabled providers and open leases per user',
 
   test('open leases per user are capped under the account lock: 10 parallel direct sessions with a cap of 3 → 3 created, 7 refused (409)', async () => {
     const user = await makeUser(s);
-    const replies = await Promise.all(Array.from({ length: 10 }, () => s.call('POST', '/api/compute/sessions', { token: user.token, body: {} })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => s.call('POST', '/api/compute/sessions', { token: user.token, body: {} })),
+    );
     const statuses = replies.map((r) => r.status).sort();
-    console.log(`10 parallel direct sessions with COMPUTE_MAX_OPEN_LEASES=3: ${statuses.filter((x) => x === 201).length} created, ${statuses.filter((x) => x === 409).length} refused`);
+    console.log(
+      `10 parallel direct sessions with COMPUTE_MAX_OPEN_LEASES=3: ${statuses.filter((x) => x === 201).length} created, ${statuses.filter((x) => x === 409).length} refused`,
+    );
     expect(statuses).toEqual([...Array(3).fill(201), ...Array(7).fill(409)]);
     const refused = replies.find((r) => r.status === 409)!;
     expect(refused.body).toEqual({
@@ -963,8 +1066,14 @@ describe('what a request may start: enabled providers and open leases per user',
     const drafted = await s.call('POST', '/api/compute/plans', { token: user.token, body: { goal: 'One more' } });
     expect(drafted.status).toBe(201);
     const approval = await s.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: user.token });
-    expect({ status: approval.status, detail: approval.body.detail }).toEqual({ status: 409, detail: expect.stringContaining('3 open compute sessions') });
-    expect((await s.call('GET', '/api/compute/plans/current', { token: user.token })).body).toMatchObject({ plan_id: drafted.body.plan_id, status: 'awaiting_decision' });
+    expect({ status: approval.status, detail: approval.body.detail }).toEqual({
+      status: 409,
+      detail: expect.stringContaining('3 open compute sessions'),
+    });
+    expect((await s.call('GET', '/api/compute/plans/current', { token: user.token })).body).toMatchObject({
+      plan_id: drafted.body.plan_id,
+      status: 'awaiting_decision',
+    });
     expect((await s.call('GET', '/api/compute/credits', { token: user.token })).body.reserved_credits).toBe(0);
 
     // A released lease frees its place.
@@ -988,14 +1097,22 @@ describe('sandbox tokens: the pair minted at bootstrap', () => {
     const booted = await bootstrap(created.body.claim_token);
     expect(booted.status).toBe(200);
     expect(booted.body.expires_in).toBe(15 * 60); // contracts §3: access tokens live 15 minutes
-    return { leaseId: created.body.lease_id as number, accessToken: booted.body.access_token as string, refreshToken: booted.body.refresh_token as string };
+    return {
+      leaseId: created.body.lease_id as number,
+      accessToken: booted.body.access_token as string,
+      refreshToken: booted.body.refresh_token as string,
+    };
   }
 
-  test('of an admin owner: the owner\'s API, but no admin operation and no token minting (403)', async () => {
+  test("of an admin owner: the owner's API, but no admin operation and no token minting (403)", async () => {
     const owner = await makeUser(t, { is_admin: true });
     const sandbox = await sandboxOf(owner);
     const me = await t.call('GET', '/api/me', { token: sandbox.accessToken });
-    expect({ status: me.status, user_id: me.body.user_id, is_admin: me.body.is_admin }).toEqual({ status: 200, user_id: owner.id, is_admin: true });
+    expect({ status: me.status, user_id: me.body.user_id, is_admin: me.body.is_admin }).toEqual({
+      status: 200,
+      user_id: owner.id,
+      is_admin: true,
+    });
     expect((await getSession({ ...owner, token: sandbox.accessToken }, sandbox.leaseId)).status).toBe(200);
 
     // The owner's own token is admin; the sandbox's is not.
@@ -1003,14 +1120,20 @@ describe('sandbox tokens: the pair minted at bootstrap', () => {
     const refusedAdmin = [
       await t.call('GET', '/api/admin/users', { token: sandbox.accessToken }),
       await t.call('POST', `/api/admin/users/${owner.id}/tokens`, { token: sandbox.accessToken, body: { label: 'escape' } }),
-      await t.call('POST', `/api/admin/users/${owner.id}/credits`, { token: sandbox.accessToken, body: { credits: 1000, reason: 'escape' } }),
+      await t.call('POST', `/api/admin/users/${owner.id}/credits`, {
+        token: sandbox.accessToken,
+        body: { credits: 1000, reason: 'escape' },
+      }),
     ];
     expect(refusedAdmin.map((r) => r.status)).toEqual([403, 403, 403]);
     expect(await t.sql(`select 1 from auth_tokens where user_id = $1 and label = 'escape'`, [owner.id])).toHaveLength(0);
 
     // A device login approved with the sandbox token would hand the sandbox a full login.
     const started = await t.call('POST', '/api/auth/cli/start');
-    const approval = await t.call('POST', '/api/auth/cli/approve', { token: sandbox.accessToken, body: { user_code: started.body.user_code } });
+    const approval = await t.call('POST', '/api/auth/cli/approve', {
+      token: sandbox.accessToken,
+      body: { user_code: started.body.user_code },
+    });
     expect({ status: approval.status, detail: approval.body.detail }).toEqual({ status: 403, detail: expect.stringContaining('sandbox') });
     // Nor may it deny one: device logins are none of its business.
     const denial = await t.call('POST', '/api/auth/cli/deny', { token: sandbox.accessToken, body: { user_code: started.body.user_code } });
@@ -1026,7 +1149,10 @@ describe('sandbox tokens: the pair minted at bootstrap', () => {
     expect((await trajectories.meta(owner, privateId)).status).toBe(200);
     expect((await trajectories.meta({ token: sandbox.accessToken }, privateId)).status).toBe(404);
     const ownId = newSessionId('own');
-    expect((await trajectories.append({ token: sandbox.accessToken }, ownId, null, [{ uuid: newUuid(), parentUuid: null, type: 'user' }])).status).toBe(200);
+    expect(
+      (await trajectories.append({ token: sandbox.accessToken }, ownId, null, [{ uuid: newUuid(), parentUuid: null, type: 'user' }]))
+        .status,
+    ).toBe(200);
     expect((await trajectories.meta(owner, ownId)).body.owner_id).toBe(owner.id);
   });
 
@@ -1060,9 +1186,13 @@ describe('sandbox tokens: the pair minted at bootstrap', () => {
         expect((await refresh(rotated.body.refresh_token)).status).toBe(401);
       }
     }
-    console.log(`refresh racing release, 10 rounds: ${outcomes.filter((s) => s === 200).length} refreshes first (their pair revoked by the release), ${outcomes.filter((s) => s === 401).length} after`);
+    console.log(
+      `refresh racing release, 10 rounds: ${outcomes.filter((s) => s === 200).length} refreshes first (their pair revoked by the release), ${outcomes.filter((s) => s === 401).length} after`,
+    );
     expect(outcomes.filter((s) => s !== 200 && s !== 401)).toEqual([]);
-    expect(await t.sql(`select id from auth_tokens where user_id = $1 and lease_id is not null and revoked_at is null`, [user.id])).toEqual([]);
+    expect(await t.sql(`select id from auth_tokens where user_id = $1 and lease_id is not null and revoked_at is null`, [user.id])).toEqual(
+      [],
+    );
   });
 
   test('expired by the meter (idle): the access token and the refresh token answer 401', async () => {

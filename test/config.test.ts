@@ -6,7 +6,7 @@ import { startTestApp } from './support/app';
  * Misspelled settings (docs/operations.md, "Configuration"): a variable with one of the service's
  * prefixes that no setting has is named at start, with the closest setting.
  */
-test('loadConfig reads no variable that SETTINGS does not list, and SETTINGS lists nothing else but the tools\' LABDESK_ ones', () => {
+test("loadConfig reads no variable that SETTINGS does not list, and SETTINGS lists nothing else but the tools' LABDESK_ ones", () => {
   const read = new Set<string>();
   const recording = new Proxy({} as Record<string, string | undefined>, {
     get: (_target, name) => void (typeof name === 'string' && read.add(name)),
@@ -24,10 +24,22 @@ test('each setting is parsed by its schema: every problem at once, with the text
       loadConfig(env);
       return [];
     } catch (error) {
-      return (error as Error).message.split('\n').slice(1).map((line) => line.replace(/^  - /, ''));
+      return (error as Error).message
+        .split('\n')
+        .slice(1)
+        .map((line) => line.replace(/^  - /, ''));
     }
   };
-  expect(problems({ PORT: '70000', A2A_WAIT_SECONDS: '601', RATE_LIMIT_TOKEN_PER_MINUTE: '-5', S3_FORCE_PATH_STYLE: 'yes', CORS_ALLOWED_ORIGINS: 'https://a.example, *', DATABASE_POOL_SIZE: '1' })).toEqual([
+  expect(
+    problems({
+      PORT: '70000',
+      A2A_WAIT_SECONDS: '601',
+      RATE_LIMIT_TOKEN_PER_MINUTE: '-5',
+      S3_FORCE_PATH_STYLE: 'yes',
+      CORS_ALLOWED_ORIGINS: 'https://a.example, *',
+      DATABASE_POOL_SIZE: '1',
+    }),
+  ).toEqual([
     'PORT must be an integer 0-65535 (got "70000")',
     'DATABASE_POOL_SIZE must be at least 2 (one connection holds the migration lock while another runs them)',
     'S3_FORCE_PATH_STYLE must be one of false, true (got "yes")',
@@ -37,17 +49,33 @@ test('each setting is parsed by its schema: every problem at once, with the text
   ]);
   // Spaces around a value are dropped and an empty variable is unset: its default applies.
   const config = loadConfig({ PORT: ' 9090 ', LOG_LEVEL: '', RATE_LIMIT_AUTH_PER_MINUTE: '0', S3_FORCE_PATH_STYLE: 'true' });
-  expect({ port: config.port, logLevel: config.logLevel, auth: config.rateLimits.authPerMinute }).toEqual({ port: 9090, logLevel: 'info', auth: 0 });
+  expect({ port: config.port, logLevel: config.logLevel, auth: config.rateLimits.authPerMinute }).toEqual({
+    port: 9090,
+    logLevel: 'info',
+    auth: 0,
+  });
 });
 
 test('a misspelled prefixed variable is named with the closest setting; others are left alone', () => {
-  expect(unknownSettingWarnings({ LLM_MODLE: 'gpt-5', A2A_SOMETHING_NEW: '1', S3_BUKET: 'b', LLM_MODEL: 'gpt-5', HOME: '/root', NODE_ENV: 'production', MY_S3_THING: 'x' })).toEqual([
+  expect(
+    unknownSettingWarnings({
+      LLM_MODLE: 'gpt-5',
+      A2A_SOMETHING_NEW: '1',
+      S3_BUKET: 'b',
+      LLM_MODEL: 'gpt-5',
+      HOME: '/root',
+      NODE_ENV: 'production',
+      MY_S3_THING: 'x',
+    }),
+  ).toEqual([
     'A2A_SOMETHING_NEW is not a setting labdesk reads, so it is ignored',
     'LLM_MODLE is not a setting labdesk reads, so it is ignored (did you mean LLM_MODEL?)',
     'S3_BUKET is not a setting labdesk reads, so it is ignored (did you mean S3_BUCKET?)',
   ]);
   // Too far from any setting for a guess (AGENT_SANDBOX_MEMORY_BYTES is 6 edits away): named, without one.
-  expect(loadConfig({ AGENT_SANDBOX_MEMORY: '1' }).warnings).toEqual(['AGENT_SANDBOX_MEMORY is not a setting labdesk reads, so it is ignored']);
+  expect(loadConfig({ AGENT_SANDBOX_MEMORY: '1' }).warnings).toEqual([
+    'AGENT_SANDBOX_MEMORY is not a setting labdesk reads, so it is ignored',
+  ]);
 });
 
 test('the service says so at start, once per variable', async () => {
@@ -56,7 +84,9 @@ test('the service says so at start, once per variable', async () => {
   const logger: Logger = { debug: quiet, info: quiet, error: quiet, warn: (msg) => void warnings.push(msg) };
   const t = await startTestApp({ A2A_WAIT_SECONS: '5' }, { logger });
   try {
-    expect(warnings.filter((w) => w.startsWith('A2A_WAIT_SECONS'))).toEqual(['A2A_WAIT_SECONS is not a setting labdesk reads, so it is ignored (did you mean A2A_WAIT_SECONDS?)']);
+    expect(warnings.filter((w) => w.startsWith('A2A_WAIT_SECONS'))).toEqual([
+      'A2A_WAIT_SECONS is not a setting labdesk reads, so it is ignored (did you mean A2A_WAIT_SECONDS?)',
+    ]);
   } finally {
     await t.close();
   }

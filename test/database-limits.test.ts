@@ -15,8 +15,16 @@ import { until } from './support/until';
 /** One request, given up (an AbortError, failing the test) after `ms`: a hang must not wait for jest's time-out. */
 async function callWithin(t: TestApp, ms: number, method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
   const started = Date.now();
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) };
-  const response = await fetch(new URL(path, t.url), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(ms) });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+  };
+  const response = await fetch(new URL(path, t.url), {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    signal: AbortSignal.timeout(ms),
+  });
   return { ...(await replyOf(response)), ms: Date.now() - started };
 }
 
@@ -26,7 +34,9 @@ test('DATABASE_STATEMENT_TIMEOUT_MS and DATABASE_CONNECT_TIMEOUT_MS: 30 s and 5 
   expect(loadConfig({})).toMatchObject({ databaseStatementTimeoutMs: 30_000, databaseConnectTimeoutMs: 5_000 });
   expect(loadConfig(LIMITS)).toMatchObject({ databaseStatementTimeoutMs: 1000, databaseConnectTimeoutMs: 1000 });
   for (const bad of ['0', '-5', '1.5', 'soon']) {
-    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: bad, DATABASE_CONNECT_TIMEOUT_MS: bad })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS must be a positive integer[\s\S]*DATABASE_CONNECT_TIMEOUT_MS must be a positive integer/);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: bad, DATABASE_CONNECT_TIMEOUT_MS: bad })).toThrow(
+      /DATABASE_STATEMENT_TIMEOUT_MS must be a positive integer[\s\S]*DATABASE_CONNECT_TIMEOUT_MS must be a positive integer/,
+    );
   }
 });
 
@@ -42,7 +52,10 @@ describe('database time-outs and readiness', () => {
       await locker.query('begin');
       await locker.query('select 1 from users where id = $1 for update', [user.id]);
       const held = await callWithin(t, 8000, 'PATCH', `/api/admin/users/${user.id}`, { token: t.adminToken, body: { name: 'Renamed' } });
-      expect({ status: held.status, body: held.body }).toEqual({ status: 503, body: { detail: expect.stringContaining('did not answer in time') } });
+      expect({ status: held.status, body: held.body }).toEqual({
+        status: 503,
+        body: { detail: expect.stringContaining('did not answer in time') },
+      });
       expect(held.ms).toBeLessThan(5000);
       await locker.query('rollback');
       const after = await callWithin(t, 8000, 'PATCH', `/api/admin/users/${user.id}`, { token: t.adminToken, body: { name: 'Renamed' } });
@@ -82,8 +95,14 @@ describe('database time-outs and readiness', () => {
       // More requests than the pool holds idle connections: some wait on a connection they hold
       // (closed after the statement time-out and the grace), the others on one they open (given
       // up after DATABASE_CONNECT_TIMEOUT_MS).
-      const [ready, ...requests] = await Promise.all([callWithin(t, 8000, 'GET', '/readyz'), ...Array.from({ length: 8 }, () => callWithin(t, 8000, 'GET', '/api/me', { token: t.adminToken }))]);
-      expect({ status: ready.status, body: ready.body }).toEqual({ status: 503, body: { detail: 'the database did not answer within 2000 ms' } });
+      const [ready, ...requests] = await Promise.all([
+        callWithin(t, 8000, 'GET', '/readyz'),
+        ...Array.from({ length: 8 }, () => callWithin(t, 8000, 'GET', '/api/me', { token: t.adminToken })),
+      ]);
+      expect({ status: ready.status, body: ready.body }).toEqual({
+        status: 503,
+        body: { detail: 'the database did not answer within 2000 ms' },
+      });
       expect(ready.ms).toBeLessThan(3500);
       for (const me of requests) {
         expect({ status: me.status, body: me.body }).toEqual({ status: 503, body: { detail: expect.stringMatching(/try again shortly/) } });
@@ -92,8 +111,14 @@ describe('database time-outs and readiness', () => {
       // Those on a held connection waited for the statement time-out and ANSWER_GRACE_MS, no more.
       expect(requests.some((me) => me.ms >= 1000 + ANSWER_GRACE_MS - 100)).toBe(true);
       proxy.thaw();
-      await until('/readyz to answer 200 after the thaw', async () => (await callWithin(t, 8000, 'GET', '/readyz')).status === 200, { seconds: 10, intervalMs: 100 });
-      const renamed = await callWithin(t, 8000, 'PATCH', `/api/admin/users/${(await makeUser(t)).id}`, { token: t.adminToken, body: { name: 'After the thaw' } });
+      await until('/readyz to answer 200 after the thaw', async () => (await callWithin(t, 8000, 'GET', '/readyz')).status === 200, {
+        seconds: 10,
+        intervalMs: 100,
+      });
+      const renamed = await callWithin(t, 8000, 'PATCH', `/api/admin/users/${(await makeUser(t)).id}`, {
+        token: t.adminToken,
+        body: { name: 'After the thaw' },
+      });
       expect(renamed).toMatchObject({ status: 200, body: { name: 'After the thaw' } });
     } finally {
       proxy.thaw();
@@ -106,7 +131,8 @@ describe('database time-outs and readiness', () => {
     const { adminUrl } = testDatabaseInfo();
     const name = new URL(direct.databaseUrl).pathname.slice(1);
     // New sessions only take the setting: the app's are ended, and its pool opens new ones.
-    const endSessions = () => query(adminUrl, `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
+    const endSessions = () =>
+      query(adminUrl, `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
     await query(adminUrl, `alter database "${name}" set default_transaction_read_only = on`);
     try {
       await endSessions();
@@ -123,6 +149,9 @@ describe('database time-outs and readiness', () => {
       await query(adminUrl, `alter database "${name}" reset default_transaction_read_only`);
       await endSessions();
     }
-    await until('/readyz to answer 200 again', async () => (await callWithin(direct, 8000, 'GET', '/readyz')).status === 200, { seconds: 10, intervalMs: 100 });
+    await until('/readyz to answer 200 again', async () => (await callWithin(direct, 8000, 'GET', '/readyz')).status === 200, {
+      seconds: 10,
+      intervalMs: 100,
+    });
   });
 });

@@ -108,7 +108,13 @@ describe("electron-updater's differential download", () => {
     }
     const manifest = {
       version,
-      files: files.map(({ filename, bytes: body }) => ({ filename, size: body.length, signature: `sig-${filename}`, platform: 'linux', arch: 'arm64' })),
+      files: files.map(({ filename, bytes: body }) => ({
+        filename,
+        size: body.length,
+        signature: `sig-${filename}`,
+        platform: 'linux',
+        arch: 'arm64',
+      })),
     };
     const published = await t.call('PUT', '/admin/api/release/desktop/manifest', { token: RELEASE_TOKEN, body: manifest });
     expect(published.status).toBe(200);
@@ -143,7 +149,12 @@ describe("electron-updater's differential download", () => {
       // As AppUpdater.differentialDownloadInstaller does: both blockmaps, gunzipped, then the download.
       const blockMapUrls = await provider.getBlockMapFiles(file.url, OLD_VERSION, NEW_VERSION);
       const [oldMap, newMap] = await Promise.all(
-        blockMapUrls.map(async (url: URL) => JSON.parse(gunzipSync(await executor.downloadToBuffer(url, { cancellationToken: new CancellationToken(), sha512: null })).toString()) as BlockMap),
+        blockMapUrls.map(
+          async (url: URL) =>
+            JSON.parse(
+              gunzipSync(await executor.downloadToBuffer(url, { cancellationToken: new CancellationToken(), sha512: null })).toString(),
+            ) as BlockMap,
+        ),
       );
       const oldChecksums = new Set(oldMap.files[0].checksums);
       const changedBlocks = newMap.files[0].checksums.filter((checksum: string) => !oldChecksums.has(checksum)).length;
@@ -152,7 +163,11 @@ describe("electron-updater's differential download", () => {
       const oldFile = path.join(tmp, fileName(OLD_VERSION));
       const newFile = path.join(tmp, 'downloaded.AppImage');
       const logged: string[] = [];
-      const logger = { info: (m: unknown) => logged.push(String(m)), warn: (m: unknown) => logged.push(String(m)), error: (m: unknown) => logged.push(String(m)) };
+      const logger = {
+        info: (m: unknown) => logged.push(String(m)),
+        warn: (m: unknown) => logged.push(String(m)),
+        error: (m: unknown) => logged.push(String(m)),
+      };
       relay.fromServer = 0;
       executor.ranges.length = 0;
       await new GenericDifferentialDownloader(file.info, executor, {

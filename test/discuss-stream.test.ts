@@ -12,7 +12,10 @@ import { newSessionId, newUuid, sessionPath, trajectoryCalls } from './support/t
  */
 
 // A long time-out: only a cancellation can end a stalled call within a test.
-const { env, fake } = useFakeLlm(() => ({ kind: 'answer', text: 'The run fitted marker-alpha and then stopped.', tokensIn: 900, tokensOut: 40 }), { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_SECONDS: '120', LLM_MAX_RETRIES: '2' });
+const { env, fake } = useFakeLlm(
+  () => ({ kind: 'answer', text: 'The run fitted marker-alpha and then stopped.', tokensIn: 900, tokensOut: 40 }),
+  { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_SECONDS: '120', LLM_MAX_RETRIES: '2' },
+);
 
 const t = useTestApp(env);
 const { append, setVisibility } = trajectoryCalls(t);
@@ -27,7 +30,13 @@ beforeAll(async () => {
   ({ owner, member } = two);
   const lab = two.lab;
   session = newSessionId();
-  expect((await append(owner, session, null, [{ uuid: newUuid(), parentUuid: null, type: 'user', message: { content: 'Fit marker-alpha' } }], { lab_id: lab.id })).status).toBe(200);
+  expect(
+    (
+      await append(owner, session, null, [{ uuid: newUuid(), parentUuid: null, type: 'user', message: { content: 'Fit marker-alpha' } }], {
+        lab_id: lab.id,
+      })
+    ).status,
+  ).toBe(200);
   expect((await setVisibility(owner, session, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
 });
 beforeEach(() => {
@@ -35,8 +44,15 @@ beforeEach(() => {
   fake.seen.length = 0;
 });
 
-const ledger = () => t.sql<{ user_id: string; feature: string; model: string; tokens_in: string; tokens_out: string; credits: string; outcome: string }>(`select user_id, feature, model, tokens_in, tokens_out, credits, outcome from usage_entries where source = 'model_call' order by id`);
-const turnsOf = (id: string) => t.sql<{ id: string; viewer_id: string; question: string; answer: string }>('select id, viewer_id, question, answer from discussion_turns where session_id = $1 order by created_at', [id]);
+const ledger = () =>
+  t.sql<{ user_id: string; feature: string; model: string; tokens_in: string; tokens_out: string; credits: string; outcome: string }>(
+    `select user_id, feature, model, tokens_in, tokens_out, credits, outcome from usage_entries where source = 'model_call' order by id`,
+  );
+const turnsOf = (id: string) =>
+  t.sql<{ id: string; viewer_id: string; question: string; answer: string }>(
+    'select id, viewer_id, question, answer from discussion_turns where session_id = $1 order by created_at',
+    [id],
+  );
 
 async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
   for (let i = 0; i < 500; i++) {
@@ -59,12 +75,20 @@ function eventsOf(text: string): SseEvent[] {
     .filter((block) => block.trim())
     .map((block) => {
       const lines = block.split('\n');
-      return { event: lines.find((l) => l.startsWith('event: '))!.slice(7), data: JSON.parse(lines.find((l) => l.startsWith('data: '))!.slice(6)) };
+      return {
+        event: lines.find((l) => l.startsWith('event: '))!.slice(7),
+        data: JSON.parse(lines.find((l) => l.startsWith('data: '))!.slice(6)),
+      };
     });
 }
 
 const streamRequest = (who: TestUser, id: string, body: unknown, signal?: AbortSignal) =>
-  fetch(new URL(sessionPath(id, '/discuss/stream'), t.url), { method: 'POST', headers: { authorization: `Bearer ${who.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  fetch(new URL(sessionPath(id, '/discuss/stream'), t.url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${who.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
 
 describe('POST …/discuss/stream (server-sent events)', () => {
   test("a viewer's question: the deltas arrive in order and make the answer, done carries the turn id; the turn is kept and one ledger row matches the server's usage", async () => {
@@ -75,19 +99,39 @@ describe('POST …/discuss/stream (server-sent events)', () => {
     const events = eventsOf(await response.text());
     const deltas = events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThan(1);
-    expect(events.at(-1)).toEqual({ event: 'done', data: { answer: 'The run fitted marker-alpha and then stopped.', turn_id: expect.stringMatching(/^dis_/) } });
+    expect(events.at(-1)).toEqual({
+      event: 'done',
+      data: { answer: 'The run fitted marker-alpha and then stopped.', turn_id: expect.stringMatching(/^dis_/) },
+    });
     expect(events.slice(0, -1).every((e) => e.event === 'delta')).toBe(true);
     expect(deltas.map((e) => e.data.text).join('')).toBe('The run fitted marker-alpha and then stopped.');
     expect(fake.seen).toHaveLength(1);
     expect(fake.seen[0].body.stream).toBe(true);
-    expect((await ledger()).slice(before)).toEqual([{ user_id: member.id, feature: 'discuss', model: 'openai/gpt-5', tokens_in: '900', tokens_out: '40', credits: '0.001525', outcome: 'ok' }]);
-    expect((await turnsOf(session)).at(-1)).toEqual({ id: events.at(-1)!.data.turn_id, viewer_id: member.id, question: 'What was fitted?', answer: 'The run fitted marker-alpha and then stopped.' });
+    expect((await ledger()).slice(before)).toEqual([
+      {
+        user_id: member.id,
+        feature: 'discuss',
+        model: 'openai/gpt-5',
+        tokens_in: '900',
+        tokens_out: '40',
+        credits: '0.001525',
+        outcome: 'ok',
+      },
+    ]);
+    expect((await turnsOf(session)).at(-1)).toEqual({
+      id: events.at(-1)!.data.turn_id,
+      viewer_id: member.id,
+      question: 'What was fitted?',
+      answer: 'The run fitted marker-alpha and then stopped.',
+    });
   });
 
   test("the owner's streamed question is answered and charged but not kept as a turn", async () => {
     const kept = (await turnsOf(session)).length;
     const before = (await ledger()).length;
-    const events = eventsOf(await (await streamRequest(owner, session, { question: 'Mine?', history: [{ question: 'Before?', answer: 'Yes.' }] })).text());
+    const events = eventsOf(
+      await (await streamRequest(owner, session, { question: 'Mine?', history: [{ question: 'Before?', answer: 'Yes.' }] })).text(),
+    );
     expect(events.at(-1)?.event).toBe('done');
     expect((await turnsOf(session)).length).toBe(kept);
     expect((await ledger()).slice(before)).toEqual([expect.objectContaining({ user_id: owner.id, outcome: 'ok', tokens_in: '900' })]);
@@ -128,7 +172,12 @@ describe('POST …/discuss/stream (server-sent events)', () => {
     const events = eventsOf(await response.text());
     expect(events).toEqual([
       { event: 'delta', data: { text: 'Half of ' } },
-      { event: 'error', data: { detail: expect.stringMatching(/^openai model gpt-5 failed: (the answer broke off|timed out) while streaming after 1 attempt$/) } },
+      {
+        event: 'error',
+        data: {
+          detail: expect.stringMatching(/^openai model gpt-5 failed: (the answer broke off|timed out) while streaming after 1 attempt$/),
+        },
+      },
     ]);
     expect((await ledger()).slice(before)).toEqual([expect.objectContaining({ user_id: member.id, outcome: 'error', tokens_in: '0' })]);
     expect((await turnsOf(session)).length).toBe(turns);
@@ -167,10 +216,16 @@ describe('POST …/discuss/stream (server-sent events)', () => {
 });
 
 describe('the subscription trajectoryDiscussStream (graphql-ws)', () => {
-  const SUBSCRIPTION = 'subscription ($sessionId: ID!, $input: DiscussInput!) { trajectoryDiscussStream(sessionId: $sessionId, input: $input) { delta done { answer turnId } } }';
+  const SUBSCRIPTION =
+    'subscription ($sessionId: ID!, $input: DiscussInput!) { trajectoryDiscussStream(sessionId: $sessionId, input: $input) { delta done { answer turnId } } }';
 
   function subscribe(who: TestUser, variables: Record<string, unknown>) {
-    const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${who.token}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${who.token}` },
+      retryAttempts: 0,
+    });
     clients.push(client);
     const events: any[] = [];
     const errors: any[] = [];
@@ -192,8 +247,16 @@ describe('the subscription trajectoryDiscussStream (graphql-ws)', () => {
     await stream.done();
     expect(stream.errors).toEqual([]);
     const done = stream.events.at(-1);
-    expect(done).toEqual({ delta: null, done: { answer: 'The run fitted marker-alpha and then stopped.', turnId: expect.stringMatching(/^dis_/) } });
-    expect(stream.events.slice(0, -1).map((e) => e.delta).join('')).toBe(done.done.answer);
+    expect(done).toEqual({
+      delta: null,
+      done: { answer: 'The run fitted marker-alpha and then stopped.', turnId: expect.stringMatching(/^dis_/) },
+    });
+    expect(
+      stream.events
+        .slice(0, -1)
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe(done.done.answer);
     expect((await turnsOf(session)).at(-1)).toEqual(expect.objectContaining({ id: done.done.turnId, viewer_id: member.id }));
     expect((await ledger()).slice(before)).toEqual([expect.objectContaining({ user_id: member.id, outcome: 'ok', tokens_out: '40' })]);
   });
@@ -210,7 +273,12 @@ describe('the subscription trajectoryDiscussStream (graphql-ws)', () => {
     const stream = subscribe(member, { sessionId: session, input: { question: 'Cut?' } });
     await stream.done();
     expect(stream.events).toEqual([{ delta: 'Half ', done: null }]);
-    expect(stream.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^openai model gpt-5 failed: /), extensions: expect.objectContaining({ code: 'UNAVAILABLE' }) })]);
+    expect(stream.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^openai model gpt-5 failed: /),
+        extensions: expect.objectContaining({ code: 'UNAVAILABLE' }),
+      }),
+    ]);
   });
 
   test('completing the subscription mid-answer cancels the model call; the ledger row says error', async () => {
@@ -231,9 +299,20 @@ describe('the subscription, its socket closed mid-answer', () => {
   test('closing the socket cancels the model call too; the ledger row says error', async () => {
     fake.script.push({ kind: 'stall', text: 'Well ' });
     const before = (await ledger()).length;
-    const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${member.token}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${member.token}` },
+      retryAttempts: 0,
+    });
     const events: unknown[] = [];
-    client.subscribe({ query: 'subscription ($s: ID!) { trajectoryDiscussStream(sessionId: $s, input: {question: "Closing?"}) { delta } }', variables: { s: session } }, { next: (value) => events.push(value.data), error: () => undefined, complete: () => undefined });
+    client.subscribe(
+      {
+        query: 'subscription ($s: ID!) { trajectoryDiscussStream(sessionId: $s, input: {question: "Closing?"}) { delta } }',
+        variables: { s: session },
+      },
+      { next: (value) => events.push(value.data), error: () => undefined, complete: () => undefined },
+    );
     await until(async () => events.length, Boolean);
     await client.dispose();
     const rows = await until(ledger, (all) => all.length > before);
@@ -245,26 +324,51 @@ describe('the subscription, its socket closed mid-answer', () => {
 describe('with Anthropic as the provider', () => {
   let claude: TestApp;
   beforeAll(async () => {
-    claude = await startTestApp({ LLM_PROVIDER: 'anthropic', LLM_MODEL: 'claude-haiku-4-5', LLM_API_KEY: 'sk-ant-test', LLM_BASE_URL: fake.baseUrl, LLM_TIMEOUT_SECONDS: '5' });
+    claude = await startTestApp({
+      LLM_PROVIDER: 'anthropic',
+      LLM_MODEL: 'claude-haiku-4-5',
+      LLM_API_KEY: 'sk-ant-test',
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_TIMEOUT_SECONDS: '5',
+    });
   });
   afterAll(async () => claude?.close());
 
   test('the answer streams from the Messages API; the ledger row has its usage at catalog prices', async () => {
     const user = await makeUser(claude);
     const id = newSessionId();
-    expect((await claude.call('PUT', sessionPath(id, '/append'), { token: user.token, body: { base_uuid: null, records: [{ uuid: newUuid(), type: 'user', message: { content: 'marker-claude' } }] } })).status).toBe(200);
+    expect(
+      (
+        await claude.call('PUT', sessionPath(id, '/append'), {
+          token: user.token,
+          body: { base_uuid: null, records: [{ uuid: newUuid(), type: 'user', message: { content: 'marker-claude' } }] },
+        })
+      ).status,
+    ).toBe(200);
     fake.script.push({ kind: 'answer', text: 'It asked about marker-claude.', tokensIn: 2000, tokensOut: 100 });
-    const response = await fetch(new URL(sessionPath(id, '/discuss/stream'), claude.url), { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'What?' }) });
+    const response = await fetch(new URL(sessionPath(id, '/discuss/stream'), claude.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'What?' }),
+    });
     expect(response.status).toBe(200);
     const events = eventsOf(await response.text());
-    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')).toBe('It asked about marker-claude.');
-    expect(events.at(-1)).toEqual({ event: 'done', data: { answer: 'It asked about marker-claude.', turn_id: expect.stringMatching(/^dis_/) } });
+    expect(
+      events
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toBe('It asked about marker-claude.');
+    expect(events.at(-1)).toEqual({
+      event: 'done',
+      data: { answer: 'It asked about marker-claude.', turn_id: expect.stringMatching(/^dis_/) },
+    });
     expect(fake.seen[0]).toEqual(expect.objectContaining({ path: '/v1/messages', apiKey: 'sk-ant-test' }));
     expect(fake.seen[0].body.stream).toBe(true);
     // 1 and 5 credits per million tokens in and out.
-    expect(await claude.sql(`select model, tokens_in, tokens_out, credits, outcome from usage_entries where source = 'model_call'`)).toEqual([
-      { model: 'anthropic/claude-haiku-4-5', tokens_in: '2000', tokens_out: '100', credits: '0.002500', outcome: 'ok' },
-    ]);
+    expect(
+      await claude.sql(`select model, tokens_in, tokens_out, credits, outcome from usage_entries where source = 'model_call'`),
+    ).toEqual([{ model: 'anthropic/claude-haiku-4-5', tokens_in: '2000', tokens_out: '100', credits: '0.002500', outcome: 'ok' }]);
   });
 });
 
@@ -278,7 +382,14 @@ describe('without a provider', () => {
   test('the streamed question is 503 JSON before any event', async () => {
     const user = await makeUser(bare);
     const id = newSessionId();
-    expect((await bare.call('PUT', sessionPath(id, '/append'), { token: user.token, body: { base_uuid: null, records: [{ uuid: newUuid(), type: 'user' }] } })).status).toBe(200);
+    expect(
+      (
+        await bare.call('PUT', sessionPath(id, '/append'), {
+          token: user.token,
+          body: { base_uuid: null, records: [{ uuid: newUuid(), type: 'user' }] },
+        })
+      ).status,
+    ).toBe(200);
     const reply = await bare.call('POST', sessionPath(id, '/discuss/stream'), { token: user.token, body: { question: 'Anyone?' } });
     expect(reply.status).toBe(503);
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);

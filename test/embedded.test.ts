@@ -37,7 +37,9 @@ async function serve(dataDir: string, port: number): Promise<Served> {
 }
 
 const exited = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 
 const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
@@ -171,7 +173,11 @@ describe('the embedded default database', () => {
     expect(alive(pgPid)).toBe(true);
     expect((await fetch(`${served.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
 
-    const second = spawnSync(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(await freePort()) }, encoding: 'utf8', timeout: 30_000 });
+    const second = spawnSync(process.execPath, [CLI, 'serve'], {
+      env: { ...env, PORT: String(await freePort()) },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(second.status).toBe(1);
     expect(second.stderr).toContain(`is in use: labdesk process ${served.child.pid} runs its embedded PostgreSQL`);
     expect(alive(pgPid)).toBe(true);

@@ -67,8 +67,13 @@ test('an A2A reason named by the error wins over the table, with its ErrorInfo; 
     message: 'done already',
     data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org' }],
   });
-  expect(rpcErrorOf(new AppError('NOT_FOUND', 'task not found: t')).data).toEqual([{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }]);
-  expect(rpcErrorOf(new AppError('VALIDATION_FAILED', 'bad', undefined, [{ path: ['message', 'parts'], msg: 'required', type: 'missing' }])).data).toEqual([
+  expect(rpcErrorOf(new AppError('NOT_FOUND', 'task not found: t')).data).toEqual([
+    { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' },
+  ]);
+  expect(
+    rpcErrorOf(new AppError('VALIDATION_FAILED', 'bad', undefined, [{ path: ['message', 'parts'], msg: 'required', type: 'missing' }]))
+      .data,
+  ).toEqual([
     { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'message.parts', description: 'required' }] },
   ]);
 });

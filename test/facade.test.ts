@@ -29,9 +29,12 @@ const documented = fs
   });
 
 describe('route table', () => {
-  test.each(documented.filter((e) => !NOT_YET_BUILT.some((p) => p.test(e.route)) && !A2A_SERVER.has(`${e.method} ${e.route}`)))('$method $route has exactly one route', ({ method, route }) => {
-    expect(ROUTES.filter((r) => r.method === method && r.path === route)).toHaveLength(1);
-  });
+  test.each(documented.filter((e) => !NOT_YET_BUILT.some((p) => p.test(e.route)) && !A2A_SERVER.has(`${e.method} ${e.route}`)))(
+    '$method $route has exactly one route',
+    ({ method, route }) => {
+      expect(ROUTES.filter((r) => r.method === method && r.path === route)).toHaveLength(1);
+    },
+  );
 
   test('the documented A2A server paths are the ones facade/a2a.ts serves, and no REST route takes them', () => {
     const documentedA2a = documented.filter((e) => /^\/(\.well-known|a2a)\//.test(e.route) && !NOT_YET_BUILT.some((p) => p.test(e.route)));
@@ -66,10 +69,18 @@ describe('generated artifacts are up to date', () => {
     // Codegen is ESM-heavy and cannot load inside jest's VM: run the real CLI into a temp file.
     const root = path.resolve(__dirname, '..');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-codegen-'));
-    const config = fs.readFileSync(path.join(root, 'codegen.yml'), 'utf8').replace('facade/generated/operations.ts:', `${dir}/operations.ts:`);
+    const config = fs
+      .readFileSync(path.join(root, 'codegen.yml'), 'utf8')
+      .replace('facade/generated/operations.ts:', `${dir}/operations.ts:`);
     fs.writeFileSync(path.join(dir, 'codegen.yml'), config);
-    execFileSync(process.execPath, [path.join(root, 'node_modules/@graphql-codegen/cli/cjs/bin.js'), '--config', path.join(dir, 'codegen.yml'), '--silent'], { cwd: root });
-    expect(fs.readFileSync(path.join(root, 'facade/generated/operations.ts'), 'utf8')).toBe(fs.readFileSync(path.join(dir, 'operations.ts'), 'utf8'));
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules/@graphql-codegen/cli/cjs/bin.js'), '--config', path.join(dir, 'codegen.yml'), '--silent'],
+      { cwd: root },
+    );
+    expect(fs.readFileSync(path.join(root, 'facade/generated/operations.ts'), 'utf8')).toBe(
+      fs.readFileSync(path.join(dir, 'operations.ts'), 'utf8'),
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -48,7 +48,6 @@ function expectRowIssue(reply: Reply, row: number, member?: string) {
   if (member) expect(reply.body.detail.map((issue: { loc: unknown[] }) => issue.loc[3])).toContain(member);
 }
 
-
 interface UploadParts {
   file?: Buffer;
   original?: Buffer;
@@ -110,7 +109,10 @@ function uploadWithoutBody(t: TestApp, who: Actor, sessionId: string): Promise<{
 }
 
 /** A GET over plain `http` (so any Host header can be sent), body as bytes. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -176,9 +178,12 @@ const figureRows = (t: TestApp, sessionId: string) =>
        from figures where session_id = $1 order by canonical_path`,
     [sessionId],
   );
-const blobRows = (t: TestApp, bytes: Buffer) => t.sql('select sha256, bytes::float8 as bytes from blobs where sha256 = $1', [sha256(bytes)]);
+const blobRows = (t: TestApp, bytes: Buffer) =>
+  t.sql('select sha256, bytes::float8 as bytes from blobs where sha256 = $1', [sha256(bytes)]);
 const blobOwners = async (t: TestApp, bytes: Buffer) =>
-  (await t.sql<{ user_id: string }>('select user_id from blob_owners where sha256 = $1 order by user_id', [sha256(bytes)])).map((r) => r.user_id);
+  (await t.sql<{ user_id: string }>('select user_id from blob_owners where sha256 = $1 order by user_id', [sha256(bytes)])).map(
+    (r) => r.user_id,
+  );
 const figureCount = async (t: TestApp, who: Actor, sessionId: string) => {
   const meta = await trajectoryCalls(t).meta(who, sessionId);
   expectStatus(meta, 200);
@@ -348,7 +353,15 @@ describe.each(['file', 's3'] as const)('the %s store', (kind) => {
       const file = figureBytes(200);
       const reply = await upload(t, alice, id, { file, canonical_path: 'figs/a.svg', compressed: 'false' });
       expectStatus(reply, 200);
-      expect(reply.body).toEqual({ canonical_path: 'figs/a.svg', cdn_url: null, storage_uri: driveUri(file), original_uri: null, compressed: false, mime: null, bytes: 200 });
+      expect(reply.body).toEqual({
+        canonical_path: 'figs/a.svg',
+        cdn_url: null,
+        storage_uri: driveUri(file),
+        original_uri: null,
+        compressed: false,
+        mime: null,
+        bytes: 200,
+      });
     });
 
     test('uploading to a path again replaces the row (upsert by canonical_path)', async () => {
@@ -357,7 +370,9 @@ describe.each(['file', 's3'] as const)('the %s store', (kind) => {
       const second = figureBytes(120);
       expectStatus(await upload(t, alice, id, { file: first, canonical_path: '/p.png', mime: 'image/png' }), 200);
       expectStatus(await upload(t, alice, id, { file: second, canonical_path: '/p.png', mime: 'image/png' }), 200);
-      expect(await figureRows(t, id)).toEqual([expect.objectContaining({ canonical_path: '/p.png', storage_uri: driveUri(second), bytes: 120 })]);
+      expect(await figureRows(t, id)).toEqual([
+        expect.objectContaining({ canonical_path: '/p.png', storage_uri: driveUri(second), bytes: 120 }),
+      ]);
       expect(await figureCount(t, alice, id)).toBe(1);
       expect(await getBytes(await rawLocation(t, alice, id, '/p.png'))).toMatchObject({ status: 200, body: second });
     });
@@ -689,9 +704,15 @@ describe.each(['file', 's3'] as const)('the %s store', (kind) => {
     });
 
     test('a row with only cdn_url → 302 to that URL (https on a FIGURE_CDN_HOSTS host, or its subdomains for *.)', async () => {
-      expectStatus(await recordFigures(t, alice, shared, [{ canonical_path: '/legacy.png', cdn_url: 'https://cdn.example.org/legacy.png?v=2' }]), 200);
+      expectStatus(
+        await recordFigures(t, alice, shared, [{ canonical_path: '/legacy.png', cdn_url: 'https://cdn.example.org/legacy.png?v=2' }]),
+        200,
+      );
       expect(await rawLocation(t, bob, shared, '/legacy.png')).toBe('https://cdn.example.org/legacy.png?v=2');
-      expectStatus(await recordFigures(t, alice, shared, [{ canonical_path: '/sub.png', cdn_url: 'https://eu.media.example.net/sub.png' }]), 200);
+      expectStatus(
+        await recordFigures(t, alice, shared, [{ canonical_path: '/sub.png', cdn_url: 'https://eu.media.example.net/sub.png' }]),
+        200,
+      );
       expect(await rawLocation(t, bob, shared, '/sub.png')).toBe('https://eu.media.example.net/sub.png');
     });
 
@@ -746,7 +767,15 @@ describe('on a file-store app', () => {
       expectStatus(reply, 200);
       expect(reply.body).toEqual({ session_id: id, figure_count: 1 });
       expect(await figureRows(t, id)).toEqual([
-        { canonical_path: '/a.png', cdn_url: 'https://cdn.example.org/a.png', storage_uri: null, original_uri: null, compressed: null, mime: null, bytes: null },
+        {
+          canonical_path: '/a.png',
+          cdn_url: 'https://cdn.example.org/a.png',
+          storage_uri: null,
+          original_uri: null,
+          compressed: null,
+          mime: null,
+          bytes: null,
+        },
       ]);
     });
 
@@ -756,7 +785,14 @@ describe('on a file-store app', () => {
       const original = figureBytes(400);
       expectStatus(await upload(t, alice, id, { file, canonical_path: '/up.png' }), 200);
       expectStatus(await upload(t, alice, id, { file: original, canonical_path: '/orig.png' }), 200);
-      const row = { canonical_path: '/mapped.png', storage_uri: driveUri(file), original_uri: driveUri(original), compressed: true, mime: 'image/png', bytes: 200 };
+      const row = {
+        canonical_path: '/mapped.png',
+        storage_uri: driveUri(file),
+        original_uri: driveUri(original),
+        compressed: true,
+        mime: 'image/png',
+        bytes: 200,
+      };
       const reply = await recordFigures(t, alice, id, [{ ...row, note: 'ignored' }]);
       expectStatus(reply, 200);
       expect(reply.body.figure_count).toBe(3);
@@ -803,11 +839,17 @@ describe('on a file-store app', () => {
     test('no rows, more than 1000 rows, or a row that is not an object → 422; nothing stored', async () => {
       const id = await newSession(t, alice);
       expectStatus(await recordFigures(t, alice, id, []), 422);
-      const many = Array.from({ length: 1001 }, (_, i) => ({ canonical_path: `/many/${i}.png`, cdn_url: `https://cdn.example.org/${i}.png` }));
+      const many = Array.from({ length: 1001 }, (_, i) => ({
+        canonical_path: `/many/${i}.png`,
+        cdn_url: `https://cdn.example.org/${i}.png`,
+      }));
       expectStatus(await recordFigures(t, alice, id, many), 422);
       expectStatus(await recordFigures(t, alice, id, many.slice(0, 1000)), 200);
       await t.sql('delete from figures where session_id = $1', [id]);
-      expectStatus(await recordFigures(t, alice, id, [{ canonical_path: '/ok.png', cdn_url: 'https://cdn.example.org/ok.png' }, 'nope']), 422);
+      expectStatus(
+        await recordFigures(t, alice, id, [{ canonical_path: '/ok.png', cdn_url: 'https://cdn.example.org/ok.png' }, 'nope']),
+        422,
+      );
       expectStatus(await t.call('POST', sessionPath(id, '/figures'), { token: alice.token, body: {} }), 422);
       expect(await figureRows(t, id)).toEqual([]);
     });
@@ -825,9 +867,13 @@ describe('on a file-store app', () => {
         { canonical_path: '/steal.png', storage_uri: driveUri(carols) },
       ]);
       expectRowIssue(asStorage, 1, 'storage_uri');
-      const asOriginal = await recordFigures(t, alice, aliceSession, [{ canonical_path: '/steal.png', storage_uri: driveUri(alices), original_uri: driveUri(carols) }]);
+      const asOriginal = await recordFigures(t, alice, aliceSession, [
+        { canonical_path: '/steal.png', storage_uri: driveUri(alices), original_uri: driveUri(carols) },
+      ]);
       expectRowIssue(asOriginal, 0, 'original_uri');
-      const unknown = await recordFigures(t, alice, aliceSession, [{ canonical_path: '/ghost.png', storage_uri: `drive://sha256/${'0'.repeat(64)}` }]);
+      const unknown = await recordFigures(t, alice, aliceSession, [
+        { canonical_path: '/ghost.png', storage_uri: `drive://sha256/${'0'.repeat(64)}` },
+      ]);
       expectRowIssue(unknown, 0, 'storage_uri');
       expect((await figureRows(t, aliceSession)).map((r) => r.canonical_path)).toEqual(['/alice.png']);
       expect(await blobOwners(t, carols)).toEqual([carol.id]);
@@ -854,7 +900,10 @@ describe('on a file-store app', () => {
         { canonical_path: '/three.png', cdn_url: 'https://cdn.example.org/3.png' },
       ]);
       expect(second.body).toEqual({ session_id: id, figure_count: 3 });
-      expect((await figureRows(t, id)).find((r) => r.canonical_path === '/two.png')).toMatchObject({ cdn_url: 'https://cdn.example.org/2b.png', mime: 'image/png' });
+      expect((await figureRows(t, id)).find((r) => r.canonical_path === '/two.png')).toMatchObject({
+        cdn_url: 'https://cdn.example.org/2b.png',
+        mime: 'image/png',
+      });
       expect(await rawLocation(t, alice, id, '/two.png')).toBe('https://cdn.example.org/2b.png');
 
       expect(await figureCount(t, alice, id)).toBe(3);
@@ -969,7 +1018,8 @@ describe('on a file-store app', () => {
     const ODD = '/data/fig 1 & co?#%.png';
     const CAFE = '/data/café/plot.png';
 
-    const serveUrl = (figurePath: string) => `${t.url}/api/trajectories/${encodeURIComponent(id)}/figures/raw?path=${encodeURIComponent(figurePath)}`;
+    const serveUrl = (figurePath: string) =>
+      `${t.url}/api/trajectories/${encodeURIComponent(id)}/figures/raw?path=${encodeURIComponent(figurePath)}`;
     const readAs = (clientKind: string | undefined, query?: Record<string, string>) =>
       t.call('GET', sessionPath(id), { token: alice.token, query, headers: clientKind ? { 'x-client-kind': clientKind } : {} });
 
@@ -990,7 +1040,10 @@ describe('on a file-store app', () => {
         // A non-ASCII path as Python's json.dumps writes it (\u escapes).
         `{"uuid":"${u[5]}","parentUuid":"${u[4]}","type":"tool_result","figure":"${CAFE.replace('é', '\\u00e9')}"}`,
       ];
-      const appended = await t.call('PUT', sessionPath(id, '/append'), { token: alice.token, rawBody: `{"base_uuid":null,"records":[${raws.join(',')}]}` });
+      const appended = await t.call('PUT', sessionPath(id, '/append'), {
+        token: alice.token,
+        rawBody: `{"base_uuid":null,"records":[${raws.join(',')}]}`,
+      });
       expectStatus(appended, 200);
       expectStatus(
         await recordFigures(t, alice, id, [
@@ -1026,7 +1079,11 @@ describe('on a file-store app', () => {
       // A record that names no figure is passed through untouched.
       expect(recordsText(reply)).toContain(raws[1]);
       // Everything else is as stored.
-      expect({ ...records[0], message: undefined, also: undefined }).toEqual({ ...JSON.parse(raws[0]), message: undefined, also: undefined });
+      expect({ ...records[0], message: undefined, also: undefined }).toEqual({
+        ...JSON.parse(raws[0]),
+        message: undefined,
+        also: undefined,
+      });
       expect(reply.body.session_id).toBe(id);
     });
 
@@ -1036,7 +1093,12 @@ describe('on a file-store app', () => {
       for (const query of [undefined, { download: 'true' }]) {
         const reply = await readAs('cloud', query);
         expectStatus(reply, 200);
-        const records = query ? reply.text.trim().split('\n').map((line) => JSON.parse(line)) : reply.body.records;
+        const records = query
+          ? reply.text
+              .trim()
+              .split('\n')
+              .map((line) => JSON.parse(line))
+          : reply.body.records;
         expect([records[3].output, records[5].figure]).toEqual([serveUrl(PLOT), serveUrl(CAFE)]);
       }
     });
@@ -1068,7 +1130,12 @@ describe('on a file-store app', () => {
       const reply = await readAs('cloud');
       const url = new URL(reply.body.records[2].output.file);
       expect(url.searchParams.get('path')).toBe(ODD);
-      const followed = await replyOf(await fetch(new URL(`${url.pathname}${url.search}`, t.url), { headers: { authorization: `Bearer ${alice.token}` }, redirect: 'manual' }));
+      const followed = await replyOf(
+        await fetch(new URL(`${url.pathname}${url.search}`, t.url), {
+          headers: { authorization: `Bearer ${alice.token}` },
+          redirect: 'manual',
+        }),
+      );
       expectStatus(followed, 302);
       expect(followed.headers.get('location')).toBe('https://cdn.example.org/odd.png');
     });
@@ -1082,7 +1149,9 @@ describe('on a file-store app', () => {
       });
       expect(reply.status).toBe(200);
       const body = JSON.parse(reply.body.toString());
-      expect(body.records[0].message.content[0].path).toBe(`https://app.example.org/api/trajectories/${encodeURIComponent(id)}/figures/raw?path=${encodeURIComponent(PLOT)}`);
+      expect(body.records[0].message.content[0].path).toBe(
+        `https://app.example.org/api/trajectories/${encodeURIComponent(id)}/figures/raw?path=${encodeURIComponent(PLOT)}`,
+      );
     });
 
     test('the stored bytes are unchanged by cloud reads', async () => {
@@ -1125,7 +1194,9 @@ describe('with PUBLIC_URL set', () => {
     expect((await getBytes(`${t.url}${location.pathname}${location.search}`)).body).toEqual(file);
 
     const read = await rawGet(`${t.url}${sessionPath(id)}`, { ...headers, 'x-client-kind': 'cloud' });
-    expect(JSON.parse(read.body.toString()).records[0].figure).toBe(`${PUBLIC_URL}/api/trajectories/${encodeURIComponent(id)}/figures/raw?path=${encodeURIComponent('/p.png')}`);
+    expect(JSON.parse(read.body.toString()).records[0].figure).toBe(
+      `${PUBLIC_URL}/api/trajectories/${encodeURIComponent(id)}/figures/raw?path=${encodeURIComponent('/p.png')}`,
+    );
   });
 });
 

@@ -196,7 +196,8 @@ function plausible(rng: Rng, schema: Schema, depth = 0, every = false): unknown 
       const out: Record<string, unknown> = {};
       const required: string[] = s.required ?? [];
       for (const [name, member] of Object.entries<Schema>(s.properties ?? {})) {
-        if (required.includes(name) || (depth === 0 && every) || (depth < 3 && chance(rng, 0.3))) out[name] = plausible(rng, member, depth + 1);
+        if (required.includes(name) || (depth === 0 && every) || (depth < 3 && chance(rng, 0.3)))
+          out[name] = plausible(rng, member, depth + 1);
       }
       return out;
     }
@@ -208,11 +209,20 @@ function plausible(rng: Rng, schema: Schema, depth = 0, every = false): unknown 
 /** Values that are not of `schema`'s type (nor null). */
 function wrongTypes(schema: Schema): unknown[] {
   const s = core(schema);
-  const all: Record<Kind, unknown> = { string: 'text', integer: 7, number: 2.5, boolean: true, array: [1, 'x'], object: { a: 1 }, any: null };
+  const all: Record<Kind, unknown> = {
+    string: 'text',
+    integer: 7,
+    number: 2.5,
+    boolean: true,
+    array: [1, 'x'],
+    object: { a: 1 },
+    any: null,
+  };
   const ok = new Set<Kind>([kindOf(schema)]);
   if (s.type === 'number') ok.add('integer');
   const out = (Object.keys(all) as Kind[]).filter((k) => k !== 'any' && !ok.has(k)).map((k) => all[k]);
-  if (Array.isArray(s.enum)) out.push('NOT_A_MEMBER', s.enum[0].toUpperCase() === s.enum[0] ? s.enum[0].toLowerCase() : s.enum[0].toUpperCase(), ` ${s.enum[0]}`);
+  if (Array.isArray(s.enum))
+    out.push('NOT_A_MEMBER', s.enum[0].toUpperCase() === s.enum[0] ? s.enum[0].toLowerCase() : s.enum[0].toUpperCase(), ` ${s.enum[0]}`);
   if (s.format === 'date-time') out.push('yesterday', '2026-13-45T99:99:99Z', '0', '');
   return out;
 }
@@ -308,13 +318,38 @@ function badSegment(rng: Rng): { text: string; what: string } {
   const enc = (s: string) => ({ text: encodeURIComponent(s), what: JSON.stringify(s.length > 40 ? `${s.slice(0, 20)}…(${s.length})` : s) });
   const rawSegment = (s: string) => ({ text: s, what: `raw ${s.length > 40 ? `${s.slice(0, 20)}…(${s.length})` : s}` });
   return pick(rng, [
-    () => enc(pick(rng, ['0', '-1', '1.5', '1e309', '99999999999999999999999', 'NaN', 'null', 'undefined', 'true', '[]', '{}', ' ', 'a b', '+'])),
-    () => enc(pick(rng, ODD_TEXT.filter((s) => s !== ''))),
+    () =>
+      enc(
+        pick(rng, ['0', '-1', '1.5', '1e309', '99999999999999999999999', 'NaN', 'null', 'undefined', 'true', '[]', '{}', ' ', 'a b', '+']),
+      ),
+    () =>
+      enc(
+        pick(
+          rng,
+          ODD_TEXT.filter((s) => s !== ''),
+        ),
+      ),
     () => enc('x'.repeat(pick(rng, [256, 1000, 4000]))),
-    () => rawSegment(pick(rng, ['%00', 'a%00b', '%ff', '%fe%ff', '%E0%A4%A', '%', '%%', '%zz', '%2', '%C0%AF', '%ED%A0%80', '%F4%90%80%80', '%c3%28'])),
-    () => rawSegment(pick(rng, ['..', '.', '%2e%2e', '..%2f..%2fetc%2fpasswd', '%2e%2e%2f', '%2F', '%5c..%5c', '...', '%0d%0aSet-Cookie:%20x'])),
+    () =>
+      rawSegment(
+        pick(rng, ['%00', 'a%00b', '%ff', '%fe%ff', '%E0%A4%A', '%', '%%', '%zz', '%2', '%C0%AF', '%ED%A0%80', '%F4%90%80%80', '%c3%28']),
+      ),
+    () =>
+      rawSegment(
+        pick(rng, ['..', '.', '%2e%2e', '..%2f..%2fetc%2fpasswd', '%2e%2e%2f', '%2F', '%5c..%5c', '...', '%0d%0aSet-Cookie:%20x']),
+      ),
     () => rawSegment(pick(rng, ['\u00ff', '\u00e9t\u00e9', 'a;b=c', 'a,b', '~', '$', '*', '@', "'", '!', '(', ')'])),
-    () => enc(pick(rng, [`lab_${hex(rng, 12)}`, `usr_${hex(rng, 12)}`, `ann_${hex(rng, 12)}`, randomUUIDFrom(rng), hex(rng, 64), `${int(rng, 0, 9)}.${int(rng, 0, 9)}`])),
+    () =>
+      enc(
+        pick(rng, [
+          `lab_${hex(rng, 12)}`,
+          `usr_${hex(rng, 12)}`,
+          `ann_${hex(rng, 12)}`,
+          randomUUIDFrom(rng),
+          hex(rng, 64),
+          `${int(rng, 0, 9)}.${int(rng, 0, 9)}`,
+        ]),
+      ),
   ])();
 }
 const randomUUIDFrom = (rng: Rng) => `${hex(rng, 8)}-${hex(rng, 4)}-4${hex(rng, 3)}-8${hex(rng, 3)}-${hex(rng, 12)}`;
@@ -324,7 +359,27 @@ function badQueryValue(rng: Rng, schema: Schema): { text: string; what: string }
   const enc = (s: string) => ({ text: encodeURIComponent(s), what: JSON.stringify(s.length > 40 ? `${s.slice(0, 20)}…(${s.length})` : s) });
   const kind = kindOf(schema);
   const typed: Record<string, string[]> = {
-    integer: ['abc', '1.5', '-1', '0', '-99999999999', '99999999999999999999', '1e400', '0x10', ' 1', '', 'NaN', 'Infinity', '2147483648', '-2147483649', '１', '1,2', 'null', 'true', '5'],
+    integer: [
+      'abc',
+      '1.5',
+      '-1',
+      '0',
+      '-99999999999',
+      '99999999999999999999',
+      '1e400',
+      '0x10',
+      ' 1',
+      '',
+      'NaN',
+      'Infinity',
+      '2147483648',
+      '-2147483649',
+      '１',
+      '1,2',
+      'null',
+      'true',
+      '5',
+    ],
     number: ['abc', '-1', '1e400', 'NaN', '', '0x1p3', '5'],
     boolean: ['maybe', 'TRUE', 'yes', '2', '', 'null', '1', 'true', 'false'],
     string: ODD_TEXT,
@@ -332,13 +387,37 @@ function badQueryValue(rng: Rng, schema: Schema): { text: string; what: string }
   return pick(rng, [
     () => enc(pick(rng, typed[kind] ?? ODD_TEXT)),
     () => enc(pick(rng, ODD_TEXT)),
-    () => ({ text: pick(rng, ['%ff', '%', '%E0%A4%A', '%00', 'a%00b', '%zz', '+%2B+', '%ED%A0%80', '&&', '==', '%26', '#']), what: 'raw bad encoding' }),
-    () => (Array.isArray(core(schema).enum) ? enc(pick(rng, ['NOT_A_MEMBER', String(core(schema).enum[0]).toUpperCase(), ''])) : enc('x'.repeat(pick(rng, [1000, 6000])))),
+    () => ({
+      text: pick(rng, ['%ff', '%', '%E0%A4%A', '%00', 'a%00b', '%zz', '+%2B+', '%ED%A0%80', '&&', '==', '%26', '#']),
+      what: 'raw bad encoding',
+    }),
+    () =>
+      Array.isArray(core(schema).enum)
+        ? enc(pick(rng, ['NOT_A_MEMBER', String(core(schema).enum[0]).toUpperCase(), '']))
+        : enc('x'.repeat(pick(rng, [1000, 6000]))),
   ])();
 }
 
 /** Query names the stream routes read themselves, and other plausible ones. */
-const EXTRA_QUERY = ['since', 'download', 'path', 'expires', 'type', 'signature', 'limit', 'offset', 'q', 'cursor', 'page', '__proto__', 'constructor', 'lab_id', 'owner', 'x'.repeat(300), ''];
+const EXTRA_QUERY = [
+  'since',
+  'download',
+  'path',
+  'expires',
+  'type',
+  'signature',
+  'limit',
+  'offset',
+  'q',
+  'cursor',
+  'page',
+  '__proto__',
+  'constructor',
+  'lab_id',
+  'owner',
+  'x'.repeat(300),
+  '',
+];
 
 function queryOf(rng: Rng, op: Operation, what: string[]): string {
   const parts: string[] = [];
@@ -382,7 +461,25 @@ function queryOf(rng: Rng, op: Operation, what: string[]): string {
 /** Headers besides the caller's credentials: byte ranges, validators, forwarded host, client kind. */
 function extraHeaders(rng: Rng, headers: Record<string, string>, what: string[]) {
   const choices: [string, string[]][] = [
-    ['range', ['bytes=0-0', 'bytes=abc', 'bytes=-', 'bytes=5-1', 'bytes=-0', 'bytes=999999999999999999999-', `bytes=0-${'9'.repeat(30)}`, `bytes=${Array(300).fill('0-0').join(',')}`, 'items=0-1', 'bytes=0-1,,,', 'bytes=1e3-2e3', 'bytes= 0 - 1', 'bytes=0-1,0-1', 'bytes=-99999999999999999999']],
+    [
+      'range',
+      [
+        'bytes=0-0',
+        'bytes=abc',
+        'bytes=-',
+        'bytes=5-1',
+        'bytes=-0',
+        'bytes=999999999999999999999-',
+        `bytes=0-${'9'.repeat(30)}`,
+        `bytes=${Array(300).fill('0-0').join(',')}`,
+        'items=0-1',
+        'bytes=0-1,,,',
+        'bytes=1e3-2e3',
+        'bytes= 0 - 1',
+        'bytes=0-1,0-1',
+        'bytes=-99999999999999999999',
+      ],
+    ],
     ['if-none-match', ['*', '"x"', 'W/"', `"${'a'.repeat(5000)}"`, ',,,', 'W/W/"x"', '"a", "b", *']],
     ['if-modified-since', ['yesterday', 'Thu, 01 Jan 1970 00:00:00 GMT', '99999999999', 'Mon, 32 Foo 99999 99:99:99 GMT', '']],
     ['if-range', ['"etag"', 'W/"weak"', 'Thu, 01 Jan 1970 00:00:00 GMT', 'garbage', '']],
@@ -451,10 +548,22 @@ function replacementsFor(rng: Rng, slot: Slot): [string, unknown, boolean][] {
     ['deep object', deepObject(pick(rng, [50, 1000, 100_000])), typed && kind !== 'object'],
   ];
   if (kind === 'integer' || kind === 'number') {
-    out.push(...BAD_NUMBERS.map((v): [string, unknown, boolean] => [`bad number ${v instanceof Raw ? v.bytes.toString() : v}`, v, typed && kind === 'integer']), ['negative', -1, false], ['zero', 0, false]);
+    out.push(
+      ...BAD_NUMBERS.map((v): [string, unknown, boolean] => [
+        `bad number ${v instanceof Raw ? v.bytes.toString() : v}`,
+        v,
+        typed && kind === 'integer',
+      ]),
+      ['negative', -1, false],
+      ['zero', 0, false],
+    );
   }
   if (kind === 'string' && !core(slot.schema).enum) {
-    out.push(['odd text', pick(rng, ODD_TEXT), false], ['unstorable text', pick(rng, UNSTORABLE), !slot.opaque], ['invalid UTF-8', pick(rng, BAD_UTF8), true]);
+    out.push(
+      ['odd text', pick(rng, ODD_TEXT), false],
+      ['unstorable text', pick(rng, UNSTORABLE), !slot.opaque],
+      ['invalid UTF-8', pick(rng, BAD_UTF8), true],
+    );
   }
   return out;
 }
@@ -463,10 +572,16 @@ function replacementsFor(rng: Rng, slot: Slot): [string, unknown, boolean][] {
 function sweepBodies(rng: Rng, schema: Schema): Body[] {
   const s = core(schema);
   const base = plausible(rng, s, 0, true) as Record<string, unknown>;
-  const json = (value: unknown, what: string, invalid: boolean): Body => ({ bytes: encodeJson(value), headers: { 'content-type': 'application/json' }, what: `sweep: ${what}`, invalid });
+  const json = (value: unknown, what: string, invalid: boolean): Body => ({
+    bytes: encodeJson(value),
+    headers: { 'content-type': 'application/json' },
+    what: `sweep: ${what}`,
+    invalid,
+  });
   const out: Body[] = [];
   for (const slot of slotsOf(base, s).filter((x) => x.path.length === 1)) {
-    for (const [label, value, invalid] of replacementsFor(rng, slot)) out.push(json(setAt(base, slot.path, value), `${label} at ${slot.path[0]}`, invalid));
+    for (const [label, value, invalid] of replacementsFor(rng, slot))
+      out.push(json(setAt(base, slot.path, value), `${label} at ${slot.path[0]}`, invalid));
   }
   for (const name of s.required ?? []) out.push(json(removeAt(base, [name]), `missing required ${name}`, true));
   out.push(json(withMember(base, 'extra', 1), 'extra member', s.additionalProperties === false));
@@ -478,8 +593,19 @@ function jsonBody(rng: Rng, schema: Schema, bodyRequired: boolean): Body {
   const s = core(schema);
   const base = plausible(rng, s) as Record<string, unknown>;
   const required: string[] = s.required ?? [];
-  const json = (value: unknown, what: string, invalid: boolean): Body => ({ bytes: encodeJson(value), headers: { 'content-type': 'application/json' }, what, invalid });
-  const text = (body: string | Buffer, what: string, unreadable = true, invalid = unreadable): Body => ({ bytes: Buffer.from(body), headers: { 'content-type': 'application/json' }, what, invalid, unreadable });
+  const json = (value: unknown, what: string, invalid: boolean): Body => ({
+    bytes: encodeJson(value),
+    headers: { 'content-type': 'application/json' },
+    what,
+    invalid,
+  });
+  const text = (body: string | Buffer, what: string, unreadable = true, invalid = unreadable): Body => ({
+    bytes: Buffer.from(body),
+    headers: { 'content-type': 'application/json' },
+    what,
+    invalid,
+    unreadable,
+  });
 
   const slots = slotsOf(base, s);
   const strategies: [number, () => Body][] = [
@@ -503,8 +629,22 @@ function jsonBody(rng: Rng, schema: Schema, bodyRequired: boolean): Body {
       () => {
         const props = Object.keys(s.properties ?? {});
         const camel = props.find((p) => p.includes('_'))?.replace(/_(.)/g, (_m, c: string) => c.toUpperCase());
-        const name = pick(rng, ['extra', '__proto__', 'constructor', 'toString', 'x'.repeat(1000), '', props[0]?.toUpperCase() ?? 'X', camel ?? 'camelCase', 'hasOwnProperty']);
-        return json(withMember(base, name, pick(rng, [1, 'x', null, { a: 1 }, [] as unknown[]])), `extra member ${JSON.stringify(name.slice(0, 20))}`, s.additionalProperties === false);
+        const name = pick(rng, [
+          'extra',
+          '__proto__',
+          'constructor',
+          'toString',
+          'x'.repeat(1000),
+          '',
+          props[0]?.toUpperCase() ?? 'X',
+          camel ?? 'camelCase',
+          'hasOwnProperty',
+        ]);
+        return json(
+          withMember(base, name, pick(rng, [1, 'x', null, { a: 1 }, [] as unknown[]])),
+          `extra member ${JSON.stringify(name.slice(0, 20))}`,
+          s.additionalProperties === false,
+        );
       },
     ],
     [
@@ -562,7 +702,8 @@ const once = <T>(make: () => T) => {
 const bigBody = once(() => Buffer.from(`"${'z'.repeat(10.5 * 1024 * 1024)}"`));
 const bombs = new Map<number, Buffer>();
 /** `megabytes` of '[' gzipped to a few KB: inflated past the limit, or unparseable within it (made once per size). */
-const gzipBomb = (megabytes: number) => bombs.get(megabytes) ?? bombs.set(megabytes, gzipSync(Buffer.alloc(megabytes * 1024 * 1024, '['))).get(megabytes)!;
+const gzipBomb = (megabytes: number) =>
+  bombs.get(megabytes) ?? bombs.set(megabytes, gzipSync(Buffer.alloc(megabytes * 1024 * 1024, '['))).get(megabytes)!;
 
 /** The media type and transfer coding of a body, broken in one way (or not). */
 function encodingOf(rng: Rng, body: Body, bodyRequired: boolean): Body {
@@ -582,18 +723,71 @@ function encodingOf(rng: Rng, body: Body, bodyRequired: boolean): Body {
     () => unparsed('multipart/form-data; boundary=x', 'content-type multipart'),
     () => unparsed(undefined, 'no content-type'),
     () => unparsed('application/jsonp', 'content-type application/jsonp'),
-    () => ({ ...out, headers: { ...out.headers, 'content-type': pick(rng, ['application/json; charset=latin1', 'application/json; charset=utf-16le', 'application/json; charset=utf-32', 'application/json; charset="x"', 'application/json; charset=']) }, what: `${body.what}; bad charset`, invalid: true, unreadable: true }),
-    () => ({ ...out, headers: { ...out.headers, 'content-type': pick(rng, ['APPLICATION/JSON', 'application/json; charset=UTF-8', 'application/json; x=y']) }, what: `${body.what}; odd but JSON content-type` }),
-    () => ({ ...out, headers: { ...out.headers, 'content-encoding': pick(rng, ['identity', 'IDENTITY', '']) }, what: `${body.what}; identity content-encoding` }),
-    () => ({ ...out, headers: { ...out.headers, 'content-encoding': pick(rng, ['gzip', 'deflate', 'br']) }, what: `${body.what}; content-encoding claimed, body not encoded`, invalid: true, unreadable: true }),
-    () => ({ ...out, headers: { ...out.headers, 'content-encoding': pick(rng, ['zstd', 'x-garbage', 'gzip, gzip', 'compress']) }, what: `${body.what}; unknown content-encoding`, invalid: true, unreadable: true }),
+    () => ({
+      ...out,
+      headers: {
+        ...out.headers,
+        'content-type': pick(rng, [
+          'application/json; charset=latin1',
+          'application/json; charset=utf-16le',
+          'application/json; charset=utf-32',
+          'application/json; charset="x"',
+          'application/json; charset=',
+        ]),
+      },
+      what: `${body.what}; bad charset`,
+      invalid: true,
+      unreadable: true,
+    }),
+    () => ({
+      ...out,
+      headers: {
+        ...out.headers,
+        'content-type': pick(rng, ['APPLICATION/JSON', 'application/json; charset=UTF-8', 'application/json; x=y']),
+      },
+      what: `${body.what}; odd but JSON content-type`,
+    }),
+    () => ({
+      ...out,
+      headers: { ...out.headers, 'content-encoding': pick(rng, ['identity', 'IDENTITY', '']) },
+      what: `${body.what}; identity content-encoding`,
+    }),
+    () => ({
+      ...out,
+      headers: { ...out.headers, 'content-encoding': pick(rng, ['gzip', 'deflate', 'br']) },
+      what: `${body.what}; content-encoding claimed, body not encoded`,
+      invalid: true,
+      unreadable: true,
+    }),
+    () => ({
+      ...out,
+      headers: { ...out.headers, 'content-encoding': pick(rng, ['zstd', 'x-garbage', 'gzip, gzip', 'compress']) },
+      what: `${body.what}; unknown content-encoding`,
+      invalid: true,
+      unreadable: true,
+    }),
     () => {
       const coding = pick(rng, ['gzip', 'deflate', 'br']);
-      const bytes = coding === 'gzip' ? gzipSync(body.bytes!) : coding === 'deflate' ? deflateSync(body.bytes!) : brotliCompressSync(body.bytes!);
+      const bytes =
+        coding === 'gzip' ? gzipSync(body.bytes!) : coding === 'deflate' ? deflateSync(body.bytes!) : brotliCompressSync(body.bytes!);
       return { ...out, bytes, headers: { ...out.headers, 'content-encoding': coding }, what: `${body.what}; really ${coding}` };
     },
-    () => ({ ...out, bytes: gzipBomb(pick(rng, [12, 70])), headers: { ...out.headers, 'content-encoding': 'gzip' }, what: 'a gzip bomb of brackets', invalid: true, unreadable: true }),
-    () => ({ ...out, bytes: gzipSync(body.bytes!).subarray(0, 12), headers: { ...out.headers, 'content-encoding': 'gzip' }, what: `${body.what}; truncated gzip`, invalid: true, unreadable: true }),
+    () => ({
+      ...out,
+      bytes: gzipBomb(pick(rng, [12, 70])),
+      headers: { ...out.headers, 'content-encoding': 'gzip' },
+      what: 'a gzip bomb of brackets',
+      invalid: true,
+      unreadable: true,
+    }),
+    () => ({
+      ...out,
+      bytes: gzipSync(body.bytes!).subarray(0, 12),
+      headers: { ...out.headers, 'content-encoding': 'gzip' },
+      what: `${body.what}; truncated gzip`,
+      invalid: true,
+      unreadable: true,
+    }),
   ])();
 }
 
@@ -605,10 +799,19 @@ function multipartBody(rng: Rng): Body {
   const end = `--${boundary}--\r\n`;
   const file = part('file', 'PNGDATA', pick(rng, ['a.png', '../../x.png', '', 'é.png', 'x'.repeat(300)]));
   const type = `multipart/form-data; boundary=${boundary}`;
-  const body = (text: string, what: string, contentType = type): Body => ({ bytes: Buffer.from(text, 'latin1'), headers: { 'content-type': contentType }, what, invalid: true });
+  const body = (text: string, what: string, contentType = type): Body => ({
+    bytes: Buffer.from(text, 'latin1'),
+    headers: { 'content-type': contentType },
+    what,
+    invalid: true,
+  });
   return pick(rng, [
     () => body(part('canonical_path', '/a.png') + end, 'multipart without file'),
-    () => body(file + part('canonical_path', '/a.png') + part('compressed', pick(rng, ['maybe', '2', ''])) + end, 'multipart with a bad compressed'),
+    () =>
+      body(
+        file + part('canonical_path', '/a.png') + part('compressed', pick(rng, ['maybe', '2', ''])) + end,
+        'multipart with a bad compressed',
+      ),
     () => body(file + part('canonical_path', '/a.png') + part('evil', 'x') + end, 'multipart with an unknown field'),
     () => body(file + file + part('canonical_path', '/a.png') + end, 'multipart with file twice'),
     () => body(file + part('canonical_path', '/a.png'), 'multipart without its closing boundary'),
@@ -653,10 +856,24 @@ function generate(rng: Rng, op: Operation, caller: Caller, authorized: boolean, 
     refusedByBody = body.invalid;
   } else if (op.body) {
     // Bytes the route streams in (a release binary): anything goes, the (never real) path refuses it.
-    body = { bytes: pick(rng, [Buffer.alloc(0), Buffer.from('bytes'), gzipSync(Buffer.from('x'))]), headers: pick<Record<string, string>>(rng, [{ 'content-type': op.body.mediaType }, { 'content-type': 'application/json' }, {}, { 'content-encoding': 'gzip' }]), what: 'binary body', invalid: false };
+    body = {
+      bytes: pick(rng, [Buffer.alloc(0), Buffer.from('bytes'), gzipSync(Buffer.from('x'))]),
+      headers: pick<Record<string, string>>(rng, [
+        { 'content-type': op.body.mediaType },
+        { 'content-type': 'application/json' },
+        {},
+        { 'content-encoding': 'gzip' },
+      ]),
+      what: 'binary body',
+      invalid: false,
+    };
   } else if (chance(rng, 0.35)) {
     // Routes without a body still parse one: an unreadable one is refused, any other is ignored.
-    body = encodingOf(rng, jsonBody(rng, { type: 'object', properties: { stray: { type: 'string' } }, additionalProperties: false }, false), false);
+    body = encodingOf(
+      rng,
+      jsonBody(rng, { type: 'object', properties: { stray: { type: 'string' } }, additionalProperties: false }, false),
+      false,
+    );
     refusedByBody = body.unreadable ?? false;
     if (!refusedByBody) body = { ...body, what: `${body.what} (a body the route ignores)` };
   }
@@ -683,8 +900,18 @@ function generate(rng: Rng, op: Operation, caller: Caller, authorized: boolean, 
     // Nothing else in the request is invalid (a route without input): a body no route can read.
     body = pick<Body>(rng, [
       { headers: { 'content-type': 'application/json' }, bytes: Buffer.from('{"broken":'), what: 'malformed JSON body', invalid: true },
-      { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, bytes: Buffer.from('{}'), what: 'content-encoding gzip on a plain body', invalid: true },
-      { headers: { 'content-type': 'application/json; charset=utf-16le' }, bytes: Buffer.from('{}', 'utf16le'), what: 'charset utf-16le', invalid: true },
+      {
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        bytes: Buffer.from('{}'),
+        what: 'content-encoding gzip on a plain body',
+        invalid: true,
+      },
+      {
+        headers: { 'content-type': 'application/json; charset=utf-16le' },
+        bytes: Buffer.from('{}', 'utf16le'),
+        what: 'charset utf-16le',
+        invalid: true,
+      },
     ]);
   }
   if (body) {
@@ -746,7 +973,10 @@ const LEAKS: [string, RegExp][] = [
   ['node_modules', /node_modules/],
   ['error class', /\b(?:TypeError|ReferenceError|RangeError|SyntaxError|AggregateError|DriverException|QueryFailedError)\b/],
   ['SQL', /\bselect\b[^"]{0,200}\bfrom\b|\binsert\s+into\b|\bupdate\s+"?\w+"?\s+set\b|\bdelete\s+from\b/i],
-  ['database message', /syntax error at or near|violates \w+(?:[ -]\w+)* constraint|relation "\w+" does not exist|duplicate key value|invalid input syntax for/i],
+  [
+    'database message',
+    /syntax error at or near|violates \w+(?:[ -]\w+)* constraint|relation "\w+" does not exist|duplicate key value|invalid input syntax for/i,
+  ],
 ];
 
 const ISSUE_PARTS = new Set(['body', 'query', 'path', 'header']);
@@ -795,14 +1025,17 @@ function judge(req: FuzzRequest, answer: Answer): string[] {
       }
     }
   }
-  if (answer.status === 401 && !/^Bearer/.test(String(answer.headers['www-authenticate'] ?? ''))) problems.push('401 without WWW-Authenticate: Bearer');
+  if (answer.status === 401 && !/^Bearer/.test(String(answer.headers['www-authenticate'] ?? '')))
+    problems.push('401 without WWW-Authenticate: Bearer');
   return problems;
 }
 
 /** How to replay a request: method, target, headers and the start of the body. */
 function describeRequest(req: FuzzRequest): string {
   const body = req.body ? req.body.subarray(0, 300) : undefined;
-  const printable = body ? JSON.stringify(body.toString('latin1')) + (req.body!.length > 300 ? `…(${req.body!.length} bytes)` : '') : '(no body)';
+  const printable = body
+    ? JSON.stringify(body.toString('latin1')) + (req.body!.length > 300 ? `…(${req.body!.length} bytes)` : '')
+    : '(no body)';
   const headers = Object.entries(req.headers)
     .map(([k, v]) => `${k}: ${v.length > 80 ? `${v.slice(0, 60)}…(${v.length})` : v}`)
     .join(' | ');
@@ -818,11 +1051,18 @@ const ACTIVITY_COLUMNS = ['last_active_at', 'last_seen_at', 'downloads'];
 
 /** Every table's rows as text (activity columns left out), sorted. */
 async function fingerprint(): Promise<Map<string, string[]>> {
-  const tables = await t.sql<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`);
+  const tables = await t.sql<{ name: string }>(
+    `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  );
   const out = new Map<string, string[]>();
   for (const { name } of tables) {
-    const rows = await t.sql<{ row: string }>(`select (to_jsonb(r) - $1::text[])::text as row from "${name}" r order by 1`, [ACTIVITY_COLUMNS]);
-    out.set(name, rows.map((r) => r.row));
+    const rows = await t.sql<{ row: string }>(`select (to_jsonb(r) - $1::text[])::text as row from "${name}" r order by 1`, [
+      ACTIVITY_COLUMNS,
+    ]);
+    out.set(
+      name,
+      rows.map((r) => r.row),
+    );
   }
   return out;
 }
@@ -841,7 +1081,11 @@ function differences(before: Map<string, string[]>, after: Map<string, string[]>
   return out;
 }
 
-const digest = (fp: Map<string, string[]>) => createHash('sha256').update(JSON.stringify([...fp])).digest('hex').slice(0, 16);
+const digest = (fp: Map<string, string[]>) =>
+  createHash('sha256')
+    .update(JSON.stringify([...fp]))
+    .digest('hex')
+    .slice(0, 16);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -857,15 +1101,45 @@ beforeAll(async () => {
   };
   const as = { token: plain.token };
   const records = [
-    { uuid: `${SESSION_ID}-1`, parentUuid: null, type: 'user', message: { content: 'hello', usage: { input_tokens: 3, output_tokens: 1 } } },
+    {
+      uuid: `${SESSION_ID}-1`,
+      parentUuid: null,
+      type: 'user',
+      message: { content: 'hello', usage: { input_tokens: 3, output_tokens: 1 } },
+    },
     { uuid: `${SESSION_ID}-2`, parentUuid: `${SESSION_ID}-1`, type: 'assistant', message: { content: 'see /fig.png' } },
   ];
-  await ok('session', t.call('PUT', `/api/trajectories/${SESSION_ID}/append`, { ...as, body: { base_uuid: null, records, lab_id: lab.id } }));
+  await ok(
+    'session',
+    t.call('PUT', `/api/trajectories/${SESSION_ID}/append`, { ...as, body: { base_uuid: null, records, lab_id: lab.id } }),
+  );
   await ok('share', t.call('PATCH', `/api/trajectories/${SESSION_ID}/visibility`, { ...as, body: { visibility: 'lab' } }));
-  const note = await ok('annotation', t.call('POST', `/api/trajectories/${SESSION_ID}/annotations`, { ...as, body: { record_uuid: `${SESSION_ID}-1`, body: 'fuzz note' } }));
-  await ok('figure', t.call('POST', `/api/trajectories/${SESSION_ID}/figures`, { ...as, body: { figures: [{ canonical_path: '/fig.png', cdn_url: 'https://cdn.example/fig.png' }] } }));
-  await ok('release file', t.call('PUT', '/admin/api/release/desktop/files/1.0.0/app.dmg', { token: RELEASE_TOKEN, rawBody: 'release bytes', headers: { 'content-type': 'application/octet-stream' } }));
-  await ok('publish', t.call('PUT', '/admin/api/release/desktop/manifest', { token: RELEASE_TOKEN, body: { version: '1.0.0', notes: 'fuzz', files: [{ filename: 'app.dmg', size: 13, signature: 'c2ln', platform: 'darwin' }] } }));
+  const note = await ok(
+    'annotation',
+    t.call('POST', `/api/trajectories/${SESSION_ID}/annotations`, { ...as, body: { record_uuid: `${SESSION_ID}-1`, body: 'fuzz note' } }),
+  );
+  await ok(
+    'figure',
+    t.call('POST', `/api/trajectories/${SESSION_ID}/figures`, {
+      ...as,
+      body: { figures: [{ canonical_path: '/fig.png', cdn_url: 'https://cdn.example/fig.png' }] },
+    }),
+  );
+  await ok(
+    'release file',
+    t.call('PUT', '/admin/api/release/desktop/files/1.0.0/app.dmg', {
+      token: RELEASE_TOKEN,
+      rawBody: 'release bytes',
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+  );
+  await ok(
+    'publish',
+    t.call('PUT', '/admin/api/release/desktop/manifest', {
+      token: RELEASE_TOKEN,
+      body: { version: '1.0.0', notes: 'fuzz', files: [{ filename: 'app.dmg', size: 13, signature: 'c2ln', platform: 'darwin' }] },
+    }),
+  );
   // Reads that set things up lazily on first use (credit accounts) happen before the fingerprint.
   for (const token of [plain.token, other.token, t.adminToken]) {
     await ok('me', t.call('GET', '/api/me', { token }));
@@ -929,7 +1203,10 @@ test('every route of the OpenAPI document, fuzzed: no 5xx, no leak, documented e
   const seconds = (Date.now() - started) / 1000;
   const after = await fingerprint();
 
-  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+  const byStatus = [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
   console.log(
     `fuzz: seed 0x${SEED.toString(16)} (FUZZ_SEED), ${sent} requests over ${operations.length} routes in ${seconds.toFixed(1)} s (${IN_FLIGHT} in flight); ` +
       `statuses ${byStatus}; ${failures.length} failing; database ${digest(before)} → ${digest(after)}`,
@@ -939,7 +1216,10 @@ test('every route of the OpenAPI document, fuzzed: no 5xx, no leak, documented e
       `fuzz failures (seed 0x${SEED.toString(16)}), first 25 of ${failures.length}:\n` +
         failures
           .slice(0, 25)
-          .map((x) => `- ${x.problems.join(', ')}${x.status ? ` [${x.status}: ${(x.text ?? '').slice(0, 300)}]` : ''}\n    ${describeRequest(x.req)}`)
+          .map(
+            (x) =>
+              `- ${x.problems.join(', ')}${x.status ? ` [${x.status}: ${(x.text ?? '').slice(0, 300)}]` : ''}\n    ${describeRequest(x.req)}`,
+          )
           .join('\n'),
     );
   }
@@ -947,6 +1227,10 @@ test('every route of the OpenAPI document, fuzzed: no 5xx, no leak, documented e
   if (changed.length) console.log(`fuzz: the database changed (seed 0x${SEED.toString(16)}):\n${changed.join('\n')}`);
 
   expect(sent).toBeGreaterThanOrEqual(MIN_REQUESTS);
-  expect(failures.map((x) => `${x.problems.join(', ')}: ${x.req.method} ${x.req.target.slice(0, 120)} (${x.req.what.join('; ').slice(0, 200)})`).slice(0, 25)).toEqual([]);
+  expect(
+    failures
+      .map((x) => `${x.problems.join(', ')}: ${x.req.method} ${x.req.target.slice(0, 120)} (${x.req.what.join('; ').slice(0, 200)})`)
+      .slice(0, 25),
+  ).toEqual([]);
   expect(changed).toEqual([]);
 }, 180_000);

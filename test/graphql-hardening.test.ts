@@ -51,7 +51,15 @@ describe('document bombs', () => {
     const fragments = Array.from({ length: levels }, (_, i) =>
       i === levels - 1 ? `fragment F${i} on Query { __typename }` : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`,
     );
-    const reply = await graphql(`query { ...F0 }\n${fragments.join('\n')}`, { token: member.token });
+    const reply = await graphql(
+      `
+        query {
+          ...F0
+        }
+        ${fragments.join('\n')}
+      `,
+      { token: member.token },
+    );
     expect(reply.status).toBe(400);
     expect(reply.body.errors[0].message).toMatch(/more than 1000 fields/);
     process.stdout.write(`field bomb of ${levels} levels refused in ${reply.ms.toFixed(1)} ms\n`);
@@ -102,7 +110,9 @@ describe('the WebSocket', () => {
         const message = JSON.parse(String(data));
         received.push(message);
         if (message.type === 'connection_ack') {
-          socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: fragmentBomb(40).replace('query', 'subscription') } }));
+          socket.send(
+            JSON.stringify({ id: '1', type: 'subscribe', payload: { query: fragmentBomb(40).replace('query', 'subscription') } }),
+          );
         } else {
           resolve();
         }
@@ -117,22 +127,57 @@ describe('the WebSocket', () => {
 
 describe('cost', () => {
   test('ten aliases of labBoard(limit: 500) are refused before any resolver runs; one is fine', async () => {
-    const aliases = Array.from({ length: 10 }, (_, i) => `b${i}: labBoard(labId: $lab, limit: 500) { rows: items { sessionId } }`).join('\n');
+    const aliases = Array.from({ length: 10 }, (_, i) => `b${i}: labBoard(labId: $lab, limit: 500) { rows: items { sessionId } }`).join(
+      '\n',
+    );
     const reply = await graphql(`query ($lab: ID!) { ${aliases} }`, { token: member.token, variables: { lab: lab.id } });
-    expect(reply.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/costs 50000.*at most 5000/), extensions: { code: 'BAD_REQUEST' } });
+    expect(reply.body.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/costs 50000.*at most 5000/),
+      extensions: { code: 'BAD_REQUEST' },
+    });
     expect(reply.body.data).toBeUndefined();
 
-    const one = await graphql(`query ($lab: ID!) { labBoard(labId: $lab, limit: 500) { items { sessionId } } }`, { token: member.token, variables: { lab: lab.id } });
+    const one = await graphql(
+      `
+        query ($lab: ID!) {
+          labBoard(labId: $lab, limit: 500) {
+            items {
+              sessionId
+            }
+          }
+        }
+      `,
+      { token: member.token, variables: { lab: lab.id } },
+    );
     expect(one.body).toEqual({ data: { labBoard: { items: [] } } });
   });
 
   test('the limit counts variables by their value, and fragments by how often they are spread', async () => {
-    const viaVariable = await graphql(`query ($lab: ID!, $n: Int) { a: labBoard(labId: $lab, limit: $n) { items { sessionId } } b: labBoard(labId: $lab, limit: $n) { items { sessionId } } }`, {
-      token: member.token,
-      variables: { lab: lab.id, n: 300 },
-    });
+    const viaVariable = await graphql(
+      `
+        query ($lab: ID!, $n: Int) {
+          a: labBoard(labId: $lab, limit: $n) {
+            items {
+              sessionId
+            }
+          }
+          b: labBoard(labId: $lab, limit: $n) {
+            items {
+              sessionId
+            }
+          }
+        }
+      `,
+      {
+        token: member.token,
+        variables: { lab: lab.id, n: 300 },
+      },
+    );
     expect(viaVariable.body.errors?.[0].message).toMatch(/costs 6000/);
-    const viaFragments = await graphql(`query { ...A ...A } fragment A on Query { labBoard(labId: "${lab.id}", limit: 300) { items { sessionId } } }`, { token: member.token });
+    const viaFragments = await graphql(
+      `query { ...A ...A } fragment A on Query { labBoard(labId: "${lab.id}", limit: 300) { items { sessionId } } }`,
+      { token: member.token },
+    );
     expect(viaFragments.body.errors?.[0].message).toMatch(/costs 6000/);
   });
 });
@@ -144,7 +189,9 @@ describe('introspection', () => {
     const reply = await graphql(INTROSPECT);
     expect(reply.body.errors?.[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
     expect(reply.body.data).toBeUndefined();
-    expect((await graphql('{ __type(name: "Query") { name } }')).body.errors?.[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
+    expect((await graphql('{ __type(name: "Query") { name } }')).body.errors?.[0]).toMatchObject({
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
     expect((await graphql('{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
   });
 
@@ -155,13 +202,23 @@ describe('introspection', () => {
   test("graphql-js's standard getIntrospectionQuery() (GraphiQL, Apollo Sandbox, codegen), with every option, works for a signed-in user and builds the schema", async () => {
     const schema = buildAppSchema(makePubSub());
     const asked = async (options: IntrospectionOptions) => {
-      const reply = await t.call('POST', '/graphql', { token: member.token, body: { query: getIntrospectionQuery(options), operationName: 'IntrospectionQuery' } });
+      const reply = await t.call('POST', '/graphql', {
+        token: member.token,
+        body: { query: getIntrospectionQuery(options), operationName: 'IntrospectionQuery' },
+      });
       expect({ status: reply.status, errors: reply.body.errors }).toEqual({ status: 200, errors: undefined });
       return buildClientSchema(reply.body.data);
     };
     // The defaults leave out scalars' @specifiedBy: the same types, fields and arguments otherwise.
     expect(Object.keys((await asked({})).getTypeMap()).sort()).toEqual(Object.keys(schema.getTypeMap()).sort());
-    const everything = await asked({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const everything = await asked({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    });
     expect(printSchema(everything)).toBe(printSchema(schema));
   });
 
@@ -178,7 +235,10 @@ describe('introspection', () => {
     expect(mixed.status).toBe(400);
     expect(mixed.body.errors.map((e: { message: string }) => e.message)).toContainEqual(expect.stringMatching(/deeper than 12/));
     // The same through a fragment spread inside and outside introspection.
-    const viaFragment = await graphql(`query { __type(name: "Query") { ...T } ...Deep } fragment T on __Type { name } fragment Deep on Query { ${deep} }`, { token: member.token });
+    const viaFragment = await graphql(
+      `query { __type(name: "Query") { ...T } ...Deep } fragment T on __Type { name } fragment Deep on Query { ${deep} }`,
+      { token: member.token },
+    );
     expect(viaFragment.body.errors.map((e: { message: string }) => e.message)).toContainEqual(expect.stringMatching(/deeper than 12/));
     // Deep inside introspection is fine; 1,001 fields inside it are not.
     const ofTypes = `{ __type(name: "Query") { fields { type ${'{ ofType '.repeat(20)}{ name }${' }'.repeat(20)} } } }`;
@@ -197,13 +257,18 @@ describe('admin fields: 403 before any validation', () => {
     expect(literal.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
     expect(JSON.stringify(literal.body)).not.toMatch(/email/);
 
-    const variables = await graphql('mutation ($input: UserCreateInput!) { adminUserCreate(input: $input) { id } }', { token: member.token, variables: { input: {} } });
+    const variables = await graphql('mutation ($input: UserCreateInput!) { adminUserCreate(input: $input) { id } }', {
+      token: member.token,
+      variables: { input: {} },
+    });
     expect(variables.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
     const catalog = await graphql('mutation { modelCatalogReplace(input: {}) { version } }', { token: member.token });
     expect(catalog.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
     // Anonymous: 401 as before; the admin: the usual validation error.
     expect((await graphql('mutation { adminUserCreate(input: {}) { id } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect((await graphql('mutation { adminUserCreate(input: {}) { id } }', { token: t.adminToken })).body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect((await graphql('mutation { adminUserCreate(input: {}) { id } }', { token: t.adminToken })).body.errors[0].extensions.code).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    );
   });
 
   test('REST: POST /api/admin/users {} and PUT /api/admin/models {} from a non-admin → 403 {detail}, not 422', async () => {
@@ -214,7 +279,12 @@ describe('admin fields: 403 before any validation', () => {
       ['POST', `/api/admin/users/${member.id}/credits`],
     ]) {
       const reply = await t.call(method, path, { token: member.token, body: {} });
-      expect({ method, path, status: reply.status, body: reply.body }).toEqual({ method, path, status: 403, body: { detail: expect.any(String) } });
+      expect({ method, path, status: reply.status, body: reply.body }).toEqual({
+        method,
+        path,
+        status: 403,
+        body: { detail: expect.any(String) },
+      });
     }
     expect((await t.call('POST', '/api/admin/users', { token: member.token, rawBody: '{not json' })).status).toBe(403);
   });
@@ -224,9 +294,32 @@ describe('admin-only fields are marked once and agree with the route table', () 
   test('every admin* root field, and the root field of every admin route, carries ADMIN_ONLY; nothing else does', () => {
     const schema = buildAppSchema(makePubSub(undefined));
     const roots = [schema.getQueryType()!, schema.getMutationType()!].flatMap((type) => Object.values(type.getFields()));
-    const marked = roots.filter((field) => field.extensions?.adminOnly === true).map((field) => field.name).sort();
-    const adminRouteFields = ROUTES.filter((route) => route.auth === 'admin' && route.kind === 'operation').map((route) => (route as { result: string }).result);
-    for (const name of [...roots.map((f) => f.name).filter((n) => n.startsWith('admin')), ...adminRouteFields]) expect(marked).toContain(name);
-    expect(marked).toEqual(['adminCreditGrant', 'adminLab', 'adminLabUpdate', 'adminLabs', 'adminSegmentation', 'adminStats', 'adminStorageSummary', 'adminTokenCreate', 'adminTokenRevoke', 'adminTrajectories', 'adminUser', 'adminUserCreate', 'adminUserUpdate', 'adminUsers', 'modelCatalogReplace', 'releaseFiles']);
+    const marked = roots
+      .filter((field) => field.extensions?.adminOnly === true)
+      .map((field) => field.name)
+      .sort();
+    const adminRouteFields = ROUTES.filter((route) => route.auth === 'admin' && route.kind === 'operation').map(
+      (route) => (route as { result: string }).result,
+    );
+    for (const name of [...roots.map((f) => f.name).filter((n) => n.startsWith('admin')), ...adminRouteFields])
+      expect(marked).toContain(name);
+    expect(marked).toEqual([
+      'adminCreditGrant',
+      'adminLab',
+      'adminLabUpdate',
+      'adminLabs',
+      'adminSegmentation',
+      'adminStats',
+      'adminStorageSummary',
+      'adminTokenCreate',
+      'adminTokenRevoke',
+      'adminTrajectories',
+      'adminUser',
+      'adminUserCreate',
+      'adminUserUpdate',
+      'adminUsers',
+      'modelCatalogReplace',
+      'releaseFiles',
+    ]);
   });
 });

@@ -24,14 +24,23 @@ describe('binary array parameters round-trip through PostgreSQL exactly', () => 
     ['multi-byte text', ['café', '日本語', '😀 ∑ Ü', '\u2028\u2029']],
     ['a text over 256 KiB', ['é'.repeat(200_000)]],
   ])('text[]: %s', async (_what, values) => {
-    const [row] = await directQuery<{ values: (string | null)[]; n: number }>(em(), 'select $1::text[] as values, cardinality($1::text[]) as n', [textArray(values)]);
+    const [row] = await directQuery<{ values: (string | null)[]; n: number }>(
+      em(),
+      'select $1::text[] as values, cardinality($1::text[]) as n',
+      [textArray(values)],
+    );
     expect(row.n).toBe(values.length);
     expect(row.values).toEqual(values);
   });
 
   test('text[] with the byte lengths given by the caller', async () => {
     const values = ['ascii', 'ünï', '😀'];
-    const [row] = await directQuery<{ values: string[] }>(em(), 'select $1::text[] as values', [textArray(values, values.map((v) => Buffer.byteLength(v)))]);
+    const [row] = await directQuery<{ values: string[] }>(em(), 'select $1::text[] as values', [
+      textArray(
+        values,
+        values.map((v) => Buffer.byteLength(v)),
+      ),
+    ]);
     expect(row.values).toEqual(values);
   });
 
@@ -93,11 +102,18 @@ describe('the append hot path', () => {
   test('token counts a ledger cannot hold are ignored, not a failure; plausible ones are counted', async () => {
     const user = await makeUser(t);
     const id = newSessionId();
-    const usage = (input_tokens: number, output_tokens: number) => ({ uuid: newUuid(), type: 'assistant', message: { usage: { input_tokens, output_tokens } } });
+    const usage = (input_tokens: number, output_tokens: number) => ({
+      uuid: newUuid(),
+      type: 'assistant',
+      message: { usage: { input_tokens, output_tokens } },
+    });
     const first = usage(1e21, 7);
     expect((await append(user, id, null, [first])).status).toBe(200);
     expect((await append(user, id, first.uuid, [usage(3, 2e300)])).status).toBe(200);
-    const rows = await t.sql<{ tokens_in: string; tokens_out: string }>('select tokens_in, tokens_out from usage_entries where session_id = $1 order by id', [id]);
+    const rows = await t.sql<{ tokens_in: string; tokens_out: string }>(
+      'select tokens_in, tokens_out from usage_entries where session_id = $1 order by id',
+      [id],
+    );
     expect(rows.map((r) => [Number(r.tokens_in), Number(r.tokens_out)])).toEqual([
       [0, 7],
       [3, 0],

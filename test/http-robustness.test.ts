@@ -19,20 +19,29 @@ beforeAll(async () => {
 function rawRequest(method: string, path: string, opts: { headers?: Record<string, string>; body?: Buffer } = {}) {
   const url = new URL(t.url);
   return new Promise<{ status: number; body: any; text: string }>((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: { ...opts.headers, ...(opts.body ? { 'content-length': String(opts.body.length) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode!, body, text });
-      });
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { ...opts.headers, ...(opts.body ? { 'content-length': String(opts.body.length) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode!, body, text });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -42,10 +51,19 @@ const auth = () => ({ authorization: `Bearer ${user.token}` });
 const sessionCount = async () => (await t.sql<{ n: number }>('select count(*)::int as n from trajectories'))[0].n;
 
 describe('bad percent-encoding in a path → 400 {detail}', () => {
-  for (const path of ['/admin/api/public/app/core/download/1.0.0/%ff', '/api/trajectories/%ff', '/blobs/sha256/%ff', '/api/labs/%E0%A4%A', '/api/trajectories/%ff/meta']) {
+  for (const path of [
+    '/admin/api/public/app/core/download/1.0.0/%ff',
+    '/api/trajectories/%ff',
+    '/blobs/sha256/%ff',
+    '/api/labs/%E0%A4%A',
+    '/api/trajectories/%ff/meta',
+  ]) {
     test(path, async () => {
       const reply = await rawRequest('GET', path, { headers: auth() });
-      expect({ status: reply.status, body: reply.body }).toEqual({ status: 400, body: { detail: expect.stringMatching(/percent-encoding|path/) } });
+      expect({ status: reply.status, body: reply.body }).toEqual({
+        status: 400,
+        body: { detail: expect.stringMatching(/percent-encoding|path/) },
+      });
     });
   }
 });
@@ -56,25 +74,43 @@ describe('bodies the server cannot read', () => {
 
   test('Content-Encoding: gzip on a body that is not gzip → 400 {detail}; nothing stored', async () => {
     const before = await sessionCount();
-    const reply = await rawRequest('PUT', appendPath(), { headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: body([{ uuid: newUuid(), type: 'user' }]) });
+    const reply = await rawRequest('PUT', appendPath(), {
+      headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: body([{ uuid: newUuid(), type: 'user' }]),
+    });
     expect({ status: reply.status, body: reply.body }).toEqual({ status: 400, body: { detail: expect.any(String) } });
     expect(await sessionCount()).toBe(before);
-    const graphql = await rawRequest('POST', '/graphql', { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: Buffer.from('{"query":"{ __typename }"}') });
+    const graphql = await rawRequest('POST', '/graphql', {
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: Buffer.from('{"query":"{ __typename }"}'),
+    });
     expect(graphql.status).toBe(400);
   });
 
   test('a real gzip body is read; an unknown encoding → 415', async () => {
     const id = newSessionId();
-    const ok = await rawRequest('PUT', sessionPath(id, '/append'), { headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(body([{ uuid: newUuid(), type: 'user' }])) });
+    const ok = await rawRequest('PUT', sessionPath(id, '/append'), {
+      headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(body([{ uuid: newUuid(), type: 'user' }])),
+    });
     expect(ok).toMatchObject({ status: 200, body: { count: 1 } });
-    const unknown = await rawRequest('PUT', appendPath(), { headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'zstd-nope' }, body: body([]) });
+    const unknown = await rawRequest('PUT', appendPath(), {
+      headers: { ...auth(), 'content-type': 'application/json', 'content-encoding': 'zstd-nope' },
+      body: body([]),
+    });
     expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 415, body: { detail: expect.any(String) } });
   });
 
   test('a JSON body declared charset=utf-16le → 415 {detail}', async () => {
-    const reply = await rawRequest('PUT', appendPath(), { headers: { ...auth(), 'content-type': 'application/json; charset=utf-16le' }, body: Buffer.from(JSON.stringify({ base_uuid: null, records: [] }), 'utf16le') });
+    const reply = await rawRequest('PUT', appendPath(), {
+      headers: { ...auth(), 'content-type': 'application/json; charset=utf-16le' },
+      body: Buffer.from(JSON.stringify({ base_uuid: null, records: [] }), 'utf16le'),
+    });
     expect({ status: reply.status, body: reply.body }).toEqual({ status: 415, body: { detail: expect.any(String) } });
-    const graphql = await rawRequest('POST', '/graphql', { headers: { 'content-type': 'application/json; charset=utf-16le' }, body: Buffer.from('{"query":"{ __typename }"}', 'utf16le') });
+    const graphql = await rawRequest('POST', '/graphql', {
+      headers: { 'content-type': 'application/json; charset=utf-16le' },
+      body: Buffer.from('{"query":"{ __typename }"}', 'utf16le'),
+    });
     expect(graphql.status).toBe(415);
   });
 
@@ -82,10 +118,16 @@ describe('bodies the server cannot read', () => {
     const id = newSessionId();
     const record = `{"uuid":"${newUuid()}",  "type":"user"}`;
     const text = `\uFEFF{"base_uuid":null,"records":[${record}]}`;
-    const reply = await rawRequest('PUT', sessionPath(id, '/append'), { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(text, 'utf8') });
+    const reply = await rawRequest('PUT', sessionPath(id, '/append'), {
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: Buffer.from(text, 'utf8'),
+    });
     expect(reply).toMatchObject({ status: 200, body: { count: 1 } });
     expect((await t.sql<{ raw: string }>('select raw from trajectory_records where session_id = $1', [id]))[0].raw).toBe(record);
-    const lab = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from('\uFEFF{"name":"BOM lab"}', 'utf8') });
+    const lab = await rawRequest('POST', '/api/labs', {
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: Buffer.from('\uFEFF{"name":"BOM lab"}', 'utf8'),
+    });
     expect(lab).toMatchObject({ status: 200, body: { name: 'BOM lab' } });
   });
 
@@ -102,15 +144,28 @@ describe('bodies the server cannot read', () => {
         const lab = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json', ...headers }, body });
         expect({ status: lab.status, body: lab.body }).toEqual({ status: 400, body: { detail: 'the body is not valid UTF-8' } });
       }
-      const record = Buffer.concat([Buffer.from(`{"base_uuid":null,"records":[{"uuid":"${newUuid()}","type":"user","text":"a`), bad, Buffer.from('b"}]}')]);
-      const append = await rawRequest('PUT', sessionPath(newSessionId(), '/append'), { headers: { ...auth(), 'content-type': 'application/json' }, body: record });
+      const record = Buffer.concat([
+        Buffer.from(`{"base_uuid":null,"records":[{"uuid":"${newUuid()}","type":"user","text":"a`),
+        bad,
+        Buffer.from('b"}]}'),
+      ]);
+      const append = await rawRequest('PUT', sessionPath(newSessionId(), '/append'), {
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: record,
+      });
       expect({ status: append.status, body: append.body }).toEqual({ status: 400, body: { detail: 'the body is not valid UTF-8' } });
-      const graphql = await rawRequest('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.concat([Buffer.from('{"query":"{ __typename }","x":"'), bad, Buffer.from('"}')]) });
+      const graphql = await rawRequest('POST', '/graphql', {
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: Buffer.concat([Buffer.from('{"query":"{ __typename }","x":"'), bad, Buffer.from('"}')]),
+      });
       expect({ status: graphql.status, body: graphql.body }).toEqual({ status: 400, body: { detail: 'the body is not valid UTF-8' } });
     }
     expect([await sessionCount(), await labs()]).toEqual([sessionsBefore, labsBefore]);
     // Valid UTF-8 beyond ASCII is read as it is.
-    const ok = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from('{"name":"Ωmega 💥"}', 'utf8') });
+    const ok = await rawRequest('POST', '/api/labs', {
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: Buffer.from('{"name":"Ωmega 💥"}', 'utf8'),
+    });
     expect(ok).toMatchObject({ status: 200, body: { name: 'Ωmega 💥' } });
   });
 
@@ -121,13 +176,25 @@ describe('bodies the server cannot read', () => {
       ['PUT', '/append', '{"base_uuid":null,"records":['],
       ['PUT', '/full', '{"records":['],
     ]) {
-      const reply = await rawRequest(method, sessionPath(newSessionId(), tail), { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`${prefix}${deep}]}`) });
-      expect({ status: reply.status, body: reply.body }).toEqual({ status: 422, body: { detail: [expect.objectContaining({ loc: ['body', 'records', 0], msg: expect.stringMatching(/nested deeper than 100/) })] } });
+      const reply = await rawRequest(method, sessionPath(newSessionId(), tail), {
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: Buffer.from(`${prefix}${deep}]}`),
+      });
+      expect({ status: reply.status, body: reply.body }).toEqual({
+        status: 422,
+        body: { detail: [expect.objectContaining({ loc: ['body', 'records', 0], msg: expect.stringMatching(/nested deeper than 100/) })] },
+      });
     }
     // Elsewhere a deep body is a 422 or 400 too, never a 500.
-    const lab = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`{"name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) });
+    const lab = await rawRequest('POST', '/api/labs', {
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: Buffer.from(`{"name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
+    });
     expect([400, 422]).toContain(lab.status);
-    const graphql = await rawRequest('POST', '/graphql', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`{"query":"{ __typename }","variables":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`) });
+    const graphql = await rawRequest('POST', '/graphql', {
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: Buffer.from(`{"query":"{ __typename }","variables":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`),
+    });
     expect(graphql.status).toBeLessThan(500);
     expect(await sessionCount()).toBe(before);
   });
@@ -136,12 +203,24 @@ describe('bodies the server cannot read', () => {
 test('an integer beyond 2^53 - 1 (which JSON.parse would round) → 422 with the documented body, never a rounded echo', async () => {
   const huge = '12345678901234567890123';
   const listed = await rawRequest('GET', `/api/trajectories?limit=${huge}`, { headers: auth() });
-  expect({ status: listed.status, body: listed.body }).toEqual({ status: 422, body: { detail: [{ loc: ['query', 'limit'], msg: 'must be an integer', type: 'type_error' }] } });
-  const lab = await rawRequest('POST', '/api/labs', { headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(`{"name":"Big","seat_quota":${huge}}`) });
+  expect({ status: listed.status, body: listed.body }).toEqual({
+    status: 422,
+    body: { detail: [{ loc: ['query', 'limit'], msg: 'must be an integer', type: 'type_error' }] },
+  });
+  const lab = await rawRequest('POST', '/api/labs', {
+    headers: { ...auth(), 'content-type': 'application/json' },
+    body: Buffer.from(`{"name":"Big","seat_quota":${huge}}`),
+  });
   expect(lab.status).toBe(422);
   expect(lab.text).not.toContain('e+22');
-  const quota = await rawRequest('PATCH', `/api/admin/users/${user.id}`, { headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' }, body: Buffer.from(`{"storage_quota_bytes":${huge}}`) });
-  expect({ status: quota.status, body: quota.body }).toEqual({ status: 422, body: { detail: [expect.objectContaining({ loc: ['body', 'storage_quota_bytes'] })] } });
+  const quota = await rawRequest('PATCH', `/api/admin/users/${user.id}`, {
+    headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },
+    body: Buffer.from(`{"storage_quota_bytes":${huge}}`),
+  });
+  expect({ status: quota.status, body: quota.body }).toEqual({
+    status: 422,
+    body: { detail: [expect.objectContaining({ loc: ['body', 'storage_quota_bytes'] })] },
+  });
 });
 
 describe('DNS rebinding: on a loopback bind without PUBLIC_URL, only requests addressed to a loopback name are answered', () => {
@@ -154,10 +233,22 @@ describe('DNS rebinding: on a loopback bind without PUBLIC_URL, only requests ad
     for (const host of FOREIGN) {
       const json = { ...auth(), host, 'content-type': 'application/json' };
       const rest = await rawRequest('POST', '/api/labs', { headers: json, body: Buffer.from('{"name":"Rebound"}') });
-      expect({ host, status: rest.status, body: rest.body }).toEqual({ host, status: 403, body: { detail: expect.stringContaining('loopback') } });
+      expect({ host, status: rest.status, body: rest.body }).toEqual({
+        host,
+        status: 403,
+        body: { detail: expect.stringContaining('loopback') },
+      });
       expect((await rawRequest('GET', '/healthz', { headers: { host } })).status).toBe(403);
       const graphql = await rawRequest('POST', '/graphql', { headers: json, body: Buffer.from('{"query":"{ __typename }"}') });
-      expect({ host, status: graphql.status, body: graphql.body }).toEqual({ host, status: 403, body: { errors: [expect.objectContaining({ message: expect.stringContaining('loopback'), extensions: { code: 'FORBIDDEN', status: 403 } })] } });
+      expect({ host, status: graphql.status, body: graphql.body }).toEqual({
+        host,
+        status: 403,
+        body: {
+          errors: [
+            expect.objectContaining({ message: expect.stringContaining('loopback'), extensions: { code: 'FORBIDDEN', status: 403 } }),
+          ],
+        },
+      });
     }
     expect(await labs()).toBe(before);
   });
@@ -173,7 +264,14 @@ describe('DNS rebinding: on a loopback bind without PUBLIC_URL, only requests ad
     const upgrade = (host: string) =>
       new Promise<number>((resolve, reject) => {
         const url = new URL(t.url);
-        const headers = { host, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'graphql-transport-ws' };
+        const headers = {
+          host,
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          'sec-websocket-protocol': 'graphql-transport-ws',
+        };
         const req = http.request({ host: url.hostname, port: url.port, path: '/graphql', headers });
         req.on('upgrade', (res, socket) => {
           socket.destroy();
@@ -197,7 +295,9 @@ describe('DNS rebinding: on a loopback bind without PUBLIC_URL, only requests ad
         const url = new URL(other.url);
         const reply = await new Promise<number>((resolve, reject) => {
           const headers = { host: 'labdesk.example.org', 'x-forwarded-host': 'localhost', 'x-forwarded-proto': 'http' };
-          http.get({ host: url.hostname, port: url.port, path: '/healthz', headers }, (res) => resolve(res.resume().statusCode!)).on('error', reject);
+          http
+            .get({ host: url.hostname, port: url.port, path: '/healthz', headers }, (res) => resolve(res.resume().statusCode!))
+            .on('error', reject);
         });
         expect({ env, status: reply }).toEqual({ env, status: env.PUBLIC_URL ? 200 : 403 });
       } finally {

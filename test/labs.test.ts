@@ -11,7 +11,9 @@ const t = useTestApp();
 const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, params);
 
 const memberRow = async (labId: string, userId: string) =>
-  (await sql<{ role: string; status: string }>('select role, status from lab_members where lab_id = $1 and user_id = $2', [labId, userId]))[0];
+  (
+    await sql<{ role: string; status: string }>('select role, status from lab_members where lab_id = $1 and user_id = $2', [labId, userId])
+  )[0];
 
 describe('membership state machine', () => {
   test('join → pending, approve → active with the lab tier, promote, leave keeps the row', async () => {
@@ -71,10 +73,16 @@ describe('membership state machine', () => {
     const lab = await makeLab(t);
     const bob = await makeUser(t);
     await t.call('POST', '/api/labs/join', { token: bob.token, body: { code: lab.code } });
-    const rejected = await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'rejected' } });
+    const rejected = await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, {
+      token: lab.owner.token,
+      body: { status: 'rejected' },
+    });
     expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected' } });
     // rejected → active is not an approval of a pending request
-    const approveRejected = await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'active' } });
+    const approveRejected = await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, {
+      token: lab.owner.token,
+      body: { status: 'active' },
+    });
     expect(approveRejected.status).toBe(409);
     expect(await memberRow(lab.id, bob.id)).toMatchObject({ status: 'rejected' });
     // leaving a rejected request is a conflict
@@ -84,7 +92,9 @@ describe('membership state machine', () => {
     await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'active' } });
     expect((await t.call('POST', '/api/labs/join', { token: bob.token, body: { code: lab.code } })).status).toBe(409);
     // revoking a pending-only transition on an active member is refused
-    expect((await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'rejected' } })).status).toBe(409);
+    expect(
+      (await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'rejected' } })).status,
+    ).toBe(409);
     const revoked = await t.call('PATCH', `/api/labs/${lab.id}/members/${bob.id}`, { token: lab.owner.token, body: { status: 'revoked' } });
     expect(revoked).toMatchObject({ status: 200, body: { status: 'revoked' } });
     expect((await t.call('GET', `/api/labs/${lab.id}`, { token: bob.token })).status).toBe(404);
@@ -100,7 +110,9 @@ describe('membership state machine', () => {
 
   test('an unknown member id is 404; an empty update is 422', async () => {
     const lab = await makeLab(t);
-    expect((await t.call('PATCH', `/api/labs/${lab.id}/members/usr_nobody`, { token: lab.owner.token, body: { status: 'active' } })).status).toBe(404);
+    expect(
+      (await t.call('PATCH', `/api/labs/${lab.id}/members/usr_nobody`, { token: lab.owner.token, body: { status: 'active' } })).status,
+    ).toBe(404);
     const empty = await t.call('PATCH', `/api/labs/${lab.id}/members/usr_nobody`, { token: lab.owner.token, body: {} });
     expect(empty.status).toBe(422);
     expect(empty.body.detail[0].loc[0]).toBe('body');
@@ -141,12 +153,14 @@ describe('invitation codes', () => {
       replies.push(await t.call('GET', '/api/labs/preview', { token: dan.token, query: { code } }));
       replies.push(await t.call('POST', '/api/labs/join', { token: dan.token, body: { code } }));
     }
-    for (const reply of replies) expect({ status: reply.status, body: reply.body }).toEqual({ status: 404, body: { detail: 'invitation code not found' } });
+    for (const reply of replies)
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 404, body: { detail: 'invitation code not found' } });
   });
 });
 
 describe('the sealing key of invitation codes (SEAL_KEY, SEAL_KEY_FILE)', () => {
-  const codeSealed = async (labId: string) => (await sql<{ code_sealed: string }>('select code_sealed from labs where id = $1', [labId]))[0].code_sealed;
+  const codeSealed = async (labId: string) =>
+    (await sql<{ code_sealed: string }>('select code_sealed from labs where id = $1', [labId]))[0].code_sealed;
   const databaseKey = async () => (await sql<{ value: string }>(`select value from instance_secrets where name = 'seal_key'`))[0]?.value;
 
   test('with an operator key, codes are sealed with it (a database copy alone cannot open them), and codes sealed earlier with the database key still show', async () => {
@@ -173,7 +187,9 @@ describe('the sealing key of invitation codes (SEAL_KEY, SEAL_KEY_FILE)', () => 
 
   test('a malformed key, both settings, or an unreadable file stop the start with a clear message', () => {
     expect(() => loadConfig({ SEAL_KEY: 'short' })).toThrow(/SEAL_KEY must hold 32 random bytes in base64/);
-    expect(() => loadConfig({ SEAL_KEY: randomBytes(32).toString('base64'), SEAL_KEY_FILE: 'k' })).toThrow(/SEAL_KEY or SEAL_KEY_FILE, not both/);
+    expect(() => loadConfig({ SEAL_KEY: randomBytes(32).toString('base64'), SEAL_KEY_FILE: 'k' })).toThrow(
+      /SEAL_KEY or SEAL_KEY_FILE, not both/,
+    );
     expect(() => loadConfig({ SEAL_KEY_FILE: '/nonexistent/seal-key' })).toThrow(/SEAL_KEY_FILE cannot be read \(ENOENT/);
     const key = randomBytes(32);
     expect(loadConfig({ SEAL_KEY: key.toString('base64') }).sealKey).toEqual(key);
@@ -187,13 +203,18 @@ describe('seats', () => {
     for (const user of applicants) await t.call('POST', '/api/labs/join', { token: user.token, body: { code: lab.code } });
 
     const replies = await Promise.all(
-      applicants.map((user) => t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'active' } })),
+      applicants.map((user) =>
+        t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'active' } }),
+      ),
     );
     const statuses = replies.map((r) => r.status).sort();
     // The owner holds one of the five seats.
     expect(statuses.filter((s) => s === 200)).toHaveLength(4);
     expect(statuses.filter((s) => s === 409)).toHaveLength(16);
-    const [{ active }] = await sql<{ active: number }>(`select count(*)::int as active from lab_members where lab_id = $1 and status = 'active'`, [lab.id]);
+    const [{ active }] = await sql<{ active: number }>(
+      `select count(*)::int as active from lab_members where lab_id = $1 and status = 'active'`,
+      [lab.id],
+    );
     expect(active).toBe(5);
     expect((await t.call('GET', `/api/labs/${lab.id}`, { token: lab.owner.token })).body.seats_used).toBe(5);
   });
@@ -203,9 +224,13 @@ describe('seats', () => {
     const [a, b] = [await makeUser(t), await makeUser(t)];
     await addMember(t, lab, a);
     await t.call('POST', '/api/labs/join', { token: b.token, body: { code: lab.code } });
-    expect((await t.call('PATCH', `/api/labs/${lab.id}/members/${b.id}`, { token: lab.owner.token, body: { status: 'active' } })).status).toBe(409);
+    expect(
+      (await t.call('PATCH', `/api/labs/${lab.id}/members/${b.id}`, { token: lab.owner.token, body: { status: 'active' } })).status,
+    ).toBe(409);
     await t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: a.token });
-    expect((await t.call('PATCH', `/api/labs/${lab.id}/members/${b.id}`, { token: lab.owner.token, body: { status: 'active' } })).status).toBe(200);
+    expect(
+      (await t.call('PATCH', `/api/labs/${lab.id}/members/${b.id}`, { token: lab.owner.token, body: { status: 'active' } })).status,
+    ).toBe(200);
   });
 });
 
@@ -231,7 +256,10 @@ describe('usage report', () => {
 describe('board and reviews', () => {
   test('answer from an empty set until trajectories exist', async () => {
     const lab = await makeLab(t);
-    expect(await t.call('GET', `/api/labs/${lab.id}/board`, { token: lab.owner.token })).toMatchObject({ status: 200, body: { items: [], total: 0, limit: 200 } });
+    expect(await t.call('GET', `/api/labs/${lab.id}/board`, { token: lab.owner.token })).toMatchObject({
+      status: 200,
+      body: { items: [], total: 0, limit: 200 },
+    });
     expect(await t.call('GET', `/api/labs/${lab.id}/reviews`, { token: lab.owner.token, query: { limit: 5 } })).toMatchObject({
       status: 200,
       body: { for_me: [], by_me: [] },

@@ -17,7 +17,12 @@ let graph: Record<string, string[]>;
 let cycles: string[][];
 
 beforeAll(async () => {
-  const result = await madge(['src', 'facade'], { baseDir: ROOT, fileExtensions: ['ts'], tsConfig: path.join(ROOT, 'tsconfig.json'), detectiveOptions: { ts: { skipTypeImports: false } } });
+  const result = await madge(['src', 'facade'], {
+    baseDir: ROOT,
+    fileExtensions: ['ts'],
+    tsConfig: path.join(ROOT, 'tsconfig.json'),
+    detectiveOptions: { ts: { skipTypeImports: false } },
+  });
   graph = result.obj();
   cycles = result.circular();
 }, 60_000);

@@ -47,5 +47,6 @@ test('no SQL text outside src/db/ and *.repository.ts', () => {
 test('the check sees SQL where it is allowed (it is not vacuous)', () => {
   const repositories = sourceFiles(path.join(ROOT, 'src', 'modules')).filter((file) => file.endsWith('.repository.ts'));
   expect(repositories.length).toBeGreaterThanOrEqual(8);
-  for (const file of repositories) expect({ file: path.relative(ROOT, file), sql: sqlLiterals(file).length > 0 }).toEqual({ file: path.relative(ROOT, file), sql: true });
+  for (const file of repositories)
+    expect({ file: path.relative(ROOT, file), sql: sqlLiterals(file).length > 0 }).toEqual({ file: path.relative(ROOT, file), sql: true });
 });

@@ -32,7 +32,15 @@ test('a request line: request id, caller, route template, status, duration; no c
   await t.call('GET', '/api/me', { token: user.token, headers: { 'x-request-id': 'req-logs-2' } });
 
   const request = log.lines.find((line) => line.msg === 'request' && line.requestId === 'req-logs-2')!;
-  expect(request).toMatchObject({ level: 'info', method: 'GET', path: '/api/me', route: '/api/me', status: 200, caller: user.id, ms: expect.any(Number) });
+  expect(request).toMatchObject({
+    level: 'info',
+    method: 'GET',
+    path: '/api/me',
+    route: '/api/me',
+    status: 200,
+    caller: user.id,
+    ms: expect.any(Number),
+  });
   expect(Date.parse(request.time)).not.toBeNaN();
   const missing = log.lines.find((line) => line.msg === 'request' && line.requestId === 'req-logs-1')!;
   expect(missing).toMatchObject({ route: '/api/trajectories/:session_id', path: '/api/trajectories/ldk_[redacted]', status: 404 });
@@ -46,17 +54,29 @@ test('a request line: request id, caller, route template, status, duration; no c
 
 test('probes log at debug, everything else at info', async () => {
   await t.call('GET', '/healthz', { headers: { 'x-request-id': 'req-probe' } });
-  expect(log.lines.find((line) => line.msg === 'request' && line.requestId === 'req-probe')).toMatchObject({ level: 'debug', path: '/healthz' });
+  expect(log.lines.find((line) => line.msg === 'request' && line.requestId === 'req-probe')).toMatchObject({
+    level: 'debug',
+    path: '/healthz',
+  });
 });
 
 test('body fields named as credentials are redacted by configuration; the rest is kept', () => {
   const own = capture();
   const logger = makeLogger('info', own.stream);
-  logger.warn('a body', { body: { password: 'hunter2hunter2', token: 'opaque-token-value', note: 'kept', nested: { refresh_token: 'r' } }, headers: { authorization: 'Bearer x', cookie: 'labdesk_session=s' } });
+  logger.warn('a body', {
+    body: { password: 'hunter2hunter2', token: 'opaque-token-value', note: 'kept', nested: { refresh_token: 'r' } },
+    headers: { authorization: 'Bearer x', cookie: 'labdesk_session=s' },
+  });
   logger.info('a message naming ldk_a2a_abcdefghijkl_0123456789012345678901234567890123456789 in its text');
   logger.debug('below the level');
   expect(own.lines).toEqual([
-    { level: 'warn', time: expect.any(String), msg: 'a body', body: { password: '[redacted]', token: '[redacted]', note: 'kept', nested: { refresh_token: '[redacted]' } }, headers: { authorization: '[redacted]', cookie: '[redacted]' } },
+    {
+      level: 'warn',
+      time: expect.any(String),
+      msg: 'a body',
+      body: { password: '[redacted]', token: '[redacted]', note: 'kept', nested: { refresh_token: '[redacted]' } },
+      headers: { authorization: '[redacted]', cookie: '[redacted]' },
+    },
     { level: 'info', time: expect.any(String), msg: 'a message naming ldk_[redacted] in its text' },
   ]);
 });

@@ -7,7 +7,12 @@ import { useFakeLlm } from './support/fake-llm';
  * family named in the docs; counters that move by exactly what was sent; label values that are
  * templates and names from the code, never ids or what a client sent.
  */
-const { env } = useFakeLlm(() => ({ kind: 'answer', text: 'Measured.', tokensIn: 11, tokensOut: 7 }), { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_MAX_RETRIES: '0' });
+const { env } = useFakeLlm(() => ({ kind: 'answer', text: 'Measured.', tokensIn: 11, tokensOut: 7 }), {
+  LLM_PROVIDER: 'openai',
+  LLM_MODEL: 'gpt-5',
+  LLM_API_KEY: 'sk-test',
+  LLM_MAX_RETRIES: '0',
+});
 const t: TestApp = useTestApp(env);
 
 interface Sample {
@@ -50,17 +55,28 @@ beforeAll(async () => {
   key = (await createA2aKey(t, 'metrics')).plaintext;
 });
 
-test('an administrator scrapes; no token is 401, a member\'s token 403', async () => {
+test("an administrator scrapes; no token is 401, a member's token 403", async () => {
   expect((await fetch(`${t.url}/metrics`)).status).toBe(401);
   const forbidden = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${member.token}` } });
   expect(forbidden.status).toBe(403);
   expect(await forbidden.json()).toEqual({ detail: 'metrics are for administrators' });
   const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${t.adminToken}` } })).text();
   for (const family of [
-    'labdesk_http_requests_total', 'labdesk_http_request_duration_seconds', 'labdesk_db_pool_connections', 'labdesk_jobs', 'labdesk_a2a_tasks',
-    'labdesk_model_calls_total', 'labdesk_model_tokens_total', 'labdesk_model_call_duration_seconds', 'labdesk_sandbox_runs_total',
-    'labdesk_push_delivery_attempts_total', 'labdesk_process_cpu_seconds_total', 'labdesk_process_resident_memory_bytes', 'labdesk_nodejs_eventloop_lag_seconds',
-  ]) expect([family, text.includes(`# TYPE ${family} `)]).toEqual([family, true]);
+    'labdesk_http_requests_total',
+    'labdesk_http_request_duration_seconds',
+    'labdesk_db_pool_connections',
+    'labdesk_jobs',
+    'labdesk_a2a_tasks',
+    'labdesk_model_calls_total',
+    'labdesk_model_tokens_total',
+    'labdesk_model_call_duration_seconds',
+    'labdesk_sandbox_runs_total',
+    'labdesk_push_delivery_attempts_total',
+    'labdesk_process_cpu_seconds_total',
+    'labdesk_process_resident_memory_bytes',
+    'labdesk_nodejs_eventloop_lag_seconds',
+  ])
+    expect([family, text.includes(`# TYPE ${family} `)]).toEqual([family, true]);
 });
 
 test('a mixed load moves each request counter by exactly the number sent, labelled by route template, operation and status', async () => {
@@ -73,25 +89,41 @@ test('a mixed load moves each request counter by exactly the number sent, labell
   for (let i = 0; i < sent.rpc; i++) calls.push(rpc(t, key, rpcCall(i, 'GetTask', { id: `turn_unknown${i}` })));
   for (let i = 0; i < sent.missing; i++) calls.push(t.call('GET', `/api/no/such/${i}`, { token: member.token }));
   await Promise.all(calls);
-  for (let i = 0; i < sent.model; i++) expect((await rpc(t, key, rpcCall(i, 'SendMessage', { message: userMessage('measure') }))).body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  for (let i = 0; i < sent.model; i++)
+    expect((await rpc(t, key, rpcCall(i, 'SendMessage', { message: userMessage('measure') }))).body.result.task.status.state).toBe(
+      'TASK_STATE_COMPLETED',
+    );
   const after = await scrape();
 
-  const moved = (labels: Record<string, string>) => valueOf(after, 'labdesk_http_requests_total', labels) - valueOf(before, 'labdesk_http_requests_total', labels);
+  const moved = (labels: Record<string, string>) =>
+    valueOf(after, 'labdesk_http_requests_total', labels) - valueOf(before, 'labdesk_http_requests_total', labels);
   expect(moved({ method: 'GET', route: '/api/me', status: '200' })).toBe(sent.me);
   expect(moved({ method: 'GET', route: '/api/labs/:lab_id', status: '200' })).toBe(sent.lab);
   expect(moved({ method: 'POST', route: '/graphql', operation: 'query:me', status: '200' })).toBe(sent.graphql);
   expect(moved({ method: 'POST', route: '/a2a/v1', operation: 'GetTask', status: '200' })).toBe(sent.rpc);
   expect(moved({ method: 'POST', route: '/a2a/v1', operation: 'SendMessage', status: '200' })).toBe(sent.model);
   expect(moved({ method: 'GET', route: 'unmatched', status: '404' })).toBe(sent.missing);
-  const histogramCount = (s: Sample[]) => valueOf(s, 'labdesk_http_request_duration_seconds_count', { method: 'GET', route: '/api/me', status: '200' });
+  const histogramCount = (s: Sample[]) =>
+    valueOf(s, 'labdesk_http_request_duration_seconds_count', { method: 'GET', route: '/api/me', status: '200' });
   expect(histogramCount(after) - histogramCount(before)).toBe(sent.me);
 
   const model = (s: Sample[], name: string, labels: Record<string, string>) => valueOf(s, name, labels);
-  expect(model(after, 'labdesk_model_calls_total', { feature: 'a2a', outcome: 'ok' }) - model(before, 'labdesk_model_calls_total', { feature: 'a2a', outcome: 'ok' })).toBe(sent.model);
-  expect(model(after, 'labdesk_model_tokens_total', { feature: 'a2a', direction: 'input' }) - model(before, 'labdesk_model_tokens_total', { feature: 'a2a', direction: 'input' })).toBe(11 * sent.model);
-  expect(model(after, 'labdesk_model_tokens_total', { feature: 'a2a', direction: 'output' }) - model(before, 'labdesk_model_tokens_total', { feature: 'a2a', direction: 'output' })).toBe(7 * sent.model);
+  expect(
+    model(after, 'labdesk_model_calls_total', { feature: 'a2a', outcome: 'ok' }) -
+      model(before, 'labdesk_model_calls_total', { feature: 'a2a', outcome: 'ok' }),
+  ).toBe(sent.model);
+  expect(
+    model(after, 'labdesk_model_tokens_total', { feature: 'a2a', direction: 'input' }) -
+      model(before, 'labdesk_model_tokens_total', { feature: 'a2a', direction: 'input' }),
+  ).toBe(11 * sent.model);
+  expect(
+    model(after, 'labdesk_model_tokens_total', { feature: 'a2a', direction: 'output' }) -
+      model(before, 'labdesk_model_tokens_total', { feature: 'a2a', direction: 'output' }),
+  ).toBe(7 * sent.model);
   expect(valueOf(after, 'labdesk_a2a_tasks', { state: 'TASK_STATE_COMPLETED' })).toBe(sent.model);
-  expect(valueOf(after, 'labdesk_db_pool_connections', { state: 'idle' }) + valueOf(after, 'labdesk_db_pool_connections', { state: 'in_use' })).toBeGreaterThan(0);
+  expect(
+    valueOf(after, 'labdesk_db_pool_connections', { state: 'idle' }) + valueOf(after, 'labdesk_db_pool_connections', { state: 'in_use' }),
+  ).toBeGreaterThan(0);
 });
 
 test('label sets: route templates and names from the code, never an id or what the client sent', async () => {
@@ -101,7 +133,16 @@ test('label sets: route templates and names from the code, never an id or what t
   const all = await scrape();
   const labelSets = all.filter((s) => s.name === 'labdesk_http_requests_total').map((s) => s.labels);
   const values = labelSets.flatMap((labels) => Object.values(labels));
-  for (const secretish of [labId, member.id, key, 'aFieldNobodyHas', 'Chosen_By_The_Client', 'NoSuchMethodAnywhere', 'turn_unknown', '/api/no/such']) {
+  for (const secretish of [
+    labId,
+    member.id,
+    key,
+    'aFieldNobodyHas',
+    'Chosen_By_The_Client',
+    'NoSuchMethodAnywhere',
+    'turn_unknown',
+    '/api/no/such',
+  ]) {
     expect([secretish, values.some((value) => value.includes(secretish))]).toEqual([secretish, false]);
   }
   for (const labels of labelSets) {
@@ -112,5 +153,10 @@ test('label sets: route templates and names from the code, never an id or what t
   }
   expect(labelSets).toContainEqual(expect.objectContaining({ route: '/graphql', operation: 'other' }));
   // Printed for the closing note and the docs: the label sets a scrape had.
-  console.log(labelSets.map((labels) => JSON.stringify(labels)).sort().join('\n'));
+  console.log(
+    labelSets
+      .map((labels) => JSON.stringify(labels))
+      .sort()
+      .join('\n'),
+  );
 });

@@ -24,7 +24,13 @@ const DEFAULT_ENV = {
 
 describe('model limits', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-model-limits-'));
-  const model = useFakeLlm(() => ({ kind: 'answer', text: 'an answer', tokensIn: 30, tokensOut: 20 }), { LLM_PROVIDER: 'openai', LLM_MODEL: 'gpt-5', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_SECONDS: '30', LLM_MAX_RETRIES: '0' });
+  const model = useFakeLlm(() => ({ kind: 'answer', text: 'an answer', tokensIn: 30, tokensOut: 20 }), {
+    LLM_PROVIDER: 'openai',
+    LLM_MODEL: 'gpt-5',
+    LLM_API_KEY: 'sk-test',
+    LLM_TIMEOUT_SECONDS: '30',
+    LLM_MAX_RETRIES: '0',
+  });
   let t: TestApp;
   let second: TestApp;
   let key: string;
@@ -45,26 +51,47 @@ describe('model limits', () => {
   const modelCalls = () => model.fake.seen.length;
 
   test('the defaults are what docs/api.md states', () => {
-    expect(DEFAULTS).toEqual({ userRequestsPerMinute: 10, userTokensPerDay: 2_000_000, keyRequestsPerMinute: 20, keyTokensPerDay: 2_000_000 });
-    expect(() => loadConfig({ LLM_USER_REQUESTS_PER_MINUTE: '-1', A2A_KEY_TOKENS_PER_DAY: 'lots' })).toThrow(/LLM_USER_REQUESTS_PER_MINUTE must be a whole number.*A2A_KEY_TOKENS_PER_DAY must be a whole number/s);
+    expect(DEFAULTS).toEqual({
+      userRequestsPerMinute: 10,
+      userTokensPerDay: 2_000_000,
+      keyRequestsPerMinute: 20,
+      keyTokensPerDay: 2_000_000,
+    });
+    expect(() => loadConfig({ LLM_USER_REQUESTS_PER_MINUTE: '-1', A2A_KEY_TOKENS_PER_DAY: 'lots' })).toThrow(
+      /LLM_USER_REQUESTS_PER_MINUTE must be a whole number.*A2A_KEY_TOKENS_PER_DAY must be a whole number/s,
+    );
   });
 
   test("an A2A key's turns count against the key's and the owner's day, and the ledger names the key", async () => {
     const reply = await t.call('POST', '/a2a/v1', {
       token: key,
       headers: { 'A2A-Version': '1.0' },
-      body: { jsonrpc: '2.0', id: 'day', method: 'SendMessage', params: { message: { messageId: 'day-1', role: 'ROLE_USER', parts: [{ text: 'count me' }] } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 'day',
+        method: 'SendMessage',
+        params: { message: { messageId: 'day-1', role: 'ROLE_USER', parts: [{ text: 'count me' }] } },
+      },
     });
     expect(reply.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     const knex = t.app.services.orm.em.getConnection().getKnex();
     const { rows } = await knex.raw(`select subject, tokens from model_limits where window_kind = 'day' and subject like 'a2a:%'`);
     expect(rows).toEqual([{ subject: expect.stringMatching(/^a2a:/), tokens: expect.any(String) }]);
-    const ledger = await knex.raw(`select count(*)::int as n from usage_entries where feature = 'a2a' and a2a_principal = ?`, [rows[0].subject.slice(4)]);
+    const ledger = await knex.raw(`select count(*)::int as n from usage_entries where feature = 'a2a' and a2a_principal = ?`, [
+      rows[0].subject.slice(4),
+    ]);
     expect(ledger.rows[0].n).toBeGreaterThan(0);
     expect(Number(rows[0].tokens)).toBe(50 * ledger.rows[0].n);
   });
   test("one key's 60 simultaneous SendMessages over two instances: at most its limit is admitted, the rest 429 with Retry-After, and only the admitted call the model", async () => {
-    const taskCount = async () => (await t.call('POST', '/a2a/v1', { token: key, headers: { 'A2A-Version': '1.0' }, body: { jsonrpc: '2.0', id: 'l', method: 'ListTasks', params: { pageSize: 1 } } })).body.result.totalSize as number;
+    const taskCount = async () =>
+      (
+        await t.call('POST', '/a2a/v1', {
+          token: key,
+          headers: { 'A2A-Version': '1.0' },
+          body: { jsonrpc: '2.0', id: 'l', method: 'ListTasks', params: { pageSize: 1 } },
+        })
+      ).body.result.totalSize as number;
     const tasksBefore = await taskCount();
     const before = modelCalls();
     const replies = await Promise.all(
@@ -72,7 +99,15 @@ describe('model limits', () => {
         (i % 2 ? second : t).call('POST', '/a2a/v1', {
           token: key,
           headers: { 'A2A-Version': '1.0' },
-          body: { jsonrpc: '2.0', id: i, method: 'SendMessage', params: { message: { messageId: `burst-${i}`, role: 'ROLE_USER', parts: [{ text: 'hello' }] }, configuration: { returnImmediately: true } } },
+          body: {
+            jsonrpc: '2.0',
+            id: i,
+            method: 'SendMessage',
+            params: {
+              message: { messageId: `burst-${i}`, role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+              configuration: { returnImmediately: true },
+            },
+          },
         }),
       ),
     );
@@ -101,10 +136,15 @@ describe('model limits', () => {
   test("one user's 20 simultaneous discuss calls: at most the user's limit is answered, the rest 429 with Retry-After, nothing else changed", async () => {
     const user = await makeUser(t);
     const sessionId = newSessionId('limits');
-    expect((await trajectoryCalls(t).append(user, sessionId, null, [{ uuid: newUuid(), type: 'user', content: 'a question about limits' }])).status).toBeLessThan(300);
+    expect(
+      (await trajectoryCalls(t).append(user, sessionId, null, [{ uuid: newUuid(), type: 'user', content: 'a question about limits' }]))
+        .status,
+    ).toBeLessThan(300);
     const before = modelCalls();
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? second : t).call('POST', sessionPath(sessionId, '/discuss'), { token: user.token, body: { question: `question ${i}` } })),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? second : t).call('POST', sessionPath(sessionId, '/discuss'), { token: user.token, body: { question: `question ${i}` } }),
+      ),
     );
     const answered = replies.filter((reply) => reply.status === 200);
     const refused = replies.filter((reply) => reply.status === 429);
@@ -112,7 +152,9 @@ describe('model limits', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(answered.length).toBeLessThanOrEqual(2 * DEFAULTS.userRequestsPerMinute);
     for (const reply of refused) {
-      expect(reply.body).toEqual({ detail: expect.stringMatching(/^too many model requests: your account may make 10 a minute; try again in \d+ s$/) });
+      expect(reply.body).toEqual({
+        detail: expect.stringMatching(/^too many model requests: your account may make 10 a minute; try again in \d+ s$/),
+      });
       expect(Number(reply.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     expect(modelCalls() - before).toBe(answered.length);
@@ -121,21 +163,30 @@ describe('model limits', () => {
   test('a day whose token budget is used up refuses until 00:00 UTC, and says so', async () => {
     const user = await makeUser(t);
     const sessionId = newSessionId('budget');
-    expect((await trajectoryCalls(t).append(user, sessionId, null, [{ uuid: newUuid(), type: 'user', content: 'budget' }])).status).toBeLessThan(300);
+    expect(
+      (await trajectoryCalls(t).append(user, sessionId, null, [{ uuid: newUuid(), type: 'user', content: 'budget' }])).status,
+    ).toBeLessThan(300);
     const ask = () => t.call('POST', sessionPath(sessionId, '/discuss'), { token: user.token, body: { question: 'how much?' } });
     expect((await ask()).status).toBe(200);
     // The ledger trigger counted the call's tokens (30 in, 20 out) into the user's day.
-    const { rows } = await t.app.services.orm.em.getConnection().getKnex().raw(`select tokens from model_limits where subject = ? and window_kind = 'day'`, [`user:${user.id}`]);
+    const { rows } = await t.app.services.orm.em
+      .getConnection()
+      .getKnex()
+      .raw(`select tokens from model_limits where subject = ? and window_kind = 'day'`, [`user:${user.id}`]);
     expect(rows.map((row: { tokens: string }) => Number(row.tokens))).toEqual([50]);
-    await t.app.services.orm.em.getConnection().getKnex().raw(`update model_limits set tokens = ? where subject = ? and window_kind = 'day'`, [DEFAULTS.userTokensPerDay, `user:${user.id}`]);
+    await t.app.services.orm.em
+      .getConnection()
+      .getKnex()
+      .raw(`update model_limits set tokens = ? where subject = ? and window_kind = 'day'`, [DEFAULTS.userTokensPerDay, `user:${user.id}`]);
     const before = modelCalls();
     const refused = await ask();
     expect(refused.status).toBe(429);
-    expect(refused.body.detail).toMatch(/^the daily model token budget of your account \(2000000 tokens\) is used up; it renews at 00:00 UTC, in \d+ s$/);
+    expect(refused.body.detail).toMatch(
+      /^the daily model token budget of your account \(2000000 tokens\) is used up; it renews at 00:00 UTC, in \d+ s$/,
+    );
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(86_400);
     expect(modelCalls()).toBe(before);
   });
-
 });

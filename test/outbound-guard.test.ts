@@ -36,7 +36,9 @@ function tableLookup(table: Record<string, string[] | string[][]>) {
     asked.push(host);
     if (!entry) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     // A list of lists answers each question with the next list (the last one repeats).
-    const answer = Array.isArray(entry[0]) ? (entry as string[][])[Math.min(asked.filter((h) => h === host).length - 1, entry.length - 1)] : (entry as string[]);
+    const answer = Array.isArray(entry[0])
+      ? (entry as string[][])[Math.min(asked.filter((h) => h === host).length - 1, entry.length - 1)]
+      : (entry as string[]);
     return answer.map((address): ResolvedAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
   return { lookup, asked };
@@ -107,7 +109,11 @@ describe('checkOutboundUrl: URL tricks', () => {
     ['http://[::ffff:169.254.169.254]/', /embeds 169\.254\.169\.254\) is a cloud metadata address/, /cloud metadata/],
     ['http://[fd00:ec2::254]/', /^fd00:ec2::254 is a cloud metadata address$/, /cloud metadata/],
     ['http://100.100.100.200/', /cloud metadata/, /cloud metadata/],
-    ['http://metadata.google.internal/', /^metadata\.google\.internal resolves to 169\.254\.169\.254, a cloud metadata address$/, /cloud metadata/],
+    [
+      'http://metadata.google.internal/',
+      /^metadata\.google\.internal resolves to 169\.254\.169\.254, a cloud metadata address$/,
+      /cloud metadata/,
+    ],
     ['http://224.0.0.1/', /multicast/, /multicast/],
     ['http://[ff02::1]/', /multicast/, /multicast/],
     ['http://255.255.255.255/', /broadcast/, /broadcast/],
@@ -123,7 +129,11 @@ describe('checkOutboundUrl: URL tricks', () => {
     ['http://intranet.example/', /^intranet\.example resolves to 10\.0\.0\.5, a private address$/, ['10.0.0.5']],
     ['http://mixed.example/', /^mixed\.example resolves to 192\.168\.0\.7, a private address$/, [PUBLIC_V4, '192.168.0.7']],
     ['http://mapped.example/', /resolves to ::ffff:10\.1\.1\.1 \(which embeds 10\.1\.1\.1\), a private address/, ['::ffff:10.1.1.1']],
-    ['http://user:pw@agent.example.com/', /^the URL must not contain a user name or password; send credentials in a header$/, /user name or password/],
+    [
+      'http://user:pw@agent.example.com/',
+      /^the URL must not contain a user name or password; send credentials in a header$/,
+      /user name or password/,
+    ],
     ['http://user@agent.example.com/', /user name or password/, /user name or password/],
     ['ftp://agent.example.com/', /^only http and https URLs are allowed$/, /only http and https/],
     ['file:///etc/passwd', /only http and https/, /only http and https/],
@@ -172,18 +182,24 @@ describe('checkOutboundUrl: URL tricks', () => {
     }
   });
 
-  test('a refusal is a 422 / -32602 with the issue at the caller\'s field', async () => {
+  test("a refusal is a 422 / -32602 with the issue at the caller's field", async () => {
     const refused = await refusal('http://10.0.0.1/', { field: ['input', 'pushNotificationConfig', 'url'] });
     expect(refused.code).toBe('VALIDATION_FAILED');
     expect(ERROR_CODES[refused.code]).toEqual({ http: 422, jsonRpc: -32602 });
-    expect(refused.issues).toEqual([{ path: ['input', 'pushNotificationConfig', 'url'], msg: '10.0.0.1 is a private address', type: 'outbound_address' }]);
+    expect(refused.issues).toEqual([
+      { path: ['input', 'pushNotificationConfig', 'url'], msg: '10.0.0.1 is a private address', type: 'outbound_address' },
+    ]);
     expect(refused.kind).toBe('address');
   });
 });
 
 describe('checkOutboundUrl: the service itself', () => {
   const self = serviceOrigins({ publicUrl: 'https://labdesk.example.org', host: '0.0.0.0', port: 8080 }, ['192.168.1.20', 'fe80::1']);
-  const ownNames = tableLookup({ 'labdesk.example.org': ['203.0.113.80', PUBLIC_V4], 'alias.example': ['127.0.0.1'], 'elsewhere.example': ['198.51.100.1', '8.8.8.8'] });
+  const ownNames = tableLookup({
+    'labdesk.example.org': ['203.0.113.80', PUBLIC_V4],
+    'alias.example': ['127.0.0.1'],
+    'elsewhere.example': ['198.51.100.1', '8.8.8.8'],
+  });
   const policy = (allowPrivate: boolean): OutboundPolicy => ({ self, allowPrivate, lookup: ownNames.lookup });
 
   test.each([
@@ -249,7 +265,10 @@ interface Seen {
 }
 
 /** A loopback HTTP server answering with `handle`, recording every request and whether its client went away. */
-async function startServer(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void, at: { host?: string; port?: number } = {}) {
+async function startServer(
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+  at: { host?: string; port?: number } = {},
+) {
   const seen: Seen[] = [];
   const sockets = new Set<Socket>();
   const closed: string[] = [];
@@ -371,10 +390,13 @@ describe('guardedFetch: the connection goes to the checked address', () => {
     }
   });
 
-  test('TLS: the server name sent is the URL\'s host, not the pinned address; an untrusted certificate is named as such', async () => {
+  test("TLS: the server name sent is the URL's host, not the pinned address; an untrusted certificate is named as such", async () => {
     // A self-signed certificate for pinned.test (test/fixtures/tls), which the client must not trust.
     const fixtures = path.join(__dirname, 'fixtures', 'tls');
-    const credentials = { key: fs.readFileSync(path.join(fixtures, 'pinned-test.key')), cert: fs.readFileSync(path.join(fixtures, 'pinned-test.crt')) };
+    const credentials = {
+      key: fs.readFileSync(path.join(fixtures, 'pinned-test.key')),
+      cert: fs.readFileSync(path.join(fixtures, 'pinned-test.crt')),
+    };
     const serverNames: string[] = [];
     const sniServer = tls.createServer({
       ...credentials,
@@ -388,7 +410,10 @@ describe('guardedFetch: the connection goes to the checked address', () => {
     await new Promise<void>((resolve) => sniServer.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = sniServer.address() as AddressInfo;
-      const target = await checkOutboundUrl(`https://pinned.test:${port}/`, { allowPrivate: true, lookup: tableLookup({ 'pinned.test': ['127.0.0.1'] }).lookup });
+      const target = await checkOutboundUrl(`https://pinned.test:${port}/`, {
+        allowPrivate: true,
+        lookup: tableLookup({ 'pinned.test': ['127.0.0.1'] }).lookup,
+      });
       const error = await failure(guardedFetch(target));
       expect(error).toMatchObject({ kind: 'tls' });
       expect((error as OutboundRequestFailed).reason).toMatch(/^TLS certificate error: self[- ]signed certificate/);
@@ -463,7 +488,9 @@ describe('guardedFetch: time and size limits', () => {
 
   test('the limit counts decoded bytes: a small gzip of a large body is too large', async () => {
     const bomb = zlib.gzipSync(Buffer.alloc(8 * 1024 * 1024));
-    const compressed = await start((_req, res) => res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': bomb.length }).end(bomb));
+    const compressed = await start((_req, res) =>
+      res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': bomb.length }).end(bomb),
+    );
     const target = await checkOutboundUrl(`http://127.0.0.1:${compressed.port}/`, { allowPrivate: true });
     expect(bomb.length).toBeLessThan(64 * 1024);
     const response = await guardedFetch(target, {}, { timeoutMs: 10_000, maxResponseBytes: 64 * 1024 });
@@ -498,7 +525,7 @@ describe('guardedFetch: time and size limits', () => {
     expect(await response.text()).toBe('');
   });
 
-  test('the caller cancelling ends the request with the caller\'s reason', async () => {
+  test("the caller cancelling ends the request with the caller's reason", async () => {
     const hanging = await start(() => undefined);
     const target = await checkOutboundUrl(`http://127.0.0.1:${hanging.port}/`, { allowPrivate: true });
     const controller = new AbortController();
@@ -533,7 +560,13 @@ describe('guardedFetch: header values', () => {
         return error as OutboundRefused;
       }
     })();
-    expect(refused?.issues).toEqual([{ path: ['input', 'credentials', 'Authorization'], msg: 'the value of header Authorization contains a line break or NUL', type: 'outbound_header' }]);
+    expect(refused?.issues).toEqual([
+      {
+        path: ['input', 'credentials', 'Authorization'],
+        msg: 'the value of header Authorization contains a line break or NUL',
+        type: 'outbound_header',
+      },
+    ]);
     expect(() => checkOutboundHeaders({ Authorization: 'Bearer a' }, ['input', 'credentials'])).not.toThrow();
   });
 
@@ -552,14 +585,22 @@ describe('guardedFetchImpl: a fetch for clients that take one', () => {
   test('each URL is checked before anything is sent; allowed ones are fetched with the guard', async () => {
     const server = await start((req, res) => {
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ got: Buffer.concat(chunks).toString() })));
+      req
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () =>
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ got: Buffer.concat(chunks).toString() })),
+        );
     });
     const strict = guardedFetchImpl({});
     expect(await failure(strict(`http://127.0.0.1:${server.port}/`))).toMatchObject({ kind: 'address' });
     expect(server.seen).toEqual([]);
 
     const loose = guardedFetchImpl({ allowPrivate: true });
-    const answer = await loose(`http://127.0.0.1:${server.port}/rpc`, { method: 'POST', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } });
+    const answer = await loose(`http://127.0.0.1:${server.port}/rpc`, {
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(await answer.json()).toEqual({ got: '{"a":1}' });
     const fromRequest = await loose(new Request(`http://127.0.0.1:${server.port}/req`, { method: 'POST', body: 'b' }));
     expect(await fromRequest.json()).toEqual({ got: 'b' });

@@ -24,13 +24,17 @@ describeTree('the production tree', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(tree, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   // The lockfile marks `dev` every package that only the dev dependencies need.
   const lock = JSON.parse(fs.readFileSync(path.join(tree, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  const devOnly = Object.entries(lock.packages).filter(([, entry]) => entry.dev).map(([where]) => where);
+  const devOnly = Object.entries(lock.packages)
+    .filter(([, entry]) => entry.dev)
+    .map(([where]) => where);
 
   test('holds every run-time dependency, no dev dependency, and no sources to compile', () => {
-    for (const name of Object.keys(manifest.dependencies)) expect([name, fs.existsSync(path.join(tree, 'node_modules', name, 'package.json'))]).toEqual([name, true]);
+    for (const name of Object.keys(manifest.dependencies))
+      expect([name, fs.existsSync(path.join(tree, 'node_modules', name, 'package.json'))]).toEqual([name, true]);
     expect(devOnly.length).toBeGreaterThan(600);
     expect(devOnly.filter((where) => fs.existsSync(path.join(tree, where)))).toEqual([]);
-    for (const folder of ['src', 'facade', 'migrations', 'test']) expect([folder, fs.existsSync(path.join(tree, folder))]).toEqual([folder, false]);
+    for (const folder of ['src', 'facade', 'migrations', 'test'])
+      expect([folder, fs.existsSync(path.join(tree, folder))]).toEqual([folder, false]);
     expect(fs.existsSync(path.join(tree, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
   });
 
@@ -49,7 +53,10 @@ describeTree('the production tree', () => {
       database = await createTestDatabase();
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-production-'));
       // As root (CI, the container's build), run as the image's user; otherwise as whoever runs the tests.
-      const user = process.getuid?.() === 0 ? { uid: Number(execFileSync('id', ['-u', 'labdesk']).toString()), gid: Number(execFileSync('id', ['-g', 'labdesk']).toString()) } : {};
+      const user =
+        process.getuid?.() === 0
+          ? { uid: Number(execFileSync('id', ['-u', 'labdesk']).toString()), gid: Number(execFileSync('id', ['-g', 'labdesk']).toString()) }
+          : {};
       if (user.uid !== undefined) fs.chownSync(dataDir, user.uid, user.gid!);
       const env = {
         DATABASE_URL: database.url,
@@ -62,7 +69,12 @@ describeTree('the production tree', () => {
         LLM_BASE_URL: fake.baseUrl,
       };
       const cli = (args: string[]) => {
-        const run = spawnSync(process.execPath, [path.join(tree, 'bin', 'labdesk.js'), ...args], { cwd: tree, env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, encoding: 'utf8', ...user });
+        const run = spawnSync(process.execPath, [path.join(tree, 'bin', 'labdesk.js'), ...args], {
+          cwd: tree,
+          env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+          encoding: 'utf8',
+          ...user,
+        });
         expect({ args, status: run.status, stderr: run.stderr }).toEqual({ args, status: 0, stderr: '' });
         return run.stdout;
       };
@@ -86,7 +98,11 @@ describeTree('the production tree', () => {
 
     test('answers an A2A turn with the model', async () => {
       const sent = await rpc(server, key, rpcCall(1, 'SendMessage', { message: userMessage('hello') }));
-      expect(sent.body).toMatchObject({ result: { task: { status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ text: 'Answered from the production tree.' }] }] } } });
+      expect(sent.body).toMatchObject({
+        result: {
+          task: { status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ text: 'Answered from the production tree.' }] }] },
+        },
+      });
     });
 
     test('tests an outbound agent with the A2A client library', async () => {

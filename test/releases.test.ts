@@ -25,21 +25,30 @@ interface RawReply {
   body: Buffer;
 }
 
-function raw(base: string, method: string, requestPath: string, opts: { headers?: Record<string, string>; body?: Buffer } = {}): Promise<RawReply> {
+function raw(
+  base: string,
+  method: string,
+  requestPath: string,
+  opts: { headers?: Record<string, string>; body?: Buffer } = {},
+): Promise<RawReply> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method, path: requestPath, headers: opts.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, method, path: requestPath, headers: opts.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
 }
 
-const downloadPath = (product: string, version: string, filename: string) => `/admin/api/public/app/${product}/download/${version}/${filename}`;
+const downloadPath = (product: string, version: string, filename: string) =>
+  `/admin/api/public/app/${product}/download/${version}/${filename}`;
 
 const download = (t: TestApp, product: string, version: string, filename: string, headers: Record<string, string> = {}, method = 'GET') =>
   raw(t.url, method, downloadPath(product, version, filename), { headers });
@@ -68,8 +77,13 @@ interface ManifestFileIn {
 }
 
 /** Publishes a manifest; `token` null sends no Authorization header. */
-const publish = (t: TestApp, product: string, body: Record<string, unknown>, token: string | null = RELEASE_TOKEN, headers?: Record<string, string>) =>
-  t.call('PUT', `/admin/api/release/${product}/manifest`, { token: token ?? undefined, body, headers });
+const publish = (
+  t: TestApp,
+  product: string,
+  body: Record<string, unknown>,
+  token: string | null = RELEASE_TOKEN,
+  headers?: Record<string, string>,
+) => t.call('PUT', `/admin/api/release/${product}/manifest`, { token: token ?? undefined, body, headers });
 
 async function publishOk(t: TestApp, product: string, body: Record<string, unknown>) {
   const reply = await publish(t, product, body);
@@ -159,14 +173,25 @@ const gql = (t: TestApp, query: string, token = t.adminToken) => t.call('POST', 
 async function downloadCounts(t: TestApp, product: string): Promise<Map<string, number>> {
   const reply = await gql(t, `query { releaseFiles(product: "${product}") { filename version downloads } }`);
   if (reply.status !== 200 || reply.body.errors) throw new Error(`releaseFiles: ${reply.status} ${reply.text}`);
-  return new Map((reply.body.data.releaseFiles as { filename: string; version: string; downloads: number }[]).map((f) => [`${f.version}/${f.filename}`, f.downloads]));
+  return new Map(
+    (reply.body.data.releaseFiles as { filename: string; version: string; downloads: number }[]).map((f) => [
+      `${f.version}/${f.filename}`,
+      f.downloads,
+    ]),
+  );
 }
 
 /**
  * A download is counted once its response is out, so the count may trail the client by a moment:
  * wait (by polling, a bounded number of times) until it reaches `expected`, then return it.
  */
-async function countOnceSettled(t: TestApp, product: string, version: string, filename: string, expected: number): Promise<number | undefined> {
+async function countOnceSettled(
+  t: TestApp,
+  product: string,
+  version: string,
+  filename: string,
+  expected: number,
+): Promise<number | undefined> {
   let count: number | undefined;
   for (let i = 0; i < 100; i++) {
     count = (await downloadCounts(t, product)).get(`${version}/${filename}`);
@@ -249,7 +274,10 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
       expect(reply.status).toBe(401);
       expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer/);
     }
-    const basicScheme = await t.call('PUT', '/admin/api/release/core/manifest', { body, headers: { authorization: `Basic ${RELEASE_TOKEN}` } });
+    const basicScheme = await t.call('PUT', '/admin/api/release/core/manifest', {
+      body,
+      headers: { authorization: `Basic ${RELEASE_TOKEN}` },
+    });
     expect(basicScheme.status).toBe(401);
 
     for (const token of [null, 'wrong-token', t.adminToken]) {
@@ -271,7 +299,13 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     const a = await upload(t, 'core', '1.0.0', FILE_A, A);
     expect(a.status).toBe(201);
     expect(json(a)).toEqual({ product: 'core', version: '1.0.0', filename: FILE_A, size: A.length, sha256: sha256Hex(A) });
-    expect(await uploadOk(t, 'core', '1.0.0', FILE_B, B)).toEqual({ product: 'core', version: '1.0.0', filename: FILE_B, size: B.length, sha256: sha256Hex(B) });
+    expect(await uploadOk(t, 'core', '1.0.0', FILE_B, B)).toEqual({
+      product: 'core',
+      version: '1.0.0',
+      filename: FILE_B,
+      size: B.length,
+      sha256: sha256Hex(B),
+    });
   });
 
   test('upload refuses a bad version or file name (422 at its path location)', async () => {
@@ -301,7 +335,10 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     expect(missing.body.detail[0].loc).toEqual(['body', 'files', 1, 'filename']);
     expect(missing.body.detail[0].msg).toContain(name('not-uploaded.bin'));
 
-    const wrongSize = await publish(t, 'core', { version: '1.0.0', files: [coreFile(FILE_B, B), coreFile(FILE_A, A, { size: A.length - 1 })] });
+    const wrongSize = await publish(t, 'core', {
+      version: '1.0.0',
+      files: [coreFile(FILE_B, B), coreFile(FILE_A, A, { size: A.length - 1 })],
+    });
     expect(wrongSize.status).toBe(422);
     expect(wrongSize.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'files', 1, 'size'] })]);
 
@@ -330,7 +367,10 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
   test('desktop files need a signature', async () => {
     const bytes = randomBytes(1000);
     await uploadOk(t, 'desktop', '0.9.0', name('sig.exe'), bytes);
-    const reply = await publish(t, 'desktop', { version: '0.9.0', files: [{ filename: name('sig.exe'), size: bytes.length, sha256: sha256Hex(bytes) }] });
+    const reply = await publish(t, 'desktop', {
+      version: '0.9.0',
+      files: [{ filename: name('sig.exe'), size: bytes.length, sha256: sha256Hex(bytes) }],
+    });
     expect(reply.status).toBe(422);
     expect(reply.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'files', 0, 'signature'] })]);
     expect((await t.call('GET', '/admin/api/public/app/desktop/manifest')).status).toBe(204);
@@ -350,8 +390,24 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
       notes: 'First release',
       pub_date: pubDate,
       files: [
-        { filename: FILE_A, size: A.length, sha256: sha256Hex(A), signature: null, platform: 'linux', arch: 'x64', url: `${t.url}${downloadPath('core', '1.0.0', FILE_A)}` },
-        { filename: FILE_B, size: B.length, sha256: sha256Hex(B), signature: null, platform: null, arch: null, url: `${t.url}${downloadPath('core', '1.0.0', FILE_B)}` },
+        {
+          filename: FILE_A,
+          size: A.length,
+          sha256: sha256Hex(A),
+          signature: null,
+          platform: 'linux',
+          arch: 'x64',
+          url: `${t.url}${downloadPath('core', '1.0.0', FILE_A)}`,
+        },
+        {
+          filename: FILE_B,
+          size: B.length,
+          sha256: sha256Hex(B),
+          signature: null,
+          platform: null,
+          arch: null,
+          url: `${t.url}${downloadPath('core', '1.0.0', FILE_B)}`,
+        },
       ],
     });
     const got = await t.call('GET', '/admin/api/public/app/core/manifest');
@@ -415,7 +471,12 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
   const publishedFiles = () => [coreFile(FILE_A, A, { platform: 'linux', arch: 'x64' }), coreFile(FILE_B, B)];
 
   test('re-publishing the same version identically → 200 with the same manifest', async () => {
-    const same = await publish(t, 'core', { version: '1.0.0', notes: 'First release', pub_date: published.pub_date, files: publishedFiles() });
+    const same = await publish(t, 'core', {
+      version: '1.0.0',
+      notes: 'First release',
+      pub_date: published.pub_date,
+      files: publishedFiles(),
+    });
     expect([same.status, same.body]).toEqual([200, published]);
     // Without pub_date the stored one is kept.
     const sameNoDate = await publish(t, 'core', { version: '1.0.0', notes: 'First release', files: publishedFiles() });
@@ -645,7 +706,10 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     expect(newer.version).toBe('1.1.0');
     expect(newer.files[0].url).toBe(`https://ci.example.com${downloadPath('core', '1.1.0', name('core.bin'))}`);
     const current = await t.call('GET', '/admin/api/public/app/core/manifest');
-    expect(current.body).toEqual({ ...newer, files: [{ ...newer.files[0], url: `${t.url}${downloadPath('core', '1.1.0', name('core.bin'))}` }] });
+    expect(current.body).toEqual({
+      ...newer,
+      files: [{ ...newer.files[0], url: `${t.url}${downloadPath('core', '1.1.0', name('core.bin'))}` }],
+    });
 
     const v105 = randomBytes(3000);
     await uploadOk(t, 'core', '1.0.5', name('core.bin'), v105);
@@ -659,7 +723,10 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     expect(notUploaded.status).toBe(409);
     expect(notUploaded.body.current_version).toBe('1.1.0');
     // Authentication comes before both.
-    expect((await publish(t, 'core', { version: '1.0.4', files: [coreFile(name('never-uploaded.bin'), randomBytes(10))] }, 'wrong-token')).status).toBe(401);
+    expect(
+      (await publish(t, 'core', { version: '1.0.4', files: [coreFile(name('never-uploaded.bin'), randomBytes(10))] }, 'wrong-token'))
+        .status,
+    ).toBe(401);
     // A pre-release of the current version is older too.
     await uploadOk(t, 'core', '1.1.0-beta.1', name('core.bin'), v105);
     expect((await publish(t, 'core', { version: '1.1.0-beta.1', files: [coreFile(name('core.bin'), v105)] })).status).toBe(409);
@@ -734,7 +801,12 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     ];
     for (const { bytes, file } of files) await uploadOk(t, 'desktop', '2.0.0', file.filename, bytes);
     const pubDate = '2026-12-01T12:00:00.000Z';
-    const manifest = await publishOk(t, 'desktop', { version: '2.0.0', notes: "it's out", pub_date: pubDate, files: files.map((f) => f.file) });
+    const manifest = await publishOk(t, 'desktop', {
+      version: '2.0.0',
+      notes: "it's out",
+      pub_date: pubDate,
+      files: files.map((f) => f.file),
+    });
     expect(manifest.files.map((f: { signature: string }) => f.signature)).toEqual(files.map((f) => f.file.signature));
     expect(manifest.files.map((f: { sha256: string }) => f.sha256)).toEqual(files.map((f) => sha256Hex(f.bytes)));
 
@@ -787,7 +859,11 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     await uploadOk(t, 'desktop', '2.1.0', name('c.dmg'), macA);
     await publishOk(t, 'desktop', {
       version: '2.1.0',
-      files: [desktopFile(name('a.exe'), winA, { platform: 'win' }), desktopFile(name('b.msi'), winB, { platform: 'windows' }), desktopFile(name('c.dmg'), macA, { platform: 'mac' })],
+      files: [
+        desktopFile(name('a.exe'), winA, { platform: 'win' }),
+        desktopFile(name('b.msi'), winB, { platform: 'windows' }),
+        desktopFile(name('c.dmg'), macA, { platform: 'mac' }),
+      ],
     });
     const win = parseFeed((await t.call('GET', '/admin/api/public/app/desktop/update/latest.yml')).text);
     expect(win.version).toBe('2.1.0');
@@ -938,13 +1014,19 @@ describe('release store on s3: the on-disk cache', () => {
   test('concurrent first ranged GETs of another file get the right bytes', async () => {
     const { filename, bytes } = files[1];
     const ranges: [number, number][] = Array.from({ length: 10 }, (_, i) => [i * 20_000, i * 20_000 + 9_999]);
-    const replies = await Promise.all(ranges.map(([start, end]) => download(t, 'core', '1.0.0', filename, { range: `bytes=${start}-${end}` })));
+    const replies = await Promise.all(
+      ranges.map(([start, end]) => download(t, 'core', '1.0.0', filename, { range: `bytes=${start}-${end}` })),
+    );
     replies.forEach((reply, i) => {
       const [start, end] = ranges[i];
       expect(reply.status).toBe(206);
       expect(reply.body.equals(bytes.subarray(start, end + 1))).toBe(true);
     });
-    expect(filesIn(cacheDir()).map((f) => f.name).sort()).toEqual([cacheName(files[0].filename), cacheName(filename)].sort());
+    expect(
+      filesIn(cacheDir())
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual([cacheName(files[0].filename), cacheName(filename)].sort());
   });
 
   test('the cache stays within RELEASE_CACHE_BYTES as more files are downloaded', async () => {
@@ -1081,15 +1163,34 @@ describe('model catalog', () => {
   const replacement = {
     version: '2026-12-15',
     models: [
-      { id: 'test-model-large', provider: 'acme', name: 'Acme Large', context_window: 1_000_000, input_price: 2.5, output_price: 12, capabilities: ['tools', 'long_context'] },
-      { id: 'test-model-small', provider: 'acme', name: 'Acme Small – “é”', context_window: 32_000, input_price: 0.1, output_price: 0.4, capabilities: [] },
+      {
+        id: 'test-model-large',
+        provider: 'acme',
+        name: 'Acme Large',
+        context_window: 1_000_000,
+        input_price: 2.5,
+        output_price: 12,
+        capabilities: ['tools', 'long_context'],
+      },
+      {
+        id: 'test-model-small',
+        provider: 'acme',
+        name: 'Acme Small – “é”',
+        context_window: 32_000,
+        input_price: 0.1,
+        output_price: 0.4,
+        capabilities: [],
+      },
     ],
   };
 
   test('PUT /api/admin/models: admins only', async () => {
     expect((await t.call('PUT', '/api/admin/models', { body: replacement })).status).toBe(401);
     expect((await t.call('PUT', '/api/admin/models', { token: user.token, body: replacement })).status).toBe(403);
-    const duplicate = await t.call('PUT', '/api/admin/models', { token: t.adminToken, body: { ...replacement, models: [replacement.models[0], replacement.models[0]] } });
+    const duplicate = await t.call('PUT', '/api/admin/models', {
+      token: t.adminToken,
+      body: { ...replacement, models: [replacement.models[0], replacement.models[0]] },
+    });
     expect(duplicate.status).toBe(422);
     expect(duplicate.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'models', 1, 'id'] })]);
     expect((await t.call('GET', '/admin/api/public/models')).body.version).not.toBe(replacement.version);
@@ -1107,13 +1208,20 @@ describe('model catalog', () => {
     expect(catalog.status).toBe(200);
     expect(catalog.body).toEqual(replacement);
     const manifest = await t.call('GET', '/admin/api/public/models/manifest');
-    expect(manifest.body).toEqual({ version: replacement.version, updated_at: reply.body.updated_at, sha256: sha256Hex(catalog.text), count: 2 });
+    expect(manifest.body).toEqual({
+      version: replacement.version,
+      updated_at: reply.body.updated_at,
+      sha256: sha256Hex(catalog.text),
+      count: 2,
+    });
     expect(reply.body.sha256).toBe(sha256Hex(catalog.text));
     expect(new Date(manifest.body.updated_at).getTime()).toBeGreaterThan(new Date('2026-11-01T00:00:00.000Z').getTime() - 1);
 
     // The old validator no longer matches; the new one does.
     expect((await t.call('GET', '/admin/api/public/models', { headers: { 'if-none-match': oldEtag } })).status).toBe(200);
-    expect((await t.call('GET', '/admin/api/public/models', { headers: { 'if-none-match': catalog.headers.get('etag')! } })).status).toBe(304);
+    expect((await t.call('GET', '/admin/api/public/models', { headers: { 'if-none-match': catalog.headers.get('etag')! } })).status).toBe(
+      304,
+    );
 
     const second = await startTestApp({ BLOB_STORE: 'none' }, { sameDatabaseAs: t });
     try {

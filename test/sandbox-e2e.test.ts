@@ -52,7 +52,8 @@ async function until<T>(what: string, probe: () => T | Promise<T>, done: (value:
   const deadline = Date.now() + ms;
   let last: T = await probe();
   while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}; last seen:\n${JSON.stringify(last, null, 2)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${ms} ms waiting for ${what}; last seen:\n${JSON.stringify(last, null, 2)}`);
     await sleep(150);
     last = await probe();
   }
@@ -76,7 +77,10 @@ const count = (list: string[], item: string) => list.filter((x) => x === item).l
 
 /** Drafts and approves a plan for `user`: the new lease, with its claim token. */
 async function approvedLease(t: TestApp, user: TestUser): Promise<Lease> {
-  const drafted = await t.call('POST', '/api/compute/plans', { token: user.token, body: { goal: 'Fit the model. Plot the residuals.', inputs: [{ name: 'data.csv', bytes: 2_000_000 }] } });
+  const drafted = await t.call('POST', '/api/compute/plans', {
+    token: user.token,
+    body: { goal: 'Fit the model. Plot the residuals.', inputs: [{ name: 'data.csv', bytes: 2_000_000 }] },
+  });
   expectStatus(drafted, 201);
   expect(drafted.body).toEqual(expect.objectContaining({ status: 'awaiting_decision', spend_ceiling_credits: expect.any(Number) }));
   const approved = await t.call<Lease>('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: user.token });
@@ -118,7 +122,9 @@ function sandboxChildren(): number[] {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
         const [, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(ppid) === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(' sandbox run ');
+        return (
+          Number(ppid) === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(' sandbox run ')
+        );
       } catch {
         return false; // exited meanwhile
       }
@@ -184,27 +190,35 @@ describe('local provider: the service starts the sandbox of an approved plan', (
     async () => {
       lease = await approvedLease(t, user);
       expect(lease.provider).toBe('local');
-      const ready = await until('the lease to be bootstrapped', () => getLease(t, user, lease.lease_id), (l) => l.state === 'ready' && sourcesOf(l).includes('bootstrap'));
+      const ready = await until(
+        'the lease to be bootstrapped',
+        () => getLease(t, user, lease.lease_id),
+        (l) => l.state === 'ready' && sourcesOf(l).includes('bootstrap'),
+      );
       expect(sourcesOf(ready).slice(0, 2)).toEqual(['approve', 'bootstrap']);
       expect(ready.ceiling_credits).toBe(lease.ceiling_credits);
       // The claim token was exchanged once: it opens nothing any more.
       const again = await t.call('POST', '/api/compute/bootstrap', { body: { claim_token: lease.claim_token } });
       expectStatus(again, 401);
-      await until('the sandbox to say it is ready', printed, (lines) => lines.some((l) => l === `lease ${lease.lease_id} ready; heartbeat every 1s`));
+      await until('the sandbox to say it is ready', printed, (lines) =>
+        lines.some((l) => l === `lease ${lease.lease_id} ready; heartbeat every 1s`),
+      );
       expect(printed()[0]).toBe(`bootstrapping against ${t.url}…`);
     },
     STEP_TIMEOUT,
   );
 
   test(
-    'its environment holds the allowlisted variables and its claim token, none of the server\'s secrets',
+    "its environment holds the allowlisted variables and its claim token, none of the server's secrets",
     async () => {
       const pids = sandboxChildren();
       expect(pids).toHaveLength(1);
       const environ = fs.readFileSync(`/proc/${pids[0]}/environ`, 'utf8').split('\0').filter(Boolean);
       const names = environ.map((entry) => entry.slice(0, entry.indexOf('='))).sort();
       console.log(`sandbox environment: ${names.join(' ')} (the server's: ${Object.keys(process.env).length} variables)`);
-      expect(names.filter((name) => !['HOME', 'LABDESK_CLAIM_TOKEN', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR', 'TZ', 'USER'].includes(name))).toEqual([]);
+      expect(
+        names.filter((name) => !['HOME', 'LABDESK_CLAIM_TOKEN', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR', 'TZ', 'USER'].includes(name)),
+      ).toEqual([]);
       expect(environ).toContain(`LABDESK_CLAIM_TOKEN=${lease.claim_token}`);
       const text = environ.join('\n');
       for (const secret of [...Object.values(SERVER_SECRETS), t.databaseUrl, t.adminToken]) expect(text).not.toContain(secret);
@@ -216,7 +230,11 @@ describe('local provider: the service starts the sandbox of an approved plan', (
   test(
     'its heartbeats keep refreshing the idle clock',
     async () => {
-      const beating = await until('three heartbeats', () => getLease(t, user, lease.lease_id), (l) => count(sourcesOf(l), 'heartbeat') >= 3);
+      const beating = await until(
+        'three heartbeats',
+        () => getLease(t, user, lease.lease_id),
+        (l) => count(sourcesOf(l), 'heartbeat') >= 3,
+      );
       expect(beating.state).toBe('ready');
       const sources = sourcesOf(beating);
       // After the bootstrap, only heartbeats (the newest ten refreshes are listed).
@@ -234,7 +252,11 @@ describe('local provider: the service starts the sandbox of an approved plan', (
     'at its ceiling the meter pauses the lease, and the sandbox checkpoints and pauses',
     async () => {
       jumpPastCeiling(t, lease);
-      const paused = await until('the lease to pause', () => getLease(t, user, lease.lease_id), (l) => l.state !== 'ready');
+      const paused = await until(
+        'the lease to pause',
+        () => getLease(t, user, lease.lease_id),
+        (l) => l.state !== 'ready',
+      );
       expect(paused.state).toBe('paused');
       expect(paused.spent_credits).toBe(paused.ceiling_credits);
       await until('the sandbox to checkpoint', printed, (lines) => lines.some((l) => l.includes('checkpointing and pausing')));
@@ -252,7 +274,10 @@ describe('local provider: the service starts the sandbox of an approved plan', (
     'a top-up resumes it: ready again, and the sandbox heartbeats as active',
     async () => {
       const before = await getLease(t, user, lease.lease_id);
-      const topped = await t.call<Lease>('POST', `/api/compute/sessions/${lease.lease_id}/topup`, { token: user.token, body: { credits: 1 } });
+      const topped = await t.call<Lease>('POST', `/api/compute/sessions/${lease.lease_id}/topup`, {
+        token: user.token,
+        body: { credits: 1 },
+      });
       expectStatus(topped, 200);
       expect(topped.body.state).toBe('ready');
       expect(topped.body.ceiling_credits).toBeCloseTo(before.ceiling_credits! + 1, 4);
@@ -274,11 +299,18 @@ describe('local provider: the service starts the sandbox of an approved plan', (
       const released = await t.call<Lease>('DELETE', `/api/compute/sessions/${lease.lease_id}`, { token: user.token });
       expectStatus(released, 200);
       expect(released.body.state).toBe('released');
-      const exited = await until('the sandbox to exit', () => logged.find((e) => e.msg === 'sandbox exited' && e.leaseId === lease.lease_id), (e) => e !== undefined);
+      const exited = await until(
+        'the sandbox to exit',
+        () => logged.find((e) => e.msg === 'sandbox exited' && e.leaseId === lease.lease_id),
+        (e) => e !== undefined,
+      );
       // Its last output may be read after its exit is seen.
       await until('its last line', printed, (lines) => lines.some((l) => /: stopping$|; exiting$/.test(l)), 5_000);
       const lines = printed();
-      expect({ code: exited!.code, last: lines[lines.length - 1] }).toEqual({ code: 0, last: `lease ${lease.lease_id} is released: stopping` });
+      expect({ code: exited!.code, last: lines[lines.length - 1] }).toEqual({
+        code: 0,
+        last: `lease ${lease.lease_id} is released: stopping`,
+      });
     },
     STEP_TIMEOUT,
   );
@@ -327,7 +359,15 @@ describe('manual provider: a person runs labdesk sandbox run with the claim toke
       // 'close': exited, and all of its output read.
       exit = new Promise((resolve) => started.once('close', (code) => resolve(code)));
 
-      await until('two heartbeats printed', () => ({ lines, stderr, exitCode: started.exitCode }), (s) => count(s.lines.map((l) => l.split(',')[0]), 'heartbeat: ready') >= 2);
+      await until(
+        'two heartbeats printed',
+        () => ({ lines, stderr, exitCode: started.exitCode }),
+        (s) =>
+          count(
+            s.lines.map((l) => l.split(',')[0]),
+            'heartbeat: ready',
+          ) >= 2,
+      );
       expect(lines.slice(0, 2)).toEqual([`bootstrapping against ${t.url}…`, `lease ${lease.lease_id} ready; heartbeat every 1s`]);
       expect(lines[2]).toMatch(/^heartbeat: ready, spent [\d.]+ of [\d.]+ credits( \(low credit\))?$/);
       const ready = await getLease(t, user, lease.lease_id);
@@ -341,7 +381,11 @@ describe('manual provider: a person runs labdesk sandbox run with the claim toke
     'after the clock passes the ceiling it prints that it checkpoints and pauses',
     async () => {
       jumpPastCeiling(t, lease);
-      await until('the CLI to pause', () => ({ lines, stderr }), (s) => s.lines.some((l) => l.includes('checkpointing and pausing')));
+      await until(
+        'the CLI to pause',
+        () => ({ lines, stderr }),
+        (s) => s.lines.some((l) => l.includes('checkpointing and pausing')),
+      );
       const paused = await getLease(t, user, lease.lease_id);
       expect(paused.state).toBe('paused');
       expect(paused.spent_credits).toBe(paused.ceiling_credits);
@@ -357,10 +401,17 @@ describe('manual provider: a person runs labdesk sandbox run with the claim toke
   test(
     'after a top-up it prints that it resumed',
     async () => {
-      const topped = await t.call<Lease>('POST', `/api/compute/sessions/${lease.lease_id}/topup`, { token: user.token, body: { credits: 1 } });
+      const topped = await t.call<Lease>('POST', `/api/compute/sessions/${lease.lease_id}/topup`, {
+        token: user.token,
+        body: { credits: 1 },
+      });
       expectStatus(topped, 200);
       expect(topped.body.state).toBe('ready');
-      await until('the CLI to resume', () => ({ lines, stderr }), (s) => s.lines.some((l) => l.startsWith('resumed, spent ')));
+      await until(
+        'the CLI to resume',
+        () => ({ lines, stderr }),
+        (s) => s.lines.some((l) => l.startsWith('resumed, spent ')),
+      );
       expect(lines.find((l) => l.startsWith('resumed, spent '))).toMatch(/^resumed, spent [\d.]+ of [\d.]+ credits/);
       expect(child!.exitCode).toBeNull();
     },
@@ -374,7 +425,11 @@ describe('manual provider: a person runs labdesk sandbox run with the claim toke
       expectStatus(released, 200);
       expect(released.body.state).toBe('released');
       const code = await within(exit, WAIT_MS, 'still running');
-      expect({ code, last: lines[lines.length - 1], stderr }).toEqual({ code: 0, last: `lease ${lease.lease_id} is released: stopping`, stderr: '' });
+      expect({ code, last: lines[lines.length - 1], stderr }).toEqual({
+        code: 0,
+        last: `lease ${lease.lease_id} is released: stopping`,
+        stderr: '',
+      });
     },
     STEP_TIMEOUT,
   );

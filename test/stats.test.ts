@@ -17,7 +17,10 @@ function setClock(app: TestApp, at: number) {
 }
 
 const activityRows = (userId: string) =>
-  t.sql<{ day: string; last_seen_at: Date }>(`select to_char(day, 'YYYY-MM-DD') as day, last_seen_at from user_activity_days where user_id = $1 order by day`, [userId]);
+  t.sql<{ day: string; last_seen_at: Date }>(
+    `select to_char(day, 'YYYY-MM-DD') as day, last_seen_at from user_activity_days where user_id = $1 order by day`,
+    [userId],
+  );
 
 describe('activity recording', () => {
   afterEach(() => setClock(t, Date.now()));
@@ -101,7 +104,12 @@ describe('GET /api/admin/stats', () => {
     expect((await app.call('GET', '/api/me', { token })).status).toBe(200);
   };
   const ledger = (userId: string, at: number, tokensIn: number, tokensOut: number) =>
-    t.sql(`insert into usage_entries (user_id, source, tokens_in, tokens_out, created_at) values ($1, 'model_call', $2, $3, $4)`, [userId, tokensIn, tokensOut, new Date(at)]);
+    t.sql(`insert into usage_entries (user_id, source, tokens_in, tokens_out, created_at) values ($1, 'model_call', $2, $3, $4)`, [
+      userId,
+      tokensIn,
+      tokensOut,
+      new Date(at),
+    ]);
 
   test('admin only: anonymous 401, a user 403', async () => {
     const user = await makeUser(t);
@@ -197,9 +205,15 @@ describe('GET /api/admin/segmentation', () => {
   /** A user of `domain` created by the admin, then given a plan (PATCH, as an admin would). */
   async function member(domain: string, fields: { email?: string; institution?: string; plan?: Record<string, unknown> } = {}) {
     const email = fields.email ?? `seg${++serial}x${Math.random().toString(36).slice(2, 8)}@example.org`;
-    const created = await t.call('POST', '/api/admin/users', { token: t.adminToken, body: { email, name: 'Seg', domain, institution: fields.institution } });
+    const created = await t.call('POST', '/api/admin/users', {
+      token: t.adminToken,
+      body: { email, name: 'Seg', domain, institution: fields.institution },
+    });
     expect(created.status).toBe(201);
-    if (fields.plan) expect((await t.call('PATCH', `/api/admin/users/${created.body.user_id}`, { token: t.adminToken, body: fields.plan })).status).toBe(200);
+    if (fields.plan)
+      expect((await t.call('PATCH', `/api/admin/users/${created.body.user_id}`, { token: t.adminToken, body: fields.plan })).status).toBe(
+        200,
+      );
     return created.body;
   }
   const segmentation = (query: Record<string, string | number>) => t.call('GET', '/api/admin/segmentation', { token: t.adminToken, query });
@@ -216,7 +230,16 @@ describe('GET /api/admin/segmentation', () => {
     expect((await segmentation({ domain: 'x'.repeat(101) })).status).toBe(422);
     const reply = await segmentation({});
     expect(reply.status).toBe(200);
-    expect(Object.keys(reply.body).sort()).toEqual(['by_institution', 'by_tier', 'by_type', 'domain', 'granted', 'paid', 'unresolved', 'users']);
+    expect(Object.keys(reply.body).sort()).toEqual([
+      'by_institution',
+      'by_tier',
+      'by_type',
+      'domain',
+      'granted',
+      'paid',
+      'unresolved',
+      'users',
+    ]);
     expect(reply.body.domain).toBe('omics');
     expect(reply.body.users).toBeGreaterThan(0);
     expect((await segmentation({ limit: 200 })).status).toBe(200);
@@ -227,11 +250,17 @@ describe('GET /api/admin/segmentation', () => {
     const now = Date.parse('2034-01-10T00:00:00.000Z');
     setClock(t, now);
     await member(domain, { institution: 'MIT', plan: { plan_code: 'pro', plan_source: 'paid' } });
-    await member(domain, { email: `p${Date.now()}@mit.edu`, plan: { plan_code: 'lab', plan_source: 'paid', plan_expires_at: '2034-02-01T00:00:00Z' } });
+    await member(domain, {
+      email: `p${Date.now()}@mit.edu`,
+      plan: { plan_code: 'lab', plan_source: 'paid', plan_expires_at: '2034-02-01T00:00:00Z' },
+    });
     await member(domain, { institution: 'Univ. of Oxford', plan: { plan_code: 'pro', plan_source: 'promo' } });
     await member(domain, { institution: 'the university of oxford', plan: { plan_code: 'enterprise', plan_source: 'admin' } });
     await member(domain, { email: `t${Date.now()}@bio.stanford.edu`, plan: { plan_code: 'pro', plan_source: 'trial' } });
-    await member(domain, { institution: 'Universität Zürich', plan: { plan_code: 'pro', plan_source: 'paid', plan_expires_at: '2034-01-09T00:00:00Z' } }); // expired
+    await member(domain, {
+      institution: 'Universität Zürich',
+      plan: { plan_code: 'pro', plan_source: 'paid', plan_expires_at: '2034-01-09T00:00:00Z' },
+    }); // expired
     await member(domain, { institution: 'UNIVERSITAT ZURICH', plan: { plan_code: 'pro', plan_source: 'paid', disabled: true } }); // disabled
     await member(domain, { institution: 'Acme Bio Labs', plan: { plan_code: 'pro', plan_source: 'paid' } });
     await member(domain, { institution: ' acme bio labs ' });

@@ -160,7 +160,10 @@ test('a subscriber whose token is revoked stops receiving', async () => {
   await a.call('POST', '/api/labs/join', { token: first.token, body: { code: lab.code } });
   expect(await stream.waitFor(() => stream.events.length >= 1)).toBe(true);
 
-  const [{ id: tokenId }] = await a.sql<{ id: string }>(`select id from auth_tokens where secret_hash = encode(sha256(convert_to($1, 'utf8')), 'hex')`, [lab.owner.token]);
+  const [{ id: tokenId }] = await a.sql<{ id: string }>(
+    `select id from auth_tokens where secret_hash = encode(sha256(convert_to($1, 'utf8')), 'hex')`,
+    [lab.owner.token],
+  );
   expect((await a.call('DELETE', `/api/admin/users/${lab.owner.id}/tokens/${tokenId}`, { token: a.adminToken })).status).toBe(204);
   const second = await makeUser(a);
   await a.call('POST', '/api/labs/join', { token: second.token, body: { code: lab.code } });
@@ -168,7 +171,8 @@ test('a subscriber whose token is revoked stops receiving', async () => {
   expect(stream.events).toHaveLength(1);
 });
 
-const RECORDS_SUBSCRIPTION = 'subscription ($sessionId: ID!) { trajectoryRecordsAppended(sessionId: $sessionId) { sessionId records headUuid count } }';
+const RECORDS_SUBSCRIPTION =
+  'subscription ($sessionId: ID!) { trajectoryRecordsAppended(sessionId: $sessionId) { sessionId records headUuid count } }';
 
 test('records appended on A reach a lab member watching the shared session on B, until it turns private', async () => {
   const lab = await makeLab(a);
@@ -176,29 +180,42 @@ test('records appended on A reach a lab member watching the shared session on B,
   await addMember(a, lab, member);
   const owner = lab.owner;
   const append = (base: string | null, uuid: string) =>
-    a.call('PUT', '/api/trajectories/live-1/append', { token: owner.token, rawBody: `{"base_uuid":${JSON.stringify(base)},"records":[{"uuid":"${uuid}", "type":"user"}]}` });
+    a.call('PUT', '/api/trajectories/live-1/append', {
+      token: owner.token,
+      rawBody: `{"base_uuid":${JSON.stringify(base)},"records":[{"uuid":"${uuid}", "type":"user"}]}`,
+    });
   expect((await append(null, 'r1')).status).toBe(200);
-  expect((await a.call('PATCH', '/api/trajectories/live-1/visibility', { token: owner.token, body: { visibility: 'lab', lab_id: lab.id } })).status).toBe(200);
+  expect(
+    (await a.call('PATCH', '/api/trajectories/live-1/visibility', { token: owner.token, body: { visibility: 'lab', lab_id: lab.id } }))
+      .status,
+  ).toBe(200);
 
   const events: any[] = [];
   let done = false;
   connect(b, member.token).subscribe(
     { query: RECORDS_SUBSCRIPTION, variables: { sessionId: 'live-1' } },
-    { next: (value) => void events.push(value.data?.trajectoryRecordsAppended ?? value.errors), error: () => (done = true), complete: () => (done = true) },
+    {
+      next: (value) => void events.push(value.data?.trajectoryRecordsAppended ?? value.errors),
+      error: () => (done = true),
+      complete: () => (done = true),
+    },
   );
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect((await append('r1', 'r2')).status).toBe(200);
   for (let i = 0; i < 50 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(events).toEqual([{ sessionId: 'live-1', records: ['{"uuid":"r2", "type":"user"}'], headUuid: 'r2', count: 2 }]);
 
-  expect((await a.call('PATCH', '/api/trajectories/live-1/visibility', { token: owner.token, body: { visibility: 'private' } })).status).toBe(200);
+  expect(
+    (await a.call('PATCH', '/api/trajectories/live-1/visibility', { token: owner.token, body: { visibility: 'private' } })).status,
+  ).toBe(200);
   expect((await append('r2', 'r3')).status).toBe(200);
   for (let i = 0; i < 50 && !done; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(done).toBe(true);
   expect(events).toHaveLength(1);
 });
 
-const LEASE_SUBSCRIPTION = 'subscription ($leaseId: Int!) { computeLeaseChanged(leaseId: $leaseId) { leaseId state spentCredits ceilingCredits at } }';
+const LEASE_SUBSCRIPTION =
+  'subscription ($leaseId: Int!) { computeLeaseChanged(leaseId: $leaseId) { leaseId state spentCredits ceilingCredits at } }';
 
 test('lease changes made on instance A (bootstrap, top-up, release) reach the owner subscribed on instance B; others are refused', async () => {
   const owner = await makeUser(a);

@@ -21,7 +21,8 @@ const MODEL = 'summary-test-model';
 const WINDOW_CHARS = (8192 - 1024) * 3;
 
 /** The session a prompt is about (each prompt names it right before its data block). */
-const sessionOf = (request: SeenRequest) => /session (\S+) \(data/.exec(request.body.messages[request.body.messages.length - 1].content)?.[1] ?? '';
+const sessionOf = (request: SeenRequest) =>
+  /session (\S+) \(data/.exec(request.body.messages[request.body.messages.length - 1].content)?.[1] ?? '';
 const isCombine = (request: SeenRequest) => request.body.messages[0].content.includes('You combine summaries');
 const promptChars = (request: SeenRequest) => request.body.messages.reduce((sum, m) => sum + m.content.length, 0);
 
@@ -53,7 +54,9 @@ function scriptedModel(request: SeenRequest): Step {
     behaviour.delete(session);
     return { kind: 'hang' };
   }
-  const text = isCombine(request) ? `combined summary of ${session}` : `part summary of ${session}${mode === 'verbose' ? ` "<quoted>" ${'z'.repeat(5000)}` : ''}`;
+  const text = isCombine(request)
+    ? `combined summary of ${session}`
+    : `part summary of ${session}${mode === 'verbose' ? ` "<quoted>" ${'z'.repeat(5000)}` : ''}`;
   const answer: Step = { kind: 'answer', text, tokensIn: Math.ceil(promptChars(request) / 4), tokensOut: 40, after: gates.get(session) };
   if (mode !== 'slow') return answer;
   // Counted from arrival until just before the answer is written (this timer fires before the server's).
@@ -107,7 +110,12 @@ async function makeSession(count: number, size = 100): Promise<{ id: string; uui
   const records = [];
   for (let i = 0; i < count; i++) {
     const uuid = newUuid();
-    records.push({ uuid, parentUuid: uuids[i - 1] ?? null, type: i % 2 ? 'assistant' : 'user', message: { content: `step ${i} ${'y'.repeat(size)}` } });
+    records.push({
+      uuid,
+      parentUuid: uuids[i - 1] ?? null,
+      type: i % 2 ? 'assistant' : 'user',
+      message: { content: `step ${i} ${'y'.repeat(size)}` },
+    });
     uuids.push(uuid);
   }
   expect((await append(owner, id, null, records, { lab_id: lab.id })).status).toBe(200);
@@ -126,7 +134,12 @@ test('refresh → pending → ready; appends make it stale; refresh again → re
   release();
 
   const ready = await settled(t, owner, id);
-  expect(ready.body).toEqual({ enabled: true, status: 'ready', summary: { text: `part summary of ${id}`, head_uuid: uuids[3], generated_at: expect.any(String) }, stale: false });
+  expect(ready.body).toEqual({
+    enabled: true,
+    status: 'ready',
+    summary: { text: `part summary of ${id}`, head_uuid: uuids[3], generated_at: expect.any(String) },
+    stale: false,
+  });
   // A short session is one call, with the whole-session instructions.
   expect(callsFor(id)).toHaveLength(1);
   expect(callsFor(id)[0].body.messages[0].content).toContain('You summarise one recorded session');
@@ -134,7 +147,10 @@ test('refresh → pending → ready; appends make it stale; refresh again → re
   expect((await summary(t, member, id)).body).toEqual(ready.body);
 
   const added = newUuid();
-  expect((await append(owner, id, uuids[3], [{ uuid: added, parentUuid: uuids[3], type: 'user', message: { content: 'one more step' } }])).status).toBe(200);
+  expect(
+    (await append(owner, id, uuids[3], [{ uuid: added, parentUuid: uuids[3], type: 'user', message: { content: 'one more step' } }]))
+      .status,
+  ).toBe(200);
   expect((await summary(t, owner, id)).body).toMatchObject({ status: 'ready', summary: { head_uuid: uuids[3] }, stale: true });
 
   expect((await refresh(t, owner, id)).body).toEqual({ status: 'pending' });
@@ -148,7 +164,13 @@ test('POST …/summary {parent_uuid} with a provider: the model summarises the r
   const { id, uuids } = await makeSession(5);
   const reply = await t.call('POST', sessionPath(id, '/summary'), { token: owner.token, body: { parent_uuid: uuids[2] } });
   expect(reply.status).toBe(201);
-  expect(reply.body).toEqual({ type: 'summary', uuid: expect.any(String), parentUuid: uuids[2], summary: `part summary of ${id}`, leafUuid: uuids[2] });
+  expect(reply.body).toEqual({
+    type: 'summary',
+    uuid: expect.any(String),
+    parentUuid: uuids[2],
+    summary: `part summary of ${id}`,
+    leafUuid: uuids[2],
+  });
   const [call] = callsFor(id);
   expect(callsFor(id)).toHaveLength(1);
   // Records 1-3 only, quoted inside the data block.
@@ -156,7 +178,9 @@ test('POST …/summary {parent_uuid} with a provider: the model summarises the r
   expect(ask).toContain('Records 1 to 3 of session');
   expect(ask.slice(ask.indexOf('<session-records>'), ask.indexOf('</session-records>'))).toMatch(/step 0 .*\n.*step 1 .*\n.*step 2 /);
   expect(ask).not.toContain('step 3 ');
-  expect(await t.sql(`select user_id, feature, outcome from usage_entries where session_id = $1 and source = 'model_call'`, [id])).toEqual([{ user_id: owner.id, feature: 'summary', outcome: 'ok' }]);
+  expect(await t.sql(`select user_id, feature, outcome from usage_entries where session_id = $1 and source = 'model_call'`, [id])).toEqual([
+    { user_id: owner.id, feature: 'summary', outcome: 'ok' },
+  ]);
   expect((await t.call('GET', sessionPath(id, '/meta'), { token: owner.token })).body).toMatchObject({ head_uuid: reply.body.uuid });
   // A member cannot append one.
   expect((await t.call('POST', sessionPath(id, '/summary'), { token: member.token, body: { parent_uuid: uuids[2] } })).status).toBe(403);
@@ -168,11 +192,20 @@ test('records appended while a job runs, then a refresh: the queued job runs aft
   await refresh(t, owner, id);
   for (let i = 0; i < 100 && callsFor(id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   const added = newUuid();
-  expect((await append(owner, id, uuids[2], [{ uuid: added, parentUuid: uuids[2], type: 'user', message: { content: 'appended during the run' } }])).status).toBe(200);
+  expect(
+    (
+      await append(owner, id, uuids[2], [
+        { uuid: added, parentUuid: uuids[2], type: 'user', message: { content: 'appended during the run' } },
+      ])
+    ).status,
+  ).toBe(200);
   expect((await refresh(t, owner, id)).body).toEqual({ status: 'pending' });
   expect((await refresh(t, owner, id)).body).toEqual({ status: 'pending' });
   // One running, one queued behind it: the third refresh added nothing.
-  expect(await t.sql(`select state from pgboss.job where singleton_key = $1 order by created_on`, [id])).toEqual([{ state: 'active' }, { state: 'created' }]);
+  expect(await t.sql(`select state from pgboss.job where singleton_key = $1 order by created_on`, [id])).toEqual([
+    { state: 'active' },
+    { state: 'created' },
+  ]);
   release();
   const ready = await settled(t, owner, id);
   expect(ready.body).toMatchObject({ status: 'ready', summary: { head_uuid: added }, stale: false });
@@ -229,7 +262,16 @@ test('a long session: several chunk calls then a combine call, every prompt with
     `select user_id, feature, model, tokens_in, tokens_out, outcome from usage_entries where session_id = $1 and source = 'model_call' order by id`,
     [id],
   );
-  expect(rows).toEqual(calls.map((request) => ({ user_id: owner.id, feature: 'summary', model: `openai/${MODEL}`, tokens_in: String(Math.ceil(promptChars(request) / 4)), tokens_out: '40', outcome: 'ok' })));
+  expect(rows).toEqual(
+    calls.map((request) => ({
+      user_id: owner.id,
+      feature: 'summary',
+      model: `openai/${MODEL}`,
+      tokens_in: String(Math.ceil(promptChars(request) / 4)),
+      tokens_out: '40',
+      outcome: 'ok',
+    })),
+  );
 });
 
 test('part summaries too long to combine at once are combined in groups, then the groups; every prompt within the window', async () => {
@@ -252,7 +294,9 @@ test('a session longer than 24 chunks: its first 12 and last 12 chunks are read,
   await refresh(t, owner, id);
   expect((await settled(t, owner, id)).body).toMatchObject({ status: 'ready', summary: { head_uuid: uuids[699] } });
   const calls = callsFor(id);
-  const ranges = calls.filter((request) => !isCombine(request)).map((request) => /Records (\d+) to (\d+) of session/.exec(request.body.messages[1].content)!.slice(1).map(Number));
+  const ranges = calls
+    .filter((request) => !isCombine(request))
+    .map((request) => /Records (\d+) to (\d+) of session/.exec(request.body.messages[1].content)!.slice(1).map(Number));
   expect(ranges).toHaveLength(24);
   expect(ranges[0][0]).toBe(1);
   expect(ranges[23][1]).toBe(700);
@@ -271,7 +315,10 @@ test('a model that fails every time: retried, then failed with an error naming p
   expect(failed.body).toEqual({ enabled: true, status: 'failed', error: `openai model ${MODEL} failed: HTTP 500 after 1 attempt` });
   // 1 + SUMMARY_JOB_RETRIES attempts, each one error row in the ledger.
   expect(callsFor(id)).toHaveLength(2);
-  expect(await t.sql(`select outcome from usage_entries where session_id = $1 and feature = 'summary'`, [id])).toEqual([{ outcome: 'error' }, { outcome: 'error' }]);
+  expect(await t.sql(`select outcome from usage_entries where session_id = $1 and feature = 'summary'`, [id])).toEqual([
+    { outcome: 'error' },
+    { outcome: 'error' },
+  ]);
   // A dead job is not queued again by reading it.
   expect((await summary(t, member, id)).body).toMatchObject({ status: 'failed' });
   expect(callsFor(id)).toHaveLength(2);
@@ -283,7 +330,10 @@ test('a model that fails every time: retried, then failed with an error naming p
 
 test('an instance stopped while its job waits on the model: a new instance on the same database finishes the summary', async () => {
   const database = await createTestDatabase();
-  const shared = { databaseUrl: database.url, adminToken: `ldk_pat_testadmin${process.pid}xrestartxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx` } as TestApp;
+  const shared = {
+    databaseUrl: database.url,
+    adminToken: `ldk_pat_testadmin${process.pid}xrestartxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`,
+  } as TestApp;
   let first: TestApp | undefined;
   let second: TestApp | undefined;
   try {
@@ -292,7 +342,14 @@ test('an instance stopped while its job waits on the model: a new instance on th
     const user = await makeUser(first);
     const id = newSessionId();
     const head = newUuid();
-    expect((await first.call('PUT', sessionPath(id, '/append'), { token: user.token, body: { base_uuid: null, records: [{ uuid: head, parentUuid: null, type: 'user', message: { content: 'restart me' } }] } })).status).toBe(200);
+    expect(
+      (
+        await first.call('PUT', sessionPath(id, '/append'), {
+          token: user.token,
+          body: { base_uuid: null, records: [{ uuid: head, parentUuid: null, type: 'user', message: { content: 'restart me' } }] },
+        })
+      ).status,
+    ).toBe(200);
     behaviour.set(id, 'hang');
     expect((await refresh(first, user as TestUser, id)).body).toEqual({ status: 'pending' });
     for (let i = 0; i < 100 && callsFor(id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -303,7 +360,12 @@ test('an instance stopped while its job waits on the model: a new instance on th
     behaviour.delete(id);
     second = await startTestApp(env, { sameDatabaseAs: shared });
     const ready = await settled(second, user as TestUser, id);
-    expect(ready.body).toMatchObject({ enabled: true, status: 'ready', summary: { text: `part summary of ${id}`, head_uuid: head }, stale: false });
+    expect(ready.body).toMatchObject({
+      enabled: true,
+      status: 'ready',
+      summary: { text: `part summary of ${id}`, head_uuid: head },
+      stale: false,
+    });
     expect(callsFor(id)).toHaveLength(2);
   } finally {
     await first?.close();
@@ -319,12 +381,21 @@ test('two instances, many refreshes of one session from both: never two runs of 
     const { id, uuids } = await makeSession(30, 1000);
     behaviour.set(id, 'slow');
     for (let round = 0; round < 6; round++) {
-      const replies = await Promise.all([refresh(t, owner, id), refresh(other, owner, id), refresh(t, owner, id), refresh(other, owner, id)]);
+      const replies = await Promise.all([
+        refresh(t, owner, id),
+        refresh(other, owner, id),
+        refresh(t, owner, id),
+        refresh(other, owner, id),
+      ]);
       for (const reply of replies) expect(reply.body).toEqual({ status: 'pending' });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const ready = await settled(other, owner, id);
-    expect(ready.body).toMatchObject({ status: 'ready', summary: { text: `combined summary of ${id}`, head_uuid: uuids[29] }, stale: false });
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      summary: { text: `combined summary of ${id}`, head_uuid: uuids[29] },
+      stale: false,
+    });
     expect((await summary(t, owner, id)).body).toEqual(ready.body);
     expect(mostAtOnce.get(id)).toBe(1);
     // 24 refreshes made far fewer runs: at most one queued behind the running one.
@@ -343,7 +414,10 @@ test('a session whose job runs with another queued behind it does not hold up ot
   await refresh(t, owner, stuck.id);
   for (let i = 0; i < 100 && callsFor(stuck.id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   await refresh(t, owner, stuck.id);
-  expect(await t.sql(`select state from pgboss.job where singleton_key = $1 order by created_on`, [stuck.id])).toEqual([{ state: 'active' }, { state: 'created' }]);
+  expect(await t.sql(`select state from pgboss.job where singleton_key = $1 order by created_on`, [stuck.id])).toEqual([
+    { state: 'active' },
+    { state: 'created' },
+  ]);
 
   const other = await makeSession(2);
   await refresh(t, owner, other.id);
@@ -363,7 +437,10 @@ test('an attempt past SUMMARY_JOB_TIMEOUT_SECONDS is cancelled and retried: the 
     expect(ready.body).toMatchObject({ status: 'ready', summary: { text: `part summary of ${id}`, head_uuid: uuids[2] }, stale: false });
     expect(callsFor(id)).toHaveLength(2);
     // The cancelled call is an error row; the retry's an ok row.
-    expect(await t.sql(`select outcome from usage_entries where session_id = $1 and feature = 'summary' order by id`, [id])).toEqual([{ outcome: 'error' }, { outcome: 'ok' }]);
+    expect(await t.sql(`select outcome from usage_entries where session_id = $1 and feature = 'summary' order by id`, [id])).toEqual([
+      { outcome: 'error' },
+      { outcome: 'ok' },
+    ]);
   } finally {
     await short.close();
   }
@@ -383,7 +460,14 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
     const user = await makeUser(killed);
     const id = newSessionId();
     const head = newUuid();
-    expect((await killed.call('PUT', sessionPath(id, '/append'), { token: user.token, body: { base_uuid: null, records: [{ uuid: head, parentUuid: null, type: 'user', message: { content: 'survive me' } }] } })).status).toBe(200);
+    expect(
+      (
+        await killed.call('PUT', sessionPath(id, '/append'), {
+          token: user.token,
+          body: { base_uuid: null, records: [{ uuid: head, parentUuid: null, type: 'user', message: { content: 'survive me' } }] },
+        })
+      ).status,
+    ).toBe(200);
     behaviour.set(id, 'hang');
     expect((await refresh(killed, user as TestUser, id)).body).toEqual({ status: 'pending' });
     for (let i = 0; i < 100 && callsFor(id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -391,12 +475,19 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
     await child.kill();
     // The job is still `active` in the table: nothing ran its stop. Should this have been its last attempt, its error says why.
     expect(await query(database.url, `select state from pgboss.job where singleton_key = $1`, [id])).toEqual([{ state: 'active' }]);
-    expect(await query(database.url, `select summary_error from trajectories where id = $1`, [id])).toEqual([{ summary_error: 'the summary did not finish: the instance making it stopped' }]);
+    expect(await query(database.url, `select summary_error from trajectories where id = $1`, [id])).toEqual([
+      { summary_error: 'the summary did not finish: the instance making it stopped' },
+    ]);
 
     behaviour.delete(id);
     survivor = await startTestApp(jobEnv, { sameDatabaseAs: { databaseUrl: database.url, adminToken } as TestApp });
     const ready = await settled(survivor, user as TestUser, id);
-    expect(ready.body).toMatchObject({ enabled: true, status: 'ready', summary: { text: `part summary of ${id}`, head_uuid: head }, stale: false });
+    expect(ready.body).toMatchObject({
+      enabled: true,
+      status: 'ready',
+      summary: { text: `part summary of ${id}`, head_uuid: head },
+      stale: false,
+    });
     expect(callsFor(id)).toHaveLength(2);
   } finally {
     await child?.kill();
@@ -411,7 +502,10 @@ test('without a provider: GET says enabled false, refresh only drops the cache (
   const plain = await startTestApp(withoutModel, { sameDatabaseAs: t });
   try {
     const { id, uuids } = await makeSession(3);
-    expect((await summary(plain, member, id)).body).toEqual({ enabled: false, reason: 'no language model is configured (LLM_PROVIDER is unset)' });
+    expect((await summary(plain, member, id)).body).toEqual({
+      enabled: false,
+      reason: 'no language model is configured (LLM_PROVIDER is unset)',
+    });
     expect((await refresh(plain, owner, id)).body).toEqual({ status: 'pending' });
     expect(await t.sql(`select count(*)::int as n from pgboss.job where singleton_key = $1`, [id])).toEqual([{ n: 0 }]);
     const appended = await plain.call('POST', sessionPath(id, '/summary'), { token: owner.token, body: { parent_uuid: uuids[2] } });
@@ -425,10 +519,14 @@ test('without a provider: GET says enabled false, refresh only drops the cache (
 
 test('SUMMARY_JOB_* settings: defaults, and out-of-range values stop the start naming the setting', () => {
   expect(loadConfig({}).summaryJobs).toEqual({ timeoutSeconds: 1800, retries: 3, retryDelaySeconds: 30 });
-  expect(loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '5', SUMMARY_JOB_RETRIES: '0', SUMMARY_JOB_RETRY_DELAY_SECONDS: '1' }).summaryJobs).toEqual({ timeoutSeconds: 5, retries: 0, retryDelaySeconds: 1 });
+  expect(
+    loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '5', SUMMARY_JOB_RETRIES: '0', SUMMARY_JOB_RETRY_DELAY_SECONDS: '1' }).summaryJobs,
+  ).toEqual({ timeoutSeconds: 5, retries: 0, retryDelaySeconds: 1 });
   expect(() => loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '0' })).toThrow('SUMMARY_JOB_TIMEOUT_SECONDS must be a positive integer');
   expect(() => loadConfig({ SUMMARY_JOB_TIMEOUT_SECONDS: '86400' })).toThrow('SUMMARY_JOB_TIMEOUT_SECONDS must be less than 86400');
   expect(() => loadConfig({ SUMMARY_JOB_RETRIES: '11' })).toThrow('SUMMARY_JOB_RETRIES must be an integer 0-10 (got "11")');
   expect(() => loadConfig({ SUMMARY_JOB_RETRIES: '-1' })).toThrow('SUMMARY_JOB_RETRIES must be an integer 0-10 (got "-1")');
-  expect(() => loadConfig({ SUMMARY_JOB_RETRY_DELAY_SECONDS: 'soon' })).toThrow('SUMMARY_JOB_RETRY_DELAY_SECONDS must be a positive integer');
+  expect(() => loadConfig({ SUMMARY_JOB_RETRY_DELAY_SECONDS: 'soon' })).toThrow(
+    'SUMMARY_JOB_RETRY_DELAY_SECONDS must be a positive integer',
+  );
 });

@@ -21,7 +21,12 @@ function chain(n: number, parent: string | null = null, label = 'r'): Rec[] {
   const out: Rec[] = [];
   for (let i = 0; i < n; i++) {
     const uuid = newUuid(label);
-    out.push({ uuid, parentUuid: out.length ? out[out.length - 1].uuid : parent, type: i % 2 ? 'assistant' : 'user', text: `step ${i} – café ✓` });
+    out.push({
+      uuid,
+      parentUuid: out.length ? out[out.length - 1].uuid : parent,
+      type: i % 2 ? 'assistant' : 'user',
+      text: `step ${i} – café ✓`,
+    });
   }
   return out;
 }
@@ -36,7 +41,8 @@ function listedIds(reply: Reply): string[] {
   expect({ status: reply.status, body: reply.body }).toEqual({ status: 200, body: expect.objectContaining({ items: expect.any(Array) }) });
   return (reply.body.items as { session_id: string }[]).map((item) => item.session_id).sort();
 }
-const reconcile = (who: Actor, sessionIds: string[]) => t.call('POST', '/api/trajectories/reconcile', { token: who.token, body: { session_ids: sessionIds } });
+const reconcile = (who: Actor, sessionIds: string[]) =>
+  t.call('POST', '/api/trajectories/reconcile', { token: who.token, body: { session_ids: sessionIds } });
 
 function expectStatus(reply: Reply, status: number) {
   // The whole reply is printed when the status is wrong.
@@ -53,7 +59,10 @@ interface Session {
 async function makeSession(owner: Actor, opts: { lab?: TestLab; shared?: boolean; n?: number; title?: string } = {}): Promise<Session> {
   const id = newSessionId();
   const records = chain(opts.n ?? 3);
-  const created = await append(owner, id, null, records, { ...(opts.lab ? { lab_id: opts.lab.id } : {}), ...(opts.title ? { title: opts.title } : {}) });
+  const created = await append(owner, id, null, records, {
+    ...(opts.lab ? { lab_id: opts.lab.id } : {}),
+    ...(opts.title ? { title: opts.title } : {}),
+  });
   if (created.status !== 200) throw new Error(`makeSession: ${created.status} ${created.text}`);
   if (opts.shared) {
     const shared = await setVisibility(owner, id, { visibility: 'lab', ...(opts.lab ? { lab_id: opts.lab.id } : {}) });
@@ -89,7 +98,15 @@ async function formerMember(lab: TestLab) {
 // Who may view, who may write
 // ---------------------------------------------------------------------------------------------
 
-type Who = 'the owner' | 'an admin' | 'a lab member' | 'a mentor' | 'the lab owner' | 'an outsider' | 'a member of another lab' | 'someone who left the lab';
+type Who =
+  | 'the owner'
+  | 'an admin'
+  | 'a lab member'
+  | 'a mentor'
+  | 'the lab owner'
+  | 'an outsider'
+  | 'a member of another lab'
+  | 'someone who left the lab';
 
 interface World {
   lab: TestLab;
@@ -134,7 +151,6 @@ async function makeWorld(): Promise<World> {
   };
 }
 
-
 describe('who may view', () => {
   let w: World;
   beforeAll(async () => {
@@ -170,7 +186,14 @@ describe('who may view', () => {
     expectStatus(metaReply, status);
     if (status === 200) {
       expect(Object.keys(metaReply.body).sort()).toEqual(META_KEYS);
-      expect(metaReply.body).toMatchObject({ session_id: session.id, owner_id: w.owner.id, lab_id: w.lab.id, visibility, count: 3, head_uuid: session.head });
+      expect(metaReply.body).toMatchObject({
+        session_id: session.id,
+        owner_id: w.owner.id,
+        lab_id: w.lab.id,
+        visibility,
+        count: 3,
+        head_uuid: session.head,
+      });
       expect(full.body).toEqual({ ...metaReply.body, records: session.records });
       expect(listedIds(listed)).toContain(session.id);
     } else {
@@ -393,12 +416,27 @@ describe('fast-forward append', () => {
     const created = await append(owner, id, null, first, { title: 'Run 1' });
     expect(created).toMatchObject({ status: 200, body: { session_id: id, head_uuid: first[1].uuid, count: 2, appended: 2 } });
     expect(Object.keys(created.body).sort()).toEqual(['appended', 'count', 'head_uuid', 'session_id']);
-    expect((await meta(owner, id)).body).toMatchObject({ owner_id: owner.id, title: 'Run 1', visibility: 'private', lab_id: null, count: 2, head_uuid: first[1].uuid, bytes: bytesOf(first), source: 'api' });
+    expect((await meta(owner, id)).body).toMatchObject({
+      owner_id: owner.id,
+      title: 'Run 1',
+      visibility: 'private',
+      lab_id: null,
+      count: 2,
+      head_uuid: first[1].uuid,
+      bytes: bytesOf(first),
+      source: 'api',
+    });
 
     const stale = await append(owner, id, first[0].uuid, chain(1));
-    expect({ status: stale.status, body: stale.body }).toEqual({ status: 409, body: { detail: 'not a fast-forward', head_uuid: first[1].uuid, count: 2 } });
+    expect({ status: stale.status, body: stale.body }).toEqual({
+      status: 409,
+      body: { detail: 'not a fast-forward', head_uuid: first[1].uuid, count: 2 },
+    });
     const fromScratch = await append(owner, id, null, chain(1));
-    expect({ status: fromScratch.status, body: fromScratch.body }).toEqual({ status: 409, body: { detail: 'not a fast-forward', head_uuid: first[1].uuid, count: 2 } });
+    expect({ status: fromScratch.status, body: fromScratch.body }).toEqual({
+      status: 409,
+      body: { detail: 'not a fast-forward', head_uuid: first[1].uuid, count: 2 },
+    });
 
     const next = chain(1, first[1].uuid);
     expect((await append(owner, id, first[1].uuid, next)).body).toEqual({ session_id: id, head_uuid: next[0].uuid, count: 3, appended: 1 });
@@ -408,42 +446,48 @@ describe('fast-forward append', () => {
   test.each([
     ['an existing session, base = its head', 2],
     ['a new session, base = null', 0],
-  ])('50 concurrent appends on %s, each a different batch → exactly one 200 and 49 × 409 with the head; storage stays consistent', async (_what, seed) => {
-    const owner = await makeUser(t);
-    const id = newSessionId('race');
-    let base: string | null = null;
-    let seeded: Rec[] = [];
-    if (seed) {
-      seeded = chain(seed);
-      expectStatus(await append(owner, id, null, seeded), 200);
-      base = last(seeded).uuid;
-    }
-    const batches = Array.from({ length: 50 }, (_, i) => chain(1 + (i % 3), base, `b${i}`));
-    const replies = await Promise.all(batches.map((batch) => append(owner, id, base, batch)));
+  ])(
+    '50 concurrent appends on %s, each a different batch → exactly one 200 and 49 × 409 with the head; storage stays consistent',
+    async (_what, seed) => {
+      const owner = await makeUser(t);
+      const id = newSessionId('race');
+      let base: string | null = null;
+      let seeded: Rec[] = [];
+      if (seed) {
+        seeded = chain(seed);
+        expectStatus(await append(owner, id, null, seeded), 200);
+        base = last(seeded).uuid;
+      }
+      const batches = Array.from({ length: 50 }, (_, i) => chain(1 + (i % 3), base, `b${i}`));
+      const replies = await Promise.all(batches.map((batch) => append(owner, id, base, batch)));
 
-    const winners = replies.map((r, i) => [r, i] as const).filter(([r]) => r.status === 200);
-    expect(replies.map((r) => r.status).sort()).toEqual([...Array(49).fill(409), 200].sort());
-    const [winner, index] = winners[0];
-    const won = batches[index];
-    const count = seed + won.length;
-    expect(winner.body).toEqual({ session_id: id, head_uuid: last(won).uuid, count, appended: won.length });
-    for (const loser of replies.filter((r) => r.status === 409)) {
-      expect(loser.body).toEqual({ detail: 'not a fast-forward', head_uuid: last(won).uuid, count });
-    }
+      const winners = replies.map((r, i) => [r, i] as const).filter(([r]) => r.status === 200);
+      expect(replies.map((r) => r.status).sort()).toEqual([...Array(49).fill(409), 200].sort());
+      const [winner, index] = winners[0];
+      const won = batches[index];
+      const count = seed + won.length;
+      expect(winner.body).toEqual({ session_id: id, head_uuid: last(won).uuid, count, appended: won.length });
+      for (const loser of replies.filter((r) => r.status === 409)) {
+        expect(loser.body).toEqual({ detail: 'not a fast-forward', head_uuid: last(won).uuid, count });
+      }
 
-    const rows = await sql<{ seq: number; uuid: string; bytes: number }>('select seq, uuid, bytes from trajectory_records where session_id = $1 order by seq', [id]);
-    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
-    expect(new Set(rows.map((r) => r.uuid)).size).toBe(rows.length);
-    expect(rows.map((r) => r.uuid)).toEqual([...seeded, ...won].map((r) => r.uuid));
-    const m = (await meta(owner, id)).body;
-    expect({ count: m.count, head_uuid: m.head_uuid, bytes: m.bytes }).toEqual({
-      count: rows.length,
-      head_uuid: last(rows).uuid,
-      bytes: rows.reduce((sum, r) => sum + r.bytes, 0),
-    });
-    expect(m.bytes).toBe(bytesOf([...seeded, ...won]));
-    expect(await usedBytes(owner.id)).toBe(m.bytes);
-  });
+      const rows = await sql<{ seq: number; uuid: string; bytes: number }>(
+        'select seq, uuid, bytes from trajectory_records where session_id = $1 order by seq',
+        [id],
+      );
+      expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+      expect(new Set(rows.map((r) => r.uuid)).size).toBe(rows.length);
+      expect(rows.map((r) => r.uuid)).toEqual([...seeded, ...won].map((r) => r.uuid));
+      const m = (await meta(owner, id)).body;
+      expect({ count: m.count, head_uuid: m.head_uuid, bytes: m.bytes }).toEqual({
+        count: rows.length,
+        head_uuid: last(rows).uuid,
+        bytes: rows.reduce((sum, r) => sum + r.bytes, 0),
+      });
+      expect(m.bytes).toBe(bytesOf([...seeded, ...won]));
+      expect(await usedBytes(owner.id)).toBe(m.bytes);
+    },
+  );
 
   test('a retried append (same records, same base, after it landed) → 200 with appended 0, nothing stored twice', async () => {
     const owner = await makeUser(t);
@@ -460,14 +504,20 @@ describe('fast-forward append', () => {
     const before = await stored(id);
     const used = await usedBytes(owner.id);
     const retry = await append(owner, id, last(first).uuid, second);
-    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: { session_id: id, head_uuid: last(second).uuid, count: 5, appended: 0 } });
+    expect({ status: retry.status, body: retry.body }).toEqual({
+      status: 200,
+      body: { session_id: id, head_uuid: last(second).uuid, count: 5, appended: 0 },
+    });
     expect(await stored(id)).toEqual(before);
     expect(await usedBytes(owner.id)).toBe(used);
     expect((await read(owner, id)).body.records).toEqual([...first, ...second]);
 
     // A batch that is not the tail any more (an older one) is not a retry.
     const old = await append(owner, id, null, first);
-    expect({ status: old.status, body: old.body }).toEqual({ status: 409, body: { detail: 'not a fast-forward', head_uuid: last(second).uuid, count: 5 } });
+    expect({ status: old.status, body: old.body }).toEqual({
+      status: 409,
+      body: { detail: 'not a fast-forward', head_uuid: last(second).uuid, count: 5 },
+    });
     expect(await stored(id)).toEqual(before);
   });
 
@@ -520,20 +570,23 @@ describe('a batch that breaks a rule is refused whole', () => {
     ['a record with a non-string type', () => [fresh(), { uuid: newUuid(), type: 3 }], 422, ['body', 'records', 1, 'type']],
   ];
 
-  test.each(cases.map(([what, batch, status, loc]) => ({ what, batch, status, loc })))('$what → $status, nothing stored, storage unchanged', async ({ batch, status, loc }) => {
-    const before = await stored(session.id);
-    const used = await usedBytes(owner.id);
-    for (const reply of [await append(owner, session.id, session.head, batch()), await cover(owner, session.id, batch())]) {
-      expectStatus(reply, status);
-      expect(reply.body.detail[0].loc).toEqual(loc);
-    }
-    // On a new session id: not even the session is created.
-    const id = newSessionId();
-    expectStatus(await append(owner, id, null, batch()), status);
-    expect(await sql('select 1 from trajectories where id = $1', [id])).toEqual([]);
-    expect(await stored(session.id)).toEqual(before);
-    expect(await usedBytes(owner.id)).toBe(used);
-  });
+  test.each(cases.map(([what, batch, status, loc]) => ({ what, batch, status, loc })))(
+    '$what → $status, nothing stored, storage unchanged',
+    async ({ batch, status, loc }) => {
+      const before = await stored(session.id);
+      const used = await usedBytes(owner.id);
+      for (const reply of [await append(owner, session.id, session.head, batch()), await cover(owner, session.id, batch())]) {
+        expectStatus(reply, status);
+        expect(reply.body.detail[0].loc).toEqual(loc);
+      }
+      // On a new session id: not even the session is created.
+      const id = newSessionId();
+      expectStatus(await append(owner, id, null, batch()), status);
+      expect(await sql('select 1 from trajectories where id = $1', [id])).toEqual([]);
+      expect(await stored(session.id)).toEqual(before);
+      expect(await usedBytes(owner.id)).toBe(used);
+    },
+  );
 
   test('a record uuid already in the session (not a retry) → 409, nothing stored, storage unchanged', async () => {
     const before = await stored(session.id);
@@ -550,15 +603,15 @@ describe('a batch that breaks a rule is refused whole', () => {
     const mine = await makeSession(user, { n: 2 });
     const used = await usedBytes(user.id);
     expect(used).toBe(bytesOf(mine.records));
-    const patched = await t.call('PATCH', `/api/admin/users/${user.id}`, { token: t.adminToken, body: { storage_quota_bytes: used + 500 } });
+    const patched = await t.call('PATCH', `/api/admin/users/${user.id}`, {
+      token: t.adminToken,
+      body: { storage_quota_bytes: used + 500 },
+    });
     expectStatus(patched, 200);
     const before = await stored(mine.id);
 
     const tooBig = [rec(newUuid(), { text: 'x'.repeat(300) }), rec(newUuid(), { text: 'y'.repeat(300) })];
-    const replies = [
-      await append(user, mine.id, mine.head, tooBig),
-      await cover(user, mine.id, [...mine.records, ...tooBig]),
-    ];
+    const replies = [await append(user, mine.id, mine.head, tooBig), await cover(user, mine.id, [...mine.records, ...tooBig])];
     const newId = newSessionId();
     replies.push(await append(user, newId, null, tooBig));
     for (const reply of replies) {
@@ -580,17 +633,27 @@ describe('a new trajectory of no lab (made in one statement)', () => {
     const user = await makeUser(t);
     const other = await makeUser(t);
     const id = newSessionId();
-    const batch = chain(3).map((r, i) => (i === 2 ? { ...r, type: 'assistant', message: { usage: { input_tokens: 40, output_tokens: 4 } } } : r));
+    const batch = chain(3).map((r, i) =>
+      i === 2 ? { ...r, type: 'assistant', message: { usage: { input_tokens: 40, output_tokens: 4 } } } : r,
+    );
     const before = await usedBytes(user.id);
-    expect(await append(user, id, null, batch, { title: 'first' })).toMatchObject({ status: 200, body: { appended: 3, count: 3, head_uuid: last(batch).uuid } });
-    expect(await sql('select owner_id, lab_id, title, count, head_uuid, bytes::float8 as bytes from trajectories where id = $1', [id])).toEqual([
-      { owner_id: user.id, lab_id: null, title: 'first', count: 3, head_uuid: last(batch).uuid, bytes: bytesOf(batch) },
-    ]);
-    expect((await sql('select seq, uuid from trajectory_records where session_id = $1 order by seq', [id])).map((r) => [r.seq, r.uuid])).toEqual(batch.map((r, i) => [i + 1, r.uuid]));
+    expect(await append(user, id, null, batch, { title: 'first' })).toMatchObject({
+      status: 200,
+      body: { appended: 3, count: 3, head_uuid: last(batch).uuid },
+    });
+    expect(
+      await sql('select owner_id, lab_id, title, count, head_uuid, bytes::float8 as bytes from trajectories where id = $1', [id]),
+    ).toEqual([{ owner_id: user.id, lab_id: null, title: 'first', count: 3, head_uuid: last(batch).uuid, bytes: bytesOf(batch) }]);
+    expect(
+      (await sql('select seq, uuid from trajectory_records where session_id = $1 order by seq', [id])).map((r) => [r.seq, r.uuid]),
+    ).toEqual(batch.map((r, i) => [i + 1, r.uuid]));
     expect(await usedBytes(user.id)).toBe(before + bytesOf(batch));
-    expect(await sql(`select user_id, lab_id, tokens_in::float8 as tokens_in, tokens_out::float8 as tokens_out from usage_entries where session_id = $1 and source = 'trajectory'`, [id])).toEqual([
-      { user_id: user.id, lab_id: null, tokens_in: 40, tokens_out: 4 },
-    ]);
+    expect(
+      await sql(
+        `select user_id, lab_id, tokens_in::float8 as tokens_in, tokens_out::float8 as tokens_out from usage_entries where session_id = $1 and source = 'trajectory'`,
+        [id],
+      ),
+    ).toEqual([{ user_id: user.id, lab_id: null, tokens_in: 40, tokens_out: 4 }]);
 
     expect(await append(user, id, null, batch)).toMatchObject({ status: 200, body: { appended: 0, count: 3 } });
     expect(await usedBytes(user.id)).toBe(before + bytesOf(batch));
@@ -623,7 +686,10 @@ describe('reading', () => {
     expectStatus(after, 200);
     expect(after.body.records).toEqual(more);
     expect(after.body).toMatchObject({ count: 5, head_uuid: last(more).uuid });
-    expect((await read(owner, session.id, { since: session.records[0].uuid })).body.records).toEqual([...session.records.slice(1), ...more]);
+    expect((await read(owner, session.id, { since: session.records[0].uuid })).body.records).toEqual([
+      ...session.records.slice(1),
+      ...more,
+    ]);
     expect((await read(owner, session.id, { since: last(more).uuid })).body.records).toEqual([]);
     expect((await read(owner, session.id)).body.records).toEqual([...session.records, ...more]);
 
@@ -644,11 +710,17 @@ describe('reading', () => {
     const rawBody = `{ "title" : "\\"records\\": [1]" ,\n "records" :\n [ ${ODD.slice(0, 3).join(' ,\n\t')} ] , "base_uuid":null }`;
     const first = await t.call('PUT', path(id, '/append'), { token: owner.token, rawBody });
     expect(first).toMatchObject({ status: 200, body: { appended: 3, head_uuid: 'odd-3', count: 3 } });
-    const next = await t.call('PUT', path(id, '/append'), { token: owner.token, rawBody: `{"base_uuid":"odd-3","records":[\r\n${ODD[3]}\r\n]}` });
+    const next = await t.call('PUT', path(id, '/append'), {
+      token: owner.token,
+      rawBody: `{"base_uuid":"odd-3","records":[\r\n${ODD[3]}\r\n]}`,
+    });
     expect(next).toMatchObject({ status: 200, body: { appended: 1, count: 4 } });
     // Whitespace between the tokens of a record, newlines included, is part of its bytes.
     const multiline = `{\n  "uuid": "odd-5",\r\n  "type": "user",\n\t"parentUuid": "odd-4"\n}`;
-    expectStatus(await t.call('PUT', path(id, '/append'), { token: owner.token, rawBody: `{"base_uuid":"odd-4","records":[${multiline}]}` }), 200);
+    expectStatus(
+      await t.call('PUT', path(id, '/append'), { token: owner.token, rawBody: `{"base_uuid":"odd-4","records":[${multiline}]}` }),
+      200,
+    );
     const all = [...ODD, multiline];
 
     const reply = await read(owner, id);
@@ -697,7 +769,10 @@ describe('reading', () => {
     const owner = await makeUser(t);
     const id = newSessionId('dl');
     const oneLine = ODD.filter((raw) => !raw.includes('\n'));
-    const sent = await t.call('PUT', path(id, '/append'), { token: owner.token, rawBody: `{"base_uuid":null,"records":[${oneLine.join(' ,  ')}]}` });
+    const sent = await t.call('PUT', path(id, '/append'), {
+      token: owner.token,
+      rawBody: `{"base_uuid":null,"records":[${oneLine.join(' ,  ')}]}`,
+    });
     expectStatus(sent, 200);
     const reply = await read(owner, id, { download: 'true' });
     expect(reply.status).toBe(200);
@@ -726,9 +801,14 @@ describe('reading', () => {
     const owner = await makeUser(t);
     const id = newSessionId('dl');
     const multiline = `{\r\n  "uuid": "num-1",\n  "type": "tool_result",\n  "values": [1.0, 1e5, -0,\n 12345678901234567890123],\n  "text": "a\\nb"\n}`;
-    expectStatus(await t.call('PUT', path(id, '/append'), { token: owner.token, rawBody: `{"base_uuid":null,"records":[${multiline}]}` }), 200);
+    expectStatus(
+      await t.call('PUT', path(id, '/append'), { token: owner.token, rawBody: `{"base_uuid":null,"records":[${multiline}]}` }),
+      200,
+    );
     const reply = await read(owner, id, { download: 'true' });
-    expect(reply.text).toBe(`{  "uuid": "num-1",  "type": "tool_result",  "values": [1.0, 1e5, -0, 12345678901234567890123],  "text": "a\\nb"}\n`);
+    expect(reply.text).toBe(
+      `{  "uuid": "num-1",  "type": "tool_result",  "values": [1.0, 1e5, -0, 12345678901234567890123],  "text": "a\\nb"}\n`,
+    );
   });
 });
 
@@ -785,7 +865,10 @@ describe('usage', () => {
     const id = newSessionId('usage');
     const batch = [
       rec(newUuid(), { type: 'user', message: { role: 'user', content: 'secret question' } }),
-      rec(newUuid(), { type: 'assistant', message: { role: 'assistant', content: 'secret answer', usage: { input_tokens: 100, output_tokens: 7 } } }),
+      rec(newUuid(), {
+        type: 'assistant',
+        message: { role: 'assistant', content: 'secret answer', usage: { input_tokens: 100, output_tokens: 7 } },
+      }),
       rec(newUuid(), { type: 'assistant', message: { usage: { input_tokens: 20, output_tokens: 3, cache_read_input_tokens: 999 } } }),
     ];
     expectStatus(await append(member, id, null, batch, { lab_id: lab.id }), 200);
@@ -800,7 +883,9 @@ describe('usage', () => {
     expect(report.body.totals).toMatchObject({ tokens_in: 120, tokens_out: 10, sessions: 1 });
     expect(report.text).not.toContain('secret');
 
-    const more = [rec(newUuid(), { parentUuid: last(batch).uuid, type: 'assistant', message: { usage: { input_tokens: 1, output_tokens: 2 } } })];
+    const more = [
+      rec(newUuid(), { parentUuid: last(batch).uuid, type: 'assistant', message: { usage: { input_tokens: 1, output_tokens: 2 } } }),
+    ];
     expectStatus(await append(member, id, last(batch).uuid, more), 200);
     const after = await t.call('GET', `/api/labs/${lab.id}/usage`, { token: lab.owner.token });
     expect(after.body.totals).toMatchObject({ tokens_in: 121, tokens_out: 12, sessions: 1 });
@@ -823,8 +908,12 @@ describe('usage', () => {
 
 describe('a member who left or was revoked', () => {
   const usageRows = (sessionId: string) =>
-    sql<{ lab_id: string | null; tokens_in: number }>('select lab_id, tokens_in::float8 as tokens_in from usage_entries where session_id = $1 order by id', [sessionId]);
-  const revoke = (lab: TestLab, user: TestUser) => t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'revoked' } });
+    sql<{ lab_id: string | null; tokens_in: number }>(
+      'select lab_id, tokens_in::float8 as tokens_in from usage_entries where session_id = $1 order by id',
+      [sessionId],
+    );
+  const revoke = (lab: TestLab, user: TestUser) =>
+    t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'revoked' } });
   const leave = (lab: TestLab, user: TestUser) => t.call('DELETE', `/api/labs/${lab.id}/membership`, { token: user.token });
   const used = (tokens: number) => ({ type: 'assistant', message: { usage: { input_tokens: tokens, output_tokens: 1 } } });
 
@@ -903,7 +992,11 @@ describe('list filters', () => {
     const archived = await reconcile(ann, [s.annPrivate, s.annShared, s.annLoose]);
     if (archived.body?.archived?.[0] !== s.annArchived) throw new Error(`reconcile: ${archived.status} ${archived.text}`);
     s.annCli = newSessionId('cli');
-    const cli = await t.call('PUT', path(s.annCli, '/append'), { token: ann.token, headers: { 'x-client-kind': 'cli' }, body: { base_uuid: null, records: chain(1) } });
+    const cli = await t.call('PUT', path(s.annCli, '/append'), {
+      token: ann.token,
+      headers: { 'x-client-kind': 'cli' },
+      body: { base_uuid: null, records: chain(1) },
+    });
     if (cli.status !== 200) throw new Error(`cli append: ${cli.status} ${cli.text}`);
     s.annA2a = newSessionId('a2a');
     await sql(`insert into trajectories (id, owner_id, source) values ($1, $2, 'a2a')`, [s.annA2a, ann.id]);

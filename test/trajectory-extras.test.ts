@@ -21,7 +21,12 @@ function chain(n: number, parent: string | null = null): Rec[] {
   const out: Rec[] = [];
   for (let i = 0; i < n; i++) {
     const uuid = newUuid();
-    out.push({ uuid, parentUuid: out.length ? out[out.length - 1].uuid : parent, type: i % 2 ? 'assistant' : 'user', message: { content: `step ${i} – café` } });
+    out.push({
+      uuid,
+      parentUuid: out.length ? out[out.length - 1].uuid : parent,
+      type: i % 2 ? 'assistant' : 'user',
+      message: { content: `step ${i} – café` },
+    });
   }
   return out;
 }
@@ -39,17 +44,24 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const { append, read, meta, setVisibility, remove } = trajectoryCalls(t);
 /** An append whose records are sent as exactly these texts (odd spacing kept: stored byte for byte). */
 const appendRaw = (who: Actor, id: string, base: string | null, raws: string[]) =>
-  t.call('PUT', path(id, '/append'), { token: who.token, rawBody: `{"base_uuid":${JSON.stringify(base)},"records":[ ${raws.join(' ,\n ')} ]}` });
+  t.call('PUT', path(id, '/append'), {
+    token: who.token,
+    rawBody: `{"base_uuid":${JSON.stringify(base)},"records":[ ${raws.join(' ,\n ')} ]}`,
+  });
 
-const annotate = (who: Actor, id: string, body: Record<string, unknown>) => t.call('POST', path(id, '/annotations'), { token: who.token, body });
+const annotate = (who: Actor, id: string, body: Record<string, unknown>) =>
+  t.call('POST', path(id, '/annotations'), { token: who.token, body });
 const annotations = (who: Actor, id: string) => t.call('GET', path(id, '/annotations'), { token: who.token });
 const resolve = (who: Actor, id: string, annotationId: string) =>
   t.call('POST', path(id, `/annotations/${encodeURIComponent(annotationId)}/resolve`), { token: who.token });
-const reviews = (who: Actor, labId: string, query?: Record<string, string | number>) => t.call('GET', `/api/labs/${labId}/reviews`, { token: who.token, query });
-const board = (who: Actor, labId: string, query?: Record<string, string | number>) => t.call('GET', `/api/labs/${labId}/board`, { token: who.token, query });
+const reviews = (who: Actor, labId: string, query?: Record<string, string | number>) =>
+  t.call('GET', `/api/labs/${labId}/reviews`, { token: who.token, query });
+const board = (who: Actor, labId: string, query?: Record<string, string | number>) =>
+  t.call('GET', `/api/labs/${labId}/board`, { token: who.token, query });
 const fork = (who: Actor, id: string, body: Record<string, unknown>) => t.call('POST', path(id, '/fork'), { token: who.token, body });
 const critique = (who: Actor, id: string) => t.call('POST', path(id, '/critique'), { token: who.token });
-const summarize = (who: Actor, id: string, body: Record<string, unknown>) => t.call('POST', path(id, '/summary'), { token: who.token, body });
+const summarize = (who: Actor, id: string, body: Record<string, unknown>) =>
+  t.call('POST', path(id, '/summary'), { token: who.token, body });
 const summary = (who: Actor, id: string) => t.call('GET', path(id, '/summary'), { token: who.token });
 const refresh = (who: Actor, id: string) => t.call('POST', path(id, '/summary/refresh'), { token: who.token });
 const discuss = (who: Actor, id: string, body: Record<string, unknown>) => t.call('POST', path(id, '/discuss'), { token: who.token, body });
@@ -76,10 +88,16 @@ interface Session {
 }
 
 /** A session of `owner` holding `records` (default: 3 plain ones), in `lab`, shared with it when `shared`. */
-async function makeSession(owner: Actor, opts: { lab?: TestLab; shared?: boolean; records?: Rec[]; title?: string; id?: string } = {}): Promise<Session> {
+async function makeSession(
+  owner: Actor,
+  opts: { lab?: TestLab; shared?: boolean; records?: Rec[]; title?: string; id?: string } = {},
+): Promise<Session> {
   const id = opts.id ?? newSessionId();
   const records = opts.records ?? chain(3);
-  const created = await append(owner, id, null, records, { ...(opts.lab ? { lab_id: opts.lab.id } : {}), ...(opts.title ? { title: opts.title } : {}) });
+  const created = await append(owner, id, null, records, {
+    ...(opts.lab ? { lab_id: opts.lab.id } : {}),
+    ...(opts.title ? { title: opts.title } : {}),
+  });
   if (created.status !== 200) throw new Error(`makeSession: ${created.status} ${created.text}`);
   if (opts.shared) {
     const shared = await setVisibility(owner, id, { visibility: 'lab', ...(opts.lab ? { lab_id: opts.lab.id } : {}) });
@@ -126,8 +144,18 @@ async function makeWorld(): Promise<World> {
   return { lab, owner, member, mentor, formerMentor, outsider, otherLabMember };
 }
 
-
-const ANNOTATION_KEYS = ['annotation_id', 'session_id', 'record_uuid', 'author_id', 'body', 'reply_to', 'status', 'created_at', 'resolved_at', 'resolved_by'].sort();
+const ANNOTATION_KEYS = [
+  'annotation_id',
+  'session_id',
+  'record_uuid',
+  'author_id',
+  'body',
+  'reply_to',
+  'status',
+  'created_at',
+  'resolved_at',
+  'resolved_by',
+].sort();
 
 // ---------------------------------------------------------------------------------------------
 // Annotations
@@ -144,7 +172,10 @@ describe('annotations', () => {
   });
 
   const entries = (annotationId: string) =>
-    sql('select id, session_id, annotation_id, kind, author_id, record_uuid, body, reply_to, created_at from annotation_entries where annotation_id = $1 order by id', [annotationId]);
+    sql(
+      'select id, session_id, annotation_id, kind, author_id, record_uuid, body, reply_to, created_at from annotation_entries where annotation_id = $1 order by id',
+      [annotationId],
+    );
 
   test('the owner annotates a record of their session (shared or private) → 201 with the annotation object of contracts §5', async () => {
     for (const session of [shared, priv]) {
@@ -169,7 +200,13 @@ describe('annotations', () => {
   test('a mentor (active, role mentor) of the session’s lab annotates a shared session → 201, authored by the mentor', async () => {
     const reply = await annotate(w.mentor, shared.id, { record_uuid: shared.records[0].uuid, body: 'Check the input first.' });
     expectStatus(reply, 201);
-    expect(reply.body).toMatchObject({ session_id: shared.id, record_uuid: shared.records[0].uuid, author_id: w.mentor.id, status: 'open', reply_to: null });
+    expect(reply.body).toMatchObject({
+      session_id: shared.id,
+      record_uuid: shared.records[0].uuid,
+      author_id: w.mentor.id,
+      status: 'open',
+      reply_to: null,
+    });
   });
 
   test('a plain lab member who can view the shared session → 403 {detail}; nothing is written', async () => {
@@ -206,14 +243,24 @@ describe('annotations', () => {
   test('reply_to an existing note → 201 with reply_to; an unknown annotation, or a note of another session → 404', async () => {
     const note = await annotate(w.owner, shared.id, { record_uuid: shared.records[2].uuid, body: 'root note' });
     expectStatus(note, 201);
-    const reply = await annotate(w.mentor, shared.id, { record_uuid: shared.records[2].uuid, body: 'an answer', reply_to: note.body.annotation_id });
+    const reply = await annotate(w.mentor, shared.id, {
+      record_uuid: shared.records[2].uuid,
+      body: 'an answer',
+      reply_to: note.body.annotation_id,
+    });
     expectStatus(reply, 201);
     expect(reply.body).toMatchObject({ reply_to: note.body.annotation_id, author_id: w.mentor.id, status: 'open' });
 
-    expectError(await annotate(w.owner, shared.id, { record_uuid: shared.records[2].uuid, body: 'orphan', reply_to: 'ann_doesnotexist000000000000' }), 404);
+    expectError(
+      await annotate(w.owner, shared.id, { record_uuid: shared.records[2].uuid, body: 'orphan', reply_to: 'ann_doesnotexist000000000000' }),
+      404,
+    );
     const elsewhere = await annotate(w.owner, priv.id, { record_uuid: priv.records[0].uuid, body: 'on the private one' });
     expectStatus(elsewhere, 201);
-    expectError(await annotate(w.owner, shared.id, { record_uuid: shared.records[2].uuid, body: 'cross', reply_to: elsewhere.body.annotation_id }), 404);
+    expectError(
+      await annotate(w.owner, shared.id, { record_uuid: shared.records[2].uuid, body: 'cross', reply_to: elsewhere.body.annotation_id }),
+      404,
+    );
     expect(await sql(`select 1 from annotation_entries where body in ('orphan', 'cross')`)).toEqual([]);
   });
 
@@ -262,13 +309,26 @@ describe('annotations', () => {
     const note = await annotate(w.owner, session.id, { record_uuid: session.records[1].uuid, body: 'log me' });
     expectStatus(note, 201);
     const before = await entries(note.body.annotation_id);
-    expect(before).toEqual([expect.objectContaining({ kind: 'note', author_id: w.owner.id, record_uuid: session.records[1].uuid, body: 'log me', session_id: session.id })]);
+    expect(before).toEqual([
+      expect.objectContaining({
+        kind: 'note',
+        author_id: w.owner.id,
+        record_uuid: session.records[1].uuid,
+        body: 'log me',
+        session_id: session.id,
+      }),
+    ]);
 
     expectStatus(await resolve(w.owner, session.id, note.body.annotation_id), 200);
     const after = await entries(note.body.annotation_id);
     expect(after).toHaveLength(2);
     expect(after[0]).toEqual(before[0]);
-    expect(after[1]).toMatchObject({ kind: 'resolve', author_id: w.owner.id, session_id: session.id, annotation_id: note.body.annotation_id });
+    expect(after[1]).toMatchObject({
+      kind: 'resolve',
+      author_id: w.owner.id,
+      session_id: session.id,
+      annotation_id: note.body.annotation_id,
+    });
     expect(Number(after[1].id)).toBeGreaterThan(Number(after[0].id));
 
     expectStatus(await resolve(w.mentor, session.id, note.body.annotation_id), 200);
@@ -311,7 +371,12 @@ describe('reviews (GET /api/labs/{lab_id}/reviews)', () => {
   const notes: Record<string, Record<string, any>> = {};
   beforeAll(async () => {
     lab = await makeLab(t, { name: 'Review lab' });
-    [ann, ben, cat, outsider] = [await makeUser(t, { name: 'Ann' }), await makeUser(t, { name: 'Ben' }), await makeUser(t, { name: 'Cat' }), await makeUser(t)];
+    [ann, ben, cat, outsider] = [
+      await makeUser(t, { name: 'Ann' }),
+      await makeUser(t, { name: 'Ben' }),
+      await makeUser(t, { name: 'Cat' }),
+      await makeUser(t),
+    ];
     await addMember(t, lab, ann, 'mentor');
     await addMember(t, lab, ben, 'mentor');
     await addMember(t, lab, cat);
@@ -358,8 +423,12 @@ describe('reviews (GET /api/labs/{lab_id}/reviews)', () => {
     const session = await makeSession(ann, { lab, shared: true, title: 'soon private' });
     const note = await annotate(ben, session.id, { record_uuid: session.records[1].uuid, body: 'on a soon private one' });
     expectStatus(note, 201);
-    expect((await reviews(ann, lab.id)).body.for_me.map((r: { annotation_id: string }) => r.annotation_id)).toContain(note.body.annotation_id);
-    expect((await reviews(ben, lab.id)).body.by_me.map((r: { annotation_id: string }) => r.annotation_id)).toContain(note.body.annotation_id);
+    expect((await reviews(ann, lab.id)).body.for_me.map((r: { annotation_id: string }) => r.annotation_id)).toContain(
+      note.body.annotation_id,
+    );
+    expect((await reviews(ben, lab.id)).body.by_me.map((r: { annotation_id: string }) => r.annotation_id)).toContain(
+      note.body.annotation_id,
+    );
 
     expectStatus(await setVisibility(ann, session.id, { visibility: 'private' }), 200);
     const a = await reviews(ann, lab.id);
@@ -372,7 +441,9 @@ describe('reviews (GET /api/labs/{lab_id}/reviews)', () => {
   test('a resolved note disappears from for_me and by_me', async () => {
     const note = await annotate(ben, annShared.id, { record_uuid: annShared.records[2].uuid, body: 'resolve me' });
     expectStatus(note, 201);
-    expect((await reviews(ann, lab.id)).body.for_me.map((r: { annotation_id: string }) => r.annotation_id)).toContain(note.body.annotation_id);
+    expect((await reviews(ann, lab.id)).body.for_me.map((r: { annotation_id: string }) => r.annotation_id)).toContain(
+      note.body.annotation_id,
+    );
     expectStatus(await resolve(ann, annShared.id, note.body.annotation_id), 200);
     expect((await reviews(ann, lab.id)).body.for_me).toEqual([thread(notes.benOnAnn, annShared, 'Ann shared')]);
     expect((await reviews(ben, lab.id)).body.by_me).toEqual([thread(notes.benOnAnn, annShared, 'Ann shared')]);
@@ -445,18 +516,34 @@ describe('board (GET /api/labs/{lab_id}/board)', () => {
       title: 'runs',
       records: linked([
         { type: 'user', message: { role: 'user', content: 'Build it' } },
-        { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Building.' }, { type: 'tool_use', id: 'toolu_run', name: 'Bash', input: { command: 'make' } }] } },
+        {
+          type: 'assistant',
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'Building.' },
+              { type: 'tool_use', id: 'toolu_run', name: 'Bash', input: { command: 'make' } },
+            ],
+          },
+        },
       ]),
     });
     const reconciled = await t.call('POST', '/api/trajectories/reconcile', { token: eve.token, body: { session_ids: [running.id] } });
-    if (JSON.stringify(reconciled.body?.archived) !== JSON.stringify([archived.id])) throw new Error(`reconcile: ${reconciled.status} ${reconciled.text}`);
+    if (JSON.stringify(reconciled.body?.archived) !== JSON.stringify([archived.id]))
+      throw new Error(`reconcile: ${reconciled.status} ${reconciled.text}`);
     stopped = await makeSession(dan, {
       lab,
       shared: true,
       title: 'stops',
       records: linked([
         { type: 'user', message: { role: 'user', content: 'Plot it' } },
-        { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_plot', name: 'Bash', input: { command: 'python plot.py' } }] } },
+        {
+          type: 'assistant',
+          message: {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_plot', name: 'Bash', input: { command: 'python plot.py' } }],
+          },
+        },
         { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_plot', content: 'ok' }] } },
         { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'All done: 3 figures written.' }] } },
       ]),
@@ -468,8 +555,14 @@ describe('board (GET /api/labs/{lab_id}/board)', () => {
       title: 'abandoned tool call',
       records: linked([
         { type: 'user', message: { role: 'user', content: 'Summarize' } },
-        { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_lost', name: 'Read', input: { path: 'x' } }] } },
-        { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'I could not read x; here is what I know.' }] } },
+        {
+          type: 'assistant',
+          message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_lost', name: 'Read', input: { path: 'x' } }] },
+        },
+        {
+          type: 'assistant',
+          message: { role: 'assistant', content: [{ type: 'text', text: 'I could not read x; here is what I know.' }] },
+        },
       ]),
     });
     const privateOne = await makeSession(dan, { lab, title: 'private' });
@@ -499,7 +592,14 @@ describe('board (GET /api/labs/{lab_id}/board)', () => {
       });
     }
     const stoppedRow = reply.body.items.find((row: { session_id: string }) => row.session_id === stopped.id);
-    expect(stoppedRow).toMatchObject({ owner_id: dan.id, owner_name: 'Dan', title: 'stops', count: 4, stopped_at_uuid: stopped.head, open_annotations: 0 });
+    expect(stoppedRow).toMatchObject({
+      owner_id: dan.id,
+      owner_name: 'Dan',
+      title: 'stops',
+      count: 4,
+      stopped_at_uuid: stopped.head,
+      open_annotations: 0,
+    });
     // Every active member sees the same board.
     expect((await board(eve, lab.id)).body.items.map((row: { session_id: string }) => row.session_id).sort()).toEqual([...ids].sort());
     expect((await board(lab.owner, lab.id)).body.items).toHaveLength(4);
@@ -512,7 +612,14 @@ describe('board (GET /api/labs/{lab_id}/board)', () => {
 
   test('a session whose last record is an assistant tool_use without a tool_result → state running', async () => {
     const row = (await board(dan, lab.id)).body.items.find((r: { session_id: string }) => r.session_id === running.id);
-    expect(row).toMatchObject({ state: 'running', error: null, stopped_at_uuid: running.head, owner_id: eve.id, owner_name: 'Eve', count: 2 });
+    expect(row).toMatchObject({
+      state: 'running',
+      error: null,
+      stopped_at_uuid: running.head,
+      owner_id: eve.id,
+      owner_name: 'Eve',
+      count: 2,
+    });
   });
 
   test('a session where the assistant had the last word → state stopped, last_text set', async () => {
@@ -522,7 +629,12 @@ describe('board (GET /api/labs/{lab_id}/board)', () => {
 
   test('an earlier tool_use that never got a result, followed by an assistant answer → stopped (the assistant had the last word), last_text set', async () => {
     const row = (await board(dan, lab.id)).body.items.find((r: { session_id: string }) => r.session_id === abandoned.id);
-    expect(row).toMatchObject({ state: 'stopped', last_text: 'I could not read x; here is what I know.', error: null, stopped_at_uuid: abandoned.head });
+    expect(row).toMatchObject({
+      state: 'stopped',
+      last_text: 'I could not read x; here is what I know.',
+      error: null,
+      stopped_at_uuid: abandoned.head,
+    });
   });
 
   test('open notes are counted on the row', async () => {
@@ -633,7 +745,10 @@ describe('fork', () => {
       open_annotations: 0,
     });
     // The new owner writes it; the lab (the parent's owner too) reads it but cannot write it, until quinn makes it private.
-    expect(await append(quinn, forked.body.session_id, parent.records[1].uuid, chain(1, parent.records[1].uuid))).toMatchObject({ status: 200, body: { count: 3 } });
+    expect(await append(quinn, forked.body.session_id, parent.records[1].uuid, chain(1, parent.records[1].uuid))).toMatchObject({
+      status: 200,
+      body: { count: 3 },
+    });
     expectStatus(await meta(pat, forked.body.session_id), 200);
     expectError(await append(pat, forked.body.session_id, null, chain(1)), 403);
     expectStatus(await setVisibility(quinn, forked.body.session_id, { visibility: 'private' }), 200);
@@ -661,13 +776,24 @@ describe('fork', () => {
     const byAdmin = await fork(admin(), parent.id, { head_uuid: parent.head });
     expectStatus(byAdmin, 201);
     const adminMeta = (await meta(admin(), byAdmin.body.session_id)).body;
-    expect(adminMeta).toMatchObject({ visibility: 'private', lab_id: null, count: 4, source: 'fork', forked_from: { session_id: parent.id, head_uuid: parent.head } });
+    expect(adminMeta).toMatchObject({
+      visibility: 'private',
+      lab_id: null,
+      count: 4,
+      source: 'fork',
+      forked_from: { session_id: parent.id, head_uuid: parent.head },
+    });
     expectError(await meta(pat, byAdmin.body.session_id), 404);
 
     const own = await makeSession(rex);
     const byRex = await fork(rex, own.id, { head_uuid: own.records[0].uuid });
     expectStatus(byRex, 201);
-    expect((await meta(rex, byRex.body.session_id)).body).toMatchObject({ owner_id: rex.id, visibility: 'private', lab_id: null, count: 1 });
+    expect((await meta(rex, byRex.body.session_id)).body).toMatchObject({
+      owner_id: rex.id,
+      visibility: 'private',
+      lab_id: null,
+      count: 1,
+    });
   });
 
   test('the owner with an active lab forking their own session, even a private one → a fork shared with that lab', async () => {
@@ -752,12 +878,27 @@ describe('critique', () => {
   test('findings for a failed tool result (is_error inside message.content), an error record and a tool_use with no result; severities in {info, warning, error}', async () => {
     const records = linked([
       { type: 'user', message: { role: 'user', content: 'Analyze the data' } },
-      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_ok', name: 'Read', input: { path: 'a.csv' } }] } },
+      {
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_ok', name: 'Read', input: { path: 'a.csv' } }] },
+      },
       { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_ok', content: 'x,y\n1,2' }] } },
-      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_bad', name: 'Bash', input: { command: 'make' } }] } },
-      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_bad', is_error: true, content: 'make: *** No rule to make target' }] } },
+      {
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_bad', name: 'Bash', input: { command: 'make' } }] },
+      },
+      {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'tu_bad', is_error: true, content: 'make: *** No rule to make target' }],
+        },
+      },
       { type: 'error', error: 'API overloaded' },
-      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_lost', name: 'Write', input: { file_path: 'out.txt' } }] } },
+      {
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_lost', name: 'Write', input: { file_path: 'out.txt' } }] },
+      },
     ]);
     const session = await makeSession(w.owner, { lab: w.lab, shared: true, records });
     const reply = await critique(w.owner, session.id);
@@ -782,7 +923,10 @@ describe('critique', () => {
     const records = linked([
       { type: 'user', message: { role: 'user', content: 'Hi' } },
       { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: 'Read', input: {} }] } },
-      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', is_error: false, content: 'fine' }] } },
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', is_error: false, content: 'fine' }] },
+      },
       { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
     ]);
     const session = await makeSession(w.owner, { records });
@@ -796,7 +940,9 @@ describe('critique', () => {
     for (const who of [w.member, admin()]) {
       const reply = await critique(who, session.id);
       expectStatus(reply, 200);
-      expect(reply.body.findings).toEqual([expect.objectContaining({ record_uuid: session.head, severity: expect.stringMatching(/^(info|warning|error)$/) })]);
+      expect(reply.body.findings).toEqual([
+        expect.objectContaining({ record_uuid: session.head, severity: expect.stringMatching(/^(info|warning|error)$/) }),
+      ]);
     }
     expectError(await critique(w.outsider, session.id), 404);
   });
@@ -817,7 +963,13 @@ describe('summary', () => {
     const reply = await summarize(w.owner, session.id, { parent_uuid: session.head });
     expectStatus(reply, 201);
     expect(Object.keys(reply.body).sort()).toEqual(['leafUuid', 'parentUuid', 'summary', 'type', 'uuid']);
-    expect(reply.body).toEqual({ type: 'summary', uuid: expect.any(String), parentUuid: session.head, summary: expect.any(String), leafUuid: expect.any(String) });
+    expect(reply.body).toEqual({
+      type: 'summary',
+      uuid: expect.any(String),
+      parentUuid: session.head,
+      summary: expect.any(String),
+      leafUuid: expect.any(String),
+    });
     expect(reply.body.summary.length).toBeGreaterThan(0);
     expect(session.records.map((r) => r.uuid)).not.toContain(reply.body.uuid);
   });
@@ -833,7 +985,10 @@ describe('summary', () => {
     expect(full.body.records.slice(0, 3)).toEqual(session.records);
     expect(last(full.body.records)).toEqual(reply.body);
     // The client continues from the new head.
-    expect(await append(w.owner, session.id, reply.body.uuid, chain(1, reply.body.uuid))).toMatchObject({ status: 200, body: { count: 5 } });
+    expect(await append(w.owner, session.id, reply.body.uuid, chain(1, reply.body.uuid))).toMatchObject({
+      status: 200,
+      body: { count: 5 },
+    });
   });
 
   test('a non-owner viewer → 403; parent_uuid not in the session → 404; someone who cannot view → 404; nothing is appended', async () => {
@@ -934,7 +1089,8 @@ describe('admin trajectories and storage summary', () => {
     };
   });
 
-  const adminList = (query: Record<string, string | number>, who: Actor = admin()) => t.call('GET', '/api/admin/trajectories', { token: who.token, query });
+  const adminList = (query: Record<string, string | number>, who: Actor = admin()) =>
+    t.call('GET', '/api/admin/trajectories', { token: who.token, query });
   const idsOf = (reply: Reply) => (reply.body.items as { session_id: string }[]).map((i) => i.session_id).sort();
 
   test('an admin lists every user’s sessions, private ones included, as metas', async () => {
@@ -943,7 +1099,11 @@ describe('admin trajectories and storage summary', () => {
     expect(idsOf(reply)).toEqual([s.umaPrivate.id, s.vicShared.id, s.vicLoose.id].sort());
     expect(reply.body).toMatchObject({ total: 3, limit: 100 });
     for (const item of reply.body.items) expect(Object.keys(item).sort()).toEqual(META_KEYS);
-    expect(reply.body.items.find((i: { session_id: string }) => i.session_id === s.umaPrivate.id)).toMatchObject({ owner_id: uma.id, visibility: 'private', count: 3 });
+    expect(reply.body.items.find((i: { session_id: string }) => i.session_id === s.umaPrivate.id)).toMatchObject({
+      owner_id: uma.id,
+      visibility: 'private',
+      count: 3,
+    });
     // Without filters too.
     const all = await adminList({ limit: 500 });
     expectStatus(all, 200);
@@ -976,9 +1136,22 @@ describe('admin trajectories and storage summary', () => {
     expect(Object.keys(reply.body).sort()).toEqual(['labs', 'total_bytes', 'users']);
     const jsonBytes = (session: Session) => session.records.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)), 0);
     const vicRow = reply.body.users.find((u: { user_id: string }) => u.user_id === vic.id);
-    expect(vicRow).toMatchObject({ user_id: vic.id, email: vic.email, used_bytes: jsonBytes(s.vicShared) + jsonBytes(s.vicLoose), sessions: 2 });
-    expect(reply.body.users.find((u: { user_id: string }) => u.user_id === uma.id)).toMatchObject({ used_bytes: jsonBytes(s.umaPrivate), sessions: 1 });
-    expect(reply.body.labs.find((l: { lab_id: string }) => l.lab_id === lab.id)).toMatchObject({ lab_id: lab.id, name: 'Admin lab', bytes: jsonBytes(s.vicShared), sessions: 1 });
+    expect(vicRow).toMatchObject({
+      user_id: vic.id,
+      email: vic.email,
+      used_bytes: jsonBytes(s.vicShared) + jsonBytes(s.vicLoose),
+      sessions: 2,
+    });
+    expect(reply.body.users.find((u: { user_id: string }) => u.user_id === uma.id)).toMatchObject({
+      used_bytes: jsonBytes(s.umaPrivate),
+      sessions: 1,
+    });
+    expect(reply.body.labs.find((l: { lab_id: string }) => l.lab_id === lab.id)).toMatchObject({
+      lab_id: lab.id,
+      name: 'Admin lab',
+      bytes: jsonBytes(s.vicShared),
+      sessions: 1,
+    });
     const [{ total }] = await sql<{ total: number }>('select coalesce(sum(storage_used_bytes), 0)::float8 as total from users');
     expect(reply.body.total_bytes).toBe(total);
 

@@ -16,7 +16,10 @@ const { append, setVisibility } = trajectoryCalls(t);
 /** The repository's `?` placeholders over the test's own connection. */
 const q: Query = (sql, params = []) => {
   let n = 0;
-  return t.sql(sql.replace(/\?/g, () => `$${++n}`), params);
+  return t.sql(
+    sql.replace(/\?/g, () => `$${++n}`),
+    params,
+  );
 };
 
 type ActorName = 'owner' | 'member' | 'mentor' | 'labOwner' | 'pending' | 'left' | 'outsider' | 'admin';
@@ -72,7 +75,9 @@ beforeAll(async () => {
     return { id, head };
   };
   trajectories = { private: await make(lab.id, false), shared: await make(lab.id, true), sharedSuspended: await make(suspended.id, true) };
-  expect((await t.call('PATCH', `/api/admin/labs/${suspended.id}`, { token: t.adminToken, body: { status: 'suspended' } })).status).toBe(200);
+  expect((await t.call('PATCH', `/api/admin/labs/${suspended.id}`, { token: t.adminToken, body: { status: 'suspended' } })).status).toBe(
+    200,
+  );
 });
 
 const ACTORS: ActorName[] = ['owner', 'member', 'mentor', 'labOwner', 'pending', 'left', 'outsider', 'admin'];
@@ -98,10 +103,10 @@ describe.each(Object.keys(EXPECTED) as TrajectoryName[])('trajectory policy on a
   test(`view: the SQL fragment (canViewSql) allows exactly ${EXPECTED[trajectory].view.join(', ')}`, async () => {
     const allowed: ActorName[] = [];
     for (const actor of ACTORS) {
-      const [{ ok }] = await t.sql<{ ok: boolean }>(`select ${canViewSql('t', '$1', actors[actor].admin)} as ok, $1::text as viewer from trajectories t where t.id = $2`, [
-        actors[actor].user.id,
-        trajectories[trajectory].id,
-      ]);
+      const [{ ok }] = await t.sql<{ ok: boolean }>(
+        `select ${canViewSql('t', '$1', actors[actor].admin)} as ok, $1::text as viewer from trajectories t where t.id = $2`,
+        [actors[actor].user.id, trajectories[trajectory].id],
+      );
       if (ok) allowed.push(actor);
     }
     expect(allowed).toEqual(EXPECTED[trajectory].view);

@@ -13,24 +13,51 @@ import { effectiveTier } from '../src/modules/users/plans';
 describe('configuration', () => {
   test('defaults follow contracts §1', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, blobStore: 'file', publicUrl: 'http://127.0.0.1:8080', databaseUrl: undefined, databasePoolSize: 20 });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      blobStore: 'file',
+      publicUrl: 'http://127.0.0.1:8080',
+      databaseUrl: undefined,
+      databasePoolSize: 20,
+    });
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 
   test('every problem is reported at once', () => {
-    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', BLOB_STORE: 'ftp', LLM_PROVIDER: 'x', BOOTSTRAP_ADMIN_TOKEN: 'short', DATABASE_POOL_SIZE: '1' })).toThrow(
-      /PORT[\s\S]*DATABASE_URL[\s\S]*DATABASE_POOL_SIZE[\s\S]*BOOTSTRAP_ADMIN_TOKEN[\s\S]*BLOB_STORE[\s\S]*LLM_PROVIDER/,
-    );
+    expect(() =>
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        BLOB_STORE: 'ftp',
+        LLM_PROVIDER: 'x',
+        BOOTSTRAP_ADMIN_TOKEN: 'short',
+        DATABASE_POOL_SIZE: '1',
+      }),
+    ).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*DATABASE_POOL_SIZE[\s\S]*BOOTSTRAP_ADMIN_TOKEN[\s\S]*BLOB_STORE[\s\S]*LLM_PROVIDER/);
   });
 
   test('LLM_*: a wrong provider lists the valid ones; a provider needs a model; the base URL is http(s); retries 0-10; defaults 60 s and 2 retries', () => {
-    expect(() => loadConfig({ LLM_PROVIDER: 'gemini', LLM_MODEL: 'm' })).toThrow('LLM_PROVIDER must be one of openai, anthropic (got "gemini")');
+    expect(() => loadConfig({ LLM_PROVIDER: 'gemini', LLM_MODEL: 'm' })).toThrow(
+      'LLM_PROVIDER must be one of openai, anthropic (got "gemini")',
+    );
     expect(() => loadConfig({ LLM_PROVIDER: 'openai' })).toThrow(/LLM_MODEL is required when LLM_PROVIDER is set/);
-    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_BASE_URL: '127.0.0.1:11434/v1' })).toThrow(/LLM_BASE_URL must be an http\(s\) URL/);
-    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_MAX_RETRIES: '11' })).toThrow(/LLM_MAX_RETRIES must be an integer 0-10/);
-    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_TIMEOUT_SECONDS: '0' })).toThrow(/LLM_TIMEOUT_SECONDS must be a positive integer/);
+    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_BASE_URL: '127.0.0.1:11434/v1' })).toThrow(
+      /LLM_BASE_URL must be an http\(s\) URL/,
+    );
+    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_MAX_RETRIES: '11' })).toThrow(
+      /LLM_MAX_RETRIES must be an integer 0-10/,
+    );
+    expect(() => loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_TIMEOUT_SECONDS: '0' })).toThrow(
+      /LLM_TIMEOUT_SECONDS must be a positive integer/,
+    );
     expect(loadConfig({ LLM_PROVIDER: 'openai', LLM_MODEL: 'llama3.1', LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).llm).toEqual({
-      provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'llama3.1', timeoutSeconds: 60, maxRetries: 2,
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: undefined,
+      model: 'llama3.1',
+      timeoutSeconds: 60,
+      maxRetries: 2,
     });
     expect(loadConfig({ LLM_MODEL: 'ignored without a provider' }).llm).toBeUndefined();
   });
@@ -43,7 +70,10 @@ describe('configuration', () => {
   });
 
   test('FIGURE_CDN_HOSTS takes host names, or *. for subdomains; TRUST_PROXY is true or false (default false)', () => {
-    expect(loadConfig({ FIGURE_CDN_HOSTS: ' CDN.example.org ,*.media.example.net' }).figureCdnHosts).toEqual(['cdn.example.org', '*.media.example.net']);
+    expect(loadConfig({ FIGURE_CDN_HOSTS: ' CDN.example.org ,*.media.example.net' }).figureCdnHosts).toEqual([
+      'cdn.example.org',
+      '*.media.example.net',
+    ]);
     expect(loadConfig({}).figureCdnHosts).toEqual([]);
     expect(() => loadConfig({ FIGURE_CDN_HOSTS: 'https://cdn.example.org/' })).toThrow(/FIGURE_CDN_HOSTS/);
     expect(loadConfig({}).trustProxy).toBe(false);
@@ -59,8 +89,15 @@ describe('configuration', () => {
 describe('compute settings', () => {
   test('requests may choose among the enabled providers only: manual by default, local when the operator says so', () => {
     expect(loadConfig({}).compute).toMatchObject({ provider: 'manual', providers: ['manual'], maxOpenLeases: 3 });
-    expect(loadConfig({ COMPUTE_PROVIDERS: 'manual, local', COMPUTE_MAX_OPEN_LEASES: '10' }).compute).toMatchObject({ provider: 'manual', providers: ['manual', 'local'], maxOpenLeases: 10 });
-    expect(loadConfig({ COMPUTE_PROVIDERS: 'local', COMPUTE_PROVIDER: 'local' }).compute).toMatchObject({ provider: 'local', providers: ['local'] });
+    expect(loadConfig({ COMPUTE_PROVIDERS: 'manual, local', COMPUTE_MAX_OPEN_LEASES: '10' }).compute).toMatchObject({
+      provider: 'manual',
+      providers: ['manual', 'local'],
+      maxOpenLeases: 10,
+    });
+    expect(loadConfig({ COMPUTE_PROVIDERS: 'local', COMPUTE_PROVIDER: 'local' }).compute).toMatchObject({
+      provider: 'local',
+      providers: ['local'],
+    });
     // Only local enabled: approved plans use it without saying so twice.
     expect(loadConfig({ COMPUTE_PROVIDERS: 'local' }).compute).toMatchObject({ provider: 'local', providers: ['local'] });
     // COMPUTE_PROVIDER=local alone (as before COMPUTE_PROVIDERS existed) enables local next to manual.
@@ -68,15 +105,19 @@ describe('compute settings', () => {
   });
 
   test('the provider of approved plans must be enabled; unknown providers and a cap below 1 are refused', () => {
-    expect(() => loadConfig({ COMPUTE_PROVIDERS: 'manual', COMPUTE_PROVIDER: 'local' })).toThrow(/COMPUTE_PROVIDER \(local\) must be one of COMPUTE_PROVIDERS \(manual\)/);
-    expect(() => loadConfig({ COMPUTE_PROVIDERS: 'manual,cloud' })).toThrow(/COMPUTE_PROVIDERS must list providers among manual, local \(got "cloud"\)/);
+    expect(() => loadConfig({ COMPUTE_PROVIDERS: 'manual', COMPUTE_PROVIDER: 'local' })).toThrow(
+      /COMPUTE_PROVIDER \(local\) must be one of COMPUTE_PROVIDERS \(manual\)/,
+    );
+    expect(() => loadConfig({ COMPUTE_PROVIDERS: 'manual,cloud' })).toThrow(
+      /COMPUTE_PROVIDERS must list providers among manual, local \(got "cloud"\)/,
+    );
     expect(() => loadConfig({ COMPUTE_PROVIDERS: ',' })).toThrow(/COMPUTE_PROVIDERS must list providers among manual, local/);
     expect(() => loadConfig({ COMPUTE_MAX_OPEN_LEASES: '0' })).toThrow(/COMPUTE_MAX_OPEN_LEASES must be a positive integer/);
   });
 });
 
 describe('sandbox environment', () => {
-  test('built from an allowlist and the claim token: none of the server\'s settings or secrets', () => {
+  test("built from an allowlist and the claim token: none of the server's settings or secrets", () => {
     const server = {
       PATH: '/usr/bin:/bin',
       HOME: '/home/labdesk',
@@ -91,7 +132,13 @@ describe('sandbox environment', () => {
       LABDESK_CLAIM_TOKEN: 'ldk_ct_not_this_one',
       UNDEFINED: undefined,
     };
-    expect(sandboxEnvironment(server, 'ldk_ct_abc')).toEqual({ PATH: '/usr/bin:/bin', HOME: '/home/labdesk', LANG: 'C.UTF-8', TZ: 'UTC', LABDESK_CLAIM_TOKEN: 'ldk_ct_abc' });
+    expect(sandboxEnvironment(server, 'ldk_ct_abc')).toEqual({
+      PATH: '/usr/bin:/bin',
+      HOME: '/home/labdesk',
+      LANG: 'C.UTF-8',
+      TZ: 'UTC',
+      LABDESK_CLAIM_TOKEN: 'ldk_ct_abc',
+    });
     expect(sandboxEnvironment({}, 'ldk_ct_abc')).toEqual({ LABDESK_CLAIM_TOKEN: 'ldk_ct_abc' });
   });
 });
@@ -178,7 +225,11 @@ describe('raw record extraction', () => {
   test.each([
     ['plain', '{"records":[{"a":1},{"b":2}]}', ['{"a":1}', '{"b":2}']],
     ['spacing kept', '{ "records" : [ {"a" : 1} ,\n {"b":[1, 2]} ] }', ['{"a" : 1}', '{"b":[1, 2]}']],
-    ['escaped quotes and backslashes', String.raw`{"records":[{"s":"a\"b\\"},{"t":"\\\"}"}]}`, [String.raw`{"s":"a\"b\\"}`, String.raw`{"t":"\\\"}"}`]],
+    [
+      'escaped quotes and backslashes',
+      String.raw`{"records":[{"s":"a\"b\\"},{"t":"\\\"}"}]}`,
+      [String.raw`{"s":"a\"b\\"}`, String.raw`{"t":"\\\"}"}`],
+    ],
     ['brackets inside strings', '{"records":[{"s":"]},{["}]}', ['{"s":"]},{["}']],
     ['last duplicate key wins', '{"records":[1],"x":"y","records":[{"z":true}]}', ['{"z":true}']],
     ['absent', '{"other":[1]}', null],
@@ -190,23 +241,38 @@ describe('raw record extraction', () => {
 });
 
 describe('rewriting string values of a record (figure paths to serve URLs)', () => {
-  const urls = new Map([['fig/a.png', 'https://x/a'], ['q"uote', 'https://x/q']]);
+  const urls = new Map([
+    ['fig/a.png', 'https://x/a'],
+    ['q"uote', 'https://x/q'],
+  ]);
   const rewrite = (text: string) => replaceStringValues(text, (value) => urls.get(value));
   test.each([
     ['a value', '{"path":"fig/a.png"}', '{"path":"https://x/a"}'],
-    ['values in arrays and nested objects, spacing kept', '{ "a" : [ "fig/a.png" , {"b" :"fig/a.png"} ] }', '{ "a" : [ "https://x/a" , {"b" :"https://x/a"} ] }'],
+    [
+      'values in arrays and nested objects, spacing kept',
+      '{ "a" : [ "fig/a.png" , {"b" :"fig/a.png"} ] }',
+      '{ "a" : [ "https://x/a" , {"b" :"https://x/a"} ] }',
+    ],
     ['a key equal to a path stays', '{"fig/a.png":"fig/a.png"}', '{"fig/a.png":"https://x/a"}'],
     // The former scanner looked for the ':' only within 63 characters after a string, so it took this key for a value.
     ['a key with 70 spaces before its colon stays', `{"fig/a.png"${' '.repeat(70)}:1}`, `{"fig/a.png"${' '.repeat(70)}:1}`],
-    ['a key after a comma, with line breaks before its colon, stays', `{"x":1,
+    [
+      'a key after a comma, with line breaks before its colon, stays',
+      `{"x":1,
 "fig/a.png"
 
-${' '.repeat(100)}:"fig/a.png"}`, `{"x":1,
+${' '.repeat(100)}:"fig/a.png"}`,
+      `{"x":1,
 "fig/a.png"
 
-${' '.repeat(100)}:"https://x/a"}`],
+${' '.repeat(100)}:"https://x/a"}`,
+    ],
     ['an escaped value is compared unescaped', String.raw`{"p":"fig\/a.png","q":"q\"uote"}`, '{"p":"https://x/a","q":"https://x/q"}'],
-    ['numbers beyond double precision and other values stay as written', '{"n":12345678901234567890,"t":true,"z":null,"e":1E+2,"p":"fig/a.png"}', '{"n":12345678901234567890,"t":true,"z":null,"e":1E+2,"p":"https://x/a"}'],
+    [
+      'numbers beyond double precision and other values stay as written',
+      '{"n":12345678901234567890,"t":true,"z":null,"e":1E+2,"p":"fig/a.png"}',
+      '{"n":12345678901234567890,"t":true,"z":null,"e":1E+2,"p":"https://x/a"}',
+    ],
     ['nothing to rewrite: the same text', '{"a":"b","c":[]}', '{"a":"b","c":[]}'],
     ['empty containers', '{"a":{},"b":[],"c":"fig/a.png"}', '{"a":{},"b":[],"c":"https://x/a"}'],
   ])('%s', (_name, text, expected) => {

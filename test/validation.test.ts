@@ -118,7 +118,9 @@ beforeAll(async () => {
   if (minted.status !== 201) throw new Error(`mint: ${minted.status} ${minted.text}`);
 
   const revokedUser = await makeUser(t);
-  const revoke = await t.call('DELETE', `/api/admin/users/${revokedUser.id}/tokens/${await tokenIdOf(revokedUser)}`, { token: t.adminToken });
+  const revoke = await t.call('DELETE', `/api/admin/users/${revokedUser.id}/tokens/${await tokenIdOf(revokedUser)}`, {
+    token: t.adminToken,
+  });
   if (revoke.status !== 204) throw new Error(`revoke: ${revoke.status} ${revoke.text}`);
   const disabledUser = await makeUser(t);
   const disable = await t.call('PATCH', `/api/admin/users/${disabledUser.id}`, { token: t.adminToken, body: { disabled: true } });
@@ -139,7 +141,10 @@ beforeAll(async () => {
       { uuid: `${id}-1`, parentUuid: null, type: 'user', message: { usage: { input_tokens: 3, output_tokens: 1 } } },
       { uuid: `${id}-2`, parentUuid: `${id}-1`, type: 'assistant' },
     ];
-    const made = await t.call('PUT', `/api/trajectories/${id}/append`, { token: owner.token, body: { base_uuid: null, records, lab_id: lab.id } });
+    const made = await t.call('PUT', `/api/trajectories/${id}/append`, {
+      token: owner.token,
+      body: { base_uuid: null, records, lab_id: lab.id },
+    });
     if (made.status !== 200) throw new Error(`session: ${made.status} ${made.text}`);
     if (shared) {
       const share = await t.call('PATCH', `/api/trajectories/${id}/visibility`, { token: owner.token, body: { visibility: 'lab' } });
@@ -150,7 +155,10 @@ beforeAll(async () => {
   // A note on each session, by their owner: the default {annotation_id} is the one on SESSION_OWNED.
   const notes: Record<string, string> = {};
   for (const id of [SESSION_OWNED, SESSION_SHARED]) {
-    const note = await t.call('POST', `/api/trajectories/${id}/annotations`, { token: owner.token, body: { record_uuid: `${id}-1`, body: 'fixture note' } });
+    const note = await t.call('POST', `/api/trajectories/${id}/annotations`, {
+      token: owner.token,
+      body: { record_uuid: `${id}-1`, body: 'fixture note' },
+    });
     if (note.status !== 201) throw new Error(`annotation: ${note.status} ${note.text}`);
     notes[id] = note.body.annotation_id;
   }
@@ -166,14 +174,20 @@ beforeAll(async () => {
     [owner.token, SESSION_OWNED, OWNER_FIGURE_BYTES, DRIVE_FIGURE],
     [member.token, SESSION_MEMBER, MEMBER_FIGURE_BYTES, '/member.png'],
   ] as const) {
-    const uploaded = await call(t, 'POST', `/api/trajectories/${sessionId}/figures/upload`, { token, form: { file: new Blob([bytes]), canonical_path: canonicalPath, mime: 'image/png' } });
+    const uploaded = await call(t, 'POST', `/api/trajectories/${sessionId}/figures/upload`, {
+      token,
+      form: { file: new Blob([bytes]), canonical_path: canonicalPath, mime: 'image/png' },
+    });
     if (uploaded.status !== 200) throw new Error(`figure upload: ${uploaded.status} ${uploaded.text}`);
   }
   for (const [sessionId, canonicalPath] of [
     [SESSION_OWNED, CDN_FIGURE],
     [SESSION_SHARED, SHARED_FIGURE],
   ]) {
-    const recorded = await t.call('POST', `/api/trajectories/${sessionId}/figures`, { token: owner.token, body: { figures: [{ canonical_path: canonicalPath, cdn_url: cdnUrl(canonicalPath) }] } });
+    const recorded = await t.call('POST', `/api/trajectories/${sessionId}/figures`, {
+      token: owner.token,
+      body: { figures: [{ canonical_path: canonicalPath, cdn_url: cdnUrl(canonicalPath) }] },
+    });
     if (recorded.status !== 200) throw new Error(`figures: ${recorded.status} ${recorded.text}`);
   }
 
@@ -246,7 +260,10 @@ async function computeFixtures(owner: TestUser): Promise<ComputeFixtures> {
   await ok('release', t.call('DELETE', `/api/compute/sessions/${ended.lease_id}`, as));
   const pending = await ok(
     'draft',
-    t.call('POST', '/api/compute/plans', { ...as, body: { goal: 'Too big to afford.', inputs: [{ name: 'huge.bin', bytes: 1e15 }], machine: { cpus: 64, memory_gb: 512, gpu: true } } }),
+    t.call('POST', '/api/compute/plans', {
+      ...as,
+      body: { goal: 'Too big to afford.', inputs: [{ name: 'huge.bin', bytes: 1e15 }], machine: { cpus: 64, memory_gb: 512, gpu: true } },
+    }),
   );
   const gone = await makeUser(t, { name: 'Disabled after claiming' });
   const claimed = await ok('session', t.call('POST', '/api/compute/sessions', { token: gone.token, body: { provider: 'manual' } }));
@@ -361,10 +378,22 @@ const cdnUrl = (canonicalPath: string) => `https://cdn.example${canonicalPath}`;
 const RELEASE_BYTES = 'labdesk desktop build for the validation table';
 const BINARY = { rawBody: RELEASE_BYTES, headers: { 'content-type': 'application/octet-stream' } };
 /** The manifest published in beforeAll: desktop 1.0.0 with app.dmg (darwin). */
-const PUBLISHED = { version: '1.0.0', notes: 'fixture release', files: [{ filename: 'app.dmg', size: RELEASE_BYTES.length, signature: 'c2lnbmF0dXJl', platform: 'darwin' }] };
+const PUBLISHED = {
+  version: '1.0.0',
+  notes: 'fixture release',
+  files: [{ filename: 'app.dmg', size: RELEASE_BYTES.length, signature: 'c2lnbmF0dXJl', platform: 'darwin' }],
+};
 /** A figure map row, a model and a desktop manifest file that pass every check. */
 const FIG = { canonical_path: '/a.png', cdn_url: 'https://cdn.example/a.png' };
-const MODEL = { id: 'acme/m-1', provider: 'acme', name: 'M1', context_window: 1000, input_price: 1.5, output_price: 2, capabilities: ['chat'] };
+const MODEL = {
+  id: 'acme/m-1',
+  provider: 'acme',
+  name: 'M1',
+  context_window: 1000,
+  input_price: 1.5,
+  output_price: 2,
+  capabilities: ['chat'],
+};
 const DESKTOP_FILE = { filename: 'app.dmg', size: RELEASE_BYTES.length, signature: 'c2lnbmF0dXJl' };
 
 /** Body routes with the credential that passes their auth gate and one valid body. */
@@ -381,10 +410,20 @@ const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] =
   { method: 'POST', path: '/api/admin/users/{user_id}/tokens', as: 'admin', valid: { label: 'never' } },
   { method: 'PATCH', path: '/api/admin/labs/{lab_id}', as: 'admin', valid: { name: 'Renamed' } },
   { method: 'POST', path: '/api/trajectories/reconcile', as: 'owner', valid: { session_ids: [SESSION_OWNED, SESSION_SHARED] } },
-  { method: 'PUT', path: '/api/trajectories/{session_id}/append', as: 'owner', valid: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'never', type: 'user' }] } },
+  {
+    method: 'PUT',
+    path: '/api/trajectories/{session_id}/append',
+    as: 'owner',
+    valid: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'never', type: 'user' }] },
+  },
   { method: 'PUT', path: '/api/trajectories/{session_id}/full', as: 'owner', valid: { records: [{ uuid: 'never', type: 'user' }] } },
   { method: 'PATCH', path: '/api/trajectories/{session_id}/visibility', as: 'owner', valid: { visibility: 'private' } },
-  { method: 'POST', path: '/api/trajectories/{session_id}/annotations', as: 'owner', valid: { record_uuid: `${SESSION_OWNED}-1`, body: 'never' } },
+  {
+    method: 'POST',
+    path: '/api/trajectories/{session_id}/annotations',
+    as: 'owner',
+    valid: { record_uuid: `${SESSION_OWNED}-1`, body: 'never' },
+  },
   { method: 'POST', path: '/api/trajectories/{session_id}/fork', as: 'owner', valid: { head_uuid: `${SESSION_OWNED}-2` } },
   { method: 'POST', path: '/api/trajectories/{session_id}/summary', as: 'owner', valid: { parent_uuid: `${SESSION_OWNED}-2` } },
   { method: 'POST', path: '/api/trajectories/{session_id}/discuss', as: 'owner', valid: { question: 'Why?' } },
@@ -398,7 +437,12 @@ const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] =
   { method: 'POST', path: '/api/compute/sessions/{lease_id}/heartbeat', as: 'sandbox', valid: { active: false } },
   { method: 'POST', path: '/api/compute/bootstrap', as: 'none', valid: { claim_token: 'ldk_ct_unknown' } },
   { method: 'POST', path: '/api/admin/users/{user_id}/credits', as: 'admin', valid: { credits: 1, reason: 'never granted' } },
-  { method: 'POST', path: '/api/a2a/agents', as: 'plain', valid: { id: 'never', name: 'Never registered', url: 'https://peer.example.org', enabled: true } },
+  {
+    method: 'POST',
+    path: '/api/a2a/agents',
+    as: 'plain',
+    valid: { id: 'never', name: 'Never registered', url: 'https://peer.example.org', enabled: true },
+  },
   { method: 'PATCH', path: '/api/a2a/agents/{id}', as: 'plain', valid: { name: 'Renamed' } },
 ];
 
@@ -426,11 +470,25 @@ const authRows: Row[] = [
   // POST /api/auth/cli/approve {user_code}
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: {}, status: 422, loc: ['body', 'user_code'] },
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: '' }, status: 422, loc: ['body', 'user_code'] },
-  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: long(33, 'A') }, status: 422, loc: ['body', 'user_code'] },
+  {
+    method: 'POST',
+    path: '/api/auth/cli/approve',
+    as: 'owner',
+    body: { user_code: long(33, 'A') },
+    status: 422,
+    loc: ['body', 'user_code'],
+  },
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: 12345678 }, status: 422, loc: ['body', 'user_code'] },
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: null }, status: 422, loc: ['body', 'user_code'] },
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { userCode: 'ZZZZ-ZZZZ' }, status: 422, loc: ['body', 'userCode'] },
-  { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ', extra: 1 }, status: 422, loc: ['body', 'extra'] },
+  {
+    method: 'POST',
+    path: '/api/auth/cli/approve',
+    as: 'owner',
+    body: { user_code: 'ZZZZ-ZZZZ', extra: 1 },
+    status: 422,
+    loc: ['body', 'extra'],
+  },
   { method: 'POST', path: '/api/auth/cli/approve', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ' }, status: 404 },
   // POST /api/auth/cli/deny {user_code}
   { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: {}, status: 422, loc: ['body', 'user_code'] },
@@ -438,22 +496,57 @@ const authRows: Row[] = [
   { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: long(33, 'A') }, status: 422, loc: ['body', 'user_code'] },
   { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: 12345678 }, status: 422, loc: ['body', 'user_code'] },
   { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: null }, status: 422, loc: ['body', 'user_code'] },
-  { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ', extra: 1 }, status: 422, loc: ['body', 'extra'] },
+  {
+    method: 'POST',
+    path: '/api/auth/cli/deny',
+    as: 'owner',
+    body: { user_code: 'ZZZZ-ZZZZ', extra: 1 },
+    status: 422,
+    loc: ['body', 'extra'],
+  },
   { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', body: { user_code: 'ZZZZ-ZZZZ' }, status: 404 },
   // POST /api/auth/cli/poll {device_code}
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: {}, status: 422, loc: ['body', 'device_code'] },
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: '' }, status: 422, loc: ['body', 'device_code'] },
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: long(513) }, status: 422, loc: ['body', 'device_code'] },
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: null }, status: 422, loc: ['body', 'device_code'] },
-  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: ['ldk_dc_x'] }, status: 422, loc: ['body', 'device_code'] },
-  { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: 'ldk_dc_x', interval: 1 }, status: 422, loc: ['body', 'interval'] },
+  {
+    method: 'POST',
+    path: '/api/auth/cli/poll',
+    as: 'none',
+    body: { device_code: ['ldk_dc_x'] },
+    status: 422,
+    loc: ['body', 'device_code'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/cli/poll',
+    as: 'none',
+    body: { device_code: 'ldk_dc_x', interval: 1 },
+    status: 422,
+    loc: ['body', 'interval'],
+  },
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', body: { device_code: 'ldk_dc_unknown' }, status: 404 },
   // POST /api/auth/refresh {refresh_token}
   { method: 'POST', path: '/api/auth/refresh', as: 'none', body: {}, status: 422, loc: ['body', 'refresh_token'] },
   { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: '' }, status: 422, loc: ['body', 'refresh_token'] },
-  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: long(513) }, status: 422, loc: ['body', 'refresh_token'] },
+  {
+    method: 'POST',
+    path: '/api/auth/refresh',
+    as: 'none',
+    body: { refresh_token: long(513) },
+    status: 422,
+    loc: ['body', 'refresh_token'],
+  },
   { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 5 }, status: 422, loc: ['body', 'refresh_token'] },
-  { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 'x', grant_type: 'refresh_token' }, status: 422, loc: ['body', 'grant_type'] },
+  {
+    method: 'POST',
+    path: '/api/auth/refresh',
+    as: 'none',
+    body: { refresh_token: 'x', grant_type: 'refresh_token' },
+    status: 422,
+    loc: ['body', 'grant_type'],
+  },
   { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 'ldk_rt_nope' }, status: 401 },
   { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 'ldk_rt_AAAAAAAAAAAAxxxxxxxxxxxx' }, status: 401 },
 ];
@@ -477,18 +570,46 @@ const labRows: Row[] = [
   { method: 'POST', path: LABS, as: 'admin', body: { name: 'ok', seat_quota: 1.5 }, status: 422, loc: ['body', 'seat_quota'] },
   { method: 'POST', path: LABS, as: 'owner', body: { name: 'ok', owner_id: 'usr_x' }, status: 422, loc: ['body', 'owner_id'] },
   { method: 'POST', path: LABS, as: 'owner', body: { name: 'ok', seatQuota: 5 }, status: 422, loc: ['body', 'seatQuota'] },
-  { method: 'POST', path: LABS, as: 'owner', rawBody: '{"name": "ok", "__proto__": {"isAdmin": true}}', status: 422, loc: ['body', '__proto__'] },
+  {
+    method: 'POST',
+    path: LABS,
+    as: 'owner',
+    rawBody: '{"name": "ok", "__proto__": {"isAdmin": true}}',
+    status: 422,
+    loc: ['body', '__proto__'],
+  },
   { method: 'POST', path: LABS, as: 'owner', body: { name: 'ok', seat_quota: 5 }, status: 403 }, // admins only
   // GET /api/labs/preview?code=
   { method: 'GET', path: '/api/labs/preview', as: 'plain', status: 422, loc: ['query', 'code'] },
-  { method: 'GET', path: '/api/labs/preview', as: 'plain', search: 'code=AAAAAAAAAAAA&code=BBBBBBBBBBBB', status: 422, loc: ['query', 'code'] },
-  { method: 'GET', path: '/api/labs/preview', as: 'plain', query: { code: 'ZZZZZZZZZZZZ' }, status: 404, detail: 'invitation code not found' },
+  {
+    method: 'GET',
+    path: '/api/labs/preview',
+    as: 'plain',
+    search: 'code=AAAAAAAAAAAA&code=BBBBBBBBBBBB',
+    status: 422,
+    loc: ['query', 'code'],
+  },
+  {
+    method: 'GET',
+    path: '/api/labs/preview',
+    as: 'plain',
+    query: { code: 'ZZZZZZZZZZZZ' },
+    status: 404,
+    detail: 'invitation code not found',
+  },
   { method: 'GET', path: '/api/labs/preview', as: 'plain', query: { code: 'ZZZZZZZZZZZ\u0000' }, status: 422, loc: ['query', 'code'] },
   // POST /api/labs/join {code}
   { method: 'POST', path: '/api/labs/join', as: 'plain', body: {}, status: 422, loc: ['body', 'code'] },
   { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: 123456789012 }, status: 422, loc: ['body', 'code'] },
   { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: null }, status: 422, loc: ['body', 'code'] },
-  { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: 'ZZZZZZZZZZZZ', lab_id: 'lab_x' }, status: 422, loc: ['body', 'lab_id'] },
+  {
+    method: 'POST',
+    path: '/api/labs/join',
+    as: 'plain',
+    body: { code: 'ZZZZZZZZZZZZ', lab_id: 'lab_x' },
+    status: 422,
+    loc: ['body', 'lab_id'],
+  },
   { method: 'POST', path: '/api/labs/join', as: 'plain', body: { code: 'ZZZZZZZZZZZZ' }, status: 404, detail: 'invitation code not found' },
   // GET /api/labs/{lab_id}
   { method: 'GET', path: '/api/labs/{lab_id}', as: 'member', ids: { lab_id: 'lab_nope' }, status: 404 },
@@ -519,13 +640,28 @@ const labRows: Row[] = [
   { method: 'PATCH', path: MEMBER, as: 'owner', body: { role: 'mentor', note: 'x' }, status: 422, loc: ['body', 'note'] },
   { method: 'PATCH', path: MEMBER, as: 'owner', ids: { member_user_id: 'usr_nobody' }, body: { status: 'active' }, status: 404 },
   { method: 'PATCH', path: MEMBER, as: 'owner', ids: { lab_id: 'lab_nope' }, body: { status: 'active' }, status: 404 },
-  { method: 'PATCH', path: MEMBER, as: 'owner', ids: { member_user_id: '%00' }, body: { status: 'active' }, status: 422, loc: ['path', 'member_user_id'] },
+  {
+    method: 'PATCH',
+    path: MEMBER,
+    as: 'owner',
+    ids: { member_user_id: '%00' },
+    body: { status: 'active' },
+    status: 422,
+    loc: ['path', 'member_user_id'],
+  },
   { method: 'PATCH', path: MEMBER, as: 'member', ids: { member_user_id: 'usr_nobody' }, body: { role: 'mentor' }, status: 403 },
 ];
 
 /** `limit` on board and reviews: 1-500. */
 const scanRows: Row[] = ['/api/labs/{lab_id}/board', '/api/labs/{lab_id}/reviews'].flatMap((path): Row[] => [
-  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path, as: 'member', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({
+    method: 'GET',
+    path,
+    as: 'member',
+    query: { limit },
+    status: 422,
+    loc: ['query', 'limit'],
+  })),
   { method: 'GET', path, as: 'member', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
   { method: 'GET', path, as: 'member', ids: { lab_id: 'lab_nope' }, status: 404 },
   { method: 'GET', path, as: 'plain', status: 404 },
@@ -533,8 +669,22 @@ const scanRows: Row[] = ['/api/labs/{lab_id}/board', '/api/labs/{lab_id}/reviews
 
 /** `limit` (1-500) and `offset` (≥ 0) on the admin lists, plus their enum filters. */
 const pageRows: Row[] = [ADMIN_USERS, ADMIN_LABS].flatMap((path): Row[] => [
-  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path, as: 'admin', query: { limit }, status: 422, loc: ['query', 'limit'] })),
-  ...[-1, 'x', 1.5, ''].map((offset): Row => ({ method: 'GET', path, as: 'admin', query: { offset }, status: 422, loc: ['query', 'offset'] })),
+  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({
+    method: 'GET',
+    path,
+    as: 'admin',
+    query: { limit },
+    status: 422,
+    loc: ['query', 'limit'],
+  })),
+  ...[-1, 'x', 1.5, ''].map((offset): Row => ({
+    method: 'GET',
+    path,
+    as: 'admin',
+    query: { offset },
+    status: 422,
+    loc: ['query', 'offset'],
+  })),
   { method: 'GET', path, as: 'admin', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
   { method: 'GET', path, as: 'admin', search: 'offset=0&offset=1', status: 422, loc: ['query', 'offset'] },
   { method: 'GET', path, as: 'admin', search: 'q=a&q=b', status: 422, loc: ['query', 'q'] },
@@ -560,22 +710,127 @@ const adminRows: Row[] = [
   { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: '   ' }, status: 422, loc: ['body', 'name'] },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: long(201) }, status: 422, loc: ['body', 'name'] },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 42 }, status: 422, loc: ['body', 'name'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', plan_code: 'gold' }, status: 422, loc: ['body', 'plan_code'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', plan_code: 1 }, status: 422, loc: ['body', 'plan_code'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', is_admin: 'yes' }, status: 422, loc: ['body', 'is_admin'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', is_admin: 1 }, status: 422, loc: ['body', 'is_admin'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', phone: 'call me' }, status: 422, loc: ['body', 'phone'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', phone: `+${long(41, '1')}` }, status: 422, loc: ['body', 'phone'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', domain: '' }, status: 422, loc: ['body', 'domain'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', domain: 'Has Space' }, status: 422, loc: ['body', 'domain'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', domain: long(65, 'a') }, status: 422, loc: ['body', 'domain'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', institution: '' }, status: 422, loc: ['body', 'institution'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', institution: long(201) }, status: 422, loc: ['body', 'institution'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', role: 'admin' }, status: 422, loc: ['body', 'role'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', plan_source: 'paid' }, status: 422, loc: ['body', 'plan_source'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', isAdmin: true }, status: 422, loc: ['body', 'isAdmin'] },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', plan_code: 'gold' },
+    status: 422,
+    loc: ['body', 'plan_code'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', plan_code: 1 },
+    status: 422,
+    loc: ['body', 'plan_code'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', is_admin: 'yes' },
+    status: 422,
+    loc: ['body', 'is_admin'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', is_admin: 1 },
+    status: 422,
+    loc: ['body', 'is_admin'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', phone: 'call me' },
+    status: 422,
+    loc: ['body', 'phone'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', phone: `+${long(41, '1')}` },
+    status: 422,
+    loc: ['body', 'phone'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', domain: '' },
+    status: 422,
+    loc: ['body', 'domain'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', domain: 'Has Space' },
+    status: 422,
+    loc: ['body', 'domain'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', domain: long(65, 'a') },
+    status: 422,
+    loc: ['body', 'domain'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', institution: '' },
+    status: 422,
+    loc: ['body', 'institution'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', institution: long(201) },
+    status: 422,
+    loc: ['body', 'institution'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', role: 'admin' },
+    status: 422,
+    loc: ['body', 'role'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', plan_source: 'paid' },
+    status: 422,
+    loc: ['body', 'plan_source'],
+  },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', isAdmin: true },
+    status: 422,
+    loc: ['body', 'isAdmin'],
+  },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'nul\u0000byte' }, status: 422, loc: ['body', 'name'] },
-  { method: 'POST', path: ADMIN_USERS, as: 'admin', body: { email: okEmail, name: 'Fresh', institution: 'nul\u0000byte' }, status: 422, loc: ['body', 'institution'] },
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'Fresh', institution: 'nul\u0000byte' },
+    status: 422,
+    loc: ['body', 'institution'],
+  },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', bodyOf: (fx) => ({ email: fx.owner.email, name: 'Again' }), status: 409 },
   { method: 'POST', path: ADMIN_USERS, as: 'admin', bodyOf: (fx) => ({ email: fx.owner.email.toUpperCase(), name: 'Again' }), status: 409 },
   // GET /api/admin/users/{user_id}
@@ -595,7 +850,14 @@ const adminRows: Row[] = [
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_source: 'stolen' }, status: 422, loc: ['body', 'plan_source'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_source: null }, status: 422, loc: ['body', 'plan_source'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_expires_at: 'tomorrow' }, status: 422, loc: ['body', 'plan_expires_at'] },
-  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_expires_at: '2026-13-45T99:00:00Z' }, status: 422, loc: ['body', 'plan_expires_at'] },
+  {
+    method: 'PATCH',
+    path: ADMIN_USER,
+    as: 'admin',
+    body: { plan_expires_at: '2026-13-45T99:00:00Z' },
+    status: 422,
+    loc: ['body', 'plan_expires_at'],
+  },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { plan_expires_at: true }, status: 422, loc: ['body', 'plan_expires_at'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { is_admin: 'yes' }, status: 422, loc: ['body', 'is_admin'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { is_admin: null }, status: 422, loc: ['body', 'is_admin'] },
@@ -609,8 +871,22 @@ const adminRows: Row[] = [
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { institution: long(201) }, status: 422, loc: ['body', 'institution'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storage_quota_bytes: -1 }, status: 422, loc: ['body', 'storage_quota_bytes'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storage_quota_bytes: 1.5 }, status: 422, loc: ['body', 'storage_quota_bytes'] },
-  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storage_quota_bytes: 1e300 }, status: 422, loc: ['body', 'storage_quota_bytes'] },
-  { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storage_quota_bytes: 'lots' }, status: 422, loc: ['body', 'storage_quota_bytes'] },
+  {
+    method: 'PATCH',
+    path: ADMIN_USER,
+    as: 'admin',
+    body: { storage_quota_bytes: 1e300 },
+    status: 422,
+    loc: ['body', 'storage_quota_bytes'],
+  },
+  {
+    method: 'PATCH',
+    path: ADMIN_USER,
+    as: 'admin',
+    body: { storage_quota_bytes: 'lots' },
+    status: 422,
+    loc: ['body', 'storage_quota_bytes'],
+  },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storageQuotaBytes: 1 }, status: 422, loc: ['body', 'storageQuotaBytes'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', ids: { user_id: 'usr_nope' }, body: { name: 'X' }, status: 404 },
   // POST /api/admin/users/{user_id}/tokens {label}
@@ -621,7 +897,14 @@ const adminRows: Row[] = [
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: 5 }, status: 422, loc: ['body', 'label'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: 'nul\u0000byte' }, status: 422, loc: ['body', 'label'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: null }, status: 422, loc: ['body', 'label'] },
-  { method: 'POST', path: TOKENS, as: 'admin', body: { label: 'ok', expires_at: '2030-01-01T00:00:00Z' }, status: 422, loc: ['body', 'expires_at'] },
+  {
+    method: 'POST',
+    path: TOKENS,
+    as: 'admin',
+    body: { label: 'ok', expires_at: '2030-01-01T00:00:00Z' },
+    status: 422,
+    loc: ['body', 'expires_at'],
+  },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: 'ok', kind: 'access' }, status: 422, loc: ['body', 'kind'] },
   { method: 'POST', path: TOKENS, as: 'admin', ids: { user_id: 'usr_nope' }, body: { label: 'ok' }, status: 404 },
   // DELETE /api/admin/users/{user_id}/tokens/{token_id}
@@ -675,11 +958,25 @@ const badSessionIds = (method: string, path: string, as: Who, request: Pick<Row,
 
 const trajectoryRows: Row[] = [
   // GET /api/trajectories?owner&lab_id&limit&include_archived&shared_only&source
-  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path: TRAJECTORIES, as: 'owner', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({
+    method: 'GET',
+    path: TRAJECTORIES,
+    as: 'owner',
+    query: { limit },
+    status: 422,
+    loc: ['query', 'limit'],
+  })),
   { method: 'GET', path: TRAJECTORIES, as: 'owner', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
   { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { include_archived: 'maybe' }, status: 422, loc: ['query', 'include_archived'] },
   { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { include_archived: '' }, status: 422, loc: ['query', 'include_archived'] },
-  { method: 'GET', path: TRAJECTORIES, as: 'owner', search: 'include_archived=1&include_archived=0', status: 422, loc: ['query', 'include_archived'] },
+  {
+    method: 'GET',
+    path: TRAJECTORIES,
+    as: 'owner',
+    search: 'include_archived=1&include_archived=0',
+    status: 422,
+    loc: ['query', 'include_archived'],
+  },
   { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { shared_only: 'maybe' }, status: 422, loc: ['query', 'shared_only'] },
   { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { shared_only: 'yes' }, status: 422, loc: ['query', 'shared_only'] },
   { method: 'GET', path: TRAJECTORIES, as: 'owner', query: { source: '' }, status: 422, loc: ['query', 'source'] },
@@ -691,9 +988,23 @@ const trajectoryRows: Row[] = [
   // POST /api/trajectories/reconcile {session_ids}
   { method: 'POST', path: RECONCILE, as: 'owner', body: {}, status: 422, loc: ['body', 'session_ids'] },
   { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: SESSION_OWNED }, status: 422, loc: ['body', 'session_ids'] },
-  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: { [SESSION_OWNED]: true } }, status: 422, loc: ['body', 'session_ids'] },
+  {
+    method: 'POST',
+    path: RECONCILE,
+    as: 'owner',
+    body: { session_ids: { [SESSION_OWNED]: true } },
+    status: 422,
+    loc: ['body', 'session_ids'],
+  },
   { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: null }, status: 422, loc: ['body', 'session_ids'] },
-  { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: [SESSION_OWNED, null] }, status: 422, loc: ['body', 'session_ids', 1] },
+  {
+    method: 'POST',
+    path: RECONCILE,
+    as: 'owner',
+    body: { session_ids: [SESSION_OWNED, null] },
+    status: 422,
+    loc: ['body', 'session_ids', 1],
+  },
   { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: [[SESSION_OWNED]] }, status: 422, loc: ['body', 'session_ids', 0] },
   { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: ['nul\u0000byte'] }, status: 422, loc: ['body', 'session_ids', 0] },
   { method: 'POST', path: RECONCILE, as: 'owner', body: { session_ids: [], archive: true }, status: 422, loc: ['body', 'archive'] },
@@ -705,7 +1016,14 @@ const trajectoryRows: Row[] = [
   { method: 'GET', path: SESSION, as: 'owner', search: 'download=true&download=false', status: 422, loc: ['query', 'download'] },
   { method: 'GET', path: SESSION, as: 'owner', query: { since: '' }, status: 422, loc: ['query', 'since'] },
   { method: 'GET', path: SESSION, as: 'owner', query: { since: long(201) }, status: 422, loc: ['query', 'since'] },
-  { method: 'GET', path: SESSION, as: 'owner', search: `since=${SESSION_OWNED}-1&since=${SESSION_OWNED}-2`, status: 422, loc: ['query', 'since'] },
+  {
+    method: 'GET',
+    path: SESSION,
+    as: 'owner',
+    search: `since=${SESSION_OWNED}-1&since=${SESSION_OWNED}-2`,
+    status: 422,
+    loc: ['query', 'since'],
+  },
   { method: 'GET', path: SESSION, as: 'owner', query: { since: 'no-such-record' }, status: 404 },
   { method: 'GET', path: SESSION, as: 'owner', ids: { session_id: 'val-nope' }, status: 404 },
   { method: 'GET', path: SESSION, as: 'plain', status: 404 },
@@ -733,35 +1051,196 @@ const trajectoryRows: Row[] = [
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: 5, records: [ok] }, status: 422, loc: ['body', 'base_uuid'] },
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: ['x'], records: [ok] }, status: 422, loc: ['body', 'base_uuid'] },
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: { uuid: 'x' }, records: [ok] }, status: 422, loc: ['body', 'base_uuid'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: 'nul\u0000byte', records: [ok] }, status: 422, loc: ['body', 'base_uuid'] },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: 'nul\u0000byte', records: [ok] },
+    status: 422,
+    loc: ['body', 'base_uuid'],
+  },
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], extra: 1 }, status: 422, loc: ['body', 'extra'] },
   { method: 'PUT', path: APPEND, as: 'owner', body: { baseUuid: null, records: [ok] }, status: 422, loc: ['body', 'baseUuid'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], labId: 'lab_x' }, status: 422, loc: ['body', 'labId'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], lab_id: 'lab_x\u0000' }, status: 422, loc: ['body', 'lab_id'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], title: long(501) }, status: 422, loc: ['body', 'title'] },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: null, records: [ok], labId: 'lab_x' },
+    status: 422,
+    loc: ['body', 'labId'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: null, records: [ok], lab_id: 'lab_x\u0000' },
+    status: 422,
+    loc: ['body', 'lab_id'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: null, records: [ok], title: long(501) },
+    status: 422,
+    loc: ['body', 'title'],
+  },
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], title: 5 }, status: 422, loc: ['body', 'title'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok], title: 'nul\u0000byte' }, status: 422, loc: ['body', 'title'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok, 5] }, status: 422, loc: ['body', 'records', 1] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: ['{"uuid":"s","type":"user"}'] }, status: 422, loc: ['body', 'records', 0] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [null] }, status: 422, loc: ['body', 'records', 0] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'a' }] }, status: 422, loc: ['body', 'records', 0, 'type'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: long(201), type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok, { ...ok }] }, status: 422, loc: ['body', 'records', 1, 'uuid'] },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: null, records: [ok], title: 'nul\u0000byte' },
+    status: 422,
+    loc: ['body', 'title'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok, 5] },
+    status: 422,
+    loc: ['body', 'records', 1],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: ['{"uuid":"s","type":"user"}'] },
+    status: 422,
+    loc: ['body', 'records', 0],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [null] },
+    status: 422,
+    loc: ['body', 'records', 0],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'a' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'type'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ type: 'user' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'uuid'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: long(201), type: 'user' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'uuid'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok, { ...ok }] },
+    status: 422,
+    loc: ['body', 'records', 1, 'uuid'],
+  },
   // The member of the record is `parentUuid` (contracts §5): that is where the problem is.
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, parentUuid: 5 }] }, status: 422, loc: ['body', 'records', 0, 'parentUuid'] },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, parentUuid: 5 }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'parentUuid'],
+  },
   // An escaped NUL is fine inside a record's text, but not in the members stored in columns of their own.
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'nul\u0000byte', type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, parentUuid: 'nul\u0000byte' }] }, status: 422, loc: ['body', 'records', 0, 'parentUuid'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, type: 'nul\u0000byte' }] }, status: 422, loc: ['body', 'records', 0, 'type'] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, type: 'lone \ud800 surrogate' }] }, status: 422, loc: ['body', 'records', 0, 'type'] },
-  { method: 'PUT', path: FULL, as: 'owner', body: { records: [{ uuid: 'nul\u0000byte', type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
-  { method: 'PUT', path: APPEND, as: 'owner', ids: { session_id: SESSION_NEW }, body: { base_uuid: null, records: [ok, 5] }, status: 422, loc: ['body', 'records', 1] },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: 'not-the-head', records: [ok] }, status: 409, detail: 'not a fast-forward' },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: 'nul\u0000byte', type: 'user' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'uuid'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, parentUuid: 'nul\u0000byte' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'parentUuid'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, type: 'nul\u0000byte' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'type'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ ...ok, type: 'lone \ud800 surrogate' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'type'],
+  },
+  {
+    method: 'PUT',
+    path: FULL,
+    as: 'owner',
+    body: { records: [{ uuid: 'nul\u0000byte', type: 'user' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'uuid'],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    ids: { session_id: SESSION_NEW },
+    body: { base_uuid: null, records: [ok, 5] },
+    status: 422,
+    loc: ['body', 'records', 1],
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: 'not-the-head', records: [ok] },
+    status: 409,
+    detail: 'not a fast-forward',
+  },
   { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: null, records: [ok] }, status: 409, detail: 'not a fast-forward' },
-  { method: 'PUT', path: APPEND, as: 'owner', body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: `${SESSION_OWNED}-1`, type: 'user' }] }, status: 409 },
-  { method: 'PUT', path: APPEND, as: 'owner', ids: { session_id: SESSION_NEW }, body: { base_uuid: null, records: [ok], lab_id: 'lab_nope' }, status: 409 },
-  { method: 'PUT', path: APPEND, as: 'member', ids: { session_id: SESSION_SHARED }, body: { base_uuid: `${SESSION_SHARED}-2`, records: [ok] }, status: 403 },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    body: { base_uuid: `${SESSION_OWNED}-2`, records: [{ uuid: `${SESSION_OWNED}-1`, type: 'user' }] },
+    status: 409,
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'owner',
+    ids: { session_id: SESSION_NEW },
+    body: { base_uuid: null, records: [ok], lab_id: 'lab_nope' },
+    status: 409,
+  },
+  {
+    method: 'PUT',
+    path: APPEND,
+    as: 'member',
+    ids: { session_id: SESSION_SHARED },
+    body: { base_uuid: `${SESSION_SHARED}-2`, records: [ok] },
+    status: 403,
+  },
   { method: 'PUT', path: APPEND, as: 'member', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok] }, status: 404 },
   { method: 'PUT', path: APPEND, as: 'plain', body: { base_uuid: `${SESSION_OWNED}-2`, records: [ok] }, status: 404 },
   ...badSessionIds('PUT', APPEND, 'owner', { body: { base_uuid: null, records: [ok] } }, true),
@@ -775,7 +1254,15 @@ const trajectoryRows: Row[] = [
   { method: 'PUT', path: FULL, as: 'owner', body: { base_uuid: null, records: [ok] }, status: 422, loc: ['body', 'base_uuid'] }, // no fast-forward here
   { method: 'PUT', path: FULL, as: 'owner', body: { records: [ok], title: long(501) }, status: 422, loc: ['body', 'title'] },
   { method: 'PUT', path: FULL, as: 'owner', body: { records: [ok], lab_id: 'lab_nope' }, status: 409 },
-  { method: 'PUT', path: FULL, as: 'owner', ids: { session_id: SESSION_NEW }, body: { records: [{ type: 'user' }] }, status: 422, loc: ['body', 'records', 0, 'uuid'] },
+  {
+    method: 'PUT',
+    path: FULL,
+    as: 'owner',
+    ids: { session_id: SESSION_NEW },
+    body: { records: [{ type: 'user' }] },
+    status: 422,
+    loc: ['body', 'records', 0, 'uuid'],
+  },
   { method: 'PUT', path: FULL, as: 'member', ids: { session_id: SESSION_SHARED }, body: { records: [ok] }, status: 403 },
   { method: 'PUT', path: FULL, as: 'plain', body: { records: [ok] }, status: 404 },
   ...badSessionIds('PUT', FULL, 'owner', { body: { records: [ok] } }, true),
@@ -788,7 +1275,14 @@ const trajectoryRows: Row[] = [
   { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: ['lab'] }, status: 422, loc: ['body', 'visibility'] },
   { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'lab', extra: 1 }, status: 422, loc: ['body', 'extra'] },
   { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'lab', labId: 'lab_x' }, status: 422, loc: ['body', 'labId'] },
-  { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'lab', lab_id: 'lab_x\u0000' }, status: 422, loc: ['body', 'lab_id'] },
+  {
+    method: 'PATCH',
+    path: VISIBILITY,
+    as: 'owner',
+    body: { visibility: 'lab', lab_id: 'lab_x\u0000' },
+    status: 422,
+    loc: ['body', 'lab_id'],
+  },
   { method: 'PATCH', path: VISIBILITY, as: 'owner', body: { visibility: 'lab', lab_id: 'lab_nope' }, status: 409 },
   { method: 'PATCH', path: VISIBILITY, as: 'owner', ids: { session_id: 'val-nope' }, body: { visibility: 'private' }, status: 404 },
   { method: 'PATCH', path: VISIBILITY, as: 'member', ids: { session_id: SESSION_SHARED }, body: { visibility: 'private' }, status: 403 },
@@ -829,26 +1323,109 @@ const trajectoryExtraRows: Row[] = [
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1 }, status: 422, loc: ['body', 'body'] },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: 5, body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: null, body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: [OWNED_1], body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: [OWNED_1], body: 'x' },
+    status: 422,
+    loc: ['body', 'record_uuid'],
+  },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: '', body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: long(201), body: 'x' }, status: 422, loc: ['body', 'record_uuid'] },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: long(201), body: 'x' },
+    status: 422,
+    loc: ['body', 'record_uuid'],
+  },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: '' }, status: 422, loc: ['body', 'body'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: long(10_001) }, status: 422, loc: ['body', 'body'] },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: OWNED_1, body: long(10_001) },
+    status: 422,
+    loc: ['body', 'body'],
+  },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 7 }, status: 422, loc: ['body', 'body'] },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: null }, status: 422, loc: ['body', 'body'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: { text: 'x' } }, status: 422, loc: ['body', 'body'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'nul\u0000byte' }, status: 422, loc: ['body', 'body'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', reply_to: 5 }, status: 422, loc: ['body', 'reply_to'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', reply_to: '' }, status: 422, loc: ['body', 'reply_to'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', reply_to: ['ann_x'] }, status: 422, loc: ['body', 'reply_to'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', status: 'resolved' }, status: 422, loc: ['body', 'status'] },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', author_id: 'usr_x' }, status: 422, loc: ['body', 'author_id'] },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: OWNED_1, body: { text: 'x' } },
+    status: 422,
+    loc: ['body', 'body'],
+  },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: OWNED_1, body: 'nul\u0000byte' },
+    status: 422,
+    loc: ['body', 'body'],
+  },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: OWNED_1, body: 'x', reply_to: 5 },
+    status: 422,
+    loc: ['body', 'reply_to'],
+  },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: OWNED_1, body: 'x', reply_to: '' },
+    status: 422,
+    loc: ['body', 'reply_to'],
+  },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: OWNED_1, body: 'x', reply_to: ['ann_x'] },
+    status: 422,
+    loc: ['body', 'reply_to'],
+  },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: OWNED_1, body: 'x', status: 'resolved' },
+    status: 422,
+    loc: ['body', 'status'],
+  },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    body: { record_uuid: OWNED_1, body: 'x', author_id: 'usr_x' },
+    status: 422,
+    loc: ['body', 'author_id'],
+  },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { recordUuid: OWNED_1, body: 'x' }, status: 422, loc: ['body', 'recordUuid'] },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: 'no-such-record', body: 'x' }, status: 404 },
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: `${SESSION_SHARED}-1`, body: 'x' }, status: 404 }, // a record of another session
   { method: 'POST', path: ANNOTATIONS, as: 'owner', body: { record_uuid: OWNED_1, body: 'x', reply_to: 'ann_nope' }, status: 404 },
-  { method: 'POST', path: ANNOTATIONS, as: 'owner', bodyOf: (fx) => ({ record_uuid: OWNED_1, body: 'x', reply_to: fx.sharedAnnotationId }), status: 404 }, // a note of another session
-  { method: 'POST', path: ANNOTATIONS, as: 'member', ids: { session_id: SESSION_SHARED }, body: { record_uuid: `${SESSION_SHARED}-1`, body: 'x' }, status: 403 },
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'owner',
+    bodyOf: (fx) => ({ record_uuid: OWNED_1, body: 'x', reply_to: fx.sharedAnnotationId }),
+    status: 404,
+  }, // a note of another session
+  {
+    method: 'POST',
+    path: ANNOTATIONS,
+    as: 'member',
+    ids: { session_id: SESSION_SHARED },
+    body: { record_uuid: `${SESSION_SHARED}-1`, body: 'x' },
+    status: 403,
+  },
   ...hiddenRows('POST', ANNOTATIONS, { body: { record_uuid: OWNED_1, body: 'x' } }),
   ...badSessionIds('POST', ANNOTATIONS, 'owner', { body: { record_uuid: OWNED_1, body: 'x' } }, false),
   // POST /api/trajectories/{session_id}/annotations/{annotation_id}/resolve
@@ -921,7 +1498,14 @@ const trajectoryExtraRows: Row[] = [
   ...hiddenRows('GET', DISCUSSIONS),
   ...badSessionIds('GET', DISCUSSIONS, 'owner', {}, false),
   // GET /api/admin/trajectories?owner&lab_id&q&limit
-  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  ...[0, 501, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({
+    method: 'GET',
+    path: ADMIN_TRAJECTORIES,
+    as: 'admin',
+    query: { limit },
+    status: 422,
+    loc: ['query', 'limit'],
+  })),
   { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
   { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', search: 'q=a&q=b', status: 422, loc: ['query', 'q'] },
   { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', query: { q: 'nul\u0000byte' }, status: 422, loc: ['query', 'q'] },
@@ -931,7 +1515,14 @@ const trajectoryExtraRows: Row[] = [
   { method: 'GET', path: ADMIN_TRAJECTORIES, as: 'admin', query: { lab_id: 'lab_x\u0000' }, status: 422, loc: ['query', 'lab_id'] },
   // GET /api/admin/storage_summary takes no input: its rows are the generated credential rows (401, and 403 for a non-admin).
   // GET /api/admin/stats takes no input either. GET /api/admin/segmentation?domain&limit (limit 1-200)
-  ...[0, 201, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({ method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', query: { limit }, status: 422, loc: ['query', 'limit'] })),
+  ...[0, 201, -1, 'abc', 1.5, '', 99999999999].map((limit): Row => ({
+    method: 'GET',
+    path: ADMIN_SEGMENTATION,
+    as: 'admin',
+    query: { limit },
+    status: 422,
+    loc: ['query', 'limit'],
+  })),
   { method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', search: 'limit=1&limit=2', status: 422, loc: ['query', 'limit'] },
   { method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', search: 'domain=a&domain=b', status: 422, loc: ['query', 'domain'] },
   { method: 'GET', path: ADMIN_SEGMENTATION, as: 'admin', query: { domain: '' }, status: 422, loc: ['query', 'domain'] },
@@ -947,7 +1538,14 @@ const ZERO_SHA = long(64, '0');
 
 const figureRows: Row[] = [
   // POST /api/trajectories/{session_id}/figures {figures: [row, ...]}
-  ...[{}, { figures: null }, { figures: 'x' }, { figures: FIG }, { figures: [] }].map((body): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body, status: 422, loc: ['body', 'figures'] })),
+  ...[{}, { figures: null }, { figures: 'x' }, { figures: FIG }, { figures: [] }].map((body): Row => ({
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body,
+    status: 422,
+    loc: ['body', 'figures'],
+  })),
   {
     method: 'POST',
     path: FIGURES,
@@ -957,16 +1555,49 @@ const figureRows: Row[] = [
     status: 422,
     loc: ['body', 'figures'],
   },
-  ...[5, '/a.png', [FIG], null, true].map((row): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [row] }, status: 422, loc: figAt(0) })),
-  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [FIG], session_id: 'val-other' }, status: 422, loc: ['body', 'session_id'] },
+  ...[5, '/a.png', [FIG], null, true].map((row): Row => ({
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [row] },
+    status: 422,
+    loc: figAt(0),
+  })),
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [FIG], session_id: 'val-other' },
+    status: 422,
+    loc: ['body', 'session_id'],
+  },
   { method: 'POST', path: FIGURES, as: 'owner', body: { Figures: [FIG] }, status: 422, loc: ['body', 'Figures'] },
   // canonical_path: required, a string of at most 1024 characters of text (no NUL, no lone surrogate)
-  ...[undefined, null, '', 5, ['/a.png'], long(1025), 'nul\u0000byte', '/lone\ud800surrogate.png'].map(
-    (canonical_path): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, canonical_path }] }, status: 422, loc: figAt(0, 'canonical_path') }),
-  ),
+  ...[undefined, null, '', 5, ['/a.png'], long(1025), 'nul\u0000byte', '/lone\ud800surrogate.png'].map((canonical_path): Row => ({
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ ...FIG, canonical_path }] },
+    status: 422,
+    loc: figAt(0, 'canonical_path'),
+  })),
   // cdn_url or storage_uri: at least one
-  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/a.png' }] }, status: 422, loc: figAt(0, 'storage_uri') },
-  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/a.png', cdn_url: null, storage_uri: null }] }, status: 422, loc: figAt(0, 'storage_uri') },
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ canonical_path: '/a.png' }] },
+    status: 422,
+    loc: figAt(0, 'storage_uri'),
+  },
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ canonical_path: '/a.png', cdn_url: null, storage_uri: null }] },
+    status: 422,
+    loc: figAt(0, 'storage_uri'),
+  },
   { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/a.png', cdn_url: '' }] }, status: 422 },
   // cdn_url: an http(s) URL of at most 2048 characters
   ...[
@@ -980,26 +1611,111 @@ const figureRows: Row[] = [
     `https://cdn.example/${long(2029)}`,
     'https://cdn.example/a\u0000.png',
     'https://cdn.example/a\ud800.png',
-  ].map(
-    (cdn_url): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, cdn_url }] }, status: 422, loc: figAt(0, 'cdn_url') }),
-  ),
+  ].map((cdn_url): Row => ({
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ ...FIG, cdn_url }] },
+    status: 422,
+    loc: figAt(0, 'cdn_url'),
+  })),
   // storage_uri / original_uri: drive://sha256/<64 lowercase hex>
-  ...['drive://sha256/xyz', drive(long(64, 'A')), drive(long(63, '0')), drive(long(65, '0')), `s3://bucket/${ZERO_SHA}`, `${drive(OWNER_SHA)}/../x`, ` ${drive(OWNER_SHA)}`, 5].flatMap((uri): Row[] => [
-    { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, storage_uri: uri }] }, status: 422, loc: figAt(0, 'storage_uri') },
-    { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, original_uri: uri }] }, status: 422, loc: figAt(0, 'original_uri') },
+  ...[
+    'drive://sha256/xyz',
+    drive(long(64, 'A')),
+    drive(long(63, '0')),
+    drive(long(65, '0')),
+    `s3://bucket/${ZERO_SHA}`,
+    `${drive(OWNER_SHA)}/../x`,
+    ` ${drive(OWNER_SHA)}`,
+    5,
+  ].flatMap((uri): Row[] => [
+    {
+      method: 'POST',
+      path: FIGURES,
+      as: 'owner',
+      body: { figures: [{ ...FIG, storage_uri: uri }] },
+      status: 422,
+      loc: figAt(0, 'storage_uri'),
+    },
+    {
+      method: 'POST',
+      path: FIGURES,
+      as: 'owner',
+      body: { figures: [{ ...FIG, original_uri: uri }] },
+      status: 422,
+      loc: figAt(0, 'original_uri'),
+    },
   ]),
   // compressed: a boolean; mime: type/subtype; bytes: a whole number ≥ 0
-  ...['yes', 'true', 1, [true]].map((compressed): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, compressed }] }, status: 422, loc: figAt(0, 'compressed') })),
-  ...['png', 'image/', '/png', '', 'image/png; charset=x', 'image/png\u0000', 5].map((mime): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, mime }] }, status: 422, loc: figAt(0, 'mime') })),
-  ...[-1, 1.5, '10', 2 ** 53, 1e300, true].map((bytes): Row => ({ method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ ...FIG, bytes }] }, status: 422, loc: figAt(0, 'bytes') })),
+  ...['yes', 'true', 1, [true]].map((compressed): Row => ({
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ ...FIG, compressed }] },
+    status: 422,
+    loc: figAt(0, 'compressed'),
+  })),
+  ...['png', 'image/', '/png', '', 'image/png; charset=x', 'image/png\u0000', 5].map((mime): Row => ({
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ ...FIG, mime }] },
+    status: 422,
+    loc: figAt(0, 'mime'),
+  })),
+  ...[-1, 1.5, '10', 2 ** 53, 1e300, true].map((bytes): Row => ({
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ ...FIG, bytes }] },
+    status: 422,
+    loc: figAt(0, 'bytes'),
+  })),
   // A bad row is named by its index, and the good rows before it are not kept.
   { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [FIG, 5] }, status: 422, loc: figAt(1) },
-  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [FIG, { canonical_path: '/b.png' }] }, status: 422, loc: figAt(1, 'storage_uri') },
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [FIG, { canonical_path: '/b.png' }] },
+    status: 422,
+    loc: figAt(1, 'storage_uri'),
+  },
   // Drive URIs must name a blob the session owner uploaded: an unknown hash, or one only 'member' uploaded.
-  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [FIG, { canonical_path: '/b.png', storage_uri: drive(ZERO_SHA) }] }, status: 422, loc: figAt(1, 'storage_uri') },
-  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(MEMBER_SHA) }] }, status: 422, loc: figAt(0, 'storage_uri') },
-  { method: 'POST', path: FIGURES, as: 'owner', body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(OWNER_SHA), original_uri: drive(MEMBER_SHA) }] }, status: 422, loc: figAt(0, 'original_uri') },
-  { method: 'POST', path: FIGURES, as: 'member', ids: { session_id: SESSION_MEMBER }, body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(OWNER_SHA) }] }, status: 422, loc: figAt(0, 'storage_uri') },
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [FIG, { canonical_path: '/b.png', storage_uri: drive(ZERO_SHA) }] },
+    status: 422,
+    loc: figAt(1, 'storage_uri'),
+  },
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(MEMBER_SHA) }] },
+    status: 422,
+    loc: figAt(0, 'storage_uri'),
+  },
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'owner',
+    body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(OWNER_SHA), original_uri: drive(MEMBER_SHA) }] },
+    status: 422,
+    loc: figAt(0, 'original_uri'),
+  },
+  {
+    method: 'POST',
+    path: FIGURES,
+    as: 'member',
+    ids: { session_id: SESSION_MEMBER },
+    body: { figures: [{ canonical_path: '/b.png', storage_uri: drive(OWNER_SHA) }] },
+    status: 422,
+    loc: figAt(0, 'storage_uri'),
+  },
   // Owner only; figure rows never create a session.
   { method: 'POST', path: FIGURES, as: 'member', ids: { session_id: SESSION_SHARED }, body: { figures: [FIG] }, status: 403 },
   { method: 'POST', path: FIGURES, as: 'admin', body: { figures: [FIG] }, status: 403 }, // admins may view, not write
@@ -1011,24 +1727,107 @@ const figureRows: Row[] = [
   { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', body: { canonical_path: '/up.png' }, status: 415 },
   { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', status: 415 },
   { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', rawBody: 'figure bytes', headers: { 'content-type': 'image/png' }, status: 415 },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', rawBody: 'x', headers: { 'content-type': 'multipart/form-data' }, note: 'no boundary', status: 400 },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', rawBody: 'not a multipart body', headers: { 'content-type': 'multipart/form-data; boundary=zzzz' }, status: 400 },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    rawBody: 'x',
+    headers: { 'content-type': 'multipart/form-data' },
+    note: 'no boundary',
+    status: 400,
+  },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    rawBody: 'not a multipart body',
+    headers: { 'content-type': 'multipart/form-data; boundary=zzzz' },
+    status: 400,
+  },
   { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: {}, status: 422, loc: ['body', 'file'] },
   { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { canonical_path: '/up.png' }, status: 422, loc: ['body', 'file'] },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: 'not a file part', canonical_path: '/up.png' }, status: 422, loc: ['body', 'file'] },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: [new Blob(['one']), new Blob(['two'])], canonical_path: '/up.png' }, status: 422, loc: ['body', 'file'] },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: 'not a file part', canonical_path: '/up.png' },
+    status: 422,
+    loc: ['body', 'file'],
+  },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: [new Blob(['one']), new Blob(['two'])], canonical_path: '/up.png' },
+    status: 422,
+    loc: ['body', 'file'],
+  },
   { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']) }, status: 422, loc: ['body', 'canonical_path'] },
-  ...['', long(1025), 'nul\u0000byte'].map((canonical_path): Row => ({ method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path }, status: 422, loc: ['body', 'canonical_path'] })),
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: new Blob(['/up.png']) }, status: 422, loc: ['body', 'canonical_path'] },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: '/up.png', original: 'not a file part' }, status: 422, loc: ['body', 'original'] },
-  ...['yes', 'TRUE', '', '2', 'constructor', '__proto__', 'toString'].map(
-    (compressed): Row => ({ method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: `/up-${compressed}.png`, compressed }, status: 422, loc: ['body', 'compressed'] }),
-  ),
-  ...['png', 'image/', 'image/png; charset=x', long(256, 'a')].map((mime): Row => ({ method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: '/up.png', mime }, status: 422, loc: ['body', 'mime'] })),
+  ...['', long(1025), 'nul\u0000byte'].map((canonical_path): Row => ({
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonical_path },
+    status: 422,
+    loc: ['body', 'canonical_path'],
+  })),
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonical_path: new Blob(['/up.png']) },
+    status: 422,
+    loc: ['body', 'canonical_path'],
+  },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonical_path: '/up.png', original: 'not a file part' },
+    status: 422,
+    loc: ['body', 'original'],
+  },
+  ...['yes', 'TRUE', '', '2', 'constructor', '__proto__', 'toString'].map((compressed): Row => ({
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonical_path: `/up-${compressed}.png`, compressed },
+    status: 422,
+    loc: ['body', 'compressed'],
+  })),
+  ...['png', 'image/', 'image/png; charset=x', long(256, 'a')].map((mime): Row => ({
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonical_path: '/up.png', mime },
+    status: 422,
+    loc: ['body', 'mime'],
+  })),
   // Unknown parts, however many known parts come before them.
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: '/up.png', extra: 'x' }, status: 422, loc: ['body', 'extra'] },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonicalPath: '/up.png' }, status: 422, loc: ['body', 'canonicalPath'] },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', form: { file: new Blob(['x']), canonical_path: '/up.png', thumbnail: new Blob(['t']) }, status: 422, loc: ['body', 'thumbnail'] },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonical_path: '/up.png', extra: 'x' },
+    status: 422,
+    loc: ['body', 'extra'],
+  },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonicalPath: '/up.png' },
+    status: 422,
+    loc: ['body', 'canonicalPath'],
+  },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    form: { file: new Blob(['x']), canonical_path: '/up.png', thumbnail: new Blob(['t']) },
+    status: 422,
+    loc: ['body', 'thumbnail'],
+  },
   {
     method: 'POST',
     path: FIGURE_UPLOAD,
@@ -1048,27 +1847,84 @@ const figureRows: Row[] = [
     loc: ['body', 'thumbnail'],
   },
   // Owner only, settled before the body is read: a viewer, an unknown or invisible session.
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'member', ids: { session_id: SESSION_SHARED }, form: { file: new Blob(['x']), canonical_path: '/up.png' }, status: 403 },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'member', ids: { session_id: SESSION_SHARED }, body: { canonical_path: '/up.png' }, status: 403 },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'member',
+    ids: { session_id: SESSION_SHARED },
+    form: { file: new Blob(['x']), canonical_path: '/up.png' },
+    status: 403,
+  },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'member',
+    ids: { session_id: SESSION_SHARED },
+    body: { canonical_path: '/up.png' },
+    status: 403,
+  },
   { method: 'POST', path: FIGURE_UPLOAD, as: 'admin', form: { file: new Blob(['x']), canonical_path: '/up.png' }, status: 403 },
   { method: 'POST', path: FIGURE_UPLOAD, as: 'plain', body: { canonical_path: '/up.png' }, status: 404 },
-  { method: 'POST', path: FIGURE_UPLOAD, as: 'owner', ids: { session_id: SESSION_NEW }, form: { file: new Blob(['x']), canonical_path: '/up.png' }, status: 404 },
+  {
+    method: 'POST',
+    path: FIGURE_UPLOAD,
+    as: 'owner',
+    ids: { session_id: SESSION_NEW },
+    form: { file: new Blob(['x']), canonical_path: '/up.png' },
+    status: 404,
+  },
   ...hiddenRows('POST', FIGURE_UPLOAD, { form: { file: new Blob(['x']), canonical_path: '/up.png' } }),
   ...badSessionIds('POST', FIGURE_UPLOAD, 'owner', { form: { file: new Blob(['x']), canonical_path: '/up.png' } }, false),
 
   // GET /api/trajectories/{session_id}/figures/raw?path=
   { method: 'GET', path: FIGURE_RAW, as: 'owner', status: 422, loc: ['query', 'path'] },
-  ...['', long(1025), 'nul\u0000byte'].map((path): Row => ({ method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path }, status: 422, loc: ['query', 'path'] })),
-  { method: 'GET', path: FIGURE_RAW, as: 'owner', search: `path=${encodeURIComponent(CDN_FIGURE)}&path=${encodeURIComponent(CDN_FIGURE)}`, status: 422, loc: ['query', 'path'] },
-  { method: 'GET', path: FIGURE_RAW, as: 'owner', search: `path[a]=${encodeURIComponent(CDN_FIGURE)}`, status: 422, loc: ['query', 'path'] },
+  ...['', long(1025), 'nul\u0000byte'].map((path): Row => ({
+    method: 'GET',
+    path: FIGURE_RAW,
+    as: 'owner',
+    query: { path },
+    status: 422,
+    loc: ['query', 'path'],
+  })),
+  {
+    method: 'GET',
+    path: FIGURE_RAW,
+    as: 'owner',
+    search: `path=${encodeURIComponent(CDN_FIGURE)}&path=${encodeURIComponent(CDN_FIGURE)}`,
+    status: 422,
+    loc: ['query', 'path'],
+  },
+  {
+    method: 'GET',
+    path: FIGURE_RAW,
+    as: 'owner',
+    search: `path[a]=${encodeURIComponent(CDN_FIGURE)}`,
+    status: 422,
+    loc: ['query', 'path'],
+  },
   { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: '/nope.png' }, status: 404 },
   { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: CDN_FIGURE.toUpperCase() }, status: 404 },
   { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: SHARED_FIGURE }, status: 404 }, // a figure of another session
   { method: 'GET', path: FIGURE_RAW, as: 'owner', ids: { session_id: SESSION_NEW }, query: { path: CDN_FIGURE }, status: 404 },
   // A real figure: 302 to its cdn_url, or to a signed link of its blob; a lab viewer of a shared session too.
   { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: CDN_FIGURE }, status: 302, location: cdnUrl(CDN_FIGURE) },
-  { method: 'GET', path: FIGURE_RAW, as: 'owner', query: { path: DRIVE_FIGURE }, status: 302, location: new RegExp(`/blobs/sha256/${OWNER_SHA}\\?expires=\\d+&type=image%2Fpng&signature=[\\w-]+$`) },
-  { method: 'GET', path: FIGURE_RAW, as: 'member', ids: { session_id: SESSION_SHARED }, query: { path: SHARED_FIGURE }, status: 302, location: cdnUrl(SHARED_FIGURE) },
+  {
+    method: 'GET',
+    path: FIGURE_RAW,
+    as: 'owner',
+    query: { path: DRIVE_FIGURE },
+    status: 302,
+    location: new RegExp(`/blobs/sha256/${OWNER_SHA}\\?expires=\\d+&type=image%2Fpng&signature=[\\w-]+$`),
+  },
+  {
+    method: 'GET',
+    path: FIGURE_RAW,
+    as: 'member',
+    ids: { session_id: SESSION_SHARED },
+    query: { path: SHARED_FIGURE },
+    status: 302,
+    location: cdnUrl(SHARED_FIGURE),
+  },
   { method: 'GET', path: FIGURE_RAW, as: 'admin', query: { path: CDN_FIGURE }, status: 302, location: cdnUrl(CDN_FIGURE) },
   ...hiddenRows('GET', FIGURE_RAW, { query: { path: CDN_FIGURE } }),
   { method: 'GET', path: FIGURE_RAW, as: 'member', query: { path: DRIVE_FIGURE }, status: 404 },
@@ -1079,7 +1935,10 @@ const BLOB = '/blobs/sha256/{sha256}';
 const LINK_INVALID = 'this link is invalid or has expired';
 const inFiveMinutes = () => Math.floor(Date.now() / 1000) + 300;
 /** A `/blobs` link's query string, signed with the store's real key (as `figures/raw` would sign it). */
-function signed(fx: Fixtures, opts: { sha?: string; expires?: number; type?: string; send?: { expires?: string; type?: string } } = {}): string {
+function signed(
+  fx: Fixtures,
+  opts: { sha?: string; expires?: number; type?: string; send?: { expires?: string; type?: string } } = {},
+): string {
   const { sha = OWNER_SHA, expires = inFiveMinutes(), type = 'image/png' } = opts;
   const signature = createHmac('sha256', fx.blobKey).update(`sha256/${sha}\n${expires}\n${type}`).digest('base64url');
   return new URLSearchParams({ expires: opts.send?.expires ?? String(expires), type: opts.send?.type ?? type, signature }).toString();
@@ -1089,21 +1948,139 @@ function signed(fx: Fixtures, opts: { sha?: string; expires?: number; type?: str
 const blobRows: Row[] = [
   { method: 'GET', path: BLOB, as: 'none', note: 'no signature', status: 403, detail: LINK_INVALID },
   { method: 'GET', path: BLOB, as: 'owner', note: 'a bearer token is no signature', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: () => `expires=${inFiveMinutes()}&type=image%2Fpng&signature=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`, note: 'forged signature', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx).replace(/&signature=.*/, ''), note: 'signature missing', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx).replace(/^expires=\d+&/, ''), note: 'expires missing', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx, { expires: Math.floor(Date.now() / 1000) - 60 }), note: 'genuine but expired', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx, { expires: 1e20 }), note: 'expiry out of range', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => { const e = inFiveMinutes(); return signed(fx, { expires: e, send: { expires: String(e + 1) } }); }, note: 'expiry changed', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx, { send: { type: 'text/html' } }), note: 'media type changed', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx, { sha: MEMBER_SHA }), note: 'signed for another blob', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => `${signed(fx)}&${signed(fx)}`, note: 'parameters repeated', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: OWNER_SHA.toUpperCase() }, searchOf: (fx) => signed(fx, { sha: OWNER_SHA.toUpperCase() }), note: 'upper-case hex', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: 'zz' }, searchOf: (fx) => signed(fx, { sha: 'zz' }), note: 'not a digest', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: '..%2F..%2Fetc%2Fpasswd' }, searchOf: (fx) => signed(fx, { sha: '../../etc/passwd' }), note: 'traversal', status: 403, detail: LINK_INVALID },
-  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: '%00' }, searchOf: (fx) => signed(fx, { sha: '\u0000' }), status: 403, detail: LINK_INVALID },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: () => `expires=${inFiveMinutes()}&type=image%2Fpng&signature=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
+    note: 'forged signature',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: (fx) => signed(fx).replace(/&signature=.*/, ''),
+    note: 'signature missing',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: (fx) => signed(fx).replace(/^expires=\d+&/, ''),
+    note: 'expires missing',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: (fx) => signed(fx, { expires: Math.floor(Date.now() / 1000) - 60 }),
+    note: 'genuine but expired',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: (fx) => signed(fx, { expires: 1e20 }),
+    note: 'expiry out of range',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: (fx) => {
+      const e = inFiveMinutes();
+      return signed(fx, { expires: e, send: { expires: String(e + 1) } });
+    },
+    note: 'expiry changed',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: (fx) => signed(fx, { send: { type: 'text/html' } }),
+    note: 'media type changed',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: (fx) => signed(fx, { sha: MEMBER_SHA }),
+    note: 'signed for another blob',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    searchOf: (fx) => `${signed(fx)}&${signed(fx)}`,
+    note: 'parameters repeated',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    ids: { sha256: OWNER_SHA.toUpperCase() },
+    searchOf: (fx) => signed(fx, { sha: OWNER_SHA.toUpperCase() }),
+    note: 'upper-case hex',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    ids: { sha256: 'zz' },
+    searchOf: (fx) => signed(fx, { sha: 'zz' }),
+    note: 'not a digest',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    ids: { sha256: '..%2F..%2Fetc%2Fpasswd' },
+    searchOf: (fx) => signed(fx, { sha: '../../etc/passwd' }),
+    note: 'traversal',
+    status: 403,
+    detail: LINK_INVALID,
+  },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    ids: { sha256: '%00' },
+    searchOf: (fx) => signed(fx, { sha: '\u0000' }),
+    status: 403,
+    detail: LINK_INVALID,
+  },
   // A genuine link: to a blob the store does not have, 404; to the owner's figure, its bytes.
-  { method: 'GET', path: BLOB, as: 'none', ids: { sha256: ZERO_SHA }, searchOf: (fx) => signed(fx, { sha: ZERO_SHA }), note: 'genuine, no such blob', status: 404 },
+  {
+    method: 'GET',
+    path: BLOB,
+    as: 'none',
+    ids: { sha256: ZERO_SHA },
+    searchOf: (fx) => signed(fx, { sha: ZERO_SHA }),
+    note: 'genuine, no such blob',
+    status: 404,
+  },
   { method: 'GET', path: BLOB, as: 'none', searchOf: (fx) => signed(fx), note: 'genuine', status: 200, contentType: /^image\/png/ },
 ];
 
@@ -1116,9 +2093,23 @@ const catalogRows: Row[] = [
   // PUT /api/admin/models {version, models: [{id, provider, name, context_window, input_price, output_price, capabilities}]}
   { method: 'PUT', path: MODELS, as: 'admin', body: {}, status: 422 },
   { method: 'PUT', path: MODELS, as: 'admin', body: { models: [MODEL] }, status: 422, loc: ['body', 'version'] },
-  ...['', long(101), 5, null, ['2026.11']].map((version): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: { version, models: [MODEL] }, status: 422, loc: ['body', 'version'] })),
+  ...['', long(101), 5, null, ['2026.11']].map((version): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: { version, models: [MODEL] },
+    status: 422,
+    loc: ['body', 'version'],
+  })),
   { method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v' }, status: 422, loc: ['body', 'models'] },
-  ...[[], null, 'x', MODEL].map((models): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v', models }, status: 422, loc: ['body', 'models'] })),
+  ...[[], null, 'x', MODEL].map((models): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: { version: 'v', models },
+    status: 422,
+    loc: ['body', 'models'],
+  })),
   {
     method: 'PUT',
     path: MODELS,
@@ -1129,22 +2120,96 @@ const catalogRows: Row[] = [
     loc: ['body', 'models'],
   },
   { method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v', models: [MODEL, 5] }, status: 422, loc: ['body', 'models', 1] },
-  { method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v', models: [MODEL, { ...MODEL, name: 'Again' }] }, note: 'duplicate id', status: 422, loc: modelAt(1, 'id') },
-  { method: 'PUT', path: MODELS, as: 'admin', body: { version: 'v', models: [MODEL], sha256: ZERO_SHA }, status: 422, loc: ['body', 'sha256'] },
-  ...[undefined, null, '', 'has space', long(201), 5, 'nul\u0000byte'].map((id): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ id }), status: 422, loc: modelAt(0, 'id') })),
-  ...[undefined, '', long(101), 5].map((provider): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ provider }), status: 422, loc: modelAt(0, 'provider') })),
-  ...[undefined, '', long(201)].map((name): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ name }), status: 422, loc: modelAt(0, 'name') })),
-  ...[undefined, 0, -1, 1.5, '1000', 2 ** 31, 100_000_001].map(
-    (context_window): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ context_window }), status: 422, loc: modelAt(0, 'context_window') }),
-  ),
-  ...[undefined, -1, -0.01, '1.5', null, 1e7].map((input_price): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ input_price }), status: 422, loc: modelAt(0, 'input_price') })),
-  ...[undefined, -1, '2', 1e7].map((output_price): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ output_price }), status: 422, loc: modelAt(0, 'output_price') })),
-  ...[undefined, null, 'chat', Array.from({ length: 51 }, (_v, i) => `c${i}`)].map(
-    (capabilities): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ capabilities }), status: 422, loc: modelAt(0, 'capabilities') }),
-  ),
-  ...[[5], [''], [null], [long(101)]].map((capabilities): Row => ({ method: 'PUT', path: MODELS, as: 'admin', body: withModel({ capabilities }), status: 422, loc: [...modelAt(0, 'capabilities'), 0] })),
+  {
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: { version: 'v', models: [MODEL, { ...MODEL, name: 'Again' }] },
+    note: 'duplicate id',
+    status: 422,
+    loc: modelAt(1, 'id'),
+  },
+  {
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: { version: 'v', models: [MODEL], sha256: ZERO_SHA },
+    status: 422,
+    loc: ['body', 'sha256'],
+  },
+  ...[undefined, null, '', 'has space', long(201), 5, 'nul\u0000byte'].map((id): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ id }),
+    status: 422,
+    loc: modelAt(0, 'id'),
+  })),
+  ...[undefined, '', long(101), 5].map((provider): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ provider }),
+    status: 422,
+    loc: modelAt(0, 'provider'),
+  })),
+  ...[undefined, '', long(201)].map((name): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ name }),
+    status: 422,
+    loc: modelAt(0, 'name'),
+  })),
+  ...[undefined, 0, -1, 1.5, '1000', 2 ** 31, 100_000_001].map((context_window): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ context_window }),
+    status: 422,
+    loc: modelAt(0, 'context_window'),
+  })),
+  ...[undefined, -1, -0.01, '1.5', null, 1e7].map((input_price): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ input_price }),
+    status: 422,
+    loc: modelAt(0, 'input_price'),
+  })),
+  ...[undefined, -1, '2', 1e7].map((output_price): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ output_price }),
+    status: 422,
+    loc: modelAt(0, 'output_price'),
+  })),
+  ...[undefined, null, 'chat', Array.from({ length: 51 }, (_v, i) => `c${i}`)].map((capabilities): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ capabilities }),
+    status: 422,
+    loc: modelAt(0, 'capabilities'),
+  })),
+  ...[[5], [''], [null], [long(101)]].map((capabilities): Row => ({
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ capabilities }),
+    status: 422,
+    loc: [...modelAt(0, 'capabilities'), 0],
+  })),
   { method: 'PUT', path: MODELS, as: 'admin', body: withModel({ max_tokens: 5 }), status: 422, loc: modelAt(0, 'max_tokens') },
-  { method: 'PUT', path: MODELS, as: 'admin', body: withModel({ context_window: undefined, contextWindow: 1000 }), status: 422, loc: modelAt(0, 'contextWindow') },
+  {
+    method: 'PUT',
+    path: MODELS,
+    as: 'admin',
+    body: withModel({ context_window: undefined, contextWindow: 1000 }),
+    status: 422,
+    loc: modelAt(0, 'contextWindow'),
+  },
   { method: 'PUT', path: MODELS, as: 'owner', body: withModel({}), status: 403 },
   // GET /admin/api/public/models and …/models/manifest take no input and no credential.
   { method: 'GET', path: '/admin/api/public/models', as: 'none', status: 200, contentType: /^application\/json/ },
@@ -1159,7 +2224,22 @@ const FEED = '/admin/api/public/app/{product}/update/{feed}';
 const fileAt = (i: number, member: string) => ['body', 'files', i, member];
 /** A desktop manifest of `version` whose first file has `patch` applied. */
 const withFile = (patch: Record<string, unknown>, version = '1.1.0') => ({ version, files: [{ ...DESKTOP_FILE, ...patch }] });
-const BAD_VERSIONS = ['', '1.0', '1', 'v1.2.0', '1.2.0+build.1', '01.2.0', '1.02.0', '1.2.0-', '1.2.0-01', '1.2.0-beta..1', ' 1.2.0', '1.2.0 ', 'latest', `1.2.0-${long(100, 'a')}`];
+const BAD_VERSIONS = [
+  '',
+  '1.0',
+  '1',
+  'v1.2.0',
+  '1.2.0+build.1',
+  '01.2.0',
+  '1.02.0',
+  '1.2.0-',
+  '1.2.0-01',
+  '1.2.0-beta..1',
+  ' 1.2.0',
+  '1.2.0 ',
+  'latest',
+  `1.2.0-${long(100, 'a')}`,
+];
 const BAD_FILENAMES = ['', '.hidden', '-rf', '_x', '../etc/passwd', 'a/b', 'a\\b', 'has space', 'app.dmg\u0000', long(201, 'a'), 'ü.dmg'];
 
 const releaseRows: Row[] = [
@@ -1167,8 +2247,22 @@ const releaseRows: Row[] = [
   { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: {}, status: 422, loc: ['body', 'version'] },
   { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { files: [DESKTOP_FILE] }, status: 422, loc: ['body', 'version'] },
   { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { version: '1.1.0' }, status: 422, loc: ['body', 'files'] },
-  ...[...BAD_VERSIONS, 5, null, ['1.1.0']].map((version): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { version, files: [DESKTOP_FILE] }, status: 422, loc: ['body', 'version'] })),
-  ...[[], null, 'app.dmg', DESKTOP_FILE].map((files): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { version: '1.1.0', files }, status: 422, loc: ['body', 'files'] })),
+  ...[...BAD_VERSIONS, 5, null, ['1.1.0']].map((version): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { version, files: [DESKTOP_FILE] },
+    status: 422,
+    loc: ['body', 'version'],
+  })),
+  ...[[], null, 'app.dmg', DESKTOP_FILE].map((files): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { version: '1.1.0', files },
+    status: 422,
+    loc: ['body', 'files'],
+  })),
   {
     method: 'PUT',
     path: RELEASE_MANIFEST,
@@ -1178,45 +2272,264 @@ const releaseRows: Row[] = [
     status: 422,
     loc: ['body', 'files'],
   },
-  ...[5, 'app.dmg', null].map((file): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { version: '1.1.0', files: [file] }, status: 422, loc: ['body', 'files', 0] })),
-  ...[undefined, 5, ...BAD_FILENAMES].map((filename): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ filename }), status: 422, loc: fileAt(0, 'filename') })),
-  ...[undefined, -1, 1.5, '46', null, 2 ** 53].map((size): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ size }), status: 422, loc: fileAt(0, 'size') })),
-  ...[long(64, 'A'), long(63, '0'), long(65, '0'), long(64, 'g'), 5].map((sha256): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ sha256 }), status: 422, loc: fileAt(0, 'sha256') })),
-  ...[undefined, null, ''].map((signature): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ signature }), note: 'desktop needs a signature', status: 422, loc: fileAt(0, 'signature') })),
-  ...[undefined, null].map(
-    (sha256): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', ids: { product: 'core' }, body: { version: '1.1.0', files: [{ filename: 'core.tar.gz', size: 1, sha256 }] }, note: 'core needs a sha256', status: 422, loc: fileAt(0, 'sha256') }),
-  ),
-  ...[['platform', ''], ['platform', long(51)], ['arch', ''], ['arch', 5]].map(([member, value]): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ [member as string]: value }), status: 422, loc: fileAt(0, member as string) })),
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ url: 'https://evil.example/app.dmg' }), status: 422, loc: fileAt(0, 'url') },
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), files: [DESKTOP_FILE, { ...DESKTOP_FILE }] }, note: 'duplicate filename', status: 422, loc: fileAt(1, 'filename') },
-  ...[long(100_001), 5, 'nul\u0000byte', 'lone \ud800 surrogate'].map((notes): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), notes }, status: 422, loc: ['body', 'notes'] })),
-  ...['tomorrow', '2026-13-45T99:00:00Z', 5].map((pub_date): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), pub_date }, status: 422, loc: ['body', 'pub_date'] })),
-  ...['yes', 1].map((force): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), force }, status: 422, loc: ['body', 'force'] })),
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), channel: 'beta' }, status: 422, loc: ['body', 'channel'] },
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), pubDate: '2026-11-21T10:00:00.000Z' }, status: 422, loc: ['body', 'pubDate'] },
+  ...[5, 'app.dmg', null].map((file): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { version: '1.1.0', files: [file] },
+    status: 422,
+    loc: ['body', 'files', 0],
+  })),
+  ...[undefined, 5, ...BAD_FILENAMES].map((filename): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({ filename }),
+    status: 422,
+    loc: fileAt(0, 'filename'),
+  })),
+  ...[undefined, -1, 1.5, '46', null, 2 ** 53].map((size): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({ size }),
+    status: 422,
+    loc: fileAt(0, 'size'),
+  })),
+  ...[long(64, 'A'), long(63, '0'), long(65, '0'), long(64, 'g'), 5].map((sha256): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({ sha256 }),
+    status: 422,
+    loc: fileAt(0, 'sha256'),
+  })),
+  ...[undefined, null, ''].map((signature): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({ signature }),
+    note: 'desktop needs a signature',
+    status: 422,
+    loc: fileAt(0, 'signature'),
+  })),
+  ...[undefined, null].map((sha256): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    ids: { product: 'core' },
+    body: { version: '1.1.0', files: [{ filename: 'core.tar.gz', size: 1, sha256 }] },
+    note: 'core needs a sha256',
+    status: 422,
+    loc: fileAt(0, 'sha256'),
+  })),
+  ...[
+    ['platform', ''],
+    ['platform', long(51)],
+    ['arch', ''],
+    ['arch', 5],
+  ].map(([member, value]): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({ [member as string]: value }),
+    status: 422,
+    loc: fileAt(0, member as string),
+  })),
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({ url: 'https://evil.example/app.dmg' }),
+    status: 422,
+    loc: fileAt(0, 'url'),
+  },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { ...withFile({}), files: [DESKTOP_FILE, { ...DESKTOP_FILE }] },
+    note: 'duplicate filename',
+    status: 422,
+    loc: fileAt(1, 'filename'),
+  },
+  ...[long(100_001), 5, 'nul\u0000byte', 'lone \ud800 surrogate'].map((notes): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { ...withFile({}), notes },
+    status: 422,
+    loc: ['body', 'notes'],
+  })),
+  ...['tomorrow', '2026-13-45T99:00:00Z', 5].map((pub_date): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { ...withFile({}), pub_date },
+    status: 422,
+    loc: ['body', 'pub_date'],
+  })),
+  ...['yes', 1].map((force): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { ...withFile({}), force },
+    status: 422,
+    loc: ['body', 'force'],
+  })),
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { ...withFile({}), channel: 'beta' },
+    status: 422,
+    loc: ['body', 'channel'],
+  },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { ...withFile({}), pubDate: '2026-11-21T10:00:00.000Z' },
+    status: 422,
+    loc: ['body', 'pubDate'],
+  },
   // Every listed file must be in the release store with the declared size and digest (1.1.0 has app.dmg).
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({}, '2.0.0'), note: 'version has no files', status: 422, loc: fileAt(0, 'filename') },
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ filename: 'ghost.dmg' }), status: 422, loc: fileAt(0, 'filename') },
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...withFile({}), files: [DESKTOP_FILE, { ...DESKTOP_FILE, filename: 'ghost.dmg' }] }, status: 422, loc: fileAt(1, 'filename') },
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ size: RELEASE_BYTES.length + 1 }), status: 422, loc: fileAt(0, 'size') },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({}, '2.0.0'),
+    note: 'version has no files',
+    status: 422,
+    loc: fileAt(0, 'filename'),
+  },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({ filename: 'ghost.dmg' }),
+    status: 422,
+    loc: fileAt(0, 'filename'),
+  },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { ...withFile({}), files: [DESKTOP_FILE, { ...DESKTOP_FILE, filename: 'ghost.dmg' }] },
+    status: 422,
+    loc: fileAt(1, 'filename'),
+  },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: withFile({ size: RELEASE_BYTES.length + 1 }),
+    status: 422,
+    loc: fileAt(0, 'size'),
+  },
   { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: withFile({ sha256: ZERO_SHA }), status: 422, loc: fileAt(0, 'sha256') },
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', ids: { product: 'core' }, body: { version: '1.1.0', files: [{ filename: 'app.dmg', size: RELEASE_BYTES.length, sha256: sha256Of(RELEASE_BYTES) }] }, note: "desktop's file", status: 422, loc: fileAt(0, 'filename') },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    ids: { product: 'core' },
+    body: { version: '1.1.0', files: [{ filename: 'app.dmg', size: RELEASE_BYTES.length, sha256: sha256Of(RELEASE_BYTES) }] },
+    note: "desktop's file",
+    status: 422,
+    loc: fileAt(0, 'filename'),
+  },
   // Published versions are immutable; older versions need force; re-publishing the same content changes nothing.
   { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...PUBLISHED, notes: 'other notes' }, status: 409 },
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...PUBLISHED, files: [{ ...PUBLISHED.files[0], platform: 'linux' }] }, status: 409 },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: { ...PUBLISHED, files: [{ ...PUBLISHED.files[0], platform: 'linux' }] },
+    status: 409,
+  },
   { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: { ...PUBLISHED, version: '0.9.0' }, note: 'older than 1.0.0', status: 409 },
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', body: PUBLISHED, note: 'same content again', status: 200, contentType: /^application\/json/ },
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    body: PUBLISHED,
+    note: 'same content again',
+    status: 200,
+    contentType: /^application\/json/,
+  },
   // Products are desktop and core.
-  ...['mobile', 'Desktop', 'desktop.', long(300, 'd')].map((product): Row => ({ method: 'PUT', path: RELEASE_MANIFEST, as: 'release', ids: { product }, body: withFile({}), status: 404 })),
-  { method: 'PUT', path: RELEASE_MANIFEST, as: 'release', ids: { product: '%00' }, body: withFile({}), status: 422, loc: ['path', 'product'] },
+  ...['mobile', 'Desktop', 'desktop.', long(300, 'd')].map((product): Row => ({
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    ids: { product },
+    body: withFile({}),
+    status: 404,
+  })),
+  {
+    method: 'PUT',
+    path: RELEASE_MANIFEST,
+    as: 'release',
+    ids: { product: '%00' },
+    body: withFile({}),
+    status: 422,
+    loc: ['path', 'product'],
+  },
 
   // PUT /admin/api/release/{product}/files/{version}/{filename} (the binary, streamed)
-  ...['mobile', 'Desktop', '..%2Fdesktop'].map((product): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { product, version: '1.2.0' }, ...BINARY, status: 404 })),
-  ...BAD_VERSIONS.filter((v) => v !== '').map((version): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version: encodeURIComponent(version) }, ...BINARY, status: 422, loc: ['path', 'version'] })),
-  ...['..%2F..%2Fetc', '1.2.0%2F..', '%00'].map((version): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version }, ...BINARY, status: 422, loc: ['path', 'version'] })),
-  ...BAD_FILENAMES.filter((n) => n !== '').map((filename): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version: '1.2.0', filename: encodeURIComponent(filename) }, ...BINARY, status: 422, loc: ['path', 'filename'] })),
-  ...['..%2F..%2F..%2Fetc%2Fpasswd', '%2E%2Fapp.dmg', '%00'].map((filename): Row => ({ method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version: '1.2.0', filename }, ...BINARY, status: 422, loc: ['path', 'filename'] })),
-  { method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { version: 'v1', filename: '.x' }, ...BINARY, status: 422, loc: ['path', 'version'] },
+  ...['mobile', 'Desktop', '..%2Fdesktop'].map((product): Row => ({
+    method: 'PUT',
+    path: RELEASE_FILE,
+    as: 'release',
+    ids: { product, version: '1.2.0' },
+    ...BINARY,
+    status: 404,
+  })),
+  ...BAD_VERSIONS.filter((v) => v !== '').map((version): Row => ({
+    method: 'PUT',
+    path: RELEASE_FILE,
+    as: 'release',
+    ids: { version: encodeURIComponent(version) },
+    ...BINARY,
+    status: 422,
+    loc: ['path', 'version'],
+  })),
+  ...['..%2F..%2Fetc', '1.2.0%2F..', '%00'].map((version): Row => ({
+    method: 'PUT',
+    path: RELEASE_FILE,
+    as: 'release',
+    ids: { version },
+    ...BINARY,
+    status: 422,
+    loc: ['path', 'version'],
+  })),
+  ...BAD_FILENAMES.filter((n) => n !== '').map((filename): Row => ({
+    method: 'PUT',
+    path: RELEASE_FILE,
+    as: 'release',
+    ids: { version: '1.2.0', filename: encodeURIComponent(filename) },
+    ...BINARY,
+    status: 422,
+    loc: ['path', 'filename'],
+  })),
+  ...['..%2F..%2F..%2Fetc%2Fpasswd', '%2E%2Fapp.dmg', '%00'].map((filename): Row => ({
+    method: 'PUT',
+    path: RELEASE_FILE,
+    as: 'release',
+    ids: { version: '1.2.0', filename },
+    ...BINARY,
+    status: 422,
+    loc: ['path', 'filename'],
+  })),
+  {
+    method: 'PUT',
+    path: RELEASE_FILE,
+    as: 'release',
+    ids: { version: 'v1', filename: '.x' },
+    ...BINARY,
+    status: 422,
+    loc: ['path', 'version'],
+  },
   // A published version's files cannot change, nor can files be added to it.
   { method: 'PUT', path: RELEASE_FILE, as: 'release', ...BINARY, note: 'published', status: 409 },
   { method: 'PUT', path: RELEASE_FILE, as: 'release', ids: { filename: 'new.dmg' }, ...BINARY, note: 'published', status: 409 },
@@ -1224,7 +2537,13 @@ const releaseRows: Row[] = [
   // GET /admin/api/public/app/{product}/manifest: the current release, 204 when there is none.
   { method: 'GET', path: APP_MANIFEST, as: 'none', status: 200, contentType: /^application\/json/ },
   { method: 'GET', path: APP_MANIFEST, as: 'none', ids: { product: 'core' }, note: 'nothing published', status: 204 },
-  ...['mobile', 'Desktop', 'desktop%2F..', long(300, 'd')].map((product): Row => ({ method: 'GET', path: APP_MANIFEST, as: 'none', ids: { product }, status: 404 })),
+  ...['mobile', 'Desktop', 'desktop%2F..', long(300, 'd')].map((product): Row => ({
+    method: 'GET',
+    path: APP_MANIFEST,
+    as: 'none',
+    ids: { product },
+    status: 404,
+  })),
   { method: 'GET', path: APP_MANIFEST, as: 'none', ids: { product: '%00' }, status: 422, loc: ['path', 'product'] },
 
   // GET /admin/api/public/app/{product}/download/{version}/{filename}: only files of a published manifest.
@@ -1250,7 +2569,13 @@ const releaseRows: Row[] = [
       ['%00', '1.0.0', 'app.dmg'],
       ['desktop', '1.0.0', long(300, 'a')],
     ] as const
-  ).map(([product, version, filename]): Row => ({ method: 'GET', path: DOWNLOAD, as: 'none', ids: { product, version, filename }, status: 404 })),
+  ).map(([product, version, filename]): Row => ({
+    method: 'GET',
+    path: DOWNLOAD,
+    as: 'none',
+    ids: { product, version, filename },
+    status: 404,
+  })),
 
   // GET /admin/api/public/app/{product}/update/{feed}: electron-updater feeds of the current desktop release.
   { method: 'GET', path: FEED, as: 'none', ids: { feed: 'latest-mac.yml' }, status: 200, contentType: /^text\/yaml/ },
@@ -1298,13 +2623,65 @@ const NO_SUCH_IDS = ['999999', '-1', '0'];
 
 /** `machine` of PlanIn and SessionIn: cpus 1–64, memory_gb 1–512 (integers), gpu a boolean; nothing else. */
 const machineRows = (path: string, base: Record<string, unknown>): Row[] => [
-  ...[5, 'big', [2]].map((machine): Row => ({ method: 'POST', path, as: 'owner', body: { ...base, machine }, status: 422, loc: ['body', 'machine'] })),
-  ...[0, -1, 65, 1.5, '2', true, 2147483648].map((cpus): Row => ({ method: 'POST', path, as: 'owner', body: { ...base, machine: { cpus } }, status: 422, loc: ['body', 'machine', 'cpus'] })),
-  ...[0, 513, 2.5, '8', false].map((memory_gb): Row => ({ method: 'POST', path, as: 'owner', body: { ...base, machine: { memory_gb } }, status: 422, loc: ['body', 'machine', 'memory_gb'] })),
-  ...['yes', 'true', 1, [true]].map((gpu): Row => ({ method: 'POST', path, as: 'owner', body: { ...base, machine: { gpu } }, status: 422, loc: ['body', 'machine', 'gpu'] })),
-  { method: 'POST', path, as: 'owner', body: { ...base, machine: { cpus: 2, disk_gb: 10 } }, status: 422, loc: ['body', 'machine', 'disk_gb'], issueType: 'extra_forbidden' },
-  { method: 'POST', path, as: 'owner', body: { ...base, machine: { memoryGb: 8 } }, status: 422, loc: ['body', 'machine', 'memoryGb'], issueType: 'extra_forbidden' },
-  { method: 'POST', path, as: 'owner', body: { ...base, machine: { rate_credits_per_minute: 0 } }, status: 422, loc: ['body', 'machine', 'rate_credits_per_minute'], issueType: 'extra_forbidden' },
+  ...[5, 'big', [2]].map((machine): Row => ({
+    method: 'POST',
+    path,
+    as: 'owner',
+    body: { ...base, machine },
+    status: 422,
+    loc: ['body', 'machine'],
+  })),
+  ...[0, -1, 65, 1.5, '2', true, 2147483648].map((cpus): Row => ({
+    method: 'POST',
+    path,
+    as: 'owner',
+    body: { ...base, machine: { cpus } },
+    status: 422,
+    loc: ['body', 'machine', 'cpus'],
+  })),
+  ...[0, 513, 2.5, '8', false].map((memory_gb): Row => ({
+    method: 'POST',
+    path,
+    as: 'owner',
+    body: { ...base, machine: { memory_gb } },
+    status: 422,
+    loc: ['body', 'machine', 'memory_gb'],
+  })),
+  ...['yes', 'true', 1, [true]].map((gpu): Row => ({
+    method: 'POST',
+    path,
+    as: 'owner',
+    body: { ...base, machine: { gpu } },
+    status: 422,
+    loc: ['body', 'machine', 'gpu'],
+  })),
+  {
+    method: 'POST',
+    path,
+    as: 'owner',
+    body: { ...base, machine: { cpus: 2, disk_gb: 10 } },
+    status: 422,
+    loc: ['body', 'machine', 'disk_gb'],
+    issueType: 'extra_forbidden',
+  },
+  {
+    method: 'POST',
+    path,
+    as: 'owner',
+    body: { ...base, machine: { memoryGb: 8 } },
+    status: 422,
+    loc: ['body', 'machine', 'memoryGb'],
+    issueType: 'extra_forbidden',
+  },
+  {
+    method: 'POST',
+    path,
+    as: 'owner',
+    body: { ...base, machine: { rate_credits_per_minute: 0 } },
+    status: 422,
+    loc: ['body', 'machine', 'rate_credits_per_minute'],
+    issueType: 'extra_forbidden',
+  },
 ];
 
 /** A plan id path on approve and decline: not an integer, or no plan of the caller. */
@@ -1315,12 +2692,26 @@ const planIdRows = (path: string): Row[] => [
   ...['@pending', '@approved', '@declined'].map((plan_id): Row => ({ method: 'POST', path, as: 'member', ids: { plan_id }, status: 404 })),
   { method: 'POST', path, as: 'admin', note: "an admin too: plans are their owner's", status: 404 },
   // Deciding twice (or a superseded draft) is a state conflict.
-  ...['@approved', '@declined', '@superseded'].map((plan_id): Row => ({ method: 'POST', path, as: 'owner', ids: { plan_id }, status: 409 })),
+  ...['@approved', '@declined', '@superseded'].map((plan_id): Row => ({
+    method: 'POST',
+    path,
+    as: 'owner',
+    ids: { plan_id },
+    status: 409,
+  })),
 ];
 
 /** A lease id path: not an integer, or no lease of the caller. */
 const leaseIdRows = (method: string, path: string, request: Pick<Row, 'body'> = {}): Row[] => [
-  ...NOT_INTEGERS.map((lease_id): Row => ({ method, path, as: 'owner', ids: { lease_id }, ...request, status: 422, loc: ['path', 'lease_id'] })),
+  ...NOT_INTEGERS.map((lease_id): Row => ({
+    method,
+    path,
+    as: 'owner',
+    ids: { lease_id },
+    ...request,
+    status: 422,
+    loc: ['path', 'lease_id'],
+  })),
   ...NO_SUCH_IDS.map((lease_id): Row => ({ method, path, as: 'owner', ids: { lease_id }, ...request, status: 404 })),
   { method, path, as: 'member', ...request, note: "owner's lease", status: 404 },
   { method, path, as: 'admin', ...request, note: "owner's lease", status: 404 },
@@ -1330,10 +2721,22 @@ const computeRows: Row[] = [
   // POST /api/compute/plans {goal, inputs?: [{name, bytes}], machine?: {cpus, memory_gb, gpu}}
   { method: 'POST', path: PLANS, as: 'owner', body: {}, status: 422, loc: ['body', 'goal'] },
   { method: 'POST', path: PLANS, as: 'owner', body: { inputs: [FILE] }, status: 422, loc: ['body', 'goal'] },
-  ...[null, '', long(4001), 5, ['x'], { text: 'x' }, true, 'nul\u0000byte', 'lone \ud800 surrogate'].map(
-    (goal): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: { goal }, status: 422, loc: ['body', 'goal'] }),
-  ),
-  ...['x', 5, FILE, { 0: FILE }].map((inputs): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, inputs }, status: 422, loc: ['body', 'inputs'] })),
+  ...[null, '', long(4001), 5, ['x'], { text: 'x' }, true, 'nul\u0000byte', 'lone \ud800 surrogate'].map((goal): Row => ({
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: { goal },
+    status: 422,
+    loc: ['body', 'goal'],
+  })),
+  ...['x', 5, FILE, { 0: FILE }].map((inputs): Row => ({
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: { goal: GOAL, inputs },
+    status: 422,
+    loc: ['body', 'inputs'],
+  })),
   {
     method: 'POST',
     path: PLANS,
@@ -1343,39 +2746,122 @@ const computeRows: Row[] = [
     status: 422,
     loc: ['body', 'inputs'],
   },
-  ...[5, 'data.csv', null, [FILE]].map((input): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, inputs: [input] }, status: 422, loc: inputAt(0) })),
-  ...[undefined, null, '', long(501), 5, ['a.csv'], 'nul\u0000byte'].map((name): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: withInput({ name }), status: 422, loc: inputAt(0, 'name') })),
-  ...[undefined, null, -1, 1e15 + 1, 1e16, '10', true, [1]].map((bytes): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: withInput({ bytes }), status: 422, loc: inputAt(0, 'bytes') })),
-  { method: 'POST', path: PLANS, as: 'owner', body: withInput({ path: '/data.csv' }), status: 422, loc: inputAt(0, 'path'), issueType: 'extra_forbidden' },
-  { method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, inputs: [FILE, { ...FILE, name: '' }] }, status: 422, loc: inputAt(1, 'name') },
-  { method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, inputs: [FILE, { name: 'b.csv', bytes: -5 }] }, status: 422, loc: inputAt(1, 'bytes') },
+  ...[5, 'data.csv', null, [FILE]].map((input): Row => ({
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: { goal: GOAL, inputs: [input] },
+    status: 422,
+    loc: inputAt(0),
+  })),
+  ...[undefined, null, '', long(501), 5, ['a.csv'], 'nul\u0000byte'].map((name): Row => ({
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: withInput({ name }),
+    status: 422,
+    loc: inputAt(0, 'name'),
+  })),
+  ...[undefined, null, -1, 1e15 + 1, 1e16, '10', true, [1]].map((bytes): Row => ({
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: withInput({ bytes }),
+    status: 422,
+    loc: inputAt(0, 'bytes'),
+  })),
+  {
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: withInput({ path: '/data.csv' }),
+    status: 422,
+    loc: inputAt(0, 'path'),
+    issueType: 'extra_forbidden',
+  },
+  {
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: { goal: GOAL, inputs: [FILE, { ...FILE, name: '' }] },
+    status: 422,
+    loc: inputAt(1, 'name'),
+  },
+  {
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: { goal: GOAL, inputs: [FILE, { name: 'b.csv', bytes: -5 }] },
+    status: 422,
+    loc: inputAt(1, 'bytes'),
+  },
   ...machineRows(PLANS, { goal: GOAL }),
-  ...['status', 'steps', 'spend_ceiling_credits', 'estimated_credits', 'user_id', 'provider', 'Goal'].map(
-    (member): Row => ({ method: 'POST', path: PLANS, as: 'owner', body: { goal: GOAL, [member]: member === 'steps' ? ['x'] : 'x' }, status: 422, loc: ['body', member], issueType: 'extra_forbidden' }),
-  ),
+  ...['status', 'steps', 'spend_ceiling_credits', 'estimated_credits', 'user_id', 'provider', 'Goal'].map((member): Row => ({
+    method: 'POST',
+    path: PLANS,
+    as: 'owner',
+    body: { goal: GOAL, [member]: member === 'steps' ? ['x'] : 'x' },
+    status: 422,
+    loc: ['body', member],
+    issueType: 'extra_forbidden',
+  })),
   // POST /api/compute/plans/{plan_id}/approve: reserves the ceiling (402 when the credits do not cover it)
   ...planIdRows(APPROVE),
   { method: 'POST', path: APPROVE, as: 'owner', note: 'ceiling over the credits', status: 402 },
   // POST /api/compute/plans/{plan_id}/decline
   ...planIdRows(DECLINE),
   // POST /api/compute/sessions {provider?, machine?}
-  ...['cloud', 'MANUAL', 'Local', '', ' manual', long(21), 5, ['manual'], true].map(
-    (provider): Row => ({ method: 'POST', path: SESSIONS, as: 'owner', body: { provider }, status: 422, loc: ['body', 'provider'] }),
-  ),
+  ...['cloud', 'MANUAL', 'Local', '', ' manual', long(21), 5, ['manual'], true].map((provider): Row => ({
+    method: 'POST',
+    path: SESSIONS,
+    as: 'owner',
+    body: { provider },
+    status: 422,
+    loc: ['body', 'provider'],
+  })),
   ...machineRows(SESSIONS, { provider: 'manual' }),
-  ...['plan_id', 'ceiling_credits', 'claim_token', 'state'].map(
-    (member): Row => ({ method: 'POST', path: SESSIONS, as: 'owner', body: { provider: 'manual', [member]: 1 }, status: 422, loc: ['body', member], issueType: 'extra_forbidden' }),
-  ),
+  ...['plan_id', 'ceiling_credits', 'claim_token', 'state'].map((member): Row => ({
+    method: 'POST',
+    path: SESSIONS,
+    as: 'owner',
+    body: { provider: 'manual', [member]: 1 },
+    status: 422,
+    loc: ['body', member],
+    issueType: 'extra_forbidden',
+  })),
   // GET /api/compute/sessions/{lease_id}
   ...leaseIdRows('GET', LEASE),
   { method: 'GET', path: LEASE, as: 'owner', status: 200, contentType: /^application\/json/ },
   // DELETE /api/compute/sessions/{lease_id}: releasing an ended lease again changes nothing
   ...leaseIdRows('DELETE', LEASE),
-  { method: 'DELETE', path: LEASE, as: 'owner', ids: { lease_id: '@released' }, note: 'already released', status: 200, contentType: /^application\/json/ },
+  {
+    method: 'DELETE',
+    path: LEASE,
+    as: 'owner',
+    ids: { lease_id: '@released' },
+    note: 'already released',
+    status: 200,
+    contentType: /^application\/json/,
+  },
   // POST /api/compute/sessions/{lease_id}/topup {credits}: > 0, at most 1,000,000
   { method: 'POST', path: TOPUP, as: 'owner', body: {}, status: 422, loc: ['body', 'credits'] },
-  ...[null, 0, -1, -0.5, 0.00001, 1_000_001, 1e300, '5', true, [1], { amount: 1 }].map((credits): Row => ({ method: 'POST', path: TOPUP, as: 'owner', body: { credits }, status: 422, loc: ['body', 'credits'] })),
-  { method: 'POST', path: TOPUP, as: 'owner', body: { credits: 1, reason: 'more' }, status: 422, loc: ['body', 'reason'], issueType: 'extra_forbidden' },
+  ...[null, 0, -1, -0.5, 0.00001, 1_000_001, 1e300, '5', true, [1], { amount: 1 }].map((credits): Row => ({
+    method: 'POST',
+    path: TOPUP,
+    as: 'owner',
+    body: { credits },
+    status: 422,
+    loc: ['body', 'credits'],
+  })),
+  {
+    method: 'POST',
+    path: TOPUP,
+    as: 'owner',
+    body: { credits: 1, reason: 'more' },
+    status: 422,
+    loc: ['body', 'reason'],
+    issueType: 'extra_forbidden',
+  },
   { method: 'POST', path: TOPUP, as: 'owner', body: { amount: 1 }, status: 422, loc: ['body', 'amount'] },
   ...leaseIdRows('POST', TOPUP, { body: { credits: 1 } }),
   { method: 'POST', path: TOPUP, as: 'owner', ids: { lease_id: '@direct' }, body: { credits: 1 }, note: 'no ceiling', status: 409 },
@@ -1383,57 +2869,247 @@ const computeRows: Row[] = [
   { method: 'POST', path: TOPUP, as: 'owner', body: { credits: 1_000_000 }, note: 'more than the free credits', status: 402 },
   // POST /api/compute/bootstrap {claim_token}: the claim token is the credential (route auth none)
   { method: 'POST', path: BOOTSTRAP, as: 'none', body: {}, status: 422, loc: ['body', 'claim_token'] },
-  ...[null, 5, ['ldk_ct_x'], { token: 'ldk_ct_x' }, true, 'ldk_ct_nul\u0000byte'].map(
-    (claim_token): Row => ({ method: 'POST', path: BOOTSTRAP, as: 'none', body: { claim_token }, status: 422, loc: ['body', 'claim_token'] }),
-  ),
-  { method: 'POST', path: BOOTSTRAP, as: 'none', body: { claimToken: 'ldk_ct_x' }, status: 422, loc: ['body', 'claimToken'], issueType: 'extra_forbidden' },
-  { method: 'POST', path: BOOTSTRAP, as: 'none', body: { claim_token: 'ldk_ct_x', lease_id: 1 }, status: 422, loc: ['body', 'lease_id'], issueType: 'extra_forbidden' },
-  ...['', 'ldk_ct_unknown', `ldk_ct_${long(40, 'A')}`, 'ldk_pt_unknown', 'ldk_pat_garbage', long(5000, 'A'), `ldk_ct_${long(5000, 'A')}`].map(
-    (claim_token): Row => ({ method: 'POST', path: BOOTSTRAP, as: 'none', body: { claim_token }, status: 401, detail: CLAIM_REFUSED }),
-  ),
-  { method: 'POST', path: BOOTSTRAP, as: 'none', bodyOf: (fx) => ({ claim_token: fx.compute.usedClaimToken }), note: 'used', status: 401, detail: CLAIM_REFUSED },
-  { method: 'POST', path: BOOTSTRAP, as: 'none', bodyOf: (fx) => ({ claim_token: fx.compute.releasedClaimToken }), note: 'lease released', status: 401, detail: CLAIM_REFUSED },
-  { method: 'POST', path: BOOTSTRAP, as: 'none', bodyOf: (fx) => ({ claim_token: fx.compute.disabledClaimToken }), note: 'owner disabled', status: 401, detail: CLAIM_REFUSED },
-  { method: 'POST', path: BOOTSTRAP, as: 'none', bodyOf: (fx) => ({ claim_token: fx.compute.usedClaimToken.toUpperCase() }), note: 'used, upper-cased', status: 401, detail: CLAIM_REFUSED },
+  ...[null, 5, ['ldk_ct_x'], { token: 'ldk_ct_x' }, true, 'ldk_ct_nul\u0000byte'].map((claim_token): Row => ({
+    method: 'POST',
+    path: BOOTSTRAP,
+    as: 'none',
+    body: { claim_token },
+    status: 422,
+    loc: ['body', 'claim_token'],
+  })),
+  {
+    method: 'POST',
+    path: BOOTSTRAP,
+    as: 'none',
+    body: { claimToken: 'ldk_ct_x' },
+    status: 422,
+    loc: ['body', 'claimToken'],
+    issueType: 'extra_forbidden',
+  },
+  {
+    method: 'POST',
+    path: BOOTSTRAP,
+    as: 'none',
+    body: { claim_token: 'ldk_ct_x', lease_id: 1 },
+    status: 422,
+    loc: ['body', 'lease_id'],
+    issueType: 'extra_forbidden',
+  },
+  ...[
+    '',
+    'ldk_ct_unknown',
+    `ldk_ct_${long(40, 'A')}`,
+    'ldk_pt_unknown',
+    'ldk_pat_garbage',
+    long(5000, 'A'),
+    `ldk_ct_${long(5000, 'A')}`,
+  ].map((claim_token): Row => ({ method: 'POST', path: BOOTSTRAP, as: 'none', body: { claim_token }, status: 401, detail: CLAIM_REFUSED })),
+  {
+    method: 'POST',
+    path: BOOTSTRAP,
+    as: 'none',
+    bodyOf: (fx) => ({ claim_token: fx.compute.usedClaimToken }),
+    note: 'used',
+    status: 401,
+    detail: CLAIM_REFUSED,
+  },
+  {
+    method: 'POST',
+    path: BOOTSTRAP,
+    as: 'none',
+    bodyOf: (fx) => ({ claim_token: fx.compute.releasedClaimToken }),
+    note: 'lease released',
+    status: 401,
+    detail: CLAIM_REFUSED,
+  },
+  {
+    method: 'POST',
+    path: BOOTSTRAP,
+    as: 'none',
+    bodyOf: (fx) => ({ claim_token: fx.compute.disabledClaimToken }),
+    note: 'owner disabled',
+    status: 401,
+    detail: CLAIM_REFUSED,
+  },
+  {
+    method: 'POST',
+    path: BOOTSTRAP,
+    as: 'none',
+    bodyOf: (fx) => ({ claim_token: fx.compute.usedClaimToken.toUpperCase() }),
+    note: 'used, upper-cased',
+    status: 401,
+    detail: CLAIM_REFUSED,
+  },
   // A user's credential is no claim token.
   { method: 'POST', path: BOOTSTRAP, as: 'owner', body: { claim_token: 'ldk_ct_unknown' }, status: 401, detail: CLAIM_REFUSED },
   // POST /api/compute/sessions/{lease_id}/heartbeat {active, process_token?}: the process token is the credential (route auth none)
   { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: {}, status: 422, loc: ['body', 'active'] },
   { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { process_token: 'ldk_pt_x' }, status: 422, loc: ['body', 'active'] },
-  ...[null, 'true', 'yes', 1, 0, [true]].map((active): Row => ({ method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active }, status: 422, loc: ['body', 'active'] })),
-  ...[5, ['ldk_pt_x'], true, 'ldk_pt_nul\u0000byte'].map((process_token): Row => ({ method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active: false, process_token }, status: 422, loc: ['body', 'process_token'] })),
-  { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active: false, processToken: 'ldk_pt_x' }, status: 422, loc: ['body', 'processToken'], issueType: 'extra_forbidden' },
-  { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active: false, spent_credits: 0 }, status: 422, loc: ['body', 'spent_credits'], issueType: 'extra_forbidden' },
-  ...NOT_INTEGERS.map((lease_id): Row => ({ method: 'POST', path: HEARTBEAT, as: 'sandbox', ids: { lease_id }, body: { active: false }, status: 422, loc: ['path', 'lease_id'] })),
+  ...[null, 'true', 'yes', 1, 0, [true]].map((active): Row => ({
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'sandbox',
+    body: { active },
+    status: 422,
+    loc: ['body', 'active'],
+  })),
+  ...[5, ['ldk_pt_x'], true, 'ldk_pt_nul\u0000byte'].map((process_token): Row => ({
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'sandbox',
+    body: { active: false, process_token },
+    status: 422,
+    loc: ['body', 'process_token'],
+  })),
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'sandbox',
+    body: { active: false, processToken: 'ldk_pt_x' },
+    status: 422,
+    loc: ['body', 'processToken'],
+    issueType: 'extra_forbidden',
+  },
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'sandbox',
+    body: { active: false, spent_credits: 0 },
+    status: 422,
+    loc: ['body', 'spent_credits'],
+    issueType: 'extra_forbidden',
+  },
+  ...NOT_INTEGERS.map((lease_id): Row => ({
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'sandbox',
+    ids: { lease_id },
+    body: { active: false },
+    status: 422,
+    loc: ['path', 'lease_id'],
+  })),
   // Missing or wrong process token: 401, without saying whether the lease exists.
   { method: 'POST', path: HEARTBEAT, as: 'none', body: { active: true }, status: 401 },
   { method: 'POST', path: HEARTBEAT, as: 'none', body: { active: false, process_token: '' }, status: 401 },
   { method: 'POST', path: HEARTBEAT, as: 'none', body: { active: true, process_token: `ldk_pt_${long(40, 'A')}` }, status: 401 },
-  { method: 'POST', path: HEARTBEAT, as: 'none', headers: { authorization: `Bearer ldk_pt_${long(40, 'A')}` }, body: { active: true }, status: 401 },
-  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: true, process_token: fx.compute.processToken.toUpperCase() }), note: 'upper-cased', status: 401 },
-  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: true, process_token: fx.compute.processToken.slice(0, -1) }), note: 'one character short', status: 401 },
-  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: true, process_token: fx.compute.usedClaimToken }), note: 'the claim token', status: 401 },
-  ...(['owner', 'admin', 'garbage'] as Who[]).map((as): Row => ({ method: 'POST', path: HEARTBEAT, as, body: { active: true }, status: 401 })),
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'none',
+    headers: { authorization: `Bearer ldk_pt_${long(40, 'A')}` },
+    body: { active: true },
+    status: 401,
+  },
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'none',
+    bodyOf: (fx) => ({ active: true, process_token: fx.compute.processToken.toUpperCase() }),
+    note: 'upper-cased',
+    status: 401,
+  },
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'none',
+    bodyOf: (fx) => ({ active: true, process_token: fx.compute.processToken.slice(0, -1) }),
+    note: 'one character short',
+    status: 401,
+  },
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'none',
+    bodyOf: (fx) => ({ active: true, process_token: fx.compute.usedClaimToken }),
+    note: 'the claim token',
+    status: 401,
+  },
+  ...(['owner', 'admin', 'garbage'] as Who[]).map((as): Row => ({
+    method: 'POST',
+    path: HEARTBEAT,
+    as,
+    body: { active: true },
+    status: 401,
+  })),
   // The process token opens its own lease only, and an unknown lease looks the same.
-  ...['@direct', '@released', ...NO_SUCH_IDS].map((lease_id): Row => ({ method: 'POST', path: HEARTBEAT, as: 'sandbox', ids: { lease_id }, body: { active: true }, status: 401 })),
+  ...['@direct', '@released', ...NO_SUCH_IDS].map((lease_id): Row => ({
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'sandbox',
+    ids: { lease_id },
+    body: { active: true },
+    status: 401,
+  })),
   // The right token, not active: answered, and nothing changes (active: true would refresh the idle clock).
   { method: 'POST', path: HEARTBEAT, as: 'sandbox', body: { active: false }, status: 200, contentType: /^application\/json/ },
-  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: false, process_token: fx.compute.processToken }), note: 'token in the body', status: 200, contentType: /^application\/json/ },
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'none',
+    bodyOf: (fx) => ({ active: false, process_token: fx.compute.processToken }),
+    note: 'token in the body',
+    status: 200,
+    contentType: /^application\/json/,
+  },
   // An ended lease's process token is still heard (to be told `stop`), on that lease only; nothing is refreshed.
-  { method: 'POST', path: HEARTBEAT, as: 'none', ids: { lease_id: '@ended' }, bodyOf: (fx) => ({ active: true, process_token: fx.compute.endedProcessToken }), note: 'released lease', status: 200, contentType: /^application\/json/ },
-  { method: 'POST', path: HEARTBEAT, as: 'none', bodyOf: (fx) => ({ active: true, process_token: fx.compute.endedProcessToken }), note: "another lease's token", status: 401 },
-  { method: 'POST', path: HEARTBEAT, as: 'sandbox', ids: { lease_id: '@ended' }, body: { active: true }, note: "another lease's token", status: 401 },
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'none',
+    ids: { lease_id: '@ended' },
+    bodyOf: (fx) => ({ active: true, process_token: fx.compute.endedProcessToken }),
+    note: 'released lease',
+    status: 200,
+    contentType: /^application\/json/,
+  },
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'none',
+    bodyOf: (fx) => ({ active: true, process_token: fx.compute.endedProcessToken }),
+    note: "another lease's token",
+    status: 401,
+  },
+  {
+    method: 'POST',
+    path: HEARTBEAT,
+    as: 'sandbox',
+    ids: { lease_id: '@ended' },
+    body: { active: true },
+    note: "another lease's token",
+    status: 401,
+  },
   // A process token is no user credential.
   { method: 'GET', path: LEASE, as: 'sandbox', status: 401 },
   { method: 'POST', path: TOPUP, as: 'sandbox', body: { credits: 1 }, status: 401 },
   // POST /api/admin/users/{user_id}/credits {credits, reason?}
   { method: 'POST', path: GRANT, as: 'admin', body: {}, status: 422, loc: ['body', 'credits'] },
   { method: 'POST', path: GRANT, as: 'admin', body: { reason: 'x' }, status: 422, loc: ['body', 'credits'] },
-  ...[null, 0, -1, -0.5, 0.00001, 1_000_001, 1e300, '5', true, [1]].map((credits): Row => ({ method: 'POST', path: GRANT, as: 'admin', body: { credits }, status: 422, loc: ['body', 'credits'] })),
-  ...[long(501), 5, ['x'], 'nul\u0000byte', 'lone \ud800 surrogate'].map((reason): Row => ({ method: 'POST', path: GRANT, as: 'admin', body: { credits: 1, reason }, status: 422, loc: ['body', 'reason'] })),
-  ...['kind', 'user_id', 'balance_credits', 'Credits'].map(
-    (member): Row => ({ method: 'POST', path: GRANT, as: 'admin', body: { credits: 1, [member]: 'x' }, status: 422, loc: ['body', member], issueType: 'extra_forbidden' }),
-  ),
+  ...[null, 0, -1, -0.5, 0.00001, 1_000_001, 1e300, '5', true, [1]].map((credits): Row => ({
+    method: 'POST',
+    path: GRANT,
+    as: 'admin',
+    body: { credits },
+    status: 422,
+    loc: ['body', 'credits'],
+  })),
+  ...[long(501), 5, ['x'], 'nul\u0000byte', 'lone \ud800 surrogate'].map((reason): Row => ({
+    method: 'POST',
+    path: GRANT,
+    as: 'admin',
+    body: { credits: 1, reason },
+    status: 422,
+    loc: ['body', 'reason'],
+  })),
+  ...['kind', 'user_id', 'balance_credits', 'Credits'].map((member): Row => ({
+    method: 'POST',
+    path: GRANT,
+    as: 'admin',
+    body: { credits: 1, [member]: 'x' },
+    status: 422,
+    loc: ['body', member],
+    issueType: 'extra_forbidden',
+  })),
   { method: 'POST', path: GRANT, as: 'admin', ids: { user_id: 'usr_nope' }, body: { credits: 1 }, status: 404 },
   { method: 'POST', path: GRANT, as: 'admin', ids: { user_id: long(300) }, body: { credits: 1 }, status: 404 },
   { method: 'POST', path: GRANT, as: 'admin', ids: { user_id: '%00' }, body: { credits: 1 }, status: 422, loc: ['path', 'user_id'] },
@@ -1457,8 +3133,16 @@ const REFUSED: Record<'user' | 'admin' | 'release', Who[]> = {
 /** Bad credentials: every authenticated route, then the kinds of bad token on a few routes. */
 const credentialRows: Row[] = [
   ...ROUTES.filter((r) => r.auth !== 'none').flatMap((route): Row[] => [
-    ...REFUSED[route.auth as keyof typeof REFUSED].map((as): Row => ({ method: route.method, path: route.path, as, ...validRequest(route), status: 401 })),
-    ...(route.auth === 'admin' ? [{ method: route.method, path: route.path, as: 'plain' as Who, ...validRequest(route), status: 403 }] : []),
+    ...REFUSED[route.auth as keyof typeof REFUSED].map((as): Row => ({
+      method: route.method,
+      path: route.path,
+      as,
+      ...validRequest(route),
+      status: 401,
+    })),
+    ...(route.auth === 'admin'
+      ? [{ method: route.method, path: route.path, as: 'plain' as Who, ...validRequest(route), status: 403 }]
+      : []),
   ]),
   // The release token exactly, as a bearer token: nothing near it, and no user credential.
   ...[
@@ -1472,8 +3156,23 @@ const credentialRows: Row[] = [
     'Bearer',
     `Bearer ${long(5000, 'A')}`,
   ].flatMap((authorization): Row[] => [
-    { method: 'PUT', path: RELEASE_MANIFEST, as: 'none', headers: { authorization }, body: { version: '1.2.0', files: [DESKTOP_FILE] }, status: 401 },
-    { method: 'PUT', path: RELEASE_FILE, as: 'none', ids: { version: '1.2.0' }, headers: { authorization, 'content-type': 'application/octet-stream' }, rawBody: RELEASE_BYTES, status: 401 },
+    {
+      method: 'PUT',
+      path: RELEASE_MANIFEST,
+      as: 'none',
+      headers: { authorization },
+      body: { version: '1.2.0', files: [DESKTOP_FILE] },
+      status: 401,
+    },
+    {
+      method: 'PUT',
+      path: RELEASE_FILE,
+      as: 'none',
+      ids: { version: '1.2.0' },
+      headers: { authorization, 'content-type': 'application/octet-stream' },
+      rawBody: RELEASE_BYTES,
+      status: 401,
+    },
   ]),
   ...(['disabled', 'refresh'] as Who[]).flatMap((as): Row[] => [
     { method: 'GET', path: '/api/me', as, status: 401 },
@@ -1497,9 +3196,30 @@ const credentialRows: Row[] = [
 
 /** The outbound agent registry: entries are the caller's own (another's, or none, is 404). */
 const agentRows: Row[] = [
-  { method: 'POST', path: '/api/a2a/agents', as: 'plain', body: { name: 'Peer', url: 'https://peer.example.org', enabled: true }, status: 422, loc: ['body', 'id'] },
-  { method: 'POST', path: '/api/a2a/agents', as: 'plain', body: { id: 'Not An Id!', name: 'Peer', url: 'https://peer.example.org', enabled: true }, status: 422, loc: ['body', 'id'] },
-  { method: 'POST', path: '/api/a2a/agents', as: 'plain', body: { id: 'peer', name: 'Peer', url: 'ftp://peer.example.org', enabled: true }, status: 422, loc: ['body', 'url'] },
+  {
+    method: 'POST',
+    path: '/api/a2a/agents',
+    as: 'plain',
+    body: { name: 'Peer', url: 'https://peer.example.org', enabled: true },
+    status: 422,
+    loc: ['body', 'id'],
+  },
+  {
+    method: 'POST',
+    path: '/api/a2a/agents',
+    as: 'plain',
+    body: { id: 'Not An Id!', name: 'Peer', url: 'https://peer.example.org', enabled: true },
+    status: 422,
+    loc: ['body', 'id'],
+  },
+  {
+    method: 'POST',
+    path: '/api/a2a/agents',
+    as: 'plain',
+    body: { id: 'peer', name: 'Peer', url: 'ftp://peer.example.org', enabled: true },
+    status: 422,
+    loc: ['body', 'url'],
+  },
   { method: 'GET', path: '/api/a2a/agents/{id}', as: 'plain', status: 404 },
   { method: 'PATCH', path: '/api/a2a/agents/{id}', as: 'plain', body: { name: 'Renamed' }, status: 404 },
   { method: 'DELETE', path: '/api/a2a/agents/{id}', as: 'plain', status: 404 },
@@ -1586,15 +3306,26 @@ function urlOf(row: Row): string {
 /** A short, readable title: long strings are shown by length. */
 function title(row: Row): string {
   const shorten = (value: unknown): unknown =>
-    typeof value === 'string' && value.length > 24 ? `<${value.length} chars>` : Array.isArray(value) ? value.map(shorten) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)])) : value;
-  const path = row.path.replace(/\{([^}]+)\}/g, (m, name: string) => (row.ids?.[name] ? (row.ids[name].length > 24 ? `<${row.ids[name].length} chars>` : row.ids[name]) : m));
+    typeof value === 'string' && value.length > 24
+      ? `<${value.length} chars>`
+      : Array.isArray(value)
+        ? value.map(shorten)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)]))
+          : value;
+  const path = row.path.replace(/\{([^}]+)\}/g, (m, name: string) =>
+    row.ids?.[name] ? (row.ids[name].length > 24 ? `<${row.ids[name].length} chars>` : row.ids[name]) : m,
+  );
   const parts = [`${row.method} ${path}${row.searchOf ? '?<signed link>' : row.search ? `?${row.search}` : ''}`, `as ${row.as}`];
   if (row.note) parts.push(`(${row.note})`);
   if (row.query) parts.push(`query ${JSON.stringify(shorten(row.query))}`);
   if (row.headers?.authorization) parts.push(`authorization ${JSON.stringify(shorten(row.headers.authorization))}`);
   if (row.headers?.['content-type']) parts.push(`content-type ${row.headers['content-type']}`);
   const part = (v: string | Blob) => (typeof v === 'string' ? shorten(v) : `<file ${v.size} bytes>`);
-  if (row.form) parts.push(`form ${JSON.stringify(Object.fromEntries(Object.entries(row.form).map(([k, v]) => [k, Array.isArray(v) ? v.map(part) : part(v)])))}`);
+  if (row.form)
+    parts.push(
+      `form ${JSON.stringify(Object.fromEntries(Object.entries(row.form).map(([k, v]) => [k, Array.isArray(v) ? v.map(part) : part(v)])))}`,
+    );
   else if (row.rawBody !== undefined) parts.push(`raw ${row.rawBody}`);
   else if (row.bodyOf) parts.push('body <from fixtures>');
   else if (row.body !== undefined) parts.push(`body ${JSON.stringify(shorten(row.body))}`);
@@ -1719,9 +3450,13 @@ describe('validation table', () => {
 
   test('every route that takes input (body, query or path) has rows in the table', () => {
     // Stream routes read their own input: path parameters, a query, or a body they consume.
-    const takesInput = ROUTES.filter((r) => (r.kind !== 'stream' ? Object.keys(r.variables).length > 0 : r.path.includes('{') || !!r.consumes));
+    const takesInput = ROUTES.filter((r) =>
+      r.kind !== 'stream' ? Object.keys(r.variables).length > 0 : r.path.includes('{') || !!r.consumes,
+    );
     expect(takesInput.length).toBeGreaterThan(0);
-    const missing = takesInput.filter((r) => !ROWS.some((row) => row.method === r.method && row.path === r.path && row.status !== 401 && row.status !== 403));
+    const missing = takesInput.filter(
+      (r) => !ROWS.some((row) => row.method === r.method && row.path === r.path && row.status !== 401 && row.status !== 403),
+    );
     expect(missing.map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
 });
@@ -1785,10 +3520,16 @@ describe('outside the route table', () => {
     ['POST', '/admin/api/public/app/desktop/update/latest.yml', ['GET']],
   ] as const)('%s %s (wrong method) → 405 with allow', async (method, path, allowed) => {
     const before = await snapshot();
-    const reply = await send(t, `${method} ${path}`, method, path, { token: t.adminToken, body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' } });
+    const reply = await send(t, `${method} ${path}`, method, path, {
+      token: t.adminToken,
+      body: method === 'GET' || method === 'DELETE' ? undefined : { name: 'x' },
+    });
     expectNoStack(reply);
     expectErrorShape(reply, { status: 405 });
-    const allow = (reply.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    const allow = (reply.headers.get('allow') ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
     expect([...allow].sort()).toEqual([...allowed].sort());
     expect(await snapshot()).toEqual(before);
   });
@@ -1816,11 +3557,27 @@ describe('release publishing on a server without RELEASE_TOKEN', () => {
     ...(['none', 'garbage', 'admin', 'release'] as Who[]).flatMap((as): Row[] => [
       { method: 'PUT', path: RELEASE_MANIFEST, as, body: { version: '1.2.0', files: [DESKTOP_FILE] }, status: 403, detail: DISABLED },
       { method: 'PUT', path: RELEASE_MANIFEST, as, body: {}, status: 403, detail: DISABLED },
-      { method: 'PUT', path: RELEASE_MANIFEST, as, ids: { product: 'mobile' }, body: { version: '1.2.0', files: [DESKTOP_FILE] }, status: 403, detail: DISABLED },
+      {
+        method: 'PUT',
+        path: RELEASE_MANIFEST,
+        as,
+        ids: { product: 'mobile' },
+        body: { version: '1.2.0', files: [DESKTOP_FILE] },
+        status: 403,
+        detail: DISABLED,
+      },
       { method: 'PUT', path: RELEASE_FILE, as, ids: { version: '1.2.0' }, ...BINARY, status: 403, detail: DISABLED },
       { method: 'PUT', path: RELEASE_FILE, as, ids: { version: 'v1' }, ...BINARY, status: 403, detail: DISABLED },
     ]),
-    { method: 'PUT', path: RELEASE_MANIFEST, as: 'none', headers: { authorization: 'Bearer ' }, body: { version: '1.2.0', files: [DESKTOP_FILE] }, status: 403, detail: DISABLED },
+    {
+      method: 'PUT',
+      path: RELEASE_MANIFEST,
+      as: 'none',
+      headers: { authorization: 'Bearer ' },
+      body: { version: '1.2.0', files: [DESKTOP_FILE] },
+      status: 403,
+      detail: DISABLED,
+    },
     { method: 'GET', path: APP_MANIFEST, as: 'none', note: 'nothing published', status: 204 },
     { method: 'GET', path: FEED, as: 'none', note: 'nothing published', status: 404 },
     { method: 'GET', path: FEED, as: 'none', ids: { feed: 'latest.yml' }, note: 'nothing published', status: 404 },
@@ -1871,11 +3628,28 @@ test('no response body in this file carries a stack trace, a source path or node
 describe('compute answers beyond the table', () => {
   test('a claim token that opens nothing gets one answer, whatever the reason (unknown, used, of a released lease, of a disabled user)', async () => {
     const before = await snapshot();
-    const tokens = ['ldk_ct_unknown', `ldk_ct_${long(40, 'A')}`, f.compute.usedClaimToken, f.compute.releasedClaimToken, f.compute.disabledClaimToken];
+    const tokens = [
+      'ldk_ct_unknown',
+      `ldk_ct_${long(40, 'A')}`,
+      f.compute.usedClaimToken,
+      f.compute.releasedClaimToken,
+      f.compute.disabledClaimToken,
+    ];
     const replies = [];
-    for (const claim_token of tokens) replies.push(await send(t, 'POST /api/compute/bootstrap (refused)', 'POST', '/api/compute/bootstrap', { body: { claim_token } }));
-    const shapes = replies.map((r) => ({ status: r.status, text: r.text, authenticate: r.headers.get('www-authenticate'), type: r.headers.get('content-type') }));
-    expect(shapes[0]).toEqual({ status: 401, text: JSON.stringify({ detail: CLAIM_REFUSED }), authenticate: expect.stringMatching(/^Bearer/), type: expect.stringMatching(/^application\/json/) });
+    for (const claim_token of tokens)
+      replies.push(await send(t, 'POST /api/compute/bootstrap (refused)', 'POST', '/api/compute/bootstrap', { body: { claim_token } }));
+    const shapes = replies.map((r) => ({
+      status: r.status,
+      text: r.text,
+      authenticate: r.headers.get('www-authenticate'),
+      type: r.headers.get('content-type'),
+    }));
+    expect(shapes[0]).toEqual({
+      status: 401,
+      text: JSON.stringify({ detail: CLAIM_REFUSED }),
+      authenticate: expect.stringMatching(/^Bearer/),
+      type: expect.stringMatching(/^application\/json/),
+    });
     for (const shape of shapes) expect(shape).toEqual(shapes[0]);
     expect(await snapshot()).toEqual(before);
   });
@@ -1890,7 +3664,8 @@ describe('compute answers beyond the table', () => {
     const reply = await send(t, 'POST /api/compute/plans (at the limits)', 'POST', '/api/compute/plans', { token: user.token, body });
     expectNoStack(reply);
     // On another status the diff prints the body received.
-    if (![201, 422].includes(reply.status)) expect({ status: reply.status, body: reply.body }).toEqual({ status: '201 or 422', body: expect.anything() });
+    if (![201, 422].includes(reply.status))
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: '201 or 422', body: expect.anything() });
     if (reply.status === 422) expect(reply.body.detail[0].loc.slice(0, 2)).toEqual(['body', 'inputs']);
   });
 });

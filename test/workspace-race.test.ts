@@ -70,7 +70,13 @@ describeSandbox('file tools against code that swaps a directory for a link', () 
     let written = 0;
     // Ten names written over and over: the workspace stays small (each write measures it), so each write costs the same.
     for (let i = 0; i < WRITES; i++) {
-      if (await workspaces.writeFile(workspace, `outputs/d/f${i % 10}`, 'x').then(() => true, () => false)) written++;
+      if (
+        await workspaces.writeFile(workspace, `outputs/d/f${i % 10}`, 'x').then(
+          () => true,
+          () => false,
+        )
+      )
+        written++;
       if (i % 10 !== 0) continue;
       const read = await workspaces.readFile(workspace, 'outputs/d/secret.txt').catch(() => undefined);
       if (read?.content === SECRET) leaks.push('read_file answered the outside file');
@@ -79,7 +85,12 @@ describeSandbox('file tools against code that swaps a directory for a link', () 
       const output = await workspaces.readOutput(workspace, 'd/secret.txt', 1024).catch(() => undefined);
       if (output?.bytes.toString() === SECRET) leaks.push('an artifact read the outside file');
       const copy = path.join(parent, 'copies', String(i));
-      if (await workspaces.copyOutput(workspace, 'd/secret.txt', copy).then(() => true, () => false)) {
+      if (
+        await workspaces.copyOutput(workspace, 'd/secret.txt', copy).then(
+          () => true,
+          () => false,
+        )
+      ) {
         if (fs.readFileSync(copy, 'utf8') === SECRET) leaks.push('an artifact copy took the outside file');
       }
       await workspaces.remove(workspace, 'outputs/d/secret.txt').catch(() => undefined);

@@ -20,7 +20,9 @@ import { startTestApp, TestApp } from './support/app';
 const BWRAP_PRESENT = fs.existsSync('/usr/bin/bwrap');
 const REQUIRED = process.env.LABDESK_SANDBOX_TESTS === 'required';
 if (!BWRAP_PRESENT && !REQUIRED) {
-  process.stdout.write('\nworkspace tests skipped: bubblewrap is not installed (apt-get install bubblewrap; LABDESK_SANDBOX_TESTS=required makes this a failure)\n');
+  process.stdout.write(
+    '\nworkspace tests skipped: bubblewrap is not installed (apt-get install bubblewrap; LABDESK_SANDBOX_TESTS=required makes this a failure)\n',
+  );
 }
 const describeSandbox = BWRAP_PRESENT || REQUIRED ? describe : describe.skip;
 
@@ -68,7 +70,12 @@ test('a sandbox that was never checked refuses to run code (never unisolated)', 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 test('the settings are validated at start; the workspaces default to DATA_DIR/workspaces', () => {
-  expect(loadConfig({ DATA_DIR: '/srv/labdesk' }).agent).toMatchObject({ rootDir: '/srv/labdesk/workspaces', networkAllowed: false, concurrency: 4, sandboxUid: 65534 });
+  expect(loadConfig({ DATA_DIR: '/srv/labdesk' }).agent).toMatchObject({
+    rootDir: '/srv/labdesk/workspaces',
+    networkAllowed: false,
+    concurrency: 4,
+    sandboxUid: 65534,
+  });
   const bad = () =>
     loadConfig({
       AGENT_WORKSPACE_DIR: 'relative/dir',
@@ -96,9 +103,14 @@ test('a workspace root that cannot be made leaves code execution unavailable, wi
   const config = loadConfig({ DATA_DIR: ROOT_PARENT, ...ENV, AGENT_WORKSPACE_DIR: path.join(file, 'workspaces') }).agent;
   const broken = new Workspaces(config, new Sandbox(config, quiet));
   expect(await broken.checkSandbox()).toBe(false);
-  expect(broken.sandbox.unavailable).toMatch(/^code execution is unavailable: (AGENT_WORKSPACE_DIR cannot be prepared|bubblewrap \(bwrap\) is not installed)/);
+  expect(broken.sandbox.unavailable).toMatch(
+    /^code execution is unavailable: (AGENT_WORKSPACE_DIR cannot be prepared|bubblewrap \(bwrap\) is not installed)/,
+  );
   await expect(broken.run({ workspace: ctx(), language: 'shell', code: 'echo hi' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-  await expect(broken.readFile(ctx(), 'notes.txt')).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'the workspace cannot be prepared (ENOTDIR under AGENT_WORKSPACE_DIR)' });
+  await expect(broken.readFile(ctx(), 'notes.txt')).rejects.toMatchObject({
+    code: 'UNAVAILABLE',
+    message: 'the workspace cannot be prepared (ENOTDIR under AGENT_WORKSPACE_DIR)',
+  });
 });
 
 describeSandbox('agent workspace (bubblewrap)', () => {
@@ -115,20 +127,24 @@ describeSandbox('agent workspace (bubblewrap)', () => {
   const sandboxProcesses = () => {
     const uid = workspaces.sandbox.switchTo?.uid;
     if (uid === undefined) return [];
-    return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
-      try {
-        const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-        // A zombie is dead already: it waits for the host's init to reap it.
-        return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status) && !/^State:\s+Z/m.test(status);
-      } catch {
-        return false;
-      }
-    });
+    return fs
+      .readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+          // A zombie is dead already: it waits for the host's init to reap it.
+          return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status) && !/^State:\s+Z/m.test(status);
+        } catch {
+          return false;
+        }
+      });
   };
 
   /** The sandbox user's live processes once the kernel has finished killing them (SIGKILL is delivered, exit takes a moment). */
   const processesLeft = async () => {
-    for (let attempt = 0; attempt < 100 && sandboxProcesses().length > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let attempt = 0; attempt < 100 && sandboxProcesses().length > 0; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     return sandboxProcesses();
   };
 
@@ -144,7 +160,9 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       const unreachable = new Workspaces(config, new Sandbox(config, quiet));
       expect(await unreachable.checkSandbox()).toBe(false);
       expect(unreachable.sandbox.unavailable).toContain('needs search permission on every directory above AGENT_WORKSPACE_DIR');
-      await expect(unreachable.run({ workspace: ctx(), language: 'shell', code: 'echo hi' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(unreachable.run({ workspace: ctx(), language: 'shell', code: 'echo hi' })).rejects.toMatchObject({
+        code: 'UNAVAILABLE',
+      });
     } finally {
       fs.rmSync(closed, { recursive: true, force: true });
     }
@@ -153,20 +171,35 @@ describeSandbox('agent workspace (bubblewrap)', () => {
   describe('running code', () => {
     test('python and shell answer their output and exit code', async () => {
       const workspace = ctx();
-      const python = await workspaces.run({ workspace, language: 'python', code: 'import sys\nprint("hello", 6 * 7)\nprint("oops", file=sys.stderr)\nsys.exit(3)' });
-      expect(python).toMatchObject({ exitCode: 3, signal: null, timedOut: false, stdout: 'hello 42\n', stderr: 'oops\n', truncated: false });
+      const python = await workspaces.run({
+        workspace,
+        language: 'python',
+        code: 'import sys\nprint("hello", 6 * 7)\nprint("oops", file=sys.stderr)\nsys.exit(3)',
+      });
+      expect(python).toMatchObject({
+        exitCode: 3,
+        signal: null,
+        timedOut: false,
+        stdout: 'hello 42\n',
+        stderr: 'oops\n',
+        truncated: false,
+      });
       const shell = await workspaces.run({ workspace, language: 'shell', code: 'echo "$((6 * 7))"; pwd; echo "$HOME"; exit 0' });
       expect(shell).toMatchObject({ exitCode: 0, stdout: '42\n/workspace\n/workspace\n', stderr: '' });
     });
 
-    test('a syntax error is the interpreter\'s exit and message', async () => {
+    test("a syntax error is the interpreter's exit and message", async () => {
       const run = await workspaces.run({ workspace: ctx(), language: 'python', code: 'def broken(:\n  pass' });
       expect(run.exitCode).toBe(1);
       expect(run.stderr).toContain('SyntaxError');
     });
 
     test('stdin is closed: a read meets end of input at once', async () => {
-      const python = await workspaces.run({ workspace: ctx(), language: 'python', code: 'try:\n  input()\nexcept EOFError:\n  print("eof")' });
+      const python = await workspaces.run({
+        workspace: ctx(),
+        language: 'python',
+        code: 'try:\n  input()\nexcept EOFError:\n  print("eof")',
+      });
       expect(python.stdout).toBe('eof\n');
       const shell = await workspaces.run({ workspace: ctx(), language: 'shell', code: 'read line; echo "read=$?"' });
       expect(shell.stdout).toBe('read=1\n');
@@ -174,32 +207,57 @@ describeSandbox('agent workspace (bubblewrap)', () => {
 
     test('a bad request is refused before anything runs (422)', async () => {
       const workspace = ctx();
-      await expect(workspaces.run({ workspace, language: 'ruby' as never, code: 'puts 1' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.run({ workspace, language: 'ruby' as never, code: 'puts 1' })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
       await expect(workspaces.run({ workspace, language: 'shell', code: '' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-      await expect(workspaces.run({ workspace, language: 'shell', code: 'true', timeoutSeconds: 100000 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-      await expect(workspaces.run({ workspace: '../etc', language: 'shell', code: 'true' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.run({ workspace, language: 'shell', code: 'true', timeoutSeconds: 100000 })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
+      await expect(workspaces.run({ workspace: '../etc', language: 'shell', code: 'true' })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
       // The operator did not allow the network here.
-      await expect(workspaces.run({ workspace, language: 'shell', code: 'true', network: true })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.run({ workspace, language: 'shell', code: 'true', network: true })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
     });
   });
 
   describe('isolation', () => {
-    test('the code sees none of the service\'s environment', async () => {
+    test("the code sees none of the service's environment", async () => {
       const run = await workspaces.run({ workspace: ctx(), language: 'shell', code: 'env | cut -d= -f1 | sort' });
       expect(process.env[SECRET_NAME]).toBe(SECRET);
-      expect(run.stdout.trim().split('\n')).toEqual(['HOME', 'LANG', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONPATH', 'PYTHONUNBUFFERED', 'SHLVL', 'TMPDIR', '_'].sort());
-      const python = await workspaces.run({ workspace: ctx(), language: 'python', code: `import os\nprint(os.environ.get("${SECRET_NAME}"), os.environ.get("DATABASE_URL"))` });
+      expect(run.stdout.trim().split('\n')).toEqual(
+        ['HOME', 'LANG', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONPATH', 'PYTHONUNBUFFERED', 'SHLVL', 'TMPDIR', '_'].sort(),
+      );
+      const python = await workspaces.run({
+        workspace: ctx(),
+        language: 'python',
+        code: `import os\nprint(os.environ.get("${SECRET_NAME}"), os.environ.get("DATABASE_URL"))`,
+      });
       expect(python.stdout).toBe('None None\n');
     });
 
-    test('no file outside the workspace can be read: the test\'s own file, /etc/shadow, /root, the service\'s data', async () => {
+    test("no file outside the workspace can be read: the test's own file, /etc/shadow, /root, the service's data", async () => {
       const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-outside-')), 'secret.txt');
       fs.writeFileSync(outside, SECRET, { mode: 0o644 });
       fs.chmodSync(path.dirname(outside), 0o755);
       const other = ctx();
       await workspaces.writeFile(other, 'theirs.txt', SECRET);
-      const targets = [outside, '/etc/shadow', '/etc/passwd', '/root', '/work', process.cwd(), t.app.services.config.dataDir, path.join(WORKSPACE_ROOT, other, 'theirs.txt')];
-      const code = targets.map((target) => `if cat "${target}" >/dev/null 2>&1 || ls "${target}" >/dev/null 2>&1; then echo "reached ${target}"; fi`).join('\n');
+      const targets = [
+        outside,
+        '/etc/shadow',
+        '/etc/passwd',
+        '/root',
+        '/work',
+        process.cwd(),
+        t.app.services.config.dataDir,
+        path.join(WORKSPACE_ROOT, other, 'theirs.txt'),
+      ];
+      const code = targets
+        .map((target) => `if cat "${target}" >/dev/null 2>&1 || ls "${target}" >/dev/null 2>&1; then echo "reached ${target}"; fi`)
+        .join('\n');
       const run = await workspaces.run({ workspace: ctx(), language: 'shell', code: `${code}\ncat /proc/*/environ; ls /; ls /etc` });
       expect(run.stdout).not.toContain('reached');
       expect(run.stdout).not.toContain(SECRET);
@@ -247,7 +305,7 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       }
     });
 
-    test('with the network allowed (AGENT_SANDBOX_NETWORK=allow) the code shares the host\'s network, loopback included', async () => {
+    test("with the network allowed (AGENT_SANDBOX_NETWORK=allow) the code shares the host's network, loopback included", async () => {
       const open = await startTestApp({ ...ENV, AGENT_SANDBOX_NETWORK: 'allow' }, { sameDatabaseAs: t });
       const server = net.createServer((socket) => socket.end('hello from the host'));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -268,13 +326,23 @@ describeSandbox('agent workspace (bubblewrap)', () => {
 
   describe('limits', () => {
     test('an endless loop is killed at its time-out, with everything it started', async () => {
-      const run = await workspaces.run({ workspace: ctx(), language: 'shell', code: 'sleep 1000 & while true; do :; done', timeoutSeconds: 1 });
+      const run = await workspaces.run({
+        workspace: ctx(),
+        language: 'shell',
+        code: 'sleep 1000 & while true; do :; done',
+        timeoutSeconds: 1,
+      });
       expect(run).toMatchObject({ timedOut: true, signal: 'SIGKILL', exitCode: null });
       expect(await processesLeft()).toEqual([]);
     });
 
     test('a print flood is cut to the kept bytes and the rest counted', async () => {
-      const run = await workspaces.run({ workspace: ctx(), language: 'python', code: 'while True:\n  print("x" * 1000)', timeoutSeconds: 2 });
+      const run = await workspaces.run({
+        workspace: ctx(),
+        language: 'python',
+        code: 'while True:\n  print("x" * 1000)',
+        timeoutSeconds: 2,
+      });
       expect(run.timedOut).toBe(true);
       expect(run.truncated).toBe(true);
       expect(Buffer.byteLength(run.stdout)).toBeLessThan(4096 + 100);
@@ -284,12 +352,21 @@ describeSandbox('agent workspace (bubblewrap)', () => {
     });
 
     test('allocating beyond the memory limit fails inside the code', async () => {
-      const run = await workspaces.run({ workspace: ctx(), language: 'python', code: 'try:\n  b = bytearray(512 * 1024 * 1024)\n  print("allocated")\nexcept MemoryError:\n  print("MemoryError")' });
+      const run = await workspaces.run({
+        workspace: ctx(),
+        language: 'python',
+        code: 'try:\n  b = bytearray(512 * 1024 * 1024)\n  print("allocated")\nexcept MemoryError:\n  print("MemoryError")',
+      });
       expect(run.stdout).toBe('MemoryError\n');
     });
 
     test('a fork bomb is contained by the process limit; the host is fine afterwards', async () => {
-      const run = await workspaces.run({ workspace: ctx(), language: 'shell', code: 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', timeoutSeconds: 4 });
+      const run = await workspaces.run({
+        workspace: ctx(),
+        language: 'shell',
+        code: 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived',
+        timeoutSeconds: 4,
+      });
       expect(run.stdout + run.stderr).toMatch(/fork|Resource temporarily unavailable/i);
       expect(await processesLeft()).toEqual([]);
       const counted = await workspaces.run({
@@ -324,9 +401,12 @@ describeSandbox('agent workspace (bubblewrap)', () => {
 
     test('one cgroup per sandbox (issue 21): four processes of 150 MiB cannot all hold their memory in a sandbox of 256 MiB', async () => {
       const cgroupsHere = process.getuid?.() === 0 && fs.existsSync('/sys/fs/cgroup/memory') && fs.existsSync('/sys/fs/cgroup/pids');
-      if (!cgroupsHere && !REQUIRED) return void process.stdout.write('not run: needs root and the cgroup v1 memory and pids controllers\n');
+      if (!cgroupsHere && !REQUIRED)
+        return void process.stdout.write('not run: needs root and the cgroup v1 memory and pids controllers\n');
       expect(workspaces.sandbox.cgroupsEnabled).toBe(true);
-      expect(workspaces.sandbox.limitsDescription).toBe(`one cgroup per sandbox: ${256 * MiB} bytes of memory and 32 processes for all its processes`);
+      expect(workspaces.sandbox.limitsDescription).toBe(
+        `one cgroup per sandbox: ${256 * MiB} bytes of memory and 32 processes for all its processes`,
+      );
       const run = await workspaces.run({ workspace: ctx(), language: 'python', code: FOUR_HOLDERS, timeoutSeconds: 20 });
       const statuses = run.stdout.trim().split(' ').map(Number);
       expect(statuses).toHaveLength(4);
@@ -342,7 +422,9 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       const perProcess = new Workspaces(config, new Sandbox(config, quiet));
       expect(await perProcess.checkSandbox()).toBe(true);
       expect(perProcess.sandbox.cgroupsEnabled).toBe(false);
-      expect(perProcess.sandbox.limitsDescription).toBe(`per-process limits only (AGENT_SANDBOX_CGROUPS=off): a sandbox may use up to 32 × ${256 * MiB} bytes of address space`);
+      expect(perProcess.sandbox.limitsDescription).toBe(
+        `per-process limits only (AGENT_SANDBOX_CGROUPS=off): a sandbox may use up to 32 × ${256 * MiB} bytes of address space`,
+      );
       const run = await perProcess.run({ workspace: ctx(), language: 'python', code: FOUR_HOLDERS, timeoutSeconds: 20 });
       expect(run.stdout).toBe('0 0 0 0\n');
       expect(await processesLeft()).toEqual([]);
@@ -358,7 +440,11 @@ describeSandbox('agent workspace (bubblewrap)', () => {
     test('over the workspace cap, runs and writes are refused until files are removed', async () => {
       const workspace = ctx();
       // Three files of 7 MiB: each under the file limit, together over the 20 MiB cap.
-      const fill = await workspaces.run({ workspace, language: 'shell', code: 'for i in 1 2 3; do head -c 7340032 /dev/zero > fill$i.bin; done' });
+      const fill = await workspaces.run({
+        workspace,
+        language: 'shell',
+        code: 'for i in 1 2 3; do head -c 7340032 /dev/zero > fill$i.bin; done',
+      });
       expect(fill.usage).toMatchObject({ overQuota: true });
       await expect(workspaces.run({ workspace, language: 'shell', code: 'true' })).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
       await expect(workspaces.writeFile(workspace, 'more.txt', 'x')).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
@@ -369,7 +455,12 @@ describeSandbox('agent workspace (bubblewrap)', () => {
 
     test('a run that keeps writing files under the file limit is killed once the workspace is over its cap', async () => {
       const workspace = ctx();
-      const run = await workspaces.run({ workspace, language: 'shell', code: 'i=0; while true; do head -c 1048576 /dev/zero > f$i.bin; i=$((i+1)); sleep 0.05; done', timeoutSeconds: 120 });
+      const run = await workspaces.run({
+        workspace,
+        language: 'shell',
+        code: 'i=0; while true; do head -c 1048576 /dev/zero > f$i.bin; i=$((i+1)); sleep 0.05; done',
+        timeoutSeconds: 120,
+      });
       expect(run).toMatchObject({ diskExceeded: true, timedOut: false, signal: 'SIGKILL', usage: { overQuota: true } });
       await expect(workspaces.run({ workspace, language: 'shell', code: 'true' })).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     });
@@ -383,7 +474,10 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       await expect(jobs.start({ workspace: elsewhere, language: 'shell', code: 'true' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
       expect(await t.sql(`select id from agent_workspace_jobs where context_id = $1`, [elsewhere])).toEqual([]);
       expect((await workspaces.list(elsewhere, 'jobs')).entries).toEqual([]);
-      await waitForJobs(workspace, started.map((job) => job.id));
+      await waitForJobs(
+        workspace,
+        started.map((job) => job.id),
+      );
       expect((await workspaces.run({ workspace, language: 'shell', code: 'echo free' })).stdout).toBe('free\n');
     });
   });
@@ -393,24 +487,44 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       const workspace = ctx();
       await workspaces.writeFile(workspace, 'data/notes.txt', 'hello workspace');
       await workspaces.writeFile(workspace, 'data/raw.bin', Buffer.from([0, 1, 2, 255]));
-      expect(await workspaces.readFile(workspace, 'data/notes.txt')).toMatchObject({ content: 'hello workspace', size: 15, truncated: false });
-      expect(await workspaces.readFile(workspace, 'data/notes.txt', { maxBytes: 5, offset: 6 })).toMatchObject({ content: 'works', truncated: true });
+      expect(await workspaces.readFile(workspace, 'data/notes.txt')).toMatchObject({
+        content: 'hello workspace',
+        size: 15,
+        truncated: false,
+      });
+      expect(await workspaces.readFile(workspace, 'data/notes.txt', { maxBytes: 5, offset: 6 })).toMatchObject({
+        content: 'works',
+        truncated: true,
+      });
       expect(await workspaces.readFile(workspace, 'data/raw.bin', { encoding: 'base64' })).toMatchObject({ content: 'AAEC/w==' });
       expect((await workspaces.list(workspace)).entries).toEqual([
         { name: 'data', type: 'directory', size: 0 },
         { name: 'outputs', type: 'directory', size: 0 },
       ]);
-      expect((await workspaces.list(workspace, 'data')).entries.map((entry) => [entry.name, entry.size])).toEqual([['notes.txt', 15], ['raw.bin', 4]]);
+      expect((await workspaces.list(workspace, 'data')).entries.map((entry) => [entry.name, entry.size])).toEqual([
+        ['notes.txt', 15],
+        ['raw.bin', 4],
+      ]);
       // The code can change what the tools wrote, and the tools read what the code wrote.
-      const run = await workspaces.run({ workspace, language: 'shell', code: 'cat data/notes.txt; echo " and more" >> data/notes.txt; echo made > made.txt' });
+      const run = await workspaces.run({
+        workspace,
+        language: 'shell',
+        code: 'cat data/notes.txt; echo " and more" >> data/notes.txt; echo made > made.txt',
+      });
       expect(run).toMatchObject({ exitCode: 0, stdout: 'hello workspace' });
       expect((await workspaces.readFile(workspace, 'data/notes.txt')).content).toBe('hello workspace and more\n');
       expect((await workspaces.readFile(workspace, 'made.txt')).content).toBe('made\n');
       await expect(workspaces.readFile(workspace, 'missing.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' });
       await expect(workspaces.readFile(workspace, 'data')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-      await expect(workspaces.readFile(workspace, 'data/notes.txt', { maxBytes: 2 * MiB })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-      await expect(workspaces.readFile(workspace, 'data/notes.txt', { encoding: 'hex' as never })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-      await expect(workspaces.writeFile(workspace, 'data/n.txt', { not: 'text' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(workspaces.readFile(workspace, 'data/notes.txt', { maxBytes: 2 * MiB })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
+      await expect(workspaces.readFile(workspace, 'data/notes.txt', { encoding: 'hex' as never })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
+      await expect(workspaces.writeFile(workspace, 'data/n.txt', { not: 'text' } as never)).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
       await expect(workspaces.readFile(workspace, 'data/notes.txt/below')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(workspaces.writeFile(workspace, 'made.txt/below', 'x')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(workspaces.list(workspace, 'missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -422,7 +536,9 @@ describeSandbox('agent workspace (bubblewrap)', () => {
 
     test('size caps: a file over AGENT_SANDBOX_MAX_FILE_BYTES is refused (413), nothing written', async () => {
       const workspace = ctx();
-      await expect(workspaces.writeFile(workspace, 'big.bin', Buffer.alloc(8 * MiB + 1))).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+      await expect(workspaces.writeFile(workspace, 'big.bin', Buffer.alloc(8 * MiB + 1))).rejects.toMatchObject({
+        code: 'PAYLOAD_TOO_LARGE',
+      });
       expect((await workspaces.list(workspace)).entries.map((entry) => entry.name)).toEqual(['outputs']);
     });
 
@@ -495,14 +611,22 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       const workspace = ctx();
       const second = await startTestApp(ENV, { sameDatabaseAs: t });
       try {
-        const started = await jobs.start({ workspace, language: 'python', code: 'import time\nprint("step 1")\ntime.sleep(1)\nprint("step 2")' });
+        const started = await jobs.start({
+          workspace,
+          language: 'python',
+          code: 'import time\nprint("step 1")\ntime.sleep(1)\nprint("step 2")',
+        });
         expect(started).toMatchObject({ state: 'running', exitCode: null, logPath: `jobs/${started.id}.log` });
         const seen = await second.app.services.agent.jobs.check(workspace, started.id);
         expect(seen.id).toBe(started.id);
         expect((await jobs.running(workspace)).map((job) => job.id)).toEqual([started.id]);
         const [finished] = await waitForJobs(workspace, [started.id]);
         expect(finished).toMatchObject({ state: 'succeeded', exitCode: 0, outputTail: 'step 1\nstep 2\n' });
-        expect(await second.app.services.agent.jobs.check(workspace, started.id)).toMatchObject({ state: 'succeeded', exitCode: 0, outputTail: 'step 1\nstep 2\n' });
+        expect(await second.app.services.agent.jobs.check(workspace, started.id)).toMatchObject({
+          state: 'succeeded',
+          exitCode: 0,
+          outputTail: 'step 1\nstep 2\n',
+        });
         expect(await second.app.services.agent.jobs.running(workspace)).toEqual([]);
         expect((await workspaces.readFile(workspace, started.logPath)).content).toBe('step 1\nstep 2\n');
       } finally {
@@ -515,15 +639,24 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       const second = await startTestApp({ ...ENV, AGENT_SANDBOX_CONCURRENCY: '4' }, { sameDatabaseAs: t });
       try {
         // Started at once from both instances: the count and the insert are one step under the workspace's lock.
-        const attempts = await Promise.allSettled([jobs, second.app.services.agent.jobs, jobs, second.app.services.agent.jobs].map((on) => on.start({ workspace, language: 'shell', code: 'sleep 1' })));
-        const started = attempts.filter((attempt) => attempt.status === 'fulfilled').map((attempt) => (attempt as PromiseFulfilledResult<JobStatus>).value);
-        const refused = attempts.filter((attempt) => attempt.status === 'rejected').map((attempt) => (attempt as PromiseRejectedResult).reason);
+        const attempts = await Promise.allSettled(
+          [jobs, second.app.services.agent.jobs, jobs, second.app.services.agent.jobs].map((on) =>
+            on.start({ workspace, language: 'shell', code: 'sleep 1' }),
+          ),
+        );
+        const started = attempts
+          .filter((attempt) => attempt.status === 'fulfilled')
+          .map((attempt) => (attempt as PromiseFulfilledResult<JobStatus>).value);
+        const refused = attempts
+          .filter((attempt) => attempt.status === 'rejected')
+          .map((attempt) => (attempt as PromiseRejectedResult).reason);
         expect(started).toHaveLength(3);
         expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT' })]);
         const [{ rows }] = await t.sql(`select count(*)::int as rows from agent_workspace_jobs where context_id = $1`, [workspace]);
         expect(rows).toBe(3);
         // Once they are over, the workspace may start jobs again.
-        for (let attempt = 0; attempt < 200 && (await jobs.running(workspace)).length > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+        for (let attempt = 0; attempt < 200 && (await jobs.running(workspace)).length > 0; attempt++)
+          await new Promise((resolve) => setTimeout(resolve, 50));
         expect(await jobs.running(workspace)).toEqual([]);
         const again = await jobs.start({ workspace, language: 'shell', code: 'true' });
         expect((await waitForJobs(workspace, [again.id]))[0].state).toBe('succeeded');
@@ -548,13 +681,16 @@ describeSandbox('agent workspace (bubblewrap)', () => {
     test('a job whose process is killed from outside is failed', async () => {
       const workspace = ctx();
       const started = await jobs.start({ workspace, language: 'shell', code: 'echo started; sleep 60' });
-      for (let attempt = 0; attempt < 200 && (await jobs.check(workspace, started.id)).outputTail === ''; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let attempt = 0; attempt < 200 && (await jobs.check(workspace, started.id)).outputTail === ''; attempt++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       const workspaceDir = path.join(WORKSPACE_ROOT, workspace);
       // The code's shell: bubblewrap (our child) → the sandbox's init → bash.
       const bwrap = childProcessesOf(process.pid).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(workspaceDir));
       let shell: number | undefined;
       for (let attempt = 0; attempt < 100 && shell === undefined; attempt++) {
-        shell = childProcessesOf(bwrap!).flatMap(childProcessesOf).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/bash'));
+        shell = childProcessesOf(bwrap!)
+          .flatMap(childProcessesOf)
+          .find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/bash'));
         if (shell === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(shell).toBeDefined();
@@ -604,7 +740,8 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       });
       const observer = new WorkspaceJobs(workspaces, t.app.services.orm, quiet, { heartbeatSeconds: 1, lostAfterSeconds: 3 });
       try {
-        for (let attempt = 0; attempt < 200 && (await observer.check(workspace, jobId)).outputTail === ''; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+        for (let attempt = 0; attempt < 200 && (await observer.check(workspace, jobId)).outputTail === ''; attempt++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
         expect(await observer.check(workspace, jobId)).toMatchObject({ state: 'running', outputTail: 'started\n' });
         instance.kill('SIGKILL');
         expect(await processesLeft()).toEqual([]);
@@ -687,9 +824,9 @@ describeSandbox('agent workspace (bubblewrap)', () => {
 /** The direct children of a process, from /proc (none once it is gone). */
 function childProcessesOf(pid: number): number[] {
   try {
-    return fs.readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
-    );
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
   } catch {
     return [];
   }

@@ -66,7 +66,11 @@ export class FileBlobStore implements BlobStore {
 
   async signedUrl(key: string, { baseUrl, ttlSeconds, contentType = '' }: SignedUrlOptions): Promise<string> {
     const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-    const query = new URLSearchParams({ expires: String(expires), type: contentType, signature: this.sign(checkKey(key), expires, contentType) });
+    const query = new URLSearchParams({
+      expires: String(expires),
+      type: contentType,
+      signature: this.sign(checkKey(key), expires, contentType),
+    });
     return `${baseUrl}/blobs/${key}?${query}`;
   }
 

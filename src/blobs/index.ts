@@ -27,7 +27,12 @@ export async function openBlobs(config: Config, em: EntityManager): Promise<Blob
   await sweepTemp(tmpDir);
   if (config.blobStore === 'none') return { store: null, tmpDir, releaseCache: null, releaseFiles: new SharedFiles() };
   if (config.blobStore === 'file') {
-    return { store: new FileBlobStore(path.join(config.dataDir, 'blobs'), await instanceSecret(em, 'blob_url_key')), tmpDir, releaseCache: null, releaseFiles: new SharedFiles() };
+    return {
+      store: new FileBlobStore(path.join(config.dataDir, 'blobs'), await instanceSecret(em, 'blob_url_key')),
+      tmpDir,
+      releaseCache: null,
+      releaseFiles: new SharedFiles(),
+    };
   }
   await ensureBucket(config.s3!);
   return {

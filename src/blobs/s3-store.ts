@@ -136,21 +136,38 @@ export class S3BlobStore implements BlobStore {
       if (versions) {
         let page;
         try {
-          page = await this.client.send(new ListObjectVersionsCommand({ Bucket: this.settings.bucket, KeyMarker: keyMarker, VersionIdMarker: versionMarker }));
+          page = await this.client.send(
+            new ListObjectVersionsCommand({ Bucket: this.settings.bucket, KeyMarker: keyMarker, VersionIdMarker: versionMarker }),
+          );
         } catch (error) {
           if (keyMarker !== undefined) throw error;
           versions = false; // a server without versioning support (some S3-compatible ones): plain listing
           continue;
         }
         for (const v of page.Versions ?? []) {
-          if (v.IsLatest && v.Key) yield { key: v.Key, bytes: v.Size ?? 0, etag: v.ETag ?? '', versionId: v.VersionId && v.VersionId !== 'null' ? v.VersionId : null, lastModified: (v.LastModified ?? new Date(0)).toISOString() };
+          if (v.IsLatest && v.Key)
+            yield {
+              key: v.Key,
+              bytes: v.Size ?? 0,
+              etag: v.ETag ?? '',
+              versionId: v.VersionId && v.VersionId !== 'null' ? v.VersionId : null,
+              lastModified: (v.LastModified ?? new Date(0)).toISOString(),
+            };
         }
         if (!page.IsTruncated) return;
         keyMarker = page.NextKeyMarker;
         versionMarker = page.NextVersionIdMarker;
       } else {
         const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, ContinuationToken: token }));
-        for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, bytes: o.Size ?? 0, etag: o.ETag ?? '', versionId: null, lastModified: (o.LastModified ?? new Date(0)).toISOString() };
+        for (const o of page.Contents ?? [])
+          if (o.Key)
+            yield {
+              key: o.Key,
+              bytes: o.Size ?? 0,
+              etag: o.ETag ?? '',
+              versionId: null,
+              lastModified: (o.LastModified ?? new Date(0)).toISOString(),
+            };
         if (!page.IsTruncated) return;
         token = page.NextContinuationToken;
       }

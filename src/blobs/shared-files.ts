@@ -62,7 +62,9 @@ export class SharedFiles {
 
   /** Closes every handle no one is reading from (at shutdown). */
   async close(): Promise<void> {
-    await Promise.all([...this.entries].filter(([, entry]) => entry.users === 0).map(([filePath, entry]) => this.closeIdle(filePath, entry)));
+    await Promise.all(
+      [...this.entries].filter(([, entry]) => entry.users === 0).map(([filePath, entry]) => this.closeIdle(filePath, entry)),
+    );
   }
 
   private async closeIdle(filePath: string, entry: Entry): Promise<void> {

@@ -4,7 +4,15 @@ import { openDatabase } from '../db/orm';
 import { A2A_MAX_BODY_BYTES, A2A_RPC_PATH } from '../../facade/a2a';
 import { sqlOf, Query } from '../db/sql';
 import { mountingOfFacts } from '../modules/a2a/a2a-gate.service';
-import { createKey, DEFAULT_OWNER, gateFacts, listKeys, readSettings, revokeKey, writeSettings } from '../modules/a2a/a2a-settings.repository';
+import {
+  createKey,
+  DEFAULT_OWNER,
+  gateFacts,
+  listKeys,
+  readSettings,
+  revokeKey,
+  writeSettings,
+} from '../modules/a2a/a2a-settings.repository';
 import { isLoopbackHost } from '../modules/a2a/a2a.policy';
 import { effectiveTier } from '../modules/users/plans';
 import { Command, fail, out, serviceDatabase } from './command';
@@ -37,7 +45,8 @@ export const A2A_COMMANDS: Record<string, Command> = {
     usage: 'labdesk a2a enable [--owner EMAIL]',
     help: `Enables the A2A endpoint, at once on every instance. The owner (default: the current one, else ${DEFAULT_OWNER}) is the account whose tier (Pro or above) gates the endpoint and who pays for its model calls.`,
     async run(flags) {
-      if (flags.owner !== undefined && (typeof flags.owner !== 'string' || !EMAIL.test(flags.owner))) return fail('--owner must be an email address');
+      if (flags.owner !== undefined && (typeof flags.owner !== 'string' || !EMAIL.test(flags.owner)))
+        return fail('--owner must be an email address');
       const owner = await onDatabase(async (q) => {
         const owner = typeof flags.owner === 'string' ? flags.owner.toLowerCase() : (await readSettings(q)).owner;
         await writeSettings(q, { enabled: true, owner });
@@ -63,7 +72,9 @@ export const A2A_COMMANDS: Record<string, Command> = {
       const label = flags.label;
       if (typeof label !== 'string' || !LABEL.test(label)) return fail('--label is required: 1 to 100 letters, digits, spaces or ._:@/-');
       const { key, plaintext } = await onDatabase((q) => createKey(q, label));
-      out(`key id:  ${key.id}\nlabel:   ${key.label}\ncreated: ${key.createdAt.toISOString()}\nkey:     ${plaintext}\n\nThe key is shown only this once.`);
+      out(
+        `key id:  ${key.id}\nlabel:   ${key.label}\ncreated: ${key.createdAt.toISOString()}\nkey:     ${plaintext}\n\nThe key is shown only this once.`,
+      );
       return 0;
     },
   },
@@ -84,7 +95,10 @@ export const A2A_COMMANDS: Record<string, Command> = {
     async run() {
       const keys = await onDatabase(listKeys);
       if (keys.length === 0) out('no keys');
-      for (const key of keys) out(`${key.id}  ${key.createdAt.toISOString()}  ${key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active'}  ${key.label}`);
+      for (const key of keys)
+        out(
+          `${key.id}  ${key.createdAt.toISOString()}  ${key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active'}  ${key.label}`,
+        );
       return 0;
     },
   },
@@ -100,7 +114,12 @@ export const A2A_COMMANDS: Record<string, Command> = {
       const lines: [string, string][] = [
         ['enabled', String(settings.enabled)],
         ['owner', settings.owner],
-        ['owner plan/tier', tier ? `${tier} (${mounting.mounted || !/tier/.test(mounting.reason) ? 'Pro or above: ok' : 'below Pro: refused'})` : 'no such account'],
+        [
+          'owner plan/tier',
+          tier
+            ? `${tier} (${mounting.mounted || !/tier/.test(mounting.reason) ? 'Pro or above: ok' : 'below Pro: refused'})`
+            : 'no such account',
+        ],
         ['active keys', String(facts.activeKeys)],
         ['file parts', `inline raw parts up to 100 MiB (request body up to ${A2A_MAX_BODY_BYTES} bytes); URL parts disabled`],
         ['artifact inline limit', '1024 KiB'],

@@ -24,7 +24,6 @@ import { Command, fail, out, serviceDatabase } from './command';
 const FORMAT = 'labdesk-backup/1';
 const run = promisify(execFile);
 
-
 interface FileEntry {
   /** Relative to the backup directory, `/`-separated. */
   path: string;
@@ -43,7 +42,6 @@ interface Manifest {
   /** With an S3 store: its objects as they were when listed (copy them with the store's own tools; docs/operations.md). */
   s3Objects?: { bucket: string; objects: { key: string; bytes: number; etag: string; versionId: string | null; lastModified: string }[] };
 }
-
 
 /** The directories under DATA_DIR (and AGENT_WORKSPACE_DIR) a backup copies, by their name in `files/`. */
 function fileRoots(config: Config): Record<string, string> {
@@ -69,7 +67,10 @@ async function runPgTool(name: string, args: string[], env: NodeJS.ProcessEnv): 
     await run(pgTool(name), args, { env, maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
     const { code, stderr } = error as { code?: string | number; stderr?: string };
-    if (code === 'ENOENT') throw new Error(`${name} was not found: install PostgreSQL's client tools (Debian: apt-get install postgresql-client), of the server's major version or newer, or set PG_BIN_DIR`);
+    if (code === 'ENOENT')
+      throw new Error(
+        `${name} was not found: install PostgreSQL's client tools (Debian: apt-get install postgresql-client), of the server's major version or newer, or set PG_BIN_DIR`,
+      );
     throw new Error(`${name} failed: ${(stderr ?? String(error)).trim().split('\n').slice(-3).join(' ')}`);
   }
 }
@@ -97,8 +98,12 @@ async function copyTree(from: string, to: string, relative: string): Promise<Fil
     else if (entry.isFile()) {
       await fs.promises.mkdir(to, { recursive: true });
       // A blob that went between the dump and this copy (its session deleted meanwhile) is simply not there.
-      const copied = await fs.promises.copyFile(source, target).then(() => true, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)));
-      if (copied) entries.push({ path: `${relative}/${entry.name}`, bytes: (await fs.promises.stat(target)).size, sha256: await sha256Of(target) });
+      const copied = await fs.promises.copyFile(source, target).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
+      );
+      if (copied)
+        entries.push({ path: `${relative}/${entry.name}`, bytes: (await fs.promises.stat(target)).size, sha256: await sha256Of(target) });
     }
   }
   return entries;
@@ -135,7 +140,8 @@ async function backup(outDir: string): Promise<number> {
       await orm.close(true);
     }
     const files: FileEntry[] = [];
-    for (const [name, root] of Object.entries(fileRoots(config))) files.push(...(await copyTree(root, path.join(outDir, 'files', name), `files/${name}`)));
+    for (const [name, root] of Object.entries(fileRoots(config)))
+      files.push(...(await copyTree(root, path.join(outDir, 'files', name), `files/${name}`)));
     manifest = {
       format: FORMAT,
       createdAt: new Date().toISOString(),
@@ -150,8 +156,10 @@ async function backup(outDir: string): Promise<number> {
   }
   fs.writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
   const fileBytes = manifest.files.reduce((sum, file) => sum + file.bytes, 0);
-  out(`backup written to ${outDir}: database ${megabytes(manifest.database.bytes)}, ${manifest.files.length} files (${megabytes(fileBytes)})` +
-    `${manifest.s3Objects ? `, ${manifest.s3Objects.objects.length} S3 objects listed (not copied)` : ''}, in ${seconds(started)} s`);
+  out(
+    `backup written to ${outDir}: database ${megabytes(manifest.database.bytes)}, ${manifest.files.length} files (${megabytes(fileBytes)})` +
+      `${manifest.s3Objects ? `, ${manifest.s3Objects.objects.length} S3 objects listed (not copied)` : ''}, in ${seconds(started)} s`,
+  );
   return 0;
 }
 
@@ -163,12 +171,14 @@ async function verifiedManifest(fromDir: string): Promise<Manifest> {
   } catch {
     throw new Error(`${fromDir} holds no readable manifest.json: not a labdesk backup`);
   }
-  if (manifest.format !== FORMAT) throw new Error(`${fromDir}: unknown backup format ${JSON.stringify(manifest.format)} (this labdesk reads ${FORMAT})`);
+  if (manifest.format !== FORMAT)
+    throw new Error(`${fromDir}: unknown backup format ${JSON.stringify(manifest.format)} (this labdesk reads ${FORMAT})`);
   for (const entry of [manifest.database, ...manifest.files]) {
     const file = path.join(fromDir, ...entry.path.split('/'));
     if (entry.path.split('/').includes('..')) throw new Error(`manifest.json names a path outside the backup: ${entry.path}`);
     const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (!stat || stat.size !== entry.bytes || (await sha256Of(file)) !== entry.sha256) throw new Error(`${entry.path} is missing or differs from the manifest: the backup is damaged`);
+    if (!stat || stat.size !== entry.bytes || (await sha256Of(file)) !== entry.sha256)
+      throw new Error(`${entry.path} is missing or differs from the manifest: the backup is damaged`);
   }
   return manifest;
 }
@@ -182,7 +192,8 @@ async function restore(fromDir: string): Promise<number> {
   for (const [name, root] of Object.entries(roots)) {
     if (fs.existsSync(root) && fs.readdirSync(root).length > 0) return fail(`${root} is not empty: restore into a new DATA_DIR (${name})`);
   }
-  if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'pg'))) return fail(`${config.dataDir} already holds a database: restore into an empty DATA_DIR`);
+  if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'pg')))
+    return fail(`${config.dataDir} already holds a database: restore into an empty DATA_DIR`);
   const database = await serviceDatabase(config);
   try {
     const orm = await openDatabase(database.url, { migrate: false, poolMax: 1 });
@@ -193,7 +204,11 @@ async function restore(fromDir: string): Promise<number> {
       await orm.close(true);
     }
     const { dbname, env } = connection(database.url);
-    await runPgTool('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${dbname}`, path.join(fromDir, manifest.database.path)], env);
+    await runPgTool(
+      'pg_restore',
+      ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${dbname}`, path.join(fromDir, manifest.database.path)],
+      env,
+    );
     out(`database restored (${seconds(started)} s)`);
   } finally {
     await database.stop();
@@ -201,13 +216,21 @@ async function restore(fromDir: string): Promise<number> {
   for (const file of manifest.files) {
     const [, name, ...rest] = file.path.split('/');
     const root = roots[name];
-    if (!root) return fail(`the backup holds ${name} files, which this configuration does not keep on disk (BLOB_STORE=${config.blobStore}): restore with the backup's settings`);
+    if (!root)
+      return fail(
+        `the backup holds ${name} files, which this configuration does not keep on disk (BLOB_STORE=${config.blobStore}): restore with the backup's settings`,
+      );
     const target = path.join(root, ...rest);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     await fs.promises.copyFile(path.join(fromDir, ...file.path.split('/')), target);
   }
-  if (manifest.s3Objects) out(`the backup lists ${manifest.s3Objects.objects.length} objects of bucket ${manifest.s3Objects.bucket}: they are not in the backup; see docs/operations.md to restore their versions`);
-  out(`restored into ${config.databaseUrl ? 'the database at DATABASE_URL' : config.dataDir}, ${manifest.files.length} files, in ${seconds(started)} s; start the service as usual`);
+  if (manifest.s3Objects)
+    out(
+      `the backup lists ${manifest.s3Objects.objects.length} objects of bucket ${manifest.s3Objects.bucket}: they are not in the backup; see docs/operations.md to restore their versions`,
+    );
+  out(
+    `restored into ${config.databaseUrl ? 'the database at DATABASE_URL' : config.dataDir}, ${manifest.files.length} files, in ${seconds(started)} s; start the service as usual`,
+  );
   return 0;
 }
 
@@ -224,11 +247,17 @@ export const BACKUP_COMMANDS: Record<string, Command> = {
   backup: {
     usage: 'labdesk backup --out DIR',
     help: 'Writes a consistent backup to a new directory: the database (pg_dump, custom format; the embedded one is found under DATA_DIR), the blobs and A2A artifacts on disk, and a manifest with checksums. With an S3 store its objects are listed with their versions, not copied. Needs pg_dump.',
-    run: (flags) => (typeof flags.out === 'string' ? reported(() => backup(path.resolve(flags.out as string))) : Promise.resolve(fail('usage: labdesk backup --out DIR'))),
+    run: (flags) =>
+      typeof flags.out === 'string'
+        ? reported(() => backup(path.resolve(flags.out as string)))
+        : Promise.resolve(fail('usage: labdesk backup --out DIR')),
   },
   restore: {
     usage: 'labdesk restore --from DIR',
     help: 'Restores a backup into an empty DATA_DIR (embedded database) or an empty database (DATABASE_URL), after checking every checksum. Needs pg_restore.',
-    run: (flags) => (typeof flags.from === 'string' ? reported(() => restore(path.resolve(flags.from as string))) : Promise.resolve(fail('usage: labdesk restore --from DIR'))),
+    run: (flags) =>
+      typeof flags.from === 'string'
+        ? reported(() => restore(path.resolve(flags.from as string)))
+        : Promise.resolve(fail('usage: labdesk restore --from DIR')),
   },
 };

@@ -92,12 +92,17 @@ function unreachable(url: string, error: unknown): Error {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? '';
   const reason =
-    code === 'ECONNREFUSED' ? 'connection refused (is the service running there?)'
-    : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'the host name does not resolve'
-    : code === 'ECONNRESET' ? 'the connection was reset'
-    : code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' ? 'the connection timed out'
-    : /CERT|TLS|SSL|SELF_SIGNED/.test(code) ? `TLS failed (${cause?.message ?? code})`
-    : cause?.message ?? (error instanceof Error ? error.message : String(error));
+    code === 'ECONNREFUSED'
+      ? 'connection refused (is the service running there?)'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'the host name does not resolve'
+        : code === 'ECONNRESET'
+          ? 'the connection was reset'
+          : code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
+            ? 'the connection timed out'
+            : /CERT|TLS|SSL|SELF_SIGNED/.test(code)
+              ? `TLS failed (${cause?.message ?? code})`
+              : (cause?.message ?? (error instanceof Error ? error.message : String(error)));
   return new Error(`cannot reach ${url}: ${reason}. Choose the server with --url or LABDESK_URL.`);
 }
 
@@ -168,7 +173,11 @@ const COMMANDS: Record<string, Command> = {
       const orm = await openDatabase(database.url, { migrate: false });
       try {
         const applied = await migrate(orm);
-        process.stdout.write(applied.length ? `applied ${applied.length} migration(s):\n${applied.map((m: string) => `  ${m}`).join('\n')}\n` : 'database is up to date\n');
+        process.stdout.write(
+          applied.length
+            ? `applied ${applied.length} migration(s):\n${applied.map((m: string) => `  ${m}`).join('\n')}\n`
+            : 'database is up to date\n',
+        );
       } finally {
         await orm.close(true);
         await database.stop();
@@ -177,7 +186,8 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'users create': {
-    usage: 'labdesk users create --email EMAIL --name NAME [--plan free|pro|lab|enterprise] [--admin] [--token-label LABEL] [--url URL] [--token TOKEN]',
+    usage:
+      'labdesk users create --email EMAIL --name NAME [--plan free|pro|lab|enterprise] [--admin] [--token-label LABEL] [--url URL] [--token TOKEN]',
     help: 'Creates a user through the API (needs an admin token: --token, LABDESK_TOKEN, your login, or DATA_DIR/admin-token).\nWith --token-label it also mints a personal access token for the new user and prints it once.',
     async run(flags) {
       const email = text(flags, 'email');
@@ -186,13 +196,20 @@ const COMMANDS: Record<string, Command> = {
       const url = serverUrl(flags);
       const token = findToken(flags);
       if (!token) return fail('no admin token: pass --token or set LABDESK_TOKEN');
-      const created = await api(url, 'POST', '/api/admin/users', { email, name, plan_code: text(flags, 'plan'), is_admin: flags.admin === true || undefined }, token);
+      const created = await api(
+        url,
+        'POST',
+        '/api/admin/users',
+        { email, name, plan_code: text(flags, 'plan'), is_admin: flags.admin === true || undefined },
+        token,
+      );
       if (created.status !== 201) return fail(`could not create the user (${created.status}): ${explain(created.payload, USER_FLAGS)}`);
       process.stdout.write(`created ${created.payload.user_id} <${created.payload.email}>\n`);
       const label = text(flags, 'token-label');
       if (label) {
         const minted = await api(url, 'POST', `/api/admin/users/${created.payload.user_id}/tokens`, { label }, token);
-        if (minted.status !== 201) return fail(`user created, but no token (${minted.status}): ${explain(minted.payload, { label: '--token-label' })}`);
+        if (minted.status !== 201)
+          return fail(`user created, but no token (${minted.status}): ${explain(minted.payload, { label: '--token-label' })}`);
         process.stdout.write(`token ${minted.payload.token_id} (shown once): ${minted.payload.token}\n`);
       }
       return 0;
@@ -207,7 +224,9 @@ const COMMANDS: Record<string, Command> = {
       if (started.status !== 200) return fail(`could not start the login (${started.status}): ${explain(started.payload)}`);
       const { device_code, user_code, verification_url, interval, expires_in } = started.payload as Record<string, string & number>;
       const page = `${verification_url}?code=${encodeURIComponent(user_code)}`;
-      process.stdout.write(`To sign in, open ${page}\nand approve code ${user_code} (check that the page shows the same code).\n(or: POST ${url}/api/auth/cli/approve {"user_code": "${user_code}"} with your token)\nWaiting`);
+      process.stdout.write(
+        `To sign in, open ${page}\nand approve code ${user_code} (check that the page shows the same code).\n(or: POST ${url}/api/auth/cli/approve {"user_code": "${user_code}"} with your token)\nWaiting`,
+      );
       const deadline = Date.now() + expires_in * 1000;
       while (Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, interval * 1000));
@@ -291,7 +310,9 @@ async function main(argv: string[]): Promise<number> {
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) return fail(`unknown flag ${flag}; see labdesk <command> --help`);
     return fail(message);
   }
-  const name = [flags._.slice(0, 3).join(' '), flags._.slice(0, 2).join(' '), flags._[0]].find((candidate) => candidate && COMMANDS[candidate]);
+  const name = [flags._.slice(0, 3).join(' '), flags._.slice(0, 2).join(' '), flags._[0]].find(
+    (candidate) => candidate && COMMANDS[candidate],
+  );
   // A group's name alone (`labdesk users`, with or without --help) lists the group's commands.
   const group = flags._.length === 1 ? Object.entries(COMMANDS).filter(([key]) => key.startsWith(`${flags._[0]} `)) : [];
   if (!name && group.length) {

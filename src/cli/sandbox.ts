@@ -25,7 +25,12 @@ async function post(server: string, route: string, body: unknown, token?: string
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs until the lease is over; resolves with the exit code. */
-export async function runSandbox({ server, claimToken, intervalSeconds, print = (line) => process.stdout.write(`${line}\n`) }: SandboxOptions): Promise<number> {
+export async function runSandbox({
+  server,
+  claimToken,
+  intervalSeconds,
+  print = (line) => process.stdout.write(`${line}\n`),
+}: SandboxOptions): Promise<number> {
   print(`bootstrapping against ${server}…`);
   const boot = await post(server, '/api/compute/bootstrap', { claim_token: claimToken });
   if (boot.status !== 200) {
@@ -38,10 +43,12 @@ export async function runSandbox({ server, claimToken, intervalSeconds, print = 
   let paused = false;
   let failures = 0;
   for (;;) {
-    const beat = await post(server, `/api/compute/sessions/${leaseId}/heartbeat`, { active: !paused }, processToken).catch((error: Error) => ({
-      status: 0,
-      payload: { detail: error.message } as Json,
-    }));
+    const beat = await post(server, `/api/compute/sessions/${leaseId}/heartbeat`, { active: !paused }, processToken).catch(
+      (error: Error) => ({
+        status: 0,
+        payload: { detail: error.message } as Json,
+      }),
+    );
     if (beat.status !== 200) {
       // A server restart or a network blip is not the end of the lease: retry a few times.
       if (++failures >= 5 || beat.status === 401) {

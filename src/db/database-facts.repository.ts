@@ -8,6 +8,8 @@ export async function newestMigration(q: Query): Promise<string | null> {
 
 /** How many tables the database has outside PostgreSQL's own schemas: 0 for an empty one. */
 export async function userTableCount(q: Query): Promise<number> {
-  const [{ tables }] = await q<{ tables: number }>(`select count(*)::int as tables from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`);
+  const [{ tables }] = await q<{ tables: number }>(
+    `select count(*)::int as tables from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`,
+  );
   return tables;
 }

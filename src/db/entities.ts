@@ -12,6 +12,31 @@ import { ComputeLease, ComputePlan, CreditAccount, CreditEntry, LeaseIdleRefresh
 import { Blob, BlobOwner, Figure } from '../modules/figures/figure.entity';
 import { ReleaseFile, ReleaseManifest } from '../modules/releases/release.entity';
 
-export const ENTITIES = [User, AuthToken, DeviceLogin, Lab, LabMember, AuditEvent, UsageEntry, InstanceSecret, Trajectory, TrajectoryRecord, RecordPayload, AnnotationEntry, DiscussionTurn,
-  Blob, BlobOwner, Figure, ReleaseFile, ReleaseManifest, ModelCatalog,
-  CreditAccount, CreditEntry, ComputePlan, ComputeLease, LeaseIdleRefresh, UserActivityDay, TrajectoryCritique];
+export const ENTITIES = [
+  User,
+  AuthToken,
+  DeviceLogin,
+  Lab,
+  LabMember,
+  AuditEvent,
+  UsageEntry,
+  InstanceSecret,
+  Trajectory,
+  TrajectoryRecord,
+  RecordPayload,
+  AnnotationEntry,
+  DiscussionTurn,
+  Blob,
+  BlobOwner,
+  Figure,
+  ReleaseFile,
+  ReleaseManifest,
+  ModelCatalog,
+  CreditAccount,
+  CreditEntry,
+  ComputePlan,
+  ComputeLease,
+  LeaseIdleRefresh,
+  UserActivityDay,
+  TrajectoryCritique,
+];

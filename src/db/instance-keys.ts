@@ -49,7 +49,10 @@ export class Sealer {
  */
 export async function instanceSecret(em: EntityManager, name: string): Promise<Buffer> {
   const connection = em.getConnection();
-  await connection.execute(`insert into instance_secrets (name, value) values (?, ?) on conflict (name) do nothing`, [name, randomBytes(32).toString('base64')]);
+  await connection.execute(`insert into instance_secrets (name, value) values (?, ?) on conflict (name) do nothing`, [
+    name,
+    randomBytes(32).toString('base64'),
+  ]);
   return (await storedSecret(em, name))!;
 }
 

@@ -59,7 +59,10 @@ export function ormOptions(clientUrl: string, opts: { preferTs?: boolean; poolMa
  * large table may take minutes, and the lock waits for another instance's migrations), and the
  * pool is then opened again with it for everything else.
  */
-export async function openDatabase(clientUrl: string, opts: { preferTs?: boolean; poolMax?: number; migrate?: boolean } & DatabaseLimits = {}): Promise<Orm> {
+export async function openDatabase(
+  clientUrl: string,
+  opts: { preferTs?: boolean; poolMax?: number; migrate?: boolean } & DatabaseLimits = {},
+): Promise<Orm> {
   if (opts.migrate === false) return MikroORM.init<PostgreSqlDriver>(ormOptions(clientUrl, opts));
   const orm = await MikroORM.init<PostgreSqlDriver>(ormOptions(clientUrl, { ...opts, statementTimeoutMs: undefined }));
   await migrate(orm);
@@ -94,7 +97,8 @@ function limitAnswers(statementTimeoutMs: number) {
     const socket = connection.connection.stream;
     socket.setTimeout(silenceMs); // any byte either way restarts it; idle connections are left alone
     socket.on('timeout', () => {
-      if (!connection.readyForQuery) socket.destroy(Object.assign(new Error(`the database did not answer within ${silenceMs} ms`), { code: 'ETIMEDOUT' }));
+      if (!connection.readyForQuery)
+        socket.destroy(Object.assign(new Error(`the database did not answer within ${silenceMs} ms`), { code: 'ETIMEDOUT' }));
     });
     connection.query(`set statement_timeout = ${Math.trunc(statementTimeoutMs)}`, (error) => done(error, connection));
   };
@@ -133,7 +137,10 @@ export async function checkDatabaseReady(orm: Orm, timeoutMs: number): Promise<v
   const acquiring = pool.acquireConnection() as Promise<PgConnection>;
   const connection = await before(deadline, acquiring);
   if (connection === TOO_LATE) {
-    void acquiring.then((acquired) => pool.releaseConnection(acquired), () => undefined);
+    void acquiring.then(
+      (acquired) => pool.releaseConnection(acquired),
+      () => undefined,
+    );
     throw late;
   }
   try {
@@ -155,7 +162,9 @@ const TOO_LATE = Symbol('too late');
 /** `work`'s value, or TOO_LATE once `deadline` (epoch ms) has passed; a failure after that is ignored. */
 function before<T>(deadline: number, work: Promise<T>): Promise<T | typeof TOO_LATE> {
   let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<typeof TOO_LATE>((resolve) => (timer = setTimeout(() => resolve(TOO_LATE), Math.max(0, deadline - Date.now()))));
+  const expiry = new Promise<typeof TOO_LATE>(
+    (resolve) => (timer = setTimeout(() => resolve(TOO_LATE), Math.max(0, deadline - Date.now()))),
+  );
   work.catch(() => undefined);
   return Promise.race([work, expiry]).finally(() => clearTimeout(timer));
 }

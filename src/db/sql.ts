@@ -35,13 +35,15 @@ export const dateOf = (value: unknown): Date | null => (value === null || value 
 export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
 
 /** Runs raw SQL inside `em`'s current transaction (if any). */
-export const sqlOf = (em: EntityManager): Query => async (sql, params = []) => {
-  // Through knex so parameters travel as bind values ($1…): MikroORM's `execute` would inline
-  // them as escaped literals, which for a batch of records means escaping its whole text.
-  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-  const result = (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: never[] };
-  return result.rows;
-};
+export const sqlOf =
+  (em: EntityManager): Query =>
+  async (sql, params = []) => {
+    // Through knex so parameters travel as bind values ($1…): MikroORM's `execute` would inline
+    // them as escaped literals, which for a batch of records means escaping its whole text.
+    const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
+    const result = (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: never[] };
+    return result.rows;
+  };
 
 /** A pooled connection as the pg driver hands it out. */
 interface PgClient {
@@ -72,12 +74,16 @@ const preparedStatementLost = (error: unknown) => {
  * Runs `work` on a pooled connection of its own, without the ORM or the query builder. Its
  * statements go through the ORM's query log all the same (`LABDESK_SQL_DEBUG`, tests).
  */
-async function onConnection<T>(em: EntityManager, work: (run: (statement: Statement, params?: unknown[]) => Promise<unknown[]>) => Promise<T>): Promise<T> {
+async function onConnection<T>(
+  em: EntityManager,
+  work: (run: (statement: Statement, params?: unknown[]) => Promise<unknown[]>) => Promise<T>,
+): Promise<T> {
   const pool = em.getConnection().getKnex().client;
   const logger = em.config.getLogger();
   const client = (await pool.acquireConnection()) as PgClient;
   // A copy: the driver writes the values onto the statement object it is given.
-  const send = (statement: Statement, params: unknown[]) => client.query(typeof statement === 'string' ? statement : { ...statement }, params);
+  const send = (statement: Statement, params: unknown[]) =>
+    client.query(typeof statement === 'string' ? statement : { ...statement }, params);
   const run = async (statement: Statement, params: unknown[] = []) => {
     const began = Date.now();
     const { rows } = await send(statement, params).catch(async (error: unknown) => {
@@ -88,7 +94,12 @@ async function onConnection<T>(em: EntityManager, work: (run: (statement: Statem
       delete client.connection?.parsedStatements?.[statement.name];
       return send(statement, params);
     });
-    logger.logQuery({ query: typeof statement === 'string' ? statement : statement.text, took: Date.now() - began, results: rows.length, level: 'info' });
+    logger.logQuery({
+      query: typeof statement === 'string' ? statement : statement.text,
+      took: Date.now() - began,
+      results: rows.length,
+      level: 'info',
+    });
     return rows;
   };
   try {
@@ -116,14 +127,16 @@ const preparedByText = new Map<string, { name: string; text: string }>();
  * and plans each text once per connection. Only for SQL text written in code, never built from
  * input: each distinct text stays prepared on every pooled connection.
  */
-export const preparedOf = (em: EntityManager): Query => (sql, params = []) => {
-  let statement = preparedByText.get(sql);
-  if (!statement) {
-    statement = { name: `q_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, text: numbered(sql) };
-    preparedByText.set(sql, statement);
-  }
-  return directQuery(em, statement, params);
-};
+export const preparedOf =
+  (em: EntityManager): Query =>
+  (sql, params = []) => {
+    let statement = preparedByText.get(sql);
+    if (!statement) {
+      statement = { name: `q_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, text: numbered(sql) };
+      preparedByText.set(sql, statement);
+    }
+    return directQuery(em, statement, params);
+  };
 
 /**
  * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:

@@ -54,7 +54,12 @@ export function sendError(res: Response, error: AppError, locate: LocateIssue = 
 export function writeError(req: IncomingMessage, res: ServerResponse, error: AppError, headers: OutgoingHttpHeaders = {}): void {
   const answer = restAnswer(error, locateInBody);
   const body = JSON.stringify(answer.body);
-  res.writeHead(answer.status, { ...headers, ...answer.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(answer.status, {
+    ...headers,
+    ...answer.headers,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
@@ -71,7 +76,8 @@ const DECLARED_CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
  */
 export function refuseCharsetOtherThanUtf8(req: Request): void {
   const charset = DECLARED_CHARSET.exec(req.headers['content-type'] ?? '')?.[1].toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body charset: send JSON as UTF-8');
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported body charset: send JSON as UTF-8');
 }
 
 /**

@@ -80,7 +80,10 @@ export async function serveObject(req: IncomingMessage, res: ServerResponse, obj
 
   const ranges = rangeStillValid(req, object) ? parseRange(req.headers.range, object.size) : null;
   if (ranges === 'unsatisfiable' || ranges === 'too long') {
-    const refusal = ranges === 'too long' ? rangeNotSatisfiable(object.size, `range not satisfiable: the Range header is longer than ${MAX_RANGE_HEADER_BYTES} bytes`) : rangeNotSatisfiable(object.size);
+    const refusal =
+      ranges === 'too long'
+        ? rangeNotSatisfiable(object.size, `range not satisfiable: the Range header is longer than ${MAX_RANGE_HEADER_BYTES} bytes`)
+        : rangeNotSatisfiable(object.size);
     delete headers['Cache-Control'];
     // Answered here rather than thrown: the validators go with it, and callers count what was served.
     writeError(req, res, refusal, headers);
@@ -94,7 +97,13 @@ export async function serveObject(req: IncomingMessage, res: ServerResponse, obj
 }
 
 /** The whole object (200) or one range of it (206). */
-async function sendSingle(res: ServerResponse, object: ServedObject, headers: OutgoingHttpHeaders, range: ByteRange | undefined, withBody: boolean): Promise<Served> {
+async function sendSingle(
+  res: ServerResponse,
+  object: ServedObject,
+  headers: OutgoingHttpHeaders,
+  range: ByteRange | undefined,
+  withBody: boolean,
+): Promise<Served> {
   const status = range ? 206 : 200;
   const bytes = range ?? { start: 0, end: object.size - 1 };
   headers['Content-Type'] = object.contentType;
@@ -117,16 +126,26 @@ async function sendSingle(res: ServerResponse, object: ServedObject, headers: Ou
  * Several ranges as `multipart/byteranges` (RFC 9110 §14.6), in request order: from one open
  * local file, or one stream (store read) per part.
  */
-async function sendMultipart(res: ServerResponse, object: ServedObject, headers: OutgoingHttpHeaders, ranges: ByteRange[], withBody: boolean): Promise<Served> {
+async function sendMultipart(
+  res: ServerResponse,
+  object: ServedObject,
+  headers: OutgoingHttpHeaders,
+  ranges: ByteRange[],
+  withBody: boolean,
+): Promise<Served> {
   // Random, so it cannot occur in the bytes it separates.
   const boundary = randomBytes(16).toString('hex');
   const partHeads = ranges.map(
-    (range, i) => `${i === 0 ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${object.contentType}\r\nContent-Range: ${contentRange(range, object.size)}\r\n\r\n`,
+    (range, i) =>
+      `${i === 0 ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${object.contentType}\r\nContent-Range: ${contentRange(range, object.size)}\r\n\r\n`,
   );
   const tail = `\r\n--${boundary}--\r\n`;
   headers['Content-Type'] = `multipart/byteranges; boundary=${boundary}`;
   // Exact up front: clients and proxies see a complete transfer, and a short one as broken.
-  headers['Content-Length'] = ranges.reduce((sum, range, i) => sum + Buffer.byteLength(partHeads[i]) + lengthOf(range), Buffer.byteLength(tail));
+  headers['Content-Length'] = ranges.reduce(
+    (sum, range, i) => sum + Buffer.byteLength(partHeads[i]) + lengthOf(range),
+    Buffer.byteLength(tail),
+  );
   if (!withBody) {
     res.writeHead(206, headers).end();
     return { status: 206, ranges: null };
@@ -264,7 +283,7 @@ async function copyFile(res: ServerResponse, file: LocalFile, ranges: ByteRange[
   try {
     for (let i = 0; i < ranges.length; i++) {
       const { start, end } = ranges[i];
-      for (let position = start; position <= end; ) {
+      for (let position = start; position <= end;) {
         if (free.length === 0 && owned < FILE_BUFFERS) {
           free.push(spareBuffers.pop() ?? Buffer.allocUnsafeSlow(FILE_CHUNK));
           owned++;

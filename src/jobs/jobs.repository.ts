@@ -111,7 +111,9 @@ export async function failOverOrphanedJobs(db: JobDb, names: string[], staleSeco
   // Several statements in one simple query (no parameters), as pg-boss runs it.
   await db.executeSql(plans.locked(JOB_SCHEMA, plans.failJobsByTimeout(JOB_SCHEMA)));
   const claimed = rows as Omit<OrphanedJob, 'state'>[];
-  const { rows: states } = await db.executeSql(`select id, state from ${JOB_SCHEMA}.job where id = any($1::uuid[])`, [claimed.map((job) => job.id)]);
+  const { rows: states } = await db.executeSql(`select id, state from ${JOB_SCHEMA}.job where id = any($1::uuid[])`, [
+    claimed.map((job) => job.id),
+  ]);
   const stateOf = new Map((states as { id: string; state: string }[]).map((row) => [row.id, row.state]));
   return claimed.map((job) => ({ ...job, state: stateOf.get(job.id) ?? 'failed' }));
 }

@@ -117,12 +117,17 @@ export class JobQueue {
     for (const timer of this.timers) clearInterval(timer);
     for (const controller of this.running) controller.abort(new Error('the service stopped before the job finished'));
     await Promise.allSettled(this.loops);
-    await forgetInstance(this.boss.getDb(), this.instanceId).catch((error: unknown) => this.logger.warn('job instance row not removed', { error: String(error) }));
+    await forgetInstance(this.boss.getDb(), this.instanceId).catch((error: unknown) =>
+      this.logger.warn('job instance row not removed', { error: String(error) }),
+    );
     await this.boss.stop({ graceful: false, close: true });
   }
 
   private every(seconds: number, work: () => Promise<unknown>, failure: string): void {
-    const timer = setInterval(() => void work().catch((error: unknown) => this.logger.warn(failure, { error: String(error) })), Math.max(1000, seconds * 1000));
+    const timer = setInterval(
+      () => void work().catch((error: unknown) => this.logger.warn(failure, { error: String(error) })),
+      Math.max(1000, seconds * 1000),
+    );
     timer.unref();
     this.timers.push(timer);
   }
@@ -133,12 +138,20 @@ export class JobQueue {
     for (const job of jobs) {
       this.logger.warn('job failed over: its instance stopped', { queue: job.name, job: job.id, now: job.state });
       const lost = this.kinds.get(job.name)?.lost;
-      if (job.state === 'failed' && lost) await lost(job.data as never).catch((error: unknown) => this.logger.error('recording a lost job failed', { queue: job.name, job: job.id, error: String(error) }));
+      if (job.state === 'failed' && lost)
+        await lost(job.data as never).catch((error: unknown) =>
+          this.logger.error('recording a lost job failed', { queue: job.name, job: job.id, error: String(error) }),
+        );
     }
   }
 
   private retryPolicy(options: QueueOptions) {
-    return { retryLimit: options.retries, retryDelay: options.retryDelaySeconds, retryBackoff: true, expireInSeconds: options.timeoutSeconds };
+    return {
+      retryLimit: options.retries,
+      retryDelay: options.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: options.timeoutSeconds,
+    };
   }
 
   /**
@@ -183,16 +196,28 @@ export class JobQueue {
   private async attempt(name: string, job: FetchedJob, handler: Handler<never>): Promise<void> {
     const controller = new AbortController();
     // Cancelled a little before its row expires, so that it is failed here (once) rather than by maintenance.
-    const timer = setTimeout(() => controller.abort(new Error('the job timed out')), job.expireInSeconds * 1000 - Math.min(5000, job.expireInSeconds * 100));
+    const timer = setTimeout(
+      () => controller.abort(new Error('the job timed out')),
+      job.expireInSeconds * 1000 - Math.min(5000, job.expireInSeconds * 100),
+    );
     this.running.add(controller);
     try {
       await handler(job.data as never, { id: job.id, attempt: job.retryCount + 1, signal: controller.signal });
       await this.boss.complete(name, job.id);
     } catch (error) {
-      this.logger.warn('job attempt failed', { queue: name, job: job.id, attempt: job.retryCount + 1, error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn('job attempt failed', {
+        queue: name,
+        job: job.id,
+        attempt: job.retryCount + 1,
+        error: error instanceof Error ? error.message : String(error),
+      });
       // The handler's own record of the failure is what callers see; pg-boss keeps the message for operators.
       await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) }).catch((failure: unknown) => {
-        this.logger.error('job could not be marked failed (it expires and is retried)', { queue: name, job: job.id, error: String(failure) });
+        this.logger.error('job could not be marked failed (it expires and is retried)', {
+          queue: name,
+          job: job.id,
+          error: String(failure),
+        });
       });
     } finally {
       clearTimeout(timer);

@@ -5,10 +5,12 @@
  */
 
 /** An object (not an array, not null): what `shape` functions narrow from. */
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An integer in [min, max]. */
-export const isIntIn = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+export const isIntIn = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 
 /** The JSON object an answer holds: the whole answer, else its first ```json fence, else its outermost `{…}`; undefined when none parses. */
 export function jsonObjectOf(answer: string): Record<string, unknown> | undefined {

@@ -96,7 +96,12 @@ function toolSet(tools: ToolSpec[] | undefined): ToolSet | undefined {
       const check = validate;
       const schema = jsonSchema(spec.inputSchema as JSONSchema7, {
         validate: (value) =>
-          check(value) ? { success: true, value } : { success: false, error: new Error(`input does not match the schema: ${ajv.errorsText(check.errors, { dataVar: 'input' })}`) },
+          check(value)
+            ? { success: true, value }
+            : {
+                success: false,
+                error: new Error(`input does not match the schema: ${ajv.errorsText(check.errors, { dataVar: 'input' })}`),
+              },
       });
       return [spec.name, tool({ description: spec.description, inputSchema: schema })];
     }),
@@ -127,7 +132,12 @@ function toModelMessages(turns: ChatTurn[]): ModelMessage[] {
       content: [
         ...(turn.content ? [{ type: 'text' as const, text: turn.content }] : []),
         // A call whose input was not an object still goes back as one (providers require an object).
-        ...turn.toolCalls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: isObject(call.input) ? call.input : {} })),
+        ...turn.toolCalls.map((call) => ({
+          type: 'tool-call' as const,
+          toolCallId: call.id,
+          toolName: call.name,
+          input: isObject(call.input) ? call.input : {},
+        })),
       ],
     };
   });
@@ -151,7 +161,9 @@ function describeToolError(error: unknown): string {
     if (error.name === 'AI_NoSuchToolError') return `no tool named so was offered`;
     const cause = (error as { cause?: unknown }).cause;
     if (error.name === 'AI_InvalidToolInputError' && cause instanceof Error) {
-      return cause.name === 'AI_JSONParseError' ? 'input is not valid JSON' : cause.message.replace(/^Type validation failed: Value: .*?\.\nError message: /s, '');
+      return cause.name === 'AI_JSONParseError'
+        ? 'input is not valid JSON'
+        : cause.message.replace(/^Type validation failed: Value: .*?\.\nError message: /s, '');
     }
     return error.message;
   }
@@ -168,7 +180,9 @@ export function createLanguageModel(config: LlmConfig): LanguageModelClient {
   const sdkModel: LanguageModel =
     config.provider === 'anthropic'
       ? createAnthropic({ baseURL: config.baseUrl, apiKey: config.apiKey ?? '' })(config.model)
-      : createOpenAICompatible({ name: 'openai', baseURL: config.baseUrl ?? OPENAI_URL, apiKey: config.apiKey, includeUsage: true })(config.model);
+      : createOpenAICompatible({ name: 'openai', baseURL: config.baseUrl ?? OPENAI_URL, apiKey: config.apiKey, includeUsage: true })(
+          config.model,
+        );
   const label = `${config.provider} model ${config.model}`;
   // The SDK's own retries are off: ours honour Retry-After, cap the wait and name the model.
   const callOptions = (request: CompletionRequest) => ({
@@ -182,11 +196,20 @@ export function createLanguageModel(config: LlmConfig): LanguageModelClient {
     provider: config.provider,
     model: config.model,
     async complete(request) {
-      const { value, attempts } = await withRetries(label, { timeoutMs: config.timeoutSeconds * 1000, maxRetries: config.maxRetries, signal: request.signal }, (signal) =>
-        // No `stopWhen`: one step, so tool calls come back instead of being run.
-        generateText({ model: sdkModel, ...callOptions(request), abortSignal: signal }),
+      const { value, attempts } = await withRetries(
+        label,
+        { timeoutMs: config.timeoutSeconds * 1000, maxRetries: config.maxRetries, signal: request.signal },
+        (signal) =>
+          // No `stopWhen`: one step, so tool calls come back instead of being run.
+          generateText({ model: sdkModel, ...callOptions(request), abortSignal: signal }),
       );
-      return { text: value.text, toolCalls: toolCallsOf(value.toolCalls), tokensIn: value.usage.inputTokens ?? 0, tokensOut: value.usage.outputTokens ?? 0, attempts };
+      return {
+        text: value.text,
+        toolCalls: toolCallsOf(value.toolCalls),
+        tokensIn: value.usage.inputTokens ?? 0,
+        tokensOut: value.usage.outputTokens ?? 0,
+        attempts,
+      };
     },
     async stream(request, onText) {
       const policy = { timeoutMs: config.timeoutSeconds * 1000, maxRetries: config.maxRetries, signal: request.signal };

@@ -36,7 +36,8 @@ export class StreamBrokenError extends Error {
 }
 
 function classify(error: unknown, timedOut: boolean): Failure {
-  if (error instanceof StreamBrokenError) return { reason: timedOut ? 'timed out while streaming' : 'the answer broke off while streaming', retryable: false };
+  if (error instanceof StreamBrokenError)
+    return { reason: timedOut ? 'timed out while streaming' : 'the answer broke off while streaming', retryable: false };
   if (timedOut) return { reason: 'timed out', retryable: true };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
@@ -56,7 +57,11 @@ function classify(error: unknown, timedOut: boolean): Failure {
  * up to `maxRetries` times with exponential backoff, or after the server's `Retry-After`.
  * @throws AppError UNAVAILABLE naming `label` (provider and model) and why the last attempt failed.
  */
-export async function withRetries<T>(label: string, policy: RetryPolicy, attempt: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; attempts: number }> {
+export async function withRetries<T>(
+  label: string,
+  policy: RetryPolicy,
+  attempt: (signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T; attempts: number }> {
   for (let attempts = 1; ; attempts++) {
     if (policy.signal?.aborted) throw new AppError('UNAVAILABLE', `${label} call was cancelled`);
     const timeout = AbortSignal.timeout(policy.timeoutMs);
@@ -69,9 +74,13 @@ export async function withRetries<T>(label: string, policy: RetryPolicy, attempt
       failure = classify(error, timeout.aborted);
     }
     const tried = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
-    if (!failure.retryable || attempts > policy.maxRetries) throw new AppError('UNAVAILABLE', `${label} failed: ${failure.reason} after ${tried}`);
+    if (!failure.retryable || attempts > policy.maxRetries)
+      throw new AppError('UNAVAILABLE', `${label} failed: ${failure.reason} after ${tried}`);
     if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_WAIT_MS) {
-      throw new AppError('UNAVAILABLE', `${label} failed: ${failure.reason}, asked to retry after ${Math.ceil(failure.retryAfterMs / 1000)} s`);
+      throw new AppError(
+        'UNAVAILABLE',
+        `${label} failed: ${failure.reason}, asked to retry after ${Math.ceil(failure.retryAfterMs / 1000)} s`,
+      );
     }
     const backoff = Math.min(BASE_BACKOFF_MS * 2 ** (attempts - 1), MAX_RETRY_WAIT_MS);
     await sleep(failure.retryAfterMs ?? backoff, undefined, { signal: policy.signal }).catch(() => {

@@ -138,12 +138,18 @@ function addressBytes(text: string): number[] | undefined {
   // A dotted IPv4 tail stands for the last two groups.
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   const hex = dotted
-    ? address.slice(0, dotted.index) + dotted[1].split('.').map(Number).reduce((groups, byte, i) => groups + (i === 2 ? ':' : '') + byte.toString(16).padStart(2, '0'), '')
+    ? address.slice(0, dotted.index) +
+      dotted[1]
+        .split('.')
+        .map(Number)
+        .reduce((groups, byte, i) => groups + (i === 2 ? ':' : '') + byte.toString(16).padStart(2, '0'), '')
     : address;
   const [head, tail] = hex.includes('::') ? hex.split('::') : [hex, undefined];
   const groupsOf = (part: string | undefined) => (part ? part.split(':') : []);
   const groups =
-    tail === undefined ? groupsOf(head) : [...groupsOf(head), ...Array<string>(8 - groupsOf(head).length - groupsOf(tail).length).fill('0'), ...groupsOf(tail)];
+    tail === undefined
+      ? groupsOf(head)
+      : [...groupsOf(head), ...Array<string>(8 - groupsOf(head).length - groupsOf(tail).length).fill('0'), ...groupsOf(tail)];
   return groups.flatMap((group) => {
     const value = parseInt(group, 16);
     return [value >> 8, value & 0xff];

@@ -99,7 +99,10 @@ export interface ServiceOrigins {
  * bind host, `localhost`, 127.0.0.1 and ::1, and when bound to all interfaces (0.0.0.0 or ::)
  * also 0.0.0.0, :: and each address of this machine's interfaces.
  */
-export function serviceOrigins(settings: { publicUrl: string; host: string; port: number }, interfaceAddresses = machineAddresses()): ServiceOrigins {
+export function serviceOrigins(
+  settings: { publicUrl: string; host: string; port: number },
+  interfaceAddresses = machineAddresses(),
+): ServiceOrigins {
   const publicUrl = new URL(settings.publicUrl);
   const bindHost = hostKey(settings.host.replace(/^\[|\]$/g, ''));
   const boundToAll = bindHost === '0.0.0.0' || bindHost === '::';
@@ -118,9 +121,18 @@ export function serviceOrigins(settings: { publicUrl: string; host: string; port
  * service's own origins refused, private addresses only with `allowPrivate`, the service's
  * resolver (tests give their own), refusals reported at `field`.
  */
-export function userUrlPolicy(services: { config: { publicUrl: string; host: string; port: number }; outboundLookup?: HostLookup }, allowPrivate: boolean, field: (string | number)[]): OutboundPolicy {
+export function userUrlPolicy(
+  services: { config: { publicUrl: string; host: string; port: number }; outboundLookup?: HostLookup },
+  allowPrivate: boolean,
+  field: (string | number)[],
+): OutboundPolicy {
   const { config } = services;
-  return { allowPrivate, self: serviceOrigins({ publicUrl: config.publicUrl, host: config.host, port: config.port }), lookup: services.outboundLookup, field };
+  return {
+    allowPrivate,
+    self: serviceOrigins({ publicUrl: config.publicUrl, host: config.host, port: config.port }),
+    lookup: services.outboundLookup,
+    field,
+  };
 }
 
 /**
@@ -145,12 +157,16 @@ export async function checkOutboundUrl(input: string | URL, policy: OutboundPoli
     throw refuse('url', 'not a valid URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('scheme', 'only http and https URLs are allowed');
-  if (url.username || url.password) throw refuse('credentials', 'the URL must not contain a user name or password; send credentials in a header');
+  if (url.username || url.password)
+    throw refuse('credentials', 'the URL must not contain a user name or password; send credentials in a header');
   const host = urlHost(url);
   if (!host) throw refuse('url', 'the URL has no host');
   const lookup = policy.lookup ?? systemLookup;
   const addresses = await resolve(host, lookup).catch((error: unknown) => {
-    throw refuse('unresolvable', `could not resolve ${host}${error instanceof LookupTimedOut ? ` within ${LOOKUP_TIMEOUT_MS / 1000} s` : ''}`);
+    throw refuse(
+      'unresolvable',
+      `could not resolve ${host}${error instanceof LookupTimedOut ? ` within ${LOOKUP_TIMEOUT_MS / 1000} s` : ''}`,
+    );
   });
   if (await pointsAtSelf(url, addresses, policy.self, lookup)) throw refuse('self', 'the URL points at this service itself');
   for (const { address } of addresses) {
@@ -173,7 +189,11 @@ export async function checkOutboundUrl(input: string | URL, policy: OutboundPoli
  * @throws OutboundRequestFailed (UNAVAILABLE): unreachable, timed out, TLS failure, too large.
  * A caller's own `init.signal` aborting rejects with that signal's reason.
  */
-export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}, limits: OutboundLimits = OUTBOUND_LIMITS): Promise<Response> {
+export async function guardedFetch(
+  target: CheckedTarget,
+  init: RequestInit = {},
+  limits: OutboundLimits = OUTBOUND_LIMITS,
+): Promise<Response> {
   checkOutboundHeaders(init.headers);
   const origin = target.url.origin;
   const timeout = AbortSignal.timeout(limits.timeoutMs);
@@ -205,9 +225,16 @@ export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}
     discard();
     throw new OutboundRequestFailed('too_large', tooLargeReason(limits), origin);
   }
-  const body = response.body && !NULL_BODY_STATUSES.has(response.status) ? boundedBody(response.body, limits.maxResponseBytes, fail, closeConnection) : null;
+  const body =
+    response.body && !NULL_BODY_STATUSES.has(response.status)
+      ? boundedBody(response.body, limits.maxResponseBytes, fail, closeConnection)
+      : null;
   if (!body) discard();
-  const answer = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+  const answer = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers as unknown as Headers,
+  });
   // As fetch reports it (a constructed Response has an empty url); there was no redirect to follow.
   Object.defineProperty(answer, 'url', { value: response.url });
   return answer;
@@ -220,7 +247,11 @@ export async function guardedFetch(target: CheckedTarget, init: RequestInit = {}
  * ones the request can reach, which a caller judges by rather than by the URL's text (the
  * registry does not describe what answered at a private address).
  */
-export function guardedFetchImpl(policy: OutboundPolicy, limits: OutboundLimits = OUTBOUND_LIMITS, onTarget?: (target: CheckedTarget) => void): typeof fetch {
+export function guardedFetchImpl(
+  policy: OutboundPolicy,
+  limits: OutboundLimits = OUTBOUND_LIMITS,
+  onTarget?: (target: CheckedTarget) => void,
+): typeof fetch {
   return async (input, init) => {
     const target = await checkOutboundUrl(input instanceof Request ? input.url : input, policy);
     onTarget?.(target);
@@ -249,12 +280,18 @@ export function checkOutboundHeaders(headers: RequestInit['headers'], field: (st
   const pairs = iterable ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers as Record<string, string>);
   for (const [name, value] of pairs) {
     if (!HEADER_NAME.test(name)) throw new OutboundRefused('header', `"${name.slice(0, 40)}" is not a valid header name`, field);
-    if (/[\r\n\0]/.test(String(value))) throw new OutboundRefused('header', `the value of header ${name} contains a line break or NUL`, [...field, name]);
+    if (/[\r\n\0]/.test(String(value)))
+      throw new OutboundRefused('header', `the value of header ${name} contains a line break or NUL`, [...field, name]);
   }
 }
 
 /** Reads `source` on, failing once more than `maxBytes` came (the rest is not read); `done` runs once it ends either way. */
-function boundedBody(source: ReadableStream<Uint8Array>, maxBytes: number, fail: (error: unknown) => Error, done: () => void): ReadableStream<Uint8Array> {
+function boundedBody(
+  source: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  fail: (error: unknown) => Error,
+  done: () => void,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let received = 0;
   return new ReadableStream<Uint8Array>({
@@ -286,7 +323,8 @@ class ResponseTooLarge extends Error {}
 const tooLargeReason = (limits: OutboundLimits) => `the response is larger than ${limits.maxResponseBytes} bytes`;
 
 /** TLS verification failures as OpenSSL and Node name them. */
-const CERTIFICATE_CODES = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE|DECRYPT_CERT_SIGNATURE)|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
+const CERTIFICATE_CODES =
+  /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE|DECRYPT_CERT_SIGNATURE)|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
 
 const CONNECTION_FAILURES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -299,7 +337,10 @@ const CONNECTION_FAILURES: Record<string, string> = {
 };
 
 /** What went wrong, in words, as the named error; a caller's own abort passes through as its reason. */
-function failureOf(error: unknown, at: { timeout: AbortSignal; callerSignal?: AbortSignal; limits: OutboundLimits; origin: string }): Error {
+function failureOf(
+  error: unknown,
+  at: { timeout: AbortSignal; callerSignal?: AbortSignal; limits: OutboundLimits; origin: string },
+): Error {
   if (error instanceof AppError) return error;
   const failed = (kind: FailureKind, reason: string) => new OutboundRequestFailed(kind, reason, at.origin);
   if (error instanceof ResponseTooLarge) return failed('too_large', tooLargeReason(at.limits));
@@ -322,8 +363,13 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
     const usable = addresses.filter((a) => !family || a.family === family);
-    if (usable.length === 0) return callback(Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }), '');
-    if (options.all) return callback(null, usable.map(({ address, family }) => ({ address, family })));
+    if (usable.length === 0)
+      return callback(Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }), '');
+    if (options.all)
+      return callback(
+        null,
+        usable.map(({ address, family }) => ({ address, family })),
+      );
     return callback(null, usable[0].address, usable[0].family);
   };
 }
@@ -346,7 +392,11 @@ class LookupTimedOut extends Error {}
 /** An address literal is its own answer; a name is asked once, within a time limit. */
 async function resolve(host: string, lookup: HostLookup): Promise<ResolvedAddress[]> {
   if (isIpAddress(host)) return [{ address: host, family: host.includes(':') ? 6 : 4 }];
-  if (isLocalhostName(host)) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+  if (isLocalhostName(host))
+    return [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
   let timer: NodeJS.Timeout | undefined;
   const slow = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new LookupTimedOut()), LOOKUP_TIMEOUT_MS);
@@ -362,7 +412,12 @@ async function resolve(host: string, lookup: HostLookup): Promise<ResolvedAddres
 }
 
 /** Whether the URL reaches this service: its host, or an address it resolved to, on one of the service's own ports. */
-async function pointsAtSelf(url: URL, addresses: ResolvedAddress[], self: ServiceOrigins | undefined, lookup: HostLookup): Promise<boolean> {
+async function pointsAtSelf(
+  url: URL,
+  addresses: ResolvedAddress[],
+  self: ServiceOrigins | undefined,
+  lookup: HostLookup,
+): Promise<boolean> {
   if (!self) return false;
   const port = portOf(url);
   const mine = self.endpoints.filter((e) => e.port === port);

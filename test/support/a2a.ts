@@ -28,8 +28,14 @@ export async function createA2aKey(target: A2aTarget, label: string) {
 
 /** The official JS client with a bearer key, resolved from the app's card. */
 export function officialClient(t: Pick<TestApp, 'url'>, key: string) {
-  const authFetch = createAuthenticatingFetchWithRetry(fetch, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
-  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })], cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }) }).createFromUrl(t.url);
+  const authFetch = createAuthenticatingFetchWithRetry(fetch, {
+    headers: async () => ({ Authorization: `Bearer ${key}` }),
+    shouldRetryWithHeaders: async () => undefined,
+  });
+  return new ClientFactory({
+    transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }),
+  }).createFromUrl(t.url);
 }
 
 export type A2aClient = Awaited<ReturnType<typeof officialClient>>;
@@ -38,14 +44,24 @@ export type A2aClient = Awaited<ReturnType<typeof officialClient>>;
 export const newMessageId = () => `m-${Math.random().toString(36).slice(2)}`;
 
 /** A user message on the wire (ProtoJSON). */
-export const userMessage = (text: string, extra: Record<string, unknown> = {}) => ({ messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text }], ...extra });
+export const userMessage = (text: string, extra: Record<string, unknown> = {}) => ({
+  messageId: newMessageId(),
+  role: 'ROLE_USER',
+  parts: [{ text }],
+  ...extra,
+});
 
 /** A SendMessageRequest for the official client, built from wire JSON. */
 export const sendRequest = (text: string, extra: Record<string, unknown> = {}, configuration?: Record<string, unknown>) =>
   SendMessageRequest.fromJSON({ message: userMessage(text, extra), ...(configuration ? { configuration } : {}) });
 
 /** One JSON-RPC request object. */
-export const rpcCall = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+export const rpcCall = (id: unknown, method: string, params?: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 
 /** One JSON-RPC call to /a2a/v1 over real HTTP, as A2A 1.0. */
 export function rpc(t: Caller, key: string | undefined, body: unknown, headers: Record<string, string> = {}) {
@@ -87,13 +103,19 @@ export function expectProtoJson(value: unknown, at = '$'): void {
   if (Array.isArray(value)) return value.forEach((item, index) => expectProtoJson(item, `${at}[${index}]`));
   if (typeof value !== 'object') return;
   for (const [key, item] of Object.entries(value as Json)) {
-    expect({ at: `${at}.${key}`, snake: /_/.test(key), v03: ['kind', 'final', 'mimeType', 'file'].includes(key) }).toEqual({ at: `${at}.${key}`, snake: false, v03: false });
+    expect({ at: `${at}.${key}`, snake: /_/.test(key), v03: ['kind', 'final', 'mimeType', 'file'].includes(key) }).toEqual({
+      at: `${at}.${key}`,
+      snake: false,
+      v03: false,
+    });
     if (key === 'state') expect(item).toMatch(/^TASK_STATE_[A-Z_]+$/);
     if (key === 'role') expect(item).toMatch(/^ROLE_(USER|AGENT)$/);
     if (key === 'timestamp') expect(item).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     const required = REQUIRED[key];
     if (required && item !== null && typeof item === 'object') {
-      const items: [string, Json][] = Array.isArray(item) ? item.map((one, index) => [`${at}.${key}[${index}]`, one]) : [[`${at}.${key}`, item]];
+      const items: [string, Json][] = Array.isArray(item)
+        ? item.map((one, index) => [`${at}.${key}[${index}]`, one])
+        : [[`${at}.${key}`, item]];
       for (const [where, one] of items) expect({ at: where, complete: required(one) }).toEqual({ at: where, complete: true });
     }
     if (key !== 'data' && key !== 'metadata') expectProtoJson(item, `${at}.${key}`);
@@ -106,7 +128,8 @@ export function rpcRaw(t: Caller, key: string | undefined, rawBody: string, head
 }
 
 /** One A2A method called over real HTTP (request id 1 unless given): the whole reply, errors included. */
-export const callA2a = (t: Caller, key: string | undefined, method: string, params?: unknown, id: string | number = 1) => rpc(t, key, rpcCall(id, method, params));
+export const callA2a = (t: Caller, key: string | undefined, method: string, params?: unknown, id: string | number = 1) =>
+  rpc(t, key, rpcCall(id, method, params));
 
 /**
  * Polls GetTask until the task is in one of `states`, and returns it as wire JSON. Bounded like

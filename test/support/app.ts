@@ -55,18 +55,24 @@ let counter = 0;
  * The suites make many model requests a minute from one user or key; test/model-limits.test.ts
  * tests the limits, with their defaults.
  */
-export const NO_MODEL_LIMITS = { LLM_USER_REQUESTS_PER_MINUTE: '0', LLM_USER_TOKENS_PER_DAY: '0', A2A_KEY_REQUESTS_PER_MINUTE: '0', A2A_KEY_TOKENS_PER_DAY: '0' };
+export const NO_MODEL_LIMITS = {
+  LLM_USER_REQUESTS_PER_MINUTE: '0',
+  LLM_USER_TOKENS_PER_DAY: '0',
+  A2A_KEY_REQUESTS_PER_MINUTE: '0',
+  A2A_KEY_TOKENS_PER_DAY: '0',
+};
 /**
  * The suites send thousands of requests a minute from 127.0.0.1, and with REDIS_URL every app
  * would count them together: test/rate-limits.test.ts tests the request limits, with their defaults.
  */
 export const NO_RATE_LIMITS = { RATE_LIMIT_TOKEN_PER_MINUTE: '0', RATE_LIMIT_ADDRESS_PER_MINUTE: '0', RATE_LIMIT_AUTH_PER_MINUTE: '0' };
 
-export async function startTestApp(env: Record<string, string> = {}, opts: { sameDatabaseAs?: TestApp; logger?: Logger } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  opts: { sameDatabaseAs?: TestApp; logger?: Logger } = {},
+): Promise<TestApp> {
   // A second instance on the same database shares the first one's admin and leaves the drop to it.
-  const database = opts.sameDatabaseAs
-    ? { url: opts.sameDatabaseAs.databaseUrl, drop: async () => undefined }
-    : await createTestDatabase();
+  const database = opts.sameDatabaseAs ? { url: opts.sameDatabaseAs.databaseUrl, drop: async () => undefined } : await createTestDatabase();
   const adminToken = opts.sameDatabaseAs?.adminToken ?? `ldk_pat_testadmin${process.pid}x${++counter}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-test-'));
   const config: Config = loadConfig({
@@ -153,7 +159,10 @@ export async function makeLab(t: TestApp, opts: { owner?: TestUser; seatQuota?: 
   const created = await t.call('POST', '/api/labs', { token: owner.token, body: { name: opts.name ?? 'Test Lab' } });
   if (created.status !== 200) throw new Error(`makeLab: ${created.status} ${created.text}`);
   if (opts.seatQuota !== undefined) {
-    const patched = await t.call('PATCH', `/api/admin/labs/${created.body.lab_id}`, { token: t.adminToken, body: { seat_quota: opts.seatQuota } });
+    const patched = await t.call('PATCH', `/api/admin/labs/${created.body.lab_id}`, {
+      token: t.adminToken,
+      body: { seat_quota: opts.seatQuota },
+    });
     if (patched.status !== 200) throw new Error(`makeLab quota: ${patched.status} ${patched.text}`);
   }
   return { id: created.body.lab_id, code: created.body.invitation_code, owner };
@@ -172,6 +181,9 @@ export async function labOfTwo(t: TestApp): Promise<{ lab: TestLab; owner: TestU
 export async function addMember(t: TestApp, lab: TestLab, user: TestUser, role: 'member' | 'mentor' = 'member') {
   const joined = await t.call('POST', '/api/labs/join', { token: user.token, body: { code: lab.code } });
   if (joined.status !== 200) throw new Error(`addMember join: ${joined.status} ${joined.text}`);
-  const approved = await t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, { token: lab.owner.token, body: { status: 'active', role } });
+  const approved = await t.call('PATCH', `/api/labs/${lab.id}/members/${user.id}`, {
+    token: lab.owner.token,
+    body: { status: 'active', role },
+  });
   if (approved.status !== 200) throw new Error(`addMember approve: ${approved.status} ${approved.text}`);
 }

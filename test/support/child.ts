@@ -19,7 +19,10 @@ export interface ChildServer {
  * `bin/labdesk.js` of another `tree`, as `uid`/`gid` if given), ready when its `/readyz`
  * answers: for what an in-process app cannot show, such as an instance killed mid-work.
  */
-export async function startChildServer(env: Record<string, string>, opts: { tree?: string; uid?: number; gid?: number } = {}): Promise<ChildServer> {
+export async function startChildServer(
+  env: Record<string, string>,
+  opts: { tree?: string; uid?: number; gid?: number } = {},
+): Promise<ChildServer> {
   const cli = opts.tree ? path.join(opts.tree, 'bin', 'labdesk.js') : path.resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
   if (!fs.existsSync(cli)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
   const port = await freePort();
@@ -42,7 +45,9 @@ export async function startChildServer(env: Record<string, string>, opts: { tree
     async call(method, route, opts = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-      return replyOf(await fetch(new URL(route, url), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }));
+      return replyOf(
+        await fetch(new URL(route, url), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }),
+      );
     },
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -51,7 +56,13 @@ export async function startChildServer(env: Record<string, string>, opts: { tree
   };
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`labdesk serve exited with ${child.exitCode} before it was ready:\n${stderr}`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return server;
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return server;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await server.kill();

@@ -16,8 +16,11 @@ export function runLabdesk(args: string[], env: Record<string, string> = {}) {
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (status) => resolve({ status, stdout, stderr })),
+  );
 }
 
 /** The CLI on one data directory, its logs silenced (`env` adds or overrides settings). */
-export const runLabdeskIn = (dataDir: string, args: string[], env: Record<string, string> = {}) => runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+export const runLabdeskIn = (dataDir: string, args: string[], env: Record<string, string> = {}) =>
+  runLabdesk(args, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });

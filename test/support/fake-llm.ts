@@ -45,7 +45,13 @@ export interface SeenRequest {
   /** Anthropic's key header. */
   apiKey?: string;
   /** As sent: `content` is a string in OpenAI's format (and for plain Anthropic turns), a list of blocks otherwise. */
-  body: { model: string; stream?: boolean; messages: { role: string; content: string; [member: string]: unknown }[]; tools?: unknown[]; [member: string]: unknown };
+  body: {
+    model: string;
+    stream?: boolean;
+    messages: { role: string; content: string; [member: string]: unknown }[];
+    tools?: unknown[];
+    [member: string]: unknown;
+  };
   tools: SeenTool[];
   toolResults: SeenToolResult[];
   /** Set when the client closed the connection before the answer was complete (a cancelled call). */
@@ -54,14 +60,19 @@ export interface SeenRequest {
 
 /** Tools offered and tool results returned, whichever format the request used. */
 function seenTools(body: any): Pick<SeenRequest, 'tools' | 'toolResults'> {
-  const tools = (body.tools ?? []).map((t: any): SeenTool => (t.type === 'function' ? { name: t.function.name, description: t.function.description, schema: t.function.parameters } : { name: t.name, description: t.description, schema: t.input_schema }));
+  const tools = (body.tools ?? []).map((t: any): SeenTool =>
+    t.type === 'function'
+      ? { name: t.function.name, description: t.function.description, schema: t.function.parameters }
+      : { name: t.name, description: t.description, schema: t.input_schema },
+  );
   const toolResults: SeenToolResult[] = [];
   for (const message of body.messages ?? []) {
     if (message.role === 'tool') toolResults.push({ id: message.tool_call_id, content: String(message.content), isError: false });
     if (Array.isArray(message.content)) {
       for (const block of message.content) {
         if (block.type !== 'tool_result') continue;
-        const content = typeof block.content === 'string' ? block.content : (block.content ?? []).map((part: any) => part.text ?? '').join('');
+        const content =
+          typeof block.content === 'string' ? block.content : (block.content ?? []).map((part: any) => part.text ?? '').join('');
         toolResults.push({ id: block.tool_use_id, content, isError: block.is_error === true });
       }
     }
@@ -75,16 +86,37 @@ const argumentsOf = (call: ScriptedToolCall) => (typeof call.input === 'string' 
 const piecesOf = (text: string) => text.split(/(?<= )/).filter(Boolean);
 
 /** After a stream's first piece is written: `cut` drops the connection, `stall` leaves it open and silent. */
-const breakOff = (res: http.ServerResponse, how: 'cut' | 'stall') => (how === 'cut' ? () => setTimeout(() => res.socket?.destroy(), 50) : undefined);
+const breakOff = (res: http.ServerResponse, how: 'cut' | 'stall') =>
+  how === 'cut' ? () => setTimeout(() => res.socket?.destroy(), 50) : undefined;
 
 /**
  * Writes an Anthropic Messages stream: message_start (input usage), content blocks (text, then
  * tool_use with its input as JSON deltas), message_delta (stop reason, output usage), message_stop.
  * `after`: the stream breaks off after its first text piece.
  */
-function writeAnthropicStream(res: http.ServerResponse, model: string, id: string, step: { text?: string; calls?: ScriptedToolCall[]; tokensIn: number; tokensOut: number }, after?: 'cut' | 'stall') {
+function writeAnthropicStream(
+  res: http.ServerResponse,
+  model: string,
+  id: string,
+  step: { text?: string; calls?: ScriptedToolCall[]; tokensIn: number; tokensOut: number },
+  after?: 'cut' | 'stall',
+) {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
-  res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: step.tokensIn, output_tokens: 1 } } }));
+  res.write(
+    sse('message_start', {
+      type: 'message_start',
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: step.tokensIn, output_tokens: 1 },
+      },
+    }),
+  );
   let index = 0;
   if (step.text) {
     res.write(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
@@ -97,15 +129,30 @@ function writeAnthropicStream(res: http.ServerResponse, model: string, id: strin
     index++;
   }
   for (const call of step.calls ?? []) {
-    res.write(sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }));
+    res.write(
+      sse('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      }),
+    );
     const json = argumentsOf(call);
     // The input arrives in two partial pieces, as a real server splits it.
     const half = Math.floor(json.length / 2);
-    for (const part of [json.slice(0, half), json.slice(half)]) res.write(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } }));
+    for (const part of [json.slice(0, half), json.slice(half)])
+      res.write(
+        sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } }),
+      );
     res.write(sse('content_block_stop', { type: 'content_block_stop', index }));
     index++;
   }
-  res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: step.calls?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: step.tokensOut } }));
+  res.write(
+    sse('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: step.calls?.length ? 'tool_use' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: step.tokensOut },
+    }),
+  );
   res.end(sse('message_stop', { type: 'message_stop' }));
 }
 
@@ -129,7 +176,14 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const request: SeenRequest = { path: req.url ?? '', authorization: req.headers.authorization, apiKey: req.headers['x-api-key'] as string | undefined, body, ...seenTools(body), closedEarly: false };
+    const request: SeenRequest = {
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+      apiKey: req.headers['x-api-key'] as string | undefined,
+      body,
+      ...seenTools(body),
+      closedEarly: false,
+    };
     res.once('close', () => {
       if (!res.writableFinished) request.closedEarly = true;
     });
@@ -143,24 +197,59 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
       return;
     }
     if (step.kind === 'cut' || step.kind === 'stall') {
-      if (anthropic) return writeAnthropicStream(res, request.body.model, `msg_${seen.length}`, { text: step.text, tokensIn: 0, tokensOut: 0 }, step.kind);
+      if (anthropic)
+        return writeAnthropicStream(
+          res,
+          request.body.model,
+          `msg_${seen.length}`,
+          { text: step.text, tokensIn: 0, tokensOut: 0 },
+          step.kind,
+        );
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = { id: `chatcmpl-${step.kind}`, created: 1_700_000_000, model: request.body.model, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: step.text }, finish_reason: null }] };
+      const chunk = {
+        id: `chatcmpl-${step.kind}`,
+        created: 1_700_000_000,
+        model: request.body.model,
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, delta: { role: 'assistant', content: step.text }, finish_reason: null }],
+      };
       return void res.write(sse(undefined, chunk), breakOff(res, step.kind));
     }
     if (step.kind === 'status') {
-      res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers }).end(JSON.stringify({ error: { message: `scripted ${step.status}` } }));
+      res
+        .writeHead(step.status, { 'content-type': 'application/json', ...step.headers })
+        .end(JSON.stringify({ error: { message: `scripted ${step.status}` } }));
       return;
     }
     const calls = step.kind === 'tools' ? step.calls : [];
     const text = step.text ?? '';
     if (anthropic) {
-      if (request.body.stream) return writeAnthropicStream(res, request.body.model, `msg_${seen.length}`, { text, calls, tokensIn: step.tokensIn, tokensOut: step.tokensOut });
+      if (request.body.stream)
+        return writeAnthropicStream(res, request.body.model, `msg_${seen.length}`, {
+          text,
+          calls,
+          tokensIn: step.tokensIn,
+          tokensOut: step.tokensOut,
+        });
       // The Messages API's answer (non-streamed): content blocks and its own usage names.
-      const content = [...(text || !calls.length ? [{ type: 'text', text }] : []), ...calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.input }))];
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id: `msg_${seen.length}`, type: 'message', role: 'assistant', model: request.body.model, content, stop_reason: calls.length ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: step.tokensIn, output_tokens: step.tokensOut } }),
-      );
+      const content = [
+        ...(text || !calls.length ? [{ type: 'text', text }] : []),
+        ...calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.input })),
+      ];
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            id: `msg_${seen.length}`,
+            type: 'message',
+            role: 'assistant',
+            model: request.body.model,
+            content,
+            stop_reason: calls.length ? 'tool_use' : 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: step.tokensIn, output_tokens: step.tokensOut },
+          }),
+        );
       return;
     }
     const usage = { prompt_tokens: step.tokensIn, completion_tokens: step.tokensOut, total_tokens: step.tokensIn + step.tokensOut };
@@ -168,13 +257,16 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
     const finish = calls.length ? 'tool_calls' : 'stop';
     if (request.body.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta: object, finish_reason: string | null = null, extra = {}) => sse(undefined, { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }], ...extra });
+      const chunk = (delta: object, finish_reason: string | null = null, extra = {}) =>
+        sse(undefined, { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }], ...extra });
       for (const word of piecesOf(text)) res.write(chunk({ role: 'assistant', content: word }));
       calls.forEach((call, index) => {
         // The first chunk names the call; its arguments follow in two pieces.
         const json = argumentsOf(call);
         const half = Math.floor(json.length / 2);
-        res.write(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: json.slice(0, half) } }] }));
+        res.write(
+          chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: json.slice(0, half) } }] }),
+        );
         res.write(chunk({ tool_calls: [{ index, function: { arguments: json.slice(half) } }] }));
       });
       res.write(chunk({}, finish, { usage }));
@@ -182,9 +274,26 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
       return;
     }
     const toolCalls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsOf(call) } }));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: calls.length ? text || null : text, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }], usage }),
-    );
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: calls.length ? text || null : text,
+                ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+              },
+              finish_reason: finish,
+            },
+          ],
+          usage,
+        }),
+      );
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -206,17 +315,25 @@ export type FakeLlm = Awaited<ReturnType<typeof startFakeLlm>>;
 
 /** Waits (bounded, see `until`) until the fake has had more than `asked` requests: a model call is under way. */
 export const untilAsked = (fake: Pick<FakeLlm, 'seen'>, asked: number, seconds?: number) =>
-  until(() => `the model to be asked (still ${fake.seen.length} requests, ${asked} before)`, () => fake.seen.length > asked, { seconds });
+  until(
+    () => `the model to be asked (still ${fake.seen.length} requests, ${asked} before)`,
+    () => fake.seen.length > asked,
+    { seconds },
+  );
 
 /** Waits (bounded, see `until`) until the caller closed request `index` before its answer was written: the call was aborted. */
-export const untilAborted = (fake: Pick<FakeLlm, 'seen'>, index: number) => until(`model request ${index} to be aborted`, () => fake.seen[index]?.closedEarly);
+export const untilAborted = (fake: Pick<FakeLlm, 'seen'>, index: number) =>
+  until(`model request ${index} to be aborted`, () => fake.seen[index]?.closedEarly);
 
 /**
  * A suite's scripted model: started before its apps and closed after them. `env` (the given
  * settings plus `LLM_BASE_URL` once started) is what `useTestApp` takes; `fake` reads the
  * running server's script and requests.
  */
-export function useFakeLlm(fallback: (request: SeenRequest) => Step, settings: Record<string, string>): { env: Record<string, string>; fake: FakeLlm } {
+export function useFakeLlm(
+  fallback: (request: SeenRequest) => Step,
+  settings: Record<string, string>,
+): { env: Record<string, string>; fake: FakeLlm } {
   const env = { ...settings };
   let server: FakeLlm | undefined;
   beforeAll(async () => {

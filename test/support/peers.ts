@@ -39,7 +39,14 @@ export interface SdkPeer extends Listening {
 /** A peer's executor completing at once, without a task (what the registry's card tests need). */
 export class DoneAtOnce implements AgentExecutor {
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    bus.publish(AgentEvent.statusUpdate({ taskId: context.taskId, contextId: context.contextId, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId: context.taskId,
+        contextId: context.contextId,
+        status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
     bus.finished();
   }
 
@@ -68,7 +75,16 @@ export class AnsweringPeer implements AgentExecutor {
     bus.publish(AgentEvent.task(Task.fromJSON({ id: context.taskId, contextId: context.contextId, status: status('TASK_STATE_WORKING') })));
     await this.gate;
     const asked = context.userMessage.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
-    bus.publish(AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON({ ...ids, artifact: { artifactId: 'answer', name: 'answer', parts: [{ text: this.answer(asked) }] }, append: false, lastChunk: true })));
+    bus.publish(
+      AgentEvent.artifactUpdate(
+        TaskArtifactUpdateEvent.fromJSON({
+          ...ids,
+          artifact: { artifactId: 'answer', name: 'answer', parts: [{ text: this.answer(asked) }] },
+          append: false,
+          lastChunk: true,
+        }),
+      ),
+    );
     bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON({ ...ids, status: status('TASK_STATE_COMPLETED') })));
     bus.finished();
     this.finished();
@@ -84,7 +100,9 @@ export class AnsweringPeer implements AgentExecutor {
  * `description` carrying whatever the test gives. `rpc` replaces the JSON-RPC endpoint (a peer
  * that misbehaves there); every JSON-RPC request the SDK's handler receives is recorded.
  */
-export async function sdkPeer(opts: { description?: string; executor?: AgentExecutor; rpc?: express.RequestHandler } = {}): Promise<SdkPeer> {
+export async function sdkPeer(
+  opts: { description?: string; executor?: AgentExecutor; rpc?: express.RequestHandler } = {},
+): Promise<SdkPeer> {
   const app = express();
   const placeholder = { port: 0 };
   const requests: PeerRequest[] = [];

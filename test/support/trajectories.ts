@@ -41,7 +41,8 @@ export function trajectoryCalls(t: TestApp) {
       t.call('PUT', sessionPath(id, '/full'), { token: who.token, body: { records, ...extra } }),
     read: (who: Actor, id: string, query?: Record<string, string>) => t.call('GET', sessionPath(id), { token: who.token, query }),
     meta: (who: Actor, id: string) => t.call('GET', sessionPath(id, '/meta'), { token: who.token }),
-    setVisibility: (who: Actor, id: string, body: Record<string, unknown>) => t.call('PATCH', sessionPath(id, '/visibility'), { token: who.token, body }),
+    setVisibility: (who: Actor, id: string, body: Record<string, unknown>) =>
+      t.call('PATCH', sessionPath(id, '/visibility'), { token: who.token, body }),
     remove: (who: Actor, id: string) => t.call('DELETE', sessionPath(id), { token: who.token }),
   };
 }

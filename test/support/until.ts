@@ -6,7 +6,11 @@ type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
  * fails saying what it waited for rather than at jest's time-out with no word of why.
  * @throws Error naming `what` (a function is asked at the end, to describe the last value seen) once the bound has passed.
  */
-export async function until<T>(what: string | (() => string), probe: () => Promise<T> | T, { seconds = 20, intervalMs = 20 } = {}): Promise<Truthy<T>> {
+export async function until<T>(
+  what: string | (() => string),
+  probe: () => Promise<T> | T,
+  { seconds = 20, intervalMs = 20 } = {},
+): Promise<Truthy<T>> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     const value = await probe();

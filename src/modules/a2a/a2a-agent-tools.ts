@@ -23,28 +23,51 @@ const path = (description: string) => ({ type: 'string', minLength: 1, maxLength
 export const AGENT_TOOLS: ToolSpec[] = [
   {
     name: 'run_code',
-    description: 'Runs a program in the sandboxed workspace (working directory /workspace, no network) and answers its exit code, stdout and stderr. Files written to outputs/ are returned to the caller as artifacts.',
-    inputSchema: { type: 'object', properties: { language, code: { type: 'string', minLength: 1 }, timeoutSeconds: { type: 'integer', minimum: 1, maximum: 300 } }, required: ['language', 'code'], additionalProperties: false },
+    description:
+      'Runs a program in the sandboxed workspace (working directory /workspace, no network) and answers its exit code, stdout and stderr. Files written to outputs/ are returned to the caller as artifacts.',
+    inputSchema: {
+      type: 'object',
+      properties: { language, code: { type: 'string', minLength: 1 }, timeoutSeconds: { type: 'integer', minimum: 1, maximum: 300 } },
+      required: ['language', 'code'],
+      additionalProperties: false,
+    },
   },
   {
     name: 'start_job',
-    description: 'Starts a long program in the background in the workspace and answers its job id at once; the task completes only when the job has finished.',
-    inputSchema: { type: 'object', properties: { language, code: { type: 'string', minLength: 1 } }, required: ['language', 'code'], additionalProperties: false },
+    description:
+      'Starts a long program in the background in the workspace and answers its job id at once; the task completes only when the job has finished.',
+    inputSchema: {
+      type: 'object',
+      properties: { language, code: { type: 'string', minLength: 1 } },
+      required: ['language', 'code'],
+      additionalProperties: false,
+    },
   },
   {
     name: 'check_job',
-    description: 'Answers the state of a background job (running, succeeded, failed, timed_out, lost), its exit code and the end of its log.',
+    description:
+      'Answers the state of a background job (running, succeeded, failed, timed_out, lost), its exit code and the end of its log.',
     inputSchema: { type: 'object', properties: { jobId: { type: 'string' } }, required: ['jobId'], additionalProperties: false },
   },
   {
     name: 'read_file',
     description: `Reads a text file of the workspace (at most ${READ_BYTES} bytes from offset).`,
-    inputSchema: { type: 'object', properties: { path: path('relative to the workspace'), offset: { type: 'integer', minimum: 0 } }, required: ['path'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { path: path('relative to the workspace'), offset: { type: 'integer', minimum: 0 } },
+      required: ['path'],
+      additionalProperties: false,
+    },
   },
   {
     name: 'write_file',
     description: 'Writes (replaces) a text file of the workspace, making its directories.',
-    inputSchema: { type: 'object', properties: { path: path('relative to the workspace'), content: { type: 'string' } }, required: ['path', 'content'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { path: path('relative to the workspace'), content: { type: 'string' } },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
   },
   {
     name: 'list_files',
@@ -62,7 +85,8 @@ const EXECUTION_TOOLS = new Set(['run_code', 'start_job']);
 export const isExecution = (call: ToolCall) => (EXECUTION_TOOLS.has(call.name) || isPeerSend(call.name)) && !call.error;
 
 /** Whether the call waits for the caller's approval: code only where a sandbox can run it (else it is answered its error), messages to agents always. */
-export const needsCallerApproval = (call: ToolCall, sandboxAvailable: boolean) => isExecution(call) && (sandboxAvailable || isPeerSend(call.name));
+export const needsCallerApproval = (call: ToolCall, sandboxAvailable: boolean) =>
+  isExecution(call) && (sandboxAvailable || isPeerSend(call.name));
 
 /**
  * The workspace of a principal's context. Two principals may use the same context id (each has
@@ -79,7 +103,9 @@ export function approvalSummary(calls: ToolCall[]): string {
     .filter(isExecution)
     .map((call) => {
       const input = call.input as { language?: string; code?: string; message?: string };
-      const text = String((isPeerSend(call.name) ? input.message : input.code) ?? '').replace(/\s+/g, ' ').trim();
+      const text = String((isPeerSend(call.name) ? input.message : input.code) ?? '')
+        .replace(/\s+/g, ' ')
+        .trim();
       const what = isPeerSend(call.name) ? `${call.name} (message to an external agent)` : `${call.name} (${input.language})`;
       return `${what}: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
     })
@@ -108,7 +134,9 @@ export async function runTool(call: ToolCall, context: ToolContext): Promise<Too
   if (call.error) return { ...base, output: `invalid call: ${call.error}`, isError: true };
   try {
     const input = call.input as Record<string, unknown>;
-    const output = isPeerTool(call.name) ? await runPeerTool(call.name, input, context) : JSON.stringify(await execute(call.name, input, context));
+    const output = isPeerTool(call.name)
+      ? await runPeerTool(call.name, input, context)
+      : JSON.stringify(await execute(call.name, input, context));
     return { ...base, output: bounded(output) };
   } catch (error) {
     if (error instanceof AppError) {
@@ -120,12 +148,32 @@ export async function runTool(call: ToolCall, context: ToolContext): Promise<Too
   }
 }
 
-async function execute(name: string, input: Record<string, unknown>, { services, workspace, signal, jobStarted }: ToolContext): Promise<unknown> {
+async function execute(
+  name: string,
+  input: Record<string, unknown>,
+  { services, workspace, signal, jobStarted }: ToolContext,
+): Promise<unknown> {
   const { workspaces, jobs } = services.agent;
   switch (name) {
     case 'run_code': {
-      const run = await workspaces.run({ workspace, language: input.language as never, code: input.code as string, timeoutSeconds: input.timeoutSeconds as number | undefined }, signal);
-      return { exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, stdout: run.stdout, stderr: run.stderr, truncated: run.truncated, diskExceeded: run.diskExceeded };
+      const run = await workspaces.run(
+        {
+          workspace,
+          language: input.language as never,
+          code: input.code as string,
+          timeoutSeconds: input.timeoutSeconds as number | undefined,
+        },
+        signal,
+      );
+      return {
+        exitCode: run.exitCode,
+        signal: run.signal,
+        timedOut: run.timedOut,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        truncated: run.truncated,
+        diskExceeded: run.diskExceeded,
+      };
     }
     case 'start_job': {
       const job = await jobs.start({ workspace, language: input.language as never, code: input.code as string });

@@ -48,9 +48,9 @@ type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' 
 /** What a turn needs besides: the blob store its trajectory record's large records go to, and what calls the owner's agents. */
 type TurnServices = TaskServices & Pick<Services, 'blobs' | 'sealer' | 'outboundLookup'>;
 
-
 /** Publishes a task's new state (after its commit): waiting SendMessages, running turns and the other helpers' hooks hear it. */
-export const publishTask = (services: Pick<Services, 'pubsub'>, task: TaskRow) => services.pubsub.publish('A2A_TASK', task.id, { taskId: task.id, state: task.state });
+export const publishTask = (services: Pick<Services, 'pubsub'>, task: TaskRow) =>
+  services.pubsub.publish('A2A_TASK', task.id, { taskId: task.id, state: task.state });
 
 /** A message of the agent in the task (a status message, or the answer in the history). */
 export function agentMessage(task: Pick<TaskRow, 'id' | 'contextId'>, text: string, extraParts: Wire[] = []): Wire {
@@ -65,7 +65,11 @@ export function decisionOf(message: Wire): turns.ApprovalDecision | undefined {
   const decision = (part.data as Wire).decision;
   if (decision === 'allow_once' || decision === 'allow_session' || decision === 'deny') return decision;
   throw new AppError('VALIDATION_FAILED', 'message.parts: decision must be allow_once, allow_session or deny', undefined, [
-    { path: ['message', 'parts', String(parts.indexOf(part)), 'data', 'decision'], msg: 'must be allow_once, allow_session or deny', type: 'value_error' },
+    {
+      path: ['message', 'parts', String(parts.indexOf(part)), 'data', 'decision'],
+      msg: 'must be allow_once, allow_session or deny',
+      type: 'value_error',
+    },
   ]);
 }
 
@@ -108,7 +112,13 @@ export async function finishTask(services: TaskServices, task: TaskRow, state: s
  * and kills a running program; bounds: MAX_STEPS calls and MAX_TRANSCRIPT_CHARS.
  * @throws when the attempt was cut off (its instance stopping, its time-out) and `retriesLeft`: the job runs it again
  */
-export async function runAgentTurn(services: TurnServices, taskId: string, run: JobRun, logger: Logger, retriesLeft: boolean): Promise<void> {
+export async function runAgentTurn(
+  services: TurnServices,
+  taskId: string,
+  run: JobRun,
+  logger: Logger,
+  retriesLeft: boolean,
+): Promise<void> {
   const em = forkEm(services);
   const q = preparedOf(em);
   const read = await turns.startTurn(q, taskId);
@@ -123,7 +133,10 @@ export async function runAgentTurn(services: TurnServices, taskId: string, run: 
   })();
   // Without Redis a cancel on another instance publishes only there: a slow re-read catches it.
   const backstop = setInterval(() => {
-    repo.findTaskById(q, taskId).then((now) => (!now || TERMINAL_STATES.includes(now.state) ? cancel() : undefined), () => undefined);
+    repo.findTaskById(q, taskId).then(
+      (now) => (!now || TERMINAL_STATES.includes(now.state) ? cancel() : undefined),
+      () => undefined,
+    );
   }, BACKSTOP_READ_MS);
   const signal = AbortSignal.any([run.signal, canceled.signal]);
   try {
@@ -132,7 +145,12 @@ export async function runAgentTurn(services: TurnServices, taskId: string, run: 
     if (canceled.signal.aborted) return; // the task is CANCELED; the call was aborted
     if (run.signal.aborted) {
       if (retriesLeft) throw error; // retried: the task stays WORKING, the loop resumes from its stored state
-      return void (await finishTask(services, found, 'TASK_STATE_FAILED', `the turn did not finish: ${run.signal.reason instanceof Error ? run.signal.reason.message : 'it was stopped'}`));
+      return void (await finishTask(
+        services,
+        found,
+        'TASK_STATE_FAILED',
+        `the turn did not finish: ${run.signal.reason instanceof Error ? run.signal.reason.message : 'it was stopped'}`,
+      ));
     }
     const known = error instanceof AppError && error.code === 'UNAVAILABLE';
     if (!known) logger.error('A2A turn failed', { taskId, error: error instanceof Error ? error.stack : String(error) });
@@ -144,7 +162,14 @@ export async function runAgentTurn(services: TurnServices, taskId: string, run: 
   }
 }
 
-async function loop(services: TurnServices, em: EntityManager, found: TaskRow, stored: TurnState | null, signal: AbortSignal, logger: Logger): Promise<void> {
+async function loop(
+  services: TurnServices,
+  em: EntityManager,
+  found: TaskRow,
+  stored: TurnState | null,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<void> {
   const q = preparedOf(em);
   const workspace = workspaceOf(found.principal, found.contextId);
   let state = stored;
@@ -173,21 +198,49 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
     const own = seen.filter((one) => one.taskId === task.id);
     const sent = own[0]?.seq === 1 ? own : (await turns.messagesAfter(q, task.id, 0)).map((one) => ({ ...one, taskId: task.id }));
     // The files sent in are saved before anything runs; the earlier tasks' file rows are read.
-    const files = await filesByMessage(q, seen.filter((one) => one.taskId !== task.id));
-    for (const { seq, message } of sent) files.set(`${task.id}:${seq}`, await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger));
+    const files = await filesByMessage(
+      q,
+      seen.filter((one) => one.taskId !== task.id),
+    );
+    for (const { seq, message } of sent)
+      files.set(`${task.id}:${seq}`, await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger));
     const transcript = turnsOf(seen, files);
-    requests = sent.filter((one) => isRequest(one.message)).map((one) => ({ seq: one.seq, text: messageText(one.message, files.get(`${task.id}:${one.seq}`)) }));
+    requests = sent
+      .filter((one) => isRequest(one.message))
+      .map((one) => ({ seq: one.seq, text: messageText(one.message, files.get(`${task.id}:${one.seq}`)) }));
     state = {
-      taskId: task.id, phase: 'running', transcript, contextTurns: transcript.length, pending: null, decision: null, steps: 0,
-      seenSeq: sent.at(-1)?.seq ?? 0, outputsBefore: null, jobIds: [], answer: null, peerTasks: [],
+      taskId: task.id,
+      phase: 'running',
+      transcript,
+      contextTurns: transcript.length,
+      pending: null,
+      decision: null,
+      steps: 0,
+      seenSeq: sent.at(-1)?.seq ?? 0,
+      outputsBefore: null,
+      jobIds: [],
+      answer: null,
+      peerTasks: [],
     };
     // Stored with the first model call's ledger row: an attempt cut off before it starts afresh again.
   }
   const current: TurnState = state;
   // The owner's enabled agents, read once per run: a call pending approval finds its entry again (or is told it is gone).
   const peers = await peerToolsOf(q, task.ownerId);
-  const conversation = { remember: (ref: PeerTaskRef) => turns.rememberPeerTask(q, task, ref), started: (ref: PeerTaskRef) => turns.peerTaskOfContext(q, task, ref) };
-  const tools: ToolContext = { services, workspace, signal, logger, jobStarted: (jobId) => current.jobIds.push(jobId), peers, peerTasks: current.peerTasks, conversation };
+  const conversation = {
+    remember: (ref: PeerTaskRef) => turns.rememberPeerTask(q, task, ref),
+    started: (ref: PeerTaskRef) => turns.peerTaskOfContext(q, task, ref),
+  };
+  const tools: ToolContext = {
+    services,
+    workspace,
+    signal,
+    logger,
+    jobStarted: (jobId) => current.jobIds.push(jobId),
+    peers,
+    peerTasks: current.peerTasks,
+    conversation,
+  };
   const priced = await catalogModel(em, llm.model);
   for (let step = 0; ; step++) {
     if (current.pending) {
@@ -203,7 +256,12 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
       }
       const results = [];
       for (const call of current.pending) results.push(await runTool(call, tools));
-      Object.assign(current, { transcript: [...current.transcript, { role: 'tool', results }], pending: null, decision: null, phase: 'running' });
+      Object.assign(current, {
+        transcript: [...current.transcript, { role: 'tool', results }],
+        pending: null,
+        decision: null,
+        phase: 'running',
+      });
       await turns.saveTurn(q, current);
     }
     // Messages added to the task while it works are further instructions (an approval answer is not).
@@ -216,22 +274,50 @@ async function loop(services: TurnServices, em: EntityManager, found: TaskRow, s
       }
       current.seenSeq = added.seq;
     }
-    if (current.steps >= MAX_STEPS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: it made ${MAX_STEPS} model calls in this turn without giving an answer`);
-    if (charsOf(current.transcript) > MAX_TRANSCRIPT_CHARS) return finishTask(services, task, 'TASK_STATE_FAILED', `the agent stopped: this turn's conversation grew past ${MAX_TRANSCRIPT_CHARS} characters`);
-    const request = { system: SYSTEM, messages: current.transcript, tools: [...AGENT_TOOLS, ...peers.specs], maxOutputTokens: ANSWER_TOKENS, signal };
-    const completion = await meteredCompletionInOne(em, llm, priced, { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a', a2aPrincipal: task.principal }, request, async (ledger, done) => {
-      // Kept with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
-      const calls = done.toolCalls;
-      const next: TurnState = {
-        ...current,
-        steps: current.steps + 1,
-        transcript: [...current.transcript, calls.length ? { role: 'assistant', content: done.text, toolCalls: calls } : { role: 'assistant', content: done.text }],
-        pending: calls.length ? calls : null,
-      };
-      if (!(await turns.saveTurnIfOpen(q, next, ledger))) return null;
-      Object.assign(current, next);
-      return done;
-    });
+    if (current.steps >= MAX_STEPS)
+      return finishTask(
+        services,
+        task,
+        'TASK_STATE_FAILED',
+        `the agent stopped: it made ${MAX_STEPS} model calls in this turn without giving an answer`,
+      );
+    if (charsOf(current.transcript) > MAX_TRANSCRIPT_CHARS)
+      return finishTask(
+        services,
+        task,
+        'TASK_STATE_FAILED',
+        `the agent stopped: this turn's conversation grew past ${MAX_TRANSCRIPT_CHARS} characters`,
+      );
+    const request = {
+      system: SYSTEM,
+      messages: current.transcript,
+      tools: [...AGENT_TOOLS, ...peers.specs],
+      maxOutputTokens: ANSWER_TOKENS,
+      signal,
+    };
+    const completion = await meteredCompletionInOne(
+      em,
+      llm,
+      priced,
+      { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a', a2aPrincipal: task.principal },
+      request,
+      async (ledger, done) => {
+        // Kept with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
+        const calls = done.toolCalls;
+        const next: TurnState = {
+          ...current,
+          steps: current.steps + 1,
+          transcript: [
+            ...current.transcript,
+            calls.length ? { role: 'assistant', content: done.text, toolCalls: calls } : { role: 'assistant', content: done.text },
+          ],
+          pending: calls.length ? calls : null,
+        };
+        if (!(await turns.saveTurnIfOpen(q, next, ledger))) return null;
+        Object.assign(current, next);
+        return done;
+      },
+    );
     if (!completion) return;
     if (completion.toolCalls.length > 0) continue;
     current.answer = completion.text;
@@ -258,7 +344,11 @@ async function askApproval(services: TaskServices, task: TaskRow, state: TurnSta
     const now = await repo.findTaskById(q, task.id, true);
     if (!now || TERMINAL_STATES.includes(now.state)) return null;
     await turns.saveTurn(q, { ...state, phase: 'awaiting_approval', decision: null });
-    const request = agentMessage(task, `Approval needed to run code or message an external agent: ${summary}\nAnswer with a data part {"decision": "allow_once" | "allow_session" | "deny"}.`, [{ data: { kind: 'tool_approval', summary } }]);
+    const request = agentMessage(
+      task,
+      `Approval needed to run code or message an external agent: ${summary}\nAnswer with a data part {"decision": "allow_once" | "allow_session" | "deny"}.`,
+      [{ data: { kind: 'tool_approval', summary } }],
+    );
     return repo.moveTask(q, task.id, 'TASK_STATE_INPUT_REQUIRED', request);
   });
   if (moved) publishTask(services, moved);
@@ -283,13 +373,29 @@ async function settleJobs(services: TurnServices, task: TaskRow, state: TurnStat
  * caller told of the completion finds the whole turn there. Answers false when the task is still
  * open because more was asked meanwhile (a message after `state.seenSeq`): nothing was completed.
  */
-async function complete(services: TurnServices, task: TaskRow, state: TurnState, workspace: string, jobs: JobStatus[], logger: Logger, requests?: Request[]): Promise<boolean> {
+async function complete(
+  services: TurnServices,
+  task: TaskRow,
+  state: TurnState,
+  workspace: string,
+  jobs: JobStatus[],
+  logger: Logger,
+  requests?: Request[],
+): Promise<boolean> {
   await recordTurn(services, task, state, logger, requests);
   const parts: Wire[] = [{ text: state.answer ?? '' }];
-  if (jobs.length) parts.push({ text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n') });
+  if (jobs.length)
+    parts.push({
+      text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n'),
+    });
   // No tool ran (no snapshot was taken): the turn made no files.
-  const { artifacts, omitted } = state.outputsBefore ? await collectFileArtifacts(services, task, workspace, state.outputsBefore, 1) : { artifacts: [], omitted: [] };
-  if (omitted.length) parts.push({ text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, over the artifact budget of the workspace or its owner, or changed while collected): ${omitted.slice(0, 50).join(', ')}` });
+  const { artifacts, omitted } = state.outputsBefore
+    ? await collectFileArtifacts(services, task, workspace, state.outputsBefore, 1)
+    : { artifacts: [], omitted: [] };
+  if (omitted.length)
+    parts.push({
+      text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, over the artifact budget of the workspace or its owner, or changed while collected): ${omitted.slice(0, 50).join(', ')}`,
+    });
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
   const q = preparedOf(forkEm(services));
   const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], agentMessage(task, state.answer ?? ''));

@@ -34,7 +34,19 @@ export async function reserveArtifactFile(em: EntityManager, file: ArtifactFile,
          returning 1
        )
        select exists (select from kept) as kept`,
-      [file.workspace, file.ownerId, file.taskId, file.idx, file.ownerId, file.workspace, file.bytes, file.bytes, budgets.perOwner, file.bytes, budgets.perWorkspace],
+      [
+        file.workspace,
+        file.ownerId,
+        file.taskId,
+        file.idx,
+        file.ownerId,
+        file.workspace,
+        file.bytes,
+        file.bytes,
+        budgets.perOwner,
+        file.bytes,
+        budgets.perWorkspace,
+      ],
     );
     return row.kept;
   });

@@ -50,7 +50,9 @@ export async function collectFileArtifacts(
 ): Promise<{ artifacts: Wire[]; omitted: string[] }> {
   const taskId = task.id;
   const { workspaces } = services.agent;
-  const changed = (await workspaces.listOutputs(workspace).catch(() => [])).filter((file) => before[file.name] !== `${file.size}:${file.modifiedMs}`);
+  const changed = (await workspaces.listOutputs(workspace).catch(() => [])).filter(
+    (file) => before[file.name] !== `${file.size}:${file.modifiedMs}`,
+  );
   const artifacts: Wire[] = [];
   const omitted: string[] = [];
   let total = 0;
@@ -71,10 +73,18 @@ export async function collectFileArtifacts(
       if (file.size <= INLINE_ARTIFACT_BYTES) {
         const read = await workspaces.readOutput(workspace, file.name, INLINE_ARTIFACT_BYTES);
         total += read.bytes.length;
-        artifacts.push({ artifactId: `${taskId}-file-${index}`, name: file.name, parts: [{ raw: read.bytes.toString('base64'), ...described }] });
+        artifacts.push({
+          artifactId: `${taskId}-file-${index}`,
+          name: file.name,
+          parts: [{ raw: read.bytes.toString('base64'), ...described }],
+        });
       } else {
         total += await workspaces.copyOutput(workspace, file.name, artifactFilePath(services, taskId, index));
-        artifacts.push({ artifactId: `${taskId}-file-${index}`, name: file.name, parts: [{ url: `${ARTIFACTS_PATH}/${encodeURIComponent(taskId)}/${index}`, ...described }] });
+        artifacts.push({
+          artifactId: `${taskId}-file-${index}`,
+          name: file.name,
+          parts: [{ url: `${ARTIFACTS_PATH}/${encodeURIComponent(taskId)}/${index}`, ...described }],
+        });
       }
     } catch {
       // Removed or swapped for a link since the listing (or grown past the inline bound): not attached.
@@ -90,6 +100,11 @@ export function withAbsoluteUrls(artifacts: Wire[] | undefined, baseUrl: string)
   return artifacts?.map((artifact) => {
     const parts = artifact.parts as Wire[] | undefined;
     if (!parts?.some((part) => typeof part.url === 'string' && part.url.startsWith(`${ARTIFACTS_PATH}/`))) return artifact;
-    return { ...artifact, parts: parts.map((part) => (typeof part.url === 'string' && part.url.startsWith(`${ARTIFACTS_PATH}/`) ? { ...part, url: `${baseUrl}${part.url}` } : part)) };
+    return {
+      ...artifact,
+      parts: parts.map((part) =>
+        typeof part.url === 'string' && part.url.startsWith(`${ARTIFACTS_PATH}/`) ? { ...part, url: `${baseUrl}${part.url}` } : part,
+      ),
+    };
   });
 }

@@ -49,7 +49,10 @@ export class A2aGate {
    * @throws NOT_FOUND while A2A is not enabled (as if there were no such endpoint)
    * @throws FORBIDDEN when the mounting rules refuse
    */
-  async current(em: EntityManager, presented?: string): Promise<{ ownerId: string; mounting: Extract<Mounting, { mounted: true }>; keyId?: string }> {
+  async current(
+    em: EntityManager,
+    presented?: string,
+  ): Promise<{ ownerId: string; mounting: Extract<Mounting, { mounted: true }>; keyId?: string }> {
     const key = presented === undefined ? undefined : parseKey(presented);
     const facts = await gateFacts(preparedOf(em), key?.id ?? null);
     if (!facts.settings?.enabled) throw new AppError('NOT_FOUND', 'no such endpoint');
@@ -69,7 +72,8 @@ export class A2aGate {
     const { ownerId, mounting, keyId } = await this.current(em, bearer);
     if (!mounting.authRequired) {
       // Open to anyone who reaches it: a web page must not, through DNS rebinding (its requests keep its own name).
-      if (!isLoopbackHostHeader(host)) throw forbidden('the A2A endpoint without keys answers requests addressed to localhost, 127.0.0.1 or [::1] only');
+      if (!isLoopbackHostHeader(host))
+        throw forbidden('the A2A endpoint without keys answers requests addressed to localhost, 127.0.0.1 or [::1] only');
       return { id: OPEN_PRINCIPAL, ownerId };
     }
     if (!bearer) throw unauthenticated('an A2A key is required: Authorization: Bearer ldk_a2a_…');
@@ -81,7 +85,13 @@ export class A2aGate {
 /** The mounting table applied to the facts of one request (an owner that does not exist refuses). */
 export function mountingOfFacts(facts: GateFacts, host: string, now = new Date()): Mounting {
   const ownerTier = facts.owner && effectiveTier(facts.owner, facts.owner.inActiveLab, now);
-  return mountingOf({ enabled: facts.settings?.enabled ?? false, host, activeKeys: facts.activeKeys, everKeyed: facts.everKeyed, ownerTier });
+  return mountingOf({
+    enabled: facts.settings?.enabled ?? false,
+    host,
+    activeKeys: facts.activeKeys,
+    everKeyed: facts.everKeyed,
+    ownerTier,
+  });
 }
 
 /** Says once at start how the endpoint stands (it is decided again on every request). */

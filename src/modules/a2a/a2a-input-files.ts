@@ -14,15 +14,27 @@ const MAX_SUFFIX = 100;
 
 /** An extension for a part sent without `filename`, from its media type (the accepted ones, a2a-parts.ts). */
 const EXTENSIONS: Record<string, string> = {
-  'text/plain': '.txt', 'text/markdown': '.md', 'text/csv': '.csv', 'text/tab-separated-values': '.tsv',
-  'application/json': '.json', 'application/x-ndjson': '.ndjson', 'application/pdf': '.pdf',
-  'image/png': '.png', 'image/jpeg': '.jpg', 'image/svg+xml': '.svg', 'application/zip': '.zip', 'application/gzip': '.gz',
-  'application/x-hdf5': '.h5', 'application/vnd.apache.parquet': '.parquet', 'application/octet-stream': '.bin',
+  'text/plain': '.txt',
+  'text/markdown': '.md',
+  'text/csv': '.csv',
+  'text/tab-separated-values': '.tsv',
+  'application/json': '.json',
+  'application/x-ndjson': '.ndjson',
+  'application/pdf': '.pdf',
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/svg+xml': '.svg',
+  'application/zip': '.zip',
+  'application/gzip': '.gz',
+  'application/x-hdf5': '.h5',
+  'application/vnd.apache.parquet': '.parquet',
+  'application/octet-stream': '.bin',
 };
 
 type Wire = Record<string, unknown>;
 
-const essenceOf = (mediaType: unknown) => (typeof mediaType === 'string' ? mediaType.split(';')[0].trim().toLowerCase() : 'application/octet-stream');
+const essenceOf = (mediaType: unknown) =>
+  typeof mediaType === 'string' ? mediaType.split(';')[0].trim().toLowerCase() : 'application/octet-stream';
 /** A `raw` part of a message read without its payload (`withoutRawPayloads`): the payload's decoded size stands in its place. */
 const isFilePart = (part: Wire) => typeof part.rawBytes === 'number';
 
@@ -63,7 +75,15 @@ function candidate(name: string, attempt: number): string {
  * Answers the message's rows, saved before or now (none without file parts, and no statement).
  * @throws only on a database error
  */
-export async function saveInputFiles(q: Query, workspaces: Workspaces, workspace: string, taskId: string, seq: number, message: Wire, logger: Logger): Promise<InputFileRow[]> {
+export async function saveInputFiles(
+  q: Query,
+  workspaces: Workspaces,
+  workspace: string,
+  taskId: string,
+  seq: number,
+  message: Wire,
+  logger: Logger,
+): Promise<InputFileRow[]> {
   const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
   const files = parts.map((part, index) => ({ part, index })).filter(({ part }) => isFilePart(part));
   if (files.length === 0) return [];
@@ -77,7 +97,15 @@ export async function saveInputFiles(q: Query, workspaces: Workspaces, workspace
     if (payload === null) continue; // its task was deleted meanwhile: nothing is left to save
     const bytes = Buffer.from(payload, 'base64');
     const name = safeFileName(part.filename, part.mediaType, n);
-    const row: InputFileRow = { taskId, seq, part: index, path: null, mediaType: essenceOf(part.mediaType), bytes: bytes.length, note: null };
+    const row: InputFileRow = {
+      taskId,
+      seq,
+      part: index,
+      path: null,
+      mediaType: essenceOf(part.mediaType),
+      bytes: bytes.length,
+      note: null,
+    };
     try {
       for (let attempt = 0; row.path === null; attempt++) {
         if (attempt >= MAX_SUFFIX) throw new AppError('CONFLICT', `${MAX_SUFFIX} files named like ${name} exist already`);
@@ -119,7 +147,8 @@ export function describeFilePart(part: Wire, saved: InputFileRow | undefined): s
 
 /** An approval answer is for the server, not the model: kept in the history, never fed as a request. */
 export const isDecisionOnly = (message: Wire) =>
-  Array.isArray(message.parts) && (message.parts as Wire[]).every((part) => typeof part.data === 'object' && part.data !== null && 'decision' in (part.data as Wire));
+  Array.isArray(message.parts) &&
+  (message.parts as Wire[]).every((part) => typeof part.data === 'object' && part.data !== null && 'decision' in (part.data as Wire));
 
 /** A message's parts as text for the model: text as is, data as JSON, files by where they were saved (`files`: the message's rows). */
 export function messageText(message: Wire, files: InputFileRow[] = []): string {
@@ -128,13 +157,19 @@ export function messageText(message: Wire, files: InputFileRow[] = []): string {
     .map((part, index) => {
       if (typeof part.text === 'string') return part.text;
       if (part.data !== undefined) return JSON.stringify(part.data);
-      return describeFilePart(part, files.find((file) => file.part === index));
+      return describeFilePart(
+        part,
+        files.find((file) => file.part === index),
+      );
     })
     .join('\n');
 }
 
 /** The saved files of stored messages (read without payloads), by `<task id>:<seq>`; no statement when none has a file part. */
-export async function filesByMessage(q: Query, messages: { taskId: string; seq: number; message: Wire }[]): Promise<Map<string, InputFileRow[]>> {
+export async function filesByMessage(
+  q: Query,
+  messages: { taskId: string; seq: number; message: Wire }[],
+): Promise<Map<string, InputFileRow[]>> {
   const byMessage = new Map<string, InputFileRow[]>();
   const withFiles = messages.filter(({ message }) => Array.isArray(message.parts) && (message.parts as Wire[]).some(isFilePart));
   for (const row of await repo.inputFilesOf(q, withFiles)) {

@@ -40,7 +40,10 @@ export async function findConfig(q: Query, taskId: string, id: string): Promise<
 
 /** A task's configs in id order, after `afterId`, at most `limit`. */
 export async function listConfigs(q: Query, taskId: string, limit: number, afterId?: string): Promise<PushConfigRow[]> {
-  return q<PushConfigRow>(`select ${CONFIG_COLUMNS} from a2a_push_configs where task_id = ? and (?::text is null or id > ?) order by id limit ?`, [taskId, afterId ?? null, afterId ?? null, limit]);
+  return q<PushConfigRow>(
+    `select ${CONFIG_COLUMNS} from a2a_push_configs where task_id = ? and (?::text is null or id > ?) order by id limit ?`,
+    [taskId, afterId ?? null, afterId ?? null, limit],
+  );
 }
 
 /** Deletes the config; its pending deliveries go with it (foreign key cascade), so it gets no more POSTs. */
@@ -50,7 +53,10 @@ export async function deleteConfig(q: Query, taskId: string, id: string): Promis
 
 /** Queues a delivery of the task's current status to one config (the trigger does this for a state change). */
 export async function enqueueCurrentStatus(q: Query, taskId: string, configId: string): Promise<void> {
-  await q(`insert into a2a_push_deliveries (task_id, config_id, state, status_message, status_at) select id, ?, state, status_message, status_at from a2a_tasks where id = ?`, [configId, taskId]);
+  await q(
+    `insert into a2a_push_deliveries (task_id, config_id, state, status_message, status_at) select id, ?, state, status_message, status_at from a2a_tasks where id = ?`,
+    [configId, taskId],
+  );
 }
 
 /** A delivery still to make, with what it is sent to (read again before every attempt). */
@@ -65,7 +71,10 @@ export interface PendingDelivery {
 }
 
 const DELIVERY_COLUMNS = `d.id::text as id, d.task_id as "taskId", d.config_id as "configId", d.state, d.status_message as "statusMessage", d.status_at as "statusAt", d.attempts`;
-const asDelivery = (row: Record<string, unknown>): PendingDelivery => ({ ...(row as unknown as PendingDelivery), statusAt: new Date(row.statusAt as string) });
+const asDelivery = (row: Record<string, unknown>): PendingDelivery => ({
+  ...(row as unknown as PendingDelivery),
+  statusAt: new Date(row.statusAt as string),
+});
 
 /** Whether any delivery is due (one indexed look, outside any transaction: an idle outbox costs no claim lock). */
 export async function anyDue(q: Query): Promise<boolean> {
@@ -93,7 +102,10 @@ export async function lockClaims(q: Query): Promise<void> {
  * deliveries in flight (live claims, over all instances) counting those it holds already.
  * Call it under `lockClaims`.
  */
-export async function claimDeliveries(q: Query, claim: { id: string; perKey: number; limit: number; leaseSeconds: number }): Promise<string[]> {
+export async function claimDeliveries(
+  q: Query,
+  claim: { id: string; perKey: number; limit: number; leaseSeconds: number },
+): Promise<string[]> {
   const rows = await q<{ id: string }>(
     `with in_flight as (
        select t.principal, count(*)::int as n from a2a_push_deliveries d join a2a_tasks t on t.id = d.task_id
@@ -120,7 +132,11 @@ export async function claimDeliveries(q: Query, claim: { id: string; perKey: num
  * The delivery with its config, while `claim` still holds it (a lapsed claim may have passed it
  * to another attempt) and both still exist (a deleted config takes its deliveries along).
  */
-export async function deliveryWithConfig(q: Query, id: string, claim: string): Promise<{ delivery: PendingDelivery; config: PushConfigRow } | null> {
+export async function deliveryWithConfig(
+  q: Query,
+  id: string,
+  claim: string,
+): Promise<{ delivery: PendingDelivery; config: PushConfigRow } | null> {
   const [row] = await q<Record<string, unknown>>(
     `select ${DELIVERY_COLUMNS}, c.url, c.token_sealed as "tokenSealed", c.auth_scheme as "authScheme", c.auth_credentials_sealed as "authCredentialsSealed"
        from a2a_push_deliveries d join a2a_push_configs c on c.task_id = d.task_id and c.id = d.config_id where d.id = ? and d.claim = ?::uuid and d.outcome is null`,
@@ -128,7 +144,17 @@ export async function deliveryWithConfig(q: Query, id: string, claim: string): P
   );
   if (!row) return null;
   const delivery = asDelivery(row);
-  return { delivery, config: { taskId: delivery.taskId, id: delivery.configId, url: row.url as string, tokenSealed: row.tokenSealed as string | null, authScheme: row.authScheme as string | null, authCredentialsSealed: row.authCredentialsSealed as string | null } };
+  return {
+    delivery,
+    config: {
+      taskId: delivery.taskId,
+      id: delivery.configId,
+      url: row.url as string,
+      tokenSealed: row.tokenSealed as string | null,
+      authScheme: row.authScheme as string | null,
+      authCredentialsSealed: row.authCredentialsSealed as string | null,
+    },
+  };
 }
 
 /**
@@ -136,7 +162,12 @@ export async function deliveryWithConfig(q: Query, id: string, claim: string): P
  * or to be tried again after `retryInSeconds`. Nothing happens when the claim lapsed and another
  * attempt took the delivery over: that one's record counts.
  */
-export async function recordAttempt(q: Query, id: string, claim: string, result: { outcome: 'delivered' | 'failed' | null; error: string | null; retryInSeconds?: number }): Promise<void> {
+export async function recordAttempt(
+  q: Query,
+  id: string,
+  claim: string,
+  result: { outcome: 'delivered' | 'failed' | null; error: string | null; retryInSeconds?: number },
+): Promise<void> {
   await q(
     `update a2a_push_deliveries set attempts = attempts + 1, last_error = ?, outcome = ?::text,
        finished_at = case when ?::text is null then null else now() end,
@@ -153,6 +184,9 @@ export async function releaseClaim(q: Query, id: string, claim: string): Promise
 
 /** Removes deliveries that finished (delivered, or failed for good) more than `keepDays` ago: the outbox is a queue, not a log. */
 export async function deleteFinishedDeliveries(q: Query, keepDays: number): Promise<number> {
-  const rows = await q<{ id: string }>(`delete from a2a_push_deliveries where finished_at < now() - make_interval(days => ?) returning id`, [keepDays]);
+  const rows = await q<{ id: string }>(
+    `delete from a2a_push_deliveries where finished_at < now() - make_interval(days => ?) returning id`,
+    [keepDays],
+  );
   return rows.length;
 }

@@ -61,7 +61,8 @@ export interface PreparedPushConfig {
 const configNotFound = () => new AppError('NOT_FOUND', 'push notification config not found', { a2aReason: 'TASK_NOT_FOUND' });
 
 /** The guard's policy for webhook URLs: private addresses only with A2A_PUSH_ALLOW_PRIVATE (metadata and the service itself never). */
-const pushPolicy = (services: PushServices, field: (string | number)[]) => userUrlPolicy(services, services.config.a2aPushAllowPrivate, field);
+const pushPolicy = (services: PushServices, field: (string | number)[]) =>
+  userUrlPolicy(services, services.config.a2aPushAllowPrivate, field);
 
 /**
  * Checks a config's URL with the outbound guard (resolving its host once) and seals its token
@@ -93,12 +94,30 @@ export async function preparePushConfig(services: PushServices, input: PushConfi
  * config registered after the change still hears of it.
  * @throws VALIDATION_FAILED when the task has MAX_CONFIGS_PER_TASK configs already
  */
-export async function savePushConfig(q: Query, task: { id: string; state: string }, prepared: PreparedPushConfig, options: { deliverCurrentState: boolean; field?: string[] }): Promise<Wire> {
+export async function savePushConfig(
+  q: Query,
+  task: { id: string; state: string },
+  prepared: PreparedPushConfig,
+  options: { deliverCurrentState: boolean; field?: string[] },
+): Promise<Wire> {
   const id = prepared.id ?? `pnc_${randomString(24)}`;
   if (!(await repo.configExists(q, task.id, id)) && (await repo.countConfigs(q, task.id)) >= MAX_CONFIGS_PER_TASK) {
-    throw invalid([{ path: [...(options.field ?? []), 'taskId'], msg: `the task has ${MAX_CONFIGS_PER_TASK} push notification configs already; delete one first`, type: 'value_error' }]);
+    throw invalid([
+      {
+        path: [...(options.field ?? []), 'taskId'],
+        msg: `the task has ${MAX_CONFIGS_PER_TASK} push notification configs already; delete one first`,
+        type: 'value_error',
+      },
+    ]);
   }
-  const row: PushConfigRow = { taskId: task.id, id, url: prepared.url, tokenSealed: prepared.tokenSealed, authScheme: prepared.authScheme, authCredentialsSealed: prepared.authCredentialsSealed };
+  const row: PushConfigRow = {
+    taskId: task.id,
+    id,
+    url: prepared.url,
+    tokenSealed: prepared.tokenSealed,
+    authScheme: prepared.authScheme,
+    authCredentialsSealed: prepared.authCredentialsSealed,
+  };
   await repo.upsertConfig(q, row);
   if (options.deliverCurrentState && taskRepo.SETTLED_STATES.includes(task.state)) await repo.enqueueCurrentStatus(q, task.id, id);
   return wireConfig(row, prepared.token);
@@ -106,7 +125,13 @@ export async function savePushConfig(q: Query, task: { id: string; state: string
 
 /** A config on the wire (A2A `TaskPushNotificationConfig`): the token as registered, the credentials never. */
 function wireConfig(row: PushConfigRow, token: string | undefined): Wire {
-  return { id: row.id, taskId: row.taskId, url: row.url, ...(token ? { token } : {}), ...(row.authScheme ? { authentication: { scheme: row.authScheme } } : {}) };
+  return {
+    id: row.id,
+    taskId: row.taskId,
+    url: row.url,
+    ...(token ? { token } : {}),
+    ...(row.authScheme ? { authentication: { scheme: row.authScheme } } : {}),
+  };
 }
 
 function wireStored(services: PushServices, row: PushConfigRow): Wire {
@@ -152,10 +177,16 @@ export async function listPushConfigs(services: PushServices, principal: A2aPrin
   const q = sqlOf(forkEm(services));
   if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
   const pageSize = (params.pageSize as number | undefined) || MAX_CONFIGS_PER_TASK;
-  const after = typeof params.pageToken === 'string' && params.pageToken !== '' ? Buffer.from(params.pageToken, 'base64url').toString('utf8') : undefined;
+  const after =
+    typeof params.pageToken === 'string' && params.pageToken !== ''
+      ? Buffer.from(params.pageToken, 'base64url').toString('utf8')
+      : undefined;
   const rows = await repo.listConfigs(q, params.taskId as string, pageSize + 1, after);
   const page = rows.slice(0, pageSize);
-  return { configs: page.map((row) => wireStored(services, row)), nextPageToken: rows.length > pageSize ? pageTokenOf(page[page.length - 1].id) : '' };
+  return {
+    configs: page.map((row) => wireStored(services, row)),
+    nextPageToken: rows.length > pageSize ? pageTokenOf(page[page.length - 1].id) : '',
+  };
 }
 
 /**
@@ -176,12 +207,21 @@ export async function deletePushConfig(services: PushServices, principal: A2aPri
  * The caller authorizes first (`mayUseWebTools`).
  * @throws NOT_FOUND for an unknown task
  */
-export async function ownerPushConfigs(em: EntityManager, taskId: string): Promise<{ id: string; taskId: string; url: string; hasToken: boolean; authScheme: string | null }[]> {
+export async function ownerPushConfigs(
+  em: EntityManager,
+  taskId: string,
+): Promise<{ id: string; taskId: string; url: string; hasToken: boolean; authScheme: string | null }[]> {
   const q = sqlOf(em);
   const task = await taskRepo.findTaskById(q, taskId);
   if (!task) throw notFound('task');
   const rows = await repo.listConfigs(q, taskId, MAX_CONFIGS_PER_TASK);
-  return rows.map((row) => ({ id: row.id, taskId: row.taskId, url: row.url, hasToken: row.tokenSealed !== null, authScheme: row.authScheme }));
+  return rows.map((row) => ({
+    id: row.id,
+    taskId: row.taskId,
+    url: row.url,
+    hasToken: row.tokenSealed !== null,
+    authScheme: row.authScheme,
+  }));
 }
 
 /**
@@ -227,7 +267,9 @@ function startDeliveries(services: Services, logger: Logger): () => Promise<void
       nudged = false;
       if (Date.now() - cleanedAt >= CLEANUP_EVERY_MS) {
         cleanedAt = Date.now();
-        await repo.deleteFinishedDeliveries(sqlOf(forkEm(services)), FINISHED_DELIVERY_KEEP_DAYS).catch((error: unknown) => logger.error('A2A push clean-up failed', { error: String(error) }));
+        await repo
+          .deleteFinishedDeliveries(sqlOf(forkEm(services)), FINISHED_DELIVERY_KEEP_DAYS)
+          .catch((error: unknown) => logger.error('A2A push clean-up failed', { error: String(error) }));
       }
       const free = DELIVERY_SLOTS - inFlight.size;
       if (free > 0) {
@@ -261,7 +303,12 @@ async function claimDue(services: Services, slots: number): Promise<{ claim: str
   if (!(await repo.anyDue(preparedOf(forkEm(services))))) return { claim, ids: [] };
   const ids = await inTransaction(forkEm(services), async (q) => {
     await repo.lockClaims(q);
-    return repo.claimDeliveries(q, { id: claim, perKey: services.config.a2aPushConcurrencyPerKey, limit: slots, leaseSeconds: CLAIM_SECONDS });
+    return repo.claimDeliveries(q, {
+      id: claim,
+      perKey: services.config.a2aPushConcurrencyPerKey,
+      limit: slots,
+      leaseSeconds: CLAIM_SECONDS,
+    });
   });
   return { claim, ids };
 }
@@ -286,20 +333,37 @@ async function deliverClaimed(services: Services, id: string, claim: string, sig
  * called) through the guard, checked again now, and records the attempt.
  * @throws when `signal` cut it off (not an attempt), or the database failed
  */
-async function attemptDelivery(services: Services, q: Query, deliveryId: string, claim: string, signal: AbortSignal, logger: Logger): Promise<void> {
+async function attemptDelivery(
+  services: Services,
+  q: Query,
+  deliveryId: string,
+  claim: string,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<void> {
   const found = await repo.deliveryWithConfig(q, deliveryId, claim);
   const task = found && (await taskRepo.findTaskById(q, found.delivery.taskId));
   if (!found || !task) return; // its config was deleted, or its claim lapsed and another attempt took it over
   const { delivery, config } = found;
   const artifacts = (await taskRepo.artifactsOf(q, [task.id])).get(task.id);
   // The status the task entered (a later change has its own delivery); artifacts as they are now.
-  const body = { task: wireTask({ ...task, state: delivery.state, statusMessage: delivery.statusMessage, statusAt: delivery.statusAt }, undefined, artifacts, services.config.publicUrl) };
+  const body = {
+    task: wireTask(
+      { ...task, state: delivery.state, statusMessage: delivery.statusMessage, statusAt: delivery.statusAt },
+      undefined,
+      artifacts,
+      services.config.publicUrl,
+    ),
+  };
   let outcome: Parameters<typeof verdictOf>[0];
   let error: string | null = null;
   try {
     const headers: Record<string, string> = { 'content-type': 'application/a2a+json' };
     if (config.tokenSealed) headers['x-a2a-notification-token'] = services.sealer.open(config.tokenSealed);
-    if (config.authScheme) headers.authorization = [config.authScheme, config.authCredentialsSealed ? services.sealer.open(config.authCredentialsSealed) : ''].join(' ').trim();
+    if (config.authScheme)
+      headers.authorization = [config.authScheme, config.authCredentialsSealed ? services.sealer.open(config.authCredentialsSealed) : '']
+        .join(' ')
+        .trim();
     const target = await checkOutboundUrl(config.url, pushPolicy(services, ['url']));
     const response = await guardedFetch(target, { method: 'POST', headers, body: JSON.stringify(body), signal }, PUSH_LIMITS);
     await response.body?.cancel().catch(() => undefined);
@@ -307,16 +371,21 @@ async function attemptDelivery(services: Services, q: Query, deliveryId: string,
     if (response.status < 200 || response.status >= 300) error = `the receiver answered HTTP ${response.status}`;
   } catch (failure) {
     if (signal.aborted) throw failure; // cut off: not an attempt; the delivery is let go
-    if (failure instanceof OutboundRefused && failure.kind === 'unresolvable') (outcome = { unreachable: true }), (error = failure.reason);
-    else if (failure instanceof OutboundRefused) (outcome = { refused: true }), (error = failure.reason);
-    else if (failure instanceof OutboundRequestFailed) (outcome = { unreachable: true }), (error = failure.message);
+    if (failure instanceof OutboundRefused && failure.kind === 'unresolvable')
+      ((outcome = { unreachable: true }), (error = failure.reason));
+    else if (failure instanceof OutboundRefused) ((outcome = { refused: true }), (error = failure.reason));
+    else if (failure instanceof OutboundRequestFailed) ((outcome = { unreachable: true }), (error = failure.message));
     else {
       logger.error('A2A push delivery failed', { deliveryId, error: failure instanceof Error ? failure.stack : String(failure) });
-      (outcome = { refused: true }), (error = 'the delivery failed on an internal error');
+      ((outcome = { refused: true }), (error = 'the delivery failed on an internal error'));
     }
   }
   const attempts = delivery.attempts + 1;
   const verdict = verdictOf(outcome, attempts);
   countPushAttempt(verdict);
-  await repo.recordAttempt(q, delivery.id, claim, { outcome: verdict === 'retry' ? null : verdict, error, retryInSeconds: verdict === 'retry' ? retryDelaySeconds(attempts) : 0 });
+  await repo.recordAttempt(q, delivery.id, claim, {
+    outcome: verdict === 'retry' ? null : verdict,
+    error,
+    retryInSeconds: verdict === 'retry' ? retryDelaySeconds(attempts) : 0,
+  });
 }

@@ -1,6 +1,9 @@
 import { Field, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: "A push notification config an A2A caller registered on one of the agent's tasks. Its token and credentials are never shown." })
+@ObjectType({
+  description:
+    "A push notification config an A2A caller registered on one of the agent's tasks. Its token and credentials are never shown.",
+})
 export class A2aPushConfigNode {
   @Field({ description: 'The config id (`pnc_…`, or the id the caller chose).' })
   id!: string;
@@ -14,6 +17,9 @@ export class A2aPushConfigNode {
   @Field({ description: 'Whether an X-A2A-Notification-Token is sent with each notification.' })
   hasToken!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'The Authorization scheme sent with each notification (its credentials are not shown), or null.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The Authorization scheme sent with each notification (its credentials are not shown), or null.',
+  })
   authScheme!: string | null;
 }

@@ -60,14 +60,26 @@ interface Draft {
  * turn always yields the same uuids.
  * @param messages the task's requests the transcript holds (not approval answers), in order, as the model saw them
  */
-export function turnRecords(task: Pick<TaskRow, 'id'>, state: Pick<TurnState, 'transcript' | 'contextTurns'>, messages: Request[]): Draft[] {
+export function turnRecords(
+  task: Pick<TaskRow, 'id'>,
+  state: Pick<TurnState, 'transcript' | 'contextTurns'>,
+  messages: Request[],
+): Draft[] {
   const own = state.transcript.slice(state.contextTurns);
   // The transcript's own user entries are the task's latest requests (added while it worked).
   const added = own.filter((turn) => turn.role === 'user').length;
   const initial = messages.slice(0, Math.max(0, messages.length - added));
   const later = messages.slice(initial.length);
-  const user = (seq: number, text: string): Draft => ({ uuid: `${task.id}:m${seq}`, type: 'user', body: { message: { role: 'user', content: cut(text, RECORD_TEXT_CHARS) } } });
-  const assistant = (uuid: string, text: string): Draft => ({ uuid, type: 'assistant', body: { message: { role: 'assistant', content: cut(text, RECORD_TEXT_CHARS) } } });
+  const user = (seq: number, text: string): Draft => ({
+    uuid: `${task.id}:m${seq}`,
+    type: 'user',
+    body: { message: { role: 'user', content: cut(text, RECORD_TEXT_CHARS) } },
+  });
+  const assistant = (uuid: string, text: string): Draft => ({
+    uuid,
+    type: 'assistant',
+    body: { message: { role: 'assistant', content: cut(text, RECORD_TEXT_CHARS) } },
+  });
   const drafts = initial.map((message) => user(message.seq, message.text));
   for (const [offset, turn] of own.entries()) {
     const step = `${task.id}:t${state.contextTurns + offset}`;
@@ -84,7 +96,16 @@ export function turnRecords(task: Pick<TaskRow, 'id'>, state: Pick<TurnState, 't
     } else {
       for (const [index, result] of turn.results.entries()) {
         const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
-        drafts.push({ uuid: `${step}:result${index}`, type: 'tool_result', body: { toolUseId: result.toolCallId, name: result.toolName, isError: result.isError ?? false, content: cut(output, RECORD_RESULT_CHARS) } });
+        drafts.push({
+          uuid: `${step}:result${index}`,
+          type: 'tool_result',
+          body: {
+            toolUseId: result.toolCallId,
+            name: result.toolName,
+            isError: result.isError ?? false,
+            content: cut(output, RECORD_RESULT_CHARS),
+          },
+        });
       }
     }
   }
@@ -93,13 +114,16 @@ export function turnRecords(task: Pick<TaskRow, 'id'>, state: Pick<TurnState, 't
 
 /** The task's requests up to `seenSeq`, read. */
 async function requestsOf(q: Query, task: TaskRow, seenSeq: number): Promise<Request[]> {
-  const stored = (await turns.messagesAfter(q, task.id, 0)).filter((one) => one.seq <= seenSeq && isRequest(one.message)).map((one) => ({ ...one, taskId: task.id }));
+  const stored = (await turns.messagesAfter(q, task.id, 0))
+    .filter((one) => one.seq <= seenSeq && isRequest(one.message))
+    .map((one) => ({ ...one, taskId: task.id }));
   const files = await filesByMessage(q, stored);
   return stored.map((one) => ({ seq: one.seq, text: messageText(one.message, files.get(`${task.id}:${one.seq}`)) }));
 }
 
 /** A trajectory title from the first request: its first line, whitespace folded, at most 100 characters. */
-const titleOf = (text: string | undefined) => (text ?? '').split('\n')[0].replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) || 'A2A conversation';
+const titleOf = (text: string | undefined) =>
+  (text ?? '').split('\n')[0].replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) || 'A2A conversation';
 
 /**
  * Brings the context's `a2a` trajectory up to date with the turn: appends, through the
@@ -112,7 +136,13 @@ const titleOf = (text: string | undefined) => (text ?? '').split('\n')[0].replac
  * head. A record that cannot be stored (the owner over quota, say) is logged, never fails the turn.
  * `requests`: the task's requests when the turn has them at hand (else they are read).
  */
-export async function recordTurn(services: Pick<Services, 'orm' | 'blobs'>, task: TaskRow, state: TurnState, logger: Logger, requests?: Request[]): Promise<void> {
+export async function recordTurn(
+  services: Pick<Services, 'orm' | 'blobs'>,
+  task: TaskRow,
+  state: TurnState,
+  logger: Logger,
+  requests?: Request[],
+): Promise<void> {
   const em = forkEm(services);
   const q = preparedOf(em);
   const sessionId = contextSessionId(task.ownerId, task.principal, task.contextId);
@@ -131,10 +161,25 @@ export async function recordTurn(services: Pick<Services, 'orm' | 'blobs'>, task
       const base = trajectory?.headUuid ?? null;
       const timestamp = new Date().toISOString();
       const records = missing.map((draft, index) =>
-        JSON.stringify({ uuid: draft.uuid, parentUuid: index === 0 ? base : missing[index - 1].uuid, type: draft.type, sessionId, timestamp, a2a: { taskId: task.id, contextId: task.contextId }, ...draft.body }),
+        JSON.stringify({
+          uuid: draft.uuid,
+          parentUuid: index === 0 ? base : missing[index - 1].uuid,
+          type: draft.type,
+          sessionId,
+          timestamp,
+          a2a: { taskId: task.id, contextId: task.contextId },
+          ...draft.body,
+        }),
       );
       try {
-        await appendRecords(em, services.blobs, viewer, sessionId, { records, baseUuid: base, title: trajectory ? undefined : titleOf(messages[0]?.text) }, A2A_SOURCE);
+        await appendRecords(
+          em,
+          services.blobs,
+          viewer,
+          sessionId,
+          { records, baseUuid: base, title: trajectory ? undefined : titleOf(messages[0]?.text) },
+          A2A_SOURCE,
+        );
         return;
       } catch (error) {
         const headMoved = error instanceof AppError && error.code === 'CONFLICT' && error.details?.head_uuid !== undefined;
@@ -142,7 +187,13 @@ export async function recordTurn(services: Pick<Services, 'orm' | 'blobs'>, task
       }
     }
   } catch (error) {
-    if (error instanceof AppError) logger.warn('the A2A turn was not recorded in its trajectory', { taskId: task.id, sessionId, reason: error.message });
-    else logger.error('recording an A2A turn failed', { taskId: task.id, sessionId, error: error instanceof Error ? error.stack : String(error) });
+    if (error instanceof AppError)
+      logger.warn('the A2A turn was not recorded in its trajectory', { taskId: task.id, sessionId, reason: error.message });
+    else
+      logger.error('recording an A2A turn failed', {
+        taskId: task.id,
+        sessionId,
+        error: error instanceof Error ? error.stack : String(error),
+      });
   }
 }

@@ -42,5 +42,10 @@ export async function sweepExpiredContexts(services: Pick<Services, 'config' | '
 }
 
 export function startRetentionSweep(services: Pick<Services, 'config' | 'orm' | 'agent'>, logger: Logger): () => Promise<void> {
-  return startPeriodic('A2A retention sweep', RETENTION_SWEEP_SECONDS, async () => void (await sweepExpiredContexts(services, logger)), logger);
+  return startPeriodic(
+    'A2A retention sweep',
+    RETENTION_SWEEP_SECONDS,
+    async () => void (await sweepExpiredContexts(services, logger)),
+    logger,
+  );
 }

@@ -53,7 +53,9 @@ export async function enabledOwner(q: Query): Promise<string | null> {
 
 /** Every key ever created, oldest first (revoked ones too, for `key list`). */
 export async function listKeys(q: Query): Promise<StoredKey[]> {
-  const rows = await q<StoredKey>(`select id, label, created_at as "createdAt", revoked_at as "revokedAt" from a2a_keys order by created_at, id`);
+  const rows = await q<StoredKey>(
+    `select id, label, created_at as "createdAt", revoked_at as "revokedAt" from a2a_keys order by created_at, id`,
+  );
   return rows.map((row) => ({ ...row, createdAt: dateOf(row.createdAt)!, revokedAt: dateOf(row.revokedAt) }));
 }
 
@@ -61,7 +63,10 @@ export async function listKeys(q: Query): Promise<StoredKey[]> {
 export async function createKey(q: Query, label: string): Promise<{ key: StoredKey; plaintext: string }> {
   const id = randomString(12);
   const secret = newSecret(40);
-  const [row] = await q<{ createdAt: unknown }>(`insert into a2a_keys (id, label, secret_sha256) values (?, ?, ?) returning created_at as "createdAt"`, [id, label, sha256Hex(secret)]);
+  const [row] = await q<{ createdAt: unknown }>(
+    `insert into a2a_keys (id, label, secret_sha256) values (?, ?, ?) returning created_at as "createdAt"`,
+    [id, label, sha256Hex(secret)],
+  );
   return { key: { id, label, createdAt: dateOf(row.createdAt)!, revokedAt: null }, plaintext: `${KEY_PREFIX}_${id}_${secret}` };
 }
 
@@ -105,7 +110,15 @@ export async function gateFacts(q: Query, keyId: string | null): Promise<GateFac
   );
   return {
     settings: row.enabled === null ? null : { enabled: row.enabled as boolean, owner: row.owner as string },
-    owner: row.ownerId === null ? null : { id: row.ownerId as string, planCode: row.planCode as string, planExpiresAt: dateOf(row.planExpiresAt), inActiveLab: row.inActiveLab as boolean },
+    owner:
+      row.ownerId === null
+        ? null
+        : {
+            id: row.ownerId as string,
+            planCode: row.planCode as string,
+            planExpiresAt: dateOf(row.planExpiresAt),
+            inActiveLab: row.inActiveLab as boolean,
+          },
     activeKeys: row.activeKeys as number,
     everKeyed: row.everKeyed as boolean,
     keySha256: row.keySha256 as string | null,
@@ -125,16 +138,24 @@ const LEGACY_FILES = { settings: 'a2a.json', keys: 'a2a-keys.json' };
 export async function importA2aFiles(em: EntityManager, dataDir: string, logger: Logger): Promise<void> {
   const settingsFile = path.join(dataDir, LEGACY_FILES.settings);
   const keysFile = path.join(dataDir, LEGACY_FILES.keys);
-  const settings = readLegacy(settingsFile, (value): value is A2aSettings => typeof value?.enabled === 'boolean' && typeof value.owner === 'string' && value.owner !== '');
+  const settings = readLegacy(
+    settingsFile,
+    (value): value is A2aSettings => typeof value?.enabled === 'boolean' && typeof value.owner === 'string' && value.owner !== '',
+  );
   const keys = readLegacy(keysFile, (value): value is { keys: LegacyKey[] } => Array.isArray(value?.keys) && value.keys.every(isLegacyKey));
   if (!settings && !keys) return;
   await em.transactional(async (tx) => {
     const q = sqlOf(tx as EntityManager);
-    if (settings) await q(`insert into a2a_settings (enabled, owner_email) values (?, ?) on conflict (id) do nothing`, [settings.enabled, settings.owner.toLowerCase()]);
-    for (const key of keys?.keys ?? []) {
-      await q(`insert into a2a_keys (id, label, secret_sha256, created_at, revoked_at) values (?, ?, ?, ?, ?) on conflict (id) do nothing`, [
-        key.id, key.label, key.secretSha256, key.createdAt, key.revokedAt ?? null,
+    if (settings)
+      await q(`insert into a2a_settings (enabled, owner_email) values (?, ?) on conflict (id) do nothing`, [
+        settings.enabled,
+        settings.owner.toLowerCase(),
       ]);
+    for (const key of keys?.keys ?? []) {
+      await q(
+        `insert into a2a_keys (id, label, secret_sha256, created_at, revoked_at) values (?, ?, ?, ?, ?) on conflict (id) do nothing`,
+        [key.id, key.label, key.secretSha256, key.createdAt, key.revokedAt ?? null],
+      );
     }
   });
   for (const file of [settings && settingsFile, keys && keysFile]) {
@@ -159,8 +180,14 @@ interface LegacyKey {
 function isLegacyKey(value: unknown): value is LegacyKey {
   const k = value as LegacyKey;
   return (
-    typeof k === 'object' && k !== null && typeof k.id === 'string' && typeof k.label === 'string' && !Number.isNaN(Date.parse(k.createdAt)) &&
-    typeof k.secretSha256 === 'string' && /^[0-9a-f]{64}$/.test(k.secretSha256) && (k.revokedAt === undefined || !Number.isNaN(Date.parse(k.revokedAt)))
+    typeof k === 'object' &&
+    k !== null &&
+    typeof k.id === 'string' &&
+    typeof k.label === 'string' &&
+    !Number.isNaN(Date.parse(k.createdAt)) &&
+    typeof k.secretSha256 === 'string' &&
+    /^[0-9a-f]{64}$/.test(k.secretSha256) &&
+    (k.revokedAt === undefined || !Number.isNaN(Date.parse(k.revokedAt)))
   );
 }
 

@@ -51,7 +51,12 @@ const changeOf = (task: TaskRow) => `${task.state}@${task.statusAt.toISOString()
  *   away later); BAD_REQUEST (UNSUPPORTED_OPERATION) for a terminal one with `refuseTerminal`;
  *   whatever `stillAllowed` throws
  */
-export function taskEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: TaskReader, taskId: string, options: TaskEventOptions = {}): AsyncIterableIterator<StreamResponse> {
+export function taskEvents(
+  services: Pick<Services, 'orm' | 'pubsub'>,
+  reader: TaskReader,
+  taskId: string,
+  options: TaskEventOptions = {},
+): AsyncIterableIterator<StreamResponse> {
   const stop = new AbortController();
   const events = readEvents(services, reader, taskId, options, stop.signal);
   const iterator: AsyncIterableIterator<StreamResponse> = {
@@ -66,7 +71,13 @@ export function taskEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: T
   return iterator;
 }
 
-async function* readEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: TaskReader, taskId: string, options: TaskEventOptions, stop: AbortSignal): AsyncGenerator<StreamResponse> {
+async function* readEvents(
+  services: Pick<Services, 'orm' | 'pubsub'>,
+  reader: TaskReader,
+  taskId: string,
+  options: TaskEventOptions,
+  stop: AbortSignal,
+): AsyncGenerator<StreamResponse> {
   const fresh = () => sqlOf(forkEm(services));
   // Subscribed before the first read, so no change falls between the snapshot and the wake-ups.
   const publications = services.pubsub.subscribe('A2A_TASK', taskId)[Symbol.asyncIterator]();
@@ -89,9 +100,14 @@ async function* readEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: T
     let task = await readTask(q, reader, taskId);
     if (!task) throw taskNotFound(taskId);
     if (options.refuseTerminal && TERMINAL_STATES.includes(task.state)) {
-      throw new AppError('BAD_REQUEST', `task ${task.id} is ${task.state}: there is nothing more to stream`, { a2aReason: 'UNSUPPORTED_OPERATION' });
+      throw new AppError('BAD_REQUEST', `task ${task.id} is ${task.state}: there is nothing more to stream`, {
+        a2aReason: 'UNSUPPORTED_OPERATION',
+      });
     }
-    const [histories, artifacts] = await Promise.all([options.historyLength ? repo.historiesOf(q, [task.id], options.historyLength) : undefined, repo.artifactsOf(q, [task.id])]);
+    const [histories, artifacts] = await Promise.all([
+      options.historyLength ? repo.historiesOf(q, [task.id], options.historyLength) : undefined,
+      repo.artifactsOf(q, [task.id]),
+    ]);
     const seen = (artifacts.get(task.id) ?? []).map((artifact) => artifact.artifactId as string);
     let sent = changeOf(task);
     yield { task: wireTask(task, histories?.get(task.id), artifacts.get(task.id), reader.baseUrl) };
@@ -116,7 +132,15 @@ async function* readEvents(services: Pick<Services, 'orm' | 'pubsub'>, reader: T
       for (const row of await repo.artifactsNotIn(sqlOf(em), task.id, seen)) {
         if (!row.artifact) continue;
         seen.push(row.artifactId);
-        yield { artifactUpdate: { taskId: task.id, contextId: task.contextId, artifact: withAbsoluteUrls([row.artifact], reader.baseUrl)![0], append: false, lastChunk: true } };
+        yield {
+          artifactUpdate: {
+            taskId: task.id,
+            contextId: task.contextId,
+            artifact: withAbsoluteUrls([row.artifact], reader.baseUrl)![0],
+            append: false,
+            lastChunk: true,
+          },
+        };
       }
       if (changeOf(task) !== sent) {
         sent = changeOf(task);

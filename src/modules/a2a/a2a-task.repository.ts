@@ -15,7 +15,10 @@ export interface TaskRow {
 }
 
 export const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt", last_seq as "lastSeq"`;
-export const asTask = (row: Record<string, unknown>): TaskRow => ({ ...(row as unknown as TaskRow), statusAt: new Date(row.statusAt as string) });
+export const asTask = (row: Record<string, unknown>): TaskRow => ({
+  ...(row as unknown as TaskRow),
+  statusAt: new Date(row.statusAt as string),
+});
 
 /** States after which a task never changes again (A2A §4.1.3). */
 export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
@@ -35,13 +38,26 @@ export const MAX_HISTORY_LENGTH = 2_147_483_647;
 export const BACKSTOP_READ_MS = 5000;
 
 /** Every A2A 1.0 task state, as the wire writes it (A2A §4.1.3). */
-export const TASK_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED', 'TASK_STATE_AUTH_REQUIRED'];
+export const TASK_STATES = [
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+];
 
 /**
  * Creates a task with its first message and answers its row: one statement (atomic on its own,
  * so no transaction round trips), as SendMessage starts a task on every call without a taskId.
  */
-export async function createTask(q: Query, task: { id: string; contextId: string; principal: string; ownerId: string; state: string }, message: object): Promise<TaskRow> {
+export async function createTask(
+  q: Query,
+  task: { id: string; contextId: string; principal: string; ownerId: string; state: string },
+  message: object,
+): Promise<TaskRow> {
   const [row] = await q(
     `with task as (insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) values (?, ?, ?, ?, ?, 1) returning ${TASK_COLUMNS}),
           first as (insert into a2a_messages (task_id, seq, message) select id, 1, ?::jsonb from task)
@@ -53,7 +69,10 @@ export async function createTask(q: Query, task: { id: string; contextId: string
 
 /** The principal's task (another principal's is not found); `lock` takes its row lock (inside a transaction). */
 export async function findTask(q: Query, principal: string, id: string, lock = false): Promise<TaskRow | null> {
-  const [row] = await q(`select ${TASK_COLUMNS} from a2a_tasks where id = ? and principal = ?${lock ? ' for update' : ''}`, [id, principal]);
+  const [row] = await q(`select ${TASK_COLUMNS} from a2a_tasks where id = ? and principal = ?${lock ? ' for update' : ''}`, [
+    id,
+    principal,
+  ]);
   return row ? asTask(row) : null;
 }
 
@@ -104,7 +123,12 @@ export interface TaskWithDetails {
  * principal's is not found; null: any principal's, for the web tools): what GetTask and a settled SendMessage answer. The history's
  * messages are chosen by their sizes alone (a window sum over `bytes`); only those kept are read.
  */
-export async function findTaskWithDetails(q: Query, principal: string | null, id: string, historyLimit: number | null): Promise<TaskWithDetails | null> {
+export async function findTaskWithDetails(
+  q: Query,
+  principal: string | null,
+  id: string,
+  historyLimit: number | null,
+): Promise<TaskWithDetails | null> {
   const [row] = await q<Record<string, unknown> & { history: Record<string, unknown>[]; artifacts: Record<string, unknown>[] }>(
     `select ${TASK_COLUMNS},
             (select coalesce(json_agg(m.message order by m.seq), '[]') from a2a_messages m where m.task_id = t.id and m.seq in (
@@ -153,7 +177,13 @@ const NEXT_SEQ = `greatest(t.last_seq, (select coalesce(max(m.seq), 0) from a2a_
  * the task is terminal already (a cancel won), or more was asked meanwhile. Both are checked on
  * the locked row, so an append committed while this waited for the lock is seen.
  */
-export async function completeTask(q: Query, taskId: string, seenSeq: number, artifacts: object[], answer: object): Promise<TaskRow | null> {
+export async function completeTask(
+  q: Query,
+  taskId: string,
+  seenSeq: number,
+  artifacts: object[],
+  answer: object,
+): Promise<TaskRow | null> {
   const [row] = await q(
     `with open as (select id as open_id, ${NEXT_SEQ} as answer_seq from a2a_tasks t where id = ? and state <> all(?) and last_seq <= ? for update),
           kept as (insert into a2a_artifacts (task_id, artifact_id, artifact, position)
@@ -170,9 +200,10 @@ export async function completeTask(q: Query, taskId: string, seenSeq: number, ar
 
 /** Appends a message to the task's history, moving its `last_seq` (its row is locked by the caller, so the sequence has no gaps or clashes). */
 export async function appendMessage(q: Query, taskId: string, message: object): Promise<void> {
-  await q(`with moved as (update a2a_tasks t set last_seq = ${NEXT_SEQ} where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message) select ?, last_seq, ?::jsonb from moved`, [
-    taskId, taskId, JSON.stringify(message),
-  ]);
+  await q(
+    `with moved as (update a2a_tasks t set last_seq = ${NEXT_SEQ} where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message) select ?, last_seq, ?::jsonb from moved`,
+    [taskId, taskId, JSON.stringify(message)],
+  );
 }
 
 /**
@@ -204,7 +235,9 @@ export async function historiesOf(q: Query, taskIds: string[], limit?: number): 
  * a file part. The model sees text and a file's description only, so a turn never loads file
  * bytes this way (`rawPayloadOf` reads one when it is saved).
  */
-export const withoutRawPayloads = (column: string) => `case when jsonb_typeof(${column}->'parts') = 'array' then jsonb_set(${column}, '{parts}', (
+export const withoutRawPayloads = (
+  column: string,
+) => `case when jsonb_typeof(${column}->'parts') = 'array' then jsonb_set(${column}, '{parts}', (
     select coalesce(jsonb_agg(case when jsonb_typeof(part->'raw') = 'string'
         then (part - 'raw') || jsonb_build_object('rawBytes', octet_length(part->>'raw') / 4 * 3 - octet_length(part->>'raw') + octet_length(rtrim(part->>'raw', '=')))
         else part - 'rawBytes' end order by place), '[]'::jsonb)
@@ -233,7 +266,10 @@ export async function contextMessages(q: Query, principal: string, contextId: st
 
 /** The base64 payload of one `raw` part (its message's task, seq and 0-based part index), or null when there is none. */
 export async function rawPayloadOf(q: Query, taskId: string, seq: number, part: number): Promise<string | null> {
-  const [row] = await q<{ raw: string | null }>(`select message->'parts'->(?::int)->>'raw' as raw from a2a_messages where task_id = ? and seq = ?`, [part, taskId, seq]);
+  const [row] = await q<{ raw: string | null }>(
+    `select message->'parts'->(?::int)->>'raw' as raw from a2a_messages where task_id = ? and seq = ?`,
+    [part, taskId, seq],
+  );
   return row?.raw ?? null;
 }
 
@@ -250,9 +286,10 @@ export interface InputFileRow {
 }
 
 export async function insertInputFile(q: Query, row: InputFileRow): Promise<void> {
-  await q(`insert into a2a_input_files (task_id, seq, part, path, media_type, bytes, note) values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`, [
-    row.taskId, row.seq, row.part, row.path, row.mediaType, row.bytes, row.note,
-  ]);
+  await q(
+    `insert into a2a_input_files (task_id, seq, part, path, media_type, bytes, note) values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    [row.taskId, row.seq, row.part, row.path, row.mediaType, row.bytes, row.note],
+  );
 }
 
 /** The saved file parts of the given messages (task id and sequence number). */
@@ -267,7 +304,10 @@ export async function inputFilesOf(q: Query, messages: { taskId: string; seq: nu
 
 /** The task's artifact at 0-based `index` (the artifacts' order), or null. */
 export async function artifactAt(q: Query, taskId: string, index: number): Promise<Record<string, unknown> | null> {
-  const [row] = await q<{ artifact: Record<string, unknown> }>(`select artifact from a2a_artifacts where task_id = ? order by position, created_at, artifact_id offset ? limit 1`, [taskId, index]);
+  const [row] = await q<{ artifact: Record<string, unknown> }>(
+    `select artifact from a2a_artifacts where task_id = ? order by position, created_at, artifact_id offset ? limit 1`,
+    [taskId, index],
+  );
   return row?.artifact ?? null;
 }
 
@@ -287,7 +327,11 @@ export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<stri
  * The task's artifacts in the order they were made: ids of all, contents only of those not in
  * `seen` (an event stream asks at every wake-up; what it sent already is not read again).
  */
-export async function artifactsNotIn(q: Query, taskId: string, seen: string[]): Promise<{ artifactId: string; artifact: Record<string, unknown> | null }[]> {
+export async function artifactsNotIn(
+  q: Query,
+  taskId: string,
+  seen: string[],
+): Promise<{ artifactId: string; artifact: Record<string, unknown> | null }[]> {
   return q(
     `select artifact_id as "artifactId", artifact from (${budgetedArtifacts('array[?::text]', 'artifact_id = any(?::text[])')}) b order by idx`,
     [seen, seen, taskId, taskId],
@@ -311,22 +355,39 @@ function whereOf(filter: TaskFilter): { sql: string; params: unknown[] } {
 }
 
 /** One page of the principal's tasks, newest status first, after the keyset `after` (status time, id); and how many match in all. */
-export async function listTasks(q: Query, filter: TaskFilter, pageSize: number, after?: { statusAt: Date; id: string }): Promise<{ rows: TaskRow[]; total: number }> {
+export async function listTasks(
+  q: Query,
+  filter: TaskFilter,
+  pageSize: number,
+  after?: { statusAt: Date; id: string },
+): Promise<{ rows: TaskRow[]; total: number }> {
   const where = whereOf(filter);
   const keyset = after ? ' and (status_at, id) < (?, ?)' : '';
-  const rows = await q(`select ${TASK_COLUMNS} from a2a_tasks where ${where.sql}${keyset} order by status_at desc, id desc limit ?`, [...where.params, ...(after ? [after.statusAt, after.id] : []), pageSize]);
+  const rows = await q(`select ${TASK_COLUMNS} from a2a_tasks where ${where.sql}${keyset} order by status_at desc, id desc limit ?`, [
+    ...where.params,
+    ...(after ? [after.statusAt, after.id] : []),
+    pageSize,
+  ]);
   const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${where.sql}`, where.params);
   return { rows: rows.map(asTask), total: count.total };
 }
 
 /** Every principal's tasks (the A2A owner's web tools), newest status first, by offset; and how many match. */
-export async function allTasks(q: Query, filter: { principal?: string; contextId?: string; state?: string }, limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }> {
+export async function allTasks(
+  q: Query,
+  filter: { principal?: string; contextId?: string; state?: string },
+  limit: number,
+  offset: number,
+): Promise<{ rows: TaskRow[]; total: number }> {
   const parts: string[] = ['true'];
   const params: unknown[] = [];
   if (filter.principal !== undefined) (parts.push('principal = ?'), params.push(filter.principal));
   if (filter.contextId !== undefined) (parts.push('context_id = ?'), params.push(filter.contextId));
   if (filter.state !== undefined) (parts.push('state = ?'), params.push(filter.state));
-  const rows = await q(`select ${TASK_COLUMNS}, count(*) over () as "total" from a2a_tasks where ${parts.join(' and ')} order by status_at desc, id desc limit ? offset ?`, [...params, limit, offset]);
+  const rows = await q(
+    `select ${TASK_COLUMNS}, count(*) over () as "total" from a2a_tasks where ${parts.join(' and ')} order by status_at desc, id desc limit ? offset ?`,
+    [...params, limit, offset],
+  );
   if (rows.length === 0 && offset > 0) {
     const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${parts.join(' and ')}`, params);
     return { rows: [], total: count.total };
@@ -353,7 +414,15 @@ export async function allContexts(q: Query, limit: number, offset: number): Prom
     const [count] = await q<{ total: number }>(`select count(distinct (principal, context_id))::int as total from a2a_tasks`);
     return { rows: [], total: count.total };
   }
-  return { rows: rows.map((row) => ({ contextId: row.contextId, principal: row.principal, taskCount: row.taskCount, lastActivityAt: new Date(row.lastActivityAt) })), total: Number(rows[0]?.total ?? 0) };
+  return {
+    rows: rows.map((row) => ({
+      contextId: row.contextId,
+      principal: row.principal,
+      taskCount: row.taskCount,
+      lastActivityAt: new Date(row.lastActivityAt),
+    })),
+    total: Number(rows[0]?.total ?? 0),
+  };
 }
 
 /** How many tasks are in each state, over every principal (the metrics). */

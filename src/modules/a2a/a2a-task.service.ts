@@ -46,52 +46,84 @@ type Wire = Record<string, unknown>;
  *   UNAVAILABLE when the job queue refused the turn (the task is FAILED then); RATE_LIMITED beyond
  *   the key's requests a minute or the key's or owner's tokens a day (nothing stored)
  */
-export async function sendMessage(services: TaskServices, principal: A2aPrincipal, params: Wire, callerGone?: AbortSignal, baseUrl = services.config.publicUrl): Promise<{ task: Wire }> {
+export async function sendMessage(
+  services: TaskServices,
+  principal: A2aPrincipal,
+  params: Wire,
+  callerGone?: AbortSignal,
+  baseUrl = services.config.publicUrl,
+): Promise<{ task: Wire }> {
   const message = params.message as Wire;
-  const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: number; taskPushNotificationConfig?: PushConfigInput };
+  const configuration = (params.configuration ?? {}) as {
+    returnImmediately?: boolean;
+    historyLength?: number;
+    taskPushNotificationConfig?: PushConfigInput;
+  };
   const decision = decisionOf(message);
   const em = forkEm(services);
   // Counted before anything is stored or resolved: every message but a deny may make model calls, which the owner pays.
-  if (decision !== 'deny') await admitModelRequest(preparedOf(em), services.config.modelLimits, { a2aPrincipal: principal.id, ownerId: principal.ownerId });
+  if (decision !== 'deny')
+    await admitModelRequest(preparedOf(em), services.config.modelLimits, { a2aPrincipal: principal.id, ownerId: principal.ownerId });
   const pushField = ['configuration', 'taskPushNotificationConfig'];
   // Checked (its host resolved) before the transaction, which then only stores it.
-  const push = configuration.taskPushNotificationConfig && (await preparePushConfig(services, configuration.taskPushNotificationConfig, pushField));
+  const push =
+    configuration.taskPushNotificationConfig && (await preparePushConfig(services, configuration.taskPushNotificationConfig, pushField));
   /** A new task with the message as its first. */
   const start = (q: Query) => {
     if (decision) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');
     const id = newId('turn');
     const contextId = typeof message.contextId === 'string' ? message.contextId : newId('ctx');
-    return repo.createTask(q, { id, contextId, principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' }, { ...message, taskId: id, contextId });
+    return repo.createTask(
+      q,
+      { id, contextId, principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' },
+      { ...message, taskId: id, contextId },
+    );
   };
   // A new task without a push config is one statement, atomic on its own: no transaction round trips.
-  const { task, moved, queue } = typeof message.taskId !== 'string' && !push ? { task: await start(preparedOf(em)), moved: null, queue: true } : await inTransaction(em, async (q) => {
-    if (typeof message.taskId === 'string') {
-      const existing = await repo.findTask(q, principal.id, message.taskId, true);
-      if (!existing) throw taskNotFound(message.taskId);
-      if (TERMINAL_STATES.includes(existing.state)) throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, { a2aReason: 'UNSUPPORTED_OPERATION' });
-      if (message.contextId !== undefined && message.contextId !== existing.contextId) {
-        throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [{ path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' }]);
-      }
-      const waiting = existing.state === 'TASK_STATE_INPUT_REQUIRED';
-      if (waiting && !decision) throw decisionIssue(`task ${existing.id} waits for an approval: send a data part {"decision": "allow_once" | "allow_session" | "deny"}`);
-      if (!waiting && decision) throw decisionIssue(`task ${existing.id} is not waiting for an approval (${existing.state})`);
-      await repo.appendMessage(q, existing.id, { ...message, contextId: existing.contextId });
-      if (push) await savePushConfig(q, existing, push, { deliverCurrentState: false, field: pushField });
-      if (!decision) return { task: existing, moved: null, queue: true };
-      if (decision === 'deny') {
-        await turns.deleteTurn(q, existing.id);
-        const denied = await repo.moveTask(q, existing.id, 'TASK_STATE_CANCELED', agentMessage(existing, `the operation was denied: ${summaryOf(existing)}`));
-        return { task: denied!, moved: denied, queue: false };
-      }
-      await turns.setDecision(q, existing.id, decision);
-      if (decision === 'allow_session') await turns.grantContext(q, existing.principal, existing.contextId);
-      const resumed = await repo.moveTask(q, existing.id, 'TASK_STATE_WORKING', null);
-      return { task: resumed!, moved: resumed, queue: true };
-    }
-    const row = await start(q);
-    if (push) await savePushConfig(q, row, push, { deliverCurrentState: false, field: pushField });
-    return { task: row, moved: null, queue: true };
-  });
+  const { task, moved, queue } =
+    typeof message.taskId !== 'string' && !push
+      ? { task: await start(preparedOf(em)), moved: null, queue: true }
+      : await inTransaction(em, async (q) => {
+          if (typeof message.taskId === 'string') {
+            const existing = await repo.findTask(q, principal.id, message.taskId, true);
+            if (!existing) throw taskNotFound(message.taskId);
+            if (TERMINAL_STATES.includes(existing.state))
+              throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, {
+                a2aReason: 'UNSUPPORTED_OPERATION',
+              });
+            if (message.contextId !== undefined && message.contextId !== existing.contextId) {
+              throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [
+                { path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' },
+              ]);
+            }
+            const waiting = existing.state === 'TASK_STATE_INPUT_REQUIRED';
+            if (waiting && !decision)
+              throw decisionIssue(
+                `task ${existing.id} waits for an approval: send a data part {"decision": "allow_once" | "allow_session" | "deny"}`,
+              );
+            if (!waiting && decision) throw decisionIssue(`task ${existing.id} is not waiting for an approval (${existing.state})`);
+            await repo.appendMessage(q, existing.id, { ...message, contextId: existing.contextId });
+            if (push) await savePushConfig(q, existing, push, { deliverCurrentState: false, field: pushField });
+            if (!decision) return { task: existing, moved: null, queue: true };
+            if (decision === 'deny') {
+              await turns.deleteTurn(q, existing.id);
+              const denied = await repo.moveTask(
+                q,
+                existing.id,
+                'TASK_STATE_CANCELED',
+                agentMessage(existing, `the operation was denied: ${summaryOf(existing)}`),
+              );
+              return { task: denied!, moved: denied, queue: false };
+            }
+            await turns.setDecision(q, existing.id, decision);
+            if (decision === 'allow_session') await turns.grantContext(q, existing.principal, existing.contextId);
+            const resumed = await repo.moveTask(q, existing.id, 'TASK_STATE_WORKING', null);
+            return { task: resumed!, moved: resumed, queue: true };
+          }
+          const row = await start(q);
+          if (push) await savePushConfig(q, row, push, { deliverCurrentState: false, field: pushField });
+          return { task: row, moved: null, queue: true };
+        });
   if (moved) publishTask(services, moved);
   if (queue && !services.llm) {
     // No model here, so no turn job either: the task says so at once.
@@ -102,7 +134,12 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
       await services.jobs.send(A2A_TURN_JOB, task.id, { taskId: task.id });
     } catch (error) {
       // Not queued, so no turn will ever run: the task says so rather than staying SUBMITTED.
-      const failed = await repo.moveTask(sqlOf(em), task.id, 'TASK_STATE_FAILED', agentMessage(task, 'the turn could not be queued; send the message again'));
+      const failed = await repo.moveTask(
+        sqlOf(em),
+        task.id,
+        'TASK_STATE_FAILED',
+        agentMessage(task, 'the turn could not be queued; send the message again'),
+      );
       if (failed) publishTask(services, failed);
       throw error;
     }
@@ -111,7 +148,8 @@ export async function sendMessage(services: TaskServices, principal: A2aPrincipa
   return { task: await taskOnWire(preparedOf(em), principal.id, task.id, configuration.historyLength, baseUrl) };
 }
 
-const decisionIssue = (msg: string) => new AppError('VALIDATION_FAILED', `message.parts: ${msg}`, undefined, [{ path: ['message', 'parts'], msg, type: 'value_error' }]);
+const decisionIssue = (msg: string) =>
+  new AppError('VALIDATION_FAILED', `message.parts: ${msg}`, undefined, [{ path: ['message', 'parts'], msg, type: 'value_error' }]);
 
 /** What the approval request of a waiting task said would run. */
 function summaryOf(task: TaskRow): string {
@@ -126,7 +164,13 @@ function summaryOf(task: TaskRow): string {
  * A publication of a state that does not settle is not read again (the state it carries is enough
  * to go on waiting); a settling one is, as is the task after a backstop interval without word.
  */
-async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal, taskId: string, seconds: number, callerGone?: AbortSignal): Promise<void> {
+async function waitUntilSettled(
+  services: TaskServices,
+  principal: A2aPrincipal,
+  taskId: string,
+  seconds: number,
+  callerGone?: AbortSignal,
+): Promise<void> {
   const q = preparedOf(forkEm(services));
   const events = services.pubsub.subscribe('A2A_TASK', taskId)[Symbol.asyncIterator]();
   let woken = events.next();
@@ -139,7 +183,9 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
       let onGone: (() => void) | undefined;
       const woke = await Promise.race([
         woken,
-        new Promise<'time'>((resolve) => (timer = setTimeout(() => resolve('time'), Math.max(0, Math.min(BACKSTOP_READ_MS, deadline - Date.now()))))),
+        new Promise<'time'>(
+          (resolve) => (timer = setTimeout(() => resolve('time'), Math.max(0, Math.min(BACKSTOP_READ_MS, deadline - Date.now())))),
+        ),
         new Promise<'gone'>((resolve) => callerGone?.addEventListener('abort', (onGone = () => resolve('gone')), { once: true })),
       ]);
       clearTimeout(timer);
@@ -165,7 +211,12 @@ async function waitUntilSettled(services: TaskServices, principal: A2aPrincipal,
  * GetTask: the principal's task with its most recent `historyLength` messages.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
-export async function getTask(services: TaskServices, principal: A2aPrincipal, params: Wire, baseUrl = services.config.publicUrl): Promise<Wire> {
+export async function getTask(
+  services: TaskServices,
+  principal: A2aPrincipal,
+  params: Wire,
+  baseUrl = services.config.publicUrl,
+): Promise<Wire> {
   return taskOnWire(preparedOf(forkEm(services)), principal.id, params.id as string, params.historyLength as number | undefined, baseUrl);
 }
 
@@ -174,7 +225,13 @@ export async function getTask(services: TaskServices, principal: A2aPrincipal, p
  * (default: all; 0: no `history` key), within the history byte budget,, read in one statement.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
-export async function taskOnWire(q: Query, principal: string | null, taskId: string, historyLength: number | undefined, baseUrl: string): Promise<Wire> {
+export async function taskOnWire(
+  q: Query,
+  principal: string | null,
+  taskId: string,
+  historyLength: number | undefined,
+  baseUrl: string,
+): Promise<Wire> {
   const limit = historyLength ?? MAX_HISTORY_LENGTH;
   const found = await repo.findTaskWithDetails(q, principal, taskId, limit);
   if (!found) throw taskNotFound(taskId);
@@ -190,7 +247,9 @@ function keysetOf(token: string): { statusAt: Date; id: string } {
   } catch {
     // answered below
   }
-  throw new AppError('VALIDATION_FAILED', 'pageToken: is not a token this server gave', undefined, [{ path: ['pageToken'], msg: 'is not a token this server gave', type: 'value_error' }]);
+  throw new AppError('VALIDATION_FAILED', 'pageToken: is not a token this server gave', undefined, [
+    { path: ['pageToken'], msg: 'is not a token this server gave', type: 'value_error' },
+  ]);
 }
 
 /**
@@ -199,17 +258,30 @@ function keysetOf(token: string): { statusAt: Date; id: string } {
  * `includeArtifacts` (the key is absent otherwise).
  * @throws VALIDATION_FAILED for a pageToken this server did not give
  */
-export async function listTasks(services: TaskServices, principal: A2aPrincipal, params: Wire, baseUrl = services.config.publicUrl): Promise<Wire> {
+export async function listTasks(
+  services: TaskServices,
+  principal: A2aPrincipal,
+  params: Wire,
+  baseUrl = services.config.publicUrl,
+): Promise<Wire> {
   const q = sqlOf(forkEm(services));
   const pageSize = (params.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
   const after = typeof params.pageToken === 'string' && params.pageToken !== '' ? keysetOf(params.pageToken) : undefined;
-  const filter = { principal: principal.id, contextId: params.contextId as string | undefined, state: params.status as string | undefined, statusAfter: params.statusTimestampAfter ? new Date(params.statusTimestampAfter as string) : undefined };
+  const filter = {
+    principal: principal.id,
+    contextId: params.contextId as string | undefined,
+    state: params.status as string | undefined,
+    statusAfter: params.statusTimestampAfter ? new Date(params.statusTimestampAfter as string) : undefined,
+  };
   // One more than the page: whether a next page exists without a second query.
   const { rows, total } = await repo.listTasks(q, filter, pageSize + 1, after);
   const page = rows.slice(0, pageSize);
   const ids = page.map((task) => task.id);
   const historyLength = params.historyLength as number | undefined;
-  const [histories, artifacts] = await Promise.all([historyLength ? repo.historiesOf(q, ids, historyLength) : undefined, params.includeArtifacts ? repo.artifactsOf(q, ids) : undefined]);
+  const [histories, artifacts] = await Promise.all([
+    historyLength ? repo.historiesOf(q, ids, historyLength) : undefined,
+    params.includeArtifacts ? repo.artifactsOf(q, ids) : undefined,
+  ]);
   return {
     tasks: page.map((task) => wireTask(task, histories?.get(task.id), artifacts?.get(task.id), baseUrl)),
     nextPageToken: rows.length > pageSize ? tokenOf(page[page.length - 1]) : '',
@@ -223,12 +295,18 @@ export async function listTasks(services: TaskServices, principal: A2aPrincipal,
  * and aborts its model call). The row lock makes one of concurrent cancels win.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task; CONFLICT (TASK_NOT_CANCELABLE) for a terminal one
  */
-export async function cancelTask(services: TaskServices, principal: A2aPrincipal, params: Wire, baseUrl = services.config.publicUrl): Promise<Wire> {
+export async function cancelTask(
+  services: TaskServices,
+  principal: A2aPrincipal,
+  params: Wire,
+  baseUrl = services.config.publicUrl,
+): Promise<Wire> {
   const em = forkEm(services);
   const canceled = await inTransaction(em, async (q) => {
     const task = await repo.findTask(q, principal.id, params.id as string, true);
     if (!task) throw taskNotFound(params.id as string);
-    if (TERMINAL_STATES.includes(task.state)) throw new AppError('CONFLICT', `task ${task.id} is ${task.state}: it cannot be canceled`, { a2aReason: 'TASK_NOT_CANCELABLE' });
+    if (TERMINAL_STATES.includes(task.state))
+      throw new AppError('CONFLICT', `task ${task.id} is ${task.state}: it cannot be canceled`, { a2aReason: 'TASK_NOT_CANCELABLE' });
     await turns.deleteTurn(q, task.id);
     return (await repo.moveTask(q, task.id, 'TASK_STATE_CANCELED', null))!;
   });
@@ -252,12 +330,21 @@ export function registerA2aJobs(queue: JobQueue, services: Services, logger: Log
     // Its last attempt died with its instance: no turn will run, so the task says so rather than staying WORKING.
     async (data) => {
       const task = await repo.findTaskById(sqlOf(forkEm(services)), data.taskId);
-      if (task) await finishTask(services, task, 'TASK_STATE_FAILED', 'the turn did not finish: the instance running it stopped; send the message again');
+      if (task)
+        await finishTask(
+          services,
+          task,
+          'TASK_STATE_FAILED',
+          'the turn did not finish: the instance running it stopped; send the message again',
+        );
     },
   );
   const wake = async (jobId?: string) => {
-    for (const taskId of await turns.turnsAwaitingJobs(sqlOf(forkEm(services)), jobId)) await services.jobs.send(A2A_TURN_JOB, taskId, { taskId });
+    for (const taskId of await turns.turnsAwaitingJobs(sqlOf(forkEm(services)), jobId))
+      await services.jobs.send(A2A_TURN_JOB, taskId, { taskId });
   };
-  services.agent.jobs.onFinish((job) => void wake(job.id).catch((error: unknown) => logger.warn('waking an A2A turn failed', { jobId: job.id, error: String(error) })));
+  services.agent.jobs.onFinish(
+    (job) => void wake(job.id).catch((error: unknown) => logger.warn('waking an A2A turn failed', { jobId: job.id, error: String(error) })),
+  );
   return startPeriodic('A2A job sweep', JOB_SWEEP_SECONDS, () => wake(), logger);
 }

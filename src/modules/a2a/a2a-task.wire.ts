@@ -10,7 +10,11 @@ type Wire = Record<string, unknown>;
 export const taskNotFound = (id: string) => new AppError('NOT_FOUND', `task not found: ${id}`, { a2aReason: 'TASK_NOT_FOUND' });
 
 /** A task's status on the wire (its message only when it has one). */
-export const statusOnWire = (task: TaskRow): Wire => ({ state: task.state, ...(task.statusMessage ? { message: task.statusMessage } : {}), timestamp: task.statusAt.toISOString() });
+export const statusOnWire = (task: TaskRow): Wire => ({
+  state: task.state,
+  ...(task.statusMessage ? { message: task.statusMessage } : {}),
+  timestamp: task.statusAt.toISOString(),
+});
 
 /**
  * A task on the wire (A2A 1.0 ProtoJSON). `history` undefined omits the key (historyLength 0), as

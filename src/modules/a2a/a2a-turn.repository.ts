@@ -61,8 +61,18 @@ const UPSERT = `insert into a2a_turns (task_id, phase, transcript, context_turns
 const ON_CONFLICT = `on conflict (task_id) do update set phase = excluded.phase, transcript = excluded.transcript, context_turns = excluded.context_turns, pending = excluded.pending, decision = excluded.decision,
   steps = excluded.steps, seen_seq = excluded.seen_seq, outputs_before = excluded.outputs_before, job_ids = excluded.job_ids, answer = excluded.answer, peer_tasks = excluded.peer_tasks, updated_at = now()`;
 const upsertParams = (state: TurnState) => [
-  state.taskId, state.phase, JSON.stringify(state.transcript), state.contextTurns, state.pending === null ? null : JSON.stringify(state.pending), state.decision,
-  state.steps, state.seenSeq, JSON.stringify(state.outputsBefore), state.jobIds, state.answer, JSON.stringify(state.peerTasks),
+  state.taskId,
+  state.phase,
+  JSON.stringify(state.transcript),
+  state.contextTurns,
+  state.pending === null ? null : JSON.stringify(state.pending),
+  state.decision,
+  state.steps,
+  state.seenSeq,
+  JSON.stringify(state.outputsBefore),
+  state.jobIds,
+  state.answer,
+  JSON.stringify(state.peerTasks),
 ];
 
 /** Writes the whole state (insert or replace): a turn job is the only writer of a running turn. */
@@ -117,21 +127,38 @@ export async function contextGranted(q: Query, principal: string, contextId: str
 }
 
 /** Remembers a task the turn of `task` started on a peer (one of its owner's entries), for later turns of its context. */
-export async function rememberPeerTask(q: Query, task: Pick<TaskRow, 'id' | 'ownerId' | 'principal' | 'contextId'>, ref: PeerTaskRef): Promise<void> {
-  await q(`insert into a2a_peer_tasks (owner_id, principal, context_id, agent_id, peer_task_id, task_id) values (?, ?, ?, ?, ?, ?) on conflict do nothing`, [
-    task.ownerId, task.principal, task.contextId, ref.agentId, ref.taskId, task.id,
-  ]);
+export async function rememberPeerTask(
+  q: Query,
+  task: Pick<TaskRow, 'id' | 'ownerId' | 'principal' | 'contextId'>,
+  ref: PeerTaskRef,
+): Promise<void> {
+  await q(
+    `insert into a2a_peer_tasks (owner_id, principal, context_id, agent_id, peer_task_id, task_id) values (?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    [task.ownerId, task.principal, task.contextId, ref.agentId, ref.taskId, task.id],
+  );
 }
 
 /** Whether a turn of the principal's context, under the same owner, started this task on the peer. */
-export async function peerTaskOfContext(q: Query, task: Pick<TaskRow, 'ownerId' | 'principal' | 'contextId'>, ref: PeerTaskRef): Promise<boolean> {
-  const [row] = await q(`select 1 from a2a_peer_tasks where owner_id = ? and principal = ? and context_id = ? and agent_id = ? and peer_task_id = ?`, [
-    task.ownerId, task.principal, task.contextId, ref.agentId, ref.taskId,
-  ]);
+export async function peerTaskOfContext(
+  q: Query,
+  task: Pick<TaskRow, 'ownerId' | 'principal' | 'contextId'>,
+  ref: PeerTaskRef,
+): Promise<boolean> {
+  const [row] = await q(
+    `select 1 from a2a_peer_tasks where owner_id = ? and principal = ? and context_id = ? and agent_id = ? and peer_task_id = ?`,
+    [task.ownerId, task.principal, task.contextId, ref.agentId, ref.taskId],
+  );
   return row !== undefined;
 }
 
 /** The task's messages after `afterSeq`, oldest first, with their sequence numbers, without their raw payloads (`withoutRawPayloads`). */
-export async function messagesAfter(q: Query, taskId: string, afterSeq: number): Promise<{ seq: number; message: Record<string, unknown> }[]> {
-  return q(`select seq, ${withoutRawPayloads('message')} as message from a2a_messages where task_id = ? and seq > ? order by seq`, [taskId, afterSeq]);
+export async function messagesAfter(
+  q: Query,
+  taskId: string,
+  afterSeq: number,
+): Promise<{ seq: number; message: Record<string, unknown> }[]> {
+  return q(`select seq, ${withoutRawPayloads('message')} as message from a2a_messages where task_id = ? and seq > ? order by seq`, [
+    taskId,
+    afterSeq,
+  ]);
 }

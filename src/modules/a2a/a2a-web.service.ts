@@ -32,15 +32,29 @@ export async function anyTask(services: WebServices, id: string, historyLength: 
 }
 
 /** One page of every principal's tasks (newest status first) with their artifacts, filtered. */
-export async function allTasks(services: WebServices, filter: { principal?: string; contextId?: string; state?: string }, page: { limit: number; offset: number }): Promise<{ nodes: Wire[]; pageInfo: PageInfo; totalCount: number }> {
+export async function allTasks(
+  services: WebServices,
+  filter: { principal?: string; contextId?: string; state?: string },
+  page: { limit: number; offset: number },
+): Promise<{ nodes: Wire[]; pageInfo: PageInfo; totalCount: number }> {
   const q = queryOf(services);
   const { rows, total } = await repo.allTasks(q, filter, page.limit, page.offset);
-  const artifacts = await repo.artifactsOf(q, rows.map((task) => task.id));
-  return { nodes: rows.map((task) => wireTask(task, undefined, artifacts.get(task.id), services.config.publicUrl)), pageInfo: pageInfoOf(page.offset, rows.length, total), totalCount: total };
+  const artifacts = await repo.artifactsOf(
+    q,
+    rows.map((task) => task.id),
+  );
+  return {
+    nodes: rows.map((task) => wireTask(task, undefined, artifacts.get(task.id), services.config.publicUrl)),
+    pageInfo: pageInfoOf(page.offset, rows.length, total),
+    totalCount: total,
+  };
 }
 
 /** One page of every principal's contexts, most recently active first. */
-export async function allContexts(services: WebServices, page: { limit: number; offset: number }): Promise<{ nodes: ContextRow[]; pageInfo: PageInfo; totalCount: number }> {
+export async function allContexts(
+  services: WebServices,
+  page: { limit: number; offset: number },
+): Promise<{ nodes: ContextRow[]; pageInfo: PageInfo; totalCount: number }> {
   const { rows, total } = await repo.allContexts(queryOf(services), page.limit, page.offset);
   return { nodes: rows, pageInfo: pageInfoOf(page.offset, rows.length, total), totalCount: total };
 }

@@ -28,22 +28,32 @@ export function isLoopbackHostHeader(host: string | undefined): boolean {
 /** The lowest tier whose owner may open the A2A endpoint (spec, Authentication 6). */
 export const A2A_MIN_TIER: PlanCode = 'pro';
 
-export type Mounting =
-  | { mounted: true; authRequired: boolean; warning?: string }
-  | { mounted: false; reason: string };
+export type Mounting = { mounted: true; authRequired: boolean; warning?: string } | { mounted: false; reason: string };
 
 /**
  * The mounting table (spec, Authentication 7), decided from the bind, the keys and the owner's
  * tier (null: no such account), on every request (a refusal is 403). Once a key was created the
  * endpoint stays keyed: revoking the last key locks it rather than opening it.
  */
-export function mountingOf(facts: { enabled: boolean; host: string; activeKeys: number; everKeyed: boolean; ownerTier: PlanCode | null }): Mounting {
+export function mountingOf(facts: {
+  enabled: boolean;
+  host: string;
+  activeKeys: number;
+  everKeyed: boolean;
+  ownerTier: PlanCode | null;
+}): Mounting {
   if (!facts.enabled) return { mounted: false, reason: 'A2A is not enabled (labdesk a2a enable)' };
   if (facts.ownerTier === null) return { mounted: false, reason: 'the A2A owner account does not exist' };
   if (!atLeast(facts.ownerTier, A2A_MIN_TIER)) return { mounted: false, reason: `the A2A owner's tier (${facts.ownerTier}) is below Pro` };
   if (facts.activeKeys > 0) return { mounted: true, authRequired: true };
-  if (!isLoopbackHost(facts.host)) return { mounted: false, reason: 'A2A has no keys and the service listens beyond loopback (labdesk a2a key create)' };
-  if (facts.everKeyed) return { mounted: true, authRequired: true, warning: 'every A2A key is revoked: the endpoint refuses every request (labdesk a2a key create)' };
+  if (!isLoopbackHost(facts.host))
+    return { mounted: false, reason: 'A2A has no keys and the service listens beyond loopback (labdesk a2a key create)' };
+  if (facts.everKeyed)
+    return {
+      mounted: true,
+      authRequired: true,
+      warning: 'every A2A key is revoked: the endpoint refuses every request (labdesk a2a key create)',
+    };
   return { mounted: true, authRequired: false, warning: 'A2A endpoint open without authentication (loopback bind, no keys)' };
 }
 

@@ -57,7 +57,8 @@ async function requireWebTools(ctx: Ctx): Promise<void> {
 }
 
 /** Members given (not null): the A2A task service reads absent members as "not given". */
-const given = (members: Record<string, unknown>) => Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null && value !== undefined));
+const given = (members: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null && value !== undefined));
 
 function checkHistoryLength(value: number | null | undefined) {
   if (value !== null && value !== undefined && (value < 0 || value > MAX_HISTORY_LENGTH)) {
@@ -67,18 +68,41 @@ function checkHistoryLength(value: number | null | undefined) {
 
 @Resolver()
 export class A2aResolver {
-  @Mutation(() => A2aMessageSendPayload, { description: 'A2A SendMessage, for the A2A principal of the A2A endpoint: starts a task or adds the message to one, then waits (unless returnImmediately) for it to settle.' })
-  async a2aMessageSend(@Context() ctx: Ctx, @Arg('input', () => A2aMessageSendInput, { description: 'The message and how to answer.' }) input: A2aMessageSendInput): Promise<A2aMessageSendPayload> {
+  @Mutation(() => A2aMessageSendPayload, {
+    description:
+      'A2A SendMessage, for the A2A principal of the A2A endpoint: starts a task or adds the message to one, then waits (unless returnImmediately) for it to settle.',
+  })
+  async a2aMessageSend(
+    @Context() ctx: Ctx,
+    @Arg('input', () => A2aMessageSendInput, { description: 'The message and how to answer.' }) input: A2aMessageSendInput,
+  ): Promise<A2aMessageSendPayload> {
     const caller = requireA2aCaller(ctx);
-    const configuration = given({ returnImmediately: input.returnImmediately, historyLength: input.historyLength, taskPushNotificationConfig: input.taskPushNotificationConfig });
-    return (await sendMessage(ctx.services, caller.principal, { message: input.message, configuration }, ctx.callerGone, ctx.baseUrl)) as unknown as A2aMessageSendPayload;
+    const configuration = given({
+      returnImmediately: input.returnImmediately,
+      historyLength: input.historyLength,
+      taskPushNotificationConfig: input.taskPushNotificationConfig,
+    });
+    return (await sendMessage(
+      ctx.services,
+      caller.principal,
+      { message: input.message, configuration },
+      ctx.callerGone,
+      ctx.baseUrl,
+    )) as unknown as A2aMessageSendPayload;
   }
 
-  @Query(() => A2aTask, { description: 'One A2A task with its artifacts and most recent messages: for its A2A principal (A2A GetTask), and any task for the A2A owner and admins. An unknown task, or another principal’s, is not found.' })
+  @Query(() => A2aTask, {
+    description:
+      'One A2A task with its artifacts and most recent messages: for its A2A principal (A2A GetTask), and any task for the A2A owner and admins. An unknown task, or another principal’s, is not found.',
+  })
   async a2aTask(
     @Context() ctx: Ctx,
     @Arg('id', () => ID, { description: 'The task id.' }) id: string,
-    @Arg('historyLength', () => Int, { nullable: true, description: 'Most recent messages (0 or more; default all), within the 4 MiB history budget.' }) historyLength: number | null,
+    @Arg('historyLength', () => Int, {
+      nullable: true,
+      description: 'Most recent messages (0 or more; default all), within the 4 MiB history budget.',
+    })
+    historyLength: number | null,
   ): Promise<A2aTask> {
     checkHistoryLength(historyLength);
     if (ctx.a2a) return (await getTask(ctx.services, ctx.a2a.principal, given({ id, historyLength }), ctx.baseUrl)) as unknown as A2aTask;
@@ -86,13 +110,20 @@ export class A2aResolver {
     return (await web.anyTask(ctx.services, id, historyLength ?? undefined)) as unknown as A2aTask;
   }
 
-  @Query(() => A2aTaskList, { description: 'A2A ListTasks, for the A2A principal of the A2A endpoint: its tasks, newest status first, by pages.' })
-  async a2aTaskList(@Context() ctx: Ctx, @Arg('input', () => A2aTaskListInput, { description: 'Filters and page.' }) input: A2aTaskListInput): Promise<A2aTaskList> {
+  @Query(() => A2aTaskList, {
+    description: 'A2A ListTasks, for the A2A principal of the A2A endpoint: its tasks, newest status first, by pages.',
+  })
+  async a2aTaskList(
+    @Context() ctx: Ctx,
+    @Arg('input', () => A2aTaskListInput, { description: 'Filters and page.' }) input: A2aTaskListInput,
+  ): Promise<A2aTaskList> {
     const caller = requireA2aCaller(ctx);
     return (await listTasks(ctx.services, caller.principal, given({ ...input }), ctx.baseUrl)) as unknown as A2aTaskList;
   }
 
-  @Mutation(() => A2aTask, { description: 'A2A CancelTask, for the A2A principal of the A2A endpoint: a task that is not terminal becomes CANCELED.' })
+  @Mutation(() => A2aTask, {
+    description: 'A2A CancelTask, for the A2A principal of the A2A endpoint: a task that is not terminal becomes CANCELED.',
+  })
   async a2aTaskCancel(@Context() ctx: Ctx, @Arg('id', () => ID, { description: 'The task id.' }) id: string): Promise<A2aTask> {
     const caller = requireA2aCaller(ctx);
     return (await cancelTask(ctx.services, caller.principal, { id }, ctx.baseUrl)) as unknown as A2aTask;
@@ -104,14 +135,18 @@ export class A2aResolver {
     @Arg('first', () => Int, { nullable: true, description: 'Tasks per page, 1 to 100 (default 20).' }) first: number | null,
     @Arg('after', () => String, { nullable: true, description: 'The endCursor of the page before.' }) after: string | null,
     @Arg('contextId', () => String, { nullable: true, description: 'Only tasks of this context.' }) contextId: string | null,
-    @Arg('principal', () => String, { nullable: true, description: 'Only tasks of this caller (key:<key id> or local).' }) principal: string | null,
+    @Arg('principal', () => String, { nullable: true, description: 'Only tasks of this caller (key:<key id> or local).' })
+    principal: string | null,
     @Arg('state', () => String, { nullable: true, description: 'Only tasks in this state (TASK_STATE_…).' }) state: string | null,
   ): Promise<A2aTaskConnection> {
     await requireWebTools(ctx);
     return (await web.allTasks(ctx.services, given({ contextId, principal, state }), pageOf(first, after))) as unknown as A2aTaskConnection;
   }
 
-  @Query(() => A2aContextConnection, { description: 'Every A2A caller’s conversations with their task count and last activity, most recent first, for the A2A owner and admins.' })
+  @Query(() => A2aContextConnection, {
+    description:
+      'Every A2A caller’s conversations with their task count and last activity, most recent first, for the A2A owner and admins.',
+  })
   async a2aContexts(
     @Context() ctx: Ctx,
     @Arg('first', () => Int, { nullable: true, description: 'Contexts per page, 1 to 100 (default 20).' }) first: number | null,
@@ -128,13 +163,24 @@ export class A2aResolver {
       const ctx = context as Ctx;
       checkHistoryLength(args.historyLength);
       const reader = await readerOf(ctx);
-      return failureAsLastEvent(taskEvents(ctx.services, reader, args.taskId, { refuseTerminal: args.refuseTerminal, historyLength: args.historyLength ?? 0 }));
+      return failureAsLastEvent(
+        taskEvents(ctx.services, reader, args.taskId, { refuseTerminal: args.refuseTerminal, historyLength: args.historyLength ?? 0 }),
+      );
     },
   })
   a2aTaskEvents(
     @Arg('taskId', () => ID, { description: 'The task.' }) _taskId: string,
-    @Arg('refuseTerminal', { defaultValue: false, description: 'Refuse a task that is terminal already (UNSUPPORTED_OPERATION), as A2A SubscribeToTask does; otherwise its one event is the task.' }) _refuseTerminal: boolean,
-    @Arg('historyLength', () => Int, { nullable: true, description: 'Messages (the most recent, 0 or more, within the 4 MiB history budget) in the first event’s task; none by default.' }) _historyLength: number | null,
+    @Arg('refuseTerminal', {
+      defaultValue: false,
+      description:
+        'Refuse a task that is terminal already (UNSUPPORTED_OPERATION), as A2A SubscribeToTask does; otherwise its one event is the task.',
+    })
+    _refuseTerminal: boolean,
+    @Arg('historyLength', () => Int, {
+      nullable: true,
+      description: 'Messages (the most recent, 0 or more, within the 4 MiB history budget) in the first event’s task; none by default.',
+    })
+    _historyLength: number | null,
     @Root() event: StreamResponse | SourceFailure,
   ): StreamResponse {
     if ('failed' in event) throw event.failed;

@@ -10,7 +10,10 @@ export class A2aTaskStatus {
   @Field({ description: 'TASK_STATE_SUBMITTED, _WORKING, _INPUT_REQUIRED, _AUTH_REQUIRED, _COMPLETED, _FAILED, _CANCELED or _REJECTED.' })
   state!: string;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The agent message that explains the state (why it failed, what input it needs), when there is one.' })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'The agent message that explains the state (why it failed, what input it needs), when there is one.',
+  })
   message?: Record<string, unknown>;
 
   @Field({ description: 'When the task entered this state (RFC 3339, UTC, milliseconds).' })
@@ -28,10 +31,17 @@ export class A2aTask {
   @Field(() => A2aTaskStatus, { description: 'Its current status.' })
   status!: A2aTaskStatus;
 
-  @Field(() => [GraphQLJSONObject], { nullable: true, description: 'Its artifacts (A2A Artifact objects), oldest first; null where the operation was not asked for them.' })
+  @Field(() => [GraphQLJSONObject], {
+    nullable: true,
+    description: 'Its artifacts (A2A Artifact objects), oldest first; null where the operation was not asked for them.',
+  })
   artifacts?: Record<string, unknown>[];
 
-  @Field(() => [GraphQLJSONObject], { nullable: true, description: 'Its most recent messages (A2A Message objects), oldest first, within 4 MiB of stored JSON (newest first; a message larger on its own is left out, and so are those older than the budget reaches); null when none were asked for (historyLength 0).' })
+  @Field(() => [GraphQLJSONObject], {
+    nullable: true,
+    description:
+      'Its most recent messages (A2A Message objects), oldest first, within 4 MiB of stored JSON (newest first; a message larger on its own is left out, and so are those older than the budget reaches); null when none were asked for (historyLength 0).',
+  })
   history?: Record<string, unknown>[];
 }
 

@@ -78,7 +78,11 @@ export class AdminResolver {
 
   @Extensions(ADMIN_ONLY)
   @Mutation(() => Boolean, { description: 'Admin: revokes a token; it stops working on the next request.' })
-  async adminTokenRevoke(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string, @Arg('tokenId', () => ID) tokenId: string): Promise<boolean> {
+  async adminTokenRevoke(
+    @Context() ctx: Ctx,
+    @Arg('userId', () => ID) userId: string,
+    @Arg('tokenId', () => ID) tokenId: string,
+  ): Promise<boolean> {
     await requireAdmin(ctx);
     await revokeToken(ctx.em, userId, tokenId);
     return true;
@@ -139,25 +143,36 @@ export class AdminResolver {
 
   @Extensions(ADMIN_ONLY)
   @Mutation(() => LabNode, { description: 'Admin: renames a lab, or changes its status or seat quota.' })
-  async adminLabUpdate(@Context() ctx: Ctx, @Arg('id', () => ID) id: string, @Arg('input', () => LabAdminUpdateInput) input: LabAdminUpdateInput): Promise<LabNode> {
+  async adminLabUpdate(
+    @Context() ctx: Ctx,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => LabAdminUpdateInput) input: LabAdminUpdateInput,
+  ): Promise<LabNode> {
     const admin = await requireAdmin(ctx);
     const lab = await adminUpdateLab(ctx.em, admin.user.id, id, input);
     return presentLab(ctx, admin, { lab, membership: null });
   }
 
   @Extensions(ADMIN_ONLY)
-  @Query(() => AdminStatsNode, { description: 'Admin: online users, LLM activity over 5 minutes and 1 hour, DAU/WAU/MAU (UTC days), registrations, monthly active users per plan.' })
+  @Query(() => AdminStatsNode, {
+    description:
+      'Admin: online users, LLM activity over 5 minutes and 1 hour, DAU/WAU/MAU (UTC days), registrations, monthly active users per plan.',
+  })
   async adminStats(@Context() ctx: Ctx): Promise<AdminStatsNode> {
     await requireAdmin(ctx);
     return adminStats(ctx.em, ctx.services.clock.now());
   }
 
   @Extensions(ADMIN_ONLY)
-  @Query(() => SegmentationNode, { description: 'Admin: users, paying and granted users of a domain over institution tier, type and name, and the institution strings not recognised.' })
+  @Query(() => SegmentationNode, {
+    description:
+      'Admin: users, paying and granted users of a domain over institution tier, type and name, and the institution strings not recognised.',
+  })
   async adminSegmentation(
     @Context() ctx: Ctx,
-    @Arg('domain', () => String, { nullable: true, description: 'The users\' domain (default omics).' }) domain?: string,
-    @Arg('limit', () => Int, { nullable: true, description: '1-200 (default 40): institutions and unresolved strings listed.' }) limit?: number,
+    @Arg('domain', () => String, { nullable: true, description: "The users' domain (default omics)." }) domain?: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-200 (default 40): institutions and unresolved strings listed.' })
+    limit?: number,
   ): Promise<SegmentationNode> {
     await requireAdmin(ctx);
     const args = { domain: domain ?? DEFAULT_SEGMENTATION_DOMAIN, limit: limitArg(limit, SEGMENTATION_LIMIT) };

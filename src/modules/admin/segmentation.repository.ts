@@ -23,8 +23,11 @@ export interface SegmentationRow extends SegmentCounts {
  * same, obtained free (promo, trial, admin). A grant is never counted as paid.
  */
 export async function readSegmentation(em: EntityManager, domain: string, limit: number, now: Date): Promise<SegmentationRow> {
-  const result = (await em.getConnection().getKnex().raw(
-    `with segment as (
+  const result = (await em
+    .getConnection()
+    .getKnex()
+    .raw(
+      `with segment as (
        select institution, institution_tier, institution_type, institution_name,
               (not disabled and plan_code <> 'free' and (plan_expires_at is null or plan_expires_at > :now)) as on_plan,
               plan_source
@@ -62,8 +65,8 @@ export async function readSegmentation(em: EntityManager, domain: string, limit:
             (select coalesce(json_agg(t order by t.users desc, t.type), '[]') from by_type t) as by_type,
             (select coalesce(json_agg(t order by t.users desc, t.name), '[]') from by_name t) as by_institution,
             (select coalesce(json_agg(t order by t.users desc, t.institution), '[]') from unresolved t) as unresolved`,
-    { domain, limit, now } as Knex.ValueDict,
-  )) as { rows: Record<string, unknown>[] };
+      { domain, limit, now } as Knex.ValueDict,
+    )) as { rows: Record<string, unknown>[] };
   const row = result.rows[0];
   const counts = <T extends object>(items: unknown) =>
     (items as (T & { users: string | number; paid?: string | number; granted?: string | number })[]).map((item) => ({

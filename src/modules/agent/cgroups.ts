@@ -46,7 +46,12 @@ export class SandboxCgroups {
     try {
       const own = await ownCgroups();
       if (!own.memory || !own.pids || !fs.existsSync(path.join(ROOT, 'memory')) || !fs.existsSync(path.join(ROOT, 'pids'))) {
-        return new SandboxCgroups(null, fs.existsSync(path.join(ROOT, 'cgroup.controllers')) ? 'the unified (v2) cgroup hierarchy is not supported yet' : 'no memory and pids controllers (cgroup v1) under /sys/fs/cgroup');
+        return new SandboxCgroups(
+          null,
+          fs.existsSync(path.join(ROOT, 'cgroup.controllers'))
+            ? 'the unified (v2) cgroup hierarchy is not supported yet'
+            : 'no memory and pids controllers (cgroup v1) under /sys/fs/cgroup',
+        );
       }
       const parents = { memory: path.join(ROOT, 'memory', own.memory, PARENT), pids: path.join(ROOT, 'pids', own.pids, PARENT) };
       for (const dir of Object.values(parents)) await fsp.mkdir(dir, { recursive: true });
@@ -83,7 +88,10 @@ export class SandboxCgroups {
       for (const dir of made) {
         // Empty once its processes have exited; the kernel may take a moment to let go of the last.
         for (let attempt = 0; attempt < 50; attempt++) {
-          const removed = await fsp.rmdir(dir).then(() => true, (error: NodeJS.ErrnoException) => error.code === 'ENOENT');
+          const removed = await fsp.rmdir(dir).then(
+            () => true,
+            (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+          );
           if (removed) break;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }

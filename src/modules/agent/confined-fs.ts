@@ -78,7 +78,8 @@ export function openDirectoryAt(dir: fsp.FileHandle, name: string): Promise<fsp.
 
 /** The segments of a caller's relative path. @throws VALIDATION_FAILED for an absolute path, `..`, a NUL or a bad length. */
 export function segmentsOf(relPath: unknown): string[] {
-  if (typeof relPath !== 'string' || relPath.length === 0 || relPath.length > MAX_PATH_CHARS || relPath.includes('\0')) throw refuse(`a relative path of 1 to ${MAX_PATH_CHARS} characters`);
+  if (typeof relPath !== 'string' || relPath.length === 0 || relPath.length > MAX_PATH_CHARS || relPath.includes('\0'))
+    throw refuse(`a relative path of 1 to ${MAX_PATH_CHARS} characters`);
   if (path.isAbsolute(relPath)) throw refuse('must be relative to the workspace (absolute paths are refused)');
   const segments = relPath.split('/').filter((part) => part !== '' && part !== '.');
   if (segments.includes('..')) throw refuse('must stay inside the workspace ("..") is refused');
@@ -193,7 +194,11 @@ export async function locate(root: fsp.FileHandle, relPath: string, options: Loc
 }
 
 /** Runs `use` with the directory `name` inside `dir` held open (never through a link); closes it after. */
-export async function withDirectoryAt<T>(dir: fsp.FileHandle, name: string, use: (inner: fsp.FileHandle) => Promise<T>): Promise<T | undefined> {
+export async function withDirectoryAt<T>(
+  dir: fsp.FileHandle,
+  name: string,
+  use: (inner: fsp.FileHandle) => Promise<T>,
+): Promise<T | undefined> {
   const inner = await openDirectoryAt(dir, name).catch(() => undefined);
   if (!inner) return undefined;
   try {

@@ -103,7 +103,13 @@ export class Sandbox {
     this.cgroups = await SandboxCgroups.detect(this.config.cgroups === 'auto', this.switchTo);
     this.unavailableReason = await this.probe(makeProbeDir);
     if (this.unavailableReason) this.logger.warn(this.unavailableReason);
-    else this.logger.info('code sandbox ready (bubblewrap)', { uid: this.switchTo?.uid ?? process.getuid?.(), concurrency: this.config.concurrency, network: this.config.networkAllowed ? 'allow' : 'deny', limits: this.limitsDescription });
+    else
+      this.logger.info('code sandbox ready (bubblewrap)', {
+        uid: this.switchTo?.uid ?? process.getuid?.(),
+        concurrency: this.config.concurrency,
+        network: this.config.networkAllowed ? 'allow' : 'deny',
+        limits: this.limitsDescription,
+      });
     return this.unavailableReason === null;
   }
 
@@ -116,13 +122,21 @@ export class Sandbox {
     try {
       workspaceDir = await makeProbeDir();
     } catch (error) {
-      return unavailable(`AGENT_WORKSPACE_DIR cannot be prepared (${(error as NodeJS.ErrnoException).code ?? String(error)}: ${this.config.rootDir})`);
+      return unavailable(
+        `AGENT_WORKSPACE_DIR cannot be prepared (${(error as NodeJS.ErrnoException).code ?? String(error)}: ${this.config.rootDir})`,
+      );
     }
-    const probe = await this.runToEnd({ workspaceDir, language: 'shell', code: 'echo ok', network: false, wallSeconds: 20 }, 4096).catch((error: unknown) => ({
-      exitCode: -1, stdout: '', stderr: String(error),
-    }));
+    const probe = await this.runToEnd({ workspaceDir, language: 'shell', code: 'echo ok', network: false, wallSeconds: 20 }, 4096).catch(
+      (error: unknown) => ({
+        exitCode: -1,
+        stdout: '',
+        stderr: String(error),
+      }),
+    );
     if (probe.exitCode === 0 && probe.stdout === 'ok\n') return null;
-    const as = this.switchTo ? ` as uid ${this.switchTo.uid} (the service runs as root; that uid needs search permission on every directory above AGENT_WORKSPACE_DIR)` : '';
+    const as = this.switchTo
+      ? ` as uid ${this.switchTo.uid} (the service runs as root; that uid needs search permission on every directory above AGENT_WORKSPACE_DIR)`
+      : '';
     return unavailable(`bubblewrap fails${as}: ${probe.stderr.trim().slice(0, 300) || `exit ${probe.exitCode}`}`);
   }
 
@@ -173,7 +187,13 @@ export class Sandbox {
     child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
     const exit = await child.exited;
-    return { ...exit, stdout: stdout.text(), stderr: stderr.text(), truncated: stdout.dropped + stderr.dropped > 0, droppedBytes: stdout.dropped + stderr.dropped };
+    return {
+      ...exit,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      truncated: stdout.dropped + stderr.dropped > 0,
+      droppedBytes: stdout.dropped + stderr.dropped,
+    };
   }
 
   /** Kills every sandbox of this instance (shutdown). */
@@ -192,8 +212,11 @@ export class Sandbox {
     let child: ChildProcess;
     let cgroup: SandboxCgroup | null = null;
     try {
-      cgroup = this.cgroups?.create({ memoryBytes: this.config.memoryBytes, maxProcesses: this.config.maxProcesses }, this.switchTo) ?? null;
-      const [program, args] = cgroup ? ['/bin/sh', ['-c', JOIN_CGROUP, 'sandbox', ...cgroup.procsFiles, BWRAP, ...this.bwrapArguments(command)]] : [BWRAP, this.bwrapArguments(command)];
+      cgroup =
+        this.cgroups?.create({ memoryBytes: this.config.memoryBytes, maxProcesses: this.config.maxProcesses }, this.switchTo) ?? null;
+      const [program, args] = cgroup
+        ? ['/bin/sh', ['-c', JOIN_CGROUP, 'sandbox', ...cgroup.procsFiles, BWRAP, ...this.bwrapArguments(command)]]
+        : [BWRAP, this.bwrapArguments(command)];
       child = spawn(program, args, {
         env: {},
         // Its own process group, so that a time-out kills bubblewrap and, through --die-with-parent, all inside.
@@ -265,14 +288,19 @@ export class Sandbox {
     args.push('--perms', '0444', '--ro-bind-data', '3', script);
     // Nothing else is writable: not the root bubblewrap builds (a tmpfs), nor the /etc and /sandbox made on it.
     args.push('--remount-ro', '/');
-    args.push('--', PRLIMIT,
+    args.push(
+      '--',
+      PRLIMIT,
       `--cpu=${Math.min(config.cpuSeconds, command.wallSeconds)}`,
       `--as=${config.memoryBytes}`,
       `--nproc=${config.maxProcesses}`,
       `--fsize=${config.maxFileBytes}`,
       `--nofile=${MAX_OPEN_FILES}`,
       '--core=0',
-      '--', interpreter, script);
+      '--',
+      interpreter,
+      script,
+    );
     return args;
   }
 }

@@ -48,11 +48,15 @@ export async function insertJobWithin(
 ): Promise<JobRow | undefined> {
   await q(`select pg_advisory_xact_lock(hashtext('agent_workspace_jobs'), hashtext(?))`, [job.contextId]);
   await markStaleJobsLost(q, job.contextId, limits.staleSeconds);
-  const [{ running }] = await q<{ running: number }>(`select count(*)::int as running from agent_workspace_jobs where context_id = ? and state = 'running'`, [job.contextId]);
+  const [{ running }] = await q<{ running: number }>(
+    `select count(*)::int as running from agent_workspace_jobs where context_id = ? and state = 'running'`,
+    [job.contextId],
+  );
   if (running >= limits.maxRunning) return undefined;
-  const [row] = await q(`insert into agent_workspace_jobs (id, context_id, instance_id, language, log_path) values (?, ?, ?, ?, ?) returning ${COLUMNS}`, [
-    job.id, job.contextId, job.instanceId, job.language, job.logPath,
-  ]);
+  const [row] = await q(
+    `insert into agent_workspace_jobs (id, context_id, instance_id, language, log_path) values (?, ?, ?, ?, ?) returning ${COLUMNS}`,
+    [job.id, job.contextId, job.instanceId, job.language, job.logPath],
+  );
   return toJob(row);
 }
 
@@ -65,7 +69,12 @@ export async function deleteJob(q: Query, id: string): Promise<void> {
  * Records how a job ended. Only the instance that ran it does; its outcome replaces a `lost`
  * another instance concluded while heartbeats were late.
  */
-export async function finishJob(q: Query, id: string, instanceId: string, end: { state: JobState; exitCode: number | null; signal: string | null }): Promise<JobRow | undefined> {
+export async function finishJob(
+  q: Query,
+  id: string,
+  instanceId: string,
+  end: { state: JobState; exitCode: number | null; signal: string | null },
+): Promise<JobRow | undefined> {
   const [row] = await q(
     `update agent_workspace_jobs set state = ?, exit_code = ?, signal = ?, finished_at = now()
       where id = ? and instance_id = ? and state in ('running', 'lost') returning ${COLUMNS}`,
@@ -77,7 +86,10 @@ export async function finishJob(q: Query, id: string, instanceId: string, end: {
 /** Keeps this instance's running jobs alive in everyone's eyes. */
 export async function heartbeatJobs(q: Query, instanceId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await q(`update agent_workspace_jobs set heartbeat_at = now() where instance_id = ? and state = 'running' and id = any(?::uuid[])`, [instanceId, ids]);
+  await q(`update agent_workspace_jobs set heartbeat_at = now() where instance_id = ? and state = 'running' and id = any(?::uuid[])`, [
+    instanceId,
+    ids,
+  ]);
 }
 
 /** Running jobs of a context whose instance stopped heartbeating `staleSeconds` ago become `lost`, in one statement. */

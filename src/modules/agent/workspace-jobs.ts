@@ -8,7 +8,17 @@ import { AppError, conflict, invalid, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import { SandboxProcess } from './sandbox';
 import { RunRequest, Workspaces } from './workspace';
-import { deleteJob, finishJob, findJob, heartbeatJobs, insertJobWithin, JobRow, JobState, listJobs, markStaleJobsLost } from './workspace-job.repository';
+import {
+  deleteJob,
+  finishJob,
+  findJob,
+  heartbeatJobs,
+  insertJobWithin,
+  JobRow,
+  JobState,
+  listJobs,
+  markStaleJobsLost,
+} from './workspace-job.repository';
 
 /** Where job logs go inside the workspace (the code can read them too). */
 export const JOBS_DIR = 'jobs';
@@ -61,7 +71,9 @@ export class WorkspaceJobs {
     private readonly timing: JobTiming = DEFAULT_JOB_TIMING,
   ) {
     this.heartbeat = setInterval(() => {
-      heartbeatJobs(this.sql(), this.instanceId, [...this.live.keys()]).catch((error: unknown) => this.logger.warn('job heartbeat failed', { error: String(error) }));
+      heartbeatJobs(this.sql(), this.instanceId, [...this.live.keys()]).catch((error: unknown) =>
+        this.logger.warn('job heartbeat failed', { error: String(error) }),
+      );
     }, timing.heartbeatSeconds * 1000);
     this.heartbeat.unref();
   }
@@ -79,14 +91,26 @@ export class WorkspaceJobs {
     const id = randomUUID();
     const logPath = `${JOBS_DIR}/${id}.log`;
     const job = await inTransaction(this.orm.em.fork() as EntityManager, (q) =>
-      insertJobWithin(q, { id, contextId: request.workspace, instanceId: this.instanceId, language: request.language, logPath }, { maxRunning: config.jobsPerWorkspace, staleSeconds: this.timing.lostAfterSeconds }),
+      insertJobWithin(
+        q,
+        { id, contextId: request.workspace, instanceId: this.instanceId, language: request.language, logPath },
+        { maxRunning: config.jobsPerWorkspace, staleSeconds: this.timing.lostAfterSeconds },
+      ),
     );
-    if (!job) throw conflict(`this workspace already runs ${config.jobsPerWorkspace} background jobs; check them, and start another once one has finished`);
+    if (!job)
+      throw conflict(
+        `this workspace already runs ${config.jobsPerWorkspace} background jobs; check them, and start another once one has finished`,
+      );
     let handle: fsp.FileHandle | undefined;
     let child: SandboxProcess;
     try {
       // Through the confined open: earlier code may have made jobs/ a link to elsewhere.
-      handle = await this.workspaces.openFile(request.workspace, logPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, { createParents: true, followLast: false });
+      handle = await this.workspaces.openFile(
+        request.workspace,
+        logPath,
+        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL,
+        { createParents: true, followLast: false },
+      );
       const owner = this.workspaces.sandbox.switchTo;
       if (owner) await handle.chown(owner.uid, owner.gid);
       child = this.workspaces.sandbox.start(command);
@@ -101,7 +125,9 @@ export class WorkspaceJobs {
     // Stops by itself when the job ends; a job killed for the cap ends `failed` (SIGKILL).
     this.workspaces.guardDisk(request.workspace, child);
     const log = handle;
-    const logged = captureLog(child, fs.createWriteStream('', { fd: log.fd, autoClose: false }), config.jobLogBytes).finally(() => log.close());
+    const logged = captureLog(child, fs.createWriteStream('', { fd: log.fd, autoClose: false }), config.jobLogBytes).finally(() =>
+      log.close(),
+    );
     const recorded = (async () => {
       const exit = await child.exited;
       await logged;
@@ -120,7 +146,8 @@ export class WorkspaceJobs {
    * @throws NOT_FOUND when the workspace has no such job; VALIDATION_FAILED for a malformed id.
    */
   async check(contextId: string, jobId: string): Promise<JobStatus> {
-    if (typeof jobId !== 'string' || !JOB_ID.test(jobId)) throw invalid([{ path: ['jobId'], msg: 'a job id (a UUID)', type: 'value_error' }]);
+    if (typeof jobId !== 'string' || !JOB_ID.test(jobId))
+      throw invalid([{ path: ['jobId'], msg: 'a job id (a UUID)', type: 'value_error' }]);
     await this.workspaces.open(contextId);
     await markStaleJobsLost(this.sql(), contextId, this.timing.lostAfterSeconds);
     const row = await findJob(this.sql(), contextId, jobId);

@@ -4,7 +4,20 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AgentWorkspaceConfig } from '../../config';
 import { AppError, invalid, notFound } from '../../errors';
-import { at, entriesOf, held, locate, MAX_DEPTH, openAt, openDirectory, pathError, refuse, removeAt, segmentsOf, withDirectoryAt } from './confined-fs';
+import {
+  at,
+  entriesOf,
+  held,
+  locate,
+  MAX_DEPTH,
+  openAt,
+  openDirectory,
+  pathError,
+  refuse,
+  removeAt,
+  segmentsOf,
+  withDirectoryAt,
+} from './confined-fs';
 import { CapturedRun, Language, LANGUAGES, Sandbox, SandboxProcess } from './sandbox';
 import { countSandboxRun } from '../../metrics';
 
@@ -27,11 +40,31 @@ export const DEFAULT_RUN_SECONDS = 30;
 
 /** Media types guessed from a file's extension, for artifacts. */
 const MEDIA_TYPES: Record<string, string> = {
-  '.txt': 'text/plain', '.log': 'text/plain', '.md': 'text/markdown', '.csv': 'text/csv', '.tsv': 'text/tab-separated-values',
-  '.json': 'application/json', '.jsonl': 'application/jsonl', '.html': 'text/html', '.xml': 'application/xml', '.yaml': 'application/yaml', '.yml': 'application/yaml',
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.svg': 'image/svg+xml', '.webp': 'image/webp',
-  '.pdf': 'application/pdf', '.zip': 'application/zip', '.gz': 'application/gzip', '.tar': 'application/x-tar',
-  '.py': 'text/x-python', '.sh': 'text/x-shellscript', '.parquet': 'application/vnd.apache.parquet', '.npy': 'application/octet-stream',
+  '.txt': 'text/plain',
+  '.log': 'text/plain',
+  '.md': 'text/markdown',
+  '.csv': 'text/csv',
+  '.tsv': 'text/tab-separated-values',
+  '.json': 'application/json',
+  '.jsonl': 'application/jsonl',
+  '.html': 'text/html',
+  '.xml': 'application/xml',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+  '.gz': 'application/gzip',
+  '.tar': 'application/x-tar',
+  '.py': 'text/x-python',
+  '.sh': 'text/x-shellscript',
+  '.parquet': 'application/vnd.apache.parquet',
+  '.npy': 'application/octet-stream',
 };
 export const mediaTypeOf = (name: string) => MEDIA_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
 /** Every media type an output file (an artifact) can have. */
@@ -122,7 +155,13 @@ export class Workspaces {
    */
   async open(contextId: string): Promise<string> {
     if (typeof contextId !== 'string' || !CONTEXT_ID.test(contextId)) {
-      throw invalid([{ path: ['workspace'], msg: 'a context id of 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit', type: 'value_error' }]);
+      throw invalid([
+        {
+          path: ['workspace'],
+          msg: 'a context id of 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+          type: 'value_error',
+        },
+      ]);
     }
     const dir = path.join(this.config.rootDir, contextId);
     try {
@@ -131,7 +170,10 @@ export class Workspaces {
       await this.makeOwnedDir(path.join(dir, OUTPUTS_DIR));
     } catch (error) {
       // The operator's disk, not the caller's request: logged at start by the sandbox check too.
-      throw new AppError('UNAVAILABLE', `the workspace cannot be prepared (${(error as NodeJS.ErrnoException).code ?? 'error'} under AGENT_WORKSPACE_DIR)`);
+      throw new AppError(
+        'UNAVAILABLE',
+        `the workspace cannot be prepared (${(error as NodeJS.ErrnoException).code ?? 'error'} under AGENT_WORKSPACE_DIR)`,
+      );
     }
     return dir;
   }
@@ -158,12 +200,25 @@ export class Workspaces {
    * @throws VALIDATION_FAILED for a path leaving the workspace, a link where none may be, or the
    *   workspace itself; NOT_FOUND; CONFLICT for O_EXCL on an existing name.
    */
-  async openFile(contextId: string, relPath: string, flags: number, { createParents = false, followLast = true } = {}): Promise<fsp.FileHandle> {
+  async openFile(
+    contextId: string,
+    relPath: string,
+    flags: number,
+    { createParents = false, followLast = true } = {},
+  ): Promise<fsp.FileHandle> {
     return this.withRoot(contextId, (root) => this.openBelow(root, relPath, flags, { createParents, followLast }));
   }
 
-  private async openBelow(root: fsp.FileHandle, relPath: string, flags: number, { createParents = false, followLast = true } = {}): Promise<fsp.FileHandle> {
-    const found = await locate(root, relPath, { followLast, makeDirectory: createParents ? (dir, name) => this.makeOwnedDirAt(dir, name) : undefined });
+  private async openBelow(
+    root: fsp.FileHandle,
+    relPath: string,
+    flags: number,
+    { createParents = false, followLast = true } = {},
+  ): Promise<fsp.FileHandle> {
+    const found = await locate(root, relPath, {
+      followLast,
+      makeDirectory: createParents ? (dir, name) => this.makeOwnedDirAt(dir, name) : undefined,
+    });
     try {
       if (found.name === null) throw refuse('is the workspace itself, a directory');
       return await openAt(found.dir, found.name, flags);
@@ -206,10 +261,17 @@ export class Workspaces {
    * @throws VALIDATION_FAILED for a path leaving the workspace; PAYLOAD_TOO_LARGE beyond the file or workspace cap;
    *   CONFLICT when `exclusive` and the name exists.
    */
-  async writeFile(contextId: string, relPath: string, content: string | Buffer, { exclusive = false } = {}): Promise<{ path: string; size: number }> {
-    if (typeof content !== 'string' && !Buffer.isBuffer(content)) throw invalid([{ path: ['content'], msg: 'text or bytes', type: 'value_error' }]);
+  async writeFile(
+    contextId: string,
+    relPath: string,
+    content: string | Buffer,
+    { exclusive = false } = {},
+  ): Promise<{ path: string; size: number }> {
+    if (typeof content !== 'string' && !Buffer.isBuffer(content))
+      throw invalid([{ path: ['content'], msg: 'text or bytes', type: 'value_error' }]);
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    if (bytes.length > this.config.maxFileBytes) throw new AppError('PAYLOAD_TOO_LARGE', `content: at most ${this.config.maxFileBytes} bytes per file`);
+    if (bytes.length > this.config.maxFileBytes)
+      throw new AppError('PAYLOAD_TOO_LARGE', `content: at most ${this.config.maxFileBytes} bytes per file`);
     return this.withRoot(contextId, async (root) => {
       // Exclusive: a last link is a name taken like any other (O_EXCL refuses it), never followed.
       const found = await locate(root, relPath, { followLast: !exclusive, makeDirectory: (dir, name) => this.makeOwnedDirAt(dir, name) });
@@ -219,8 +281,14 @@ export class Workspaces {
         // The size it replaces, for the cap only: the open below is what must not be fooled.
         const existing = await fsp.lstat(at(found.dir, found.name)).catch(() => undefined);
         const usage = await this.usageOf(root);
-        if (usage.bytes - (existing?.isFile() ? existing.size : 0) + bytes.length > this.config.maxWorkspaceBytes || usage.files + (existing ? 0 : 1) > this.config.maxWorkspaceFiles) {
-          throw new AppError('PAYLOAD_TOO_LARGE', `the workspace would exceed its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
+        if (
+          usage.bytes - (existing?.isFile() ? existing.size : 0) + bytes.length > this.config.maxWorkspaceBytes ||
+          usage.files + (existing ? 0 : 1) > this.config.maxWorkspaceFiles
+        ) {
+          throw new AppError(
+            'PAYLOAD_TOO_LARGE',
+            `the workspace would exceed its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`,
+          );
         }
         // Not O_TRUNC: nothing is changed before the opened file is known to be a regular file.
         handle = await openAt(found.dir, found.name, fs.constants.O_WRONLY | fs.constants.O_CREAT | (exclusive ? fs.constants.O_EXCL : 0));
@@ -246,7 +314,8 @@ export class Workspaces {
    */
   async list(contextId: string, relDir = '.'): Promise<{ entries: FileEntry[]; omitted: number }> {
     return this.withRoot(contextId, async (root) => {
-      const dir = relDir === '.' || relDir === '' ? root : await this.openBelow(root, relDir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+      const dir =
+        relDir === '.' || relDir === '' ? root : await this.openBelow(root, relDir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
       try {
         const names = (await fsp.readdir(held(dir))).sort();
         const entries: FileEntry[] = [];
@@ -272,7 +341,8 @@ export class Workspaces {
       // A last link is removed itself, never what it points at.
       const found = await locate(root, relPath, { followLast: false });
       try {
-        if (found.name === null || (found.depth === 0 && found.name === OUTPUTS_DIR)) throw refuse('the workspace and outputs/ stay; remove what is inside');
+        if (found.name === null || (found.depth === 0 && found.name === OUTPUTS_DIR))
+          throw refuse('the workspace and outputs/ stay; remove what is inside');
         await removeAt(found.dir, found.name);
       } finally {
         await found.release();
@@ -315,7 +385,11 @@ export class Workspaces {
   async run(request: RunRequest, signal?: AbortSignal): Promise<RunResult> {
     let command;
     try {
-      command = await this.prepare(request, this.config.maxRunSeconds, request.timeoutSeconds ?? Math.min(DEFAULT_RUN_SECONDS, this.config.maxRunSeconds));
+      command = await this.prepare(
+        request,
+        this.config.maxRunSeconds,
+        request.timeoutSeconds ?? Math.min(DEFAULT_RUN_SECONDS, this.config.maxRunSeconds),
+      );
     } catch (error) {
       countSandboxRun('refused');
       throw error;
@@ -348,17 +422,23 @@ export class Workspaces {
     const unavailable = this.sandbox.unavailable;
     if (unavailable) throw new AppError('UNAVAILABLE', unavailable);
     const issues: { path: string[]; msg: string; type: string }[] = [];
-    if (!LANGUAGES.includes(request.language)) issues.push({ path: ['language'], msg: `one of ${LANGUAGES.join(', ')}`, type: 'value_error' });
+    if (!LANGUAGES.includes(request.language))
+      issues.push({ path: ['language'], msg: `one of ${LANGUAGES.join(', ')}`, type: 'value_error' });
     if (typeof request.code !== 'string' || request.code.length === 0 || Buffer.byteLength(request.code) > MAX_CODE_BYTES) {
       issues.push({ path: ['code'], msg: `1 to ${MAX_CODE_BYTES} bytes of code`, type: 'value_error' });
     }
-    if (!Number.isInteger(wallSeconds) || wallSeconds < 1 || wallSeconds > maxSeconds) issues.push({ path: ['timeoutSeconds'], msg: `an integer from 1 to ${maxSeconds}`, type: 'value_error' });
-    if (request.network !== undefined && typeof request.network !== 'boolean') issues.push({ path: ['network'], msg: 'a boolean', type: 'value_error' });
+    if (!Number.isInteger(wallSeconds) || wallSeconds < 1 || wallSeconds > maxSeconds)
+      issues.push({ path: ['timeoutSeconds'], msg: `an integer from 1 to ${maxSeconds}`, type: 'value_error' });
+    if (request.network !== undefined && typeof request.network !== 'boolean')
+      issues.push({ path: ['network'], msg: 'a boolean', type: 'value_error' });
     if (issues.length) throw invalid(issues);
     const workspaceDir = await this.open(request.workspace);
     const usage = await this.usage(request.workspace);
     if (usage.overQuota) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `the workspace holds ${usage.bytes} bytes in ${usage.files} files, over its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `the workspace holds ${usage.bytes} bytes in ${usage.files} files, over its cap (${this.config.maxWorkspaceBytes} bytes, ${this.config.maxWorkspaceFiles} files); remove files first`,
+      );
     }
     return { workspaceDir, language: request.language, code: request.code, network: request.network ?? false, wallSeconds };
   }
@@ -395,8 +475,10 @@ export class Workspaces {
       const walk = async (dir: fsp.FileHandle, prefix: string, depth: number): Promise<void> => {
         for (const { name, stat } of await entriesOf(dir).catch(() => [])) {
           if (found.length >= MAX_LIST_ENTRIES) return;
-          if (stat.isFile()) found.push({ name: prefix + name, size: stat.size, mediaType: mediaTypeOf(name), modifiedMs: Math.trunc(stat.mtimeMs) });
-          else if (stat.isDirectory() && depth < MAX_DEPTH) await withDirectoryAt(dir, name, (inner) => walk(inner, `${prefix}${name}/`, depth + 1));
+          if (stat.isFile())
+            found.push({ name: prefix + name, size: stat.size, mediaType: mediaTypeOf(name), modifiedMs: Math.trunc(stat.mtimeMs) });
+          else if (stat.isDirectory() && depth < MAX_DEPTH)
+            await withDirectoryAt(dir, name, (inner) => walk(inner, `${prefix}${name}/`, depth + 1));
         }
       };
       try {
@@ -458,10 +540,13 @@ export class Workspaces {
 
   /** A directory the sandbox's user owns (the service, when root, chowns it). */
   async makeOwnedDir(dir: string): Promise<void> {
-    const made = await fsp.mkdir(dir, { mode: 0o700 }).then(() => true, (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') return false;
-      throw error;
-    });
+    const made = await fsp.mkdir(dir, { mode: 0o700 }).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return false;
+        throw error;
+      },
+    );
     const owner = this.sandbox.switchTo;
     if (made && owner) await fsp.chown(dir, owner.uid, owner.gid);
   }
@@ -488,10 +573,13 @@ export class Workspaces {
 
   /** A directory made inside one held open, owned by the sandbox's user (chowned through its descriptor). */
   private async makeOwnedDirAt(dir: fsp.FileHandle, name: string): Promise<void> {
-    const made = await fsp.mkdir(at(dir, name), { mode: 0o700 }).then(() => true, (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') return false;
-      throw pathError(error);
-    });
+    const made = await fsp.mkdir(at(dir, name), { mode: 0o700 }).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return false;
+        throw pathError(error);
+      },
+    );
     const owner = this.sandbox.switchTo;
     if (made && owner) await withDirectoryAt(dir, name, (inner) => inner.chown(owner.uid, owner.gid));
   }
@@ -504,6 +592,7 @@ export class Workspaces {
 
 /** An integer option within bounds. @throws VALIDATION_FAILED */
 function boundedInt(value: unknown, min: number, max: number, name: string): number {
-  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) throw invalid([{ path: [name], msg: `an integer from ${min} to ${max}`, type: 'value_error' }]);
+  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max)
+    throw invalid([{ path: [name], msg: `an integer from ${min} to ${max}`, type: 'value_error' }]);
   return value as number;
 }

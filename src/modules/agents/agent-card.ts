@@ -1,6 +1,14 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { guardedFetchImpl, OutboundLimits, OutboundPolicy, OutboundRefused, OutboundRequestFailed, FailureKind, ResolvedAddress } from '../../net/outbound';
+import {
+  guardedFetchImpl,
+  OutboundLimits,
+  OutboundPolicy,
+  OutboundRefused,
+  OutboundRequestFailed,
+  FailureKind,
+  ResolvedAddress,
+} from '../../net/outbound';
 
 /** What a test reports of a peer's card: a few members, each bounded (the card is the peer's text, shown to a person). */
 export interface CardSummary {
@@ -33,7 +41,13 @@ export function cardUrlOf(url: string): URL {
   return new URL(CARD_PATH, base);
 }
 
-const FAILURE_WORDS: Record<FailureKind, string> = { unreachable: 'unreachable', timeout: 'time-out', tls: 'TLS', too_large: 'too large', failed: 'unreachable' };
+const FAILURE_WORDS: Record<FailureKind, string> = {
+  unreachable: 'unreachable',
+  timeout: 'time-out',
+  tls: 'TLS',
+  too_large: 'too large',
+  failed: 'unreachable',
+};
 
 /**
  * Fetches an agent's card with the official client's resolver, through the outbound guard (every
@@ -42,7 +56,12 @@ const FAILURE_WORDS: Record<FailureKind, string> = { unreachable: 'unreachable',
  * to `reached` (also when it fails: what the caller may say of the failure depends on them).
  * @throws OutboundRefused, OutboundRequestFailed, CardUnusable: see `failureReason`
  */
-export async function fetchCardSummary(url: string, policy: OutboundPolicy, limits: OutboundLimits, reached: ResolvedAddress[] = []): Promise<CardSummary> {
+export async function fetchCardSummary(
+  url: string,
+  policy: OutboundPolicy,
+  limits: OutboundLimits,
+  reached: ResolvedAddress[] = [],
+): Promise<CardSummary> {
   return summaryOf(await fetchAgentCard(url, policy, limits, reached));
 }
 
@@ -52,7 +71,12 @@ export async function fetchCardSummary(url: string, policy: OutboundPolicy, limi
  * from to call the agent.
  * @throws OutboundRefused, OutboundRequestFailed, CardUnusable: see `failureReason`
  */
-export async function fetchAgentCard(url: string, policy: OutboundPolicy, limits: OutboundLimits, reached: ResolvedAddress[] = []): Promise<AgentCard> {
+export async function fetchAgentCard(
+  url: string,
+  policy: OutboundPolicy,
+  limits: OutboundLimits,
+  reached: ResolvedAddress[] = [],
+): Promise<AgentCard> {
   const cardUrl = cardUrlOf(url);
   const guarded = guardedFetchImpl(policy, limits, (target) => void reached.push(...target.addresses));
   // An answer that is not a card is not read: its body is let go at once, so its connection closes.
@@ -77,15 +101,20 @@ export async function fetchAgentCard(url: string, policy: OutboundPolicy, limits
 
 /** The members a test reports, from a 1.0 card (or a 0.3 one: `protocolVersion` at the top). @throws CardUnusable */
 export function summaryOf(card: unknown): CardSummary {
-  if (!card || typeof card !== 'object' || Array.isArray(card)) throw new CardUnusable('not an A2A agent: the agent card is not a JSON object');
+  if (!card || typeof card !== 'object' || Array.isArray(card))
+    throw new CardUnusable('not an A2A agent: the agent card is not a JSON object');
   const c = card as Record<string, unknown>;
   const text = (value: unknown, max: number) => (typeof value === 'string' ? [...value].slice(0, max).join('') : '');
   const name = text(c.name, TEXT_MAX.name).trim();
   if (!name) throw new CardUnusable('not an A2A agent: the agent card has no name');
   const interfaces = Array.isArray(c.supportedInterfaces) ? (c.supportedInterfaces as unknown[]) : [];
-  const declared = [...interfaces.map((i) => (i && typeof i === 'object' ? (i as Record<string, unknown>).protocolVersion : undefined)), c.protocolVersion];
+  const declared = [
+    ...interfaces.map((i) => (i && typeof i === 'object' ? (i as Record<string, unknown>).protocolVersion : undefined)),
+    c.protocolVersion,
+  ];
   const protocolVersions = [...new Set(declared.map((v) => text(v, TEXT_MAX.protocolVersion)).filter(Boolean))].sort();
-  if (protocolVersions.length === 0) throw new CardUnusable('not an A2A agent: the agent card declares no protocol version (supportedInterfaces[].protocolVersion)');
+  if (protocolVersions.length === 0)
+    throw new CardUnusable('not an A2A agent: the agent card declares no protocol version (supportedInterfaces[].protocolVersion)');
   return {
     name,
     description: text(c.description, TEXT_MAX.description),

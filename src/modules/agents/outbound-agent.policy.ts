@@ -37,7 +37,8 @@ export function authorizeRegistry(viewer: Viewer, action: RegistryAction): void 
  * @throws FORBIDDEN for a non-admin whose write would check a URL with it on
  */
 export function authorizeAllowPrivate(viewer: Viewer, allowPrivate: boolean): void {
-  if (allowPrivate && !isAdmin(viewer)) throw forbidden('only an administrator may set allow_private, or change the URL of an entry that has it');
+  if (allowPrivate && !isAdmin(viewer))
+    throw forbidden('only an administrator may set allow_private, or change the URL of an entry that has it');
 }
 
 /**
@@ -55,7 +56,8 @@ export const PRIVATE_ADDRESS_FAILURE = 'unreachable: no A2A agent answered at th
  * says: a name resolving to loopback counts, and so does one that resolved elsewhere when the
  * entry was registered.
  */
-export const hidesFailureAt = (reached: readonly { address: string }[]) => reached.some(({ address }) => classifyAddress(address).use === 'local');
+export const hidesFailureAt = (reached: readonly { address: string }[]) =>
+  reached.some(({ address }) => classifyAddress(address).use === 'local');
 
 /** The character masks are made of: a real key (printable ASCII) never holds it. */
 const MASK_CHAR = '•';

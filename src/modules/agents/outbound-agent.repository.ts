@@ -16,7 +16,9 @@ export interface OutboundAgentRow {
 }
 
 /** What a write sets; status goes back to pending when `resetStatus`. */
-export type OutboundAgentWrite = Pick<OutboundAgentRow, 'id' | 'name' | 'url' | 'apiKeySealed' | 'enabled' | 'allowPrivate'> & { resetStatus: boolean };
+export type OutboundAgentWrite = Pick<OutboundAgentRow, 'id' | 'name' | 'url' | 'apiKeySealed' | 'enabled' | 'allowPrivate'> & {
+  resetStatus: boolean;
+};
 
 const COLUMNS = `id, name, url, api_key_sealed as "apiKeySealed", enabled, allow_private as "allowPrivate", status, error, checked_at as "checkedAt", created_at as "createdAt", updated_at as "updatedAt"`;
 
@@ -59,7 +61,18 @@ export async function saveAgent(q: Query, userId: string, entry: OutboundAgentWr
        error = case when ? then null else a2a_agents.error end,
        checked_at = case when ? then null else a2a_agents.checked_at end
      returning ${COLUMNS}`,
-    [userId, entry.id, entry.name, entry.url, entry.apiKeySealed, entry.enabled, entry.allowPrivate, entry.resetStatus, entry.resetStatus, entry.resetStatus],
+    [
+      userId,
+      entry.id,
+      entry.name,
+      entry.url,
+      entry.apiKeySealed,
+      entry.enabled,
+      entry.allowPrivate,
+      entry.resetStatus,
+      entry.resetStatus,
+      entry.resetStatus,
+    ],
   );
   return rowOf(row);
 }
@@ -71,7 +84,9 @@ export async function deleteAgent(q: Query, userId: string, id: string): Promise
 
 /** Tests of the user's entries in flight now (their lease not run out). */
 export async function countTestsInFlight(q: Query, userId: string): Promise<number> {
-  const [row] = await q<{ count: number }>(`select count(*)::int as count from a2a_agents where user_id = ? and test_until > now()`, [userId]);
+  const [row] = await q<{ count: number }>(`select count(*)::int as count from a2a_agents where user_id = ? and test_until > now()`, [
+    userId,
+  ]);
   return row.count;
 }
 
@@ -91,7 +106,12 @@ export async function claimTest(q: Query, userId: string, id: string, seconds: n
  * Ends the entry's test lease and records the outcome, unless what the test depends on (the URL
  * and `allow_private`) changed while it ran: the outcome of another address is not this entry's.
  */
-export async function recordTest(q: Query, userId: string, tested: { id: string; url: string; allowPrivate: boolean }, outcome: { ok: boolean; error: string | null }): Promise<void> {
+export async function recordTest(
+  q: Query,
+  userId: string,
+  tested: { id: string; url: string; allowPrivate: boolean },
+  outcome: { ok: boolean; error: string | null },
+): Promise<void> {
   await q(
     `update a2a_agents set test_until = null,
        status = case when same then ? else status end,
@@ -99,6 +119,15 @@ export async function recordTest(q: Query, userId: string, tested: { id: string;
        checked_at = case when same then now() else checked_at end
      from (select url = ? and allow_private = ? as same from a2a_agents where user_id = ? and id = ?) as before
      where user_id = ? and id = ?`,
-    [outcome.ok ? 'ok' : 'failed', outcome.ok ? null : outcome.error, tested.url, tested.allowPrivate, userId, tested.id, userId, tested.id],
+    [
+      outcome.ok ? 'ok' : 'failed',
+      outcome.ok ? null : outcome.error,
+      tested.url,
+      tested.allowPrivate,
+      userId,
+      tested.id,
+      userId,
+      tested.id,
+    ],
   );
 }

@@ -36,14 +36,26 @@ export class OutboundAgentResolver {
     return presentAgent(ctx, await registry.getAgent(ctx.em, await requireViewer(ctx), id));
   }
 
-  @Mutation(() => A2aAgentSavePayload, { description: 'Registers an outbound agent, or replaces the caller’s entry of that id; status pending. Its URL must pass the address rules; the stored key’s mask keeps the key.' })
-  async a2aAgentCreate(@Context() ctx: Ctx, @Arg('input', () => A2aAgentCreateInput) input: A2aAgentCreateInput): Promise<A2aAgentSavePayload> {
+  @Mutation(() => A2aAgentSavePayload, {
+    description:
+      'Registers an outbound agent, or replaces the caller’s entry of that id; status pending. Its URL must pass the address rules; the stored key’s mask keeps the key.',
+  })
+  async a2aAgentCreate(
+    @Context() ctx: Ctx,
+    @Arg('input', () => A2aAgentCreateInput) input: A2aAgentCreateInput,
+  ): Promise<A2aAgentSavePayload> {
     const rows = await registry.saveAgent(ctx.services, ctx.em, await requireViewer(ctx), input);
     return { id: input.id, agents: rows.map((row) => presentAgent(ctx, row)) };
   }
 
-  @Mutation(() => A2aAgentNode, { description: 'Changes an outbound agent; a new URL or allowPrivate is checked and puts it back to pending.' })
-  async a2aAgentUpdate(@Context() ctx: Ctx, @Arg('id', () => ID) id: string, @Arg('input', () => A2aAgentUpdateInput) input: A2aAgentUpdateInput): Promise<A2aAgentNode> {
+  @Mutation(() => A2aAgentNode, {
+    description: 'Changes an outbound agent; a new URL or allowPrivate is checked and puts it back to pending.',
+  })
+  async a2aAgentUpdate(
+    @Context() ctx: Ctx,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => A2aAgentUpdateInput) input: A2aAgentUpdateInput,
+  ): Promise<A2aAgentNode> {
     return presentAgent(ctx, await registry.updateAgent(ctx.services, ctx.em, await requireViewer(ctx), id, input));
   }
 
@@ -53,7 +65,10 @@ export class OutboundAgentResolver {
     return { id };
   }
 
-  @Mutation(() => A2aAgentTestResult, { description: 'Fetches the agent’s card (address rules checked again, no redirect followed, bounded in time) and records the outcome on the entry. A failure is an answer (ok false, error), not an error.' })
+  @Mutation(() => A2aAgentTestResult, {
+    description:
+      'Fetches the agent’s card (address rules checked again, no redirect followed, bounded in time) and records the outcome on the entry. A failure is an answer (ok false, error), not an error.',
+  })
   async a2aAgentTest(@Context() ctx: Ctx, @Arg('id', () => ID) id: string): Promise<A2aAgentTestResult> {
     const outcome = await registry.testAgent(ctx.services, ctx.em, await requireViewer(ctx), id);
     const empty = { name: null, description: null, version: null, protocolVersions: null, skillCount: null, error: null };

@@ -6,7 +6,17 @@ import { checkOutboundUrl, OutboundPolicy, ResolvedAddress, userUrlPolicy } from
 import type { Viewer } from '../auth/viewer';
 import { CARD_MAX_BYTES, CardSummary, failureReason, fetchCardSummary } from './agent-card';
 import { A2aAgentCreateInput, A2aAgentUpdateInput, checkAgentCreate, checkAgentUpdate } from './outbound-agent.inputs';
-import { authorizeAllowPrivate, authorizeRegistry, hidesFailureAt, KeyChange, keyChangeOf, MAX_AGENTS_PER_USER, MAX_TESTS_IN_FLIGHT_PER_USER, PRIVATE_ADDRESS_FAILURE, testOutdatedBy } from './outbound-agent.policy';
+import {
+  authorizeAllowPrivate,
+  authorizeRegistry,
+  hidesFailureAt,
+  KeyChange,
+  keyChangeOf,
+  MAX_AGENTS_PER_USER,
+  MAX_TESTS_IN_FLIGHT_PER_USER,
+  PRIVATE_ADDRESS_FAILURE,
+  testOutdatedBy,
+} from './outbound-agent.policy';
 import * as repo from './outbound-agent.repository';
 import type { OutboundAgentRow } from './outbound-agent.repository';
 
@@ -19,14 +29,25 @@ export type AgentTestOutcome = ({ ok: true } & CardSummary) | { ok: false; error
 const TEST_LEASE_EXTRA_SECONDS = 10;
 
 const agentNotFound = () => notFound('outbound agent');
-const foreignMask = () => invalid([{ path: ['input', 'apiKey'], msg: 'is a masked key that is not this entry’s: send the real key, or leave api_key out to keep the stored one', type: 'value_error' }]);
+const foreignMask = () =>
+  invalid([
+    {
+      path: ['input', 'apiKey'],
+      msg: 'is a masked key that is not this entry’s: send the real key, or leave api_key out to keep the stored one',
+      type: 'value_error',
+    },
+  ]);
 
 /**
  * The guard's policy for an entry's URL: private addresses only with its `allow_private`; cloud
  * metadata and the service itself (PUBLIC_URL, the bind address and its aliases, what they
  * resolve to) never. The one guard the push webhooks use too.
  */
-export function agentPolicy(services: RegistryServices, allowPrivate: boolean, field: (string | number)[] = ['input', 'url']): OutboundPolicy {
+export function agentPolicy(
+  services: RegistryServices,
+  allowPrivate: boolean,
+  field: (string | number)[] = ['input', 'url'],
+): OutboundPolicy {
   return userUrlPolicy(services, allowPrivate, field);
 }
 
@@ -54,7 +75,12 @@ export async function getAgent(em: EntityManager, viewer: Viewer, id: string): P
  * @throws VALIDATION_FAILED for bad members, a refused URL (the service itself even with allow_private), another entry's mask, or the 51st entry
  * @throws FORBIDDEN for a sandbox token, or allow_private from a non-admin (before any lookup)
  */
-export async function saveAgent(services: RegistryServices, em: EntityManager, viewer: Viewer, input: A2aAgentCreateInput): Promise<OutboundAgentRow[]> {
+export async function saveAgent(
+  services: RegistryServices,
+  em: EntityManager,
+  viewer: Viewer,
+  input: A2aAgentCreateInput,
+): Promise<OutboundAgentRow[]> {
   authorizeRegistry(viewer, 'change');
   checkAgentCreate(input);
   const allowPrivate = input.allowPrivate ?? false;
@@ -67,7 +93,9 @@ export async function saveAgent(services: RegistryServices, em: EntityManager, v
     // A new entry's key left out is no key; a mask there can only be another entry's.
     if (change === 'foreign-mask' || (!stored && change.keep && input.apiKey !== undefined)) throw foreignMask();
     if (!stored && (await repo.countAgents(q, viewer.user.id)) >= MAX_AGENTS_PER_USER) {
-      throw invalid([{ path: ['input', 'id'], msg: `you have ${MAX_AGENTS_PER_USER} outbound agents already; delete one first`, type: 'value_error' }]);
+      throw invalid([
+        { path: ['input', 'id'], msg: `you have ${MAX_AGENTS_PER_USER} outbound agents already; delete one first`, type: 'value_error' },
+      ]);
     }
     await repo.saveAgent(q, viewer.user.id, {
       id: input.id,
@@ -89,7 +117,13 @@ export async function saveAgent(services: RegistryServices, em: EntityManager, v
  * FORBIDDEN for a non-admin setting allow_private, or giving an entry that has it a new URL;
  * CONFLICT when the entry's URL or address rule changed while this one was checked (retry)
  */
-export async function updateAgent(services: RegistryServices, em: EntityManager, viewer: Viewer, id: string, input: A2aAgentUpdateInput): Promise<OutboundAgentRow> {
+export async function updateAgent(
+  services: RegistryServices,
+  em: EntityManager,
+  viewer: Viewer,
+  id: string,
+  input: A2aAgentUpdateInput,
+): Promise<OutboundAgentRow> {
   authorizeRegistry(viewer, 'change');
   checkAgentUpdate(input);
   // Whose entry it is first: a stranger's id costs no DNS lookup and tells nothing.
@@ -154,7 +188,12 @@ export async function testAgent(services: RegistryServices, em: EntityManager, v
   let outcome: AgentTestOutcome;
   const reached: ResolvedAddress[] = [];
   try {
-    const summary = await fetchCardSummary(entry.url, agentPolicy(services, entry.allowPrivate, ['url']), { timeoutMs: timeoutSeconds * 1000, maxResponseBytes: CARD_MAX_BYTES }, reached);
+    const summary = await fetchCardSummary(
+      entry.url,
+      agentPolicy(services, entry.allowPrivate, ['url']),
+      { timeoutMs: timeoutSeconds * 1000, maxResponseBytes: CARD_MAX_BYTES },
+      reached,
+    );
     outcome = { ok: true, ...summary };
   } catch (error) {
     outcome = { ok: false, error: hidesFailureAt(reached) ? PRIVATE_ADDRESS_FAILURE : failureReason(error) };

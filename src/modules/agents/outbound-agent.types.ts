@@ -5,9 +5,15 @@ export enum A2aAgentStatusValue {
   ok = 'ok',
   failed = 'failed',
 }
-registerEnumType(A2aAgentStatusValue, { name: 'A2aAgentStatus', description: 'The last test of an outbound agent: pending (not tested since it was registered or pointed elsewhere), ok or failed.' });
+registerEnumType(A2aAgentStatusValue, {
+  name: 'A2aAgentStatus',
+  description: 'The last test of an outbound agent: pending (not tested since it was registered or pointed elsewhere), ok or failed.',
+});
 
-@ObjectType({ description: 'An external A2A agent the caller registered, offered to their agent as the tool `a2a__<id>`. Its key is never shown, only masked.' })
+@ObjectType({
+  description:
+    'An external A2A agent the caller registered, offered to their agent as the tool `a2a__<id>`. Its key is never shown, only masked.',
+})
 export class A2aAgentNode {
   @Field(() => ID, { description: 'The id the caller chose (unique among the caller’s entries).' })
   id!: string;
@@ -18,7 +24,10 @@ export class A2aAgentNode {
   @Field({ description: 'The agent’s base URL (or its card’s URL).' })
   url!: string;
 
-  @Field(() => String, { nullable: true, description: 'The key, masked: eight • then its last four characters when it has 16 or more. Null: no key.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The key, masked: eight • then its last four characters when it has 16 or more. Null: no key.',
+  })
   apiKey!: string | null;
 
   @Field({ description: 'Whether the caller’s agent may call it.' })
@@ -72,7 +81,10 @@ export class A2aAgentTestResult {
   @Field(() => Int, { nullable: true, description: 'How many skills the card lists.' })
   skillCount!: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Why the test failed: `refused: …`, `unreachable: …`, `time-out: …`, `TLS: …`, `too large: …` or `not an A2A agent: …`.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the test failed: `refused: …`, `unreachable: …`, `time-out: …`, `TLS: …`, `too large: …` or `not an A2A agent: …`.',
+  })
   error!: string | null;
 }
 

@@ -109,13 +109,18 @@ export class AuthResolver {
   }
 
   @Mutation(() => DeviceLoginApproval, { description: 'The signed-in caller approves a CLI login by its user code.' })
-  async authCliApprove(@Context() ctx: Ctx, @Arg('input', () => DeviceApproveInput) input: DeviceApproveInput): Promise<DeviceLoginApproval> {
+  async authCliApprove(
+    @Context() ctx: Ctx,
+    @Arg('input', () => DeviceApproveInput) input: DeviceApproveInput,
+  ): Promise<DeviceLoginApproval> {
     checks().text(['input', 'userCode'], input.userCode, { min: 1, max: 32 }).done();
     const userCode = await auth.approveDeviceLogin(ctx.em, await requireViewer(ctx), input.userCode);
     return { userCode, status: 'approved' };
   }
 
-  @Mutation(() => DeviceLoginDenial, { description: 'The signed-in caller denies a CLI login by its user code; its poll then answers "login denied".' })
+  @Mutation(() => DeviceLoginDenial, {
+    description: 'The signed-in caller denies a CLI login by its user code; its poll then answers "login denied".',
+  })
   async authCliDeny(@Context() ctx: Ctx, @Arg('input', () => DeviceDenyInput) input: DeviceDenyInput): Promise<DeviceLoginDenial> {
     checks().text(['input', 'userCode'], input.userCode, { min: 1, max: 32 }).done();
     const userCode = await auth.denyDeviceLogin(ctx.em, await requireViewer(ctx), input.userCode);

@@ -120,8 +120,13 @@ export async function refreshLogin(em: EntityManager, refreshToken: string): Pro
   const pair = await em.transactional(async (tx) => {
     // The lease row is held (shared) until the new pair commits: a release or expiry waits for
     // it and then revokes the new pair too, or has already ended the lease and this finds nothing.
-    if (row.leaseId !== null && !(await holdOpenLease(tx, row.leaseId))) throw unauthenticated('refresh token expired, revoked or already used');
-    const claimed = await tx.nativeUpdate(AuthToken, { id: row.id, usedAt: null, revokedAt: null, expiresAt: { $gt: now } }, { usedAt: now });
+    if (row.leaseId !== null && !(await holdOpenLease(tx, row.leaseId)))
+      throw unauthenticated('refresh token expired, revoked or already used');
+    const claimed = await tx.nativeUpdate(
+      AuthToken,
+      { id: row.id, usedAt: null, revokedAt: null, expiresAt: { $gt: now } },
+      { usedAt: now },
+    );
     if (claimed === 0) return null;
     if (row.user.disabled) throw unauthenticated('this account is disabled');
     const minted = mintLoginPair(tx, tx.getReference(User, row.user.id), row.familyId ?? newId('dev'), row.leaseId);
@@ -164,7 +169,10 @@ export async function startDeviceLogin(em: EntityManager): Promise<DeviceStart> 
 
 /** A user code as typed (any case, dash and spaces optional) in its stored form, `ABCD-EFGH`. */
 function normalizeUserCode(userCode: string): string {
-  const normalized = userCode.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const normalized = userCode
+    .trim()
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
   return `${normalized.slice(0, 4)}-${normalized.slice(4)}`;
 }
 
@@ -190,7 +198,11 @@ export async function denyDeviceLogin(em: EntityManager, viewer: Viewer, userCod
 }
 
 /** Moves a pending, unexpired login on, in one conditional UPDATE (a login is decided once). @throws NOT_FOUND */
-async function decidePendingLogin(em: EntityManager, userCode: string, decision: { status: 'approved' | 'denied'; user: string }): Promise<string> {
+async function decidePendingLogin(
+  em: EntityManager,
+  userCode: string,
+  decision: { status: 'approved' | 'denied'; user: string },
+): Promise<string> {
   const decided = await em.nativeUpdate(DeviceLogin, { userCode, status: 'pending', expiresAt: { $gt: new Date() } }, decision);
   if (decided === 0) throw notFound('login request');
   return userCode;

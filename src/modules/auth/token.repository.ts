@@ -52,8 +52,18 @@ export async function findTokenWithUser(em: EntityManager, tokenId: string): Pro
   const [row] = await directQuery(em, tokenWithUserStatement(em), [tokenId]);
   if (!row) return null;
   const time = (value: unknown) => (value ? new Date(value as string) : null);
-  const { token_id, token_kind, token_secret_hash, token_family_id, token_lease_id, token_expires_at, token_revoked_at, token_used_at, token_user_in_active_lab, ...userColumns } =
-    row;
+  const {
+    token_id,
+    token_kind,
+    token_secret_hash,
+    token_family_id,
+    token_lease_id,
+    token_expires_at,
+    token_revoked_at,
+    token_used_at,
+    token_user_in_active_lab,
+    ...userColumns
+  } = row;
   return {
     id: token_id as string,
     kind: token_kind as TokenKind,

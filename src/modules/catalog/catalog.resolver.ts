@@ -19,7 +19,12 @@ export class CatalogResolver {
     const { catalog } = await currentCatalog(ctx.em);
     return {
       version: catalog.version,
-      models: catalog.models.map((m) => ({ ...m, contextWindow: m.context_window, inputPrice: m.input_price, outputPrice: m.output_price })),
+      models: catalog.models.map((m) => ({
+        ...m,
+        contextWindow: m.context_window,
+        inputPrice: m.input_price,
+        outputPrice: m.output_price,
+      })),
     };
   }
 
@@ -30,7 +35,10 @@ export class CatalogResolver {
 
   @Extensions(ADMIN_ONLY)
   @Mutation(() => ModelCatalogManifestNode, { description: 'Admin: replaces the model catalog.' })
-  async modelCatalogReplace(@Context() ctx: Ctx, @Arg('input', () => ModelCatalogInput) input: ModelCatalogInput): Promise<ModelCatalogManifestNode> {
+  async modelCatalogReplace(
+    @Context() ctx: Ctx,
+    @Arg('input', () => ModelCatalogInput) input: ModelCatalogInput,
+  ): Promise<ModelCatalogManifestNode> {
     const admin = await requireAdmin(ctx);
     return presentCatalogManifest(await replaceCatalog(ctx.em, admin.user.id, input));
   }

@@ -53,7 +53,15 @@ const ID = /^[A-Za-z0-9._:/-]+$/;
 /** A replacement catalog as the GraphQL input carries it (camelCase members). */
 export interface CatalogInput {
   version: string;
-  models: { id: string; provider: string; name: string; contextWindow: number; inputPrice: number; outputPrice: number; capabilities: string[] }[];
+  models: {
+    id: string;
+    provider: string;
+    name: string;
+    contextWindow: number;
+    inputPrice: number;
+    outputPrice: number;
+    capabilities: string[];
+  }[];
 }
 
 /**

@@ -66,8 +66,18 @@ interface MachineJson {
 }
 
 const machineJson = (m: Machine): string =>
-  JSON.stringify({ cpus: m.cpus, memory_gb: m.memoryGb, gpu: m.gpu, rate_credits_per_minute: m.rateCreditsPerMinute } satisfies MachineJson);
-const machineOfJson = (m: MachineJson): Machine => ({ cpus: m.cpus, memoryGb: m.memory_gb, gpu: m.gpu, rateCreditsPerMinute: m.rate_credits_per_minute });
+  JSON.stringify({
+    cpus: m.cpus,
+    memory_gb: m.memoryGb,
+    gpu: m.gpu,
+    rate_credits_per_minute: m.rateCreditsPerMinute,
+  } satisfies MachineJson);
+const machineOfJson = (m: MachineJson): Machine => ({
+  cpus: m.cpus,
+  memoryGb: m.memory_gb,
+  gpu: m.gpu,
+  rateCreditsPerMinute: m.rate_credits_per_minute,
+});
 
 // Numeric columns are read as float8: credits carry four decimals, well within a double.
 const PLAN_COLUMNS = `id, user_id, status, goal, steps, machine, estimated_minutes, estimated_credits::float8 as estimated_credits,
@@ -148,16 +158,23 @@ function toLease(raw: Record<string, unknown>): Lease {
   };
 }
 
-const first = <T>(rows: Record<string, unknown>[], map: (row: Record<string, unknown>) => T): T | null => (rows.length ? map(rows[0]) : null);
+const first = <T>(rows: Record<string, unknown>[], map: (row: Record<string, unknown>) => T): T | null =>
+  rows.length ? map(rows[0]) : null;
 
 // Plans
 
 /** Marks the user's plan awaiting a decision (if any) superseded. */
 export async function supersedeUndecidedPlan(em: EntityManager, userId: string): Promise<void> {
-  await sqlOf(em)(`update compute_plans set status = 'superseded', decided_at = now() where user_id = ? and status = 'awaiting_decision'`, [userId]);
+  await sqlOf(em)(`update compute_plans set status = 'superseded', decided_at = now() where user_id = ? and status = 'awaiting_decision'`, [
+    userId,
+  ]);
 }
 
-export async function insertPlan(em: EntityManager, userId: string, plan: { goal: string; inputs: unknown[]; quote: Quote }): Promise<Plan> {
+export async function insertPlan(
+  em: EntityManager,
+  userId: string,
+  plan: { goal: string; inputs: unknown[]; quote: Quote },
+): Promise<Plan> {
   const { quote } = plan;
   const [row] = await sqlOf(em)(
     `insert into compute_plans (user_id, status, goal, inputs, machine, steps, estimated_minutes, estimated_credits, spend_ceiling_credits, token_charge, drafted_by)
@@ -171,7 +188,11 @@ export async function insertPlan(em: EntityManager, userId: string, plan: { goal
       quote.estimatedMinutes,
       quote.estimatedCredits,
       quote.spendCeilingCredits,
-      JSON.stringify({ tokens_in: quote.tokenCharge.tokensIn, tokens_out: quote.tokenCharge.tokensOut, credits: quote.tokenCharge.credits }),
+      JSON.stringify({
+        tokens_in: quote.tokenCharge.tokensIn,
+        tokens_out: quote.tokenCharge.tokensOut,
+        credits: quote.tokenCharge.credits,
+      }),
       quote.draftedBy,
     ],
   );
@@ -180,23 +201,35 @@ export async function insertPlan(em: EntityManager, userId: string, plan: { goal
 
 /** The user's plan awaiting a decision, or null. */
 export async function findUndecidedPlan(em: EntityManager, userId: string): Promise<Plan | null> {
-  return first(await sqlOf(em)(`select ${PLAN_COLUMNS} from compute_plans where user_id = ? and status = 'awaiting_decision'`, [userId]), toPlan);
+  return first(
+    await sqlOf(em)(`select ${PLAN_COLUMNS} from compute_plans where user_id = ? and status = 'awaiting_decision'`, [userId]),
+    toPlan,
+  );
 }
 
 /** The user's plan, its row locked for the rest of the transaction; null when it is not theirs. */
 export async function lockPlan(em: EntityManager, planId: number, userId: string): Promise<Plan | null> {
-  return first(await sqlOf(em)(`select ${PLAN_COLUMNS} from compute_plans where id = ? and user_id = ? for update`, [planId, userId]), toPlan);
+  return first(
+    await sqlOf(em)(`select ${PLAN_COLUMNS} from compute_plans where id = ? and user_id = ? for update`, [planId, userId]),
+    toPlan,
+  );
 }
 
 export async function decidePlan(em: EntityManager, planId: number, status: 'approved' | 'declined'): Promise<Plan> {
-  const [row] = await sqlOf(em)(`update compute_plans set status = ?, decided_at = now() where id = ? returning ${PLAN_COLUMNS}`, [status, planId]);
+  const [row] = await sqlOf(em)(`update compute_plans set status = ?, decided_at = now() where id = ? returning ${PLAN_COLUMNS}`, [
+    status,
+    planId,
+  ]);
   return toPlan(row);
 }
 
 // Leases
 
 export async function countOpenLeases(em: EntityManager, userId: string): Promise<number> {
-  const [{ open }] = await sqlOf(em)<{ open: number }>(`select count(*)::int as open from compute_leases where user_id = ? and state in ${OPEN_STATES_SQL}`, [userId]);
+  const [{ open }] = await sqlOf(em)<{ open: number }>(
+    `select count(*)::int as open from compute_leases where user_id = ? and state in ${OPEN_STATES_SQL}`,
+    [userId],
+  );
   return open;
 }
 
@@ -282,11 +315,10 @@ export async function lockLeasesToMeter(em: EntityManager, afterId: number, now:
 
 /** Ends a lease: its claim token stops working (the process token stays, for heartbeats to answer `stop`). */
 export async function markLeaseEnded(em: EntityManager, leaseId: number, state: 'released' | 'expired', now: Date): Promise<Lease> {
-  const [row] = await sqlOf(em)(`update compute_leases set state = ?, released_at = ?, claim_token_hash = null where id = ? returning ${LEASE_COLUMNS}`, [
-    state,
-    now,
-    leaseId,
-  ]);
+  const [row] = await sqlOf(em)(
+    `update compute_leases set state = ?, released_at = ?, claim_token_hash = null where id = ? returning ${LEASE_COLUMNS}`,
+    [state, now, leaseId],
+  );
   return toLease(row);
 }
 
@@ -305,7 +337,10 @@ export async function raiseCeiling(em: EntityManager, leaseId: number, raise: nu
  * Consumes a claim token in one conditional UPDATE: the lease awaiting its sandbox, before its
  * bootstrap deadline, becomes ready with the process token. Null when no lease matched.
  */
-export async function claimLease(em: EntityManager, claim: { claimTokenHash: string; processTokenHash: string; now: Date; idleExpiresAt: Date }): Promise<Lease | null> {
+export async function claimLease(
+  em: EntityManager,
+  claim: { claimTokenHash: string; processTokenHash: string; now: Date; idleExpiresAt: Date },
+): Promise<Lease | null> {
   const rows = await sqlOf(em)(
     `update compute_leases set claim_token_hash = null, process_token_hash = ?, state = 'ready', last_metered_at = ?, idle_expires_at = ?
       where claim_token_hash = ? and state = 'awaiting_sandbox' and bootstrap_deadline >= ? returning ${LEASE_COLUMNS}`,
@@ -315,24 +350,32 @@ export async function claimLease(em: EntityManager, claim: { claimTokenHash: str
 }
 
 export async function setIdleExpiry(em: EntityManager, leaseId: number, idleExpiresAt: Date): Promise<Lease> {
-  const [row] = await sqlOf(em)(`update compute_leases set idle_expires_at = ? where id = ? returning ${LEASE_COLUMNS}`, [idleExpiresAt, leaseId]);
-  return toLease(row);
-}
-
-/** Records a meter pass over a lease: `charge` spent, metered up to `now`, in `state`. */
-export async function recordMetering(em: EntityManager, leaseId: number, update: { charge: number; now: Date; state: 'ready' | 'paused' }): Promise<Lease> {
-  const [row] = await sqlOf(em)(`update compute_leases set spent_credits = spent_credits + ?, last_metered_at = ?, state = ? where id = ? returning ${LEASE_COLUMNS}`, [
-    update.charge,
-    update.now,
-    update.state,
+  const [row] = await sqlOf(em)(`update compute_leases set idle_expires_at = ? where id = ? returning ${LEASE_COLUMNS}`, [
+    idleExpiresAt,
     leaseId,
   ]);
   return toLease(row);
 }
 
+/** Records a meter pass over a lease: `charge` spent, metered up to `now`, in `state`. */
+export async function recordMetering(
+  em: EntityManager,
+  leaseId: number,
+  update: { charge: number; now: Date; state: 'ready' | 'paused' },
+): Promise<Lease> {
+  const [row] = await sqlOf(em)(
+    `update compute_leases set spent_credits = spent_credits + ?, last_metered_at = ?, state = ? where id = ? returning ${LEASE_COLUMNS}`,
+    [update.charge, update.now, update.state, leaseId],
+  );
+  return toLease(row);
+}
+
 /** A paused lease runs again, metered from `now`. */
 export async function resumeLease(em: EntityManager, leaseId: number, now: Date): Promise<Lease> {
-  const [row] = await sqlOf(em)(`update compute_leases set state = 'ready', last_metered_at = ? where id = ? returning ${LEASE_COLUMNS}`, [now, leaseId]);
+  const [row] = await sqlOf(em)(`update compute_leases set state = 'ready', last_metered_at = ? where id = ? returning ${LEASE_COLUMNS}`, [
+    now,
+    leaseId,
+  ]);
   return toLease(row);
 }
 
@@ -344,7 +387,12 @@ export async function markMetered(em: EntityManager, leaseId: number, now: Date)
 // Idle-clock refreshes
 
 export async function recordIdleRefresh(em: EntityManager, leaseId: number, refresh: IdleRefresh): Promise<void> {
-  await sqlOf(em)(`insert into lease_idle_refreshes (lease_id, source, at, idle_expires_at) values (?, ?, ?, ?)`, [leaseId, refresh.source, refresh.at, refresh.idleExpiresAt]);
+  await sqlOf(em)(`insert into lease_idle_refreshes (lease_id, source, at, idle_expires_at) values (?, ?, ?, ?)`, [
+    leaseId,
+    refresh.source,
+    refresh.at,
+    refresh.idleExpiresAt,
+  ]);
 }
 
 /** The last `limit` refreshes of each lease's idle clock, newest first, in the order of `leaseIds`. */
@@ -356,6 +404,8 @@ export async function recentIdleRefreshes(em: EntityManager, leaseIds: readonly 
     [leaseIds, limit],
   );
   return leaseIds.map((id) =>
-    rows.filter((r) => r.lease_id === id).map((r) => ({ source: r.source, at: new Date(r.at), idleExpiresAt: new Date(r.idle_expires_at) })),
+    rows
+      .filter((r) => r.lease_id === id)
+      .map((r) => ({ source: r.source, at: new Date(r.at), idleExpiresAt: new Date(r.idle_expires_at) })),
   );
 }

@@ -63,7 +63,9 @@ const settings = (ctx: Ctx) => ctx.services.config.compute;
 export class ComputeResolver {
   @Mutation(() => PlanNode, { description: 'Drafts a plan (charged on the token line); supersedes an undecided one.' })
   async computePlanDraft(@Context() ctx: Ctx, @Arg('input', () => PlanInputType) input: PlanInputType): Promise<PlanNode> {
-    return presentPlan(await compute.draftPlan(ctx.em, ctx.services.llm, ctx.services.config.modelLimits, await requireViewer(ctx), input, ctx.callerGone));
+    return presentPlan(
+      await compute.draftPlan(ctx.em, ctx.services.llm, ctx.services.config.modelLimits, await requireViewer(ctx), input, ctx.callerGone),
+    );
   }
 
   @Query(() => PlanNode, { nullable: true, description: 'The caller’s plan awaiting a decision, if any.' })
@@ -113,7 +115,11 @@ export class ComputeResolver {
   }
 
   @Mutation(() => LeaseNode, { description: 'Raises a lease’s ceiling; a paused lease resumes.' })
-  async computeSessionTopUp(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number, @Arg('input', () => TopUpInput) input: TopUpInput): Promise<LeaseNode> {
+  async computeSessionTopUp(
+    @Context() ctx: Ctx,
+    @Arg('leaseId', () => Int) leaseId: number,
+    @Arg('input', () => TopUpInput) input: TopUpInput,
+  ): Promise<LeaseNode> {
     const lease = await compute.topUp(ctx.em, await requireViewer(ctx), leaseId, input.credits, settings(ctx), now(ctx));
     publishLease(ctx.services.pubsub, lease);
     return presentLease(ctx, lease);
@@ -127,7 +133,11 @@ export class ComputeResolver {
   }
 
   @Mutation(() => HeartbeatNode, { description: 'A sandbox’s heartbeat (process token as bearer or in the input).' })
-  async computeHeartbeat(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number, @Arg('input', () => HeartbeatInput) input: HeartbeatInput): Promise<HeartbeatNode> {
+  async computeHeartbeat(
+    @Context() ctx: Ctx,
+    @Arg('leaseId', () => Int) leaseId: number,
+    @Arg('input', () => HeartbeatInput) input: HeartbeatInput,
+  ): Promise<HeartbeatNode> {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.authorization ?? '')?.[1];
     const answer = await compute.heartbeat(ctx.em, leaseId, input.processToken ?? bearer, input.active, settings(ctx), now(ctx));
     const { lease } = answer;
@@ -156,7 +166,11 @@ export class ComputeResolver {
 
   @Extensions(ADMIN_ONLY)
   @Mutation(() => CreditsNode, { description: 'Admin: grants credits to a user.' })
-  async adminCreditGrant(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string, @Arg('input', () => CreditGrantInput) input: CreditGrantInput): Promise<CreditsNode> {
+  async adminCreditGrant(
+    @Context() ctx: Ctx,
+    @Arg('userId', () => ID) userId: string,
+    @Arg('input', () => CreditGrantInput) input: CreditGrantInput,
+  ): Promise<CreditsNode> {
     const admin = await requireAdmin(ctx);
     return { ...(await grantCredits(ctx.em, admin.user.id, userId, input)), leases: [] };
   }
@@ -166,7 +180,9 @@ export class ComputeResolver {
     subscribe: async ({ args, context }) => {
       const ctx = context as Ctx;
       await compute.getLease(ctx.em, await requireViewer(ctx), args.leaseId);
-      return whileAllowed(ctx, ctx.services.pubsub.subscribe('LEASE_CHANGED', String(args.leaseId)), (em, viewer) => compute.getLease(em, viewer, args.leaseId));
+      return whileAllowed(ctx, ctx.services.pubsub.subscribe('LEASE_CHANGED', String(args.leaseId)), (em, viewer) =>
+        compute.getLease(em, viewer, args.leaseId),
+      );
     },
   })
   computeLeaseChanged(@Arg('leaseId', () => Int) _leaseId: number, @Root() event: LeaseChanged): LeaseChangedEvent {

@@ -47,7 +47,14 @@ const minutesLater = (now: Date, minutes: number) => new Date(now.getTime() + mi
  * @throws VALIDATION_FAILED; UNAVAILABLE when the model call failed (nothing drafted or charged);
  *   RATE_LIMITED beyond the caller's model limits (nothing drafted or charged)
  */
-export async function draftPlan(em: EntityManager, llm: LanguageModelClient | null, limits: ModelLimits, viewer: Viewer, input: PlanInput, callerGone?: AbortSignal): Promise<Plan> {
+export async function draftPlan(
+  em: EntityManager,
+  llm: LanguageModelClient | null,
+  limits: ModelLimits,
+  viewer: Viewer,
+  input: PlanInput,
+  callerGone?: AbortSignal,
+): Promise<Plan> {
   const estimate = draftQuote(input);
   if (!llm || (await availableCredits(em, viewer.user.id)) <= 0) {
     return em.transactional(async (tx) => {
@@ -61,7 +68,11 @@ export async function draftPlan(em: EntityManager, llm: LanguageModelClient | nu
   const purpose = { userId: viewer.user.id, labId: null, sessionId: null, feature: PLANNER_FEATURE };
   return meteredCompletion(em, llm, priced, purpose, { ...planRequest(input, estimate), signal: callerGone }, async (tx, completion) => {
     const drafted = modelQuote(completion.text, input, estimate) ?? estimate;
-    const tokenCharge = { tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: credits(creditsOf(priced, completion.tokensIn, completion.tokensOut)) };
+    const tokenCharge = {
+      tokensIn: completion.tokensIn,
+      tokensOut: completion.tokensOut,
+      credits: credits(creditsOf(priced, completion.tokensIn, completion.tokensOut)),
+    };
     return storePlan(tx, viewer, input, { ...drafted, tokenCharge });
   });
 }
@@ -75,7 +86,8 @@ async function storePlan(tx: EntityManager, viewer: Viewer, input: PlanInput, qu
   await store.supersedeUndecidedPlan(tx, viewer.user.id);
   const plan = await store.insertPlan(tx, viewer.user.id, { goal: input.goal, inputs: input.inputs ?? [], quote });
   const charge = credits(Math.min(plan.tokenCharge.credits, account.available));
-  if (charge > 0) await moveCredits(tx, viewer.user.id, { kind: 'token_charge', credits: -charge, planId: plan.id, reason: 'plan drafting' });
+  if (charge > 0)
+    await moveCredits(tx, viewer.user.id, { kind: 'token_charge', credits: -charge, planId: plan.id, reason: 'plan drafting' });
   return plan;
 }
 
@@ -104,7 +116,13 @@ export interface IssuedLease {
  * operator's `COMPUTE_PROVIDER`. At `COMPUTE_MAX_OPEN_LEASES` open leases the approval is refused (409).
  * @throws NOT_FOUND, CONFLICT, PAYMENT_REQUIRED
  */
-export async function approvePlan(em: EntityManager, viewer: Viewer, planId: number, settings: ComputeSettings, now: Date): Promise<IssuedLease> {
+export async function approvePlan(
+  em: EntityManager,
+  viewer: Viewer,
+  planId: number,
+  settings: ComputeSettings,
+  now: Date,
+): Promise<IssuedLease> {
   return em.transactional(async (tx) => {
     // Account first, then plan: the order drafting takes them in, so the two cannot deadlock.
     const account = await lockAccount(tx, viewer.user.id);
@@ -112,8 +130,20 @@ export async function approvePlan(em: EntityManager, viewer: Viewer, planId: num
     requireAvailable(account, plan.spendCeilingCredits);
     await requireOpenLeaseRoom(tx, viewer.user.id, settings.maxOpenLeases);
     await store.decidePlan(tx, planId, 'approved');
-    const issued = await issueLease(tx, viewer, { planId, provider: settings.provider, machine: plan.machine, ceiling: plan.spendCeilingCredits }, settings, now);
-    await moveCredits(tx, viewer.user.id, { kind: 'reservation', credits: 0, reserved: plan.spendCeilingCredits, leaseId: issued.lease.id, reason: 'ceiling reserved' });
+    const issued = await issueLease(
+      tx,
+      viewer,
+      { planId, provider: settings.provider, machine: plan.machine, ceiling: plan.spendCeilingCredits },
+      settings,
+      now,
+    );
+    await moveCredits(tx, viewer.user.id, {
+      kind: 'reservation',
+      credits: 0,
+      reserved: plan.spendCeilingCredits,
+      leaseId: issued.lease.id,
+      reason: 'ceiling reserved',
+    });
     return issued;
   });
 }
@@ -133,7 +163,13 @@ export async function declinePlan(em: EntityManager, viewer: Viewer, planId: num
  * `local` starts a process on the server, so a request never enables it by itself.
  * @throws VALIDATION_FAILED, PAYMENT_REQUIRED, CONFLICT (at `COMPUTE_MAX_OPEN_LEASES` open leases)
  */
-export async function createDirectLease(em: EntityManager, viewer: Viewer, input: { provider?: string | null; machine?: PlanInput['machine'] }, settings: ComputeSettings, now: Date): Promise<IssuedLease> {
+export async function createDirectLease(
+  em: EntityManager,
+  viewer: Viewer,
+  input: { provider?: string | null; machine?: PlanInput['machine'] },
+  settings: ComputeSettings,
+  now: Date,
+): Promise<IssuedLease> {
   const enabled = settings.providers as readonly string[];
   const c = checks();
   if (input.provider != null && !enabled.includes(input.provider)) {
@@ -157,7 +193,10 @@ export async function createDirectLease(em: EntityManager, viewer: Viewer, input
 async function requireOpenLeaseRoom(em: EntityManager, userId: string, max: number) {
   const open = await store.countOpenLeases(em, userId);
   if (open >= max) {
-    throw conflict(`you have ${open} open compute sessions, the most this server allows; release one first`, { open_leases: open, max_open_leases: max });
+    throw conflict(`you have ${open} open compute sessions, the most this server allows; release one first`, {
+      open_leases: open,
+      max_open_leases: max,
+    });
   }
 }
 
@@ -237,7 +276,14 @@ async function endLease(em: EntityManager, lease: Lease, state: 'released' | 'ex
   await revokeLeaseTokens(em, lease.id);
   const ended = await store.markLeaseEnded(em, lease.id, state, now);
   const unspent = lease.ceilingCredits === null ? 0 : credits(lease.ceilingCredits - lease.spentCredits);
-  if (unspent > 0) await moveCredits(em, lease.userId, { kind: 'reservation', credits: 0, reserved: -unspent, leaseId: lease.id, reason: `${state}: reservation returned` });
+  if (unspent > 0)
+    await moveCredits(em, lease.userId, {
+      kind: 'reservation',
+      credits: 0,
+      reserved: -unspent,
+      leaseId: lease.id,
+      reason: `${state}: reservation returned`,
+    });
   return ended;
 }
 
@@ -246,7 +292,14 @@ async function endLease(em: EntityManager, lease: Lease, state: 'released' | 'ex
  * cover it); a paused lease resumes. A lease without a ceiling has nothing to raise (409).
  * @throws VALIDATION_FAILED, NOT_FOUND, CONFLICT, PAYMENT_REQUIRED
  */
-export async function topUp(em: EntityManager, viewer: Viewer, leaseId: number, amount: number, settings: ComputeSettings, now: Date): Promise<Lease> {
+export async function topUp(
+  em: EntityManager,
+  viewer: Viewer,
+  leaseId: number,
+  amount: number,
+  settings: ComputeSettings,
+  now: Date,
+): Promise<Lease> {
   checks().int(['input', 'credits'], amount, { min: 0.0001, max: 1_000_000 }).done();
   const raise = credits(amount);
   return em.transactional(async (tx) => {
@@ -284,7 +337,12 @@ export async function bootstrap(em: EntityManager, claimToken: string, settings:
   const processToken = `${PROCESS_PREFIX}${newSecret(40)}`;
   return em.transactional(async (tx) => {
     const idleExpiresAt = minutesLater(now, settings.idleMinutes);
-    const lease = await store.claimLease(tx, { claimTokenHash: sha256Hex(claimToken), processTokenHash: sha256Hex(processToken), now, idleExpiresAt });
+    const lease = await store.claimLease(tx, {
+      claimTokenHash: sha256Hex(claimToken),
+      processTokenHash: sha256Hex(processToken),
+      now,
+      idleExpiresAt,
+    });
     if (!lease) throw refused();
     await store.recordIdleRefresh(tx, lease.id, { source: 'bootstrap', at: now, idleExpiresAt });
     const user = await tx.findOneOrFail(User, { id: lease.userId });
@@ -310,7 +368,14 @@ export interface HeartbeatAnswer {
  * without saying whether the lease exists). `active` refreshes the idle clock of a running lease.
  * @throws UNAUTHENTICATED
  */
-export async function heartbeat(em: EntityManager, leaseId: number, processToken: string | undefined, active: boolean, settings: ComputeSettings, now: Date): Promise<HeartbeatAnswer> {
+export async function heartbeat(
+  em: EntityManager,
+  leaseId: number,
+  processToken: string | undefined,
+  active: boolean,
+  settings: ComputeSettings,
+  now: Date,
+): Promise<HeartbeatAnswer> {
   const refused = () => unauthenticated('invalid process token for this lease');
   if (!processToken || !processToken.startsWith(PROCESS_PREFIX)) throw refused();
   return em.transactional(async (tx) => {
@@ -331,7 +396,8 @@ export async function heartbeat(em: EntityManager, leaseId: number, processToken
 
 function answerFor(lease: Lease, available: number): HeartbeatAnswer {
   const left = lease.ceilingCredits === null ? available : credits(lease.ceilingCredits - lease.spentCredits);
-  const lowCredit = lease.ceilingCredits === null ? left < LOW_CREDIT_FLOOR : left < Math.max(LOW_CREDIT_FLOOR, lease.ceilingCredits * LOW_CREDIT_SHARE);
+  const lowCredit =
+    lease.ceilingCredits === null ? left < LOW_CREDIT_FLOOR : left < Math.max(LOW_CREDIT_FLOOR, lease.ceilingCredits * LOW_CREDIT_SHARE);
   const action: HeartbeatAction = lease.state === 'paused' ? 'checkpoint_and_pause' : lease.state === 'ready' ? 'continue' : 'stop';
   return { lease, balanceCredits: available, lowCredit, action };
 }
@@ -385,7 +451,13 @@ async function meterLease(em: EntityManager, metered: Lease, now: Date, report: 
     const exhausted = due >= cap;
     if (charge > 0) {
       // A ceiling lease spends its own reservation; a lease without one spends free credits.
-      await moveCredits(em, lease.userId, { kind: 'lease_spend', credits: -charge, reserved: lease.ceilingCredits === null ? 0 : -charge, leaseId: lease.id, reason: 'metered' });
+      await moveCredits(em, lease.userId, {
+        kind: 'lease_spend',
+        credits: -charge,
+        reserved: lease.ceilingCredits === null ? 0 : -charge,
+        leaseId: lease.id,
+        reason: 'metered',
+      });
       report.charged++;
     }
     lease = await store.recordMetering(em, lease.id, { charge, now, state: exhausted ? 'paused' : 'ready' });

@@ -53,10 +53,16 @@ export class PlanNode {
   @Field(() => Float)
   spendCeilingCredits!: number;
 
-  @Field(() => TokenChargeNode, { description: 'What drafting took: the model call’s tokens as the provider reported them, or the estimator’s nominal tokens, and their credits.' })
+  @Field(() => TokenChargeNode, {
+    description:
+      'What drafting took: the model call’s tokens as the provider reported them, or the estimator’s nominal tokens, and their credits.',
+  })
   tokenCharge!: TokenChargeNode;
 
-  @Field({ description: '`model` (the configured language model drafted the steps, machine and minutes) or `estimator` (no model is configured, or its answer was malformed or out of bounds).' })
+  @Field({
+    description:
+      '`model` (the configured language model drafted the steps, machine and minutes) or `estimator` (no model is configured, or its answer was malformed or out of bounds).',
+  })
   draftedBy!: string;
 
   @Field()
@@ -177,7 +183,8 @@ export class CreditsNode {
   reservedCredits!: number;
 
   @Field(() => TokenChargeNode, {
-    description: 'What drafting plans cost, from the ledgers: the tokens of every drafting (model calls, or the estimator’s nominal counts) and the credits debited for them.',
+    description:
+      'What drafting plans cost, from the ledgers: the tokens of every drafting (model calls, or the estimator’s nominal counts) and the credits debited for them.',
   })
   tokenLine!: TokenChargeNode;
 
@@ -221,7 +228,10 @@ export class PlanInputType {
 /** A lease without a plan; the schema keeps the spec's name for it (a "session"). */
 @InputType('SessionInput')
 export class DirectLeaseInput {
-  @Field(() => String, { nullable: true, description: 'One of the providers the server enables (COMPUTE_PROVIDERS: manual, local); default: the server’s COMPUTE_PROVIDER.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'One of the providers the server enables (COMPUTE_PROVIDERS: manual, local); default: the server’s COMPUTE_PROVIDER.',
+  })
   provider?: string | null;
 
   @Field(() => MachineInput, { nullable: true })

@@ -41,7 +41,17 @@ export async function moveCredits(em: EntityManager, userId: string, entry: Cred
        update credit_accounts set balance = balance + ?, reserved = reserved + ? where user_id = ? returning user_id)
      insert into credit_entries (user_id, kind, credits, reserved, lease_id, plan_id, reason)
      select user_id, ?, ?, ?, ?, ?, ? from moved`,
-    [entry.credits, entry.reserved ?? 0, userId, entry.kind, entry.credits, entry.reserved ?? 0, entry.leaseId ?? null, entry.planId ?? null, entry.reason ?? null],
+    [
+      entry.credits,
+      entry.reserved ?? 0,
+      userId,
+      entry.kind,
+      entry.credits,
+      entry.reserved ?? 0,
+      entry.leaseId ?? null,
+      entry.planId ?? null,
+      entry.reason ?? null,
+    ],
   );
 }
 
@@ -61,7 +71,10 @@ export async function lockAccountRows(em: EntityManager, userIds: readonly strin
 
 /** Credits not reserved by ceilings, without locking; null when there is no account. */
 export async function findAvailable(em: EntityManager, userId: string): Promise<number | null> {
-  const [row] = await sqlOf(em)<{ available: number }>(`select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`, [userId]);
+  const [row] = await sqlOf(em)<{ available: number }>(
+    `select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`,
+    [userId],
+  );
   return row ? row.available : null;
 }
 
@@ -95,12 +108,13 @@ export async function insertAccount(em: EntityManager, userId: string): Promise<
  * The estimator's drafting on the usage ledger: no model was called, so the row holds the nominal
  * token counts and their nominal price (a model's drafting is its own `meteredCompletion` row).
  */
-export async function insertEstimatorDraft(em: EntityManager, userId: string, line: { tokensIn: number; tokensOut: number; credits: number }): Promise<void> {
-  await sqlOf(em)(`insert into usage_entries (user_id, source, feature, tokens_in, tokens_out, credits) values (?, 'planner', ?, ?, ?, ?)`, [
-    userId,
-    PLANNER_FEATURE,
-    line.tokensIn,
-    line.tokensOut,
-    line.credits,
-  ]);
+export async function insertEstimatorDraft(
+  em: EntityManager,
+  userId: string,
+  line: { tokensIn: number; tokensOut: number; credits: number },
+): Promise<void> {
+  await sqlOf(em)(
+    `insert into usage_entries (user_id, source, feature, tokens_in, tokens_out, credits) values (?, 'planner', ?, ?, ?, ?)`,
+    [userId, PLANNER_FEATURE, line.tokensIn, line.tokensOut, line.credits],
+  );
 }

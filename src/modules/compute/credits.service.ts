@@ -28,7 +28,9 @@ export async function availableCredits(em: EntityManager, userId: string): Promi
 /** @throws PAYMENT_REQUIRED when fewer than `needed` credits are free (not reserved). */
 export function requireAvailable(account: { available: number }, needed: number) {
   if (account.available < needed) {
-    throw new AppError('PAYMENT_REQUIRED', `not enough credits: ${needed} needed, ${account.available} available`, { balance_credits: account.available });
+    throw new AppError('PAYMENT_REQUIRED', `not enough credits: ${needed} needed, ${account.available} available`, {
+      balance_credits: account.available,
+    });
   }
 }
 
@@ -61,7 +63,11 @@ export async function grantCredits(em: EntityManager, adminId: string, userId: s
     .done();
   return em.transactional(async (tx) => {
     await lockAccount(tx, userId);
-    await accounts.moveCredits(tx, userId, { kind: 'grant', credits: credits(input.credits), reason: input.reason ?? `granted by ${adminId}` });
+    await accounts.moveCredits(tx, userId, {
+      kind: 'grant',
+      credits: credits(input.credits),
+      reason: input.reason ?? `granted by ${adminId}`,
+    });
     return creditSummary(tx, userId);
   });
 }

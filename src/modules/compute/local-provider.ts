@@ -43,10 +43,14 @@ export class LocalSandboxes {
 
   launch(leaseId: number, claimToken: string): void {
     const cli = CLI;
-    const child = spawn(process.execPath, [cli, 'sandbox', 'run', '--server', this.serverUrl, '--interval', String(this.heartbeatSeconds)], {
-      env: sandboxEnvironment(process.env, claimToken),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [cli, 'sandbox', 'run', '--server', this.serverUrl, '--interval', String(this.heartbeatSeconds)],
+      {
+        env: sandboxEnvironment(process.env, claimToken),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.children.add(child);
     const log = (stream: NodeJS.ReadableStream) =>
       stream.on('data', (chunk: Buffer) => {

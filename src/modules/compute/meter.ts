@@ -11,9 +11,15 @@ import { publishLease } from './lease-events';
  * and instances running passes at once split the leases between them (SKIP LOCKED).
  */
 export function startMeter(services: Services, logger: Logger): () => Promise<void> {
-  return startPeriodic('meter pass', services.config.compute.meterSeconds, async () => {
-    const report = await meterOnce(services.orm.em.fork() as EntityManager, services.clock.now());
-    for (const lease of report.changed) publishLease(services.pubsub, lease);
-    if (report.paused || report.expired) logger.info('meter', { charged: report.charged, paused: report.paused, expired: report.expired });
-  }, logger);
+  return startPeriodic(
+    'meter pass',
+    services.config.compute.meterSeconds,
+    async () => {
+      const report = await meterOnce(services.orm.em.fork() as EntityManager, services.clock.now());
+      for (const lease of report.changed) publishLease(services.pubsub, lease);
+      if (report.paused || report.expired)
+        logger.info('meter', { charged: report.charged, paused: report.paused, expired: report.expired });
+    },
+    logger,
+  );
 }

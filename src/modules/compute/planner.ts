@@ -87,7 +87,9 @@ export function draftQuote(input: PlanInput): Quote {
   const gigabytes = totalBytes / 1e9;
   const estimatedMinutes = Math.max(MIN_MINUTES, Math.ceil(10 + gigabytes * 6));
   const steps = [
-    inputs.length ? `Stage ${inputs.length} input file${inputs.length === 1 ? '' : 's'} (${gigabytes.toFixed(2)} GB)` : 'Prepare the workspace',
+    inputs.length
+      ? `Stage ${inputs.length} input file${inputs.length === 1 ? '' : 's'} (${gigabytes.toFixed(2)} GB)`
+      : 'Prepare the workspace',
     ...input.goal
       .split(/(?<=[.;])\s+|\n+/)
       .map((part) => part.trim().replace(/[.;]$/, ''))
@@ -109,7 +111,13 @@ export function draftQuote(input: PlanInput): Quote {
 /** Credits and ceiling of a plan: always computed here from minutes and the machine's rate, whoever drafted it. */
 function priced(machine: Machine, steps: string[], estimatedMinutes: number) {
   const estimatedCredits = credits(estimatedMinutes * machine.rateCreditsPerMinute);
-  return { machine, steps, estimatedMinutes, estimatedCredits, spendCeilingCredits: credits(Math.max(estimatedCredits * CEILING_MARGIN, 0.01)) };
+  return {
+    machine,
+    steps,
+    estimatedMinutes,
+    estimatedCredits,
+    spendCeilingCredits: credits(Math.max(estimatedCredits * CEILING_MARGIN, 0.01)),
+  };
 }
 
 /** Tokens a drafting call may write. */
@@ -127,7 +135,7 @@ const PLANNER_SYSTEM =
   'You draft compute plans for a research sandbox: the steps to run, the machine and the minutes it will take. ' +
   'Answer with one JSON object and nothing else: {"steps": ["…"], "machine": {"cpus": <integer>, "memory_gb": <integer>, "gpu": <boolean>}, "estimated_minutes": <integer>}. ' +
   `Give 1 to ${MAX_STEPS} steps of at most ${MAX_STEP_CHARS} characters each. ` +
-  dataRulesFor('The user\'s request (its goal and the names and sizes of its input files)', PLAN_REQUEST_TAG);
+  dataRulesFor("The user's request (its goal and the names and sizes of its input files)", PLAN_REQUEST_TAG);
 
 /** The largest machine a model's plan may ask for: within machineOf's limits, and never above one the caller chose. */
 function machineLimit(input: PlanInput, estimate: Quote) {
@@ -141,7 +149,10 @@ function machineLimit(input: PlanInput, estimate: Quote) {
 export function planRequest(input: PlanInput, estimate: Quote): CompletionRequest {
   const inputs = input.inputs ?? [];
   const limit = machineLimit(input, estimate);
-  const lines = [quoteData({ goal: input.goal }, 5000), ...inputs.slice(0, MAX_PROMPT_INPUTS).map((file) => quoteData({ input: file.name, bytes: file.bytes }, 600))];
+  const lines = [
+    quoteData({ goal: input.goal }, 5000),
+    ...inputs.slice(0, MAX_PROMPT_INPUTS).map((file) => quoteData({ input: file.name, bytes: file.bytes }, 600)),
+  ];
   if (inputs.length > MAX_PROMPT_INPUTS) lines.push(JSON.stringify({ omitted_inputs: inputs.length - MAX_PROMPT_INPUTS }));
   const bounds =
     `The estimator's draft: ${estimate.estimatedMinutes} minutes on ${estimate.machine.cpus} CPUs, ${estimate.machine.memoryGb} GB of memory, ${estimate.machine.gpu ? 'a GPU' : 'no GPU'}. ` +
@@ -163,11 +174,24 @@ export function modelQuote(answer: string, input: PlanInput, estimate: Quote): O
   return jsonAnswer(answer, (value) => {
     const { steps, machine, estimated_minutes: minutes } = value;
     if (!Array.isArray(steps) || steps.length < 1 || steps.length > MAX_STEPS) return undefined;
-    if (!steps.every((step): step is string => typeof step === 'string' && step.trim().length > 0 && step.length <= MAX_STEP_CHARS && !unstorable(step))) return undefined;
+    if (
+      !steps.every(
+        (step): step is string => typeof step === 'string' && step.trim().length > 0 && step.length <= MAX_STEP_CHARS && !unstorable(step),
+      )
+    )
+      return undefined;
     if (!isObject(machine)) return undefined;
     const { cpus, memory_gb: memoryGb, gpu } = machine;
-    if (!isIntIn(cpus, 1, limit.cpus) || !isIntIn(memoryGb, 1, limit.memoryGb) || typeof gpu !== 'boolean' || (gpu && !limit.gpu)) return undefined;
+    if (!isIntIn(cpus, 1, limit.cpus) || !isIntIn(memoryGb, 1, limit.memoryGb) || typeof gpu !== 'boolean' || (gpu && !limit.gpu))
+      return undefined;
     if (!isIntIn(minutes, MIN_MINUTES, estimate.estimatedMinutes * MAX_MINUTES_FACTOR)) return undefined;
-    return { draftedBy: 'model' as const, ...priced(machineOf({ cpus, memoryGb, gpu }, ['answer', 'machine']), steps.map((step) => step.trim()), minutes) };
+    return {
+      draftedBy: 'model' as const,
+      ...priced(
+        machineOf({ cpus, memoryGb, gpu }, ['answer', 'machine']),
+        steps.map((step) => step.trim()),
+        minutes,
+      ),
+    };
   });
 }

@@ -69,7 +69,10 @@ export async function countFigures(em: EntityManager, trajectoryId: string): Pro
 }
 
 export async function findFigure(em: EntityManager, trajectoryId: string, canonicalPath: string): Promise<FigureMapRow | null> {
-  const [row] = await sqlOf(em)<SpecFigureRow>(`select ${FIGURE_COLUMNS} from figures where session_id = ? and canonical_path = ?`, [trajectoryId, canonicalPath]);
+  const [row] = await sqlOf(em)<SpecFigureRow>(`select ${FIGURE_COLUMNS} from figures where session_id = ? and canonical_path = ?`, [
+    trajectoryId,
+    canonicalPath,
+  ]);
   return row ? fromSpecRow(row) : null;
 }
 
@@ -81,13 +84,20 @@ export async function figurePaths(em: EntityManager, trajectoryId: string): Prom
 
 /** Which of `sha256s` the user owns (has uploaded). */
 export async function ownedBlobs(em: EntityManager, userId: string, sha256s: string[]): Promise<Set<string>> {
-  const rows = await sqlOf(em)<{ sha256: string }>(`select sha256 from blob_owners where user_id = ? and sha256 = any(?)`, [userId, sha256s]);
+  const rows = await sqlOf(em)<{ sha256: string }>(`select sha256 from blob_owners where user_id = ? and sha256 = any(?)`, [
+    userId,
+    sha256s,
+  ]);
   return new Set(rows.map((row) => row.sha256));
 }
 
 /** Makes the user an owner of the blob; false when they owned it already. */
 export async function addBlobOwner(em: EntityManager, userId: string, sha256: string, bytes: number): Promise<boolean> {
-  const added = await sqlOf(em)(`insert into blob_owners (user_id, sha256, bytes) values (?, ?, ?) on conflict do nothing returning 1`, [userId, sha256, bytes]);
+  const added = await sqlOf(em)(`insert into blob_owners (user_id, sha256, bytes) values (?, ?, ?) on conflict do nothing returning 1`, [
+    userId,
+    sha256,
+    bytes,
+  ]);
   return added.length > 0;
 }
 
@@ -131,6 +141,9 @@ export async function lockUnownedBlobs(em: EntityManager, limit: number): Promis
  * upload may have committed an owner since the row was locked). True when it was deleted.
  */
 export async function deleteBlobIfUnowned(em: EntityManager, sha256: string): Promise<boolean> {
-  const gone = await sqlOf(em)(`delete from blobs b where sha256 = ? and not exists (select 1 from blob_owners o where o.sha256 = b.sha256) returning 1`, [sha256]);
+  const gone = await sqlOf(em)(
+    `delete from blobs b where sha256 = ? and not exists (select 1 from blob_owners o where o.sha256 = b.sha256) returning 1`,
+    [sha256],
+  );
   return gone.length > 0;
 }

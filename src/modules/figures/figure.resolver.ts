@@ -6,7 +6,9 @@ import { FigureMapInput, FigureMapResult } from './figure.types';
 
 @Resolver()
 export class FigureResolver {
-  @Mutation(() => FigureMapResult, { description: 'Records path-to-blob rows of a session’s figure map (owner only; a bad row rejects the request whole).' })
+  @Mutation(() => FigureMapResult, {
+    description: 'Records path-to-blob rows of a session’s figure map (owner only; a bad row rejects the request whole).',
+  })
   async trajectoryFiguresRecord(
     @Context() ctx: Ctx,
     @Arg('sessionId', () => ID) sessionId: string,

@@ -79,7 +79,8 @@ function readRow(check: Checks, row: Record<string, unknown>, at: (string | numb
     .text([...at, 'mime'], figure.mime, { max: 255, pattern: MIME, hint: 'must be a media type such as image/png' });
   if (figure.cdnUrl && !isHttpUrl(figure.cdnUrl)) check.add([...at, 'cdn_url'], 'must be an http(s) URL', 'url_parsing');
   if (!figure.cdnUrl && !figure.storageUri) check.add([...at, 'storage_uri'], 'a row needs cdn_url or storage_uri', 'missing');
-  if (row.compressed !== undefined && row.compressed !== null && typeof row.compressed !== 'boolean') check.add([...at, 'compressed'], 'must be true or false', 'bool_type');
+  if (row.compressed !== undefined && row.compressed !== null && typeof row.compressed !== 'boolean')
+    check.add([...at, 'compressed'], 'must be true or false', 'bool_type');
   if (row.bytes !== undefined && row.bytes !== null && !(Number.isSafeInteger(row.bytes) && (row.bytes as number) >= 0)) {
     check.add([...at, 'bytes'], 'must be a whole number ≥ 0', 'int_type');
   }
@@ -94,21 +95,32 @@ const shaOf = (uri: string | null) => (uri ? DRIVE_URI.exec(uri)![1] : null);
  * row cannot reach someone else's figure by guessing its hash.
  * @throws VALIDATION_FAILED, NOT_FOUND, FORBIDDEN
  */
-export async function recordFigures(em: EntityManager, viewer: Viewer, sessionId: string, input: unknown[]): Promise<{ sessionId: string; figureCount: number }> {
+export async function recordFigures(
+  em: EntityManager,
+  viewer: Viewer,
+  sessionId: string,
+  input: unknown[],
+): Promise<{ sessionId: string; figureCount: number }> {
   const check = checks().int(['input', 'figures'], input.length, { min: 1, max: MAX_FIGURE_ROWS });
   const rows: FigureMapRow[] = [];
   input.forEach((row, i) => {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) check.add(['input', 'figures', i], 'must be an object', 'type_error');
+    if (typeof row !== 'object' || row === null || Array.isArray(row))
+      check.add(['input', 'figures', i], 'must be an object', 'type_error');
     else rows.push(readRow(check, row as Record<string, unknown>, ['input', 'figures', i]));
   });
   check.done();
   return em.transactional(async (tx) => {
     await loadTrajectory(tx, viewer, sessionId, 'write', true);
-    const named = [...new Set(rows.flatMap((r) => [shaOf(r.storageUri), shaOf(r.originalUri)]).filter((sha): sha is string => sha !== null))];
+    const named = [
+      ...new Set(rows.flatMap((r) => [shaOf(r.storageUri), shaOf(r.originalUri)]).filter((sha): sha is string => sha !== null)),
+    ];
     const owned = await ownedBlobs(tx, viewer.user.id, named);
     const unknown = checks();
     rows.forEach((row, i) => {
-      for (const [key, uri] of [['storage_uri', row.storageUri], ['original_uri', row.originalUri]] as const) {
+      for (const [key, uri] of [
+        ['storage_uri', row.storageUri],
+        ['original_uri', row.originalUri],
+      ] as const) {
         const sha = shaOf(uri);
         if (sha && !owned.has(sha)) unknown.add(['input', 'figures', i, key], 'names no blob you uploaded', 'not_found');
       }
@@ -156,7 +168,13 @@ export function checkUploadFields(fields: { canonicalPath?: string; mime?: strin
  * removed unless someone else's committed row now relies on them (see `releaseUnclaimed`).
  * @throws NOT_FOUND, FORBIDDEN, PAYLOAD_TOO_LARGE, UNAVAILABLE
  */
-export async function storeFigureUpload(em: EntityManager, viewer: Viewer, blobs: Blobs, sessionId: string, upload: FigureUpload): Promise<FigureMapRow> {
+export async function storeFigureUpload(
+  em: EntityManager,
+  viewer: Viewer,
+  blobs: Blobs,
+  sessionId: string,
+  upload: FigureUpload,
+): Promise<FigureMapRow> {
   const store = requireDrive(blobs);
   const put: string[] = [];
   try {

@@ -4,7 +4,8 @@ import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 @InputType({ description: 'Rows of a figure map to record (free-form objects; see the spec’s Figure map row).' })
 export class FigureMapInput {
   @Field(() => [GraphQLJSONObject], {
-    description: 'Each row: canonical_path and one of cdn_url / storage_uri, optional original_uri, compressed, mime, bytes. Other members are ignored.',
+    description:
+      'Each row: canonical_path and one of cdn_url / storage_uri, optional original_uri, compressed, mime, bytes. Other members are ignored.',
   })
   figures!: Record<string, unknown>[];
 }

@@ -40,19 +40,22 @@ export async function memberUsage(em: EntityManager, labId: string): Promise<Mem
 
 /** Distinct trajectories with usage in the lab, whoever wrote them (members who left included). */
 export async function countTrajectoriesWithUsage(em: EntityManager, labId: string): Promise<number> {
-  const [row] = await em.getConnection().execute<{ trajectories: number }[]>(
-    `select count(distinct session_id)::int as trajectories from usage_entries where lab_id = ?`,
-    [labId],
-  );
+  const [row] = await em
+    .getConnection()
+    .execute<{ trajectories: number }[]>(`select count(distinct session_id)::int as trajectories from usage_entries where lab_id = ?`, [
+      labId,
+    ]);
   return row.trajectories;
 }
 
 /** Active members per lab, in the order of `labIds` (0 for a lab without any). */
 export async function countActiveSeats(em: EntityManager, labIds: readonly string[]): Promise<number[]> {
-  const rows = await em.getConnection().execute<{ lab_id: string; n: number }[]>(
-    `select lab_id, count(*)::int as n from lab_members where status = 'active' and lab_id in (?) group by lab_id`,
-    [labIds as string[]],
-  );
+  const rows = await em
+    .getConnection()
+    .execute<{ lab_id: string; n: number }[]>(
+      `select lab_id, count(*)::int as n from lab_members where status = 'active' and lab_id in (?) group by lab_id`,
+      [labIds as string[]],
+    );
   const counts = new Map(rows.map((r) => [r.lab_id, r.n]));
   return labIds.map((id) => counts.get(id) ?? 0);
 }

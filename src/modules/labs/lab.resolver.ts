@@ -159,7 +159,9 @@ export class LabResolver {
       const ctx = context as Ctx;
       const viewer = await requireViewer(ctx);
       await labs.loadLab(ctx.em, viewer, args.labId, 'viewMembers');
-      return whileAllowed(ctx, ctx.services.pubsub.subscribe('LAB_MEMBER', args.labId), (em, current) => labs.loadLab(em, current, args.labId, 'viewMembers'));
+      return whileAllowed(ctx, ctx.services.pubsub.subscribe('LAB_MEMBER', args.labId), (em, current) =>
+        labs.loadLab(em, current, args.labId, 'viewMembers'),
+      );
     },
   })
   labMemberEvents(@Arg('labId', () => ID) _labId: string, @Root() event: LabMemberEvent): LabMemberEventNode {

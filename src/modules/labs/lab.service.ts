@@ -106,7 +106,11 @@ export async function previewLab(em: EntityManager, code: string): Promise<{ nam
  * pending request changes nothing. Someone who was rejected, revoked or left may ask again.
  * @throws NOT_FOUND for any bad code, CONFLICT when already an active member.
  */
-export async function joinLab(em: EntityManager, viewer: Viewer, code: string): Promise<{ labId: string; status: MemberStatus; change?: MemberChange }> {
+export async function joinLab(
+  em: EntityManager,
+  viewer: Viewer,
+  code: string,
+): Promise<{ labId: string; status: MemberStatus; change?: MemberChange }> {
   return em.transactional(async (tx) => {
     // The lab row lock serializes joins with approvals and leaves of the same lab.
     const lab = await findLabByCode(tx, code, LockMode.PESSIMISTIC_WRITE);
@@ -145,10 +149,15 @@ export async function leaveLab(em: EntityManager, viewer: Viewer, labId: string)
   return em.transactional(async (tx) => {
     // Lock order everywhere: the lab row, then the member row.
     await tx.findOne(Lab, { id: labId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const member = await tx.findOne(LabMember, { lab: labId, user: viewer.user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] });
+    const member = await tx.findOne(
+      LabMember,
+      { lab: labId, user: viewer.user.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] },
+    );
     if (!member) throw notFound('lab');
     if (member.role === 'owner') throw conflict('the owner cannot leave their own lab');
-    if (member.status === 'rejected' || member.status === 'revoked') throw conflict(`your membership is ${member.status}; there is nothing to leave`);
+    if (member.status === 'rejected' || member.status === 'revoked')
+      throw conflict(`your membership is ${member.status}; there is nothing to leave`);
     if (member.status === 'left') return { member };
     const from = member.status;
     member.status = 'left';
@@ -169,7 +178,13 @@ const TRANSITIONS: Record<'active' | 'rejected' | 'revoked', { from: MemberStatu
  * The lab row is locked for the whole decision, so concurrent approvals can never exceed the quota.
  * @throws NOT_FOUND, FORBIDDEN, CONFLICT (own row, seat quota reached, wrong state)
  */
-export async function updateMember(em: EntityManager, viewer: Viewer, labId: string, memberUserId: string, input: LabMemberUpdateInput): Promise<MemberChange> {
+export async function updateMember(
+  em: EntityManager,
+  viewer: Viewer,
+  labId: string,
+  memberUserId: string,
+  input: LabMemberUpdateInput,
+): Promise<MemberChange> {
   checkMemberUpdate(input);
   return em.transactional(async (tx) => {
     const lab = await tx.findOne(Lab, { id: labId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -195,12 +210,19 @@ export async function updateMember(em: EntityManager, viewer: Viewer, labId: str
       actions.push(rule.action);
     }
     if (input.role && input.role !== member.role) {
-      if (member.status !== 'active' && member.status !== 'pending') throw conflict(`cannot change the role of a ${member.status} membership`);
+      if (member.status !== 'active' && member.status !== 'pending')
+        throw conflict(`cannot change the role of a ${member.status} membership`);
       member.role = input.role;
       actions.push('role');
     }
     for (const action of actions) {
-      audit(tx, { action: `member.${action}`, actorId: viewer.user.id, labId, subjectUserId: memberUserId, detail: { before, after: { status: member.status, role: member.role } } });
+      audit(tx, {
+        action: `member.${action}`,
+        actorId: viewer.user.id,
+        labId,
+        subjectUserId: memberUserId,
+        detail: { before, after: { status: member.status, role: member.role } },
+      });
     }
     await tx.flush();
     return { member, event: actions.length ? changeEvent(member, actions.join('+')) : undefined };
@@ -224,13 +246,20 @@ export async function usageReport(em: EntityManager, viewer: Viewer, labId: stri
   };
 }
 
-
 /** Admin: every lab, filtered by name substring and status. */
-export async function listAllLabs(em: EntityManager, filter: { q?: string | null; status?: string | null }, page: { limit: number; offset: number }) {
+export async function listAllLabs(
+  em: EntityManager,
+  filter: { q?: string | null; status?: string | null },
+  page: { limit: number; offset: number },
+) {
   const where: Record<string, unknown> = {};
   if (filter.q) where.name = { $ilike: containsPattern(filter.q) };
   if (filter.status) where.status = filter.status;
-  const [labs, total] = await em.findAndCount(Lab, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset });
+  const [labs, total] = await em.findAndCount(Lab, where, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: page.limit,
+    offset: page.offset,
+  });
   return { labs, total, ...page };
 }
 

@@ -106,12 +106,21 @@ export async function saveFoundBinary(em: EntityManager, file: NewBinary): Promi
 }
 
 export async function findBinary(em: EntityManager, product: string, version: string, filename: string): Promise<ReleaseBinary | null> {
-  const [row] = await binaries(em, `select ${BINARY_COLUMNS} from release_files where product = ? and version = ? and filename = ?`, [product, version, filename]);
+  const [row] = await binaries(em, `select ${BINARY_COLUMNS} from release_files where product = ? and version = ? and filename = ?`, [
+    product,
+    version,
+    filename,
+  ]);
   return row ?? null;
 }
 
 /** A binary that a published manifest of its version lists; null for anything else. */
-export async function findPublishedBinary(em: EntityManager, product: string, version: string, filename: string): Promise<ReleaseBinary | null> {
+export async function findPublishedBinary(
+  em: EntityManager,
+  product: string,
+  version: string,
+  filename: string,
+): Promise<ReleaseBinary | null> {
   const [row] = await binaries(
     em,
     `select ${BINARY_COLUMNS} from release_files f
@@ -133,7 +142,11 @@ export async function binariesOfProduct(em: EntityManager, product: string): Pro
 }
 
 export async function addDownload(em: EntityManager, file: Pick<ReleaseBinary, 'product' | 'version' | 'filename'>): Promise<void> {
-  await sqlOf(em)(`update release_files set downloads = downloads + 1 where product = ? and version = ? and filename = ?`, [file.product, file.version, file.filename]);
+  await sqlOf(em)(`update release_files set downloads = downloads + 1 where product = ? and version = ? and filename = ?`, [
+    file.product,
+    file.version,
+    file.filename,
+  ]);
 }
 
 /**
@@ -141,7 +154,11 @@ export async function addDownload(em: EntityManager, file: Pick<ReleaseBinary, '
  * (jsonb equality, so key order does not matter); without `comparePubDate`, publication dates
  * are left out of the comparison.
  */
-export async function findManifestLike(em: EntityManager, manifest: Manifest, comparePubDate: boolean): Promise<{ manifest: Manifest; same: boolean } | null> {
+export async function findManifestLike(
+  em: EntityManager,
+  manifest: Manifest,
+  comparePubDate: boolean,
+): Promise<{ manifest: Manifest; same: boolean } | null> {
   const stored = JSON.stringify(toStored(manifest));
   const [row] = await sqlOf(em)<{ manifest: StoredManifest; same: boolean }>(
     `select manifest, (case when ? then manifest else manifest - 'pub_date' end) = (case when ? then ?::jsonb else ?::jsonb - 'pub_date' end) as same
@@ -152,7 +169,11 @@ export async function findManifestLike(em: EntityManager, manifest: Manifest, co
 }
 
 export async function insertManifest(em: EntityManager, manifest: Manifest): Promise<void> {
-  await sqlOf(em)(`insert into release_manifests (product, version, manifest) values (?, ?, ?)`, [manifest.product, manifest.version, JSON.stringify(toStored(manifest))]);
+  await sqlOf(em)(`insert into release_manifests (product, version, manifest) values (?, ?, ?)`, [
+    manifest.product,
+    manifest.version,
+    JSON.stringify(toStored(manifest)),
+  ]);
 }
 
 /** The most recently published manifest of `product`. */

@@ -16,7 +16,10 @@ export const presentManifest = (manifest: Manifest, baseUrl: string): ReleaseMan
 
 @Resolver()
 export class ReleaseResolver {
-  @Query(() => ReleaseManifestNode, { nullable: true, description: "A product's current release (desktop or core); null when none is published." })
+  @Query(() => ReleaseManifestNode, {
+    nullable: true,
+    description: "A product's current release (desktop or core); null when none is published.",
+  })
   async releaseManifest(@Context() ctx: Ctx, @Arg('product') product: string): Promise<ReleaseManifestNode | null> {
     const manifest = await currentManifest(ctx.em, product);
     return manifest && presentManifest(manifest, ctx.baseUrl);

@@ -42,7 +42,14 @@ export interface ManifestInput {
   notes?: string | null;
   pubDate?: Date | null;
   force?: boolean | null;
-  files: { filename: string; size: number; sha256?: string | null; signature?: string | null; platform?: string | null; arch?: string | null }[];
+  files: {
+    filename: string;
+    size: number;
+    sha256?: string | null;
+    signature?: string | null;
+    platform?: string | null;
+    arch?: string | null;
+  }[];
 }
 
 /** @throws NOT_FOUND for a product other than desktop and core */
@@ -57,7 +64,8 @@ function requireStore(store: BlobStore | null): BlobStore {
 }
 
 /** A published version's files are immutable. */
-const filesFrozen = (product: string, version: string) => conflict(`version ${version} of ${product} is published; its files cannot change`);
+const filesFrozen = (product: string, version: string) =>
+  conflict(`version ${version} of ${product} is published; its files cannot change`);
 
 /**
  * Stores one release binary, streamed (never buffered whole), with its size and digests.
@@ -72,10 +80,7 @@ export async function uploadReleaseFile(
   maxBytes: number,
 ): Promise<ReleaseBinary> {
   const product = checkProduct(where.product);
-  checks()
-    .text(['path', 'version'], where.version, VERSION_RULE)
-    .text(['path', 'filename'], where.filename, FILENAME_RULE)
-    .done();
+  checks().text(['path', 'version'], where.version, VERSION_RULE).text(['path', 'filename'], where.filename, FILENAME_RULE).done();
   const store = requireStore(blobs.store);
   if (await hasManifest(em, product, where.version)) throw filesFrozen(product, where.version);
   const file = await receiveToTemp(body, blobs.tmpDir, maxBytes);
@@ -85,7 +90,14 @@ export async function uploadReleaseFile(
       // that is checking it, and row and bytes always belong to the same upload.
       await lockReleaseName(tx, `release:${product}:${where.version}`);
       if (await hasManifest(tx, product, where.version)) throw filesFrozen(product, where.version);
-      const row = await saveUploadedBinary(tx, { product, version: where.version, filename: where.filename, size: file.size, sha256: file.sha256, sha512: file.sha512 });
+      const row = await saveUploadedBinary(tx, {
+        product,
+        version: where.version,
+        filename: where.filename,
+        size: file.size,
+        sha256: file.sha256,
+        sha512: file.sha512,
+      });
       // The bytes go in last, atomically: if the put fails the row rolls back and the old file stays.
       await store.putFile(releaseKey(product, where.version, where.filename), file.path);
       return row;
@@ -99,7 +111,13 @@ export async function uploadReleaseFile(
  * The row of a file in the release store. A file put into the store directly (not through the
  * upload endpoint) is hashed once, streamed, and recorded.
  */
-async function findReleaseFile(em: EntityManager, store: BlobStore, product: string, version: string, filename: string): Promise<ReleaseBinary | null> {
+async function findReleaseFile(
+  em: EntityManager,
+  store: BlobStore,
+  product: string,
+  version: string,
+  filename: string,
+): Promise<ReleaseBinary | null> {
   const row = await findBinary(em, product, version, filename);
   if (row) return row;
   const key = releaseKey(product, version, filename);
@@ -147,7 +165,12 @@ function checkManifest(product: Product, input: ManifestInput) {
  * same manifest when nothing differs, 409 otherwise.
  * @throws NOT_FOUND (product), VALIDATION_FAILED, CONFLICT, UNAVAILABLE
  */
-export async function publishManifest(em: EntityManager, store: BlobStore | null, productName: string, input: ManifestInput): Promise<Manifest> {
+export async function publishManifest(
+  em: EntityManager,
+  store: BlobStore | null,
+  productName: string,
+  input: ManifestInput,
+): Promise<Manifest> {
   const product = checkProduct(productName);
   checkManifest(product, input);
   const releases = requireStore(store);
@@ -157,15 +180,23 @@ export async function publishManifest(em: EntityManager, store: BlobStore | null
     // Checks in order: (auth at the route), version order, then files. A version already
     // published goes on to the files so that an identical retry still answers 200.
     const current = await currentManifest(tx, product);
-    if (current && compareVersions(input.version, current.version) < 0 && !input.force && !(await hasManifest(tx, product, input.version))) {
-      throw conflict(`version ${input.version} is older than the current ${current.version}; send force: true to publish it anyway`, { current_version: current.version });
+    if (
+      current &&
+      compareVersions(input.version, current.version) < 0 &&
+      !input.force &&
+      !(await hasManifest(tx, product, input.version))
+    ) {
+      throw conflict(`version ${input.version} is older than the current ${current.version}; send force: true to publish it anyway`, {
+        current_version: current.version,
+      });
     }
     const files: ManifestFile[] = [];
     const problems = checks();
     for (const [i, file] of input.files.entries()) {
       const stored = await findReleaseFile(tx, releases, product, input.version, file.filename);
       const at = (field: string) => ['input', 'files', i, field];
-      if (!stored) problems.add(at('filename'), `${file.filename} is not in the release store for ${input.version}: upload it first`, 'not_found');
+      if (!stored)
+        problems.add(at('filename'), `${file.filename} is not in the release store for ${input.version}: upload it first`, 'not_found');
       else if (stored.size !== file.size) problems.add(at('size'), `does not match the stored file (${stored.size} bytes)`, 'mismatch');
       else if (file.sha256 && stored.sha256 !== file.sha256) problems.add(at('sha256'), 'does not match the stored file', 'mismatch');
       files.push({
@@ -236,7 +267,8 @@ export const releaseFileKey = (file: ReleaseBinary) => releaseKey(file.product, 
 export const countDownload = (em: EntityManager, file: ReleaseBinary): Promise<void> => addDownload(em, file);
 
 /** The stored files of one version. */
-export const releaseFilesOf = (em: EntityManager, product: Product, version: string): Promise<ReleaseBinary[]> => binariesOfVersion(em, product, version);
+export const releaseFilesOf = (em: EntityManager, product: Product, version: string): Promise<ReleaseBinary[]> =>
+  binariesOfVersion(em, product, version);
 
 /** Every file of `product` with its download count, newest version first (admins). */
 export async function releaseFiles(em: EntityManager, productName: string): Promise<ReleaseBinary[]> {

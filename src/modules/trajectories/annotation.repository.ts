@@ -55,7 +55,10 @@ export async function recordExists(q: Query, trajectoryId: string, uuid: string)
   return (await q(`select 1 from trajectory_records where session_id = ? and uuid = ?`, [trajectoryId, uuid])).length > 0;
 }
 
-export async function insertNote(q: Query, note: { trajectoryId: string; annotationId: string; authorId: string; recordUuid: string; body: string; replyTo: string | null }) {
+export async function insertNote(
+  q: Query,
+  note: { trajectoryId: string; annotationId: string; authorId: string; recordUuid: string; body: string; replyTo: string | null },
+) {
   await q(
     `insert into annotation_entries (session_id, annotation_id, kind, author_id, record_uuid, body, reply_to) values (?, ?, 'note', ?, ?, ?, ?)`,
     [note.trajectoryId, note.annotationId, note.authorId, note.recordUuid, note.body, note.replyTo],

@@ -30,7 +30,12 @@ export interface AnnotationInput {
  * A note anchored to a record (or a reply to another note). The owner, or a mentor of the
  * trajectory's lab on a shared trajectory. @throws NOT_FOUND for an unknown record or note, FORBIDDEN
  */
-export async function createAnnotation(em: EntityManager, viewer: Viewer, sessionId: string, input: AnnotationInput): Promise<AnnotationView> {
+export async function createAnnotation(
+  em: EntityManager,
+  viewer: Viewer,
+  sessionId: string,
+  input: AnnotationInput,
+): Promise<AnnotationView> {
   checks()
     .text(['input', 'recordUuid'], input.recordUuid, { min: 1, max: 200 })
     .text(['input', 'body'], input.body, { min: 1, max: 10_000 })
@@ -41,7 +46,14 @@ export async function createAnnotation(em: EntityManager, viewer: Viewer, sessio
   if (!(await repo.recordExists(q, sessionId, input.recordUuid))) throw notFound('record');
   if (input.replyTo) await findAnnotation(em, sessionId, input.replyTo);
   const annotationId = newId('ann');
-  await repo.insertNote(q, { trajectoryId: sessionId, annotationId, authorId: viewer.user.id, recordUuid: input.recordUuid, body: input.body, replyTo: input.replyTo ?? null });
+  await repo.insertNote(q, {
+    trajectoryId: sessionId,
+    annotationId,
+    authorId: viewer.user.id,
+    recordUuid: input.recordUuid,
+    body: input.body,
+    replyTo: input.replyTo ?? null,
+  });
   return findAnnotation(em, sessionId, annotationId);
 }
 
@@ -49,7 +61,12 @@ export async function createAnnotation(em: EntityManager, viewer: Viewer, sessio
  * Resolves a note by appending a status entry; resolving twice changes nothing. Same right as
  * annotating. @throws NOT_FOUND, FORBIDDEN
  */
-export async function resolveAnnotation(em: EntityManager, viewer: Viewer, sessionId: string, annotationId: string): Promise<AnnotationView> {
+export async function resolveAnnotation(
+  em: EntityManager,
+  viewer: Viewer,
+  sessionId: string,
+  annotationId: string,
+): Promise<AnnotationView> {
   await loadTrajectory(em, viewer, sessionId, 'annotate');
   const note = await findAnnotation(em, sessionId, annotationId);
   if (note.status === 'open') await repo.insertResolve(sqlOf(em), sessionId, annotationId, viewer.user.id);

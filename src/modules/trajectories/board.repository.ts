@@ -27,7 +27,17 @@ export interface BoardTrajectory {
 
 /** The lab's shared, non-archived trajectories, newest activity first, with their counts. */
 export async function sharedTrajectories(q: Query, labId: string, limit: number): Promise<BoardTrajectory[]> {
-  const rows = await q<{ id: string; owner_id: string; owner_name: string; title: string | null; updated_at: string; count: number; head_uuid: string | null; open: number; figures: number }>(
+  const rows = await q<{
+    id: string;
+    owner_id: string;
+    owner_name: string;
+    title: string | null;
+    updated_at: string;
+    count: number;
+    head_uuid: string | null;
+    open: number;
+    figures: number;
+  }>(
     `select t.id, t.owner_id, u.name as owner_name, t.title, t.updated_at, t.count, t.head_uuid,
             (select count(*)::int from annotation_entries n where n.session_id = t.id and ${OPEN_NOTE}) as open,
             (select count(*)::int from figures f where f.session_id = t.id) as figures
@@ -86,7 +96,15 @@ export interface ReviewThread {
  * others, else written by the user on others' trajectories. Newest first.
  */
 export async function openThreads(q: Query, labId: string, userId: string, mine: boolean, limit: number): Promise<ReviewThread[]> {
-  const rows = await q<{ annotation_id: string; session_id: string; title: string | null; record_uuid: string; author_id: string; body: string; created_at: string }>(
+  const rows = await q<{
+    annotation_id: string;
+    session_id: string;
+    title: string | null;
+    record_uuid: string;
+    author_id: string;
+    body: string;
+    created_at: string;
+  }>(
     `select n.annotation_id, n.session_id, t.title, n.record_uuid, n.author_id, n.body, n.created_at
        from annotation_entries n join trajectories t on t.id = n.session_id
       where ${OPEN_NOTE} and t.lab_id = ? and t.visibility = 'lab'
@@ -94,5 +112,13 @@ export async function openThreads(q: Query, labId: string, userId: string, mine:
       order by n.id desc limit ?`,
     [labId, userId, userId, limit],
   );
-  return rows.map((r) => ({ annotationId: r.annotation_id, sessionId: r.session_id, sessionTitle: r.title, recordUuid: r.record_uuid, authorId: r.author_id, body: r.body, createdAt: dateOf(r.created_at)! }));
+  return rows.map((r) => ({
+    annotationId: r.annotation_id,
+    sessionId: r.session_id,
+    sessionTitle: r.title,
+    recordUuid: r.record_uuid,
+    authorId: r.author_id,
+    body: r.body,
+    createdAt: dateOf(r.created_at)!,
+  }));
 }

@@ -39,7 +39,7 @@ export function readTail(tail: RecordFacts[]): Pick<BoardRow, 'state' | 'lastTex
   }
   const lastBlocks = last?.blocks ?? [];
   const failed = last && (last.type === 'error' || lastBlocks.some(isFailure));
-  const error = failed ? last.error ?? (last.text || lastBlocks.find(isFailure)?.text || 'failed') : null;
+  const error = failed ? (last.error ?? (last.text || lastBlocks.find(isFailure)?.text || 'failed')) : null;
   const waiting = last && (last.type === 'user' || lastBlocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
   const state = failed ? 'failed' : waiting ? 'running' : 'stopped';
   return { state, lastText: lastAssistant?.text ?? null, error: error ? error.slice(0, 2000) : null, outputs: [...outputs].slice(0, 50) };
@@ -50,7 +50,10 @@ export async function labBoard(em: EntityManager, labId: string, limit: number):
   const q = sqlOf(em);
   const trajectories = await sharedTrajectories(q, labId, limit);
   if (trajectories.length === 0) return [];
-  const tails = await tailsOf(q, trajectories.map((t) => t.id));
+  const tails = await tailsOf(
+    q,
+    trajectories.map((t) => t.id),
+  );
   return trajectories.map((t) => ({
     sessionId: t.id,
     ownerId: t.ownerId,
@@ -71,6 +74,9 @@ export async function labBoard(em: EntityManager, labId: string, limit: number):
  */
 export async function labReviews(em: EntityManager, viewer: Viewer, labId: string, limit: number) {
   const q = sqlOf(em);
-  const [forMe, byMe] = await Promise.all([openThreads(q, labId, viewer.user.id, true, limit), openThreads(q, labId, viewer.user.id, false, limit)]);
+  const [forMe, byMe] = await Promise.all([
+    openThreads(q, labId, viewer.user.id, true, limit),
+    openThreads(q, labId, viewer.user.id, false, limit),
+  ]);
   return { forMe, byMe };
 }

@@ -52,10 +52,22 @@ interface PreparedQuestion {
  * batches, at most the model's context window of them: the beginning and the latest).
  * @throws VALIDATION_FAILED, NOT_FOUND (not visible), UNAVAILABLE without a provider
  */
-async function prepareQuestion(em: EntityManager, services: DiscussServices, viewer: Viewer, sessionId: string, input: DiscussQuestion): Promise<PreparedQuestion> {
+async function prepareQuestion(
+  em: EntityManager,
+  services: DiscussServices,
+  viewer: Viewer,
+  sessionId: string,
+  input: DiscussQuestion,
+): Promise<PreparedQuestion> {
   const history = input.history ?? [];
-  const check = checks().text(['input', 'question'], input.question, { min: 1, max: 4000 }).int(['input', 'history'], history.length, { max: MAX_HISTORY_TURNS });
-  history.forEach((turn, i) => check.text(['input', 'history', i, 'question'], turn.question, { max: 4000 }).text(['input', 'history', i, 'answer'], turn.answer, { max: 20_000 }));
+  const check = checks()
+    .text(['input', 'question'], input.question, { min: 1, max: 4000 })
+    .int(['input', 'history'], history.length, { max: MAX_HISTORY_TURNS });
+  history.forEach((turn, i) =>
+    check
+      .text(['input', 'history', i, 'question'], turn.question, { max: 4000 })
+      .text(['input', 'history', i, 'answer'], turn.answer, { max: 20_000 }),
+  );
   check.done();
   const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'view');
   const llm = services.llm;
@@ -85,7 +97,14 @@ async function prepareQuestion(em: EntityManager, services: DiscussServices, vie
     purpose: { userId: viewer.user.id, labId: trajectory.labId, sessionId, feature: 'discuss' },
     request: { system: DISCUSS_SYSTEM, messages: [...turns, { role: 'user', content: ask }], maxOutputTokens: MAX_ANSWER_TOKENS },
     async keep(tx, completion) {
-      if (!ownTurn) await repo.insertDiscussionTurn(sqlOf(tx), { id: turnId, sessionId, viewerId: viewer.user.id, question: input.question, answer: completion.text });
+      if (!ownTurn)
+        await repo.insertDiscussionTurn(sqlOf(tx), {
+          id: turnId,
+          sessionId,
+          viewerId: viewer.user.id,
+          question: input.question,
+          answer: completion.text,
+        });
       return { answer: completion.text, turnId };
     },
   };
@@ -99,7 +118,14 @@ async function prepareQuestion(em: EntityManager, services: DiscussServices, vie
  * @throws VALIDATION_FAILED, NOT_FOUND; UNAVAILABLE without a provider, or when the model call
  * failed (naming provider and model); RATE_LIMITED beyond the asker's model limits.
  */
-export async function discuss(em: EntityManager, services: DiscussServices, viewer: Viewer, sessionId: string, input: DiscussQuestion, callerGone?: AbortSignal): Promise<DiscussResult> {
+export async function discuss(
+  em: EntityManager,
+  services: DiscussServices,
+  viewer: Viewer,
+  sessionId: string,
+  input: DiscussQuestion,
+  callerGone?: AbortSignal,
+): Promise<DiscussResult> {
   const question = await prepareQuestion(em, services, viewer, sessionId, input);
   return meteredCompletion(em, question.llm, question.priced, question.purpose, { ...question.request, signal: callerGone }, question.keep);
 }
@@ -135,16 +161,28 @@ export async function discussStream(
   return iterator;
 }
 
-async function* answerEvents(em: EntityManager, question: PreparedQuestion, signal: AbortSignal): AsyncGenerator<DiscussEvent, void, undefined> {
+async function* answerEvents(
+  em: EntityManager,
+  question: PreparedQuestion,
+  signal: AbortSignal,
+): AsyncGenerator<DiscussEvent, void, undefined> {
   // Pieces wait here until read: at most one answer's worth (MAX_ANSWER_TOKENS).
   const pieces: string[] = [];
   let wake: () => void = () => {};
   let settled = false;
-  const answer = meteredStream(em, question.llm, question.priced, question.purpose, { ...question.request, signal }, (piece) => {
-    if (!piece) return;
-    pieces.push(piece);
-    wake();
-  }, question.keep).finally(() => {
+  const answer = meteredStream(
+    em,
+    question.llm,
+    question.priced,
+    question.purpose,
+    { ...question.request, signal },
+    (piece) => {
+      if (!piece) return;
+      pieces.push(piece);
+      wake();
+    },
+    question.keep,
+  ).finally(() => {
     settled = true;
     wake();
   });
@@ -169,7 +207,10 @@ async function* answerEvents(em: EntityManager, question: PreparedQuestion, sign
 export async function discussions(em: EntityManager, viewer: Viewer, sessionId: string) {
   await loadTrajectory(em, viewer, sessionId, 'write');
   const turns = await repo.discussionTurns(sqlOf(em), sessionId);
-  const viewers = new Map<string, { userId: string; name: string; turns: { turnId: string; question: string; answer: string; createdAt: Date }[] }>();
+  const viewers = new Map<
+    string,
+    { userId: string; name: string; turns: { turnId: string; question: string; answer: string; createdAt: Date }[] }
+  >();
   for (const { userId, name, ...turn } of turns) {
     const entry = viewers.get(userId) ?? { userId, name, turns: [] };
     entry.turns.push(turn);

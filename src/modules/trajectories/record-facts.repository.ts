@@ -36,7 +36,6 @@ export interface BlockFacts {
   text?: string;
 }
 
-
 /** SQL: the text of a JSON content value (a string, or the text blocks of an array). */
 const textOfContent = (content: string) => `case jsonb_typeof(${content})
     when 'string' then ${content} #>> '{}'
@@ -49,10 +48,13 @@ const textOfContent = (content: string) => `case jsonb_typeof(${content})
 const shortString = (value: string, max: number) => `case when jsonb_typeof(${value}) = 'string' then left(${value} #>> '{}', ${max}) end`;
 
 /** SQL: a JSON scalar member (a tool call id may be a number) as text of at most `max` characters. */
-const shortScalar = (value: string, max: number) => `case when jsonb_typeof(${value}) in ('string', 'number') then left(${value} #>> '{}', ${max}) end`;
+const shortScalar = (value: string, max: number) =>
+  `case when jsonb_typeof(${value}) in ('string', 'number') then left(${value} #>> '{}', ${max}) end`;
 
 /** SQL: one content block (or a record standing for one) projected to `BlockFacts`. */
-const blockFacts = (b: string) => `jsonb_build_object('type', ${b} -> 'type', 'id', ${shortScalar(`${b} -> 'id'`, 200)}, 'tool_use_id', ${shortScalar(`${b} -> 'tool_use_id'`, 200)},
+const blockFacts = (
+  b: string,
+) => `jsonb_build_object('type', ${b} -> 'type', 'id', ${shortScalar(`${b} -> 'id'`, 200)}, 'tool_use_id', ${shortScalar(`${b} -> 'tool_use_id'`, 200)},
     'is_error', ${b} -> 'is_error', 'status', ${b} -> 'status', 'name', ${shortString(`${b} -> 'name'`, 100)},
     'file', coalesce(${shortString(`${b} #> '{input,file_path}'`, 500)}, ${shortString(`${b} #> '{input,path}'`, 500)}),
     'text', left(${textOfContent(`nullif(${b} -> 'content', 'null')`)}, 500))`;
@@ -88,7 +90,12 @@ const FACTS_BATCH = `select r.seq, r.type, r.payload_ref, ${factsOf('coalesce(r.
 
 /** One read of at most `rows` records after `afterSeq` (up to `uptoSeq`): facts for those stored in the database, `blob:` references for the rest. */
 export async function readFactsBatch(q: Query, trajectoryId: string, afterSeq: number, uptoSeq: number, rows: number) {
-  const found = await q<{ seq: number; type: string; payload_ref: string | null; facts: RecordFacts | null }>(FACTS_BATCH, [trajectoryId, afterSeq, uptoSeq, rows]);
+  const found = await q<{ seq: number; type: string; payload_ref: string | null; facts: RecordFacts | null }>(FACTS_BATCH, [
+    trajectoryId,
+    afterSeq,
+    uptoSeq,
+    rows,
+  ]);
   return found.map((r) => ({ seq: r.seq, type: r.type, payloadRef: r.payload_ref, facts: r.facts }));
 }
 

@@ -11,9 +11,14 @@ const BATCH_ROWS = 500;
  * The facts of every record of a trajectory up to position `uptoSeq` (all when undefined), in
  * order, read in batches. A record PostgreSQL cannot parse is known by its type alone.
  */
-export async function* eachRecordFacts(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq = 2 ** 31 - 1): AsyncGenerator<RecordFacts> {
+export async function* eachRecordFacts(
+  em: EntityManager,
+  blobs: Blobs,
+  sessionId: string,
+  uptoSeq = 2 ** 31 - 1,
+): AsyncGenerator<RecordFacts> {
   const q = sqlOf(em);
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await readFactsBatch(q, sessionId, after, uptoSeq, BATCH_ROWS);
     for (const row of rows) {
       // A record kept in the blob store is brought to PostgreSQL to be projected the same way.

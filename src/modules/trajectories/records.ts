@@ -25,7 +25,8 @@ const MAX_TYPE = 100;
 /** What `parseRecords` accepts, as a JSON Schema (published in the OpenAPI document). */
 export const RECORD_JSON_SCHEMA = {
   type: 'object',
-  description: 'One record: a JSON object with a `uuid` unique in its session and a `type`; every other member is free. Stored and served byte for byte as sent.',
+  description:
+    'One record: a JSON object with a `uuid` unique in its session and a `type`; every other member is free. Stored and served byte for byte as sent.',
   required: ['uuid', 'type'],
   properties: {
     uuid: { type: 'string', minLength: 1, maxLength: MAX_UUID },
@@ -87,7 +88,11 @@ export function parseRecords(raws: string[], path: (string | number)[]): Incomin
       issues.push({ path: [...at, 'type'], msg: `must be a string of 1-${MAX_TYPE} characters`, type: 'missing' });
     }
     // The record's text keeps an escaped NUL as written, but these members go into columns of their own.
-    for (const [member, value] of [['uuid', uuid], ['parentUuid', parentUuid], ['type', type]] as const) {
+    for (const [member, value] of [
+      ['uuid', uuid],
+      ['parentUuid', parentUuid],
+      ['type', type],
+    ] as const) {
       const problem = typeof value === 'string' ? unstorable(value) : null;
       if (problem) issues.push({ path: [...at, member], msg: problem, type: 'string_invalid' });
     }
@@ -121,7 +126,8 @@ export function nestedDeeperThan(text: string, limit: number): boolean {
   for (let match = STRUCTURE.exec(text); match; match = STRUCTURE.exec(text)) {
     const c = match[0];
     if (inString) {
-      if (c === '\\') STRUCTURE.lastIndex++; // the escaped character is not structure
+      if (c === '\\')
+        STRUCTURE.lastIndex++; // the escaped character is not structure
       else if (c === '"') inString = false;
     } else if (c === '"') {
       inString = true;

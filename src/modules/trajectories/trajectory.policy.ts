@@ -32,7 +32,9 @@ export const canView = (viewer: Viewer, s: TrajectoryFacts, role: LabRole) =>
  * `user` (named twice: give its parameter twice).
  */
 export const canViewSql = (t: string, user: string, admin: boolean) =>
-  admin ? 'true' : `(${t}.owner_id = ${user} or (${t}.visibility = 'lab' and ${t}.lab_id is not null and ${activeMemberSql(`${t}.lab_id`, user)}))`;
+  admin
+    ? 'true'
+    : `(${t}.owner_id = ${user} or (${t}.visibility = 'lab' and ${t}.lab_id is not null and ${activeMemberSql(`${t}.lab_id`, user)}))`;
 
 const RULES: Record<TrajectoryAction, (viewer: Viewer, s: TrajectoryFacts, role: LabRole) => boolean> = {
   view: () => true,
@@ -42,7 +44,8 @@ const RULES: Record<TrajectoryAction, (viewer: Viewer, s: TrajectoryFacts, role:
 };
 
 /** Whether the viewer may act on the trajectory (`authorizeTrajectory` without the errors). */
-export const canTrajectory = (viewer: Viewer, action: TrajectoryAction, s: TrajectoryFacts, role: LabRole) => canView(viewer, s, role) && RULES[action](viewer, s, role);
+export const canTrajectory = (viewer: Viewer, action: TrajectoryAction, s: TrajectoryFacts, role: LabRole) =>
+  canView(viewer, s, role) && RULES[action](viewer, s, role);
 
 /**
  * Throws unless the viewer may act on the session. Whoever cannot view it gets NOT_FOUND (never
@@ -50,7 +53,8 @@ export const canTrajectory = (viewer: Viewer, action: TrajectoryAction, s: Traje
  */
 export function authorizeTrajectory(viewer: Viewer, action: TrajectoryAction, s: TrajectoryFacts, role: LabRole): void {
   if (!canView(viewer, s, role)) throw notFound('trajectory');
-  if (!RULES[action](viewer, s, role)) throw forbidden(action === 'annotate' ? 'only the owner or a mentor of the lab may annotate' : 'only the owner may do this');
+  if (!RULES[action](viewer, s, role))
+    throw forbidden(action === 'annotate' ? 'only the owner or a mentor of the lab may annotate' : 'only the owner may do this');
 }
 
 /** What the fast-forward rule reads of an append. */

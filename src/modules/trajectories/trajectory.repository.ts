@@ -59,7 +59,10 @@ export async function findTrajectory(q: Query, id: string, forUpdate = false): P
 }
 
 /** Creates the trajectory if it is new, and locks its row either way (one statement: DO UPDATE locks). */
-export async function createOrLockTrajectory(q: Query, t: { id: string; ownerId: string; labId: string | null; title: string | null; source: string }): Promise<TrajectoryRow> {
+export async function createOrLockTrajectory(
+  q: Query,
+  t: { id: string; ownerId: string; labId: string | null; title: string | null; source: string },
+): Promise<TrajectoryRow> {
   const [row] = await q(
     `insert into trajectories as t (id, owner_id, lab_id, title, source) values (?, ?, ?, ?, ?)
      on conflict (id) do update set id = excluded.id returning ${TRAJECTORY_COLUMNS}`,
@@ -132,7 +135,13 @@ const recordRows = (first?: number) =>
  * Inserts records after position `after`, in one statement (`payloadRefs[i]`: record i's text is
  * in the payload store). A uuid already in the trajectory fails on its unique constraint.
  */
-export async function insertRecords(q: Query, trajectoryId: string, after: number, records: IncomingRecord[], payloadRefs: (string | null)[]) {
+export async function insertRecords(
+  q: Query,
+  trajectoryId: string,
+  after: number,
+  records: IncomingRecord[],
+  payloadRefs: (string | null)[],
+) {
   await q(
     `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)
      select ?, ?::int + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.payload_ref, v.bytes from ${recordRows()}`,
@@ -142,7 +151,10 @@ export async function insertRecords(q: Query, trajectoryId: string, after: numbe
 
 /** A record text over the inline threshold as a row of `record_payloads`; answers its id. */
 export async function insertPayloadRow(q: Query, trajectoryId: string, text: string): Promise<string> {
-  const [payload] = await q<{ id: string }>(`insert into record_payloads (session_id, body) values (?, ?) returning id`, [trajectoryId, text]);
+  const [payload] = await q<{ id: string }>(`insert into record_payloads (session_id, body) values (?, ?) returning id`, [
+    trajectoryId,
+    text,
+  ]);
   return payload.id;
 }
 
@@ -180,15 +192,40 @@ const APPEND_IN_ONE_STATEMENT = `with s as (
  */
 export async function appendInOneStatement(
   em: EntityManager,
-  a: { trajectoryId: string; userId: string; baseUuid: string | null; givenLabId: string | null; quota: number; head: string; title: string | null; tokensIn: number; tokensOut: number },
+  a: {
+    trajectoryId: string;
+    userId: string;
+    baseUuid: string | null;
+    givenLabId: string | null;
+    quota: number;
+    head: string;
+    title: string | null;
+    tokensIn: number;
+    tokensOut: number;
+  },
   records: IncomingRecord[],
 ): Promise<number | null> {
   const bytes = records.reduce((sum, r) => sum + r.bytes, 0);
-  const params = [a.trajectoryId, a.userId, a.baseUuid, bytes, a.quota, records.length, a.head, a.title, a.tokensIn, a.tokensOut, a.givenLabId, ...recordArrays(records)];
-  const [moved] = await directQuery<{ count: number }>(em, { name: 'trajectory_append', text: APPEND_IN_ONE_STATEMENT }, params).catch((error: unknown) => {
-    if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
-    throw error;
-  });
+  const params = [
+    a.trajectoryId,
+    a.userId,
+    a.baseUuid,
+    bytes,
+    a.quota,
+    records.length,
+    a.head,
+    a.title,
+    a.tokensIn,
+    a.tokensOut,
+    a.givenLabId,
+    ...recordArrays(records),
+  ];
+  const [moved] = await directQuery<{ count: number }>(em, { name: 'trajectory_append', text: APPEND_IN_ONE_STATEMENT }, params).catch(
+    (error: unknown) => {
+      if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
+      throw error;
+    },
+  );
   return moved ? moved.count : null;
 }
 
@@ -216,21 +253,47 @@ const CREATE_IN_ONE_STATEMENT = `with made as (
  */
 export async function createInOneStatement(
   em: EntityManager,
-  a: { trajectoryId: string; userId: string; quota: number; head: string; title: string | null; source: string; tokensIn: number; tokensOut: number },
+  a: {
+    trajectoryId: string;
+    userId: string;
+    quota: number;
+    head: string;
+    title: string | null;
+    source: string;
+    tokensIn: number;
+    tokensOut: number;
+  },
   records: IncomingRecord[],
 ): Promise<number | null> {
   const bytes = records.reduce((sum, r) => sum + r.bytes, 0);
-  const params = [a.trajectoryId, a.userId, bytes, a.quota, records.length, a.head, a.title, a.source, a.tokensIn, a.tokensOut, ...recordArrays(records)];
-  const [made] = await directQuery<{ count: number }>(em, { name: 'trajectory_create', text: CREATE_IN_ONE_STATEMENT }, params).catch((error: unknown) => {
-    if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
-    throw error;
-  });
+  const params = [
+    a.trajectoryId,
+    a.userId,
+    bytes,
+    a.quota,
+    records.length,
+    a.head,
+    a.title,
+    a.source,
+    a.tokensIn,
+    a.tokensOut,
+    ...recordArrays(records),
+  ];
+  const [made] = await directQuery<{ count: number }>(em, { name: 'trajectory_create', text: CREATE_IN_ONE_STATEMENT }, params).catch(
+    (error: unknown) => {
+      if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
+      throw error;
+    },
+  );
   return made ? made.count : null;
 }
 
 /** The uuids of the records after position `afterSeq`, in order. */
 export async function uuidsAfter(q: Query, trajectoryId: string, afterSeq: number): Promise<string[]> {
-  const rows = await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ? and seq > ? order by seq`, [trajectoryId, afterSeq]);
+  const rows = await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ? and seq > ? order by seq`, [
+    trajectoryId,
+    afterSeq,
+  ]);
   return rows.map((r) => r.uuid);
 }
 
@@ -268,8 +331,21 @@ const RECORD_BATCH = {
  * most `rows` of them and about `bytes` (at least one). `complete`: every row the index scan
  * found was returned and it found fewer than asked, so nothing follows.
  */
-export async function readRecordBatch(em: EntityManager, trajectoryId: string, afterSeq: number, uptoSeq: number, rows: number, bytes: number) {
-  const found = await directQuery<{ seq: number; raw: string | null; payload_ref: string | null; scanned: number }>(em, RECORD_BATCH, [trajectoryId, afterSeq, uptoSeq, rows, bytes]);
+export async function readRecordBatch(
+  em: EntityManager,
+  trajectoryId: string,
+  afterSeq: number,
+  uptoSeq: number,
+  rows: number,
+  bytes: number,
+) {
+  const found = await directQuery<{ seq: number; raw: string | null; payload_ref: string | null; scanned: number }>(em, RECORD_BATCH, [
+    trajectoryId,
+    afterSeq,
+    uptoSeq,
+    rows,
+    bytes,
+  ]);
   const records: StoredRecord[] = found.map((r) => ({ seq: r.seq, raw: r.raw, payloadRef: r.payload_ref }));
   return { records, complete: found.length === 0 || (found.length === found[0].scanned && found[0].scanned < rows) };
 }
@@ -366,7 +442,17 @@ export async function forkPoint(q: Query, trajectoryId: string, uuid: string): P
  */
 export async function insertFork(
   q: Query,
-  fork: { id: string; ownerId: string; labId: string | null; visibility: 'private' | 'lab'; title: string | null; parentId: string; headUuid: string; seq: number; bytes: number },
+  fork: {
+    id: string;
+    ownerId: string;
+    labId: string | null;
+    visibility: 'private' | 'lab';
+    title: string | null;
+    parentId: string;
+    headUuid: string;
+    seq: number;
+    bytes: number;
+  },
 ) {
   await q(
     `insert into trajectories (id, owner_id, lab_id, visibility, title, source, count, head_uuid, bytes, forked_from_session, forked_from_uuid)
@@ -385,7 +471,10 @@ export async function insertFork(
       where session_id = ? and seq <= ? and payload_ref like 'blob:%'`,
     [fork.id, fork.parentId, fork.seq],
   );
-  const large = await q<{ seq: number }>(`select seq from trajectory_records where session_id = ? and seq <= ? and payload_ref like 'db:%'`, [fork.parentId, fork.seq]);
+  const large = await q<{ seq: number }>(
+    `select seq from trajectory_records where session_id = ? and seq <= ? and payload_ref like 'db:%'`,
+    [fork.parentId, fork.seq],
+  );
   for (const { seq } of large) {
     await q(
       `with copy as (
@@ -402,7 +491,14 @@ export async function insertFork(
 
 /** Admin: byte usage per user and per lab (the 500 largest of each), and the total. */
 export async function storageSummary(q: Query) {
-  const users = await q<{ user_id: string; email: string; used_bytes: number; quota_override_bytes: number | null; plan_code: string; sessions: number }>(
+  const users = await q<{
+    user_id: string;
+    email: string;
+    used_bytes: number;
+    quota_override_bytes: number | null;
+    plan_code: string;
+    sessions: number;
+  }>(
     `select u.id as user_id, u.email, u.storage_used_bytes::float8 as used_bytes, u.storage_quota_bytes::float8 as quota_override_bytes, u.plan_code,
             (select count(*)::int from trajectories t where t.owner_id = u.id) as sessions
        from users u where u.storage_used_bytes > 0 order by u.storage_used_bytes desc, u.id limit 500`,
@@ -413,7 +509,14 @@ export async function storageSummary(q: Query) {
   );
   const [{ total }] = await q<{ total: number }>(`select coalesce(sum(storage_used_bytes), 0)::float8 as total from users`);
   return {
-    users: users.map((u) => ({ userId: u.user_id, email: u.email, usedBytes: u.used_bytes, quotaOverrideBytes: u.quota_override_bytes, planCode: u.plan_code, trajectories: u.sessions })),
+    users: users.map((u) => ({
+      userId: u.user_id,
+      email: u.email,
+      usedBytes: u.used_bytes,
+      quotaOverrideBytes: u.quota_override_bytes,
+      planCode: u.plan_code,
+      trajectories: u.sessions,
+    })),
     labs: labs.map((l) => ({ labId: l.lab_id, name: l.name, bytes: l.bytes, trajectories: l.sessions })),
     totalBytes: total,
   };
@@ -461,7 +564,14 @@ export async function discussionTurns(q: Query, id: string) {
        from discussion_turns d join users u on u.id = d.viewer_id where d.session_id = ? order by d.viewer_id, d.created_at`,
     [id],
   );
-  return rows.map((r) => ({ userId: r.user_id, name: r.name, turnId: r.turn_id, question: r.question, answer: r.answer, createdAt: dateOf(r.created_at)! }));
+  return rows.map((r) => ({
+    userId: r.user_id,
+    name: r.name,
+    turnId: r.turn_id,
+    question: r.question,
+    answer: r.answer,
+    createdAt: dateOf(r.created_at)!,
+  }));
 }
 
 /** What a trajectory's meta counts: rows of its figure map and its open notes. */
@@ -483,6 +593,15 @@ export async function sessionCounts(q: Query, ids: string[]): Promise<Map<string
 }
 
 /** Keeps a non-owner viewer's Q&A turn about a session. */
-export async function insertDiscussionTurn(q: Query, turn: { id: string; sessionId: string; viewerId: string; question: string; answer: string }) {
-  await q(`insert into discussion_turns (id, session_id, viewer_id, question, answer) values (?, ?, ?, ?, ?)`, [turn.id, turn.sessionId, turn.viewerId, turn.question, turn.answer]);
+export async function insertDiscussionTurn(
+  q: Query,
+  turn: { id: string; sessionId: string; viewerId: string; question: string; answer: string },
+) {
+  await q(`insert into discussion_turns (id, session_id, viewer_id, question, answer) values (?, ?, ?, ?, ?)`, [
+    turn.id,
+    turn.sessionId,
+    turn.viewerId,
+    turn.question,
+    turn.answer,
+  ]);
 }

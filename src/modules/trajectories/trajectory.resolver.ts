@@ -81,7 +81,8 @@ export class TrajectoryResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
     @Arg('includeArchived', () => Boolean, { nullable: true }) includeArchived?: boolean,
     @Arg('sharedOnly', () => Boolean, { nullable: true }) sharedOnly?: boolean,
-    @Arg('source', () => String, { nullable: true, description: 'Only this source; a2a sessions are listed only when asked for.' }) source?: string,
+    @Arg('source', () => String, { nullable: true, description: 'Only this source; a2a sessions are listed only when asked for.' })
+    source?: string,
   ): Promise<TrajectoryPage> {
     const viewer = await requireViewer(ctx);
     const page = limitArg(limit, { max: 500, default: 100 });
@@ -101,7 +102,14 @@ export class TrajectoryResolver {
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => TrajectoryAppendInput) input: TrajectoryAppendInput,
   ): Promise<AppendPayload> {
-    const result = await trajectories.appendRecords(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, input, ctx.clientKind ?? 'api');
+    const result = await trajectories.appendRecords(
+      ctx.em,
+      ctx.services.blobs,
+      await requireViewer(ctx),
+      sessionId,
+      input,
+      ctx.clientKind ?? 'api',
+    );
     publishAppend(ctx, result, input.records);
     return result;
   }
@@ -112,7 +120,14 @@ export class TrajectoryResolver {
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => TrajectoryCoverInput) input: TrajectoryCoverInput,
   ): Promise<AppendPayload> {
-    const result = await trajectories.coverRecords(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, input, ctx.clientKind ?? 'api');
+    const result = await trajectories.coverRecords(
+      ctx.em,
+      ctx.services.blobs,
+      await requireViewer(ctx),
+      sessionId,
+      input,
+      ctx.clientKind ?? 'api',
+    );
     publishAppend(ctx, result, input.records);
     return result;
   }
@@ -123,7 +138,9 @@ export class TrajectoryResolver {
     return true;
   }
 
-  @Mutation(() => ReconcilePayload, { description: 'Archives the caller’s sessions absent from the list; re-activates listed archived ones.' })
+  @Mutation(() => ReconcilePayload, {
+    description: 'Archives the caller’s sessions absent from the list; re-activates listed archived ones.',
+  })
   async trajectoryReconcile(@Context() ctx: Ctx, @Arg('input', () => ReconcileInput) input: ReconcileInput): Promise<ReconcilePayload> {
     return trajectories.reconcile(ctx.em, await requireViewer(ctx), input.sessionIds);
   }
@@ -144,7 +161,11 @@ export class TrajectoryResolver {
   }
 
   @Mutation(() => Annotation, { description: 'Annotates a record: the owner, or a mentor of the session’s lab.' })
-  async trajectoryAnnotate(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => AnnotationInput) input: AnnotationInput): Promise<Annotation> {
+  async trajectoryAnnotate(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('input', () => AnnotationInput) input: AnnotationInput,
+  ): Promise<Annotation> {
     return presentAnnotation(await annotations.createAnnotation(ctx.em, await requireViewer(ctx), sessionId, input));
   }
 
@@ -167,7 +188,11 @@ export class TrajectoryResolver {
   }
 
   @Mutation(() => ForkPayload, { description: 'A new session of the caller’s, seeded with the records up to head_uuid.' })
-  async trajectoryFork(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => ForkInput) input: ForkInput): Promise<ForkPayload> {
+  async trajectoryFork(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('input', () => ForkInput) input: ForkInput,
+  ): Promise<ForkPayload> {
     return trajectories.forkTrajectory(ctx.em, await requireViewer(ctx), sessionId, input.headUuid);
   }
 
@@ -180,19 +205,28 @@ export class TrajectoryResolver {
     return summaries.appendSummary(ctx.em, ctx.services, await requireViewer(ctx), sessionId, input.parentUuid, ctx.callerGone);
   }
 
-  @Query(() => SummaryState, { description: 'The cached model summary: ready, pending (a job is queued or running; one is queued when there is none) or failed; enabled false without a model.' })
+  @Query(() => SummaryState, {
+    description:
+      'The cached model summary: ready, pending (a job is queued or running; one is queued when there is none) or failed; enabled false without a model.',
+  })
   async trajectorySummary(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<SummaryState> {
     return summaries.summaryState(ctx.em, ctx.services, await requireViewer(ctx), sessionId);
   }
 
-  @Mutation(() => SummaryRefresh, { description: 'Drops the cached summary and queues a job that makes it again (owner only); poll the summary.' })
+  @Mutation(() => SummaryRefresh, {
+    description: 'Drops the cached summary and queues a job that makes it again (owner only); poll the summary.',
+  })
   async trajectorySummaryRefresh(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<SummaryRefresh> {
     await summaries.refreshSummary(ctx.em, ctx.services, await requireViewer(ctx), sessionId);
     return { status: 'pending' };
   }
 
   @Mutation(() => DiscussAnswer, { description: 'A question about the session to the language model.' })
-  async trajectoryDiscuss(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string, @Arg('input', () => DiscussInput) input: DiscussInput): Promise<DiscussAnswer> {
+  async trajectoryDiscuss(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('input', () => DiscussInput) input: DiscussInput,
+  ): Promise<DiscussAnswer> {
     return discussion.discuss(ctx.em, ctx.services, await requireViewer(ctx), sessionId, input, ctx.callerGone);
   }
 
@@ -202,7 +236,9 @@ export class TrajectoryResolver {
     subscribe: async ({ args, context }) => {
       const ctx = context as Ctx;
       // One answer, authorized once like trajectoryDiscuss (not a feed to re-check per event).
-      return failureAsLastEvent(await discussion.discussStream(ctx.em, ctx.services, await requireViewer(ctx), args.sessionId, args.input, ctx.callerGone));
+      return failureAsLastEvent(
+        await discussion.discussStream(ctx.em, ctx.services, await requireViewer(ctx), args.sessionId, args.input, ctx.callerGone),
+      );
     },
   })
   trajectoryDiscussStream(

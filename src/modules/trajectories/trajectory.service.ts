@@ -31,7 +31,8 @@ const FROZEN_SHARED_SESSION =
   'this session is shared with a lab you are no longer an active member of, so the lab keeps it as it was: set its visibility to private to continue it, or fork it';
 
 /** The viewer's role in a lab where they are active, or null. */
-const roleIn = (q: Query, viewer: Viewer, labId: string | null): Promise<LabRole> => (labId ? activeRoleIn(q, labId, viewer.user.id) : Promise.resolve(null));
+const roleIn = (q: Query, viewer: Viewer, labId: string | null): Promise<LabRole> =>
+  labId ? activeRoleIn(q, labId, viewer.user.id) : Promise.resolve(null);
 
 /**
  * Loads a trajectory and authorizes `action`. `forUpdate` locks the row for the rest of the
@@ -80,9 +81,22 @@ function checkWrite(sessionId: string, input: WriteInput) {
  * write, only while the writer is active there.
  * @throws CONFLICT (a lab given the viewer is not active in; a shared trajectory of a lab the viewer left)
  */
-async function openForWrite(q: Query, viewer: Viewer, sessionId: string, input: WriteInput, source: string, { movesLab }: { movesLab: boolean }) {
+async function openForWrite(
+  q: Query,
+  viewer: Viewer,
+  sessionId: string,
+  input: WriteInput,
+  source: string,
+  { movesLab }: { movesLab: boolean },
+) {
   if (input.labId && !(await roleIn(q, viewer, input.labId))) throw conflict('lab_id must be a lab you are an active member of');
-  const trajectory = await repo.createOrLockTrajectory(q, { id: sessionId, ownerId: viewer.user.id, labId: input.labId ?? null, title: input.title ?? null, source });
+  const trajectory = await repo.createOrLockTrajectory(q, {
+    id: sessionId,
+    ownerId: viewer.user.id,
+    labId: input.labId ?? null,
+    title: input.title ?? null,
+    source,
+  });
   const role = trajectory.ownerId === viewer.user.id ? null : await roleIn(q, viewer, trajectory.labId);
   authorizeTrajectory(viewer, 'write', trajectory, role);
   const labAfter = movesLab && input.labId ? input.labId : trajectory.labId;
@@ -130,7 +144,8 @@ export async function chargeStorage(q: Query, viewer: Viewer, bytes: number, mov
 /** Inserts records after position `after`, in one statement; large texts go to the payload store. */
 async function insertRecords(q: Query, blobs: Blobs, sessionId: string, after: number, records: IncomingRecord[]) {
   const payloadRefs: (string | null)[] = [];
-  for (const record of records) payloadRefs.push(record.bytes > INLINE_RECORD_LIMIT ? await storePayload(q, blobs, sessionId, record.raw) : null);
+  for (const record of records)
+    payloadRefs.push(record.bytes > INLINE_RECORD_LIMIT ? await storePayload(q, blobs, sessionId, record.raw) : null);
   await repo.insertRecords(q, sessionId, after, records, payloadRefs);
 }
 
@@ -151,11 +166,25 @@ const tokenTotals = (records: IncomingRecord[]) => ({
  * move with it.
  * @throws VALIDATION_FAILED, NOT_FOUND, FORBIDDEN, CONFLICT (not a fast-forward, with head_uuid and count; a uuid already stored), PAYLOAD_TOO_LARGE
  */
-export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, input: AppendInput, source: string): Promise<AppendResult> {
+export async function appendRecords(
+  em: EntityManager,
+  blobs: Blobs,
+  viewer: Viewer,
+  sessionId: string,
+  input: AppendInput,
+  source: string,
+): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
   const head = records.length ? records[records.length - 1].uuid : null;
   if (head !== null && records.every((r) => r.bytes <= INLINE_RECORD_LIMIT)) {
-    const common = { trajectoryId: sessionId, userId: viewer.user.id, quota: storageQuotaOf(viewer.user), head, title: input.title ?? null, ...tokenTotals(records) };
+    const common = {
+      trajectoryId: sessionId,
+      userId: viewer.user.id,
+      quota: storageQuotaOf(viewer.user),
+      head,
+      title: input.title ?? null,
+      ...tokenTotals(records),
+    };
     // Without a base the trajectory is new (or, rarely, empty): made in one statement when it names no lab.
     const count = input.baseUuid
       ? await repo.appendInOneStatement(em, { ...common, baseUuid: input.baseUuid, givenLabId: input.labId ?? null }, records)
@@ -168,7 +197,9 @@ export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Vie
     // Each refusal but the base's is explained (thrown) here.
     const { trajectory, usageLabId } = await openForWrite(q, viewer, sessionId, input, source, { movesLab: false });
     const base = input.baseUuid ?? null;
-    if (!isFastForward(viewer, { trajectory, baseUuid: base, inGivenLab: input.labId ? true : null, inTrajectoryLab: usageLabId !== null })) {
+    if (
+      !isFastForward(viewer, { trajectory, baseUuid: base, inGivenLab: input.labId ? true : null, inTrajectoryLab: usageLabId !== null })
+    ) {
       if (await alreadyLanded(q, trajectory, base, records)) {
         return { sessionId, headUuid: trajectory.headUuid, count: trajectory.count, appended: 0 };
       }
@@ -181,7 +212,15 @@ export async function appendRecords(em: EntityManager, blobs: Blobs, viewer: Vie
     await insertRecords(q, blobs, sessionId, trajectory.count, records);
     // Charged last: the owner's row stays locked only until commit, so one owner's trajectories
     // append in parallel. Over quota, the rollback takes the inserted rows back out.
-    await chargeStorage(q, viewer, bytes, { trajectory, count, head, bytes: trajectory.bytes + bytes, title: input.title, usage: records, usageLabId });
+    await chargeStorage(q, viewer, bytes, {
+      trajectory,
+      count,
+      head,
+      bytes: trajectory.bytes + bytes,
+      title: input.title,
+      usage: records,
+      usageLabId,
+    });
     return { sessionId, headUuid: head, count, appended: records.length };
   });
 }
@@ -191,7 +230,7 @@ async function alreadyLanded(q: Query, trajectory: TrajectoryRow, base: string |
   const n = records.length;
   if (n === 0 || n > trajectory.count) return false;
   const tail = await repo.uuidsAfter(q, trajectory.id, trajectory.count - n - 1);
-  const before = n === trajectory.count ? null : tail.shift() ?? null;
+  const before = n === trajectory.count ? null : (tail.shift() ?? null);
   return before === base && tail.every((uuid, i) => uuid === records[i].uuid);
 }
 
@@ -199,7 +238,14 @@ async function alreadyLanded(q: Query, trajectory: TrajectoryRow, base: string |
  * Cover-write for a client that lost its sync state: the trajectory becomes exactly `records`.
  * Same quota gate as append (charged by the difference), no fast-forward check.
  */
-export async function coverRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, input: WriteInput, source: string): Promise<AppendResult> {
+export async function coverRecords(
+  em: EntityManager,
+  blobs: Blobs,
+  viewer: Viewer,
+  sessionId: string,
+  input: WriteInput,
+  source: string,
+): Promise<AppendResult> {
   const records = checkWrite(sessionId, input);
   return inTransaction(em, async (q) => {
     const { trajectory, usageLabId } = await openForWrite(q, viewer, sessionId, input, source, { movesLab: true });
@@ -208,7 +254,16 @@ export async function coverRecords(em: EntityManager, blobs: Blobs, viewer: View
     // Usage counts each record once: only records new to the trajectory add to the ledger.
     const known = new Set(await repo.uuidsAfter(q, sessionId, 0));
     const usage = records.filter((r) => !known.has(r.uuid));
-    await chargeStorage(q, viewer, bytes - trajectory.bytes, { trajectory, count: records.length, head, bytes, labId: input.labId, title: input.title, usage, usageLabId });
+    await chargeStorage(q, viewer, bytes - trajectory.bytes, {
+      trajectory,
+      count: records.length,
+      head,
+      bytes,
+      labId: input.labId,
+      title: input.title,
+      usage,
+      usageLabId,
+    });
     await repo.deleteRecords(q, sessionId);
     await insertRecords(q, blobs, sessionId, 0, records);
     return { sessionId, headUuid: head, count: records.length, appended: records.length };
@@ -230,14 +285,27 @@ export async function seqOf(em: EntityManager, sessionId: string, uuid: string):
  * trajectory and however large its records. Authorizes (and finds `since`) before it answers.
  * @throws NOT_FOUND (the trajectory, or `since` in it), FORBIDDEN
  */
-export async function readRecords(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, since: string | null, { batch = 1000 } = {}) {
+export async function readRecords(
+  em: EntityManager,
+  blobs: Blobs,
+  viewer: Viewer,
+  sessionId: string,
+  since: string | null,
+  { batch = 1000 } = {},
+) {
   await loadTrajectory(em, viewer, sessionId, 'view');
   const after = since === null ? 0 : await seqOf(em, sessionId, since);
   return recordBatches(em, blobs, sessionId, after, { batch });
 }
 
-async function* recordBatches(em: EntityManager, blobs: Blobs, sessionId: string, afterSeq: number, { uptoSeq = 2 ** 31 - 1, batch = 1000 } = {}) {
-  for (let after = afterSeq; ; ) {
+async function* recordBatches(
+  em: EntityManager,
+  blobs: Blobs,
+  sessionId: string,
+  afterSeq: number,
+  { uptoSeq = 2 ** 31 - 1, batch = 1000 } = {},
+) {
+  for (let after = afterSeq; ;) {
     const { records, complete } = await repo.readRecordBatch(em, sessionId, after, uptoSeq, batch, READ_BATCH_BYTES);
     let texts: string[] = [];
     let size = 0;
@@ -277,9 +345,7 @@ export async function deleteTrajectory(em: EntityManager, viewer: Viewer, sessio
  * re-activates the listed ones that were archived. Deletes nothing.
  */
 export async function reconcile(em: EntityManager, viewer: Viewer, sessionIds: string[]) {
-  checks()
-    .int(['input', 'sessionIds'], sessionIds.length, { max: 100_000 })
-    .done();
+  checks().int(['input', 'sessionIds'], sessionIds.length, { max: 100_000 }).done();
   return repo.reconcileArchive(sqlOf(em), viewer.user.id, sessionIds);
 }
 
@@ -287,7 +353,13 @@ export async function reconcile(em: EntityManager, viewer: Viewer, sessionIds: s
  * Owner-only. `lab` needs a lab the owner is active in (the one given, else the trajectory's).
  * @throws CONFLICT when there is no such lab
  */
-export async function setVisibility(em: EntityManager, viewer: Viewer, sessionId: string, visibility: 'private' | 'lab', labId?: string | null) {
+export async function setVisibility(
+  em: EntityManager,
+  viewer: Viewer,
+  sessionId: string,
+  visibility: 'private' | 'lab',
+  labId?: string | null,
+) {
   const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'write');
   const q = sqlOf(em);
   const lab = labId ?? trajectory.labId;
@@ -354,13 +426,27 @@ export async function forkTrajectory(em: EntityManager, viewer: Viewer, sessionI
     await chargeStorage(q, viewer, head.bytes);
     const readsAsMember = parent.ownerId === viewer.user.id || (role !== null && parent.visibility === 'lab');
     const visibility = labId !== null && readsAsMember ? 'lab' : 'private';
-    await repo.insertFork(q, { id: forkId, ownerId: viewer.user.id, labId, visibility, title: parent.title, parentId: sessionId, headUuid, seq: head.seq, bytes: head.bytes });
+    await repo.insertFork(q, {
+      id: forkId,
+      ownerId: viewer.user.id,
+      labId,
+      visibility,
+      title: parent.title,
+      parentId: sessionId,
+      headUuid,
+      seq: head.seq,
+      bytes: head.bytes,
+    });
     return { sessionId: forkId, forkedFrom: { sessionId, headUuid }, count: head.seq };
   });
 }
 
 /** Admin: every trajectory, filtered by owner, lab and a title or id substring. */
-export async function listAllTrajectories(em: EntityManager, filter: { ownerId?: string | null; labId?: string | null; q?: string | null }, limit: number) {
+export async function listAllTrajectories(
+  em: EntityManager,
+  filter: { ownerId?: string | null; labId?: string | null; q?: string | null },
+  limit: number,
+) {
   return repo.pageOfTrajectories(sqlOf(em), { ownerId: filter.ownerId, labId: filter.labId, text: filter.q }, limit);
 }
 

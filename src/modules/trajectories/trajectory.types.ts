@@ -5,7 +5,10 @@ export enum VisibilityValue {
   private = 'private',
   lab = 'lab',
 }
-registerEnumType(VisibilityValue, { name: 'Visibility', description: 'private: the owner (and admins); lab: also the active members of its lab.' });
+registerEnumType(VisibilityValue, {
+  name: 'Visibility',
+  description: 'private: the owner (and admins); lab: also the active members of its lab.',
+});
 
 @ObjectType({ description: 'Where a fork came from.' })
 export class ForkOrigin {
@@ -295,7 +298,10 @@ export class SummaryState {
   @Field(() => String, { nullable: true })
   reason?: string;
 
-  @Field(() => String, { nullable: true, description: 'pending (a job is queued or running), ready, or failed (the job is dead; refresh to try again).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'pending (a job is queued or running), ready, or failed (the job is dead; refresh to try again).',
+  })
   status?: string;
 
   @Field(() => CachedSummary, { nullable: true })
@@ -304,7 +310,10 @@ export class SummaryState {
   @Field(() => Boolean, { nullable: true, description: 'The session moved on since it was made.' })
   stale?: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Why the summary job failed (status failed): names the provider and model when the model call failed.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the summary job failed (status failed): names the provider and model when the model call failed.',
+  })
   error?: string;
 }
 

@@ -13,9 +13,7 @@ const LIMIT_SWEEP_SECONDS = 600;
  * Who a model-backed request is admitted for: the user (or A2A key) whose requests are counted,
  * and the user whose daily token budget pays (the owner of a summarised trajectory, the A2A owner).
  */
-export type ModelRequester =
-  | { userId: string; payerId?: string }
-  | { a2aPrincipal: string; ownerId: string };
+export type ModelRequester = { userId: string; payerId?: string } | { a2aPrincipal: string; ownerId: string };
 
 /**
  * Admits one model-backed request before any work is done (docs/api.md "Model limits"): counts it
@@ -32,7 +30,8 @@ export async function admitModelRequest(q: Query, limits: ModelLimits, who: Mode
   const labels = new Map(subjects.map((s) => [s.subject, s.label]));
   for (const standing of standings) {
     const refusal = refusalOf(standing, labels.get(standing.subject)!, now);
-    if (refusal) throw new AppError('RATE_LIMITED', refusal.message, undefined, undefined, { 'Retry-After': String(refusal.retryAfterSeconds) });
+    if (refusal)
+      throw new AppError('RATE_LIMITED', refusal.message, undefined, undefined, { 'Retry-After': String(refusal.retryAfterSeconds) });
   }
 }
 
@@ -40,12 +39,25 @@ export async function admitModelRequest(q: Query, limits: ModelLimits, who: Mode
 function subjectsOf(limits: ModelLimits, who: ModelRequester): (SubjectLimits & { label: string })[] {
   if ('a2aPrincipal' in who) {
     return [
-      { subject: `a2a:${who.a2aPrincipal}`, label: 'this A2A key', requestsPerMinute: limits.keyRequestsPerMinute, tokensPerDay: limits.keyTokensPerDay },
+      {
+        subject: `a2a:${who.a2aPrincipal}`,
+        label: 'this A2A key',
+        requestsPerMinute: limits.keyRequestsPerMinute,
+        tokensPerDay: limits.keyTokensPerDay,
+      },
       { subject: `user:${who.ownerId}`, label: 'the A2A owner', requestsPerMinute: 0, tokensPerDay: limits.userTokensPerDay },
     ];
   }
   const payer = who.payerId ?? who.userId;
-  if (payer === who.userId) return [{ subject: `user:${who.userId}`, label: 'your account', requestsPerMinute: limits.userRequestsPerMinute, tokensPerDay: limits.userTokensPerDay }];
+  if (payer === who.userId)
+    return [
+      {
+        subject: `user:${who.userId}`,
+        label: 'your account',
+        requestsPerMinute: limits.userRequestsPerMinute,
+        tokensPerDay: limits.userTokensPerDay,
+      },
+    ];
   return [
     { subject: `user:${who.userId}`, label: 'your account', requestsPerMinute: limits.userRequestsPerMinute, tokensPerDay: 0 },
     { subject: `user:${payer}`, label: 'the account that pays', requestsPerMinute: 0, tokensPerDay: limits.userTokensPerDay },
@@ -56,12 +68,18 @@ function subjectsOf(limits: ModelLimits, who: ModelRequester): (SubjectLimits & 
 function refusalOf(standing: SubjectStanding, whose: string, now: Date): { message: string; retryAfterSeconds: number } | null {
   if (standing.requestsPerMinute > 0 && standing.requests > standing.requestsPerMinute) {
     const retryAfterSeconds = 60 - now.getUTCSeconds();
-    return { message: `too many model requests: ${whose} may make ${standing.requestsPerMinute} a minute; try again in ${retryAfterSeconds} s`, retryAfterSeconds };
+    return {
+      message: `too many model requests: ${whose} may make ${standing.requestsPerMinute} a minute; try again in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    };
   }
   if (standing.tokensPerDay > 0 && standing.tokens >= standing.tokensPerDay) {
     const nextDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     const retryAfterSeconds = Math.ceil((nextDay - now.getTime()) / 1000);
-    return { message: `the daily model token budget of ${whose} (${standing.tokensPerDay} tokens) is used up; it renews at 00:00 UTC, in ${retryAfterSeconds} s`, retryAfterSeconds };
+    return {
+      message: `the daily model token budget of ${whose} (${standing.tokensPerDay} tokens) is used up; it renews at 00:00 UTC, in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    };
   }
   return null;
 }

@@ -25,7 +25,19 @@ export interface LedgerInsert {
 export const modelCallInsert = (row: ModelCallRow): LedgerInsert => ({
   sql: `insert into usage_entries (user_id, lab_id, session_id, source, feature, model, tokens_in, tokens_out, credits, latency_ms, outcome, a2a_principal)
         values (?, ?, ?, 'model_call', ?, ?, ?, ?, ?, ?, ?, ?)`,
-  params: [row.userId, row.labId, row.sessionId, row.feature, row.model, row.tokensIn, row.tokensOut, row.credits, row.latencyMs, row.outcome, row.a2aPrincipal ?? null],
+  params: [
+    row.userId,
+    row.labId,
+    row.sessionId,
+    row.feature,
+    row.model,
+    row.tokensIn,
+    row.tokensOut,
+    row.credits,
+    row.latencyMs,
+    row.outcome,
+    row.a2aPrincipal ?? null,
+  ],
 });
 
 export async function insertModelCall(q: Query, row: ModelCallRow): Promise<void> {

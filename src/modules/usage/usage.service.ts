@@ -52,7 +52,14 @@ export function meteredCompletionInOne<T>(
   request: CompletionRequest,
   keep: (ledger: LedgerInsert, completion: Completion) => Promise<T>,
 ): Promise<T> {
-  return metered(em, llm, priced, purpose, () => llm.complete(request), (paid, completion) => keep(modelCallInsert(paid), completion));
+  return metered(
+    em,
+    llm,
+    priced,
+    purpose,
+    () => llm.complete(request),
+    (paid, completion) => keep(modelCallInsert(paid), completion),
+  );
 }
 
 /** Keeps a call's ledger row and what it paid for (`keep`) in one ORM transaction. */
@@ -98,7 +105,14 @@ async function metered<T>(
   }
   const latencyMs = performance.now() - started;
   countModelCall(purpose.feature, 'ok', latencyMs / 1000, completion.tokensIn, completion.tokensOut);
-  const paid = { ...row, tokensIn: completion.tokensIn, tokensOut: completion.tokensOut, credits: creditsOf(priced, completion.tokensIn, completion.tokensOut), latencyMs: Math.round(latencyMs), outcome: 'ok' as const };
+  const paid = {
+    ...row,
+    tokensIn: completion.tokensIn,
+    tokensOut: completion.tokensOut,
+    credits: creditsOf(priced, completion.tokensIn, completion.tokensOut),
+    latencyMs: Math.round(latencyMs),
+    outcome: 'ok' as const,
+  };
   try {
     return await keep(paid, completion);
   } catch (error) {

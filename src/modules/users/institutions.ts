@@ -63,7 +63,8 @@ for (const entry of entries) {
 /** A registry where two institutions claim one name or domain is a data error: refuse to start. */
 function claim(index: Map<string, Institution>, key: string, entry: Institution, what: string) {
   const holder = index.get(key);
-  if (holder && holder !== entry) throw new Error(`institutions.json: ${what} "${key}" is claimed by both "${holder.name}" and "${entry.name}"`);
+  if (holder && holder !== entry)
+    throw new Error(`institutions.json: ${what} "${key}" is claimed by both "${holder.name}" and "${entry.name}"`);
   index.set(key, entry);
 }
 

@@ -69,7 +69,10 @@ export class TokenCreateInput {
   label!: string;
 }
 
-function profileChecks(c: Checks, p: { email?: string; name?: string; phone?: string | null; domain?: string | null; institution?: string | null }) {
+function profileChecks(
+  c: Checks,
+  p: { email?: string; name?: string; phone?: string | null; domain?: string | null; institution?: string | null },
+) {
   return c
     .text(['input', 'email'], p.email, { max: 254, pattern: EMAIL, hint: 'must be an email address' })
     .text(['input', 'name'], p.name?.trim(), { min: 1, max: 200 })

@@ -70,7 +70,6 @@ export async function getUser(em: EntityManager, userId: string): Promise<User> 
   return user;
 }
 
-
 /** Admin search over email, name and phone. */
 export async function listUsers(em: EntityManager, filter: { q?: string | null; planCode?: string | null }, page: Page) {
   const where: Record<string, unknown> = {};
@@ -115,7 +114,13 @@ export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: strin
     const existing = await tx.findOne(User, { email: 'admin@localhost' });
     if (existing) return null;
     if (await tx.count(User, { isAdmin: true })) return null;
-    const admin = tx.create(User, { id: newId('usr'), email: 'admin@localhost', name: 'Administrator', isAdmin: true, planCode: 'enterprise' });
+    const admin = tx.create(User, {
+      id: newId('usr'),
+      email: 'admin@localhost',
+      name: 'Administrator',
+      isAdmin: true,
+      planCode: 'enterprise',
+    });
     const issued = mintToken(tx, admin, 'pat', { label: 'bootstrap', fixedToken });
     audit(tx, { action: 'user.bootstrap_admin', actorId: null, subjectUserId: admin.id });
     await tx.flush();
