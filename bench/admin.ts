@@ -70,7 +70,7 @@ function run(tokens: string[]): Promise<autocannon.Result> {
         duration: SECONDS,
         requests: [{ setupRequest: (request) => ({ ...request, headers: { authorization: `Bearer ${tokens[next++ % tokens.length]}` } }) }],
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      (error, result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result)),
     );
   });
 }
@@ -107,7 +107,7 @@ async function main() {
       await fetch(`${BASE}/api/admin/segmentation?limit=5`, { headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } })
     ).json()) as Record<string, unknown>;
     process.stdout.write(
-      `segmentation: users ${seg.users}, paid ${seg.paid}, granted ${seg.granted}, ${(seg.by_institution as unknown[]).length} institutions, ${(seg.unresolved as unknown[]).length} unresolved\n\n`,
+      `segmentation: users ${String(seg.users)}, paid ${String(seg.paid)}, granted ${String(seg.granted)}, ${(seg.by_institution as unknown[]).length} institutions, ${(seg.unresolved as unknown[]).length} unresolved\n\n`,
     );
 
     await latencies('GET /api/admin/stats', `${BASE}/api/admin/stats`, BENCH_ADMIN_TOKEN, CALLS);

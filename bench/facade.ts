@@ -43,7 +43,7 @@ function combine(runs: autocannon.Result[]): autocannon.Result {
 function run(title: string, opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon({ url: BASE, connections: CONNECTIONS, duration: SECONDS, title, ...opts }, (error, result) =>
-      error ? reject(error) : resolve(result),
+      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result),
     );
   });
 }

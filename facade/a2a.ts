@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import { GraphQLSchema, subscribe, validate } from 'graphql';
 import { makeContext, originOf, Services, varyByOrigin } from '../src/context';
@@ -132,7 +131,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   router.get(AGENT_CARD_PATH, async (req: Request, res: Response) => {
     let authRequired: boolean;
     try {
-      authRequired = (await gate.current(services.orm.em.fork() as EntityManager)).mounting.authRequired;
+      authRequired = (await gate.current(services.orm.em.fork())).mounting.authRequired;
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === 'INTERNAL') logger.error('A2A card: mounting check failed', { error: describe(error) });
@@ -162,7 +161,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     A2A_RPC_PATH,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        res.locals.a2aPrincipal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization, req.headers.host);
+        res.locals.a2aPrincipal = await gate.admit(services.orm.em.fork(), req.headers.authorization, req.headers.host);
         res.locals.caller = (res.locals.a2aPrincipal as A2aPrincipal).id;
       } catch (error) {
         const appError = toAppError(error);
@@ -275,7 +274,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   // GET /a2a/v1/artifacts/{task_id}/{index}: an artifact's bytes, for the key that made the task.
   router.get(`${ARTIFACTS_PATH}/:taskId/:index`, async (req: Request, res: Response) => {
     try {
-      const principal = await gate.admit(services.orm.em.fork() as EntityManager, req.headers.authorization, req.headers.host);
+      const principal = await gate.admit(services.orm.em.fork(), req.headers.authorization, req.headers.host);
       const object = await artifactObject(services, principal, String(req.params.taskId), String(req.params.index));
       await serveObject(req, res, object);
     } catch (error) {
@@ -306,7 +305,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
 async function artifactObject(services: Services, principal: A2aPrincipal, taskId: string, index: string): Promise<ServedObject> {
   const missing = notFound('artifact');
   if (!/^\d{1,6}$/.test(index) || taskId.length > 200) throw missing;
-  const q = sqlOf(services.orm.em.fork() as EntityManager);
+  const q = sqlOf(services.orm.em.fork());
   const task = await findTask(q, principal.id, taskId);
   const artifact = task && (await artifactAt(q, task.id, Number(index)));
   if (!task || !artifact) throw missing;
@@ -331,12 +330,16 @@ async function artifactObject(services: Services, principal: A2aPrincipal, taskI
       const handle = await fsp.open(stored, 'r');
       return { handle, done: () => handle.close() };
     };
-    return { ...described(filename, String(file.mediaType ?? 'application/octet-stream')), size, open };
+    return { ...described(filename, typeof file.mediaType === 'string' ? file.mediaType : 'application/octet-stream'), size, open };
   }
   const bytes = file
     ? Buffer.from(String(file.raw), 'base64')
     : Buffer.from(parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n'), 'utf8');
-  const contentType = file ? String(file.mediaType ?? 'application/octet-stream') : 'text/plain; charset=utf-8';
+  const contentType = file
+    ? typeof file.mediaType === 'string'
+      ? file.mediaType
+      : 'application/octet-stream'
+    : 'text/plain; charset=utf-8';
   return {
     ...described(filename, contentType),
     size: bytes.length,
@@ -362,7 +365,7 @@ function a2aEvents(id: RpcId, keepaliveSeconds: number): SseFormat {
   return {
     headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
     event: (data) => {
-      const event = wireStreamResponse((data as Op.A2aTaskEventsSubscription).a2aTaskEvents as Record<string, unknown>);
+      const event = wireStreamResponse((data as Op.A2aTaskEventsSubscription).a2aTaskEvents);
       return { text: `data: ${JSON.stringify(rpcSuccess(id, event))}\n\n`, last: endsStream(event) };
     },
     failure: (error) => `event: error\ndata: ${JSON.stringify(rpcFailure(id, rpcErrorOf(error)))}\n\n`,

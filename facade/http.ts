@@ -66,7 +66,7 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
       parsers.set(limit, parse);
     }
     refuseCharsetOtherThanUtf8(req);
-    return new Promise<void>((resolve, reject) => parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+    return new Promise<void>((resolve, reject) => parse(req, res, (error?: Error) => (error ? reject(error) : resolve())));
   };
   const methodsByPath = new Map<string, string[]>();
 
@@ -85,8 +85,8 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
           await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
         if (route.kind === 'stream')
           return await route.handle(req, res, ctx, (operation, variables) => execute(schema, operation, variables, ctx));
-        if (route.kind === 'events') return await serveEvents(req, res, ctx, route, plans, schema, logger);
-        await runOperation(req, res, ctx, compiled!, schema);
+        if (route.kind === 'events') return await serveEvents(req, res, ctx, route as EventStreamRoute, plans, schema, logger);
+        await runOperation(req, res, ctx, compiled! as CompiledOperation, schema);
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('request failed', { requestId: res.locals.requestId, error: describe(error) });
@@ -120,7 +120,7 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
     res.setHeader('Cache-Control', route.cacheControl);
     varyByOrigin(res, ctx.services.config);
   }
-  let value = (data as Record<string, unknown>)[route.result];
+  let value = data[route.result];
   if (route.status === 204 || (route.noContentWhenNull && value === null)) return void res.status(204).end();
   if (route.omitNulls) value = Object.fromEntries(Object.entries(value as object).filter(([, member]) => member !== null));
   if (route.omitWhenNull)

@@ -2,7 +2,6 @@ import { unstorable } from '../src/validation';
 import {
   getNamedType,
   GraphQLInputType,
-  GraphQLScalarType,
   GraphQLSchema,
   isEnumType,
   isInputObjectType,
@@ -138,14 +137,14 @@ function readInput(value: unknown, type: GraphQLInputType, loc: (string | number
         loc,
         msg: `must be one of ${type
           .getValues()
-          .map((v) => v.value)
+          .map((v) => v.value as string)
           .join(', ')}`,
         type: 'enum',
       });
     }
     return value;
   }
-  const scalar = type as GraphQLScalarType;
+  const scalar = type;
   // GraphQL's ID also takes numbers; ids on this API are strings (contracts §2).
   if (scalar.name === 'ID' && typeof value !== 'string') {
     issues.push({ loc, msg: SCALAR_EXPECTATION.ID, type: 'type_error' });

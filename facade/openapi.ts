@@ -14,6 +14,7 @@ import {
   isScalarType,
   Kind,
   SelectionSetNode,
+  OperationTypeNode,
 } from 'graphql';
 import { ERROR_CODES, ErrorCode } from '../src/errors';
 import { planVariables, snake } from './inputs';
@@ -114,10 +115,10 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
   const inputSchema = (type: GraphQLInputType): JsonSchema => (isNonNullType(type) ? inputOf(type.ofType) : orNull(inputOf(type)));
   /** `rawArrays`: list members of the body's input type whose elements arrive as JSON values of these schemas (not as strings). */
   const inputOf = (type: GraphQLInputType, rawArrays: Record<string, JsonSchema> = {}): JsonSchema => {
-    const t = getNullableType(type) as GraphQLInputType;
+    const t: GraphQLInputType = getNullableType(type);
     if (isListType(t)) return { type: 'array', items: inputSchema(t.ofType) };
     if (isScalarType(t)) return SCALARS[t.name] ?? {};
-    if (isEnumType(t)) return { type: 'string', enum: t.getValues().map((v) => v.value) };
+    if (isEnumType(t)) return { type: 'string', enum: t.getValues().map((v) => v.value as string) };
     if (isInputObjectType(t)) {
       const raw = new Set(Object.keys(rawArrays));
       if (!components[t.name]) {
@@ -163,7 +164,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
   const outputOf = (type: GraphQLOutputType, selection?: SelectionSetNode): JsonSchema => {
     if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection) };
     if (isScalarType(type)) return SCALARS[type.name] ?? {};
-    if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value) };
+    if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value as string) };
     if (isObjectType(type) && selection) {
       const fields = type.getFields();
       const properties: Record<string, JsonSchema> = {};
@@ -186,7 +187,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]) {
         .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
         .map((d) => [d.name.value, d.selectionSet]),
     );
-    const rootType = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+    const rootType = op.operation === OperationTypeNode.MUTATION ? schema.getMutationType()! : schema.getQueryType()!;
     const rootSelection = op.selectionSet.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === result);
     if (rootSelection?.kind !== Kind.FIELD) throw new Error(`operation ${op.name?.value} has no field ${result}`);
     return outputSchema(rootType.getFields()[rootSelection.name.value].type, rootSelection.selectionSet);

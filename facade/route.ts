@@ -133,6 +133,7 @@ export interface StreamRoute extends RouteBase {
  * A stream route's body: a schema, or an operation's result (its GraphQL types, as an operation
  * route would publish it) with members the handler adds.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any operation's document: only its result's shape is read
 export type StreamResponse = JsonSchema | { like: TypedDocumentNode<any, any>; result: string; members: Record<string, JsonSchema> };
 
 export interface QueryParam {
@@ -162,6 +163,12 @@ export interface EventStreamRoute<TData = Record<string, unknown>, TVars = Recor
   events: Record<string, JsonSchema>;
 }
 
+/**
+ * One row of the table. Each row's variables and result were checked against its operation's
+ * generated types where it was declared (`operation()`, `eventStream()`); the table holds rows of
+ * different operations, so their types are erased here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of different operations (see above)
 export type Route = OperationRoute<any, any> | StreamRoute | EventStreamRoute<any, any>;
 
 /** Declares an operation route; the variable map and result field are checked against the generated types. */

@@ -8,7 +8,6 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { NextFunction, Request, Response } from 'express';
 import {
   DocumentNode,
@@ -51,6 +50,7 @@ import { authenticate } from './modules/auth/auth.service';
 import { registerSummaryJobs } from './modules/trajectories/summaries.service';
 import { loadSealer } from './db/instance-keys';
 import { checkDatabaseReady, openDatabase, type Orm } from './db/orm';
+import { connectionPool } from './db/pool';
 import { sqlOf } from './db/sql';
 import { AppError, ERROR_CODES, toAppError } from './errors';
 import { Asker, GRAPHQL_LIMITS, operationLimits, PARSE_OPTIONS, screenOperation } from './graphql-limits';
@@ -107,7 +107,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   });
   try {
     // The files that held the A2A settings and keys before they moved into the database.
-    await importA2aFiles(orm.em.fork() as EntityManager, config.dataDir, logger);
+    await importA2aFiles(orm.em.fork(), config.dataDir, logger);
   } catch (error) {
     await orm.close(true);
     await embedded?.stop();
@@ -126,7 +126,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
 
-  await logA2aMounting(orm.em.fork() as EntityManager, config.host, logger);
+  await logA2aMounting(orm.em.fork(), config.host, logger);
   const a2aGate = new A2aGate(config.host);
 
   const services: Services = {
@@ -248,7 +248,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   // Prometheus scrapes, for administrators' tokens only (docs/operations.md, "Metrics").
   app.get('/metrics', async (req, res) => {
     try {
-      const viewer = await authenticate(orm.em.fork() as EntityManager, req.headers.authorization);
+      const viewer = await authenticate(orm.em.fork(), req.headers.authorization);
       if (!viewer) throw new AppError('UNAUTHENTICATED', "metrics need an administrator's token: Authorization: Bearer <token>");
       if (!isAdmin(viewer)) throw new AppError('FORBIDDEN', 'metrics are for administrators');
       res.type(metrics.contentType).send(await metrics.text());
@@ -292,16 +292,11 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   sandboxes.serverUrl = url;
   const stopMeter = startMeter(services, logger);
   const stopPushDispatcher = startPushDeliveries(services, logger);
-  const stopLimitSweep = startLimitSweep(() => orm.em.fork() as EntityManager, logger);
+  const stopLimitSweep = startLimitSweep(() => orm.em.fork(), logger);
   const stopRetentionSweep = startRetentionSweep(services, logger);
   const store = blobs.store;
   const stopSweeper = store
-    ? startPeriodic(
-        'blob sweep',
-        BLOB_SWEEP_SECONDS,
-        async () => void (await sweepUnownedBlobs(orm.em.fork() as EntityManager, store)),
-        logger,
-      )
+    ? startPeriodic('blob sweep', BLOB_SWEEP_SECONDS, async () => void (await sweepUnownedBlobs(orm.em.fork(), store)), logger)
     : async () => undefined;
 
   let closing: Promise<void> | undefined;
@@ -444,8 +439,8 @@ function operationLabelOf(document: DocumentNode, operationName: unknown): strin
 
 /** What `/metrics` reads at scrape time from this app: its pool, and the job queue and A2A tasks over every instance. */
 function metricsOf(orm: Orm) {
-  const q = () => sqlOf(orm.em.fork() as EntityManager);
-  const pool = orm.em.getConnection().getKnex().client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+  const q = () => sqlOf(orm.em.fork());
+  const { pool } = connectionPool(orm.em);
   return appMetrics({
     pool: () => ({ used: pool.numUsed(), free: pool.numFree(), waiting: pool.numPendingAcquires() }),
     jobs: () => jobCounts(q()),

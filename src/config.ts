@@ -178,7 +178,7 @@ export type ComputeProvider = (typeof COMPUTE_PROVIDERS)[number];
 type Env = Record<string, string | undefined>;
 
 /** The message of a setting whose text is not what it must be, with that text. */
-const saying = (message: string) => ({ error: (issue: { input?: unknown }) => `${message} (got "${issue.input}")` });
+const saying = (message: string) => ({ error: (issue: { input?: unknown }) => `${message} (got "${String(issue.input)}")` });
 
 /** A whole number from `min` to `max`; anything else is refused with `message`. */
 function integer(message: string, min = 1, max = Number.MAX_SAFE_INTEGER) {
@@ -216,17 +216,13 @@ const CDN_HOST = z
   .string()
   .transform((host) => host.toLowerCase())
   .pipe(
-    z
-      .string()
-      .regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/, {
-        error: (issue) => `"${issue.input}" is not a host name (cdn.example.org, or *.example.org)`,
-      }),
+    z.string().regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/, {
+      error: (issue) => `"${issue.input}" is not a host name (cdn.example.org, or *.example.org)`,
+    }),
   );
-const ORIGIN = z
-  .string()
-  .refine(isOrigin, {
-    error: (issue) => `${JSON.stringify(issue.input)} is not an origin (scheme://host[:port], no path or trailing slash)`,
-  });
+const ORIGIN = z.string().refine(isOrigin, {
+  error: (issue) => `${JSON.stringify(issue.input)} is not an origin (scheme://host[:port], no path or trailing slash)`,
+});
 const SEAL_KEY = z
   .string()
   .regex(/^[A-Za-z0-9+/]{43}=$/, 'must hold 32 random bytes in base64 (e.g. the output of: openssl rand -base64 32)');

@@ -18,7 +18,7 @@ import type { HostLookup } from './net/outbound';
 import type { A2aCaller } from './modules/a2a/a2a-gate.service';
 
 /** A fresh unit of work for work done outside a request (jobs, turns, waits): its own identity map. */
-export const forkEm = (services: Pick<Services, 'orm'>): EntityManager => services.orm.em.fork() as EntityManager;
+export const forkEm = (services: Pick<Services, 'orm'>): EntityManager => services.orm.em.fork();
 
 /** Long-lived parts every request shares. */
 export interface Services {

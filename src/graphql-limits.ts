@@ -13,6 +13,7 @@ import {
   valueFromAST,
   ValidationContext,
   ValidationRule,
+  OperationTypeNode,
 } from 'graphql';
 import { AppError } from './errors';
 
@@ -157,9 +158,9 @@ export async function screenOperation(
   const operation = getOperationAST(document, operationName);
   if (!operation) return; // none, or ambiguous: validation and execution say so
   const rootType =
-    operation.operation === 'mutation'
+    operation.operation === OperationTypeNode.MUTATION
       ? schema.getMutationType()
-      : operation.operation === 'subscription'
+      : operation.operation === OperationTypeNode.SUBSCRIPTION
         ? schema.getSubscriptionType()
         : schema.getQueryType();
   if (!rootType) return;

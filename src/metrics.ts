@@ -76,7 +76,7 @@ export interface RequestLabels {
 /** The route template a request matched (`/api/labs/:lab_id`), as a handler told it, or `unmatched`: never the path as sent. */
 export function routeOf(req: Request, res: Response): string {
   const told = res.locals.metrics as RequestLabels | undefined;
-  return told?.route ?? (req.route ? `${req.baseUrl}${req.route.path as string}` : 'unmatched');
+  return told?.route ?? (req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : 'unmatched');
 }
 
 /** Counts and times every request once its answer is finished (or the connection closed). */

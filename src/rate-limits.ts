@@ -39,7 +39,7 @@ interface Rule {
 }
 
 export interface RateLimits {
-  middleware(req: Request, res: Response, next: NextFunction): void;
+  middleware: (req: Request, res: Response, next: NextFunction) => void;
   close(): Promise<void>;
 }
 
@@ -77,7 +77,7 @@ export function rateLimits(
   const strict = [...rule('auth-token', settings.authPerMinute, tokenKey), ...rule('auth-address', settings.authPerMinute, addressKey)];
 
   return {
-    middleware(req, res, next) {
+    middleware: (req, res, next) => {
       if (EXEMPT.has(req.path) || (rules.length === 0 && strict.length === 0)) return next();
       const applied = req.method === 'POST' && STRICT.some((pattern) => pattern.test(req.path)) ? [...rules, ...strict] : rules;
       const consumed = applied.flatMap((rule) => {
@@ -160,5 +160,5 @@ function expandIpv6(address: string): string[] | undefined {
   if (right.some((group) => group.includes('.')) || left.some((group) => group.includes('.'))) return undefined;
   const missing = 8 - left.length - right.length;
   if (tail === undefined ? missing !== 0 : missing < 0) return undefined;
-  return [...left, ...Array(missing).fill('0'), ...right].map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''));
+  return [...left, ...Array<string>(missing).fill('0'), ...right].map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''));
 }

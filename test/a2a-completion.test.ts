@@ -9,7 +9,7 @@ import { until } from './support/until';
  * row: a request SendMessage commits while the completion waits for the lock is not dropped.
  */
 const t = useTestApp();
-const q = (): Query => preparedOf(t.app.services.orm.em.fork() as never);
+const q = (): Query => preparedOf(t.app.services.orm.em.fork());
 const owner = async () => (await t.sql<{ id: string }>(`select id from users order by created_at limit 1`))[0].id;
 
 async function newTask(id: string) {

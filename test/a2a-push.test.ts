@@ -25,14 +25,15 @@ interface Received {
 async function startReceiver() {
   const received: Received[] = [];
   const answers: Record<string, { status: number; headers?: Record<string, string> }[]> = {};
-  const server = http.createServer(async (req, res) => {
+  const receive = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     received.push({ path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined });
     const answer = answers[req.url ?? '']?.shift() ?? { status: 200 };
     res.writeHead(answer.status, answer.headers).end();
-  });
+  };
+  const server = http.createServer((req, res) => void receive(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -54,8 +55,8 @@ async function startHoldingReceiver(holdMs = 8000) {
   const arrivals: { path: string; open: number; answered: number }[] = [];
   const state = { open: 0, maxOpen: 0, answered: 0, released: false };
   const held = new Set<() => void>();
-  const server = http.createServer(async (req, res) => {
-    for await (const _chunk of req); // the body is read, as a receiver does
+  const receive = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    await req.toArray(); // the body is read, as a receiver does
     const route = req.url ?? '';
     arrivals.push({ path: route, open: state.open, answered: state.answered });
     if (!route.startsWith('/slow/')) return void res.writeHead(200).end();
@@ -70,7 +71,8 @@ async function startHoldingReceiver(holdMs = 8000) {
     state.open--;
     state.answered++;
     res.writeHead(200).end();
-  });
+  };
+  const server = http.createServer((req, res) => void receive(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const release = () => {
@@ -628,7 +630,7 @@ describe('A2A push notifications', () => {
     const [old] = await insert(FINISHED_DELIVERY_KEEP_DAYS + 1);
     const [recent] = await insert(FINISHED_DELIVERY_KEEP_DAYS - 1);
     const [pending] = await insert(null);
-    const removed = await deleteFinishedDeliveries(sqlOf(t.app.services.orm.em.fork() as any), FINISHED_DELIVERY_KEEP_DAYS);
+    const removed = await deleteFinishedDeliveries(sqlOf(t.app.services.orm.em.fork()), FINISHED_DELIVERY_KEEP_DAYS);
     expect(removed).toBeGreaterThanOrEqual(1);
     const left = (
       await t.sql<{ id: string }>(`select id from a2a_push_deliveries where id = any($1::bigint[])`, [[old.id, recent.id, pending.id]])

@@ -232,11 +232,11 @@ describe('A2A files in and the a2a trajectory record', () => {
 
     // What a retried attempt does: the same turn state brought up to date again.
     const services = t.app.services;
-    const q = sqlOf(services.orm.em.fork() as any);
+    const q = sqlOf(services.orm.em.fork());
     const { task, turn: state } = (await startTurn(q, waiting.id))!;
     const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as any;
-    await recordTurn(services, task!, state!, logger);
-    await recordTurn(services, task!, state!, logger);
+    await recordTurn(services, task, state!, logger);
+    await recordTurn(services, task, state!, logger);
     expect([logger.warn.mock.calls, logger.error.mock.calls]).toEqual([[], []]);
     expect((await recordsOf(sessionId)).map((r) => r.type)).toEqual(['user', 'tool_use']);
 

@@ -191,7 +191,7 @@ describe('registration and masking', () => {
     reply = await t.call('PATCH', '/api/a2a/agents/peer', { token: alice.token, body: { api_key: null } });
     expect(reply.body.api_key).toBeNull();
     expect(await storedKey(alice, 'peer')).toBeNull();
-    reply = await t.call('PATCH', '/api/a2a/agents/peer', { token: alice.token, body: { api_key: KEY } });
+    await t.call('PATCH', '/api/a2a/agents/peer', { token: alice.token, body: { api_key: KEY } });
     expect(await storedKey(alice, 'peer')).toBe(KEY);
   });
 

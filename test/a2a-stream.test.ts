@@ -463,7 +463,7 @@ describe('A2A streaming', () => {
         { task: null, statusUpdate: { taskId: task.id, status: { state: 'TASK_STATE_CANCELED' } } },
       ]);
     } finally {
-      await Promise.all(clients.map((client) => client.dispose()));
+      await Promise.all(clients.map((client) => Promise.resolve(client.dispose())));
       await second.close();
       await enableA2a(t, ['--owner', 'admin@localhost']);
     }

@@ -223,7 +223,7 @@ describe('A2A tasks with a model', () => {
     const canceled = Task.toJSON(await client.cancelTask({ tenant: '', id: started.id } as never)) as any;
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     await untilAborted(fake, before);
-    expect((Task.toJSON(await client.getTask({ tenant: '', id: started.id } as never)) as any).status.state).toBe('TASK_STATE_CANCELED');
+    expect((Task.toJSON(await client.getTask({ tenant: '', id: started.id })) as any).status.state).toBe('TASK_STATE_CANCELED');
     await expect(client.cancelTask({ tenant: '', id: started.id } as never)).rejects.toBeInstanceOf(TaskNotCancelableError);
     const reply = await callA2a(t, alice, 'SendMessage', { message: userMessage('more', { taskId: started.id }) });
     expect(reply.body.error).toMatchObject({ code: -32004 });
@@ -258,8 +258,8 @@ describe('A2A tasks with a model', () => {
     const alices = await officialClient(t, alice);
     const task = Task.toJSON((await alices.sendMessage(sendRequest('mine'))) as Task) as any;
     const bobs = await officialClient(t, bob);
-    await expect(bobs.getTask({ tenant: '', id: 'turn_unknown' } as never)).rejects.toBeInstanceOf(TaskNotFoundError);
-    await expect(bobs.getTask({ tenant: '', id: task.id } as never)).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(bobs.getTask({ tenant: '', id: 'turn_unknown' })).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(bobs.getTask({ tenant: '', id: task.id })).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(bobs.cancelTask({ tenant: '', id: task.id } as never)).rejects.toBeInstanceOf(TaskNotFoundError);
     expect((await callA2a(t, bob, 'SendMessage', { message: userMessage('theirs', { taskId: task.id }) })).body.error.code).toBe(-32001);
   });

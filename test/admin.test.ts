@@ -463,7 +463,7 @@ describe('getUser (one prepared statement, mapped by hand)', () => {
     const made = await makeUser(t);
     const em = t.app.services.orm.em.fork();
     const reference = em.getReference(User, made.id); // what loading a relation to the user leaves
-    const user = await getUser(em as never, made.id);
+    const user = await getUser(em, made.id);
     expect(user).toBe(reference);
     expect(user.email).toBe(made.email);
     user.name = 'Edited, not flushed';

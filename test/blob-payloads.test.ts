@@ -124,7 +124,7 @@ describe('sweeping unowned blobs (file store)', () => {
     expect(fs.existsSync(object)).toBe(true);
 
     const store = t.app.services.blobs.store!;
-    const sweep = () => sweepUnownedBlobs(t.app.services.orm.em.fork() as never, store);
+    const sweep = () => sweepUnownedBlobs(t.app.services.orm.em.fork(), store);
     await sweep();
     expect(fs.existsSync(object)).toBe(true); // still owned: kept
 

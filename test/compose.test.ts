@@ -29,8 +29,8 @@ function localEnv(databaseUrl: string): Record<string, string> {
     S3_ENDPOINT: s3.settings.endpoint!,
     S3_PUBLIC_ENDPOINT: s3.settings.endpoint!,
     S3_BUCKET: s3.settings.bucket,
-    S3_ACCESS_KEY_ID: s3.settings.accessKeyId!,
-    S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey!,
+    S3_ACCESS_KEY_ID: s3.settings.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey,
     // Each test instance listens on a port of its own, on loopback.
     HOST: '127.0.0.1',
     PORT: '0',

@@ -8,9 +8,12 @@ import { startTestApp } from './support/app';
  */
 test("loadConfig reads no variable that SETTINGS does not list, and SETTINGS lists nothing else but the tools' LABDESK_ ones", () => {
   const read = new Set<string>();
-  const recording = new Proxy({} as Record<string, string | undefined>, {
-    get: (_target, name) => void (typeof name === 'string' && read.add(name)),
-  });
+  const recording = new Proxy(
+    {},
+    {
+      get: (_target, name) => void (typeof name === 'string' && read.add(name)),
+    },
+  );
   loadConfig(recording);
   const readButNotListed = [...read].filter((name) => !SETTINGS.has(name));
   const listedButNotRead = [...SETTINGS].filter((name) => !read.has(name) && !name.startsWith('LABDESK_'));
@@ -27,7 +30,7 @@ test('each setting is parsed by its schema: every problem at once, with the text
       return (error as Error).message
         .split('\n')
         .slice(1)
-        .map((line) => line.replace(/^  - /, ''));
+        .map((line) => line.replace(/^ {2}- /, ''));
     }
   };
   expect(

@@ -20,7 +20,7 @@ const { env, fake } = useFakeLlm(
 const t = useTestApp(env);
 const { append, setVisibility } = trajectoryCalls(t);
 const clients: Client[] = [];
-afterAll(async () => Promise.all(clients.map((client) => client.dispose())));
+afterAll(async () => Promise.all(clients.map((client) => Promise.resolve(client.dispose()))));
 
 let owner: TestUser;
 let member: TestUser;

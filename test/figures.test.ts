@@ -61,7 +61,7 @@ interface UploadParts {
 /** `POST …/figures/upload` as a real multipart form. */
 async function upload(t: TestApp, who: Actor, sessionId: string, parts: UploadParts): Promise<Reply> {
   const form = new FormData();
-  for (const name of ['canonical_path', 'mime', 'compressed'] as const) if (parts[name] !== undefined) form.append(name, parts[name]!);
+  for (const name of ['canonical_path', 'mime', 'compressed'] as const) if (parts[name] !== undefined) form.append(name, parts[name]);
   for (const [name, value] of Object.entries(parts.extra ?? {})) form.append(name, value);
   if (parts.file) form.append('file', new Blob([parts.file], { type: 'image/png' }), 'figure.png');
   if (parts.original) form.append('original', new Blob([parts.original], { type: 'image/png' }), 'original.png');

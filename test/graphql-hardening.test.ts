@@ -82,7 +82,7 @@ describe('the WebSocket', () => {
       const socket = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers });
       socket.on('open', () => messages.forEach((m) => socket.send(m)));
       socket.on('message', (data) => {
-        resolve({ message: JSON.parse(String(data)) });
+        resolve({ message: JSON.parse((data as Buffer).toString('utf8')) });
         socket.close();
       });
       socket.on('close', (code) => resolve({ closeCode: code }));
@@ -107,7 +107,7 @@ describe('the WebSocket', () => {
     await new Promise<void>((resolve, reject) => {
       socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
       socket.on('message', (data) => {
-        const message = JSON.parse(String(data));
+        const message = JSON.parse((data as Buffer).toString('utf8'));
         received.push(message);
         if (message.type === 'connection_ack') {
           socket.send(

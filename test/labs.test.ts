@@ -165,7 +165,7 @@ describe('the sealing key of invitation codes (SEAL_KEY, SEAL_KEY_FILE)', () => 
 
   test('with an operator key, codes are sealed with it (a database copy alone cannot open them), and codes sealed earlier with the database key still show', async () => {
     const before = await makeLab(t, { name: 'Sealed by the database' });
-    const dbKey = Buffer.from((await databaseKey())!, 'base64');
+    const dbKey = Buffer.from(await databaseKey(), 'base64');
     const operatorKey = randomBytes(32);
     const keyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-seal-')), 'seal-key');
     fs.writeFileSync(keyFile, `${operatorKey.toString('base64')}\n`, { mode: 0o600 });

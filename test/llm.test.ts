@@ -261,7 +261,7 @@ describe('discuss with a provider', () => {
     for (let i = 0; i < 3000; i++) {
       records.push({
         uuid: newUuid(),
-        parentUuid: records.length ? (records[records.length - 1].uuid as string) : null,
+        parentUuid: records.length ? records[records.length - 1].uuid : null,
         type: i % 2 ? 'assistant' : 'user',
         message: { content: `${i === 0 ? 'marker-first ' : i === 2999 ? 'marker-last ' : ''}step ${i} ${'x'.repeat(200)}` },
       });

@@ -344,7 +344,7 @@ describe('guardedFetch: the connection goes to the checked address', () => {
     const realConnect = net.connect;
     const connect = jest.spyOn(net, 'connect').mockImplementation(((options: net.NetConnectOpts) => {
       const { host, lookup } = options as net.TcpNetConnectOpts;
-      lookup?.(host ?? '', {}, (_error, address) => wouldConnectTo.push(String(address)));
+      lookup?.(host ?? '', {}, (_error, address) => wouldConnectTo.push(address as string));
       return realConnect({ host: '127.0.0.1', port: closed.port });
     }) as typeof net.connect);
     try {

@@ -57,7 +57,7 @@ describeTree('the production tree', () => {
         process.getuid?.() === 0
           ? { uid: Number(execFileSync('id', ['-u', 'labdesk']).toString()), gid: Number(execFileSync('id', ['-g', 'labdesk']).toString()) }
           : {};
-      if (user.uid !== undefined) fs.chownSync(dataDir, user.uid, user.gid!);
+      if (user.uid !== undefined) fs.chownSync(dataDir, user.uid, user.gid);
       const env = {
         DATABASE_URL: database.url,
         DATA_DIR: dataDir,

@@ -155,7 +155,7 @@ describe('local provider: the service starts the sandbox of an approved plan', (
     // The service logs JSON lines on stdout (info level here, to carry the sandbox's lines): read
     // them, and print only the warnings and errors among them.
     const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean;
-    stdout = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
       const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
       let entry: { level?: string; msg?: string } | undefined;
       try {
@@ -166,7 +166,7 @@ describe('local provider: the service starts the sandbox of an approved plan', (
       if (!entry?.level) return write(chunk, ...rest);
       if (entry.msg === 'sandbox' || entry.msg === 'sandbox exited') logged.push(entry as (typeof logged)[number]);
       return entry.level === 'warn' || entry.level === 'error' ? write(chunk, ...rest) : true;
-    }) as typeof process.stdout.write);
+    });
     for (const [name, value] of Object.entries(SERVER_SECRETS)) {
       savedEnv[name] = process.env[name];
       process.env[name] = value;

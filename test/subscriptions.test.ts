@@ -17,7 +17,7 @@ beforeAll(async () => {
   b = await startTestApp({ REDIS_URL }, { sameDatabaseAs: a });
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all(clients.map((c) => Promise.resolve(c.dispose())));
   await b.close();
   await a.close();
 });

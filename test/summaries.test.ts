@@ -351,7 +351,7 @@ test('an instance stopped while its job waits on the model: a new instance on th
       ).status,
     ).toBe(200);
     behaviour.set(id, 'hang');
-    expect((await refresh(first, user as TestUser, id)).body).toEqual({ status: 'pending' });
+    expect((await refresh(first, user, id)).body).toEqual({ status: 'pending' });
     for (let i = 0; i < 100 && callsFor(id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(callsFor(id)).toHaveLength(1);
     await first.close();
@@ -359,7 +359,7 @@ test('an instance stopped while its job waits on the model: a new instance on th
 
     behaviour.delete(id);
     second = await startTestApp(env, { sameDatabaseAs: shared });
-    const ready = await settled(second, user as TestUser, id);
+    const ready = await settled(second, user, id);
     expect(ready.body).toMatchObject({
       enabled: true,
       status: 'ready',
@@ -469,7 +469,7 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
       ).status,
     ).toBe(200);
     behaviour.set(id, 'hang');
-    expect((await refresh(killed, user as TestUser, id)).body).toEqual({ status: 'pending' });
+    expect((await refresh(killed, user, id)).body).toEqual({ status: 'pending' });
     for (let i = 0; i < 100 && callsFor(id).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(callsFor(id)).toHaveLength(1);
     await child.kill();
@@ -481,7 +481,7 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
 
     behaviour.delete(id);
     survivor = await startTestApp(jobEnv, { sameDatabaseAs: { databaseUrl: database.url, adminToken } as TestApp });
-    const ready = await settled(survivor, user as TestUser, id);
+    const ready = await settled(survivor, user, id);
     expect(ready.body).toMatchObject({
       enabled: true,
       status: 'ready',
@@ -498,7 +498,9 @@ test('an instance killed while its job runs (no stop): after the time-out anothe
 }, 60_000);
 
 test('without a provider: GET says enabled false, refresh only drops the cache (no job), POST …/summary is extractive', async () => {
-  const { LLM_PROVIDER: _provider, LLM_MODEL: _model, ...withoutModel } = env;
+  const withoutModel = { ...env };
+  delete withoutModel.LLM_PROVIDER;
+  delete withoutModel.LLM_MODEL;
   const plain = await startTestApp(withoutModel, { sameDatabaseAs: t });
   try {
     const { id, uuids } = await makeSession(3);

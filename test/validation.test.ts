@@ -93,7 +93,8 @@ async function snapshot(client: Client = db): Promise<Record<string, unknown[]>>
   for (const table of TABLES) {
     const { rows } = await client.query(`select * from ${table} order by ${ORDER_BY[table] ?? 'id'}`);
     out[table] = rows.map((row) => {
-      const { last_active_at: _ignored, ...rest } = row;
+      const rest = { ...row };
+      delete rest.last_active_at;
       return rest;
     });
   }

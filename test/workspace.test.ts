@@ -644,12 +644,8 @@ describeSandbox('agent workspace (bubblewrap)', () => {
             on.start({ workspace, language: 'shell', code: 'sleep 1' }),
           ),
         );
-        const started = attempts
-          .filter((attempt) => attempt.status === 'fulfilled')
-          .map((attempt) => (attempt as PromiseFulfilledResult<JobStatus>).value);
-        const refused = attempts
-          .filter((attempt) => attempt.status === 'rejected')
-          .map((attempt) => (attempt as PromiseRejectedResult).reason);
+        const started = attempts.filter((attempt) => attempt.status === 'fulfilled').map((attempt) => attempt.value);
+        const refused = attempts.filter((attempt) => attempt.status === 'rejected').map((attempt) => attempt.reason);
         expect(started).toHaveLength(3);
         expect(refused).toEqual([expect.objectContaining({ code: 'CONFLICT' })]);
         const [{ rows }] = await t.sql(`select count(*)::int as rows from agent_workspace_jobs where context_id = $1`, [workspace]);

@@ -71,7 +71,7 @@ export class FileBlobStore implements BlobStore {
       type: contentType,
       signature: this.sign(checkKey(key), expires, contentType),
     });
-    return `${baseUrl}/blobs/${key}?${query}`;
+    return `${baseUrl}/blobs/${key}?${query.toString()}`;
   }
 
   /** Constant-time compare. */

@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 /** A shared read-only handle; `release` once done with it (reads are positioned, so readers never interfere). */
 export interface SharedFile {
   handle: FileHandle;
-  release(): Promise<void>;
+  release: () => Promise<void>;
 }
 
 interface Entry {
@@ -55,7 +55,7 @@ export class SharedFiles {
       release: async () => {
         if (released) return;
         released = true;
-        if (--used.users === 0) used.idle = setTimeout(() => this.closeIdle(filePath, used), IDLE_MS).unref();
+        if (--used.users === 0) used.idle = setTimeout(() => void this.closeIdle(filePath, used), IDLE_MS).unref();
       },
     };
   }

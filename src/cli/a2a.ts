@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/orm';
 import { A2A_MAX_BODY_BYTES, A2A_RPC_PATH } from '../../facade/a2a';
@@ -30,7 +29,7 @@ async function onDatabase<T>(work: (q: Query) => Promise<T>): Promise<T> {
   try {
     const orm = await openDatabase(database.url, { poolMax: 2 });
     try {
-      return await work(sqlOf(orm.em.fork() as EntityManager));
+      return await work(sqlOf(orm.em.fork()));
     } finally {
       await orm.close(true);
     }

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { S3BlobStore } from '../blobs/s3-store';
 import { type Config, loadConfig } from '../config';
 import { openDatabase } from '../db/orm';
@@ -70,8 +69,9 @@ async function runPgTool(name: string, args: string[], env: NodeJS.ProcessEnv): 
     if (code === 'ENOENT')
       throw new Error(
         `${name} was not found: install PostgreSQL's client tools (Debian: apt-get install postgresql-client), of the server's major version or newer, or set PG_BIN_DIR`,
+        { cause: error },
       );
-    throw new Error(`${name} failed: ${(stderr ?? String(error)).trim().split('\n').slice(-3).join(' ')}`);
+    throw new Error(`${name} failed: ${(stderr ?? String(error)).trim().split('\n').slice(-3).join(' ')}`, { cause: error });
   }
 }
 
@@ -130,7 +130,7 @@ async function backup(outDir: string): Promise<number> {
     let migration: string | null;
     let s3Objects: Manifest['s3Objects'];
     try {
-      migration = await newestMigration(sqlOf(orm.em.fork() as EntityManager));
+      migration = await newestMigration(sqlOf(orm.em.fork()));
       if (config.blobStore === 's3') {
         const objects = [];
         for await (const object of new S3BlobStore(config.s3!).list()) objects.push(object);
@@ -172,7 +172,7 @@ async function verifiedManifest(fromDir: string): Promise<Manifest> {
     throw new Error(`${fromDir} holds no readable manifest.json: not a labdesk backup`);
   }
   if (manifest.format !== FORMAT)
-    throw new Error(`${fromDir}: unknown backup format ${JSON.stringify(manifest.format)} (this labdesk reads ${FORMAT})`);
+    throw new Error(`${fromDir}: unknown backup format ${JSON.stringify(manifest.format)} (this labdesk reads ${String(FORMAT)})`);
   for (const entry of [manifest.database, ...manifest.files]) {
     const file = path.join(fromDir, ...entry.path.split('/'));
     if (entry.path.split('/').includes('..')) throw new Error(`manifest.json names a path outside the backup: ${entry.path}`);
@@ -198,7 +198,7 @@ async function restore(fromDir: string): Promise<number> {
   try {
     const orm = await openDatabase(database.url, { migrate: false, poolMax: 1 });
     try {
-      const tables = await userTableCount(sqlOf(orm.em.fork() as EntityManager));
+      const tables = await userTableCount(sqlOf(orm.em.fork()));
       if (tables > 0) return fail(`the database already has ${tables} tables: restore into an empty database`);
     } finally {
       await orm.close(true);

@@ -26,5 +26,5 @@ export const fail = (message: string): number => {
 export async function serviceDatabase(config: Config): Promise<{ url: string; source: 'embedded' | 'external'; stop(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, source: 'external', stop: async () => undefined };
   const embedded = await startEmbeddedPostgres(config.dataDir, { joinRunning: true });
-  return { url: embedded.url, source: 'embedded', stop: embedded.stop };
+  return { url: embedded.url, source: 'embedded', stop: () => embedded.stop() };
 }

@@ -38,10 +38,10 @@ const OPTIONS = {
 /** @throws TypeError (the code ERR_PARSE_ARGS_…) naming a flag that no command has, or a value missing */
 function parseFlags(args: string[]): Flags {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true });
-  return { ...values, _: positionals } as Flags;
+  return { ...values, _: positionals };
 }
 
-const text = (flags: Flags, key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
+const text = (flags: Flags, key: string) => (typeof flags[key] === 'string' ? flags[key] : undefined);
 
 const CREDENTIALS_FILE = path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'labdesk', 'credentials.json');
 
@@ -136,7 +136,8 @@ function explain(payload: Record<string, unknown>, flagOf: Record<string, string
       })
       .join('; ');
   }
-  return String(detail ?? 'unknown error');
+  if (typeof detail === 'string') return detail;
+  return detail === undefined || detail === null ? 'unknown error' : JSON.stringify(detail);
 }
 
 /** `users create` flags by the body member they fill. */
@@ -204,13 +205,13 @@ const COMMANDS: Record<string, Command> = {
         token,
       );
       if (created.status !== 201) return fail(`could not create the user (${created.status}): ${explain(created.payload, USER_FLAGS)}`);
-      process.stdout.write(`created ${created.payload.user_id} <${created.payload.email}>\n`);
+      process.stdout.write(`created ${String(created.payload.user_id)} <${String(created.payload.email)}>\n`);
       const label = text(flags, 'token-label');
       if (label) {
-        const minted = await api(url, 'POST', `/api/admin/users/${created.payload.user_id}/tokens`, { label }, token);
+        const minted = await api(url, 'POST', `/api/admin/users/${String(created.payload.user_id)}/tokens`, { label }, token);
         if (minted.status !== 201)
           return fail(`user created, but no token (${minted.status}): ${explain(minted.payload, { label: '--token-label' })}`);
-        process.stdout.write(`token ${minted.payload.token_id} (shown once): ${minted.payload.token}\n`);
+        process.stdout.write(`token ${String(minted.payload.token_id)} (shown once): ${String(minted.payload.token)}\n`);
       }
       return 0;
     },
@@ -222,7 +223,13 @@ const COMMANDS: Record<string, Command> = {
       const url = serverUrl(flags);
       const started = await api(url, 'POST', '/api/auth/cli/start');
       if (started.status !== 200) return fail(`could not start the login (${started.status}): ${explain(started.payload)}`);
-      const { device_code, user_code, verification_url, interval, expires_in } = started.payload as Record<string, string & number>;
+      const { device_code, user_code, verification_url, interval, expires_in } = started.payload as {
+        device_code: string;
+        user_code: string;
+        verification_url: string;
+        interval: number;
+        expires_in: number;
+      };
       const page = `${verification_url}?code=${encodeURIComponent(user_code)}`;
       process.stdout.write(
         `To sign in, open ${page}\nand approve code ${user_code} (check that the page shows the same code).\n(or: POST ${url}/api/auth/cli/approve {"user_code": "${user_code}"} with your token)\nWaiting`,

@@ -13,6 +13,11 @@ export interface SandboxOptions {
 
 type Json = Record<string, unknown>;
 
+/** The `detail` of an error answer, or `fallback`. */
+const detailOf = (payload: Json, fallback: string) => (typeof payload.detail === 'string' ? payload.detail : fallback);
+/** A number of credits as the server sent it. */
+const credits = (value: unknown) => (typeof value === 'number' ? String(value) : '?');
+
 async function post(server: string, route: string, body: unknown, token?: string): Promise<{ status: number; payload: Json }> {
   const response = await fetch(`${server.replace(/\/+$/, '')}${route}`, {
     method: 'POST',
@@ -34,7 +39,7 @@ export async function runSandbox({
   print(`bootstrapping against ${server}…`);
   const boot = await post(server, '/api/compute/bootstrap', { claim_token: claimToken });
   if (boot.status !== 200) {
-    print(`bootstrap refused (${boot.status}): ${String(boot.payload.detail ?? 'unknown error')}`);
+    print(`bootstrap refused (${boot.status}): ${detailOf(boot.payload, 'unknown error')}`);
     return 1;
   }
   const leaseId = boot.payload.lease_id as number;
@@ -44,24 +49,21 @@ export async function runSandbox({
   let failures = 0;
   for (;;) {
     const beat = await post(server, `/api/compute/sessions/${leaseId}/heartbeat`, { active: !paused }, processToken).catch(
-      (error: Error) => ({
-        status: 0,
-        payload: { detail: error.message } as Json,
-      }),
+      (error: Error): { status: number; payload: Json } => ({ status: 0, payload: { detail: error.message } }),
     );
     if (beat.status !== 200) {
       // A server restart or a network blip is not the end of the lease: retry a few times.
       if (++failures >= 5 || beat.status === 401) {
-        print(`heartbeat failed (${beat.status}): ${String(beat.payload.detail ?? '')}; exiting`);
+        print(`heartbeat failed (${beat.status}): ${detailOf(beat.payload, '')}; exiting`);
         return 1;
       }
       print(`heartbeat failed (${beat.status}); retrying`);
     } else {
       failures = 0;
       const { action, state, spent_credits: spent, ceiling_credits: ceiling, low_credit: low } = beat.payload;
-      const spend = `spent ${String(spent)}${ceiling === null ? '' : ` of ${String(ceiling)}`} credits${low ? ' (low credit)' : ''}`;
+      const spend = `spent ${credits(spent)}${ceiling === null ? '' : ` of ${credits(ceiling)}`} credits${low ? ' (low credit)' : ''}`;
       if (action === 'stop') {
-        print(`lease ${leaseId} is ${String(state)}: stopping`);
+        print(`lease ${leaseId} is ${typeof state === 'string' ? state : '?'}: stopping`);
         return 0;
       }
       if (action === 'checkpoint_and_pause' && !paused) {

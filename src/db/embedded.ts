@@ -186,7 +186,9 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedOptio
   try {
     await pg.start();
   } catch (error) {
-    throw new Error(`embedded PostgreSQL did not start in ${databaseDir}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`embedded PostgreSQL did not start in ${databaseDir}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   fs.writeFileSync(path.join(dataDir, OWNER_FILE), String(process.pid));
 

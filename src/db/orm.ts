@@ -4,6 +4,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AppError } from '../errors';
 import { ENTITIES } from './entities';
+import { connectionPool } from './pool';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -75,7 +76,7 @@ export async function openDatabase(
 
 /** A pooled connection of the pg driver, as far as `limitAnswers` reads it. */
 interface PgConnection {
-  query(text: string): Promise<{ rows: Record<string, unknown>[] }>;
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   query(text: string, callback: (error: Error | null) => void): void;
   /** False from the moment a statement is sent until the server says it is ready for the next. */
   readyForQuery: boolean;
@@ -109,8 +110,8 @@ function limitAnswers(statementTimeoutMs: number) {
  * together do not both try to run them.
  */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const knex = orm.em.getConnection().getKnex();
-  const conn = await knex.client.acquireConnection();
+  const pool = connectionPool<PgConnection>(orm.em);
+  const conn = await pool.acquireConnection();
   const LOCK_KEY = 727_001;
   try {
     await conn.query('select pg_advisory_lock($1)', [LOCK_KEY]);
@@ -118,7 +119,7 @@ export async function migrate(orm: Orm): Promise<string[]> {
     return applied.map((m) => m.name);
   } finally {
     await conn.query('select pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
-    await knex.client.releaseConnection(conn);
+    await pool.releaseConnection(conn);
   }
 }
 
@@ -131,10 +132,10 @@ const READINESS = `select pg_is_in_recovery() as recovery, current_setting('tran
  * @throws UNAVAILABLE saying which of these failed
  */
 export async function checkDatabaseReady(orm: Orm, timeoutMs: number): Promise<void> {
-  const pool = orm.em.getConnection().getKnex().client;
+  const pool = connectionPool<PgConnection>(orm.em);
   const late = new AppError('UNAVAILABLE', `the database did not answer within ${timeoutMs} ms`);
   const deadline = Date.now() + timeoutMs;
-  const acquiring = pool.acquireConnection() as Promise<PgConnection>;
+  const acquiring = pool.acquireConnection();
   const connection = await before(deadline, acquiring);
   if (connection === TOO_LATE) {
     void acquiring.then(

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { connectionPool } from './pool';
 
 /** An ILIKE pattern matching `text` anywhere, with the caller's `%`, `_` and `\` taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -40,8 +41,8 @@ export const sqlOf =
   async (sql, params = []) => {
     // Through knex so parameters travel as bind values ($1…): MikroORM's `execute` would inline
     // them as escaped literals, which for a batch of records means escaping its whole text.
-    const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-    const result = (await knex.raw(sql, params as Knex.RawBinding[])) as { rows: never[] };
+    const knex = em.getTransactionContext<Knex.Transaction>() ?? em.getConnection().getKnex();
+    const result = await knex.raw<{ rows: never[] }>(sql, params as Knex.RawBinding[]);
     return result.rows;
   };
 
@@ -78,9 +79,9 @@ async function onConnection<T>(
   em: EntityManager,
   work: (run: (statement: Statement, params?: unknown[]) => Promise<unknown[]>) => Promise<T>,
 ): Promise<T> {
-  const pool = em.getConnection().getKnex().client;
+  const pool = connectionPool<PgClient>(em);
   const logger = em.config.getLogger();
-  const client = (await pool.acquireConnection()) as PgClient;
+  const client = await pool.acquireConnection();
   // A copy: the driver writes the values onto the statement object it is given.
   const send = (statement: Statement, params: unknown[]) =>
     client.query(typeof statement === 'string' ? statement : { ...statement }, params);

@@ -65,7 +65,7 @@ export class JobQueue {
   /** Names the handler of a kind of job, and what to do when a job's last attempt died with its instance; before `start`. */
   register<T extends object>(name: string, options: QueueOptions, handler: Handler<T>, lost?: LostHandler<T>): void {
     if (this.started) throw new Error(`job kind ${name} registered after the queue started`);
-    this.kinds.set(name, { options, handler: handler as Handler<never>, lost: lost as LostHandler<never> | undefined });
+    this.kinds.set(name, { options, handler: handler, lost: lost });
   }
 
   /** Creates pg-boss's schema (or migrates it) and the queues, then works on them until `stop`. */

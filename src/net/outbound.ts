@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import os from 'node:os';
-import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { AppError } from '../errors';
 import { canonicalAddress, classifyAddress, isIpAddress, isLoopbackAddress } from './addresses';
 
@@ -207,7 +207,7 @@ export async function guardedFetch(
   };
   let response: Awaited<ReturnType<typeof undiciFetch>>;
   try {
-    response = await undiciFetch(target.url, { ...(init as UndiciRequestInit), redirect: 'manual', signal, dispatcher: agent });
+    response = await undiciFetch(target.url, { ...init, redirect: 'manual', signal, dispatcher: agent });
   } catch (error) {
     throw fail(error);
   }
@@ -233,7 +233,7 @@ export async function guardedFetch(
   const answer = new Response(body, {
     status: response.status,
     statusText: response.statusText,
-    headers: response.headers as unknown as Headers,
+    headers: response.headers,
   });
   // As fetch reports it (a constructed Response has an empty url); there was no redirect to follow.
   Object.defineProperty(answer, 'url', { value: response.url });

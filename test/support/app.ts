@@ -27,10 +27,10 @@ export interface TestApp {
   app: RunningApp;
   adminToken: string;
   databaseUrl: string;
-  call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Reply<T>>;
+  call: <T = any>(method: string, path: string, opts?: CallOptions) => Promise<Reply<T>>;
   /** A query on this app's database, to arrange or inspect state directly. */
-  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
+  sql: <T = any>(text: string, params?: unknown[]) => Promise<T[]>;
+  close: () => Promise<void>;
 }
 
 /** A response as the tests read it: status, headers, the text, and the body parsed when it is JSON. */

@@ -7,7 +7,7 @@ import { CallOptions, NO_MODEL_LIMITS, NO_RATE_LIMITS, Reply, replyOf } from './
 export interface ChildServer {
   url: string;
   process: ChildProcess;
-  call<T = any>(method: string, route: string, opts?: CallOptions): Promise<Reply<T>>;
+  call: <T = any>(method: string, route: string, opts?: CallOptions) => Promise<Reply<T>>;
   /** The last 2,000 characters it wrote to stderr. */
   stderr(): string;
   /** SIGKILL: the process stops at once, running nothing of its shutdown. */
@@ -34,7 +34,7 @@ export async function startChildServer(
     gid: opts.gid,
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
 
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -167,7 +167,7 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
   const script: Step[] = [];
   const seen: SeenRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
-  const server = http.createServer(async (req, res) => {
+  const respond = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const anthropic = req.url === '/v1/messages';
@@ -236,20 +236,18 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
         ...(text || !calls.length ? [{ type: 'text', text }] : []),
         ...calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.input })),
       ];
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: `msg_${seen.length}`,
-            type: 'message',
-            role: 'assistant',
-            model: request.body.model,
-            content,
-            stop_reason: calls.length ? 'tool_use' : 'end_turn',
-            stop_sequence: null,
-            usage: { input_tokens: step.tokensIn, output_tokens: step.tokensOut },
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: `msg_${seen.length}`,
+          type: 'message',
+          role: 'assistant',
+          model: request.body.model,
+          content,
+          stop_reason: calls.length ? 'tool_use' : 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: step.tokensIn, output_tokens: step.tokensOut },
+        }),
+      );
       return;
     }
     const usage = { prompt_tokens: step.tokensIn, completion_tokens: step.tokensOut, total_tokens: step.tokensIn + step.tokensOut };
@@ -274,27 +272,26 @@ export async function startFakeLlm(fallback: (request: SeenRequest) => Step) {
       return;
     }
     const toolCalls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsOf(call) } }));
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          ...base,
-          object: 'chat.completion',
-          choices: [
-            {
-              index: 0,
-              message: {
-                role: 'assistant',
-                content: calls.length ? text || null : text,
-                ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-              },
-              finish_reason: finish,
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: calls.length ? text || null : text,
+              ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
             },
-          ],
-          usage,
-        }),
-      );
-  });
+            finish_reason: finish,
+          },
+        ],
+        usage,
+      }),
+    );
+  };
+  const server = http.createServer((req, res) => void respond(req, res));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

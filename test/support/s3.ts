@@ -1,15 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import S3rver from 's3rver';
 import { ensureBucket, type S3Settings } from '../../src/blobs/s3-store';
-
-/** The part of s3rver the tests use (the package ships no type declarations). */
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-const S3rver: new (options: { address: string; port: number; directory: string; silent: boolean }) => S3rverServer = require('s3rver');
 
 /** A real S3-compatible server (s3rver) on a free local port, with the bucket `labdesk-test`. */
 export async function startS3(): Promise<{ settings: S3Settings; close(): Promise<void> }> {

@@ -119,7 +119,7 @@ export interface ToolContext extends PeerCallContext {
   signal: AbortSignal;
   logger: Logger;
   /** Called with the id of a job the call started (the turn waits for it). */
-  jobStarted(jobId: string): void;
+  jobStarted: (jobId: string) => void;
 }
 
 /** Cuts a result to TOOL_OUTPUT_CHARS, saying how much was cut. */

@@ -47,6 +47,7 @@ const isFilePart = (part: Wire) => typeof part.rawBytes === 'number';
 export function safeFileName(filename: unknown, mediaType: unknown, n: number): string {
   const last = typeof filename === 'string' ? (filename.split(/[/\\]/).pop() ?? '') : '';
   let name = last
+    // eslint-disable-next-line no-control-regex -- control characters are what this drops from a caller's file name
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .replace(/[^A-Za-z0-9._+=,@()-]/g, '_')
     .replace(/^[._]+/, '');

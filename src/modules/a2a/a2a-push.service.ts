@@ -371,13 +371,19 @@ async function attemptDelivery(
     if (response.status < 200 || response.status >= 300) error = `the receiver answered HTTP ${response.status}`;
   } catch (failure) {
     if (signal.aborted) throw failure; // cut off: not an attempt; the delivery is let go
-    if (failure instanceof OutboundRefused && failure.kind === 'unresolvable')
-      ((outcome = { unreachable: true }), (error = failure.reason));
-    else if (failure instanceof OutboundRefused) ((outcome = { refused: true }), (error = failure.reason));
-    else if (failure instanceof OutboundRequestFailed) ((outcome = { unreachable: true }), (error = failure.message));
-    else {
+    if (failure instanceof OutboundRefused && failure.kind === 'unresolvable') {
+      outcome = { unreachable: true };
+      error = failure.reason;
+    } else if (failure instanceof OutboundRefused) {
+      outcome = { refused: true };
+      error = failure.reason;
+    } else if (failure instanceof OutboundRequestFailed) {
+      outcome = { unreachable: true };
+      error = failure.message;
+    } else {
       logger.error('A2A push delivery failed', { deliveryId, error: failure instanceof Error ? failure.stack : String(failure) });
-      ((outcome = { refused: true }), (error = 'the delivery failed on an internal error'));
+      outcome = { refused: true };
+      error = 'the delivery failed on an internal error';
     }
   }
   const attempts = delivery.attempts + 1;

@@ -1,5 +1,4 @@
 import fsp from 'node:fs/promises';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
 import { sqlOf } from '../../db/sql';
 import { startPeriodic } from '../../jobs/periodic';
@@ -23,7 +22,7 @@ const CONTEXTS_PER_PASS = 100;
 export async function sweepExpiredContexts(services: Pick<Services, 'config' | 'orm' | 'agent'>, logger: Logger): Promise<number> {
   const days = services.config.a2aArtifacts.retentionDays;
   if (days === 0) return 0;
-  const q = sqlOf(services.orm.em.fork() as EntityManager);
+  const q = sqlOf(services.orm.em.fork());
   let removed = 0;
   for (const context of await expiredContexts(q, TERMINAL_STATES, days, CONTEXTS_PER_PASS)) {
     const workspace = workspaceOf(context.principal, context.contextId);

@@ -140,12 +140,23 @@ export async function importA2aFiles(em: EntityManager, dataDir: string, logger:
   const keysFile = path.join(dataDir, LEGACY_FILES.keys);
   const settings = readLegacy(
     settingsFile,
-    (value): value is A2aSettings => typeof value?.enabled === 'boolean' && typeof value.owner === 'string' && value.owner !== '',
+    (value): value is A2aSettings =>
+      typeof value === 'object' &&
+      value !== null &&
+      'enabled' in value &&
+      typeof value.enabled === 'boolean' &&
+      'owner' in value &&
+      typeof value.owner === 'string' &&
+      value.owner !== '',
   );
-  const keys = readLegacy(keysFile, (value): value is { keys: LegacyKey[] } => Array.isArray(value?.keys) && value.keys.every(isLegacyKey));
+  const keys = readLegacy(
+    keysFile,
+    (value): value is { keys: LegacyKey[] } =>
+      typeof value === 'object' && value !== null && 'keys' in value && Array.isArray(value.keys) && value.keys.every(isLegacyKey),
+  );
   if (!settings && !keys) return;
   await em.transactional(async (tx) => {
-    const q = sqlOf(tx as EntityManager);
+    const q = sqlOf(tx);
     if (settings)
       await q(`insert into a2a_settings (enabled, owner_email) values (?, ?) on conflict (id) do nothing`, [
         settings.enabled,
@@ -192,7 +203,7 @@ function isLegacyKey(value: unknown): value is LegacyKey {
 }
 
 /** A legacy file's content when it exists (ENOENT: undefined). @throws Error when it exists but is not valid */
-function readLegacy<T>(file: string, valid: (value: any) => value is T): T | undefined {
+function readLegacy<T>(file: string, valid: (value: unknown) => value is T): T | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

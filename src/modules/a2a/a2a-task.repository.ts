@@ -348,9 +348,18 @@ export interface TaskFilter {
 function whereOf(filter: TaskFilter): { sql: string; params: unknown[] } {
   const parts = ['principal = ?'];
   const params: unknown[] = [filter.principal];
-  if (filter.contextId !== undefined) (parts.push('context_id = ?'), params.push(filter.contextId));
-  if (filter.state !== undefined) (parts.push('state = ?'), params.push(filter.state));
-  if (filter.statusAfter !== undefined) (parts.push('status_at > ?'), params.push(filter.statusAfter));
+  if (filter.contextId !== undefined) {
+    parts.push('context_id = ?');
+    params.push(filter.contextId);
+  }
+  if (filter.state !== undefined) {
+    parts.push('state = ?');
+    params.push(filter.state);
+  }
+  if (filter.statusAfter !== undefined) {
+    parts.push('status_at > ?');
+    params.push(filter.statusAfter);
+  }
   return { sql: parts.join(' and '), params };
 }
 
@@ -381,9 +390,18 @@ export async function allTasks(
 ): Promise<{ rows: TaskRow[]; total: number }> {
   const parts: string[] = ['true'];
   const params: unknown[] = [];
-  if (filter.principal !== undefined) (parts.push('principal = ?'), params.push(filter.principal));
-  if (filter.contextId !== undefined) (parts.push('context_id = ?'), params.push(filter.contextId));
-  if (filter.state !== undefined) (parts.push('state = ?'), params.push(filter.state));
+  if (filter.principal !== undefined) {
+    parts.push('principal = ?');
+    params.push(filter.principal);
+  }
+  if (filter.contextId !== undefined) {
+    parts.push('context_id = ?');
+    params.push(filter.contextId);
+  }
+  if (filter.state !== undefined) {
+    parts.push('state = ?');
+    params.push(filter.state);
+  }
   const rows = await q(
     `select ${TASK_COLUMNS}, count(*) over () as "total" from a2a_tasks where ${parts.join(' and ')} order by status_at desc, id desc limit ? offset ?`,
     [...params, limit, offset],

@@ -1,4 +1,4 @@
-import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
 import { forbidden, invalid } from '../../errors';
@@ -159,8 +159,10 @@ export class A2aResolver {
   @Subscription(() => A2aStreamResponse, {
     description:
       'The events of an A2A task (A2A StreamResponses): first the task as it is, then its status changes and new artifacts, in order, completing after a terminal state. For the task’s A2A principal (through the A2A endpoint) and for the A2A owner and admins. Read from the database at every change (any instance), with access checked again each time.',
-    subscribe: async ({ args, context }) => {
-      const ctx = context as Ctx;
+    subscribe: async ({
+      args,
+      context: ctx,
+    }: SubscribeResolverData<unknown, { taskId: string; refuseTerminal: boolean; historyLength?: number | null }, Ctx>) => {
       checkHistoryLength(args.historyLength);
       const reader = await readerOf(ctx);
       return failureAsLastEvent(

@@ -23,10 +23,10 @@ export interface SegmentationRow extends SegmentCounts {
  * same, obtained free (promo, trial, admin). A grant is never counted as paid.
  */
 export async function readSegmentation(em: EntityManager, domain: string, limit: number, now: Date): Promise<SegmentationRow> {
-  const result = (await em
+  const result = await em
     .getConnection()
     .getKnex()
-    .raw(
+    .raw<{ rows: Record<string, unknown>[] }>(
       `with segment as (
        select institution, institution_tier, institution_type, institution_name,
               (not disabled and plan_code <> 'free' and (plan_expires_at is null or plan_expires_at > :now)) as on_plan,
@@ -66,7 +66,7 @@ export async function readSegmentation(em: EntityManager, domain: string, limit:
             (select coalesce(json_agg(t order by t.users desc, t.name), '[]') from by_name t) as by_institution,
             (select coalesce(json_agg(t order by t.users desc, t.institution), '[]') from unresolved t) as unresolved`,
       { domain, limit, now } as Knex.ValueDict,
-    )) as { rows: Record<string, unknown>[] };
+    );
   const row = result.rows[0];
   const counts = <T extends object>(items: unknown) =>
     (items as (T & { users: string | number; paid?: string | number; granted?: string | number })[]).map((item) => ({
@@ -79,9 +79,9 @@ export async function readSegmentation(em: EntityManager, domain: string, limit:
     users: Number(row.users),
     paid: Number(row.paid),
     granted: Number(row.granted),
-    byTier: counts(row.by_tier) as SegmentationRow['byTier'],
-    byType: counts(row.by_type) as SegmentationRow['byType'],
-    byInstitution: counts(row.by_institution) as SegmentationRow['byInstitution'],
-    unresolved: counts(row.unresolved) as SegmentationRow['unresolved'],
+    byTier: counts(row.by_tier),
+    byType: counts(row.by_type),
+    byInstitution: counts(row.by_institution),
+    unresolved: counts(row.unresolved),
   };
 }

@@ -48,10 +48,10 @@ export interface StatsBounds {
 
 export async function readStats(em: EntityManager, b: StatsBounds): Promise<StatsRow> {
   // Named bindings (knex): every :name is sent as a bind value.
-  const result = (await em
+  const result = await em
     .getConnection()
     .getKnex()
-    .raw(
+    .raw<{ rows: Record<string, unknown>[] }>(
       `with ledger as (
        select count(*) filter (where created_at > :fiveMinutesAgo) as calls_5m,
               coalesce(sum(tokens_in) filter (where created_at > :fiveMinutesAgo), 0) as tokens_in_5m,
@@ -86,7 +86,7 @@ export async function readStats(em: EntityManager, b: StatsBounds): Promise<Stat
             (select count(*) from users where created_at >= :todayStart and created_at < :tomorrowStart) as registrations_today
        from ledger, active, plans`,
       { ...b } as Knex.ValueDict,
-    )) as { rows: Record<string, unknown>[] };
+    );
   const row = result.rows[0];
   const n = (key: string) => Number(row[key] ?? 0);
   return {

@@ -181,7 +181,7 @@ export class WorkspaceJobs {
   }
 
   private sql(): Query {
-    return sqlOf(this.orm.em.fork() as EntityManager);
+    return sqlOf(this.orm.em.fork());
   }
 
   private announce(job: JobStatus): void {

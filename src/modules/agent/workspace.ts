@@ -463,7 +463,7 @@ export class Workspaces {
         .finally(() => (measuring = false));
     }, DISK_CHECK_SECONDS * 1000);
     timer.unref();
-    void child.exited.then(guard.stop);
+    void child.exited.then(() => guard.stop());
     return guard;
   }
 

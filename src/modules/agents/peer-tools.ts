@@ -68,9 +68,30 @@ export interface PeerCallContext {
   signal: AbortSignal;
 }
 
-type Wire = Record<string, any>;
+/** A part of a message or an artifact as the SDK's `toJSON` gives it (ProtoJSON: a member left empty is absent). */
+interface WirePart {
+  text?: string;
+  data?: unknown;
+  /** Base64. */
+  raw?: string;
+  url?: string;
+  filename?: string;
+  mediaType?: string;
+}
+/** A message or an artifact as `toJSON` gives it. */
+interface WireParts {
+  parts?: WirePart[];
+  name?: string;
+  artifactId?: string;
+}
+/** A task as `toJSON` gives it; its id and state are checked before they are shown (`usableTask`). */
+interface WireTask {
+  id?: unknown;
+  status?: { state?: unknown; message?: WireParts };
+  artifacts?: WireParts[];
+}
 /** A peer task as the wire has it, its id and state checked. */
-type PeerTask = Wire & { id: string; status: { state: string; message?: Wire } };
+type PeerTask = WireTask & { id: string; status: { state: string; message?: WireParts } };
 
 const lastTest = (entry: OutboundAgentRow) =>
   entry.status === 'ok'
@@ -167,9 +188,9 @@ async function sendToPeer(agentId: string, text: string, context: PeerCallContex
   );
   if (!('status' in result)) {
     // A message reply: the peer answered without a task, so there is nothing to check later.
-    return `${JSON.stringify({ agent: agentId, reply: 'message' })}\n${peerDataBlock(agentId, partsText(Message.toJSON(result) as Wire))}`;
+    return `${JSON.stringify({ agent: agentId, reply: 'message' })}\n${peerDataBlock(agentId, partsText(Message.toJSON(result) as WireParts))}`;
   }
-  const task = usableTask(tool, Task.toJSON(result) as Wire, reached);
+  const task = usableTask(tool, Task.toJSON(result) as WireTask, reached);
   context.peerTasks.push({ agentId, taskId: task.id });
   await context.conversation.remember({ agentId, taskId: task.id });
   return report(agentId, task);
@@ -190,7 +211,7 @@ async function checkPeerTask(agentId: string, taskId: string, context: PeerCallC
   const result = await calling(tool, agentId, context, reached, async () =>
     (await clientFor(context.services, entry, reached)).getTask({ tenant: '', id: taskId, historyLength: 0 }, { signal: context.signal }),
   );
-  return report(agentId, usableTask(tool, Task.toJSON(result) as Wire, reached));
+  return report(agentId, usableTask(tool, Task.toJSON(result) as WireTask, reached));
 }
 
 /**
@@ -258,10 +279,12 @@ function httpStatusReason(error: unknown): string {
 }
 
 /** @throws UNAVAILABLE when the id or the state is not one we can show outside the data block (see `peerFailure`) */
-function usableTask(tool: string, task: Wire, reached: readonly ResolvedAddress[]): PeerTask {
+function usableTask(tool: string, task: WireTask, reached: readonly ResolvedAddress[]): PeerTask {
   if (typeof task.id !== 'string' || !PEER_TASK_ID.test(task.id))
     throw peerFailure(tool, reached, 'the agent answered a task id that is not usable (1-128 letters, digits and ._:-)');
-  if (!KNOWN_STATES.has(task.status?.state)) throw peerFailure(tool, reached, 'the agent answered a task without a known state');
+  const state = task.status?.state;
+  if (typeof state !== 'string' || !KNOWN_STATES.has(state))
+    throw peerFailure(tool, reached, 'the agent answered a task without a known state');
   return task as PeerTask;
 }
 
@@ -284,8 +307,8 @@ function report(agentId: string, task: PeerTask): string {
 }
 
 /** The text of a message's or an artifact's parts; a file is named with its type, never fetched. */
-function partsText(holder: Wire): string {
-  const parts: Wire[] = Array.isArray(holder.parts) ? holder.parts : [];
+function partsText(holder: WireParts): string {
+  const parts: WirePart[] = Array.isArray(holder.parts) ? holder.parts : [];
   return parts
     .map((part) => {
       if (typeof part.text === 'string') return part.text;

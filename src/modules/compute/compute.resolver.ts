@@ -1,4 +1,16 @@
-import { Arg, Ctx as Context, Extensions, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import {
+  Arg,
+  Ctx as Context,
+  Extensions,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+  type SubscribeResolverData,
+} from 'type-graphql';
 import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
@@ -177,8 +189,7 @@ export class ComputeResolver {
 
   @Subscription(() => LeaseChangedEvent, {
     description: 'State and spend changes of one of the caller’s leases (access checked for every event).',
-    subscribe: async ({ args, context }) => {
-      const ctx = context as Ctx;
+    subscribe: async ({ args, context: ctx }: SubscribeResolverData<unknown, { leaseId: number }, Ctx>) => {
       await compute.getLease(ctx.em, await requireViewer(ctx), args.leaseId);
       return whileAllowed(ctx, ctx.services.pubsub.subscribe('LEASE_CHANGED', String(args.leaseId)), (em, viewer) =>
         compute.getLease(em, viewer, args.leaseId),

@@ -56,8 +56,8 @@ export class LocalSandboxes {
       stream.on('data', (chunk: Buffer) => {
         for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) this.logger.info('sandbox', { leaseId, line });
       });
-    log(child.stdout!);
-    log(child.stderr!);
+    log(child.stdout);
+    log(child.stderr);
     child.on('exit', (code) => {
       this.children.delete(child);
       this.logger.info('sandbox exited', { leaseId, code });

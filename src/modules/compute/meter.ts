@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
@@ -15,7 +14,7 @@ export function startMeter(services: Services, logger: Logger): () => Promise<vo
     'meter pass',
     services.config.compute.meterSeconds,
     async () => {
-      const report = await meterOnce(services.orm.em.fork() as EntityManager, services.clock.now());
+      const report = await meterOnce(services.orm.em.fork(), services.clock.now());
       for (const lease of report.changed) publishLease(services.pubsub, lease);
       if (report.paused || report.expired)
         logger.info('meter', { charged: report.charged, paused: report.paused, expired: report.expired });

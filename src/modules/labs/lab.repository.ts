@@ -54,7 +54,7 @@ export async function countActiveSeats(em: EntityManager, labIds: readonly strin
     .getConnection()
     .execute<{ lab_id: string; n: number }[]>(
       `select lab_id, count(*)::int as n from lab_members where status = 'active' and lab_id in (?) group by lab_id`,
-      [labIds as string[]],
+      [labIds],
     );
   const counts = new Map(rows.map((r) => [r.lab_id, r.n]));
   return labIds.map((id) => counts.get(id) ?? 0);

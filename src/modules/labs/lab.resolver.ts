@@ -1,4 +1,16 @@
-import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import {
+  Arg,
+  Ctx as Context,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+  type SubscribeResolverData,
+} from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
 import type { LabMemberEvent } from '../../pubsub';
@@ -155,8 +167,7 @@ export class LabResolver {
 
   @Subscription(() => LabMemberEventNode, {
     description: 'Membership changes of a lab, for its owner, mentors and admins. Access is re-checked for every event.',
-    subscribe: async ({ args, context }) => {
-      const ctx = context as Ctx;
+    subscribe: async ({ args, context: ctx }: SubscribeResolverData<unknown, { labId: string }, Ctx>) => {
       const viewer = await requireViewer(ctx);
       await labs.loadLab(ctx.em, viewer, args.labId, 'viewMembers');
       return whileAllowed(ctx, ctx.services.pubsub.subscribe('LAB_MEMBER', args.labId), (em, current) =>

@@ -9,7 +9,7 @@ import { isAdmin } from '../admin/admin.policy';
 import { audit } from '../audit/audit.service';
 import type { Viewer } from '../auth/viewer';
 import { User } from '../users/user.entity';
-import { Lab, LabMember, MemberStatus } from './lab.entity';
+import { Lab, LabMember, MemberRole, MemberStatus } from './lab.entity';
 import { checkLabName, checkMemberUpdate, LabCreateInput, LabMemberUpdateInput, SEAT_QUOTA_MAX } from './lab.inputs';
 import { authorizeLab, LabAction, labNotActive, OwnMembership } from './lab.policy';
 import { countTrajectoriesWithUsage, memberUsage } from './lab.repository';
@@ -195,24 +195,27 @@ export async function updateMember(
     const member = await tx.findOne(LabMember, { lab, user: memberUserId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] });
     if (!member) throw notFound('member');
 
+    // The decision in the membership's own terms: the GraphQL enums' values are these strings.
+    const status: keyof typeof TRANSITIONS | null | undefined = input.status;
+    const role: MemberRole | null | undefined = input.role;
     const actions: string[] = [];
     const before = { status: member.status, role: member.role };
-    if (input.status && input.status !== member.status) {
-      const rule = TRANSITIONS[input.status];
-      if (!rule.from.includes(member.status)) throw conflict(`cannot change a ${member.status} membership to ${input.status}`);
-      if (input.status === 'active') {
+    if (status && status !== member.status) {
+      const rule = TRANSITIONS[status];
+      if (!rule.from.includes(member.status)) throw conflict(`cannot change a ${member.status} membership to ${status}`);
+      if (status === 'active') {
         if (lab.status !== 'active') throw labNotActive();
         const seatsUsed = await tx.count(LabMember, { lab, status: 'active' });
         if (seatsUsed >= lab.seatQuota) throw conflict(`seat quota reached (${lab.seatQuota} seats)`);
         member.joinedAt = new Date();
       }
-      member.status = input.status;
+      member.status = status;
       actions.push(rule.action);
     }
-    if (input.role && input.role !== member.role) {
+    if (role && role !== member.role) {
       if (member.status !== 'active' && member.status !== 'pending')
         throw conflict(`cannot change the role of a ${member.status} membership`);
-      member.role = input.role;
+      member.role = role;
       actions.push('role');
     }
     for (const action of actions) {

@@ -1,4 +1,16 @@
-import { Arg, Ctx as Context, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import {
+  Arg,
+  Ctx as Context,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+  type SubscribeResolverData,
+} from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
 import type { RecordsAppended } from '../../pubsub';
@@ -233,8 +245,7 @@ export class TrajectoryResolver {
   @Subscription(() => DiscussStreamEvent, {
     description:
       'trajectoryDiscuss with the answer streamed: its pieces as delta events, then one done event. Checked, kept and charged as trajectoryDiscuss; completing the subscription (or closing the socket) cancels the model call. A model failure is a GraphQL error, then the subscription completes.',
-    subscribe: async ({ args, context }) => {
-      const ctx = context as Ctx;
+    subscribe: async ({ args, context: ctx }: SubscribeResolverData<unknown, { sessionId: string; input: DiscussInput }, Ctx>) => {
       // One answer, authorized once like trajectoryDiscuss (not a feed to re-check per event).
       return failureAsLastEvent(
         await discussion.discussStream(ctx.em, ctx.services, await requireViewer(ctx), args.sessionId, args.input, ctx.callerGone),
@@ -257,8 +268,7 @@ export class TrajectoryResolver {
 
   @Subscription(() => RecordsAppendedEvent, {
     description: 'Records appended to a session, for everyone allowed to view it (checked again for every event).',
-    subscribe: async ({ args, context }) => {
-      const ctx = context as Ctx;
+    subscribe: async ({ args, context: ctx }: SubscribeResolverData<unknown, { sessionId: string }, Ctx>) => {
       const viewer = await requireViewer(ctx);
       await trajectories.loadTrajectory(ctx.em, viewer, args.sessionId, 'view');
       return whileAllowed(ctx, ctx.services.pubsub.subscribe('RECORDS_APPENDED', args.sessionId), (em, current) =>

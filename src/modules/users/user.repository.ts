@@ -77,7 +77,7 @@ export async function streamUserSyncRows(em: EntityManager, onRow: (row: Record<
     await trx.raw(`set local idle_in_transaction_session_timeout = '60s'`);
     await trx.raw(`declare users_sync no scroll cursor for select ${USER_SYNC_COLUMNS} from users order by created_at, id`);
     for (;;) {
-      const { rows } = (await trx.raw(`fetch ${batch} from users_sync`)) as { rows: Record<string, unknown>[] };
+      const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(`fetch ${batch} from users_sync`);
       for (const row of rows) await onRow(row);
       if (rows.length < batch) break;
     }
