@@ -345,22 +345,17 @@ export interface TaskFilter {
   statusAfter?: Date;
 }
 
-function whereOf(filter: TaskFilter): { sql: string; params: unknown[] } {
-  const parts = ['principal = ?'];
-  const params: unknown[] = [filter.principal];
-  if (filter.contextId !== undefined) {
-    parts.push('context_id = ?');
-    params.push(filter.contextId);
-  }
-  if (filter.state !== undefined) {
-    parts.push('state = ?');
-    params.push(filter.state);
-  }
-  if (filter.statusAfter !== undefined) {
-    parts.push('status_at > ?');
-    params.push(filter.statusAfter);
-  }
-  return { sql: parts.join(' and '), params };
+/** The conditions a task filter sets, each member given adding one (bind values in the same order). */
+const FILTER_CONDITIONS = [
+  ['principal', 'principal = ?'],
+  ['contextId', 'context_id = ?'],
+  ['state', 'state = ?'],
+  ['statusAfter', 'status_at > ?'],
+] as const;
+
+function whereOf(filter: Partial<TaskFilter>): { sql: string; params: unknown[] } {
+  const given = FILTER_CONDITIONS.filter(([member]) => filter[member] !== undefined);
+  return { sql: ['true', ...given.map(([, condition]) => condition)].join(' and '), params: given.map(([member]) => filter[member]) };
 }
 
 /** One page of the principal's tasks, newest status first, after the keyset `after` (status time, id); and how many match in all. */
@@ -388,26 +383,13 @@ export async function allTasks(
   limit: number,
   offset: number,
 ): Promise<{ rows: TaskRow[]; total: number }> {
-  const parts: string[] = ['true'];
-  const params: unknown[] = [];
-  if (filter.principal !== undefined) {
-    parts.push('principal = ?');
-    params.push(filter.principal);
-  }
-  if (filter.contextId !== undefined) {
-    parts.push('context_id = ?');
-    params.push(filter.contextId);
-  }
-  if (filter.state !== undefined) {
-    parts.push('state = ?');
-    params.push(filter.state);
-  }
+  const { sql: where, params } = whereOf(filter);
   const rows = await q(
-    `select ${TASK_COLUMNS}, count(*) over () as "total" from a2a_tasks where ${parts.join(' and ')} order by status_at desc, id desc limit ? offset ?`,
+    `select ${TASK_COLUMNS}, count(*) over () as "total" from a2a_tasks where ${where} order by status_at desc, id desc limit ? offset ?`,
     [...params, limit, offset],
   );
   if (rows.length === 0 && offset > 0) {
-    const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${parts.join(' and ')}`, params);
+    const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${where}`, params);
     return { rows: [], total: count.total };
   }
   return { rows: rows.map(asTask), total: Number(rows[0]?.total ?? 0) };
