@@ -38,10 +38,10 @@ const BASELINE = process.env.BENCH_BASELINE;
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const MAIN = path.resolve(__dirname, '..', 'src', 'cli', 'main.js');
 
-/** `labdesk a2a …` of a build on a DATA_DIR; answers its stdout. */
-function a2aCli(main: string, dataDir: string, args: string[]): Promise<string> {
+/** `labdesk a2a …` of a build on a running server's settings (its database); answers its stdout. */
+function a2aCli(main: string, env: Record<string, string>, args: string[]): Promise<string> {
   const child = spawn(process.execPath, [main, 'a2a', ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';
@@ -51,10 +51,10 @@ function a2aCli(main: string, dataDir: string, args: string[]): Promise<string> 
   );
 }
 
-/** A DATA_DIR with A2A enabled (the bootstrap admin owns it) and one key; answers the key. */
-async function enableA2a(main: string, dataDir: string): Promise<string> {
-  await a2aCli(main, dataDir, ['enable']);
-  const created = await a2aCli(main, dataDir, ['key', 'create', '--label', 'bench']);
+/** A2A enabled on a running server's database (the bootstrap admin owns it) with one key; answers the key. */
+async function enableA2a(main: string, env: Record<string, string>): Promise<string> {
+  await a2aCli(main, env, ['enable']);
+  const created = await a2aCli(main, env, ['key', 'create', '--label', 'bench']);
   const key = /^key: +(ldk_a2a_\S+)$/m.exec(created)?.[1];
   if (!key) throw new Error(`no key in: ${created}`);
   return key;
@@ -101,10 +101,6 @@ async function startOurs(
   counting = false,
 ): Promise<{ server: BenchServer & { statements?(): Promise<number> }; key: string; dataDir: string }> {
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-a2a-'));
-  const key = fs.existsSync(path.join(dataDir, 'a2a-keys.json'))
-    ? fs.readFileSync(path.join(dataDir, 'bench-key'), 'utf8')
-    : await enableA2a(main, dataDir);
-  fs.writeFileSync(path.join(dataDir, 'bench-key'), key);
   // The bench is one key sending as fast as it can: the model limits would refuse most of it.
   const serverEnv = {
     ...env,
@@ -118,6 +114,11 @@ async function startOurs(
     LLM_USER_TOKENS_PER_DAY: '0',
   };
   const server = counting ? await startCountingServer(port, serverEnv, { main }) : await startBenchServer(port, serverEnv, { main });
+  // The settings and keys live in the database, and take effect without a restart: a DATA_DIR
+  // started again (the counting run) keeps its key.
+  const keyFile = path.join(dataDir, 'bench-key');
+  const key = fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8') : await enableA2a(main, serverEnv);
+  fs.writeFileSync(keyFile, key);
   return { server, key, dataDir };
 }
 

@@ -15,6 +15,18 @@ export interface BenchServer {
 }
 
 /**
+ * Limits far above any load a bench makes: a bench token's thousands of requests a minute would
+ * meet the defaults (429s make the figures meaningless), while the limiters still run, so their
+ * cost stays in the figures.
+ */
+const UNREACHED_LIMITS = {
+  RATE_LIMIT_TOKEN_PER_MINUTE: '1000000000',
+  RATE_LIMIT_ADDRESS_PER_MINUTE: '1000000000',
+  A2A_KEY_REQUESTS_PER_MINUTE: '1000000000',
+  LLM_USER_REQUESTS_PER_MINUTE: '1000000000',
+};
+
+/**
  * `labdesk serve` from the build, in its own process (so the load generator does not share its
  * event loop), on a temp DATA_DIR; ready once `/readyz` answers. `BENCH_NODE_ARGS` passes flags
  * to node (e.g. `--cpu-prof`); `stdout` keeps the server's output (its log) readable on the child's `stdout`;
@@ -28,7 +40,15 @@ export async function startBenchServer(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-'));
   const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(opts.nodeArgs ?? [])];
   const child = spawn(process.execPath, [...nodeArgs, opts.main ?? path.resolve(__dirname, '..', 'src', 'cli', 'main.js'), 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', BOOTSTRAP_ADMIN_TOKEN: BENCH_ADMIN_TOKEN, ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      BOOTSTRAP_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      ...UNREACHED_LIMITS,
+      ...env,
+    },
     stdio: ['ignore', opts.stdout ? 'pipe' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
