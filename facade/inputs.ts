@@ -12,14 +12,12 @@ import {
   typeFromAST,
 } from 'graphql';
 import type { Request } from 'express';
-import type { WireIssue } from '../src/http/answers';
+import { snake, type WireIssue } from '../src/http/answers';
 import { rawArrayElements } from './raw-json';
 import type { VariableSource } from './route';
 
 /** A request whose JSON body parser kept the raw bytes. */
 export type RawBodyRequest = Request & { rawBody?: Buffer };
-
-export const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
  * The wire names of a path below a variable of `type`: fields of input objects become

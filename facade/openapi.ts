@@ -17,7 +17,8 @@ import {
   OperationTypeNode,
 } from 'graphql';
 import { ERROR_CODES, ErrorCode } from '../src/errors';
-import { planVariables, snake } from './inputs';
+import { snake } from '../src/http/answers';
+import { planVariables } from './inputs';
 import { JsonSchema, operationOf, Route, SCHEMA_DEFINITION, StreamResponse, TAGS } from './route';
 
 const SCALARS: Record<string, JsonSchema> = {

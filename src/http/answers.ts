@@ -19,7 +19,8 @@ export interface WireIssue {
 export type LocateIssue = (issue: FieldIssue) => WireIssue;
 
 const WIRE_PARTS = new Set(['body', 'query', 'path', 'header']);
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A GraphQL (camelCase) name as the wire spells it. */
+export const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Without a route's variables: an issue already at its wire location stays there; any other is in the body. */
 export const locateInBody: LocateIssue = (issue) => {

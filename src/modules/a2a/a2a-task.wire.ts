@@ -1,8 +1,7 @@
+/** A task as A2A 1.0 ProtoJSON: what every A2A answer, stream event and push delivery shows of it. */
 import { AppError } from '../../errors';
 import { withAbsoluteUrls } from './a2a-artifacts';
 import type { TaskRow } from './a2a-task.repository';
-
-/** A task as A2A 1.0 ProtoJSON: what every A2A answer, stream event and push delivery shows of it. */
 
 type Wire = Record<string, unknown>;
 
