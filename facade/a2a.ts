@@ -1,19 +1,14 @@
 import { createHash } from 'node:crypto';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { Readable } from 'node:stream';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import { GraphQLSchema, subscribe, validate } from 'graphql';
 import { makeContext, originOf, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, notFound, toAppError } from '../src/errors';
-import { sha256Hex } from '../src/ids';
 import type { Logger } from '../src/logger';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, OUTPUT_MEDIA_TYPES } from '../src/modules/a2a/a2a-parts';
-import { sqlOf } from '../src/db/sql';
-import { ARTIFACTS_PATH, artifactFilePath } from '../src/modules/a2a/a2a-artifacts';
-import { artifactAt, findTask } from '../src/modules/a2a/a2a-task.repository';
-import { serveObject, ServedObject } from '../src/http/byte-ranges';
+import { ARTIFACTS_PATH } from '../src/modules/a2a/a2a-artifacts';
+import { openArtifactFile } from '../src/modules/a2a/a2a-artifact-file';
+import { serveObject } from '../src/http/byte-ranges';
 import { SseFormat, streamSubscription } from './events';
 import * as Op from './generated/operations';
 import { describe, refuseInvalidUtf8, sendError } from '../src/http/answers';
@@ -21,17 +16,18 @@ import { execute } from './http';
 import {
   a2aError,
   endsStream,
-  MethodCall,
-  Subscription,
+  MethodPlan,
   PARSE_ERROR,
+  planMethod,
   readEnvelope,
+  resultOf,
   RPC_METHODS,
   RpcError,
   rpcErrorOf,
   rpcFailure,
   RpcId,
   rpcSuccess,
-  wireStreamResponse,
+  variablesOf,
 } from './rpc';
 import { knowOperations, type RequestLabels } from '../src/metrics';
 
@@ -123,9 +119,9 @@ function dropBodyForAWhile(req: Request): void {
 export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSchema, logger: Logger): Router {
   const router = Router();
   knowOperations(RPC_METHODS.map((method) => method.name));
-  for (const document of A2A_DOCUMENTS) {
+  for (const document of [...RPC_METHODS.flatMap((method) => method.document ?? []), Op.A2aArtifactFileDocument]) {
     const errors = validate(schema, document);
-    if (errors.length) throw new Error(`facade/operations/a2a.graphql: ${errors.map((e) => e.message).join('; ')}`);
+    if (errors.length) throw new Error(`facade/operations/a2a*.graphql: ${errors.map((e) => e.message).join('; ')}`);
   }
 
   router.get(AGENT_CARD_PATH, async (req: Request, res: Response) => {
@@ -152,6 +148,19 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   /** An AppError as a JSON-RPC answer, with the headers it carries (a limit's Retry-After, as the REST answer has). */
   const answerError = (res: Response, id: RpcId, error: AppError, status = 200) =>
     answer(res.set(error.headers ?? {}), id, rpcErrorOf(error), status);
+  const plans = new Map(
+    RPC_METHODS.filter((method) => method.document).map((method) => [method.document!, planMethod(schema, method.document!)]),
+  );
+  /** The context an A2A request's operations run in: the principal the gate admitted, checked again (`readmit`) where a stream goes on. */
+  const a2aContext = (req: Request, res: Response, principal: A2aPrincipal, callerGone?: AbortSignal) => {
+    const { authorization, host } = req.headers;
+    return makeContext(services, {
+      requestId: res.locals.requestId as string,
+      origin: originOf(req, services.config.trustProxy),
+      callerGone,
+      a2a: { principal, readmit: (em) => gate.admit(em, authorization, host) },
+    });
+  };
   /** Streams open on this instance, by principal. */
   const openStreams = new Map<string, number>();
   /** Bytes of large bodies this instance is reading or answering now (memory is per instance). */
@@ -211,34 +220,16 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
       );
       if ('error' in call) return answer(res, call.id, call.error);
       res.locals.metrics = { operation: call.method.name } satisfies RequestLabels;
-      // Params are checked first: a malformed request is -32602 whatever the method then answers.
       const callerGone = new AbortController();
       res.on('close', () => callerGone.abort());
       try {
-        const params = call.method.params?.(call.params) ?? call.params;
-        const { run, stream, refuse } = call.method;
+        const { document, refuse } = call.method;
+        if (!document) return answer(res, call.id, rpcErrorOf(a2aError(refuse!.reason, refuse!.message)));
+        const plan = plans.get(document)!;
+        const variables = variablesOf(plan, call.params);
         const principal = res.locals.a2aPrincipal as A2aPrincipal;
-        const { authorization, host } = req.headers;
-        const ctx = makeContext(services, {
-          requestId: res.locals.requestId as string,
-          origin: originOf(req, services.config.trustProxy),
-          callerGone: callerGone.signal,
-          a2a: { principal, readmit: (em) => gate.admit(em, authorization, host) },
-        });
-        const methodCall: MethodCall = {
-          services,
-          principal,
-          callerGone: callerGone.signal,
-          run: (document, variables) => execute(schema, document, variables, ctx),
-          subscribe: (document, variables) =>
-            subscribe({
-              schema,
-              document,
-              variableValues: variables as Record<string, unknown>,
-              contextValue: ctx,
-            }) as Promise<Subscription>,
-        };
-        if (stream) {
+        const ctx = a2aContext(req, res, principal, callerGone.signal);
+        if (plan.streams) {
           // Counted before any work: one key cannot hold this instance's sockets and wake-ups without bound.
           const open = openStreams.get(principal.id) ?? 0;
           if (open >= MAX_STREAMS_PER_PRINCIPAL)
@@ -248,20 +239,15 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
             );
           openStreams.set(principal.id, open + 1);
           try {
-            return await streamSubscription(
-              res,
-              await stream(methodCall, params),
-              a2aEvents(call.id, services.config.a2aKeepaliveSeconds),
-              logger,
-            );
+            const events = await subscribe({ schema, document, variableValues: variables, contextValue: ctx });
+            return await streamSubscription(res, events, a2aEvents(call.id, plan, services.config.a2aKeepaliveSeconds), logger);
           } finally {
             const left = openStreams.get(principal.id)! - 1;
             if (left === 0) openStreams.delete(principal.id);
             else openStreams.set(principal.id, left);
           }
         }
-        if (!run) return answer(res, call.id, rpcErrorOf(a2aError(refuse!.reason, refuse!.message)));
-        const result = await run(methodCall, params);
+        const result = resultOf(plan, await execute(schema, document, variables, ctx));
         if (!res.headersSent) res.json(rpcSuccess(call.id, result));
       } catch (error) {
         const appError = toAppError(error);
@@ -272,11 +258,24 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   );
 
   // GET /a2a/v1/artifacts/{task_id}/{index}: an artifact's bytes, for the key that made the task.
+  // The operation decides who reads what and describes it; the bytes are streamed from there.
   router.get(`${ARTIFACTS_PATH}/:taskId/:index`, async (req: Request, res: Response) => {
     try {
       const principal = await gate.admit(services.orm.em.fork(), req.headers.authorization, req.headers.host);
-      const object = await artifactObject(services, principal, String(req.params.taskId), String(req.params.index));
-      await serveObject(req, res, object);
+      const { taskId, index } = req.params;
+      if (!/^\d{1,6}$/.test(String(index)) || String(taskId).length > 200) throw notFound('artifact');
+      const variables = { taskId: String(taskId), index: Number(index) };
+      const file = (await execute(schema, Op.A2aArtifactFileDocument, variables, a2aContext(req, res, principal))).a2aArtifactFile;
+      await serveObject(req, res, {
+        etag: file.etag,
+        lastModified: new Date(file.lastModified),
+        size: file.size,
+        contentType: file.mediaType,
+        contentDisposition: `attachment; filename="${file.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        cacheControl: 'private, no-cache',
+        // Opened only when bytes are sent (not for HEAD or a 304), and closed once they are.
+        open: (range) => openArtifactFile(services, file, range),
+      });
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === 'INTERNAL') logger.error('A2A artifact download failed', { error: describe(error) });
@@ -297,75 +296,15 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
 }
 
 /**
- * The bytes of the principal's task's artifact at 0-based `index`: a large file from the copy
- * made at the end of its turn (streamed, never read whole), an inline file decoded, an answer as
- * UTF-8 text. Its ETag names the artifact: a finished task's artifacts never change.
- * @throws NOT_FOUND for another principal's task, an unknown task and an index out of range (never told apart)
- */
-async function artifactObject(services: Services, principal: A2aPrincipal, taskId: string, index: string): Promise<ServedObject> {
-  const missing = notFound('artifact');
-  if (!/^\d{1,6}$/.test(index) || taskId.length > 200) throw missing;
-  const q = sqlOf(services.orm.em.fork());
-  const task = await findTask(q, principal.id, taskId);
-  const artifact = task && (await artifactAt(q, task.id, Number(index)));
-  if (!task || !artifact) throw missing;
-  const parts = (artifact.parts ?? []) as Record<string, unknown>[];
-  const file = parts.find((part) => typeof part.url === 'string' || typeof part.raw === 'string');
-  const etag = sha256Hex(`${task.id}/${index}/${String(artifact.artifactId)}`);
-  const described = (filename: string, contentType: string) => ({
-    etag,
-    lastModified: task.statusAt,
-    contentType,
-    contentDisposition: `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-    cacheControl: 'private, no-cache',
-  });
-  const filename = path.basename(typeof file?.filename === 'string' ? file.filename : `${String(artifact.artifactId)}.txt`);
-  if (file && typeof file.url === 'string') {
-    const stored = artifactFilePath(services, task.id, Number(index));
-    const { size } = await fsp.stat(stored).catch(() => {
-      throw missing;
-    });
-    // Opened only when bytes are sent (not for HEAD or a 304), and closed once they are.
-    const open = async () => {
-      const handle = await fsp.open(stored, 'r');
-      return { handle, done: () => handle.close() };
-    };
-    return { ...described(filename, typeof file.mediaType === 'string' ? file.mediaType : 'application/octet-stream'), size, open };
-  }
-  const bytes = file
-    ? Buffer.from(String(file.raw), 'base64')
-    : Buffer.from(parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n'), 'utf8');
-  const contentType = file
-    ? typeof file.mediaType === 'string'
-      ? file.mediaType
-      : 'application/octet-stream'
-    : 'text/plain; charset=utf-8';
-  return {
-    ...described(filename, contentType),
-    size: bytes.length,
-    open: async (range) => Readable.from([bytes.subarray(range.start, range.end + 1)]),
-  };
-}
-
-/** The operations the A2A rows run, checked against the schema once when the router is made. */
-const A2A_DOCUMENTS = [
-  Op.A2aMessageSendDocument,
-  Op.A2aTaskDocument,
-  Op.A2aTaskListDocument,
-  Op.A2aTaskCancelDocument,
-  Op.A2aTaskEventsDocument,
-];
-
-/**
  * A2A streams (JSON-RPC over SSE, A2A §9.4.2): each event `data: {"jsonrpc":"2.0","id":<request
  * id>,"result":<StreamResponse>}`; a failure after the first event is one `error` event carrying
  * a JSON-RPC error response; `: keepalive` comments while idle.
  */
-function a2aEvents(id: RpcId, keepaliveSeconds: number): SseFormat {
+function a2aEvents(id: RpcId, plan: MethodPlan, keepaliveSeconds: number): SseFormat {
   return {
     headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
     event: (data) => {
-      const event = wireStreamResponse((data as Op.A2aTaskEventsSubscription).a2aTaskEvents);
+      const event = resultOf(plan, data);
       return { text: `data: ${JSON.stringify(rpcSuccess(id, event))}\n\n`, last: endsStream(event) };
     },
     failure: (error) => `event: error\ndata: ${JSON.stringify(rpcFailure(id, rpcErrorOf(error)))}\n\n`,

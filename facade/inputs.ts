@@ -89,17 +89,31 @@ const SCALAR_EXPECTATION: Record<string, string> = {
 };
 
 /**
- * Checks one value against its GraphQL input type and returns it in GraphQL's shape: snake_case
- * members become the input type's fields. Every problem is reported at its own wire location;
- * values of JSON scalars are left untouched.
+ * How a transport names the members of an input object and what it does with unknown ones. REST
+ * (contracts §2): snake_case, and an unknown member is refused. ProtoJSON (A2A): the field's own
+ * camelCase name or the proto's snake_case one (camelCase wins when both are sent), and an
+ * unknown member is ignored (A2A §5.7).
  */
-function readInput(value: unknown, type: GraphQLInputType, loc: (string | number)[], issues: WireIssue[]): unknown {
+export type InputConvention = 'rest' | 'protojson';
+
+/**
+ * Checks one value against its GraphQL input type and returns it in GraphQL's shape: members
+ * named as `convention` says become the input type's fields. Every problem is reported at its
+ * own wire location; values of JSON scalars are left untouched.
+ */
+export function readInput(
+  value: unknown,
+  type: GraphQLInputType,
+  loc: (string | number)[],
+  issues: WireIssue[],
+  convention: InputConvention = 'rest',
+): unknown {
   if (isNonNullType(type)) {
     if (value === null || value === undefined) {
       issues.push({ loc, msg: 'is required', type: 'missing' });
       return value;
     }
-    return readInput(value, type.ofType, loc, issues);
+    return readInput(value, type.ofType, loc, issues, convention);
   }
   if (value === null || value === undefined) return value;
   if (isListType(type)) {
@@ -107,7 +121,7 @@ function readInput(value: unknown, type: GraphQLInputType, loc: (string | number
       issues.push({ loc, msg: 'must be an array', type: 'type_error' });
       return value;
     }
-    return value.map((item, i) => readInput(item, type.ofType, [...loc, i], issues));
+    return value.map((item, i) => readInput(item, type.ofType, [...loc, i], issues, convention));
   }
   if (isInputObjectType(type)) {
     if (typeof value !== 'object' || Array.isArray(value)) {
@@ -115,16 +129,22 @@ function readInput(value: unknown, type: GraphQLInputType, loc: (string | number
       return value;
     }
     const fields = type.getFields();
-    const bySnake = new Map(Object.keys(fields).map((name) => [snake(name), name]));
+    const wireName = convention === 'rest' ? snake : (name: string) => name;
+    const byWireName = new Map(Object.keys(fields).map((name) => [wireName(name), name]));
+    if (convention === 'protojson')
+      for (const name of Object.keys(fields)) if (!byWireName.has(snake(name))) byWireName.set(snake(name), name);
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) {
-      const field = bySnake.get(key);
-      if (field) out[field] = readInput(member, fields[field].type, [...loc, key], issues);
-      else issues.push({ loc: [...loc, key], msg: 'is not a known member', type: 'extra_forbidden' });
+      const field = byWireName.get(key);
+      if (field === undefined) {
+        if (convention === 'rest') issues.push({ loc: [...loc, key], msg: 'is not a known member', type: 'extra_forbidden' });
+      } else if (!(field in out) || key === field) {
+        out[field] = readInput(member, fields[field].type, [...loc, wireName(field)], issues, convention);
+      }
     }
     for (const [name, field] of Object.entries(fields)) {
       if (!(name in out) && isNonNullType(field.type) && field.defaultValue === undefined) {
-        issues.push({ loc: [...loc, snake(name)], msg: 'is required', type: 'missing' });
+        issues.push({ loc: [...loc, wireName(name)], msg: 'is required', type: 'missing' });
       }
     }
     return out;

@@ -363,7 +363,7 @@ describe('A2A streaming', () => {
     const all = await t.sql<{ id: string }>('select id from a2a_tasks order by status_at desc, id desc');
     expect(all.length).toBeGreaterThan(3);
     const page =
-      'query ($after: String, $contextId: String) { a2aTasks(first: 2, after: $after, contextId: $contextId) { nodes { id contextId status { state } artifacts history } pageInfo { hasNextPage endCursor } totalCount } }';
+      'query ($after: String, $contextId: String) { a2aTasks(first: 2, after: $after, contextId: $contextId) { nodes { id contextId status { state } artifacts { artifactId parts { text } } history { messageId } } pageInfo { hasNextPage endCursor } totalCount } }';
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
@@ -386,14 +386,36 @@ describe('A2A streaming', () => {
     const principals = (await t.sql<{ principal: string }>('select distinct principal from a2a_tasks')).map((row) => row.principal);
     expect(principals.length).toBeGreaterThan(1);
     expect([...new Set(contexts.nodes.map((node: { principal: string }) => node.principal))].sort()).toEqual(principals.sort());
-    const one = (await gql(t, t.adminToken, 'query ($id: ID!) { a2aTask(id: $id) { id history status { state } } }', { id: all[0].id }))
-      .body.data.a2aTask;
+    const one = (
+      await gql(
+        t,
+        t.adminToken,
+        'query ($id: ID!) { a2aTask(id: $id) { id history { messageId role parts { text } } status { state } } }',
+        { id: all[0].id },
+      )
+    ).body.data.a2aTask;
     expect(one.id).toBe(all[0].id);
     expect(one.history.length).toBeGreaterThan(0);
+    // The artifact download's descriptor: any task's for the web tools, through the same operation the download runs.
+    const [answered] = await t.sql<{ taskId: string }>(
+      `select task_id as "taskId" from a2a_artifacts where artifact_id like '%-answer' limit 1`,
+    );
+    const artifactFile = 'query ($taskId: ID!) { a2aArtifactFile(taskId: $taskId, index: 0) { filename mediaType size etag } }';
+    expect((await gql(t, t.adminToken, artifactFile, answered)).body.data.a2aArtifactFile).toEqual({
+      filename: `${answered.taskId}-answer.txt`,
+      mediaType: 'text/plain; charset=utf-8',
+      size: expect.any(Number),
+      etag: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(codeOf(await gql(t, t.adminToken, 'query { a2aTask(id: "turn_unknown") { id } }'))).toBe('NOT_FOUND');
     expect(codeOf(await gql(t, t.adminToken, 'query { a2aTasks(after: "bm9wZQ") { totalCount } }'))).toBe('VALIDATION_FAILED');
     const stranger = await makeUser(t);
-    for (const query of ['{ a2aTasks { totalCount } }', '{ a2aContexts { totalCount } }', `{ a2aTask(id: "${all[0].id}") { id } }`]) {
+    for (const query of [
+      '{ a2aTasks { totalCount } }',
+      '{ a2aContexts { totalCount } }',
+      `{ a2aTask(id: "${all[0].id}") { id } }`,
+      `{ a2aArtifactFile(taskId: "${all[0].id}", index: 0) { size } }`,
+    ]) {
       expect(codeOf(await gql(t, stranger.token, query))).toBe('FORBIDDEN');
       expect(codeOf(await gql(t, undefined, query))).toBe('UNAUTHENTICATED');
     }
@@ -403,10 +425,12 @@ describe('A2A streaming', () => {
     const [{ count: before }] = await t.sql<{ count: string }>('select count(*) from a2a_messages');
     const task = (await t.sql<{ id: string }>('select id from a2a_tasks limit 1'))[0].id;
     const attempts = [
+      ['mutation { a2aMessageSend(input: { message: { messageId: "m", role: ROLE_USER, parts: [{ text: "hi" }] } }) { task { id } } }', {}],
       [
-        'mutation { a2aMessageSend(input: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } }) { task { id } } }',
-        {},
+        'mutation ($taskId: String) { a2aPushConfigCreate(input: { taskId: $taskId, url: "https://example.org/hook" }) { id } }',
+        { taskId: task },
       ],
+      ['query ($taskId: ID!) { a2aPushConfigList(taskId: $taskId) { nextPageToken } }', { taskId: task }],
       ['mutation ($id: ID!) { a2aTaskCancel(id: $id) { id } }', { id: task }],
       ['{ a2aTaskList(input: {}) { totalSize } }', {}],
     ] as const;

@@ -5,6 +5,8 @@ import os from 'node:os';
 import { A2A_RPC_PATH, AGENT_CARD_PATH } from '../facade/a2a';
 import { ARTIFACTS_PATH } from '../src/modules/a2a/a2a-artifacts';
 import { ROUTES } from '../facade/routes';
+import { RPC_METHODS } from '../facade/rpc';
+import { operationOf } from '../facade/route';
 import { makePubSub } from '../src/pubsub';
 import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../src/schema';
 import { useTestApp } from './support/app';
@@ -35,6 +37,27 @@ describe('route table', () => {
       expect(ROUTES.filter((r) => r.method === method && r.path === route)).toHaveLength(1);
     },
   );
+
+  test('every A2A 1.0 method has a row: the operation named after it, or the one capability not declared', () => {
+    const A2A_METHODS = [
+      'SendMessage',
+      'SendStreamingMessage',
+      'GetTask',
+      'ListTasks',
+      'CancelTask',
+      'SubscribeToTask',
+      'CreateTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfig',
+      'ListTaskPushNotificationConfigs',
+      'DeleteTaskPushNotificationConfig',
+      'GetExtendedAgentCard',
+    ];
+    expect(RPC_METHODS.map((method) => method.name).sort()).toEqual([...A2A_METHODS].sort());
+    for (const method of RPC_METHODS) {
+      if (method.name === 'GetExtendedAgentCard') expect(method).toEqual({ name: method.name, refuse: expect.any(Object) });
+      else expect(operationOf(method.document!).name?.value).toBe(method.name);
+    }
+  });
 
   test('the documented A2A server paths are the ones facade/a2a.ts serves, and no REST route takes them', () => {
     const documentedA2a = documented.filter((e) => /^\/(\.well-known|a2a)\//.test(e.route) && !NOT_YET_BUILT.some((p) => p.test(e.route)));

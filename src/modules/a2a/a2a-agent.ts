@@ -14,6 +14,7 @@ import { PEER_INSTRUCTIONS, PeerTaskRef, peerToolsOf } from '../agents/peer-tool
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from './a2a-artifacts';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import type { A2aMessage, A2aPart } from './a2a.types';
 import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from './a2a-input-files';
 import { isRequest, recordTurn, Request } from './a2a-record';
 import * as turns from './a2a-turn.repository';
@@ -43,7 +44,6 @@ const SYSTEM = [
   PEER_INSTRUCTIONS,
 ].join('\n');
 
-type Wire = Record<string, unknown>;
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent'>;
 /** What a turn needs besides: the blob store its trajectory record's large records go to, and what calls the owner's agents. */
 type TurnServices = TaskServices & Pick<Services, 'blobs' | 'sealer' | 'outboundLookup'>;
@@ -53,20 +53,20 @@ export const publishTask = (services: Pick<Services, 'pubsub'>, task: TaskRow) =
   services.pubsub.publish('A2A_TASK', task.id, { taskId: task.id, state: task.state });
 
 /** A message of the agent in the task (a status message, or the answer in the history). */
-export function agentMessage(task: Pick<TaskRow, 'id' | 'contextId'>, text: string, extraParts: Wire[] = []): Wire {
+export function agentMessage(task: Pick<TaskRow, 'id' | 'contextId'>, text: string, extraParts: A2aPart[] = []): A2aMessage {
   return { messageId: newId('msg'), role: 'ROLE_AGENT', parts: [{ text }, ...extraParts], contextId: task.contextId, taskId: task.id };
 }
 
 /** The approval decision a message carries (a data part `{decision}`), if any. @throws VALIDATION_FAILED for an unknown decision */
-export function decisionOf(message: Wire): turns.ApprovalDecision | undefined {
-  const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
-  const part = parts.find((one) => typeof one.data === 'object' && one.data !== null && 'decision' in (one.data as Wire));
+export function decisionOf(message: A2aMessage): turns.ApprovalDecision | undefined {
+  const { parts } = message;
+  const part = parts.find((one) => typeof one.data === 'object' && one.data !== null && 'decision' in one.data);
   if (!part) return undefined;
-  const decision = (part.data as Wire).decision;
+  const decision = (part.data as { decision: unknown }).decision;
   if (decision === 'allow_once' || decision === 'allow_session' || decision === 'deny') return decision;
   throw new AppError('VALIDATION_FAILED', 'message.parts: decision must be allow_once, allow_session or deny', undefined, [
     {
-      path: ['message', 'parts', String(parts.indexOf(part)), 'data', 'decision'],
+      path: ['message', 'parts', parts.indexOf(part), 'data', 'decision'],
       msg: 'must be allow_once, allow_session or deny',
       type: 'value_error',
     },
@@ -383,7 +383,7 @@ async function complete(
   requests?: Request[],
 ): Promise<boolean> {
   await recordTurn(services, task, state, logger, requests);
-  const parts: Wire[] = [{ text: state.answer ?? '' }];
+  const parts: A2aPart[] = [{ text: state.answer ?? '' }];
   if (jobs.length)
     parts.push({
       text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n'),

@@ -3,6 +3,7 @@ import type { Services } from '../../context';
 import type { Workspaces } from '../agent/workspace';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { releaseArtifactFile, reserveArtifactFile } from './a2a-artifact.repository';
+import type { A2aArtifact } from './a2a.types';
 
 /** Files up to this size are inline `raw` parts; larger ones are `url` parts of the artifacts endpoint (spec). */
 export const INLINE_ARTIFACT_BYTES = 1024 * 1024;
@@ -11,8 +12,6 @@ export const MAX_FILE_ARTIFACTS = 20;
 export const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
 /** The artifacts endpoint's path prefix; a `url` part is stored relative and made absolute per caller. */
 export const ARTIFACTS_PATH = '/a2a/v1/artifacts';
-
-type Wire = Record<string, unknown>;
 
 /** `outputs/` as a map of name → "size:mtime": what a turn compares against to find its new or changed files. */
 export async function snapshotOutputs(workspaces: Workspaces, workspace: string): Promise<Record<string, string>> {
@@ -47,13 +46,13 @@ export async function collectFileArtifacts(
   workspace: string,
   before: Record<string, string>,
   firstIndex: number,
-): Promise<{ artifacts: Wire[]; omitted: string[] }> {
+): Promise<{ artifacts: A2aArtifact[]; omitted: string[] }> {
   const taskId = task.id;
   const { workspaces } = services.agent;
   const changed = (await workspaces.listOutputs(workspace).catch(() => [])).filter(
     (file) => before[file.name] !== `${file.size}:${file.modifiedMs}`,
   );
-  const artifacts: Wire[] = [];
+  const artifacts: A2aArtifact[] = [];
   const omitted: string[] = [];
   let total = 0;
   for (const file of changed) {
@@ -96,10 +95,10 @@ export async function collectFileArtifacts(
 }
 
 /** Artifacts as a caller sees them: the endpoint's relative `url` parts made absolute on `baseUrl`. */
-export function withAbsoluteUrls(artifacts: Wire[] | undefined, baseUrl: string): Wire[] | undefined {
+export function withAbsoluteUrls(artifacts: A2aArtifact[] | undefined, baseUrl: string): A2aArtifact[] | undefined {
   return artifacts?.map((artifact) => {
-    const parts = artifact.parts as Wire[] | undefined;
-    if (!parts?.some((part) => typeof part.url === 'string' && part.url.startsWith(`${ARTIFACTS_PATH}/`))) return artifact;
+    const { parts } = artifact;
+    if (!parts.some((part) => typeof part.url === 'string' && part.url.startsWith(`${ARTIFACTS_PATH}/`))) return artifact;
     return {
       ...artifact,
       parts: parts.map((part) =>

@@ -3,7 +3,7 @@ import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { Workspaces } from '../agent/workspace';
 import * as repo from './a2a-task.repository';
-import type { InputFileRow } from './a2a-task.repository';
+import type { InputFileRow, StoredMessage, StoredMessageBody, StoredPart } from './a2a-task.repository';
 
 /** Where the files a caller sends are saved in its context's workspace. */
 export const INPUTS_DIR = 'inputs';
@@ -31,12 +31,10 @@ const EXTENSIONS: Record<string, string> = {
   'application/octet-stream': '.bin',
 };
 
-type Wire = Record<string, unknown>;
-
-const essenceOf = (mediaType: unknown) =>
+const essenceOf = (mediaType: string | null | undefined) =>
   typeof mediaType === 'string' ? mediaType.split(';')[0].trim().toLowerCase() : 'application/octet-stream';
 /** A `raw` part of a message read without its payload (`withoutRawPayloads`): the payload's decoded size stands in its place. */
-const isFilePart = (part: Wire) => typeof part.rawBytes === 'number';
+const isFilePart = (part: StoredPart) => typeof part.rawBytes === 'number';
 
 /**
  * A part's file name as one safe path segment: the last segment of what the caller named (so
@@ -44,7 +42,7 @@ const isFilePart = (part: Wire) => typeof part.rawBytes === 'number';
  * made `_`, no leading dots (no hidden files such as `.bashrc`), at most 120 characters with the
  * extension kept. Without a usable name: `input-<n>` and an extension from the media type.
  */
-export function safeFileName(filename: unknown, mediaType: unknown, n: number): string {
+export function safeFileName(filename: string | null | undefined, mediaType: string | null | undefined, n: number): string {
   const last = typeof filename === 'string' ? (filename.split(/[/\\]/).pop() ?? '') : '';
   let name = last
     // eslint-disable-next-line no-control-regex -- control characters are what this drops from a caller's file name
@@ -82,11 +80,10 @@ export async function saveInputFiles(
   workspace: string,
   taskId: string,
   seq: number,
-  message: Wire,
+  message: StoredMessageBody,
   logger: Logger,
 ): Promise<InputFileRow[]> {
-  const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
-  const files = parts.map((part, index) => ({ part, index })).filter(({ part }) => isFilePart(part));
+  const files = message.parts.map((part, index) => ({ part, index })).filter(({ part }) => isFilePart(part));
   if (files.length === 0) return [];
   const rows = await repo.inputFilesOf(q, [{ taskId, seq }]);
   const done = new Set(rows.map((row) => row.part));
@@ -137,7 +134,7 @@ export async function saveInputFiles(
  * How the model sees a file part: where it was saved, with its type and size
  * (`[file inputs/data.csv (text/csv, 1,234 bytes)]`), or that it was not saved and why.
  */
-export function describeFilePart(part: Wire, saved: InputFileRow | undefined): string {
+export function describeFilePart(part: StoredPart, saved: InputFileRow | undefined): string {
   const mediaType = essenceOf(part.mediaType).slice(0, 100);
   if (!saved) return `[a file part (${mediaType}), not saved in the workspace]`;
   const size = `${saved.bytes.toLocaleString('en-US')} bytes`;
@@ -147,17 +144,15 @@ export function describeFilePart(part: Wire, saved: InputFileRow | undefined): s
 }
 
 /** An approval answer is for the server, not the model: kept in the history, never fed as a request. */
-export const isDecisionOnly = (message: Wire) =>
-  Array.isArray(message.parts) &&
-  (message.parts as Wire[]).every((part) => typeof part.data === 'object' && part.data !== null && 'decision' in (part.data as Wire));
+export const isDecisionOnly = (message: StoredMessageBody) =>
+  message.parts.every((part) => typeof part.data === 'object' && part.data !== null && 'decision' in part.data);
 
 /** A message's parts as text for the model: text as is, data as JSON, files by where they were saved (`files`: the message's rows). */
-export function messageText(message: Wire, files: InputFileRow[] = []): string {
-  const parts = Array.isArray(message.parts) ? (message.parts as Wire[]) : [];
-  return parts
+export function messageText(message: StoredMessageBody, files: InputFileRow[] = []): string {
+  return message.parts
     .map((part, index) => {
       if (typeof part.text === 'string') return part.text;
-      if (part.data !== undefined) return JSON.stringify(part.data);
+      if (part.data !== undefined && part.data !== null) return JSON.stringify(part.data);
       return describeFilePart(
         part,
         files.find((file) => file.part === index),
@@ -167,12 +162,9 @@ export function messageText(message: Wire, files: InputFileRow[] = []): string {
 }
 
 /** The saved files of stored messages (read without payloads), by `<task id>:<seq>`; no statement when none has a file part. */
-export async function filesByMessage(
-  q: Query,
-  messages: { taskId: string; seq: number; message: Wire }[],
-): Promise<Map<string, InputFileRow[]>> {
+export async function filesByMessage(q: Query, messages: StoredMessage[]): Promise<Map<string, InputFileRow[]>> {
   const byMessage = new Map<string, InputFileRow[]>();
-  const withFiles = messages.filter(({ message }) => Array.isArray(message.parts) && (message.parts as Wire[]).some(isFilePart));
+  const withFiles = messages.filter(({ message }) => message.parts.some(isFilePart));
   for (const row of await repo.inputFilesOf(q, withFiles)) {
     const key = `${row.taskId}:${row.seq}`;
     byMessage.set(key, [...(byMessage.get(key) ?? []), row]);

@@ -1,4 +1,5 @@
 import { OUTPUT_FILE_MEDIA_TYPES } from '../agent/workspace';
+import type { A2aPart } from './a2a.types';
 
 /**
  * Media types the agent accepts in a message's parts: what the card lists as `defaultInputModes`
@@ -34,7 +35,7 @@ const ACCEPTED = new Set(INPUT_MEDIA_TYPES);
  * and case ignored), or undefined when every part is accepted. A part without `mediaType` counts
  * as its kind's type.
  */
-export function unsupportedMediaType(parts: Record<string, unknown>[]): string | undefined {
+export function unsupportedMediaType(parts: A2aPart[]): string | undefined {
   for (const part of parts) {
     if (typeof part.mediaType !== 'string') continue;
     const essence = part.mediaType.split(';')[0].trim().toLowerCase();

@@ -1,4 +1,5 @@
 import type { Query } from '../../db/sql';
+import type { A2aMessage } from './a2a.types';
 
 /** A push config as stored: the token and the credentials sealed (never in clear in the database). */
 export interface PushConfigRow {
@@ -65,15 +66,16 @@ export interface PendingDelivery {
   taskId: string;
   configId: string;
   state: string;
-  statusMessage: Record<string, unknown> | null;
+  statusMessage: A2aMessage | null;
   statusAt: Date;
   attempts: number;
 }
 
 const DELIVERY_COLUMNS = `d.id::text as id, d.task_id as "taskId", d.config_id as "configId", d.state, d.status_message as "statusMessage", d.status_at as "statusAt", d.attempts`;
-const asDelivery = (row: Record<string, unknown>): PendingDelivery => ({
-  ...(row as unknown as PendingDelivery),
-  statusAt: new Date(row.statusAt as string),
+type DeliveryColumns = Omit<PendingDelivery, 'statusAt'> & { statusAt: Date | string };
+const asDelivery = (row: DeliveryColumns): PendingDelivery => ({
+  ...row,
+  statusAt: new Date(row.statusAt),
 });
 
 /** Whether any delivery is due (one indexed look, outside any transaction: an idle outbox costs no claim lock). */
@@ -137,7 +139,7 @@ export async function deliveryWithConfig(
   id: string,
   claim: string,
 ): Promise<{ delivery: PendingDelivery; config: PushConfigRow } | null> {
-  const [row] = await q<Record<string, unknown>>(
+  const [row] = await q<DeliveryColumns & Pick<PushConfigRow, 'url' | 'tokenSealed' | 'authScheme' | 'authCredentialsSealed'>>(
     `select ${DELIVERY_COLUMNS}, c.url, c.token_sealed as "tokenSealed", c.auth_scheme as "authScheme", c.auth_credentials_sealed as "authCredentialsSealed"
        from a2a_push_deliveries d join a2a_push_configs c on c.task_id = d.task_id and c.id = d.config_id where d.id = ? and d.claim = ?::uuid and d.outcome is null`,
     [id, claim],
@@ -149,10 +151,10 @@ export async function deliveryWithConfig(
     config: {
       taskId: delivery.taskId,
       id: delivery.configId,
-      url: row.url as string,
-      tokenSealed: row.tokenSealed as string | null,
-      authScheme: row.authScheme as string | null,
-      authCredentialsSealed: row.authCredentialsSealed as string | null,
+      url: row.url,
+      tokenSealed: row.tokenSealed,
+      authScheme: row.authScheme,
+      authCredentialsSealed: row.authCredentialsSealed,
     },
   };
 }

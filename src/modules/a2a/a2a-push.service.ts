@@ -11,7 +11,11 @@ import * as repo from './a2a-push.repository';
 import { PushConfigRow } from './a2a-push.repository';
 import { retryDelaySeconds, verdictOf } from './a2a-push.policy';
 import * as taskRepo from './a2a-task.repository';
-import { taskNotFound, wireTask } from './a2a-task.wire';
+import { taskNotFound, taskOf } from './a2a-task.wire';
+import { protoJson } from './a2a-proto-json';
+import { MAX_CONFIGS_PER_TASK, Rules } from './a2a-rules';
+import type { A2aPushConfig, A2aPushConfigList } from './a2a.types';
+import type { A2aPushConfigInput } from './a2a.inputs';
 import type { A2aPrincipal } from './a2a-gate.service';
 
 /**
@@ -33,19 +37,8 @@ export const FINISHED_DELIVERY_KEEP_DAYS = 7;
 const CLEANUP_EVERY_MS = 3600_000;
 /** Per POST: A2A recommends 10–30 s; the receiver's answer body is not needed, so little of it is read. */
 const PUSH_LIMITS = { timeoutMs: 10_000, maxResponseBytes: 64 * 1024 };
-/** Configs one task may have (counted under the task's row lock). */
-export const MAX_CONFIGS_PER_TASK = 10;
 
 type PushServices = Pick<Services, 'orm' | 'config' | 'sealer' | 'outboundLookup'>;
-type Wire = Record<string, unknown>;
-
-/** A config the caller sent, validated by the facade (`facade/rpc.ts`): the members the methods read. */
-export interface PushConfigInput {
-  id?: string;
-  url: string;
-  token?: string;
-  authentication?: { scheme: string; credentials?: string };
-}
 
 /** A config whose URL passed the guard, with its secrets sealed: ready to be stored on a task. */
 export interface PreparedPushConfig {
@@ -71,7 +64,11 @@ const pushPolicy = (services: PushServices, field: (string | number)[]) =>
  * guard again, and one that still cannot resolve it is retried like an unreachable receiver.
  * @throws VALIDATION_FAILED (JSON-RPC -32602) with an issue at `field` + `url` when the guard refuses the URL
  */
-export async function preparePushConfig(services: PushServices, input: PushConfigInput, field: string[] = []): Promise<PreparedPushConfig> {
+export async function preparePushConfig(
+  services: PushServices,
+  input: A2aPushConfigInput,
+  field: string[] = [],
+): Promise<PreparedPushConfig> {
   await checkOutboundUrl(input.url, pushPolicy(services, [...field, 'url'])).catch((refused: unknown) => {
     if (!(refused instanceof OutboundRefused && refused.kind === 'unresolvable')) throw refused;
   });
@@ -99,7 +96,7 @@ export async function savePushConfig(
   task: { id: string; state: string },
   prepared: PreparedPushConfig,
   options: { deliverCurrentState: boolean; field?: string[] },
-): Promise<Wire> {
+): Promise<A2aPushConfig> {
   const id = prepared.id ?? `pnc_${randomString(24)}`;
   if (!(await repo.configExists(q, task.id, id)) && (await repo.countConfigs(q, task.id)) >= MAX_CONFIGS_PER_TASK) {
     throw invalid([
@@ -120,22 +117,28 @@ export async function savePushConfig(
   };
   await repo.upsertConfig(q, row);
   if (options.deliverCurrentState && taskRepo.SETTLED_STATES.includes(task.state)) await repo.enqueueCurrentStatus(q, task.id, id);
-  return wireConfig(row, prepared.token);
+  return configOf(row, prepared.token);
 }
 
-/** A config on the wire (A2A `TaskPushNotificationConfig`): the token as registered, the credentials never. */
-function wireConfig(row: PushConfigRow, token: string | undefined): Wire {
-  return {
-    id: row.id,
-    taskId: row.taskId,
-    url: row.url,
-    ...(token ? { token } : {}),
-    ...(row.authScheme ? { authentication: { scheme: row.authScheme } } : {}),
-  };
+/** A config as A2A shows it (`TaskPushNotificationConfig`): the token as registered, the credentials never. */
+function configOf(row: PushConfigRow, token: string | undefined): A2aPushConfig {
+  return { id: row.id, taskId: row.taskId, url: row.url, token, authentication: row.authScheme ? { scheme: row.authScheme } : null };
 }
 
-function wireStored(services: PushServices, row: PushConfigRow): Wire {
-  return wireConfig(row, row.tokenSealed ? services.sealer.open(row.tokenSealed) : undefined);
+function storedConfigOf(services: PushServices, row: PushConfigRow): A2aPushConfig {
+  return configOf(row, row.tokenSealed ? services.sealer.open(row.tokenSealed) : undefined);
+}
+
+/** The rules of a config the caller sends (GraphQL checked its shape). @throws VALIDATION_FAILED */
+export function checkPushConfig(config: A2aPushConfigInput, field: string[] = []): void {
+  const rules = new Rules();
+  rules.pushConfig(config, field);
+  rules.check();
+}
+
+/** The principal's task, or the same NOT_FOUND for an unknown and a stranger's. */
+async function requireTask(services: PushServices, principal: A2aPrincipal, taskId: string): Promise<void> {
+  if (!(await taskRepo.findTask(sqlOf(forkEm(services)), principal.id, taskId))) throw taskNotFound(taskId);
 }
 
 /**
@@ -143,11 +146,15 @@ function wireStored(services: PushServices, row: PushConfigRow): Wire {
  * principal's task. A task already terminal or interrupted gets one delivery of that state.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task; VALIDATION_FAILED for a refused URL or too many configs
  */
-export async function createPushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
-  const taskId = params.taskId as string;
+export async function createPushConfig(services: PushServices, principal: A2aPrincipal, input: A2aPushConfigInput): Promise<A2aPushConfig> {
+  const rules = new Rules();
+  rules.id(input.taskId, ['taskId'], 'a task id', true);
+  rules.pushConfig(input, []);
+  rules.check();
+  const taskId = input.taskId!;
   // Whose task it is first: a stranger's task costs no DNS lookup and tells nothing.
-  if (!(await taskRepo.findTask(sqlOf(forkEm(services)), principal.id, taskId))) throw taskNotFound(taskId);
-  const prepared = await preparePushConfig(services, params as unknown as PushConfigInput);
+  await requireTask(services, principal, taskId);
+  const prepared = await preparePushConfig(services, input);
   return inTransaction(forkEm(services), async (q) => {
     const task = await taskRepo.findTask(q, principal.id, taskId, true);
     if (!task) throw taskNotFound(taskId);
@@ -159,33 +166,38 @@ export async function createPushConfig(services: PushServices, principal: A2aPri
  * GetTaskPushNotificationConfig.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task, or an unknown config
  */
-export async function getPushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
-  const q = sqlOf(forkEm(services));
-  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
-  const row = await repo.findConfig(q, params.taskId as string, params.id as string);
+export async function getPushConfig(services: PushServices, principal: A2aPrincipal, taskId: string, id: string): Promise<A2aPushConfig> {
+  await requireTask(services, principal, taskId);
+  const row = await repo.findConfig(sqlOf(forkEm(services)), taskId, id);
   if (!row) throw configNotFound();
-  return wireStored(services, row);
+  return storedConfigOf(services, row);
 }
 
 const pageTokenOf = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
 
 /**
- * ListTaskPushNotificationConfigs: the task's configs in id order, `pageSize` at a time (all by default).
- * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task
+ * ListTaskPushNotificationConfigs: the task's configs in id order, `pageSize` at a time (all by
+ * default; 0, the proto's default, is all too).
+ * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task; VALIDATION_FAILED for a page size out of range
  */
-export async function listPushConfigs(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<Wire> {
-  const q = sqlOf(forkEm(services));
-  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
-  const pageSize = (params.pageSize as number | undefined) || MAX_CONFIGS_PER_TASK;
-  const after =
-    typeof params.pageToken === 'string' && params.pageToken !== ''
-      ? Buffer.from(params.pageToken, 'base64url').toString('utf8')
-      : undefined;
-  const rows = await repo.listConfigs(q, params.taskId as string, pageSize + 1, after);
-  const page = rows.slice(0, pageSize);
+export async function listPushConfigs(
+  services: PushServices,
+  principal: A2aPrincipal,
+  taskId: string,
+  pageSize: number | null | undefined,
+  pageToken: string | null | undefined,
+): Promise<A2aPushConfigList> {
+  const rules = new Rules();
+  rules.range(pageSize, ['pageSize'], [0, MAX_CONFIGS_PER_TASK]);
+  rules.check();
+  await requireTask(services, principal, taskId);
+  const size = pageSize || MAX_CONFIGS_PER_TASK;
+  const after = pageToken ? Buffer.from(pageToken, 'base64url').toString('utf8') : undefined;
+  const rows = await repo.listConfigs(sqlOf(forkEm(services)), taskId, size + 1, after);
+  const page = rows.slice(0, size);
   return {
-    configs: page.map((row) => wireStored(services, row)),
-    nextPageToken: rows.length > pageSize ? pageTokenOf(page[page.length - 1].id) : '',
+    configs: page.map((row) => storedConfigOf(services, row)),
+    nextPageToken: rows.length > size ? pageTokenOf(page[page.length - 1].id) : '',
   };
 }
 
@@ -194,11 +206,9 @@ export async function listPushConfigs(services: PushServices, principal: A2aPrin
  * unknown config id on the principal's task answers as a deleted one.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task
  */
-export async function deletePushConfig(services: PushServices, principal: A2aPrincipal, params: Wire): Promise<null> {
-  const q = sqlOf(forkEm(services));
-  if (!(await taskRepo.findTask(q, principal.id, params.taskId as string))) throw taskNotFound(params.taskId as string);
-  await repo.deleteConfig(q, params.taskId as string, params.id as string);
-  return null;
+export async function deletePushConfig(services: PushServices, principal: A2aPrincipal, taskId: string, id: string): Promise<void> {
+  await requireTask(services, principal, taskId);
+  await repo.deleteConfig(sqlOf(forkEm(services)), taskId, id);
 }
 
 /**
@@ -347,14 +357,14 @@ async function attemptDelivery(
   const { delivery, config } = found;
   const artifacts = (await taskRepo.artifactsOf(q, [task.id])).get(task.id);
   // The status the task entered (a later change has its own delivery); artifacts as they are now.
-  const body = {
-    task: wireTask(
+  const body = protoJson({
+    task: taskOf(
       { ...task, state: delivery.state, statusMessage: delivery.statusMessage, statusAt: delivery.statusAt },
       undefined,
       artifacts,
       services.config.publicUrl,
     ),
-  };
+  });
   let outcome: Parameters<typeof verdictOf>[0];
   let error: string | null = null;
   try {

@@ -9,7 +9,7 @@ import { appendRecords } from '../trajectories/trajectory.service';
 import * as trajectories from '../trajectories/trajectory.repository';
 import { getUser } from '../users/user.service';
 import { filesByMessage, isDecisionOnly, messageText } from './a2a-input-files';
-import type { TaskRow } from './a2a-task.repository';
+import type { StoredMessageBody, TaskRow } from './a2a-task.repository';
 import * as turns from './a2a-turn.repository';
 import type { TurnState } from './a2a-turn.repository';
 
@@ -43,7 +43,7 @@ export interface Request {
 }
 
 /** A stored message the trajectory records as a request: the caller's, and not an approval answer. */
-export const isRequest = (message: Wire) => message.role !== 'ROLE_AGENT' && !isDecisionOnly(message);
+export const isRequest = (message: StoredMessageBody) => message.role !== 'ROLE_AGENT' && !isDecisionOnly(message);
 
 /** A record before its place in the trajectory (parent, time) is known. */
 interface Draft {

@@ -5,16 +5,11 @@ import { forkEm, type Services } from '../../context';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
 import { withAbsoluteUrls } from './a2a-artifacts';
-import { statusOnWire, taskNotFound, wireTask } from './a2a-task.wire';
-
-type Wire = Record<string, unknown>;
+import { statusOf, taskNotFound, taskOf } from './a2a-task.wire';
+import type { A2aStreamResponse } from './a2a.types';
 
 /** One A2A StreamResponse: exactly one member is set (A2A §3.1.2). */
-export interface StreamResponse {
-  task?: Wire;
-  statusUpdate?: { taskId: string; contextId: string; status: Wire };
-  artifactUpdate?: { taskId: string; contextId: string; artifact: Wire; append: false; lastChunk: true };
-}
+export type StreamResponse = A2aStreamResponse;
 
 /** Who reads a task's events, decided once by the caller's credential and checked again at every wake-up. */
 export interface TaskReader {
@@ -108,9 +103,9 @@ async function* readEvents(
       options.historyLength ? repo.historiesOf(q, [task.id], options.historyLength) : undefined,
       repo.artifactsOf(q, [task.id]),
     ]);
-    const seen = (artifacts.get(task.id) ?? []).map((artifact) => artifact.artifactId as string);
+    const seen = (artifacts.get(task.id) ?? []).map((artifact) => artifact.artifactId);
     let sent = changeOf(task);
-    yield { task: wireTask(task, histories?.get(task.id), artifacts.get(task.id), reader.baseUrl) };
+    yield { task: taskOf(task, histories?.get(task.id), artifacts.get(task.id), reader.baseUrl) };
     while (!TERMINAL_STATES.includes(task.state)) {
       if (!woken) {
         let timer: NodeJS.Timeout | undefined;
@@ -144,7 +139,7 @@ async function* readEvents(
       }
       if (changeOf(task) !== sent) {
         sent = changeOf(task);
-        yield { statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOnWire(task) } };
+        yield { statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOf(task) } };
       }
     }
   } finally {

@@ -1,5 +1,6 @@
 import type { Query } from '../../db/sql';
 import { ARTIFACTS_PATH } from './a2a-artifacts';
+import type { A2aArtifact, A2aMessage, A2aPart } from './a2a.types';
 
 /** A task row as stored (its messages and artifacts are read separately). */
 export interface TaskRow {
@@ -8,17 +9,16 @@ export interface TaskRow {
   principal: string;
   ownerId: string;
   state: string;
-  statusMessage: Record<string, unknown> | null;
+  statusMessage: A2aMessage | null;
   statusAt: Date;
   /** The sequence number of its newest message. */
   lastSeq: number;
 }
 
 export const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt", last_seq as "lastSeq"`;
-export const asTask = (row: Record<string, unknown>): TaskRow => ({
-  ...(row as unknown as TaskRow),
-  statusAt: new Date(row.statusAt as string),
-});
+/** A task row as the driver gives it (its time as text or a date). */
+export type TaskColumns = Omit<TaskRow, 'statusAt'> & { statusAt: Date | string };
+export const asTask = (row: TaskColumns): TaskRow => ({ ...row, statusAt: new Date(row.statusAt) });
 
 /** States after which a task never changes again (A2A §4.1.3). */
 export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
@@ -37,18 +37,6 @@ export const MAX_HISTORY_LENGTH = 2_147_483_647;
  */
 export const BACKSTOP_READ_MS = 5000;
 
-/** Every A2A 1.0 task state, as the wire writes it (A2A §4.1.3). */
-export const TASK_STATES = [
-  'TASK_STATE_SUBMITTED',
-  'TASK_STATE_WORKING',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_AUTH_REQUIRED',
-];
-
 /**
  * Creates a task with its first message and answers its row: one statement (atomic on its own,
  * so no transaction round trips), as SendMessage starts a task on every call without a taskId.
@@ -56,9 +44,9 @@ export const TASK_STATES = [
 export async function createTask(
   q: Query,
   task: { id: string; contextId: string; principal: string; ownerId: string; state: string },
-  message: object,
+  message: A2aMessage,
 ): Promise<TaskRow> {
-  const [row] = await q(
+  const [row] = await q<TaskColumns>(
     `with task as (insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) values (?, ?, ?, ?, ?, 1) returning ${TASK_COLUMNS}),
           first as (insert into a2a_messages (task_id, seq, message) select id, 1, ?::jsonb from task)
      select * from task`,
@@ -69,7 +57,7 @@ export async function createTask(
 
 /** The principal's task (another principal's is not found); `lock` takes its row lock (inside a transaction). */
 export async function findTask(q: Query, principal: string, id: string, lock = false): Promise<TaskRow | null> {
-  const [row] = await q(`select ${TASK_COLUMNS} from a2a_tasks where id = ? and principal = ?${lock ? ' for update' : ''}`, [
+  const [row] = await q<TaskColumns>(`select ${TASK_COLUMNS} from a2a_tasks where id = ? and principal = ?${lock ? ' for update' : ''}`, [
     id,
     principal,
   ]);
@@ -114,8 +102,8 @@ const budgetedArtifacts = (taskIds: string, seen = 'false') => `
 /** A task with its most recent `historyLimit` messages within HISTORY_BYTES (oldest first; all with null) and its artifacts. */
 export interface TaskWithDetails {
   task: TaskRow;
-  history: Record<string, unknown>[];
-  artifacts: Record<string, unknown>[];
+  history: A2aMessage[];
+  artifacts: A2aArtifact[];
 }
 
 /**
@@ -129,7 +117,7 @@ export async function findTaskWithDetails(
   id: string,
   historyLimit: number | null,
 ): Promise<TaskWithDetails | null> {
-  const [row] = await q<Record<string, unknown> & { history: Record<string, unknown>[]; artifacts: Record<string, unknown>[] }>(
+  const [row] = await q<TaskColumns & { history: A2aMessage[]; artifacts: A2aArtifact[] }>(
     `select ${TASK_COLUMNS},
             (select coalesce(json_agg(m.message order by m.seq), '[]') from a2a_messages m where m.task_id = t.id and m.seq in (
                select seq from (
@@ -147,7 +135,7 @@ export async function findTaskWithDetails(
 
 /** A task by id alone: for the turn job, which runs on behalf of whoever made it. */
 export async function findTaskById(q: Query, id: string, lock = false): Promise<TaskRow | null> {
-  const [row] = await q(`select ${TASK_COLUMNS} from a2a_tasks where id = ?${lock ? ' for update' : ''}`, [id]);
+  const [row] = await q<TaskColumns>(`select ${TASK_COLUMNS} from a2a_tasks where id = ?${lock ? ' for update' : ''}`, [id]);
   return row ? asTask(row) : null;
 }
 
@@ -155,8 +143,8 @@ export async function findTaskById(q: Query, id: string, lock = false): Promise<
  * Moves a task that is not terminal to `state` (stamping the status time). Returns the row, or
  * null when the task is terminal already (a cancel won the race): nothing changed then.
  */
-export async function moveTask(q: Query, id: string, state: string, statusMessage: object | null): Promise<TaskRow | null> {
-  const [row] = await q(
+export async function moveTask(q: Query, id: string, state: string, statusMessage: A2aMessage | null): Promise<TaskRow | null> {
+  const [row] = await q<TaskColumns>(
     `update a2a_tasks set state = ?, status_message = ?::jsonb, status_at = date_trunc('milliseconds', clock_timestamp()) where id = ? and state <> all(?) returning ${TASK_COLUMNS}`,
     [state, statusMessage === null ? null : JSON.stringify(statusMessage), id, TERMINAL_STATES],
   );
@@ -181,10 +169,10 @@ export async function completeTask(
   q: Query,
   taskId: string,
   seenSeq: number,
-  artifacts: object[],
-  answer: object,
+  artifacts: A2aArtifact[],
+  answer: A2aMessage,
 ): Promise<TaskRow | null> {
-  const [row] = await q(
+  const [row] = await q<TaskColumns>(
     `with open as (select id as open_id, ${NEXT_SEQ} as answer_seq from a2a_tasks t where id = ? and state <> all(?) and last_seq <= ? for update),
           kept as (insert into a2a_artifacts (task_id, artifact_id, artifact, position)
                    select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(?::jsonb) with ordinality as a (artifact, place)
@@ -199,7 +187,7 @@ export async function completeTask(
 }
 
 /** Appends a message to the task's history, moving its `last_seq` (its row is locked by the caller, so the sequence has no gaps or clashes). */
-export async function appendMessage(q: Query, taskId: string, message: object): Promise<void> {
+export async function appendMessage(q: Query, taskId: string, message: A2aMessage): Promise<void> {
   await q(
     `with moved as (update a2a_tasks t set last_seq = ${NEXT_SEQ} where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message) select ?, last_seq, ?::jsonb from moved`,
     [taskId, taskId, JSON.stringify(message)],
@@ -211,10 +199,10 @@ export async function appendMessage(q: Query, taskId: string, message: object): 
  * for all the tasks together, spent in the order of `taskIds` (a later task may get none). The
  * messages are chosen by their sizes alone; only those kept are read.
  */
-export async function historiesOf(q: Query, taskIds: string[], limit?: number): Promise<Map<string, Record<string, unknown>[]>> {
-  const histories = new Map<string, Record<string, unknown>[]>(taskIds.map((id) => [id, []]));
+export async function historiesOf(q: Query, taskIds: string[], limit?: number): Promise<Map<string, A2aMessage[]>> {
+  const histories = new Map<string, A2aMessage[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0 || limit === 0) return histories;
-  const rows = await q<{ taskId: string; message: Record<string, unknown> }>(
+  const rows = await q<{ taskId: string; message: A2aMessage }>(
     `select m.task_id as "taskId", m.message from a2a_messages m join (
        select task_id, seq, sum(bytes) over (order by place, seq desc) as total from (
          select s.task_id, s.seq, s.bytes, p.place, row_number() over (partition by s.task_id order by s.seq desc) as back
@@ -243,11 +231,16 @@ export const withoutRawPayloads = (
         else part - 'rawBytes' end order by place), '[]'::jsonb)
       from jsonb_array_elements(${column}->'parts') with ordinality as p (part, place))) else ${column} end`;
 
+/** A part as a turn reads it: a `raw` part's payload replaced by its decoded size. */
+export type StoredPart = Omit<A2aPart, 'raw'> & { rawBytes?: number };
+/** A message as a turn reads it (`withoutRawPayloads`). */
+export type StoredMessageBody = Omit<A2aMessage, 'parts'> & { parts: StoredPart[] };
+
 /** A stored message with its place: its task and its sequence number there; `raw` parts without their payloads (`withoutRawPayloads`). */
 export interface StoredMessage {
   taskId: string;
   seq: number;
-  message: Record<string, unknown>;
+  message: StoredMessageBody;
 }
 
 /**
@@ -303,8 +296,8 @@ export async function inputFilesOf(q: Query, messages: { taskId: string; seq: nu
 }
 
 /** The task's artifact at 0-based `index` (the artifacts' order), or null. */
-export async function artifactAt(q: Query, taskId: string, index: number): Promise<Record<string, unknown> | null> {
-  const [row] = await q<{ artifact: Record<string, unknown> }>(
+export async function artifactAt(q: Query, taskId: string, index: number): Promise<A2aArtifact | null> {
+  const [row] = await q<{ artifact: A2aArtifact }>(
     `select artifact from a2a_artifacts where task_id = ? order by position, created_at, artifact_id offset ? limit 1`,
     [taskId, index],
   );
@@ -312,10 +305,10 @@ export async function artifactAt(q: Query, taskId: string, index: number): Promi
 }
 
 /** The artifacts of `taskIds` (in that order) within ANSWER_ARTIFACT_BYTES for them all. */
-export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<string, Record<string, unknown>[]>> {
-  const artifacts = new Map<string, Record<string, unknown>[]>(taskIds.map((id) => [id, []]));
+export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<string, A2aArtifact[]>> {
+  const artifacts = new Map<string, A2aArtifact[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0) return artifacts;
-  const rows = await q<{ taskId: string; artifact: Record<string, unknown> }>(
+  const rows = await q<{ taskId: string; artifact: A2aArtifact }>(
     `select task_id as "taskId", artifact from (${budgetedArtifacts('?::text[]')}) b order by task_place, idx`,
     [taskIds, taskIds],
   );
@@ -331,7 +324,7 @@ export async function artifactsNotIn(
   q: Query,
   taskId: string,
   seen: string[],
-): Promise<{ artifactId: string; artifact: Record<string, unknown> | null }[]> {
+): Promise<{ artifactId: string; artifact: A2aArtifact | null }[]> {
   return q(
     `select artifact_id as "artifactId", artifact from (${budgetedArtifacts('array[?::text]', 'artifact_id = any(?::text[])')}) b order by idx`,
     [seen, seen, taskId, taskId],
@@ -367,11 +360,10 @@ export async function listTasks(
 ): Promise<{ rows: TaskRow[]; total: number }> {
   const where = whereOf(filter);
   const keyset = after ? ' and (status_at, id) < (?, ?)' : '';
-  const rows = await q(`select ${TASK_COLUMNS} from a2a_tasks where ${where.sql}${keyset} order by status_at desc, id desc limit ?`, [
-    ...where.params,
-    ...(after ? [after.statusAt, after.id] : []),
-    pageSize,
-  ]);
+  const rows = await q<TaskColumns>(
+    `select ${TASK_COLUMNS} from a2a_tasks where ${where.sql}${keyset} order by status_at desc, id desc limit ?`,
+    [...where.params, ...(after ? [after.statusAt, after.id] : []), pageSize],
+  );
   const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${where.sql}`, where.params);
   return { rows: rows.map(asTask), total: count.total };
 }
@@ -384,7 +376,7 @@ export async function allTasks(
   offset: number,
 ): Promise<{ rows: TaskRow[]; total: number }> {
   const { sql: where, params } = whereOf(filter);
-  const rows = await q(
+  const rows = await q<TaskColumns & { total: string }>(
     `select ${TASK_COLUMNS}, count(*) over () as "total" from a2a_tasks where ${where} order by status_at desc, id desc limit ? offset ?`,
     [...params, limit, offset],
   );

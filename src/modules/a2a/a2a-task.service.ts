@@ -7,12 +7,15 @@ import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import { admitModelRequest } from '../usage/model-limits';
 import { agentMessage, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, runAgentTurn } from './a2a-agent';
-import { taskNotFound, wireTask } from './a2a-task.wire';
+import { taskNotFound, taskOf } from './a2a-task.wire';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, MAX_HISTORY_LENGTH, SETTLED_STATES, TaskRow, TERMINAL_STATES } from './a2a-task.repository';
+import { checkMediaTypes, Rules } from './a2a-rules';
+import type { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
+import type { A2aMessageSendPayload, A2aTask, A2aTaskList } from './a2a.types';
 import type { A2aPrincipal } from './a2a-gate.service';
-import { PushConfigInput, preparePushConfig, savePushConfig } from './a2a-push.service';
+import { preparePushConfig, savePushConfig } from './a2a-push.service';
 
 /** The job kind of one A2A turn (its key is the task id: one turn per task at a time, one more queued). */
 export const A2A_TURN_JOB = 'a2a-turn';
@@ -29,7 +32,6 @@ const JOB_SWEEP_SECONDS = 15;
 export { NO_MODEL_MESSAGE } from './a2a-agent';
 
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent' | 'sealer' | 'outboundLookup'>;
-type Wire = Record<string, unknown>;
 
 /**
  * SendMessage: a message without `taskId` starts a task (in its `contextId`, or a new context);
@@ -49,16 +51,31 @@ type Wire = Record<string, unknown>;
 export async function sendMessage(
   services: TaskServices,
   principal: A2aPrincipal,
-  params: Wire,
+  input: A2aMessageSendInput,
   callerGone?: AbortSignal,
   baseUrl = services.config.publicUrl,
-): Promise<{ task: Wire }> {
-  const message = params.message as Wire;
-  const configuration = (params.configuration ?? {}) as {
-    returnImmediately?: boolean;
-    historyLength?: number;
-    taskPushNotificationConfig?: PushConfigInput;
-  };
+): Promise<A2aMessageSendPayload> {
+  const task = await startMessage(services, principal, input);
+  const configuration = input.configuration ?? {};
+  if (!configuration.returnImmediately) await waitUntilSettled(services, principal, task.id, services.config.a2aWaitSeconds, callerGone);
+  return { task: await taskWithDetails(preparedOf(forkEm(services)), principal.id, task.id, configuration.historyLength, baseUrl) };
+}
+
+/**
+ * SendMessage up to the turn queued, without waiting: the task the message started or was added
+ * to, as it is then (SendStreamingMessage streams from there).
+ * @throws as `sendMessage`
+ */
+export async function startMessage(services: TaskServices, principal: A2aPrincipal, input: A2aMessageSendInput): Promise<TaskRow> {
+  const { message } = input;
+  const configuration = input.configuration ?? {};
+  const rules = new Rules();
+  rules.message(message, ['message']);
+  rules.historyLength(configuration.historyLength, ['configuration', 'historyLength']);
+  if (configuration.taskPushNotificationConfig)
+    rules.pushConfig(configuration.taskPushNotificationConfig, ['configuration', 'taskPushNotificationConfig']);
+  rules.check();
+  checkMediaTypes(message);
   const decision = decisionOf(message);
   const em = forkEm(services);
   // Counted before anything is stored or resolved: every message but a deny may make model calls, which the owner pays.
@@ -72,7 +89,7 @@ export async function sendMessage(
   const start = (q: Query) => {
     if (decision) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');
     const id = newId('turn');
-    const contextId = typeof message.contextId === 'string' ? message.contextId : newId('ctx');
+    const contextId = message.contextId ?? newId('ctx');
     return repo.createTask(
       q,
       { id, contextId, principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' },
@@ -81,17 +98,17 @@ export async function sendMessage(
   };
   // A new task without a push config is one statement, atomic on its own: no transaction round trips.
   const { task, moved, queue } =
-    typeof message.taskId !== 'string' && !push
+    !message.taskId && !push
       ? { task: await start(preparedOf(em)), moved: null, queue: true }
       : await inTransaction(em, async (q) => {
-          if (typeof message.taskId === 'string') {
+          if (message.taskId) {
             const existing = await repo.findTask(q, principal.id, message.taskId, true);
             if (!existing) throw taskNotFound(message.taskId);
             if (TERMINAL_STATES.includes(existing.state))
               throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, {
                 a2aReason: 'UNSUPPORTED_OPERATION',
               });
-            if (message.contextId !== undefined && message.contextId !== existing.contextId) {
+            if (message.contextId && message.contextId !== existing.contextId) {
               throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [
                 { path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' },
               ]);
@@ -144,8 +161,7 @@ export async function sendMessage(
       throw error;
     }
   }
-  if (!configuration.returnImmediately) await waitUntilSettled(services, principal, task.id, services.config.a2aWaitSeconds, callerGone);
-  return { task: await taskOnWire(preparedOf(em), principal.id, task.id, configuration.historyLength, baseUrl) };
+  return task;
 }
 
 const decisionIssue = (msg: string) =>
@@ -153,7 +169,7 @@ const decisionIssue = (msg: string) =>
 
 /** What the approval request of a waiting task said would run. */
 function summaryOf(task: TaskRow): string {
-  const parts = (task.statusMessage?.parts ?? []) as Wire[];
+  const parts = task.statusMessage?.parts ?? [];
   const data = parts.find((part) => typeof part.data === 'object' && part.data !== null)?.data as { summary?: unknown } | undefined;
   return typeof data?.summary === 'string' ? data.summary : 'the requested code run';
 }
@@ -209,33 +225,43 @@ async function waitUntilSettled(
 
 /**
  * GetTask: the principal's task with its most recent `historyLength` messages.
- * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
+ * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task; VALIDATION_FAILED for a negative historyLength
  */
 export async function getTask(
   services: TaskServices,
   principal: A2aPrincipal,
-  params: Wire,
+  id: string,
+  historyLength: number | null | undefined,
   baseUrl = services.config.publicUrl,
-): Promise<Wire> {
-  return taskOnWire(preparedOf(forkEm(services)), principal.id, params.id as string, params.historyLength as number | undefined, baseUrl);
+): Promise<A2aTask> {
+  checkHistoryLength(historyLength);
+  return taskWithDetails(preparedOf(forkEm(services)), principal.id, id, historyLength, baseUrl);
+}
+
+/** @throws VALIDATION_FAILED for a negative `historyLength` */
+export function checkHistoryLength(historyLength: number | null | undefined): void {
+  const rules = new Rules();
+  rules.historyLength(historyLength, ['historyLength']);
+  rules.check();
 }
 
 /**
- * The principal's task (any principal's with null: the web tools) on the wire with its artifacts and most recent `historyLength` messages
- * (default: all; 0: no `history` key), within the history byte budget,, read in one statement.
+ * The principal's task (any principal's with null: the web tools) with its artifacts and most
+ * recent `historyLength` messages (default: all; 0: no history), within the history byte budget,
+ * read in one statement.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or another principal's task
  */
-export async function taskOnWire(
+export async function taskWithDetails(
   q: Query,
   principal: string | null,
   taskId: string,
-  historyLength: number | undefined,
+  historyLength: number | null | undefined,
   baseUrl: string,
-): Promise<Wire> {
+): Promise<A2aTask> {
   const limit = historyLength ?? MAX_HISTORY_LENGTH;
   const found = await repo.findTaskWithDetails(q, principal, taskId, limit);
   if (!found) throw taskNotFound(taskId);
-  return wireTask(found.task, limit === 0 ? undefined : found.history, found.artifacts, baseUrl);
+  return taskOf(found.task, limit === 0 ? undefined : found.history, found.artifacts, baseUrl);
 }
 
 const tokenOf = (task: TaskRow) => Buffer.from(JSON.stringify([task.statusAt.toISOString(), task.id])).toString('base64url');
@@ -255,35 +281,40 @@ function keysetOf(token: string): { statusAt: Date; id: string } {
 /**
  * ListTasks: the principal's tasks, newest status first, by pages (a keyset on status time and
  * id). History only with `historyLength` (at most that many per task), artifacts only with
- * `includeArtifacts` (the key is absent otherwise).
- * @throws VALIDATION_FAILED for a pageToken this server did not give
+ * `includeArtifacts`.
+ * @throws VALIDATION_FAILED for a filter or page out of range, or a pageToken this server did not give
  */
 export async function listTasks(
   services: TaskServices,
   principal: A2aPrincipal,
-  params: Wire,
+  input: A2aTaskListInput,
   baseUrl = services.config.publicUrl,
-): Promise<Wire> {
+): Promise<A2aTaskList> {
+  const rules = new Rules();
+  rules.id(input.contextId, ['contextId'], 'a context id');
+  rules.range(input.pageSize, ['pageSize'], [1, 100]);
+  rules.historyLength(input.historyLength, ['historyLength']);
+  rules.timestamp(input.statusTimestampAfter, ['statusTimestampAfter']);
+  rules.check();
   const q = sqlOf(forkEm(services));
-  const pageSize = (params.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
-  const after = typeof params.pageToken === 'string' && params.pageToken !== '' ? keysetOf(params.pageToken) : undefined;
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  const after = input.pageToken ? keysetOf(input.pageToken) : undefined;
   const filter = {
     principal: principal.id,
-    contextId: params.contextId as string | undefined,
-    state: params.status as string | undefined,
-    statusAfter: params.statusTimestampAfter ? new Date(params.statusTimestampAfter as string) : undefined,
+    contextId: input.contextId ?? undefined,
+    state: input.status ?? undefined,
+    statusAfter: input.statusTimestampAfter ? new Date(input.statusTimestampAfter) : undefined,
   };
   // One more than the page: whether a next page exists without a second query.
   const { rows, total } = await repo.listTasks(q, filter, pageSize + 1, after);
   const page = rows.slice(0, pageSize);
   const ids = page.map((task) => task.id);
-  const historyLength = params.historyLength as number | undefined;
   const [histories, artifacts] = await Promise.all([
-    historyLength ? repo.historiesOf(q, ids, historyLength) : undefined,
-    params.includeArtifacts ? repo.artifactsOf(q, ids) : undefined,
+    input.historyLength ? repo.historiesOf(q, ids, input.historyLength) : undefined,
+    input.includeArtifacts ? repo.artifactsOf(q, ids) : undefined,
   ]);
   return {
-    tasks: page.map((task) => wireTask(task, histories?.get(task.id), artifacts?.get(task.id), baseUrl)),
+    tasks: page.map((task) => taskOf(task, histories?.get(task.id), artifacts?.get(task.id), baseUrl)),
     nextPageToken: rows.length > pageSize ? tokenOf(page[page.length - 1]) : '',
     pageSize,
     totalSize: total,
@@ -298,20 +329,20 @@ export async function listTasks(
 export async function cancelTask(
   services: TaskServices,
   principal: A2aPrincipal,
-  params: Wire,
+  id: string,
   baseUrl = services.config.publicUrl,
-): Promise<Wire> {
+): Promise<A2aTask> {
   const em = forkEm(services);
   const canceled = await inTransaction(em, async (q) => {
-    const task = await repo.findTask(q, principal.id, params.id as string, true);
-    if (!task) throw taskNotFound(params.id as string);
+    const task = await repo.findTask(q, principal.id, id, true);
+    if (!task) throw taskNotFound(id);
     if (TERMINAL_STATES.includes(task.state))
       throw new AppError('CONFLICT', `task ${task.id} is ${task.state}: it cannot be canceled`, { a2aReason: 'TASK_NOT_CANCELABLE' });
     await turns.deleteTurn(q, task.id);
     return (await repo.moveTask(q, task.id, 'TASK_STATE_CANCELED', null))!;
   });
   publishTask(services, canceled);
-  return taskOnWire(preparedOf(em), principal.id, canceled.id, undefined, baseUrl);
+  return taskWithDetails(preparedOf(em), principal.id, canceled.id, undefined, baseUrl);
 }
 
 /**

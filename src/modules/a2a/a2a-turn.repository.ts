@@ -2,7 +2,7 @@ import type { Query } from '../../db/sql';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
 import type { PeerTaskRef } from '../agents/peer-tools';
 import type { LedgerInsert } from '../usage/usage.repository';
-import { asTask, TASK_COLUMNS, TERMINAL_STATES, TaskRow, withoutRawPayloads } from './a2a-task.repository';
+import { asTask, TASK_COLUMNS, TaskColumns, TERMINAL_STATES, TaskRow, withoutRawPayloads, StoredMessageBody } from './a2a-task.repository';
 
 /** Where a turn stands between two runs of its job. */
 export type TurnPhase = 'running' | 'awaiting_approval' | 'awaiting_jobs';
@@ -42,7 +42,7 @@ const COLUMNS = `task_id as "taskId", phase, transcript, context_turns as "conte
  * published) and any other as it is.
  */
 export async function startTurn(q: Query, taskId: string): Promise<{ task: TaskRow; turn: TurnState | null; started: boolean } | null> {
-  const [row] = await q<Record<string, unknown> & { turn: TurnState | null; started: boolean }>(
+  const [row] = await q<TaskColumns & { turn: TurnState | null; started: boolean }>(
     `with started as (update a2a_tasks set state = 'TASK_STATE_WORKING', status_message = null, status_at = date_trunc('milliseconds', clock_timestamp())
                        where id = ? and state = 'TASK_STATE_SUBMITTED' returning ${TASK_COLUMNS})
      select *, true as started, null::json as turn from started
@@ -152,11 +152,7 @@ export async function peerTaskOfContext(
 }
 
 /** The task's messages after `afterSeq`, oldest first, with their sequence numbers, without their raw payloads (`withoutRawPayloads`). */
-export async function messagesAfter(
-  q: Query,
-  taskId: string,
-  afterSeq: number,
-): Promise<{ seq: number; message: Record<string, unknown> }[]> {
+export async function messagesAfter(q: Query, taskId: string, afterSeq: number): Promise<{ seq: number; message: StoredMessageBody }[]> {
   return q(`select seq, ${withoutRawPayloads('message')} as message from a2a_messages where task_id = ? and seq > ? order by seq`, [
     taskId,
     afterSeq,

@@ -8,12 +8,11 @@ import { canUseA2aWebTools } from './a2a.policy';
 import { enabledOwner } from './a2a-settings.repository';
 import * as repo from './a2a-task.repository';
 import { ContextRow } from './a2a-task.repository';
-import { taskOnWire } from './a2a-task.service';
-import { wireTask } from './a2a-task.wire';
+import { taskWithDetails } from './a2a-task.service';
+import { taskOf } from './a2a-task.wire';
+import type { A2aTask } from './a2a.types';
 
 // Reads for the A2A owner's web tools: every principal's tasks (the callers authorize first).
-
-type Wire = Record<string, unknown>;
 
 /** Whether the viewer may use the A2A web tools now: admins, and the A2A owner while A2A is enabled (asked only for others). */
 export async function mayUseWebTools(em: EntityManager, viewer: Viewer): Promise<boolean> {
@@ -27,8 +26,8 @@ const queryOf = (services: WebServices) => sqlOf(forkEm(services));
  * Any principal's task with its artifacts and most recent `historyLength` messages.
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown task
  */
-export async function anyTask(services: WebServices, id: string, historyLength: number | undefined): Promise<Wire> {
-  return taskOnWire(queryOf(services), null, id, historyLength, services.config.publicUrl);
+export async function anyTask(services: WebServices, id: string, historyLength: number | null | undefined): Promise<A2aTask> {
+  return taskWithDetails(queryOf(services), null, id, historyLength, services.config.publicUrl);
 }
 
 /** One page of every principal's tasks (newest status first) with their artifacts, filtered. */
@@ -36,7 +35,7 @@ export async function allTasks(
   services: WebServices,
   filter: { principal?: string; contextId?: string; state?: string },
   page: { limit: number; offset: number },
-): Promise<{ nodes: Wire[]; pageInfo: PageInfo; totalCount: number }> {
+): Promise<{ nodes: A2aTask[]; pageInfo: PageInfo; totalCount: number }> {
   const q = queryOf(services);
   const { rows, total } = await repo.allTasks(q, filter, page.limit, page.offset);
   const artifacts = await repo.artifactsOf(
@@ -44,7 +43,7 @@ export async function allTasks(
     rows.map((task) => task.id),
   );
   return {
-    nodes: rows.map((task) => wireTask(task, undefined, artifacts.get(task.id), services.config.publicUrl)),
+    nodes: rows.map((task) => taskOf(task, undefined, artifacts.get(task.id), services.config.publicUrl)),
     pageInfo: pageInfoOf(page.offset, rows.length, total),
     totalCount: total,
   };

@@ -1,17 +1,27 @@
 import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
-import { forbidden, invalid } from '../../errors';
+import { forbidden, notFound } from '../../errors';
+import { sqlOf } from '../../db/sql';
+import { findArtifactFile } from './a2a-artifact-file';
 import { pageOf } from '../../pagination';
 import { failureAsLastEvent, SourceFailure } from '../../subscriptions';
 import { authenticate } from '../auth/auth.service';
 import type { A2aCaller } from './a2a-gate.service';
 import { StreamResponse, TaskReader, taskEvents } from './a2a-task.events';
-import { MAX_HISTORY_LENGTH } from './a2a-task.repository';
-import { cancelTask, getTask, listTasks, sendMessage } from './a2a-task.service';
+import { cancelTask, checkHistoryLength, getTask, listTasks, sendMessage, startMessage } from './a2a-task.service';
 import * as web from './a2a-web.service';
 import { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
-import { A2aContextConnection, A2aMessageSendPayload, A2aStreamResponse, A2aTask, A2aTaskConnection, A2aTaskList } from './a2a.types';
+import {
+  A2aArtifactFile,
+  A2aContextConnection,
+  A2aMessageSendPayload,
+  A2aStreamResponse,
+  A2aTask,
+  A2aTaskConnection,
+  A2aTaskList,
+  TaskStateValue,
+} from './a2a.types';
 
 const notForWebTools = () => forbidden('A2A tasks are for the A2A owner and admins');
 
@@ -46,7 +56,7 @@ async function readerOf(ctx: Ctx): Promise<TaskReader> {
  * The A2A principal an operation acts for: only the A2A endpoint puts one in the context.
  * @throws FORBIDDEN elsewhere (a `/graphql` caller cannot act as an A2A principal)
  */
-function requireA2aCaller(ctx: Ctx): A2aCaller {
+export function requireA2aCaller(ctx: Ctx): A2aCaller {
   if (!ctx.a2a) throw forbidden('A2A protocol operations run through the A2A endpoint (POST /a2a/v1) only');
   return ctx.a2a;
 }
@@ -54,16 +64,6 @@ function requireA2aCaller(ctx: Ctx): A2aCaller {
 /** The A2A owner or an admin, signed in. @throws UNAUTHENTICATED, FORBIDDEN */
 async function requireWebTools(ctx: Ctx): Promise<void> {
   if (!(await web.mayUseWebTools(ctx.em, await requireViewer(ctx)))) throw notForWebTools();
-}
-
-/** Members given (not null): the A2A task service reads absent members as "not given". */
-const given = (members: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null && value !== undefined));
-
-function checkHistoryLength(value: number | null | undefined) {
-  if (value !== null && value !== undefined && (value < 0 || value > MAX_HISTORY_LENGTH)) {
-    throw invalid([{ path: ['historyLength'], msg: `must be an integer from 0 to ${MAX_HISTORY_LENGTH}`, type: 'value_error' }]);
-  }
 }
 
 @Resolver()
@@ -77,18 +77,7 @@ export class A2aResolver {
     @Arg('input', () => A2aMessageSendInput, { description: 'The message and how to answer.' }) input: A2aMessageSendInput,
   ): Promise<A2aMessageSendPayload> {
     const caller = requireA2aCaller(ctx);
-    const configuration = given({
-      returnImmediately: input.returnImmediately,
-      historyLength: input.historyLength,
-      taskPushNotificationConfig: input.taskPushNotificationConfig,
-    });
-    return (await sendMessage(
-      ctx.services,
-      caller.principal,
-      { message: input.message, configuration },
-      ctx.callerGone,
-      ctx.baseUrl,
-    )) as unknown as A2aMessageSendPayload;
+    return sendMessage(ctx.services, caller.principal, input, ctx.callerGone, ctx.baseUrl);
   }
 
   @Query(() => A2aTask, {
@@ -104,10 +93,25 @@ export class A2aResolver {
     })
     historyLength: number | null,
   ): Promise<A2aTask> {
-    checkHistoryLength(historyLength);
-    if (ctx.a2a) return (await getTask(ctx.services, ctx.a2a.principal, given({ id, historyLength }), ctx.baseUrl)) as unknown as A2aTask;
+    if (ctx.a2a) return getTask(ctx.services, ctx.a2a.principal, id, historyLength, ctx.baseUrl);
     await requireWebTools(ctx);
-    return (await web.anyTask(ctx.services, id, historyLength ?? undefined)) as unknown as A2aTask;
+    checkHistoryLength(historyLength);
+    return web.anyTask(ctx.services, id, historyLength);
+  }
+
+  @Query(() => A2aArtifactFile, {
+    description:
+      'What the artifact download serves of a task’s artifact: for its A2A principal (through the A2A endpoint), and any task’s for the A2A owner and admins. An unknown task or index, or another principal’s task, is not found.',
+  })
+  async a2aArtifactFile(
+    @Context() ctx: Ctx,
+    @Arg('taskId', () => ID, { description: 'The task id.' }) taskId: string,
+    @Arg('index', () => Int, { description: 'The artifact’s 0-based place in the task’s artifacts.' }) index: number,
+  ): Promise<A2aArtifactFile> {
+    if (!ctx.a2a) await requireWebTools(ctx);
+    const file = await findArtifactFile(ctx.services, sqlOf(ctx.em), ctx.a2a?.principal.id ?? null, taskId, index);
+    if (!file) throw notFound('artifact');
+    return file;
   }
 
   @Query(() => A2aTaskList, {
@@ -118,7 +122,7 @@ export class A2aResolver {
     @Arg('input', () => A2aTaskListInput, { description: 'Filters and page.' }) input: A2aTaskListInput,
   ): Promise<A2aTaskList> {
     const caller = requireA2aCaller(ctx);
-    return (await listTasks(ctx.services, caller.principal, given({ ...input }), ctx.baseUrl)) as unknown as A2aTaskList;
+    return listTasks(ctx.services, caller.principal, input, ctx.baseUrl);
   }
 
   @Mutation(() => A2aTask, {
@@ -126,7 +130,7 @@ export class A2aResolver {
   })
   async a2aTaskCancel(@Context() ctx: Ctx, @Arg('id', () => ID, { description: 'The task id.' }) id: string): Promise<A2aTask> {
     const caller = requireA2aCaller(ctx);
-    return (await cancelTask(ctx.services, caller.principal, { id }, ctx.baseUrl)) as unknown as A2aTask;
+    return cancelTask(ctx.services, caller.principal, id, ctx.baseUrl);
   }
 
   @Query(() => A2aTaskConnection, { description: 'Every A2A caller’s tasks, newest status first, for the A2A owner and admins.' })
@@ -137,10 +141,11 @@ export class A2aResolver {
     @Arg('contextId', () => String, { nullable: true, description: 'Only tasks of this context.' }) contextId: string | null,
     @Arg('principal', () => String, { nullable: true, description: 'Only tasks of this caller (key:<key id> or local).' })
     principal: string | null,
-    @Arg('state', () => String, { nullable: true, description: 'Only tasks in this state (TASK_STATE_…).' }) state: string | null,
+    @Arg('state', () => TaskStateValue, { nullable: true, description: 'Only tasks in this state.' }) state: string | null,
   ): Promise<A2aTaskConnection> {
     await requireWebTools(ctx);
-    return (await web.allTasks(ctx.services, given({ contextId, principal, state }), pageOf(first, after))) as unknown as A2aTaskConnection;
+    const filter = { contextId: contextId ?? undefined, principal: principal ?? undefined, state: state ?? undefined };
+    return web.allTasks(ctx.services, filter, pageOf(first, after));
   }
 
   @Query(() => A2aContextConnection, {
@@ -154,6 +159,25 @@ export class A2aResolver {
   ): Promise<A2aContextConnection> {
     await requireWebTools(ctx);
     return web.allContexts(ctx.services, pageOf(first, after));
+  }
+
+  @Subscription(() => A2aStreamResponse, {
+    description:
+      'A2A SendStreamingMessage, for the A2A principal of the A2A endpoint: sends the message as a2aMessageSend does without waiting, then streams its task’s events as a2aTaskEvents does (the first event’s task with `configuration.historyLength` messages, none by default).',
+    subscribe: async ({ args, context: ctx }: SubscribeResolverData<unknown, { input: A2aMessageSendInput }, Ctx>) => {
+      const caller = requireA2aCaller(ctx);
+      const task = await startMessage(ctx.services, caller.principal, args.input);
+      const reader = await readerOf(ctx);
+      const historyLength = args.input.configuration?.historyLength ?? 0;
+      return failureAsLastEvent(taskEvents(ctx.services, reader, task.id, { historyLength }));
+    },
+  })
+  a2aMessageStream(
+    @Arg('input', () => A2aMessageSendInput, { description: 'The message and how to answer.' }) _input: A2aMessageSendInput,
+    @Root() event: StreamResponse | SourceFailure,
+  ): StreamResponse {
+    if ('failed' in event) throw event.failed;
+    return event;
   }
 
   @Subscription(() => A2aStreamResponse, {

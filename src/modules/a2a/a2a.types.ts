@@ -1,20 +1,125 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo } from '../../pagination';
 
-// The A2A 1.0 data model (ProtoJSON names), so a field's value is the wire member as it is.
-// Messages and artifacts are the caller's and the agent's own JSON objects: free-form here.
+// The A2A 1.0 data model, typed: each field is the ProtoJSON member of the same name, so the
+// JSON-RPC facade writes a result as it is (members that are null are left out, as protobuf's
+// JSON printer leaves out unset fields). JSON values only where A2A has free-form JSON: metadata
+// and a data part's value. The same class is the input type where a caller sends the object.
+
+/** Every A2A 1.0 task state, as the wire writes it (A2A §4.1.3). */
+export const TASK_STATES = [
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+/** A list of names as an enum object type-graphql can register. */
+const enumOf = <T extends string>(names: readonly T[]) => Object.fromEntries(names.map((name) => [name, name])) as Record<T, T>;
+
+export const TaskStateValue = enumOf(TASK_STATES);
+registerEnumType(TaskStateValue, {
+  name: 'A2aTaskState',
+  description: 'The state of an A2A task (A2A TaskState).',
+});
+
+export const ROLES = ['ROLE_USER', 'ROLE_AGENT'] as const;
+export type Role = (typeof ROLES)[number];
+export const RoleValue = enumOf(ROLES);
+registerEnumType(RoleValue, {
+  name: 'A2aRole',
+  description: 'Who wrote a message (A2A Role): the caller (ROLE_USER) or the agent (ROLE_AGENT).',
+});
+
+@ObjectType('A2aPart', { description: 'A piece of a message or artifact (A2A Part): exactly one of text, raw, url and data.' })
+@InputType('A2aPartInput', { description: 'A piece of a message (A2A Part): exactly one of text, raw, url and data.' })
+export class A2aPart {
+  @Field(() => String, { nullable: true, description: 'Text.' })
+  text?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'A file’s bytes, base64.' })
+  raw?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Where a file’s bytes are (an absolute URL).' })
+  url?: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: 'Structured data: any JSON value.' })
+  data?: unknown;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form metadata.' })
+  metadata?: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true, description: 'The file’s name.' })
+  filename?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The content’s media type (text/csv, image/png, …).' })
+  mediaType?: string | null;
+}
+
+@ObjectType('A2aMessage', { description: 'One message of a conversation (A2A Message).' })
+@InputType('A2aMessageInput', { description: 'A message to the agent (A2A Message); the caller’s role is ROLE_USER.' })
+export class A2aMessage {
+  @Field({ description: 'The message id the sender chose.' })
+  messageId!: string;
+
+  @Field(() => String, { nullable: true, description: 'The conversation: continue one, or leave out to start one.' })
+  contextId?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The task the message belongs to: give it to answer a task, leave out to start one.',
+  })
+  taskId?: string | null;
+
+  @Field(() => RoleValue, { description: 'Who wrote it.' })
+  role!: string;
+
+  @Field(() => [A2aPart], { description: 'Its content, in order.' })
+  parts!: A2aPart[];
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form metadata.' })
+  metadata?: Record<string, unknown> | null;
+
+  @Field(() => [String], { nullable: true, description: 'URIs of the A2A extensions it uses.' })
+  extensions?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Tasks it refers to.' })
+  referenceTaskIds?: string[] | null;
+}
+
+@ObjectType({ description: 'An output of a task (A2A Artifact): the agent’s answer, or a file it made.' })
+export class A2aArtifact {
+  @Field({ description: 'Its id, unique in the task.' })
+  artifactId!: string;
+
+  @Field(() => String, { nullable: true, description: 'Its name (a file’s name).' })
+  name?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'What it is.' })
+  description?: string | null;
+
+  @Field(() => [A2aPart], { description: 'Its content.' })
+  parts!: A2aPart[];
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form metadata.' })
+  metadata?: Record<string, unknown> | null;
+}
 
 @ObjectType({ description: 'The status of an A2A task (A2A TaskStatus).' })
 export class A2aTaskStatus {
-  @Field({ description: 'TASK_STATE_SUBMITTED, _WORKING, _INPUT_REQUIRED, _AUTH_REQUIRED, _COMPLETED, _FAILED, _CANCELED or _REJECTED.' })
+  @Field(() => TaskStateValue, { description: 'Its state.' })
   state!: string;
 
-  @Field(() => GraphQLJSONObject, {
+  @Field(() => A2aMessage, {
     nullable: true,
     description: 'The agent message that explains the state (why it failed, what input it needs), when there is one.',
   })
-  message?: Record<string, unknown>;
+  message?: A2aMessage | null;
 
   @Field({ description: 'When the task entered this state (RFC 3339, UTC, milliseconds).' })
   timestamp!: string;
@@ -31,18 +136,18 @@ export class A2aTask {
   @Field(() => A2aTaskStatus, { description: 'Its current status.' })
   status!: A2aTaskStatus;
 
-  @Field(() => [GraphQLJSONObject], {
+  @Field(() => [A2aArtifact], {
     nullable: true,
-    description: 'Its artifacts (A2A Artifact objects), oldest first; null where the operation was not asked for them.',
+    description: 'Its artifacts, oldest first; null where the operation was not asked for them.',
   })
-  artifacts?: Record<string, unknown>[];
+  artifacts?: A2aArtifact[] | null;
 
-  @Field(() => [GraphQLJSONObject], {
+  @Field(() => [A2aMessage], {
     nullable: true,
     description:
-      'Its most recent messages (A2A Message objects), oldest first, within 4 MiB of stored JSON (newest first; a message larger on its own is left out, and so are those older than the budget reaches); null when none were asked for (historyLength 0).',
+      'Its most recent messages, oldest first, within 4 MiB of stored JSON (newest first; a message larger on its own is left out, and so are those older than the budget reaches); null when none were asked for (historyLength 0).',
   })
-  history?: Record<string, unknown>[];
+  history?: A2aMessage[] | null;
 }
 
 @ObjectType({ description: 'A status change of a task (A2A TaskStatusUpdateEvent).' })
@@ -65,8 +170,8 @@ export class A2aTaskArtifactUpdate {
   @Field({ description: 'The task’s context.' })
   contextId!: string;
 
-  @Field(() => GraphQLJSONObject, { description: 'The artifact (A2A Artifact: artifactId, name, parts, …).' })
-  artifact!: Record<string, unknown>;
+  @Field(() => A2aArtifact, { description: 'The artifact.' })
+  artifact!: A2aArtifact;
 
   @Field({ description: 'Whether the parts extend an artifact sent before: always false (artifacts are sent whole).' })
   append!: boolean;
@@ -108,6 +213,39 @@ export class A2aMessageSendPayload {
   task!: A2aTask;
 }
 
+@ObjectType({ description: 'How a push notification is authenticated (A2A AuthenticationInfo); its credentials are never shown.' })
+export class A2aAuthenticationInfo {
+  @Field({ description: 'The HTTP Authorization scheme (Bearer, Basic, …).' })
+  scheme!: string;
+}
+
+@ObjectType({ description: 'A push notification config of a task (A2A TaskPushNotificationConfig), as its caller registered it.' })
+export class A2aPushConfig {
+  @Field({ description: 'The config id (`pnc_…`, or the id the caller chose).' })
+  id!: string;
+
+  @Field({ description: 'The task.' })
+  taskId!: string;
+
+  @Field({ description: 'Where the notifications are POSTed.' })
+  url!: string;
+
+  @Field(() => String, { nullable: true, description: 'The token sent as X-A2A-Notification-Token.' })
+  token?: string | null;
+
+  @Field(() => A2aAuthenticationInfo, { nullable: true, description: 'The Authorization scheme sent with each notification.' })
+  authentication?: A2aAuthenticationInfo | null;
+}
+
+@ObjectType({ description: 'A page of a task’s push notification configs (A2A ListTaskPushNotificationConfigsResponse).' })
+export class A2aPushConfigList {
+  @Field(() => [A2aPushConfig], { description: 'The configs, in id order.' })
+  configs!: A2aPushConfig[];
+
+  @Field({ description: 'Token of the next page; empty on the last page.' })
+  nextPageToken!: string;
+}
+
 @ObjectType({ description: 'A page of A2A tasks of every caller (the A2A owner’s web tools).' })
 export class A2aTaskConnection {
   @Field(() => [A2aTask], { description: 'The tasks, newest status first, with their artifacts (no history: ask a2aTask for it).' })
@@ -145,4 +283,30 @@ export class A2aContextConnection {
 
   @Field(() => Int, { description: 'How many contexts there are in all.' })
   totalCount!: number;
+}
+
+@ObjectType({
+  description: 'What the artifact download (GET /a2a/v1/artifacts/{task_id}/{index}) serves of an artifact: a file it holds, or its text.',
+})
+export class A2aArtifactFile {
+  @Field(() => ID, { description: 'The task.' })
+  taskId!: string;
+
+  @Field(() => Int, { description: 'The artifact’s 0-based place in the task’s artifacts.' })
+  index!: number;
+
+  @Field({ description: 'The file’s name (the artifact id with .txt for text).' })
+  filename!: string;
+
+  @Field({ description: 'Its media type.' })
+  mediaType!: string;
+
+  @Field(() => Float, { description: 'Its size in bytes.' })
+  size!: number;
+
+  @Field({ description: 'A strong validator: it names the artifact, which never changes once its task finished.' })
+  etag!: string;
+
+  @Field(() => Date, { description: 'When the task last changed state.' })
+  lastModified!: Date;
 }

@@ -12,7 +12,8 @@ import { CARD_MAX_BYTES, CardUnusable, fetchAgentCard, outboundFailureReason, su
 import { hidesFailureAt, PRIVATE_ADDRESS_FAILURE } from './outbound-agent.policy';
 import { agentPolicy, openKey } from './outbound-agent.service';
 import { listEnabledAgents, OutboundAgentRow } from './outbound-agent.repository';
-import { TASK_STATES, TERMINAL_STATES } from '../a2a/a2a-task.repository';
+import { TERMINAL_STATES } from '../a2a/a2a-task.repository';
+import { TASK_STATES } from '../a2a/a2a.types';
 
 /*
  * The owner's registered agents as tools of the A2A analysis agent (docs/api.md "Outbound
@@ -35,7 +36,7 @@ const MESSAGE_MAX_CHARS = 8_000;
 const PEER_RESPONSE_MAX_BYTES = 1024 * 1024;
 /** What a peer task id may be: it is shown to the model outside the data block, so it must not carry words. */
 const PEER_TASK_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const KNOWN_STATES = new Set(TASK_STATES);
+const KNOWN_STATES = new Set<string>(TASK_STATES);
 const TERMINAL = new Set(TERMINAL_STATES);
 const DESCRIPTION_MAX = 600;
 
