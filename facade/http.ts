@@ -130,7 +130,7 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
 }
 
 /** `value` without those of `members` that are null. */
-export function withoutNull(value: unknown, members: readonly string[]): unknown {
+function withoutNull(value: unknown, members: readonly string[]): unknown {
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([key, member]) => !(member === null && members.includes(key))));
 }

@@ -4,7 +4,7 @@ import { snake, type WireIssue } from '../src/http/answers';
 import { protoJson } from '../src/modules/a2a/a2a-proto-json';
 import { SETTLED_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a-task.repository';
 import { valueDeeperThan } from '../src/validation';
-import * as Op from './generated/operations';
+import { JSONRPC_OPERATIONS } from './generated/tables';
 import { readInput } from './inputs';
 import { operationOf } from './route';
 
@@ -84,32 +84,19 @@ export interface RpcCall {
 /** A method's row: the operation that serves it, or the A2A error answered for a capability not declared. */
 export interface RpcMethod {
   name: string;
-  /** The operation named after the method (facade/operations/a2a.graphql). */
+  /** The operation that serves the method (its @jsonrpc in facade/operations/a2a.graphql). */
   document?: DocumentNode;
   refuse?: { reason: A2aReason; message: string };
 }
 
 /**
- * The operations of `facade/operations/a2a.graphql`, each named after the A2A 1.0 method it
- * serves (A2A §9.4). They run in-process with the A2A principal in the context, so the
- * resolvers' checks and policies run as for any GraphQL caller.
+ * Every A2A 1.0 method (A2A §9.4): the operations whose @jsonrpc names them (codegen writes the
+ * list from facade/operations/a2a.graphql), run in-process with the A2A principal in the context
+ * so that the resolvers' checks and policies run as for any GraphQL caller; and the capability
+ * this agent does not declare.
  */
-const A2A_OPERATIONS: DocumentNode[] = [
-  Op.SendMessageDocument,
-  Op.SendStreamingMessageDocument,
-  Op.GetTaskDocument,
-  Op.ListTasksDocument,
-  Op.CancelTaskDocument,
-  Op.SubscribeToTaskDocument,
-  Op.CreateTaskPushNotificationConfigDocument,
-  Op.GetTaskPushNotificationConfigDocument,
-  Op.ListTaskPushNotificationConfigsDocument,
-  Op.DeleteTaskPushNotificationConfigDocument,
-];
-
-/** Every A2A 1.0 method: one per operation, and the capability this agent does not declare. */
 export const RPC_METHODS: RpcMethod[] = [
-  ...A2A_OPERATIONS.map((document) => ({ name: operationOf(document).name!.value, document })),
+  ...JSONRPC_OPERATIONS,
   { name: 'GetExtendedAgentCard', refuse: { reason: 'UNSUPPORTED_OPERATION', message: 'this agent declares no extended agent card' } },
 ];
 

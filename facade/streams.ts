@@ -3,16 +3,13 @@ import { AppError, invalid } from '../src/errors';
 import { requireViewer } from '../src/modules/auth/viewer';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { figureServeUrls } from '../src/modules/figures/figure.service';
-import { RECORD_JSON_SCHEMA } from '../src/modules/trajectories/records';
 import { readRecords } from '../src/modules/trajectories/trajectory.service';
 import { streamAllUsers } from '../src/modules/users/user.service';
 import * as Op from './generated/operations';
 import { param } from './files';
 import { replaceStringValues } from './raw-json';
-import { schemaRef, stream } from './route';
-
-/** A record on the wire: a JSON object, stored and served byte for byte. */
-export const TRAJECTORY_RECORD = schemaRef('TrajectoryRecord', RECORD_JSON_SCHEMA);
+import { stream } from './route';
+import { TRAJECTORY_RECORD } from './schemas';
 
 /**
  * Writes a chunk, waiting for the socket to drain when its buffer is full (constant memory).

@@ -15,6 +15,7 @@ import { ReleaseResolver } from './modules/releases/release.resolver';
 import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { UserResolver } from './modules/users/user.resolver';
 import type { AppPubSub } from './pubsub';
+import { FACADE_DIRECTIVES } from './facade-directives';
 
 export const SCHEMA_FILE = path.resolve(
   __dirname,
@@ -39,9 +40,9 @@ const RESOLVERS = [
   ComputeResolver,
 ] as const;
 
-/** The code-first domain schema. `pubSub` carries subscription events (Redis or in-process). */
+/** The code-first domain schema, with the facade's directives. `pubSub` carries subscription events (Redis or in-process). */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {
-  return buildSchemaSync({ resolvers: RESOLVERS, pubSub, validate: false });
+  return buildSchemaSync({ resolvers: RESOLVERS, pubSub, validate: false, directives: FACADE_DIRECTIVES });
 }
 
 /** The SDL committed in `schema/schema.graphql` (sorted, so diffs show real changes only). */

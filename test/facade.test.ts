@@ -7,6 +7,7 @@ import { ARTIFACTS_PATH } from '../src/modules/a2a/a2a-artifacts';
 import { ROUTES } from '../facade/routes';
 import { RPC_METHODS } from '../facade/rpc';
 import { operationOf } from '../facade/route';
+import { print } from 'graphql';
 import { makePubSub } from '../src/pubsub';
 import { buildAppSchema, printAppSchema, SCHEMA_FILE } from '../src/schema';
 import { useTestApp } from './support/app';
@@ -38,7 +39,7 @@ describe('route table', () => {
     },
   );
 
-  test('every A2A 1.0 method has a row: the operation named after it, or the one capability not declared', () => {
+  test('every A2A 1.0 method has a row: the operation whose @jsonrpc names it, or the one capability not declared', () => {
     const A2A_METHODS = [
       'SendMessage',
       'SendStreamingMessage',
@@ -55,7 +56,10 @@ describe('route table', () => {
     expect(RPC_METHODS.map((method) => method.name).sort()).toEqual([...A2A_METHODS].sort());
     for (const method of RPC_METHODS) {
       if (method.name === 'GetExtendedAgentCard') expect(method).toEqual({ name: method.name, refuse: expect.any(Object) });
-      else expect(operationOf(method.document!).name?.value).toBe(method.name);
+      else {
+        const served = operationOf(method.document!).directives?.find((directive) => directive.name.value === 'jsonrpc');
+        expect(served && print(served)).toBe(`@jsonrpc(method: "${method.name}")`);
+      }
     }
   });
 
@@ -88,22 +92,22 @@ describe('generated artifacts are up to date', () => {
     expect(fs.readFileSync(SCHEMA_FILE, 'utf8')).toBe(printAppSchema(buildAppSchema(makePubSub())));
   });
 
-  test('facade/generated/operations.ts matches the operations (run npm run codegen)', () => {
-    // Codegen is ESM-heavy and cannot load inside jest's VM: run the real CLI into a temp file.
+  test('facade/generated/ matches the operations and their directives (run npm run codegen)', () => {
+    // Codegen is ESM-heavy and cannot load inside jest's VM: run the real CLI into a temp directory.
     const root = path.resolve(__dirname, '..');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-codegen-'));
-    const config = fs
-      .readFileSync(path.join(root, 'codegen.yml'), 'utf8')
-      .replace('facade/generated/operations.ts:', `${dir}/operations.ts:`);
+    const config = fs.readFileSync(path.join(root, 'codegen.yml'), 'utf8').replaceAll('facade/generated/', `${dir}/`);
     fs.writeFileSync(path.join(dir, 'codegen.yml'), config);
     execFileSync(
       process.execPath,
       [path.join(root, 'node_modules/@graphql-codegen/cli/cjs/bin.js'), '--config', path.join(dir, 'codegen.yml'), '--silent'],
       { cwd: root },
     );
-    expect(fs.readFileSync(path.join(root, 'facade/generated/operations.ts'), 'utf8')).toBe(
-      fs.readFileSync(path.join(dir, 'operations.ts'), 'utf8'),
-    );
+    for (const file of ['operations.ts', 'tables.ts'])
+      expect({ file, text: fs.readFileSync(path.join(root, 'facade/generated', file), 'utf8') }).toEqual({
+        file,
+        text: fs.readFileSync(path.join(dir, file), 'utf8'),
+      });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
