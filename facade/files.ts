@@ -8,6 +8,7 @@ import { BlobNotFoundError, BlobStore, ByteRange } from '../src/blobs/blob-store
 import { varyByOrigin } from '../src/context';
 import { requireViewer } from '../src/modules/auth/viewer';
 import { AppError, invalid, notFound } from '../src/errors';
+import { requireReleaseToken } from '../src/modules/releases/release.policy';
 import { unstorable } from '../src/validation';
 import { currentCatalog } from '../src/modules/catalog/catalog.service';
 import {
@@ -63,8 +64,9 @@ export const modelCatalogRoute = stream({
   produces: 'application/json',
   response: { type: 'object', description: 'The catalog exactly as stored (its manifest’s sha256 is of these bytes)' },
   alsoAnswers: { 304: 'Not modified (If-None-Match, If-Modified-Since)' },
-  async handle(req, res, ctx) {
-    const { body, sha256, updatedAt } = await currentCatalog(ctx.em);
+  // Public: the catalog as the `modelCatalog` query reads it.
+  authorize: (_req, ctx) => currentCatalog(ctx.em),
+  async handle(req, res, _ctx, { body, sha256, updatedAt }) {
     res.setHeader('ETag', `"${sha256}"`);
     res.setHeader('Cache-Control', 'public, max-age=60');
     if (notModified(req, { etag: sha256, lastModified: updatedAt })) return void res.status(304).end();
@@ -94,8 +96,12 @@ export const releaseFileUploadRoute = stream({
       sha256: { type: 'string' },
     },
   },
-  async handle(req, res, ctx) {
-    const where = { product: param(req, 'product'), version: param(req, 'version'), filename: param(req, 'filename') };
+  // The release token, as `releasePublish` asks for it; then where the file goes.
+  async authorize(req, ctx) {
+    requireReleaseToken(ctx);
+    return { product: param(req, 'product'), version: param(req, 'version'), filename: param(req, 'filename') };
+  },
+  async handle(req, res, ctx, where) {
     const file = await uploadReleaseFile(ctx.em, ctx.services.blobs, where, req, ctx.services.config.maxReleaseFileBytes);
     res.status(201).json({ product: file.product, version: file.version, filename: file.filename, size: file.size, sha256: file.sha256 });
   },
@@ -162,9 +168,13 @@ export const releaseDownloadRoute = stream({
   response: BINARY,
   alsoAnswers: BYTE_RANGE_ANSWERS,
   errors: { RANGE_NOT_SATISFIABLE: null },
-  async handle(req, res, ctx) {
+  // Public once published: the file of a published version (the manifest `releaseManifest` reads).
+  async authorize(req, ctx) {
     const file = await publishedFile(ctx.em, segment(req, 'product'), segment(req, 'version'), segment(req, 'filename'));
     if (!file || !ctx.services.blobs.store) throw notFound('release file');
+    return file;
+  },
+  async handle(req, res, ctx, file) {
     const served = await serveObject(req, res, {
       size: file.size,
       etag: file.sha256,
@@ -247,10 +257,13 @@ export const desktopUpdateFeedRoute = stream({
   summary: 'electron-updater feed (latest.yml, latest-mac.yml, latest-linux.yml, latest-linux-<arch>.yml) of the desktop release',
   produces: 'text/yaml',
   response: { type: 'string' },
-  async handle(req, res, ctx) {
+  // Public: the current desktop manifest, as the `releaseManifest` query reads it.
+  async authorize(req, ctx) {
     const feed = feedOf(segment(req, 'feed'));
     if (segment(req, 'product') !== 'desktop' || !feed) throw notFound('update feed');
-    const manifest = await currentManifest(ctx.em, 'desktop');
+    return { feed, manifest: await currentManifest(ctx.em, 'desktop') };
+  },
+  async handle(_req, res, ctx, { feed, manifest }) {
     const files = (manifest?.files ?? []).filter((f) => inFeed(f, feed)).sort((a, b) => Number(!a.platform) - Number(!b.platform));
     if (!manifest || files.length === 0) throw notFound('update feed');
     const digests = new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512]));
@@ -314,11 +327,15 @@ export const figureUploadRoute = stream({
       bytes: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
     },
   },
-  async handle(req, res, ctx) {
+  // The session's owner (`loadTrajectory` for writing, as the trajectory mutations), and a drive, before a byte is read.
+  async authorize(req, ctx) {
     const viewer = await requireViewer(ctx);
     const sessionId = param(req, 'session_id');
+    await uploadTarget(ctx.em, viewer, ctx.services.blobs, sessionId);
+    return { viewer, sessionId };
+  },
+  async handle(req, res, ctx, { viewer, sessionId }) {
     const { blobs, config } = ctx.services;
-    await uploadTarget(ctx.em, viewer, blobs, sessionId);
     const form = await readMultipart(req, {
       files: ['file', 'original'],
       fields: ['canonical_path', 'mime', 'compressed'],
@@ -366,15 +383,18 @@ export const figureRawRoute = stream({
       schema: { type: 'string', minLength: 1, maxLength: FIGURE_PATH_MAX },
     },
   ],
-  async handle(req, res, ctx) {
+  // A viewer of the session (`loadTrajectory` for viewing, as the trajectory queries): where its figure is.
+  async authorize(req, ctx) {
     const figurePath = req.query.path;
     if (typeof figurePath !== 'string' || figurePath.length === 0 || figurePath.length > FIGURE_PATH_MAX || figurePath.includes('\u0000')) {
       throw invalid([{ path: ['query', 'path'], msg: `must be given once, 1-${FIGURE_PATH_MAX} characters`, type: 'missing' }]);
     }
-    const location = await figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, {
+    return figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, {
       baseUrl: ctx.baseUrl,
       cdnHosts: ctx.services.config.figureCdnHosts,
     });
+  },
+  async handle(_req, res, _ctx, location) {
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(302, location);
   },
@@ -401,7 +421,8 @@ export const signedBlobRoute = stream({
   })),
   alsoAnswers: BYTE_RANGE_ANSWERS,
   errors: { FORBIDDEN: null, RANGE_NOT_SATISFIABLE: null },
-  async handle(req, res, ctx) {
+  // The signature: issued by `figureLocation` (and the cloud record rewrite) to a viewer of the session, for 5 minutes.
+  async authorize(req, ctx) {
     const store = ctx.services.blobs.store;
     const sha256 = segment(req, 'sha256');
     const key = `sha256/${sha256}`;
@@ -413,9 +434,12 @@ export const signedBlobRoute = stream({
       typeof type === 'string' &&
       typeof signature === 'string' &&
       store?.verifySignedUrl?.(key, Number(expires), type, signature) === true;
-    if (!store || !signed) throw new AppError('FORBIDDEN', 'this link is invalid or has expired');
+    if (!store || !signed || typeof type !== 'string') throw new AppError('FORBIDDEN', 'this link is invalid or has expired');
     const stat = await store.stat(key);
     if (!stat) throw notFound('blob');
+    return { store, key, sha256, type, stat };
+  },
+  async handle(req, res, _ctx, { store, key, sha256, type, stat }) {
     const inline = INLINE_TYPES.test(type);
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     await serveObject(req, res, {

@@ -9,7 +9,7 @@ import { requireReleaseToken } from '../src/modules/releases/release.policy';
 import { describe, LocateIssue, locateInBody, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../src/http/answers';
 import { locOf, planVariables, RawBodyRequest, readVariables, VariablePlan, wirePath } from './inputs';
 import { serveEvents } from './events';
-import { EventStreamRoute, operationOf, OperationRoute, Route } from './route';
+import { EventStreamRoute, operationOf, OperationRoute, Route, Run } from './route';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
 export const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
@@ -81,10 +81,11 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
         if (route.auth === 'release') requireReleaseToken(ctx);
         else if (route.auth === 'admin') await requireAdmin(ctx);
         else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
+        const run: Run = (operation, variables) => execute(schema, operation, variables, ctx);
+        const authorized: unknown = route.kind === 'stream' ? await route.authorize(req, ctx, run) : undefined;
         if (route.kind !== 'stream' || !route.consumes)
           await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
-        if (route.kind === 'stream')
-          return await route.handle(req, res, ctx, (operation, variables) => execute(schema, operation, variables, ctx));
+        if (route.kind === 'stream') return await route.handle(req, res, ctx, authorized);
         if (route.kind === 'events') return await serveEvents(req, res, ctx, route as EventStreamRoute, plans, schema, logger);
         await runOperation(req, res, ctx, compiled! as CompiledOperation, schema);
       } catch (error) {

@@ -101,16 +101,19 @@ export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<
   cacheControl?: string;
 }
 
-/**
- * A route that writes bytes itself (streams, downloads, redirects). Its handler must do every
- * lookup and authorization through the domain layer, with the same context as an operation.
- */
 /** Runs a typed operation in the request's context; errors are thrown as `AppError`s. */
 export type Run = <TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars) => Promise<TData>;
 
-export interface StreamRoute extends RouteBase {
+/**
+ * A route that writes bytes itself (streams, downloads, uploads, redirects). Who may have (or
+ * send) the bytes is decided by one declared step, `authorize`: the domain function (or the
+ * operation) its GraphQL counterpart uses too, run before any body is read. Its answer, what the
+ * bytes are, is handed to `handle`, which streams them.
+ */
+export interface StreamRoute<T = unknown> extends RouteBase {
   kind: 'stream';
-  handle(req: Request, res: Response, ctx: Ctx, run: Run): Promise<void>;
+  authorize(req: Request, ctx: Ctx, run: Run): Promise<T>;
+  handle(req: Request, res: Response, ctx: Ctx, authorized: T): Promise<void>;
   /** Response media type for the OpenAPI document. */
   produces: string;
   /** Request media type when the handler reads the body itself (uploads); no JSON parsing then. */
@@ -169,7 +172,7 @@ export interface EventStreamRoute<TData = Record<string, unknown>, TVars = Recor
  * different operations, so their types are erased here.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of different operations (see above)
-export type Route = OperationRoute<any, any> | StreamRoute | EventStreamRoute<any, any>;
+export type Route = OperationRoute<any, any> | StreamRoute<any> | EventStreamRoute<any, any>;
 
 /** Declares an operation route; the variable map and result field are checked against the generated types. */
 export function operation<TData, TVars>(route: Omit<OperationRoute<TData, TVars>, 'kind'>): OperationRoute<TData, TVars> {
@@ -181,7 +184,8 @@ export function eventStream<TData, TVars>(route: Omit<EventStreamRoute<TData, TV
   return { kind: 'events', ...route };
 }
 
-export function stream(route: Omit<StreamRoute, 'kind'>): StreamRoute {
+/** Declares a byte-stream route; what `authorize` answers is what `handle` is given. */
+export function stream<T>(route: Omit<StreamRoute<T>, 'kind'>): StreamRoute<T> {
   return { kind: 'stream', ...route };
 }
 

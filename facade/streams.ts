@@ -51,8 +51,9 @@ export const syncUsersRoute = stream({
     required: ['users'],
     properties: { users: { type: 'array', items: { type: 'object', description: 'A row of the user table, its raw columns' } } },
   },
+  // An administrator, as for every admin query.
+  authorize: (_req, ctx) => requireAdmin(ctx),
   async handle(_req, res, ctx) {
-    await requireAdmin(ctx);
     res.status(200).type('application/json');
     let first = true;
     await write(res, '{"users":[');
@@ -114,13 +115,16 @@ export const trajectoryReadRoute = stream({
     members: { records: { type: 'array', items: TRAJECTORY_RECORD } },
   },
   alsoProduces: { 'application/x-ndjson': { type: 'string', description: 'download=true: one record per line' } },
-  async handle(req, res, ctx, run) {
+  // The `trajectoryMeta` operation, whose resolver lets a viewer of the session read it: its metadata.
+  async authorize(req, _ctx, run) {
     const sessionId = param(req, 'session_id');
+    return { sessionId, meta: (await run(Op.TrajectoryMetaDocument, { sessionId })).trajectoryMeta };
+  },
+  async handle(req, res, ctx, { sessionId, meta }) {
     const since = text(req.query.since, 'since', SINCE_MAX);
     const download = flag(req.query.download, 'download');
-    // The reader authorizes the viewer itself (and finds `since`) before anything is written.
+    // The reader finds `since` (and checks the viewer again, as every domain read does) before anything is written.
     const batches = await readRecords(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, since);
-    const { trajectoryMeta: meta } = await run(Op.TrajectoryMetaDocument, { sessionId });
     // A cloud client cannot open local figure paths: it gets serve URLs instead (response only):
     // every string value equal to a figure's canonical path becomes its serve URL.
     const figures = ctx.clientKind === 'cloud' ? await figureServeUrls(ctx.em, sessionId, ctx.baseUrl) : new Map<string, string>();
