@@ -33,10 +33,10 @@ import type { Config } from './config';
 import { Ctx, makeContext, requestFacts, Services } from './context';
 import { startEmbeddedPostgres } from './db/embedded';
 import { openBlobs } from './blobs';
-import { LocalSandboxes } from './modules/compute/local-provider';
-import { Sandbox } from './modules/agent/sandbox';
-import { Workspaces } from './modules/agent/workspace';
-import { WorkspaceJobs } from './modules/agent/workspace-jobs';
+import { LocalComputeProvider } from './modules/compute/local-provider';
+import { CodeJail } from './modules/agent/workspace/jail';
+import { Workspaces } from './modules/agent/workspace/workspace';
+import { WorkspaceJobs } from './modules/agent/workspace/workspace-jobs';
 import { startMeter } from './modules/compute/meter';
 import { sweepUnownedBlobs } from './modules/figures/figure.service';
 import { startLimitSweep } from './modules/usage/model-limits';
@@ -116,9 +116,9 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const sealer = await loadSealer(orm.em.fork(), config.sealKey);
   const pubsub = makePubSub(config.redisUrl);
   const blobs = await openBlobs(config, orm.em.fork());
-  const sandboxes = new LocalSandboxes(config.compute.heartbeatSeconds, logger);
+  const sandboxes = new LocalComputeProvider(config.compute.heartbeatSeconds, logger);
   const llm = config.llm ? createLanguageModel(config.llm) : null;
-  const workspaces = new Workspaces(config.agent, new Sandbox(config.agent, logger));
+  const workspaces = new Workspaces(config.agent, new CodeJail(config.agent, logger));
   // Once at start: code execution is refused (with the reason logged here) unless bubblewrap works.
   await workspaces.checkSandbox();
   const agent = { workspaces, jobs: new WorkspaceJobs(workspaces, orm, logger) };

@@ -4,9 +4,9 @@ import type { Request, Response } from 'express';
 import type { Blobs } from './blobs';
 import type { Config } from './config';
 import type { JobQueue } from './jobs/queue';
-import type { LocalSandboxes } from './modules/compute/local-provider';
-import type { Workspaces } from './modules/agent/workspace';
-import type { WorkspaceJobs } from './modules/agent/workspace-jobs';
+import type { LocalComputeProvider } from './modules/compute/local-provider';
+import type { Workspaces } from './modules/agent/workspace/workspace';
+import type { WorkspaceJobs } from './modules/agent/workspace/workspace-jobs';
 import type { Sealer } from './db/instance-keys';
 import type { ActivityRecorder } from './modules/activity/activity.recorder';
 import type { Orm } from './db/orm';
@@ -30,7 +30,7 @@ export interface Services {
   pubsub: AppPubSub;
   blobs: Blobs;
   /** Sandboxes of the `local` compute provider. */
-  sandboxes: LocalSandboxes;
+  sandboxes: LocalComputeProvider;
   /** The analysis agent's code workspaces, their sandbox and background jobs (docs/api.md "Agent workspace"). */
   agent: { workspaces: Workspaces; jobs: WorkspaceJobs };
   /** The time compute, activity and stats run on; tests move it. */

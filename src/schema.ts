@@ -5,7 +5,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { A2aPushResolver } from './modules/a2a/a2a-push.resolver';
 import { A2aResolver } from './modules/a2a/a2a.resolver';
 import { AdminResolver } from './modules/admin/admin.resolver';
-import { OutboundAgentResolver } from './modules/agents/outbound-agent.resolver';
+import { OutboundAgentResolver } from './modules/agent/peers/outbound-agent.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { CatalogResolver } from './modules/catalog/catalog.resolver';
 import { ComputeResolver } from './modules/compute/compute.resolver';

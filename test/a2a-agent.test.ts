@@ -7,8 +7,8 @@ import { startFakeLlm, ScriptedToolCall, Step } from './support/fake-llm';
 import { callA2a, createA2aKey, enableA2a, newMessageId, officialClient, userMessage, waitForState } from './support/a2a';
 import { until } from './support/until';
 import { startTestApp, TestApp } from './support/app';
-import { MAX_STEPS } from '../src/modules/a2a/a2a-agent';
-import { workspaceOf } from '../src/modules/a2a/a2a-agent-tools';
+import { MAX_STEPS } from '../src/modules/agent/loop/agent-turn';
+import { workspaceOf } from '../src/modules/agent/loop/agent-tools';
 
 /** The agent's tool loop end to end: the official client, the real sandbox (bubblewrap), the scripted model as the only fake. */
 

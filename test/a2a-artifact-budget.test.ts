@@ -5,7 +5,7 @@ import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { startFakeLlm, ScriptedToolCall, Step } from './support/fake-llm';
 import { createA2aKey, enableA2a, officialClient, rpc, rpcCall, userMessage } from './support/a2a';
 import { startTestApp, TestApp } from './support/app';
-import { workspaceOf } from '../src/modules/a2a/a2a-agent-tools';
+import { workspaceOf } from '../src/modules/agent/loop/agent-tools';
 import { sweepExpiredContexts } from '../src/modules/a2a/a2a-retention';
 
 /**

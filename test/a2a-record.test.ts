@@ -8,7 +8,7 @@ import { createA2aKey, enableA2a, officialClient, rpc, rpcCall, userMessage } fr
 import { contextSessionId, recordTurn } from '../src/modules/a2a/a2a-record';
 import { startTurn } from '../src/modules/a2a/a2a-turn.repository';
 import { sqlOf } from '../src/db/sql';
-import { workspaceOf } from '../src/modules/a2a/a2a-agent-tools';
+import { workspaceOf } from '../src/modules/agent/loop/agent-tools';
 
 /** Files sent in (saved to the context's workspace) and each context's `a2a` trajectory record: the official client, the real sandbox, the scripted model as the only fake. */
 

@@ -7,7 +7,7 @@ import { startFakeLlm, untilAsked } from './support/fake-llm';
 import { ChildServer, startChildServer } from './support/child';
 import { callA2a, createA2aKey, enableA2a, userMessage, waitForState } from './support/a2a';
 import { until } from './support/until';
-import { workspaceOf } from '../src/modules/a2a/a2a-agent-tools';
+import { workspaceOf } from '../src/modules/agent/loop/agent-tools';
 import { Client } from 'pg';
 
 /**

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { loadConfig } from '../src/config';
-import { Sandbox } from '../src/modules/agent/sandbox';
-import { Workspaces } from '../src/modules/agent/workspace';
+import { CodeJail } from '../src/modules/agent/workspace/jail';
+import { Workspaces } from '../src/modules/agent/workspace/workspace';
 
 /**
  * Issue 21, finding 1: sandboxed code swaps `outputs/d` between a directory and a link to a host
@@ -45,7 +45,7 @@ describeSandbox('file tools against code that swaps a directory for a link', () 
   fs.writeFileSync(path.join(outside, 'secret.txt'), SECRET);
   // A uid of its own: the suites that count the sandbox user's processes run beside this one.
   const config = loadConfig({ DATA_DIR: parent, AGENT_WORKSPACE_DIR: path.join(parent, 'workspaces'), AGENT_SANDBOX_UID: '65533' }).agent;
-  const workspaces = new Workspaces(config, new Sandbox(config, quiet));
+  const workspaces = new Workspaces(config, new CodeJail(config, quiet));
   const workspace = `race-${randomUUID()}`;
   const stop = new AbortController();
   let swapper: Promise<unknown>;
@@ -124,12 +124,12 @@ describeAsRoot('the service as an ordinary user', () => {
     const dist = path.resolve(__dirname, '..', 'dist', 'src');
     const script = `
       const { loadConfig } = require(${JSON.stringify(`${dist}/config`)});
-      const { Sandbox } = require(${JSON.stringify(`${dist}/modules/agent/sandbox`)});
-      const { Workspaces } = require(${JSON.stringify(`${dist}/modules/agent/workspace`)});
+      const { CodeJail } = require(${JSON.stringify(`${dist}/modules/agent/workspace/jail`)});
+      const { Workspaces } = require(${JSON.stringify(`${dist}/modules/agent/workspace/workspace`)});
       (async () => {
         const quiet = { debug() {}, info() {}, warn() {}, error() {} };
         const config = loadConfig({ DATA_DIR: ${JSON.stringify(dataDir)} }).agent;
-        const workspaces = new Workspaces(config, new Sandbox(config, quiet));
+        const workspaces = new Workspaces(config, new CodeJail(config, quiet));
         const report = { uid: process.getuid(), available: await workspaces.checkSandbox(), unavailable: workspaces.sandbox.unavailable };
         const run = await workspaces.run({ workspace: 'plain', language: 'python', code: 'import os\\nprint(os.getuid(), os.getpid())\\nopen("outputs/made.txt", "w").write("made")' });
         report.run = { exitCode: run.exitCode, stdout: run.stdout };

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { ConfigError, loadConfig } from '../src/config';
-import { Sandbox } from '../src/modules/agent/sandbox';
-import { Workspaces } from '../src/modules/agent/workspace';
-import { JobStatus, WorkspaceJobs } from '../src/modules/agent/workspace-jobs';
+import { CodeJail } from '../src/modules/agent/workspace/jail';
+import { Workspaces } from '../src/modules/agent/workspace/workspace';
+import { JobStatus, WorkspaceJobs } from '../src/modules/agent/workspace/workspace-jobs';
 import { startTestApp, TestApp } from './support/app';
 
 /**
@@ -62,7 +62,7 @@ afterAll(() => {
 
 test('a sandbox that was never checked refuses to run code (never unisolated)', async () => {
   const config = loadConfig({ DATA_DIR: ROOT_PARENT, ...ENV }).agent;
-  const unchecked = new Workspaces(config, new Sandbox(config, quiet));
+  const unchecked = new Workspaces(config, new CodeJail(config, quiet));
   expect(unchecked.sandboxAvailable()).toBe(false);
   await expect(unchecked.run({ workspace: ctx(), language: 'shell', code: 'echo hi' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
 });
@@ -101,7 +101,7 @@ test('a workspace root that cannot be made leaves code execution unavailable, wi
   const file = path.join(ROOT_PARENT, 'a-file');
   fs.writeFileSync(file, '');
   const config = loadConfig({ DATA_DIR: ROOT_PARENT, ...ENV, AGENT_WORKSPACE_DIR: path.join(file, 'workspaces') }).agent;
-  const broken = new Workspaces(config, new Sandbox(config, quiet));
+  const broken = new Workspaces(config, new CodeJail(config, quiet));
   expect(await broken.checkSandbox()).toBe(false);
   expect(broken.sandbox.unavailable).toMatch(
     /^code execution is unavailable: (AGENT_WORKSPACE_DIR cannot be prepared|bubblewrap \(bwrap\) is not installed)/,
@@ -157,7 +157,7 @@ describeSandbox('agent workspace (bubblewrap)', () => {
     const closed = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-closed-')); // mode 0700, root's
     try {
       const config = loadConfig({ DATA_DIR: closed, ...ENV, AGENT_WORKSPACE_DIR: path.join(closed, 'workspaces') }).agent;
-      const unreachable = new Workspaces(config, new Sandbox(config, quiet));
+      const unreachable = new Workspaces(config, new CodeJail(config, quiet));
       expect(await unreachable.checkSandbox()).toBe(false);
       expect(unreachable.sandbox.unavailable).toContain('needs search permission on every directory above AGENT_WORKSPACE_DIR');
       await expect(unreachable.run({ workspace: ctx(), language: 'shell', code: 'echo hi' })).rejects.toMatchObject({
@@ -419,7 +419,7 @@ describeSandbox('agent workspace (bubblewrap)', () => {
 
     test('with AGENT_SANDBOX_CGROUPS=off the limits are per process (the fallback, and its worst case): all four hold 150 MiB', async () => {
       const config = loadConfig({ DATA_DIR: ROOT_PARENT, ...ENV, AGENT_SANDBOX_CGROUPS: 'off' }).agent;
-      const perProcess = new Workspaces(config, new Sandbox(config, quiet));
+      const perProcess = new Workspaces(config, new CodeJail(config, quiet));
       expect(await perProcess.checkSandbox()).toBe(true);
       expect(perProcess.sandbox.cgroupsEnabled).toBe(false);
       expect(perProcess.sandbox.limitsDescription).toBe(
@@ -714,13 +714,13 @@ describeSandbox('agent workspace (bubblewrap)', () => {
       const script = `
         const { loadConfig } = require(${JSON.stringify(`${dist}/config`)});
         const { openDatabase } = require(${JSON.stringify(`${dist}/db/orm`)});
-        const { Sandbox } = require(${JSON.stringify(`${dist}/modules/agent/sandbox`)});
-        const { Workspaces } = require(${JSON.stringify(`${dist}/modules/agent/workspace`)});
-        const { WorkspaceJobs } = require(${JSON.stringify(`${dist}/modules/agent/workspace-jobs`)});
+        const { CodeJail } = require(${JSON.stringify(`${dist}/modules/agent/workspace/jail`)});
+        const { Workspaces } = require(${JSON.stringify(`${dist}/modules/agent/workspace/workspace`)});
+        const { WorkspaceJobs } = require(${JSON.stringify(`${dist}/modules/agent/workspace/workspace-jobs`)});
         (async () => {
           const quiet = { debug() {}, info() {}, warn() {}, error() {} };
           const config = loadConfig(${JSON.stringify({ DATA_DIR: ROOT_PARENT, ...ENV })}).agent;
-          const workspaces = new Workspaces(config, new Sandbox(config, quiet));
+          const workspaces = new Workspaces(config, new CodeJail(config, quiet));
           if (!(await workspaces.checkSandbox())) throw new Error(workspaces.sandbox.unavailable);
           const orm = await openDatabase(${JSON.stringify(t.databaseUrl)}, { migrate: false, poolMax: 2 });
           const jobs = new WorkspaceJobs(workspaces, orm, quiet, { heartbeatSeconds: 1, lostAfterSeconds: 3 });

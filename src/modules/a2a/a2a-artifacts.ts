@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Services } from '../../context';
-import type { Workspaces } from '../agent/workspace';
+import type { Workspaces } from '../agent/workspace/workspace';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { releaseArtifactFile, reserveArtifactFile } from './a2a-artifact.repository';
 import type { A2aArtifact } from './a2a.types';

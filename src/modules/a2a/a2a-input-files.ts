@@ -1,7 +1,7 @@
 import type { Query } from '../../db/sql';
 import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
-import type { Workspaces } from '../agent/workspace';
+import type { Workspaces } from '../agent/workspace/workspace';
 import * as repo from './a2a-task.repository';
 import type { InputFileRow, StoredMessage, StoredMessageBody, StoredPart } from './a2a-task.repository';
 

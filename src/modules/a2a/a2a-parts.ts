@@ -1,4 +1,4 @@
-import { OUTPUT_FILE_MEDIA_TYPES } from '../agent/workspace';
+import { OUTPUT_FILE_MEDIA_TYPES } from '../agent/workspace/workspace';
 import type { A2aPart } from './a2a.types';
 
 /**

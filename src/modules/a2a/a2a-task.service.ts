@@ -6,7 +6,7 @@ import type { Logger } from '../../logger';
 import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import { admitModelRequest } from '../usage/model-limits';
-import { agentMessage, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, runAgentTurn } from './a2a-agent';
+import { agentMessage, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, runAgentTurn } from '../agent/loop/agent-turn';
 import { taskNotFound, taskOf } from './a2a-task.wire';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
@@ -29,7 +29,7 @@ const DEFAULT_PAGE_SIZE = 50;
 /** How often each instance looks for answers waiting on background jobs that have ended (a job whose instance died, say). */
 const JOB_SWEEP_SECONDS = 15;
 
-export { NO_MODEL_MESSAGE } from './a2a-agent';
+export { NO_MODEL_MESSAGE } from '../agent/loop/agent-turn';
 
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent' | 'sealer' | 'outboundLookup'>;
 

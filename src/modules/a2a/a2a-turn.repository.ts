@@ -1,6 +1,6 @@
 import type { Query } from '../../db/sql';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
-import type { PeerTaskRef } from '../agents/peer-tools';
+import type { PeerTaskRef } from '../agent/peers/peer-tools';
 import type { LedgerInsert } from '../usage/usage.repository';
 import { asTask, TASK_COLUMNS, TaskColumns, TERMINAL_STATES, TaskRow, withoutRawPayloads, StoredMessageBody } from './a2a-task.repository';
 

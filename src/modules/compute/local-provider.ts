@@ -28,10 +28,11 @@ export function sandboxEnvironment(serviceEnv: Record<string, string | undefined
 }
 
 /**
- * The `local` provider: the service starts `labdesk sandbox run` itself as a child process.
+ * The `local` compute provider (not the agent's code jail: that is `CodeJail`): the service
+ * starts a lease's sandbox, `labdesk sandbox run`, itself as a child process.
  * The claim token goes in the environment, not the command line (which other users can read).
  */
-export class LocalSandboxes {
+export class LocalComputeProvider {
   private readonly children = new Set<ChildProcess>();
   /** The service's own URL, known once it listens. */
   serverUrl = '';

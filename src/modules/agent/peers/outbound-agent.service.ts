@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Services } from '../../context';
-import { inTransaction, sqlOf } from '../../db/sql';
-import { AppError, conflict, invalid, notFound } from '../../errors';
-import { checkOutboundUrl, OutboundPolicy, ResolvedAddress, userUrlPolicy } from '../../net/outbound';
-import type { Viewer } from '../auth/viewer';
+import type { Services } from '../../../context';
+import { inTransaction, sqlOf } from '../../../db/sql';
+import { AppError, conflict, invalid, notFound } from '../../../errors';
+import { checkOutboundUrl, OutboundPolicy, ResolvedAddress, userUrlPolicy } from '../../../net/outbound';
+import type { Viewer } from '../../auth/viewer';
 import { CARD_MAX_BYTES, CardSummary, failureReason, fetchCardSummary } from './agent-card';
 import { A2aAgentCreateInput, A2aAgentUpdateInput, checkAgentCreate, checkAgentUpdate } from './outbound-agent.inputs';
 import {

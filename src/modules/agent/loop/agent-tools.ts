@@ -1,11 +1,11 @@
-import { sha256Hex } from '../../ids';
-import type { Services } from '../../context';
-import { AppError } from '../../errors';
-import type { ToolCall, ToolResult, ToolSpec } from '../../llm/language-model';
-import { cutText } from '../../llm/prompt';
-import type { Logger } from '../../logger';
-import { LANGUAGES } from '../agent/sandbox';
-import { isPeerSend, isPeerTool, PeerCallContext, runPeerTool } from '../agents/peer-tools';
+import { sha256Hex } from '../../../ids';
+import type { Services } from '../../../context';
+import { AppError } from '../../../errors';
+import type { ToolCall, ToolResult, ToolSpec } from '../../../llm/language-model';
+import { cutText } from '../../../llm/prompt';
+import type { Logger } from '../../../logger';
+import { LANGUAGES } from '../workspace/jail';
+import { isPeerSend, isPeerTool, PeerCallContext, runPeerTool } from '../peers/peer-tools';
 
 /** Most characters of one tool result fed back to the model (the rest is cut, and it says so). */
 export const TOOL_OUTPUT_CHARS = 16_000;

@@ -8,7 +8,7 @@ import {
   OutboundRequestFailed,
   FailureKind,
   ResolvedAddress,
-} from '../../net/outbound';
+} from '../../../net/outbound';
 
 /** What a test reports of a peer's card: a few members, each bounded (the card is the peer's text, shown to a person). */
 export interface CardSummary {

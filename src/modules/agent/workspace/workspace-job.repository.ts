@@ -1,5 +1,5 @@
-import type { Query } from '../../db/sql';
-import { dateOf } from '../../db/sql';
+import type { Query } from '../../../db/sql';
+import { dateOf } from '../../../db/sql';
 
 export const JOB_STATES = ['running', 'succeeded', 'failed', 'timed_out', 'lost'] as const;
 export type JobState = (typeof JOB_STATES)[number];

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Orm } from '../../db/orm';
-import { inTransaction, Query, sqlOf } from '../../db/sql';
-import { AppError, conflict, invalid, notFound } from '../../errors';
-import type { Logger } from '../../logger';
-import { SandboxProcess } from './sandbox';
+import type { Orm } from '../../../db/orm';
+import { inTransaction, Query, sqlOf } from '../../../db/sql';
+import { AppError, conflict, invalid, notFound } from '../../../errors';
+import type { Logger } from '../../../logger';
+import { SandboxProcess } from './jail';
 import { RunRequest, Workspaces } from './workspace';
 import {
   deleteJob,

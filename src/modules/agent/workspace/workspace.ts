@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { AgentWorkspaceConfig } from '../../config';
-import { AppError, invalid, notFound } from '../../errors';
+import type { AgentWorkspaceConfig } from '../../../config';
+import { AppError, invalid, notFound } from '../../../errors';
 import {
   at,
   entriesOf,
@@ -18,8 +18,8 @@ import {
   segmentsOf,
   withDirectoryAt,
 } from './confined-fs';
-import { CapturedRun, Language, LANGUAGES, Sandbox, SandboxProcess } from './sandbox';
-import { countSandboxRun } from '../../metrics';
+import { CapturedRun, Language, LANGUAGES, CodeJail, SandboxProcess } from './jail';
+import { countSandboxRun } from '../../../metrics';
 
 /** A2A context ids as workspace names: one path segment, never `.` or `..`. */
 const CONTEXT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -131,7 +131,7 @@ export interface OutputFile {
 export class Workspaces {
   constructor(
     readonly config: AgentWorkspaceConfig,
-    readonly sandbox: Sandbox,
+    readonly sandbox: CodeJail,
   ) {}
 
   /** Makes the root and checks the sandbox once (a run in an empty probe workspace); logs the outcome. */

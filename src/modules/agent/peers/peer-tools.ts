@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { Message, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { Client, ClientFactory, createAuthenticatingFetchWithRetry, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { A2AError } from '@a2a-js/sdk/errors';
-import type { Services } from '../../context';
-import type { Query } from '../../db/sql';
-import { AppError } from '../../errors';
-import type { ToolSpec } from '../../llm/language-model';
-import { cutText } from '../../llm/prompt';
-import { guardedFetchImpl, ResolvedAddress } from '../../net/outbound';
+import type { Services } from '../../../context';
+import type { Query } from '../../../db/sql';
+import { AppError } from '../../../errors';
+import type { ToolSpec } from '../../../llm/language-model';
+import { cutText } from '../../../llm/prompt';
+import { guardedFetchImpl, ResolvedAddress } from '../../../net/outbound';
 import { CARD_MAX_BYTES, CardUnusable, fetchAgentCard, outboundFailureReason, summaryOf } from './agent-card';
 import { hidesFailureAt, PRIVATE_ADDRESS_FAILURE } from './outbound-agent.policy';
 import { agentPolicy, openKey } from './outbound-agent.service';
 import { listEnabledAgents, OutboundAgentRow } from './outbound-agent.repository';
-import { TERMINAL_STATES } from '../a2a/a2a-task.repository';
-import { TASK_STATES } from '../a2a/a2a.types';
+import { TERMINAL_STATES } from '../../a2a/a2a-task.repository';
+import { TASK_STATES } from '../../a2a/a2a.types';
 
 /*
  * The owner's registered agents as tools of the A2A analysis agent (docs/api.md "Outbound

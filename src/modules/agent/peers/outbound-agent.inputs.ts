@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { checks } from '../../validation';
+import { checks } from '../../../validation';
 import { isMaskedKey } from './outbound-agent.policy';
 
 export const AGENT_ID_MAX = 48;

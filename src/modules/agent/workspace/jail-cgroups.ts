@@ -29,7 +29,7 @@ export interface CgroupLimits {
 const ROOT = '/sys/fs/cgroup';
 const PARENT = 'labdesk-sandboxes';
 
-export class SandboxCgroups {
+export class JailCgroups {
   private constructor(
     /** The parent directory of the sandboxes' cgroups in each controller, or null (per-process limits only). */
     private readonly parents: { memory: string; pids: string } | null,
@@ -38,15 +38,15 @@ export class SandboxCgroups {
   ) {}
 
   /** Per-process limits only, before the check has run. */
-  static readonly none = new SandboxCgroups(null, 'not checked yet');
+  static readonly none = new JailCgroups(null, 'not checked yet');
 
   /** Finds out once whether sandboxes can have cgroups here: makes the parents and a probe cgroup, then removes the probe. */
-  static async detect(enabled: boolean, owner?: { uid: number; gid: number }): Promise<SandboxCgroups> {
-    if (!enabled) return new SandboxCgroups(null, 'AGENT_SANDBOX_CGROUPS=off');
+  static async detect(enabled: boolean, owner?: { uid: number; gid: number }): Promise<JailCgroups> {
+    if (!enabled) return new JailCgroups(null, 'AGENT_SANDBOX_CGROUPS=off');
     try {
       const own = await ownCgroups();
       if (!own.memory || !own.pids || !fs.existsSync(path.join(ROOT, 'memory')) || !fs.existsSync(path.join(ROOT, 'pids'))) {
-        return new SandboxCgroups(
+        return new JailCgroups(
           null,
           fs.existsSync(path.join(ROOT, 'cgroup.controllers'))
             ? 'the unified (v2) cgroup hierarchy is not supported yet'
@@ -55,11 +55,11 @@ export class SandboxCgroups {
       }
       const parents = { memory: path.join(ROOT, 'memory', own.memory, PARENT), pids: path.join(ROOT, 'pids', own.pids, PARENT) };
       for (const dir of Object.values(parents)) await fsp.mkdir(dir, { recursive: true });
-      const cgroups = new SandboxCgroups(parents, null);
+      const cgroups = new JailCgroups(parents, null);
       await cgroups.create({ memoryBytes: 64 * 1024 ** 2, maxProcesses: 4 }, owner)!.remove();
       return cgroups;
     } catch (error) {
-      return new SandboxCgroups(null, `cgroups cannot be made (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      return new JailCgroups(null, `cgroups cannot be made (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
   }
 

@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { AgentWorkspaceConfig } from '../../config';
-import { AppError } from '../../errors';
-import type { Logger } from '../../logger';
-import { SandboxCgroup, SandboxCgroups } from './cgroups';
+import type { AgentWorkspaceConfig } from '../../../config';
+import { AppError } from '../../../errors';
+import type { Logger } from '../../../logger';
+import { SandboxCgroup, JailCgroups } from './jail-cgroups';
 
 /** Debian's bubblewrap, and util-linux's prlimit, which sets the code's resource limits inside the sandbox. */
 const BWRAP = '/usr/bin/bwrap';
@@ -69,7 +69,8 @@ export interface SandboxProcess {
 }
 
 /**
- * Runs code in bubblewrap, never without it: new user, pid, ipc, uts, cgroup and (unless the
+ * The agent's code jail (not a compute lease's sandbox: that is `LocalComputeProvider`). Runs
+ * code in bubblewrap, never without it: new user, pid, ipc, uts, cgroup and (unless the
  * network is granted) network namespaces; a root file system of read-only /usr and a few /etc
  * files, a private /proc, /dev and /tmp, and the workspace at /workspace; an empty environment
  * but for `SANDBOX_ENV`; resource limits set by prlimit inside (so RLIMIT_NPROC counts the
@@ -77,13 +78,13 @@ export interface SandboxProcess {
  * code is never root outside its namespace and RLIMIT_NPROC applies (the kernel ignores it for root).
  * At most `concurrency` sandboxes run at once on this instance; beyond, `start` refuses.
  */
-export class Sandbox {
+export class CodeJail {
   private running = 0;
   /** How to end each running sandbox of this instance (shutdown). */
   private readonly killers = new Map<ChildProcess, () => void>();
   private unavailableReason: string | null = 'code execution is unavailable: the sandbox has not been checked yet';
   /** One cgroup per sandbox where the host allows it (decided by `check`). */
-  private cgroups: SandboxCgroups | null = null;
+  private cgroups: JailCgroups | null = null;
 
   constructor(
     readonly config: AgentWorkspaceConfig,
@@ -100,7 +101,7 @@ export class Sandbox {
    * (an empty workspace), and logs the outcome; until it succeeds every run is refused.
    */
   async check(makeProbeDir: () => Promise<string>): Promise<boolean> {
-    this.cgroups = await SandboxCgroups.detect(this.config.cgroups === 'auto', this.switchTo);
+    this.cgroups = await JailCgroups.detect(this.config.cgroups === 'auto', this.switchTo);
     this.unavailableReason = await this.probe(makeProbeDir);
     if (this.unavailableReason) this.logger.warn(this.unavailableReason);
     else
@@ -142,7 +143,7 @@ export class Sandbox {
 
   /** How a sandbox's resources are bounded here: a cgroup each, or per process only (and why). */
   get limitsDescription(): string {
-    return (this.cgroups ?? SandboxCgroups.none).describe({ memoryBytes: this.config.memoryBytes, maxProcesses: this.config.maxProcesses });
+    return (this.cgroups ?? JailCgroups.none).describe({ memoryBytes: this.config.memoryBytes, maxProcesses: this.config.maxProcesses });
   }
 
   /** Whether each sandbox gets a cgroup of its own. */

@@ -1,6 +1,6 @@
 import { Arg, Ctx as Context, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { Ctx } from '../../context';
-import { requireViewer } from '../auth/viewer';
+import type { Ctx } from '../../../context';
+import { requireViewer } from '../../auth/viewer';
 import { A2aAgentCreateInput, A2aAgentUpdateInput } from './outbound-agent.inputs';
 import { maskKey } from './outbound-agent.policy';
 import type { OutboundAgentRow } from './outbound-agent.repository';

@@ -1,4 +1,4 @@
-import { dateOf, Query } from '../../db/sql';
+import { dateOf, Query } from '../../../db/sql';
 
 /** An outbound agent entry as stored: its key sealed (never in clear in the database). */
 export interface OutboundAgentRow {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { conflict, invalid, notFound } from '../../errors';
+import { conflict, invalid, notFound } from '../../../errors';
 
 /**
  * Files below a directory that sandboxed code may change at the same moment (a workspace).

@@ -1,8 +1,8 @@
-import { forbidden } from '../../errors';
-import { classifyAddress } from '../../net/addresses';
-import { isAdmin } from '../admin/admin.policy';
-import { isSandboxToken } from '../auth/token.policy';
-import type { Viewer } from '../auth/viewer';
+import { forbidden } from '../../../errors';
+import { classifyAddress } from '../../../net/addresses';
+import { isAdmin } from '../../admin/admin.policy';
+import { isSandboxToken } from '../../auth/token.policy';
+import type { Viewer } from '../../auth/viewer';
 
 /*
  * The outbound registry's rules as small functions over loaded state: who may change it and who
