@@ -48,6 +48,9 @@ export async function readMultipart(
     parser.on('file', (name, stream) => {
       if (!spec.files.includes(name) || seen.has(name)) {
         issues.push({ path: ['body', name], msg: seen.has(name) ? 'was sent twice' : 'is not a known file part', type: 'extra_forbidden' });
+        // Drained, not read. A body cut off inside this part errors the part's stream too: that error
+        // is the form's (answered below), and an 'error' without a listener would end the process.
+        stream.on('error', () => undefined);
         stream.resume();
         return;
       }
