@@ -67,7 +67,7 @@ async function main() {
       method: 'POST' as const,
       url: `${BASE}/graphql`,
       headers,
-      body: JSON.stringify({ query: print(LabDocument), variables: { id: lab.lab_id } }),
+      body: JSON.stringify({ query: print(LabDocument), variables: { labId: lab.lab_id } }),
     };
 
     // Same answer both ways, or the comparison means nothing.
