@@ -14,7 +14,7 @@ import * as taskRepo from './a2a-task.repository';
 import { taskNotFound, taskOf } from './a2a-task.wire';
 import { protoJson } from './a2a-proto-json';
 import { MAX_CONFIGS_PER_TASK, Rules } from './a2a-rules';
-import type { A2aPushConfig, A2aPushConfigList } from './a2a.types';
+import { SETTLED_STATES, type A2aPushConfig, type A2aPushConfigList } from './a2a.types';
 import type { A2aPushConfigInput } from './a2a.inputs';
 import type { A2aPrincipal } from './a2a-gate.service';
 
@@ -116,7 +116,7 @@ export async function savePushConfig(
     authCredentialsSealed: prepared.authCredentialsSealed,
   };
   await repo.upsertConfig(q, row);
-  if (options.deliverCurrentState && taskRepo.SETTLED_STATES.includes(task.state)) await repo.enqueueCurrentStatus(q, task.id, id);
+  if (options.deliverCurrentState && SETTLED_STATES.includes(task.state)) await repo.enqueueCurrentStatus(q, task.id, id);
   return configOf(row, prepared.token);
 }
 

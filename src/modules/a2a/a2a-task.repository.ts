@@ -1,6 +1,6 @@
 import type { Query } from '../../db/sql';
 import { ARTIFACTS_PATH } from './a2a-artifacts';
-import type { A2aArtifact, A2aMessage, A2aPart } from './a2a.types';
+import { TERMINAL_STATES, type A2aArtifact, type A2aMessage, type A2aPart } from './a2a.types';
 
 /** A task row as stored (its messages and artifacts are read separately). */
 export interface TaskRow {
@@ -20,11 +20,6 @@ export const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id 
 export type TaskColumns = Omit<TaskRow, 'statusAt'> & { statusAt: Date | string };
 export const asTask = (row: TaskColumns): TaskRow => ({ ...row, statusAt: new Date(row.statusAt) });
 
-/** States after which a task never changes again (A2A §4.1.3). */
-export const TERMINAL_STATES = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
-
-/** States a task waits in for its caller or stops in: terminal, or interrupted. A blocking SendMessage answers at these, a stream closes, a webhook fires. */
-export const SETTLED_STATES = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
 /**
  * Most messages a caller may ask for in a task's history (GetTask, SendMessage, ListTasks,
  * streams), and the default: the proto's int32 bound, since A2A sets no cap. What an answer

@@ -18,6 +18,16 @@ export const TASK_STATES = [
   'TASK_STATE_REJECTED',
   'TASK_STATE_AUTH_REQUIRED',
 ] as const;
+/** States after which a task never changes again (A2A §4.1.3). */
+export const TERMINAL_STATES: readonly string[] = [
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+];
+
+/** States a task waits in for its caller or stops in: terminal, or interrupted. A blocking SendMessage answers at these, a stream closes, a webhook fires. */
+export const SETTLED_STATES: readonly string[] = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
 export type TaskState = (typeof TASK_STATES)[number];
 /** A list of names as an enum object type-graphql can register. */
 const enumOf = <T extends string>(names: readonly T[]) => Object.fromEntries(names.map((name) => [name, name])) as Record<T, T>;
