@@ -1,4 +1,10 @@
+import 'reflect-metadata';
+import { parse } from 'graphql';
 import { retryAfterMs } from '../src/llm/retry';
+import type { AppError } from '../src/errors';
+import { protoJson } from '../src/modules/a2a/a2a-proto-json';
+import { Rules } from '../src/modules/a2a/a2a-rules';
+import type { A2aMessage, A2aPart } from '../src/modules/a2a/a2a.types';
 import { rawArrayElements, replaceStringValues } from '../facade/raw-json';
 import { nestedDeeperThan } from '../src/modules/trajectories/records';
 import { loadConfig } from '../src/config';
@@ -291,5 +297,116 @@ describe('record nesting limit', () => {
     const brackets = `"${'['.repeat(500)}\\"${'{'.repeat(500)}\\\\"`;
     expect(nestedDeeperThan(`{"s":${brackets},"t":${nest(10)}}`, 100)).toBe(false);
     expect(nestedDeeperThan(nest(100_000), 100)).toBe(true);
+  });
+});
+
+describe('A2A ProtoJSON projection', () => {
+  test('members that are null or unset are left out; metadata and data values are written as they are', () => {
+    const task = {
+      id: 'turn_1',
+      contextId: 'ctx_1',
+      status: { state: 'TASK_STATE_COMPLETED', message: null, timestamp: '2026-11-27T00:00:00.000Z' },
+      artifacts: [{ artifactId: 'a', name: null, parts: [{ text: 'x', raw: null, data: null, metadata: { kept: null } }] }],
+      history: undefined,
+    };
+    expect(protoJson({ task })).toEqual({
+      task: {
+        id: 'turn_1',
+        contextId: 'ctx_1',
+        status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-11-27T00:00:00.000Z' },
+        artifacts: [{ artifactId: 'a', parts: [{ text: 'x', metadata: { kept: null } }] }],
+      },
+    });
+    expect(protoJson({ data: { a: null, b: [null, { c: null }] } })).toEqual({ data: { a: null, b: [null, { c: null }] } });
+    expect(protoJson([])).toEqual([]);
+  });
+});
+
+describe('A2A request rules', () => {
+  const message = (parts: A2aPart[], extra: Partial<A2aMessage> = {}): A2aMessage => ({
+    messageId: 'm',
+    role: 'ROLE_USER',
+    parts,
+    ...extra,
+  });
+  const issuesOf = (check: (rules: Rules) => void) => {
+    const rules = new Rules();
+    check(rules);
+    try {
+      rules.check();
+      return [];
+    } catch (error) {
+      return (error as AppError).issues!.map((issue) => issue.path.join('.'));
+    }
+  };
+
+  test('every broken rule of a message is reported at its path, at once', () => {
+    const broken = message([{ text: 'a', data: {} }, { raw: 'not base64!' }, { url: 'https://example.org/f' }, {}], {
+      role: 'ROLE_AGENT',
+      messageId: '',
+      contextId: 'x'.repeat(201),
+    });
+    expect(issuesOf((rules) => rules.message(broken, ['message']))).toEqual([
+      'message.messageId',
+      'message.role',
+      'message.contextId',
+      'message.parts.0',
+      'message.parts.1.raw',
+      'message.parts.2.url',
+      'message.parts.3',
+    ]);
+    expect(issuesOf((rules) => rules.message(message([{ text: 'hi' }, { raw: 'aGk=' }, { data: 0 }]), ['message']))).toEqual([]);
+    expect(issuesOf((rules) => rules.message(message([]), ['message']))).toEqual(['message.parts']);
+  });
+
+  test('a push config: id, header-safe token and credentials, an HTTP auth scheme', () => {
+    const config = {
+      url: 'https://example.org/hook',
+      id: 'has space',
+      token: 'a\r\nb',
+      authentication: { scheme: 'Bearer x', credentials: 'ok' },
+    };
+    expect(issuesOf((rules) => rules.pushConfig(config, ['push']))).toEqual(['push.id', 'push.token', 'push.authentication.scheme']);
+    expect(
+      issuesOf((rules) => rules.pushConfig({ url: 'https://example.org/hook', token: 't', authentication: { scheme: 'Basic' } }, [])),
+    ).toEqual([]);
+  });
+
+  test('ranges and timestamps', () => {
+    expect(
+      issuesOf((rules) => {
+        rules.historyLength(-1, ['historyLength']);
+        rules.historyLength(2_147_483_647, ['ok']);
+        rules.range(101, ['pageSize'], [1, 100]);
+        rules.timestamp('2026-13-45T00:00:00Z', ['after']);
+        rules.timestamp('2026-11-27T10:00:00+01:00', ['fine']);
+      }),
+    ).toEqual(['historyLength', 'pageSize', 'after']);
+  });
+});
+
+describe('facade tables codegen plugin', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plugin is the CommonJS script codegen loads
+  const { plugin } = require('../facade/codegen/tables.js') as {
+    plugin: (schema: unknown, documents: { document: unknown; location: string }[]) => string;
+  };
+  const tables = (source: string) => plugin(null, [{ document: parse(source), location: 'x.graphql' }]);
+
+  test('a route row per @rest, a method per @jsonrpc, variables placed by their names', () => {
+    const text = tables(`
+      query LabBoard($labId: ID!, $limit: Int) @rest(method: "GET", path: "/api/labs/{lab_id}/board", auth: "user", tag: "labs", summary: "Board", errors: ["NOT_FOUND", "CONFLICT:AppendConflict"]) { labBoard(labId: $labId, limit: $limit) { total } }
+      mutation SendMessage($input: A2aMessageSendInput!) @jsonrpc(method: "SendMessage") { a2aMessageSend(input: $input) { task { id } } }`);
+    expect(text).toContain("variables: { labId: path('lab_id'), limit: query('limit') }");
+    expect(text).toContain("result: 'labBoard'");
+    expect(text).toContain('errors: { NOT_FOUND: null, CONFLICT: NAMED_SCHEMAS.AppendConflict }');
+    expect(text).toContain("{ name: 'SendMessage', document: Op.SendMessageDocument }");
+  });
+
+  test('a path parameter without its variable is refused, naming the operation', () => {
+    expect(() =>
+      tables(
+        `query Lab($id: ID!) @rest(method: "GET", path: "/api/labs/{lab_id}", auth: "user", tag: "labs", summary: "A lab") { lab(id: $id) { name } }`,
+      ),
+    ).toThrow('x.graphql: Lab: no variable for path parameter lab_id');
   });
 });
