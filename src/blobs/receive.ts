@@ -34,6 +34,10 @@ export async function receiveToTemp(source: Readable, tmpDir: string, maxBytes: 
       done(null, chunk);
     },
   });
+  // The source may fail while the file is being opened, before the pipeline listens (a form cut
+  // off mid-file): heard here, so it is not an 'error' without a listener, which ends the process.
+  // The pipeline still sees it: the source is errored by then.
+  source.on('error', () => undefined);
   // Opened before the copy starts: a stream that opened lazily could create the file after a
   // copy failing at its first chunk had already removed it, leaving the file behind.
   const handle = await fs.promises.open(file, 'wx', 0o600).catch((error: unknown) => {
