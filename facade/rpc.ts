@@ -2,7 +2,7 @@ import { DocumentNode, GraphQLInputType, GraphQLSchema, Kind, OperationTypeNode,
 import { AppError, ERROR_CODES, ErrorCode, FieldIssue, invalid } from '../src/errors';
 import { snake, type WireIssue } from '../src/http/answers';
 import { protoJson } from '../src/modules/a2a/a2a-proto-json';
-import { SETTLED_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a.types';
+import { SETTLED_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a-states';
 import { valueDeeperThan } from '../src/validation';
 import { JSONRPC_OPERATIONS } from './generated/tables';
 import { readInput } from './inputs';

@@ -14,7 +14,8 @@ import * as taskRepo from './a2a-task.repository';
 import { taskNotFound, taskOf } from './a2a-task.wire';
 import { protoJson } from './a2a-proto-json';
 import { MAX_CONFIGS_PER_TASK, Rules } from './a2a-rules';
-import { SETTLED_STATES, type A2aPushConfig, type A2aPushConfigList } from './a2a.types';
+import { SETTLED_STATES } from './a2a-states';
+import type { A2aPushConfig, A2aPushConfigList } from './a2a.types';
 import type { A2aPushConfigInput } from './a2a.inputs';
 import type { A2aPrincipal } from './a2a-gate.service';
 

@@ -6,7 +6,7 @@ import type { Logger } from '../../logger';
 import { workspaceOf } from '../agent/loop/agent-tools';
 import { deleteTasks, expiredContexts } from './a2a-artifact.repository';
 import { artifactDirOf } from './a2a-artifacts';
-import { TERMINAL_STATES } from './a2a.types';
+import { TERMINAL_STATES } from './a2a-states';
 
 /** How often an instance looks for contexts past their retention. */
 const RETENTION_SWEEP_SECONDS = 3600;

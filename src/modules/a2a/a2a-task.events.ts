@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import { forkEm, type Services } from '../../context';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, TaskRow } from './a2a-task.repository';
-import { TERMINAL_STATES } from './a2a.types';
+import { TERMINAL_STATES } from './a2a-states';
 import { withAbsoluteUrls } from './a2a-artifacts';
 import { statusOf, taskNotFound, taskOf } from './a2a-task.wire';
 import type { A2aStreamResponse } from './a2a.types';

@@ -1,6 +1,7 @@
 import type { Query } from '../../db/sql';
 import { ARTIFACTS_PATH } from './a2a-artifacts';
-import { TERMINAL_STATES, type A2aArtifact, type A2aMessage, type A2aPart } from './a2a.types';
+import { TERMINAL_STATES } from './a2a-states';
+import type { A2aArtifact, A2aMessage, A2aPart } from './a2a.types';
 
 /** A task row as stored (its messages and artifacts are read separately). */
 export interface TaskRow {

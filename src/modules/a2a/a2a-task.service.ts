@@ -11,7 +11,7 @@ import { taskNotFound, taskOf } from './a2a-task.wire';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, MAX_HISTORY_LENGTH, TaskRow } from './a2a-task.repository';
-import { SETTLED_STATES, TERMINAL_STATES } from './a2a.types';
+import { SETTLED_STATES, TERMINAL_STATES } from './a2a-states';
 import { checkMediaTypes, Rules } from './a2a-rules';
 import type { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
 import type { A2aMessageSendPayload, A2aTask, A2aTaskList } from './a2a.types';

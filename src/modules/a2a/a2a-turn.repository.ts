@@ -3,7 +3,7 @@ import type { ChatTurn, ToolCall } from '../../llm/language-model';
 import type { PeerTaskRef } from '../agent/peers/peer-tools';
 import type { LedgerInsert } from '../usage/usage.repository';
 import { asTask, TASK_COLUMNS, TaskColumns, TaskRow, withoutRawPayloads, StoredMessageBody } from './a2a-task.repository';
-import { TERMINAL_STATES } from './a2a.types';
+import { TERMINAL_STATES } from './a2a-states';
 
 /** Where a turn stands between two runs of its job. */
 export type TurnPhase = 'running' | 'awaiting_approval' | 'awaiting_jobs';

@@ -1,34 +1,13 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo } from '../../pagination';
+import { ROLES, TASK_STATES } from './a2a-states';
 
 // The A2A 1.0 data model, typed: each field is the ProtoJSON member of the same name, so the
 // JSON-RPC facade writes a result as it is (members that are null are left out, as protobuf's
 // JSON printer leaves out unset fields). JSON values only where A2A has free-form JSON: metadata
 // and a data part's value. The same class is the input type where a caller sends the object.
 
-/** Every A2A 1.0 task state, as the wire writes it (A2A §4.1.3). */
-export const TASK_STATES = [
-  'TASK_STATE_SUBMITTED',
-  'TASK_STATE_WORKING',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_AUTH_REQUIRED',
-] as const;
-/** States after which a task never changes again (A2A §4.1.3). */
-export const TERMINAL_STATES: readonly string[] = [
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-];
-
-/** States a task waits in for its caller or stops in: terminal, or interrupted. A blocking SendMessage answers at these, a stream closes, a webhook fires. */
-export const SETTLED_STATES: readonly string[] = [...TERMINAL_STATES, 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
-export type TaskState = (typeof TASK_STATES)[number];
 /** A list of names as an enum object type-graphql can register. */
 const enumOf = <T extends string>(names: readonly T[]) => Object.fromEntries(names.map((name) => [name, name])) as Record<T, T>;
 
@@ -38,8 +17,6 @@ registerEnumType(TaskStateValue, {
   description: 'The state of an A2A task (A2A TaskState).',
 });
 
-export const ROLES = ['ROLE_USER', 'ROLE_AGENT'] as const;
-export type Role = (typeof ROLES)[number];
 export const RoleValue = enumOf(ROLES);
 registerEnumType(RoleValue, {
   name: 'A2aRole',

@@ -14,7 +14,7 @@ import { PEER_INSTRUCTIONS, PeerTaskRef, peerToolsOf } from '../peers/peer-tools
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from '../../a2a/a2a-artifacts';
 import * as repo from '../../a2a/a2a-task.repository';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow } from '../../a2a/a2a-task.repository';
-import { TERMINAL_STATES } from '../../a2a/a2a.types';
+import { TERMINAL_STATES } from '../../a2a/a2a-states';
 import type { A2aMessage, A2aPart } from '../../a2a/a2a.types';
 import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from '../../a2a/a2a-input-files';
 import { isRequest, recordTurn, Request } from '../../a2a/a2a-record';

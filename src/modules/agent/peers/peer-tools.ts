@@ -12,7 +12,7 @@ import { CARD_MAX_BYTES, CardUnusable, fetchAgentCard, outboundFailureReason, su
 import { hidesFailureAt, PRIVATE_ADDRESS_FAILURE } from './outbound-agent.policy';
 import { agentPolicy, openKey } from './outbound-agent.service';
 import { listEnabledAgents, OutboundAgentRow } from './outbound-agent.repository';
-import { TASK_STATES, TERMINAL_STATES } from '../../a2a/a2a.types';
+import { TASK_STATES, TERMINAL_STATES } from '../../a2a/a2a-states';
 
 /*
  * The owner's registered agents as tools of the A2A analysis agent (docs/api.md "Outbound
