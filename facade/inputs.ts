@@ -1,6 +1,7 @@
 import { unstorable } from '../src/validation';
 import {
   getNamedType,
+  GraphQLInputObjectType,
   GraphQLInputType,
   GraphQLSchema,
   isEnumType,
@@ -96,6 +97,23 @@ const SCALAR_EXPECTATION: Record<string, string> = {
  */
 export type InputConvention = 'rest' | 'protojson';
 
+const WIRE_NAMES = {
+  rest: new WeakMap<GraphQLInputObjectType, Map<string, string>>(),
+  protojson: new WeakMap<GraphQLInputObjectType, Map<string, string>>(),
+};
+
+/** An input type's fields by the names `convention` reads them under, worked out once per type. */
+function fieldsByWireName(type: GraphQLInputObjectType, convention: InputConvention): Map<string, string> {
+  let names = WIRE_NAMES[convention].get(type);
+  if (!names) {
+    const fields = Object.keys(type.getFields());
+    names = new Map(fields.map((name) => [convention === 'rest' ? snake(name) : name, name]));
+    if (convention === 'protojson') for (const name of fields) if (!names.has(snake(name))) names.set(snake(name), name);
+    WIRE_NAMES[convention].set(type, names);
+  }
+  return names;
+}
+
 /**
  * Checks one value against its GraphQL input type and returns it in GraphQL's shape: members
  * named as `convention` says become the input type's fields. Every problem is reported at its
@@ -130,9 +148,7 @@ export function readInput(
     }
     const fields = type.getFields();
     const wireName = convention === 'rest' ? snake : (name: string) => name;
-    const byWireName = new Map(Object.keys(fields).map((name) => [wireName(name), name]));
-    if (convention === 'protojson')
-      for (const name of Object.keys(fields)) if (!byWireName.has(snake(name))) byWireName.set(snake(name), name);
+    const byWireName = fieldsByWireName(type, convention);
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) {
       const field = byWireName.get(key);

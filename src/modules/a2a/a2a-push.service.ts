@@ -130,16 +130,9 @@ function storedConfigOf(services: PushServices, row: PushConfigRow): A2aPushConf
   return configOf(row, row.tokenSealed ? services.sealer.open(row.tokenSealed) : undefined);
 }
 
-/** The rules of a config the caller sends (GraphQL checked its shape). @throws VALIDATION_FAILED */
-export function checkPushConfig(config: A2aPushConfigInput, field: string[] = []): void {
-  const rules = new Rules();
-  rules.pushConfig(config, field);
-  rules.check();
-}
-
 /** The principal's task, or the same NOT_FOUND for an unknown and a stranger's. */
-async function requireTask(services: PushServices, principal: A2aPrincipal, taskId: string): Promise<void> {
-  if (!(await taskRepo.findTask(sqlOf(forkEm(services)), principal.id, taskId))) throw taskNotFound(taskId);
+async function requireTask(q: Query, principal: A2aPrincipal, taskId: string): Promise<void> {
+  if (!(await taskRepo.findTask(q, principal.id, taskId))) throw taskNotFound(taskId);
 }
 
 /**
@@ -154,7 +147,7 @@ export async function createPushConfig(services: PushServices, principal: A2aPri
   rules.check();
   const taskId = input.taskId!;
   // Whose task it is first: a stranger's task costs no DNS lookup and tells nothing.
-  await requireTask(services, principal, taskId);
+  await requireTask(sqlOf(forkEm(services)), principal, taskId);
   const prepared = await preparePushConfig(services, input);
   return inTransaction(forkEm(services), async (q) => {
     const task = await taskRepo.findTask(q, principal.id, taskId, true);
@@ -168,8 +161,9 @@ export async function createPushConfig(services: PushServices, principal: A2aPri
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task, or an unknown config
  */
 export async function getPushConfig(services: PushServices, principal: A2aPrincipal, taskId: string, id: string): Promise<A2aPushConfig> {
-  await requireTask(services, principal, taskId);
-  const row = await repo.findConfig(sqlOf(forkEm(services)), taskId, id);
+  const q = sqlOf(forkEm(services));
+  await requireTask(q, principal, taskId);
+  const row = await repo.findConfig(q, taskId, id);
   if (!row) throw configNotFound();
   return storedConfigOf(services, row);
 }
@@ -191,10 +185,11 @@ export async function listPushConfigs(
   const rules = new Rules();
   rules.range(pageSize, ['pageSize'], [0, MAX_CONFIGS_PER_TASK]);
   rules.check();
-  await requireTask(services, principal, taskId);
+  const q = sqlOf(forkEm(services));
+  await requireTask(q, principal, taskId);
   const size = pageSize || MAX_CONFIGS_PER_TASK;
   const after = pageToken ? Buffer.from(pageToken, 'base64url').toString('utf8') : undefined;
-  const rows = await repo.listConfigs(sqlOf(forkEm(services)), taskId, size + 1, after);
+  const rows = await repo.listConfigs(q, taskId, size + 1, after);
   const page = rows.slice(0, size);
   return {
     configs: page.map((row) => storedConfigOf(services, row)),
@@ -208,8 +203,9 @@ export async function listPushConfigs(
  * @throws NOT_FOUND (TASK_NOT_FOUND) for an unknown or foreign task
  */
 export async function deletePushConfig(services: PushServices, principal: A2aPrincipal, taskId: string, id: string): Promise<void> {
-  await requireTask(services, principal, taskId);
-  await repo.deleteConfig(sqlOf(forkEm(services)), taskId, id);
+  const q = sqlOf(forkEm(services));
+  await requireTask(q, principal, taskId);
+  await repo.deleteConfig(q, taskId, id);
 }
 
 /**
