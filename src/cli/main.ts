@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { migrate, openDatabase } from '../db/orm';
+import { createSchemaMigration, snapshotExists } from '../db/schema-migrations';
 import { A2A_COMMANDS } from './a2a';
 import { Command, fail, Flags, serviceDatabase } from './command';
 import { BACKUP_COMMANDS } from './backup';
@@ -182,6 +183,35 @@ const COMMANDS: Record<string, Command> = {
       } finally {
         await orm.close(true);
         await database.stop();
+      }
+      return 0;
+    },
+  },
+  'migration create': {
+    usage: 'labdesk migration create NAME',
+    help:
+      'For developers: writes migrations/Migration<timestamp>_NAME.ts from the difference between the entities and the\n' +
+      'snapshot of the schema (migrations/.snapshot-labdesk.json), and moves the snapshot to the entities. Without a\n' +
+      'snapshot, the difference is taken from the database (DATABASE_URL or the embedded one), migrated first.',
+    async run(flags) {
+      const name = flags._[2];
+      if (!name || !/^[a-z][a-z0-9_]{0,60}$/.test(name)) return fail('migration create needs a NAME of lower-case letters, digits and _');
+      let database: Awaited<ReturnType<typeof serviceDatabase>> | undefined;
+      try {
+        let url = 'postgres://localhost/unused'; // not connected to: the snapshot is the difference's other side
+        if (!snapshotExists()) {
+          database = await serviceDatabase(loadConfig());
+          url = database.url;
+          await (await openDatabase(url)).close(true);
+        }
+        const created = await createSchemaMigration(url, name);
+        process.stdout.write(
+          created
+            ? `wrote migrations/${created.fileName} (${created.statements} statement(s)) and the snapshot\n`
+            : 'the entities match the snapshot: no migration needed\n',
+        );
+      } finally {
+        await database?.stop();
       }
       return 0;
     },

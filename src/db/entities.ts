@@ -11,6 +11,24 @@ import { ModelCatalog } from '../modules/catalog/catalog.entity';
 import { ComputeLease, ComputePlan, CreditAccount, CreditEntry, LeaseIdleRefresh } from '../modules/compute/compute.entity';
 import { Blob, BlobOwner, Figure } from '../modules/figures/figure.entity';
 import { ReleaseFile, ReleaseManifest } from '../modules/releases/release.entity';
+import {
+  A2aArtifactEntity,
+  A2aArtifactFileEntity,
+  A2aContextGrantEntity,
+  A2aInputFileEntity,
+  A2aKeyEntity,
+  A2aMessageEntity,
+  A2aPeerTaskEntity,
+  A2aPushConfigEntity,
+  A2aPushDeliveryEntity,
+  A2aSettingsEntity,
+  A2aTaskEntity,
+  A2aTurnEntity,
+} from '../modules/a2a/a2a.entity';
+import { OutboundAgentEntity } from '../modules/agent/peers/outbound-agent.entity';
+import { WorkspaceJobEntity } from '../modules/agent/workspace/workspace-job.entity';
+import { JobInstance } from '../jobs/job-instance.entity';
+import { ModelLimitWindow } from '../modules/usage/model-limit.entity';
 
 export const ENTITIES = [
   User,
@@ -39,4 +57,20 @@ export const ENTITIES = [
   LeaseIdleRefresh,
   UserActivityDay,
   TrajectoryCritique,
+  ModelLimitWindow,
+  JobInstance,
+  A2aTaskEntity,
+  A2aMessageEntity,
+  A2aArtifactEntity,
+  A2aArtifactFileEntity,
+  A2aInputFileEntity,
+  A2aTurnEntity,
+  A2aContextGrantEntity,
+  A2aPeerTaskEntity,
+  A2aPushConfigEntity,
+  A2aPushDeliveryEntity,
+  A2aKeyEntity,
+  A2aSettingsEntity,
+  OutboundAgentEntity,
+  WorkspaceJobEntity,
 ];

@@ -1,4 +1,4 @@
-import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { Check, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
 
 /**
  * One row per user per UTC day on which they were active (an authenticated request or a sandbox
@@ -10,6 +10,8 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
  */
 @Entity({ tableName: 'user_activity_days' })
 @Index({ properties: ['day', 'userId'] })
+/** Written with its operands this way round: MikroORM reads `day = …` with a quoted literal as an enum check. */
+@Check({ name: 'user_activity_days_day_check', expression: `((last_seen_at at time zone 'UTC'::text))::date = day` })
 export class UserActivityDay {
   @PrimaryKey({ type: 'text' })
   userId!: string;

@@ -45,7 +45,7 @@ export function mintToken(
     label: opts.label ?? '',
     secretHash: sha256Hex(token),
     familyId: opts.familyId ?? null,
-    leaseId: opts.leaseId ?? null,
+    lease: opts.leaseId ?? null,
     expiresAt: opts.ttlSeconds ? new Date(Date.now() + opts.ttlSeconds * 1000) : null,
   });
   return { tokenId: row.id, token };

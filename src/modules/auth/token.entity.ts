@@ -1,7 +1,12 @@
-import { Entity, Index, ManyToOne, Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { ComputeLease } from '../compute/compute.entity';
 import { User } from '../users/user.entity';
 
-export type TokenKind = 'pat' | 'access' | 'refresh';
+export const TOKEN_KINDS = ['pat', 'access', 'refresh'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/** A device login's states: `pending` → `approved` → `consumed` (tokens handed out once), or `pending` → `denied`. */
+export const DEVICE_LOGIN_STATUSES = ['pending', 'approved', 'consumed', 'denied'] as const;
 
 /**
  * Every bearer credential: personal access tokens, login access tokens and refresh tokens.
@@ -17,7 +22,7 @@ export class AuthToken {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user!: User;
 
-  @Property({ type: 'text' })
+  @Enum({ items: [...TOKEN_KINDS] })
   kind!: TokenKind;
 
   @Property({ type: 'text', default: '' })
@@ -37,8 +42,8 @@ export class AuthToken {
    * mints credentials (see `isSandboxToken`).
    */
   @Index()
-  @Property({ type: 'integer', nullable: true })
-  leaseId: number | null = null;
+  @ManyToOne(() => ComputeLease, { nullable: true, deleteRule: 'cascade' })
+  lease: ComputeLease | null = null;
 
   @Property({ type: 'datetime', nullable: true })
   expiresAt: Date | null = null;
@@ -66,8 +71,7 @@ export class DeviceLogin {
   @Property({ type: 'text', unique: true })
   userCode!: string;
 
-  /** `pending` → `approved` → `consumed` (tokens handed out once), or `pending` → `denied`. */
-  @Property({ type: 'text', default: 'pending' })
+  @Enum({ items: [...DEVICE_LOGIN_STATUSES], default: 'pending' })
   status: string & Opt = 'pending';
 
   @ManyToOne(() => User, { nullable: true, deleteRule: 'cascade' })

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Check, Entity, Enum, Index, ManyToOne, Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../users/user.entity';
 
 // Schema only: these entities drive the migrations; the domain reads and writes through
@@ -8,9 +8,11 @@ export const PLAN_STATUSES = ['awaiting_decision', 'approved', 'declined', 'supe
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 export const LEASE_STATES = ['awaiting_sandbox', 'ready', 'paused', 'released', 'expired'] as const;
 export type LeaseState = (typeof LEASE_STATES)[number];
+export const CREDIT_ENTRY_KINDS = ['allowance', 'grant', 'reservation', 'lease_spend', 'token_charge'] as const;
 
 /** A user's credits: `balance` and the part of it `reserved` by lease ceilings, moved with every ledger entry. */
 @Entity({ tableName: 'credit_accounts' })
+@Check({ name: 'credit_accounts_check', expression: '(balance >= (0)::numeric) and (reserved >= (0)::numeric) and (reserved <= balance)' })
 export class CreditAccount {
   @ManyToOne(() => User, { primary: true, deleteRule: 'cascade' })
   user!: User;
@@ -34,9 +36,8 @@ export class CreditEntry {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user!: User;
 
-  /** allowance, grant, reservation, lease_spend, token_charge */
-  @Property({ type: 'text' })
-  kind!: string;
+  @Enum({ items: [...CREDIT_ENTRY_KINDS] })
+  kind!: (typeof CREDIT_ENTRY_KINDS)[number];
 
   /** Signed: positive adds to the balance. */
   @Property({ type: 'decimal', precision: 14, scale: 4 })
@@ -61,6 +62,10 @@ export class CreditEntry {
 
 /** A drafted quote; a user has at most one awaiting a decision (partial unique index). */
 @Entity({ tableName: 'compute_plans' })
+@Index({
+  name: 'compute_plans_one_undecided',
+  expression: `create unique index "compute_plans_one_undecided" on "compute_plans" ("user_id") where (status = 'awaiting_decision'::text)`,
+})
 export class ComputePlan {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -68,7 +73,7 @@ export class ComputePlan {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user!: User;
 
-  @Property({ type: 'text' })
+  @Enum({ items: [...PLAN_STATUSES] })
   status!: PlanStatus;
 
   @Property({ type: 'text' })
@@ -96,7 +101,7 @@ export class ComputePlan {
   tokenCharge!: Record<string, number>;
 
   /** `model` (the configured language model drafted it) or `estimator` (the deterministic estimator did). */
-  @Property({ type: 'text', default: 'estimator' })
+  @Enum({ items: ['model', 'estimator'], default: 'estimator' })
   draftedBy: string & Opt = 'estimator';
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
@@ -110,6 +115,10 @@ export class ComputePlan {
 @Entity({ tableName: 'compute_leases' })
 @Index({ properties: ['user', 'state'] })
 @Index({ properties: ['state', 'lastMeteredAt'] })
+@Check({
+  name: 'compute_leases_spend_check',
+  expression: '(spent_credits >= (0)::numeric) and ((ceiling_credits is null) or (spent_credits <= ceiling_credits))',
+})
 export class ComputeLease {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -120,7 +129,7 @@ export class ComputeLease {
   @Property({ type: 'integer', nullable: true })
   planId: number | null = null;
 
-  @Property({ type: 'text' })
+  @Enum({ items: [...LEASE_STATES] })
   state!: LeaseState;
 
   @Property({ type: 'text' })
@@ -139,7 +148,7 @@ export class ComputeLease {
   @Property({ type: 'decimal', precision: 14, scale: 4, default: 0 })
   spentCredits: string & Opt = '0';
 
-  @Index({ name: 'compute_leases_claim_token_hash_index' })
+  @Unique({ name: 'compute_leases_claim_token_hash_index' })
   @Property({ type: 'text', nullable: true })
   claimTokenHash: string | null = null;
 

@@ -1,4 +1,4 @@
-import { BigIntType, Entity, Index, ManyToOne, Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Check, Entity, Index, ManyToOne, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Trajectory } from '../trajectories/trajectory.entity';
 import { User } from '../users/user.entity';
 
@@ -6,6 +6,7 @@ import { User } from '../users/user.entity';
 
 /** A content-addressed blob in the private drive: stored once, whoever uploads it. */
 @Entity({ tableName: 'blobs' })
+@Check({ name: 'blobs_check', expression: `(sha256 ~ '^[0-9a-f]{64}$'::text) and (bytes >= 0)` })
 export class Blob {
   /** Hex SHA-256 of the bytes; the store key is `sha256/<hex>`. */
   @PrimaryKey({ type: 'text' })
@@ -37,6 +38,7 @@ export class BlobOwner {
 
 /** A figure map row: a local figure path of a session and where its bytes are (spec: Figure map row). */
 @Entity({ tableName: 'figures' })
+@Check({ name: 'figures_target_check', expression: '(cdn_url is not null) or (storage_uri is not null)' })
 export class Figure {
   @ManyToOne(() => Trajectory, { primary: true, deleteRule: 'cascade' })
   session!: Trajectory;

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Check, Entity, Enum, Index, ManyToOne, Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { BaseEntity } from '../../db/base.entity';
 import { User } from '../users/user.entity';
 
@@ -12,12 +12,13 @@ export const MEMBER_STATUSES = ['pending', 'active', 'rejected', 'revoked', 'lef
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 @Entity({ tableName: 'labs' })
+@Check({ name: 'labs_seat_quota_check', expression: 'seat_quota >= 1' })
 export class Lab extends BaseEntity {
   @Property({ type: 'text' })
   name!: string;
 
   @Index()
-  @Property({ type: 'text', default: 'active' })
+  @Enum({ items: [...LAB_STATUSES], default: 'active' })
   status: LabStatus & Opt = 'active';
 
   @Property({ type: 'integer', default: 10 })
@@ -51,10 +52,10 @@ export class LabMember {
   @ManyToOne(() => User)
   user!: User;
 
-  @Property({ type: 'text' })
+  @Enum({ items: [...MEMBER_ROLES] })
   role!: MemberRole;
 
-  @Property({ type: 'text' })
+  @Enum({ items: [...MEMBER_STATUSES] })
   status!: MemberStatus;
 
   /** When the request was made (or the lab created, for the owner). */

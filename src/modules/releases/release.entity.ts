@@ -1,9 +1,10 @@
-import { BigIntType, Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Check, Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 
 // Schema only (these classes drive the migrations): the data goes through release.repository.ts.
 
 /** A binary in the release store (`releases/<product>/<version>/<filename>`), with its digests. */
 @Entity({ tableName: 'release_files' })
+@Check({ name: 'release_files_check', expression: '(size >= 0) and (downloads >= 0)' })
 export class ReleaseFile {
   @PrimaryKey({ type: 'text' })
   product!: string;

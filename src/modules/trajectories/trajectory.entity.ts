@@ -1,4 +1,4 @@
-import { BigIntType, Entity, Index, ManyToOne, Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Check, Entity, Enum, Index, ManyToOne, Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Lab } from '../labs/lab.entity';
 import { User } from '../users/user.entity';
 
@@ -16,6 +16,7 @@ export type Visibility = (typeof VISIBILITIES)[number];
 @Entity({ tableName: 'trajectories' })
 @Index({ properties: ['owner', 'updatedAt'] })
 @Index({ properties: ['lab', 'visibility', 'updatedAt'] })
+@Check({ name: 'trajectories_counts_check', expression: '(count >= 0) and (bytes >= 0)' })
 export class Trajectory {
   /** Chosen by the client: 1-128 of [A-Za-z0-9._:-]. */
   @PrimaryKey({ type: 'text' })
@@ -27,7 +28,7 @@ export class Trajectory {
   @ManyToOne(() => Lab, { nullable: true })
   lab: Lab | null = null;
 
-  @Property({ type: 'text', default: 'private' })
+  @Enum({ items: [...VISIBILITIES], default: 'private' })
   visibility: Visibility & Opt = 'private';
 
   @Property({ type: 'text', nullable: true })
@@ -139,7 +140,7 @@ export class AnnotationEntry {
   @Property({ type: 'text' })
   annotationId!: string;
 
-  @Property({ type: 'text' })
+  @Enum({ items: ['note', 'resolve'] })
   kind!: 'note' | 'resolve';
 
   @Property({ type: 'text' })

@@ -1,4 +1,4 @@
-import { Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 
 /**
  * Usage ledger: token counts only, never content. Written by server-side model calls, the
@@ -52,8 +52,12 @@ export class UsageEntry {
   latencyMs: number | null = null;
 
   /** For model calls: `ok` or `error` (a failed call is a row too, with no tokens and no credits). */
+  @Enum({ items: ['ok', 'error'], nullable: true })
+  outcome: 'ok' | 'error' | null = null;
+
+  /** For model calls of an A2A turn: the caller's principal (its key's token budget counts the call). */
   @Property({ type: 'text', nullable: true })
-  outcome: string | null = null;
+  a2aPrincipal: string | null = null;
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();

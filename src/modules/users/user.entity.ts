@@ -1,9 +1,14 @@
-import { BigIntType, Entity, Index, Opt, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Check, Entity, Enum, Index, Opt, Property, Unique } from '@mikro-orm/core';
 import { BaseEntity } from '../../db/base.entity';
+import { PLAN_CODES, PLAN_SOURCES } from './plans';
 
 @Entity({ tableName: 'users' })
 /** Registrations of the day (admin stats). */
 @Index({ properties: ['createdAt'] })
+@Check({
+  name: 'users_storage_check',
+  expression: '(storage_used_bytes >= 0) and ((storage_quota_bytes is null) or (storage_quota_bytes >= 0))',
+})
 export class User extends BaseEntity {
   /** Stored lower-cased; unique. */
   @Unique()
@@ -17,10 +22,10 @@ export class User extends BaseEntity {
   phone: string | null = null;
 
   @Index()
-  @Property({ type: 'text', default: 'free' })
+  @Enum({ items: [...PLAN_CODES], default: 'free' })
   planCode: string & Opt = 'free';
 
-  @Property({ type: 'text', default: 'admin' })
+  @Enum({ items: [...PLAN_SOURCES], default: 'admin' })
   planSource: string & Opt = 'admin';
 
   @Property({ type: 'datetime', nullable: true })
