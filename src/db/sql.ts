@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { connectionPool } from './pool';
+import { type ConnectionPool, connectionPool } from './pool';
 
 /** An ILIKE pattern matching `text` anywhere, with the caller's `%`, `_` and `\` taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -72,25 +72,30 @@ const preparedStatementLost = (error: unknown) => {
 };
 
 /**
- * Runs `work` on a pooled connection of its own, without the ORM or the query builder. Its
- * statements go through the ORM's query log all the same (`LABDESK_SQL_DEBUG`, tests).
+ * Runs `work` on the connection of `em`'s transaction when it is in one (so that what it reads
+ * and writes belongs to that unit of work), else on a pooled connection of its own; without the
+ * ORM or the query builder either way. `inUnitOfWork` says which. Its statements go through the
+ * ORM's query log all the same (`LABDESK_SQL_DEBUG`, tests).
  */
 async function onConnection<T>(
   em: EntityManager,
-  work: (run: (statement: Statement, params?: unknown[]) => Promise<unknown[]>) => Promise<T>,
+  work: (run: (statement: Statement, params?: unknown[]) => Promise<unknown[]>, inUnitOfWork: boolean) => Promise<T>,
 ): Promise<T> {
-  const pool = connectionPool<PgClient>(em);
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  // A transaction's client hands out its one connection and never gives it back to the pool.
+  const pool = (transaction?.client as ConnectionPool<PgClient> | undefined) ?? connectionPool<PgClient>(em);
   const logger = em.config.getLogger();
   const client = await pool.acquireConnection();
-  // A copy: the driver writes the values onto the statement object it is given.
+  // A copy: the driver writes the values onto the statement object it is given. In a
+  // transaction, a named statement goes as its text: a failed attempt to use a lost one would
+  // abort the transaction, where it could not be prepared again.
   const send = (statement: Statement, params: unknown[]) =>
-    client.query(typeof statement === 'string' ? statement : { ...statement }, params);
+    client.query(typeof statement === 'string' ? statement : transaction ? statement.text : { ...statement }, params);
   const run = async (statement: Statement, params: unknown[] = []) => {
     const began = Date.now();
     const { rows } = await send(statement, params).catch(async (error: unknown) => {
-      if (typeof statement === 'string' || !preparedStatementLost(error)) throw error;
-      // Prepared again, once. Named statements run only through `directQuery`, outside any
-      // transaction, so the failed attempt left nothing to roll back.
+      if (typeof statement === 'string' || transaction || !preparedStatementLost(error)) throw error;
+      // Prepared again, once. Outside a transaction the failed attempt left nothing to roll back.
       await client.query(`deallocate "${statement.name}"`).catch(() => undefined);
       delete client.connection?.parsedStatements?.[statement.name];
       return send(statement, params);
@@ -104,16 +109,16 @@ async function onConnection<T>(
     return rows;
   };
   try {
-    return await work(run);
+    return await work(run, transaction !== undefined);
   } finally {
     await pool.releaseConnection(client);
   }
 }
 
 /**
- * One statement straight to the driver, in its own implicit transaction (not in any
- * transaction `em` is in): for the hot paths. `$1…` placeholders, as the driver takes them.
- * A named statement is prepared once per connection and then runs without being planned again.
+ * One statement straight to the driver, in `em`'s transaction if it is in one, else in its own
+ * implicit transaction: for the hot paths. `$1…` placeholders, as the driver takes them. A named
+ * statement is prepared once per connection and then runs without being planned again.
  */
 export const directQuery = <T = Record<string, unknown>>(em: EntityManager, statement: Statement, params: unknown[] = []): Promise<T[]> =>
   onConnection(em, async (run) => (await run(statement, params)) as T[]);
@@ -122,8 +127,8 @@ export const directQuery = <T = Record<string, unknown>>(em: EntityManager, stat
 const preparedByText = new Map<string, { name: string; text: string }>();
 
 /**
- * Raw SQL with `?` placeholders as a named prepared statement, on a pooled connection of its own
- * (like `directQuery`: in no transaction `em` is in): for the fixed lookups run on every request,
+ * Raw SQL with `?` placeholders as a named prepared statement (run like `directQuery`: in `em`'s
+ * transaction if it is in one): for the fixed lookups run on every request,
  * such as the loaders' batches. They skip the ORM and the query builder, and PostgreSQL parses
  * and plans each text once per connection. Only for SQL text written in code, never built from
  * input: each distinct text stays prepared on every pooled connection.
@@ -140,18 +145,22 @@ export const preparedOf =
   };
 
 /**
- * Runs `work` in one transaction on a pooled connection, without the ORM or the query builder:
- * the write paths that carry whole batches of records.
+ * Runs `work` in one transaction without the ORM or the query builder: the write paths that
+ * carry whole batches of records. Inside `em`'s transaction it is a savepoint of that one, so
+ * that it commits with it (or, on failure, undoes only its own part).
  */
 export function inTransaction<T>(em: EntityManager, work: (q: Query) => Promise<T>): Promise<T> {
-  return onConnection(em, async (run) => {
+  return onConnection(em, async (run, inUnitOfWork) => {
+    const [begin, commit, rollback] = inUnitOfWork
+      ? ['savepoint batch', 'release savepoint batch', 'rollback to savepoint batch']
+      : ['begin', 'commit', 'rollback'];
     try {
-      await run('begin');
+      await run(begin);
       const result = await work(async (sql, params) => (await run(numbered(sql), params)) as never[]);
-      await run('commit');
+      await run(commit);
       return result;
     } catch (error) {
-      await run('rollback').catch(() => undefined);
+      await run(rollback).catch(() => undefined);
       throw error;
     }
   });
