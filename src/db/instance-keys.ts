@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlOf } from './sql';
 
 /**
  * Seals short secrets that must be shown again later (a lab's invitation code to its owner)
@@ -48,8 +49,7 @@ export class Sealer {
  * (race-safe: the first insert wins and everyone reads the winner).
  */
 export async function instanceSecret(em: EntityManager, name: string): Promise<Buffer> {
-  const connection = em.getConnection();
-  await connection.execute(`insert into instance_secrets (name, value) values (?, ?) on conflict (name) do nothing`, [
+  await sqlOf(em)(`insert into instance_secrets (name, value) values (?, ?) on conflict (name) do nothing`, [
     name,
     randomBytes(32).toString('base64'),
   ]);
@@ -57,7 +57,7 @@ export async function instanceSecret(em: EntityManager, name: string): Promise<B
 }
 
 async function storedSecret(em: EntityManager, name: string): Promise<Buffer | undefined> {
-  const [row] = await em.getConnection().execute<{ value: string }[]>(`select value from instance_secrets where name = ?`, [name]);
+  const [row] = await sqlOf(em)<{ value: string }>(`select value from instance_secrets where name = ?`, [name]);
   return row && Buffer.from(row.value, 'base64');
 }
 

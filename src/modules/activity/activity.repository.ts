@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlOf } from '../../db/sql';
 
 /*
  * The SQL of activity recording: one statement per write, never one row per request.
@@ -10,7 +11,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * forward (`greatest`), so instances racing or a clock that steps back cannot undo a later write.
  */
 export async function upsertActivity(em: EntityManager, userId: string, at: Date): Promise<void> {
-  await em.getConnection().execute(
+  await sqlOf(em)(
     `with day as (
        insert into user_activity_days (user_id, day, last_seen_at)
        values (?, (?::timestamptz at time zone 'UTC')::date, ?)
@@ -18,6 +19,5 @@ export async function upsertActivity(em: EntityManager, userId: string, at: Date
      )
      update users set last_active_at = ? where id = ? and (last_active_at is null or last_active_at < ?)`,
     [userId, at, at, at, userId, at],
-    'run',
   );
 }

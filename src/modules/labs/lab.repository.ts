@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlOf } from '../../db/sql';
 
 /*
  * The lab queries the ORM does not express well: aggregates over members and the usage ledger.
@@ -20,7 +21,7 @@ export interface MemberUsage {
 
 /** Every member of the lab (in joining order) with their usage there. */
 export async function memberUsage(em: EntityManager, labId: string): Promise<MemberUsage[]> {
-  const rows = await em.getConnection().execute<(MemberUsage & { lastActiveAt: string | null })[]>(
+  const rows = await sqlOf(em)<MemberUsage & { lastActiveAt: string | null }>(
     `select m.user_id as "memberUserId", u.name, m.role, m.status,
             coalesce(sum(e.tokens_in), 0)::float8 as "tokensIn",
             coalesce(sum(e.tokens_out), 0)::float8 as "tokensOut",

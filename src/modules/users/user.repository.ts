@@ -1,5 +1,5 @@
 import { type EntityManager, ReferenceKind, wrap } from '@mikro-orm/postgresql';
-import { dateOf, directQuery, preparedOf } from '../../db/sql';
+import { dateOf, directQuery, preparedOf, sqlOf } from '../../db/sql';
 import { inActiveLabSql } from '../labs/membership.repository';
 import { User } from './user.entity';
 
@@ -90,5 +90,5 @@ const BOOTSTRAP_ADMIN_LOCK = 727_002;
 
 /** Holds the bootstrap lock until `tx` ends. */
 export async function holdBootstrapAdminLock(tx: EntityManager): Promise<void> {
-  await tx.getConnection().execute('select pg_advisory_xact_lock(?)', [BOOTSTRAP_ADMIN_LOCK], 'all', tx.getTransactionContext());
+  await sqlOf(tx)('select pg_advisory_xact_lock(?)', [BOOTSTRAP_ADMIN_LOCK]);
 }
