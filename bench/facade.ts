@@ -10,7 +10,7 @@
 import autocannon from 'autocannon';
 import { print } from 'graphql';
 import { LabDocument } from '../facade/generated/operations';
-import { BENCH_ADMIN_TOKEN, startBenchServer } from './server';
+import { BENCH_ADMIN_TOKEN, benchDatabase, startBenchServer } from './server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -49,7 +49,9 @@ function run(title: string, opts: Partial<autocannon.Options>): Promise<autocann
 }
 
 async function main() {
-  const server = await startBenchServer(PORT);
+  // A scratch database beside DATABASE_URL's (or the embedded one): a second run starts clean.
+  const database = await benchDatabase('facade');
+  const server = await startBenchServer(PORT, database.env);
   try {
     // A lab with a few members, read by its owner: the members list exercises the loaders.
     const owner = await call('POST', '/api/admin/users', BENCH_ADMIN_TOKEN, { email: 'owner@bench.example', name: 'Owner' });
@@ -103,6 +105,7 @@ async function main() {
     );
   } finally {
     await server.stop();
+    await database.drop();
   }
 }
 
