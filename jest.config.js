@@ -1,8 +1,31 @@
+/**
+ * Suites whose subject does not depend on which PostgreSQL serves: the code sandbox, the pages in
+ * Chromium, fuzzing and input validation, memory and agent bounds, the embedded database's own
+ * suite, static checks. CI's second pass, on the embedded database (LABDESK_TESTS_ONCE=done),
+ * leaves them to the first.
+ */
+const ONCE = [
+  'workspace',
+  'workspace-race',
+  'sandbox-e2e',
+  'browser',
+  'fuzz',
+  'validation',
+  'graphql-hardening',
+  'board-memory',
+  'a2a-bounds',
+  'embedded',
+  'layers',
+  'layout',
+  'unit',
+];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...(process.env.LABDESK_TESTS_ONCE === 'done' ? ONCE.map((name) => `/test/${name}\\.test\\.ts$`) : [])],
   transform: {
     '^.+\\.ts$': ['@swc/jest', {
       jsc: {
