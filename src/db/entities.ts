@@ -1,5 +1,6 @@
 import { AuditEvent } from '../modules/audit/audit.entity';
 import { AuthToken, DeviceLogin } from '../modules/auth/token.entity';
+import { PasswordLink, UserSession } from '../modules/auth/session.entity';
 import { Lab, LabMember } from '../modules/labs/lab.entity';
 import { AnnotationEntry, DiscussionTurn, RecordPayload, Trajectory, TrajectoryRecord } from '../modules/trajectories/trajectory.entity';
 import { TrajectoryCritique } from '../modules/trajectories/critique.entity';
@@ -34,6 +35,8 @@ export const ENTITIES = [
   User,
   AuthToken,
   DeviceLogin,
+  UserSession,
+  PasswordLink,
   Lab,
   LabMember,
   AuditEvent,

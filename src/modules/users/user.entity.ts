@@ -66,4 +66,8 @@ export class User extends BaseEntity {
   @Index()
   @Property({ type: 'datetime', nullable: true })
   lastActiveAt: Date | null = null;
+
+  /** Argon2id in PHC form (password.ts), or null: no password set. Lazy: read only to check one. */
+  @Property({ type: 'text', nullable: true, lazy: true, hidden: true })
+  passwordHash: string | null = null;
 }

@@ -18,7 +18,7 @@ export function userColumnsSql(em: EntityManager, alias: string): string {
   return em
     .getMetadata()
     .get(User.name)
-    .props.filter((prop) => prop.kind === ReferenceKind.SCALAR && prop.persist !== false)
+    .props.filter((prop) => prop.kind === ReferenceKind.SCALAR && prop.persist !== false && !prop.lazy)
     .flatMap((prop) => prop.fieldNames.map((column) => `${alias}.${column}`))
     .join(', ');
 }
