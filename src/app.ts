@@ -1,7 +1,7 @@
 import { createLanguageModel } from './llm/language-model';
 import 'reflect-metadata';
 import fs from 'node:fs';
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
@@ -30,7 +30,9 @@ import { rpcErrorOf, rpcFailure } from '../facade/rpc';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
 import type { Config } from './config';
-import { Ctx, makeContext, requestFacts, Services } from './context';
+import { Ctx, makeContext, originOf, requestFacts, Services } from './context';
+import { crossSiteRefusal } from './http/same-origin';
+import { readCookie, SESSION_COOKIE } from './http/cookies';
 import { startEmbeddedPostgres } from './db/embedded';
 import { openBlobs } from './blobs';
 import { LocalComputeProvider } from './modules/compute/local-provider';
@@ -67,7 +69,8 @@ import { isLoopbackHost, isLoopbackHostHeader } from './modules/a2a/a2a.policy';
 import { registerA2aJobs } from './modules/a2a/a2a-task.service';
 import { startPushDeliveries } from './modules/a2a/a2a-push.service';
 import cors from 'cors';
-import { rateLimits } from './rate-limits';
+import { failureLimit, rateLimits } from './rate-limits';
+import { SIGN_IN_FAILURES } from './modules/auth/session.service';
 
 export interface RunningApp {
   url: string;
@@ -141,6 +144,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     agent,
     clock: { now: () => new Date() },
     activity: new ActivityRecorder(),
+    signInFailures: failureLimit('sign-in-email', SIGN_IN_FAILURES.perEmail, SIGN_IN_FAILURES.windowSeconds, config.redisUrl),
     background: new Set(),
   };
 
@@ -161,15 +165,24 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     server: httpServer,
     path: '/graphql',
     maxPayload: GRAPHQL_LIMITS.websocketMessageBytes,
-    verifyClient: ({ req }, allow) => allow(servesHost(req.headers.host), 403, 'Forbidden'),
+    verifyClient: ({ req }, allow) =>
+      allow(
+        servesHost(req.headers.host) &&
+          crossSiteRefusal({ path: '/graphql', headers: req.headers, upgrade: true }, trustedOrigins(config, req)) === undefined,
+        403,
+        'Forbidden',
+      ),
   });
   const wsCleanup = useServer(
     {
       schema,
       // Parsed, screened and validated here, as /graphql does, so both transports refuse the same documents.
       onSubscribe: async (wsCtx, _id, payload) => {
-        const auth = websocketAuthorization(wsCtx.connectionParams, wsCtx.extra.request.headers.authorization);
-        const contextValue = makeContext(services, { authorization: auth, requestId: randomUUID() });
+        const { headers } = wsCtx.extra.request;
+        const auth = websocketAuthorization(wsCtx.connectionParams, headers.authorization);
+        // The cookie counts only on an upgrade `verifyClient` found same-origin.
+        const session = readCookie(headers.cookie, SESSION_COOKIE);
+        const contextValue = makeContext(services, { authorization: auth, session, requestId: randomUUID() });
         let document: DocumentNode;
         try {
           document = parse(payload.query, PARSE_OPTIONS);
@@ -233,6 +246,10 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       }),
     );
   }
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const refusal = crossSiteRefusal(req, trustedOrigins(config, req));
+    return refusal === undefined ? next() : refuse(req, res, new AppError('FORBIDDEN', refusal));
+  });
   const limits = rateLimits(config.rateLimits, { redisUrl: config.redisUrl, trustProxy: config.trustProxy, logger, refuse });
   app.use(limits.middleware);
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
@@ -317,6 +334,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await blobs.releaseFiles.close();
       await pubsub.close();
       await limits.close();
+      await services.signInFailures.close();
       await orm.close(true);
       await embedded?.stop();
       logger.info('labdesk stopped');
@@ -487,6 +505,12 @@ function refuse(req: Request, res: Response, error: AppError): void {
 }
 
 const PROBES = new Set(['/healthz', '/readyz']);
+
+/** The origins a cookie-authenticated change may come from: this service's own, and those allowed. */
+function trustedOrigins(config: Config, req: Pick<IncomingMessage, 'headers' | 'socket'>): string[] {
+  const own = [originOf(req, config.trustProxy), config.publicUrlFromEnv ? new URL(config.publicUrl).origin : undefined];
+  return [...own.filter((origin) => origin !== undefined), ...config.corsAllowedOrigins];
+}
 
 /** Request id (taken from `X-Request-Id` when sane) and one JSON log line per request (credentials redacted by the logger). */
 function requestLog(logger: Logger) {

@@ -83,6 +83,8 @@ export interface Config {
   rateLimits: RateLimitSettings;
   /** Origins of web tools allowed to call the API from a browser (CORS); none by default. */
   corsAllowedOrigins: string[];
+  /** Browser sessions (the `labdesk_session` cookie): idle and absolute lifetimes. */
+  sessions: { idleSeconds: number; maxSeconds: number };
   /** Bytes of file artifacts one A2A workspace and one A2A owner may hold; days a finished A2A context is kept (0: for ever). */
   a2aArtifacts: { perWorkspace: number; perOwner: number; retentionDays: number };
   /**
@@ -310,6 +312,8 @@ const ENVIRONMENT = z.object({
   RATE_LIMIT_ADDRESS_PER_MINUTE: limit(2400),
   RATE_LIMIT_AUTH_PER_MINUTE: limit(30),
   CORS_ALLOWED_ORIGINS: listOf(ORIGIN).default([]),
+  SESSION_IDLE_HOURS: positive().default(168),
+  SESSION_MAX_HOURS: positive().default(720),
   // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
   JOB_INSTANCE_TIMEOUT_SECONDS: positive()
     .refine(...atLeast(3, 'heartbeats are a second apart or more'))
@@ -540,6 +544,7 @@ export function loadConfig(env: Env = process.env): Config {
       authPerMinute: settings.RATE_LIMIT_AUTH_PER_MINUTE,
     },
     corsAllowedOrigins: settings.CORS_ALLOWED_ORIGINS,
+    sessions: { idleSeconds: settings.SESSION_IDLE_HOURS * 3600, maxSeconds: settings.SESSION_MAX_HOURS * 3600 },
     a2aArtifacts: {
       perWorkspace: settings.A2A_ARTIFACT_BYTES_PER_WORKSPACE,
       perOwner: settings.A2A_ARTIFACT_BYTES_PER_OWNER,

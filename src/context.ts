@@ -1,5 +1,6 @@
 import type { LanguageModelClient } from './llm/language-model';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Blobs } from './blobs';
 import type { Config } from './config';
@@ -10,7 +11,10 @@ import type { WorkspaceJobs } from './modules/agent/workspace/workspace-jobs';
 import type { Sealer } from './db/instance-keys';
 import type { ActivityRecorder } from './modules/activity/activity.recorder';
 import type { Orm } from './db/orm';
-import { authenticate } from './modules/auth/auth.service';
+import { authenticateCaller } from './modules/auth/credentials';
+import type { SignInOrigin, StartedSession } from './modules/auth/session.service';
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './http/cookies';
+import { clientAddress, type FailureLimit } from './rate-limits';
 import type { Viewer } from './modules/auth/viewer';
 import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
@@ -39,6 +43,8 @@ export interface Services {
   activity: ActivityRecorder;
   /** Durable background jobs (pg-boss on the same database). */
   jobs: JobQueue;
+  /** Failed sign-ins per email: after 10 in 15 minutes, that email waits (429). */
+  signInFailures: FailureLimit;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */
   background: Set<Promise<unknown>>;
   /** How outbound URL checks resolve host names; unset: the system resolver. Tests set it to say what a name resolves to. */
@@ -50,8 +56,16 @@ export interface Ctx {
   services: Services;
   em: EntityManager;
   requestId: string;
-  /** The `Authorization` header as given (subscriptions re-check it for every event). */
+  /** The `Authorization` header as given. */
   authorization?: string;
+  /**
+   * The request's credential checked again on `em`, for work that outlives the request
+   * (subscriptions check it for every event): revoked, expired or disabled answers null.
+   * @throws UNAUTHENTICATED for a bad `Authorization` header
+   */
+  reauthenticate(em: EntityManager): Promise<Viewer | null>;
+  /** The browser's session cookie, on HTTP requests (REST and /graphql): signing in and out writes it. */
+  browser?: BrowserSession;
   /** What the client says it is (`X-Client-Kind`: desktop, cli, cloud), when it says so. */
   clientKind?: string;
   /** Base of URLs handed to this caller: `PUBLIC_URL` when set, else the host the caller used. */
@@ -65,9 +79,24 @@ export interface Ctx {
   a2a?: A2aCaller;
 }
 
+/** Signing in and out from a browser: what `Set-Cookie` the answer carries. */
+export interface BrowserSession {
+  /** Where the sign-in comes from (for the sessions list). */
+  origin: SignInOrigin;
+  /** The session cookie the request carries, if any. */
+  cookie?: string;
+  /** The answer sets the cookie of a new session. */
+  begin(session: StartedSession): void;
+  /** The answer removes the cookie. */
+  end(): void;
+}
+
 /** What a request brings to its context. */
 export interface RequestFacts {
   authorization?: string;
+  /** The `labdesk_session` cookie's value. */
+  session?: string;
+  browser?: BrowserSession;
   clientKind?: string;
   requestId: string;
   /** `proto://host` the request was addressed to (forwarded by a proxy or direct), when well-formed. */
@@ -83,7 +112,7 @@ const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
 export function makeContext(
   services: Services,
-  { authorization, clientKind, requestId, origin, callerGone, a2a, identified }: RequestFacts,
+  { authorization, session, browser, clientKind, requestId, origin, callerGone, a2a, identified }: RequestFacts,
 ): Ctx {
   // Forked on first use: operations whose services fork their own (the A2A rows) skip the cost.
   let forked: EntityManager | undefined;
@@ -100,12 +129,17 @@ export function makeContext(
     },
     requestId,
     authorization,
+    reauthenticate: (em) => authenticateCaller(em, { authorization, session }, services.config.sessions),
+    browser,
     callerGone,
     a2a,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : (origin ?? services.config.publicUrl),
     viewer: () =>
-      (viewer ??= authenticate(emOf(), authorization, { recorder: services.activity, clock: services.clock }).then((found) => {
+      (viewer ??= authenticateCaller(emOf(), { authorization, session }, services.config.sessions, {
+        recorder: services.activity,
+        clock: services.clock,
+      }).then((found) => {
         signedIn = found;
         if (found) identified?.(found.user.id);
         if (found && loaders) primeWithViewer(loaders, found);
@@ -128,8 +162,18 @@ export function requestFacts(req: Request, res: Response, config: Config): Reque
   res.once('close', () => {
     if (!res.writableFinished) gone.abort();
   });
+  const secure = (config.publicUrlFromEnv ? config.publicUrl : (originOf(req, config.trustProxy) ?? config.publicUrl)).startsWith('https:');
+  const session = readCookie(req.headers.cookie, SESSION_COOKIE);
   return {
     authorization: req.headers.authorization,
+    session,
+    browser: {
+      cookie: session,
+      origin: { userAgent: req.headers['user-agent'], address: clientAddress(req, config.trustProxy) },
+      begin: (started) =>
+        void res.append('Set-Cookie', sessionCookie(started.token, { expiresAt: started.expiresAt, now: new Date(), secure })),
+      end: () => void res.append('Set-Cookie', clearedSessionCookie(secure)),
+    },
     clientKind: typeof clientKind === 'string' ? clientKind : undefined,
     requestId: res.locals.requestId as string,
     origin: originOf(req, config.trustProxy),
@@ -145,7 +189,7 @@ const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/
  * operator said a proxy is trusted (`TRUST_PROXY`). Anyone can send forwarded headers, so by
  * default they are ignored: otherwise a caller picks the host of the URLs we hand out.
  */
-export function originOf(req: Request, trustProxy: boolean): string | undefined {
+export function originOf(req: Pick<IncomingMessage, 'headers' | 'socket'>, trustProxy: boolean): string | undefined {
   const first = (value: string | string[] | undefined) =>
     trustProxy && typeof value === 'string' ? value.split(',')[0].trim() : undefined;
   const host = first(req.headers['x-forwarded-host']) ?? req.headers.host;

@@ -25,7 +25,7 @@ const SECRET_FIELDS = [
 const REDACTED_PATHS = SECRET_FIELDS.map((field) => `["${field}"]`).flatMap((field) => [field, `*${field}`, `*.*${field}`]);
 
 /** Our credentials by their shape (tokens, keys, codes), wherever they hide in a string: a path, a message, an error. */
-const CREDENTIAL = /\bldk_(?:pat|at|rt|ct|pt|dc|a2a)_[A-Za-z0-9_-]{8,}/g;
+const CREDENTIAL = /\bldk_(?:pat|at|rt|ct|pt|dc|a2a|ses|pwl)_[A-Za-z0-9_-]{8,}/g;
 
 /** Replaces credential-shaped substrings in every string of a log object (depth-bounded; objects are copied, never changed). */
 function scrub(value: unknown, depth = 0): unknown {

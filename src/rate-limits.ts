@@ -24,7 +24,7 @@ export interface RateLimitSettings {
 
 /** Sign-in, token exchange and invitation codes: where guessing is the attack. */
 const STRICT = [
-  /^\/api\/auth\/(cli\/start|cli\/approve|cli\/deny|refresh)$/,
+  /^\/api\/auth\/(cli\/start|cli\/approve|cli\/deny|refresh|login|password-link)$/,
   /^\/api\/admin\/users\/[^/]+\/tokens$/,
   /^\/api\/labs\/(preview|join)$/,
 ];
@@ -161,4 +161,48 @@ function expandIpv6(address: string): string[] | undefined {
   const missing = 8 - left.length - right.length;
   if (tail === undefined ? missing !== 0 : missing < 0) return undefined;
   return [...left, ...Array<string>(missing).fill('0'), ...right].map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''));
+}
+
+/**
+ * Counts failures per key (an email's sign-ins): after `failures` within `windowSeconds` the key
+ * waits out the window. In Redis when REDIS_URL is set (every instance counts together), else in
+ * this process's memory; a failing store lets attempts through rather than lock people out.
+ */
+export interface FailureLimit {
+  /** Seconds the key must wait before trying again, or 0. */
+  waitSeconds(key: string): Promise<number>;
+  failed(key: string): Promise<void>;
+  /** A success forgets the key's failures. */
+  succeeded(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function failureLimit(name: string, failures: number, windowSeconds: number, redisUrl?: string): FailureLimit {
+  const redis = redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  redis?.on('error', () => undefined);
+  const options = { keyPrefix: `labdesk:fl:${name}`, points: failures, duration: windowSeconds };
+  const limiter: RateLimiterAbstract = redis
+    ? new RateLimiterRedis({
+        ...options,
+        storeClient: redis,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(options),
+      })
+    : new RateLimiterMemory(options);
+  const keyOf = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
+  return {
+    async waitSeconds(key) {
+      const state = await limiter.get(keyOf(key)).catch(() => null);
+      return state && state.consumedPoints >= failures ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0;
+    },
+    async failed(key) {
+      await limiter.penalty(keyOf(key), 1).catch(() => undefined);
+    },
+    async succeeded(key) {
+      await limiter.delete(keyOf(key)).catch(() => undefined);
+    },
+    async close() {
+      redis?.disconnect();
+    },
+  };
 }

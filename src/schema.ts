@@ -14,6 +14,7 @@ import { LabResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
 import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { UserResolver } from './modules/users/user.resolver';
+import { SessionResolver } from './modules/auth/session.resolver';
 import type { AppPubSub } from './pubsub';
 import { FACADE_DIRECTIVES } from './facade-directives';
 
@@ -31,6 +32,7 @@ const RESOLVERS = [
   A2aPushResolver,
   OutboundAgentResolver,
   UserResolver,
+  SessionResolver,
   LabResolver,
   AdminResolver,
   TrajectoryResolver,

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from './context';
-import { authenticate } from './modules/auth/auth.service';
 import type { Viewer } from './modules/auth/viewer';
 
 /**
@@ -12,7 +11,7 @@ export async function* whileAllowed<T>(ctx: Ctx, events: AsyncIterable<T>, check
   for await (const event of events) {
     const em = ctx.services.orm.em.fork() as EntityManager;
     try {
-      const viewer = await authenticate(em, ctx.authorization);
+      const viewer = await ctx.reauthenticate(em);
       if (!viewer) return;
       await check(em, viewer);
     } catch {

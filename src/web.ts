@@ -23,6 +23,9 @@ const ASSETS: Record<string, string> = {
   'labdesk.css': path.join(WEB_DIR, 'labdesk.css'),
   'session.js': path.join(WEB_DIR, 'session.js'),
   'device.js': path.join(WEB_DIR, 'device.js'),
+  'login.js': path.join(WEB_DIR, 'login.js'),
+  'account.js': path.join(WEB_DIR, 'account.js'),
+  'set-password.js': path.join(WEB_DIR, 'set-password.js'),
   'graphiql-start.js': path.join(WEB_DIR, 'graphiql-start.js'),
   'graphiql-page.css': path.join(WEB_DIR, 'graphiql-page.css'),
   'graphiql.min.js': packageFile('graphiql', 'graphiql.min.js'),
@@ -37,6 +40,7 @@ const ASSETS: Record<string, string> = {
  * its fonts and icons as `data:` URLs.
  */
 const PAGE_POLICY = {
+  /** The plain pages: device approval, sign-in, set-password. */
   device:
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   graphiql:
@@ -82,6 +86,8 @@ function wantsGraphiQL(req: Request): boolean {
 /**
  * The service's own web pages, mounted before `/graphql`:
  * - `GET /device`: the device-login approval page that `labdesk login` points at;
+ * - `GET /`: a signed-in person's account page (signed out: to `/login`);
+ * - `GET /login`: the sign-in page; `GET /set-password`: the page a one-time link opens;
  * - `GET /graphql` from a browser: GraphiQL, from this package's own copy;
  * - `GET /graphql/schema.graphql`: the SDL, for a signed-in caller (as introspection is);
  * - `GET /assets/<name>`: the files these pages load.
@@ -92,6 +98,21 @@ export function webRouter(schema: GraphQLSchema, services: Services): Router {
 
   router.get('/device', (_req, res, next) => sendPage(res, 'device.html', PAGE_POLICY.device, next));
   router.all('/device', onlyGet);
+  // The start page: signed out, the sign-in page.
+  router.get('/', async (req, res, next) => {
+    const ctx = makeContext(services, requestFacts(req, res, services.config));
+    const viewer = await ctx.viewer().catch(() => null);
+    if (!viewer) {
+      secure(res);
+      return void res.redirect(302, '/login?next=/');
+    }
+    sendPage(res, 'account.html', PAGE_POLICY.device, next);
+  });
+  router.all('/', onlyGet);
+  router.get('/login', (_req, res, next) => sendPage(res, 'login.html', PAGE_POLICY.device, next));
+  router.all('/login', onlyGet);
+  router.get('/set-password', (_req, res, next) => sendPage(res, 'set-password.html', PAGE_POLICY.device, next));
+  router.all('/set-password', onlyGet);
 
   router.get('/graphql', (req, res, next) => (wantsGraphiQL(req) ? sendPage(res, 'graphiql.html', PAGE_POLICY.graphiql, next) : next()));
 

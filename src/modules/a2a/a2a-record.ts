@@ -150,7 +150,7 @@ export async function recordTurn(
     const messages = requests ? requests.filter((one) => one.seq <= state.seenSeq) : await requestsOf(q, task, state.seenSeq);
     const drafts = turnRecords(task, state, messages);
     if (drafts.length === 0) return;
-    const viewer: Viewer = { user: await getUser(em, task.ownerId), tokenId: 'a2a-agent', inActiveLab: false };
+    const viewer: Viewer = { user: await getUser(em, task.ownerId), credentialId: 'a2a-agent', inActiveLab: false };
     for (let attempt = 1; ; attempt++) {
       const trajectory = await trajectories.findTrajectory(q, sessionId);
       // The turn's first record is always in its first batch: what landed starts there.

@@ -6,7 +6,6 @@ import { sqlOf } from '../../db/sql';
 import { findArtifactFile } from './a2a-artifact-file';
 import { pageOf } from '../../pagination';
 import { failureAsLastEvent, SourceFailure } from '../../subscriptions';
-import { authenticate } from '../auth/auth.service';
 import type { A2aCaller } from './a2a-gate.service';
 import { StreamResponse, TaskReader, taskEvents } from './a2a-task.events';
 import { cancelTask, checkHistoryLength, getTask, listTasks, sendMessage, startMessage } from './a2a-task.service';
@@ -46,7 +45,7 @@ async function readerOf(ctx: Ctx): Promise<TaskReader> {
     principal: null,
     baseUrl: ctx.baseUrl,
     stillAllowed: async (em) => {
-      const current = await authenticate(em, ctx.authorization);
+      const current = await ctx.reauthenticate(em);
       if (!current || !(await web.mayUseWebTools(em, current))) throw notForWebTools();
     },
   };

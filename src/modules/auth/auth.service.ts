@@ -77,7 +77,7 @@ export async function authenticate(em: EntityManager, header: string | undefined
   }
   if (row.user.disabled) throw unauthenticated('this account is disabled');
   if (activity) await activity.recorder.record(em, row.user.id, activity.clock.now());
-  const viewer: Viewer = { user: row.user, tokenId: row.id, inActiveLab: row.userInActiveLab };
+  const viewer: Viewer = { user: row.user, credentialId: row.id, inActiveLab: row.userInActiveLab };
   if (row.leaseId !== null) viewer.leaseId = row.leaseId;
   return viewer;
 }

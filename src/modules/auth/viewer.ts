@@ -7,7 +7,8 @@ import type { User } from '../users/user.entity';
  */
 export interface Viewer {
   user: User;
-  tokenId: string;
+  /** The credential's id: a token's (`tok_…`) or a browser session's (`ses_…`). */
+  credentialId: string;
   /** Set when the credential is a sandbox's token: the lease it is bound to (see token.policy). */
   leaseId?: number;
   /** Whether the user is an active member of an active lab (the lab tier), read with the credential. */

@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { Checks, checks } from '../../validation';
+import { checkNewPassword } from '../auth/password';
 import { PlanCodeValue, PlanSourceValue } from './user.types';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -28,6 +29,9 @@ export class UserCreateInput {
 
   @Field(() => String, { nullable: true })
   institution?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'A password to sign in with (12 to 1,024 characters); none by default.' })
+  password?: string | null;
 }
 
 @InputType({ description: 'Changes to a user (admin only); omitted members stay as they are.' })
@@ -83,6 +87,7 @@ function profileChecks(
 
 export function checkUserCreate(input: UserCreateInput) {
   profileChecks(checks(), input).done();
+  if (input.password != null) checkNewPassword(input.password, ['input', 'password']);
 }
 
 export function checkUserUpdate(input: UserUpdateInput) {

@@ -11,6 +11,7 @@ import { STORAGE_QUOTA_BY_PLAN, PlanCode } from './plans';
 import { User } from './user.entity';
 import { findUserById, holdBootstrapAdminLock, streamUserSyncRows } from './user.repository';
 import { checkUserCreate, checkUserUpdate, UserCreateInput, UserUpdateInput } from './user.inputs';
+import { hashPassword } from '../auth/password';
 
 /** Re-derives the `institution_*` columns from the registry. */
 function deriveInstitution(user: User) {
@@ -27,6 +28,8 @@ export async function createUser(em: EntityManager, actorId: string | null, inpu
   checkUserCreate(input);
   const email = input.email.trim().toLowerCase();
   if (await em.count(User, { email })) throw conflict('a user with this email already exists');
+  // Hashed before the transaction: it takes a while, and holds nothing.
+  const passwordHash = input.password != null ? await hashPassword(input.password) : null;
   return em.transactional(async (tx) => {
     const user = tx.create(User, {
       id: newId('usr'),
@@ -37,6 +40,7 @@ export async function createUser(em: EntityManager, actorId: string | null, inpu
       isAdmin: input.isAdmin ?? false,
       domain: input.domain ?? 'omics',
       institution: input.institution ?? null,
+      passwordHash,
     });
     deriveInstitution(user);
     audit(tx, { action: 'user.create', actorId, subjectUserId: user.id });
