@@ -194,7 +194,7 @@ describe('over HTTP (always)', () => {
     const links = linksOf(reply.text);
     expect(links).toEqual(expect.arrayContaining(['/assets/session.js', '/assets/device.js', '/assets/labdesk.css']));
     for (const link of links) {
-      expect(link).toMatch(/^\/assets\/[a-z-]+\.[a-z]+$/);
+      expect(link).toMatch(/^\/assets\/[a-z-]+\.[a-z]+$|^\/login\?next=\/device$/); // its files, and the sign-in page
       expect({ link, status: (await t.call('GET', link)).status }).toEqual({ link, status: 200 });
     }
     expect((await t.call('POST', '/device')).status).toBe(405);
@@ -413,4 +413,72 @@ describe('in Chromium', () => {
       await page.close();
     },
   );
+});
+
+describe('signing in with a password (issue 24)', () => {
+  inBrowser(
+    'the start page sends a signed-out person to /login; Email and Password sign them in; GraphiQL and /device then need no token',
+    async (context) => {
+      const email = `ada${Date.now().toString(36)}@example.org`;
+      const password = 'a long enough browser password';
+      const created = await t.call('POST', '/api/admin/users', { token: t.adminToken, body: { email, name: 'Ada Lovelace', password } });
+      expect(created.status).toBe(201);
+      try {
+        const { page, problems, foreign } = await openPage(context, `${t.url}/`);
+        await page.waitForURL(`${t.url}/login?next=/`);
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password').fill('not the password');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await waitForMessage(page, 'error', 'Wrong email or password');
+        await page.getByLabel('Password').fill(password);
+        await page.getByRole('button', { name: 'Sign in' }).press('Enter');
+        await page.waitForURL(`${t.url}/`);
+        await page.waitForFunction(() => document.getElementById('who-name')?.textContent === 'Ada Lovelace');
+        await page.waitForSelector('#sessions li');
+        expect(await page.innerText('#sessions')).toContain('This browser');
+        await screenshot(page, 'account');
+        // The cookie is out of the page's reach.
+        const [cookie] = await context.cookies();
+        expect(cookie).toMatchObject({ name: 'labdesk_session', httpOnly: true, sameSite: 'Lax', path: '/' });
+        expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe('');
+
+        const graphiql = await openPage(context, `${t.url}/graphql`);
+        await graphiql.page.waitForSelector('#session:not([hidden])');
+        expect(await graphiql.page.innerText('#who-name')).toBe('Ada Lovelace');
+        await graphiql.page.close();
+        const device = await openPage(context, `${t.url}/device`);
+        await device.page.waitForSelector('#session:not([hidden])');
+        await device.page.close();
+
+        await page.getByRole('button', { name: 'Sign out' }).first().click();
+        await page.waitForURL(`${t.url}/login?next=/`);
+        expect(await context.cookies()).toEqual([]);
+        expect(problems).toEqual([]);
+        expect(foreign).toEqual([]);
+        await page.close();
+      } finally {
+        await context.clearCookies();
+      }
+    },
+  );
+
+  inBrowser('a set-password link: the page reads its secret from the fragment, sets the password and signs in', async (context) => {
+    const user = await makeUser(t, { name: 'Lin Link' });
+    const link = await t.call('POST', `/api/admin/users/${user.id}/password-link`, { token: t.adminToken });
+    try {
+      const { page, problems, foreign } = await openPage(context, link.body.url);
+      expect(page.url()).toBe(`${t.url}/set-password`); // the secret is gone from the address bar
+      await page.getByLabel('New password').fill('my very own password');
+      await page.getByLabel('Repeat the password').fill('my very own password');
+      await page.getByRole('button', { name: 'Set password' }).click();
+      await page.waitForURL(`${t.url}/`);
+      await page.waitForFunction(() => document.getElementById('who-name')?.textContent === 'Lin Link');
+      expect(problems).toEqual([]);
+      expect(foreign).toEqual([]);
+      await page.close();
+    } finally {
+      await context.clearCookies();
+    }
+    expect((await t.call('POST', '/api/auth/login', { body: { email: user.email, password: 'my very own password' } })).status).toBe(200);
+  });
 });

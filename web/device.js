@@ -1,9 +1,9 @@
 'use strict';
 /**
- * The device-approval page: sign in with a token (or the tab's existing session), check the code
- * the CLI shows, approve or deny it. Every request carries the token as a bearer header from
- * script; there are no cookies, so another site cannot make this page act (no CSRF), and the
- * server forbids framing it.
+ * The device-approval page: signed in with the browser session (the sign-in page) or a pasted
+ * token, check the code the CLI shows, approve or deny it. A request the cookie authenticates is
+ * accepted only from this service's own pages (the server checks its Origin), and the server
+ * forbids framing the page.
  */
 (function () {
   var session = window.labdeskSession;
@@ -58,12 +58,12 @@
   }
 
   async function restoreSession() {
-    if (!session.token()) {
+    var who = await session.whoAmI();
+    if (who.status === 401 && !session.token()) {
       showSignedOut();
       say('Sign in to approve or deny the login.', 'info');
       return;
     }
-    var who = await session.whoAmI();
     if (who.status === 200) {
       showSignedIn(who.user);
       say(codeInput.value ? 'Check that your terminal shows this code, then approve or deny.' : 'Enter the code your terminal shows.', 'info');
@@ -95,10 +95,10 @@
     }
   });
 
-  $('signout').addEventListener('click', function () {
-    session.forget();
+  $('signout').addEventListener('click', async function () {
+    await session.signOut();
     showSignedOut();
-    say('Signed out. The token was removed from this tab.', 'info');
+    say('Signed out.', 'info');
   });
 
   codeInput.addEventListener('input', updateButtons);

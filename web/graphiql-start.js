@@ -1,8 +1,8 @@
 'use strict';
 /**
  * GraphiQL on this server's own copies of GraphiQL and React (no CDN). Requests go to /graphql
- * with the tab's token (see session.js) as a bearer header; a header typed into GraphiQL's
- * headers editor wins. Headers are not persisted. Signing in or out mounts GraphiQL again, so it
+ * with the browser session's cookie, or the tab's token (see session.js) as a bearer header; a
+ * header typed into GraphiQL's headers editor wins. Headers are not persisted. Signing in or out mounts GraphiQL again, so it
  * fetches the schema with the new credential (introspection needs a signed-in caller).
  */
 (function () {
@@ -44,7 +44,7 @@
       if (name.toLowerCase() === 'authorization') delete headers.authorization;
       headers[name] = given[name];
     });
-    var response = await fetch('/graphql', { method: 'POST', headers: headers, body: JSON.stringify(params), credentials: 'omit' });
+    var response = await fetch('/graphql', { method: 'POST', headers: headers, body: JSON.stringify(params), credentials: 'same-origin' });
     var text = await response.text();
     try {
       return JSON.parse(text);
@@ -94,26 +94,24 @@
     mount();
   });
 
-  $('signout').addEventListener('click', function () {
-    session.forget();
+  $('signout').addEventListener('click', async function () {
+    await session.signOut();
     showSignedOut();
-    say('Signed out. Queries now run anonymously; the schema needs a token.');
+    say('Signed out. Queries now run anonymously; the schema needs a signed-in caller.');
     mount();
   });
 
   (async function start() {
-    if (session.token()) {
-      var who = await session.whoAmI();
-      if (who.status === 200) {
-        showSignedIn(who.user);
-      } else {
-        session.forget();
-        showSignedOut();
-        say('Your session has ended (' + who.detail + '). Sign in again.', 'error');
-      }
+    var who = await session.whoAmI();
+    if (who.status === 200) {
+      showSignedIn(who.user);
+    } else if (session.token()) {
+      session.forget();
+      showSignedOut();
+      say('Your session has ended (' + who.detail + '). Sign in again.', 'error');
     } else {
       showSignedOut();
-      say('Sign in to load the schema (introspection needs a token).');
+      say('Sign in (the sign-in page, or a token here) to load the schema: introspection needs a signed-in caller.');
     }
     mount();
   })();

@@ -1,8 +1,9 @@
 'use strict';
 /**
- * The signed-in state the labdesk pages share: a bearer token kept in this tab's sessionStorage
- * (gone when the tab closes, never in a cookie), sent as an Authorization header from script
- * and only to this server.
+ * The signed-in state the labdesk pages share: the browser session (an HttpOnly cookie this
+ * script never sees, set by the sign-in page), or a bearer token pasted into a page and kept in
+ * this tab's sessionStorage (gone when the tab closes), which takes precedence. Requests go to
+ * this server only.
  */
 window.labdeskSession = (function () {
   var KEY = 'labdesk.token';
@@ -40,7 +41,7 @@ window.labdeskSession = (function () {
         method: method,
         headers: headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        credentials: 'omit',
+        credentials: 'same-origin',
         cache: 'no-store',
       });
     } catch (error) {
@@ -68,5 +69,27 @@ window.labdeskSession = (function () {
     return reply.status === 200 ? { status: 200, user: reply.body } : { status: reply.status, detail: detailOf(reply.body) };
   }
 
-  return { token: token, clean: clean, keep: keep, forget: forget, api: api, detailOf: detailOf, whoAmI: whoAmI };
+  /** Signs out: forgets the tab's token, and ends the browser session (the server clears its cookie). */
+  async function signOut() {
+    forget();
+    await api('POST', '/api/auth/logout', undefined, '');
+  }
+
+  /** Where to go after signing in: `?next=` when it is a path of this site, else the start page. */
+  function nextPath() {
+    var next = new URLSearchParams(window.location.search).get('next') || '';
+    return /^\/(?![\/\\])/.test(next) ? next : '/';
+  }
+
+  return {
+    token: token,
+    clean: clean,
+    keep: keep,
+    forget: forget,
+    api: api,
+    detailOf: detailOf,
+    whoAmI: whoAmI,
+    signOut: signOut,
+    nextPath: nextPath,
+  };
 })();
