@@ -403,6 +403,14 @@ const BODY_ROUTES: { method: string; path: string; as: Who; valid: unknown }[] =
   { method: 'POST', path: '/api/auth/cli/deny', as: 'owner', valid: { user_code: 'ZZZZ-ZZZZ' } },
   { method: 'POST', path: '/api/auth/cli/poll', as: 'none', valid: { device_code: 'ldk_dc_unknown' } },
   { method: 'POST', path: '/api/auth/refresh', as: 'none', valid: { refresh_token: 'ldk_rt_AAAAAAAAAAAAxxxxxxxxxxxx' } },
+  { method: 'POST', path: '/api/auth/login', as: 'none', valid: { email: 'nobody@example.org', password: 'not a password' } },
+  { method: 'POST', path: '/api/auth/password-link', as: 'none', valid: { token: 'ldk_pwl_nope', new_password: 'never set password' } },
+  {
+    method: 'PUT',
+    path: '/api/me/password',
+    as: 'plain',
+    valid: { current_password: 'not the password', new_password: 'never set password' },
+  },
   { method: 'POST', path: '/api/labs', as: 'owner', valid: { name: 'Never created' } },
   { method: 'POST', path: '/api/labs/join', as: 'plain', valid: { code: 'ZZZZZZZZZZZZ' } },
   { method: 'PATCH', path: '/api/labs/{lab_id}/members/{member_user_id}', as: 'owner', valid: { role: 'mentor' } },
@@ -466,6 +474,10 @@ const TOKENS = '/api/admin/users/{user_id}/tokens';
 const TOKEN = '/api/admin/users/{user_id}/tokens/{token_id}';
 const ADMIN_LABS = '/api/admin/labs';
 const ADMIN_LAB = '/api/admin/labs/{lab_id}';
+
+const LOGIN = '/api/auth/login';
+const LINK_USE = '/api/auth/password-link';
+const MY_PASSWORD = '/api/me/password';
 
 const authRows: Row[] = [
   // POST /api/auth/cli/approve {user_code}
@@ -550,6 +562,82 @@ const authRows: Row[] = [
   },
   { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 'ldk_rt_nope' }, status: 401 },
   { method: 'POST', path: '/api/auth/refresh', as: 'none', body: { refresh_token: 'ldk_rt_AAAAAAAAAAAAxxxxxxxxxxxx' }, status: 401 },
+  // POST /api/auth/login {email, password}
+  { method: 'POST', path: LOGIN, as: 'none', body: {}, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: LOGIN, as: 'none', body: { email: 'a@example.org' }, status: 422, loc: ['body', 'password'] },
+  { method: 'POST', path: LOGIN, as: 'none', body: { email: '', password: 'x' }, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: LOGIN, as: 'none', body: { email: long(255), password: 'x' }, status: 422, loc: ['body', 'email'] },
+  { method: 'POST', path: LOGIN, as: 'none', body: { email: 5, password: 'x' }, status: 422, loc: ['body', 'email'] },
+  {
+    method: 'POST',
+    path: LOGIN,
+    as: 'none',
+    body: { email: 'a@example.org', password: long(1025) },
+    status: 422,
+    loc: ['body', 'password'],
+  },
+  {
+    method: 'POST',
+    path: LOGIN,
+    as: 'none',
+    body: { email: 'a@example.org', password: 'x', remember: true },
+    status: 422,
+    loc: ['body', 'remember'],
+  },
+  { method: 'POST', path: LOGIN, as: 'none', body: { email: 'nobody@example.org', password: 'not a password' }, status: 401 },
+  // POST /api/auth/password-link {token, new_password}
+  { method: 'POST', path: LINK_USE, as: 'none', body: {}, status: 422, loc: ['body', 'token'] },
+  { method: 'POST', path: LINK_USE, as: 'none', body: { token: 'ldk_pwl_x' }, status: 422, loc: ['body', 'new_password'] },
+  {
+    method: 'POST',
+    path: LINK_USE,
+    as: 'none',
+    body: { token: long(101), new_password: 'long enough password' },
+    status: 422,
+    loc: ['body', 'token'],
+  },
+  {
+    method: 'POST',
+    path: LINK_USE,
+    as: 'none',
+    body: { token: 'ldk_pwl_x', new_password: 'short' },
+    status: 422,
+    loc: ['body', 'new_password'],
+  },
+  {
+    method: 'POST',
+    path: LINK_USE,
+    as: 'none',
+    body: { token: 'ldk_pwl_x', new_password: long(1025) },
+    status: 422,
+    loc: ['body', 'new_password'],
+  },
+  { method: 'POST', path: LINK_USE, as: 'none', body: { token: 'ldk_pwl_nope', new_password: 'long enough password' }, status: 401 },
+  // PUT /api/me/password {current_password?, new_password}
+  { method: 'PUT', path: MY_PASSWORD, as: 'plain', body: {}, status: 422, loc: ['body', 'new_password'] },
+  { method: 'PUT', path: MY_PASSWORD, as: 'plain', body: { new_password: 'short' }, status: 422, loc: ['body', 'new_password'] },
+  { method: 'PUT', path: MY_PASSWORD, as: 'plain', body: { new_password: long(1025) }, status: 422, loc: ['body', 'new_password'] },
+  {
+    method: 'PUT',
+    path: MY_PASSWORD,
+    as: 'plain',
+    body: { current_password: long(1025), new_password: 'long enough password' },
+    status: 422,
+    loc: ['body', 'current_password'],
+  },
+  // DELETE /api/me/sessions/{session_id}
+  { method: 'DELETE', path: '/api/me/sessions/{session_id}', as: 'plain', ids: { session_id: 'ses_nope' }, status: 404 },
+  {
+    method: 'DELETE',
+    path: '/api/me/sessions/{session_id}',
+    as: 'plain',
+    ids: { session_id: '%00' },
+    status: 422,
+    loc: ['path', 'session_id'],
+  },
+  // POST /api/admin/users/{user_id}/password-link
+  { method: 'POST', path: '/api/admin/users/{user_id}/password-link', as: 'admin', ids: { user_id: 'usr_nope' }, status: 404 },
+  { method: 'POST', path: '/api/admin/users/{user_id}/password-link', as: 'plain', ids: { user_id: 'usr_nope' }, status: 403 },
 ];
 
 const labRows: Row[] = [
@@ -891,6 +979,14 @@ const adminRows: Row[] = [
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', body: { storageQuotaBytes: 1 }, status: 422, loc: ['body', 'storageQuotaBytes'] },
   { method: 'PATCH', path: ADMIN_USER, as: 'admin', ids: { user_id: 'usr_nope' }, body: { name: 'X' }, status: 404 },
   // POST /api/admin/users/{user_id}/tokens {label}
+  {
+    method: 'POST',
+    path: ADMIN_USERS,
+    as: 'admin',
+    body: { email: okEmail, name: 'With a short password', password: 'short' },
+    status: 422,
+    loc: ['body', 'password'],
+  },
   { method: 'POST', path: TOKENS, as: 'admin', body: {}, status: 422, loc: ['body', 'label'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: '' }, status: 422, loc: ['body', 'label'] },
   { method: 'POST', path: TOKENS, as: 'admin', body: { label: '   ' }, status: 422, loc: ['body', 'label'] },

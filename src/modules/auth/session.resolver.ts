@@ -21,6 +21,8 @@ import { User } from '../users/user.entity';
 import { findUserById } from '../users/user.repository';
 import { presentUser } from '../users/user.resolver';
 import { UserNode } from '../users/user.types';
+import { checks } from '../../validation';
+import { PASSWORD_MAX_LENGTH } from './password';
 import * as sessions from './session.service';
 import { requireViewer } from './viewer';
 
@@ -64,6 +66,9 @@ class PasswordLinkNode {
 
   @Field()
   expiresAt!: Date;
+
+  @Field({ description: 'Whether it was also mailed to the user (SMTP_URL set, and the mail server took it).' })
+  mailed!: boolean;
 }
 
 @InputType()
@@ -93,6 +98,23 @@ class PasswordLinkUseInput {
   newPassword!: string;
 }
 
+/** The mail that carries a set-password link: plain text, the link on a line of its own. */
+function passwordLinkMail(user: User, url: string, expiresAt: Date) {
+  return {
+    to: user.email,
+    subject: 'Set your labdesk password',
+    text: [
+      `Hello ${user.name},`,
+      '',
+      'An administrator invites you to set a password for labdesk. Open this link:',
+      '',
+      url,
+      '',
+      `It works once, until ${expiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC. If you did not expect it, ignore this mail.`,
+    ].join('\n'),
+  };
+}
+
 /** The cookie writer of a browser request. @throws FORBIDDEN where there is none (graphql-ws, A2A) */
 function browserOf(ctx: Ctx) {
   if (!ctx.browser) throw forbidden('sign in over HTTP: POST /api/auth/login, or this mutation at POST /graphql');
@@ -110,6 +132,10 @@ async function ownSessions(ctx: Ctx): Promise<SessionNode[]> {
 export class SessionResolver {
   @Mutation(() => SignedIn, { description: 'Signs in with email and password: the answer sets the labdesk_session cookie.' })
   async authLogin(@Context() ctx: Ctx, @Arg('input', () => SignInInput) input: SignInInput): Promise<SignedIn> {
+    checks()
+      .text(['input', 'email'], input.email, { min: 1, max: 254 })
+      .text(['input', 'password'], input.password, { min: 1, max: PASSWORD_MAX_LENGTH })
+      .done();
     const browser = browserOf(ctx);
     const { services } = ctx;
     const started = await sessions.signInWithPassword(
@@ -133,6 +159,7 @@ export class SessionResolver {
 
   @Mutation(() => SignedIn, { description: 'Sets a password through a one-time link, signs in, and ends every other session of the user.' })
   async passwordLinkUse(@Context() ctx: Ctx, @Arg('input', () => PasswordLinkUseInput) input: PasswordLinkUseInput): Promise<SignedIn> {
+    checks().text(['input', 'token'], input.token, { min: 1, max: 100 }).done();
     const browser = browserOf(ctx);
     const { config, clock } = ctx.services;
     const started = await ctx.em.transactional((tx) =>
@@ -144,6 +171,7 @@ export class SessionResolver {
 
   @Mutation(() => Boolean, { nullable: true, description: "Sets or changes the caller's password; their other sessions end." })
   async setPassword(@Context() ctx: Ctx, @Arg('input', () => PasswordSetInput) input: PasswordSetInput): Promise<null> {
+    checks().text(['input', 'currentPassword'], input.currentPassword, { max: PASSWORD_MAX_LENGTH }).done();
     const viewer = await requireViewer(ctx);
     await sessions.setOwnPassword(ctx.em, viewer, input.currentPassword ?? undefined, input.newPassword);
     return null;
@@ -159,12 +187,16 @@ export class SessionResolver {
   @Mutation(() => PasswordLinkNode, { description: 'Admin: a one-time link for the user to set a password (24 hours).' })
   async passwordLink(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string): Promise<PasswordLinkNode> {
     const admin = await requireAdmin(ctx);
-    const { token, expiresAt } = await ctx.em.transactional(async (tx) => {
-      if (!(await tx.count(User, { id: userId }))) throw notFound('user');
+    const { user, link } = await ctx.em.transactional(async (tx) => {
+      const found = await tx.findOne(User, { id: userId });
+      if (!found) throw notFound('user');
       audit(tx, { action: 'user.password_link', actorId: admin.user.id, subjectUserId: userId });
-      return sessions.issuePasswordLink(tx, userId, admin.user.id, ctx.services.clock.now());
+      return { user: found, link: await sessions.issuePasswordLink(tx, userId, admin.user.id, ctx.services.clock.now()) };
     });
-    return { url: `${ctx.baseUrl}/set-password#${token}`, expiresAt };
+    const url = `${ctx.baseUrl}/set-password#${link.token}`;
+    // Mailed once committed: a link in a mailbox always works.
+    const mailed = (await ctx.services.mailer?.send(passwordLinkMail(user, url, link.expiresAt))) ?? false;
+    return { url, expiresAt: link.expiresAt, mailed };
   }
 
   @FieldResolver(() => [SessionNode], { description: "The user's browser sessions in force, newest first (the caller's own only)." })
