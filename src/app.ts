@@ -70,6 +70,7 @@ import { registerA2aJobs } from './modules/a2a/a2a-task.service';
 import { startPushDeliveries } from './modules/a2a/a2a-push.service';
 import cors from 'cors';
 import { failureLimit, rateLimits } from './rate-limits';
+import { smtpMailer } from './mail';
 import { SIGN_IN_FAILURES } from './modules/auth/session.service';
 
 export interface RunningApp {
@@ -144,6 +145,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     agent,
     clock: { now: () => new Date() },
     activity: new ActivityRecorder(),
+    mailer: config.mail ? smtpMailer(config.mail, logger) : null,
     signInFailures: failureLimit('sign-in-email', SIGN_IN_FAILURES.perEmail, SIGN_IN_FAILURES.windowSeconds, config.redisUrl),
     background: new Set(),
   };
@@ -335,6 +337,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await pubsub.close();
       await limits.close();
       await services.signInFailures.close();
+      services.mailer?.close();
       await orm.close(true);
       await embedded?.stop();
       logger.info('labdesk stopped');

@@ -85,6 +85,8 @@ export interface Config {
   corsAllowedOrigins: string[];
   /** Browser sessions (the `labdesk_session` cookie): idle and absolute lifetimes. */
   sessions: { idleSeconds: number; maxSeconds: number };
+  /** Where mail goes out (`SMTP_URL`, `SMTP_FROM`): set-password links; unset, nothing is mailed. */
+  mail?: { url: string; from: string };
   /** Bytes of file artifacts one A2A workspace and one A2A owner may hold; days a finished A2A context is kept (0: for ever). */
   a2aArtifacts: { perWorkspace: number; perOwner: number; retentionDays: number };
   /**
@@ -313,6 +315,12 @@ const ENVIRONMENT = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: limit(30),
   CORS_ALLOWED_ORIGINS: listOf(ORIGIN).default([]),
   SESSION_IDLE_HOURS: positive().default(168),
+  // Never echoed in the error: the URL may hold a password.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/\s]+\/?$/, { error: 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)' })
+    .optional(),
+  SMTP_FROM: z.string().min(3).max(200).optional(),
   SESSION_MAX_HOURS: positive().default(720),
   // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
   JOB_INSTANCE_TIMEOUT_SECONDS: positive()
@@ -545,6 +553,12 @@ export function loadConfig(env: Env = process.env): Config {
     },
     corsAllowedOrigins: settings.CORS_ALLOWED_ORIGINS,
     sessions: { idleSeconds: settings.SESSION_IDLE_HOURS * 3600, maxSeconds: settings.SESSION_MAX_HOURS * 3600 },
+    mail: settings.SMTP_URL
+      ? {
+          url: settings.SMTP_URL,
+          from: settings.SMTP_FROM ?? `labdesk <noreply@${settings.PUBLIC_URL ? new URL(settings.PUBLIC_URL).hostname : 'localhost'}>`,
+        }
+      : undefined,
     a2aArtifacts: {
       perWorkspace: settings.A2A_ARTIFACT_BYTES_PER_WORKSPACE,
       perOwner: settings.A2A_ARTIFACT_BYTES_PER_OWNER,

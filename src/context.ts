@@ -19,6 +19,7 @@ import type { Viewer } from './modules/auth/viewer';
 import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
 import type { HostLookup } from './net/outbound';
+import type { Mailer } from './mail';
 import type { A2aCaller } from './modules/a2a/a2a-gate.service';
 
 /** A fresh unit of work for work done outside a request (jobs, turns, waits): its own identity map. */
@@ -43,6 +44,8 @@ export interface Services {
   activity: ActivityRecorder;
   /** Durable background jobs (pg-boss on the same database). */
   jobs: JobQueue;
+  /** Sends mail (set-password links) when `SMTP_URL` is set. */
+  mailer: Mailer | null;
   /** Failed sign-ins per email: after 10 in 15 minutes, that email waits (429). */
   signInFailures: FailureLimit;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */

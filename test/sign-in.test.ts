@@ -1,5 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
+import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
+import { loadConfig } from '../src/config';
 import { makeUser, replyOf, startTestApp, useTestApp, type TestApp } from './support/app';
 
 /**
@@ -377,5 +380,68 @@ describe('rate limits on sign-in', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('with SMTP_URL, the link is mailed too', () => {
+  test('the user gets a plain mail with the link, which works; an SMTP server that is down leaves the link in the answer', async () => {
+    const inbox: { to: string[]; raw: string }[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, done) {
+        let raw = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (raw += chunk));
+        stream.on('end', () => {
+          inbox.push({ to: (session.envelope.rcptTo as { address: string }[]).map((r) => r.address), raw });
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    const mailing = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'labdesk <noreply@lab.example>' });
+    try {
+      const user = await makeUser(mailing, { name: 'Mai Ling' });
+      const issued = await mailing.call('POST', `/api/admin/users/${user.id}/password-link`, { token: mailing.adminToken });
+      expect(issued.status).toBe(201);
+      expect(issued.body.mailed).toBe(true);
+      expect(inbox).toHaveLength(1);
+      expect(inbox[0].to).toEqual([user.email]);
+      expect(inbox[0].raw).toMatch(/^From: labdesk <noreply@lab\.example>/m);
+      expect(inbox[0].raw).toMatch(/^Subject: Set your labdesk password/m);
+      expect(inbox[0].raw).toContain('Hello Mai Ling,');
+      // The link, as mailed (quoted-printable may fold it), is the one answered, and it works.
+      const mailedText = inbox[0].raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      expect(mailedText).toContain(issued.body.url);
+      const token = issued.body.url.split('#')[1];
+      expect(
+        (await mailing.call('POST', '/api/auth/password-link', { body: { token, new_password: 'mailed and set password' } })).status,
+      ).toBe(200);
+    } finally {
+      await mailing.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+    // Now nothing listens on that port: the link is still issued, and says it was not mailed.
+    const unmailed = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    try {
+      const user = await makeUser(unmailed);
+      const issued = await unmailed.call('POST', `/api/admin/users/${user.id}/password-link`, { token: unmailed.adminToken });
+      expect(issued.status).toBe(201);
+      expect(issued.body).toMatchObject({ url: expect.stringContaining('#ldk_pwl_'), mailed: false });
+    } finally {
+      await unmailed.close();
+    }
+  });
+
+  test('SMTP_URL must be an smtp:// or smtps:// URL, and the error does not repeat it', () => {
+    expect(() => loadConfig({ SMTP_URL: 'http://user:s3cret@mail.example' })).toThrow(/SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => loadConfig({ SMTP_URL: 'http://user:s3cret@mail.example' })).not.toThrow(/s3cret/);
+    expect(loadConfig({ SMTP_URL: 'smtps://user:pw@mail.example:465' }).mail).toEqual({
+      url: 'smtps://user:pw@mail.example:465',
+      from: 'labdesk <noreply@localhost>',
+    });
   });
 });
