@@ -254,6 +254,18 @@ const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'POST',
+    route: '/api/admin/users/{user_id}/password-link',
+    target: true,
+    area: 'admin',
+    does: 'issue a set-password link',
+    path: (w) => `/api/admin/users/${w.target!.id}/password-link`,
+    outcomes: { ...ADMIN_ONLY, admin: 201 },
+    check(reply) {
+      expect(reply.body).toEqual({ url: expect.stringMatching(/\/set-password#ldk_pwl_/), expires_at: expect.any(String), mailed: false });
+    },
+  },
+  {
     method: 'DELETE',
     route: '/api/labs/{lab_id}/membership',
     area: 'labs',

@@ -319,6 +319,7 @@ describe('admin-only fields are marked once and agree with the route table', () 
       'adminUserUpdate',
       'adminUsers',
       'modelCatalogReplace',
+      'passwordLink',
       'releaseFiles',
     ]);
   });
