@@ -170,7 +170,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     verifyClient: ({ req }, allow) =>
       allow(
         servesHost(req.headers.host) &&
-          crossSiteRefusal({ path: '/graphql', headers: req.headers, upgrade: true }, trustedOrigins(config, req)) === undefined,
+          crossSiteRefusal({ path: '/graphql', headers: req.headers, upgrade: true }, () => trustedOrigins(config, req)) === undefined,
         403,
         'Forbidden',
       ),
@@ -249,7 +249,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     );
   }
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const refusal = crossSiteRefusal(req, trustedOrigins(config, req));
+    const refusal = crossSiteRefusal(req, () => trustedOrigins(config, req));
     return refusal === undefined ? next() : refuse(req, res, new AppError('FORBIDDEN', refusal));
   });
   const limits = rateLimits(config.rateLimits, { redisUrl: config.redisUrl, trustProxy: config.trustProxy, logger, refuse });

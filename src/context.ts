@@ -165,21 +165,25 @@ export function requestFacts(req: Request, res: Response, config: Config): Reque
   res.once('close', () => {
     if (!res.writableFinished) gone.abort();
   });
-  const secure = (config.publicUrlFromEnv ? config.publicUrl : (originOf(req, config.trustProxy) ?? config.publicUrl)).startsWith('https:');
+  const origin = originOf(req, config.trustProxy);
+  // Worked out only by the requests that sign in or out: the rest never write the cookie.
+  const secure = () => (config.publicUrlFromEnv ? config.publicUrl : (origin ?? config.publicUrl)).startsWith('https:');
   const session = readCookie(req.headers.cookie, SESSION_COOKIE);
   return {
     authorization: req.headers.authorization,
     session,
     browser: {
       cookie: session,
-      origin: { userAgent: req.headers['user-agent'], address: clientAddress(req, config.trustProxy) },
+      get origin() {
+        return { userAgent: req.headers['user-agent'], address: clientAddress(req, config.trustProxy) };
+      },
       begin: (started) =>
-        void res.append('Set-Cookie', sessionCookie(started.token, { expiresAt: started.expiresAt, now: new Date(), secure })),
-      end: () => void res.append('Set-Cookie', clearedSessionCookie(secure)),
+        void res.append('Set-Cookie', sessionCookie(started.token, { expiresAt: started.expiresAt, now: new Date(), secure: secure() })),
+      end: () => void res.append('Set-Cookie', clearedSessionCookie(secure())),
     },
     clientKind: typeof clientKind === 'string' ? clientKind : undefined,
     requestId: res.locals.requestId as string,
-    origin: originOf(req, config.trustProxy),
+    origin,
     callerGone: gone.signal,
     identified: (userId) => void (res.locals.caller = userId),
   };

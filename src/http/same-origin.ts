@@ -26,19 +26,19 @@ export function requestingOrigin(headers: IncomingHttpHeaders): string | undefin
 /**
  * Why the request must be refused, or undefined when it may go on: an unsafe method (or a
  * WebSocket upgrade, `upgrade: true`) authenticated by the session cookie, or starting a
- * session, that names no origin of `trusted`. A sign-in with neither cookie nor `Origin` (curl,
+ * session, that names no origin of `trusted` (asked only then: most requests are safe reads). A sign-in with neither cookie nor `Origin` (curl,
  * a script) goes on: it cannot have been forged by a browser.
  */
 export function crossSiteRefusal(
   request: { method?: string; path: string; headers: IncomingHttpHeaders; upgrade?: boolean },
-  trusted: string[],
+  trusted: () => string[],
 ): string | undefined {
   if (!request.upgrade && SAFE_METHODS.has(request.method ?? 'GET')) return undefined;
   if (request.headers.authorization) return undefined;
   const cookie = readCookie(request.headers.cookie, SESSION_COOKIE) !== undefined;
   const origin = requestingOrigin(request.headers);
   if (!cookie && !(SESSION_STARTS.has(request.path) && origin !== undefined)) return undefined;
-  if (origin !== undefined && trusted.includes(origin)) return undefined;
+  if (origin !== undefined && trusted().includes(origin)) return undefined;
   return origin === undefined
     ? 'a request authenticated by the session cookie must say where it comes from (Origin or Referer)'
     : `a request authenticated by the session cookie from ${origin} is refused: only this service's own pages may make it`;

@@ -74,10 +74,8 @@ export async function authenticateSession(
   settings: SessionSettings,
   activity?: ActivitySink,
 ): Promise<Viewer | null> {
-  const shape = SESSION_SHAPE.exec(token);
-  if (!shape) return null;
-  const stored = await repo.findSessionWithUser(em, `ses_${shape[1]}`);
-  if (!stored || !digestsEqual(stored.secretHash, sha256Hex(token))) return null;
+  const stored = await presentedSession(em, token);
+  if (!stored) return null;
   const now = activity?.clock.now() ?? new Date();
   const idleUntil = stored.lastSeenAt.getTime() + settings.idleSeconds * 1000;
   if (stored.revokedAt || stored.expiresAt <= now || idleUntil <= now.getTime() || stored.user.disabled) return null;
@@ -119,10 +117,15 @@ export async function signInWithPassword(
 
 /** Ends the session whose cookie this is, if it is one (signing out); anything else is ignored. */
 export async function endSessionOfCookie(em: EntityManager, token: string): Promise<void> {
+  const stored = await presentedSession(em, token);
+  if (stored) await repo.revokeSessionRow(em, stored.user.id, stored.id);
+}
+
+/** The stored session a cookie value names, when its digest matches (constant time); else null. */
+async function presentedSession(em: EntityManager, token: string): Promise<repo.StoredSession | null> {
   const shape = SESSION_SHAPE.exec(token);
-  if (!shape) return;
-  const stored = await repo.findSessionWithUser(em, `ses_${shape[1]}`);
-  if (stored && digestsEqual(stored.secretHash, sha256Hex(token))) await repo.revokeSessionRow(em, stored.user.id, stored.id);
+  const stored = shape ? await repo.findSessionWithUser(em, `ses_${shape[1]}`) : null;
+  return stored && digestsEqual(stored.secretHash, sha256Hex(token)) ? stored : null;
 }
 
 /** Ends the session `sessionId` of its user (sign-out, or the sessions list). @throws NOT_FOUND */
