@@ -87,6 +87,8 @@ export interface Config {
   sessions: { idleSeconds: number; maxSeconds: number };
   /** Where mail goes out (`SMTP_URL`, `SMTP_FROM`): set-password links; unset, nothing is mailed. */
   mail?: { url: string; from: string };
+  /** Single sign-on through an OpenID Connect provider (`OIDC_*`); unset, people sign in with passwords only. */
+  oidc?: OidcSettings;
   /** Bytes of file artifacts one A2A workspace and one A2A owner may hold; days a finished A2A context is kept (0: for ever). */
   a2aArtifacts: { perWorkspace: number; perOwner: number; retentionDays: number };
   /**
@@ -115,6 +117,17 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** Single sign-on (docs/api.md, "Single sign-on"). */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Whether a first sign-in with an email no user has makes an account (`OIDC_ALLOW_SIGNUP`). */
+  allowSignup: boolean;
+  /** When not empty, new accounts only for emails in these domains (`OIDC_ALLOWED_DOMAINS`). */
+  allowedDomains: string[];
+}
 
 export interface JobSettings {
   /** One attempt's limit (`SUMMARY_JOB_TIMEOUT_SECONDS`): an attempt still running then is abandoned and retried, on any instance. */
@@ -322,6 +335,17 @@ const ENVIRONMENT = z.object({
     .optional(),
   SMTP_FROM: z.string().min(3).max(200).optional(),
   SESSION_MAX_HOURS: positive().default(720),
+  OIDC_ISSUER: httpUrl().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
+  // Never echoed in an error.
+  OIDC_CLIENT_SECRET: z.string().min(1, { error: 'must not be empty' }).max(2000, { error: 'is too long' }).optional(),
+  OIDC_ALLOW_SIGNUP: flag(),
+  OIDC_ALLOWED_DOMAINS: listOf(
+    z
+      .string()
+      .transform((domain) => domain.toLowerCase())
+      .pipe(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { error: (issue) => `"${issue.input}" is not a domain (example.org)` })),
+  ).default([]),
   // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
   JOB_INSTANCE_TIMEOUT_SECONDS: positive()
     .refine(...atLeast(3, 'heartbeats are a second apart or more'))
@@ -496,6 +520,8 @@ export function loadConfig(env: Env = process.env): Config {
     };
   }
 
+  const oidc = oidcSettings(settings, problems);
+
   const dataDir = path.resolve(settings.DATA_DIR);
   const sealKey = readSealKey(settings.SEAL_KEY, settings.SEAL_KEY_FILE, dataDir, problems);
 
@@ -559,6 +585,7 @@ export function loadConfig(env: Env = process.env): Config {
           from: settings.SMTP_FROM ?? `labdesk <noreply@${settings.PUBLIC_URL ? new URL(settings.PUBLIC_URL).hostname : 'localhost'}>`,
         }
       : undefined,
+    oidc,
     a2aArtifacts: {
       perWorkspace: settings.A2A_ARTIFACT_BYTES_PER_WORKSPACE,
       perOwner: settings.A2A_ARTIFACT_BYTES_PER_OWNER,
@@ -592,6 +619,34 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: settings.LOG_LEVEL,
   };
 }
+
+/**
+ * Single sign-on: all of issuer, client id and secret, or none. The issuer must be https, but on
+ * a loopback address (a provider on the same machine, as in development and the tests).
+ */
+function oidcSettings(settings: Settings, problems: string[]): OidcSettings | undefined {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = settings;
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  const missing = Object.entries({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret })
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length) {
+    problems.push(`single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET; ${missing.join(', ')} missing`);
+    return undefined;
+  }
+  const url = new URL(issuer!);
+  if (url.protocol !== 'https:' && !LOOPBACK_HOSTS.has(url.hostname))
+    problems.push(`OIDC_ISSUER must be an https URL (http only on a loopback address) (got "${issuer}")`);
+  return {
+    issuer: issuer!,
+    clientId: clientId!,
+    clientSecret: clientSecret!,
+    allowSignup: settings.OIDC_ALLOW_SIGNUP,
+    allowedDomains: settings.OIDC_ALLOWED_DOMAINS,
+  };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function isComputeProvider(name: string): name is ComputeProvider {
   return (COMPUTE_PROVIDERS as readonly string[]).includes(name);

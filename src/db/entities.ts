@@ -1,6 +1,7 @@
 import { AuditEvent } from '../modules/audit/audit.entity';
 import { AuthToken, DeviceLogin } from '../modules/auth/token.entity';
 import { PasswordLink, UserSession } from '../modules/auth/session.entity';
+import { OidcIdentity } from '../modules/auth/oidc-identity.entity';
 import { Lab, LabMember } from '../modules/labs/lab.entity';
 import { AnnotationEntry, DiscussionTurn, RecordPayload, Trajectory, TrajectoryRecord } from '../modules/trajectories/trajectory.entity';
 import { TrajectoryCritique } from '../modules/trajectories/critique.entity';
@@ -37,6 +38,7 @@ export const ENTITIES = [
   DeviceLogin,
   UserSession,
   PasswordLink,
+  OidcIdentity,
   Lab,
   LabMember,
   AuditEvent,
