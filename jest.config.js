@@ -15,31 +15,44 @@ const ONCE = [
   'board-memory',
   'a2a-bounds',
   'embedded',
+  'sign-on',
   'layers',
   'layout',
   'unit',
 ];
+
+/**
+ * Packages that ship as ESM only, compiled to CommonJS for the tests (Node loads them with
+ * require(esm); Jest does not): `jose` (required by @a2a-js/sdk), and `openid-client` with its
+ * parts; `oidc-provider`, the tests' OpenID provider, runs in a process of its own.
+ */
+const ESM_ONLY = '(jose|openid-client|oauth4webapi)';
 
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...(process.env.LABDESK_TESTS_ONCE === 'done' ? ONCE.map((name) => `/test/${name}\\.test\\.ts$`) : [])],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    ...(process.env.LABDESK_TESTS_ONCE === 'done' ? ONCE.map((name) => `/test/${name}\\.test\\.ts$`) : []),
+  ],
   transform: {
-    '^.+\\.ts$': ['@swc/jest', {
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-        target: 'es2022',
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
       },
-      module: { type: 'commonjs' },
-      sourceMaps: 'inline',
-    }],
-    '/node_modules/jose/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    ],
+    [`/node_modules/${ESM_ONLY}/.+\\.js$`]: ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  // @a2a-js/sdk's CommonJS build requires `jose`, which ships as ESM only: compiled to CommonJS for the tests.
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
   setupFiles: ['<rootDir>/test/support/fresh-metadata.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -62,6 +62,7 @@ import { ensureBootstrapAdmin } from './modules/users/user.service';
 import { makePubSub } from './pubsub';
 import { buildAppSchema } from './schema';
 import { webRouter } from './web';
+import { SingleSignOn } from './modules/auth/oidc.service';
 import { ActivityRecorder } from './modules/activity/activity.recorder';
 import { A2aGate, logA2aMounting } from './modules/a2a/a2a-gate.service';
 import { importA2aFiles } from './modules/a2a/a2a-settings.repository';
@@ -146,6 +147,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     clock: { now: () => new Date() },
     activity: new ActivityRecorder(),
     mailer: config.mail ? smtpMailer(config.mail, logger) : null,
+    sso: config.oidc ? new SingleSignOn(config.oidc, sealer) : null,
     signInFailures: failureLimit('sign-in-email', SIGN_IN_FAILURES.perEmail, SIGN_IN_FAILURES.windowSeconds, config.redisUrl),
     background: new Set(),
   };
@@ -275,7 +277,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       sendError(res, toAppError(error));
     }
   });
-  app.use(webRouter(schema, services));
+  app.use(webRouter(schema, services, logger));
   app.use(
     '/graphql',
     (req: Request, _res: Response, next: NextFunction) => next(attempt(() => refuseCharsetOtherThanUtf8(req))),

@@ -13,6 +13,7 @@ import type { ActivityRecorder } from './modules/activity/activity.recorder';
 import type { Orm } from './db/orm';
 import { authenticateCaller } from './modules/auth/credentials';
 import type { SignInOrigin, StartedSession } from './modules/auth/session.service';
+import type { SingleSignOn } from './modules/auth/oidc.service';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './http/cookies';
 import { clientAddress, type FailureLimit } from './rate-limits';
 import type { Viewer } from './modules/auth/viewer';
@@ -48,6 +49,8 @@ export interface Services {
   mailer: Mailer | null;
   /** Failed sign-ins per email: after 10 in 15 minutes, that email waits (429). */
   signInFailures: FailureLimit;
+  /** Single sign-on through the OpenID provider of `OIDC_ISSUER`; null when not configured. */
+  sso: SingleSignOn | null;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */
   background: Set<Promise<unknown>>;
   /** How outbound URL checks resolve host names; unset: the system resolver. Tests set it to say what a name resolves to. */

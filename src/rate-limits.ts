@@ -27,6 +27,7 @@ const STRICT = [
   /^\/api\/auth\/(cli\/start|cli\/approve|cli\/deny|refresh|login|password-link)$/,
   /^\/api\/admin\/users\/[^/]+\/tokens$/,
   /^\/api\/labs\/(preview|join)$/,
+  /^\/auth\/oidc\/(login|callback)$/,
 ];
 /** Probes, and the pages' static assets. */
 const EXEMPT = new Set(['/healthz', '/readyz']);

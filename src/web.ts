@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { sendError } from './http/answers';
 import { makeContext, requestFacts, Services } from './context';
 import { AppError, toAppError } from './errors';
+import { clearedSignOnCookie, readCookie, SIGN_ON_COOKIE, signOnCookie } from './http/cookies';
+import { PENDING_SIGN_ON_SECONDS, signOn, SignOnRefused, SingleSignOn } from './modules/auth/oidc.service';
+import type { Logger } from './logger';
 import { printAppSchema } from './schema';
 
 /** The pages' own files (`web/` beside `src/`, also when running from `dist/`). */
@@ -92,7 +96,7 @@ function wantsGraphiQL(req: Request): boolean {
  * - `GET /graphql/schema.graphql`: the SDL, for a signed-in caller (as introspection is);
  * - `GET /assets/<name>`: the files these pages load.
  */
-export function webRouter(schema: GraphQLSchema, services: Services): Router {
+export function webRouter(schema: GraphQLSchema, services: Services, logger: Logger): Router {
   const router = express.Router();
   const sdl = printAppSchema(schema);
 
@@ -109,10 +113,18 @@ export function webRouter(schema: GraphQLSchema, services: Services): Router {
     sendPage(res, 'account.html', PAGE_POLICY.device, next);
   });
   router.all('/', onlyGet);
-  router.get('/login', (_req, res, next) => sendPage(res, 'login.html', PAGE_POLICY.device, next));
+  // With single sign-on configured, the sign-in page shows its button.
+  const loginPage = services.sso ? showSignOnButton(readFileSync(path.join(WEB_DIR, 'login.html'), 'utf8')) : undefined;
+  router.get('/login', (_req, res, next) => {
+    if (!loginPage) return sendPage(res, 'login.html', PAGE_POLICY.device, next);
+    secure(res, PAGE_POLICY.device);
+    res.type('text/html; charset=utf-8').send(loginPage);
+  });
   router.all('/login', onlyGet);
   router.get('/set-password', (_req, res, next) => sendPage(res, 'set-password.html', PAGE_POLICY.device, next));
   router.all('/set-password', onlyGet);
+
+  if (services.sso) router.use('/auth/oidc', signOnRouter(services, services.sso, logger));
 
   router.get('/graphql', (req, res, next) => (wantsGraphiQL(req) ? sendPage(res, 'graphiql.html', PAGE_POLICY.graphiql, next) : next()));
 
@@ -136,5 +148,72 @@ export function webRouter(schema: GraphQLSchema, services: Services): Router {
   });
   router.all('/assets/:name', onlyGet);
 
+  return router;
+}
+
+/** The sign-in page with its "Sign in with SSO" link shown. */
+function showSignOnButton(page: string): string {
+  const hidden = '<a id="sso-link" class="button" href="/auth/oidc/login" hidden>';
+  if (!page.includes(hidden)) throw new Error('web/login.html lost its single sign-on link');
+  return page.replace(hidden, hidden.replace(' hidden', ''));
+}
+
+/** `next` when it is a path of this site (not `//host` or `/\\host`, which browsers take for another site); else `/`. */
+export const localPath = (next: unknown) =>
+  typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) && next.length <= 1000 ? next : '/';
+
+/**
+ * Single sign-on (docs/api.md, "Single sign-on"):
+ * - `GET /auth/oidc/login?next=/path`: to the provider, with the pending sign-in in a sealed cookie;
+ * - `GET /auth/oidc/callback`: the provider's answer; a session cookie and on to `next`, or back
+ *   to `/login?sso=<reason>` (the page says what went wrong; the log says why in detail).
+ */
+function signOnRouter(services: Services, sso: SingleSignOn, logger: Logger): Router {
+  const router = express.Router();
+  const { config } = services;
+  const facts = (req: Request, res: Response) => {
+    const found = requestFacts(req, res, config);
+    const base = config.publicUrlFromEnv ? config.publicUrl : (found.origin ?? config.publicUrl);
+    return { ...found, base, secure: base.startsWith('https:') };
+  };
+  const refuse = (res: Response, error: unknown, secureCookie: boolean) => {
+    const reason = error instanceof SignOnRefused ? error.reason : 'failed';
+    logger.warn('single sign-on refused', {
+      reason,
+      requestId: res.locals.requestId,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    res.append('Set-Cookie', clearedSignOnCookie(secureCookie));
+    res.redirect(302, `/login?sso=${reason}`);
+  };
+
+  router.get('/login', async (req, res) => {
+    const { base, secure: https } = facts(req, res);
+    secure(res);
+    try {
+      const { url, pending } = await sso.begin(`${base}/auth/oidc/callback`, localPath(req.query.next), services.clock.now());
+      res.append('Set-Cookie', signOnCookie(pending, PENDING_SIGN_ON_SECONDS, https));
+      res.redirect(302, url);
+    } catch (error) {
+      refuse(res, error, https);
+    }
+  });
+
+  router.get('/callback', async (req, res) => {
+    const { browser, secure: https } = facts(req, res);
+    secure(res);
+    try {
+      const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1 || req.originalUrl.length);
+      const { claims, next } = await sso.finish(query, readCookie(req.headers.cookie, SIGN_ON_COOKIE), services.clock.now());
+      const started = await signOn(services.orm.em.fork(), sso.settings, claims, browser!.origin, config.sessions, services.clock.now());
+      res.append('Set-Cookie', clearedSignOnCookie(https));
+      browser!.begin(started);
+      res.redirect(302, next);
+    } catch (error) {
+      refuse(res, error, https);
+    }
+  });
+
+  router.all(['/login', '/callback'], onlyGet);
   return router;
 }

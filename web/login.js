@@ -17,6 +17,24 @@
     message.className = 'message ' + (kind || '');
   }
 
+  // Why a single sign-on came back here (/login?sso=<reason>): fixed words, never text from the URL.
+  var SSO_REFUSALS = {
+    state: 'Single sign-on did not finish in time, or was started in another browser. Try again.',
+    denied: 'The sign-on provider did not let you in.',
+    failed: 'Single sign-on failed. Try again, or sign in with your password.',
+    unavailable: 'The sign-on provider cannot be reached just now. Try again later, or sign in with your password.',
+    unverified_email: 'Your sign-on provider has not verified your email address, so it cannot be matched to an account.',
+    no_account: 'No labdesk account has your email address. Ask an administrator to create one.',
+    domain: 'New accounts are not open to your email domain. Ask an administrator.',
+    suspended: 'This account is suspended.',
+    linked_elsewhere: 'The account with your email address signs on as someone else. Ask an administrator.',
+  };
+  var refusal = new URLSearchParams(window.location.search).get('sso');
+  if (refusal) say(Object.prototype.hasOwnProperty.call(SSO_REFUSALS, refusal) ? SSO_REFUSALS[refusal] : SSO_REFUSALS.failed, 'error');
+
+  var ssoLink = $('sso-link');
+  if (session.nextPath() !== '/') ssoLink.href = '/auth/oidc/login?next=' + encodeURIComponent(session.nextPath());
+
   form.addEventListener('submit', async function (event) {
     event.preventDefault();
     button.disabled = true;

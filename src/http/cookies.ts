@@ -24,3 +24,12 @@ export function sessionCookie(value: string, opts: { expiresAt: Date; now: Date;
 /** `Set-Cookie` that removes the session cookie. */
 export const clearedSessionCookie = (secure: boolean) =>
   `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+/** A single sign-on in flight (sealed; docs/api.md, "Single sign-on"): sent back only to `/auth/oidc`. */
+export const SIGN_ON_COOKIE = 'labdesk_oidc';
+
+export const signOnCookie = (sealed: string, maxAgeSeconds: number, secure: boolean) =>
+  `${SIGN_ON_COOKIE}=${sealed}; Path=/auth/oidc; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+export const clearedSignOnCookie = (secure: boolean) =>
+  `${SIGN_ON_COOKIE}=; Path=/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
