@@ -5,7 +5,8 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { makePubSub } from '../src/pubsub';
 import { buildAppSchema, printAppSchema } from '../src/schema';
-import { makeUser, useTestApp } from './support/app';
+import { makeUser, startTestApp, useTestApp, type TestApp } from './support/app';
+import { freePort, signOnSettings, startProvider, type TestProvider } from './support/oidc';
 
 /**
  * The service's web pages (issue 11): the device-login approval page `labdesk login` points at,
@@ -480,5 +481,70 @@ describe('signing in with a password (issue 24)', () => {
       await context.clearCookies();
     }
     expect((await t.call('POST', '/api/auth/login', { body: { email: user.email, password: 'my very own password' } })).status).toBe(200);
+  });
+});
+
+describe('single sign-on (issue 24)', () => {
+  let provider: TestProvider | undefined;
+  let sso: TestApp | undefined;
+  beforeAll(async () => {
+    const port = await freePort();
+    provider = await startProvider([`http://127.0.0.1:${port}/auth/oidc/callback`]);
+    sso = await startTestApp({
+      PORT: String(port),
+      ...signOnSettings(provider, { OIDC_ALLOW_SIGNUP: 'true', OIDC_ALLOWED_DOMAINS: 'example.test' }),
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await sso?.close();
+    await provider?.close();
+  });
+
+  inBrowser('"Sign in with SSO" goes through the provider and back, signed in; a refusal is shown on the sign-in page', async (context) => {
+    const app = sso!;
+    const login = `sso${Date.now().toString(36)}`;
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) problems.push(message.text());
+    });
+    try {
+      await page.goto(`${app.url}/`);
+      await page.waitForURL(`${app.url}/login?next=/`);
+      // By keyboard: the link is focusable and Enter follows it.
+      await page.getByRole('link', { name: 'Sign in with SSO' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${provider!.issuer}/interaction/**`);
+      await page.locator('input[name=login]').fill(login);
+      await page.locator('input[name=password]').fill('any password');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${app.url}/`);
+      await page.waitForFunction((name) => document.getElementById('who-name')?.textContent === name, `Person ${login}`);
+      expect(await page.innerText('#sessions')).toContain('This browser');
+      await screenshot(page, 'signed-on');
+      // The pending sign-on's cookie is gone. (The provider, on the same host, keeps cookies of its own.)
+      const ours = (await context.cookies(app.url)).map((cookie) => cookie.name).filter((name) => name.startsWith('labdesk_'));
+      expect(ours).toEqual(['labdesk_session']);
+
+      // Signed out, a person from a domain not open to new accounts is told so.
+      await page.getByRole('button', { name: 'Sign out' }).first().click();
+      await page.waitForURL(`${app.url}/login?next=/`);
+      await context.clearCookies(); // signed out at the provider too, so that another person can sign in there
+      await page.getByRole('link', { name: 'Sign in with SSO' }).click();
+      await page.waitForURL(`${provider!.issuer}/interaction/**`);
+      await page.locator('input[name=login]').fill(`${login}@elsewhere.org`);
+      await page.locator('input[name=password]').fill('any password');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${app.url}/login?sso=domain`);
+      await waitForMessage(page, 'error', 'New accounts are not open to your email domain');
+      await screenshot(page, 'sign-on-refused');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await context.clearCookies();
+    }
   });
 });
