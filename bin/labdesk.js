@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `labdesk` command from a checkout: runs the compiled CLI, compiling it first when a source
-// file changed since the last build (so `npm start` and `npx labdesk` cost no build when nothing did).
+// The `labdesk` command from a checkout: runs the compiled CLI, compiling it (and building the web
+// console) first when a source file changed since the last build (so `npm start` and `npx labdesk`
+// cost no build when nothing did).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -40,6 +41,8 @@ if (fs.existsSync(compiler) && newest(SOURCES.map((entry) => path.join(root, ent
   process.stderr.write(built ? 'labdesk: sources changed since the last build; compiling…\n' : 'labdesk: compiling (first run)…\n');
   execFileSync(process.execPath, [compiler, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
 }
+// The web console, likewise, when its sources changed (vite comes with the dev dependencies).
+if (fs.existsSync(path.join(root, 'node_modules', 'vite'))) require('../scripts/build-console.js').buildConsole();
 if (!fs.existsSync(main)) {
   process.stderr.write('labdesk: dist/ is missing and TypeScript is not installed: run npm install first\n');
   process.exit(1);

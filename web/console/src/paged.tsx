@@ -1,0 +1,36 @@
+import { useState, type ReactNode } from 'react';
+
+/** A list shown a page at a time, with "Previous" and "Next" when it is longer than one page. */
+export function Paged<T>({
+  items,
+  size = 25,
+  label,
+  children,
+}: {
+  items: T[];
+  size?: number;
+  label: string;
+  children: (page: T[]) => ReactNode;
+}) {
+  const [index, setIndex] = useState(0);
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const current = Math.min(index, pages - 1);
+  return (
+    <>
+      {children(items.slice(current * size, (current + 1) * size))}
+      {pages > 1 && (
+        <nav className="pager" aria-label={`${label} pages`}>
+          <button type="button" onClick={() => setIndex(current - 1)} disabled={current === 0}>
+            Previous
+          </button>
+          <span>
+            Page {current + 1} of {pages}
+          </span>
+          <button type="button" onClick={() => setIndex(current + 1)} disabled={current === pages - 1}>
+            Next
+          </button>
+        </nav>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,296 @@
+import { Link, useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { AssignableRole, MemberStatusChange } from '../gql/graphql';
+import { Paged } from '../paged';
+import { Empty, ErrorNote, Loading, When } from '../ui';
+
+const Lab = graphql(`
+  query ConsoleLab($id: ID!) {
+    lab(id: $id) {
+      id
+      name
+      role
+      status
+      seatQuota
+      seatsUsed
+      invitationCode
+      codeExpiresAt
+      members {
+        memberUserId
+        name
+        email
+        role
+        status
+        requestedAt
+        joinedAt
+      }
+    }
+    labBoard(labId: $id, limit: 20) {
+      items {
+        sessionId
+        title
+        ownerName
+        state
+        count
+        lastActivityAt
+        openAnnotations
+      }
+    }
+  }
+`);
+
+const UpdateMember = graphql(`
+  mutation ConsoleLabMemberUpdate($labId: ID!, $memberUserId: ID!, $input: LabMemberUpdateInput!) {
+    labMemberUpdate(labId: $labId, memberUserId: $memberUserId, input: $input) {
+      memberUserId
+      role
+      status
+    }
+  }
+`);
+
+const RotateCode = graphql(`
+  mutation ConsoleLabRotateCode($labId: ID!) {
+    labRotateCode(labId: $labId) {
+      id
+      invitationCode
+      codeExpiresAt
+    }
+  }
+`);
+
+/** One lab: its seats, members and requests (decided by the owner), invitation code, and board. */
+export function LabPage() {
+  const { labId } = useParams({ from: '/labs/$labId' });
+  const [{ data, error, fetching }, reload] = useQuery({ query: Lab, variables: { id: labId } });
+  const [updating, update] = useMutation(UpdateMember);
+  const [rotating, rotate] = useMutation(RotateCode);
+  const [said, say] = useState('');
+
+  const lab = data?.lab;
+  const owner = lab?.role === 'owner';
+  const members = lab?.members ?? [];
+  const pending = members.filter((member) => member.status === 'pending');
+  const current = members.filter((member) => member.status === 'active');
+
+  const change = async (memberUserId: string, who: string, input: { status?: MemberStatusChange; role?: AssignableRole }, done: string) => {
+    const result = await update({ labId, memberUserId, input });
+    if (!result.error) {
+      say(`${done} ${who}.`);
+      reload({ requestPolicy: 'network-only' });
+    }
+  };
+
+  if (!data) return fetching ? <Loading what="the lab" /> : <ErrorNote error={error} />;
+  if (!lab) return null;
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/labs">Labs</Link> /
+      </p>
+      <h1>{lab.name}</h1>
+      <ErrorNote error={error ?? updating.error ?? rotating.error} />
+      <p className="note ok" role="status">
+        {said}
+      </p>
+      <dl className="facts">
+        <dt>Your role</dt>
+        <dd>{lab.role ?? '—'}</dd>
+        <dt>Seats</dt>
+        <dd>
+          {lab.seatsUsed} used, {Math.max(0, lab.seatQuota - lab.seatsUsed)} free (of {lab.seatQuota})
+        </dd>
+        <dt>Status</dt>
+        <dd>{lab.status}</dd>
+      </dl>
+
+      {owner && (
+        <section aria-labelledby="code-title" className="panel">
+          <h2 id="code-title">Invitation code</h2>
+          <p>
+            <code className="code" id="invitation-code">
+              {lab.invitationCode}
+            </code>{' '}
+            <span className="muted">
+              valid until <When at={lab.codeExpiresAt} />
+            </span>
+          </p>
+          <p className="muted">People join with this code, then you approve them here. Rotating makes the old code stop working.</p>
+          <button
+            type="button"
+            disabled={rotating.fetching}
+            onClick={() => void rotate({ labId }).then((result) => !result.error && say('Rotated the invitation code.'))}
+          >
+            Rotate
+          </button>
+        </section>
+      )}
+
+      {lab.members !== null && (
+        <section aria-labelledby="pending-title">
+          <h2 id="pending-title">Requests to join</h2>
+          {pending.length === 0 ? (
+            <Empty>
+              <p>No one is waiting. {owner ? 'Share the invitation code; requests appear here.' : ''}</p>
+            </Empty>
+          ) : (
+            <Paged items={pending} label="Requests">
+              {(page) => (
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Email</th>
+                      <th scope="col">Asked</th>
+                      {owner && <th scope="col">Decision</th>}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.map((member) => (
+                      <tr key={member.memberUserId}>
+                        <td>{member.name}</td>
+                        <td>{member.email}</td>
+                        <td>
+                          <When at={member.requestedAt} />
+                        </td>
+                        {owner && (
+                          <td className="actions">
+                            <button
+                              type="button"
+                              className="primary"
+                              aria-label={`Approve ${member.name}`}
+                              disabled={updating.fetching}
+                              onClick={() => void change(member.memberUserId, member.name, { status: 'active' }, 'Approved')}
+                            >
+                              Approve
+                            </button>
+                            <button
+                              type="button"
+                              className="danger"
+                              aria-label={`Reject ${member.name}`}
+                              disabled={updating.fetching}
+                              onClick={() => void change(member.memberUserId, member.name, { status: 'rejected' }, 'Rejected')}
+                            >
+                              Reject
+                            </button>
+                          </td>
+                        )}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </Paged>
+          )}
+        </section>
+      )}
+
+      {lab.members !== null && (
+        <section aria-labelledby="members-title">
+          <h2 id="members-title">Members</h2>
+          <Paged items={current} label="Members">
+            {(page) => (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Email</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Joined</th>
+                    {owner && <th scope="col">Access</th>}
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.map((member) => (
+                    <tr key={member.memberUserId}>
+                      <td>{member.name}</td>
+                      <td>{member.email}</td>
+                      <td>
+                        {owner && member.role !== 'owner' ? (
+                          <select
+                            aria-label={`Role of ${member.name}`}
+                            value={member.role}
+                            disabled={updating.fetching}
+                            onChange={(event) =>
+                              void change(
+                                member.memberUserId,
+                                member.name,
+                                { role: event.target.value as AssignableRole },
+                                'Changed the role of',
+                              )
+                            }
+                          >
+                            <option value="member">member</option>
+                            <option value="mentor">mentor</option>
+                          </select>
+                        ) : (
+                          member.role
+                        )}
+                      </td>
+                      <td>
+                        <When at={member.joinedAt} />
+                      </td>
+                      {owner && (
+                        <td className="actions">
+                          {member.role !== 'owner' && (
+                            <button
+                              type="button"
+                              className="danger"
+                              aria-label={`Revoke ${member.name}`}
+                              disabled={updating.fetching}
+                              onClick={() => void change(member.memberUserId, member.name, { status: 'revoked' }, 'Revoked')}
+                            >
+                              Revoke
+                            </button>
+                          )}
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Paged>
+        </section>
+      )}
+
+      <section aria-labelledby="board-title">
+        <h2 id="board-title">Latest sessions</h2>
+        {data.labBoard.items.length === 0 ? (
+          <Empty>
+            <p>No member has synced an analysis yet. Runs from the desktop app and the CLI appear here.</p>
+          </Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Session</th>
+                <th scope="col">By</th>
+                <th scope="col">State</th>
+                <th scope="col">Records</th>
+                <th scope="col">Open notes</th>
+                <th scope="col">Last activity</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.labBoard.items.map((row) => (
+                <tr key={row.sessionId}>
+                  <td>{row.title ?? row.sessionId}</td>
+                  <td>{row.ownerName}</td>
+                  <td>{row.state}</td>
+                  <td>{row.count}</td>
+                  <td>{row.openAnnotations}</td>
+                  <td>
+                    <When at={row.lastActivityAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

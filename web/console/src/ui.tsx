@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+import type { CombinedError } from 'urql';
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A time in the reader's locale and time zone; the exact instant on hover. */
+export function When({ at }: { at: string | null | undefined }) {
+  if (!at) return <>—</>;
+  const date = new Date(at);
+  return (
+    <time dateTime={at} title={date.toISOString()}>
+      {dateTime.format(date)}
+    </time>
+  );
+}
+
+/** What the API said went wrong, in words; a signed-out reader is sent to sign in. */
+export function ErrorNote({ error }: { error: CombinedError | undefined }) {
+  if (!error) return null;
+  const codes = error.graphQLErrors.map((e) => e.extensions?.code);
+  if (codes.includes('UNAUTHENTICATED')) {
+    location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+    return null;
+  }
+  const text = error.networkError
+    ? 'The service cannot be reached. Check your connection and try again.'
+    : error.graphQLErrors.map((e) => e.message).join('; ');
+  return (
+    <p className="note error" role="alert">
+      {text}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="loading" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** An empty list, and what to do about it. */
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty">{children}</div>;
+}
+
+export function PageTitle({ children }: { children: ReactNode }) {
+  return <h1>{children}</h1>;
+}
