@@ -47,19 +47,22 @@ const PAGE_POLICY = {
   /** The plain pages: device approval, sign-in, set-password. */
   device:
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  /** The console: the same, and images from `blob:` (figures fetched with the session). */
+  console:
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   graphiql:
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
-/** Headers of every page and asset. */
-function secure(res: Response, policy?: string) {
+/** Headers of every page and asset; `immutable` keeps the Cache-Control of a hashed file. */
+function secure(res: Response, policy?: string, caching: 'no-cache' | 'immutable' = 'no-cache') {
   if (policy) res.setHeader('Content-Security-Policy', policy);
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-  res.setHeader('Cache-Control', 'no-cache');
+  if (caching === 'no-cache') res.setHeader('Cache-Control', 'no-cache');
 }
 
 const sendPage = (res: Response, file: string, policy: string, next: NextFunction) => {
@@ -70,6 +73,32 @@ const sendPage = (res: Response, file: string, policy: string, next: NextFunctio
     (error) => error && !res.headersSent && next(error),
   );
 };
+
+/** The web console's build (scripts/build-console.js): hashed files under assets/, and its index.html. */
+const CONSOLE_DIR = path.resolve(WEB_DIR, '..', 'dist', 'console');
+
+/** The console's pages (web/console/src/main.tsx): each is its index.html, which routes in the browser. */
+const CONSOLE_ROUTES = [
+  '/',
+  '/labs',
+  '/labs/:labId',
+  '/trajectories',
+  '/trajectories/:trajectoryId',
+  '/compute',
+  '/releases',
+  '/agents',
+  '/agents/tasks/:taskId',
+  '/admin',
+];
+
+function sendConsole(res: Response, next: NextFunction) {
+  secure(res, PAGE_POLICY.console);
+  res.sendFile(path.join(CONSOLE_DIR, 'index.html'), { headers: { 'Content-Type': 'text/html; charset=utf-8' } }, (error) => {
+    if (!error || res.headersSent) return;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return next(error);
+    res.status(503).type('text/plain; charset=utf-8').send('The web console is not built. Run: npm run build\n');
+  });
+}
 
 /** 405 for a method a page's path does not answer. */
 const onlyGet = (_req: Request, res: Response) => {
@@ -90,7 +119,8 @@ function wantsGraphiQL(req: Request): boolean {
 /**
  * The service's own web pages, mounted before `/graphql`:
  * - `GET /device`: the device-login approval page that `labdesk login` points at;
- * - `GET /`: a signed-in person's account page (signed out: to `/login`);
+ * - the console (`/`, `/labs`, … : `CONSOLE_ROUTES`) and `/account`, for a signed-in browser
+ *   (signed out: to `/login?next=…`); the console's files at `/console/assets/` (hashed, immutable);
  * - `GET /login`: the sign-in page; `GET /set-password`: the page a one-time link opens;
  * - `GET /graphql` from a browser: GraphiQL, from this package's own copy;
  * - `GET /graphql/schema.graphql`: the SDL, for a signed-in caller (as introspection is);
@@ -102,17 +132,24 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
 
   router.get('/device', (_req, res, next) => sendPage(res, 'device.html', PAGE_POLICY.device, next));
   router.all('/device', onlyGet);
-  // The start page: signed out, the sign-in page.
-  router.get('/', async (req, res, next) => {
-    const ctx = makeContext(services, requestFacts(req, res, services.config));
-    const viewer = await ctx.viewer().catch(() => null);
-    if (!viewer) {
+  // The console and the account page need a signed-in browser; a signed-out one signs in first.
+  const signedIn =
+    (page: (res: Response, next: NextFunction) => void) =>
+    async (req: Request, res: Response, next: NextFunction) => {
+      const ctx = makeContext(services, requestFacts(req, res, services.config));
+      if (await ctx.viewer().catch(() => null)) return page(res, next);
       secure(res);
-      return void res.redirect(302, '/login?next=/');
-    }
-    sendPage(res, 'account.html', PAGE_POLICY.device, next);
-  });
-  router.all('/', onlyGet);
+      res.redirect(302, `/login?next=${encodeURIComponent(req.originalUrl).replace(/%2F/g, '/')}`);
+    };
+  router.get(CONSOLE_ROUTES, signedIn(sendConsole));
+  router.all(CONSOLE_ROUTES, onlyGet);
+  router.get('/account', signedIn((res, next) => sendPage(res, 'account.html', PAGE_POLICY.device, next)));
+  router.all('/account', onlyGet);
+  router.use(
+    '/console/assets',
+    express.static(path.join(CONSOLE_DIR, 'assets'), { index: false, immutable: true, maxAge: '365d', setHeaders: (res) => secure(res, undefined, 'immutable') }),
+    (_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such asset')),
+  );
   // With single sign-on configured, the sign-in page shows its button.
   const loginPage = services.sso ? showSignOnButton(readFileSync(path.join(WEB_DIR, 'login.html'), 'utf8')) : undefined;
   router.get('/login', (_req, res, next) => {

@@ -16,7 +16,7 @@
   }
 
   function toLogin() {
-    window.location.assign('/login?next=/');
+    window.location.assign('/login?next=/account');
   }
 
   async function showSessions() {
