@@ -16,6 +16,7 @@ const ONCE = [
   'a2a-bounds',
   'embedded',
   'sign-on',
+  'console',
   'layers',
   'layout',
   'unit',

@@ -433,8 +433,10 @@ describe('signing in with a password (issue 24)', () => {
         await waitForMessage(page, 'error', 'Wrong email or password');
         await page.getByLabel('Password').fill(password);
         await page.getByRole('button', { name: 'Sign in' }).press('Enter');
-        await page.waitForURL(`${t.url}/`);
+        await page.waitForURL(`${t.url}/labs`); // the console
         await page.waitForFunction(() => document.getElementById('who-name')?.textContent === 'Ada Lovelace');
+        await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+        await page.waitForURL(`${t.url}/account`);
         await page.waitForSelector('#sessions li');
         expect(await page.innerText('#sessions')).toContain('This browser');
         await screenshot(page, 'account');
@@ -452,7 +454,7 @@ describe('signing in with a password (issue 24)', () => {
         await device.page.close();
 
         await page.getByRole('button', { name: 'Sign out' }).first().click();
-        await page.waitForURL(`${t.url}/login?next=/`);
+        await page.waitForURL(`${t.url}/login?next=/account`);
         expect(await context.cookies()).toEqual([]);
         expect(problems).toEqual([]);
         expect(foreign).toEqual([]);
@@ -472,7 +474,7 @@ describe('signing in with a password (issue 24)', () => {
       await page.getByLabel('New password').fill('my very own password');
       await page.getByLabel('Repeat the password').fill('my very own password');
       await page.getByRole('button', { name: 'Set password' }).click();
-      await page.waitForURL(`${t.url}/`);
+      await page.waitForURL(`${t.url}/labs`);
       await page.waitForFunction(() => document.getElementById('who-name')?.textContent === 'Lin Link');
       expect(problems).toEqual([]);
       expect(foreign).toEqual([]);
@@ -520,8 +522,10 @@ describe('single sign-on (issue 24)', () => {
       await page.locator('input[name=password]').fill('any password');
       await page.getByRole('button', { name: 'Sign-in' }).click();
       await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(`${app.url}/`);
+      await page.waitForURL(`${app.url}/labs`);
       await page.waitForFunction((name) => document.getElementById('who-name')?.textContent === name, `Person ${login}`);
+      await page.goto(`${app.url}/account`);
+      await page.waitForSelector('#sessions li');
       expect(await page.innerText('#sessions')).toContain('This browser');
       await screenshot(page, 'signed-on');
       // The pending sign-on's cookie is gone. (The provider, on the same host, keeps cookies of its own.)
@@ -530,7 +534,7 @@ describe('single sign-on (issue 24)', () => {
 
       // Signed out, a person from a domain not open to new accounts is told so.
       await page.getByRole('button', { name: 'Sign out' }).first().click();
-      await page.waitForURL(`${app.url}/login?next=/`);
+      await page.waitForURL(`${app.url}/login?next=/account`);
       await context.clearCookies(); // signed out at the provider too, so that another person can sign in there
       await page.getByRole('link', { name: 'Sign in with SSO' }).click();
       await page.waitForURL(`${provider!.issuer}/interaction/**`);

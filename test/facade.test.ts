@@ -92,11 +92,14 @@ describe('generated artifacts are up to date', () => {
     expect(fs.readFileSync(SCHEMA_FILE, 'utf8')).toBe(printAppSchema(buildAppSchema(makePubSub())));
   });
 
-  test('facade/generated/ matches the operations and their directives (run npm run codegen)', () => {
+  test("facade/generated/ and the console's gql/ match the documents and the schema (run npm run codegen)", () => {
     // Codegen is ESM-heavy and cannot load inside jest's VM: run the real CLI into a temp directory.
     const root = path.resolve(__dirname, '..');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-codegen-'));
-    const config = fs.readFileSync(path.join(root, 'codegen.yml'), 'utf8').replaceAll('facade/generated/', `${dir}/`);
+    const config = fs
+      .readFileSync(path.join(root, 'codegen.yml'), 'utf8')
+      .replaceAll('facade/generated/', `${dir}/`)
+      .replaceAll('web/console/src/gql/', `${dir}/console-gql/`);
     fs.writeFileSync(path.join(dir, 'codegen.yml'), config);
     execFileSync(
       process.execPath,
@@ -107,6 +110,11 @@ describe('generated artifacts are up to date', () => {
       expect({ file, text: fs.readFileSync(path.join(root, 'facade/generated', file), 'utf8') }).toEqual({
         file,
         text: fs.readFileSync(path.join(dir, file), 'utf8'),
+      });
+    for (const file of ['gql.ts', 'graphql.ts', 'index.ts'])
+      expect({ file, text: fs.readFileSync(path.join(root, 'web/console/src/gql', file), 'utf8') }).toEqual({
+        file,
+        text: fs.readFileSync(path.join(dir, 'console-gql', file), 'utf8'),
       });
     fs.rmSync(dir, { recursive: true, force: true });
   });
