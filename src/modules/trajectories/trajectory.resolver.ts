@@ -47,6 +47,7 @@ import {
   TrajectoryCoverInput,
   TrajectoryMeta,
   TrajectoryPage,
+  RecordTextPage,
   VisibilityInput,
   VisibilityValue,
 } from './trajectory.types';
@@ -106,6 +107,22 @@ export class TrajectoryResolver {
   @Query(() => TrajectoryMeta, { description: 'One session’s metadata.' })
   async trajectoryMeta(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<TrajectoryMeta> {
     return presentMeta((await trajectories.loadTrajectory(ctx.em, await requireViewer(ctx), sessionId, 'view')).trajectory);
+  }
+
+  @Query(() => RecordTextPage, {
+    description: 'A session’s records in order, a page at a time (the web console reads them so; clients use the NDJSON download).',
+  })
+  async trajectoryRecords(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('after', () => Int, { nullable: true, description: 'Records after this position (default 0: from the first).' }) after?: number,
+    @Arg('first', () => Int, { nullable: true, description: '1-500 (default 100); a page also stops at about 4 MiB.' }) first?: number,
+  ): Promise<RecordTextPage> {
+    checks()
+      .int(['after'], after, { min: 0, max: 2 ** 31 - 1 })
+      .int(['first'], first, { min: 1, max: 500 })
+      .done();
+    return trajectories.readRecordPage(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, after ?? 0, first ?? 100);
   }
 
   @Mutation(() => AppendPayload, { description: 'Fast-forward append (owner only). Not a fast-forward: CONFLICT with the server head.' })

@@ -298,6 +298,20 @@ export async function readRecords(
   return recordBatches(em, blobs, sessionId, after, { batch });
 }
 
+/**
+ * The records after position `afterSeq`, at most `first` of them and about `READ_BATCH_BYTES`
+ * (at least one), for a viewer who may view the trajectory: one keyset read, whatever the
+ * position. @throws NOT_FOUND, FORBIDDEN
+ */
+export async function readRecordPage(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, afterSeq: number, first: number) {
+  await loadTrajectory(em, viewer, sessionId, 'view');
+  const { records, complete } = await repo.readRecordBatch(em, sessionId, afterSeq, 2 ** 31 - 1, first, READ_BATCH_BYTES);
+  const items = await Promise.all(
+    records.map(async (record) => ({ seq: record.seq, text: record.raw ?? (await loadPayload(blobs, record.payloadRef!)) })),
+  );
+  return { items, hasMore: !complete };
+}
+
 async function* recordBatches(
   em: EntityManager,
   blobs: Blobs,

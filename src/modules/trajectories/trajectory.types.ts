@@ -436,3 +436,21 @@ export class StorageSummary {
   @Field(() => Number)
   totalBytes!: number;
 }
+
+@ObjectType({ description: 'A record as the client sent it: its position in the trajectory (1 for the first) and its exact JSON text.' })
+export class RecordText {
+  @Field(() => Int)
+  seq!: number;
+
+  @Field({ description: 'The record, byte for byte as appended (a JSON object).' })
+  text!: string;
+}
+
+@ObjectType({ description: 'Records in order, a page at a time: the next page is `after: <the last seq>`.' })
+export class RecordTextPage {
+  @Field(() => [RecordText])
+  items!: RecordText[];
+
+  @Field({ description: 'Whether records follow this page.' })
+  hasMore!: boolean;
+}
