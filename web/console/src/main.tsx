@@ -1,5 +1,5 @@
 import { createRootRoute, createRoute, createRouter, redirect, RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'urql';
 import { client } from './client';
@@ -7,12 +7,18 @@ import './console.css';
 import { Layout } from './layout';
 import { LabPage } from './pages/lab';
 import { LabsPage } from './pages/labs';
+import { ComputePage } from './pages/compute';
 import { NotBuiltYet } from './pages/not-built';
+import { ReleasesPage } from './pages/releases';
+import { TrajectoriesPage } from './pages/trajectories';
+import { TrajectoryPage } from './pages/trajectory';
 
 /**
  * The console's pages. The service serves this app's index.html for each of these paths (and
  * sends a signed-out browser to /login first): src/web.ts, CONSOLE_ROUTES.
  */
+const AdminPage = lazy(() => import('./pages/admin'));
+
 const root = createRootRoute({ component: Layout, notFoundComponent: () => <NotFound /> });
 const page = (path: string, component: () => React.ReactNode) => createRoute({ getParentRoute: () => root, path, component });
 
@@ -26,11 +32,17 @@ const routeTree = root.addChildren([
   }),
   page('/labs', LabsPage),
   page('/labs/$labId', LabPage),
-  page('/trajectories', () => <NotBuiltYet title="Trajectories" />),
-  page('/compute', () => <NotBuiltYet title="Compute" />),
-  page('/releases', () => <NotBuiltYet title="Releases" />),
+  page('/trajectories', TrajectoriesPage),
+  page('/trajectories/$trajectoryId', TrajectoryPage),
+  page('/compute', ComputePage),
+  page('/releases', ReleasesPage),
   page('/agents', () => <NotBuiltYet title="Agents" />),
-  page('/admin', () => <NotBuiltYet title="Admin" />),
+  // The admin page brings the chart library: loaded when an administrator opens it, not with the console.
+  page('/admin', () => (
+    <Suspense fallback={<p className="loading">Loading…</p>}>
+      <AdminPage />
+    </Suspense>
+  )),
 ]);
 
 const router = createRouter({ routeTree, defaultPreload: false });

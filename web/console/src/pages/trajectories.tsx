@@ -1,0 +1,151 @@
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useQuery } from 'urql';
+import { graphql } from '../gql';
+import { Paged } from '../paged';
+import { Empty, ErrorNote, Loading, When } from '../ui';
+
+const Trajectories = graphql(`
+  query ConsoleTrajectories($labId: ID, $owner: ID, $source: String, $sharedOnly: Boolean, $includeArchived: Boolean) {
+    trajectories(labId: $labId, owner: $owner, source: $source, sharedOnly: $sharedOnly, includeArchived: $includeArchived, limit: 500) {
+      total
+      items {
+        sessionId
+        title
+        source
+        visibility
+        count
+        openAnnotations
+        updatedAt
+        archivedAt
+      }
+    }
+    labs {
+      id
+      name
+      members {
+        memberUserId
+        name
+        status
+      }
+    }
+  }
+`);
+
+/** Sessions the reader may see, with the filters the API has, and a text filter over titles. */
+export function TrajectoriesPage() {
+  const [labId, setLabId] = useState('');
+  const [owner, setOwner] = useState('');
+  const [source, setSource] = useState('');
+  const [sharedOnly, setSharedOnly] = useState(false);
+  const [includeArchived, setIncludeArchived] = useState(false);
+  const [text, setText] = useState('');
+  const [{ data, error, fetching }] = useQuery({
+    query: Trajectories,
+    variables: { labId: labId || null, owner: owner || null, source: source || null, sharedOnly, includeArchived },
+  });
+  const lab = data?.labs.find((candidate) => candidate.id === labId);
+  const needle = text.trim().toLowerCase();
+  const items = (data?.trajectories.items ?? []).filter(
+    (item) => !needle || (item.title ?? '').toLowerCase().includes(needle) || item.sessionId.toLowerCase().includes(needle),
+  );
+
+  return (
+    <>
+      <h1>Trajectories</h1>
+      <form className="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
+        <label>
+          Lab
+          <select value={labId} onChange={(event) => (setLabId(event.target.value), setOwner(''))}>
+            <option value="">Mine</option>
+            {data?.labs.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Owner
+          <select value={owner} onChange={(event) => setOwner(event.target.value)} disabled={!lab?.members}>
+            <option value="">Anyone</option>
+            {lab?.members
+              ?.filter((member) => member.status === 'active')
+              .map((member) => (
+                <option key={member.memberUserId} value={member.memberUserId}>
+                  {member.name}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label>
+          Source
+          <select value={source} onChange={(event) => setSource(event.target.value)}>
+            <option value="">Any</option>
+            <option value="desktop">desktop</option>
+            <option value="cli">cli</option>
+            <option value="cloud">cloud</option>
+            <option value="a2a">a2a</option>
+          </select>
+        </label>
+        <label>
+          Title
+          <input type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Filter by title" />
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={sharedOnly} onChange={(event) => setSharedOnly(event.target.checked)} /> Shared with the lab only
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={includeArchived} onChange={(event) => setIncludeArchived(event.target.checked)} /> Archived too
+        </label>
+      </form>
+      <ErrorNote error={error} />
+      {!data && fetching && <Loading what="trajectories" />}
+      {data && items.length === 0 && (
+        <Empty>
+          <p>
+            No trajectories here. Analyses appear when the desktop app or <code>labdesk</code> CLI syncs them; a lab's shared sessions
+            appear under its name.
+          </p>
+        </Empty>
+      )}
+      {items.length > 0 && (
+        <Paged items={items} label="Trajectories">
+          {(page) => (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Visibility</th>
+                  <th scope="col">Records</th>
+                  <th scope="col">Open notes</th>
+                  <th scope="col">Updated</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.map((item) => (
+                  <tr key={item.sessionId}>
+                    <td>
+                      <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: item.sessionId }}>
+                        {item.title ?? item.sessionId}
+                      </Link>
+                      {item.archivedAt && <span className="muted"> (archived)</span>}
+                    </td>
+                    <td>{item.source}</td>
+                    <td>{item.visibility}</td>
+                    <td>{item.count}</td>
+                    <td>{item.openAnnotations}</td>
+                    <td>
+                      <When at={item.updatedAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Paged>
+      )}
+    </>
+  );
+}
