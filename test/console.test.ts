@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { makeLab, makeUser, useTestApp, type TestUser } from './support/app';
 import { launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
+import { newSessionId, trajectoryCalls } from './support/trajectories';
 
 /**
  * The web console (issue 25): served at / and its section paths from the package's build, on the
@@ -10,7 +12,8 @@ import { launchBrowser, screenshot, seriousViolations, watch, type Watched } fro
  * page. Screenshots go to test-output/.
  */
 
-const t = useTestApp();
+const RELEASE_TOKEN = 'rel_console_token_0123456789abcdefghijkl';
+const t = useTestApp({ RELEASE_TOKEN });
 const PASSWORD = 'a long enough console password';
 
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -99,6 +102,42 @@ describe('over HTTP', () => {
   });
 });
 
+describe('the records query the console reads trajectories with', () => {
+  const gql = (token: string, variables: Record<string, unknown>) =>
+    t.call('POST', '/graphql', {
+      token,
+      body: {
+        query:
+          'query ($id: ID!, $after: Int, $first: Int) { trajectoryRecords(sessionId: $id, after: $after, first: $first) { hasMore items { seq text } } }',
+        variables,
+      },
+    });
+
+  test('pages in order, each record exactly as sent; another person gets not found; bad bounds are refused', async () => {
+    const owner = await person('Paige Pager');
+    const id = newSessionId('pages');
+    const records = conversation('p', 5); // 10 records
+    expect((await trajectoryCalls(t).append(owner, id, null, records)).status).toBe(200);
+    const first = await gql(owner.token, { id, first: 4 });
+    expect(first.body.data.trajectoryRecords.hasMore).toBe(true);
+    expect(first.body.data.trajectoryRecords.items.map((item: { seq: number }) => item.seq)).toEqual([1, 2, 3, 4]);
+    expect(first.body.data.trajectoryRecords.items[0].text).toBe(JSON.stringify(records[0]));
+    const rest = await gql(owner.token, { id, after: 4, first: 100 });
+    expect(rest.body.data.trajectoryRecords).toMatchObject({ hasMore: false });
+    expect(rest.body.data.trajectoryRecords.items.map((item: { text: string }) => item.text)).toEqual(
+      records.slice(4).map((r) => JSON.stringify(r)),
+    );
+
+    const stranger = await person('Stan Stranger');
+    const refused = await gql(stranger.token, { id });
+    expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    for (const bad of [{ first: 0 }, { first: 501 }, { after: -1 }]) {
+      const reply = await gql(owner.token, { id, ...bad });
+      expect(reply.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    }
+  });
+});
+
 describe('in Chromium', () => {
   inBrowser('a lab owner signs in, sees the navigation, and approves a request to join from the lab page', async (context) => {
     const owner = await person('Olga Owner');
@@ -136,7 +175,7 @@ describe('in Chromium', () => {
     });
 
     // A section not built yet says so.
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trajectories' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
     await page.getByText('This part of the console is not built yet.').waitFor();
 
     expectGraphQLOnly(watched);
@@ -160,4 +199,252 @@ describe('in Chromium', () => {
     expectGraphQLOnly(watched);
     await page.close();
   });
+});
+
+/** A conversation in the transcript shape the clients sync: user, assistant with a tool call, the tool's result. */
+function conversation(prefix: string, turns: number, from = 0) {
+  const records: Record<string, unknown>[] = [];
+  for (let i = from; i < from + turns; i++) {
+    records.push({
+      uuid: `${prefix}-u${i}`,
+      type: 'user',
+      message: { role: 'user', content: `Question ${i}: count the reads in sample ${i}` },
+    });
+    records.push({
+      uuid: `${prefix}-a${i}`,
+      type: 'assistant',
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: `Answer ${i}: I will run the counter.` },
+          { type: 'tool_use', id: `t${i}`, name: 'bash', input: { command: `wc -l sample${i}.fastq` } },
+        ],
+        usage: { input_tokens: 100, output_tokens: 20 },
+      },
+    });
+  }
+  return records;
+}
+
+describe('trajectories in Chromium', () => {
+  inBrowser(
+    'a trajectory reads as a conversation; a record appended meanwhile appears; a comment, a reply, resolve; fork',
+    async (context) => {
+      const owner = await person('Tara Tracer');
+      const calls = trajectoryCalls(t);
+      const id = newSessionId('console');
+      const records = conversation('c', 3);
+      expect((await calls.append(owner, id, null, records, { title: 'Read counts' })).status).toBe(200);
+
+      const { page, watched } = await signIn(context, owner);
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trajectories' }).click();
+      await page.getByRole('link', { name: 'Read counts' }).click();
+      await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+      await page.getByText('Question 0: count the reads in sample 0').waitFor();
+      await page.getByText('Tool call: bash').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-trajectory');
+
+      // Live: a record the client appends shows up without a reload.
+      const more = conversation('c', 1, 3);
+      expect((await calls.append(owner, id, 'c-a2', more)).status).toBe(200);
+      await page.getByText('Question 3: count the reads in sample 3').waitFor();
+
+      // Review: comment on a record, reply, resolve.
+      const second = page.getByRole('article', { name: 'Record 2' });
+      await second.getByRole('button', { name: 'Comment' }).click();
+      await page.getByLabel('Comment on record 2').fill('Which counter is this?');
+      await page.getByRole('button', { name: 'Post' }).click();
+      await page.getByText('Which counter is this?').waitFor();
+      await second.getByRole('button', { name: 'Reply' }).click();
+      await page.getByLabel('Reply').fill('wc -l, lines not reads');
+      await page.getByRole('button', { name: 'Post' }).click();
+      await page.getByText('wc -l, lines not reads').waitFor();
+      await second.getByRole('button', { name: 'Resolve' }).click();
+      await second.getByText('Resolved').waitFor();
+      const notes = await t.call('GET', `/api/trajectories/${encodeURIComponent(id)}/annotations`, { token: owner.token });
+      expect(notes.body.items.map((note: { body: string; status: string }) => [note.body, note.status])).toEqual([
+        ['Which counter is this?', 'resolved'],
+        ['wc -l, lines not reads', expect.any(String)],
+      ]);
+
+      // Fork from the second record: a new trajectory with the first two records.
+      await second.getByRole('button', { name: 'Fork from here' }).click();
+      await page.waitForURL((url) => url.pathname.startsWith('/trajectories/') && !url.pathname.endsWith(encodeURIComponent(id)));
+      await page.getByText('Forked from').waitFor();
+      await page.getByRole('article', { name: 'Record 2' }).waitFor();
+      expect(await page.getByRole('article', { name: 'Record 3' }).count()).toBe(0);
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+
+  inBrowser(
+    '10,000 records: the first are on screen soon, and the list keeps a bounded number of nodes while scrolling',
+    async (context) => {
+      const owner = await person('Lena Long');
+      const id = newSessionId('long');
+      expect((await trajectoryCalls(t).append(owner, id, null, conversation('l', 5000), { title: 'Long run' })).status).toBe(200);
+      const { page, watched } = await signIn(context, owner);
+      const started = Date.now();
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+      await page.getByText('Question 0: count the reads in sample 0').waitFor();
+      process.stdout.write(`console: first records of a 10,000-record trajectory visible in ${Date.now() - started} ms\n`);
+      const feed = page.getByRole('feed', { name: 'Records' });
+      const rendered = [await feed.getByRole('article').count()];
+      const scrollTo = (fraction: number) =>
+        feed.evaluate((element, at) => {
+          const box = element as unknown as { scrollTop: number; scrollHeight: number };
+          box.scrollTop = box.scrollHeight * at;
+        }, fraction);
+      for (const fraction of [0.25, 0.5]) {
+        await scrollTo(fraction);
+        await page.waitForTimeout(300);
+        rendered.push(await feed.getByRole('article').count());
+      }
+      // To the end: the list's height settles as the records there are measured.
+      const lastRecord = page.getByText('Question 4999: count the reads in sample 4999');
+      for (let tries = 0; tries < 20 && !(await lastRecord.isVisible()); tries++) {
+        await scrollTo(1);
+        await page.waitForTimeout(250);
+        rendered.push(await feed.getByRole('article').count());
+      }
+      await lastRecord.waitFor();
+      process.stdout.write(`console: records in the DOM while scrolling: ${rendered.join(', ')}\n`);
+      expect(Math.max(...rendered)).toBeLessThanOrEqual(40);
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+});
+
+describe('compute and releases in Chromium', () => {
+  inBrowser('a plan awaiting a decision is approved from the Compute page; the lease shows its meter and is released', async (context) => {
+    const user = await person('Carl Compute', { plan_code: 'pro' });
+    const drafted = await t.call('POST', '/api/compute/plans', { token: user.token, body: { goal: 'Align the reads. Call variants.' } });
+    expect(drafted.status).toBe(201);
+    const { page, watched } = await signIn(context, user);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Compute' }).click();
+    await page.getByText('Align the reads. Call variants.').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'console-compute');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Approved: the lease is open.').waitFor();
+    await page.getByText('No plan is waiting.').waitFor();
+    const lease = (await t.call('GET', '/api/compute/credits', { token: user.token })).body.leases[0];
+    await page.getByRole('meter', { name: `Spent on lease ${lease.lease_id}` }).waitFor();
+    await page.getByRole('button', { name: 'Release' }).click();
+    await page.getByText('Released.').waitFor();
+    expect((await t.call('GET', `/api/compute/sessions/${lease.lease_id}`, { token: user.token })).body.state).toBe('released');
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+
+  inBrowser("the Releases page lists each product's files with size and SHA-256; administrators see download counts", async (context) => {
+    const bytes = Buffer.from('labdesk core build for the console test');
+    const put = await fetch(`${t.url}/admin/api/release/core/files/2.1.0/labdesk-core-linux-x64.tar.gz`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${RELEASE_TOKEN}`, 'content-type': 'application/octet-stream' },
+      body: bytes,
+    });
+    expect(put.status).toBe(201);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const published = await t.call('PUT', '/admin/api/release/core/manifest', {
+      token: RELEASE_TOKEN,
+      body: {
+        version: '2.1.0',
+        notes: 'Faster alignment.',
+        files: [{ filename: 'labdesk-core-linux-x64.tar.gz', size: bytes.length, sha256, platform: 'linux', arch: 'x64' }],
+      },
+    });
+    expect(published.status).toBe(200);
+    const admin = await person('Rae Releaser', { is_admin: true });
+    const { page, watched } = await signIn(context, admin);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Releases' }).click();
+    await page.getByRole('link', { name: 'labdesk-core-linux-x64.tar.gz' }).waitFor();
+    await page.getByText(sha256).first().waitFor();
+    await page.getByText('No desktop release is published yet.', { exact: false }).waitFor();
+    await page.getByRole('heading', { name: 'Downloads by file' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'console-releases');
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+});
+
+describe('admin in Chromium', () => {
+  inBrowser(
+    'an administrator reads the stats as figures and a chart, finds a user, issues a set-password link and suspends them',
+    async (context) => {
+      const admin = await person('Ada Stats', { is_admin: true });
+      const someone = await person('Sam Suspended');
+      const { page, watched } = await signIn(context, admin);
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Admin' }).click();
+      await page.getByText('Active this month').waitFor();
+      await page.locator('.recharts-wrapper svg').first().waitFor();
+      await page.getByLabel('Search users').fill(someone.email);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('cell', { name: someone.email }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-admin');
+      await page.getByRole('button', { name: 'Set-password link for Sam Suspended' }).click();
+      await page.getByText(/Set-password link for Sam Suspended: .*\/set-password#ldk_pwl_/).waitFor();
+      await page.getByRole('button', { name: 'Suspend Sam Suspended' }).click();
+      await page.getByRole('button', { name: 'Restore Sam Suspended' }).waitFor();
+      expect((await t.call('GET', '/api/me', { token: someone.token })).status).toBe(401);
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+});
+
+describe('untrusted content in Chromium', () => {
+  inBrowser(
+    'script, javascript: links, SVG with script and <img onerror> in records and notes render as text and never run',
+    async (context) => {
+      const owner = await person('Xena Xss');
+      const id = newSessionId('xss');
+      const payloads = [
+        '<script>window.__pwned = "script"</script>',
+        '<img src=x onerror="window.__pwned = \'img\'">',
+        '<a href="javascript:window.__pwned = \'link\'">click me</a>',
+        '<svg onload="window.__pwned = \'svg\'"><script>window.__pwned = "svg-script"</script></svg>',
+      ];
+      const records = payloads.map((text, i) => ({
+        uuid: `x${i}`,
+        type: i % 2 ? 'assistant' : 'user',
+        message: {
+          content: [
+            { type: 'text', text },
+            { type: 'tool_result', content: text, is_error: true },
+          ],
+        },
+      }));
+      expect((await trajectoryCalls(t).append(owner, id, null, records, { title: '<img src=x onerror="window.__pwned=1">' })).status).toBe(
+        200,
+      );
+      for (const [i, body] of payloads.entries())
+        expect(
+          (
+            await t.call('POST', `/api/trajectories/${encodeURIComponent(id)}/annotations`, {
+              token: owner.token,
+              body: { record_uuid: `x${i}`, body },
+            })
+          ).status,
+        ).toBe(201);
+
+      const { page, watched } = await signIn(context, owner);
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+      await page.getByText(payloads[0]).first().waitFor();
+      await page.getByText(payloads[3]).first().waitFor();
+      await page.getByRole('heading', { name: '<img src=x onerror="window.__pwned=1">' }).waitFor();
+      await page.waitForTimeout(500);
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+      // Nothing became markup: no element but our own came from the records.
+      expect(await page.locator('.transcript script, .transcript img, .transcript svg, .transcript a').count()).toBe(0);
+      await screenshot(page, 'console-untrusted');
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
 });
