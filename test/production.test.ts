@@ -33,9 +33,10 @@ describeTree('the production tree', () => {
       expect([name, fs.existsSync(path.join(tree, 'node_modules', name, 'package.json'))]).toEqual([name, true]);
     expect(devOnly.length).toBeGreaterThan(600);
     expect(devOnly.filter((where) => fs.existsSync(path.join(tree, where)))).toEqual([]);
-    for (const folder of ['src', 'facade', 'migrations', 'test'])
+    for (const folder of ['src', 'facade', 'migrations', 'test', 'web/console'])
       expect([folder, fs.existsSync(path.join(tree, folder))]).toEqual([folder, false]);
     expect(fs.existsSync(path.join(tree, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
+    expect(fs.existsSync(path.join(tree, 'dist', 'console', 'index.html'))).toBe(true); // the web console, built
   });
 
   describe('serving', () => {
@@ -93,7 +94,15 @@ describeTree('the production tree', () => {
 
     test('is ready, and started without compiling anything', async () => {
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-      expect(server.stderr()).not.toMatch(/compil/i);
+      expect(server.stderr()).not.toMatch(/compil|building/i);
+    });
+
+    test("serves the web console's files", async () => {
+      const index = fs.readFileSync(path.join(tree, 'dist', 'console', 'index.html'), 'utf8');
+      const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(index)![1];
+      const reply = await fetch(`${server.url}${script}`);
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('cache-control')).toContain('immutable');
     });
 
     test('answers an A2A turn with the model', async () => {
