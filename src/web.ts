@@ -133,21 +133,27 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
   router.get('/device', (_req, res, next) => sendPage(res, 'device.html', PAGE_POLICY.device, next));
   router.all('/device', onlyGet);
   // The console and the account page need a signed-in browser; a signed-out one signs in first.
-  const signedIn =
-    (page: (res: Response, next: NextFunction) => void) =>
-    async (req: Request, res: Response, next: NextFunction) => {
-      const ctx = makeContext(services, requestFacts(req, res, services.config));
-      if (await ctx.viewer().catch(() => null)) return page(res, next);
-      secure(res);
-      res.redirect(302, `/login?next=${encodeURIComponent(req.originalUrl).replace(/%2F/g, '/')}`);
-    };
+  const signedIn = (page: (res: Response, next: NextFunction) => void) => async (req: Request, res: Response, next: NextFunction) => {
+    const ctx = makeContext(services, requestFacts(req, res, services.config));
+    if (await ctx.viewer().catch(() => null)) return page(res, next);
+    secure(res);
+    res.redirect(302, `/login?next=${encodeURIComponent(req.originalUrl).replace(/%2F/g, '/')}`);
+  };
   router.get(CONSOLE_ROUTES, signedIn(sendConsole));
   router.all(CONSOLE_ROUTES, onlyGet);
-  router.get('/account', signedIn((res, next) => sendPage(res, 'account.html', PAGE_POLICY.device, next)));
+  router.get(
+    '/account',
+    signedIn((res, next) => sendPage(res, 'account.html', PAGE_POLICY.device, next)),
+  );
   router.all('/account', onlyGet);
   router.use(
     '/console/assets',
-    express.static(path.join(CONSOLE_DIR, 'assets'), { index: false, immutable: true, maxAge: '365d', setHeaders: (res) => secure(res, undefined, 'immutable') }),
+    express.static(path.join(CONSOLE_DIR, 'assets'), {
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      setHeaders: (res) => secure(res, undefined, 'immutable'),
+    }),
     (_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such asset')),
   );
   // With single sign-on configured, the sign-in page shows its button.
