@@ -4,6 +4,7 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { A2aPushResolver } from './modules/a2a/a2a-push.resolver';
 import { A2aResolver } from './modules/a2a/a2a.resolver';
+import { A2aConsoleResolver } from './modules/a2a/a2a-console.resolver';
 import { AdminResolver } from './modules/admin/admin.resolver';
 import { OutboundAgentResolver } from './modules/agent/peers/outbound-agent.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
@@ -30,6 +31,7 @@ const RESOLVERS = [
   AuthResolver,
   A2aResolver,
   A2aPushResolver,
+  A2aConsoleResolver,
   OutboundAgentResolver,
   UserResolver,
   SessionResolver,

@@ -61,7 +61,7 @@ export function requireA2aCaller(ctx: Ctx): A2aCaller {
 }
 
 /** The A2A owner or an admin, signed in. @throws UNAUTHENTICATED, FORBIDDEN */
-async function requireWebTools(ctx: Ctx): Promise<void> {
+export async function requireWebTools(ctx: Ctx): Promise<void> {
   if (!(await web.mayUseWebTools(ctx.em, await requireViewer(ctx)))) throw notForWebTools();
 }
 
