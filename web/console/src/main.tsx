@@ -7,8 +7,9 @@ import './console.css';
 import { Layout } from './layout';
 import { LabPage } from './pages/lab';
 import { LabsPage } from './pages/labs';
+import { AgentTaskPage } from './pages/agent-task';
+import { AgentsPage } from './pages/agents';
 import { ComputePage } from './pages/compute';
-import { NotBuiltYet } from './pages/not-built';
 import { ReleasesPage } from './pages/releases';
 import { TrajectoriesPage } from './pages/trajectories';
 import { TrajectoryPage } from './pages/trajectory';
@@ -36,7 +37,8 @@ const routeTree = root.addChildren([
   page('/trajectories/$trajectoryId', TrajectoryPage),
   page('/compute', ComputePage),
   page('/releases', ReleasesPage),
-  page('/agents', () => <NotBuiltYet title="Agents" />),
+  page('/agents', AgentsPage),
+  page('/agents/tasks/$taskId', AgentTaskPage),
   // The admin page brings the chart library: loaded when an administrator opens it, not with the console.
   page('/admin', () => (
     <Suspense fallback={<p className="loading">Loading…</p>}>

@@ -20,6 +20,18 @@ type Documents = {
     "\n  query ConsoleAdminUsers($q: String, $offset: Int, $limit: Int) {\n    adminUsers(q: $q, offset: $offset, limit: $limit) {\n      total\n      offset\n      limit\n      items {\n        id\n        name\n        email\n        planCode\n        isAdmin\n        disabled\n        lastActiveAt\n      }\n    }\n  }\n": typeof types.ConsoleAdminUsersDocument,
     "\n  mutation ConsoleAdminUserUpdate($id: ID!, $input: UserUpdateInput!) {\n    adminUserUpdate(id: $id, input: $input) {\n      id\n      disabled\n    }\n  }\n": typeof types.ConsoleAdminUserUpdateDocument,
     "\n  mutation ConsoleAdminPasswordLink($userId: ID!) {\n    passwordLink(userId: $userId) {\n      url\n      expiresAt\n      mailed\n    }\n  }\n": typeof types.ConsoleAdminPasswordLinkDocument,
+    "\n  query ConsoleA2aTask($id: ID!) {\n    a2aTask(id: $id, historyLength: 100) {\n      id\n      contextId\n      status {\n        state\n        timestamp\n        message {\n          parts {\n            text\n          }\n        }\n      }\n      history {\n        messageId\n        role\n        parts {\n          text\n          data\n          filename\n          mediaType\n        }\n      }\n      artifacts {\n        artifactId\n        name\n        description\n        parts {\n          text\n          filename\n          mediaType\n        }\n      }\n    }\n  }\n": typeof types.ConsoleA2aTaskDocument,
+    "\n  subscription ConsoleA2aTaskEvents($id: ID!) {\n    a2aTaskEvents(taskId: $id, refuseTerminal: false) {\n      statusUpdate {\n        status {\n          state\n        }\n      }\n      artifactUpdate {\n        artifact {\n          artifactId\n        }\n      }\n    }\n  }\n": typeof types.ConsoleA2aTaskEventsDocument,
+    "\n  mutation ConsoleA2aApprovalAnswer($taskId: ID!, $decision: A2aApprovalDecision!) {\n    a2aApprovalAnswer(taskId: $taskId, decision: $decision) {\n      id\n      status {\n        state\n      }\n    }\n  }\n": typeof types.ConsoleA2aApprovalAnswerDocument,
+    "\n  query ConsoleA2aKeys {\n    a2aKeys {\n      id\n      label\n      createdAt\n      revokedAt\n    }\n  }\n": typeof types.ConsoleA2aKeysDocument,
+    "\n  mutation ConsoleA2aKeyCreate($label: String!) {\n    a2aKeyCreate(label: $label) {\n      secret\n      key {\n        id\n        label\n      }\n    }\n  }\n": typeof types.ConsoleA2aKeyCreateDocument,
+    "\n  mutation ConsoleA2aKeyRevoke($id: ID!) {\n    a2aKeyRevoke(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.ConsoleA2aKeyRevokeDocument,
+    "\n  query ConsoleA2aTasks($first: Int, $after: String, $state: A2aTaskState) {\n    a2aTasks(first: $first, after: $after, state: $state) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        contextId\n        status {\n          state\n          timestamp\n        }\n      }\n    }\n  }\n": typeof types.ConsoleA2aTasksDocument,
+    "\n  query ConsoleOutboundAgents {\n    a2aAgents {\n      id\n      name\n      url\n      enabled\n      status\n      error\n      checkedAt\n    }\n  }\n": typeof types.ConsoleOutboundAgentsDocument,
+    "\n  mutation ConsoleOutboundAgentAdd($input: A2aAgentCreateInput!) {\n    a2aAgentCreate(input: $input) {\n      id\n    }\n  }\n": typeof types.ConsoleOutboundAgentAddDocument,
+    "\n  mutation ConsoleOutboundAgentUpdate($id: ID!, $input: A2aAgentUpdateInput!) {\n    a2aAgentUpdate(id: $id, input: $input) {\n      id\n      enabled\n    }\n  }\n": typeof types.ConsoleOutboundAgentUpdateDocument,
+    "\n  mutation ConsoleOutboundAgentTest($id: ID!) {\n    a2aAgentTest(id: $id) {\n      ok\n      name\n      error\n    }\n  }\n": typeof types.ConsoleOutboundAgentTestDocument,
+    "\n  mutation ConsoleOutboundAgentRemove($id: ID!) {\n    a2aAgentDelete(id: $id) {\n      id\n    }\n  }\n": typeof types.ConsoleOutboundAgentRemoveDocument,
     "\n  query ConsoleCompute {\n    computeCredits {\n      balanceCredits\n      reservedCredits\n      tokenLine {\n        credits\n        tokensIn\n        tokensOut\n      }\n      leases {\n        leaseId\n        state\n        provider\n        createdAt\n        idleExpiresAt\n        releasedAt\n        ceilingCredits\n        spentCredits\n        balanceCredits\n        machine {\n          cpus\n          memoryGb\n          gpu\n          rateCreditsPerMinute\n        }\n      }\n    }\n    computePlanCurrent {\n      planId\n      goal\n      steps\n      status\n      createdAt\n      estimatedCredits\n      estimatedMinutes\n      spendCeilingCredits\n      machine {\n        cpus\n        memoryGb\n        gpu\n        rateCreditsPerMinute\n      }\n    }\n  }\n": typeof types.ConsoleComputeDocument,
     "\n  mutation ConsolePlanApprove($planId: Int!) {\n    computePlanApprove(planId: $planId) {\n      leaseId\n    }\n  }\n": typeof types.ConsolePlanApproveDocument,
     "\n  mutation ConsolePlanDecline($planId: Int!) {\n    computePlanDecline(planId: $planId) {\n      planId\n      status\n    }\n  }\n": typeof types.ConsolePlanDeclineDocument,
@@ -49,6 +61,18 @@ const documents: Documents = {
     "\n  query ConsoleAdminUsers($q: String, $offset: Int, $limit: Int) {\n    adminUsers(q: $q, offset: $offset, limit: $limit) {\n      total\n      offset\n      limit\n      items {\n        id\n        name\n        email\n        planCode\n        isAdmin\n        disabled\n        lastActiveAt\n      }\n    }\n  }\n": types.ConsoleAdminUsersDocument,
     "\n  mutation ConsoleAdminUserUpdate($id: ID!, $input: UserUpdateInput!) {\n    adminUserUpdate(id: $id, input: $input) {\n      id\n      disabled\n    }\n  }\n": types.ConsoleAdminUserUpdateDocument,
     "\n  mutation ConsoleAdminPasswordLink($userId: ID!) {\n    passwordLink(userId: $userId) {\n      url\n      expiresAt\n      mailed\n    }\n  }\n": types.ConsoleAdminPasswordLinkDocument,
+    "\n  query ConsoleA2aTask($id: ID!) {\n    a2aTask(id: $id, historyLength: 100) {\n      id\n      contextId\n      status {\n        state\n        timestamp\n        message {\n          parts {\n            text\n          }\n        }\n      }\n      history {\n        messageId\n        role\n        parts {\n          text\n          data\n          filename\n          mediaType\n        }\n      }\n      artifacts {\n        artifactId\n        name\n        description\n        parts {\n          text\n          filename\n          mediaType\n        }\n      }\n    }\n  }\n": types.ConsoleA2aTaskDocument,
+    "\n  subscription ConsoleA2aTaskEvents($id: ID!) {\n    a2aTaskEvents(taskId: $id, refuseTerminal: false) {\n      statusUpdate {\n        status {\n          state\n        }\n      }\n      artifactUpdate {\n        artifact {\n          artifactId\n        }\n      }\n    }\n  }\n": types.ConsoleA2aTaskEventsDocument,
+    "\n  mutation ConsoleA2aApprovalAnswer($taskId: ID!, $decision: A2aApprovalDecision!) {\n    a2aApprovalAnswer(taskId: $taskId, decision: $decision) {\n      id\n      status {\n        state\n      }\n    }\n  }\n": types.ConsoleA2aApprovalAnswerDocument,
+    "\n  query ConsoleA2aKeys {\n    a2aKeys {\n      id\n      label\n      createdAt\n      revokedAt\n    }\n  }\n": types.ConsoleA2aKeysDocument,
+    "\n  mutation ConsoleA2aKeyCreate($label: String!) {\n    a2aKeyCreate(label: $label) {\n      secret\n      key {\n        id\n        label\n      }\n    }\n  }\n": types.ConsoleA2aKeyCreateDocument,
+    "\n  mutation ConsoleA2aKeyRevoke($id: ID!) {\n    a2aKeyRevoke(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.ConsoleA2aKeyRevokeDocument,
+    "\n  query ConsoleA2aTasks($first: Int, $after: String, $state: A2aTaskState) {\n    a2aTasks(first: $first, after: $after, state: $state) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        contextId\n        status {\n          state\n          timestamp\n        }\n      }\n    }\n  }\n": types.ConsoleA2aTasksDocument,
+    "\n  query ConsoleOutboundAgents {\n    a2aAgents {\n      id\n      name\n      url\n      enabled\n      status\n      error\n      checkedAt\n    }\n  }\n": types.ConsoleOutboundAgentsDocument,
+    "\n  mutation ConsoleOutboundAgentAdd($input: A2aAgentCreateInput!) {\n    a2aAgentCreate(input: $input) {\n      id\n    }\n  }\n": types.ConsoleOutboundAgentAddDocument,
+    "\n  mutation ConsoleOutboundAgentUpdate($id: ID!, $input: A2aAgentUpdateInput!) {\n    a2aAgentUpdate(id: $id, input: $input) {\n      id\n      enabled\n    }\n  }\n": types.ConsoleOutboundAgentUpdateDocument,
+    "\n  mutation ConsoleOutboundAgentTest($id: ID!) {\n    a2aAgentTest(id: $id) {\n      ok\n      name\n      error\n    }\n  }\n": types.ConsoleOutboundAgentTestDocument,
+    "\n  mutation ConsoleOutboundAgentRemove($id: ID!) {\n    a2aAgentDelete(id: $id) {\n      id\n    }\n  }\n": types.ConsoleOutboundAgentRemoveDocument,
     "\n  query ConsoleCompute {\n    computeCredits {\n      balanceCredits\n      reservedCredits\n      tokenLine {\n        credits\n        tokensIn\n        tokensOut\n      }\n      leases {\n        leaseId\n        state\n        provider\n        createdAt\n        idleExpiresAt\n        releasedAt\n        ceilingCredits\n        spentCredits\n        balanceCredits\n        machine {\n          cpus\n          memoryGb\n          gpu\n          rateCreditsPerMinute\n        }\n      }\n    }\n    computePlanCurrent {\n      planId\n      goal\n      steps\n      status\n      createdAt\n      estimatedCredits\n      estimatedMinutes\n      spendCeilingCredits\n      machine {\n        cpus\n        memoryGb\n        gpu\n        rateCreditsPerMinute\n      }\n    }\n  }\n": types.ConsoleComputeDocument,
     "\n  mutation ConsolePlanApprove($planId: Int!) {\n    computePlanApprove(planId: $planId) {\n      leaseId\n    }\n  }\n": types.ConsolePlanApproveDocument,
     "\n  mutation ConsolePlanDecline($planId: Int!) {\n    computePlanDecline(planId: $planId) {\n      planId\n      status\n    }\n  }\n": types.ConsolePlanDeclineDocument,
@@ -110,6 +134,54 @@ export function graphql(source: "\n  mutation ConsoleAdminUserUpdate($id: ID!, $
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleAdminPasswordLink($userId: ID!) {\n    passwordLink(userId: $userId) {\n      url\n      expiresAt\n      mailed\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleAdminPasswordLink($userId: ID!) {\n    passwordLink(userId: $userId) {\n      url\n      expiresAt\n      mailed\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleA2aTask($id: ID!) {\n    a2aTask(id: $id, historyLength: 100) {\n      id\n      contextId\n      status {\n        state\n        timestamp\n        message {\n          parts {\n            text\n          }\n        }\n      }\n      history {\n        messageId\n        role\n        parts {\n          text\n          data\n          filename\n          mediaType\n        }\n      }\n      artifacts {\n        artifactId\n        name\n        description\n        parts {\n          text\n          filename\n          mediaType\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleA2aTask($id: ID!) {\n    a2aTask(id: $id, historyLength: 100) {\n      id\n      contextId\n      status {\n        state\n        timestamp\n        message {\n          parts {\n            text\n          }\n        }\n      }\n      history {\n        messageId\n        role\n        parts {\n          text\n          data\n          filename\n          mediaType\n        }\n      }\n      artifacts {\n        artifactId\n        name\n        description\n        parts {\n          text\n          filename\n          mediaType\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleA2aTaskEvents($id: ID!) {\n    a2aTaskEvents(taskId: $id, refuseTerminal: false) {\n      statusUpdate {\n        status {\n          state\n        }\n      }\n      artifactUpdate {\n        artifact {\n          artifactId\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription ConsoleA2aTaskEvents($id: ID!) {\n    a2aTaskEvents(taskId: $id, refuseTerminal: false) {\n      statusUpdate {\n        status {\n          state\n        }\n      }\n      artifactUpdate {\n        artifact {\n          artifactId\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleA2aApprovalAnswer($taskId: ID!, $decision: A2aApprovalDecision!) {\n    a2aApprovalAnswer(taskId: $taskId, decision: $decision) {\n      id\n      status {\n        state\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleA2aApprovalAnswer($taskId: ID!, $decision: A2aApprovalDecision!) {\n    a2aApprovalAnswer(taskId: $taskId, decision: $decision) {\n      id\n      status {\n        state\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleA2aKeys {\n    a2aKeys {\n      id\n      label\n      createdAt\n      revokedAt\n    }\n  }\n"): (typeof documents)["\n  query ConsoleA2aKeys {\n    a2aKeys {\n      id\n      label\n      createdAt\n      revokedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleA2aKeyCreate($label: String!) {\n    a2aKeyCreate(label: $label) {\n      secret\n      key {\n        id\n        label\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleA2aKeyCreate($label: String!) {\n    a2aKeyCreate(label: $label) {\n      secret\n      key {\n        id\n        label\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleA2aKeyRevoke($id: ID!) {\n    a2aKeyRevoke(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleA2aKeyRevoke($id: ID!) {\n    a2aKeyRevoke(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleA2aTasks($first: Int, $after: String, $state: A2aTaskState) {\n    a2aTasks(first: $first, after: $after, state: $state) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        contextId\n        status {\n          state\n          timestamp\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleA2aTasks($first: Int, $after: String, $state: A2aTaskState) {\n    a2aTasks(first: $first, after: $after, state: $state) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        contextId\n        status {\n          state\n          timestamp\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleOutboundAgents {\n    a2aAgents {\n      id\n      name\n      url\n      enabled\n      status\n      error\n      checkedAt\n    }\n  }\n"): (typeof documents)["\n  query ConsoleOutboundAgents {\n    a2aAgents {\n      id\n      name\n      url\n      enabled\n      status\n      error\n      checkedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleOutboundAgentAdd($input: A2aAgentCreateInput!) {\n    a2aAgentCreate(input: $input) {\n      id\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleOutboundAgentAdd($input: A2aAgentCreateInput!) {\n    a2aAgentCreate(input: $input) {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleOutboundAgentUpdate($id: ID!, $input: A2aAgentUpdateInput!) {\n    a2aAgentUpdate(id: $id, input: $input) {\n      id\n      enabled\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleOutboundAgentUpdate($id: ID!, $input: A2aAgentUpdateInput!) {\n    a2aAgentUpdate(id: $id, input: $input) {\n      id\n      enabled\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleOutboundAgentTest($id: ID!) {\n    a2aAgentTest(id: $id) {\n      ok\n      name\n      error\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleOutboundAgentTest($id: ID!) {\n    a2aAgentTest(id: $id) {\n      ok\n      name\n      error\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleOutboundAgentRemove($id: ID!) {\n    a2aAgentDelete(id: $id) {\n      id\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleOutboundAgentRemove($id: ID!) {\n    a2aAgentDelete(id: $id) {\n      id\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

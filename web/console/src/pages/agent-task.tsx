@@ -1,0 +1,183 @@
+import { Link, useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useMutation, useQuery, useSubscription } from 'urql';
+import { graphql } from '../gql';
+import type { A2aApprovalDecision } from '../gql/graphql';
+import { ErrorNote, Loading, When } from '../ui';
+import { stateName } from './agents';
+
+const Task = graphql(`
+  query ConsoleA2aTask($id: ID!) {
+    a2aTask(id: $id, historyLength: 100) {
+      id
+      contextId
+      status {
+        state
+        timestamp
+        message {
+          parts {
+            text
+          }
+        }
+      }
+      history {
+        messageId
+        role
+        parts {
+          text
+          data
+          filename
+          mediaType
+        }
+      }
+      artifacts {
+        artifactId
+        name
+        description
+        parts {
+          text
+          filename
+          mediaType
+        }
+      }
+    }
+  }
+`);
+
+const Events = graphql(`
+  subscription ConsoleA2aTaskEvents($id: ID!) {
+    a2aTaskEvents(taskId: $id, refuseTerminal: false) {
+      statusUpdate {
+        status {
+          state
+        }
+      }
+      artifactUpdate {
+        artifact {
+          artifactId
+        }
+      }
+    }
+  }
+`);
+
+const Answer = graphql(`
+  mutation ConsoleA2aApprovalAnswer($taskId: ID!, $decision: A2aApprovalDecision!) {
+    a2aApprovalAnswer(taskId: $taskId, decision: $decision) {
+      id
+      status {
+        state
+      }
+    }
+  }
+`);
+
+const DECISIONS: [A2aApprovalDecision, string][] = [
+  ['allow_once', 'Allow once'],
+  ['allow_session', 'Allow for this conversation'],
+  ['deny', 'Deny'],
+];
+
+const partText = (part: { text?: string | null; data?: unknown; filename?: string | null; mediaType?: string | null }) =>
+  part.text ??
+  (part.data !== undefined && part.data !== null
+    ? JSON.stringify(part.data, null, 2)
+    : `[file ${part.filename ?? ''} ${part.mediaType ?? ''}]`);
+
+/** One A2A task: its messages and artifacts, its progress live, and the approval it waits for, answered here. */
+export function AgentTaskPage() {
+  const { taskId } = useParams({ from: '/agents/tasks/$taskId' });
+  const [{ data, error, fetching }, reload] = useQuery({ query: Task, variables: { id: taskId } });
+  const [answering, answer] = useMutation(Answer);
+  const [said, say] = useState('');
+  // Each event is a change: read the task again (its messages and artifacts as stored).
+  useSubscription({ query: Events, variables: { id: taskId } }, (_previous, event) => {
+    reload({ requestPolicy: 'network-only' });
+    return event;
+  });
+
+  if (!data) return fetching ? <Loading what="the task" /> : <ErrorNote error={error} />;
+  const task = data.a2aTask;
+  const waiting = task.status.state === 'TASK_STATE_INPUT_REQUIRED';
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/agents">Agents</Link> /
+      </p>
+      <h1>Task {task.id}</h1>
+      <dl className="facts">
+        <dt>State</dt>
+        <dd id="task-state">{stateName(task.status.state)}</dd>
+        <dt>Since</dt>
+        <dd>
+          <When at={task.status.timestamp} />
+        </dd>
+        <dt>Conversation</dt>
+        <dd>
+          <code>{task.contextId}</code>
+        </dd>
+      </dl>
+      <ErrorNote error={error ?? answering.error} />
+      <p className="note ok" role="status">
+        {said}
+      </p>
+      {waiting && (
+        <section className="panel" aria-labelledby="approval-title">
+          <h2 id="approval-title">Approval needed</h2>
+          <p className="text">
+            {task.status.message?.parts
+              .map((part) => part.text)
+              .filter(Boolean)
+              .join('\n')}
+          </p>
+          <p className="buttons-row">
+            {DECISIONS.map(([decision, label]) => (
+              <button
+                key={decision}
+                type="button"
+                className={decision === 'deny' ? 'danger' : decision === 'allow_once' ? 'primary' : undefined}
+                disabled={answering.fetching}
+                onClick={() =>
+                  void answer({ taskId: task.id, decision }).then((result) => {
+                    if (result.error) return;
+                    say(`${label}: answered.`);
+                    reload({ requestPolicy: 'network-only' });
+                  })
+                }
+              >
+                {label}
+              </button>
+            ))}
+          </p>
+        </section>
+      )}
+      <section aria-labelledby="messages-title">
+        <h2 id="messages-title">Messages</h2>
+        {(task.history ?? []).map((message) => (
+          <article key={message.messageId} className={`turn ${message.role === 'ROLE_USER' ? 'user' : 'assistant'}`}>
+            <header className="turn-head">
+              <span className="who-said">{message.role === 'ROLE_USER' ? 'Caller' : 'Agent'}</span>
+            </header>
+            {message.parts.map((part, index) => (
+              <div key={index} className="text">
+                {partText(part)}
+              </div>
+            ))}
+          </article>
+        ))}
+      </section>
+      {(task.artifacts ?? []).length > 0 && (
+        <section aria-labelledby="artifacts-title">
+          <h2 id="artifacts-title">Artifacts</h2>
+          {task.artifacts!.map((artifact) => (
+            <details key={artifact.artifactId} className="tool">
+              <summary>{artifact.name ?? artifact.artifactId}</summary>
+              {artifact.description && <p>{artifact.description}</p>}
+              <pre>{artifact.parts.map(partText).join('\n')}</pre>
+            </details>
+          ))}
+        </section>
+      )}
+    </>
+  );
+}

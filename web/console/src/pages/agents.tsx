@@ -1,0 +1,432 @@
+import { Link } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { A2aTaskState } from '../gql/graphql';
+import { Empty, ErrorNote, Loading, When } from '../ui';
+
+const Keys = graphql(`
+  query ConsoleA2aKeys {
+    a2aKeys {
+      id
+      label
+      createdAt
+      revokedAt
+    }
+  }
+`);
+
+const CreateKey = graphql(`
+  mutation ConsoleA2aKeyCreate($label: String!) {
+    a2aKeyCreate(label: $label) {
+      secret
+      key {
+        id
+        label
+      }
+    }
+  }
+`);
+
+const RevokeKey = graphql(`
+  mutation ConsoleA2aKeyRevoke($id: ID!) {
+    a2aKeyRevoke(id: $id) {
+      id
+      revokedAt
+    }
+  }
+`);
+
+const Tasks = graphql(`
+  query ConsoleA2aTasks($first: Int, $after: String, $state: A2aTaskState) {
+    a2aTasks(first: $first, after: $after, state: $state) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        contextId
+        status {
+          state
+          timestamp
+        }
+      }
+    }
+  }
+`);
+
+const Agents = graphql(`
+  query ConsoleOutboundAgents {
+    a2aAgents {
+      id
+      name
+      url
+      enabled
+      status
+      error
+      checkedAt
+    }
+  }
+`);
+
+const AddAgent = graphql(`
+  mutation ConsoleOutboundAgentAdd($input: A2aAgentCreateInput!) {
+    a2aAgentCreate(input: $input) {
+      id
+    }
+  }
+`);
+
+const UpdateAgent = graphql(`
+  mutation ConsoleOutboundAgentUpdate($id: ID!, $input: A2aAgentUpdateInput!) {
+    a2aAgentUpdate(id: $id, input: $input) {
+      id
+      enabled
+    }
+  }
+`);
+
+const TestAgent = graphql(`
+  mutation ConsoleOutboundAgentTest($id: ID!) {
+    a2aAgentTest(id: $id) {
+      ok
+      name
+      error
+    }
+  }
+`);
+
+const RemoveAgent = graphql(`
+  mutation ConsoleOutboundAgentRemove($id: ID!) {
+    a2aAgentDelete(id: $id) {
+      id
+    }
+  }
+`);
+
+const STATES: A2aTaskState[] = [
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+];
+export const stateName = (state: string) => state.replace('TASK_STATE_', '').replace('_', ' ').toLowerCase();
+
+/** The A2A endpoint for its owner and administrators: keys, tasks, and the outbound agents. */
+export function AgentsPage() {
+  return (
+    <>
+      <h1>Agents</h1>
+      <KeysSection />
+      <TasksSection />
+      <OutboundSection />
+    </>
+  );
+}
+
+function KeysSection() {
+  const [{ data, error, fetching }, reload] = useQuery({ query: Keys });
+  const [created, create] = useMutation(CreateKey);
+  const [revoking, revoke] = useMutation(RevokeKey);
+  const [label, setLabel] = useState('');
+  const [shown, setShown] = useState<{ label: string; secret: string } | null>(null);
+  const onCreate = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await create({ label: label.trim() });
+    if (result.data) {
+      setShown({ label: result.data.a2aKeyCreate.key.label, secret: result.data.a2aKeyCreate.secret });
+      setLabel('');
+      reload({ requestPolicy: 'network-only' });
+    }
+  };
+  return (
+    <section aria-labelledby="keys-title">
+      <h2 id="keys-title">Keys of the A2A endpoint</h2>
+      <ErrorNote error={error ?? created.error ?? revoking.error} />
+      {shown && (
+        <div className="panel" role="status">
+          <p>
+            The key for <strong>{shown.label}</strong>, shown this once (only its digest is kept):
+          </p>
+          <p>
+            <code className="hash" id="new-key">
+              {shown.secret}
+            </code>
+          </p>
+          <button type="button" className="small" onClick={() => setShown(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {!data && fetching && <Loading what="keys" />}
+      {data && data.a2aKeys.length === 0 && (
+        <Empty>
+          <p>No key yet. Create one for each external agent or collaborator that may call this service's agent.</p>
+        </Empty>
+      )}
+      {data && data.a2aKeys.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              <th scope="col">Key id</th>
+              <th scope="col">Created</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.a2aKeys.map((key) => (
+              <tr key={key.id}>
+                <td>{key.label}</td>
+                <td>
+                  <code>{key.id}</code>
+                </td>
+                <td>
+                  <When at={key.createdAt} />
+                </td>
+                <td>
+                  {key.revokedAt ? (
+                    <>
+                      revoked <When at={key.revokedAt} />
+                    </>
+                  ) : (
+                    <button
+                      type="button"
+                      className="small danger"
+                      aria-label={`Revoke the key of ${key.label}`}
+                      disabled={revoking.fetching}
+                      onClick={() =>
+                        void revoke({ id: key.id }).then((result) => !result.error && reload({ requestPolicy: 'network-only' }))
+                      }
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form onSubmit={(event) => void onCreate(event)} className="filters">
+        <label>
+          Key label
+          <input value={label} onChange={(event) => setLabel(event.target.value)} required maxLength={100} placeholder="Who it is for" />
+        </label>
+        <button type="submit" className="primary" disabled={created.fetching}>
+          Create key
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function TasksSection() {
+  const [state, setState] = useState<A2aTaskState | ''>('');
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const after = cursors[cursors.length - 1];
+  const [{ data, error, fetching }] = useQuery({ query: Tasks, variables: { first: 20, after, state: state || null } });
+  const page = data?.a2aTasks;
+  return (
+    <section aria-labelledby="tasks-title">
+      <h2 id="tasks-title">Tasks</h2>
+      <form className="filters" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          State
+          <select
+            value={state}
+            onChange={(event) => {
+              setState(event.target.value as A2aTaskState | '');
+              setCursors([null]);
+            }}
+          >
+            <option value="">Any</option>
+            {STATES.map((value) => (
+              <option key={value} value={value}>
+                {stateName(value)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <ErrorNote error={error} />
+      {!data && fetching && <Loading what="tasks" />}
+      {page && page.nodes.length === 0 && (
+        <Empty>
+          <p>No task{state ? ' in this state' : ''}. Tasks appear when an external agent sends a message to the A2A endpoint with a key.</p>
+        </Empty>
+      )}
+      {page && page.nodes.length > 0 && (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col">State</th>
+                <th scope="col">Conversation</th>
+                <th scope="col">Since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.nodes.map((task) => (
+                <tr key={task.id}>
+                  <td>
+                    <Link to="/agents/tasks/$taskId" params={{ taskId: task.id }}>
+                      {task.id}
+                    </Link>
+                  </td>
+                  <td>{stateName(task.status.state)}</td>
+                  <td>
+                    <code>{task.contextId}</code>
+                  </td>
+                  <td>
+                    <When at={task.status.timestamp} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav className="pager" aria-label="Tasks pages">
+            <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Previous
+            </button>
+            <span>{page.totalCount} in all</span>
+            <button
+              type="button"
+              disabled={!page.pageInfo.hasNextPage}
+              onClick={() => setCursors([...cursors, page.pageInfo.endCursor ?? null])}
+            >
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
+
+function OutboundSection() {
+  const [{ data, error }, reload] = useQuery({ query: Agents });
+  const [adding, add] = useMutation(AddAgent);
+  const [updating, update] = useMutation(UpdateAgent);
+  const [testing, test] = useMutation(TestAgent);
+  const [removing, remove] = useMutation(RemoveAgent);
+  const [form, setForm] = useState({ id: '', name: '', url: '', apiKey: '' });
+  const [said, say] = useState('');
+  const refresh = () => reload({ requestPolicy: 'network-only' });
+  const onAdd = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await add({ input: { id: form.id.trim(), name: form.name.trim(), url: form.url.trim(), apiKey: form.apiKey || null } });
+    if (!result.error) {
+      setForm({ id: '', name: '', url: '', apiKey: '' });
+      say(`Added ${form.name.trim()}.`);
+      refresh();
+    }
+  };
+  return (
+    <section aria-labelledby="outbound-title">
+      <h2 id="outbound-title">Outbound agents</h2>
+      <p className="muted">Other A2A agents this service's agent may call as tools.</p>
+      <ErrorNote error={error ?? adding.error ?? updating.error ?? testing.error ?? removing.error} />
+      <p className="note ok" role="status">
+        {said}
+      </p>
+      {data && data.a2aAgents.length === 0 && (
+        <Empty>
+          <p>No outbound agent. Add one with its A2A endpoint URL; "Test" fetches its agent card.</p>
+        </Empty>
+      )}
+      {data && data.a2aAgents.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">URL</th>
+              <th scope="col">Status</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.a2aAgents.map((agent) => (
+              <tr key={agent.id}>
+                <td>{agent.name}</td>
+                <td>
+                  <code className="hash">{agent.url}</code>
+                </td>
+                <td>
+                  {agent.status}
+                  {agent.error && <span className="muted"> ({agent.error})</span>}
+                </td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="small"
+                    disabled={testing.fetching}
+                    onClick={() =>
+                      void test({ id: agent.id }).then((result) => {
+                        if (result.data)
+                          say(result.data.a2aAgentTest.ok ? `${agent.name} answered.` : `${agent.name}: ${result.data.a2aAgentTest.error}`);
+                        refresh();
+                      })
+                    }
+                  >
+                    Test
+                  </button>
+                  <button
+                    type="button"
+                    className="small"
+                    disabled={updating.fetching}
+                    onClick={() => void update({ id: agent.id, input: { enabled: !agent.enabled } }).then(refresh)}
+                  >
+                    {agent.enabled ? 'Disable' : 'Enable'}
+                  </button>
+                  <button
+                    type="button"
+                    className="small danger"
+                    disabled={removing.fetching}
+                    aria-label={`Remove ${agent.name}`}
+                    onClick={() => void remove({ id: agent.id }).then(refresh)}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form onSubmit={(event) => void onAdd(event)} className="filters">
+        <label>
+          Agent id
+          <input value={form.id} onChange={(event) => setForm({ ...form, id: event.target.value })} required placeholder="stats-agent" />
+        </label>
+        <label>
+          Agent name
+          <input value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} required />
+        </label>
+        <label>
+          Endpoint URL
+          <input type="url" value={form.url} onChange={(event) => setForm({ ...form, url: event.target.value })} required />
+        </label>
+        <label>
+          Its API key
+          <input
+            type="password"
+            value={form.apiKey}
+            onChange={(event) => setForm({ ...form, apiKey: event.target.value })}
+            autoComplete="off"
+          />
+        </label>
+        <button type="submit" disabled={adding.fetching}>
+          Add agent
+        </button>
+      </form>
+    </section>
+  );
+}
