@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { makeLab, makeUser, useTestApp, type TestUser } from './support/app';
+import { SendMessageRequest, Task } from '@a2a-js/sdk';
+import os from 'node:os';
+import { makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
+import { enableA2a, officialClient, userMessage } from './support/a2a';
+import { startFakeLlm } from './support/fake-llm';
 import { launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
 import { newSessionId, trajectoryCalls } from './support/trajectories';
 
@@ -41,20 +45,20 @@ function inBrowser(name: string, body: (context: BrowserContext) => Promise<void
 }
 
 /** A person with a password and a token. */
-async function person(name: string, extra: Record<string, unknown> = {}): Promise<TestUser> {
-  return makeUser(t, { name, password: PASSWORD, ...extra });
+async function person(name: string, extra: Record<string, unknown> = {}, app: TestApp = t): Promise<TestUser> {
+  return makeUser(app, { name, password: PASSWORD, ...extra });
 }
 
 /** Signs `user` in at /login and waits for the console. */
-async function signIn(context: BrowserContext, user: TestUser): Promise<{ page: Page; watched: Watched }> {
+async function signIn(context: BrowserContext, user: TestUser, app: TestApp = t): Promise<{ page: Page; watched: Watched }> {
   const page = await context.newPage();
-  const watched = watch(page, t.url, ['/login']); // the sign-in page is not the console
-  await page.goto(`${t.url}/`);
-  await page.waitForURL(`${t.url}/login?next=/`);
+  const watched = watch(page, app.url, ['/login']); // the sign-in page is not the console
+  await page.goto(`${app.url}/`);
+  await page.waitForURL(`${app.url}/login?next=/`);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${t.url}/labs`);
+  await page.waitForURL(`${app.url}/labs`);
   await page.getByRole('navigation', { name: 'Console' }).waitFor();
   return { page, watched };
 }
@@ -173,10 +177,6 @@ describe('in Chromium', () => {
     expect(members.body.members.find((m: { member_user_id: string }) => m.member_user_id === requester.id)).toMatchObject({
       status: 'active',
     });
-
-    // A section not built yet says so.
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
-    await page.getByText('This part of the console is not built yet.').waitFor();
 
     expectGraphQLOnly(watched);
     await page.close();
@@ -447,4 +447,104 @@ describe('untrusted content in Chromium', () => {
       await page.close();
     },
   );
+});
+
+describe('agents in Chromium', () => {
+  const workspaceParent = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-console-ws-'));
+  // Bubblewrap runs the code as another uid (the tests run as root): it must be able to search the parents.
+  fs.chmodSync(workspaceParent, 0o711);
+  let fake: Awaited<ReturnType<typeof startFakeLlm>>;
+  let agents: TestApp;
+  beforeAll(async () => {
+    fake = await startFakeLlm(() => ({ kind: 'answer', text: 'fallback answer', tokensIn: 1, tokensOut: 1 }));
+    agents = await startTestApp({
+      AGENT_WORKSPACE_DIR: path.join(workspaceParent, 'workspaces'),
+      LLM_PROVIDER: 'openai',
+      LLM_MODEL: 'gpt-5',
+      LLM_API_KEY: 'sk-test',
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_MAX_RETRIES: '0',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await agents?.close();
+    await fake?.close();
+    fs.rmSync(workspaceParent, { recursive: true, force: true });
+  });
+
+  inBrowser(
+    'the A2A owner creates a key, an agent calls with it, its approval is answered "Allow once" from the task page, the key is revoked',
+    async (context) => {
+      const owner = await person('Otto Owner', { plan_code: 'pro' }, agents);
+      await enableA2a(agents, ['--owner', owner.email]);
+      const { page, watched } = await signIn(context, owner, agents);
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
+      await page.getByText('No key yet.').waitFor();
+      await page.getByLabel('Key label').fill('stats lab agent');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const key = (await page.locator('#new-key').innerText()).trim();
+      expect(key).toMatch(/^ldk_a2a_/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-agents');
+
+      // An external agent calls with the key; the model wants to run code, which waits for an approval.
+      fake.script.push(
+        {
+          kind: 'tools',
+          calls: [{ id: 'call-1', name: 'run_code', input: { language: 'python', code: 'print(6 * 7)' } }],
+          tokensIn: 10,
+          tokensOut: 5,
+        },
+        { kind: 'answer', text: 'The result is 42.', tokensIn: 12, tokensOut: 4 },
+      );
+      const client = await officialClient(agents, key);
+      const waiting = Task.toJSON(
+        (await client.sendMessage(SendMessageRequest.fromJSON({ message: userMessage('Six times seven?') }))) as Task,
+      ) as {
+        id: string;
+        status: { state: string };
+      };
+      expect(waiting.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      await page.reload();
+      await page.getByRole('link', { name: waiting.id }).click();
+      await page.getByRole('heading', { name: 'Approval needed' }).waitFor();
+      await page
+        .getByText(/run_code \(python\): print\(6 \* 7\)/)
+        .first()
+        .waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-agent-task');
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      // Live: the task moves on to completed without a reload.
+      await page.locator('#task-state', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
+      await page.getByText('The result is 42.').first().waitFor();
+
+      await page.getByRole('link', { name: 'Agents' }).first().click();
+      await page.getByRole('button', { name: 'Revoke the key of stats lab agent' }).click();
+      await page.getByText(/^revoked/).waitFor();
+      const refused = await client
+        .sendMessage(SendMessageRequest.fromJSON({ message: userMessage('again?') }))
+        .catch((error: Error) => error);
+      expect(refused).toBeInstanceOf(Error);
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+
+  test('keys and approvals are for the A2A owner and administrators only', async () => {
+    const stranger = await person('Nobody Special', {}, agents);
+    for (const query of [
+      '{ a2aKeys { id } }',
+      'mutation { a2aKeyCreate(label: "x") { secret } }',
+      'mutation { a2aApprovalAnswer(taskId: "turn_x", decision: deny) { id } }',
+    ]) {
+      const reply = await agents.call('POST', '/graphql', { token: stranger.token, body: { query } });
+      expect(reply.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    }
+    const admin = await agents.call('POST', '/graphql', {
+      token: agents.adminToken,
+      body: { query: 'mutation { a2aKeyCreate(label: "bad label!") { secret } }' },
+    });
+    expect(admin.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+  });
 });
