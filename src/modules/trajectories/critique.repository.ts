@@ -15,11 +15,14 @@ export interface StoredFinding {
   body: string;
 }
 
-/** Of `uuids`, those that are records of the session (one query for all of them). */
-export async function existingRecordUuids(q: Query, sessionId: string, uuids: string[]): Promise<Set<string>> {
-  if (uuids.length === 0) return new Set();
-  const rows = await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ? and uuid = any(?)`, [sessionId, uuids]);
-  return new Set(rows.map((row) => row.uuid));
+/** Of `uuids`, those that are records of the session, with their positions (one query for all of them). */
+export async function recordPositions(q: Query, sessionId: string, uuids: string[]): Promise<Map<string, number>> {
+  if (uuids.length === 0) return new Map();
+  const rows = await q<{ uuid: string; seq: number }>(`select uuid, seq from trajectory_records where session_id = ? and uuid = any(?)`, [
+    sessionId,
+    [...new Set(uuids)],
+  ]);
+  return new Map(rows.map((row) => [row.uuid, row.seq]));
 }
 
 /** The model's findings made on exactly this state of the session with this model, or null. */

@@ -12,7 +12,7 @@ import { catalogModel } from '../catalog/catalog.service';
 import { admitModelRequest } from '../usage/model-limits';
 import { countRecentModelCalls } from '../usage/usage.repository';
 import { meteredCompletion } from '../usage/usage.service';
-import { CritiqueKey, StoredFinding, cachedModelFindings, existingRecordUuids, storeModelFindings } from './critique.repository';
+import { CritiqueKey, StoredFinding, cachedModelFindings, recordPositions, storeModelFindings } from './critique.repository';
 import { eachRecordFacts, snippet } from './record-facts';
 import type { RecordFacts } from './record-facts.repository';
 import { loadTrajectory } from './trajectory.service';
@@ -21,6 +21,8 @@ export interface Finding {
   recordUuid: string;
   severity: 'info' | 'warning' | 'error';
   body: string;
+  /** The record's position in the session (1 for the first): where a reader scrolls to. */
+  recordSeq?: number;
 }
 
 /** Findings one critique reports at most (the earliest ones), and tool calls it waits on at once. */
@@ -145,7 +147,7 @@ export async function critique(
     try {
       modelFindings = await meteredCompletion(em, llm, priced, purpose, request, async (tx, completion) => {
         const candidates = findingsOf(completion.text);
-        const known = await existingRecordUuids(
+        const known = await recordPositions(
           sqlOf(tx),
           sessionId,
           candidates.map((f) => f.record_uuid),
@@ -160,7 +162,13 @@ export async function critique(
     }
   }
   const model = modelFindings.map((f): Finding => ({ recordUuid: f.record_uuid, severity: f.severity, body: f.body }));
-  return [...rules.findings().slice(0, MAX_FINDINGS - model.length), ...model];
+  const findings = [...rules.findings().slice(0, MAX_FINDINGS - model.length), ...model];
+  const positions = await recordPositions(
+    sqlOf(em),
+    sessionId,
+    findings.map((f) => f.recordUuid),
+  );
+  return findings.map((f) => ({ ...f, recordSeq: positions.get(f.recordUuid) }));
 }
 
 /**

@@ -228,6 +228,9 @@ export class Finding {
 
   @Field()
   body!: string;
+
+  @Field(() => Int, { nullable: true, description: 'The record’s position in the session (1 for the first).' })
+  recordSeq?: number;
 }
 
 @ObjectType()
