@@ -268,6 +268,12 @@ describe('trajectories in Chromium', () => {
         ['wc -l, lines not reads', expect.any(String)],
       ]);
 
+      // Review aids: the rules find the tool calls that never got a result, each linked to its record.
+      await page.getByRole('button', { name: 'Find problems' }).click();
+      await page.getByRole('button', { name: 'Go to record 2' }).click();
+      await second.waitFor();
+      await page.getByRole('region', { name: 'Summary' }).waitFor();
+
       // Fork from the second record: a new trajectory with the first two records.
       await second.getByRole('button', { name: 'Fork from here' }).click();
       await page.waitForURL((url) => url.pathname.startsWith('/trajectories/') && !url.pathname.endsWith(encodeURIComponent(id)));
@@ -530,6 +536,24 @@ describe('agents in Chromium', () => {
       await page.close();
     },
   );
+
+  inBrowser('a question about a trajectory is answered by the model as it writes', async (context) => {
+    const owner = await person('Quinn Question', { plan_code: 'pro' }, agents);
+    const id = newSessionId('ask');
+    expect((await trajectoryCalls(agents).append(owner, id, null, conversation('q', 2), { title: 'Ask me' })).status).toBe(200);
+    const { page, watched } = await signIn(context, owner, agents);
+    await page.goto(`${agents.url}/trajectories/${encodeURIComponent(id)}`);
+    await page.getByLabel('Question').fill('How were the reads counted?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    // The scripted model answers what nothing scripted with its fallback.
+    await page.getByRole('region', { name: 'Ask about this session' }).getByText('fallback answer').waitFor();
+    await page.getByText('You: How were the reads counted?').waitFor();
+    expect(fake.seen.some((request) => JSON.stringify(request.body).includes('How were the reads counted?'))).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'console-trajectory-discuss');
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
 
   test('keys and approvals are for the A2A owner and administrators only', async () => {
     const stranger = await person('Nobody Special', {}, agents);

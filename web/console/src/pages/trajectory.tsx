@@ -6,6 +6,7 @@ import { graphql } from '../gql';
 import type { ConsoleTrajectoryQuery } from '../gql/graphql';
 import { parseRecord, type Block, type Turn } from '../records';
 import { ErrorNote, Loading, When } from '../ui';
+import { CritiquePanel, DiscussPanel, SummaryPanel } from './trajectory-aids';
 
 const Trajectory = graphql(`
   query ConsoleTrajectory($id: ID!) {
@@ -331,6 +332,11 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
           </div>
         </div>
       )}
+      <div className="columns aids">
+        <SummaryPanel sessionId={trajectoryId} mine={mine} />
+        <CritiquePanel sessionId={trajectoryId} onGoTo={(seq) => virtualizer.scrollToIndex(seq - 1, { align: 'start' })} />
+        <DiscussPanel sessionId={trajectoryId} />
+      </div>
     </>
   );
 }
