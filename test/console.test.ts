@@ -7,6 +7,7 @@ import os from 'node:os';
 import { makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
 import { enableA2a, officialClient, userMessage } from './support/a2a';
 import { startFakeLlm } from './support/fake-llm';
+import { until } from './support/until';
 import { launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
 import { newSessionId, trajectoryCalls } from './support/trajectories';
 
@@ -380,7 +381,7 @@ describe('compute and releases in Chromium', () => {
 
 describe('admin in Chromium', () => {
   inBrowser(
-    'an administrator reads the stats as figures and a chart, finds a user, issues a set-password link and suspends them',
+    'an administrator reads each admin section, finds a user, issues a link and a token, changes a plan, suspends',
     async (context) => {
       const admin = await person('Ada Stats', { is_admin: true });
       const someone = await person('Sam Suspended');
@@ -388,16 +389,50 @@ describe('admin in Chromium', () => {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Admin' }).click();
       await page.getByText('Active this month').waitFor();
       await page.locator('.recharts-wrapper svg').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-admin');
+      const sections = page.getByRole('navigation', { name: 'Admin sections' });
+      for (const [section, shows] of [
+        ['Labs', 'Search labs'],
+        ['Trajectories', 'Search by title or id'],
+        ['Storage', 'stored in all'],
+        ['Segmentation', 'Users by institution tier'],
+      ]) {
+        await sections.getByRole('button', { name: section }).click();
+        await page.getByText(shows).first().waitFor();
+        expect({ section, violations: await seriousViolations(page) }).toEqual({ section, violations: [] });
+        await screenshot(page, `console-admin-${section.toLowerCase()}`);
+      }
+
+      await sections.getByRole('button', { name: 'Users' }).click();
       await page.getByLabel('Search users').fill(someone.email);
       await page.getByRole('button', { name: 'Search' }).click();
       await page.getByRole('cell', { name: someone.email }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
-      await screenshot(page, 'console-admin');
+      await screenshot(page, 'console-admin-users');
       await page.getByRole('button', { name: 'Set-password link for Sam Suspended' }).click();
       await page.getByText(/Set-password link for Sam Suspended: .*\/set-password#ldk_pwl_/).waitFor();
+      await page.getByLabel('Plan of Sam Suspended').selectOption('pro');
+      await until(
+        'the plan to be pro',
+        async () => (await t.call('GET', `/api/admin/users/${someone.id}`, { token: t.adminToken })).body.plan_code === 'pro',
+      );
       await page.getByRole('button', { name: 'Suspend Sam Suspended' }).click();
       await page.getByRole('button', { name: 'Restore Sam Suspended' }).waitFor();
       expect((await t.call('GET', '/api/me', { token: someone.token })).status).toBe(401);
+
+      // A new user, then a token for them, shown once.
+      const email = `new${Date.now().toString(36)}@example.org`;
+      await page.getByLabel("New user's name").fill('Nina New');
+      await page.getByLabel('Email', { exact: true }).fill(email);
+      await page.getByRole('button', { name: 'Create user' }).click();
+      await page.getByText('Created Nina New.', { exact: false }).waitFor();
+      await page.getByLabel('Search users').fill(email);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'New token for Nina New' }).click();
+      const shown = await page.getByText(/Token for Nina New, shown once: ldk_pat_/).innerText();
+      const token = /ldk_pat_\S+/.exec(shown)![0];
+      expect((await t.call('GET', '/api/me', { token })).body.email).toBe(email);
       expectGraphQLOnly(watched);
       await page.close();
     },

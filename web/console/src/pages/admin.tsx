@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
+import { Paged } from '../paged';
 import { ErrorNote, Loading, When } from '../ui';
 
 const Stats = graphql(`
@@ -76,182 +77,669 @@ const PasswordLink = graphql(`
   }
 `);
 
-const PAGE = 25;
+const CreateUser = graphql(`
+  mutation ConsoleAdminUserCreate($input: UserCreateInput!) {
+    adminUserCreate(input: $input) {
+      id
+      name
+    }
+  }
+`);
 
-/** Administrators: the live stats, as figures and a chart, and the users with suspend and set-password links. */
+const CreateToken = graphql(`
+  mutation ConsoleAdminTokenCreate($userId: ID!, $input: TokenCreateInput!) {
+    adminTokenCreate(userId: $userId, input: $input) {
+      token
+    }
+  }
+`);
+
+const Labs = graphql(`
+  query ConsoleAdminLabs($q: String, $offset: Int, $limit: Int) {
+    adminLabs(q: $q, offset: $offset, limit: $limit) {
+      total
+      items {
+        id
+        name
+        status
+        seatQuota
+        seatsUsed
+        createdAt
+      }
+    }
+  }
+`);
+
+const UpdateLab = graphql(`
+  mutation ConsoleAdminLabUpdate($id: ID!, $input: LabAdminUpdateInput!) {
+    adminLabUpdate(id: $id, input: $input) {
+      id
+      status
+      seatQuota
+    }
+  }
+`);
+
+const AllTrajectories = graphql(`
+  query ConsoleAdminTrajectories($q: String) {
+    adminTrajectories(q: $q, limit: 100) {
+      total
+      items {
+        sessionId
+        title
+        ownerId
+        source
+        count
+        bytes
+        updatedAt
+      }
+    }
+  }
+`);
+
+const Storage = graphql(`
+  query ConsoleAdminStorage {
+    adminStorageSummary {
+      totalBytes
+      users {
+        userId
+        email
+        usedBytes
+        quotaBytes
+        sessions
+      }
+      labs {
+        labId
+        name
+        bytes
+        sessions
+      }
+    }
+  }
+`);
+
+const Segmentation = graphql(`
+  query ConsoleAdminSegmentation {
+    adminSegmentation(limit: 20) {
+      domain
+      users
+      paid
+      granted
+      byTier {
+        tier
+        users
+        paid
+        granted
+      }
+      byType {
+        type
+        users
+        paid
+        granted
+      }
+      byInstitution {
+        name
+        users
+        paid
+        granted
+      }
+    }
+  }
+`);
+
+const PAGE = 25;
+const PLANS = ['free', 'pro', 'lab', 'enterprise'] as const;
+const bytes = (value: number) =>
+  value >= 1024 ** 3
+    ? `${(value / 1024 ** 3).toFixed(2)} GiB`
+    : value >= 1024 ** 2
+      ? `${(value / 1024 ** 2).toFixed(1)} MiB`
+      : `${(value / 1024).toFixed(1)} KiB`;
+
+const SECTIONS = ['Activity', 'Users', 'Labs', 'Trajectories', 'Storage', 'Segmentation'] as const;
+
+/** Administrators: the live stats, users, labs, trajectories, storage and segmentation, one section at a time. */
 export default function AdminPage() {
+  const [section, setSection] = useState<(typeof SECTIONS)[number]>('Activity');
+  return (
+    <>
+      <h1>Admin</h1>
+      <nav aria-label="Admin sections" className="tabs">
+        {SECTIONS.map((name) => (
+          <button key={name} type="button" aria-pressed={section === name} onClick={() => setSection(name)}>
+            {name}
+          </button>
+        ))}
+      </nav>
+      {section === 'Activity' && <ActivitySection />}
+      {section === 'Users' && <UsersSection />}
+      {section === 'Labs' && <LabsSection />}
+      {section === 'Trajectories' && <TrajectoriesSection />}
+      {section === 'Storage' && <StorageSection />}
+      {section === 'Segmentation' && <SegmentationSection />}
+    </>
+  );
+}
+
+function ActivitySection() {
   const [stats] = useQuery({ query: Stats });
+  const s = stats.data?.adminStats;
+  return (
+    <section aria-labelledby="stats-title">
+      <h2 id="stats-title">Activity</h2>
+      <ErrorNote error={stats.error} />
+      {!s ? (
+        <Loading what="the stats" />
+      ) : (
+        <>
+          <p className="muted">
+            As of <When at={s.generatedAt} />
+          </p>
+          <dl className="figures">
+            {[
+              ['Online now', s.onlineUsers],
+              ['Active today', s.dau],
+              ['Active this week', s.wau],
+              ['Active this month', s.mau],
+              ['Registered today', s.registrations.today],
+              ['Registered in all', s.registrations.total],
+            ].map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{Number(value).toLocaleString()}</dd>
+              </div>
+            ))}
+          </dl>
+          <h3 id="plans-chart">Active users by plan (this month)</h3>
+          <BarChart width={560} height={220} data={s.plans} accessibilityLayer aria-labelledby="plans-chart">
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="planCode" />
+            <YAxis allowDecimals={false} />
+            <Tooltip />
+            <Bar dataKey="activeUsers" name="Active users" fill="#2454c5" />
+          </BarChart>
+          <table>
+            <caption>Model use</caption>
+            <thead>
+              <tr>
+                <th scope="col">Window</th>
+                <th scope="col">Calls</th>
+                <th scope="col">Users</th>
+                <th scope="col">Tokens in</th>
+                <th scope="col">Tokens out</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(
+                [
+                  ['Last 5 minutes', s.llm.last5m],
+                  ['Last hour', s.llm.last1h],
+                ] as const
+              ).map(([label, window]) => (
+                <tr key={label}>
+                  <td>{label}</td>
+                  <td>{window.calls.toLocaleString()}</td>
+                  <td>{window.users.toLocaleString()}</td>
+                  <td>{window.tokensIn.toLocaleString()}</td>
+                  <td>{window.tokensOut.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
+
+function UsersSection() {
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
   const [users, reloadUsers] = useQuery({ query: Users, variables: { q: search || null, offset, limit: PAGE } });
   const [updating, update] = useMutation(UpdateUser);
   const [linking, link] = useMutation(PasswordLink);
-  const [issued, setIssued] = useState<{ who: string; url: string; mailed: boolean } | null>(null);
+  const [creating, create] = useMutation(CreateUser);
+  const [minting, mint] = useMutation(CreateToken);
+  const [shown, show] = useState<string | null>(null);
+  const [draft, setDraft] = useState({ name: '', email: '', planCode: 'free' as (typeof PLANS)[number] });
+  const refresh = () => reloadUsers({ requestPolicy: 'network-only' });
 
   const onSearch = (event: FormEvent) => {
     event.preventDefault();
     setOffset(0);
     setSearch(q.trim());
   };
-  const s = stats.data?.adminStats;
+  const onCreate = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await create({ input: { name: draft.name.trim(), email: draft.email.trim(), planCode: draft.planCode } });
+    if (result.data) {
+      show(`Created ${result.data.adminUserCreate.name}. Give them a set-password link to sign in.`);
+      setDraft({ name: '', email: '', planCode: 'free' });
+      refresh();
+    }
+  };
   const page = users.data?.adminUsers;
   return (
-    <>
-      <h1>Admin</h1>
-      <ErrorNote error={stats.error ?? users.error ?? updating.error ?? linking.error} />
-      <section aria-labelledby="stats-title">
-        <h2 id="stats-title">Activity</h2>
-        {!s ? (
-          <Loading what="the stats" />
-        ) : (
-          <>
-            <p className="muted">
-              As of <When at={s.generatedAt} />
-            </p>
-            <dl className="figures">
-              {[
-                ['Online now', s.onlineUsers],
-                ['Active today', s.dau],
-                ['Active this week', s.wau],
-                ['Active this month', s.mau],
-                ['Registered today', s.registrations.today],
-                ['Registered in all', s.registrations.total],
-              ].map(([label, value]) => (
-                <div key={label}>
-                  <dt>{label}</dt>
-                  <dd>{Number(value).toLocaleString()}</dd>
-                </div>
+    <section aria-labelledby="users-title">
+      <h2 id="users-title">Users</h2>
+      <ErrorNote error={users.error ?? updating.error ?? linking.error ?? creating.error ?? minting.error} />
+      <form onSubmit={onSearch} className="filters" role="search">
+        <label>
+          Search users
+          <input type="search" value={q} onChange={(event) => setQ(event.target.value)} placeholder="Name or email" />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      {shown && (
+        <p className="note ok" role="status">
+          <code className="hash">{shown}</code>
+        </p>
+      )}
+      {page && page.items.length === 0 && <p className="empty">No user matches. Try part of a name or an email.</p>}
+      {page && page.items.length > 0 && (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Plan</th>
+                <th scope="col">Last active</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((user) => (
+                <tr key={user.id}>
+                  <td>
+                    {user.name} {user.isAdmin && <span className="badge">admin</span>}{' '}
+                    {user.disabled && <span className="badge error">suspended</span>}
+                  </td>
+                  <td>{user.email}</td>
+                  <td>
+                    <select
+                      aria-label={`Plan of ${user.name}`}
+                      value={user.planCode}
+                      disabled={updating.fetching}
+                      onChange={(event) =>
+                        void update({ id: user.id, input: { planCode: event.target.value as (typeof PLANS)[number] } }).then(
+                          (result) => !result.error && refresh(),
+                        )
+                      }
+                    >
+                      {PLANS.map((plan) => (
+                        <option key={plan} value={plan}>
+                          {plan}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <When at={user.lastActiveAt} />
+                  </td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="small"
+                      disabled={linking.fetching}
+                      aria-label={`Set-password link for ${user.name}`}
+                      onClick={() =>
+                        void link({ userId: user.id }).then(
+                          (result) =>
+                            result.data &&
+                            show(
+                              `Set-password link for ${user.name}${result.data.passwordLink.mailed ? ' (also mailed)' : ''}: ${result.data.passwordLink.url}`,
+                            ),
+                        )
+                      }
+                    >
+                      Set-password link
+                    </button>
+                    <button
+                      type="button"
+                      className="small"
+                      disabled={minting.fetching}
+                      aria-label={`New token for ${user.name}`}
+                      onClick={() =>
+                        void mint({ userId: user.id, input: { label: 'console' } }).then(
+                          (result) => result.data && show(`Token for ${user.name}, shown once: ${result.data.adminTokenCreate.token}`),
+                        )
+                      }
+                    >
+                      New token
+                    </button>
+                    <button
+                      type="button"
+                      className={`small${user.disabled ? '' : ' danger'}`}
+                      disabled={updating.fetching}
+                      aria-label={`${user.disabled ? 'Restore' : 'Suspend'} ${user.name}`}
+                      onClick={() =>
+                        void update({ id: user.id, input: { disabled: !user.disabled } }).then((result) => !result.error && refresh())
+                      }
+                    >
+                      {user.disabled ? 'Restore' : 'Suspend'}
+                    </button>
+                  </td>
+                </tr>
               ))}
-            </dl>
-            <h3 id="plans-chart">Active users by plan (this month)</h3>
-            <BarChart width={560} height={220} data={s.plans} accessibilityLayer aria-labelledby="plans-chart">
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="planCode" />
-              <YAxis allowDecimals={false} />
-              <Tooltip />
-              <Bar dataKey="activeUsers" name="Active users" fill="#2454c5" />
-            </BarChart>
-            <table>
-              <caption>Model use</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Window</th>
-                  <th scope="col">Calls</th>
-                  <th scope="col">Users</th>
-                  <th scope="col">Tokens in</th>
-                  <th scope="col">Tokens out</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(
-                  [
-                    ['Last 5 minutes', s.llm.last5m],
-                    ['Last hour', s.llm.last1h],
-                  ] as const
-                ).map(([label, window]) => (
-                  <tr key={label}>
-                    <td>{label}</td>
-                    <td>{window.calls.toLocaleString()}</td>
-                    <td>{window.users.toLocaleString()}</td>
-                    <td>{window.tokensIn.toLocaleString()}</td>
-                    <td>{window.tokensOut.toLocaleString()}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </>
-        )}
-      </section>
+            </tbody>
+          </table>
+          <nav className="pager" aria-label="Users pages">
+            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+              Previous
+            </button>
+            <span>
+              {offset + 1}–{offset + page.items.length} of {page.total}
+            </span>
+            <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+      <form onSubmit={(event) => void onCreate(event)} className="filters">
+        <label>
+          New user's name
+          <input value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} required maxLength={200} />
+        </label>
+        <label>
+          Email
+          <input type="email" value={draft.email} onChange={(event) => setDraft({ ...draft, email: event.target.value })} required />
+        </label>
+        <label>
+          Plan
+          <select
+            value={draft.planCode}
+            onChange={(event) => setDraft({ ...draft, planCode: event.target.value as (typeof PLANS)[number] })}
+          >
+            {PLANS.map((plan) => (
+              <option key={plan} value={plan}>
+                {plan}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="primary" disabled={creating.fetching}>
+          Create user
+        </button>
+      </form>
+    </section>
+  );
+}
 
-      <section aria-labelledby="users-title">
-        <h2 id="users-title">Users</h2>
-        <form onSubmit={onSearch} className="filters" role="search">
-          <label>
-            Search users
-            <input type="search" value={q} onChange={(event) => setQ(event.target.value)} placeholder="Name or email" />
-          </label>
-          <button type="submit">Search</button>
-        </form>
-        {issued && (
-          <p className="note ok" role="status">
-            Set-password link for {issued.who}
-            {issued.mailed ? ' (also mailed)' : ''}: <code className="hash">{issued.url}</code>
-          </p>
-        )}
-        {page && page.items.length === 0 && <p className="empty">No user matches. Try part of a name or an email.</p>}
-        {page && page.items.length > 0 && (
-          <>
+function LabsSection() {
+  const [q, setQ] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [{ data, error }, reload] = useQuery({ query: Labs, variables: { q: q.trim() || null, offset, limit: PAGE } });
+  const [updating, update] = useMutation(UpdateLab);
+  const page = data?.adminLabs;
+  return (
+    <section aria-labelledby="admin-labs-title">
+      <h2 id="admin-labs-title">Labs</h2>
+      <ErrorNote error={error ?? updating.error} />
+      <form className="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Search labs
+          <input type="search" value={q} onChange={(event) => (setQ(event.target.value), setOffset(0))} />
+        </label>
+      </form>
+      {page && page.items.length === 0 && <p className="empty">No lab matches.</p>}
+      {page && page.items.length > 0 && (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Lab</th>
+                <th scope="col">Seats used</th>
+                <th scope="col">Seat quota</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((lab) => (
+                <tr key={lab.id}>
+                  <td>{lab.name}</td>
+                  <td>{lab.seatsUsed}</td>
+                  <td>
+                    <input
+                      type="number"
+                      min={1}
+                      className="narrow"
+                      aria-label={`Seat quota of ${lab.name}`}
+                      defaultValue={lab.seatQuota}
+                      onBlur={(event) => {
+                        const seatQuota = Number(event.target.value);
+                        if (seatQuota !== lab.seatQuota && seatQuota > 0)
+                          void update({ id: lab.id, input: { seatQuota } }).then(() => reload({ requestPolicy: 'network-only' }));
+                      }}
+                    />
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`Status of ${lab.name}`}
+                      value={lab.status}
+                      onChange={(event) =>
+                        void update({ id: lab.id, input: { status: event.target.value as typeof lab.status } }).then(() =>
+                          reload({ requestPolicy: 'network-only' }),
+                        )
+                      }
+                    >
+                      <option value="active">active</option>
+                      <option value="suspended">suspended</option>
+                      <option value="archived">archived</option>
+                    </select>
+                  </td>
+                  <td>
+                    <When at={lab.createdAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav className="pager" aria-label="Labs pages">
+            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+              Previous
+            </button>
+            <span>{page.total} in all</span>
+            <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
+
+function TrajectoriesSection() {
+  const [q, setQ] = useState('');
+  const [{ data, error }] = useQuery({ query: AllTrajectories, variables: { q: q.trim() || null } });
+  const page = data?.adminTrajectories;
+  return (
+    <section aria-labelledby="admin-trajectories-title">
+      <h2 id="admin-trajectories-title">Trajectories</h2>
+      <ErrorNote error={error} />
+      <form className="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Search by title or id
+          <input type="search" value={q} onChange={(event) => setQ(event.target.value)} />
+        </label>
+      </form>
+      {page && (
+        <Paged items={page.items} label="Trajectories">
+          {(items) => (
             <table>
+              <caption>
+                {page.total} in all{page.total > page.items.length ? `, the ${page.items.length} most recent shown` : ''}
+              </caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Plan</th>
-                  <th scope="col">Last active</th>
-                  <th scope="col">Actions</th>
+                  <th scope="col">Title</th>
+                  <th scope="col">Owner</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Records</th>
+                  <th scope="col">Size</th>
+                  <th scope="col">Updated</th>
                 </tr>
               </thead>
               <tbody>
-                {page.items.map((user) => (
-                  <tr key={user.id}>
+                {items.map((item) => (
+                  <tr key={item.sessionId}>
+                    <td>{item.title ?? item.sessionId}</td>
                     <td>
-                      {user.name} {user.isAdmin && <span className="badge">admin</span>}{' '}
-                      {user.disabled && <span className="badge error">suspended</span>}
+                      <code>{item.ownerId}</code>
                     </td>
-                    <td>{user.email}</td>
-                    <td>{user.planCode}</td>
+                    <td>{item.source}</td>
+                    <td>{item.count}</td>
+                    <td>{bytes(item.bytes)}</td>
                     <td>
-                      <When at={user.lastActiveAt} />
-                    </td>
-                    <td className="actions">
-                      <button
-                        type="button"
-                        className="small"
-                        disabled={linking.fetching}
-                        aria-label={`Set-password link for ${user.name}`}
-                        onClick={() =>
-                          void link({ userId: user.id }).then(
-                            (result) =>
-                              result.data &&
-                              setIssued({ who: user.name, url: result.data.passwordLink.url, mailed: result.data.passwordLink.mailed }),
-                          )
-                        }
-                      >
-                        Set-password link
-                      </button>
-                      <button
-                        type="button"
-                        className={`small${user.disabled ? '' : ' danger'}`}
-                        disabled={updating.fetching}
-                        aria-label={`${user.disabled ? 'Restore' : 'Suspend'} ${user.name}`}
-                        onClick={() =>
-                          void update({ id: user.id, input: { disabled: !user.disabled } }).then(
-                            (result) => !result.error && reloadUsers({ requestPolicy: 'network-only' }),
-                          )
-                        }
-                      >
-                        {user.disabled ? 'Restore' : 'Suspend'}
-                      </button>
+                      <When at={item.updatedAt} />
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <nav className="pager" aria-label="Users pages">
-              <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                Previous
-              </button>
-              <span>
-                {offset + 1}–{offset + page.items.length} of {page.total}
-              </span>
-              <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>
-                Next
-              </button>
-            </nav>
-          </>
-        )}
-      </section>
-    </>
+          )}
+        </Paged>
+      )}
+    </section>
+  );
+}
+
+function StorageSection() {
+  const [{ data, error }] = useQuery({ query: Storage });
+  const summary = data?.adminStorageSummary;
+  return (
+    <section aria-labelledby="storage-title">
+      <h2 id="storage-title">Storage</h2>
+      <ErrorNote error={error} />
+      {summary && (
+        <>
+          <p>{bytes(summary.totalBytes)} stored in all.</p>
+          {summary.users.length === 0 && summary.labs.length === 0 && (
+            <p className="empty">Nothing stored yet: trajectories and figures count here once clients sync them.</p>
+          )}
+          {summary.users.length > 0 && (
+            <Paged items={summary.users} label="Storage by user">
+              {(users) => (
+                <table>
+                  <caption>By user</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">User</th>
+                      <th scope="col">Used</th>
+                      <th scope="col">Quota</th>
+                      <th scope="col">Sessions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {users.map((user) => (
+                      <tr key={user.userId}>
+                        <td>{user.email}</td>
+                        <td>
+                          <meter min={0} max={user.quotaBytes || 1} value={user.usedBytes} aria-label={`Storage used by ${user.email}`} />{' '}
+                          {bytes(user.usedBytes)}
+                        </td>
+                        <td>{bytes(user.quotaBytes)}</td>
+                        <td>{user.sessions}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </Paged>
+          )}
+          {summary.labs.length > 0 && (
+            <Paged items={summary.labs} label="Storage by lab">
+              {(labs) => (
+                <table>
+                  <caption>By lab</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Lab</th>
+                      <th scope="col">Stored</th>
+                      <th scope="col">Sessions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {labs.map((lab) => (
+                      <tr key={lab.labId}>
+                        <td>{lab.name}</td>
+                        <td>{bytes(lab.bytes)}</td>
+                        <td>{lab.sessions}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </Paged>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function SegmentationSection() {
+  const [{ data, error }] = useQuery({ query: Segmentation });
+  const segments = data?.adminSegmentation;
+  const table = (caption: string, rows: { key: string; users: number; paid: number; granted: number }[]) => (
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Segment</th>
+          <th scope="col">Users</th>
+          <th scope="col">Paying</th>
+          <th scope="col">Granted</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key}>
+            <td>{row.key}</td>
+            <td>{row.users}</td>
+            <td>{row.paid}</td>
+            <td>{row.granted}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  return (
+    <section aria-labelledby="segmentation-title">
+      <h2 id="segmentation-title">Segmentation</h2>
+      <ErrorNote error={error} />
+      {segments && (
+        <>
+          <p>
+            Domain {segments.domain}: {segments.users} users, {segments.paid} paying, {segments.granted} granted.
+          </p>
+          <h3 id="tier-chart">Users by institution tier</h3>
+          <BarChart width={560} height={220} data={segments.byTier} accessibilityLayer aria-labelledby="tier-chart">
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="tier" />
+            <YAxis allowDecimals={false} />
+            <Tooltip />
+            <Bar dataKey="paid" name="Paying" stackId="users" fill="#2454c5" />
+            <Bar dataKey="granted" name="Granted" stackId="users" fill="#7a9be0" />
+          </BarChart>
+          {table(
+            'By tier',
+            segments.byTier.map((row) => ({ key: row.tier, ...row })),
+          )}
+          {table(
+            'By institution type',
+            segments.byType.map((row) => ({ key: row.type, ...row })),
+          )}
+          {table(
+            'By institution',
+            segments.byInstitution.map((row) => ({ key: row.name, ...row })),
+          )}
+        </>
+      )}
+    </section>
   );
 }
