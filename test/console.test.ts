@@ -179,6 +179,14 @@ describe('in Chromium', () => {
       status: 'active',
     });
 
+    // Live: someone asks to join while the owner looks at the page.
+    const late = await person('Lou Late');
+    expect((await t.call('POST', '/api/labs/join', { token: late.token, body: { code: lab.code } })).status).toBe(200);
+    await page.getByRole('button', { name: 'Reject Lou Late' }).click();
+    await page.getByText('Rejected Lou Late.').waitFor();
+    // The owner's usage report, as a chart.
+    await page.getByRole('region', { name: 'Usage' }).locator('.recharts-wrapper svg').first().waitFor();
+
     expectGraphQLOnly(watched);
     await page.close();
   });

@@ -1,6 +1,6 @@
 import { Link, useParams } from '@tanstack/react-router';
-import { useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { lazy, Suspense, useState } from 'react';
+import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { AssignableRole, MemberStatusChange } from '../gql/graphql';
 import { Paged } from '../paged';
@@ -41,6 +41,18 @@ const Lab = graphql(`
   }
 `);
 
+const MemberEvents = graphql(`
+  subscription ConsoleLabMemberEvents($labId: ID!) {
+    labMemberEvents(labId: $labId) {
+      memberUserId
+      status
+    }
+  }
+`);
+
+/** The chart library comes with the usage report, not with the console. */
+const LabUsage = lazy(() => import('./lab-usage'));
+
 const UpdateMember = graphql(`
   mutation ConsoleLabMemberUpdate($labId: ID!, $memberUserId: ID!, $input: LabMemberUpdateInput!) {
     labMemberUpdate(labId: $labId, memberUserId: $memberUserId, input: $input) {
@@ -68,6 +80,11 @@ export function LabPage() {
   const [updating, update] = useMutation(UpdateMember);
   const [rotating, rotate] = useMutation(RotateCode);
   const [said, say] = useState('');
+  // Requests to join (and other members' changes) appear without a reload, for those who may see members.
+  useSubscription({ query: MemberEvents, variables: { labId }, pause: data?.lab.members == null }, (_previous, event) => {
+    reload({ requestPolicy: 'network-only' });
+    return event;
+  });
 
   const lab = data?.lab;
   const owner = lab?.role === 'owner';
@@ -254,6 +271,12 @@ export function LabPage() {
             )}
           </Paged>
         </section>
+      )}
+
+      {owner && (
+        <Suspense fallback={<p className="loading">Loading the usage…</p>}>
+          <LabUsage labId={labId} />
+        </Suspense>
       )}
 
       <section aria-labelledby="board-title">
