@@ -7,6 +7,7 @@ import { makePubSub } from '../src/pubsub';
 import { buildAppSchema, printAppSchema } from '../src/schema';
 import { makeUser, startTestApp, useTestApp, type TestApp } from './support/app';
 import { freePort, signOnSettings, startProvider, type TestProvider } from './support/oidc';
+import { BROWSER_REQUIRED, CHROMIUM, CHROMIUM_ARGS, screenshot } from './support/browser';
 
 /**
  * The service's web pages (issue 11): the device-login approval page `labdesk login` points at,
@@ -31,19 +32,7 @@ declare const document: {
 declare const sessionStorage: PageStorage;
 declare const localStorage: PageStorage;
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const BROWSER_REQUIRED = process.env.LABDESK_BROWSER_TESTS === 'required';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const OUTPUT_DIR = path.resolve(__dirname, '..', 'test-output');
+// The browser, its flags and where screenshots go: test/support/browser.ts.
 const CLI = path.resolve(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
 
 let browser: BrowserContext | undefined;
@@ -111,14 +100,6 @@ async function openPage(context: BrowserContext, url: string): Promise<WatchedPa
   });
   await page.goto(url);
   return { page, problems, foreign };
-}
-
-async function screenshot(page: Page, name: string): Promise<string> {
-  fs.mkdirSync(OUTPUT_DIR, { recursive: true });
-  const file = path.join(OUTPUT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  process.stdout.write(`screenshot: ${file}\n`);
-  return file;
 }
 
 const messageOf = (page: Page) => page.locator('#message');

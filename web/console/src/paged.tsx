@@ -34,3 +34,34 @@ export function Paged<T>({
     </>
   );
 }
+
+/** "Previous" and "Next" over a list the server pages by offset (`total` items, `size` a page). */
+export function OffsetPager({
+  label,
+  offset,
+  size,
+  shown,
+  total,
+  onMove,
+}: {
+  label: string;
+  offset: number;
+  size: number;
+  shown: number;
+  total: number;
+  onMove: (offset: number) => void;
+}) {
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <button type="button" disabled={offset === 0} onClick={() => onMove(Math.max(0, offset - size))}>
+        Previous
+      </button>
+      <span>
+        {shown === 0 ? 0 : offset + 1}–{offset + shown} of {total}
+      </span>
+      <button type="button" disabled={offset + size >= total} onClick={() => onMove(offset + size)}>
+        Next
+      </button>
+    </nav>
+  );
+}

@@ -32,6 +32,14 @@ export function ErrorNote({ error }: { error: CombinedError | undefined }) {
   );
 }
 
+/** A size in bytes, in KiB, MiB or GiB. */
+export const formatBytes = (bytes: number) =>
+  bytes >= 1024 ** 3
+    ? `${(bytes / 1024 ** 3).toFixed(2)} GiB`
+    : bytes >= 1024 ** 2
+      ? `${(bytes / 1024 ** 2).toFixed(1)} MiB`
+      : `${(bytes / 1024).toFixed(1)} KiB`;
+
 export function Loading({ what }: { what: string }) {
   return (
     <p className="loading" role="status">
@@ -43,8 +51,4 @@ export function Loading({ what }: { what: string }) {
 /** An empty list, and what to do about it. */
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
-}
-
-export function PageTitle({ children }: { children: ReactNode }) {
-  return <h1>{children}</h1>;
 }

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { Paged } from '../paged';
-import { ErrorNote, Loading, When } from '../ui';
+import { OffsetPager, Paged } from '../paged';
+import { ErrorNote, formatBytes, Loading, When } from '../ui';
 
 const Stats = graphql(`
   query ConsoleAdminStats {
@@ -189,12 +189,6 @@ const Segmentation = graphql(`
 
 const PAGE = 25;
 const PLANS = ['free', 'pro', 'lab', 'enterprise'] as const;
-const bytes = (value: number) =>
-  value >= 1024 ** 3
-    ? `${(value / 1024 ** 3).toFixed(2)} GiB`
-    : value >= 1024 ** 2
-      ? `${(value / 1024 ** 2).toFixed(1)} MiB`
-      : `${(value / 1024).toFixed(1)} KiB`;
 
 const SECTIONS = ['Activity', 'Users', 'Labs', 'Trajectories', 'Storage', 'Segmentation'] as const;
 
@@ -425,17 +419,7 @@ function UsersSection() {
               ))}
             </tbody>
           </table>
-          <nav className="pager" aria-label="Users pages">
-            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-              Previous
-            </button>
-            <span>
-              {offset + 1}–{offset + page.items.length} of {page.total}
-            </span>
-            <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>
-              Next
-            </button>
-          </nav>
+          <OffsetPager label="Users" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
       <form onSubmit={(event) => void onCreate(event)} className="filters">
@@ -538,15 +522,7 @@ function LabsSection() {
               ))}
             </tbody>
           </table>
-          <nav className="pager" aria-label="Labs pages">
-            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-              Previous
-            </button>
-            <span>{page.total} in all</span>
-            <button type="button" disabled={offset + PAGE >= page.total} onClick={() => setOffset(offset + PAGE)}>
-              Next
-            </button>
-          </nav>
+          <OffsetPager label="Labs" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
     </section>
@@ -593,7 +569,7 @@ function TrajectoriesSection() {
                     </td>
                     <td>{item.source}</td>
                     <td>{item.count}</td>
-                    <td>{bytes(item.bytes)}</td>
+                    <td>{formatBytes(item.bytes)}</td>
                     <td>
                       <When at={item.updatedAt} />
                     </td>
@@ -617,7 +593,7 @@ function StorageSection() {
       <ErrorNote error={error} />
       {summary && (
         <>
-          <p>{bytes(summary.totalBytes)} stored in all.</p>
+          <p>{formatBytes(summary.totalBytes)} stored in all.</p>
           {summary.users.length === 0 && summary.labs.length === 0 && (
             <p className="empty">Nothing stored yet: trajectories and figures count here once clients sync them.</p>
           )}
@@ -640,9 +616,9 @@ function StorageSection() {
                         <td>{user.email}</td>
                         <td>
                           <meter min={0} max={user.quotaBytes || 1} value={user.usedBytes} aria-label={`Storage used by ${user.email}`} />{' '}
-                          {bytes(user.usedBytes)}
+                          {formatBytes(user.usedBytes)}
                         </td>
-                        <td>{bytes(user.quotaBytes)}</td>
+                        <td>{formatBytes(user.quotaBytes)}</td>
                         <td>{user.sessions}</td>
                       </tr>
                     ))}
@@ -667,7 +643,7 @@ function StorageSection() {
                     {labs.map((lab) => (
                       <tr key={lab.labId}>
                         <td>{lab.name}</td>
-                        <td>{bytes(lab.bytes)}</td>
+                        <td>{formatBytes(lab.bytes)}</td>
                         <td>{lab.sessions}</td>
                       </tr>
                     ))}

@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { Empty, ErrorNote, Loading, When } from '../ui';
+import { Empty, ErrorNote, formatBytes, Loading, When } from '../ui';
 
 const Releases = graphql(`
   query ConsoleReleases {
@@ -57,13 +57,6 @@ const PRODUCTS = [
   { key: 'core', title: 'Core (CLI and agent runtime)' },
 ] as const;
 
-const size = (bytes: number) =>
-  bytes >= 1024 ** 3
-    ? `${(bytes / 1024 ** 3).toFixed(2)} GiB`
-    : bytes >= 1024 ** 2
-      ? `${(bytes / 1024 ** 2).toFixed(1)} MiB`
-      : `${(bytes / 1024).toFixed(1)} KiB`;
-
 /** Each product's current release with its files and checksums; for administrators, every version's download counts. */
 export function ReleasesPage() {
   const [{ data, error, fetching }] = useQuery({ query: Releases });
@@ -117,7 +110,7 @@ export function ReleasesPage() {
                             )}
                           </td>
                           <td>{[file.platform, file.arch].filter(Boolean).join(' ') || '—'}</td>
-                          <td>{size(file.size)}</td>
+                          <td>{formatBytes(file.size)}</td>
                           <td>
                             <code className="hash">{file.sha256}</code>
                           </td>
@@ -145,7 +138,7 @@ export function ReleasesPage() {
                         <tr key={`${file.version}/${file.filename}`}>
                           <td>{file.version}</td>
                           <td>{file.filename}</td>
-                          <td>{size(file.size)}</td>
+                          <td>{formatBytes(file.size)}</td>
                           <td>{file.downloads.toLocaleString()}</td>
                           <td>
                             <When at={file.createdAt} />
