@@ -247,6 +247,9 @@ describe('trajectories in Chromium', () => {
 
       const { page, watched } = await signIn(context, owner);
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trajectories' }).click();
+      await page.getByRole('link', { name: 'Read counts' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-trajectories');
       await page.getByRole('link', { name: 'Read counts' }).click();
       await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
       await page.getByText('Question 0: count the reads in sample 0').waitFor();
