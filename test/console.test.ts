@@ -66,7 +66,8 @@ async function signIn(context: BrowserContext, user: TestUser, app: TestApp = t)
 
 /** The console talks to the service through GraphQL only: no REST path, nothing elsewhere. */
 function expectGraphQLOnly(watched: Watched) {
-  const data = watched.requests.filter((request) => !/^GET \/(console\/)?assets\//.test(request));
+  // Besides GraphQL: the console's own files, and figures from the short-lived URLs GraphQL gave (byte streams).
+  const data = watched.requests.filter((request) => !/^GET \/((console\/)?assets|blobs\/sha256)\//.test(request));
   expect(data.length).toBeGreaterThan(0);
   expect(data.filter((request) => request !== 'POST /graphql')).toEqual([]);
   expect(watched.foreign).toEqual([]);
@@ -616,5 +617,71 @@ describe('agents in Chromium', () => {
       body: { query: 'mutation { a2aKeyCreate(label: "bad label!") { secret } }' },
     });
     expect(admin.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('figures in Chromium', () => {
+  inBrowser("a record's figure is shown inline from the short-lived URL GraphQL gives; an unknown one says so", async (context) => {
+    const owner = await person('Fay Figure');
+    const id = newSessionId('fig');
+    const calls = trajectoryCalls(t);
+    expect((await calls.append(owner, id, null, [{ uuid: 'f0', type: 'user', message: { content: 'Plot the counts' } }])).status).toBe(200);
+    // A real 1×1 PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const form = new FormData();
+    form.append('canonical_path', 'plots/counts.png');
+    form.append('mime', 'image/png');
+    form.append('file', new Blob([png], { type: 'image/png' }), 'counts.png');
+    const uploaded = await fetch(`${t.url}/api/trajectories/${encodeURIComponent(id)}/figures/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(200);
+    const figureRecord = {
+      uuid: 'f1',
+      parentUuid: 'f0',
+      type: 'assistant',
+      message: {
+        content: [
+          { type: 'text', text: 'Here is the plot.' },
+          { type: 'image', path: 'plots/counts.png' },
+          { type: 'image', path: 'plots/missing.png' },
+        ],
+      },
+    };
+    expect((await calls.append(owner, id, 'f0', [figureRecord])).status).toBe(200);
+
+    const { page, watched } = await signIn(context, owner);
+    await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+    const image = page.getByRole('img', { name: 'Figure plots/counts.png' });
+    await image.waitFor();
+    await page.waitForFunction(() => {
+      const img = (
+        globalThis as unknown as { document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null } }
+      ).document.querySelector('.figure img');
+      return Boolean(img && img.complete && img.naturalWidth === 1);
+    });
+    await page.getByText('Figure plots/missing.png: not available').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expectGraphQLOnly(watched);
+    expect(watched.requests.some((request) => request.startsWith('GET /blobs/sha256/'))).toBe(true);
+    await page.close();
+  });
+
+  test('trajectoryFigureUrl: a viewer gets a short-lived URL; anyone else not found; a bad path is refused', async () => {
+    const owner = await person('Gus Graph');
+    const stranger = await person('Sid Stranger');
+    const id = newSessionId('figurl');
+    expect((await trajectoryCalls(t).append(owner, id, null, [{ uuid: 'g0', type: 'user' }])).status).toBe(200);
+    const ask = (token: string, path: string) =>
+      t.call('POST', '/graphql', {
+        token,
+        body: { query: 'query ($id: ID!, $path: String!) { trajectoryFigureUrl(sessionId: $id, path: $path) }', variables: { id, path } },
+      });
+    expect((await ask(owner.token, 'nothing/here.png')).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await ask(stranger.token, 'nothing/here.png')).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    for (const bad of ['', 'a\u0000b', 'x'.repeat(1025)])
+      expect((await ask(owner.token, bad)).body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
   });
 });

@@ -40,7 +40,8 @@ function blocksOf(content: unknown): Block[] {
         return { kind: 'tool_result', text: inner, isError: b.is_error === true };
       }
       case 'image':
-        return { kind: 'image', path: str(b.path ?? b.source) };
+        // A figure of the session's figure map, by its path; an image inline in the record is not shown.
+        return typeof b.path === 'string' ? { kind: 'image', path: b.path } : { kind: 'raw', text: '[an image inline in the record]' };
       default:
         return { kind: 'raw', text: str(block) };
     }

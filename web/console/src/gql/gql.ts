@@ -66,6 +66,7 @@ type Documents = {
     "\n  mutation ConsoleAnnotationResolve($id: ID!, $annotationId: ID!) {\n    trajectoryAnnotationResolve(sessionId: $id, annotationId: $annotationId) {\n      annotationId\n      status\n    }\n  }\n": typeof types.ConsoleAnnotationResolveDocument,
     "\n  mutation ConsoleFork($id: ID!, $input: ForkInput!) {\n    trajectoryFork(sessionId: $id, input: $input) {\n      sessionId\n    }\n  }\n": typeof types.ConsoleForkDocument,
     "\n  mutation ConsoleVisibility($id: ID!, $input: VisibilityInput!) {\n    trajectoryVisibilitySet(sessionId: $id, input: $input) {\n      sessionId\n      visibility\n      labId\n    }\n  }\n": typeof types.ConsoleVisibilityDocument,
+    "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n": typeof types.ConsoleFigureUrlDocument,
 };
 const documents: Documents = {
     "\n  query ConsoleMe {\n    me {\n      id\n      name\n      email\n      isAdmin\n    }\n  }\n": types.ConsoleMeDocument,
@@ -120,6 +121,7 @@ const documents: Documents = {
     "\n  mutation ConsoleAnnotationResolve($id: ID!, $annotationId: ID!) {\n    trajectoryAnnotationResolve(sessionId: $id, annotationId: $annotationId) {\n      annotationId\n      status\n    }\n  }\n": types.ConsoleAnnotationResolveDocument,
     "\n  mutation ConsoleFork($id: ID!, $input: ForkInput!) {\n    trajectoryFork(sessionId: $id, input: $input) {\n      sessionId\n    }\n  }\n": types.ConsoleForkDocument,
     "\n  mutation ConsoleVisibility($id: ID!, $input: VisibilityInput!) {\n    trajectoryVisibilitySet(sessionId: $id, input: $input) {\n      sessionId\n      visibility\n      labId\n    }\n  }\n": types.ConsoleVisibilityDocument,
+    "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n": types.ConsoleFigureUrlDocument,
 };
 
 /**
@@ -344,6 +346,10 @@ export function graphql(source: "\n  mutation ConsoleFork($id: ID!, $input: Fork
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleVisibility($id: ID!, $input: VisibilityInput!) {\n    trajectoryVisibilitySet(sessionId: $id, input: $input) {\n      sessionId\n      visibility\n      labId\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleVisibility($id: ID!, $input: VisibilityInput!) {\n    trajectoryVisibilitySet(sessionId: $id, input: $input) {\n      sessionId\n      visibility\n      labId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n"): (typeof documents)["\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

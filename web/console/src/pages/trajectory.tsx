@@ -104,6 +104,12 @@ const SetVisibility = graphql(`
   }
 `);
 
+const FigureUrl = graphql(`
+  query ConsoleFigureUrl($id: ID!, $path: String!) {
+    trajectoryFigureUrl(sessionId: $id, path: $path)
+  }
+`);
+
 type Note = ConsoleTrajectoryQuery['trajectoryAnnotations']['items'][number];
 
 /** Records fetched a page at a time, as the list scrolls to them. */
@@ -316,6 +322,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
                 >
                   {turn ? (
                     <TurnView
+                      sessionId={trajectoryId}
                       turn={turn}
                       notes={turn.uuid ? (notes.get(turn.uuid) ?? []) : []}
                       me={data.me.id}
@@ -342,6 +349,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
 }
 
 function TurnView({
+  sessionId,
   turn,
   notes,
   me,
@@ -349,6 +357,7 @@ function TurnView({
   onResolve,
   onFork,
 }: {
+  sessionId: string;
   turn: Turn;
   notes: Note[];
   me: string;
@@ -384,7 +393,7 @@ function TurnView({
           </span>
         </header>
         {turn.blocks.map((block, index) => (
-          <BlockView key={index} block={block} />
+          <BlockView key={index} block={block} sessionId={sessionId} />
         ))}
       </div>
       {(threads.length > 0 || writing) && turn.uuid && (
@@ -486,7 +495,7 @@ function NoteForm({ label, onSubmit, onCancel }: { label: string; onSubmit: (bod
   );
 }
 
-function BlockView({ block }: { block: Block }) {
+function BlockView({ block, sessionId }: { block: Block; sessionId: string }) {
   const [open, setOpen] = useState(false);
   switch (block.kind) {
     case 'text':
@@ -515,8 +524,41 @@ function BlockView({ block }: { block: Block }) {
       );
     }
     case 'image':
-      return <p className="muted">Figure: {block.path}</p>;
+      return <FigureView sessionId={sessionId} path={block.path} />;
     default:
       return <pre className="raw">{block.text}</pre>;
   }
+}
+
+/**
+ * A figure of the record, by its path in the session's figure map: shown inline from this
+ * service's short-lived URL; a figure kept elsewhere (an S3 store, a CDN) is a link, since the
+ * console's CSP loads images from this origin only.
+ */
+function FigureView({ sessionId, path }: { sessionId: string; path: string }) {
+  const [{ data, error }] = useQuery({ query: FigureUrl, variables: { id: sessionId, path }, pause: !path, requestPolicy: 'network-only' });
+  if (!path || error)
+    return (
+      <p className="muted">
+        Figure {path || '(no path)'}: not available{error ? ` (${error.graphQLErrors[0]?.message ?? 'unavailable'})` : ''}.
+      </p>
+    );
+  if (!data) return <p className="muted">Loading figure {path}…</p>;
+  const url = data.trajectoryFigureUrl;
+  if (url.startsWith('/') || url.startsWith(`${location.origin}/`))
+    return (
+      <figure className="figure">
+        <img src={url} alt={`Figure ${path}`} loading="lazy" />
+        <figcaption>{path}</figcaption>
+      </figure>
+    );
+  return /^https?:\/\//.test(url) ? (
+    <p>
+      <a href={url} target="_blank" rel="noopener noreferrer">
+        Open figure {path}
+      </a>
+    </p>
+  ) : (
+    <p className="muted">Figure {path}</p>
+  );
 }
