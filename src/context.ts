@@ -140,7 +140,7 @@ export function makeContext(
     callerGone,
     a2a,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
-    baseUrl: services.config.publicUrlFromEnv ? services.config.publicUrl : (origin ?? services.config.publicUrl),
+    baseUrl: baseUrlOf(services.config, origin),
     viewer: () =>
       (viewer ??= authenticateCaller(emOf(), { authorization, session }, services.config.sessions, {
         recorder: services.activity,
@@ -170,7 +170,7 @@ export function requestFacts(req: Request, res: Response, config: Config): Reque
   });
   const origin = originOf(req, config.trustProxy);
   // Worked out only by the requests that sign in or out: the rest never write the cookie.
-  const secure = () => (config.publicUrlFromEnv ? config.publicUrl : (origin ?? config.publicUrl)).startsWith('https:');
+  const secure = () => baseUrlOf(config, origin).startsWith('https:');
   const session = readCookie(req.headers.cookie, SESSION_COOKIE);
   return {
     authorization: req.headers.authorization,
@@ -191,6 +191,10 @@ export function requestFacts(req: Request, res: Response, config: Config): Reque
     identified: (userId) => void (res.locals.caller = userId),
   };
 }
+
+/** The service's URL for this request: `PUBLIC_URL` when set, else the origin the caller addressed. */
+export const baseUrlOf = (config: Pick<Config, 'publicUrl' | 'publicUrlFromEnv'>, origin: string | undefined) =>
+  config.publicUrlFromEnv ? config.publicUrl : (origin ?? config.publicUrl);
 
 const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { sendError } from './http/answers';
-import { makeContext, requestFacts, Services } from './context';
+import { baseUrlOf, makeContext, requestFacts, Services } from './context';
 import { AppError, toAppError } from './errors';
 import { clearedSignOnCookie, readCookie, SIGN_ON_COOKIE, signOnCookie } from './http/cookies';
 import { PENDING_SIGN_ON_SECONDS, signOn, SignOnRefused, SingleSignOn } from './modules/auth/oidc.service';
@@ -216,7 +216,7 @@ function signOnRouter(services: Services, sso: SingleSignOn, logger: Logger): Ro
   const { config } = services;
   const facts = (req: Request, res: Response) => {
     const found = requestFacts(req, res, config);
-    const base = config.publicUrlFromEnv ? config.publicUrl : (found.origin ?? config.publicUrl);
+    const base = baseUrlOf(config, found.origin);
     return { ...found, base, secure: base.startsWith('https:') };
   };
   const refuse = (res: Response, error: unknown, secureCookie: boolean) => {

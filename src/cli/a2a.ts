@@ -12,12 +12,11 @@ import {
   revokeKey,
   writeSettings,
 } from '../modules/a2a/a2a-settings.repository';
-import { isLoopbackHost } from '../modules/a2a/a2a.policy';
+import { isLoopbackHost, KEY_LABEL } from '../modules/a2a/a2a.policy';
 import { effectiveTier } from '../modules/users/plans';
 import { Command, fail, out, serviceDatabase } from './command';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const LABEL = /^[\p{L}\p{N} ._:@/-]{1,100}$/u;
 
 /**
  * Runs `work` on the service's database: DATABASE_URL, else the embedded one under DATA_DIR
@@ -69,7 +68,8 @@ export const A2A_COMMANDS: Record<string, Command> = {
     help: 'Creates a key for one collaborator and prints it once (only its digest is kept). Usable at once.',
     async run(flags) {
       const label = flags.label;
-      if (typeof label !== 'string' || !LABEL.test(label)) return fail('--label is required: 1 to 100 letters, digits, spaces or ._:@/-');
+      if (typeof label !== 'string' || !KEY_LABEL.test(label))
+        return fail('--label is required: 1 to 100 letters, digits, spaces or ._:@/-');
       const { key, plaintext } = await onDatabase((q) => createKey(q, label));
       out(
         `key id:  ${key.id}\nlabel:   ${key.label}\ncreated: ${key.createdAt.toISOString()}\nkey:     ${plaintext}\n\nThe key is shown only this once.`,

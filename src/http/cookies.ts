@@ -12,24 +12,27 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 /**
- * `Set-Cookie` for a session: not readable by script (`HttpOnly`), not sent on cross-site
- * requests but top-level navigations (`SameSite=Lax`), `Secure` when the service is reached over
- * https, kept by the browser until the session's absolute expiry.
+ * A `Set-Cookie` value for labdesk's cookies: never readable by script (`HttpOnly`), not sent on
+ * cross-site requests but top-level navigations (`SameSite=Lax`), `Secure` when the service is
+ * reached over https. `maxAge` 0 removes the cookie.
  */
+function cookie(name: string, value: string, opts: { path: string; maxAge: number; secure: boolean }): string {
+  return `${name}=${value}; Path=${opts.path}; Max-Age=${opts.maxAge}; HttpOnly; SameSite=Lax${opts.secure ? '; Secure' : ''}`;
+}
+
+/** `Set-Cookie` for a session, kept by the browser until the session's absolute expiry. */
 export function sessionCookie(value: string, opts: { expiresAt: Date; now: Date; secure: boolean }): string {
   const maxAge = Math.max(0, Math.floor((opts.expiresAt.getTime() - opts.now.getTime()) / 1000));
-  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${opts.secure ? '; Secure' : ''}`;
+  return cookie(SESSION_COOKIE, value, { path: '/', maxAge, secure: opts.secure });
 }
 
 /** `Set-Cookie` that removes the session cookie. */
-export const clearedSessionCookie = (secure: boolean) =>
-  `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+export const clearedSessionCookie = (secure: boolean) => cookie(SESSION_COOKIE, '', { path: '/', maxAge: 0, secure });
 
 /** A single sign-on in flight (sealed; docs/api.md, "Single sign-on"): sent back only to `/auth/oidc`. */
 export const SIGN_ON_COOKIE = 'labdesk_oidc';
 
-export const signOnCookie = (sealed: string, maxAgeSeconds: number, secure: boolean) =>
-  `${SIGN_ON_COOKIE}=${sealed}; Path=/auth/oidc; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+export const signOnCookie = (sealed: string, maxAge: number, secure: boolean) =>
+  cookie(SIGN_ON_COOKIE, sealed, { path: '/auth/oidc', maxAge, secure });
 
-export const clearedSignOnCookie = (secure: boolean) =>
-  `${SIGN_ON_COOKIE}=; Path=/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+export const clearedSignOnCookie = (secure: boolean) => cookie(SIGN_ON_COOKIE, '', { path: '/auth/oidc', maxAge: 0, secure });

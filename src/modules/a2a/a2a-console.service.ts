@@ -7,14 +7,12 @@ import { createKey, listKeys, revokeKey, type StoredKey } from './a2a-settings.r
 import { findTaskById } from './a2a-task.repository';
 import { startMessage, taskWithDetails } from './a2a-task.service';
 import type { A2aTask } from './a2a.types';
+import { KEY_LABEL } from './a2a.policy';
 
 /*
  * What the A2A owner and administrators do from the web console (the callers check who may):
  * the endpoint's keys, and answering a task that waits for an approval as its caller would.
  */
-
-/** A key's label: what `labdesk a2a key create --label` accepts. */
-export const KEY_LABEL = /^[A-Za-z0-9 ._:@/-]{1,100}$/;
 
 type ConsoleServices = Parameters<typeof startMessage>[0] & Pick<Services, 'orm' | 'config'>;
 
@@ -31,9 +29,9 @@ export async function newKey(services: Pick<Services, 'orm'>, label: string) {
 
 /** Revokes a key at once, on every instance. @throws NOT_FOUND for no such active key */
 export async function endKey(services: Pick<Services, 'orm'>, id: string): Promise<StoredKey> {
-  const q = sqlOf(forkEm(services));
-  if (!(await revokeKey(q, id))) throw notFound('active key');
-  return (await listKeys(q)).find((key) => key.id === id)!;
+  const revoked = await revokeKey(sqlOf(forkEm(services)), id);
+  if (!revoked) throw notFound('active key');
+  return revoked;
 }
 
 /**

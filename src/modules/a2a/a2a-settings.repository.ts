@@ -70,9 +70,14 @@ export async function createKey(q: Query, label: string): Promise<{ key: StoredK
   return { key: { id, label, createdAt: dateOf(row.createdAt)!, revokedAt: null }, plaintext: `${KEY_PREFIX}_${id}_${secret}` };
 }
 
-/** Revokes a key; false when there is no such unrevoked key. */
-export async function revokeKey(q: Query, id: string): Promise<boolean> {
-  return (await q(`update a2a_keys set revoked_at = now() where id = ? and revoked_at is null returning id`, [id])).length > 0;
+/** Revokes a key and answers it as revoked; null when there is no such unrevoked key. */
+export async function revokeKey(q: Query, id: string): Promise<StoredKey | null> {
+  const [row] = await q<StoredKey>(
+    `update a2a_keys set revoked_at = now() where id = ? and revoked_at is null
+     returning id, label, created_at as "createdAt", revoked_at as "revokedAt"`,
+    [id],
+  );
+  return row ? { ...row, createdAt: dateOf(row.createdAt)!, revokedAt: dateOf(row.revokedAt) } : null;
 }
 
 const KEY_FORMAT = new RegExp(`^${KEY_PREFIX}_([a-z0-9]{12})_([A-Za-z0-9]{40})$`);

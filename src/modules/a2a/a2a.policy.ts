@@ -64,3 +64,6 @@ export function mountingOf(facts: {
 export function canUseA2aWebTools(viewer: Viewer, owner: string | null): boolean {
   return isAdmin(viewer) || (owner !== null && !isSandboxToken(viewer) && viewer.user.email.toLowerCase() === owner.toLowerCase());
 }
+
+/** A key's label (`labdesk a2a key create --label`, and the console): 1 to 100 letters, digits, spaces or ._:@/- */
+export const KEY_LABEL = /^[\p{L}\p{N} ._:@/-]{1,100}$/u;

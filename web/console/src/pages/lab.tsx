@@ -100,6 +100,25 @@ export function LabPage() {
     }
   };
 
+  /** The owner's button that moves `member` to `status` (Approve, Reject, Revoke). */
+  const decide = (
+    member: { memberUserId: string; name: string },
+    label: string,
+    status: MemberStatusChange,
+    done: string,
+    className: string,
+  ) => (
+    <button
+      type="button"
+      className={className}
+      aria-label={`${label} ${member.name}`}
+      disabled={updating.fetching}
+      onClick={() => void change(member.memberUserId, member.name, { status }, done)}
+    >
+      {label}
+    </button>
+  );
+
   if (!data) return fetching ? <Loading what="the lab" /> : <ErrorNote error={error} />;
   if (!lab) return null;
   return (
@@ -174,24 +193,8 @@ export function LabPage() {
                         </td>
                         {owner && (
                           <td className="actions">
-                            <button
-                              type="button"
-                              className="primary"
-                              aria-label={`Approve ${member.name}`}
-                              disabled={updating.fetching}
-                              onClick={() => void change(member.memberUserId, member.name, { status: 'active' }, 'Approved')}
-                            >
-                              Approve
-                            </button>
-                            <button
-                              type="button"
-                              className="danger"
-                              aria-label={`Reject ${member.name}`}
-                              disabled={updating.fetching}
-                              onClick={() => void change(member.memberUserId, member.name, { status: 'rejected' }, 'Rejected')}
-                            >
-                              Reject
-                            </button>
+                            {decide(member, 'Approve', 'active', 'Approved', 'primary')}
+                            {decide(member, 'Reject', 'rejected', 'Rejected', 'danger')}
                           </td>
                         )}
                       </tr>
@@ -250,19 +253,7 @@ export function LabPage() {
                         <When at={member.joinedAt} />
                       </td>
                       {owner && (
-                        <td className="actions">
-                          {member.role !== 'owner' && (
-                            <button
-                              type="button"
-                              className="danger"
-                              aria-label={`Revoke ${member.name}`}
-                              disabled={updating.fetching}
-                              onClick={() => void change(member.memberUserId, member.name, { status: 'revoked' }, 'Revoked')}
-                            >
-                              Revoke
-                            </button>
-                          )}
-                        </td>
+                        <td className="actions">{member.role !== 'owner' && decide(member, 'Revoke', 'revoked', 'Revoked', 'danger')}</td>
                       )}
                     </tr>
                   ))}

@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { Empty, ErrorNote, formatBytes, Loading, When } from '../ui';
+import { Empty, ErrorNote, formatBytes, linkable, Loading, When } from '../ui';
 
 const Releases = graphql(`
   query ConsoleReleases {
@@ -101,7 +101,7 @@ export function ReleasesPage() {
                       {release.files.map((file) => (
                         <tr key={file.filename}>
                           <td>
-                            {file.url.startsWith('https://') || file.url.startsWith('http://') || file.url.startsWith('/') ? (
+                            {linkable(file.url) ? (
                               <a href={file.url} rel="noopener noreferrer">
                                 {file.filename}
                               </a>

@@ -5,7 +5,7 @@ import { useClient, useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleTrajectoryQuery } from '../gql/graphql';
 import { parseRecord, type Block, type Turn } from '../records';
-import { ErrorNote, Loading, When } from '../ui';
+import { ErrorNote, linkable, Loading, When } from '../ui';
 import { CritiquePanel, DiscussPanel, SummaryPanel } from './trajectory-aids';
 
 const Trajectory = graphql(`
@@ -121,13 +121,11 @@ const FOLD_AT = 2000;
 function useRecords(sessionId: string, initialCount: number | undefined) {
   const client = useClient();
   const [turns, setTurns] = useState<Map<number, Turn>>(new Map());
-  const [count, setCount] = useState(0);
+  // The count the page loaded with, or the one the latest append reported, whichever is larger.
+  const [appendedCount, setAppendedCount] = useState(0);
+  const count = Math.max(initialCount ?? 0, appendedCount);
   const [failed, setFailed] = useState<string | null>(null);
   const requested = useRef(new Set<number>());
-
-  useEffect(() => {
-    if (initialCount !== undefined) setCount((current) => Math.max(current, initialCount));
-  }, [initialCount]);
 
   const load = useCallback(
     (page: number) => {
@@ -161,7 +159,7 @@ function useRecords(sessionId: string, initialCount: number | undefined) {
       });
       return next;
     });
-    setCount((current) => Math.max(current, total));
+    setAppendedCount(total);
     return event;
   });
 
@@ -552,7 +550,7 @@ function FigureView({ sessionId, path }: { sessionId: string; path: string }) {
         <figcaption>{path}</figcaption>
       </figure>
     );
-  return /^https?:\/\//.test(url) ? (
+  return linkable(url) ? (
     <p>
       <a href={url} target="_blank" rel="noopener noreferrer">
         Open figure {path}
