@@ -11,7 +11,7 @@ import { AuthResolver } from './modules/auth/auth.resolver';
 import { CatalogResolver } from './modules/catalog/catalog.resolver';
 import { ComputeResolver } from './modules/compute/compute.resolver';
 import { FigureResolver } from './modules/figures/figure.resolver';
-import { LabResolver } from './modules/labs/lab.resolver';
+import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
 import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { UserResolver } from './modules/users/user.resolver';
@@ -36,6 +36,7 @@ const RESOLVERS = [
   UserResolver,
   SessionResolver,
   LabResolver,
+  LabUsageResolver,
   AdminResolver,
   TrajectoryResolver,
   FigureResolver,

@@ -4,6 +4,7 @@ import express, { NextFunction, Request, Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { sendError } from './http/answers';
 import { baseUrlOf, makeContext, requestFacts, Services } from './context';
+import { contentKey } from './blobs/blob-store';
 import { AppError, toAppError } from './errors';
 import { clearedSignOnCookie, readCookie, SIGN_ON_COOKIE, signOnCookie } from './http/cookies';
 import { PENDING_SIGN_ON_SECONDS, signOn, SignOnRefused, SingleSignOn } from './modules/auth/oidc.service';
@@ -47,12 +48,27 @@ const PAGE_POLICY = {
   /** The plain pages: device approval, sign-in, set-password. */
   device:
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  /** The console: the same, and images from `blob:` (figures fetched with the session). */
-  console:
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   graphiql:
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
+
+/**
+ * The console's policy: the plain pages' one, with figures also from where figure URLs point
+ * (the S3 store's public origin, the CDN hosts an operator allows in `FIGURE_CDN_HOSTS`).
+ */
+const consolePolicy = (imageSources: string[]) =>
+  `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${["'self'", 'data:', ...imageSources].join(' ')}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+/** Where figure URLs point besides this origin: the S3 store's origin, read off one signed URL (signed locally), and the CDN hosts. */
+async function figureImageSources(services: Services): Promise<string[]> {
+  const sources = services.config.figureCdnHosts.map((host) => `https://${host}`);
+  const store = services.blobs.store;
+  if (store?.kind === 's3') {
+    const url = await store.signedUrl(contentKey('0'.repeat(64)), { baseUrl: services.config.publicUrl, ttlSeconds: 60 });
+    sources.unshift(new URL(url).origin);
+  }
+  return sources;
+}
 
 /** Headers of every page and asset; `immutable` keeps the Cache-Control of a hashed file. */
 function secure(res: Response, policy?: string, caching: 'no-cache' | 'immutable' = 'no-cache') {
@@ -91,8 +107,8 @@ const CONSOLE_ROUTES = [
   '/admin',
 ];
 
-function sendConsole(res: Response, next: NextFunction) {
-  secure(res, PAGE_POLICY.console);
+function sendConsole(res: Response, policy: string, next: NextFunction) {
+  secure(res, policy);
   res.sendFile(path.join(CONSOLE_DIR, 'index.html'), { headers: { 'Content-Type': 'text/html; charset=utf-8' } }, (error) => {
     if (!error || res.headersSent) return;
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return next(error);
@@ -139,7 +155,16 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
     secure(res);
     res.redirect(302, `/login?next=${encodeURIComponent(req.originalUrl).replace(/%2F/g, '/')}`);
   };
-  router.get(CONSOLE_ROUTES, signedIn(sendConsole));
+  const consolePage = figureImageSources(services)
+    .catch((error: unknown) => {
+      logger.warn('console: figures in the S3 store will show as links (no URL could be signed)', { error: String(error) });
+      return [];
+    })
+    .then(consolePolicy);
+  router.get(
+    CONSOLE_ROUTES,
+    signedIn((res, next) => void consolePage.then((policy) => sendConsole(res, policy, next))),
+  );
   router.all(CONSOLE_ROUTES, onlyGet);
   router.get(
     '/account',

@@ -9,6 +9,7 @@ import { enableA2a, officialClient, userMessage } from './support/a2a';
 import { startFakeLlm } from './support/fake-llm';
 import { until } from './support/until';
 import { launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
+import { s3Env, startS3 } from './support/s3';
 import { newSessionId, trajectoryCalls } from './support/trajectories';
 
 /**
@@ -144,6 +145,85 @@ describe('the records query the console reads trajectories with', () => {
   });
 });
 
+describe('the aggregates the console shows', () => {
+  const gql = (token: string, query: string, variables: Record<string, unknown> = {}) =>
+    t.call('POST', '/graphql', { token, body: { query, variables } });
+  const utcDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+  test("a lab's usage per UTC day: one entry per day, zeros included, today last; the owner's only; bad windows refused", async () => {
+    const owner = await person('Dora Daily');
+    const lab = await makeLab(t, { owner });
+    const id = newSessionId('daily');
+    expect((await trajectoryCalls(t).append(owner, id, null, conversation('d', 2), { lab_id: lab.id })).status).toBe(200);
+    const daily = (token: string, days: number) =>
+      gql(token, 'query ($lab: ID!, $days: Int!) { labUsage(labId: $lab) { daily(days: $days) { day tokensIn tokensOut sessions } } }', {
+        lab: lab.id,
+        days,
+      });
+    const reply = await daily(owner.token, 3);
+    // Past midnight UTC between the append and the read, the figures would sit one day earlier: the sum says so either way.
+    expect(reply.body.data.labUsage.daily.map((d: { day: string }) => d.day)).toEqual([utcDay(2), utcDay(1), utcDay(0)]);
+    expect(reply.body.data.labUsage.daily.reduce((sum: number, d: { tokensIn: number }) => sum + d.tokensIn, 0)).toBe(200);
+    expect(reply.body.data.labUsage.daily[2]).toEqual({ day: utcDay(0), tokensIn: 200, tokensOut: 40, sessions: 1 });
+    expect(reply.body.data.labUsage.daily[0]).toEqual({ day: utcDay(2), tokensIn: 0, tokensOut: 0, sessions: 0 });
+    expect((await daily(owner.token, 30)).body.data.labUsage.daily).toHaveLength(30);
+    for (const bad of [0, 367]) expect((await daily(owner.token, bad)).body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    const stranger = await person('Stu Stranger');
+    expect((await daily(stranger.token, 3)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  test("a trajectory's token total is every turn's usage, not only the records a page has loaded", async () => {
+    const owner = await person('Tom Total');
+    const id = newSessionId('total');
+    const calls = trajectoryCalls(t);
+    expect((await calls.append(owner, id, null, conversation('n', 3))).status).toBe(200);
+    expect((await calls.append(owner, id, 'n-a2', conversation('n', 2, 3))).status).toBe(200);
+    const tokens = async (token: string) =>
+      (await gql(token, 'query ($id: ID!) { trajectoryMeta(sessionId: $id) { tokens { input output } } }', { id })).body;
+    expect((await tokens(owner.token)).data.trajectoryMeta.tokens).toEqual({ input: 500, output: 100 });
+    const stranger = await person('Sal Stranger');
+    expect((await tokens(stranger.token)).errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  test("an administrator lists a user's personal access tokens, never their secrets; revoked ones say so; others are refused", async () => {
+    const user = await person('Pat Tokens');
+    const list = (token: string, userId: string) =>
+      gql(token, 'query ($user: ID!) { adminUserTokens(userId: $user) { total items { tokenId label createdAt expiresAt revokedAt } } }', {
+        user: userId,
+      });
+    const mint = (label: string) =>
+      gql(
+        t.adminToken,
+        'mutation ($user: ID!, $label: String!) { adminTokenCreate(userId: $user, input: { label: $label }) { tokenId token } }',
+        {
+          user: user.id,
+          label,
+        },
+      );
+    const first = (await mint('laptop')).body.data.adminTokenCreate;
+    const second = (await mint('cluster')).body.data.adminTokenCreate;
+    await gql(t.adminToken, 'mutation ($user: ID!, $token: ID!) { adminTokenRevoke(userId: $user, tokenId: $token) }', {
+      user: user.id,
+      token: first.tokenId,
+    });
+    const reply = await list(t.adminToken, user.id);
+    const listed = reply.body.data.adminUserTokens;
+    expect(listed.items.map((item: { tokenId: string }) => item.tokenId)).toEqual(expect.arrayContaining([first.tokenId, second.tokenId]));
+    expect(listed.items.find((item: { tokenId: string }) => item.tokenId === first.tokenId)).toMatchObject({
+      label: 'laptop',
+      revokedAt: expect.any(String),
+    });
+    expect(listed.items.find((item: { tokenId: string }) => item.tokenId === second.tokenId)).toMatchObject({
+      label: 'cluster',
+      revokedAt: null,
+    });
+    expect(reply.text).not.toContain(first.token.slice(-20));
+    expect(reply.text).not.toContain(second.token.slice(-20));
+    expect((await list(user.token, user.id)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await list(t.adminToken, 'usr_nobody')).body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
+
 describe('in Chromium', () => {
   inBrowser('a lab owner signs in, sees the navigation, and approves a request to join from the lab page', async (context) => {
     const owner = await person('Olga Owner');
@@ -185,8 +265,12 @@ describe('in Chromium', () => {
     expect((await t.call('POST', '/api/labs/join', { token: late.token, body: { code: lab.code } })).status).toBe(200);
     await page.getByRole('button', { name: 'Reject Lou Late' }).click();
     await page.getByText('Rejected Lou Late.').waitFor();
-    // The owner's usage report, as a chart.
-    await page.getByRole('region', { name: 'Usage' }).locator('.recharts-wrapper svg').first().waitFor();
+    // The owner's usage report: tokens per day over a window, and per member.
+    const usage = page.getByRole('region', { name: 'Usage' });
+    await usage.getByRole('heading', { name: 'Tokens per day (UTC)' }).waitFor();
+    await usage.locator('.recharts-wrapper svg').first().waitFor();
+    await usage.getByLabel('Over the last').selectOption('7');
+    await usage.getByText('in these 7 days').waitFor();
 
     expectGraphQLOnly(watched);
     await page.close();
@@ -255,13 +339,15 @@ describe('trajectories in Chromium', () => {
       await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
       await page.getByText('Question 0: count the reads in sample 0').waitFor();
       await page.getByText('Tool call: bash').first().waitFor();
+      await page.getByText('300 in, 60 out').waitFor(); // three turns of 100 in and 20 out
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'console-trajectory');
 
-      // Live: a record the client appends shows up without a reload.
+      // Live: a record the client appends shows up without a reload, and counts in the total.
       const more = conversation('c', 1, 3);
       expect((await calls.append(owner, id, 'c-a2', more)).status).toBe(200);
       await page.getByText('Question 3: count the reads in sample 3').waitFor();
+      await page.getByText('400 in, 80 out').waitFor();
 
       // Review: comment on a record, reply, resolve.
       const second = page.getByRole('article', { name: 'Record 2' });
@@ -445,6 +531,13 @@ describe('admin in Chromium', () => {
       const shown = await page.getByText(/Token for Nina New, shown once: ldk_pat_/).innerText();
       const token = /ldk_pat_\S+/.exec(shown)![0];
       expect((await t.call('GET', '/api/me', { token })).body.email).toBe(email);
+      // Her tokens, and revoke the new one.
+      await page.getByRole('button', { name: 'Tokens of Nina New' }).click();
+      await page.getByRole('heading', { name: 'Tokens of Nina New' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Revoke token console of Nina New' }).click();
+      await page.getByRole('region', { name: 'Tokens of Nina New' }).getByText('revoked').waitFor();
+      expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
       expectGraphQLOnly(watched);
       await page.close();
     },
@@ -621,18 +714,17 @@ describe('agents in Chromium', () => {
 });
 
 describe('figures in Chromium', () => {
-  inBrowser("a record's figure is shown inline from the short-lived URL GraphQL gives; an unknown one says so", async (context) => {
-    const owner = await person('Fay Figure');
+  /** A trajectory of `owner` on `app` whose second record shows the uploaded plots/counts.png (a real 1×1 PNG) and a missing figure. */
+  async function trajectoryWithFigure(app: TestApp, owner: TestUser): Promise<string> {
     const id = newSessionId('fig');
-    const calls = trajectoryCalls(t);
+    const calls = trajectoryCalls(app);
     expect((await calls.append(owner, id, null, [{ uuid: 'f0', type: 'user', message: { content: 'Plot the counts' } }])).status).toBe(200);
-    // A real 1×1 PNG.
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
     const form = new FormData();
     form.append('canonical_path', 'plots/counts.png');
     form.append('mime', 'image/png');
     form.append('file', new Blob([png], { type: 'image/png' }), 'counts.png');
-    const uploaded = await fetch(`${t.url}/api/trajectories/${encodeURIComponent(id)}/figures/upload`, {
+    const uploaded = await fetch(`${app.url}/api/trajectories/${encodeURIComponent(id)}/figures/upload`, {
       method: 'POST',
       headers: { authorization: `Bearer ${owner.token}` },
       body: form,
@@ -651,11 +743,13 @@ describe('figures in Chromium', () => {
       },
     };
     expect((await calls.append(owner, id, 'f0', [figureRecord])).status).toBe(200);
+    return id;
+  }
 
-    const { page, watched } = await signIn(context, owner);
-    await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}`);
-    const image = page.getByRole('img', { name: 'Figure plots/counts.png' });
-    await image.waitFor();
+  /** Opens the trajectory and waits until its figure has loaded (decoded, 1 pixel wide); answers the page's CSP. */
+  async function openFigure(page: Page, app: TestApp, id: string): Promise<string> {
+    const reply = await page.goto(`${app.url}/trajectories/${encodeURIComponent(id)}`);
+    await page.getByRole('img', { name: 'Figure plots/counts.png' }).waitFor();
     await page.waitForFunction(() => {
       const img = (
         globalThis as unknown as { document: { querySelector(s: string): { complete: boolean; naturalWidth: number } | null } }
@@ -663,10 +757,38 @@ describe('figures in Chromium', () => {
       return Boolean(img && img.complete && img.naturalWidth === 1);
     });
     await page.getByText('Figure plots/missing.png: not available').waitFor();
+    return reply!.headers()['content-security-policy'];
+  }
+
+  inBrowser("a record's figure is shown inline from the short-lived URL GraphQL gives; an unknown one says so", async (context) => {
+    const owner = await person('Fay Figure');
+    const id = await trajectoryWithFigure(t, owner);
+    const { page, watched } = await signIn(context, owner);
+    expect(await openFigure(page, t, id)).toContain("img-src 'self' data:;");
     expect(await seriousViolations(page)).toEqual([]);
     expectGraphQLOnly(watched);
     expect(watched.requests.some((request) => request.startsWith('GET /blobs/sha256/'))).toBe(true);
     await page.close();
+  });
+
+  inBrowser('with the S3 store, a figure shows inline from the store, which the CSP allows as it does the CDN hosts', async (context) => {
+    const s3 = await startS3();
+    const app = await startTestApp(s3Env(s3.settings, { FIGURE_CDN_HOSTS: 'cdn.example.org, *.media.example.net' }));
+    try {
+      const owner = await person('Sue Store', {}, app);
+      const id = await trajectoryWithFigure(app, owner);
+      const { page, watched } = await signIn(context, owner, app);
+      const policy = await openFigure(page, app, id);
+      expect(policy).toContain(`img-src 'self' data: ${s3.settings.endpoint} https://cdn.example.org https://*.media.example.net;`);
+      // The figure came from the bucket, through a signed URL; nothing else left this origin.
+      expect(watched.foreign.length).toBeGreaterThan(0);
+      expect(watched.foreign.filter((url) => !url.startsWith(`${s3.settings.endpoint}/${s3.settings.bucket}/sha256/`))).toEqual([]);
+      expect(watched.problems).toEqual([]);
+      await page.close();
+    } finally {
+      await app.close();
+      await s3.close();
+    }
   });
 
   test('trajectoryFigureUrl: a viewer gets a short-lived URL; anyone else not found; a bad path is refused', async () => {

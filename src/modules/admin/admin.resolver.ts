@@ -14,7 +14,7 @@ import { PlanCode, STORAGE_QUOTA_BY_PLAN } from '../users/plans';
 import { presentUser } from '../users/user.resolver';
 import { checkTokenLabel, TokenCreateInput, UserCreateInput, UserUpdateInput } from '../users/user.inputs';
 import * as users from '../users/user.service';
-import { IssuedTokenNode, PlanCodeValue, UserNode, UserPage } from '../users/user.types';
+import { IssuedTokenNode, PersonalTokenPage, PlanCodeValue, UserNode, UserPage } from '../users/user.types';
 import { requireAdmin } from './admin.policy';
 import { DEFAULT_SEGMENTATION_DOMAIN, segmentation, SEGMENTATION_LIMIT } from './segmentation.service';
 import { SegmentationNode } from './segmentation.types';
@@ -74,6 +74,18 @@ export class AdminResolver {
     const admin = await requireAdmin(ctx);
     checkTokenLabel(input);
     return users.createPersonalToken(ctx.em, admin.user.id, userId, input.label);
+  }
+
+  @Extensions(ADMIN_ONLY)
+  @Query(() => PersonalTokenPage, { description: "Admin: a user's personal access tokens, newest first (never their secrets)." })
+  async adminUserTokens(
+    @Context() ctx: Ctx,
+    @Arg('userId', () => ID) userId: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: '≥ 0 (default 0).' }) offset?: number,
+  ): Promise<PersonalTokenPage> {
+    await requireAdmin(ctx);
+    return users.listPersonalTokens(ctx.em, userId, pageArgs(limit, offset, PAGE));
   }
 
   @Extensions(ADMIN_ONLY)

@@ -49,6 +49,29 @@ export async function countTrajectoriesWithUsage(em: EntityManager, labId: strin
   return row.trajectories;
 }
 
+/** Tokens and sessions of one UTC day in a lab. */
+export interface LabUsageDay {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  tokensIn: number;
+  tokensOut: number;
+  sessions: number;
+}
+
+/** The lab's usage per UTC day from `since` (a day's start) on; days without usage are absent. */
+export async function dailyUsage(em: EntityManager, labId: string, since: Date): Promise<LabUsageDay[]> {
+  return sqlOf(em)<LabUsageDay>(
+    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+            sum(tokens_in)::float8 as "tokensIn", sum(tokens_out)::float8 as "tokensOut",
+            count(distinct session_id)::int as sessions
+       from usage_entries
+      where lab_id = ? and created_at >= ?
+      group by 1
+      order by 1`,
+    [labId, since],
+  );
+}
+
 /** Active members per lab, in the order of `labIds` (0 for a lab without any). */
 export async function countActiveSeats(em: EntityManager, labIds: readonly string[]): Promise<number[]> {
   const rows = await em

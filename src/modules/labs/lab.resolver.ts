@@ -31,10 +31,14 @@ import {
   LabPreview,
   LabReviews,
   LabStatusValue,
+  LabUsageDay,
   LabUsageReport,
   MemberRoleValue,
   MemberStatusValue,
 } from './lab.types';
+
+/** Usage by day: up to a year, 30 days unless asked. */
+const USAGE_DAYS = { max: 366, default: 30 };
 
 /** Board and reviews scan at most 500 shared sessions, 200 unless asked. */
 const SCAN = { max: 500, default: 200 };
@@ -189,5 +193,18 @@ export class LabResolver {
     const { lab, membership } = node.source;
     if (!can(node.viewer, 'viewMembers', lab, membership)) return null;
     return (await ctx.loaders.membersByLabId.load(node.id)).map(presentMember);
+  }
+}
+
+@Resolver(() => LabUsageReport)
+export class LabUsageResolver {
+  /** Resolved only when asked for: the REST usage report does not select it. */
+  @FieldResolver(() => [LabUsageDay], { description: 'Usage per UTC day, oldest first, one entry per day (zeros included).' })
+  daily(
+    @Root() report: LabUsageReport,
+    @Context() ctx: Ctx,
+    @Arg('days', () => Int, { nullable: true, description: '1-366 (default 30), today included.' }) days?: number,
+  ): Promise<LabUsageDay[]> {
+    return labs.usageByDay(ctx.em, report.labId, limitArg(days, USAGE_DAYS), ctx.services.clock.now());
   }
 }

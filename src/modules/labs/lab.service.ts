@@ -12,7 +12,7 @@ import { User } from '../users/user.entity';
 import { Lab, LabMember, MemberRole, MemberStatus } from './lab.entity';
 import { checkLabName, checkMemberUpdate, LabCreateInput, LabMemberUpdateInput, SEAT_QUOTA_MAX } from './lab.inputs';
 import { authorizeLab, LabAction, labNotActive, OwnMembership } from './lab.policy';
-import { countTrajectoriesWithUsage, memberUsage } from './lab.repository';
+import { countTrajectoriesWithUsage, dailyUsage, memberUsage } from './lab.repository';
 
 export const CODE_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Crockford base32: 32 symbols without I, L, O, U, so 12 characters carry 60 bits. */
@@ -247,6 +247,19 @@ export async function usageReport(em: EntityManager, viewer: Viewer, labId: stri
       activeMembers: rows.filter((r) => r.status === 'active').length,
     },
   };
+}
+
+/**
+ * The lab's usage per UTC day over the last `days` days, today included: one entry per day,
+ * zeros where nothing was recorded, so a chart's x axis is time. Authorized by the report it hangs off.
+ */
+export async function usageByDay(em: EntityManager, labId: string, days: number, now: Date) {
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const recorded = new Map((await dailyUsage(em, labId, first)).map((d) => [d.day, d]));
+  return Array.from({ length: days }, (_, i) => {
+    const day = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    return recorded.get(day) ?? { day, tokensIn: 0, tokensOut: 0, sessions: 0 };
+  });
 }
 
 /** Admin: every lab, filtered by name substring and status. */

@@ -141,6 +141,21 @@ export class LabUsageTotals {
   activeMembers!: number;
 }
 
+@ObjectType({ description: 'Tokens and sessions of one UTC day in a lab.' })
+export class LabUsageDay {
+  @Field({ description: 'YYYY-MM-DD, UTC.' })
+  day!: string;
+
+  @Field(() => Number)
+  tokensIn!: number;
+
+  @Field(() => Number)
+  tokensOut!: number;
+
+  @Field(() => Int, { description: 'Distinct sessions with usage that day.' })
+  sessions!: number;
+}
+
 @ObjectType({ description: 'Owner-only aggregate usage of a lab.' })
 export class LabUsageReport {
   @Field(() => ID)

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedOf } from '../../db/sql';
-import { SessionCounts, sessionCounts } from './trajectory.repository';
+import { SessionCounts, sessionCounts, sessionTokens } from './trajectory.repository';
 
 const NONE: SessionCounts = { figures: 0, openAnnotations: 0 };
 
@@ -12,6 +12,11 @@ export function makeTrajectoryLoaders(em: EntityManager) {
     countsBySessionId: new DataLoader<string, SessionCounts>(async (ids) => {
       const counts = await sessionCounts(preparedOf(em), ids as string[]);
       return ids.map((id) => counts.get(id) ?? NONE);
+    }),
+    /** Tokens the records reported, per trajectory. */
+    tokensBySessionId: new DataLoader<string, { input: number; output: number }>(async (ids) => {
+      const tokens = await sessionTokens(preparedOf(em), ids as string[]);
+      return ids.map((id) => tokens.get(id) ?? { input: 0, output: 0 });
     }),
   };
 }

@@ -592,6 +592,18 @@ export async function sessionCounts(q: Query, ids: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.session_id, { figures: r.figures, openAnnotations: r.open_annotations }]));
 }
 
+/** Tokens the appended records reported (`message.usage`), per trajectory, from the usage ledger. */
+export async function sessionTokens(q: Query, ids: string[]): Promise<Map<string, { input: number; output: number }>> {
+  const rows = await q<{ session_id: string; input: number; output: number }>(
+    `select session_id, sum(tokens_in)::float8 as input, sum(tokens_out)::float8 as output
+       from usage_entries
+      where session_id in (select jsonb_array_elements_text(?::jsonb)) and source = 'trajectory'
+      group by session_id`,
+    [JSON.stringify(ids)],
+  );
+  return new Map(rows.map((r) => [r.session_id, { input: r.input, output: r.output }]));
+}
+
 /** Keeps a non-owner viewer's Q&A turn about a session. */
 export async function insertDiscussionTurn(
   q: Query,

@@ -50,6 +50,7 @@ import {
   RecordTextPage,
   VisibilityInput,
   VisibilityValue,
+  TrajectoryTokens,
 } from './trajectory.types';
 
 export function presentMeta(row: trajectories.TrajectoryRow): TrajectoryMeta {
@@ -305,5 +306,10 @@ export class TrajectoryResolver {
   @FieldResolver(() => Int)
   async openAnnotations(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<number> {
     return (await ctx.loaders.countsBySessionId.load(meta.sessionId)).openAnnotations;
+  }
+
+  @FieldResolver(() => TrajectoryTokens)
+  tokens(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<TrajectoryTokens> {
+    return ctx.loaders.tokensBySessionId.load(meta.sessionId);
   }
 }

@@ -19,6 +19,15 @@ export class ForkOrigin {
   headUuid!: string;
 }
 
+@ObjectType({ description: 'Tokens a trajectory’s records reported (their message.usage), all turns together.' })
+export class TrajectoryTokens {
+  @Field(() => Number)
+  input!: number;
+
+  @Field(() => Number)
+  output!: number;
+}
+
 @ObjectType({ description: 'A trajectory (session) without its records.' })
 export class TrajectoryMeta {
   @Field(() => ID)

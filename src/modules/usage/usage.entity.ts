@@ -10,6 +10,8 @@ import { Entity, Enum, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core'
 @Index({ properties: ['userId', 'createdAt'] })
 /** Admin stats read the last hour of the ledger by time alone. */
 @Index({ properties: ['createdAt'] })
+/** A trajectory's token total sums its rows. */
+@Index({ properties: ['sessionId'] })
 /** The token line sums a user's `plan` rows. */
 @Index({ properties: ['userId', 'feature'] })
 export class UsageEntry {

@@ -6,6 +6,7 @@ import { Page } from '../../validation';
 import { containsPattern } from '../../db/sql';
 import { audit } from '../audit/audit.service';
 import { mintToken } from '../auth/auth.service';
+import { AuthToken } from '../auth/token.entity';
 import { resolveInstitution } from './institutions';
 import { STORAGE_QUOTA_BY_PLAN, PlanCode } from './plans';
 import { User } from './user.entity';
@@ -97,6 +98,24 @@ export async function createPersonalToken(em: EntityManager, actorId: string, us
   audit(em, { action: 'token.create', actorId, subjectUserId: userId, detail: { tokenId: issued.tokenId } });
   await em.flush();
   return issued;
+}
+
+/** A user's personal access tokens, newest first, revoked ones included. @throws NOT_FOUND */
+export async function listPersonalTokens(em: EntityManager, userId: string, page: Page) {
+  await getUser(em, userId);
+  const [tokens, total] = await em.findAndCount(
+    AuthToken,
+    { user: userId, kind: 'pat' },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: page.offset },
+  );
+  const items = tokens.map((t) => ({
+    tokenId: t.id,
+    label: t.label,
+    createdAt: t.createdAt,
+    expiresAt: t.expiresAt,
+    revokedAt: t.revokedAt,
+  }));
+  return { items, total, ...page };
 }
 
 /**

@@ -89,3 +89,24 @@ export class IssuedTokenNode {
   @Field()
   token!: string;
 }
+
+@ObjectType({ description: 'A personal access token, never its secret.' })
+export class PersonalTokenNode {
+  @Field(() => ID)
+  tokenId!: string;
+
+  @Field()
+  label!: string;
+
+  @Field(() => Date)
+  createdAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  expiresAt!: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'Set once revoked; the token no longer works.' })
+  revokedAt!: Date | null;
+}
+
+@ObjectType({ description: 'A page of personal access tokens, newest first.' })
+export class PersonalTokenPage extends OffsetPage(PersonalTokenNode) {}
