@@ -5,7 +5,7 @@ import path from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../src/blobs/s3-store';
 import { addMember, makeLab, makeUser, Reply, replyOf, startTestApp, TestApp, TestLab, TestUser } from './support/app';
-import { startS3 } from './support/s3';
+import { s3Env, startS3 } from './support/s3';
 import { Actor, newSessionId, newUuid, recordsText, sessionPath, trajectoryCalls } from './support/trajectories';
 
 /**
@@ -247,17 +247,6 @@ function s3Probe(settings: S3Settings): StoreProbe {
     },
   };
 }
-
-const s3Env = (settings: S3Settings, extra: Record<string, string> = {}): Record<string, string> => ({
-  BLOB_STORE: 's3',
-  S3_ENDPOINT: settings.endpoint!,
-  S3_BUCKET: settings.bucket,
-  S3_REGION: settings.region,
-  S3_ACCESS_KEY_ID: settings.accessKeyId,
-  S3_SECRET_ACCESS_KEY: settings.secretAccessKey,
-  S3_FORCE_PATH_STYLE: 'true',
-  ...extra,
-});
 
 const CRASH_TRIGGER = `
   create function fail_figure() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$;

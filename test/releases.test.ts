@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
-import { startS3 } from './support/s3';
+import { s3Env, startS3 } from './support/s3';
 
 /**
  * Releases and the model catalog (contracts §7): publishing with the release token, the release
@@ -219,25 +219,12 @@ afterAll(async () => {
   await s3?.close();
 });
 
-function s3Env(): Record<string, string> {
-  const { settings } = s3;
-  return {
-    BLOB_STORE: 's3',
-    S3_ENDPOINT: settings.endpoint!,
-    S3_BUCKET: settings.bucket,
-    S3_REGION: settings.region,
-    S3_ACCESS_KEY_ID: settings.accessKeyId,
-    S3_SECRET_ACCESS_KEY: settings.secretAccessKey,
-    S3_FORCE_PATH_STYLE: 'true',
-  };
-}
-
 // Both stores run in one process and the s3 apps share one bucket: every app names its files
 // with its own prefix, so no two apps ever touch the same key (or the same published file).
 describe.each(['file', 's3'] as const)('release publishing and downloads (%s store)', (store) => {
   let t: TestApp;
   // Deployed behind a trusted proxy: URLs follow its X-Forwarded-Host/-Proto.
-  const envOf = () => ({ RELEASE_TOKEN, TRUST_PROXY: 'true', ...(store === 's3' ? s3Env() : { BLOB_STORE: 'file' }) });
+  const envOf = () => ({ RELEASE_TOKEN, TRUST_PROXY: 'true', ...(store === 's3' ? s3Env(s3.settings) : { BLOB_STORE: 'file' }) });
   const name = (base: string) => `${store}-${base}`;
 
   // core 1.0.0: A (tgz) and B (bin); more versions are made by the tests that need them.
@@ -985,7 +972,7 @@ describe('release store on s3: the on-disk cache', () => {
   const cacheName = (filename: string) => sha256Hex(`releases/core/1.0.0/${filename}`);
 
   beforeAll(async () => {
-    t = await startTestApp({ RELEASE_TOKEN, ...s3Env(), RELEASE_CACHE_BYTES: String(BOUND) });
+    t = await startTestApp({ RELEASE_TOKEN, ...s3Env(s3.settings), RELEASE_CACHE_BYTES: String(BOUND) });
     for (const { filename, bytes } of files) await uploadOk(t, 'core', '1.0.0', filename, bytes);
     await publishOk(t, 'core', { version: '1.0.0', files: files.map(({ filename, bytes }) => coreFile(filename, bytes)) });
   });

@@ -27,3 +27,15 @@ export async function startS3(): Promise<{ settings: S3Settings; close(): Promis
     },
   };
 }
+
+/** The settings that run a test app on the S3 store of `settings`. */
+export const s3Env = (settings: S3Settings, extra: Record<string, string> = {}): Record<string, string> => ({
+  BLOB_STORE: 's3',
+  S3_ENDPOINT: settings.endpoint!,
+  S3_BUCKET: settings.bucket,
+  S3_REGION: settings.region,
+  S3_ACCESS_KEY_ID: settings.accessKeyId,
+  S3_SECRET_ACCESS_KEY: settings.secretAccessKey,
+  S3_FORCE_PATH_STYLE: 'true',
+  ...extra,
+});

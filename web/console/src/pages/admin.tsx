@@ -94,6 +94,27 @@ const CreateToken = graphql(`
   }
 `);
 
+const Tokens = graphql(`
+  query ConsoleAdminUserTokens($userId: ID!, $offset: Int, $limit: Int) {
+    adminUserTokens(userId: $userId, offset: $offset, limit: $limit) {
+      total
+      items {
+        tokenId
+        label
+        createdAt
+        expiresAt
+        revokedAt
+      }
+    }
+  }
+`);
+
+const RevokeToken = graphql(`
+  mutation ConsoleAdminTokenRevoke($userId: ID!, $tokenId: ID!) {
+    adminTokenRevoke(userId: $userId, tokenId: $tokenId)
+  }
+`);
+
 const Labs = graphql(`
   query ConsoleAdminLabs($q: String, $offset: Int, $limit: Int) {
     adminLabs(q: $q, offset: $offset, limit: $limit) {
@@ -296,6 +317,8 @@ function UsersSection() {
   const [creating, create] = useMutation(CreateUser);
   const [minting, mint] = useMutation(CreateToken);
   const [shown, show] = useState<string | null>(null);
+  const [tokensOf, setTokensOf] = useState<{ id: string; name: string } | null>(null);
+  const [minted, setMinted] = useState(0);
   const [draft, setDraft] = useState({ name: '', email: '', planCode: 'free' as (typeof PLANS)[number] });
   const refresh = () => reloadUsers({ requestPolicy: 'network-only' });
 
@@ -396,12 +419,23 @@ function UsersSection() {
                       disabled={minting.fetching}
                       aria-label={`New token for ${user.name}`}
                       onClick={() =>
-                        void mint({ userId: user.id, input: { label: 'console' } }).then(
-                          (result) => result.data && show(`Token for ${user.name}, shown once: ${result.data.adminTokenCreate.token}`),
-                        )
+                        void mint({ userId: user.id, input: { label: 'console' } }).then((result) => {
+                          if (!result.data) return;
+                          show(`Token for ${user.name}, shown once: ${result.data.adminTokenCreate.token}`);
+                          setMinted((n) => n + 1);
+                        })
                       }
                     >
                       New token
+                    </button>
+                    <button
+                      type="button"
+                      className="small"
+                      aria-label={`Tokens of ${user.name}`}
+                      aria-pressed={tokensOf?.id === user.id}
+                      onClick={() => setTokensOf(tokensOf?.id === user.id ? null : { id: user.id, name: user.name })}
+                    >
+                      Tokens
                     </button>
                     <button
                       type="button"
@@ -422,6 +456,7 @@ function UsersSection() {
           <OffsetPager label="Users" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
+      {tokensOf && <UserTokens key={`${tokensOf.id} ${minted}`} user={tokensOf} />}
       <form onSubmit={(event) => void onCreate(event)} className="filters">
         <label>
           New user's name
@@ -448,6 +483,68 @@ function UsersSection() {
           Create user
         </button>
       </form>
+    </section>
+  );
+}
+
+/** A user's personal access tokens (never their secrets), newest first, with Revoke. */
+function UserTokens({ user }: { user: { id: string; name: string } }) {
+  const [offset, setOffset] = useState(0);
+  const [{ data, error }, reload] = useQuery({ query: Tokens, variables: { userId: user.id, offset, limit: PAGE } });
+  const [revoking, revoke] = useMutation(RevokeToken);
+  const page = data?.adminUserTokens;
+  return (
+    <section aria-labelledby="tokens-title">
+      <h3 id="tokens-title">Tokens of {user.name}</h3>
+      <ErrorNote error={error ?? revoking.error} />
+      {page && page.items.length === 0 && <p className="empty">{user.name} has no personal access tokens. "New token" makes one.</p>}
+      {page && page.items.length > 0 && (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((token) => (
+                <tr key={token.tokenId}>
+                  <td>{token.label || <span className="muted">(no label)</span>}</td>
+                  <td>
+                    <When at={token.createdAt} />
+                  </td>
+                  <td>{token.expiresAt ? <When at={token.expiresAt} /> : 'never'}</td>
+                  <td>
+                    {token.revokedAt ? (
+                      <>
+                        revoked <When at={token.revokedAt} />
+                      </>
+                    ) : (
+                      <button
+                        type="button"
+                        className="small danger"
+                        disabled={revoking.fetching}
+                        aria-label={`Revoke token ${token.label || token.tokenId} of ${user.name}`}
+                        onClick={() =>
+                          void revoke({ userId: user.id, tokenId: token.tokenId }).then(
+                            (result) => !result.error && reload({ requestPolicy: 'network-only' }),
+                          )
+                        }
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <OffsetPager label="Tokens" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
+        </>
+      )}
     </section>
   );
 }

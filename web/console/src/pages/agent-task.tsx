@@ -2,6 +2,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
+import { Paged } from '../paged';
 import type { A2aApprovalDecision } from '../gql/graphql';
 import { ErrorNote, Loading, When } from '../ui';
 import { stateName } from './agents';
@@ -153,18 +154,22 @@ export function AgentTaskPage() {
       )}
       <section aria-labelledby="messages-title">
         <h2 id="messages-title">Messages</h2>
-        {(task.history ?? []).map((message) => (
-          <article key={message.messageId} className={`turn ${message.role === 'ROLE_USER' ? 'user' : 'assistant'}`}>
-            <header className="turn-head">
-              <span className="who-said">{message.role === 'ROLE_USER' ? 'Caller' : 'Agent'}</span>
-            </header>
-            {message.parts.map((part, index) => (
-              <div key={index} className="text">
-                {partText(part)}
-              </div>
-            ))}
-          </article>
-        ))}
+        <Paged items={task.history ?? []} label="Messages">
+          {(page) =>
+            page.map((message) => (
+              <article key={message.messageId} className={`turn ${message.role === 'ROLE_USER' ? 'user' : 'assistant'}`}>
+                <header className="turn-head">
+                  <span className="who-said">{message.role === 'ROLE_USER' ? 'Caller' : 'Agent'}</span>
+                </header>
+                {message.parts.map((part, index) => (
+                  <div key={index} className="text">
+                    {partText(part)}
+                  </div>
+                ))}
+              </article>
+            ))
+          }
+        </Paged>
       </section>
       {(task.artifacts ?? []).length > 0 && (
         <section aria-labelledby="artifacts-title">

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
+import { Paged } from '../paged';
 import type { A2aTaskState } from '../gql/graphql';
 import { Empty, ErrorNote, Loading, When } from '../ui';
 
@@ -171,48 +172,52 @@ function KeysSection() {
         </Empty>
       )}
       {data && data.a2aKeys.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Key id</th>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.a2aKeys.map((key) => (
-              <tr key={key.id}>
-                <td>{key.label}</td>
-                <td>
-                  <code>{key.id}</code>
-                </td>
-                <td>
-                  <When at={key.createdAt} />
-                </td>
-                <td>
-                  {key.revokedAt ? (
-                    <>
-                      revoked <When at={key.revokedAt} />
-                    </>
-                  ) : (
-                    <button
-                      type="button"
-                      className="small danger"
-                      aria-label={`Revoke the key of ${key.label}`}
-                      disabled={revoking.fetching}
-                      onClick={() =>
-                        void revoke({ id: key.id }).then((result) => !result.error && reload({ requestPolicy: 'network-only' }))
-                      }
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Paged items={data.a2aKeys} label="Keys">
+          {(page) => (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Label</th>
+                  <th scope="col">Key id</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">State</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.map((key) => (
+                  <tr key={key.id}>
+                    <td>{key.label}</td>
+                    <td>
+                      <code>{key.id}</code>
+                    </td>
+                    <td>
+                      <When at={key.createdAt} />
+                    </td>
+                    <td>
+                      {key.revokedAt ? (
+                        <>
+                          revoked <When at={key.revokedAt} />
+                        </>
+                      ) : (
+                        <button
+                          type="button"
+                          className="small danger"
+                          aria-label={`Revoke the key of ${key.label}`}
+                          disabled={revoking.fetching}
+                          onClick={() =>
+                            void revoke({ id: key.id }).then((result) => !result.error && reload({ requestPolicy: 'network-only' }))
+                          }
+                        >
+                          Revoke
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Paged>
       )}
       <form onSubmit={(event) => void onCreate(event)} className="filters">
         <label>
@@ -343,63 +348,71 @@ function OutboundSection() {
         </Empty>
       )}
       {data && data.a2aAgents.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">URL</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.a2aAgents.map((agent) => (
-              <tr key={agent.id}>
-                <td>{agent.name}</td>
-                <td>
-                  <code className="hash">{agent.url}</code>
-                </td>
-                <td>
-                  {agent.status}
-                  {agent.error && <span className="muted"> ({agent.error})</span>}
-                </td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    className="small"
-                    disabled={testing.fetching}
-                    onClick={() =>
-                      void test({ id: agent.id }).then((result) => {
-                        if (result.data)
-                          say(result.data.a2aAgentTest.ok ? `${agent.name} answered.` : `${agent.name}: ${result.data.a2aAgentTest.error}`);
-                        refresh();
-                      })
-                    }
-                  >
-                    Test
-                  </button>
-                  <button
-                    type="button"
-                    className="small"
-                    disabled={updating.fetching}
-                    onClick={() => void update({ id: agent.id, input: { enabled: !agent.enabled } }).then(refresh)}
-                  >
-                    {agent.enabled ? 'Disable' : 'Enable'}
-                  </button>
-                  <button
-                    type="button"
-                    className="small danger"
-                    disabled={removing.fetching}
-                    aria-label={`Remove ${agent.name}`}
-                    onClick={() => void remove({ id: agent.id }).then(refresh)}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Paged items={data.a2aAgents} label="Outbound agents">
+          {(page) => (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.map((agent) => (
+                  <tr key={agent.id}>
+                    <td>{agent.name}</td>
+                    <td>
+                      <code className="hash">{agent.url}</code>
+                    </td>
+                    <td>
+                      {agent.status}
+                      {agent.error && <span className="muted"> ({agent.error})</span>}
+                    </td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={testing.fetching}
+                        onClick={() =>
+                          void test({ id: agent.id }).then((result) => {
+                            if (result.data)
+                              say(
+                                result.data.a2aAgentTest.ok
+                                  ? `${agent.name} answered.`
+                                  : `${agent.name}: ${result.data.a2aAgentTest.error}`,
+                              );
+                            refresh();
+                          })
+                        }
+                      >
+                        Test
+                      </button>
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={updating.fetching}
+                        onClick={() => void update({ id: agent.id, input: { enabled: !agent.enabled } }).then(refresh)}
+                      >
+                        {agent.enabled ? 'Disable' : 'Enable'}
+                      </button>
+                      <button
+                        type="button"
+                        className="small danger"
+                        disabled={removing.fetching}
+                        aria-label={`Remove ${agent.name}`}
+                        onClick={() => void remove({ id: agent.id }).then(refresh)}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Paged>
       )}
       <form onSubmit={(event) => void onAdd(event)} className="filters">
         <label>

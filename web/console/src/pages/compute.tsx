@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
+import { Paged } from '../paged';
 import { Empty, ErrorNote, Loading, When } from '../ui';
 
 const Compute = graphql(`
@@ -174,76 +175,80 @@ export function ComputePage() {
             <p>No open lease. Approving a plan opens one.</p>
           </Empty>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Lease</th>
-                <th scope="col">Machine</th>
-                <th scope="col">State</th>
-                <th scope="col">Spent</th>
-                <th scope="col">Idle until</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {account.leases.map((lease) => (
-                <tr key={lease.leaseId}>
-                  <td>
-                    #{lease.leaseId} <span className="muted">({lease.provider})</span>
-                  </td>
-                  <td>{machine(lease.machine)}</td>
-                  <td>{lease.state}</td>
-                  <td>
-                    <meter
-                      min={0}
-                      max={lease.ceilingCredits ?? Math.max(lease.spentCredits, 1)}
-                      value={lease.spentCredits}
-                      aria-label={`Spent on lease ${lease.leaseId}`}
-                    />{' '}
-                    {credits(lease.spentCredits)}
-                    {lease.ceilingCredits !== null && ` of ${credits(lease.ceilingCredits)}`}
-                  </td>
-                  <td>
-                    <When at={lease.idleExpiresAt} />
-                  </td>
-                  <td className="actions">
-                    {!lease.releasedAt && (
-                      <>
-                        <input
-                          type="number"
-                          min={1}
-                          step={1}
-                          className="narrow"
-                          aria-label={`Credits to add to lease ${lease.leaseId}`}
-                          value={amounts[lease.leaseId] ?? ''}
-                          onChange={(event) => setAmounts({ ...amounts, [lease.leaseId]: event.target.value })}
-                        />
-                        <button
-                          type="button"
-                          disabled={toppingUp.fetching || !(Number(amounts[lease.leaseId]) > 0)}
-                          onClick={() =>
-                            void topUp({ leaseId: lease.leaseId, input: { credits: Number(amounts[lease.leaseId]) } }).then(
-                              after('Topped up.'),
-                            )
-                          }
-                        >
-                          Top up
-                        </button>
-                        <button
-                          type="button"
-                          className="danger"
-                          disabled={releasing.fetching}
-                          onClick={() => void release({ leaseId: lease.leaseId }).then(after('Released.'))}
-                        >
-                          Release
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Paged items={account.leases} label="Leases">
+            {(page) => (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Lease</th>
+                    <th scope="col">Machine</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Spent</th>
+                    <th scope="col">Idle until</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.map((lease) => (
+                    <tr key={lease.leaseId}>
+                      <td>
+                        #{lease.leaseId} <span className="muted">({lease.provider})</span>
+                      </td>
+                      <td>{machine(lease.machine)}</td>
+                      <td>{lease.state}</td>
+                      <td>
+                        <meter
+                          min={0}
+                          max={lease.ceilingCredits ?? Math.max(lease.spentCredits, 1)}
+                          value={lease.spentCredits}
+                          aria-label={`Spent on lease ${lease.leaseId}`}
+                        />{' '}
+                        {credits(lease.spentCredits)}
+                        {lease.ceilingCredits !== null && ` of ${credits(lease.ceilingCredits)}`}
+                      </td>
+                      <td>
+                        <When at={lease.idleExpiresAt} />
+                      </td>
+                      <td className="actions">
+                        {!lease.releasedAt && (
+                          <>
+                            <input
+                              type="number"
+                              min={1}
+                              step={1}
+                              className="narrow"
+                              aria-label={`Credits to add to lease ${lease.leaseId}`}
+                              value={amounts[lease.leaseId] ?? ''}
+                              onChange={(event) => setAmounts({ ...amounts, [lease.leaseId]: event.target.value })}
+                            />
+                            <button
+                              type="button"
+                              disabled={toppingUp.fetching || !(Number(amounts[lease.leaseId]) > 0)}
+                              onClick={() =>
+                                void topUp({ leaseId: lease.leaseId, input: { credits: Number(amounts[lease.leaseId]) } }).then(
+                                  after('Topped up.'),
+                                )
+                              }
+                            >
+                              Top up
+                            </button>
+                            <button
+                              type="button"
+                              className="danger"
+                              disabled={releasing.fetching}
+                              onClick={() => void release({ leaseId: lease.leaseId }).then(after('Released.'))}
+                            >
+                              Release
+                            </button>
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Paged>
         )}
       </section>
     </>

@@ -1,10 +1,11 @@
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { useState } from 'react';
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { ErrorNote } from '../ui';
 
 const Usage = graphql(`
-  query ConsoleLabUsage($labId: ID!) {
+  query ConsoleLabUsage($labId: ID!, $days: Int!) {
     labUsage(labId: $labId) {
       totals {
         activeMembers
@@ -19,34 +20,78 @@ const Usage = graphql(`
         tokensIn
         tokensOut
       }
+      daily(days: $days) {
+        day
+        sessions
+        tokensIn
+        tokensOut
+      }
     }
   }
 `);
 
-/** The owner's usage report: model tokens and sessions per member, as a chart and in figures (loaded with the chart library, on demand). */
+const WINDOWS = [7, 30, 90, 365];
+
+/** A UTC day (YYYY-MM-DD) as the user's locale writes a short date. */
+const dayLabel = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/**
+ * The owner's usage report, loaded with the chart library on demand: model tokens per day over
+ * a chosen window, and per member, as charts and in figures.
+ */
 export default function LabUsage({ labId }: { labId: string }) {
-  const [{ data, error }] = useQuery({ query: Usage, variables: { labId } });
+  const [days, setDays] = useState(30);
+  const [{ data, error }] = useQuery({ query: Usage, variables: { labId, days } });
   const usage = data?.labUsage;
+  const daily = usage?.daily.map((d) => ({ ...d, label: dayLabel(d.day) }));
   return (
     <section aria-labelledby="usage-title">
       <h2 id="usage-title">Usage</h2>
       <ErrorNote error={error} />
-      {usage && (
+      {usage && daily && (
         <>
           <p>
             {usage.totals.activeMembers} active members, {usage.totals.sessions} sessions, {usage.totals.tokensIn.toLocaleString()} tokens
             in and {usage.totals.tokensOut.toLocaleString()} out.
           </p>
+          <h3 id="usage-daily-title">Tokens per day (UTC)</h3>
+          <label>
+            Over the last{' '}
+            <select value={days} onChange={(event) => setDays(Number(event.target.value))}>
+              {WINDOWS.map((n) => (
+                <option key={n} value={n}>
+                  {n} days
+                </option>
+              ))}
+            </select>
+          </label>
+          <AreaChart width={640} height={200} data={daily} accessibilityLayer aria-labelledby="usage-daily-title">
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="label" minTickGap={16} />
+            <YAxis />
+            <Tooltip />
+            <Legend />
+            <Area type="monotone" dataKey="tokensIn" name="Tokens in" stroke="#2454c5" fill="#2454c5" fillOpacity={0.25} />
+            <Area type="monotone" dataKey="tokensOut" name="Tokens out" stroke="#5a7bc0" fill="#7a9be0" fillOpacity={0.25} />
+          </AreaChart>
+          <p className="muted">
+            {daily.reduce((sum, d) => sum + d.tokensIn + d.tokensOut, 0).toLocaleString()} tokens and{' '}
+            {daily.filter((d) => d.sessions > 0).length} active days in these {days} days.
+          </p>
           {usage.members.length > 0 && (
-            <BarChart width={640} height={240} data={usage.members} accessibilityLayer aria-labelledby="usage-title">
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="name" />
-              <YAxis />
-              <Tooltip />
-              <Legend />
-              <Bar dataKey="tokensIn" name="Tokens in" fill="#2454c5" />
-              <Bar dataKey="tokensOut" name="Tokens out" fill="#7a9be0" />
-            </BarChart>
+            <>
+              <h3 id="usage-members-title">Per member</h3>
+              <BarChart width={640} height={240} data={usage.members} accessibilityLayer aria-labelledby="usage-members-title">
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="name" />
+                <YAxis />
+                <Tooltip />
+                <Legend />
+                <Bar dataKey="tokensIn" name="Tokens in" fill="#2454c5" />
+                <Bar dataKey="tokensOut" name="Tokens out" fill="#7a9be0" />
+              </BarChart>
+            </>
           )}
         </>
       )}

@@ -277,32 +277,36 @@ export function LabPage() {
             <p>No member has synced an analysis yet. Runs from the desktop app and the CLI appear here.</p>
           </Empty>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">By</th>
-                <th scope="col">State</th>
-                <th scope="col">Records</th>
-                <th scope="col">Open notes</th>
-                <th scope="col">Last activity</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.labBoard.items.map((row) => (
-                <tr key={row.sessionId}>
-                  <td>{row.title ?? row.sessionId}</td>
-                  <td>{row.ownerName}</td>
-                  <td>{row.state}</td>
-                  <td>{row.count}</td>
-                  <td>{row.openAnnotations}</td>
-                  <td>
-                    <When at={row.lastActivityAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Paged items={data.labBoard.items} label="Latest sessions">
+            {(page) => (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Session</th>
+                    <th scope="col">By</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Records</th>
+                    <th scope="col">Open notes</th>
+                    <th scope="col">Last activity</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.map((row) => (
+                    <tr key={row.sessionId}>
+                      <td>{row.title ?? row.sessionId}</td>
+                      <td>{row.ownerName}</td>
+                      <td>{row.state}</td>
+                      <td>{row.count}</td>
+                      <td>{row.openAnnotations}</td>
+                      <td>
+                        <When at={row.lastActivityAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Paged>
         )}
       </section>
     </>

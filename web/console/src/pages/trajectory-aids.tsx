@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
+import { Paged } from '../paged';
 import type { ConsoleCritiqueMutation } from '../gql/graphql';
 import { ErrorNote, When } from '../ui';
 
@@ -109,18 +110,22 @@ export function CritiquePanel({ sessionId, onGoTo }: { sessionId: string; onGoTo
       <ErrorNote error={error} />
       {data && findings.length === 0 && <p className="muted">No problems found.</p>}
       {findings.length > 0 && (
-        <ul className="findings">
-          {findings.map((finding, index) => (
-            <li key={index}>
-              <span className={`badge ${finding.severity === 'error' ? 'error' : ''}`}>{finding.severity}</span> {finding.body}{' '}
-              {finding.recordSeq != null && (
-                <button type="button" className="small" onClick={() => onGoTo(finding.recordSeq!)}>
-                  Go to record {finding.recordSeq}
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
+        <Paged items={findings} label="Findings">
+          {(page) => (
+            <ul className="findings">
+              {page.map((finding, index) => (
+                <li key={index}>
+                  <span className={`badge ${finding.severity === 'error' ? 'error' : ''}`}>{finding.severity}</span> {finding.body}{' '}
+                  {finding.recordSeq != null && (
+                    <button type="button" className="small" onClick={() => onGoTo(finding.recordSeq!)}>
+                      Go to record {finding.recordSeq}
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Paged>
       )}
       <button type="button" disabled={fetching} onClick={() => void critique({ id: sessionId })}>
         {fetching ? 'Looking…' : data ? 'Look again' : 'Find problems'}

@@ -24,6 +24,10 @@ const Trajectory = graphql(`
       createdAt
       updatedAt
       openAnnotations
+      tokens {
+        input
+        output
+      }
       forkedFrom {
         sessionId
         headUuid
@@ -123,6 +127,8 @@ function useRecords(sessionId: string, initialCount: number | undefined) {
   const [turns, setTurns] = useState<Map<number, Turn>>(new Map());
   // The count the page loaded with, or the one the latest append reported, whichever is larger.
   const [appendedCount, setAppendedCount] = useState(0);
+  /** Tokens of the records appended while the page is open (the total from the server predates them). */
+  const [liveTokens, setLiveTokens] = useState({ input: 0, output: 0 });
   const count = Math.max(initialCount ?? 0, appendedCount);
   const [failed, setFailed] = useState<string | null>(null);
   const requested = useRef(new Set<number>());
@@ -151,19 +157,21 @@ function useRecords(sessionId: string, initialCount: number | undefined) {
 
   useSubscription({ query: Appended, variables: { id: sessionId } }, (_previous, event) => {
     const { count: total, records } = event.trajectoryRecordsAppended;
+    const appended = records.map((text, index) => parseRecord(total - records.length + index + 1, text));
     setTurns((current) => {
       const next = new Map(current);
-      records.forEach((text, index) => {
-        const seq = total - records.length + index + 1;
-        next.set(seq, parseRecord(seq, text));
-      });
+      for (const turn of appended) next.set(turn.seq, turn);
       return next;
     });
     setAppendedCount(total);
+    setLiveTokens((sum) => ({
+      input: appended.reduce((n, turn) => n + turn.inputTokens, sum.input),
+      output: appended.reduce((n, turn) => n + turn.outputTokens, sum.output),
+    }));
     return event;
   });
 
-  return { turns, count, load, failed };
+  return { turns, count, load, failed, liveTokens };
 }
 
 /** A trajectory replayed as a conversation, with its review notes beside the records. */
@@ -176,7 +184,7 @@ export function TrajectoryPage() {
 function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
   const navigate = useNavigate();
   const [{ data, error, fetching }, reload] = useQuery({ query: Trajectory, variables: { id: trajectoryId } });
-  const { turns, count, load, failed } = useRecords(trajectoryId, data?.trajectoryMeta.count);
+  const { turns, count, load, failed, liveTokens } = useRecords(trajectoryId, data?.trajectoryMeta.count);
   const [annotating, annotate] = useMutation(Annotate);
   const [resolving, resolve] = useMutation(Resolve);
   const [forking, fork] = useMutation(Fork);
@@ -199,12 +207,6 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
       byRecord.set(note.recordUuid, [...(byRecord.get(note.recordUuid) ?? []), note]);
     return byRecord;
   }, [data]);
-  const tokens = useMemo(() => {
-    let input = 0;
-    let output = 0;
-    for (const turn of turns.values()) ((input += turn.inputTokens), (output += turn.outputTokens));
-    return { input, output };
-  }, [turns]);
 
   if (!data) return fetching ? <Loading what="the trajectory" /> : <ErrorNote error={error} />;
   const meta = data.trajectoryMeta;
@@ -247,8 +249,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
         </dd>
         <dt>Tokens</dt>
         <dd>
-          {tokens.input.toLocaleString()} in, {tokens.output.toLocaleString()} out
-          <span className="muted"> (the records loaded so far)</span>
+          {(meta.tokens.input + liveTokens.input).toLocaleString()} in, {(meta.tokens.output + liveTokens.output).toLocaleString()} out
         </dd>
         {meta.forkedFrom && (
           <>
@@ -529,12 +530,13 @@ function BlockView({ block, sessionId }: { block: Block; sessionId: string }) {
 }
 
 /**
- * A figure of the record, by its path in the session's figure map: shown inline from this
- * service's short-lived URL; a figure kept elsewhere (an S3 store, a CDN) is a link, since the
- * console's CSP loads images from this origin only.
+ * A figure of the record, by its path in the session's figure map, shown inline from the
+ * short-lived URL GraphQL gives (this service, the S3 store or an allowed CDN, all of which the
+ * console's CSP lets images come from). If the image cannot be shown, a link to it instead.
  */
 function FigureView({ sessionId, path }: { sessionId: string; path: string }) {
   const [{ data, error }] = useQuery({ query: FigureUrl, variables: { id: sessionId, path }, pause: !path, requestPolicy: 'network-only' });
+  const [broken, setBroken] = useState(false);
   if (!path || error)
     return (
       <p className="muted">
@@ -543,20 +545,19 @@ function FigureView({ sessionId, path }: { sessionId: string; path: string }) {
     );
   if (!data) return <p className="muted">Loading figure {path}…</p>;
   const url = data.trajectoryFigureUrl;
-  if (url.startsWith('/') || url.startsWith(`${location.origin}/`))
+  if (!linkable(url)) return <p className="muted">Figure {path}</p>;
+  if (broken)
     return (
-      <figure className="figure">
-        <img src={url} alt={`Figure ${path}`} loading="lazy" />
-        <figcaption>{path}</figcaption>
-      </figure>
+      <p>
+        <a href={url} target="_blank" rel="noopener noreferrer">
+          Open figure {path}
+        </a>
+      </p>
     );
-  return linkable(url) ? (
-    <p>
-      <a href={url} target="_blank" rel="noopener noreferrer">
-        Open figure {path}
-      </a>
-    </p>
-  ) : (
-    <p className="muted">Figure {path}</p>
+  return (
+    <figure className="figure">
+      <img src={url} alt={`Figure ${path}`} loading="lazy" onError={() => setBroken(true)} />
+      <figcaption>{path}</figcaption>
+    </figure>
   );
 }
