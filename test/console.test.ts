@@ -546,7 +546,7 @@ describe('admin in Chromium', () => {
 
 describe('untrusted content in Chromium', () => {
   inBrowser(
-    'script, javascript: links, SVG with script and <img onerror> in records and notes render as text and never run',
+    'script, javascript: links, SVG with script and <img onerror> in records, notes and file names render as text and never run',
     async (context) => {
       const owner = await person('Xena Xss');
       const id = newSessionId('xss');
@@ -563,6 +563,8 @@ describe('untrusted content in Chromium', () => {
           content: [
             { type: 'text', text },
             { type: 'tool_result', content: text, is_error: true },
+            // As a figure's file name.
+            { type: 'image', path: `${text}.png` },
           ],
         },
       }));
@@ -584,6 +586,7 @@ describe('untrusted content in Chromium', () => {
       await page.getByText(payloads[0]).first().waitFor();
       await page.getByText(payloads[3]).first().waitFor();
       await page.getByRole('heading', { name: '<img src=x onerror="window.__pwned=1">' }).waitFor();
+      await page.getByText(`Figure ${payloads[1]}.png: not available`).first().waitFor();
       await page.waitForTimeout(500);
       expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
       // Nothing became markup: no element but our own came from the records.
