@@ -19,7 +19,7 @@
  * With DATABASE_URL a scratch database is created next to its database and dropped at the end.
  */
 import path from 'node:path';
-import { alternatingRounds, LoadTarget, printFigures } from './load';
+import { alternatingRounds, LoadTarget, median, printFigures } from './load';
 import { BENCH_ADMIN_TOKEN, benchDatabase, callJson, BenchServer, forkReady, startBenchServer, startCountingServer } from './server';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -30,7 +30,7 @@ const FLOOR_PORT = PORT + 1;
 const BASELINE_PORT = PORT + 2;
 const BASELINE = process.env.BENCH_BASELINE;
 const BASE = `http://127.0.0.1:${PORT}`;
-/** Only these targets (comma-separated: floor, me, trajectories), e.g. to profile one. */
+/** Only these targets (comma-separated: floor, me, lab, labs, trajectories, trajectory, credits), e.g. to profile one. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 
 const call = (method: string, route: string, token: string, body?: unknown, base = BASE) => callJson(base, method, route, token, body);
@@ -78,19 +78,34 @@ async function main() {
       const records = [{ uuid: `bench-${i}-0`, parentUuid: null, type: 'user', message: { content: 'hello' } }];
       await call('PUT', `/api/trajectories/bench-${i}/full`, token, { records });
     }
+    // The bench user owns a lab with two more members (one active, one pending).
+    const lab = (await call('POST', '/api/labs', token, { name: 'Bench Lab' })) as { lab_id: string; invitation_code: string };
+    for (const name of ['Member', 'Applicant']) {
+      const other = await call('POST', '/api/admin/users', BENCH_ADMIN_TOKEN, { email: `${name.toLowerCase()}@bench.example`, name });
+      const otherToken = (await call('POST', `/api/admin/users/${other.user_id}/tokens`, BENCH_ADMIN_TOKEN, { label: 'bench' })).token;
+      await call('POST', '/api/labs/join', otherToken as string, { code: lab.invitation_code });
+      if (name === 'Member') await call('PATCH', `/api/labs/${lab.lab_id}/members/${other.user_id}`, token, { status: 'active' });
+    }
     floor = await forkReady(path.join(__dirname, 'floor-server.js'), { PORT: String(FLOOR_PORT) });
     if (BASELINE) baseline = await startBenchServer(BASELINE_PORT, env, { main: path.resolve(BASELINE, 'src', 'cli', 'main.js') });
     const headers = { authorization: `Bearer ${token}` };
+    const reads: [name: string, route: string][] = [
+      ['me', '/api/me'],
+      ['lab', `/api/labs/${lab.lab_id}`],
+      ['labs', '/api/labs'],
+      ['trajectories', '/api/trajectories'],
+      ['trajectory', '/api/trajectories/bench-0'],
+      ['credits', '/api/compute/credits'],
+    ];
+    for (const [, route] of reads) await call('GET', route, token); // each answers 200 (callJson throws otherwise)
     const all: LoadTarget[] = [
       { name: 'floor', url: `http://127.0.0.1:${FLOOR_PORT}/floor`, headers: {}, pid: floor.child.pid! },
-      { name: 'me', url: `${BASE}/api/me`, headers, pid: server.process.pid! },
-      { name: 'trajectories', url: `${BASE}/api/trajectories`, headers, pid: server.process.pid! },
+      ...reads.map(([name, route]) => ({ name, url: `${BASE}${route}`, headers, pid: server!.process.pid! })),
     ];
     if (baseline) {
       const base = `http://127.0.0.1:${BASELINE_PORT}`;
       all.push(
-        { name: 'me@baseline', url: `${base}/api/me`, headers, pid: baseline.process.pid! },
-        { name: 'trajectories@baseline', url: `${base}/api/trajectories`, headers, pid: baseline.process.pid! },
+        ...reads.map(([name, route]) => ({ name: `${name}@baseline`, url: `${base}${route}`, headers, pid: baseline!.process.pid! })),
       );
     }
     const targets = all.filter((target) => !ONLY || ONLY.includes(target.name.split('@')[0]));
@@ -105,12 +120,20 @@ async function main() {
     });
     process.stdout.write(`\nmedian round per target; (×) is the ratio to the floor\n`);
     printFigures(figures, targets.some((target) => target.name === 'floor') ? 'floor' : undefined);
+    const floorRps = figures.get('floor')?.rps;
+    const ours = reads.map(([name]) => figures.get(name)?.rps).filter((rps): rps is number => rps !== undefined);
+    if (floorRps && ours.length) {
+      const ratios = ours.map((rps) => rps / floorRps);
+      process.stdout.write(
+        `\nauthenticated reads: lowest ${Math.min(...ratios).toFixed(2)}× the floor (goal ≥ 0.40), median ${median(ratios).toFixed(2)}× (goal ≥ 0.30)\n`,
+      );
+    }
     await server.stop();
     server = undefined;
     await baseline?.stop();
     baseline = undefined;
     if (process.env.BENCH_COUNT_STATEMENTS !== '0') {
-      const routes = ['/api/me', '/api/trajectories'];
+      const routes = reads.map(([, route]) => route);
       const show = (counts: Record<string, number>) =>
         Object.entries(counts)
           .map(([route, n]) => `${route} ${n}`)

@@ -98,6 +98,25 @@ describe('statements sent per request, counted at the driver', () => {
     expect((await me()).body.effective_tier).toBe('free');
   });
 
+  test('GET /api/labs/{lab_id}: the token, the lab with the reader’s membership and its seats, and the members', async () => {
+    const lab = await makeLab(t, { seatQuota: 20 });
+    for (let i = 0; i < 3; i++) await addMember(t, lab, await makeUser(t));
+    const read = () => t.call('GET', `/api/labs/${lab.id}`, { token: lab.owner.token });
+    expect(await sentBy(read)).toBe(3);
+    expect((await read()).body).toMatchObject({ seats_used: 4, role: 'owner', invitation_code: lab.code });
+    expect((await read()).body.members).toHaveLength(4);
+  });
+
+  test('GET /api/labs: the token and one statement for the labs with their seats, for 1 lab as for 4', async () => {
+    const user = await makeUser(t);
+    await makeLab(t, { owner: user });
+    const list = () => t.call('GET', '/api/labs', { token: user.token });
+    expect(await sentBy(list)).toBe(2);
+    for (let i = 0; i < 3; i++) await makeLab(t, { owner: user });
+    expect(await sentBy(list)).toBe(2);
+    expect((await list()).body.items.map((lab: { seats_used: number }) => lab.seats_used)).toEqual([1, 1, 1, 1]);
+  });
+
   test('GET /api/trajectories: the token, the page with its total, and the counts of its items; the same for 1 session as for 6', async () => {
     const user = await makeUser(t);
     const { cover } = trajectoryCalls(t);

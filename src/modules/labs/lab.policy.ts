@@ -1,7 +1,7 @@
 import { AppError, forbidden, notFound } from '../../errors';
 import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/viewer';
-import type { Lab, LabMember } from './lab.entity';
+import type { LabMember } from './lab.entity';
 
 export type LabAction =
   | 'view' // read the lab, its board and its reviews
@@ -11,13 +11,16 @@ export type LabAction =
   | 'rotateCode'
   | 'manageMembers'; // approve, reject, change role, revoke
 
+/** What the rules read of a lab (the entity, or a row read without the ORM). */
+type LabOwner = { owner: { id: string } };
+
 /** The caller's own membership row in the lab, if any (any status). */
 export type OwnMembership = Pick<LabMember, 'role' | 'status'> | null;
 
 const isActive = (m: OwnMembership) => m?.status === 'active';
-const isOwner = (viewer: Viewer, lab: Lab, m: OwnMembership) => lab.owner.id === viewer.user.id && isActive(m);
+const isOwner = (viewer: Viewer, lab: LabOwner, m: OwnMembership) => lab.owner.id === viewer.user.id && isActive(m);
 
-const RULES: Record<LabAction, (viewer: Viewer, lab: Lab, m: OwnMembership) => boolean> = {
+const RULES: Record<LabAction, (viewer: Viewer, lab: LabOwner, m: OwnMembership) => boolean> = {
   view: () => true,
   viewMembers: (v, lab, m) => isAdmin(v) || isOwner(v, lab, m) || (isActive(m) && m?.role === 'mentor'),
   viewUsage: (v, lab, m) => isOwner(v, lab, m),
@@ -29,14 +32,14 @@ const RULES: Record<LabAction, (viewer: Viewer, lab: Lab, m: OwnMembership) => b
 /** Whether the viewer may see the lab at all: admins and its active members. */
 export const canSeeLab = (viewer: Viewer, m: OwnMembership) => isAdmin(viewer) || isActive(m);
 
-export const can = (viewer: Viewer, action: LabAction, lab: Lab, m: OwnMembership): boolean =>
+export const can = (viewer: Viewer, action: LabAction, lab: LabOwner, m: OwnMembership): boolean =>
   canSeeLab(viewer, m) && RULES[action](viewer, lab, m);
 
 /**
  * Throws unless the viewer may perform `action`. Someone who cannot see the lab gets NOT_FOUND,
  * so a lab's existence is never revealed; a member lacking the role gets FORBIDDEN.
  */
-export function authorizeLab(viewer: Viewer, action: LabAction, lab: Lab, m: OwnMembership): void {
+export function authorizeLab(viewer: Viewer, action: LabAction, lab: LabOwner, m: OwnMembership): void {
   if (!canSeeLab(viewer, m)) throw notFound('lab');
   if (!RULES[action](viewer, lab, m)) throw forbidden(`only the lab owner may do this`);
 }

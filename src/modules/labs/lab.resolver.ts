@@ -18,7 +18,7 @@ import { whileAllowed } from '../../subscriptions';
 import { limitArg } from '../../validation';
 import type { Viewer } from '../auth/viewer';
 import { labBoard, labReviews } from '../trajectories/board.service';
-import { LabMember } from './lab.entity';
+import type { MemberRecord } from './lab.repository';
 import { LabCreateInput, LabJoinInput, LabMemberUpdateInput } from './lab.inputs';
 import { can } from './lab.policy';
 import * as labs from './lab.service';
@@ -48,6 +48,8 @@ type LabSource = LabNode & { source: labs.LabWithMembership; viewer: Viewer };
 
 export function presentLab(ctx: Ctx, viewer: Viewer, found: labs.LabWithMembership): LabSource {
   const { lab, membership } = found;
+  // The read counted the seats already: no second statement for the field.
+  if (found.seatsUsed !== undefined) ctx.loaders.seatsUsedByLabId.prime(lab.id, found.seatsUsed);
   const showCode = can(viewer, 'viewCode', lab, membership);
   return Object.assign(new LabNode(), {
     id: lab.id,
@@ -64,7 +66,7 @@ export function presentLab(ctx: Ctx, viewer: Viewer, found: labs.LabWithMembersh
   });
 }
 
-export function presentMember(member: LabMember): LabMemberNode {
+export function presentMember(member: MemberRecord): LabMemberNode {
   return Object.assign(new LabMemberNode(), {
     memberUserId: member.user.id,
     name: member.user.name,

@@ -12,7 +12,7 @@ import { User } from '../users/user.entity';
 import { Lab, LabMember, MemberRole, MemberStatus } from './lab.entity';
 import { checkLabName, checkMemberUpdate, LabCreateInput, LabMemberUpdateInput, SEAT_QUOTA_MAX } from './lab.inputs';
 import { authorizeLab, LabAction, labNotActive, OwnMembership } from './lab.policy';
-import { countTrajectoriesWithUsage, dailyUsage, memberUsage } from './lab.repository';
+import { countTrajectoriesWithUsage, dailyUsage, LabRead, LabRecord, memberUsage, readLab, readMemberLabs } from './lab.repository';
 
 export const CODE_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Crockford base32: 32 symbols without I, L, O, U, so 12 characters carry 60 bits. */
@@ -29,10 +29,14 @@ function newCode(sealer: Sealer) {
   return { code, codeHash: sha256Hex(code), codeSealed: sealer.seal(code), codeExpiresAt: new Date(Date.now() + CODE_TTL_MS) };
 }
 
-/** A lab together with the viewer's own membership row (null when not a member). */
+/**
+ * A lab together with the viewer's own membership row (null when not a member): entities after
+ * a write, plain rows after a read; and the active seats when the read counted them.
+ */
 export interface LabWithMembership {
-  lab: Lab;
-  membership: LabMember | null;
+  lab: LabRecord;
+  membership: OwnMembership;
+  seatsUsed?: number;
 }
 
 /** The membership after a decision, and the event to publish once committed (none when nothing changed). */
@@ -69,22 +73,16 @@ export async function createLab(em: EntityManager, sealer: Sealer, viewer: Viewe
 }
 
 /** Every lab the viewer is an active member of, with that membership. */
-export async function listViewerLabs(em: EntityManager, viewer: Viewer): Promise<LabWithMembership[]> {
-  const rows = await em.find(
-    LabMember,
-    { user: viewer.user.id, status: 'active' },
-    { populate: ['lab', 'lab.owner'], orderBy: { createdAt: 'asc', id: 'asc' } },
-  );
-  return rows.map((membership) => ({ lab: membership.lab, membership }));
+export function listViewerLabs(em: EntityManager, viewer: Viewer): Promise<LabWithMembership[]> {
+  return readMemberLabs(em, viewer.user.id);
 }
 
-/** Loads a lab and authorizes `action` on it. @throws NOT_FOUND, FORBIDDEN */
-export async function loadLab(em: EntityManager, viewer: Viewer, labId: string, action: LabAction): Promise<LabWithMembership> {
-  const lab = await em.findOne(Lab, { id: labId });
-  const membership = lab ? await em.findOne(LabMember, { lab, user: viewer.user.id }) : null;
-  if (!lab) throw notFound('lab');
-  authorizeLab(viewer, action, lab, membership);
-  return { lab, membership };
+/** Reads a lab (one statement) and authorizes `action` on it. @throws NOT_FOUND, FORBIDDEN */
+export async function loadLab(em: EntityManager, viewer: Viewer, labId: string, action: LabAction): Promise<LabRead> {
+  const found = await readLab(em, labId, viewer.user.id);
+  if (!found) throw notFound('lab');
+  authorizeLab(viewer, action, found.lab, found.membership);
+  return found;
 }
 
 /** An active lab whose current, unexpired code is `code`; null for anything else. */
@@ -133,12 +131,15 @@ export async function joinLab(
 
 /** Owner-only: issues a new code; the old one stops working on the very next request. */
 export async function rotateCode(em: EntityManager, sealer: Sealer, viewer: Viewer, labId: string): Promise<LabWithMembership> {
-  const found = await loadLab(em, viewer, labId, 'rotateCode');
+  const lab = await em.findOne(Lab, { id: labId });
+  const membership = lab ? await em.findOne(LabMember, { lab, user: viewer.user.id }) : null;
+  if (!lab) throw notFound('lab');
+  authorizeLab(viewer, 'rotateCode', lab, membership);
   const { codeHash, codeSealed, codeExpiresAt } = newCode(sealer);
-  Object.assign(found.lab, { codeHash, codeSealed, codeExpiresAt });
+  Object.assign(lab, { codeHash, codeSealed, codeExpiresAt });
   audit(em, { action: 'lab.code_rotate', actorId: viewer.user.id, labId });
   await em.flush();
-  return found;
+  return { lab, membership };
 }
 
 /**
