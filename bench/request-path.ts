@@ -94,7 +94,7 @@ async function main() {
       ['lab', `/api/labs/${lab.lab_id}`],
       ['labs', '/api/labs'],
       ['trajectories', '/api/trajectories'],
-      ['trajectory', '/api/trajectories/bench-0'],
+      ['trajectory', '/api/trajectories/bench-0/meta'],
       ['credits', '/api/compute/credits'],
     ];
     for (const [, route] of reads) await call('GET', route, token); // each answers 200 (callJson throws otherwise)
