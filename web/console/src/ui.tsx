@@ -35,6 +35,9 @@ export function ErrorNote({ error }: { error: CombinedError | undefined }) {
 /** Whether a URL from the API may become a link: http(s), or a path of this site (never `javascript:` and the like). */
 export const linkable = (url: string) => /^(https?:\/\/|\/(?![/\\]))/.test(url);
 
+/** `n` and the noun, plural unless one: "1 session", "3 sessions". */
+export const count = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
+
 /** A size in bytes, in KiB, MiB or GiB. */
 export const formatBytes = (bytes: number) =>
   bytes >= 1024 ** 3

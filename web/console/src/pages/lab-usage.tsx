@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { ErrorNote } from '../ui';
+import { count, ErrorNote } from '../ui';
 
 const Usage = graphql(`
   query ConsoleLabUsage($labId: ID!, $days: Int!) {
@@ -52,8 +52,8 @@ export default function LabUsage({ labId }: { labId: string }) {
       {usage && daily && (
         <>
           <p>
-            {usage.totals.activeMembers} active members, {usage.totals.sessions} sessions, {usage.totals.tokensIn.toLocaleString()} tokens
-            in and {usage.totals.tokensOut.toLocaleString()} out.
+            {count(usage.totals.activeMembers, 'active member')}, {count(usage.totals.sessions, 'session')},{' '}
+            {count(usage.totals.tokensIn, 'token')} in and {usage.totals.tokensOut.toLocaleString()} out.
           </p>
           <h3 id="usage-daily-title">Tokens per day (UTC)</h3>
           <label>
@@ -76,8 +76,11 @@ export default function LabUsage({ labId }: { labId: string }) {
             <Area type="monotone" dataKey="tokensOut" name="Tokens out" stroke="#5a7bc0" fill="#7a9be0" fillOpacity={0.25} />
           </AreaChart>
           <p className="muted">
-            {daily.reduce((sum, d) => sum + d.tokensIn + d.tokensOut, 0).toLocaleString()} tokens and{' '}
-            {daily.filter((d) => d.sessions > 0).length} active days in these {days} days.
+            {count(
+              daily.reduce((sum, d) => sum + d.tokensIn + d.tokensOut, 0),
+              'token',
+            )}{' '}
+            and {count(daily.filter((d) => d.sessions > 0).length, 'active day')} in these {days} days.
           </p>
           {usage.members.length > 0 && (
             <>
