@@ -3,7 +3,8 @@
  * keep-alive connections (undici's Pool; autocannon ends rounds on whole seconds), targets
  * alternating round by round so drift on a shared machine hits them alike, and per target the
  * median round's requests/s, p50/p99 latency and the server's CPU time per request (read from
- * /proc: the least noisy figure on a busy machine). Figures only; nothing asserts on time.
+ * /proc: the least noisy figure on a busy machine), with its database's when the target measures
+ * it (`databaseCpu`, e.g. bench/pg-cpu.ts). Figures only; nothing asserts on time.
  */
 import fs from 'node:fs';
 import { Pool } from 'undici';
@@ -23,6 +24,14 @@ export interface LoadTarget {
   verify?: (statusCode: number, text: string) => void;
   /** Also measure the CPU of the server's child processes (e.g. its embedded PostgreSQL) with its own. */
   withChildren?: boolean;
+  /** Starts measuring the CPU the server's database spends for it (e.g. its PostgreSQL backends), from then until the meter's `stop()`. */
+  databaseCpu?: () => Promise<CpuMeter>;
+}
+
+/** CPU time spent elsewhere than in the server's process, measured over a round. */
+export interface CpuMeter {
+  /** Ends the measure; answers the CPU seconds spent since it started. */
+  stop(): Promise<number>;
 }
 
 export interface Round {
@@ -32,6 +41,8 @@ export interface Round {
   cpuMsPerRequest: number;
   /** With `withChildren`: the server's and its descendants' CPU per request. */
   treeCpuMsPerRequest?: number;
+  /** With `databaseCpu`: the database's CPU per request. */
+  databaseCpuMsPerRequest?: number;
 }
 
 export interface Figures {
@@ -40,6 +51,9 @@ export interface Figures {
   p99: number;
   cpu: number;
   treeCpu?: number;
+  /** With `databaseCpu`: the median round's database CPU, and the median of the rounds' server + database CPU (ms/request). */
+  databaseCpu?: number;
+  totalCpu?: number;
 }
 
 /** CPU seconds a process has used so far (utime + stime, in clock ticks of 100 Hz). */
@@ -99,13 +113,17 @@ export async function round(target: LoadTarget, amount: number, connections: num
       latencies.push(performance.now() - began);
     }
   };
+  const meter = await target.databaseCpu?.();
   const cpuBefore = cpuSeconds(target.pid);
   const treeBefore = target.withChildren ? treeCpuSeconds(target.pid) : 0;
   const began = performance.now();
+  let databaseCpu: number | undefined;
   try {
     await Promise.all(Array.from({ length: connections }, worker));
   } finally {
     await pool.close();
+    // Stopped even when an answer was wrong: a meter may poll until stopped.
+    databaseCpu = await meter?.stop();
   }
   const seconds = (performance.now() - began) / 1000;
   const cpu = cpuSeconds(target.pid) - cpuBefore;
@@ -117,6 +135,7 @@ export async function round(target: LoadTarget, amount: number, connections: num
     p99: percentile(latencies, 99),
     cpuMsPerRequest: (cpu * 1000) / amount,
     ...(treeCpu === undefined ? {} : { treeCpuMsPerRequest: (treeCpu * 1000) / amount }),
+    ...(databaseCpu === undefined ? {} : { databaseCpuMsPerRequest: (databaseCpu * 1000) / amount }),
   };
 }
 
@@ -145,12 +164,17 @@ export async function alternatingRounds(
   }
   const figuresOf = (rs: Round[]): Figures => {
     const tree = rs.flatMap((r) => (r.treeCpuMsPerRequest === undefined ? [] : [r.treeCpuMsPerRequest]));
+    const database = rs.flatMap((r) => (r.databaseCpuMsPerRequest === undefined ? [] : [r.databaseCpuMsPerRequest]));
     return {
       rps: median(rs.map((r) => r.rps)),
       p50: median(rs.map((r) => r.p50)),
       p99: median(rs.map((r) => r.p99)),
       cpu: median(rs.map((r) => r.cpuMsPerRequest)),
       ...(tree.length ? { treeCpu: median(tree) } : {}),
+      // The total's median is taken over the rounds' totals, not summed from the two medians.
+      ...(database.length
+        ? { databaseCpu: median(database), totalCpu: median(rs.map((r) => r.cpuMsPerRequest + (r.databaseCpuMsPerRequest ?? 0))) }
+        : {}),
     };
   };
   return new Map([...rounds].map(([name, rs]) => [name, figuresOf(rs)]));
