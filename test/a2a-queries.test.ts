@@ -134,7 +134,30 @@ describe('A2A statements per call', () => {
     // The key's model limits: its request counted and its day's tokens read in one statement, before anything is stored.
     expect(matching(statements, /model_limits/)).toEqual([expect.stringMatching(/^with asked as \(.*insert into model_limits/)]);
     // 36 before the turn was made leaner (the task and its turn read apart, the messages read three times, the completion seven statements, …).
-    expect(statements.length).toBeLessThanOrEqual(14);
+    expect(statements.length).toBeLessThanOrEqual(13);
+  });
+
+  test('blocking SendMessage: the turn runs on the instance that took the call, claimed in one statement, never queued', async () => {
+    const jobStatements: string[] = [];
+    const counting = function (this: Client, ...args: unknown[]) {
+      const statement = args[0] as string | { text?: string };
+      const text = typeof statement === 'string' ? statement : (statement?.text ?? '');
+      if (/\bpgboss\.job\b/.test(text)) jobStatements.push(text.replace(/\s+/g, ' ').trim());
+      return (countedQuery as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    Client.prototype.query = counting as typeof Client.prototype.query;
+    let result: { task: { id: string; status: { state: string } } } | undefined;
+    try {
+      result = await rpc('SendMessage', ask('Run it here'));
+    } finally {
+      Client.prototype.query = countedQuery as typeof Client.prototype.query;
+    }
+    expect(result!.task.status.state).toBe('TASK_STATE_COMPLETED');
+    // The claim: the job row inserted running, for this task; pg-boss's own insert (a queued job) never ran.
+    expect(matching(jobStatements, /^insert into pgboss\.job \(name, data, singleton_key, state/)).toHaveLength(1);
+    expect(matching(jobStatements, /^INSERT INTO pgboss\.job/)).toHaveLength(0);
+    const jobs = await t.sql(`select state from pgboss.job where singleton_key = $1`, [result!.task.id]);
+    expect(jobs).toEqual([{ state: 'completed' }]);
   });
 
   test('GetTask: two statements, the gate and the task with its history and artifacts', async () => {

@@ -73,6 +73,29 @@ export async function fetchDueJobs(db: JobDb, name: string, limit: number, insta
   return rows as FetchedJob[];
 }
 
+/**
+ * Inserts a job of kind `name` for `key` already running on `instanceId` (as `fetchDueJobs` would
+ * have marked it), with the queue's retry and time-out settings, as pg-boss's own insert takes
+ * them: the durable claim of a job this instance runs at once. Null when a job of that key is
+ * running already (the stately policy's unique index), so the caller queues it instead.
+ */
+export async function claimJob(db: JobDb, name: string, key: string, data: object, instanceId: string): Promise<FetchedJob | null> {
+  const { rows } = await db.executeSql(
+    `insert into ${JOB_SCHEMA}.job (name, data, singleton_key, state, started_on, output, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+     select q.name, $2::jsonb, $3, 'active', now(), jsonb_build_object('instance', $4::text),
+            coalesce(q.expire_seconds, 900) * interval '1 second',
+            now() + coalesce(q.retention_minutes * 60, 14 * 86400) * interval '1 second',
+            coalesce(q.retry_limit, 2),
+            case when coalesce(q.retry_backoff, false) then greatest(coalesce(q.retry_delay, 0), 1) else coalesce(q.retry_delay, 0) end,
+            coalesce(q.retry_backoff, false), q.policy
+       from ${JOB_SCHEMA}.queue q where q.name = $1
+     on conflict do nothing
+     returning id, data, extract(epoch from expire_in)::int as "expireInSeconds", retry_count as "retryCount"`,
+    [name, JSON.stringify(data), key, instanceId],
+  );
+  return (rows[0] as FetchedJob | undefined) ?? null;
+}
+
 /** Records that the instance is alive (its heartbeat). */
 export async function beatInstance(db: JobDb, instanceId: string): Promise<void> {
   await db.executeSql(`insert into public.job_instances (id) values ($1) on conflict (id) do update set seen_at = now()`, [instanceId]);

@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import type { JobSettings } from '../config';
 import { AppError, isUniqueViolation } from '../errors';
 import type { Logger } from '../logger';
-import { beatInstance, failOverOrphanedJobs, FetchedJob, fetchDueJobs, forgetInstance, JOB_SCHEMA } from './jobs.repository';
+import { beatInstance, claimJob, failOverOrphanedJobs, FetchedJob, fetchDueJobs, forgetInstance, JOB_SCHEMA } from './jobs.repository';
 
 /** pg-boss's own connections per instance (fetching, completing and sending jobs), beside DATABASE_POOL_SIZE. */
 export const JOB_POOL_SIZE = 2;
@@ -48,6 +48,8 @@ export class JobQueue {
   private readonly kinds = new Map<string, { options: QueueOptions; handler: Handler<never>; lost?: LostHandler<never> }>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly running = new Set<AbortController>();
+  /** Attempts running on this instance per kind, fetched or claimed (`runHere`): what the kind's concurrency bounds. */
+  private readonly busy = new Map<string, number>();
   private readonly wakers = new Map<string, () => void>();
   /** Kinds sent to since their loop last fetched: a send during a fetch must not wait for the poll. */
   private readonly sentSinceFetch = new Set<string>();
@@ -109,6 +111,25 @@ export class JobQueue {
     return id !== null;
   }
 
+  /**
+   * Runs a job of kind `name` for `key` on this instance at once, without the queue's round trip:
+   * claimed durably first (one statement: the job row, running here), so that if this instance
+   * dies the job is failed over and retried elsewhere exactly as a fetched one is. Answers the
+   * attempt's end (its outcome recorded as for a fetched job), or null, with nothing run or
+   * stored, when the kind's slots here are all busy or a job of `key` is running: `send` it then.
+   * @throws UNAVAILABLE when the database did not take the claim
+   */
+  async runHere(name: string, key: string, data: object): Promise<{ ended: Promise<void> } | null> {
+    const kind = this.kinds.get(name);
+    if (!kind) throw new Error(`no handler for job kind ${name}`);
+    if (!this.started || this.stopping || (this.busy.get(name) ?? 0) >= kind.options.concurrency) return null;
+    const job = await claimJob(this.boss.getDb(), name, key, data, this.instanceId).catch((error: unknown) => {
+      this.logger.error('job could not be claimed', { queue: name, error: String(error) });
+      throw new AppError('UNAVAILABLE', 'the job queue is unavailable; try again');
+    });
+    return job && { ended: this.attempt(name, job, kind.handler) };
+  }
+
   /** Stops fetching, aborts running attempts (they are retried, here after a restart or elsewhere), then closes the pool. */
   async stop(): Promise<void> {
     if (this.stopping || !this.started) return;
@@ -164,9 +185,11 @@ export class JobQueue {
     const { options, handler } = this.kinds.get(name)!;
     const active = new Set<Promise<void>>();
     while (!this.stopping) {
-      if (active.size < options.concurrency) {
+      // Slots taken by jobs run here at once (`runHere`) count too.
+      const free = options.concurrency - (this.busy.get(name) ?? 0);
+      if (free > 0) {
         this.sentSinceFetch.delete(name);
-        const wanted = options.concurrency - active.size;
+        const wanted = free;
         const jobs = await fetchDueJobs(this.boss.getDb(), name, wanted, this.instanceId).catch((error: unknown) => {
           // A unique violation is another instance that took a job of the same key at the same moment.
           if (!isUniqueViolation(error)) this.logger.warn('job fetch failed', { queue: name, error: String(error) });
@@ -176,7 +199,7 @@ export class JobQueue {
           const run: Promise<void> = this.attempt(name, job, handler).finally(() => active.delete(run));
           active.add(run);
         }
-        if (jobs.length === wanted || (this.sentSinceFetch.has(name) && active.size < options.concurrency)) continue;
+        if (jobs.length === wanted || (this.sentSinceFetch.has(name) && (this.busy.get(name) ?? 0) < options.concurrency)) continue;
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, POLL_SECONDS * 1000);
@@ -201,6 +224,7 @@ export class JobQueue {
       job.expireInSeconds * 1000 - Math.min(5000, job.expireInSeconds * 100),
     );
     this.running.add(controller);
+    this.busy.set(name, (this.busy.get(name) ?? 0) + 1);
     try {
       await handler(job.data as never, { id: job.id, attempt: job.retryCount + 1, signal: controller.signal });
       await this.boss.complete(name, job.id);
@@ -222,6 +246,10 @@ export class JobQueue {
     } finally {
       clearTimeout(timer);
       this.running.delete(controller);
+      const wasFull = this.busy.get(name)! >= this.kinds.get(name)!.options.concurrency;
+      this.busy.set(name, this.busy.get(name)! - 1);
+      // The kind's loop waits on its own attempts only: when all slots were taken, one came free for it.
+      if (wasFull) this.wakers.get(name)?.();
     }
   }
 }

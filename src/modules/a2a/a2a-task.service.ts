@@ -56,10 +56,40 @@ export async function sendMessage(
   callerGone?: AbortSignal,
   baseUrl = services.config.publicUrl,
 ): Promise<A2aMessageSendPayload> {
-  const task = await startMessage(services, principal, input);
   const configuration = input.configuration ?? {};
-  if (!configuration.returnImmediately) await waitUntilSettled(services, principal, task.id, services.config.a2aWaitSeconds, callerGone);
-  return { task: await taskWithDetails(preparedOf(forkEm(services)), principal.id, task.id, configuration.historyLength, baseUrl) };
+  const blocking = !configuration.returnImmediately;
+  const { task, turnHere } = await beginMessage(services, principal, input, blocking);
+  const q = preparedOf(forkEm(services));
+  const details = () => taskWithDetails(q, principal.id, task.id, configuration.historyLength, baseUrl);
+  if (!blocking) return { task: await details() };
+  const deadline = Date.now() + services.config.a2aWaitSeconds * 1000;
+  if (turnHere) {
+    // The turn runs in this process: its end is the wake-up, with no queue hop and no polling read.
+    const ended = await settles(turnHere, deadline, callerGone);
+    const answered = ended ? await details() : undefined;
+    if (answered && SETTLED_STATES.includes(answered.status.state)) return { task: answered };
+  }
+  await waitUntilSettled(services, principal, task.id, Math.max(0, deadline - Date.now()) / 1000, callerGone);
+  return { task: await details() };
+}
+
+/** Whether `work` ended (either way) before `deadline` and before the caller left. */
+async function settles(work: Promise<void>, deadline: number, callerGone?: AbortSignal): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  let onGone: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())))),
+      new Promise<boolean>((resolve) => callerGone?.addEventListener('abort', (onGone = () => resolve(false)), { once: true })),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onGone) callerGone?.removeEventListener('abort', onGone);
+  }
 }
 
 /**
@@ -68,6 +98,20 @@ export async function sendMessage(
  * @throws as `sendMessage`
  */
 export async function startMessage(services: TaskServices, principal: A2aPrincipal, input: A2aMessageSendInput): Promise<TaskRow> {
+  return (await beginMessage(services, principal, input, false)).task;
+}
+
+/**
+ * `startMessage`, and with `here` (a blocking SendMessage) the task's turn run in this
+ * process at once when a slot is free (`JobQueue.runHere`: claimed durably, failed over like a
+ * queued one): `turnHere` is its end. Otherwise, or with no slot free, the turn is queued.
+ */
+async function beginMessage(
+  services: TaskServices,
+  principal: A2aPrincipal,
+  input: A2aMessageSendInput,
+  here: boolean,
+): Promise<{ task: TaskRow; turnHere?: Promise<void> }> {
   const { message } = input;
   const configuration = input.configuration ?? {};
   const rules = new Rules();
@@ -149,6 +193,8 @@ export async function startMessage(services: TaskServices, principal: A2aPrincip
     if (failed) publishTask(services, failed);
   } else if (queue) {
     try {
+      const running = here ? await services.jobs.runHere(A2A_TURN_JOB, task.id, { taskId: task.id }) : null;
+      if (running) return { task, turnHere: running.ended };
       await services.jobs.send(A2A_TURN_JOB, task.id, { taskId: task.id });
     } catch (error) {
       // Not queued, so no turn will ever run: the task says so rather than staying SUBMITTED.
@@ -162,7 +208,7 @@ export async function startMessage(services: TaskServices, principal: A2aPrincip
       throw error;
     }
   }
-  return task;
+  return { task };
 }
 
 const decisionIssue = (msg: string) =>
