@@ -1,15 +1,25 @@
 /**
  * Release downloads, in one run: the same 1 GiB file through
- *  1. the download endpoint (`GET /admin/api/public/app/core/download/…`, file store), and
- *  2. nginx (Debian's package), started here on a loopback port, serving the stored file itself;
- * whole-file MB/s for both and their ratio (goal ≥ 0.8), then rounds of 1 MiB range requests at
- * random offsets, 50 at a time, against each (goal ≥ 0.8 too). Rounds alternate which server goes
- * first, and every round is printed: the machine may be shared, so look at the spread as well as
- * the overall ratio. Figures only; nothing asserts on time.
+ *  1. the download endpoint (`GET /admin/api/public/app/core/download/…`, file store),
+ *  2. nginx (Debian's package), started here on a loopback port, serving the stored file itself,
+ *  3. nginx in front of a second labdesk instance with DOWNLOAD_OFFLOAD=x-accel-redirect: labdesk
+ *     checks the request and names the file, nginx sends it (docs/operations.md's internal
+ *     location; checked once for bytes and headers first). BENCH_OFFLOAD=0 leaves it out.
+ * Whole-file MB/s of each and the ratios to nginx (goal ≥ 1.0); then rounds of 1 MiB range
+ * requests at random offsets, 50 at a time, against each: requests/s and CPU time per request
+ * (utime + stime from /proc/<pid>/stat before and after each round, of the labdesk process, of
+ * nginx's master and worker, with any children; for 3, of both), and the ratios to nginx of
+ * requests/s (goal ≥ 0.9) and of CPU per request (goal ≤ 1.5). Each side is warmed first with
+ * BENCH_WARM_REQUESTS 1-byte ranges (default 5000) and 200 of 1 MiB, so that labdesk is measured
+ * compiled, as a server that has run a while is. No range starts at byte 0 (that counts a
+ * download). Rounds alternate which server goes first, and every round is printed: the machine
+ * may be shared, so look at the spread as well as the overall ratios; CPU per request varies
+ * less with other load than rates do. Figures only; nothing asserts on time.
  *
- *   npm run bench:download                       (embedded PostgreSQL in a temp dir)
- *   BENCH_FILE_MIB=256 BENCH_ROUNDS=5 BENCH_RANGE_REQUESTS=4000 npm run bench:download
- *   BENCH_NODE_ARGS=--cpu-prof npm run bench:download   (profile the service: a .cpuprofile in the cwd)
+ *   npm run bench:download                       (embedded PostgreSQL in a temp dir; with
+ *                                                 DATABASE_URL, a scratch database beside it)
+ *   BENCH_FILE_MIB=256 BENCH_ROUNDS=2 BENCH_RANGE_REQUESTS=1000 npm run bench:download
+ *   BENCH_NODE_ARGS=--cpu-prof npm run bench:download   (profile the service: a .cpuprofile per labdesk process in the cwd)
  * Needs /usr/sbin/nginx (apt-get install nginx-light).
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -19,21 +29,29 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded';
-import { startBenchServer } from './server';
+import { BenchServer, benchDatabase, startBenchServer } from './server';
 
 const FILE_MIB = Number(process.env.BENCH_FILE_MIB ?? 1024);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RANGE_REQUESTS = Number(process.env.BENCH_RANGE_REQUESTS ?? 2000);
+const WARM_REQUESTS = Number(process.env.BENCH_WARM_REQUESTS ?? 5000);
 const RANGE_CONCURRENCY = 50;
 const RANGE_BYTES = 1024 * 1024;
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const RELEASE_TOKEN = 'bench-release-token';
+const OFFLOAD_PREFIX = '/_labdesk_files/';
+const OFFLOAD = process.env.BENCH_OFFLOAD !== '0';
 const MB = 1e6;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: RANGE_CONCURRENCY });
+/**
+ * Keep-alive connections for one run of requests, closed after it: a connection left idle while
+ * the other server's round runs outlives the server's keep-alive timeout (Node's is 5 s), and a
+ * request sent on it as the server closes it fails with "socket hang up".
+ */
+const newAgent = () => new http.Agent({ keepAlive: true, maxSockets: RANGE_CONCURRENCY });
 
 /** GETs `url`, discarding the body; resolves with the bytes received. */
-function fetchBytes(url: string, headers: Record<string, string> = {}): Promise<number> {
+function fetchBytes(agent: http.Agent, url: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent, headers }, (res) => {
@@ -76,7 +94,12 @@ function upload(base: string, route: string, file: string): Promise<void> {
   });
 }
 
-async function startNginx(root: string, dir: string): Promise<{ url: string; process: ChildProcess }> {
+/**
+ * nginx in its own directory under `dir` (pid file, logs, temp files), one worker, with the
+ * server block `server(port)` on a free loopback port.
+ */
+async function startNginx(dir: string, server: (port: number) => string): Promise<{ url: string; process: ChildProcess }> {
+  fs.mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const conf = path.join(dir, 'nginx.conf');
   fs.writeFileSync(
@@ -87,7 +110,7 @@ events { worker_connections 1024; }
 http {
   access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
-  server { listen 127.0.0.1:${port}; root ${root}; }
+  ${server(port)}
 }
 `,
   );
@@ -106,57 +129,129 @@ http {
   return { url, process: child };
 }
 
-/** Clock ticks per second of /proc/<pid>/stat times (Linux's USER_HZ). */
+/** The internal location of docs/operations.md ("Release downloads through a proxy"), as an operator would write it. */
+const internalLocation = (blobs: string) => `location ${OFFLOAD_PREFIX}releases/ {
+    internal;
+    alias ${blobs}/releases/;
+    etag off;
+    add_header ETag $upstream_http_etag;
+    add_header Last-Modified $upstream_http_last_modified;
+    add_header X-Content-Type-Options nosniff;
+  }`;
+
+/**
+ * What a client of the proxied side must see, checked once before timing: a range of the file
+ * with the headers labdesk gives it itself, and If-Range keeping the range with labdesk's
+ * validators. Else the figures would be of something other than downloads.
+ */
+async function checkProxied(proxied: string, direct: string): Promise<void> {
+  const ask = (url: string, headers: Record<string, string>) =>
+    fetch(url, { headers }).then(async (reply) => ({ reply, body: Buffer.from(await reply.arrayBuffer()) }));
+  const mine = await ask(direct, { range: 'bytes=1000-1999' });
+  const problems: string[] = [];
+  for (const ifRange of [mine.reply.headers.get('etag')!, mine.reply.headers.get('last-modified')!]) {
+    const { reply, body } = await ask(proxied, { range: 'bytes=1000-1999', 'if-range': ifRange });
+    if (reply.status !== 206) problems.push(`status ${reply.status}, not 206, with If-Range: ${ifRange}`);
+    if (!body.equals(mine.body)) problems.push('other bytes than labdesk’s');
+    for (const name of ['etag', 'last-modified', 'content-type', 'content-disposition', 'cache-control', 'x-content-type-options'])
+      if (reply.headers.get(name) !== mine.reply.headers.get(name))
+        problems.push(`${name}: ${reply.headers.get(name)}, not ${mine.reply.headers.get(name)}`);
+    if (reply.headers.has('x-accel-redirect')) problems.push('X-Accel-Redirect reached the client');
+  }
+  if (problems.length) throw new Error(`nginx in front of labdesk (X-Accel-Redirect): ${[...new Set(problems)].join('; ')}`);
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (Linux's USER_HZ, `getconf CLK_TCK`). */
 const CLOCK_TICKS = 100;
 
 /**
- * CPU seconds (user + system, all threads) used so far by `pid` and its descendants (nginx's
- * workers), from /proc; null where there is none. Less sensitive to a busy machine than rates.
+ * CPU seconds (user + system, all threads) used so far by `pid` and every process under it
+ * (nginx's worker under its master), from /proc; null when `pid` is gone. Descendants are found
+ * by their parent pid, since /proc/<pid>/task/<tid>/children exists only on kernels built with
+ * CONFIG_PROC_CHILDREN. A child that exited and was waited for counts in its parent's
+ * cutime/cstime, so the sum never goes backwards. Steadier than rates on a shared machine.
  */
 function cpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined || !fs.existsSync(`/proc/${pid}/stat`)) return null;
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
-  let ticks = Number(fields[11]) + Number(fields[12]);
-  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-    const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    for (const child of children ? children.split(' ') : []) ticks += (cpuSeconds(Number(child)) ?? 0) * CLOCK_TICKS;
+  if (pid === undefined) return null;
+  const processes = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // After "pid (comm) ": state, ppid, …; utime, stime, cutime, cstime are fields 14–17 of the line.
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    processes.set(Number(entry), { ppid: Number(fields[1]), ticks });
+  }
+  if (!processes.has(pid)) return null;
+  let ticks = 0;
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    ticks += processes.get(tree[i])!.ticks;
+    for (const [child, { ppid }] of processes) if (ppid === tree[i]) tree.push(child);
   }
   return ticks / CLOCK_TICKS;
 }
 
 /** `count` requests of 1 MiB at random offsets, `RANGE_CONCURRENCY` at a time: MB/s and requests/s. */
-async function ranges(url: string, size: number, count: number) {
+async function ranges(url: string, size: number, count: number, rangeBytes = RANGE_BYTES) {
   let next = 0;
   let bytes = 0;
+  const agent = newAgent();
   const began = performance.now();
-  await Promise.all(
-    Array.from({ length: RANGE_CONCURRENCY }, async () => {
-      while (next++ < count) {
-        const start = Math.floor(Math.random() * (size - RANGE_BYTES));
-        const received = await fetchBytes(url, { range: `bytes=${start}-${start + RANGE_BYTES - 1}` });
-        bytes += received;
-      }
-    }),
-  );
+  try {
+    await Promise.all(
+      Array.from({ length: RANGE_CONCURRENCY }, async () => {
+        while (next++ < count) {
+          // Never from byte 0: such a range counts as a download, a database write per request.
+          const start = 1 + Math.floor(Math.random() * (size - rangeBytes - 1));
+          const received = await fetchBytes(agent, url, { range: `bytes=${start}-${start + rangeBytes - 1}` });
+          bytes += received;
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
   const seconds = (performance.now() - began) / 1000;
-  if (bytes !== count * RANGE_BYTES) throw new Error(`range requests returned ${bytes} bytes, expected ${count * RANGE_BYTES}`);
+  if (bytes !== count * rangeBytes) throw new Error(`range requests returned ${bytes} bytes, expected ${count * rangeBytes}`);
   return { mbps: bytes / MB / seconds, rps: count / seconds };
 }
+
+/** One server under test: where it serves the file, and the processes whose CPU it costs. */
+interface Side {
+  name: string;
+  url: string;
+  processes: { name: string; pid: number | undefined }[];
+}
+
+/** CPU seconds used so far by each of `side`'s processes; null when one of them cannot be read. */
+function sideCpu(side: Side): number[] | null {
+  const seconds = side.processes.map(({ pid }) => cpuSeconds(pid));
+  return seconds.includes(null) ? null : (seconds as number[]);
+}
+
+/** Rounds alternate which side goes first (rotate for more than two). */
+const orderOf = <T>(sides: T[], round: number) => sides.map((_, i) => sides[(i + round) % sides.length]);
+
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
 async function main() {
   if (!fs.existsSync(NGINX)) throw new Error(`${NGINX} not found: apt-get install nginx-light (or set NGINX)`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bench-download-'));
   // As root, the embedded PostgreSQL runs as the postgres user, who must be able to enter it.
   fs.chmodSync(tmp, 0o711);
-  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(path.join(tmp, 'pg'), { database: 'bench' });
-  const port = await freePort();
-  const server = await startBenchServer(port, {
-    DATABASE_URL: process.env.DATABASE_URL ?? embedded!.url,
-    RELEASE_TOKEN,
-    BLOB_STORE: 'file',
-  });
-  let nginx: { url: string; process: ChildProcess } | undefined;
+  // With DATABASE_URL, a scratch database beside it rather than that database itself.
+  const scratch = process.env.DATABASE_URL ? await benchDatabase('download') : undefined;
+  const embedded = scratch ? undefined : await startEmbeddedPostgres(path.join(tmp, 'pg'), { database: 'bench' });
+  const databaseUrl = scratch?.env.DATABASE_URL ?? embedded!.url;
+  const server = await startBenchServer(await freePort(), { DATABASE_URL: databaseUrl, RELEASE_TOKEN, BLOB_STORE: 'file' });
+  const started: { process: ChildProcess }[] = [];
+  let offloader: BenchServer | undefined;
   try {
     const file = path.join(tmp, 'labdesk-core.bin');
     process.stdout.write(`writing a ${FILE_MIB} MiB file…\n`);
@@ -174,72 +269,143 @@ async function main() {
     fs.rmSync(file);
 
     // nginx serves the very file the service stores (file store: DATA_DIR/blobs/releases/…).
-    nginx = await startNginx(path.join(server.dataDir, 'blobs'), tmp);
-    const targets = {
-      labdesk: `${server.url}/admin/api/public/app/core/download/${version}/labdesk-core.bin`,
-      nginx: `${nginx.url}/releases/core/${version}/labdesk-core.bin`,
+    const blobs = path.join(server.dataDir, 'blobs');
+    const nginx = await startNginx(path.join(tmp, 'nginx'), (port) => `server { listen 127.0.0.1:${port}; root ${blobs}; }`);
+    started.push(nginx);
+    const downloadPath = `/admin/api/public/app/core/download/${version}/labdesk-core.bin`;
+    const labdesk: Side = {
+      name: 'labdesk',
+      url: `${server.url}${downloadPath}`,
+      processes: [{ name: 'labdesk', pid: server.process.pid }],
     };
-    const whole = { labdesk: 0, nginx: 0 };
+    const reference: Side = {
+      name: 'nginx',
+      url: `${nginx.url}/releases/core/${version}/labdesk-core.bin`,
+      processes: [{ name: 'nginx', pid: nginx.process.pid }],
+    };
+    const sides = [labdesk, reference];
+    if (OFFLOAD) {
+      // A second instance (same database and DATA_DIR) that hands downloads to the nginx in front of it.
+      offloader = await startBenchServer(await freePort(), {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: server.dataDir,
+        RELEASE_TOKEN,
+        BLOB_STORE: 'file',
+        DOWNLOAD_OFFLOAD: 'x-accel-redirect',
+        DOWNLOAD_OFFLOAD_PREFIX: OFFLOAD_PREFIX,
+      });
+      const upstream = new URL(offloader.url).host;
+      const front = await startNginx(
+        path.join(tmp, 'front'),
+        (port) => `upstream labdesk { server ${upstream}; keepalive 64; }
+  server {
+  listen 127.0.0.1:${port};
+  location / { proxy_pass http://labdesk; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; }
+  ${internalLocation(blobs)}
+  }`,
+      );
+      started.push(front);
+      await checkProxied(`${front.url}${downloadPath}`, labdesk.url);
+      // Both processes serve each request: the proxy's CPU and the instance's.
+      sides.push({
+        name: 'nginx→labdesk',
+        url: `${front.url}${downloadPath}`,
+        processes: [
+          { name: 'nginx', pid: front.process.pid },
+          { name: 'labdesk', pid: offloader.process.pid },
+        ],
+      });
+    }
+    const compared = sides.filter((side) => side !== reference);
+    const width = Math.max(...sides.map((side) => side.name.length));
+
+    const whole = new Map(sides.map((side) => [side, 0]));
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['labdesk', 'nginx'] as const) : (['nginx', 'labdesk'] as const);
-      for (const name of order) {
+      for (const side of orderOf(sides, round)) {
+        const agent = newAgent();
         const began = performance.now();
-        const bytes = await fetchBytes(targets[name]);
-        if (bytes !== size) throw new Error(`${name} sent ${bytes} bytes, expected ${size}`);
-        whole[name] += (performance.now() - began) / 1000;
-        process.stdout.write(
-          `  round ${round + 1}: ${name.padEnd(7)} ${(size / MB / ((performance.now() - began) / 1000)).toFixed(0)} MB/s\n`,
-        );
+        const bytes = await fetchBytes(agent, side.url).finally(() => agent.destroy());
+        if (bytes !== size) throw new Error(`${side.name} sent ${bytes} bytes, expected ${size}`);
+        const seconds = (performance.now() - began) / 1000;
+        whole.set(side, whole.get(side)! + seconds);
+        process.stdout.write(`  round ${round + 1}: ${side.name.padEnd(width)} ${(size / MB / seconds).toFixed(0).padStart(6)} MB/s\n`);
       }
     }
-    const rate = { labdesk: (ROUNDS * size) / MB / whole.labdesk, nginx: (ROUNDS * size) / MB / whole.nginx };
+    const rate = (side: Side) => (ROUNDS * size) / MB / whole.get(side)!;
     process.stdout.write(`\nwhole ${FILE_MIB} MiB file, ${ROUNDS} rounds each:\n`);
-    process.stdout.write(`  labdesk download endpoint ${rate.labdesk.toFixed(0).padStart(6)} MB/s\n`);
-    process.stdout.write(`  nginx                     ${rate.nginx.toFixed(0).padStart(6)} MB/s\n`);
-    process.stdout.write(`  labdesk / nginx: ${(rate.labdesk / rate.nginx).toFixed(2)} (goal ≥ 0.8)\n`);
+    for (const side of sides) process.stdout.write(`  ${side.name.padEnd(width)} ${rate(side).toFixed(0).padStart(6)} MB/s\n`);
+    for (const side of compared) process.stdout.write(`  ${side.name} / nginx: ${ratio(rate(side), rate(reference))} (goal ≥ 1.0)\n`);
 
     process.stdout.write(
-      `\n${RANGE_REQUESTS} requests of 1 MiB at random offsets, ${RANGE_CONCURRENCY} at a time, per server and round:\n`,
+      `\n${RANGE_REQUESTS} requests of 1 MiB at random offsets, ${RANGE_CONCURRENCY} at a time, per server and round` +
+        ` (CPU: user + system of the server's processes, all threads), after ${WARM_REQUESTS} of 1 byte and ${4 * RANGE_CONCURRENCY} of 1 MiB to warm each:\n`,
     );
-    await ranges(targets.labdesk, size, RANGE_CONCURRENCY); // warm both
-    await ranges(targets.nginx, size, RANGE_CONCURRENCY);
-    const rangeSeconds = { labdesk: 0, nginx: 0 };
-    const pids = { labdesk: server.process.pid, nginx: nginx.process.pid };
-    const cpu = { labdesk: 0, nginx: 0 };
+    // Steady state, as a server that has run a while is in: V8 has compiled the request path
+    // (which takes thousands of requests; 1-byte ranges run it without moving a gigabyte each
+    // time), and the buffers and heap have grown to their working size.
+    for (const side of sides) {
+      await ranges(side.url, size, WARM_REQUESTS, 1);
+      await ranges(side.url, size, 4 * RANGE_CONCURRENCY);
+    }
+    const totals = new Map(sides.map((side) => [side, { seconds: 0, cpu: side.processes.map(() => 0) }]));
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    /** CPU per request in ms, split by process where a side has several. */
+    const cpuText = (side: Side, perRequest: number[]) =>
+      `${(sum(perRequest) * 1e3).toFixed(3).padStart(7)} ms CPU/request` +
+      (perRequest.length > 1 ? ` (${side.processes.map(({ name }, i) => `${name} ${(perRequest[i] * 1e3).toFixed(3)}`).join(' + ')})` : '');
+    const line = (side: Side, rps: number, cpuPerRequest: number[]) =>
+      `${side.name.padEnd(width)} ${rps.toFixed(0).padStart(6)} requests/s ${cpuText(side, cpuPerRequest)}`;
+    const ratios = (side: Side, rps: (side: Side) => number, cpu: (side: Side) => number) =>
+      `${side.name} / nginx: requests/s ${ratio(rps(side), rps(reference))} (goal ≥ 0.9), ` +
+      `CPU/request ${ratio(cpu(side), cpu(reference))} (goal ≤ 1.5)`;
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['labdesk', 'nginx'] as const) : (['nginx', 'labdesk'] as const);
-      for (const name of order) {
-        const cpuBefore = cpuSeconds(pids[name]);
-        const result = await ranges(targets[name], size, RANGE_REQUESTS);
-        const cpuUsed = cpuBefore === null ? null : cpuSeconds(pids[name])! - cpuBefore;
-        rangeSeconds[name] += RANGE_REQUESTS / result.rps;
-        cpu[name] += cpuUsed ?? NaN;
-        const cpuText = cpuUsed === null ? '' : `  ${((cpuUsed / RANGE_REQUESTS) * 1e6).toFixed(0).padStart(5)} µs CPU/request`;
+      const rps = new Map<Side, number>();
+      const cpu = new Map<Side, number>();
+      for (const side of orderOf(sides, round)) {
+        const cpuBefore = sideCpu(side);
+        const result = await ranges(side.url, size, RANGE_REQUESTS);
+        const cpuAfter = sideCpu(side);
+        const used = side.processes.map((_, i) => (cpuBefore === null || cpuAfter === null ? NaN : cpuAfter[i] - cpuBefore[i]));
+        rps.set(side, result.rps);
+        cpu.set(side, sum(used) / RANGE_REQUESTS);
+        const total = totals.get(side)!;
+        total.seconds += RANGE_REQUESTS / result.rps;
+        used.forEach((seconds, i) => (total.cpu[i] += seconds));
         process.stdout.write(
-          `  round ${round + 1}: ${name.padEnd(7)} ${result.mbps.toFixed(0).padStart(6)} MB/s  ${result.rps.toFixed(0).padStart(5)} requests/s${cpuText}\n`,
+          `  round ${round + 1}: ${line(
+            side,
+            result.rps,
+            used.map((seconds) => seconds / RANGE_REQUESTS),
+          )}\n`,
         );
       }
+      for (const side of compared)
+        process.stdout.write(
+          `           ${ratios(
+            side,
+            (s) => rps.get(s)!,
+            (s) => cpu.get(s)!,
+          )}\n`,
+        );
     }
-    const rps = { labdesk: (ROUNDS * RANGE_REQUESTS) / rangeSeconds.labdesk, nginx: (ROUNDS * RANGE_REQUESTS) / rangeSeconds.nginx };
+    const rps = (side: Side) => (ROUNDS * RANGE_REQUESTS) / totals.get(side)!.seconds;
+    const cpuOf = (side: Side) => totals.get(side)!.cpu.map((seconds) => seconds / (ROUNDS * RANGE_REQUESTS));
+    const cpu = (side: Side) => sum(cpuOf(side));
     process.stdout.write(`\n1 MiB ranges, ${ROUNDS} rounds each:\n`);
-    process.stdout.write(`  labdesk download endpoint ${rps.labdesk.toFixed(0).padStart(6)} requests/s\n`);
-    process.stdout.write(`  nginx                     ${rps.nginx.toFixed(0).padStart(6)} requests/s\n`);
-    process.stdout.write(`  labdesk / nginx: ${(rps.labdesk / rps.nginx).toFixed(2)} (goal ≥ 0.8)\n`);
-    if (!Number.isNaN(cpu.labdesk + cpu.nginx)) {
-      const perRequest = (seconds: number) => `${((seconds / (ROUNDS * RANGE_REQUESTS)) * 1e6).toFixed(0).padStart(6)} µs`;
-      process.stdout.write(`  CPU per request (the server's own, all threads; steadier than rates on a shared machine):\n`);
+    for (const side of sides) process.stdout.write(`  ${line(side, rps(side), cpuOf(side))}\n`);
+    for (const side of compared) process.stdout.write(`  ${ratios(side, rps, cpu)}\n`);
+    process.stdout.write('\nsummary:\n');
+    for (const side of compared)
       process.stdout.write(
-        `    labdesk ${perRequest(cpu.labdesk)}   nginx ${perRequest(cpu.nginx)}   labdesk / nginx: ${(cpu.labdesk / cpu.nginx).toFixed(2)}\n`,
+        `  ${side.name.padEnd(width)} whole file ${ratio(rate(side), rate(reference))} × nginx (goal ≥ 1.0); 1 MiB ranges ` +
+          `${ratio(rps(side), rps(reference))} × its requests/s (goal ≥ 0.9) at ${ratio(cpu(side), cpu(reference))} × its CPU/request (goal ≤ 1.5)\n`,
       );
-    }
-    process.stdout.write(
-      `\nsummary: whole file ${(rate.labdesk / rate.nginx).toFixed(2)} × nginx, 1 MiB ranges ${(rps.labdesk / rps.nginx).toFixed(2)} × nginx\n`,
-    );
   } finally {
-    agent.destroy();
-    nginx?.process.kill('SIGTERM');
+    for (const { process: child } of started) child.kill('SIGTERM');
+    await offloader?.stop();
     await server.stop();
     await embedded?.stop();
+    await scratch?.drop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import { stringify as stringifyYaml } from 'yaml';
 import type { Blobs } from '../src/blobs';
+import type { DownloadOffload } from '../src/config';
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobStore, ByteRange } from '../src/blobs/blob-store';
 import { varyByOrigin } from '../src/context';
@@ -30,7 +32,7 @@ import {
   releaseFilesOf,
   uploadReleaseFile,
 } from '../src/modules/releases/release.service';
-import { LocalFile, notModified, serveObject } from '../src/http/byte-ranges';
+import { handOff, LocalFile, notModified, serveObject } from '../src/http/byte-ranges';
 import { readMultipart } from './multipart';
 import { stream } from './route';
 
@@ -138,6 +140,18 @@ async function openReleaseFile(blobs: Blobs, file: ReleaseBinary): Promise<Local
   }
 }
 
+/**
+ * The header that hands the stored file of `key` to the proxy in front (`DOWNLOAD_OFFLOAD`), for
+ * a store that keeps it as a local file. None for a remote store: its release files are served
+ * from this instance's own cache, which the proxy knows nothing of.
+ */
+function offloadHeader(store: BlobStore, key: string, offload: DownloadOffload): [string, string] | undefined {
+  const localPath = store.localPath?.(key);
+  if (localPath === undefined) return undefined;
+  // Keys are segments of [A-Za-z0-9._-] (checkKey), so they go into a URI as they are.
+  return offload.header === 'X-Accel-Redirect' ? [offload.header, `${offload.prefix}${key}`] : [offload.header, path.resolve(localPath)];
+}
+
 const MEDIA_TYPES: Record<string, string> = {
   dmg: 'application/x-apple-diskimage',
   exe: 'application/vnd.microsoft.portable-executable',
@@ -175,7 +189,8 @@ export const releaseDownloadRoute = stream({
     return file;
   },
   async handle(req, res, ctx, file) {
-    const served = await serveObject(req, res, {
+    const { blobs, config } = ctx.services;
+    const object = {
       size: file.size,
       etag: file.sha256,
       lastModified: file.createdAt,
@@ -183,11 +198,14 @@ export const releaseDownloadRoute = stream({
       contentDisposition: `attachment; filename="${file.filename}"`,
       // A published version's files never change.
       cacheControl: 'public, max-age=31536000, immutable',
-      open: () => openReleaseFile(ctx.services.blobs, file),
-    });
+    };
+    const offload = config.downloadOffload && offloadHeader(blobs.store!, releaseFileKey(file), config.downloadOffload);
+    const served = offload
+      ? handOff(req, res, object, offload)
+      : await serveObject(req, res, { ...object, open: () => openReleaseFile(blobs, file) });
     const fromStart = served.status === 200 || (served.status === 206 && served.ranges?.[0]?.start === 0);
     if (req.method === 'GET' && fromStart) {
-      // After the bytes, so a count is a download served; tracked, so shutdown waits for it.
+      // After the bytes (or the hand-off), so a count is a download served; tracked, so shutdown waits for it.
       const counting = countDownload(ctx.em, file).finally(() => ctx.services.background.delete(counting));
       ctx.services.background.add(counting);
       await counting;

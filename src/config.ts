@@ -37,6 +37,12 @@ export interface Config {
   s3?: S3Settings;
   /** Bound of the on-disk cache of release binaries kept from a remote store. */
   releaseCacheBytes: number;
+  /**
+   * Release downloads handed to the proxy in front (`DOWNLOAD_OFFLOAD`, file store only): after
+   * its checks the download route answers with a header naming the stored file, which the proxy
+   * sends itself (ranges included). Undefined: the service sends the bytes.
+   */
+  downloadOffload?: DownloadOffload;
   /** Largest figure file (each of `file` and `original`) an upload may carry. */
   maxFigureBytes: number;
   /** Largest release binary the publishing endpoint takes. */
@@ -117,6 +123,14 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+export const DOWNLOAD_OFFLOADS = ['off', 'x-accel-redirect', 'x-sendfile'] as const;
+/**
+ * `x-accel-redirect` (nginx): `X-Accel-Redirect: <prefix><key>`, the prefix being an internal
+ * location mapped to `DATA_DIR/blobs/`; `x-sendfile` (Apache's mod_xsendfile, lighttpd):
+ * `X-Sendfile: <absolute path>`.
+ */
+export type DownloadOffload = { header: 'X-Accel-Redirect'; prefix: string } | { header: 'X-Sendfile' };
 
 /** Single sign-on (docs/api.md, "Single sign-on"). */
 export interface OidcSettings {
@@ -284,6 +298,15 @@ const ENVIRONMENT = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag(),
   RELEASE_CACHE_BYTES: positive().default(10 * 1024 ** 3),
+  DOWNLOAD_OFFLOAD: choice(DOWNLOAD_OFFLOADS, 'off'),
+  // Goes into a header and an nginx URI as it is: path segments of unreserved characters only.
+  DOWNLOAD_OFFLOAD_PREFIX: z
+    .string()
+    .regex(
+      /^\/(?:(?!\.{1,2}\/)[A-Za-z0-9._~-]+\/)+$/,
+      saying('must be the path of an internal location, starting and ending with / (e.g. /_labdesk_files/)'),
+    )
+    .optional(),
   MAX_FIGURE_BYTES: positive().default(100 * 1024 ** 2),
   MAX_RELEASE_FILE_BYTES: positive().default(4 * 1024 ** 3),
   MAX_JSON_BODY_BYTES: integer('must be an integer of at least 1024', 1024).default(10 * 1024 ** 2),
@@ -521,8 +544,11 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const oidc = oidcSettings(settings, problems);
+  const downloadOffload = downloadOffloadSettings(settings, env, problems);
 
   const dataDir = path.resolve(settings.DATA_DIR);
+  if (downloadOffload?.header === 'X-Sendfile' && !/^[\x20-\x7e]+$/.test(dataDir))
+    problems.push(`DOWNLOAD_OFFLOAD=x-sendfile puts file paths in a header, so DATA_DIR must be printable ASCII (got "${dataDir}")`);
   const sealKey = readSealKey(settings.SEAL_KEY, settings.SEAL_KEY_FILE, dataDir, problems);
 
   if (problems.length > 0) {
@@ -539,6 +565,7 @@ export function loadConfig(env: Env = process.env): Config {
     blobStore: settings.BLOB_STORE,
     s3,
     releaseCacheBytes: settings.RELEASE_CACHE_BYTES,
+    downloadOffload,
     compute: {
       idleMinutes: settings.LEASE_IDLE_MINUTES,
       bootstrapMinutes: settings.LEASE_BOOTSTRAP_MINUTES,
@@ -647,6 +674,28 @@ function oidcSettings(settings: Settings, problems: string[]): OidcSettings | un
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * `DOWNLOAD_OFFLOAD` with, for nginx, the internal location's prefix. A prefix without the mode
+ * that reads it is refused too, since an operator who sets one expects the offload on. A setting
+ * already refused for its text is not named again here.
+ */
+function downloadOffloadSettings(settings: Settings, env: Env, problems: string[]): DownloadOffload | undefined {
+  const { DOWNLOAD_OFFLOAD: mode, DOWNLOAD_OFFLOAD_PREFIX: prefix } = settings;
+  const given = (name: string) => Boolean(env[name]?.trim());
+  if (mode === 'x-accel-redirect') {
+    if (prefix) return { header: 'X-Accel-Redirect', prefix };
+    if (!given('DOWNLOAD_OFFLOAD_PREFIX'))
+      problems.push(
+        'DOWNLOAD_OFFLOAD_PREFIX is required when DOWNLOAD_OFFLOAD=x-accel-redirect (the internal nginx location that maps to DATA_DIR/blobs/, e.g. /_labdesk_files/)',
+      );
+    return undefined;
+  }
+  const modeValid = !given('DOWNLOAD_OFFLOAD') || env.DOWNLOAD_OFFLOAD!.trim() === mode;
+  if (prefix && modeValid)
+    problems.push(`DOWNLOAD_OFFLOAD_PREFIX is only read with DOWNLOAD_OFFLOAD=x-accel-redirect (DOWNLOAD_OFFLOAD is ${mode})`);
+  return mode === 'x-sendfile' ? { header: 'X-Sendfile' } : undefined;
+}
 
 function isComputeProvider(name: string): name is ComputeProvider {
   return (COMPUTE_PROVIDERS as readonly string[]).includes(name);

@@ -143,7 +143,7 @@ describe('A2A statements per call', () => {
       const statement = args[0] as string | { text?: string };
       const text = typeof statement === 'string' ? statement : (statement?.text ?? '');
       if (/\bpgboss\.job\b/.test(text)) jobStatements.push(text.replace(/\s+/g, ' ').trim());
-      return (countedQuery as (...a: unknown[]) => unknown).apply(this, args);
+      return countedQuery.apply(this, args);
     };
     Client.prototype.query = counting as typeof Client.prototype.query;
     let result: { task: { id: string; status: { state: string } } } | undefined;

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../src/config';
 import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
 import { s3Env, startS3 } from './support/s3';
 
@@ -681,6 +683,106 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     });
   });
 
+  describe('DOWNLOAD_OFFLOAD: the proxy in front sends the bytes', () => {
+    const key = () => `releases/core/1.0.0/${FILE_A}`;
+    /** Another instance on this one's database (and, with the file store, its DATA_DIR: the same stored files). */
+    const offloading = (env: Record<string, string>) =>
+      startTestApp({ ...envOf(), ...(store === 'file' ? { DATA_DIR: t.app.services.config.dataDir } : {}), ...env }, { sameDatabaseAs: t });
+
+    test('x-accel-redirect: after the checks, an empty 200 naming the stored file under the prefix, with the download headers; ranges left to the proxy', async () => {
+      const proxied = await offloading({ DOWNLOAD_OFFLOAD: 'x-accel-redirect', DOWNLOAD_OFFLOAD_PREFIX: '/_labdesk_files/' });
+      try {
+        const direct = await download(t, 'core', '1.0.0', FILE_A);
+        const reply = await download(proxied, 'core', '1.0.0', FILE_A);
+        if (store === 's3') {
+          // Nothing different: the instance's own cache holds the bytes, which the proxy cannot reach.
+          expect(reply.status).toBe(200);
+          expect(reply.headers['x-accel-redirect']).toBeUndefined();
+          expect(reply.body.equals(A)).toBe(true);
+          return;
+        }
+        expect(reply.status).toBe(200);
+        expect(reply.body.length).toBe(0);
+        expect(reply.headers['content-length']).toBe('0');
+        expect(reply.headers['x-accel-redirect']).toBe(`/_labdesk_files/${key()}`);
+        // What nginx's internal location maps the prefix to: DATA_DIR/blobs/.
+        expect(fs.readFileSync(path.join(t.app.services.config.dataDir, 'blobs', key())).equals(A)).toBe(true);
+        for (const header of ['content-type', 'content-disposition', 'etag', 'last-modified', 'cache-control', 'accept-ranges']) {
+          expect([header, reply.headers[header]]).toEqual([header, direct.headers[header]]);
+        }
+        // Without the setting, the bytes as before and no such header.
+        expect(direct.headers['x-accel-redirect']).toBeUndefined();
+        expect(direct.body.equals(A)).toBe(true);
+
+        for (const range of ['bytes=100-199', 'bytes=0-9,1000-1009', `bytes=${A.length}-`]) {
+          const ranged = await download(proxied, 'core', '1.0.0', FILE_A, { range });
+          expect([range, ranged.status, ranged.headers['content-range'], ranged.body.length]).toEqual([range, 200, undefined, 0]);
+          expect(ranged.headers['x-accel-redirect']).toBe(`/_labdesk_files/${key()}`);
+        }
+        const head = await download(proxied, 'core', '1.0.0', FILE_A, {}, 'HEAD');
+        expect([head.status, head.headers['x-accel-redirect']]).toEqual([200, `/_labdesk_files/${key()}`]);
+        // A client with a current copy still gets its 304 here, and the proxy nothing to send.
+        const fresh = await download(proxied, 'core', '1.0.0', FILE_A, { 'if-none-match': `"${sha256Hex(A)}"` });
+        expect([fresh.status, fresh.headers['x-accel-redirect'], fresh.body.length]).toEqual([304, undefined, 0]);
+        // The checks come first: nothing unpublished or unknown is handed to the proxy.
+        for (const [version, filename] of [
+          ['0.5.0', name('unlisted.bin')],
+          ['1.0.0', name('nope.bin')],
+          ['1.0.0', '..'],
+        ]) {
+          const refused = await download(proxied, 'core', version, filename);
+          expect([filename, refused.status, refused.headers['x-accel-redirect']]).toEqual([filename, 404, undefined]);
+        }
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    test('a handed-off download counts as one served from the first byte (200, or 206 whose first range starts at 0)', async () => {
+      if (store === 's3') return;
+      const proxied = await offloading({ DOWNLOAD_OFFLOAD: 'x-accel-redirect', DOWNLOAD_OFFLOAD_PREFIX: '/_labdesk_files/' });
+      try {
+        const countKey = `1.0.0/${FILE_A}`;
+        const before = (await downloadCounts(t, 'core')).get(countKey)!;
+        for (const headers of [
+          { range: 'bytes=100-199' },
+          { range: `bytes=${A.length}-` },
+          { 'if-none-match': `"${sha256Hex(A)}"` },
+        ] as Record<string, string>[])
+          await download(proxied, 'core', '1.0.0', FILE_A, headers);
+        await download(proxied, 'core', '1.0.0', FILE_A, {}, 'HEAD');
+        await download(proxied, 'core', '1.0.0', FILE_A);
+        expect((await countOnceSettled(t, 'core', '1.0.0', FILE_A, before + 1))! - before).toBe(1);
+        await download(proxied, 'core', '1.0.0', FILE_A, { range: 'bytes=0-99' });
+        expect((await countOnceSettled(t, 'core', '1.0.0', FILE_A, before + 2))! - before).toBe(2);
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    test('x-sendfile: the absolute path of the stored file instead', async () => {
+      const proxied = await offloading({ DOWNLOAD_OFFLOAD: 'x-sendfile' });
+      try {
+        const reply = await download(proxied, 'core', '1.0.0', FILE_B);
+        if (store === 's3') {
+          expect([reply.status, reply.headers['x-sendfile']]).toEqual([200, undefined]);
+          expect(reply.body.equals(B)).toBe(true);
+          return;
+        }
+        expect([reply.status, reply.body.length]).toEqual([200, 0]);
+        const file = reply.headers['x-sendfile'] as string;
+        expect(file).toBe(path.join(t.app.services.config.dataDir, 'blobs', 'releases', 'core', '1.0.0', FILE_B));
+        expect(path.isAbsolute(file)).toBe(true);
+        expect(fs.readFileSync(file).equals(B)).toBe(true);
+        expect(reply.headers.etag).toBe(`"${sha256Hex(B)}"`);
+        expect(reply.headers['content-disposition']).toBe(`attachment; filename="${FILE_B}"`);
+        expect(reply.headers['x-accel-redirect']).toBeUndefined();
+      } finally {
+        await proxied.close();
+      }
+    });
+  });
+
   test('an older version → 409 unless force; the most recently published is current', async () => {
     const v110 = randomBytes(2000);
     await uploadOk(t, 'core', '1.1.0', name('core.bin'), v110);
@@ -1059,6 +1161,45 @@ describe('release store on s3: the on-disk cache', () => {
     expect(cached.filter((f) => f.name.endsWith('.tmp'))).toEqual([]);
     expect(cached.reduce((sum, f) => sum + f.size, 0)).toBeLessThanOrEqual(BOUND);
   });
+});
+
+test('DOWNLOAD_OFFLOAD: bad settings are refused at start, each saying what it must be', () => {
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig({ DATA_DIR: os.tmpdir(), ...env });
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  expect(refusal({ DOWNLOAD_OFFLOAD: 'nginx' })).toBe(
+    'Invalid configuration:\n  - DOWNLOAD_OFFLOAD must be one of off, x-accel-redirect, x-sendfile (got "nginx")',
+  );
+  expect(refusal({ DOWNLOAD_OFFLOAD: 'x-accel-redirect' })).toBe(
+    'Invalid configuration:\n  - DOWNLOAD_OFFLOAD_PREFIX is required when DOWNLOAD_OFFLOAD=x-accel-redirect (the internal nginx location that maps to DATA_DIR/blobs/, e.g. /_labdesk_files/)',
+  );
+  for (const prefix of ['_labdesk_files/', '/_labdesk_files', '/', '/a/../b/', '/a b/', '/x?y/', 'http://proxy/files/']) {
+    expect([prefix, refusal({ DOWNLOAD_OFFLOAD: 'x-accel-redirect', DOWNLOAD_OFFLOAD_PREFIX: prefix })]).toEqual([
+      prefix,
+      `Invalid configuration:\n  - DOWNLOAD_OFFLOAD_PREFIX must be the path of an internal location, starting and ending with / (e.g. /_labdesk_files/) (got "${prefix}")`,
+    ]);
+  }
+  for (const mode of [undefined, 'off', 'x-sendfile']) {
+    expect(refusal({ ...(mode ? { DOWNLOAD_OFFLOAD: mode } : {}), DOWNLOAD_OFFLOAD_PREFIX: '/_labdesk_files/' })).toBe(
+      `Invalid configuration:\n  - DOWNLOAD_OFFLOAD_PREFIX is only read with DOWNLOAD_OFFLOAD=x-accel-redirect (DOWNLOAD_OFFLOAD is ${mode ?? 'off'})`,
+    );
+  }
+  expect(refusal({ DOWNLOAD_OFFLOAD: 'x-sendfile', DATA_DIR: '/srv/données' })).toBe(
+    'Invalid configuration:\n  - DOWNLOAD_OFFLOAD=x-sendfile puts file paths in a header, so DATA_DIR must be printable ASCII (got "/srv/données")',
+  );
+
+  expect(loadConfig({}).downloadOffload).toBeUndefined();
+  expect(loadConfig({ DOWNLOAD_OFFLOAD: 'off' }).downloadOffload).toBeUndefined();
+  expect(loadConfig({ DOWNLOAD_OFFLOAD: ' x-accel-redirect ', DOWNLOAD_OFFLOAD_PREFIX: '/internal/labdesk/' }).downloadOffload).toEqual({
+    header: 'X-Accel-Redirect',
+    prefix: '/internal/labdesk/',
+  });
+  expect(loadConfig({ DOWNLOAD_OFFLOAD: 'x-sendfile' }).downloadOffload).toEqual({ header: 'X-Sendfile' });
 });
 
 describe('a server without RELEASE_TOKEN', () => {

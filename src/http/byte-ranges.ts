@@ -63,14 +63,7 @@ export const MAX_RANGE_HEADER_BYTES = 32 * 1024;
  * destroyed and the promise resolves.
  */
 export async function serveObject(req: IncomingMessage, res: ServerResponse, object: ServedObject): Promise<Served> {
-  const headers: OutgoingHttpHeaders = {
-    'Accept-Ranges': 'bytes',
-    ETag: `"${object.etag}"`,
-    'Last-Modified': object.lastModified.toUTCString(),
-    'X-Content-Type-Options': 'nosniff',
-  };
-  // Cache-Control goes on what caches may keep (200, 206, 304), not on the 416.
-  if (object.cacheControl !== undefined) headers['Cache-Control'] = object.cacheControl;
+  const headers = objectHeaders(object);
 
   // Conditionals first (RFC 9110 §13.2.2): a client with a fresh copy needs no range of it.
   if (notModified(req, object)) {
@@ -78,7 +71,7 @@ export async function serveObject(req: IncomingMessage, res: ServerResponse, obj
     return { status: 304, ranges: null };
   }
 
-  const ranges = rangeStillValid(req, object) ? parseRange(req.headers.range, object.size) : null;
+  const ranges = requestedRanges(req, object);
   if (ranges === 'unsatisfiable' || ranges === 'too long') {
     const refusal =
       ranges === 'too long'
@@ -94,6 +87,49 @@ export async function serveObject(req: IncomingMessage, res: ServerResponse, obj
   const withBody = req.method !== 'HEAD';
   if (ranges !== null && ranges.length > 1) return sendMultipart(res, object, headers, ranges, withBody);
   return sendSingle(res, object, headers, ranges?.[0], withBody);
+}
+
+/** What every answer but the 416 carries. */
+function objectHeaders(object: Omit<ServedObject, 'open'>): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {
+    'Accept-Ranges': 'bytes',
+    ETag: `"${object.etag}"`,
+    'Last-Modified': object.lastModified.toUTCString(),
+    'X-Content-Type-Options': 'nosniff',
+  };
+  // Cache-Control goes on what caches may keep (200, 206, 304), not on the 416.
+  if (object.cacheControl !== undefined) headers['Cache-Control'] = object.cacheControl;
+  return headers;
+}
+
+/** The ranges the request asks for (null: the whole object), unless If-Range says its copy is of other bytes. */
+const requestedRanges = (req: IncomingMessage, object: Omit<ServedObject, 'open'>) =>
+  rangeStillValid(req, object) ? parseRange(req.headers.range, object.size) : null;
+
+/**
+ * Answers GET or HEAD for `object` by handing the bytes to the proxy in front: an empty 200
+ * with the object's headers and `header` (e.g. `X-Accel-Redirect`), which the proxy replaces
+ * with the file it names, answering Range and If-Range itself. Such proxies copy only some of
+ * the headers (nginx keeps Content-Type, Content-Disposition and Cache-Control, not the
+ * validators; docs/operations.md has the lines that keep them). A client whose copy is current
+ * still gets its 304 here. Resolves with what the proxy will send, as far as the request says
+ * (for counting), since the bytes never pass through here.
+ */
+export function handOff(req: IncomingMessage, res: ServerResponse, object: Omit<ServedObject, 'open'>, header: [string, string]): Served {
+  const headers = objectHeaders(object);
+  if (notModified(req, object)) {
+    res.writeHead(304, headers).end();
+    return { status: 304, ranges: null };
+  }
+  headers['Content-Type'] = object.contentType;
+  if (object.contentDisposition !== undefined) headers['Content-Disposition'] = object.contentDisposition;
+  headers[header[0]] = header[1];
+  // Empty, so a proxy that ignores the header sends a visibly empty file rather than waiting for bytes.
+  headers['Content-Length'] = 0;
+  res.writeHead(200, headers).end();
+  const ranges = requestedRanges(req, object);
+  if (ranges === 'unsatisfiable' || ranges === 'too long') return { status: 416, ranges: null };
+  return ranges === null ? { status: 200, ranges: null } : { status: 206, ranges };
 }
 
 /** The whole object (200) or one range of it (206). */
@@ -389,6 +425,8 @@ function coalesce(ranges: ByteRange[]): ByteRange[] {
  */
 export function notModified(req: IncomingMessage, object: Pick<ServedObject, 'etag' | 'lastModified'>): boolean {
   const conditions = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
+  // Most requests carry neither: spare them formatting a date for `fresh`.
+  if (conditions['if-none-match'] === undefined && conditions['if-modified-since'] === undefined) return false;
   return fresh(conditions, { etag: `"${object.etag}"`, 'last-modified': object.lastModified.toUTCString() });
 }
 
@@ -396,7 +434,7 @@ export function notModified(req: IncomingMessage, object: Pick<ServedObject, 'et
  * If-Range keeps the Range only while the client's partial copy is of this very object: a strong
  * ETag match (a weak tag never matches) or exactly our Last-Modified (RFC 9110 §13.1.5).
  */
-function rangeStillValid(req: IncomingMessage, object: ServedObject): boolean {
+function rangeStillValid(req: IncomingMessage, object: Pick<ServedObject, 'etag' | 'lastModified'>): boolean {
   const header = req.headers['if-range'];
   if (header === undefined) return true;
   // Typed loosely by @types/node; Node itself joins repeated fields, which then match nothing.
