@@ -17,12 +17,12 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Pool } from 'pg';
-import { AgentCard, ListTasksResponse, Role, Task, TaskState } from '@a2a-js/sdk';
+import { AgentCard, ListTasksResponse, Task } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { AgentEvent, AgentExecutor, DefaultRequestHandler, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
+import { DefaultRequestHandler, TaskStore } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { EmbeddedDatabase, startEmbeddedPostgres } from '../src/db/embedded';
-import { newId } from '../src/ids';
+import { AnswerExecutor } from './a2a-sdk-agent';
 
 /** Every statement the anchor sends goes through here, so the bench can count them. */
 let statements = 0;
@@ -60,9 +60,6 @@ class PgTaskStore implements TaskStore {
   }
 }
 
-const textOf = (context: RequestContext) =>
-  context.userMessage.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('\n');
-
 /** The model's answer to one user text: a non-streamed chat completion, as an SDK agent calling an OpenAI-compatible API makes. */
 async function askModel(modelUrl: string, text: string): Promise<string> {
   const response = await fetch(`${modelUrl}/chat/completions`, {
@@ -75,67 +72,6 @@ async function askModel(modelUrl: string, text: string): Promise<string> {
   const answer = completion.choices?.[0]?.message?.content;
   if (typeof answer !== 'string') throw new Error('the model answered no text');
   return answer;
-}
-
-/**
- * Publishes the new task first (the SDK persists it while the model is asked, as in its
- * samples), then the model's answer as an artifact, then COMPLETED with the answer as the
- * agent's message. A model failure rejects `execute`: the SDK then fails the task itself.
- */
-class ModelExecutor implements AgentExecutor {
-  constructor(private readonly modelUrl: string) {}
-
-  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const { taskId, contextId } = context;
-    const now = () => new Date().toISOString();
-    if (!context.task) {
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-          artifacts: [],
-          history: [context.userMessage],
-          metadata: undefined,
-        }),
-      );
-    }
-    const text = await askModel(this.modelUrl, textOf(context));
-    const part = { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: { artifactId: `${taskId}-answer`, name: 'answer', description: '', parts: [part], metadata: undefined, extensions: [] },
-        append: false,
-        lastChunk: true,
-        metadata: undefined,
-      }),
-    );
-    const answer = {
-      messageId: newId('msg'),
-      contextId,
-      taskId,
-      role: Role.ROLE_AGENT,
-      parts: [part],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    };
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId,
-        status: { state: TaskState.TASK_STATE_COMPLETED, message: answer, timestamp: now() },
-        metadata: undefined,
-      }),
-    );
-    bus.finished();
-  }
-
-  async cancelTask(_taskId: string, bus: ExecutionEventBus): Promise<void> {
-    bus.finished();
-  }
 }
 
 async function main() {
@@ -164,7 +100,7 @@ async function main() {
     defaultOutputModes: ['text/plain'],
     skills: [{ id: 'answer', name: 'Answer', description: 'Answers with the model.', tags: ['answer'] }],
   });
-  const handler = new DefaultRequestHandler(card, store, new ModelExecutor(modelUrl));
+  const handler = new DefaultRequestHandler(card, store, new AnswerExecutor((text) => askModel(modelUrl, text)));
   const app = express();
   app.disable('x-powered-by');
   app.use('/a2a/v1', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));

@@ -58,3 +58,29 @@ export function Loading({ what }: { what: string }) {
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
 }
+
+/** A credential's state cell: when it was revoked, or its "Revoke" button. */
+export function RevokeCell({
+  revokedAt,
+  label,
+  busy,
+  onRevoke,
+}: {
+  revokedAt: string | null | undefined;
+  /** The button's accessible name. */
+  label: string;
+  busy: boolean;
+  onRevoke: () => void;
+}) {
+  if (revokedAt)
+    return (
+      <>
+        revoked <When at={revokedAt} />
+      </>
+    );
+  return (
+    <button type="button" className="small danger" aria-label={label} disabled={busy} onClick={onRevoke}>
+      Revoke
+    </button>
+  );
+}

@@ -3,7 +3,7 @@ import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager, Paged } from '../paged';
-import { ErrorNote, formatBytes, Loading, When } from '../ui';
+import { ErrorNote, formatBytes, Loading, RevokeCell, When } from '../ui';
 
 const Stats = graphql(`
   query ConsoleAdminStats {
@@ -518,25 +518,16 @@ function UserTokens({ user }: { user: { id: string; name: string } }) {
                   </td>
                   <td>{token.expiresAt ? <When at={token.expiresAt} /> : 'never'}</td>
                   <td>
-                    {token.revokedAt ? (
-                      <>
-                        revoked <When at={token.revokedAt} />
-                      </>
-                    ) : (
-                      <button
-                        type="button"
-                        className="small danger"
-                        disabled={revoking.fetching}
-                        aria-label={`Revoke token ${token.label || token.tokenId} of ${user.name}`}
-                        onClick={() =>
-                          void revoke({ userId: user.id, tokenId: token.tokenId }).then(
-                            (result) => !result.error && reload({ requestPolicy: 'network-only' }),
-                          )
-                        }
-                      >
-                        Revoke
-                      </button>
-                    )}
+                    <RevokeCell
+                      revokedAt={token.revokedAt}
+                      label={`Revoke token ${token.label || token.tokenId} of ${user.name}`}
+                      busy={revoking.fetching}
+                      onRevoke={() =>
+                        void revoke({ userId: user.id, tokenId: token.tokenId }).then(
+                          (result) => !result.error && reload({ requestPolicy: 'network-only' }),
+                        )
+                      }
+                    />
                   </td>
                 </tr>
               ))}

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
 import type { A2aTaskState } from '../gql/graphql';
-import { Empty, ErrorNote, Loading, When } from '../ui';
+import { Empty, ErrorNote, Loading, RevokeCell, When } from '../ui';
 
 const Keys = graphql(`
   query ConsoleA2aKeys {
@@ -194,23 +194,14 @@ function KeysSection() {
                       <When at={key.createdAt} />
                     </td>
                     <td>
-                      {key.revokedAt ? (
-                        <>
-                          revoked <When at={key.revokedAt} />
-                        </>
-                      ) : (
-                        <button
-                          type="button"
-                          className="small danger"
-                          aria-label={`Revoke the key of ${key.label}`}
-                          disabled={revoking.fetching}
-                          onClick={() =>
-                            void revoke({ id: key.id }).then((result) => !result.error && reload({ requestPolicy: 'network-only' }))
-                          }
-                        >
-                          Revoke
-                        </button>
-                      )}
+                      <RevokeCell
+                        revokedAt={key.revokedAt}
+                        label={`Revoke the key of ${key.label}`}
+                        busy={revoking.fetching}
+                        onRevoke={() =>
+                          void revoke({ id: key.id }).then((result) => !result.error && reload({ requestPolicy: 'network-only' }))
+                        }
+                      />
                     </td>
                   </tr>
                 ))}
