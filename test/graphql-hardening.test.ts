@@ -316,6 +316,7 @@ describe('admin-only fields are marked once and agree with the route table', () 
       'adminTrajectories',
       'adminUser',
       'adminUserCreate',
+      'adminUserTokens',
       'adminUserUpdate',
       'adminUsers',
       'modelCatalogReplace',

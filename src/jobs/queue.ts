@@ -186,10 +186,9 @@ export class JobQueue {
     const active = new Set<Promise<void>>();
     while (!this.stopping) {
       // Slots taken by jobs run here at once (`runHere`) count too.
-      const free = options.concurrency - (this.busy.get(name) ?? 0);
-      if (free > 0) {
+      const wanted = options.concurrency - (this.busy.get(name) ?? 0);
+      if (wanted > 0) {
         this.sentSinceFetch.delete(name);
-        const wanted = free;
         const jobs = await fetchDueJobs(this.boss.getDb(), name, wanted, this.instanceId).catch((error: unknown) => {
           // A unique violation is another instance that took a job of the same key at the same moment.
           if (!isUniqueViolation(error)) this.logger.warn('job fetch failed', { queue: name, error: String(error) });
