@@ -117,7 +117,19 @@ describe('statements sent per request, counted at the driver', () => {
     expect((await list()).body.items.map((lab: { seats_used: number }) => lab.seats_used)).toEqual([1, 1, 1, 1]);
   });
 
-  test('GET /api/trajectories: the token, the page with its total, and the counts of its items; the same for 1 session as for 6', async () => {
+  test('GET /api/trajectories/{id}/meta: the token, and the trajectory with its counts', async () => {
+    const user = await makeUser(t);
+    const id = newSessionId();
+    const { cover } = trajectoryCalls(t);
+    expect((await cover(user, id, [{ uuid: newUuid(), parentUuid: null, type: 'user', message: { content: 'hi' } }])).status).toBe(200);
+    const meta = () => t.call('GET', `/api/trajectories/${id}/meta`, { token: user.token });
+    expect(await sentBy(meta)).toBe(2);
+    expect((await meta()).body).toMatchObject({ session_id: id, figure_count: 0, open_annotations: 0 });
+    const stranger = await makeUser(t);
+    expect((await t.call('GET', `/api/trajectories/${id}/meta`, { token: stranger.token })).status).toBe(404);
+  });
+
+  test('GET /api/trajectories: the token, and the page with its total and the counts of its items; the same for 1 session as for 6', async () => {
     const user = await makeUser(t);
     const { cover } = trajectoryCalls(t);
     const ids: string[] = [];
@@ -128,9 +140,9 @@ describe('statements sent per request, counted at the driver', () => {
     };
     await addSession();
     const list = (query = '') => t.call('GET', `/api/trajectories${query}`, { token: user.token });
-    expect(await sentBy(list)).toBe(3);
+    expect(await sentBy(list)).toBe(2);
     for (let i = 0; i < 5; i++) await addSession();
-    expect(await sentBy(list)).toBe(3);
+    expect(await sentBy(list)).toBe(2);
     const all = await list();
     expect(all.body.total).toBe(6);
     expect(all.body.items.map((item: { session_id: string }) => item.session_id).sort()).toEqual([...ids].sort());

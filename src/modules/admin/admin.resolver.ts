@@ -7,7 +7,7 @@ import { LabAdminUpdateInput } from '../labs/lab.inputs';
 import { presentLab } from '../labs/lab.resolver';
 import { adminUpdateLab, listAllLabs, loadLab } from '../labs/lab.service';
 import { LabNode, LabPage, LabStatusValue } from '../labs/lab.types';
-import { presentMeta } from '../trajectories/trajectory.resolver';
+import { presentCounted } from '../trajectories/trajectory.resolver';
 import { listAllTrajectories, storageSummary } from '../trajectories/trajectory.service';
 import { StorageSummary, TrajectoryPage } from '../trajectories/trajectory.types';
 import { PlanCode, STORAGE_QUOTA_BY_PLAN } from '../users/plans';
@@ -111,7 +111,7 @@ export class AdminResolver {
   ): Promise<TrajectoryPage> {
     await requireAdmin(ctx);
     const found = await listAllTrajectories(ctx.em, { ownerId: owner, labId, q }, limitArg(limit, PAGE));
-    return { ...found, items: found.items.map(presentMeta) };
+    return { ...found, items: presentCounted(ctx, found.items) };
   }
 
   @Extensions(ADMIN_ONLY)

@@ -29,7 +29,16 @@ export interface TrajectoryRow {
   archivedAt: Date | null;
   forkedFromSession: string | null;
   forkedFromUuid: string | null;
+  /** Set by the reads that count them along (`COUNTS_COLUMNS`): the request's counts loader is primed with them. */
+  counts?: SessionCounts;
 }
+
+/**
+ * A trajectory's figure-map rows and open review threads, read in the statement that reads it
+ * (the meta read, a page of the list): one round trip fewer than the counts loader's own.
+ */
+const COUNTS_COLUMNS = `(select count(*)::int from figures f where f.session_id = t.id) as figures,
+  (select count(*)::int from annotation_entries n where n.session_id = t.id and ${OPEN_NOTE}) as open_annotations`;
 
 const TRAJECTORY_COLUMNS = `t.id, t.owner_id, t.lab_id, t.visibility, t.title, t.source, t.count, t.head_uuid, t.bytes::float8 as bytes,
   t.created_at, t.updated_at, t.archived_at, t.forked_from_session, t.forked_from_uuid`;
@@ -50,7 +59,14 @@ const toTrajectory = (row: Record<string, unknown>): TrajectoryRow => ({
   archivedAt: dateOf(row.archived_at),
   forkedFromSession: row.forked_from_session as string | null,
   forkedFromUuid: row.forked_from_uuid as string | null,
+  ...(row.figures === undefined ? {} : { counts: { figures: row.figures as number, openAnnotations: row.open_annotations as number } }),
 });
+
+/** One trajectory with its counts (`COUNTS_COLUMNS`), for reading it. */
+export async function findTrajectoryWithCounts(q: Query, id: string): Promise<TrajectoryRow | null> {
+  const [row] = await q(`select ${TRAJECTORY_COLUMNS}, ${COUNTS_COLUMNS} from trajectories t where t.id = ?`, [id]);
+  return row ? toTrajectory(row) : null;
+}
 
 /** One trajectory; `forUpdate` locks its row for the rest of the transaction. */
 export async function findTrajectory(q: Query, id: string, forUpdate = false): Promise<TrajectoryRow | null> {
@@ -419,7 +435,7 @@ export async function pageOfTrajectories(q: Query, filter: TrajectoryFilter, lim
   // The total rides on every row (a window over all matches, counted before the limit): one
   // round trip, not two. `limit` is at least 1, so no rows means no matches.
   const rows = await q(
-    `select ${TRAJECTORY_COLUMNS}, (count(*) over ())::int as total from trajectories t where ${where.sql()} order by t.updated_at desc, t.id limit ?`,
+    `select ${TRAJECTORY_COLUMNS}, ${COUNTS_COLUMNS}, (count(*) over ())::int as total from trajectories t where ${where.sql()} order by t.updated_at desc, t.id limit ?`,
     [...where.params, limit],
   );
   return { items: rows.map(toTrajectory), total: rows.length ? (rows[0].total as number) : 0, limit };

@@ -53,6 +53,12 @@ import {
   TrajectoryTokens,
 } from './trajectory.types';
 
+/** Presents the rows of a read that counted along, priming the counts loader with them. */
+export function presentCounted(ctx: Ctx, rows: trajectories.TrajectoryRow[]): TrajectoryMeta[] {
+  for (const row of rows) if (row.counts) ctx.loaders.countsBySessionId.prime(row.id, row.counts);
+  return rows.map(presentMeta);
+}
+
 export function presentMeta(row: trajectories.TrajectoryRow): TrajectoryMeta {
   return Object.assign(new TrajectoryMeta(), {
     sessionId: row.id,
@@ -102,12 +108,12 @@ export class TrajectoryResolver {
     const page = limitArg(limit, { max: 500, default: 100 });
     checks().text(['source'], source, { min: 1, max: 32 }).done();
     const found = await trajectories.listTrajectories(ctx.em, viewer, { ownerId: owner, labId, includeArchived, sharedOnly, source }, page);
-    return { ...found, items: found.items.map(presentMeta) };
+    return { ...found, items: presentCounted(ctx, found.items) };
   }
 
   @Query(() => TrajectoryMeta, { description: 'One session’s metadata.' })
   async trajectoryMeta(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<TrajectoryMeta> {
-    return presentMeta((await trajectories.loadTrajectory(ctx.em, await requireViewer(ctx), sessionId, 'view')).trajectory);
+    return presentCounted(ctx, [await trajectories.viewTrajectory(ctx.em, await requireViewer(ctx), sessionId)])[0];
   }
 
   @Query(() => RecordTextPage, {

@@ -48,6 +48,15 @@ export async function loadTrajectory(em: EntityManager, viewer: Viewer, sessionI
   return { trajectory, role };
 }
 
+/** Reads a trajectory with its counts for a viewer who may view it (the meta read). @throws NOT_FOUND */
+export async function viewTrajectory(em: EntityManager, viewer: Viewer, sessionId: string): Promise<repo.TrajectoryRow> {
+  const q = preparedOf(em);
+  const trajectory = TRAJECTORY_ID.test(sessionId) ? await repo.findTrajectoryWithCounts(q, sessionId) : null;
+  if (!trajectory) throw notFound('trajectory');
+  authorizeTrajectory(viewer, 'view', trajectory, await roleIn(q, viewer, trajectory.labId));
+  return trajectory;
+}
+
 export interface WriteInput {
   records: string[];
   labId?: string | null;
