@@ -29,6 +29,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded';
+import { treeCpuSeconds } from './load';
 import { BenchServer, benchDatabase, startBenchServer } from './server';
 
 const FILE_MIB = Number(process.env.BENCH_FILE_MIB ?? 1024);
@@ -161,42 +162,6 @@ async function checkProxied(proxied: string, direct: string): Promise<void> {
   if (problems.length) throw new Error(`nginx in front of labdesk (X-Accel-Redirect): ${[...new Set(problems)].join('; ')}`);
 }
 
-/** Clock ticks per second of /proc/<pid>/stat times (Linux's USER_HZ, `getconf CLK_TCK`). */
-const CLOCK_TICKS = 100;
-
-/**
- * CPU seconds (user + system, all threads) used so far by `pid` and every process under it
- * (nginx's worker under its master), from /proc; null when `pid` is gone. Descendants are found
- * by their parent pid, since /proc/<pid>/task/<tid>/children exists only on kernels built with
- * CONFIG_PROC_CHILDREN. A child that exited and was waited for counts in its parent's
- * cutime/cstime, so the sum never goes backwards. Steadier than rates on a shared machine.
- */
-function cpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  const processes = new Map<number, { ppid: number; ticks: number }>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    // After "pid (comm) ": state, ppid, …; utime, stime, cutime, cstime are fields 14–17 of the line.
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    processes.set(Number(entry), { ppid: Number(fields[1]), ticks });
-  }
-  if (!processes.has(pid)) return null;
-  let ticks = 0;
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) {
-    ticks += processes.get(tree[i])!.ticks;
-    for (const [child, { ppid }] of processes) if (ppid === tree[i]) tree.push(child);
-  }
-  return ticks / CLOCK_TICKS;
-}
-
 /** `count` requests of 1 MiB at random offsets, `RANGE_CONCURRENCY` at a time: MB/s and requests/s. */
 async function ranges(url: string, size: number, count: number, rangeBytes = RANGE_BYTES) {
   let next = 0;
@@ -231,7 +196,7 @@ interface Side {
 
 /** CPU seconds used so far by each of `side`'s processes; null when one of them cannot be read. */
 function sideCpu(side: Side): number[] | null {
-  const seconds = side.processes.map(({ pid }) => cpuSeconds(pid));
+  const seconds = side.processes.map(({ pid }) => treeCpuSeconds(pid));
   return seconds.includes(null) ? null : (seconds as number[]);
 }
 

@@ -22,8 +22,6 @@ export interface LoadTarget {
   body?: () => string;
   /** Checks an answer (status and text); throws when it is not what the target must answer. Without it: status 200, body unread. */
   verify?: (statusCode: number, text: string) => void;
-  /** Also measure the CPU of the server's child processes (e.g. its embedded PostgreSQL) with its own. */
-  withChildren?: boolean;
   /** Starts measuring the CPU the server's database spends for it (e.g. its PostgreSQL backends), from then until the meter's `stop()`. */
   databaseCpu?: () => Promise<CpuMeter>;
 }
@@ -39,8 +37,6 @@ export interface Round {
   p50: number;
   p99: number;
   cpuMsPerRequest: number;
-  /** With `withChildren`: the server's and its descendants' CPU per request. */
-  treeCpuMsPerRequest?: number;
   /** With `databaseCpu`: the database's CPU per request. */
   databaseCpuMsPerRequest?: number;
 }
@@ -50,35 +46,51 @@ export interface Figures {
   p50: number;
   p99: number;
   cpu: number;
-  treeCpu?: number;
   /** With `databaseCpu`: the median round's database CPU, and the median of the rounds' server + database CPU (ms/request). */
   databaseCpu?: number;
   totalCpu?: number;
 }
 
-/** CPU seconds a process has used so far (utime + stime, in clock ticks of 100 Hz). */
+/** Clock ticks per second of /proc/<pid>/stat times (Linux's USER_HZ, `getconf CLK_TCK`). */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds a process has used so far (utime + stime). */
 export function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
-/** CPU seconds a process and all its descendants have used so far (the ones alive now: a child that exited is not counted). */
-export function treeCpuSeconds(pid: number): number {
-  let children: number[] = [];
-  try {
-    children = fs
-      .readdirSync(`/proc/${pid}/task`)
-      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
-  } catch {
-    // gone meanwhile: counted as nothing
+/**
+ * CPU seconds (user + system, all threads) used so far by `pid` and every process under it
+ * (nginx's worker under its master), from /proc; null when `pid` is gone. Descendants are found
+ * by their parent pid, since /proc/<pid>/task/<tid>/children exists only on kernels built with
+ * CONFIG_PROC_CHILDREN. A child that exited and was waited for counts in its parent's
+ * cutime/cstime, so the sum never goes backwards.
+ */
+export function treeCpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  const processes = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // After "pid (comm) ": state, ppid, …; utime, stime, cutime, cstime are fields 14–17 of the line.
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    processes.set(Number(entry), { ppid: Number(fields[1]), ticks });
   }
-  let own = 0;
-  try {
-    own = cpuSeconds(pid);
-  } catch {
-    // gone meanwhile
+  if (!processes.has(pid)) return null;
+  let ticks = 0;
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    ticks += processes.get(tree[i])!.ticks;
+    for (const [child, { ppid }] of processes) if (ppid === tree[i]) tree.push(child);
   }
-  return own + children.reduce((sum, child) => sum + treeCpuSeconds(child), 0);
+  return ticks / CLOCK_TICKS;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -115,7 +127,6 @@ export async function round(target: LoadTarget, amount: number, connections: num
   };
   const meter = await target.databaseCpu?.();
   const cpuBefore = cpuSeconds(target.pid);
-  const treeBefore = target.withChildren ? treeCpuSeconds(target.pid) : 0;
   const began = performance.now();
   let databaseCpu: number | undefined;
   try {
@@ -127,14 +138,12 @@ export async function round(target: LoadTarget, amount: number, connections: num
   }
   const seconds = (performance.now() - began) / 1000;
   const cpu = cpuSeconds(target.pid) - cpuBefore;
-  const treeCpu = target.withChildren ? treeCpuSeconds(target.pid) - treeBefore : undefined;
   latencies.sort((a, b) => a - b);
   return {
     rps: amount / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     cpuMsPerRequest: (cpu * 1000) / amount,
-    ...(treeCpu === undefined ? {} : { treeCpuMsPerRequest: (treeCpu * 1000) / amount }),
     ...(databaseCpu === undefined ? {} : { databaseCpuMsPerRequest: (databaseCpu * 1000) / amount }),
   };
 }
@@ -163,14 +172,12 @@ export async function alternatingRounds(
     }
   }
   const figuresOf = (rs: Round[]): Figures => {
-    const tree = rs.flatMap((r) => (r.treeCpuMsPerRequest === undefined ? [] : [r.treeCpuMsPerRequest]));
     const database = rs.flatMap((r) => (r.databaseCpuMsPerRequest === undefined ? [] : [r.databaseCpuMsPerRequest]));
     return {
       rps: median(rs.map((r) => r.rps)),
       p50: median(rs.map((r) => r.p50)),
       p99: median(rs.map((r) => r.p99)),
       cpu: median(rs.map((r) => r.cpuMsPerRequest)),
-      ...(tree.length ? { treeCpu: median(tree) } : {}),
       // The total's median is taken over the rounds' totals, not summed from the two medians.
       ...(database.length
         ? { databaseCpu: median(database), totalCpu: median(rs.map((r) => r.cpuMsPerRequest + (r.databaseCpuMsPerRequest ?? 0))) }
@@ -189,7 +196,6 @@ export function printFigures(figures: Map<string, Figures>, base?: string): void
       `${name.padEnd(22)} ${s.rps.toFixed(0).padStart(6)} req/s${ratio(s.rps, baseFigures?.rps).padEnd(9)}` +
         `  p50 ${s.p50.toFixed(1).padStart(5)} ms${ratio(s.p50, baseFigures?.p50).padEnd(9)}  p99 ${s.p99.toFixed(1).padStart(5)} ms${ratio(s.p99, baseFigures?.p99).padEnd(9)}` +
         `  server CPU ${s.cpu.toFixed(3)} ms/request${ratio(s.cpu, baseFigures?.cpu)}` +
-        (s.treeCpu === undefined ? '' : `  with its child processes ${s.treeCpu.toFixed(3)} ms/request`) +
         '\n',
     );
   }

@@ -599,10 +599,7 @@ export interface SessionCounts {
 /** The counts of each trajectory of `ids`, in one statement (a list's metas cost one round trip for both). */
 export async function sessionCounts(q: Query, ids: string[]): Promise<Map<string, SessionCounts>> {
   const rows = await q<{ session_id: string; figures: number; open_annotations: number }>(
-    `select s.id as session_id,
-            (select count(*)::int from figures f where f.session_id = s.id) as figures,
-            (select count(*)::int from annotation_entries n where n.session_id = s.id and ${OPEN_NOTE}) as open_annotations
-       from (select distinct jsonb_array_elements_text(?::jsonb) as id) s`,
+    `select t.id as session_id, ${COUNTS_COLUMNS} from (select distinct jsonb_array_elements_text(?::jsonb) as id) t`,
     [JSON.stringify(ids)],
   );
   return new Map(rows.map((r) => [r.session_id, { figures: r.figures, openAnnotations: r.open_annotations }]));
