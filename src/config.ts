@@ -83,6 +83,12 @@ export interface Config {
   jobInstanceTimeoutSeconds: number;
   /** How long a blocking A2A SendMessage waits for its task to settle (`A2A_WAIT_SECONDS`) before answering it WORKING. */
   a2aWaitSeconds: number;
+  /**
+   * A2A turns one instance runs at once (`A2A_TURNS_PER_INSTANCE`): a turn mostly waits on the
+   * model, and its sandboxes are bounded apart (`AGENT_SANDBOX_CONCURRENCY`). Beyond it a turn
+   * waits in the queue for a slot here or on another instance.
+   */
+  a2aTurnsPerInstance: number;
   /** Limits on model-backed requests and tokens, per user and per A2A key (0: no limit); counted in PostgreSQL. */
   modelLimits: ModelLimits;
   /** Requests per minute per token and per address over the whole API, and on sign-in endpoints (0: no limit). */
@@ -382,6 +388,9 @@ const ENVIRONMENT = z.object({
   A2A_WAIT_SECONDS: positive()
     .refine(...atMost(600, 'a request held open longer outlives proxies'))
     .default(60),
+  A2A_TURNS_PER_INSTANCE: positive()
+    .refine(...atMost(256, 'each running turn holds its transcript in memory'))
+    .default(16),
   A2A_ARTIFACT_BYTES_PER_WORKSPACE: positive().default(1024 ** 3),
   A2A_ARTIFACT_BYTES_PER_OWNER: positive().default(10 * 1024 ** 3),
   A2A_RETENTION_DAYS: limit(30),
@@ -593,6 +602,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     jobInstanceTimeoutSeconds: settings.JOB_INSTANCE_TIMEOUT_SECONDS,
     a2aWaitSeconds: settings.A2A_WAIT_SECONDS,
+    a2aTurnsPerInstance: settings.A2A_TURNS_PER_INSTANCE,
     modelLimits: {
       userRequestsPerMinute: settings.LLM_USER_REQUESTS_PER_MINUTE,
       userTokensPerDay: settings.LLM_USER_TOKENS_PER_DAY,

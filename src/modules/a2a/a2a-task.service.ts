@@ -24,7 +24,7 @@ export const A2A_TURN_JOB = 'a2a-turn';
  * One turn's attempt limit, and one retry when an attempt is cut off (its instance stopped or it
  * timed out): the model layer retries provider failures itself, so those fail the task at once.
  */
-const TURN_JOB = { timeoutSeconds: 900, retries: 1, retryDelaySeconds: 5, concurrency: 4 };
+const TURN_JOB = { timeoutSeconds: 900, retries: 1, retryDelaySeconds: 5 };
 
 const DEFAULT_PAGE_SIZE = 50;
 /** How often each instance looks for answers waiting on background jobs that have ended (a job whose instance died, say). */
@@ -403,7 +403,7 @@ export function registerA2aJobs(queue: JobQueue, services: Services, logger: Log
   if (!services.llm) return async () => undefined;
   queue.register<{ taskId: string }>(
     A2A_TURN_JOB,
-    TURN_JOB,
+    { ...TURN_JOB, concurrency: services.config.a2aTurnsPerInstance },
     (data, run) => runAgentTurn(services, data.taskId, run, logger, run.attempt <= TURN_JOB.retries),
     // Its last attempt died with its instance: no turn will run, so the task says so rather than staying WORKING.
     async (data) => {
