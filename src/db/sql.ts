@@ -32,6 +32,12 @@ export function withDates<T>(row: Record<string, unknown>, ...columns: string[])
 /** One raw timestamp column as a Date (raw SQL gets timestamps as text); null stays null. */
 export const dateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
 
+/** A part of a statement (a CTE's body, say) with its parameters, for a caller to put in its own statement. */
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
 /** Raw SQL with `?` placeholders, answering rows. */
 export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
 
@@ -57,7 +63,7 @@ interface PgClient {
 type Statement = string | { name: string; text: string };
 
 /** `?` placeholders to the driver's `$1…` (no literal `?` in SQL). */
-const numbered = (sql: string) => {
+export const numbered = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };

@@ -1,4 +1,4 @@
-import type { Query } from '../db/sql';
+import type { Query, SqlPart } from '../db/sql';
 // pg-boss's own statements (pinned at 10.4.2), so that a job failed over here is retried or failed exactly as its maintenance would.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const plans = require('pg-boss/src/plans') as { locked(schema: string, query: string): string; failJobsByTimeout(schema: string): string };
@@ -74,27 +74,35 @@ export async function fetchDueJobs(db: JobDb, name: string, limit: number, insta
 }
 
 /**
- * Inserts a job of kind `name` for `key` already running on `instanceId` (as `fetchDueJobs` would
- * have marked it), with the queue's retry and time-out settings, as pg-boss's own insert takes
- * them: the durable claim of a job this instance runs at once. Null when a job of that key is
- * running already (the stately policy's unique index), so the caller queues it instead.
+ * SQL inserting a job of kind `name` for `key` already running on `instanceId` (as
+ * `fetchDueJobs` would have marked it), with the queue's retry and time-out settings, as
+ * pg-boss's own insert takes them: the durable claim of a job this instance runs at once. It
+ * returns the job's `FetchedJob` columns, or no row when a job of that key is running already
+ * (the stately policy's unique index), so the caller queues it instead. A statement of its own
+ * or a CTE in the caller's (`?` parameters).
  */
-export async function claimJob(db: JobDb, name: string, key: string, data: object, instanceId: string): Promise<FetchedJob | null> {
-  const { rows } = await db.executeSql(
-    `insert into ${JOB_SCHEMA}.job (name, data, singleton_key, state, started_on, output, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
-     select q.name, $2::jsonb, $3, 'active', now(), jsonb_build_object('instance', $4::text),
+export const claimJobSql = (name: string, key: string, data: object, instanceId: string): SqlPart => ({
+  sql: `insert into ${JOB_SCHEMA}.job (name, data, singleton_key, state, started_on, output, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+     select q.name, ?::jsonb, ?, 'active', now(), jsonb_build_object('instance', ?::text),
             coalesce(q.expire_seconds, 900) * interval '1 second',
             now() + coalesce(q.retention_minutes * 60, 14 * 86400) * interval '1 second',
             coalesce(q.retry_limit, 2),
             case when coalesce(q.retry_backoff, false) then greatest(coalesce(q.retry_delay, 0), 1) else coalesce(q.retry_delay, 0) end,
             coalesce(q.retry_backoff, false), q.policy
-       from ${JOB_SCHEMA}.queue q where q.name = $1
+       from ${JOB_SCHEMA}.queue q where q.name = ?
      on conflict do nothing
      returning id, data, extract(epoch from expire_in)::int as "expireInSeconds", retry_count as "retryCount"`,
-    [name, JSON.stringify(data), key, instanceId],
-  );
-  return (rows[0] as FetchedJob | undefined) ?? null;
-}
+  params: [JSON.stringify(data), key, instanceId, name],
+});
+
+/**
+ * SQL marking a running job completed (as pg-boss's `complete` does), for the statement that
+ * records what the job did: the job ends with its work's commit, in one.
+ */
+export const completeJobSql = (name: string, id: string): SqlPart => ({
+  sql: `update ${JOB_SCHEMA}.job set completed_on = now(), state = 'completed' where name = ? and id = ?::uuid and state = 'active'`,
+  params: [name, id],
+});
 
 /** Records that the instance is alive (its heartbeat). */
 export async function beatInstance(db: JobDb, instanceId: string): Promise<void> {

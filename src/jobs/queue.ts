@@ -3,7 +3,17 @@ import PgBoss from 'pg-boss';
 import type { JobSettings } from '../config';
 import { AppError, isUniqueViolation } from '../errors';
 import type { Logger } from '../logger';
-import { beatInstance, claimJob, failOverOrphanedJobs, FetchedJob, fetchDueJobs, forgetInstance, JOB_SCHEMA } from './jobs.repository';
+import { numbered, type SqlPart } from '../db/sql';
+import {
+  beatInstance,
+  claimJobSql,
+  completeJobSql,
+  failOverOrphanedJobs,
+  FetchedJob,
+  fetchDueJobs,
+  forgetInstance,
+  JOB_SCHEMA,
+} from './jobs.repository';
 
 /** pg-boss's own connections per instance (fetching, completing and sending jobs), beside DATABASE_POOL_SIZE. */
 export const JOB_POOL_SIZE = 2;
@@ -18,6 +28,26 @@ export interface JobRun {
   attempt: number;
   /** Aborted at the attempt's time-out and when this instance stops: the work must end then. */
   signal: AbortSignal;
+  /** SQL marking the job completed, for the statement that records the work's end; call `completed` once that committed. */
+  completion: SqlPart;
+  /** The work's last statement completed the job (`completion`): the queue does not complete it again. */
+  completed(): void;
+  /**
+   * What the request that claimed the job here handed its attempt in memory (`LocalSlot.run`),
+   * so the work need not read back what that request just wrote; absent in a fetched attempt
+   * (a queued job, a retry, a takeover), which reads its state from the database.
+   */
+  handOff?: unknown;
+}
+
+/** A slot taken on this instance for one job (`JobQueue.takeSlot`). */
+export interface LocalSlot {
+  /** A CTE body (`?` parameters) inserting the job running here; it returns the `FetchedJob` columns, or no row when a job of its key is running. */
+  claim: SqlPart;
+  /** Runs the claimed job, its attempt handed `handOff` (`JobRun.handOff`); its end. */
+  run(job: FetchedJob, handOff?: unknown): Promise<void>;
+  /** Gives the slot back unused. */
+  giveBack(): void;
 }
 
 export interface QueueOptions extends JobSettings {
@@ -112,22 +142,54 @@ export class JobQueue {
   }
 
   /**
-   * Runs a job of kind `name` for `key` on this instance at once, without the queue's round trip:
-   * claimed durably first (one statement: the job row, running here), so that if this instance
-   * dies the job is failed over and retried elsewhere exactly as a fetched one is. Answers the
-   * attempt's end (its outcome recorded as for a fetched job), or null, with nothing run or
-   * stored, when the kind's slots here are all busy or a job of `key` is running: `send` it then.
-   * @throws UNAVAILABLE when the database did not take the claim
+   * A slot of kind `name` taken on this instance for a job of `key`, to run it here at once
+   * without the queue's round trip: `claim` inserts the job running here (put it in the statement
+   * that stores what the job is for, so both commit together), then `run` runs it with the row
+   * the claim returned (its outcome recorded as for a fetched job; if this instance dies the job
+   * is failed over and retried elsewhere, with the registered handler). Null, with nothing
+   * taken, when the kind's slots here are all busy. The slot is held until `run` ends or
+   * `giveBack` (the claim's statement failed or returned no row: a job of `key` is running).
    */
-  async runHere(name: string, key: string, data: object): Promise<{ ended: Promise<void> } | null> {
+  takeSlot(name: string, key: string, data: object): LocalSlot | null {
     const kind = this.kinds.get(name);
     if (!kind) throw new Error(`no handler for job kind ${name}`);
     if (!this.started || this.stopping || (this.busy.get(name) ?? 0) >= kind.options.concurrency) return null;
-    const job = await claimJob(this.boss.getDb(), name, key, data, this.instanceId).catch((error: unknown) => {
-      this.logger.error('job could not be claimed', { queue: name, error: String(error) });
-      throw new AppError('UNAVAILABLE', 'the job queue is unavailable; try again');
-    });
-    return job && { ended: this.attempt(name, job, kind.handler) };
+    this.busy.set(name, (this.busy.get(name) ?? 0) + 1);
+    let held = true;
+    const giveBack = () => {
+      if (held) this.freeSlot(name);
+      held = false;
+    };
+    return {
+      claim: claimJobSql(name, key, data, this.instanceId),
+      run: (job, handOff) => {
+        if (!held) throw new Error('a job slot runs one job');
+        held = false;
+        return this.attempt(name, job, kind.handler, true, handOff);
+      },
+      giveBack,
+    };
+  }
+
+  /**
+   * `takeSlot` with the claim as a statement of its own: the job running here, or null (nothing
+   * run or stored) when no slot is free or a job of `key` is running: `send` it then.
+   * @throws UNAVAILABLE when the database did not take the claim
+   */
+  async runHere(name: string, key: string, data: object): Promise<{ ended: Promise<void> } | null> {
+    const slot = this.takeSlot(name, key, data);
+    if (!slot) return null;
+    const claimed = await this.boss
+      .getDb()
+      .executeSql(numbered(slot.claim.sql), slot.claim.params)
+      .catch((error: unknown) => {
+        slot.giveBack();
+        this.logger.error('job could not be claimed', { queue: name, error: String(error) });
+        throw new AppError('UNAVAILABLE', 'the job queue is unavailable; try again');
+      });
+    const job = claimed.rows[0] as FetchedJob | undefined;
+    if (!job) slot.giveBack();
+    return job ? { ended: slot.run(job) } : null;
   }
 
   /** Stops fetching, aborts running attempts (they are retried, here after a restart or elsewhere), then closes the pool. */
@@ -215,7 +277,8 @@ export class JobQueue {
     await Promise.allSettled(active);
   }
 
-  private async attempt(name: string, job: FetchedJob, handler: Handler<never>): Promise<void> {
+  /** Runs one attempt of `job` in a slot of its kind (`slotTaken`: by `takeSlot`, else taken here). */
+  private async attempt(name: string, job: FetchedJob, handler: Handler<never>, slotTaken = false, handOff?: unknown): Promise<void> {
     const controller = new AbortController();
     // Cancelled a little before its row expires, so that it is failed here (once) rather than by maintenance.
     const timer = setTimeout(
@@ -223,10 +286,18 @@ export class JobQueue {
       job.expireInSeconds * 1000 - Math.min(5000, job.expireInSeconds * 100),
     );
     this.running.add(controller);
-    this.busy.set(name, (this.busy.get(name) ?? 0) + 1);
+    if (!slotTaken) this.busy.set(name, (this.busy.get(name) ?? 0) + 1);
+    let completedWithWork = false;
     try {
-      await handler(job.data as never, { id: job.id, attempt: job.retryCount + 1, signal: controller.signal });
-      await this.boss.complete(name, job.id);
+      await handler(job.data as never, {
+        id: job.id,
+        attempt: job.retryCount + 1,
+        signal: controller.signal,
+        completion: completeJobSql(name, job.id),
+        completed: () => (completedWithWork = true),
+        handOff,
+      });
+      if (!completedWithWork) await this.boss.complete(name, job.id);
     } catch (error) {
       this.logger.warn('job attempt failed', {
         queue: name,
@@ -245,10 +316,14 @@ export class JobQueue {
     } finally {
       clearTimeout(timer);
       this.running.delete(controller);
-      const wasFull = this.busy.get(name)! >= this.kinds.get(name)!.options.concurrency;
-      this.busy.set(name, this.busy.get(name)! - 1);
-      // The kind's loop waits on its own attempts only: when all slots were taken, one came free for it.
-      if (wasFull) this.wakers.get(name)?.();
+      this.freeSlot(name);
     }
+  }
+
+  private freeSlot(name: string): void {
+    const wasFull = this.busy.get(name)! >= this.kinds.get(name)!.options.concurrency;
+    this.busy.set(name, this.busy.get(name)! - 1);
+    // The kind's loop waits on its own attempts only: when all slots were taken, one came free for it.
+    if (wasFull) this.wakers.get(name)?.();
   }
 }

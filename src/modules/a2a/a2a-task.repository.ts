@@ -1,4 +1,5 @@
-import type { Query } from '../../db/sql';
+import type { Query, SqlPart } from '../../db/sql';
+import type { FetchedJob } from '../../jobs/jobs.repository';
 import { ARTIFACTS_PATH } from './a2a-artifacts';
 import { TERMINAL_STATES } from './a2a-states';
 import type { A2aArtifact, A2aMessage, A2aPart } from './a2a.types';
@@ -42,13 +43,30 @@ export async function createTask(
   task: { id: string; contextId: string; principal: string; ownerId: string; state: string },
   message: A2aMessage,
 ): Promise<TaskRow> {
-  const [row] = await q<TaskColumns>(
-    `with task as (insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) values (?, ?, ?, ?, ?, 1) returning ${TASK_COLUMNS}),
+  return (await createClaimedTask(q, task, message)).task;
+}
+
+/**
+ * `createTask`, and with `claim` (a job queue slot's, `LocalSlot.claim`) the task's turn job
+ * claimed in the same statement: the task starts WORKING when the claim returned its job, else
+ * as `task.state` says (no job: the caller queues the turn).
+ */
+export async function createClaimedTask(
+  q: Query,
+  task: { id: string; contextId: string; principal: string; ownerId: string; state: string },
+  message: A2aMessage,
+  claim?: SqlPart,
+): Promise<{ task: TaskRow; job: FetchedJob | null }> {
+  const state = claim ? `case when exists (select from job) then 'TASK_STATE_WORKING' else ? end` : '?';
+  const [row] = await q<TaskColumns & { job: FetchedJob | null }>(
+    `with ${claim ? `job as (${claim.sql}),` : ''}
+          task as (insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) select ?, ?, ?, ?, ${state}, 1 returning ${TASK_COLUMNS}),
           first as (insert into a2a_messages (task_id, seq, message) select id, 1, ?::jsonb from task)
-     select * from task`,
-    [task.id, task.contextId, task.principal, task.ownerId, task.state, JSON.stringify(message)],
+     select *, ${claim ? '(select row_to_json(job) from job)' : 'null::json'} as job from task`,
+    [...(claim?.params ?? []), task.id, task.contextId, task.principal, task.ownerId, task.state, JSON.stringify(message)],
   );
-  return asTask(row);
+  const { job, ...created } = row;
+  return { task: asTask(created), job };
 }
 
 /** The principal's task (another principal's is not found); `lock` takes its row lock (inside a transaction). */
@@ -167,6 +185,7 @@ export async function completeTask(
   seenSeq: number,
   artifacts: A2aArtifact[],
   answer: A2aMessage,
+  alsoJob?: SqlPart,
 ): Promise<TaskRow | null> {
   const [row] = await q<TaskColumns>(
     `with open as (select id as open_id, ${NEXT_SEQ} as answer_seq from a2a_tasks t where id = ? and state <> all(?) and last_seq <= ? for update),
@@ -174,10 +193,15 @@ export async function completeTask(
                    select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(?::jsonb) with ordinality as a (artifact, place)
                    on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position),
           answered as (insert into a2a_messages (task_id, seq, message) select open_id, answer_seq, ?::jsonb from open),
-          forgotten as (delete from a2a_turns where task_id in (select open_id from open))
+          forgotten as (delete from a2a_turns where task_id in (select open_id from open))${
+            alsoJob
+              ? `,
+          job as (${alsoJob.sql} and exists (select from open))`
+              : ''
+          }
      update a2a_tasks set state = 'TASK_STATE_COMPLETED', status_message = null, status_at = date_trunc('milliseconds', clock_timestamp()), last_seq = answer_seq
        from open where id = open_id returning ${TASK_COLUMNS}`,
-    [taskId, TERMINAL_STATES, seenSeq, JSON.stringify(artifacts), JSON.stringify(answer)],
+    [taskId, TERMINAL_STATES, seenSeq, JSON.stringify(artifacts), JSON.stringify(answer), ...(alsoJob?.params ?? [])],
   );
   return row ? asTask(row) : null;
 }

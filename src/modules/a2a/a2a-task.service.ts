@@ -6,15 +6,15 @@ import type { Logger } from '../../logger';
 import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import { admitModelRequest } from '../usage/model-limits';
-import { agentMessage, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, runAgentTurn } from '../agent/loop/agent-turn';
+import { agentMessage, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, runAgentTurn, TurnHandOff } from '../agent/loop/agent-turn';
 import { taskNotFound, taskOf } from './a2a-task.wire';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
-import { BACKSTOP_READ_MS, MAX_HISTORY_LENGTH, TaskRow } from './a2a-task.repository';
+import { BACKSTOP_READ_MS, MAX_HISTORY_LENGTH, StoredMessageBody, TaskRow } from './a2a-task.repository';
 import { SETTLED_STATES, TERMINAL_STATES } from './a2a-states';
 import { checkMediaTypes, Rules } from './a2a-rules';
 import type { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
-import type { A2aMessageSendPayload, A2aTask, A2aTaskList } from './a2a.types';
+import type { A2aMessage, A2aMessageSendPayload, A2aTask, A2aTaskList } from './a2a.types';
 import type { A2aPrincipal } from './a2a-gate.service';
 import { preparePushConfig, savePushConfig } from './a2a-push.service';
 
@@ -130,85 +130,113 @@ async function beginMessage(
   // Checked (its host resolved) before the transaction, which then only stores it.
   const push =
     configuration.taskPushNotificationConfig && (await preparePushConfig(services, configuration.taskPushNotificationConfig, pushField));
-  /** A new task with the message as its first. */
-  const start = (q: Query) => {
-    if (decision) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');
+  if (decision && !message.taskId) throw decisionIssue('a decision answers a task waiting for an approval: give its message.taskId');
+  /** A new task with the message as its first (its ids made here). */
+  const newTask = () => {
     const id = newId('turn');
     const contextId = message.contextId ?? newId('ctx');
-    return repo.createTask(
-      q,
-      { id, contextId, principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' },
-      { ...message, taskId: id, contextId },
-    );
+    const row = { id, contextId, principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' };
+    return { row, first: { ...message, taskId: id, contextId } };
   };
-  // A new task without a push config is one statement, atomic on its own: no transaction round trips.
-  const { task, moved, queue } =
-    !message.taskId && !push
-      ? { task: await start(preparedOf(em)), moved: null, queue: true }
-      : await inTransaction(em, async (q) => {
-          if (message.taskId) {
-            const existing = await repo.findTask(q, principal.id, message.taskId, true);
-            if (!existing) throw taskNotFound(message.taskId);
-            if (TERMINAL_STATES.includes(existing.state))
-              throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, {
-                a2aReason: 'UNSUPPORTED_OPERATION',
-              });
-            if (message.contextId && message.contextId !== existing.contextId) {
-              throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [
-                { path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' },
-              ]);
-            }
-            const waiting = existing.state === 'TASK_STATE_INPUT_REQUIRED';
-            if (waiting && !decision)
-              throw decisionIssue(
-                `task ${existing.id} waits for an approval: send a data part {"decision": "allow_once" | "allow_session" | "deny"}`,
-              );
-            if (!waiting && decision) throw decisionIssue(`task ${existing.id} is not waiting for an approval (${existing.state})`);
-            await repo.appendMessage(q, existing.id, { ...message, contextId: existing.contextId });
-            if (push) await savePushConfig(q, existing, push, { deliverCurrentState: false, field: pushField });
-            if (!decision) return { task: existing, moved: null, queue: true };
-            if (decision === 'deny') {
-              await turns.deleteTurn(q, existing.id);
-              const denied = await repo.moveTask(
-                q,
-                existing.id,
-                'TASK_STATE_CANCELED',
-                agentMessage(existing, `the operation was denied: ${summaryOf(existing)}`),
-              );
-              return { task: denied!, moved: denied, queue: false };
-            }
-            await turns.setDecision(q, existing.id, decision);
-            if (decision === 'allow_session') await turns.grantContext(q, existing.principal, existing.contextId);
-            const resumed = await repo.moveTask(q, existing.id, 'TASK_STATE_WORKING', null);
-            return { task: resumed!, moved: resumed, queue: true };
-          }
-          const row = await start(q);
-          if (push) await savePushConfig(q, row, push, { deliverCurrentState: false, field: pushField });
-          return { task: row, moved: null, queue: true };
-        });
-  if (moved) publishTask(services, moved);
-  if (queue && !services.llm) {
-    // No model here, so no turn job either: the task says so at once.
-    const failed = await repo.moveTask(sqlOf(em), task.id, 'TASK_STATE_FAILED', agentMessage(task, NO_MODEL_MESSAGE));
-    if (failed) publishTask(services, failed);
-  } else if (queue) {
-    try {
-      const running = here ? await services.jobs.runHere(A2A_TURN_JOB, task.id, { taskId: task.id }) : null;
-      if (running) return { task, turnHere: running.ended };
-      await services.jobs.send(A2A_TURN_JOB, task.id, { taskId: task.id });
-    } catch (error) {
-      // Not queued, so no turn will ever run: the task says so rather than staying SUBMITTED.
-      const failed = await repo.moveTask(
-        sqlOf(em),
-        task.id,
-        'TASK_STATE_FAILED',
-        agentMessage(task, 'the turn could not be queued; send the message again'),
-      );
-      if (failed) publishTask(services, failed);
+  if (!message.taskId && !push) {
+    // One statement, atomic on its own (no transaction round trips); run here, the turn's job is claimed in it too.
+    const { row, first } = newTask();
+    const slot = here && services.llm ? services.jobs.takeSlot(A2A_TURN_JOB, row.id, { taskId: row.id }) : null;
+    const created = await repo.createClaimedTask(preparedOf(em), row, first, slot?.claim).catch((error: unknown) => {
+      slot?.giveBack();
       throw error;
-    }
+    });
+    if (slot && created.job)
+      return { task: created.task, turnHere: slot.run(created.job, handOffOf(created.task, first, !message.contextId)) };
+    slot?.giveBack();
+    return turnFor(services, created.task, here);
   }
-  return { task };
+  const { task, moved, queue } = await inTransaction(em, async (q) => {
+    if (message.taskId) {
+      const existing = await repo.findTask(q, principal.id, message.taskId, true);
+      if (!existing) throw taskNotFound(message.taskId);
+      if (TERMINAL_STATES.includes(existing.state))
+        throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, {
+          a2aReason: 'UNSUPPORTED_OPERATION',
+        });
+      if (message.contextId && message.contextId !== existing.contextId) {
+        throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [
+          { path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' },
+        ]);
+      }
+      const waiting = existing.state === 'TASK_STATE_INPUT_REQUIRED';
+      if (waiting && !decision)
+        throw decisionIssue(
+          `task ${existing.id} waits for an approval: send a data part {"decision": "allow_once" | "allow_session" | "deny"}`,
+        );
+      if (!waiting && decision) throw decisionIssue(`task ${existing.id} is not waiting for an approval (${existing.state})`);
+      await repo.appendMessage(q, existing.id, { ...message, contextId: existing.contextId });
+      if (push) await savePushConfig(q, existing, push, { deliverCurrentState: false, field: pushField });
+      if (!decision) return { task: existing, moved: null, queue: true };
+      if (decision === 'deny') {
+        await turns.deleteTurn(q, existing.id);
+        const denied = await repo.moveTask(
+          q,
+          existing.id,
+          'TASK_STATE_CANCELED',
+          agentMessage(existing, `the operation was denied: ${summaryOf(existing)}`),
+        );
+        return { task: denied!, moved: denied, queue: false };
+      }
+      await turns.setDecision(q, existing.id, decision);
+      if (decision === 'allow_session') await turns.grantContext(q, existing.principal, existing.contextId);
+      const resumed = await repo.moveTask(q, existing.id, 'TASK_STATE_WORKING', null);
+      return { task: resumed!, moved: resumed, queue: true };
+    }
+    const { row: fresh, first } = newTask();
+    const row = await repo.createTask(q, fresh, first);
+    if (push) await savePushConfig(q, row, push, { deliverCurrentState: false, field: pushField });
+    return { task: row, moved: null, queue: true };
+  });
+  if (moved) publishTask(services, moved);
+  return queue ? turnFor(services, task, here) : { task };
+}
+
+/**
+ * The turn of a task a message was stored for: run here (`here`, a slot free: claimed in a
+ * statement of its own) or queued; without a model, the task FAILED at once.
+ * @throws UNAVAILABLE when the job queue refused the turn (the task is FAILED then)
+ */
+async function turnFor(services: TaskServices, task: TaskRow, here: boolean): Promise<{ task: TaskRow; turnHere?: Promise<void> }> {
+  const q = sqlOf(forkEm(services));
+  if (!services.llm) {
+    // No model here, so no turn job either: the task says so at once.
+    const failed = await repo.moveTask(q, task.id, 'TASK_STATE_FAILED', agentMessage(task, NO_MODEL_MESSAGE));
+    if (failed) publishTask(services, failed);
+    return { task };
+  }
+  try {
+    const running = here ? await services.jobs.runHere(A2A_TURN_JOB, task.id, { taskId: task.id }) : null;
+    if (running) return { task, turnHere: running.ended };
+    await services.jobs.send(A2A_TURN_JOB, task.id, { taskId: task.id });
+    return { task };
+  } catch (error) {
+    // Not queued, so no turn will ever run: the task says so rather than staying SUBMITTED.
+    const failed = await repo.moveTask(
+      q,
+      task.id,
+      'TASK_STATE_FAILED',
+      agentMessage(task, 'the turn could not be queued; send the message again'),
+    );
+    if (failed) publishTask(services, failed);
+    throw error;
+  }
+}
+
+/**
+ * What a turn claimed with its new task starts from, handed over in memory (`TurnHandOff`): the
+ * task as created, and, in a context this message began (no `contextId` sent), its whole
+ * conversation, that one message, when it holds no file (a file part's payload is read apart).
+ */
+function handOffOf(task: TaskRow, first: A2aMessage, newContext: boolean): TurnHandOff {
+  const plain = first.parts.every((part) => part.raw === undefined && part.url === undefined && !('rawBytes' in part));
+  const stored = JSON.parse(JSON.stringify(first)) as StoredMessageBody;
+  return { task, context: newContext && plain ? [{ taskId: task.id, seq: 1, message: stored }] : undefined };
 }
 
 const decisionIssue = (msg: string) =>

@@ -104,6 +104,17 @@ export async function finishTask(services: TaskServices, task: TaskRow, state: s
 }
 
 /**
+ * What the request that created a task and claimed its turn here hands the turn's first attempt
+ * (`JobRun.handOff`), so that it does not read back what that request just wrote: the task as
+ * created (WORKING), and the context's conversation when it is known to be that task's message
+ * alone (else the turn reads the context).
+ */
+export interface TurnHandOff {
+  task: TaskRow;
+  context?: StoredMessage[];
+}
+
+/**
  * One run of a task's turn job: the agent's tool loop. It starts from the context's conversation
  * (or resumes the loop state stored in `a2a_turns`), calls the model with the workspace tools
  * (one ledger row per call, paid by the A2A owner), runs what it asks and sends the results back,
@@ -122,7 +133,8 @@ export async function runAgentTurn(
 ): Promise<void> {
   const em = forkEm(services);
   const q = preparedOf(em);
-  const read = await turns.startTurn(q, taskId);
+  const handOff = run.handOff as TurnHandOff | undefined;
+  const read = handOff ? { task: handOff.task, turn: null, started: false } : await turns.startTurn(q, taskId);
   if (!read || TERMINAL_STATES.includes(read.task.state) || read.task.state === 'TASK_STATE_INPUT_REQUIRED') return;
   const found = read.task;
   if (read.started) publishTask(services, found);
@@ -141,7 +153,7 @@ export async function runAgentTurn(
   }, BACKSTOP_READ_MS);
   const signal = AbortSignal.any([run.signal, canceled.signal]);
   try {
-    await loop(services, em, found, read.turn, signal, logger);
+    await loop(services, em, found, read.turn, signal, logger, run, handOff?.context);
   } catch (error) {
     if (canceled.signal.aborted) return; // the task is CANCELED; the call was aborted
     if (run.signal.aborted) {
@@ -170,6 +182,8 @@ async function loop(
   stored: TurnState | null,
   signal: AbortSignal,
   logger: Logger,
+  job: JobRun,
+  context: StoredMessage[] | undefined,
 ): Promise<void> {
   const q = preparedOf(em);
   const workspace = workspaceOf(found.principal, found.contextId);
@@ -177,7 +191,7 @@ async function loop(
   if (state?.phase === 'awaiting_approval' && !state.decision) return; // the decision queues the run that goes on
   if (state?.phase === 'awaiting_jobs') {
     // A message added meanwhile: the loop goes on from the answer (the transcript's last entry already).
-    if (found.lastSeq <= state.seenSeq) return settleJobs(services, found, state, workspace, logger);
+    if (found.lastSeq <= state.seenSeq) return settleJobs(services, found, state, workspace, logger, job);
     state = { ...state, phase: 'running', answer: null };
   }
   let task = found;
@@ -194,7 +208,7 @@ async function loop(
   /** The task's requests as the model saw them, while known without reading them again (for the trajectory record). */
   let requests: Request[] | undefined;
   if (!state) {
-    const seen = await repo.contextMessages(q, task.principal, task.contextId, CONTEXT_MESSAGES);
+    const seen = context ?? (await repo.contextMessages(q, task.principal, task.contextId, CONTEXT_MESSAGES));
     // The task's own messages are the context's newest; read alone only if the context's limit cut them.
     const own = seen.filter((one) => one.taskId === task.id);
     const sent = own[0]?.seq === 1 ? own : (await turns.messagesAfter(q, task.id, 0)).map((one) => ({ ...one, taskId: task.id }));
@@ -323,12 +337,12 @@ async function loop(
     if (completion.toolCalls.length > 0) continue;
     current.answer = completion.text;
     if (current.jobIds.length > 0) break;
-    if (await complete(services, task, current, workspace, [], logger, requests)) return;
+    if (await complete(services, task, current, workspace, [], logger, job, requests)) return;
     current.answer = null; // answered, but more was asked meanwhile: the loop goes on with it
   }
   current.phase = 'awaiting_jobs';
   await turns.saveTurn(q, current);
-  await settleJobs(services, task, current, workspace, logger);
+  await settleJobs(services, task, current, workspace, logger, job);
 }
 
 /** An execution call needs the caller's approval unless its context allowed them for the session; code without a sandbox is answered its error instead. */
@@ -356,7 +370,14 @@ async function askApproval(services: TaskServices, task: TaskRow, state: TurnSta
 }
 
 /** The answer is ready: completes the task once every background job the turn started has ended (else it stays WORKING). */
-async function settleJobs(services: TurnServices, task: TaskRow, state: TurnState, workspace: string, logger: Logger): Promise<void> {
+async function settleJobs(
+  services: TurnServices,
+  task: TaskRow,
+  state: TurnState,
+  workspace: string,
+  logger: Logger,
+  job: JobRun,
+): Promise<void> {
   const jobs: JobStatus[] = [];
   for (const jobId of state.jobIds) {
     const job = await services.agent.jobs.check(workspace, jobId).catch(() => null);
@@ -364,7 +385,7 @@ async function settleJobs(services: TurnServices, task: TaskRow, state: TurnStat
     if (job) jobs.push(job);
   }
   // More asked meanwhile: the run SendMessage queued with it takes the answer back into the conversation.
-  await complete(services, task, state, workspace, jobs, logger);
+  await complete(services, task, state, workspace, jobs, logger, job);
 }
 
 /**
@@ -381,6 +402,7 @@ async function complete(
   workspace: string,
   jobs: JobStatus[],
   logger: Logger,
+  job: JobRun,
   requests?: Request[],
 ): Promise<boolean> {
   await recordTurn(services, task, state, logger, requests);
@@ -399,7 +421,18 @@ async function complete(
     });
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
   const q = preparedOf(forkEm(services));
-  const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], agentMessage(task, state.answer ?? ''));
-  if (completed) publishTask(services, completed);
+  // The turn's job ends in the same statement: no further round trip once the answer is stored.
+  const completed = await repo.completeTask(
+    q,
+    task.id,
+    state.seenSeq,
+    [answer, ...artifacts],
+    agentMessage(task, state.answer ?? ''),
+    job.completion,
+  );
+  if (completed) {
+    job.completed();
+    publishTask(services, completed);
+  }
   return completed !== null || TERMINAL_STATES.includes((await repo.findTaskById(q, task.id))?.state ?? TERMINAL_STATES[0]);
 }
