@@ -7,7 +7,7 @@ import type { Logger } from '../../logger';
 import type { Viewer } from '../auth/viewer';
 import { appendRecords } from '../trajectories/trajectory.service';
 import * as trajectories from '../trajectories/trajectory.repository';
-import { getUser } from '../users/user.service';
+import { User } from '../users/user.entity';
 import { filesByMessage, isDecisionOnly, messageText } from './a2a-input-files';
 import type { StoredMessageBody, TaskRow } from './a2a-task.repository';
 import * as turns from './a2a-turn.repository';
@@ -125,6 +125,14 @@ async function requestsOf(q: Query, task: TaskRow, seenSeq: number): Promise<Req
 const titleOf = (text: string | undefined) =>
   (text ?? '').split('\n')[0].replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) || 'A2A conversation';
 
+/** What a turn knows when it records itself, so that `recordTurn` need not read it. */
+export interface RecordHints {
+  /** The task's requests (else they are read). */
+  requests?: Request[];
+  /** The context's trajectory cannot exist yet: the turn's context began with its task, and nothing was recorded since. */
+  noTrajectoryYet?: boolean;
+}
+
 /**
  * Brings the context's `a2a` trajectory up to date with the turn: appends, through the
  * trajectories' own append path (fast-forward, the owner's storage quota, one transaction per
@@ -134,25 +142,28 @@ const titleOf = (text: string | undefined) =>
  * each record once: what landed is found by uuid (a batch lands whole or not at all). Another
  * turn of the context appending in between moves the head: the append is tried again on the new
  * head. A record that cannot be stored (the owner over quota, say) is logged, never fails the turn.
- * `requests`: the task's requests when the turn has them at hand (else they are read).
+ * `known`: what the turn has at hand, so as not to read it (see `RecordHints`).
  */
 export async function recordTurn(
   services: Pick<Services, 'orm' | 'blobs'>,
   task: TaskRow,
   state: TurnState,
   logger: Logger,
-  requests?: Request[],
+  known: RecordHints = {},
 ): Promise<void> {
   const em = forkEm(services);
   const q = preparedOf(em);
   const sessionId = contextSessionId(task.ownerId, task.principal, task.contextId);
   try {
+    const { requests } = known;
     const messages = requests ? requests.filter((one) => one.seq <= state.seenSeq) : await requestsOf(q, task, state.seenSeq);
     const drafts = turnRecords(task, state, messages);
     if (drafts.length === 0) return;
-    const viewer: Viewer = { user: await getUser(em, task.ownerId), credentialId: 'a2a-agent', inActiveLab: false };
+    // The owner as a reference: the common append needs its id alone (its quota is read where it is charged).
+    const viewer: Viewer = { user: em.getReference(User, task.ownerId), credentialId: 'a2a-agent', inActiveLab: false };
     for (let attempt = 1; ; attempt++) {
-      const trajectory = await trajectories.findTrajectory(q, sessionId);
+      // Taken at its word once: were the trajectory there after all, the append's conflict reads it.
+      const trajectory = attempt === 1 && known.noTrajectoryYet ? null : await trajectories.findTrajectory(q, sessionId);
       // The turn's first record is always in its first batch: what landed starts there.
       const firstSeq = trajectory ? await trajectories.seqOfRecord(q, sessionId, drafts[0].uuid) : null;
       const landed = new Set(firstSeq === null ? [] : await trajectories.uuidsAfter(q, sessionId, firstSeq - 1));

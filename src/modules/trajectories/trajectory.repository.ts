@@ -6,6 +6,7 @@ import { canViewSql, fastForwardSql } from './trajectory.policy';
 import { activeMemberSql } from '../labs/membership.repository';
 import { OPEN_NOTE } from './annotation.repository';
 import type { IncomingRecord } from './records';
+import { STORAGE_QUOTA_BY_PLAN } from '../users/plans';
 
 /**
  * Every SQL statement on trajectories and their records (the annotations, the board and the
@@ -174,6 +175,14 @@ export async function insertPayloadRow(q: Query, trajectoryId: string, text: str
   return payload.id;
 }
 
+/**
+ * SQL: the storage quota of the `users` row being charged (`storageQuotaOf` in PostgreSQL): its
+ * own, else its plan's from `plans` (a parameter: STORAGE_QUOTA_BY_PLAN as JSON). Read from the
+ * row the statement locks, so the writer's user need not be loaded first.
+ */
+const QUOTA_OF_USER = (plans: string) => `coalesce(storage_quota_bytes, (${plans}::jsonb ->> plan_code)::bigint)`;
+const PLAN_QUOTAS = JSON.stringify(STORAGE_QUOTA_BY_PLAN);
+
 /** The SQLSTATE the one-statement append aborts with when the owner's quota does not hold. */
 const QUOTA_REFUSED = 'LD413';
 
@@ -187,7 +196,7 @@ const APPEND_IN_ONE_STATEMENT = `with s as (
     returning 1)
   , charged as (
     update users set storage_used_bytes = storage_used_bytes + $4::bigint
-     where id = $2 and storage_used_bytes + $4::bigint <= $5 and (select count(*) from inserted) = $6 returning id)
+     where id = $2 and storage_used_bytes + $4::bigint <= ${QUOTA_OF_USER('$5')} and (select count(*) from inserted) = $6 returning id)
   , moved as (
     update trajectories t set count = s.count + $6, head_uuid = $7, bytes = s.bytes + $4::bigint, title = coalesce($8, t.title), archived_at = null, updated_at = now()
       from s where t.id = s.id and exists (select from charged))
@@ -213,7 +222,6 @@ export async function appendInOneStatement(
     userId: string;
     baseUuid: string | null;
     givenLabId: string | null;
-    quota: number;
     head: string;
     title: string | null;
     tokensIn: number;
@@ -227,7 +235,7 @@ export async function appendInOneStatement(
     a.userId,
     a.baseUuid,
     bytes,
-    a.quota,
+    PLAN_QUOTAS,
     records.length,
     a.head,
     a.title,
@@ -254,7 +262,7 @@ const CREATE_IN_ONE_STATEMENT = `with made as (
     returning 1)
   , charged as (
     update users set storage_used_bytes = storage_used_bytes + $3::bigint
-     where id = $2 and storage_used_bytes + $3::bigint <= $4 and (select count(*) from inserted) = $5 returning id)
+     where id = $2 and storage_used_bytes + $3::bigint <= ${QUOTA_OF_USER('$4')} and (select count(*) from inserted) = $5 returning id)
   , used as (
     insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
     select $2, null, made.id, 'trajectory', $9::bigint, $10::bigint from made where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
@@ -272,7 +280,6 @@ export async function createInOneStatement(
   a: {
     trajectoryId: string;
     userId: string;
-    quota: number;
     head: string;
     title: string | null;
     source: string;
@@ -286,7 +293,7 @@ export async function createInOneStatement(
     a.trajectoryId,
     a.userId,
     bytes,
-    a.quota,
+    PLAN_QUOTAS,
     records.length,
     a.head,
     a.title,

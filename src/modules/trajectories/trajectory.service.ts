@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, wrap } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
 import { AppError, conflict, notFound } from '../../errors';
 import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
@@ -189,7 +189,6 @@ export async function appendRecords(
     const common = {
       trajectoryId: sessionId,
       userId: viewer.user.id,
-      quota: storageQuotaOf(viewer.user),
       head,
       title: input.title ?? null,
       ...tokenTotals(records),
@@ -202,6 +201,9 @@ export async function appendRecords(
         : await repo.createInOneStatement(em, { ...common, source }, records);
     if (count !== null) return { sessionId, headUuid: head, count, appended: records.length };
   }
+  // A writer given as a reference (the A2A agent's owner: `em.getReference`) is loaded only here:
+  // the one-statement paths above need its id alone.
+  if (!wrap(viewer.user).isInitialized()) await wrap(viewer.user).init();
   return inTransaction(em, async (q) => {
     // Each refusal but the base's is explained (thrown) here.
     const { trajectory, usageLabId } = await openForWrite(q, viewer, sessionId, input, source, { movesLab: false });

@@ -17,7 +17,7 @@ import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow } from '../../a2
 import { TERMINAL_STATES } from '../../a2a/a2a-states';
 import type { A2aMessage, A2aPart } from '../../a2a/a2a.types';
 import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from '../../a2a/a2a-input-files';
-import { isRequest, recordTurn, Request } from '../../a2a/a2a-record';
+import { isRequest, recordTurn, RecordHints, Request } from '../../a2a/a2a-record';
 import * as turns from '../../a2a/a2a-turn.repository';
 import type { TurnState } from '../../a2a/a2a-turn.repository';
 
@@ -207,6 +207,13 @@ async function loop(
   const fresh = !state;
   /** The task's requests as the model saw them, while known without reading them again (for the trajectory record). */
   let requests: Request[] | undefined;
+  // A context this task began has no trajectory until the turn's first record.
+  let recorded = context === undefined;
+  const known = (): RecordHints => {
+    const hints = { requests, noTrajectoryYet: !recorded };
+    recorded = true;
+    return hints;
+  };
   if (!state) {
     const seen = context ?? (await repo.contextMessages(q, task.principal, task.contextId, CONTEXT_MESSAGES));
     // The task's own messages are the context's newest; read alone only if the context's limit cut them.
@@ -260,7 +267,7 @@ async function loop(
   for (let step = 0; ; step++) {
     if (current.pending) {
       // The context's trajectory gets what is new before anything runs or waits: the requests, the calls (and the results before them).
-      await recordTurn(services, task, current, logger, requests);
+      await recordTurn(services, task, current, logger, known());
       const approved = current.phase === 'awaiting_approval' && current.decision !== null;
       if (!approved && (await needsApproval(services, q, task, current.pending))) return askApproval(services, task, current);
       // What is in outputs/ before the turn's first tool runs: what is new or changed after it is
@@ -337,7 +344,7 @@ async function loop(
     if (completion.toolCalls.length > 0) continue;
     current.answer = completion.text;
     if (current.jobIds.length > 0) break;
-    if (await complete(services, task, current, workspace, [], logger, job, requests)) return;
+    if (await complete(services, task, current, workspace, [], logger, job, known())) return;
     current.answer = null; // answered, but more was asked meanwhile: the loop goes on with it
   }
   current.phase = 'awaiting_jobs';
@@ -403,9 +410,9 @@ async function complete(
   jobs: JobStatus[],
   logger: Logger,
   job: JobRun,
-  requests?: Request[],
+  known?: RecordHints,
 ): Promise<boolean> {
-  await recordTurn(services, task, state, logger, requests);
+  await recordTurn(services, task, state, logger, known);
   const parts: A2aPart[] = [{ text: state.answer ?? '' }];
   if (jobs.length)
     parts.push({
