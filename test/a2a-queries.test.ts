@@ -120,6 +120,8 @@ describe('A2A statements per call', () => {
     ]);
     expect(matching(statements, /^select seq, case when jsonb_typeof/)).toHaveLength(0);
     expect(matching(statements, /from a2a_input_files/)).toHaveLength(0);
+    // The owner's outbound agents not read: the gate saw there are none.
+    expect(matching(statements, /from a2a_agents where user_id = \$1 and enabled/)).toHaveLength(0);
     expect(matching(statements, /model_catalogs/)).toEqual([expect.stringMatching(/^select \(select m from jsonb_array_elements/)]);
     // The context's trajectory made with the turn's records in one statement, not looked for
     // first (the context began with this task).
@@ -141,7 +143,7 @@ describe('A2A statements per call', () => {
     // 36 before the turn was made leaner (the task and its turn read apart, the messages read
     // three times, the completion seven statements, …); 13 before the job's claim and completion
     // went into the task's statements (then not counted here) and the turn was handed the task.
-    expect(statements.length).toBeLessThanOrEqual(9);
+    expect(statements.length).toBeLessThanOrEqual(8);
   });
 
   test('blocking SendMessage: the turn runs on the instance that took the call, claimed and completed in its task statements, never queued', async () => {

@@ -12,6 +12,8 @@ import { isLoopbackHostHeader, Mounting, mountingOf } from './a2a.policy';
 export interface A2aPrincipal {
   id: string;
   ownerId: string;
+  /** Whether the owner had an enabled outbound agent when the gate admitted the call (false: a turn need not look for them). */
+  ownerAgents?: boolean;
 }
 
 /**
@@ -52,14 +54,14 @@ export class A2aGate {
   async current(
     em: EntityManager,
     presented?: string,
-  ): Promise<{ ownerId: string; mounting: Extract<Mounting, { mounted: true }>; keyId?: string }> {
+  ): Promise<{ ownerId: string; ownerAgents: boolean; mounting: Extract<Mounting, { mounted: true }>; keyId?: string }> {
     const key = presented === undefined ? undefined : parseKey(presented);
     const facts = await gateFacts(preparedOf(em), key?.id ?? null);
     if (!facts.settings?.enabled) throw new AppError('NOT_FOUND', 'no such endpoint');
     const mounting = mountingOfFacts(facts, this.host);
     if (!mounting.mounted) throw forbidden(`A2A access refused: ${mounting.reason}`);
     const matches = key !== undefined && facts.keySha256 !== null && digestsEqual(facts.keySha256, sha256Hex(key.secret));
-    return { ownerId: facts.owner!.id, mounting, keyId: matches ? key.id : undefined };
+    return { ownerId: facts.owner!.id, ownerAgents: facts.ownerAgents, mounting, keyId: matches ? key.id : undefined };
   }
 
   /**
@@ -69,16 +71,16 @@ export class A2aGate {
    */
   async admit(em: EntityManager, authorization: string | undefined, host: string | undefined): Promise<A2aPrincipal> {
     const bearer = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1];
-    const { ownerId, mounting, keyId } = await this.current(em, bearer);
+    const { ownerId, ownerAgents, mounting, keyId } = await this.current(em, bearer);
     if (!mounting.authRequired) {
       // Open to anyone who reaches it: a web page must not, through DNS rebinding (its requests keep its own name).
       if (!isLoopbackHostHeader(host))
         throw forbidden('the A2A endpoint without keys answers requests addressed to localhost, 127.0.0.1 or [::1] only');
-      return { id: OPEN_PRINCIPAL, ownerId };
+      return { id: OPEN_PRINCIPAL, ownerId, ownerAgents };
     }
     if (!bearer) throw unauthenticated('an A2A key is required: Authorization: Bearer ldk_a2a_…');
     if (!keyId) throw unauthenticated('the A2A key is not valid or was revoked');
-    return { id: `key:${keyId}`, ownerId };
+    return { id: `key:${keyId}`, ownerId, ownerAgents };
   }
 }
 

@@ -98,6 +98,8 @@ export interface GateFacts {
   everKeyed: boolean;
   /** The digest of the presented key's secret, when that key exists and is not revoked. */
   keySha256: string | null;
+  /** Whether the owner has an enabled outbound agent (its turns offer them as tools). */
+  ownerAgents: boolean;
 }
 
 /** Everything `A2aGate` needs for one request, in one statement (every A2A request asks). */
@@ -107,7 +109,8 @@ export async function gateFacts(q: Query, keyId: string | null): Promise<GateFac
        case when u.id is null then false else ${inActiveLabSql('u.id')} end as "inActiveLab",
        (select count(*)::int from a2a_keys where revoked_at is null) as "activeKeys",
        exists (select 1 from a2a_keys) as "everKeyed",
-       (select secret_sha256 from a2a_keys where id = ? and revoked_at is null) as "keySha256"
+       (select secret_sha256 from a2a_keys where id = ? and revoked_at is null) as "keySha256",
+       exists (select 1 from a2a_agents where user_id = u.id and enabled) as "ownerAgents"
      from (select 1) one
      left join a2a_settings s on true
      left join users u on u.email = s.owner_email`,
@@ -127,6 +130,7 @@ export async function gateFacts(q: Query, keyId: string | null): Promise<GateFac
     activeKeys: row.activeKeys as number,
     everKeyed: row.everKeyed as boolean,
     keySha256: row.keySha256 as string | null,
+    ownerAgents: row.ownerAgents as boolean,
   };
 }
 

@@ -147,7 +147,7 @@ async function beginMessage(
       throw error;
     });
     if (slot && created.job)
-      return { task: created.task, turnHere: slot.run(created.job, handOffOf(created.task, first, !message.contextId)) };
+      return { task: created.task, turnHere: slot.run(created.job, handOffOf(principal, created.task, first, !message.contextId)) };
     slot?.giveBack();
     return turnFor(services, created.task, here);
   }
@@ -230,13 +230,18 @@ async function turnFor(services: TaskServices, task: TaskRow, here: boolean): Pr
 
 /**
  * What a turn claimed with its new task starts from, handed over in memory (`TurnHandOff`): the
- * task as created, and, in a context this message began (no `contextId` sent), its whole
- * conversation, that one message, when it holds no file (a file part's payload is read apart).
+ * task as created; in a context this message began (no `contextId` sent), its whole
+ * conversation, that one message, when it holds no file (a file part's payload is read apart);
+ * whether the gate saw the owner without outbound agents.
  */
-function handOffOf(task: TaskRow, first: A2aMessage, newContext: boolean): TurnHandOff {
+function handOffOf(principal: A2aPrincipal, task: TaskRow, first: A2aMessage, newContext: boolean): TurnHandOff {
   const plain = first.parts.every((part) => part.raw === undefined && part.url === undefined && !('rawBytes' in part));
   const stored = JSON.parse(JSON.stringify(first)) as StoredMessageBody;
-  return { task, context: newContext && plain ? [{ taskId: task.id, seq: 1, message: stored }] : undefined };
+  return {
+    task,
+    context: newContext && plain ? [{ taskId: task.id, seq: 1, message: stored }] : undefined,
+    noPeers: principal.ownerAgents === false,
+  };
 }
 
 const decisionIssue = (msg: string) =>

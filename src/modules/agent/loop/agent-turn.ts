@@ -10,7 +10,7 @@ import type { JobStatus } from '../workspace/workspace-jobs';
 import { catalogModel } from '../../catalog/catalog.service';
 import { meteredCompletionInOne } from '../../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, needsCallerApproval, runTool, ToolContext, workspaceOf } from './agent-tools';
-import { PEER_INSTRUCTIONS, PeerTaskRef, peerToolsOf } from '../peers/peer-tools';
+import { NO_PEERS, PEER_INSTRUCTIONS, PeerTaskRef, peerToolsOf } from '../peers/peer-tools';
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from '../../a2a/a2a-artifacts';
 import * as repo from '../../a2a/a2a-task.repository';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow } from '../../a2a/a2a-task.repository';
@@ -112,6 +112,8 @@ export async function finishTask(services: TaskServices, task: TaskRow, state: s
 export interface TurnHandOff {
   task: TaskRow;
   context?: StoredMessage[];
+  /** The owner had no enabled outbound agent a moment ago: the turn offers none rather than read them. */
+  noPeers?: boolean;
 }
 
 /**
@@ -153,7 +155,7 @@ export async function runAgentTurn(
   }, BACKSTOP_READ_MS);
   const signal = AbortSignal.any([run.signal, canceled.signal]);
   try {
-    await loop(services, em, found, read.turn, signal, logger, run, handOff?.context);
+    await loop(services, em, found, read.turn, signal, logger, run, handOff);
   } catch (error) {
     if (canceled.signal.aborted) return; // the task is CANCELED; the call was aborted
     if (run.signal.aborted) {
@@ -183,8 +185,9 @@ async function loop(
   signal: AbortSignal,
   logger: Logger,
   job: JobRun,
-  context: StoredMessage[] | undefined,
+  handOff: TurnHandOff | undefined,
 ): Promise<void> {
+  const context = handOff?.context;
   const q = preparedOf(em);
   const workspace = workspaceOf(found.principal, found.contextId);
   let state = stored;
@@ -248,7 +251,7 @@ async function loop(
   }
   const current: TurnState = state;
   // The owner's enabled agents, read once per run: a call pending approval finds its entry again (or is told it is gone).
-  const peers = await peerToolsOf(q, task.ownerId);
+  const peers = handOff?.noPeers ? NO_PEERS : await peerToolsOf(q, task.ownerId);
   const conversation = {
     remember: (ref: PeerTaskRef) => turns.rememberPeerTask(q, task, ref),
     started: (ref: PeerTaskRef) => turns.peerTaskOfContext(q, task, ref),

@@ -55,6 +55,9 @@ export interface PeerTools {
   entries: ReadonlyMap<string, OutboundAgentRow>;
 }
 
+/** The tools of an owner with no enabled outbound agent. */
+export const NO_PEERS: PeerTools = { specs: [], entries: new Map() };
+
 export type PeerServices = Pick<Services, 'config' | 'sealer' | 'outboundLookup'>;
 
 export interface PeerCallContext {
