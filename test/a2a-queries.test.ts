@@ -122,7 +122,10 @@ describe('A2A statements per call', () => {
     expect(matching(statements, /from a2a_input_files/)).toHaveLength(0);
     // The owner's outbound agents not read: the gate saw there are none.
     expect(matching(statements, /from a2a_agents where user_id = \$1 and enabled/)).toHaveLength(0);
-    expect(matching(statements, /model_catalogs/)).toEqual([expect.stringMatching(/^select \(select m from jsonb_array_elements/)]);
+    // The call priced by PostgreSQL in the statement that writes its ledger row: the catalog is not read before.
+    expect(matching(statements, /model_catalogs/)).toEqual([
+      expect.stringMatching(/^with ledger as \(insert into usage_entries .*model_catalogs/),
+    ]);
     // The context's trajectory made with the turn's records in one statement, not looked for
     // first (the context began with this task).
     expect(matching(statements, /from trajectories/)).toHaveLength(0);
@@ -174,6 +177,41 @@ describe('A2A statements per call', () => {
     expect(matching(jobStatements, /^INSERT INTO pgboss\.job|^WITH results AS \( UPDATE pgboss\.job/)).toHaveLength(0);
     const jobs = await t.sql(`select state from pgboss.job where singleton_key = $1`, [result!.task.id]);
     expect(jobs).toEqual([{ state: 'completed' }]);
+  });
+
+  test("a turn's model call is priced where its ledger row is written: shipped prices, then a stored catalog's, nothing for a model it does not list", async () => {
+    const lastCredits = async () =>
+      (await t.sql<{ credits: string }>(`select credits from usage_entries where feature = 'a2a' order by id desc limit 1`))[0].credits;
+    const replace = async (id: string) => {
+      const reply = await t.call('POST', '/graphql', {
+        token: t.adminToken,
+        body: {
+          query: 'mutation ($input: ModelCatalogInput!) { modelCatalogReplace(input: $input) { version } }',
+          variables: {
+            input: {
+              version: `a2a-${id}`,
+              models: [
+                { id, provider: 'openai', name: 'GPT-5', contextWindow: 400000, inputPrice: 20000, outputPrice: 100000, capabilities: [] },
+              ],
+            },
+          },
+        },
+      });
+      expect(reply.body.errors).toBeUndefined();
+    };
+    try {
+      // 3 tokens in and 2 out (the fake model's answer); the shipped catalog's gpt-5: 1.25 and 10 a million.
+      await rpc('SendMessage', ask('Price me'));
+      expect(await lastCredits()).toBe('0.000024');
+      await replace('gpt-5');
+      await rpc('SendMessage', ask('Price me again'));
+      expect(await lastCredits()).toBe('0.260000'); // 3 × 20,000 + 2 × 100,000 a million
+      await replace('another-model');
+      await rpc('SendMessage', ask('And now?'));
+      expect(await lastCredits()).toBe('0.000000');
+    } finally {
+      await t.sql('delete from model_catalogs');
+    }
   });
 
   test('GetTask: two statements, the gate and the task with its history and artifacts', async () => {

@@ -42,10 +42,13 @@ export async function currentCatalog(em: EntityManager): Promise<ServedCatalog> 
   return { body, catalog: JSON.parse(body) as Catalog, updatedAt: stored?.updatedAt ?? SHIPPED_AT, sha256: sha256(body) };
 }
 
+/** The shipped catalog's entry of one model (what prices it when no catalog is stored). */
+export const shippedCatalogModel = (modelId: string): CatalogModel | undefined => shipped.models.find((model) => model.id === modelId);
+
 /** The catalog's entry of one model (its prices; undefined when the catalog has none), for the metered model calls. */
 export async function catalogModel(em: EntityManager, modelId: string): Promise<CatalogModel | undefined> {
   const stored = await storedCatalogModel(em, modelId);
-  return stored === undefined ? shipped.models.find((model) => model.id === modelId) : (stored ?? undefined);
+  return stored === undefined ? shippedCatalogModel(modelId) : (stored ?? undefined);
 }
 
 const ID = /^[A-Za-z0-9._:/-]+$/;

@@ -1,4 +1,5 @@
 import type { Query } from '../../db/sql';
+import { CATALOG_CREDITS_SQL } from '../catalog/catalog.repository';
 
 /** One call this service made to a language model, as the ledger keeps it (token counts only, never content). */
 export interface ModelCallRow {
@@ -22,9 +23,14 @@ export interface LedgerInsert {
   params: unknown[];
 }
 
-export const modelCallInsert = (row: ModelCallRow): LedgerInsert => ({
+/**
+ * The ledger row's insert. With `inDatabase` its credits are worked out by PostgreSQL from the
+ * stored catalog (`CATALOG_CREDITS_SQL`: `row.credits` is then what the shipped catalog says, used
+ * when none is stored), rather than taken from `row.credits`.
+ */
+export const modelCallInsert = (row: ModelCallRow, inDatabase?: { catalogModelId: string }): LedgerInsert => ({
   sql: `insert into usage_entries (user_id, lab_id, session_id, source, feature, model, tokens_in, tokens_out, credits, latency_ms, outcome, a2a_principal)
-        values (?, ?, ?, 'model_call', ?, ?, ?, ?, ?, ?, ?, ?)`,
+        values (?, ?, ?, 'model_call', ?, ?, ?, ?, ${inDatabase ? CATALOG_CREDITS_SQL : '?'}, ?, ?, ?)`,
   params: [
     row.userId,
     row.labId,
@@ -33,7 +39,7 @@ export const modelCallInsert = (row: ModelCallRow): LedgerInsert => ({
     row.model,
     row.tokensIn,
     row.tokensOut,
-    row.credits,
+    ...(inDatabase ? [row.tokensIn, row.tokensOut, inDatabase.catalogModelId, row.credits] : [row.credits]),
     row.latencyMs,
     row.outcome,
     row.a2aPrincipal ?? null,

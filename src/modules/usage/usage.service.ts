@@ -3,6 +3,7 @@ import { sqlOf } from '../../db/sql';
 import { countModelCall } from '../../metrics';
 import type { Completion, CompletionRequest, LanguageModelClient } from '../../llm/language-model';
 import type { CatalogModel } from '../catalog/catalog.repository';
+import { shippedCatalogModel } from '../catalog/catalog.service';
 import { insertModelCall, LedgerInsert, ModelCallRow, modelCallInsert } from './usage.repository';
 
 /** Who a model call is for, as the ledger row names it. */
@@ -42,23 +43,25 @@ export function meteredCompletion<T>(
 /**
  * `meteredCompletion` for a caller that keeps what it paid for in one statement (atomic on its
  * own, so no transaction round trips): `keep` runs the ledger row's insert (`ledger`, a
- * data-modifying CTE) in that statement.
+ * data-modifying CTE) in that statement, which also prices the call at the catalog's prices (no
+ * read of the catalog before it).
  */
 export function meteredCompletionInOne<T>(
   em: EntityManager,
   llm: LanguageModelClient,
-  priced: CatalogModel | undefined,
   purpose: CallPurpose,
   request: CompletionRequest,
   keep: (ledger: LedgerInsert, completion: Completion) => Promise<T>,
 ): Promise<T> {
+  const ledgerOf = (paid: ModelCallRow) => modelCallInsert(paid, { catalogModelId: llm.model });
   return metered(
     em,
     llm,
-    priced,
+    shippedCatalogModel(llm.model),
     purpose,
     () => llm.complete(request),
-    (paid, completion) => keep(modelCallInsert(paid), completion),
+    (paid, completion) => keep(ledgerOf(paid), completion),
+    ledgerOf,
   );
 }
 
@@ -91,6 +94,7 @@ async function metered<T>(
   purpose: CallPurpose,
   call: () => Promise<Completion>,
   keep: (paid: ModelCallRow, completion: Completion) => Promise<T>,
+  ledgerOf: (paid: ModelCallRow) => LedgerInsert = modelCallInsert,
 ): Promise<T> {
   const started = performance.now();
   const row = { ...purpose, model: `${llm.provider}/${llm.model}` };
@@ -118,7 +122,8 @@ async function metered<T>(
   } catch (error) {
     // What it paid for was not kept (a conflict, say), but the provider billed the call: the
     // ledger still gets its row, alone, so the bill stays explained.
-    await insertModelCall(sqlOf(em), paid).catch(() => undefined);
+    const ledger = ledgerOf(paid);
+    await sqlOf(em)(ledger.sql, ledger.params).catch(() => undefined);
     throw error;
   }
 }

@@ -7,7 +7,6 @@ import type { ChatTurn, ToolCall } from '../../../llm/language-model';
 import type { Logger } from '../../../logger';
 import { forkEm, type Services } from '../../../context';
 import type { JobStatus } from '../workspace/workspace-jobs';
-import { catalogModel } from '../../catalog/catalog.service';
 import { meteredCompletionInOne } from '../../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, needsCallerApproval, runTool, ToolContext, workspaceOf } from './agent-tools';
 import { NO_PEERS, PEER_INSTRUCTIONS, PeerTaskRef, peerToolsOf } from '../peers/peer-tools';
@@ -266,7 +265,6 @@ async function loop(
     peerTasks: current.peerTasks,
     conversation,
   };
-  const priced = await catalogModel(em, llm.model);
   for (let step = 0; ; step++) {
     if (current.pending) {
       // The context's trajectory gets what is new before anything runs or waits: the requests, the calls (and the results before them).
@@ -323,7 +321,6 @@ async function loop(
     const completion = await meteredCompletionInOne(
       em,
       llm,
-      priced,
       { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a', a2aPrincipal: task.principal },
       request,
       async (ledger, done) => {
