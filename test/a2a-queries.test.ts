@@ -81,7 +81,7 @@ describe('A2A statements per call', () => {
     message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }] },
   });
 
-  test('blocking SendMessage: the gate, the new task with its first message, and the settled task with its details are one statement each', async () => {
+  test('blocking SendMessage: the gate and the new task with its first message one statement each, the settled task not read back', async () => {
     let result: { task: { id: string; status: { state: string }; history: unknown[]; artifacts: unknown[] } } | undefined;
     const statements = await statementsOf(async () => (result = await rpc('SendMessage', ask('How many statements?'))));
     expect(result!.task).toMatchObject({
@@ -101,8 +101,8 @@ describe('A2A statements per call', () => {
     expect(
       matching(statements, /^with job as \(insert into pgboss\.job .*\btask as \(insert into a2a_tasks .*\binsert into a2a_messages/),
     ).toHaveLength(1);
-    // Read back once settled, with its history and artifacts.
-    expect(matching(statements, /json_agg/)).toHaveLength(1);
+    // Not read back once settled: the turn that completed it knows the whole task (see the next test).
+    expect(matching(statements, /json_agg/)).toHaveLength(0);
     // The turn (no tools), handed the task as created (WORKING) and, in the context the message
     // began, the conversation (that message): neither read back; its loop state stored once, with
     // the model call's ledger row, in the statement that checks the task is still open; no file
@@ -138,7 +138,7 @@ describe('A2A statements per call', () => {
         /^with open as \(select id as open_id, greatest\(t\.last_seq, .*\) \+ 1 as answer_seq from a2a_tasks t .*last_seq <= \$3 .*insert into a2a_artifacts.*insert into a2a_messages.*delete from a2a_turns.*update pgboss\.job set completed_on = now\(\), state = 'completed'.*update a2a_tasks set state = 'TASK_STATE_COMPLETED'/,
       ),
     ).toHaveLength(1);
-    expect(matching(statements, /a2a_artifacts|a2a_turns/)).toHaveLength(3); // with the settled read
+    expect(matching(statements, /a2a_artifacts|a2a_turns/)).toHaveLength(2);
     // No transaction round trips: each write is one statement.
     expect(matching(statements, /^(begin|commit|rollback);?$/i)).toHaveLength(0);
     // The key's model limits: its request counted and its day's tokens read in one statement, before anything is stored.
@@ -147,6 +147,27 @@ describe('A2A statements per call', () => {
     // three times, the completion seven statements, …); 13 before the job's claim and completion
     // went into the task's statements (then not counted here) and the turn was handed the task.
     expect(statements.length).toBeLessThanOrEqual(8);
+  });
+
+  test('blocking SendMessage answers the task the turn completed, as GetTask reads it, for any historyLength', async () => {
+    for (const historyLength of [undefined, 0, 1, 2, 5]) {
+      const configuration = historyLength === undefined ? undefined : { historyLength };
+      const { task } = (await rpc('SendMessage', { ...ask(`Answer with history ${historyLength}`), configuration })) as {
+        task: { id: string };
+      };
+      expect(await rpc('GetTask', { id: task.id, ...(historyLength === undefined ? {} : { historyLength }) })).toEqual(task);
+    }
+    // A message with data parts too: its stored form is what is answered.
+    const { task } = (await rpc('SendMessage', {
+      message: {
+        messageId: 'm-data',
+        role: 'ROLE_USER',
+        parts: [{ text: 'see' }, { data: { b: 1, a: [1.5, 'x'] } }],
+        metadata: { k: 'v' },
+      },
+    })) as { task: { id: string; history: unknown[] } };
+    expect(task.history).toHaveLength(2);
+    expect(await rpc('GetTask', { id: task.id })).toEqual(task);
   });
 
   test('blocking SendMessage: the turn runs on the instance that took the call, claimed and completed in its task statements, never queued', async () => {

@@ -58,14 +58,20 @@ export async function sendMessage(
 ): Promise<A2aMessageSendPayload> {
   const configuration = input.configuration ?? {};
   const blocking = !configuration.returnImmediately;
-  const { task, turnHere } = await beginMessage(services, principal, input, blocking);
+  const { task, turnHere, handOff } = await beginMessage(services, principal, input, blocking);
   const q = preparedOf(forkEm(services));
   const details = () => taskWithDetails(q, principal.id, task.id, configuration.historyLength, baseUrl);
   if (!blocking) return { task: await details() };
   const deadline = Date.now() + services.config.a2aWaitSeconds * 1000;
   if (turnHere) {
-    // The turn runs in this process: its end is the wake-up, with no queue hop and no polling read.
+    // The turn runs in this process: its end is the wake-up, with no queue hop and no polling read;
+    // a turn that knows the whole task it completed hands it over, so it is not read back either.
     const ended = await settles(turnHere, deadline, callerGone);
+    const known = ended ? handOff?.answered : undefined;
+    if (known) {
+      const limit = configuration.historyLength ?? MAX_HISTORY_LENGTH;
+      return { task: taskOf(known.task, limit === 0 ? undefined : known.history.slice(-limit), known.artifacts, baseUrl) };
+    }
     const answered = ended ? await details() : undefined;
     if (answered && SETTLED_STATES.includes(answered.status.state)) return { task: answered };
   }
@@ -111,7 +117,7 @@ async function beginMessage(
   principal: A2aPrincipal,
   input: A2aMessageSendInput,
   here: boolean,
-): Promise<{ task: TaskRow; turnHere?: Promise<void> }> {
+): Promise<{ task: TaskRow; turnHere?: Promise<void>; handOff?: TurnHandOff }> {
   const { message } = input;
   const configuration = input.configuration ?? {};
   const rules = new Rules();
@@ -146,8 +152,10 @@ async function beginMessage(
       slot?.giveBack();
       throw error;
     });
-    if (slot && created.job)
-      return { task: created.task, turnHere: slot.run(created.job, handOffOf(principal, created.task, first, !message.contextId)) };
+    if (slot && created.job) {
+      const handOff = handOffOf(principal, created.task, first, !message.contextId);
+      return { task: created.task, turnHere: slot.run(created.job, handOff), handOff };
+    }
     slot?.giveBack();
     return turnFor(services, created.task, here);
   }
@@ -241,6 +249,7 @@ function handOffOf(principal: A2aPrincipal, task: TaskRow, first: A2aMessage, ne
     task,
     context: newContext && plain ? [{ taskId: task.id, seq: 1, message: stored }] : undefined,
     noPeers: principal.ownerAgents === false,
+    first: plain ? stored : undefined,
   };
 }
 

@@ -14,7 +14,7 @@ import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotO
 import * as repo from '../../a2a/a2a-task.repository';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow } from '../../a2a/a2a-task.repository';
 import { TERMINAL_STATES } from '../../a2a/a2a-states';
-import type { A2aMessage, A2aPart } from '../../a2a/a2a.types';
+import type { A2aArtifact, A2aMessage, A2aPart } from '../../a2a/a2a.types';
 import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from '../../a2a/a2a-input-files';
 import { isRequest, recordTurn, RecordHints, Request } from '../../a2a/a2a-record';
 import * as turns from '../../a2a/a2a-turn.repository';
@@ -113,7 +113,18 @@ export interface TurnHandOff {
   context?: StoredMessage[];
   /** The owner had no enabled outbound agent a moment ago: the turn offers none rather than read them. */
   noPeers?: boolean;
+  /** The task's first message, as stored, when it holds no file (so the whole task may be known without reading it). */
+  first?: A2aMessage;
+  /**
+   * Set by the turn when it completed the task and knows all of it: its first message and the
+   * answer its only other one, the answer its only artifact, and all small (a fraction of the
+   * history and artifact budgets), so the request can answer without reading the task back.
+   */
+  answered?: { task: TaskRow; history: A2aMessage[]; artifacts: A2aArtifact[] };
 }
+
+/** What a task answered in memory may hold at most (JSON characters): well within HISTORY_BYTES and ANSWER_ARTIFACT_BYTES. */
+const ANSWERED_IN_MEMORY_CHARS = 256 * 1024;
 
 /**
  * One run of a task's turn job: the agent's tool loop. It starts from the context's conversation
@@ -344,7 +355,7 @@ async function loop(
     if (completion.toolCalls.length > 0) continue;
     current.answer = completion.text;
     if (current.jobIds.length > 0) break;
-    if (await complete(services, task, current, workspace, [], logger, job, known())) return;
+    if (await complete(services, task, current, workspace, [], logger, job, known(), handOff)) return;
     current.answer = null; // answered, but more was asked meanwhile: the loop goes on with it
   }
   current.phase = 'awaiting_jobs';
@@ -411,6 +422,7 @@ async function complete(
   logger: Logger,
   job: JobRun,
   known?: RecordHints,
+  handOff?: TurnHandOff,
 ): Promise<boolean> {
   await recordTurn(services, task, state, logger, known);
   const parts: A2aPart[] = [{ text: state.answer ?? '' }];
@@ -428,18 +440,17 @@ async function complete(
     });
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
   const q = preparedOf(forkEm(services));
+  const answerMessage = agentMessage(task, state.answer ?? '');
   // The turn's job ends in the same statement: no further round trip once the answer is stored.
-  const completed = await repo.completeTask(
-    q,
-    task.id,
-    state.seenSeq,
-    [answer, ...artifacts],
-    agentMessage(task, state.answer ?? ''),
-    job.completion,
-  );
+  const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], answerMessage, job.completion);
   if (completed) {
     job.completed();
     publishTask(services, completed);
+    const first = handOff?.first;
+    if (first && completed.lastSeq === 2 && artifacts.length === 0) {
+      const whole = { task: completed, history: [first, answerMessage], artifacts: [answer] };
+      if (JSON.stringify(whole).length <= ANSWERED_IN_MEMORY_CHARS) handOff.answered = whole;
+    }
   }
   return completed !== null || TERMINAL_STATES.includes((await repo.findTaskById(q, task.id))?.state ?? TERMINAL_STATES[0]);
 }
