@@ -194,7 +194,7 @@ async function loop(
   stored: TurnState | null,
   signal: AbortSignal,
   logger: Logger,
-  job: JobRun,
+  turnJob: JobRun,
   handOff: TurnHandOff | undefined,
 ): Promise<void> {
   const context = handOff?.context;
@@ -204,7 +204,7 @@ async function loop(
   if (state?.phase === 'awaiting_approval' && !state.decision) return; // the decision queues the run that goes on
   if (state?.phase === 'awaiting_jobs') {
     // A message added meanwhile: the loop goes on from the answer (the transcript's last entry already).
-    if (found.lastSeq <= state.seenSeq) return settleJobs(services, found, state, workspace, logger, job);
+    if (found.lastSeq <= state.seenSeq) return settleJobs(services, found, state, workspace, logger, turnJob);
     state = { ...state, phase: 'running', answer: null };
   }
   let task = found;
@@ -355,12 +355,12 @@ async function loop(
     if (completion.toolCalls.length > 0) continue;
     current.answer = completion.text;
     if (current.jobIds.length > 0) break;
-    if (await complete(services, task, current, workspace, [], logger, job, known(), handOff)) return;
+    if (await complete(services, task, current, workspace, [], logger, turnJob, known(), handOff)) return;
     current.answer = null; // answered, but more was asked meanwhile: the loop goes on with it
   }
   current.phase = 'awaiting_jobs';
   await turns.saveTurn(q, current);
-  await settleJobs(services, task, current, workspace, logger, job);
+  await settleJobs(services, task, current, workspace, logger, turnJob);
 }
 
 /** An execution call needs the caller's approval unless its context allowed them for the session; code without a sandbox is answered its error instead. */
@@ -394,7 +394,7 @@ async function settleJobs(
   state: TurnState,
   workspace: string,
   logger: Logger,
-  job: JobRun,
+  turnJob: JobRun,
 ): Promise<void> {
   const jobs: JobStatus[] = [];
   for (const jobId of state.jobIds) {
@@ -403,7 +403,7 @@ async function settleJobs(
     if (job) jobs.push(job);
   }
   // More asked meanwhile: the run SendMessage queued with it takes the answer back into the conversation.
-  await complete(services, task, state, workspace, jobs, logger, job);
+  await complete(services, task, state, workspace, jobs, logger, turnJob);
 }
 
 /**
@@ -420,7 +420,7 @@ async function complete(
   workspace: string,
   jobs: JobStatus[],
   logger: Logger,
-  job: JobRun,
+  turnJob: JobRun,
   known?: RecordHints,
   handOff?: TurnHandOff,
 ): Promise<boolean> {
@@ -442,9 +442,9 @@ async function complete(
   const q = preparedOf(forkEm(services));
   const answerMessage = agentMessage(task, state.answer ?? '');
   // The turn's job ends in the same statement: no further round trip once the answer is stored.
-  const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], answerMessage, job.completion);
+  const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], answerMessage, turnJob.completion);
   if (completed) {
-    job.completed();
+    turnJob.completed();
     publishTask(services, completed);
     const first = handOff?.first;
     if (first && completed.lastSeq === 2 && artifacts.length === 0) {
