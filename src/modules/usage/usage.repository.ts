@@ -1,4 +1,4 @@
-import type { Query } from '../../db/sql';
+import type { Query, SqlPart } from '../../db/sql';
 import { CATALOG_CREDITS_SQL } from '../catalog/catalog.repository';
 
 /** One call this service made to a language model, as the ledger keeps it (token counts only, never content). */
@@ -17,11 +17,8 @@ export interface ModelCallRow {
   a2aPrincipal?: string | null;
 }
 
-/** A ledger row's insert as SQL (`?` placeholders) and its parameters: alone, or a data-modifying CTE of a caller's statement. */
-export interface LedgerInsert {
-  sql: string;
-  params: unknown[];
-}
+/** A ledger row's insert (`?` placeholders): alone, or a data-modifying CTE of a caller's statement. */
+export type LedgerInsert = SqlPart;
 
 /**
  * The ledger row's insert. With `inDatabase` its credits are worked out by PostgreSQL from the
