@@ -931,3 +931,126 @@ describeOnce('backup and restore on DATABASE_URL', () => {
     expect(await fingerprint(targetUrl)).toEqual(was);
   }, 300_000);
 });
+
+/**
+ * Security issue 36, finding 8: a crafted backup (a link to a host file among its blobs, a root
+ * named `__proto__`) is refused, naming the bad entry, before the database or DATA_DIR is touched.
+ * Each case is a real backup of a migrated database with one blob, changed as an attacker would,
+ * with a manifest that matches the change (sizes and checksums of what the links point at).
+ */
+describeOnce('restore refuses a crafted backup before it changes anything', () => {
+  let root: string;
+  let backupDir: string;
+  let targetDir: string;
+  let targetUrl: string;
+  let hostFile: string;
+  let sourceDb: { url: string; drop(): Promise<void> } | undefined;
+  let emptyDb: string | undefined;
+  const HOST_SECRET = Buffer.from('a host file the backup must not reach: s3cr3t-36\n');
+
+  const tableCount = async (url: string) =>
+    (
+      await query<{ n: number }>(
+        url,
+        `select count(*)::int as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`,
+      )
+    )[0].n;
+  /** A copy of the genuine backup, changed by `change`, with its manifest as `change` leaves it. */
+  function crafted(name: string, change: (dir: string, manifest: Manifest) => void): string {
+    const dir = path.join(root, name);
+    fs.cpSync(backupDir, dir, { recursive: true });
+    const manifest = readManifest(dir);
+    change(dir, manifest);
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    return dir;
+  }
+  const entryOf = (file: string, bytes: Buffer) => ({ path: file, bytes: bytes.length, sha256: sha256(bytes) });
+  const restoreFrom = (dir: string, env: Record<string, string> = {}) =>
+    runLabdesk(['restore', '--from', dir], { DATA_DIR: targetDir, DATABASE_URL: targetUrl, LOG_LEVEL: 'silent', ...env });
+  /** Refused in one line naming `entry`; the database has no table, DATA_DIR nothing, and no copy of the host file is anywhere under it. */
+  async function expectRefusedUntouched(result: Awaited<ReturnType<typeof runLabdesk>>, entry: string) {
+    expect(result).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(new RegExp(`^labdesk: [^\\n]*${entry.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\\n]*\\n$`)),
+    });
+    expect(result.stdout).not.toContain('database restored');
+    expect(await tableCount(targetUrl)).toBe(0);
+    expect(listing(targetDir)).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-backup-crafted-'));
+    const sourceDir = path.join(root, 'source');
+    const blob = Buffer.from('a genuine blob');
+    fs.mkdirSync(path.join(sourceDir, 'blobs', 'sha256'), { recursive: true });
+    fs.writeFileSync(path.join(sourceDir, 'blobs', 'sha256', sha256(blob)), blob);
+    hostFile = path.join(root, 'host-secret.txt');
+    fs.writeFileSync(hostFile, HOST_SECRET);
+    targetDir = path.join(root, 'target');
+    fs.mkdirSync(targetDir);
+    backupDir = path.join(root, 'backup');
+    sourceDb = await createTestDatabase();
+    const backup = await runLabdesk(['backup', '--out', backupDir], {
+      DATA_DIR: sourceDir,
+      DATABASE_URL: sourceDb.url,
+      LOG_LEVEL: 'silent',
+    });
+    expect(backup).toMatchObject({ status: 0 });
+    expect(readManifest(backupDir).files).toEqual([entryOf(`files/blobs/sha256/${sha256(blob)}`, blob)]);
+    const { adminUrl } = testDatabaseInfo();
+    emptyDb = `labdesk_bk_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    await query(adminUrl, `create database "${emptyDb}"`);
+    targetUrl = withDatabase(adminUrl, emptyDb);
+  }, 120_000);
+  afterAll(async () => {
+    await sourceDb?.drop();
+    if (emptyDb) await query(testDatabaseInfo().adminUrl, `drop database if exists "${emptyDb}" with (force)`);
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  }, 60_000);
+
+  test('a blob that is a symbolic link to a host file is refused; the file is not copied and the database stays empty', async () => {
+    const dir = crafted('symlinked-blob', (at, manifest) => {
+      fs.symlinkSync(hostFile, path.join(at, 'files', 'blobs', 'sha256', 'evil'));
+      manifest.files.push(entryOf('files/blobs/sha256/evil', HOST_SECRET));
+    });
+    const result = await restoreFrom(dir);
+    await expectRefusedUntouched(result, 'files/blobs/sha256/evil is a symbolic link');
+  }, 60_000);
+
+  test('a directory of the backup that is a symbolic link to a host directory is refused', async () => {
+    const hostDir = path.join(root, 'host-dir');
+    fs.mkdirSync(hostDir);
+    fs.copyFileSync(hostFile, path.join(hostDir, '0'));
+    const dir = crafted('symlinked-dir', (at, manifest) => {
+      fs.mkdirSync(path.join(at, 'files', 'a2a-artifacts'), { recursive: true });
+      fs.symlinkSync(hostDir, path.join(at, 'files', 'a2a-artifacts', 'task'));
+      manifest.files.push(entryOf('files/a2a-artifacts/task/0', HOST_SECRET));
+    });
+    await expectRefusedUntouched(await restoreFrom(dir), 'files/a2a-artifacts/task is a symbolic link');
+  }, 60_000);
+
+  test('a blob that is a hard link to a host file is refused', async () => {
+    const dir = crafted('hard-linked-blob', (at, manifest) => {
+      fs.linkSync(hostFile, path.join(at, 'files', 'blobs', 'sha256', 'evil'));
+      manifest.files.push(entryOf('files/blobs/sha256/evil', HOST_SECRET));
+    });
+    await expectRefusedUntouched(await restoreFrom(dir), 'files/blobs/sha256/evil has 2 hard links');
+  }, 60_000);
+
+  test('a root named __proto__, constructor or prototype, or one this configuration does not keep, is refused before the database is restored', async () => {
+    const bytes = Buffer.from('x');
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const dir = crafted(`root-${name}`, (at, manifest) => {
+        fs.mkdirSync(path.join(at, 'files', name));
+        fs.writeFileSync(path.join(at, 'files', name, 'x'), bytes);
+        manifest.files.push(entryOf(`files/${name}/x`, bytes));
+      });
+      await expectRefusedUntouched(await restoreFrom(dir), `files/${name}/x, not a path of a backup`);
+    }
+    // Blobs, but BLOB_STORE=none: said before the database is restored, not after.
+    await expectRefusedUntouched(await restoreFrom(backupDir, { BLOB_STORE: 'none' }), 'the backup holds blobs files');
+    // The genuine backup is restored: the refusals were for what was changed.
+    expect(await restoreFrom(backupDir)).toMatchObject({ status: 0 });
+    expect(await tableCount(targetUrl)).toBeGreaterThan(0);
+  }, 120_000);
+});

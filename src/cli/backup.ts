@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
+import { z } from 'zod';
 import { S3BlobStore } from '../blobs/s3-store';
 import { type Config, loadConfig } from '../config';
 import { openDatabase } from '../db/orm';
@@ -42,12 +43,18 @@ interface Manifest {
   s3Objects?: { bucket: string; objects: { key: string; bytes: number; etag: string; versionId: string | null; lastModified: string }[] };
 }
 
-/** The directories under DATA_DIR (and AGENT_WORKSPACE_DIR) a backup copies, by their name in `files/`. */
-function fileRoots(config: Config): Record<string, string> {
-  return {
-    ...(config.blobStore === 'file' ? { blobs: path.join(config.dataDir, 'blobs') } : {}),
-    'a2a-artifacts': path.join(config.agent.rootDir, '.a2a-artifacts'),
-  };
+/** The names a backup may have under `files/`, whatever the configuration. */
+const FILE_ROOTS = ['blobs', 'a2a-artifacts'];
+
+/**
+ * The directories under DATA_DIR (and AGENT_WORKSPACE_DIR) a backup copies, by their name in
+ * `files/`. A Map: names read from a backup index it, and `__proto__` must find nothing.
+ */
+function fileRoots(config: Config): Map<string, string> {
+  const roots = new Map<string, string>();
+  if (config.blobStore === 'file') roots.set('blobs', path.join(config.dataDir, 'blobs'));
+  roots.set('a2a-artifacts', path.join(config.agent.rootDir, '.a2a-artifacts'));
+  return roots;
 }
 
 /** pg_dump and pg_restore take the URL without its password (which `ps` would show), and the password through the environment. */
@@ -140,8 +147,7 @@ async function backup(outDir: string): Promise<number> {
       await orm.close(true);
     }
     const files: FileEntry[] = [];
-    for (const [name, root] of Object.entries(fileRoots(config)))
-      files.push(...(await copyTree(root, path.join(outDir, 'files', name), `files/${name}`)));
+    for (const [name, root] of fileRoots(config)) files.push(...(await copyTree(root, path.join(outDir, 'files', name), `files/${name}`)));
     manifest = {
       format: FORMAT,
       createdAt: new Date().toISOString(),
@@ -163,33 +169,218 @@ async function backup(outDir: string): Promise<number> {
   return 0;
 }
 
-/** The manifest, with every file it names checked against its size and SHA-256. @throws Error naming the first file that differs */
-async function verifiedManifest(fromDir: string): Promise<Manifest> {
-  let manifest: Manifest;
+const SHA256 = z.string().regex(/^[0-9a-f]{64}$/);
+const BYTES = z.number().int().nonnegative();
+/** manifest.json as `backup` writes it; anything else is not read further. */
+const MANIFEST = z.object({
+  format: z.literal(FORMAT),
+  createdAt: z.iso.datetime(),
+  migration: z.string().nullable(),
+  database: z.object({ path: z.literal('database.dump'), bytes: BYTES, sha256: SHA256, source: z.enum(['embedded', 'external']) }),
+  blobStore: z.enum(['file', 's3', 'none']),
+  files: z.array(z.object({ path: z.string(), bytes: BYTES, sha256: SHA256 })),
+  s3Objects: z
+    .object({
+      bucket: z.string(),
+      objects: z.array(
+        z.object({ key: z.string(), bytes: BYTES, etag: z.string(), versionId: z.string().nullable(), lastModified: z.string() }),
+      ),
+    })
+    .optional(),
+});
+
+/** One name in a backup's paths: what blob keys, task ids and artifact indexes are made of. */
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
+
+/** A file of the backup to restore: where it is in the backup, and where it goes (under `root`). */
+interface RestoredFile {
+  entry: FileEntry;
+  source: string;
+  root: string;
+  target: string;
+}
+
+/** What a file system entry is, when it is neither a regular file nor a directory. */
+function kindOf(entry: fs.Dirent | fs.Stats): string {
+  if (entry.isSymbolicLink()) return 'a symbolic link';
+  if (entry.isDirectory()) return 'a directory';
+  if (entry.isFIFO()) return 'a FIFO';
+  if (entry.isSocket()) return 'a socket';
+  if (entry.isBlockDevice() || entry.isCharacterDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * Every entry under `dir` is a regular file or a directory: a link in a backup could make the
+ * restore (as root, often) read a file of the host into DATA_DIR, or write through it.
+ * @throws Error naming the first entry that is anything else
+ */
+async function refuseLinks(dir: string, relative = ''): Promise<void> {
+  for (const entry of await fs.promises.readdir(path.join(dir, relative), { withFileTypes: true })) {
+    const name = relative ? `${relative}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) await refuseLinks(dir, name);
+    else if (!entry.isFile())
+      throw new Error(`${printable(name)} is ${kindOf(entry)}: a backup holds only regular files and directories, so it is refused`);
+  }
+}
+
+/** A name as a one-line message shows it: quoted and escaped when it holds anything but visible ASCII. */
+const printable = (name: string) => (/^[\x21-\x7e]+$/.test(name) ? name : JSON.stringify(name));
+
+/**
+ * Opens a file of the backup for reading, never through a link (O_NOFOLLOW; O_NONBLOCK so that
+ * a FIFO put there meanwhile does not hang). A file with other names (a hard link) is refused:
+ * it may be a host file linked into the backup.
+ * @throws Error naming `name` when it is not one regular file
+ */
+async function openBackupFile(file: string, name: string): Promise<{ handle: fs.promises.FileHandle; stat: fs.Stats }> {
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+  let handle: fs.promises.FileHandle;
   try {
-    manifest = JSON.parse(fs.readFileSync(path.join(fromDir, 'manifest.json'), 'utf8')) as Manifest;
-  } catch {
-    throw new Error(`${fromDir} holds no readable manifest.json: not a labdesk backup`);
+    handle = await fs.promises.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`${name} is missing or differs from the manifest: the backup is damaged`, { cause: error });
+    if (code === 'ELOOP')
+      throw new Error(`${name} is a symbolic link: a backup holds only regular files, so it is refused`, { cause: error });
+    throw error;
   }
-  if (manifest.format !== FORMAT)
-    throw new Error(`${fromDir}: unknown backup format ${JSON.stringify(manifest.format)} (this labdesk reads ${String(FORMAT)})`);
-  for (const entry of [manifest.database, ...manifest.files]) {
-    const file = path.join(fromDir, ...entry.path.split('/'));
-    if (entry.path.split('/').includes('..')) throw new Error(`manifest.json names a path outside the backup: ${entry.path}`);
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (!stat || stat.size !== entry.bytes || (await sha256Of(file)) !== entry.sha256)
+  const stat = await handle.stat();
+  let refusal: string | undefined;
+  if (!stat.isFile()) refusal = `${name} is ${kindOf(stat)}: a backup holds only regular files, so it is refused`;
+  else if (stat.nlink > 1)
+    refusal = `${name} has ${stat.nlink} hard links: a backup holds only files of its own, so it is refused (copy it without hard links, e.g. cp -r)`;
+  if (refusal) {
+    await handle.close();
+    throw new Error(refusal);
+  }
+  return { handle, stat };
+}
+
+/** The SHA-256 of an open file, from its start; the handle is closed after. */
+async function sha256OfHandle(handle: fs.promises.FileHandle): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(handle.createReadStream({ start: 0 }), hash);
+  return hash.digest('hex');
+}
+
+/**
+ * Reads and checks a whole backup before anything is restored: manifest.json in the format
+ * `backup` writes; every path it names of the format's shape (`database.dump`,
+ * `files/<root>/<name>/…`, names of letters, digits, `.`, `_`, `-`, never `.` or `..`), once, under
+ * a root this configuration keeps on disk; no link, device, FIFO or socket anywhere in the
+ * directory; and every file it names a regular file of its own, of its size and SHA-256.
+ * @throws Error naming the first entry that is wrong, in one line
+ */
+async function verifiedBackup(
+  fromDir: string,
+  roots: Map<string, string>,
+  config: Config,
+): Promise<{ dir: string; manifest: Manifest; files: RestoredFile[] }> {
+  const notBackup = `${fromDir} holds no readable manifest.json: not a labdesk backup`;
+  // The directory named on the command line may be a link (`latest`); nothing inside it may.
+  let dir: string;
+  try {
+    dir = fs.realpathSync(fromDir);
+  } catch (error) {
+    throw new Error(notBackup, { cause: error });
+  }
+  if (!fs.lstatSync(path.join(dir, 'manifest.json'), { throwIfNoEntry: false })) throw new Error(notBackup);
+  const { handle } = await openBackupFile(path.join(dir, 'manifest.json'), 'manifest.json');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await handle.readFile('utf8'));
+  } catch (error) {
+    throw new Error(notBackup, { cause: error });
+  } finally {
+    await handle.close();
+  }
+  const format = (raw as { format?: unknown } | null)?.format;
+  if (format !== FORMAT) throw new Error(`${fromDir}: unknown backup format ${JSON.stringify(format)} (this labdesk reads ${FORMAT})`);
+  const parsed = MANIFEST.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`manifest.json is not a ${FORMAT} manifest: ${issue.path.join('.') || 'its top level'} ${issue.message}`);
+  }
+  const manifest = parsed.data;
+
+  const files: RestoredFile[] = [];
+  const seen = new Set<string>();
+  for (const entry of manifest.files) {
+    const [top, name, ...rest] = entry.path.split('/');
+    const shapely =
+      top === 'files' && FILE_ROOTS.includes(name) && rest.length > 0 && rest.every((s) => SEGMENT.test(s) && s !== '.' && s !== '..');
+    if (!shapely)
+      throw new Error(
+        `manifest.json names ${printable(entry.path)}, not a path of a backup (files/blobs/… or files/a2a-artifacts/…), so it is refused`,
+      );
+    if (seen.has(entry.path)) throw new Error(`manifest.json names ${entry.path} twice: the backup is damaged`);
+    seen.add(entry.path);
+    const root = roots.get(name);
+    if (!root)
+      throw new Error(
+        `the backup holds ${name} files, which this configuration does not keep on disk (BLOB_STORE=${config.blobStore}): restore with the backup's settings`,
+      );
+    files.push({ entry, source: path.join(dir, 'files', name, ...rest), root, target: path.join(root, ...rest) });
+  }
+
+  await refuseLinks(dir);
+  for (const { entry, source } of [{ entry: manifest.database, source: path.join(dir, 'database.dump') }, ...files]) {
+    const { handle, stat } = await openBackupFile(source, entry.path);
+    if (stat.size !== entry.bytes || (await sha256OfHandle(handle)) !== entry.sha256) {
+      await handle.close().catch(() => undefined); // already closed once hashed
       throw new Error(`${entry.path} is missing or differs from the manifest: the backup is damaged`);
+    }
   }
-  return manifest;
+  return { dir, manifest, files };
+}
+
+/**
+ * Copies one verified file of the backup to its place, never through a link: each directory is
+ * made here (the root was empty) and checked to be one, the file is created exclusively
+ * (O_EXCL|O_NOFOLLOW), and what was written must have the manifest's SHA-256 still (the backup
+ * could change after it was checked).
+ * @throws Error when something is in the way or the file changed
+ */
+async function restoreFile({ entry, source, root, target }: RestoredFile): Promise<void> {
+  await fs.promises.mkdir(root, { recursive: true });
+  let dir = root;
+  for (const name of path.relative(root, path.dirname(target)).split(path.sep).filter(Boolean)) {
+    dir = path.join(dir, name);
+    await fs.promises.mkdir(dir).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+    if (!(await fs.promises.lstat(dir)).isDirectory()) throw new Error(`${dir} is not a directory: restore does not write through links`);
+  }
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const { handle: input } = await openBackupFile(source, entry.path);
+  const output = await fs.promises.open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666).catch(async (error: unknown) => {
+    await input.close();
+    throw error;
+  });
+  const hash = createHash('sha256');
+  await pipeline(
+    input.createReadStream({ start: 0 }),
+    async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        hash.update(chunk);
+        yield chunk;
+      }
+    },
+    output.createWriteStream(),
+  );
+  if (hash.digest('hex') !== entry.sha256) {
+    await fs.promises.rm(target, { force: true });
+    throw new Error(`${entry.path} changed after it was verified: the backup is being written to; restore from a copy nobody changes`);
+  }
 }
 
 async function restore(fromDir: string): Promise<number> {
   const config = loadConfig();
   const started = process.hrtime.bigint();
-  const manifest = await verifiedManifest(fromDir);
-  out(`backup of ${manifest.createdAt} verified (${manifest.files.length + 1} files)`);
   const roots = fileRoots(config);
-  for (const [name, root] of Object.entries(roots)) {
+  // Everything is checked before the database or DATA_DIR is touched: a refusal changes nothing.
+  const { dir, manifest, files } = await verifiedBackup(fromDir, roots, config);
+  out(`backup of ${manifest.createdAt} verified (${manifest.files.length + 1} files)`);
+  for (const [name, root] of roots) {
     if (fs.existsSync(root) && fs.readdirSync(root).length > 0) return fail(`${root} is not empty: restore into a new DATA_DIR (${name})`);
   }
   if (!config.databaseUrl && fs.existsSync(path.join(config.dataDir, 'pg')))
@@ -206,24 +397,14 @@ async function restore(fromDir: string): Promise<number> {
     const { dbname, env } = connection(database.url);
     await runPgTool(
       'pg_restore',
-      ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${dbname}`, path.join(fromDir, manifest.database.path)],
+      ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${dbname}`, path.join(dir, manifest.database.path)],
       env,
     );
     out(`database restored (${seconds(started)} s)`);
   } finally {
     await database.stop();
   }
-  for (const file of manifest.files) {
-    const [, name, ...rest] = file.path.split('/');
-    const root = roots[name];
-    if (!root)
-      return fail(
-        `the backup holds ${name} files, which this configuration does not keep on disk (BLOB_STORE=${config.blobStore}): restore with the backup's settings`,
-      );
-    const target = path.join(root, ...rest);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await fs.promises.copyFile(path.join(fromDir, ...file.path.split('/')), target);
-  }
+  for (const file of files) await restoreFile(file);
   if (manifest.s3Objects)
     out(
       `the backup lists ${manifest.s3Objects.objects.length} objects of bucket ${manifest.s3Objects.bucket}: they are not in the backup; see docs/operations.md to restore their versions`,
