@@ -214,8 +214,29 @@ export type ComputeProvider = (typeof COMPUTE_PROVIDERS)[number];
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * `text` with a URL's user-info (user and password) written `***`, for every message and log
+ * line that shows a URL from the settings (or an error's text that holds one). It works on the
+ * text, not on a parsed URL, so that a value that does not parse (a wrong scheme, a typo) is
+ * covered too: everything from the first scheme's `//` (or the start, without one) to the last
+ * `@` is hidden, since a password may hold an unescaped `@` or `/`. A URL with an `@` in its
+ * path loses its host as well: a message shows less, never a password.
+ */
+export function redactUrl(text: string): string {
+  const at = text.lastIndexOf('@');
+  if (at < 0) return text;
+  // A scheme at the start or after a space, quote or bracket: `pa://ss` inside a password is none.
+  const scheme = /(?:^|[\s"'(<=,])[a-z][a-z0-9+.-]*:\/\//i.exec(text);
+  const start = scheme ? scheme.index + scheme[0].length : 0;
+  if (at < start) return text;
+  return `${text.slice(0, start)}${text.slice(start, at).includes(':') ? '***:***' : '***'}${text.slice(at)}`;
+}
+
+/** A setting's text as a message shows it: quoted, a URL's user-info hidden (any setting may be given a URL by mistake). */
+const shown = (input: unknown) => `"${redactUrl(String(input))}"`;
+
 /** The message of a setting whose text is not what it must be, with that text. */
-const saying = (message: string) => ({ error: (issue: { input?: unknown }) => `${message} (got "${String(issue.input)}")` });
+const saying = (message: string) => ({ error: (issue: { input?: unknown }) => `${message} (got ${shown(issue.input)})` });
 
 /** A whole number from `min` to `max`; anything else is refused with `message`. */
 function integer(message: string, min = 1, max = Number.MAX_SAFE_INTEGER) {
@@ -236,7 +257,8 @@ function choice<const T extends readonly [string, ...string[]]>(values: T, fallb
   return z.enum(values, saying(`must be one of ${values.join(', ')}`)).default(fallback);
 }
 const flag = () => choice(['false', 'true'], 'false').transform((text) => text === 'true');
-const httpUrl = () => z.string().regex(/^https?:\/\/[^/]+/, saying('must be an http(s) URL'));
+/** An http(s) URL that parses: one that does not would fail later, where the error carries the text, password included. */
+const httpUrl = () => z.string().refine(isHttpUrl, saying('must be an http(s) URL'));
 /** A comma-separated list; empty items are dropped. */
 const listOf = (item: z.ZodType<string, string>) =>
   z
@@ -254,11 +276,11 @@ const CDN_HOST = z
   .transform((host) => host.toLowerCase())
   .pipe(
     z.string().regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/, {
-      error: (issue) => `"${issue.input}" is not a host name (cdn.example.org, or *.example.org)`,
+      error: (issue) => `${shown(issue.input)} is not a host name (cdn.example.org, or *.example.org)`,
     }),
   );
 const ORIGIN = z.string().refine(isOrigin, {
-  error: (issue) => `${JSON.stringify(issue.input)} is not an origin (scheme://host[:port], no path or trailing slash)`,
+  error: (issue) => `${shown(issue.input)} is not an origin (scheme://host[:port], no path or trailing slash)`,
 });
 const SEAL_KEY = z
   .string()
@@ -373,7 +395,7 @@ const ENVIRONMENT = z.object({
     z
       .string()
       .transform((domain) => domain.toLowerCase())
-      .pipe(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { error: (issue) => `"${issue.input}" is not a domain (example.org)` })),
+      .pipe(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { error: (issue) => `${shown(issue.input)} is not a domain (example.org)` })),
   ).default([]),
   // Heartbeats are at least a second apart: a shorter limit would fail over live instances.
   JOB_INSTANCE_TIMEOUT_SECONDS: positive()
@@ -673,7 +695,7 @@ function oidcSettings(settings: Settings, problems: string[]): OidcSettings | un
   }
   const url = new URL(issuer!);
   if (url.protocol !== 'https:' && !LOOPBACK_HOSTS.has(url.hostname))
-    problems.push(`OIDC_ISSUER must be an https URL (http only on a loopback address) (got "${issuer}")`);
+    problems.push(`OIDC_ISSUER must be an https URL (http only on a loopback address) (got ${shown(issuer)})`);
   return {
     issuer: issuer!,
     clientId: clientId!,
@@ -709,6 +731,14 @@ function downloadOffloadSettings(settings: Settings, env: Env, problems: string[
 
 function isComputeProvider(name: string): name is ComputeProvider {
   return (COMPUTE_PROVIDERS as readonly string[]).includes(name);
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(text).protocol) && /^https?:\/\/[^/]/i.test(text);
+  } catch {
+    return false;
+  }
 }
 
 function isOrigin(text: string): boolean {

@@ -1,4 +1,4 @@
-import { loadConfig, SETTINGS, unknownSettingWarnings } from '../src/config';
+import { ConfigError, loadConfig, redactUrl, SETTINGS, unknownSettingWarnings } from '../src/config';
 import type { Logger } from '../src/logger';
 import { startTestApp } from './support/app';
 
@@ -93,4 +93,74 @@ test('the service says so at start, once per variable', async () => {
   } finally {
     await t.close();
   }
+});
+
+/**
+ * Security issue 36, finding 9: a message that shows a setting's text never shows the user-info
+ * of a URL (user and password), whether the URL parses or not, for every setting a URL goes in.
+ */
+test('redactUrl writes user and password as ***, also in text that does not parse as a URL', () => {
+  const cases = [
+    'ftp://ak:S3EndpointSecret@h',
+    'postgres://labdesk:pw@db:5432/labdesk',
+    'redis://:pw@cache:6379',
+    'smtp://mailer@mail.example.org:587',
+    'https://ak:p@ss/w@rd@[bad',
+    'http:/ak:pw@h',
+    'ak:pw@h',
+    'Request cannot be constructed from a URL that includes credentials: http://u:pw@127.0.0.1:1/x',
+    'https://api.example.org/v1',
+  ];
+  expect(cases.map(redactUrl)).toEqual([
+    'ftp://***:***@h',
+    'postgres://***:***@db:5432/labdesk',
+    'redis://***:***@cache:6379',
+    'smtp://***@mail.example.org:587',
+    'https://***:***@[bad',
+    '***:***@h',
+    '***:***@h',
+    'Request cannot be constructed from a URL that includes credentials: http://***:***@127.0.0.1:1/x',
+    'https://api.example.org/v1',
+  ]);
+});
+
+test('no configuration error shows the user or password of a URL setting, whatever is wrong with the URL', () => {
+  const message = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error(`accepted: ${JSON.stringify(env)}`);
+  };
+  expect(message({ S3_ENDPOINT: 'ftp://ak:S3EndpointSecret@h' })).toContain('S3_ENDPOINT must be an http(s) URL (got "ftp://***:***@h")');
+
+  // A wrong scheme, a URL that does not parse, a slash missing, an unescaped @ or / in the password.
+  const values = [
+    'ftp://akUser:hunter2Secret@h',
+    'https://akUser:hunter2Secret@[h',
+    'http:/akUser:hunter2Secret@h',
+    'ftp://akUser:hunter2@Secret@h',
+    'ftp://akUser:hunter2/Secret@h',
+  ];
+  const URL_SETTINGS = [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'S3_ENDPOINT',
+    'S3_PUBLIC_ENDPOINT',
+    'LLM_BASE_URL',
+    'SMTP_URL',
+    'OIDC_ISSUER',
+    'PUBLIC_URL',
+    'CORS_ALLOWED_ORIGINS',
+    'FIGURE_CDN_HOSTS',
+  ];
+  const shown = URL_SETTINGS.flatMap((name) => values.map((value) => ({ name, value, message: message({ [name]: value }) })));
+  expect(shown.filter(({ name, message }) => !message.includes(name))).toEqual([]);
+  expect(shown.filter(({ message }) => /hunter2|akUser/.test(message))).toEqual([]);
+
+  // Parsed, but refused by the rules joining settings: an http issuer off loopback.
+  const issuer = message({ OIDC_ISSUER: 'http://akUser:hunter2Secret@id.example.org', OIDC_CLIENT_ID: 'labdesk', OIDC_CLIENT_SECRET: 'x' });
+  expect(issuer).toContain('OIDC_ISSUER must be an https URL (http only on a loopback address) (got "http://***:***@id.example.org")');
 });

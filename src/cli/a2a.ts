@@ -1,4 +1,4 @@
-import { loadConfig } from '../config';
+import { loadConfig, redactUrl } from '../config';
 import { openDatabase } from '../db/orm';
 import { A2A_MAX_BODY_BYTES, A2A_RPC_PATH } from '../../facade/a2a';
 import { sqlOf, Query } from '../db/sql';
@@ -123,7 +123,7 @@ export const A2A_COMMANDS: Record<string, Command> = {
         ['file parts', `inline raw parts up to 100 MiB (request body up to ${A2A_MAX_BODY_BYTES} bytes); URL parts disabled`],
         ['artifact inline limit', '1024 KiB'],
         ['bind host', `${config.host}${isLoopbackHost(config.host) ? ' (loopback)' : ''}`],
-        ['endpoint', `${config.publicUrl}${A2A_RPC_PATH}`],
+        ['endpoint', redactUrl(`${config.publicUrl}${A2A_RPC_PATH}`)],
         ['mounted', mounting.mounted ? 'yes' : `no: ${mounting.reason}`],
         ['authentication required', mounting.mounted ? String(mounting.authRequired) : 'n/a'],
       ];

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadConfig, redactUrl } from '../config';
 import { migrate, openDatabase } from '../db/orm';
 import { createSchemaMigration, snapshotExists } from '../db/schema-migrations';
 import { A2A_COMMANDS } from './a2a';
@@ -104,7 +104,7 @@ function unreachable(url: string, error: unknown): Error {
             : /CERT|TLS|SSL|SELF_SIGNED/.test(code)
               ? `TLS failed (${cause?.message ?? code})`
               : (cause?.message ?? (error instanceof Error ? error.message : String(error)));
-  return new Error(`cannot reach ${url}: ${reason}. Choose the server with --url or LABDESK_URL.`);
+  return new Error(`cannot reach ${redactUrl(url)}: ${redactUrl(reason)}. Choose the server with --url or LABDESK_URL.`);
 }
 
 async function api(url: string, method: string, route: string, body?: unknown, token?: string) {
