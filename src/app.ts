@@ -1,7 +1,7 @@
 import { createLanguageModel } from './llm/language-model';
 import 'reflect-metadata';
 import fs from 'node:fs';
-import http, { type IncomingMessage } from 'node:http';
+import http from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
@@ -30,9 +30,8 @@ import { rpcErrorOf, rpcFailure } from '../facade/rpc';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
 import type { Config } from './config';
-import { Ctx, makeContext, originOf, requestFacts, Services } from './context';
+import { Ctx, makeContext, requestFacts, Services, sessionCookieOf, trustedOrigins } from './context';
 import { crossSiteRefusal } from './http/same-origin';
-import { readCookie, SESSION_COOKIE } from './http/cookies';
 import { startEmbeddedPostgres } from './db/embedded';
 import { openBlobs } from './blobs';
 import { LocalComputeProvider } from './modules/compute/local-provider';
@@ -70,9 +69,9 @@ import { isLoopbackHost, isLoopbackHostHeader } from './modules/a2a/a2a.policy';
 import { registerA2aJobs } from './modules/a2a/a2a-task.service';
 import { startPushDeliveries } from './modules/a2a/a2a-push.service';
 import cors from 'cors';
-import { failureLimit, rateLimits } from './rate-limits';
+import { attemptLimit, clientAddress, rateLimits } from './rate-limits';
 import { smtpMailer } from './mail';
-import { SIGN_IN_FAILURES } from './modules/auth/session.service';
+import { SIGN_IN_ATTEMPTS } from './modules/auth/session.service';
 
 export interface RunningApp {
   url: string;
@@ -133,6 +132,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
 
   await logA2aMounting(orm.em.fork(), config.host, logger);
   const a2aGate = new A2aGate(config.host);
+  const limits = rateLimits(config.rateLimits, { redisUrl: config.redisUrl, trustProxy: config.trustProxy, logger, refuse });
 
   const services: Services = {
     config,
@@ -148,7 +148,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     activity: new ActivityRecorder(),
     mailer: config.mail ? smtpMailer(config.mail, logger) : null,
     sso: config.oidc ? new SingleSignOn(config.oidc, sealer) : null,
-    signInFailures: failureLimit('sign-in-email', SIGN_IN_FAILURES.perEmail, SIGN_IN_FAILURES.windowSeconds, config.redisUrl),
+    signInAttempts: attemptLimit('sign-in-email', SIGN_IN_ATTEMPTS.perEmail, SIGN_IN_ATTEMPTS.windowSeconds, config.redisUrl),
+    authLimit: limits.authLimit,
     background: new Set(),
   };
 
@@ -172,7 +173,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     verifyClient: ({ req }, allow) =>
       allow(
         servesHost(req.headers.host) &&
-          crossSiteRefusal({ path: '/graphql', headers: req.headers, upgrade: true }, () => trustedOrigins(config, req)) === undefined,
+          crossSiteRefusal({ headers: req.headers, upgrade: true }, () => trustedOrigins(config, req)) === undefined,
         403,
         'Forbidden',
       ),
@@ -185,8 +186,9 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
         const { headers } = wsCtx.extra.request;
         const auth = websocketAuthorization(wsCtx.connectionParams, headers.authorization);
         // The cookie counts only on an upgrade `verifyClient` found same-origin.
-        const session = readCookie(headers.cookie, SESSION_COOKIE);
-        const contextValue = makeContext(services, { authorization: auth, session, requestId: randomUUID() });
+        const session = sessionCookieOf(config, wsCtx.extra.request);
+        const address = clientAddress(wsCtx.extra.request, config.trustProxy);
+        const contextValue = makeContext(services, { authorization: auth, address, session, requestId: randomUUID() });
         let document: DocumentNode;
         try {
           document = parse(payload.query, PARSE_OPTIONS);
@@ -254,7 +256,6 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     const refusal = crossSiteRefusal(req, () => trustedOrigins(config, req));
     return refusal === undefined ? next() : refuse(req, res, new AppError('FORBIDDEN', refusal));
   });
-  const limits = rateLimits(config.rateLimits, { redisUrl: config.redisUrl, trustProxy: config.trustProxy, logger, refuse });
   app.use(limits.middleware);
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
@@ -338,7 +339,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await blobs.releaseFiles.close();
       await pubsub.close();
       await limits.close();
-      await services.signInFailures.close();
+      await services.signInAttempts.close();
       services.mailer?.close();
       await orm.close(true);
       await embedded?.stop();
@@ -510,12 +511,6 @@ function refuse(req: Request, res: Response, error: AppError): void {
 }
 
 const PROBES = new Set(['/healthz', '/readyz']);
-
-/** The origins a cookie-authenticated change may come from: this service's own, and those allowed. */
-function trustedOrigins(config: Config, req: Pick<IncomingMessage, 'headers' | 'socket'>): string[] {
-  const own = [originOf(req, config.trustProxy), config.publicUrlFromEnv ? new URL(config.publicUrl).origin : undefined];
-  return [...own.filter((origin) => origin !== undefined), ...config.corsAllowedOrigins];
-}
 
 /** Request id (taken from `X-Request-Id` when sane) and one JSON log line per request (credentials redacted by the logger). */
 function requestLog(logger: Logger) {

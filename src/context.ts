@@ -14,8 +14,10 @@ import type { Orm } from './db/orm';
 import { authenticateCaller } from './modules/auth/credentials';
 import type { SignInOrigin, StartedSession } from './modules/auth/session.service';
 import type { SingleSignOn } from './modules/auth/oidc.service';
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './http/cookies';
-import { clientAddress, type FailureLimit } from './rate-limits';
+import { clearedSessionCookie, cookieName, readCookie, SESSION_COOKIE, sessionCookie } from './http/cookies';
+import { foreignOriginRefusal } from './http/same-origin';
+import { clientAddress, type AttemptLimit } from './rate-limits';
+import type { AuthLimit } from './operation-rules';
 import type { Viewer } from './modules/auth/viewer';
 import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
@@ -48,7 +50,9 @@ export interface Services {
   /** Sends mail (set-password links) when `SMTP_URL` is set. */
   mailer: Mailer | null;
   /** Failed sign-ins per email: after 10 in 15 minutes, that email waits (429). */
-  signInFailures: FailureLimit;
+  signInAttempts: AttemptLimit;
+  /** The sign-in limit of the operations that declare it (`AUTH_LIMITED`), per address and per token. */
+  authLimit: AuthLimit;
   /** Single sign-on through the OpenID provider of `OIDC_ISSUER`; null when not configured. */
   sso: SingleSignOn | null;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */
@@ -64,6 +68,8 @@ export interface Ctx {
   requestId: string;
   /** The `Authorization` header as given. */
   authorization?: string;
+  /** The client's address as the rate limits count it (`clientAddress`), when the transport has one. */
+  address?: string;
   /**
    * The request's credential checked again on `em`, for work that outlives the request
    * (subscriptions check it for every event): revoked, expired or disabled answers null.
@@ -91,6 +97,8 @@ export interface BrowserSession {
   origin: SignInOrigin;
   /** The session cookie the request carries, if any. */
   cookie?: string;
+  /** Why a session must not begin from this request (it names another site as its origin), or undefined. */
+  foreignOrigin(): string | undefined;
   /** The answer sets the cookie of a new session. */
   begin(session: StartedSession): void;
   /** The answer removes the cookie. */
@@ -100,6 +108,8 @@ export interface BrowserSession {
 /** What a request brings to its context. */
 export interface RequestFacts {
   authorization?: string;
+  /** The client's address (`clientAddress`). */
+  address?: string;
   /** The `labdesk_session` cookie's value. */
   session?: string;
   browser?: BrowserSession;
@@ -118,7 +128,7 @@ const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
 export function makeContext(
   services: Services,
-  { authorization, session, browser, clientKind, requestId, origin, callerGone, a2a, identified }: RequestFacts,
+  { authorization, address, session, browser, clientKind, requestId, origin, callerGone, a2a, identified }: RequestFacts,
 ): Ctx {
   // Forked on first use: operations whose services fork their own (the A2A rows) skip the cost.
   let forked: EntityManager | undefined;
@@ -135,6 +145,7 @@ export function makeContext(
     },
     requestId,
     authorization,
+    address,
     reauthenticate: (em) => authenticateCaller(em, { authorization, session }, services.config.sessions),
     browser,
     callerGone,
@@ -169,20 +180,22 @@ export function requestFacts(req: Request, res: Response, config: Config): Reque
     if (!res.writableFinished) gone.abort();
   });
   const origin = originOf(req, config.trustProxy);
-  // Worked out only by the requests that sign in or out: the rest never write the cookie.
-  const secure = () => baseUrlOf(config, origin).startsWith('https:');
-  const session = readCookie(req.headers.cookie, SESSION_COOKIE);
+  const secure = baseUrlOf(config, origin).startsWith('https:');
+  const session = readCookie(req.headers.cookie, cookieName(SESSION_COOKIE, secure));
+  const address = clientAddress(req, config.trustProxy);
   return {
     authorization: req.headers.authorization,
+    address,
     session,
     browser: {
       cookie: session,
       get origin() {
-        return { userAgent: req.headers['user-agent'], address: clientAddress(req, config.trustProxy) };
+        return { userAgent: req.headers['user-agent'], address };
       },
+      foreignOrigin: () => foreignOriginRefusal(req.headers, () => trustedOrigins(config, req)),
       begin: (started) =>
-        void res.append('Set-Cookie', sessionCookie(started.token, { expiresAt: started.expiresAt, now: new Date(), secure: secure() })),
-      end: () => void res.append('Set-Cookie', clearedSessionCookie(secure())),
+        void res.append('Set-Cookie', sessionCookie(started.token, { expiresAt: started.expiresAt, now: new Date(), secure })),
+      end: () => void res.append('Set-Cookie', clearedSessionCookie(secure)),
     },
     clientKind: typeof clientKind === 'string' ? clientKind : undefined,
     requestId: res.locals.requestId as string,
@@ -195,6 +208,10 @@ export function requestFacts(req: Request, res: Response, config: Config): Reque
 /** The service's URL for this request: `PUBLIC_URL` when set, else the origin the caller addressed. */
 export const baseUrlOf = (config: Pick<Config, 'publicUrl' | 'publicUrlFromEnv'>, origin: string | undefined) =>
   config.publicUrlFromEnv ? config.publicUrl : (origin ?? config.publicUrl);
+
+/** The browser session cookie of a request (named for https or not, see `cookieName`). */
+export const sessionCookieOf = (config: Config, req: Pick<IncomingMessage, 'headers' | 'socket'>) =>
+  readCookie(req.headers.cookie, cookieName(SESSION_COOKIE, baseUrlOf(config, originOf(req, config.trustProxy)).startsWith('https:')));
 
 const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 
@@ -210,6 +227,12 @@ export function originOf(req: Pick<IncomingMessage, 'headers' | 'socket'>, trust
   const proto = first(req.headers['x-forwarded-proto']) ?? (req.socket && 'encrypted' in req.socket ? 'https' : 'http');
   if (!host || !HOST.test(host) || (proto !== 'http' && proto !== 'https')) return undefined;
   return `${proto}://${host}`;
+}
+
+/** The origins a cookie-authenticated change or a sign-in may come from: this service's own, and those allowed. */
+export function trustedOrigins(config: Config, req: Pick<IncomingMessage, 'headers' | 'socket'>): string[] {
+  const own = [originOf(req, config.trustProxy), config.publicUrlFromEnv ? new URL(config.publicUrl).origin : undefined];
+  return [...own.filter((origin) => origin !== undefined), ...config.corsAllowedOrigins];
 }
 
 /**

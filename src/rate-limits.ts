@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import Redis from 'ioredis';
@@ -22,13 +23,11 @@ export interface RateLimitSettings {
   authPerMinute: number;
 }
 
-/** Sign-in, token exchange and invitation codes: where guessing is the attack. */
-const STRICT = [
-  /^\/api\/auth\/(cli\/start|cli\/approve|cli\/deny|refresh|login|password-link)$/,
-  /^\/api\/admin\/users\/[^/]+\/tokens$/,
-  /^\/api\/labs\/(preview|join)$/,
-  /^\/auth\/oidc\/(login|callback)$/,
-];
+/**
+ * HTTP routes under the sign-in limit that run no operation (single sign-on). Operations declare
+ * it themselves (`AUTH_LIMITED`, src/operation-rules.ts), so that it holds on every transport.
+ */
+const STRICT_PATHS = /^\/auth\/oidc\/(login|callback)$/;
 /** Probes, and the pages' static assets. */
 const EXEMPT = new Set(['/healthz', '/readyz']);
 
@@ -36,16 +35,30 @@ interface Rule {
   name: string;
   limiter: RateLimiterAbstract;
   perMinute: number;
-  keyOf(req: Request): string | undefined;
+}
+
+/** What a request is counted by: its client address and bearer token, when it has them. */
+interface Keys {
+  address?: string;
+  authorization?: string;
+}
+
+interface Outcome {
+  rule: Rule;
+  result: RateLimiterRes;
+  refused: boolean;
 }
 
 export interface RateLimits {
   middleware: (req: Request, res: Response, next: NextFunction) => void;
+  /** Counts a call of an `AUTH_LIMITED` operation. @throws RATE_LIMITED with Retry-After */
+  authLimit: (keys: Keys) => Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * The limits as express middleware. `refuse` answers a 429 in the path's own error shape.
+ * The limits: express middleware for the general ones, and the sign-in limit for the operations
+ * that declare it. `refuse` answers a 429 in the path's own error shape.
  */
 export function rateLimits(
   settings: RateLimitSettings,
@@ -66,65 +79,80 @@ export function rateLimits(
       insuranceLimiter: new RateLimiterMemory(options),
     });
   };
-  const tokenKey = (req: Request) => {
-    const bearer = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
+  /** A rule counting `perMinute` requests per key; none when it is 0 (no limit). */
+  const rule = (name: string, perMinute: number): Rule[] => (perMinute > 0 ? [{ name, perMinute, limiter: limiter(name, perMinute) }] : []);
+  const general = [...rule('token', settings.tokenPerMinute), ...rule('address', settings.addressPerMinute)];
+  const strict = [...rule('auth-token', settings.authPerMinute), ...rule('auth-address', settings.authPerMinute)];
+  const keyOf = (rule: Rule, keys: Keys) => {
+    if (rule.name.endsWith('address')) return keys.address;
+    const bearer = /^Bearer\s+(\S+)/i.exec(keys.authorization ?? '')?.[1];
     return bearer && createHash('sha256').update(bearer).digest('base64url').slice(0, 22);
   };
-  const addressKey = (req: Request) => clientAddress(req, opts.trustProxy);
-  /** A rule counting `perMinute` requests per key; none when it is 0 (no limit). */
-  const rule = (name: string, perMinute: number, keyOf: Rule['keyOf']): Rule[] =>
-    perMinute > 0 ? [{ name, perMinute, keyOf, limiter: limiter(name, perMinute) }] : [];
-  const rules = [...rule('token', settings.tokenPerMinute, tokenKey), ...rule('address', settings.addressPerMinute, addressKey)];
-  const strict = [...rule('auth-token', settings.authPerMinute, tokenKey), ...rule('auth-address', settings.authPerMinute, addressKey)];
+
+  /** Counts one request against `rules`: the outcome of each rule that counted it. */
+  const count = async (rules: Rule[], keys: Keys): Promise<Outcome[]> => {
+    const outcomes = await Promise.all(
+      rules.map((rule) => {
+        const key = keyOf(rule, keys);
+        if (key === undefined) return Promise.resolve(undefined);
+        return rule.limiter.consume(key).then(
+          (result) => ({ rule, result, refused: false }),
+          (rejection: unknown) => {
+            if (rejection instanceof RateLimiterRes) return { rule, result: rejection, refused: true };
+            // Neither the store nor its insurance answered: let the request through, say so once.
+            if (!warned) opts.logger.warn('rate limits not counted: the store failed', { error: String(rejection) });
+            warned = true;
+            return undefined;
+          },
+        );
+      }),
+    );
+    return outcomes.filter((outcome) => outcome !== undefined);
+  };
+  /** The headers that tell of the tightest rule: the refusing one, else the one with the fewest requests left. */
+  const headersOf = (counted: Outcome[]) => {
+    const tightest = counted.reduce((a, b) => ((b.refused && !a.refused) || b.result.remainingPoints < a.result.remainingPoints ? b : a));
+    const resetSeconds = Math.max(1, Math.ceil(tightest.result.msBeforeNext / 1000));
+    return {
+      resetSeconds,
+      headers: {
+        'RateLimit-Policy': `${tightest.rule.perMinute};w=60`,
+        'RateLimit-Limit': String(tightest.rule.perMinute),
+        'RateLimit-Remaining': String(Math.max(0, tightest.result.remainingPoints)),
+        'RateLimit-Reset': String(resetSeconds),
+      },
+    };
+  };
+  const refusalOf = (counted: Outcome[]): AppError | undefined => {
+    const refused = counted.find((outcome) => outcome.refused);
+    if (!refused) return undefined;
+    const { resetSeconds, headers } = headersOf(counted);
+    const per = refused.rule.name.endsWith('token') ? 'token' : 'address';
+    const where = refused.rule.name.startsWith('auth') ? ' to sign-in and code checks' : '';
+    return new AppError(
+      'RATE_LIMITED',
+      `too many requests from this ${per} (${refused.rule.perMinute} a minute${where}); try again in ${resetSeconds} s`,
+      undefined,
+      undefined,
+      { ...headers, 'Retry-After': String(resetSeconds) },
+    );
+  };
 
   return {
     middleware: (req, res, next) => {
-      if (EXEMPT.has(req.path) || (rules.length === 0 && strict.length === 0)) return next();
-      const applied = req.method === 'POST' && STRICT.some((pattern) => pattern.test(req.path)) ? [...rules, ...strict] : rules;
-      const consumed = applied.flatMap((rule) => {
-        const key = rule.keyOf(req);
-        return key === undefined
-          ? []
-          : [
-              rule.limiter.consume(key).then(
-                (result) => ({ rule, result, refused: false }),
-                (rejection: unknown) => {
-                  if (rejection instanceof RateLimiterRes) return { rule, result: rejection, refused: true };
-                  // Neither the store nor its insurance answered: let the request through, say so once.
-                  if (!warned) opts.logger.warn('rate limits not counted: the store failed', { error: String(rejection) });
-                  warned = true;
-                  return undefined;
-                },
-              ),
-            ];
-      });
-      Promise.all(consumed).then((outcomes) => {
-        const counted = outcomes.filter((outcome) => outcome !== undefined);
+      if (EXEMPT.has(req.path)) return next();
+      const applied = STRICT_PATHS.test(req.path) ? [...general, ...strict] : general;
+      if (applied.length === 0) return next();
+      count(applied, { address: clientAddress(req, opts.trustProxy), authorization: req.headers.authorization }).then((counted) => {
         if (counted.length === 0) return next();
-        // The headers tell of the tightest rule: the one with the fewest requests left.
-        const tightest = counted.reduce((a, b) =>
-          (b.refused && !a.refused) || b.result.remainingPoints < a.result.remainingPoints ? b : a,
-        );
-        const resetSeconds = Math.max(1, Math.ceil(tightest.result.msBeforeNext / 1000));
-        res.setHeader('RateLimit-Policy', `${tightest.rule.perMinute};w=60`);
-        res.setHeader('RateLimit-Limit', String(tightest.rule.perMinute));
-        res.setHeader('RateLimit-Remaining', String(Math.max(0, tightest.result.remainingPoints)));
-        res.setHeader('RateLimit-Reset', String(resetSeconds));
-        const refused = counted.find((outcome) => outcome.refused);
-        if (!refused) return next();
-        const per = refused.rule.name.endsWith('token') ? 'token' : 'address';
-        opts.refuse(
-          req,
-          res,
-          new AppError(
-            'RATE_LIMITED',
-            `too many requests from this ${per} (${refused.rule.perMinute} a minute${refused.rule.name.startsWith('auth') ? ' here' : ''}); try again in ${resetSeconds} s`,
-            undefined,
-            undefined,
-            { 'Retry-After': String(resetSeconds) },
-          ),
-        );
+        res.set(headersOf(counted).headers);
+        const refusal = refusalOf(counted);
+        return refusal ? opts.refuse(req, res, refusal) : next();
       }, next);
+    },
+    authLimit: async (keys) => {
+      const refusal = strict.length ? refusalOf(await count(strict, keys)) : undefined;
+      if (refusal) throw refusal;
     },
     async close() {
       redis?.disconnect();
@@ -137,7 +165,7 @@ export function rateLimits(
  * proxy in front saw (the last X-Forwarded-For hop: earlier ones are the client's to invent).
  * IPv4-mapped IPv6 is IPv4; IPv6 counts per /64, which one subscriber usually holds whole.
  */
-export function clientAddress(req: Request, trustProxy: boolean): string {
+export function clientAddress(req: Pick<IncomingMessage, 'headers' | 'socket'>, trustProxy: boolean): string {
   const forwarded =
     trustProxy && typeof req.headers['x-forwarded-for'] === 'string'
       ? req.headers['x-forwarded-for']
@@ -165,23 +193,24 @@ function expandIpv6(address: string): string[] | undefined {
 }
 
 /**
- * Counts failures per key (an email's sign-ins): after `failures` within `windowSeconds` the key
- * waits out the window. In Redis when REDIS_URL is set (every instance counts together), else in
- * this process's memory; a failing store lets attempts through rather than lock people out.
+ * Counts attempts per key (an email's sign-ins) until one succeeds: after `attempts` within
+ * `windowSeconds` the key waits out the window. Each attempt is counted before it is checked, in
+ * one atomic step, so that concurrent attempts cannot all pass a check made before any of them
+ * was counted. In Redis when REDIS_URL is set (every instance counts together), else in this
+ * process's memory; a failing store lets attempts through rather than lock people out.
  */
-export interface FailureLimit {
-  /** Seconds the key must wait before trying again, or 0. */
-  waitSeconds(key: string): Promise<number>;
-  failed(key: string): Promise<void>;
-  /** A success forgets the key's failures. */
+export interface AttemptLimit {
+  /** Counts an attempt: 0 when it may go on, else the seconds the key must wait (not counted). */
+  attempt(key: string): Promise<number>;
+  /** A success forgets the key's attempts. */
   succeeded(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
-export function failureLimit(name: string, failures: number, windowSeconds: number, redisUrl?: string): FailureLimit {
+export function attemptLimit(name: string, attempts: number, windowSeconds: number, redisUrl?: string): AttemptLimit {
   const redis = redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', () => undefined);
-  const options = { keyPrefix: `labdesk:fl:${name}`, points: failures, duration: windowSeconds };
+  const options = { keyPrefix: `labdesk:fl:${name}`, points: attempts, duration: windowSeconds };
   const limiter: RateLimiterAbstract = redis
     ? new RateLimiterRedis({
         ...options,
@@ -192,12 +221,11 @@ export function failureLimit(name: string, failures: number, windowSeconds: numb
     : new RateLimiterMemory(options);
   const keyOf = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
   return {
-    async waitSeconds(key) {
-      const state = await limiter.get(keyOf(key)).catch(() => null);
-      return state && state.consumedPoints >= failures ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0;
-    },
-    async failed(key) {
-      await limiter.penalty(keyOf(key), 1).catch(() => undefined);
+    async attempt(key) {
+      return limiter.consume(keyOf(key)).then(
+        () => 0,
+        (rejection: unknown) => (rejection instanceof RateLimiterRes ? Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) : 0),
+      );
     },
     async succeeded(key) {
       await limiter.delete(keyOf(key)).catch(() => undefined);

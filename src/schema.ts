@@ -18,6 +18,7 @@ import { UserResolver } from './modules/users/user.resolver';
 import { SessionResolver } from './modules/auth/session.resolver';
 import type { AppPubSub } from './pubsub';
 import { FACADE_DIRECTIVES } from './facade-directives';
+import { enforceOperationRules } from './operation-rules';
 
 export const SCHEMA_FILE = path.resolve(
   __dirname,
@@ -45,9 +46,12 @@ const RESOLVERS = [
   ComputeResolver,
 ] as const;
 
-/** The code-first domain schema, with the facade's directives. `pubSub` carries subscription events (Redis or in-process). */
+/**
+ * The code-first domain schema, with the facade's directives and each operation's declared rules
+ * in force (src/operation-rules.ts). `pubSub` carries subscription events (Redis or in-process).
+ */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {
-  return buildSchemaSync({ resolvers: RESOLVERS, pubSub, validate: false, directives: FACADE_DIRECTIVES });
+  return enforceOperationRules(buildSchemaSync({ resolvers: RESOLVERS, pubSub, validate: false, directives: FACADE_DIRECTIVES }));
 }
 
 /** The SDL committed in `schema/schema.graphql` (sorted, so diffs show real changes only). */

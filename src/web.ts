@@ -6,7 +6,7 @@ import { sendError } from './http/answers';
 import { baseUrlOf, makeContext, requestFacts, Services } from './context';
 import { contentKey } from './blobs/blob-store';
 import { AppError, toAppError } from './errors';
-import { clearedSignOnCookie, readCookie, SIGN_ON_COOKIE, signOnCookie } from './http/cookies';
+import { clearedSignOnCookie, cookieName, readCookie, SIGN_ON_COOKIE, signOnCookie } from './http/cookies';
 import { PENDING_SIGN_ON_SECONDS, signOn, SignOnRefused, SingleSignOn } from './modules/auth/oidc.service';
 import type { Logger } from './logger';
 import { printAppSchema } from './schema';
@@ -182,11 +182,11 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
     (_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such asset')),
   );
   // With single sign-on configured, the sign-in page shows its button.
-  const loginPage = services.sso ? showSignOnButton(readFileSync(path.join(WEB_DIR, 'login.html'), 'utf8')) : undefined;
-  router.get('/login', (_req, res, next) => {
-    if (!loginPage) return sendPage(res, 'login.html', PAGE_POLICY.device, next);
+  const loginFile = readFileSync(path.join(WEB_DIR, 'login.html'), 'utf8');
+  const loginPage = services.sso ? showSignOnButton(loginFile) : loginFile;
+  router.get('/login', (req, res) => {
     secure(res, PAGE_POLICY.device);
-    res.type('text/html; charset=utf-8').send(loginPage);
+    res.type('text/html; charset=utf-8').send(withNextPath(loginPage, localPath(req.query.next)));
   });
   router.all('/login', onlyGet);
   router.get('/set-password', (_req, res, next) => sendPage(res, 'set-password.html', PAGE_POLICY.device, next));
@@ -217,6 +217,18 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
   router.all('/assets/:name', onlyGet);
 
   return router;
+}
+
+/**
+ * The sign-in page told where to go once signed in: `next` as `localPath` left it, so that the
+ * page and single sign-on follow one rule (a browser drops a tab or a newline from a URL, so a
+ * rule the page applied itself to `?next=/%09/evil.example` would let it leave the site).
+ */
+function withNextPath(page: string, next: string): string {
+  const placeholder = '<meta name="labdesk-next" content="/">';
+  if (!page.includes(placeholder)) throw new Error('web/login.html lost its labdesk-next meta');
+  const escaped = next.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return page.replace(placeholder, `<meta name="labdesk-next" content="${escaped}">`);
 }
 
 /** The sign-in page with its "Sign in with SSO" link shown. */
@@ -272,7 +284,11 @@ function signOnRouter(services: Services, sso: SingleSignOn, logger: Logger): Ro
     secure(res);
     try {
       const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1 || req.originalUrl.length);
-      const { claims, next } = await sso.finish(query, readCookie(req.headers.cookie, SIGN_ON_COOKIE), services.clock.now());
+      const { claims, next } = await sso.finish(
+        query,
+        readCookie(req.headers.cookie, cookieName(SIGN_ON_COOKIE, https)),
+        services.clock.now(),
+      );
       const started = await signOn(services.orm.em.fork(), sso.settings, claims, browser!.origin, config.sessions, services.clock.now());
       res.append('Set-Cookie', clearedSignOnCookie(https));
       browser!.begin(started);

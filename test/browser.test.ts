@@ -399,6 +399,31 @@ describe('in Chromium', () => {
 
 describe('signing in with a password (issue 24)', () => {
   inBrowser(
+    'a sign-in from /login?next=/%09/evil.example/tab stays on this site (hardening III): the page and single sign-on share one rule',
+    async (context) => {
+      const email = `tab${Date.now().toString(36)}@example.org`;
+      const password = 'a long enough browser password';
+      expect(
+        (await t.call('POST', '/api/admin/users', { token: t.adminToken, body: { email, name: 'Tab Tester', password } })).status,
+      ).toBe(201);
+      try {
+        for (const next of ['%2F%09%2Fevil.example%2Ftab', '%2F%0A%2Fevil.example', '%2F%0D%2Fevil.example', '%2F%5Cevil.example']) {
+          const { page } = await openPage(context, `${t.url}/login?next=${next}`);
+          await page.getByLabel('Email').fill(email);
+          await page.getByLabel('Password').fill(password);
+          await page.getByRole('button', { name: 'Sign in' }).click();
+          await page.waitForURL((url) => url.pathname !== '/login');
+          expect(new URL(page.url()).origin).toBe(t.url);
+          await page.close();
+          await context.clearCookies();
+        }
+      } finally {
+        await context.clearCookies();
+      }
+    },
+  );
+
+  inBrowser(
     'the start page sends a signed-out person to /login; Email and Password sign them in; GraphiQL and /device then need no token',
     async (context) => {
       const email = `ada${Date.now().toString(36)}@example.org`;

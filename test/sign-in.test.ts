@@ -216,6 +216,84 @@ describe('one-time set-password links', () => {
   });
 });
 
+describe('set-password links do not outlive a password change (hardening III)', () => {
+  const issueLink = async (userId: string) =>
+    ((await t.call('POST', `/api/admin/users/${userId}/password-link`, { token: t.adminToken })).body.url as string).split('#')[1];
+  const useLink = (token: string, password: string) =>
+    t.call('POST', '/api/auth/password-link', { body: { token, new_password: password } });
+
+  test('using one link spends the others: L2 no longer sets a password after L1 was used', async () => {
+    const person = await personWithPassword();
+    const [first, second] = [await issueLink(person.id), await issueLink(person.id)];
+    expect((await useLink(first, 'the password of link one')).status).toBe(200);
+    expect((await useLink(second, 'the password of link two')).status).toBe(401);
+    expect((await signIn(person.email, 'the password of link one')).reply.status).toBe(200);
+  });
+
+  test('changing the password spends every outstanding link', async () => {
+    const person = await personWithPassword();
+    const link = await issueLink(person.id);
+    const { cookie } = await signIn(person.email, PASSWORD);
+    const changed = await withCookie(cookie, 'PUT', '/api/me/password', {
+      current_password: PASSWORD,
+      new_password: 'changed after the link',
+    });
+    expect(changed.status).toBe(204);
+    expect((await useLink(link, 'an attacker’s password')).status).toBe(401);
+    expect((await signIn(person.email, 'changed after the link')).reply.status).toBe(200);
+  });
+});
+
+describe('cookie tossing (hardening III)', () => {
+  test('a request carrying two session cookies is refused, whichever comes first', async () => {
+    const victim = await personWithPassword();
+    const attacker = await personWithPassword();
+    const mine = (await signIn(victim.email, PASSWORD)).cookie;
+    const planted = (await signIn(attacker.email, PASSWORD)).cookie;
+    for (const cookie of [`${planted}; ${mine}`, `${mine}; ${planted}`]) {
+      const reply = await withCookie(cookie, 'POST', '/graphql', { query: '{ me { userId } }' });
+      expect({ status: reply.status, message: reply.body.errors?.[0]?.message }).toEqual({
+        status: 403,
+        message: expect.stringContaining('cookie was sent twice'),
+      });
+      expect((await withCookie(cookie, 'GET', '/api/me')).status).toBe(403);
+    }
+    expect((await withCookie(mine, 'GET', '/api/me')).body.user_id).toBe(victim.id);
+  });
+
+  test('on https the cookie is __Host-labdesk_session (Secure, Path=/), and a plain labdesk_session is not read', async () => {
+    const https = await startTestApp({ PUBLIC_URL: 'https://labdesk.example' });
+    try {
+      const person = await personWithPassword(https);
+      const reply = await https.call('POST', '/api/auth/login', { body: { email: person.email, password: PASSWORD } });
+      const setCookie = reply.headers.get('set-cookie') ?? '';
+      expect(setCookie).toMatch(/^__Host-labdesk_session=ldk_ses_[A-Za-z0-9_-]{44}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/);
+      const value = /^__Host-labdesk_session=([^;]*)/.exec(setCookie)![1];
+      expect((await https.call('GET', '/api/me', { headers: { cookie: `__Host-labdesk_session=${value}` } })).status).toBe(200);
+      expect((await https.call('GET', '/api/me', { headers: { cookie: `labdesk_session=${value}` } })).status).toBe(401);
+    } finally {
+      await https.close();
+    }
+  });
+});
+
+describe('the sign-in page goes on to a path of this site only (hardening III)', () => {
+  test.each([
+    ['%2F%09%2Fevil.example%2Ftab', '/'],
+    ['%2F%0A%2Fevil.example', '/'],
+    ['%2F%0D%2Fevil.example', '/'],
+    ['%2F%2Fevil.example', '/'],
+    ['%2F%5Cevil.example', '/'],
+    ['https%3A%2F%2Fevil.example', '/'],
+    ['%2Flabs%2Flab_1%3Ftab%3Dmembers', '/labs/lab_1?tab=members'],
+    ['%2Fa%22%3E%3Cscript%3E', '/a&#34;&#62;&#60;script&#62;'],
+  ])('?next=%s → %s', async (next, expected) => {
+    const page = await t.call('GET', `/login?next=${next}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<meta name="labdesk-next" content="${expected}">`);
+  });
+});
+
 describe('CSRF: a cookie-authenticated change must come from this origin', () => {
   const EVIL = 'https://evil.example';
 
@@ -368,6 +446,16 @@ describe('rate limits on sign-in', () => {
     // Another email from the same address is not held up by it.
     const other = await personWithPassword();
     expect((await signIn(other.email, PASSWORD)).reply.status).toBe(200);
+  });
+
+  test('40 concurrent sign-ins for one email check at most 10 passwords (each is counted before it is checked)', async () => {
+    const person = await personWithPassword();
+    const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(person.email, `wrong password ${i}`)));
+    const statuses = replies.map(({ reply }) => reply.status);
+    expect({ checked: statuses.filter((s) => s === 401).length, waiting: statuses.filter((s) => s === 429).length }).toEqual({
+      checked: 10,
+      waiting: 30,
+    });
   });
 
   test('per address: RATE_LIMIT_AUTH_PER_MINUTE sign-ins a minute', async () => {

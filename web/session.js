@@ -75,10 +75,13 @@ window.labdeskSession = (function () {
     await api('POST', '/api/auth/logout', undefined, '');
   }
 
-  /** Where to go after signing in: `?next=` when it is a path of this site, else the start page. */
+  /**
+   * Where to go after signing in: the page's `labdesk-next`, which the server worked out from
+   * `?next=` by the rule single sign-on uses too (a path of this site, else the start page).
+   */
   function nextPath() {
-    var next = new URLSearchParams(window.location.search).get('next') || '';
-    return /^\/(?![\/\\])/.test(next) ? next : '/';
+    var meta = document.querySelector('meta[name="labdesk-next"]');
+    return (meta && meta.getAttribute('content')) || '/';
   }
 
   return {

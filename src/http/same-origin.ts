@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { readCookie, SESSION_COOKIE } from './cookies';
+import { cookieName, plantedCookie, readCookie, SESSION_COOKIE } from './cookies';
 
 // Cross-site request forgery (docs/api.md, "Browser sessions"): a browser attaches the session
 // cookie to a request another site's page makes, so a request the cookie authenticates is
@@ -9,12 +9,13 @@ import { readCookie, SESSION_COOKIE } from './cookies';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Routes that begin a session without one: a forged sign-in would put the victim in the attacker's account. */
-const SESSION_STARTS = new Set(['/api/auth/login', '/api/auth/password-link']);
-
-/** The origin a browser says a request came from: `Origin`, else the origin of `Referer`. */
+/**
+ * The origin a browser says a request came from: `Origin`, else the origin of `Referer`. An opaque
+ * origin (`Origin: null`: a sandboxed frame, a `data:` page, a redirect across sites) is `null`,
+ * an origin like any other and never a trusted one.
+ */
 export function requestingOrigin(headers: IncomingHttpHeaders): string | undefined {
-  if (typeof headers.origin === 'string' && headers.origin !== 'null') return headers.origin;
+  if (typeof headers.origin === 'string') return headers.origin;
   if (typeof headers.referer !== 'string') return undefined;
   try {
     return new URL(headers.referer).origin;
@@ -25,21 +26,36 @@ export function requestingOrigin(headers: IncomingHttpHeaders): string | undefin
 
 /**
  * Why the request must be refused, or undefined when it may go on: an unsafe method (or a
- * WebSocket upgrade, `upgrade: true`) authenticated by the session cookie, or starting a
- * session, that names no origin of `trusted` (asked only then: most requests are safe reads). A sign-in with neither cookie nor `Origin` (curl,
- * a script) goes on: it cannot have been forged by a browser.
+ * WebSocket upgrade, `upgrade: true`) authenticated by the session cookie that names no origin of
+ * `trusted` (asked only then: most requests are safe reads), or any request carrying one of our
+ * cookies twice (`plantedCookie`). Sign-ins, which carry no cookie yet, are the operations' own
+ * rule (`foreignOriginRefusal`, `STARTS_SESSION`).
  */
 export function crossSiteRefusal(
-  request: { method?: string; path: string; headers: IncomingHttpHeaders; upgrade?: boolean },
+  request: { method?: string; headers: IncomingHttpHeaders; upgrade?: boolean },
   trusted: () => string[],
 ): string | undefined {
+  const planted = plantedCookie(request.headers.cookie);
+  if (planted)
+    return `the ${planted} cookie was sent twice: another page of this host may have planted one; clear this site's cookies and sign in again`;
   if (!request.upgrade && SAFE_METHODS.has(request.method ?? 'GET')) return undefined;
   if (request.headers.authorization) return undefined;
-  const cookie = readCookie(request.headers.cookie, SESSION_COOKIE) !== undefined;
+  const cookies = request.headers.cookie;
+  if ([false, true].every((secure) => readCookie(cookies, cookieName(SESSION_COOKIE, secure)) === undefined)) return undefined;
   const origin = requestingOrigin(request.headers);
-  if (!cookie && !(SESSION_STARTS.has(request.path) && origin !== undefined)) return undefined;
   if (origin !== undefined && trusted().includes(origin)) return undefined;
   return origin === undefined
     ? 'a request authenticated by the session cookie must say where it comes from (Origin or Referer)'
     : `a request authenticated by the session cookie from ${origin} is refused: only this service's own pages may make it`;
+}
+
+/**
+ * Why a session must not begin from a request, or undefined: it names an origin (`Origin`, else
+ * `Referer`; `null` too) not in `trusted`. One that names none (curl, a script, the CLI) goes on:
+ * a browser names the origin of every cross-site POST, so such a request cannot be a forgery.
+ */
+export function foreignOriginRefusal(headers: IncomingHttpHeaders, trusted: () => string[]): string | undefined {
+  const origin = requestingOrigin(headers);
+  if (origin === undefined || trusted().includes(origin)) return undefined;
+  return `signing in from ${origin} is refused: only this service's own pages may start a session`;
 }

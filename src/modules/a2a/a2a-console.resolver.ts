@@ -1,9 +1,10 @@
-import { Arg, Ctx as Context, Field, ID, Mutation, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import { Arg, Ctx as Context, Field, ID, Mutation, ObjectType, Query, Resolver, registerEnumType, Extensions } from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
 import * as consoleTools from './a2a-console.service';
 import { requireWebTools } from './a2a.resolver';
 import { A2aTask } from './a2a.types';
+import { MINTS_CREDENTIAL } from '../../operation-rules';
 
 enum ApprovalDecisionValue {
   allow_once = 'allow_once',
@@ -49,6 +50,7 @@ export class A2aConsoleResolver {
     return consoleTools.keys(ctx.services);
   }
 
+  @Extensions(MINTS_CREDENTIAL)
   @Mutation(() => A2aKeyCreated, { description: 'Creates a key of the A2A endpoint, usable at once: for the A2A owner and admins.' })
   async a2aKeyCreate(@Context() ctx: Ctx, @Arg('label', { description: '1 to 100 letters, digits, spaces or ._:@/-' }) label: string) {
     await requireWebTools(ctx);

@@ -20,6 +20,7 @@ import { DEFAULT_SEGMENTATION_DOMAIN, segmentation, SEGMENTATION_LIMIT } from '.
 import { SegmentationNode } from './segmentation.types';
 import { adminStats } from './stats.service';
 import { AdminStatsNode } from './stats.types';
+import { AUTH_LIMITED, MINTS_CREDENTIAL } from '../../operation-rules';
 
 const PAGE = { max: 500, default: 100 };
 
@@ -47,6 +48,7 @@ export class AdminResolver {
   }
 
   @Extensions(ADMIN_ONLY)
+  @Extensions(MINTS_CREDENTIAL)
   @Mutation(() => UserNode, { description: 'Admin: creates a user.' })
   async adminUserCreate(@Context() ctx: Ctx, @Arg('input', () => UserCreateInput) input: UserCreateInput): Promise<UserNode> {
     const admin = await requireAdmin(ctx);
@@ -65,6 +67,7 @@ export class AdminResolver {
   }
 
   @Extensions(ADMIN_ONLY)
+  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
   @Mutation(() => IssuedTokenNode, { description: 'Admin: a personal access token for a user (plaintext shown once).' })
   async adminTokenCreate(
     @Context() ctx: Ctx,

@@ -1,8 +1,9 @@
-import { Arg, Ctx as Context, Field, InputType, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Arg, Ctx as Context, Field, InputType, Int, Mutation, ObjectType, Resolver, Extensions } from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from './viewer';
 import { checks } from '../../validation';
 import * as auth from './auth.service';
+import { AUTH_LIMITED, MINTS_CREDENTIAL } from '../../operation-rules';
 
 @ObjectType({ description: 'A started CLI login: show the user code, poll with the device code.' })
 class DeviceLoginStart {
@@ -101,6 +102,7 @@ const checkSecret = (path: string[], value: string) => checks().text(path, value
 
 @Resolver()
 export class AuthResolver {
+  @Extensions(AUTH_LIMITED)
   @Mutation(() => DeviceLoginStart, { description: 'Starts a CLI (device flow) login. No credential needed.' })
   async authCliStart(@Context() ctx: Ctx): Promise<DeviceLoginStart> {
     const started = await auth.startDeviceLogin(ctx.em);
@@ -108,6 +110,7 @@ export class AuthResolver {
     return { ...started, verificationUrl: `${ctx.baseUrl}/device` };
   }
 
+  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
   @Mutation(() => DeviceLoginApproval, { description: 'The signed-in caller approves a CLI login by its user code.' })
   async authCliApprove(
     @Context() ctx: Ctx,
@@ -118,6 +121,7 @@ export class AuthResolver {
     return { userCode, status: 'approved' };
   }
 
+  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
   @Mutation(() => DeviceLoginDenial, {
     description: 'The signed-in caller denies a CLI login by its user code; its poll then answers "login denied".',
   })
@@ -133,6 +137,7 @@ export class AuthResolver {
     return auth.pollDeviceLogin(ctx.em, input.deviceCode);
   }
 
+  @Extensions(AUTH_LIMITED)
   @Mutation(() => LoginTokens, { description: 'Exchanges a refresh token (single use) for a new pair.' })
   async authRefresh(@Context() ctx: Ctx, @Arg('input', () => RefreshInput) input: RefreshInput): Promise<LoginTokens> {
     checkSecret(['input', 'refreshToken'], input.refreshToken);

@@ -6,7 +6,6 @@ import { User } from '../users/user.entity';
 import { holdOpenLease } from '../compute/compute.repository';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
 import { findTokenWithUser, StoredToken } from './token.repository';
-import { refuseSandboxToken } from './token.policy';
 import type { Viewer } from './viewer';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
@@ -177,23 +176,21 @@ function normalizeUserCode(userCode: string): string {
 }
 
 /**
- * A signed-in user approves the login showing `userCode`. A sandbox token cannot: the login it
- * would hand out would outlive the lease.
- * @throws FORBIDDEN (sandbox token), NOT_FOUND when unknown or expired.
+ * A signed-in user approves the login showing `userCode` (never a sandbox token: the operation
+ * declares `MINTS_CREDENTIAL`).
+ * @throws NOT_FOUND when unknown or expired.
  */
 export async function approveDeviceLogin(em: EntityManager, viewer: Viewer, userCode: string): Promise<string> {
-  refuseSandboxToken(viewer, 'approve a device login');
   return decidePendingLogin(em, normalizeUserCode(userCode), { status: 'approved', user: viewer.user.id });
 }
 
 /**
  * A signed-in user denies the login showing `userCode` (a code they did not ask for, or a login
  * they no longer want): the CLI's next poll answers FORBIDDEN "login denied" until the code
- * expires. A sandbox token cannot, as it cannot approve: device logins are none of its business.
- * @throws FORBIDDEN (sandbox token), NOT_FOUND when unknown, expired or already decided.
+ * expires.
+ * @throws NOT_FOUND when unknown, expired or already decided.
  */
 export async function denyDeviceLogin(em: EntityManager, viewer: Viewer, userCode: string): Promise<string> {
-  refuseSandboxToken(viewer, 'deny a device login');
   return decidePendingLogin(em, normalizeUserCode(userCode), { status: 'denied', user: viewer.user.id });
 }
 

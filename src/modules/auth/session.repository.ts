@@ -139,8 +139,16 @@ export async function signInFacts(em: EntityManager, email: string): Promise<{ u
   return row ?? null;
 }
 
+/**
+ * Sets a user's password, and spends every set-password link of theirs still outstanding: a link
+ * sent before the change must not undo it (nor one link, once used, leave the others working).
+ */
 export async function setPasswordHash(em: EntityManager, userId: string, passwordHash: string): Promise<void> {
-  await sqlOf(em)(`update users set password_hash = ?, updated_at = now() where id = ?`, [passwordHash, userId]);
+  await sqlOf(em)(
+    `with spent as (update password_links set used_at = now() where user_id = ? and used_at is null)
+     update users set password_hash = ?, updated_at = now() where id = ?`,
+    [userId, passwordHash, userId],
+  );
 }
 
 export async function insertPasswordLink(
@@ -157,8 +165,9 @@ export async function insertPasswordLink(
 }
 
 /**
- * Uses the link `linkId` once: marks it used and answers its user and digest, or null when it is
- * unknown, used, expired or its user disabled. The row lock makes two uses at once one use.
+ * The link `linkId`, locked until the transaction ends (setting the password spends it): its user
+ * and digest, or null when it is unknown, used, expired or its user disabled. The row lock makes
+ * two uses at once one use.
  */
 export async function useLink(em: EntityManager, linkId: string, now: Date): Promise<{ userId: string; secretHash: string } | null> {
   const [row] = await sqlOf(em)<{ userId: string; secretHash: string }>(
@@ -169,8 +178,4 @@ export async function useLink(em: EntityManager, linkId: string, now: Date): Pro
     [linkId, now],
   );
   return row ?? null;
-}
-
-export async function markLinkUsed(em: EntityManager, linkId: string, now: Date): Promise<void> {
-  await sqlOf(em)(`update password_links set used_at = ? where id = ?`, [now, linkId]);
 }

@@ -25,6 +25,7 @@ import { checks } from '../../validation';
 import { PASSWORD_MAX_LENGTH } from './password';
 import * as sessions from './session.service';
 import { requireViewer } from './viewer';
+import { AUTH_LIMITED, MINTS_CREDENTIAL, STARTS_SESSION } from '../../operation-rules';
 
 @ObjectType({ description: "A browser session of the caller's (the labdesk_session cookie)." })
 class SessionNode {
@@ -130,6 +131,7 @@ async function ownSessions(ctx: Ctx): Promise<SessionNode[]> {
 
 @Resolver(() => UserNode)
 export class SessionResolver {
+  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED, ...STARTS_SESSION })
   @Mutation(() => SignedIn, { description: 'Signs in with email and password: the answer sets the labdesk_session cookie.' })
   async authLogin(@Context() ctx: Ctx, @Arg('input', () => SignInInput) input: SignInInput): Promise<SignedIn> {
     checks()
@@ -141,7 +143,7 @@ export class SessionResolver {
     const started = await sessions.signInWithPassword(
       ctx.em,
       { email: input.email, password: input.password, origin: browser.origin },
-      services.signInFailures,
+      services.signInAttempts,
       services.config.sessions,
       services.clock.now(),
     );
@@ -157,6 +159,7 @@ export class SessionResolver {
     return null;
   }
 
+  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED, ...STARTS_SESSION })
   @Mutation(() => SignedIn, { description: 'Sets a password through a one-time link, signs in, and ends every other session of the user.' })
   async passwordLinkUse(@Context() ctx: Ctx, @Arg('input', () => PasswordLinkUseInput) input: PasswordLinkUseInput): Promise<SignedIn> {
     checks().text(['input', 'token'], input.token, { min: 1, max: 100 }).done();
@@ -169,6 +172,7 @@ export class SessionResolver {
     return { user: presentUser((await findUserById(ctx.em, started.userId))!) };
   }
 
+  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
   @Mutation(() => Boolean, { nullable: true, description: "Sets or changes the caller's password; their other sessions end." })
   async setPassword(@Context() ctx: Ctx, @Arg('input', () => PasswordSetInput) input: PasswordSetInput): Promise<null> {
     checks().text(['input', 'currentPassword'], input.currentPassword, { max: PASSWORD_MAX_LENGTH }).done();
@@ -184,6 +188,7 @@ export class SessionResolver {
   }
 
   @Extensions(ADMIN_ONLY)
+  @Extensions(MINTS_CREDENTIAL)
   @Mutation(() => PasswordLinkNode, { description: 'Admin: a one-time link for the user to set a password (24 hours).' })
   async passwordLink(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string): Promise<PasswordLinkNode> {
     const admin = await requireAdmin(ctx);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound, unauthenticated } from '../../errors';
 import { digestsEqual, newSecret, randomString, sha256Hex } from '../../ids';
 import type { ActivitySink } from '../activity/activity.recorder';
-import type { FailureLimit } from '../../rate-limits';
+import type { AttemptLimit } from '../../rate-limits';
 import { checkNewPassword, hashPassword, passwordMatches } from './password';
 import type { SessionMethod } from './session.entity';
 import * as repo from './session.repository';
@@ -23,8 +23,8 @@ const KEY_LENGTH = 12;
 const SESSION_SHAPE = /^ldk_ses_([A-Za-z0-9_-]{12})[A-Za-z0-9]{32}$/;
 const LINK_SHAPE = /^ldk_pwl_([A-Za-z0-9_-]{12})[A-Za-z0-9]{32}$/;
 export const PASSWORD_LINK_TTL_S = 24 * 3600;
-/** Wrong passwords one email may take before it waits out the window (429 with Retry-After). */
-export const SIGN_IN_FAILURES = { perEmail: 10, windowSeconds: 15 * 60 };
+/** Sign-ins one email may try without a success before it waits out the window (429 with Retry-After). */
+export const SIGN_IN_ATTEMPTS = { perEmail: 10, windowSeconds: 15 * 60 };
 
 /** Where a sign-in comes from, kept for the sessions list. */
 export interface SignInOrigin {
@@ -88,30 +88,28 @@ export async function authenticateSession(
 
 /**
  * Signs in with email and password. An unknown email, a user without a password, a disabled
- * user and a wrong password all get the same 401 after the same work (one Argon2id check), and
- * count as a failure of that email: after `SIGN_IN_FAILURES.perEmail` of them it waits.
+ * user and a wrong password all get the same 401 after the same work (one Argon2id check). Each
+ * attempt counts against the email before its password is checked, and a success forgets them:
+ * after `SIGN_IN_ATTEMPTS.perEmail` without one, the email waits, however many arrive at once.
  * @throws UNAUTHENTICATED; RATE_LIMITED with Retry-After
  */
 export async function signInWithPassword(
   em: EntityManager,
   attempt: { email: string; password: string; origin: SignInOrigin },
-  failures: FailureLimit,
+  attempts: AttemptLimit,
   settings: SessionSettings,
   now: Date,
 ): Promise<StartedSession & { userId: string }> {
   const email = attempt.email.trim().toLowerCase();
-  const wait = await failures.waitSeconds(email);
+  const wait = await attempts.attempt(email);
   if (wait > 0)
     throw new AppError('RATE_LIMITED', `too many failed sign-ins for this email; try again in ${wait} s`, undefined, undefined, {
       'Retry-After': String(wait),
     });
   const facts = await repo.signInFacts(em, email);
   const matches = await passwordMatches(facts?.passwordHash ?? null, attempt.password);
-  if (!matches || !facts) {
-    await failures.failed(email);
-    throw unauthenticated('wrong email or password');
-  }
-  await failures.succeeded(email);
+  if (!matches || !facts) throw unauthenticated('wrong email or password');
+  await attempts.succeeded(email);
   return { userId: facts.userId, ...(await startSession(em, facts.userId, 'password', attempt.origin, settings, now)) };
 }
 
@@ -167,8 +165,8 @@ export async function issuePasswordLink(em: EntityManager, userId: string, issue
 }
 
 /**
- * Sets a password through a link, once: the link is spent, every session of the user ends, and a
- * new one begins. Run in a transaction (the link's row lock makes two uses one).
+ * Sets a password through a link, once: the link and every other of the user's is spent, every
+ * session of the user ends, and a new one begins. Run in a transaction (the link's row lock makes two uses one).
  * @throws VALIDATION_FAILED for the password; UNAUTHENTICATED for a link unknown, used or expired
  */
 export async function usePasswordLink(
@@ -184,7 +182,6 @@ export async function usePasswordLink(
   const link = shape ? await repo.useLink(tx, `pwl_${shape[1]}`, now) : null;
   if (!link || !digestsEqual(link.secretHash, sha256Hex(token)))
     throw unauthenticated('this link is not valid: it was used, it expired, or it was mistyped; ask for a new one');
-  await repo.markLinkUsed(tx, `pwl_${shape![1]}`, now);
   await repo.setPasswordHash(tx, link.userId, await hashPassword(newPassword));
   await repo.revokeOtherSessions(tx, link.userId, null);
   return { userId: link.userId, ...(await startSession(tx, link.userId, 'password_link', origin, settings, now)) };

@@ -34,6 +34,7 @@ import {
   DirectLeaseInput,
   TopUpInput,
 } from './compute.types';
+import { MINTS_CREDENTIAL } from '../../operation-rules';
 
 const presentPlan = (plan: compute.Plan): PlanNode => ({
   planId: plan.id,
@@ -86,6 +87,7 @@ export class ComputeResolver {
     return plan && presentPlan(plan);
   }
 
+  @Extensions(MINTS_CREDENTIAL)
   @Mutation(() => LeaseNode, { description: 'Approves a plan: reserves its ceiling and claims a lease (claim token shown once).' })
   async computePlanApprove(@Context() ctx: Ctx, @Arg('planId', () => Int) planId: number): Promise<LeaseNode> {
     const issued = await compute.approvePlan(ctx.em, await requireViewer(ctx), planId, settings(ctx), now(ctx));
@@ -97,6 +99,7 @@ export class ComputeResolver {
     return presentPlan(await compute.declinePlan(ctx.em, await requireViewer(ctx), planId));
   }
 
+  @Extensions(MINTS_CREDENTIAL)
   @Mutation(() => LeaseNode, { description: 'A lease without a plan or ceiling (manual-provider dev flow).' })
   async computeSessionCreate(@Context() ctx: Ctx, @Arg('input', () => DirectLeaseInput) input: DirectLeaseInput): Promise<LeaseNode> {
     return this.issued(ctx, await compute.createDirectLease(ctx.em, await requireViewer(ctx), input, settings(ctx), now(ctx)));

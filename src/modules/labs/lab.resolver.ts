@@ -10,6 +10,7 @@ import {
   Root,
   Subscription,
   type SubscribeResolverData,
+  Extensions,
 } from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
@@ -36,6 +37,7 @@ import {
   MemberRoleValue,
   MemberStatusValue,
 } from './lab.types';
+import { AUTH_LIMITED } from '../../operation-rules';
 
 /** Usage by day: up to a year, 30 days unless asked. */
 const USAGE_DAYS = { max: 366, default: 30 };
@@ -97,6 +99,7 @@ export class LabResolver {
     return presentLab(ctx, viewer, await labs.loadLab(ctx.em, viewer, id, 'view'));
   }
 
+  @Extensions(AUTH_LIMITED)
   @Query(() => LabPreview, { description: 'The team name of an invitation code. Any invalid, expired or inactive code is not found.' })
   async labPreview(@Context() ctx: Ctx, @Arg('code') code: string): Promise<LabPreview> {
     await requireViewer(ctx);
@@ -139,6 +142,7 @@ export class LabResolver {
     return presentLab(ctx, viewer, await labs.createLab(ctx.em, ctx.services.sealer, viewer, input));
   }
 
+  @Extensions(AUTH_LIMITED)
   @Mutation(() => LabJoinPayload, { description: 'Asks to join the lab of an invitation code; the owner approves.' })
   async labJoin(@Context() ctx: Ctx, @Arg('input', () => LabJoinInput) input: LabJoinInput): Promise<LabJoinPayload> {
     const result = await labs.joinLab(ctx.em, await requireViewer(ctx), input.code);
