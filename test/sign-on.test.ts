@@ -154,6 +154,19 @@ describe('signing on', () => {
 });
 
 describe("an attacker's tries", () => {
+  test('cookie tossing: a callback carrying two sign-on cookies (one planted by another page of the host) is refused, whichever comes first', async () => {
+    const login = unique('toss');
+    const attackers = await startSignOn(open);
+    const callbackUrl = await signInAtProvider(attackers.authorizationUrl, `${open.url}/auth/oidc/callback`, login);
+    const victims = await startSignOn(open);
+    for (const cookie of [`${attackers.pending}; ${victims.pending}`, `${victims.pending}; ${attackers.pending}`]) {
+      const answer = await visit(open, callbackUrl, cookie);
+      expect(answer.status).toBe(403);
+      expect(cookiePair(answer, 'labdesk_session')).toBeUndefined();
+    }
+    expect(await usersWithEmail(`${login}@example.test`)).toBe(0);
+  });
+
   test("a callback with another sign-on's state, or none, is refused before the code is redeemed", async () => {
     const login = unique('gina');
     const victim = await startSignOn(open);
