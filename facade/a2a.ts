@@ -30,6 +30,7 @@ import {
   variablesOf,
 } from './rpc';
 import { knowOperations, type RequestLabels } from '../src/metrics';
+import { declaredLength, dropBodyForAWhile, type LargeBodies } from './large-bodies';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const A2A_RPC_PATH = '/a2a/v1';
@@ -41,16 +42,6 @@ export const A2A_RPC_PATH = '/a2a/v1';
  * read beyond this: HTTP 413 with a JSON-RPC -32602 body.
  */
 export const A2A_MAX_BODY_BYTES = Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024;
-
-/**
- * Bodies above this size are large: while one is read, parsed and stored the process holds about
- * five times its size (the text, the parsed object, the GraphQL variables, the insert's JSON),
- * so an instance takes at most A2A_LARGE_BODY_BYTES_IN_FLIGHT of them (by Content-Length) at once.
- * Smaller bodies are never held back.
- */
-const LARGE_BODY_BYTES = 1024 * 1024;
-/** Bytes of large bodies one instance reads at once: one maximal message. */
-export const A2A_LARGE_BODY_BYTES_IN_FLIGHT = A2A_MAX_BODY_BYTES;
 
 /**
  * Streams (SendStreamingMessage, SubscribeToTask) one principal may hold open on one instance at
@@ -95,28 +86,12 @@ export function agentCard(baseUrl: string, authRequired: boolean) {
   };
 }
 
-/** How long the rest of a refused body is read and dropped before the connection is cut. */
-const LINGER_MS = 5_000;
-
-/**
- * For a request answered before its body is read: closing the connection at once, with the body
- * still arriving, cuts its sender off mid-send (EPIPE, a reset), and it never reads the answer.
- * Node reads and drops the rest of the body once the answer is sent (nothing is kept), as nginx's
- * lingering close does; past LINGER_MS the connection is cut all the same.
- */
-function dropBodyForAWhile(req: Request): void {
-  const cut = setTimeout(() => req.socket.destroy(), LINGER_MS);
-  cut.unref();
-  req.once('end', () => clearTimeout(cut));
-  req.once('close', () => clearTimeout(cut));
-}
-
 /**
  * The A2A endpoint: the card (anonymous) and JSON-RPC at `POST /a2a/v1` (the gate decides the
  * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 `{detail}`
  * while A2A is not enabled, as if they did not exist.
  */
-export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSchema, logger: Logger): Router {
+export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSchema, logger: Logger, largeBodies: LargeBodies): Router {
   const router = Router();
   knowOperations(RPC_METHODS.map((method) => method.name));
   for (const document of [...RPC_METHODS.flatMap((method) => method.document ?? []), Op.A2aArtifactFileDocument]) {
@@ -163,8 +138,6 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   };
   /** Streams open on this instance, by principal. */
   const openStreams = new Map<string, number>();
-  /** Bytes of large bodies this instance is reading or answering now (memory is per instance). */
-  let largeBytesInFlight = 0;
 
   router.post(
     A2A_RPC_PATH,
@@ -193,21 +166,11 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
       }
       // A large body (or one of unknown length, counted as the largest) waits for no one: when the
       // instance is reading as many as it may, it is refused before it is parsed, to be sent again shortly.
-      const declared = req.headers['content-length'] === undefined ? A2A_MAX_BODY_BYTES : Number(req.headers['content-length']);
-      if (declared > LARGE_BODY_BYTES) {
-        if (largeBytesInFlight + declared > A2A_LARGE_BODY_BYTES_IN_FLIGHT) {
-          const busy = new AppError(
-            'UNAVAILABLE',
-            'this server is receiving other large messages; send this one again in a few seconds',
-            undefined,
-            undefined,
-            { 'Retry-After': '5' },
-          );
-          dropBodyForAWhile(req);
-          return answerError(res, null, busy, 503);
-        }
-        largeBytesInFlight += declared;
-        res.once('close', () => (largeBytesInFlight -= declared));
+      try {
+        largeBodies.admit(res, declaredLength(req) ?? A2A_MAX_BODY_BYTES);
+      } catch (error) {
+        dropBodyForAWhile(req);
+        return answerError(res, null, toAppError(error), 503);
       }
       next();
     },

@@ -10,6 +10,7 @@ import { describe, LocateIssue, locateInBody, refuseCharsetOtherThanUtf8, refuse
 import { locOf, planVariables, RawBodyRequest, readVariables, VariablePlan, wirePath } from './inputs';
 import { serveEvents } from './events';
 import { EventStreamRoute, operationOf, OperationRoute, Route, Run } from './route';
+import { declaredLength, dropBodyForAWhile, hasBody, type LargeBodies } from './large-bodies';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
 export const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
@@ -40,17 +41,24 @@ export interface FacadeOptions {
   services: Services;
   logger: Logger;
   routes: Route[];
+  /** The instance's budget of large bodies read at once, shared with `/a2a/v1`. */
+  largeBodies: LargeBodies;
 }
 
 /**
  * The REST facade: one Express route per row of the table. Operation routes run their GraphQL
  * document in-process against the same schema, resolvers, policies and loaders as `/graphql`.
  */
-export function facadeRouter({ schema, services, logger, routes }: FacadeOptions): Router {
+export function facadeRouter({ schema, services, logger, routes, largeBodies }: FacadeOptions): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   const parsers = new Map<number, ReturnType<typeof express.json>>();
-  /** Parses a JSON body (if any) only once the caller is known to be allowed to send one. */
-  const readJsonBody = (req: Request, res: Response, limit: number) => {
+  /**
+   * Parses a JSON body of at most `limit` bytes, only once the caller is known to be allowed to
+   * send one and its declared length is within the limit. One of unknown length
+   * (chunked) is refused as soon as it passes the limit, not once its sender has finished
+   * (body-parser reads a refused body to its end before it answers); the rest is dropped.
+   */
+  const readJsonBody = (req: Request, res: Response, limit: number, tooLarge: () => AppError, { keepParser = true } = {}) => {
     let parse = parsers.get(limit);
     if (!parse) {
       // Not strict: a JSON string body is valid JSON, answered with a 422 where an object is due.
@@ -63,10 +71,29 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
           (request as RawBodyRequest).rawBody = buffer;
         },
       });
-      parsers.set(limit, parse);
+      // Routes have a few limits between them; the storage left to each caller is not kept.
+      if (keepParser) parsers.set(limit, parse);
     }
     refuseCharsetOtherThanUtf8(req);
-    return new Promise<void>((resolve, reject) => parse(req, res, (error?: Error) => (error ? reject(error) : resolve())));
+    return new Promise<void>((resolve, reject) => {
+      let received = 0;
+      const count = (chunk: Buffer) => {
+        received += chunk.length;
+        if (received <= limit) return;
+        req.off('data', count);
+        dropBodyForAWhile(req);
+        reject(tooLarge());
+      };
+      let settled = false;
+      parse(req, res, (error?: Error) => {
+        settled = true;
+        req.off('data', count);
+        if (error) reject(error);
+        else resolve();
+      });
+      // After the parser's own listener (it attaches it at once), so that no chunk flows past it.
+      if (!settled && declaredLength(req) === undefined) req.on('data', count);
+    });
   };
   const methodsByPath = new Map<string, string[]>();
 
@@ -83,8 +110,31 @@ export function facadeRouter({ schema, services, logger, routes }: FacadeOptions
         else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
         const run: Run = (operation, variables) => execute(schema, operation, variables, ctx);
         const authorized: unknown = route.kind === 'stream' ? await route.authorize(req, ctx, run) : undefined;
-        if (route.kind !== 'stream' || !route.consumes)
-          await readJsonBody(req, res, route.maxBodyBytes ?? services.config.maxJsonBodyBytes);
+        if (route.kind !== 'stream' || !route.consumes) {
+          const routeLimit = route.maxBodyBytes ?? services.config.maxJsonBodyBytes;
+          const declared = declaredLength(req);
+          let limit = routeLimit;
+          const tooLarge = () =>
+            new AppError(
+              'PAYLOAD_TOO_LARGE',
+              limit < routeLimit
+                ? `storage quota exceeded: this write could store a body of at most ${limit} bytes; nothing was stored`
+                : `request body larger than ${limit} bytes`,
+            );
+          if (hasBody(req))
+            try {
+              if (route.bodyLimit) limit = Math.min(limit, await route.bodyLimit(req, ctx, declared));
+              // Refused by its declared length before any of it is read.
+              if (declared !== undefined && declared > limit) throw tooLarge();
+              // N large bodies read at once would hold N times the memory: past the instance's budget
+              // the next is refused (503) until one is done. One of unknown length counts as the limit.
+              largeBodies.admit(res, declared ?? limit);
+            } catch (error) {
+              dropBodyForAWhile(req);
+              throw error;
+            }
+          await readJsonBody(req, res, limit, tooLarge, { keepParser: limit === routeLimit });
+        }
         if (route.kind === 'stream') return await route.handle(req, res, ctx, authorized);
         if (route.kind === 'events') return await serveEvents(req, res, ctx, route as EventStreamRoute, plans, schema, logger);
         await runOperation(req, res, ctx, compiled! as CompiledOperation, schema);

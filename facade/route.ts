@@ -66,6 +66,13 @@ interface RouteBase {
   /** Largest JSON body for this route; default MAX_JSON_BODY_BYTES. */
   maxBodyBytes?: number;
   /**
+   * For a write whose body is stored and charged to the caller's storage: the most bytes its
+   * body could have and still be stored, asked once the caller is known and before any of the
+   * body is read (`declared`: its Content-Length, when it has one). A body over it is refused
+   * (PAYLOAD_TOO_LARGE, "storage quota exceeded") unread, or as soon as it passes it streaming in.
+   */
+  bodyLimit?(req: Request, ctx: Ctx, declared: number | undefined): Promise<number>;
+  /**
    * Error answers the OpenAPI document cannot derive from the row itself (its auth, parameters,
    * body and method give the rest), each with its body schema, or null for the plain `{detail}`.
    */

@@ -1,5 +1,9 @@
+import type { DocumentNode } from 'graphql';
 import { OPERATION_ROUTES } from './generated/tables';
+import * as Op from './generated/operations';
 import type { Route } from './route';
+import { requireViewer } from '../src/modules/auth/viewer';
+import { writeBodyLimit } from '../src/modules/trajectories/trajectory.service';
 import {
   desktopUpdateFeedRoute,
   figureRawRoute,
@@ -12,6 +16,19 @@ import {
 import { syncUsersRoute, trajectoryReadRoute } from './streams';
 import { discussStreamRoute } from './events';
 
+/**
+ * The writes whose body is stored and charged to the caller's storage (append, cover-write): a
+ * body that could not be stored is refused by its length before it is read (`bodyLimit`).
+ */
+const STORED_BODIES: DocumentNode[] = [Op.TrajectoryAppendDocument, Op.TrajectoryCoverDocument];
+const chargedToStorage = (route: Route): Route =>
+  route.kind === 'operation' && STORED_BODIES.includes(route.operation)
+    ? {
+        ...route,
+        bodyLimit: async (req, ctx, declared) => writeBodyLimit(ctx.em, await requireViewer(ctx), String(req.params.session_id), declared),
+      }
+    : route;
+
 /** A path as Express should try it: a parameter sorts after any fixed segment in its place. */
 const matchKey = (route: Route) => `${route.path.replace(/\{[^}]+\}/g, '\uffff')} ${route.method}`;
 
@@ -22,7 +39,7 @@ const matchKey = (route: Route) => `${route.path.replace(/\{[^}]+\}/g, '\uffff')
  * (`/api/labs/preview` before `/api/labs/{lab_id}`).
  */
 export const ROUTES: Route[] = [
-  ...OPERATION_ROUTES,
+  ...OPERATION_ROUTES.map(chargedToStorage),
   trajectoryReadRoute,
   discussStreamRoute,
   figureUploadRoute,

@@ -25,7 +25,8 @@ import { WebSocketServer } from 'ws';
 import { MAX_RANGE_HEADER_BYTES } from './http/byte-ranges';
 import { bodyErrors, describe, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from './http/answers';
 import { facadeRouter } from '../facade/http';
-import { a2aRouter, A2A_RPC_PATH } from '../facade/a2a';
+import { a2aRouter, A2A_MAX_BODY_BYTES, A2A_RPC_PATH } from '../facade/a2a';
+import { largeBodyBudget } from '../facade/large-bodies';
 import { rpcErrorOf, rpcFailure } from '../facade/rpc';
 import { buildOpenApi } from '../facade/openapi';
 import { ROUTES } from '../facade/routes';
@@ -289,8 +290,11 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   );
   const openApi = buildOpenApi(schema, ROUTES);
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
-  app.use(a2aRouter(services, a2aGate, schema, logger));
-  app.use(facadeRouter({ schema, services, logger, routes: ROUTES }));
+  // One budget for both, as memory is per process: one maximal A2A message at a time, or two
+  // maximal trajectory writes (64 MiB each), or more smaller large bodies.
+  const largeBodies = largeBodyBudget(A2A_MAX_BODY_BYTES);
+  app.use(a2aRouter(services, a2aGate, schema, logger, largeBodies));
+  app.use(facadeRouter({ schema, services, logger, routes: ROUTES, largeBodies }));
   app.use((_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such endpoint')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error('unhandled error', { requestId: res.locals.requestId, error: describe(error) });

@@ -75,6 +75,12 @@ export async function findTrajectory(q: Query, id: string, forUpdate = false): P
   return row ? toTrajectory(row) : null;
 }
 
+/** The bytes of records a trajectory of `ownerId`'s holds (0 when there is none, or it is someone else's). */
+export async function ownTrajectoryBytes(q: Query, id: string, ownerId: string): Promise<number> {
+  const [row] = await q<{ bytes: number }>(`select bytes::float8 as bytes from trajectories where id = ? and owner_id = ?`, [id, ownerId]);
+  return row?.bytes ?? 0;
+}
+
 /** Creates the trajectory if it is new, and locks its row either way (one statement: DO UPDATE locks). */
 export async function createOrLockTrajectory(
   q: Query,

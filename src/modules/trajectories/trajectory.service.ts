@@ -150,6 +150,31 @@ export async function chargeStorage(q: Query, viewer: Viewer, bytes: number, mov
   }
 }
 
+/**
+ * What a write's body may hold besides its records' own text: the other members (`base_uuid`,
+ * `lab_id`, a title of at most 500 characters), the brackets, and between up to 10,000 records
+ * their commas and whitespace (a hundred bytes each, more than any indentation a client uses).
+ */
+export const WRITE_ENVELOPE_BYTES = 1024 * 1024;
+
+/**
+ * The largest body an append or cover-write of `sessionId` by `viewer` could have and still
+ * succeed, so that a longer one is refused before it is read (its records could never be
+ * stored, and reading them costs memory and a statement of their size each time). A record is
+ * stored and charged as the exact text it had in the body, so a body is its records' bytes plus
+ * its envelope (`WRITE_ENVELOPE_BYTES`). Those records can weigh at most what is left of the
+ * viewer's quota (what an append is charged) plus what the session holds now when it is theirs:
+ * a cover-write is charged only the difference, and an append retried after it landed is charged
+ * nothing, its records being that session's tail. Only the owner writes a session, so another's
+ * adds nothing (and its size is not told). The session is read only when `declared` (the body's
+ * length, when it has one) is over the quota alone: the common write costs no statement.
+ */
+export async function writeBodyLimit(em: EntityManager, viewer: Viewer, sessionId: string, declared?: number): Promise<number> {
+  const left = Math.max(0, storageQuotaOf(viewer.user) - viewer.user.storageUsedBytes) + WRITE_ENVELOPE_BYTES;
+  if (declared !== undefined && declared <= left) return left;
+  return left + (await repo.ownTrajectoryBytes(sqlOf(em), sessionId, viewer.user.id));
+}
+
 /** Inserts records after position `after`, in one statement; large texts go to the payload store. */
 async function insertRecords(q: Query, blobs: Blobs, sessionId: string, after: number, records: IncomingRecord[]) {
   const payloadRefs: (string | null)[] = [];
