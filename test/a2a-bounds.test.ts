@@ -9,7 +9,9 @@ import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { startFakeLlm, Step } from './support/fake-llm';
 import { startTestApp, TestApp } from './support/app';
 import { createA2aKey, enableA2a, expectProtoJson, officialClient, rpc, rpcCall, userMessage } from './support/a2a';
-import { ANSWER_ARTIFACT_BYTES, HISTORY_BYTES } from '../src/modules/a2a/a2a-task.repository';
+import { ANSWER_ARTIFACT_BYTES, contextMessages, HISTORY_BYTES, readPayload } from '../src/modules/a2a/a2a-task.repository';
+import { preparedOf } from '../src/db/sql';
+import { workspaceOf } from '../src/modules/agent/loop/agent-tools';
 
 /**
  * What one key's large files make the server hold: the history answered to callers stays within
@@ -71,6 +73,34 @@ async function peakGrowth(run: () => Promise<unknown>): Promise<{ peak: number; 
   }
   peak = Math.max(peak, usage());
   return { peak: peak - base, after: (await settledUsage()) - base };
+}
+
+/**
+ * The most private memory (`RssAnon`) any PostgreSQL backend serving `database` held while `run`
+ * ran, sampled every 100 ms from /proc (backends name their database in their title); null where
+ * the server's processes cannot be seen.
+ */
+async function backendPeak(database: string, run: () => Promise<unknown>): Promise<number | null> {
+  let peak: number | null = null;
+  const sample = () => {
+    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres:')) continue;
+        if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+        const anon = /^RssAnon:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (anon) peak = Math.max(peak ?? 0, Number(anon[1]) * 1024);
+      } catch {
+        // the backend ended meanwhile
+      }
+    }
+  };
+  const sampler = setInterval(sample, 100);
+  try {
+    await run();
+  } finally {
+    clearInterval(sampler);
+  }
+  return peak;
 }
 
 describe('A2A memory bounds for large files', () => {
@@ -141,9 +171,10 @@ describe('A2A memory bounds for large files', () => {
     await untilCompleted(task.id);
 
     // Stored as sent, sized as PostgreSQL prints them.
-    const sizes = await t.sql<{ seq: number; bytes: number }>(`select seq, bytes from a2a_messages where task_id = $1 order by seq`, [
-      task.id,
-    ]);
+    const sizes = await t.sql<{ seq: number; bytes: number }>(
+      `select seq, bytes + apart_chars as bytes from a2a_messages where task_id = $1 order by seq`,
+      [task.id],
+    );
     expect(sizes.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5]);
     const [, second, third, fourth, reply] = sizes.map((row) => row.bytes);
     expect(third).toBeGreaterThan(HISTORY_BYTES);
@@ -222,6 +253,109 @@ describe('A2A memory bounds for large files', () => {
     expect(peak).toBeLessThan(20 * MiB);
     expect(after).toBeLessThan(20 * MiB);
   }, 120_000);
+
+  test('a 100 MiB file part (the limit): the turn completes with the file saved whole in the workspace, no PostgreSQL backend holds 64 MiB of its own meanwhile, and GetTask answers a smaller file part as sent', async () => {
+    const file = randomBytes(100 * MiB);
+    const fileHash = createHash('sha256').update(file).digest('hex');
+    const small = randomBytes(SMALL_FILE);
+    // Written to a file a slice at a time and sent by curl, so that this process (the server's) holds no copy of the body.
+    const bodyFile = path.join(dataDir, 'limit-body.json');
+    const message = {
+      ...userMessage('the largest file', { contextId: 'largest-part' }),
+      parts: [{ text: 'the largest file' }, { raw: '@payload@', filename: 'largest.bin', mediaType: 'application/octet-stream' }],
+    };
+    const [head, tail] = JSON.stringify(rpcCall(1, 'SendMessage', { message, configuration: { returnImmediately: true } })).split(
+      '@payload@',
+    );
+    const out = fs.openSync(bodyFile, 'w');
+    fs.writeSync(out, head);
+    for (let at = 0; at < file.length; at += 3 * MiB) fs.writeSync(out, file.subarray(at, at + 3 * MiB).toString('base64'));
+    fs.writeSync(out, tail);
+    fs.closeSync(out);
+    const database = new URL(t.databaseUrl).pathname.slice(1);
+    let taskId = '';
+    const peak = await backendPeak(database, async () => {
+      const reply = await new Promise<string>((resolve, reject) => {
+        const curl = spawn(
+          'curl',
+          [
+            ...[
+              '-sS',
+              '-X',
+              'POST',
+              '-H',
+              `authorization: Bearer ${key}`,
+              '-H',
+              'a2a-version: 1.0',
+              '-H',
+              'content-type: application/json',
+            ],
+            ...['-H', 'expect:', '--data-binary', `@${bodyFile}`, `${t.app.url}/a2a/v1`],
+          ],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let text = '';
+        curl.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        curl.once('error', reject);
+        curl.once('close', () => resolve(text));
+      });
+      expect(reply).toContain('"result"');
+      taskId = JSON.parse(reply).result.task.id;
+      await untilCompleted(taskId);
+    });
+    fs.rmSync(bodyFile);
+    const [{ principal }] = await t.sql(`select principal from a2a_tasks where id = $1`, [taskId]);
+    const inputs = path.join(workspaceParent, 'workspaces', workspaceOf(principal, 'largest-part'), 'inputs');
+    expect(fs.statSync(path.join(inputs, 'largest.bin')).size).toBe(100 * MiB);
+    expect(
+      createHash('sha256')
+        .update(fs.readFileSync(path.join(inputs, 'largest.bin')))
+        .digest('hex'),
+    ).toBe(fileHash);
+    // Reading the message whole, a backend took 1.1 GB for 60 MiB and failed at 100 MiB; apart, a few chunks at a time.
+    if (peak !== null) expect(peak).toBeLessThan(64 * MiB);
+    // Stored apart from the message, which holds only the sizes.
+    const [stored] = await t.sql(`select bytes, apart_chars, message from a2a_messages where task_id = $1 and seq = 1`, [taskId]);
+    expect(stored.bytes).toBeLessThan(4096);
+    expect(stored.apart_chars).toBe(Math.ceil((100 * MiB) / 3) * 4);
+    expect(stored.message.parts[1]).toEqual({ filename: 'largest.bin', mediaType: 'application/octet-stream', rawApart: 100 * MiB });
+
+    // The message is over the history's budget, so GetTask leaves it out (and reads no file bytes);
+    // a smaller file sent in the same context comes back as sent.
+    expect(textsOf((await rpc(t, key, rpcCall(1, 'GetTask', { id: taskId }))).body.result.history)).toEqual(['fallback answer']);
+    const again = { ...userMessage('one more', { contextId: 'largest-part' }), parts: [{ text: 'one more' }, rawPart(small, 'again.bin')] };
+    const sent = (await rpc(t, key, rpcCall(1, 'SendMessage', { message: again }))).body.result.task;
+    expect(sent.status.state).toBe('TASK_STATE_COMPLETED');
+    const got = (await rpc(t, key, rpcCall(1, 'GetTask', { id: sent.id }))).body.result;
+    expect(textsOf(got.history)).toEqual(['one more', 'fallback answer']);
+    expect(got.history[0]).toMatchObject({ messageId: again.messageId, role: 'ROLE_USER', taskId: sent.id, contextId: 'largest-part' });
+    expect(got.history[0].parts).toEqual(again.parts);
+    expect(sent.history[0].parts).toEqual(again.parts);
+    expectProtoJson(got);
+    expect(fs.readFileSync(path.join(inputs, 'again.bin')).equals(small)).toBe(true);
+  }, 180_000);
+
+  test('a message stored before payloads were kept apart (its raw inline) is still read as a file part of its size, its payload read alone, and answered as stored', async () => {
+    const made = (await rpc(t, key, rpcCall(1, 'SendMessage', { message: userMessage('hello', { contextId: 'inline-era' }) }))).body.result
+      .task;
+    const [{ principal, owner_id: ownerId }] = await t.sql(`select principal, owner_id from a2a_tasks where id = $1`, [made.id]);
+    const bytes = randomBytes(1000); // 1,336 characters of base64, two of them padding
+    const message = {
+      ...userMessage('an inline file', { contextId: 'inline-era', taskId: 'turn_inline' }),
+      parts: [rawPart(bytes, 'old.bin')],
+    };
+    await t.sql(
+      `insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) values ('turn_inline', 'inline-era', $1, $2, 'TASK_STATE_COMPLETED', 1)`,
+      [principal, ownerId],
+    );
+    await t.sql(`insert into a2a_messages (task_id, seq, message) values ('turn_inline', 1, $1)`, [JSON.stringify(message)]);
+    const q = preparedOf(t.app.services.orm.em.fork());
+    const seen = await contextMessages(q, principal, 'inline-era', 10);
+    const inline = seen.find((one) => one.taskId === 'turn_inline')!;
+    expect(inline.message.parts).toEqual([{ filename: 'old.bin', mediaType: 'application/octet-stream', rawBytes: 1000 }]);
+    expect((await readPayload(q, 'turn_inline', 1, 0, inline.message.parts[0]))!.equals(bytes)).toBe(true);
+    expect((await rpc(t, key, rpcCall(1, 'GetTask', { id: 'turn_inline' }))).body.result.history[0].parts).toEqual(message.parts);
+  });
 
   test('ListTasks with artifacts answers within its byte budget: 10 tasks × 20 files of 1000 KiB, five pages at once, and the heap grows by less than 200 MiB', async () => {
     // Tasks as a finished turn leaves them, written straight to the tables (a turn per file would

@@ -69,8 +69,8 @@ function candidate(name: string, attempt: number): string {
  * name (an existing file or link is never replaced or followed: the workspace's confined,
  * exclusive write), and records where each went, or why it was not saved (the workspace's caps,
  * say): one row per part, so a retried turn saves nothing twice. `message` is read without its
- * payloads (`withoutRawPayloads`): each payload not saved yet is read alone, so one file's
- * bytes at most are in memory. Never throws for a file: the model is told what became of it.
+ * payloads (`withoutRawPayloads`): each payload not saved yet is read alone (`readPayload`), so
+ * one file's bytes at most are in memory. Never throws for a file: the model is told what became of it.
  * Answers the message's rows, saved before or now (none without file parts, and no statement).
  * @throws only on a database error
  */
@@ -91,9 +91,8 @@ export async function saveInputFiles(
   for (const { part, index } of files) {
     n++;
     if (done.has(index)) continue;
-    const payload = await repo.rawPayloadOf(q, taskId, seq, index);
-    if (payload === null) continue; // its task was deleted meanwhile: nothing is left to save
-    const bytes = Buffer.from(payload, 'base64');
+    const bytes = await repo.readPayload(q, taskId, seq, index, part);
+    if (bytes === null) continue; // its task was deleted meanwhile: nothing is left to save
     const name = safeFileName(part.filename, part.mediaType, n);
     const row: InputFileRow = {
       taskId,

@@ -35,21 +35,79 @@ export const MAX_HISTORY_LENGTH = 2_147_483_647;
 export const BACKSTOP_READ_MS = 5000;
 
 /**
- * Creates a task with its first message and answers its row: one statement (atomic on its own,
- * so no transaction round trips), as SendMessage starts a task on every call without a taskId.
+ * Base64 characters of a payload per stored chunk (`a2a_part_payloads`): a multiple of 4, so each
+ * chunk decodes alone.
+ */
+export const PAYLOAD_CHUNK_CHARS = 1024 * 1024;
+/** Chunks one statement writes or reads at most: what a backend (and this process) holds of a payload at a time. */
+const CHUNKS_PER_STATEMENT = 4;
+
+/** A part as stored: a `raw` part's payload taken out (`a2a_part_payloads`), its decoded size in `rawApart`. */
+type ApartPart = Omit<A2aPart, 'raw'> & { rawApart?: number };
+
+/** The decoded size of base64 text (checked by the rules: a multiple of 4 characters, at most two `=`). */
+const decodedSize = (base64: string) => (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+
+/**
+ * A message as stored: each `raw` part's payload out of its JSON (stored apart, `insertPayloads`),
+ * so that no statement reading messages (a turn's context, a history's budget) builds a value of
+ * their files' size, and jsonb never holds them. `chars`: the base64 characters taken out.
+ */
+function apart(message: A2aMessage): {
+  stored: Omit<A2aMessage, 'parts'> & { parts: ApartPart[] };
+  payloads: { part: number; raw: string }[];
+  chars: number;
+} {
+  const payloads: { part: number; raw: string }[] = [];
+  const parts = message.parts.map((part, index): ApartPart => {
+    if (typeof part.raw !== 'string') return part;
+    const { raw, ...rest } = part;
+    payloads.push({ part: index, raw });
+    return { ...rest, rawApart: decodedSize(raw) };
+  });
+  return { stored: { ...message, parts }, payloads, chars: payloads.reduce((sum, { raw }) => sum + raw.length, 0) };
+}
+
+/** Whether a message has file parts, whose payloads `createTask` and `appendMessage` store apart (in the caller's transaction). */
+export const hasPayloads = (message: A2aMessage) => message.parts.some((part) => typeof part.raw === 'string');
+
+/** Stores the payloads of a message's `raw` parts, CHUNKS_PER_STATEMENT chunks per statement. */
+async function insertPayloads(q: Query, taskId: string, seq: number, payloads: { part: number; raw: string }[]): Promise<void> {
+  const step = PAYLOAD_CHUNK_CHARS * CHUNKS_PER_STATEMENT;
+  for (const { part, raw } of payloads)
+    for (let at = 0; at < raw.length; at += step) {
+      const chunks = [];
+      for (let from = at; from < Math.min(at + step, raw.length); from += PAYLOAD_CHUNK_CHARS)
+        chunks.push(raw.slice(from, from + PAYLOAD_CHUNK_CHARS));
+      await q(
+        `insert into a2a_part_payloads (task_id, seq, part, chunk, data) select ?, ?, ?, ?::int + c.n::int - 1, c.data from unnest(?::text[]) with ordinality as c (data, n)`,
+        [taskId, seq, part, at / PAYLOAD_CHUNK_CHARS, chunks],
+      );
+    }
+}
+
+/**
+ * Creates a task with its first message and answers its row. A message without file parts is one
+ * statement (atomic on its own, so no transaction round trips), as SendMessage starts a task on
+ * every call without a taskId; one with file parts is that statement and then its payloads
+ * (`insertPayloads`): `q` must then be in a transaction.
  */
 export async function createTask(
   q: Query,
   task: { id: string; contextId: string; principal: string; ownerId: string; state: string },
   message: A2aMessage,
 ): Promise<TaskRow> {
-  return (await createClaimedTask(q, task, message)).task;
+  const { stored, payloads, chars } = apart(message);
+  const created = await insertTask(q, task, stored, chars);
+  await insertPayloads(q, created.task.id, 1, payloads);
+  return created.task;
 }
 
 /**
- * `createTask`, and with `claim` (a job queue slot's, `LocalSlot.claim`) the task's turn job
- * claimed in the same statement: the task starts WORKING when the claim returned its job, else
- * as `task.state` says (no job: the caller queues the turn).
+ * `createTask` of a message without file parts (`hasPayloads`: those take a transaction), and with
+ * `claim` (a job queue slot's, `LocalSlot.claim`) the task's turn job claimed in the same
+ * statement: the task starts WORKING when the claim returned its job, else as `task.state` says
+ * (no job: the caller queues the turn).
  */
 export async function createClaimedTask(
   q: Query,
@@ -57,13 +115,25 @@ export async function createClaimedTask(
   message: A2aMessage,
   claim?: SqlPart,
 ): Promise<{ task: TaskRow; job: FetchedJob | null }> {
+  if (hasPayloads(message)) throw new Error('a message with file parts is stored by createTask, in a transaction');
+  return insertTask(q, task, message, 0, claim);
+}
+
+/** The statement of `createTask` and `createClaimedTask`: the task and its message as stored (`apart`), the claim with them. */
+async function insertTask(
+  q: Query,
+  task: { id: string; contextId: string; principal: string; ownerId: string; state: string },
+  stored: object,
+  apartChars: number,
+  claim?: SqlPart,
+): Promise<{ task: TaskRow; job: FetchedJob | null }> {
   const state = claim ? `case when exists (select from job) then 'TASK_STATE_WORKING' else ? end` : '?';
   const [row] = await q<TaskColumns & { job: FetchedJob | null }>(
     `with ${claim ? `job as (${claim.sql}),` : ''}
           task as (insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) select ?, ?, ?, ?, ${state}, 1 returning ${TASK_COLUMNS}),
-          first as (insert into a2a_messages (task_id, seq, message) select id, 1, ?::jsonb from task)
+          first as (insert into a2a_messages (task_id, seq, message, apart_chars) select id, 1, ?::jsonb, ?::int from task)
      select *, ${claim ? '(select row_to_json(job) from job)' : 'null::json'} as job from task`,
-    [...(claim?.params ?? []), task.id, task.contextId, task.principal, task.ownerId, task.state, JSON.stringify(message)],
+    [...(claim?.params ?? []), task.id, task.contextId, task.principal, task.ownerId, task.state, JSON.stringify(stored), apartChars],
   );
   const { job, ...created } = row;
   return { task: asTask(created), job };
@@ -113,6 +183,21 @@ const budgetedArtifacts = (taskIds: string, seen = 'false') => `
                          row_number() over (partition by a.task_id order by a.position, a.created_at, a.artifact_id) - 1 as idx
                     from a2a_artifacts a where a.task_id = any(${taskIds})) listed) sized`;
 
+/** A message's size for the history's budget: its stored JSON and the payloads stored apart. */
+const MESSAGE_BYTES = `(bytes + apart_chars)`;
+
+/**
+ * The stored message `m` (an `a2a_messages` row) as it was sent: each payload stored apart put
+ * back as its part's `raw`. Only for messages a history's budget kept, so what it builds is
+ * bounded by HISTORY_BYTES.
+ */
+const WITH_PAYLOADS = `case when m.apart_chars = 0 then m.message else jsonb_set(m.message, '{parts}', (
+    select coalesce(jsonb_agg(case when jsonb_typeof(p.part->'rawApart') = 'number'
+        then (p.part - 'rawApart') || jsonb_build_object('raw', coalesce((select string_agg(c.data, '' order by c.chunk) from a2a_part_payloads c
+                                                                          where c.task_id = m.task_id and c.seq = m.seq and c.part = p.place - 1), ''))
+        else p.part end order by p.place), '[]'::jsonb)
+      from jsonb_array_elements(m.message->'parts') with ordinality as p (part, place))) end`;
+
 /** A task with its most recent `historyLimit` messages within HISTORY_BYTES (oldest first; all with null) and its artifacts. */
 export interface TaskWithDetails {
   task: TaskRow;
@@ -133,10 +218,10 @@ export async function findTaskWithDetails(
 ): Promise<TaskWithDetails | null> {
   const [row] = await q<TaskColumns & { history: A2aMessage[]; artifacts: A2aArtifact[] }>(
     `select ${TASK_COLUMNS},
-            (select coalesce(json_agg(m.message order by m.seq), '[]') from a2a_messages m where m.task_id = t.id and m.seq in (
+            (select coalesce(json_agg(${WITH_PAYLOADS} order by m.seq), '[]') from a2a_messages m where m.task_id = t.id and m.seq in (
                select seq from (
                  select seq, sum(bytes) over (order by seq desc) as total
-                   from (select seq, bytes from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent where bytes <= ?
+                   from (select seq, ${MESSAGE_BYTES} as bytes from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent where bytes <= ?
                ) sized where total <= ?)) as history,
             (select coalesce(json_agg(b.artifact order by b.idx), '[]') from (${budgetedArtifacts('array[t.id]')}) b) as artifacts
        from a2a_tasks t where t.id = ? and (?::text is null or t.principal = ?)`,
@@ -206,12 +291,17 @@ export async function completeTask(
   return row ? asTask(row) : null;
 }
 
-/** Appends a message to the task's history, moving its `last_seq` (its row is locked by the caller, so the sequence has no gaps or clashes). */
+/**
+ * Appends a message to the task's history, moving its `last_seq` (its row is locked by the caller,
+ * in a transaction, so the sequence has no gaps or clashes), then its file parts' payloads.
+ */
 export async function appendMessage(q: Query, taskId: string, message: A2aMessage): Promise<void> {
-  await q(
-    `with moved as (update a2a_tasks t set last_seq = ${NEXT_SEQ} where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message) select ?, last_seq, ?::jsonb from moved`,
-    [taskId, taskId, JSON.stringify(message)],
+  const { stored, payloads, chars } = apart(message);
+  const [{ seq }] = await q<{ seq: number }>(
+    `with moved as (update a2a_tasks t set last_seq = ${NEXT_SEQ} where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message, apart_chars) select ?, last_seq, ?::jsonb, ?::int from moved returning seq`,
+    [taskId, taskId, JSON.stringify(stored), chars],
   );
+  await insertPayloads(q, taskId, seq, payloads);
 }
 
 /**
@@ -223,9 +313,9 @@ export async function historiesOf(q: Query, taskIds: string[], limit?: number): 
   const histories = new Map<string, A2aMessage[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0 || limit === 0) return histories;
   const rows = await q<{ taskId: string; message: A2aMessage }>(
-    `select m.task_id as "taskId", m.message from a2a_messages m join (
+    `select m.task_id as "taskId", ${WITH_PAYLOADS} as message from a2a_messages m join (
        select task_id, seq, sum(bytes) over (order by place, seq desc) as total from (
-         select s.task_id, s.seq, s.bytes, p.place, row_number() over (partition by s.task_id order by s.seq desc) as back
+         select s.task_id, s.seq, s.bytes + s.apart_chars as bytes, p.place, row_number() over (partition by s.task_id order by s.seq desc) as back
            from a2a_messages s join unnest(?::text[]) with ordinality as p (task_id, place) on p.task_id = s.task_id
        ) recent where (?::int is null or back <= ?) and bytes <= ?
      ) sized on sized.task_id = m.task_id and sized.seq = m.seq
@@ -237,22 +327,25 @@ export async function historiesOf(q: Query, taskIds: string[], limit?: number): 
 }
 
 /**
- * The stored message `column` as a turn reads it: each `raw` part without its payload and with
+ * The stored message `column` as a turn reads it: each file part without its payload and with
  * `rawBytes` (the payload's decoded size) instead, every other member kept (filename,
- * mediaType, …). A `rawBytes` a caller put on another part is dropped, so the member always marks
- * a file part. The model sees text and a file's description only, so a turn never loads file
- * bytes this way (`rawPayloadOf` reads one when it is saved).
+ * mediaType, …). A part stored apart (`rawApart`, the form since migration 20261130010005) is
+ * read as it is; one stored before with its `raw` inline has it removed here. A `rawBytes` a
+ * caller put on another part is dropped, so the member always marks a file part. The model sees
+ * text and a file's description only, so a turn never loads file bytes this way (`readPayload`
+ * reads one when it is saved).
  */
 export const withoutRawPayloads = (
   column: string,
 ) => `case when jsonb_typeof(${column}->'parts') = 'array' then jsonb_set(${column}, '{parts}', (
-    select coalesce(jsonb_agg(case when jsonb_typeof(part->'raw') = 'string'
-        then (part - 'raw') || jsonb_build_object('rawBytes', octet_length(part->>'raw') / 4 * 3 - octet_length(part->>'raw') + octet_length(rtrim(part->>'raw', '=')))
+    select coalesce(jsonb_agg(case when jsonb_typeof(part->'rawApart') = 'number' then part || jsonb_build_object('rawBytes', part->'rawApart')
+        when jsonb_typeof(part->'raw') = 'string'
+        then (part - 'raw') || jsonb_build_object('rawBytes', octet_length(part->>'raw') / 4 * 3 - case when right(part->>'raw', 2) = '==' then 2 when right(part->>'raw', 1) = '=' then 1 else 0 end)
         else part - 'rawBytes' end order by place), '[]'::jsonb)
       from jsonb_array_elements(${column}->'parts') with ordinality as p (part, place))) else ${column} end`;
 
-/** A part as a turn reads it: a `raw` part's payload replaced by its decoded size. */
-export type StoredPart = Omit<A2aPart, 'raw'> & { rawBytes?: number };
+/** A part as a turn reads it: a `raw` part's payload replaced by its decoded size (`rawApart` too when it is stored apart). */
+export type StoredPart = Omit<A2aPart, 'raw'> & { rawBytes?: number; rawApart?: number };
 /** A message as a turn reads it (`withoutRawPayloads`). */
 export type StoredMessageBody = Omit<A2aMessage, 'parts'> & { parts: StoredPart[] };
 
@@ -277,13 +370,36 @@ export async function contextMessages(q: Query, principal: string, contextId: st
   );
 }
 
-/** The base64 payload of one `raw` part (its message's task, seq and 0-based part index), or null when there is none. */
-export async function rawPayloadOf(q: Query, taskId: string, seq: number, part: number): Promise<string | null> {
-  const [row] = await q<{ raw: string | null }>(
-    `select message->'parts'->(?::int)->>'raw' as raw from a2a_messages where task_id = ? and seq = ?`,
-    [part, taskId, seq],
-  );
-  return row?.raw ?? null;
+/**
+ * The decoded payload of one file part (its message's task, seq and 0-based part index, as a turn
+ * read it), or null when its message is gone (its task was deleted). A payload stored apart is
+ * read CHUNKS_PER_STATEMENT chunks at a time into a buffer of its size, so neither PostgreSQL nor
+ * this process holds its base64 text whole.
+ * @throws Error when the stored chunks do not make the size the message says (never written so)
+ */
+export async function readPayload(q: Query, taskId: string, seq: number, index: number, part: StoredPart): Promise<Buffer | null> {
+  if (typeof part.rawApart !== 'number') {
+    // Stored before payloads were kept apart: inline in the message.
+    const [row] = await q<{ raw: string | null }>(
+      `select message->'parts'->(?::int)->>'raw' as raw from a2a_messages where task_id = ? and seq = ?`,
+      [index, taskId, seq],
+    );
+    return typeof row?.raw === 'string' ? Buffer.from(row.raw, 'base64') : null;
+  }
+  const bytes = Buffer.alloc(part.rawApart);
+  let filled = 0;
+  for (let chunk = 0; ; chunk += CHUNKS_PER_STATEMENT) {
+    const rows = await q<{ data: string }>(
+      `select data from a2a_part_payloads where task_id = ? and seq = ? and part = ? and chunk >= ? and chunk < ? order by chunk`,
+      [taskId, seq, index, chunk, chunk + CHUNKS_PER_STATEMENT],
+    );
+    for (const { data } of rows) filled += bytes.write(data, filled, 'base64');
+    if (rows.length < CHUNKS_PER_STATEMENT) break;
+  }
+  if (filled === bytes.length) return bytes;
+  const [message] = await q(`select 1 from a2a_messages where task_id = ? and seq = ?`, [taskId, seq]);
+  if (!message) return null;
+  throw new Error(`the payload of part ${index} of message ${seq} of task ${taskId} has ${filled} of its ${bytes.length} bytes`);
 }
 
 /** Where a file part of a message was saved in the workspace (`path`), or why not (`note`). */

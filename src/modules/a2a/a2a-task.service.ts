@@ -144,8 +144,9 @@ async function beginMessage(
     const row = { id, contextId, principal: principal.id, ownerId: principal.ownerId, state: 'TASK_STATE_SUBMITTED' };
     return { row, first: { ...message, taskId: id, contextId } };
   };
-  if (!message.taskId && !push) {
+  if (!message.taskId && !push && !repo.hasPayloads(message)) {
     // One statement, atomic on its own (no transaction round trips); run here, the turn's job is claimed in it too.
+    // A message with file parts stores their payloads apart, so it takes the transaction below.
     const { row, first } = newTask();
     const slot = here && services.llm ? services.jobs.takeSlot(A2A_TURN_JOB, row.id, { taskId: row.id }) : null;
     const created = await repo.createClaimedTask(preparedOf(em), row, first, slot?.claim).catch((error: unknown) => {

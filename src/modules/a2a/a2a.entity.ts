@@ -67,6 +67,40 @@ export class A2aMessageEntity {
   /** The message's size, which the history's byte budget sums without reading the messages. */
   @Property({ type: 'integer', generated: 'octet_length((message)::text) stored', nullable: true })
   bytes!: number & Opt;
+
+  /**
+   * Characters of the `raw` payloads stored apart (`a2a_part_payloads`), which `bytes` does not
+   * count: the history's budget sums both, so a message weighs what it is answered as.
+   */
+  @Property({ type: 'integer', default: 0 })
+  apartChars!: number & Opt;
+}
+
+/**
+ * A `raw` part's payload (base64, as sent), stored apart from its message in chunks: no statement
+ * reading messages builds a value of their files' size, and a file is read a few chunks at a time.
+ */
+@Entity({ tableName: 'a2a_part_payloads' })
+export class A2aPartPayloadEntity {
+  [PrimaryKeyProp]?: ['task', 'seq', 'part', 'chunk'];
+
+  @ManyToOne(() => A2aTaskEntity, { primary: true, deleteRule: 'cascade', updateRule: 'no action' })
+  task!: A2aTaskEntity;
+
+  /** The message's sequence number in its task. */
+  @PrimaryKey({ type: 'integer' })
+  seq!: number;
+
+  /** The part's 0-based index in its message. */
+  @PrimaryKey({ type: 'integer' })
+  part!: number;
+
+  /** The chunk's 0-based place in the payload. */
+  @PrimaryKey({ type: 'integer' })
+  chunk!: number;
+
+  @Property({ type: 'text' })
+  data!: string;
 }
 
 /** A task's artifacts, in the order they were first produced. */
