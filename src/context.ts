@@ -16,8 +16,7 @@ import type { SignInOrigin, StartedSession } from './modules/auth/session.servic
 import type { SingleSignOn } from './modules/auth/oidc.service';
 import { clearedSessionCookie, cookieName, readCookie, SESSION_COOKIE, sessionCookie } from './http/cookies';
 import { foreignOriginRefusal } from './http/same-origin';
-import { clientAddress, type AttemptLimit } from './rate-limits';
-import type { AuthLimit } from './operation-rules';
+import { clientAddress, type AttemptLimit, type RateLimits } from './rate-limits';
 import type { Viewer } from './modules/auth/viewer';
 import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
@@ -52,7 +51,7 @@ export interface Services {
   /** Failed sign-ins per email: after 10 in 15 minutes, that email waits (429). */
   signInAttempts: AttemptLimit;
   /** The sign-in limit of the operations that declare it (`AUTH_LIMITED`), per address and per token. */
-  authLimit: AuthLimit;
+  authLimit: RateLimits['authLimit'];
   /** Single sign-on through the OpenID provider of `OIDC_ISSUER`; null when not configured. */
   sso: SingleSignOn | null;
   /** Work a request leaves running after its response (e.g. counting a download); shutdown waits for it. */

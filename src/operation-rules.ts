@@ -43,9 +43,6 @@ export function rulesOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'
   };
 }
 
-/** Counts a call against the sign-in limit. @throws RATE_LIMITED with Retry-After */
-export type AuthLimit = (keys: { address?: string; authorization?: string }) => Promise<void>;
-
 /** Applies one root field's rules to a call, cheapest first. @throws AppError */
 async function enforce(field: string, rules: OperationRules, ctx: Ctx): Promise<void> {
   if (rules.startsSession) {
