@@ -31,9 +31,7 @@ export const readCookie = (header: string | undefined, name: string): string | u
  */
 export function plantedCookie(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  return [SESSION_COOKIE, SIGN_ON_COOKIE]
-    .flatMap((name) => [name, `__Host-${name}`])
-    .find((name) => cookieValues(header, name).length > 1);
+  return [SESSION_COOKIE, SIGN_ON_COOKIE].flatMap((name) => [name, `__Host-${name}`]).find((name) => cookieValues(header, name).length > 1);
 }
 
 /**
