@@ -5,6 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -72,7 +73,7 @@ import { startPushDeliveries } from './modules/a2a/a2a-push.service';
 import cors from 'cors';
 import { attemptLimit, clientAddress, rateLimits } from './rate-limits';
 import { smtpMailer } from './mail';
-import { SIGN_IN_ATTEMPTS } from './modules/auth/session.service';
+import { issuePasswordLink, SIGN_IN_ATTEMPTS } from './modules/auth/session.service';
 
 export interface RunningApp {
   url: string;
@@ -315,6 +316,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     if (!config.publicUrlFromEnv) config.publicUrl = url;
   }
   logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
+  if (bootstrap && !config.bootstrapAdminToken) await announceAdminPasswordLink(orm.em.fork(), config, bootstrap.userId);
   sandboxes.serverUrl = url;
   const stopMeter = startMeter(services, logger);
   const stopPushDispatcher = startPushDeliveries(services, logger);
@@ -358,6 +360,17 @@ function announceAdminToken(config: Config, token: string) {
   const file = path.join(config.dataDir, 'admin-token');
   fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
   process.stdout.write(`\nAdmin account admin@localhost created. Its token (shown once, also in ${file}):\n\n  ${token}\n\n`);
+}
+
+/**
+ * First start, once listening (the link names the port taken): a one-time link that sets the
+ * admin's password, so the console can be used without an API call.
+ */
+async function announceAdminPasswordLink(em: EntityManager, config: Config, adminId: string) {
+  const link = await issuePasswordLink(em, adminId, null, new Date());
+  process.stdout.write(
+    `To sign in to the web console as admin@localhost, set its password (this link works once, for 24 hours):\n\n  ${config.publicUrl}/set-password#${link.token}\n\nA new link later: labdesk users set-password-link admin@localhost\n\n`,
+  );
 }
 
 /** GraphQL errors carry the same codes as the REST API, and never internals. */

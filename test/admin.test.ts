@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { addMember, makeLab, makeUser, useTestApp } from './support/app';
+import { addMember, makeLab, makeUser, startTestApp, useTestApp } from './support/app';
 import { User } from '../src/modules/users/user.entity';
 import { getUser } from '../src/modules/users/user.service';
 
@@ -312,6 +312,45 @@ describe('PATCH /api/admin/users/{id}', () => {
     expect(nulled.body.detail[0].loc).toEqual(['body', 'name']);
     const [row] = await sql('select name from users where id = $1', [user.user_id]);
     expect(row.name).toBe('Keeps Name');
+  });
+});
+
+describe('nobody locks everyone out', () => {
+  test('suspending oneself, and suspending or demoting the last active admin, are 409 and change nothing', async () => {
+    const app = await startTestApp();
+    try {
+      const patch = (token: string, id: string, body: unknown) => app.call('PATCH', `/api/admin/users/${id}`, { token, body });
+      const adminId = (await app.call('GET', '/api/me', { token: app.adminToken })).body.user_id as string;
+      const self = await patch(app.adminToken, adminId, { disabled: true });
+      expect({ status: self.status, detail: self.body.detail }).toEqual({
+        status: 409,
+        detail: expect.stringContaining('your own account'),
+      });
+      const demoted = await patch(app.adminToken, adminId, { is_admin: false });
+      expect({ status: demoted.status, detail: demoted.body.detail }).toEqual({
+        status: 409,
+        detail: expect.stringContaining('last active administrator'),
+      });
+      expect(await app.sql('select is_admin, disabled from users where id = $1', [adminId])).toEqual([{ is_admin: true, disabled: false }]);
+
+      // With a second admin, one may go; a suspended admin does not count as one.
+      const second = await makeUser(app, { is_admin: true });
+      expect((await patch(app.adminToken, second.id, { disabled: true })).status).toBe(200);
+      expect((await patch(app.adminToken, adminId, { is_admin: false })).status).toBe(409);
+      expect((await patch(app.adminToken, second.id, { disabled: false })).status).toBe(200);
+
+      // Two admins demoting each other at once: one wins, the other is refused (the admins are locked in one order).
+      const both = await Promise.all([
+        patch(app.adminToken, second.id, { is_admin: false }),
+        patch(second.token, adminId, { is_admin: false }),
+      ]);
+      // The loser is 409 when both were admins as they began, 403 when the winner's change came first.
+      const [won, lost] = both.map((reply) => reply.status).sort();
+      expect({ won, lostRefused: lost === 409 || lost === 403 }).toEqual({ won: 200, lostRefused: true });
+      expect(await app.sql('select id from users where is_admin and not disabled')).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
   });
 });
 

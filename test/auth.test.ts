@@ -410,6 +410,22 @@ describe('bootstrap admin', () => {
         expect(await reply.json()).toMatchObject({ is_admin: true, email: 'admin@localhost' });
         const dump = JSON.stringify(await query(database.url, 'select * from auth_tokens'));
         expect(dump).not.toContain(token);
+        // With the token, a one-time link that sets the admin's password for the console.
+        const printed = quiet.mock.calls.map(([chunk]) => String(chunk)).join('');
+        const link = new RegExp(`${first.url}/set-password#(ldk_pwl_[A-Za-z0-9_-]+)`).exec(printed)?.[1];
+        expect(link).toBeDefined();
+        const set = await fetch(new URL('/api/auth/password-link', first.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token: link, new_password: 'the first admin password' }),
+        });
+        expect(set.status).toBe(200);
+        const signIn = await fetch(new URL('/api/auth/login', first.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'admin@localhost', password: 'the first admin password' }),
+        });
+        expect(signIn.status).toBe(200);
       } finally {
         await first.close();
       }

@@ -1,5 +1,8 @@
 import { freePort } from '../src/db/embedded';
-import { useTestApp } from './support/app';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { makeUser, useTestApp } from './support/app';
 import { runLabdesk } from './support/cli';
 
 const t = useTestApp();
@@ -44,5 +47,41 @@ describe('labdesk CLI', () => {
       { LABDESK_URL: t.url },
     );
     expect(created).toMatchObject({ status: 0, stdout: expect.stringMatching(/^created usr_\w+ <cli@example\.org>\n$/) });
+  });
+
+  test('on the server: users set-password-link and restore-admin are the way back for a suspended or password-less admin', async () => {
+    const admin = await makeUser(t, { is_admin: true });
+    await t.sql('update users set disabled = true where id = $1', [admin.id]);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-cli-users-'));
+    const env = { DATABASE_URL: t.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: t.url };
+    try {
+      const refused = await labdesk(['users', 'set-password-link', admin.email], env);
+      expect(refused).toMatchObject({
+        status: 2,
+        stderr: `labdesk: ${admin.email} is suspended, so a link would not work; run labdesk users restore-admin ${admin.email} first\n`,
+      });
+      expect(await labdesk(['users', 'restore-admin', admin.email.toUpperCase()], env)).toMatchObject({
+        status: 0,
+        stdout: expect.stringContaining(`${admin.email} is an active administrator again`),
+      });
+      const issued = await labdesk(['users', 'set-password-link', admin.email], env);
+      expect(issued.status).toBe(0);
+      const token = new RegExp(`${t.url}/set-password#(ldk_pwl_[A-Za-z0-9_-]+)`).exec(issued.stdout)?.[1];
+      expect(token).toBeDefined();
+      expect((await t.call('POST', '/api/auth/password-link', { body: { token, new_password: 'back in through the cli' } })).status).toBe(
+        200,
+      );
+      const signedIn = await t.call('POST', '/api/auth/login', { body: { email: admin.email, password: 'back in through the cli' } });
+      expect(signedIn).toMatchObject({ status: 200, body: { user: { is_admin: true, disabled: false } } });
+      expect(
+        await t.sql("select count(*)::int as n from audit_events where subject_user_id = $1 and detail->>'via' = 'cli'", [admin.id]),
+      ).toEqual([{ n: 2 }]);
+      expect(await labdesk(['users', 'set-password-link', 'nobody@example.org'], env)).toMatchObject({
+        status: 2,
+        stderr: 'labdesk: no user has the email nobody@example.org\n',
+      });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

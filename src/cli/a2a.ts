@@ -1,5 +1,4 @@
 import { loadConfig, redactUrl } from '../config';
-import { openDatabase } from '../db/orm';
 import { A2A_MAX_BODY_BYTES, A2A_RPC_PATH } from '../../facade/a2a';
 import { sqlOf, Query } from '../db/sql';
 import { mountingOfFacts } from '../modules/a2a/a2a-gate.service';
@@ -14,28 +13,12 @@ import {
 } from '../modules/a2a/a2a-settings.repository';
 import { isLoopbackHost, KEY_LABEL } from '../modules/a2a/a2a.policy';
 import { effectiveTier } from '../modules/users/plans';
-import { Command, fail, out, serviceDatabase } from './command';
+import { Command, fail, onServiceDatabase, out } from './command';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-/**
- * Runs `work` on the service's database: DATABASE_URL, else the embedded one under DATA_DIR
- * (joined when a service runs it, else started for the command). Migrations are applied first,
- * so the commands work before the service's first start too.
- */
-async function onDatabase<T>(work: (q: Query) => Promise<T>): Promise<T> {
-  const database = await serviceDatabase(loadConfig());
-  try {
-    const orm = await openDatabase(database.url, { poolMax: 2 });
-    try {
-      return await work(sqlOf(orm.em.fork()));
-    } finally {
-      await orm.close(true);
-    }
-  } finally {
-    await database.stop();
-  }
-}
+/** Runs `work` on the service's database (`onServiceDatabase`). */
+const onDatabase = <T>(work: (q: Query) => Promise<T>): Promise<T> => onServiceDatabase((em) => work(sqlOf(em)));
 
 /** `labdesk a2a …`: the A2A endpoint's settings and keys, in the service's database (contracts §9). Each takes effect at once on every instance. */
 export const A2A_COMMANDS: Record<string, Command> = {

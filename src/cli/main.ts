@@ -9,6 +9,7 @@ import { createSchemaMigration, snapshotExists } from '../db/schema-migrations';
 import { A2A_COMMANDS } from './a2a';
 import { Command, fail, Flags, serviceDatabase } from './command';
 import { BACKUP_COMMANDS } from './backup';
+import { USER_COMMANDS } from './users';
 // The app, the schema and the facade load only for the commands that use them: a quick command
 // (`a2a key list`, `--help`) starts in a fraction of the time.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -327,6 +328,7 @@ const COMMANDS: Record<string, Command> = {
       return 0;
     },
   },
+  ...USER_COMMANDS,
   ...A2A_COMMANDS,
   ...BACKUP_COMMANDS,
 };

@@ -1,4 +1,4 @@
-import { forbidden } from '../../errors';
+import { conflict, forbidden } from '../../errors';
 import { requireViewer, type Viewer, type ViewerSource } from '../auth/viewer';
 import { isSandboxToken } from '../auth/token.policy';
 
@@ -14,4 +14,26 @@ export async function requireAdmin(ctx: ViewerSource): Promise<Viewer> {
   const viewer = await requireViewer(ctx);
   if (!isAdmin(viewer)) throw forbidden('admin only');
   return viewer;
+}
+
+/**
+ * Why an administrator's change of `target` must be refused, so that nobody locks everyone out:
+ * suspending oneself (the next request would be refused, and only another admin could undo it),
+ * and suspending or demoting the last active administrator. `activeAdmins` are the ids of the
+ * active administrators, read under lock.
+ * @throws CONFLICT naming the way back
+ */
+export function checkAdminChange(
+  actorId: string,
+  target: { id: string; isAdmin: boolean; disabled: boolean },
+  change: { isAdmin?: boolean | null; disabled?: boolean | null },
+  activeAdmins: string[],
+): void {
+  if (change.disabled === true && !target.disabled && target.id === actorId)
+    throw conflict('you cannot suspend your own account; another administrator can');
+  const losesAdmin = target.isAdmin && !target.disabled && (change.disabled === true || change.isAdmin === false);
+  if (losesAdmin && activeAdmins.every((id) => id === target.id))
+    throw conflict(
+      `${change.disabled ? 'suspending' : 'demoting'} the last active administrator would leave nobody to administer the service; make another administrator first`,
+    );
 }

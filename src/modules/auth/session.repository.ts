@@ -153,7 +153,7 @@ export async function setPasswordHash(em: EntityManager, userId: string, passwor
 
 export async function insertPasswordLink(
   em: EntityManager,
-  link: { id: string; userId: string; secretHash: string; createdBy: string; expiresAt: Date },
+  link: { id: string; userId: string; secretHash: string; createdBy: string | null; expiresAt: Date },
 ): Promise<void> {
   await sqlOf(em)(`insert into password_links (id, user_id, secret_hash, created_by_id, expires_at) values (?, ?, ?, ?, ?)`, [
     link.id,

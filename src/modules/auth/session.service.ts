@@ -156,7 +156,7 @@ export async function setInitialPassword(em: EntityManager, userId: string, pass
 }
 
 /** A one-time set-password link: its token (in the URL's fragment) and its expiry. */
-export async function issuePasswordLink(em: EntityManager, userId: string, issuedBy: string, now: Date) {
+export async function issuePasswordLink(em: EntityManager, userId: string, issuedBy: string | null, now: Date) {
   const key = randomString(KEY_LENGTH);
   const token = `ldk_pwl_${key}${newSecret(32)}`;
   const expiresAt = new Date(now.getTime() + PASSWORD_LINK_TTL_S * 1000);

@@ -85,6 +85,16 @@ export async function streamUserSyncRows(em: EntityManager, onRow: (row: Record<
   });
 }
 
+/**
+ * The ids of the active administrators (admin, not suspended), locked until `tx` ends: two
+ * administrators demoting or suspending each other at once are decided one after the other, so
+ * the second sees the first's change and cannot leave the service without one.
+ */
+export async function lockActiveAdmins(tx: EntityManager): Promise<string[]> {
+  const rows = await sqlOf(tx)<{ id: string }>('select id from users where is_admin and not disabled order by id for update');
+  return rows.map((row) => row.id);
+}
+
 /** The advisory lock the first admin is made under (transaction-scoped): one instance at a time. */
 const BOOTSTRAP_ADMIN_LOCK = 727_002;
 

@@ -10,7 +10,8 @@ import { AuthToken } from '../auth/token.entity';
 import { resolveInstitution } from './institutions';
 import { STORAGE_QUOTA_BY_PLAN, PlanCode } from './plans';
 import { User } from './user.entity';
-import { findUserById, holdBootstrapAdminLock, streamUserSyncRows } from './user.repository';
+import { findUserById, holdBootstrapAdminLock, lockActiveAdmins, streamUserSyncRows } from './user.repository';
+import { checkAdminChange } from '../admin/admin.policy';
 import { checkUserCreate, checkUserUpdate, UserCreateInput, UserUpdateInput } from './user.inputs';
 import { hashPassword } from '../auth/password';
 
@@ -51,12 +52,18 @@ export async function createUser(em: EntityManager, actorId: string | null, inpu
   });
 }
 
-/** Applies an admin's changes; a plan change brings that plan's credit allowance. @throws NOT_FOUND, VALIDATION_FAILED */
+/**
+ * Applies an admin's changes; a plan change brings that plan's credit allowance. Never suspends
+ * the actor, nor suspends or demotes the last active administrator (`checkAdminChange`).
+ * @throws NOT_FOUND, VALIDATION_FAILED, CONFLICT
+ */
 export async function updateUser(em: EntityManager, actorId: string, userId: string, input: UserUpdateInput): Promise<User> {
   checkUserUpdate(input);
   return em.transactional(async (tx) => {
+    const admins = input.disabled === true || input.isAdmin === false ? await lockActiveAdmins(tx) : [];
     const user = await tx.findOne(User, { id: userId });
     if (!user) throw notFound('user');
+    checkAdminChange(actorId, user, input, admins);
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
     if (typeof changes.name === 'string') changes.name = changes.name.trim();
     const planChanged = changes.planCode !== undefined && changes.planCode !== user.planCode;
@@ -131,7 +138,7 @@ export async function streamAllUsers(em: EntityManager, onRow: (row: Record<stri
  * configured `BOOTSTRAP_ADMIN_TOKEN`, or a new one returned for printing (once).
  * Returns null when an admin already existed.
  */
-export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: string): Promise<{ token: string } | null> {
+export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: string): Promise<{ token: string; userId: string } | null> {
   return em.transactional(async (tx) => {
     await holdBootstrapAdminLock(tx); // one instance at a time
     const existing = await tx.findOne(User, { email: 'admin@localhost' });
@@ -148,6 +155,6 @@ export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: strin
     audit(tx, { action: 'user.bootstrap_admin', actorId: null, subjectUserId: admin.id });
     await tx.flush();
     await openAccount(tx, admin.id, admin.planCode);
-    return { token: issued.token };
+    return { token: issued.token, userId: admin.id };
   });
 }
