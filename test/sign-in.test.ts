@@ -177,6 +177,63 @@ describe('your sessions and your password', () => {
   });
 });
 
+describe('your own tokens and sessions (the account page)', () => {
+  const gql = (cookie: string, query: string, variables: Record<string, unknown> = {}) =>
+    withCookie(cookie, 'POST', '/graphql', { query, variables });
+
+  test('a signed-in person creates a token (shown once), sees it listed with its last use, and revokes it', async () => {
+    const person = await personWithPassword();
+    const { cookie } = await signIn(person.email, PASSWORD);
+    const created = await gql(cookie, 'mutation ($input: TokenCreateInput!) { myTokenCreate(input: $input) { tokenId token } }', {
+      input: { label: 'laptop', expiresInDays: 30 },
+    });
+    const { tokenId, token } = created.body.data.myTokenCreate;
+    expect(token).toMatch(/^ldk_pat_/);
+    const list = async () =>
+      (await gql(cookie, '{ myTokens { total items { tokenId label expiresAt revokedAt lastUsedAt } } }')).body.data.myTokens;
+    const before = await list();
+    expect(before.items).toEqual([{ tokenId, label: 'laptop', expiresAt: expect.any(String), revokedAt: null, lastUsedAt: null }]);
+    expect(Date.parse(before.items[0].expiresAt) - Date.now()).toBeGreaterThan(29.9 * 86_400_000);
+    expect(JSON.stringify(before)).not.toContain(token);
+    // Used once: its last use is recorded.
+    expect((await t.call('GET', '/api/me', { token })).body.user_id).toBe(person.id);
+    expect(Date.parse((await list()).items[0].lastUsedAt)).toBeGreaterThan(Date.now() - 60_000);
+    // Revoked: it stops working; another person's token is not found.
+    const other = await makeUser(t);
+    const [otherToken] = await t.sql(`select id from auth_tokens where user_id = $1`, [other.id]);
+    const foreign = await gql(cookie, 'mutation ($id: ID!) { myTokenRevoke(tokenId: $id) }', { id: otherToken.id });
+    expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await t.call('GET', '/api/me', { token: other.token })).status).toBe(200);
+    expect((await gql(cookie, 'mutation ($id: ID!) { myTokenRevoke(tokenId: $id) }', { id: tokenId })).body.data.myTokenRevoke).toBe(true);
+    expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
+    expect((await list()).items[0].revokedAt).not.toBeNull();
+  });
+
+  test('a label out of bounds or an expiry past ten years is refused, and nothing is made', async () => {
+    const person = await personWithPassword();
+    const { cookie } = await signIn(person.email, PASSWORD);
+    for (const input of [
+      { label: '' },
+      { label: 'x'.repeat(101) },
+      { label: 'ok', expiresInDays: 0 },
+      { label: 'ok', expiresInDays: 3651 },
+    ]) {
+      const reply = await gql(cookie, 'mutation ($input: TokenCreateInput!) { myTokenCreate(input: $input) { tokenId } }', { input });
+      expect(reply.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    }
+    expect(await t.sql(`select id from auth_tokens where user_id = $1`, [person.id])).toEqual([]);
+  });
+
+  test('"Sign out all other sessions" ends every other session and keeps this one', async () => {
+    const person = await personWithPassword();
+    const others = [await signIn(person.email, PASSWORD), await signIn(person.email, PASSWORD)];
+    const mine = await signIn(person.email, PASSWORD);
+    expect((await gql(mine.cookie, 'mutation { revokeOtherSessions }')).body.data.revokeOtherSessions).toBe(true);
+    for (const other of others) expect((await withCookie(other.cookie, 'GET', '/api/me')).status).toBe(401);
+    expect((await withCookie(mine.cookie, 'GET', '/api/me')).status).toBe(200);
+  });
+});
+
 describe('one-time set-password links', () => {
   test('an admin issues a link; it sets the password once, signs in, and ends the older sessions', async () => {
     const person = await personWithPassword();

@@ -399,6 +399,8 @@ export type SummaryRequestInput = {
 
 /** A label for a new personal access token. */
 export type TokenCreateInput = {
+  /** Days until it stops working, 1-3650; none: it works until revoked. */
+  expiresInDays?: number | null | undefined;
   /** 1-100 characters. */
   label: string;
 };

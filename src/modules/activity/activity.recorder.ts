@@ -20,19 +20,24 @@ export class ActivityRecorder {
 
   constructor(private readonly intervalMs = ACTIVITY_WRITE_INTERVAL_MS) {}
 
-  /** Records `userId` as active at `at` unless this instance already wrote it within the interval. */
-  async record(em: EntityManager, userId: string, at: Date): Promise<void> {
+  /**
+   * Records `userId` as active at `at` (and the use of `tokenId`, a personal access token, when
+   * given) unless this instance already wrote it within the interval.
+   */
+  async record(em: EntityManager, userId: string, at: Date, tokenId?: string): Promise<void> {
     const now = at.getTime();
-    const last = this.lastWritten.get(userId);
+    // Each token is written apart, so that every token's last use is right to a minute.
+    const key = tokenId ? `${userId} ${tokenId}` : userId;
+    const last = this.lastWritten.get(key);
     // A clock that stepped back (tests move it) writes again rather than trusting a future mark.
     if (last !== undefined && now >= last && now - last < this.intervalMs && utcDay(now) === utcDay(last)) return;
     // Marked before the write so that a burst of concurrent requests writes once.
-    this.lastWritten.set(userId, now);
+    this.lastWritten.set(key, now);
     if (this.lastWritten.size > MAX_TRACKED_USERS) this.forgetOlderThan(now - this.intervalMs);
     try {
-      await upsertActivity(em, userId, at);
+      await upsertActivity(em, userId, at, tokenId);
     } catch (error) {
-      this.lastWritten.delete(userId);
+      this.lastWritten.delete(key);
       throw error;
     }
   }

@@ -76,7 +76,7 @@ export class AdminResolver {
   ): Promise<IssuedTokenNode> {
     const admin = await requireAdmin(ctx);
     checkTokenLabel(input);
-    return users.createPersonalToken(ctx.em, admin.user.id, userId, input.label);
+    return users.createPersonalToken(ctx.em, admin.user.id, userId, input);
   }
 
   @Extensions(ADMIN_ONLY)

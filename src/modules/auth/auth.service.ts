@@ -75,7 +75,7 @@ export async function authenticate(em: EntityManager, header: string | undefined
     throw unauthenticated('invalid or expired token');
   }
   if (row.user.disabled) throw unauthenticated('this account is disabled');
-  if (activity) await activity.recorder.record(em, row.user.id, activity.clock.now());
+  if (activity) await activity.recorder.record(em, row.user.id, activity.clock.now(), row.kind === 'pat' ? row.id : undefined);
   const viewer: Viewer = { user: row.user, credentialId: row.id, inActiveLab: row.userInActiveLab };
   if (row.leaseId !== null) viewer.leaseId = row.leaseId;
   return viewer;

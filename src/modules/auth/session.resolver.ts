@@ -187,6 +187,15 @@ export class SessionResolver {
     return null;
   }
 
+  @Mutation(() => Boolean, {
+    description: 'Ends every browser session of the caller but the one making this request (all of them, with a token).',
+  })
+  async revokeOtherSessions(@Context() ctx: Ctx): Promise<boolean> {
+    const viewer = await requireViewer(ctx);
+    await sessions.endOtherSessions(ctx.em, viewer);
+    return true;
+  }
+
   @Extensions(ADMIN_ONLY)
   @Extensions(MINTS_CREDENTIAL)
   @Mutation(() => PasswordLinkNode, { description: 'Admin: a one-time link for the user to set a password (24 hours).' })

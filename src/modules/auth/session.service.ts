@@ -149,6 +149,9 @@ export async function setOwnPassword(em: EntityManager, viewer: Viewer, currentP
   await repo.revokeOtherSessions(em, viewer.user.id, viewer.credentialId);
 }
 
+/** Ends every browser session of the viewer but the one it calls with (a token ends them all). */
+export const endOtherSessions = (em: EntityManager, viewer: Viewer) => repo.revokeOtherSessions(em, viewer.user.id, viewer.credentialId);
+
 /** Sets a password for a user an administrator creates (no session changes: there are none yet). */
 export async function setInitialPassword(em: EntityManager, userId: string, password: string, path: string[]) {
   checkNewPassword(password, path);

@@ -51,6 +51,13 @@ export class AuthToken {
   @Property({ type: 'datetime', nullable: true })
   revokedAt: Date | null = null;
 
+  /**
+   * Personal access tokens: when one last authenticated a request, to a minute (written with the
+   * user's activity, at most once a minute per token and instance).
+   */
+  @Property({ type: 'datetime', nullable: true })
+  lastUsedAt: Date | null = null;
+
   /** Refresh tokens: set when rotated (single use). */
   @Property({ type: 'datetime', nullable: true })
   usedAt: Date | null = null;

@@ -1,4 +1,4 @@
-import { Field, InputType } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
 import { Checks, checks } from '../../validation';
 import { checkNewPassword } from '../auth/password';
 import { PlanCodeValue, PlanSourceValue } from './user.types';
@@ -71,6 +71,9 @@ export class UserUpdateInput {
 export class TokenCreateInput {
   @Field({ description: '1-100 characters.' })
   label!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Days until it stops working, 1-3650; none: it works until revoked.' })
+  expiresInDays?: number | null;
 }
 
 function profileChecks(
@@ -100,5 +103,8 @@ export function checkUserUpdate(input: UserUpdateInput) {
 }
 
 export function checkTokenLabel(input: TokenCreateInput) {
-  checks().text(['input', 'label'], input.label.trim(), { min: 1, max: 100 }).done();
+  checks()
+    .text(['input', 'label'], input.label.trim(), { min: 1, max: 100 })
+    .int(['input', 'expiresInDays'], input.expiresInDays, { min: 1, max: 3650 })
+    .done();
 }

@@ -1,10 +1,15 @@
-import { Ctx as Context, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx as Context, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
 import { effectiveTier } from './plans';
 import { User } from './user.entity';
 import { storageQuotaOf } from './user.service';
-import { PlanCodeValue, PlanSourceValue, UserNode } from './user.types';
+import { IssuedTokenNode, PersonalTokenPage, PlanCodeValue, PlanSourceValue, UserNode } from './user.types';
+import { checkTokenLabel, TokenCreateInput } from './user.inputs';
+import { createPersonalToken, listPersonalTokens } from './user.service';
+import { revokeToken } from '../auth/auth.service';
+import { AUTH_LIMITED, MINTS_CREDENTIAL } from '../../operation-rules';
+import { pageArgs } from '../../validation';
 
 type UserSource = UserNode & { entity: User };
 
@@ -37,6 +42,35 @@ export class UserResolver {
   @Query(() => UserNode, { description: 'The signed-in caller.' })
   async me(@Context() ctx: Ctx): Promise<UserNode> {
     return presentUser((await requireViewer(ctx)).user);
+  }
+
+  @Query(() => PersonalTokenPage, {
+    description: "The caller's personal access tokens, newest first, revoked ones too (never their secrets).",
+  })
+  async myTokens(
+    @Context() ctx: Ctx,
+    @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: '≥ 0 (default 0).' }) offset?: number,
+  ): Promise<PersonalTokenPage> {
+    const viewer = await requireViewer(ctx);
+    return listPersonalTokens(ctx.em, viewer.user.id, pageArgs(limit, offset, { max: 500, default: 100 }));
+  }
+
+  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
+  @Mutation(() => IssuedTokenNode, { description: 'A personal access token of the caller (the plaintext is shown only in this answer).' })
+  async myTokenCreate(@Context() ctx: Ctx, @Arg('input', () => TokenCreateInput) input: TokenCreateInput): Promise<IssuedTokenNode> {
+    checkTokenLabel(input);
+    const viewer = await requireViewer(ctx);
+    return createPersonalToken(ctx.em, viewer.user.id, viewer.user.id, input);
+  }
+
+  @Mutation(() => Boolean, {
+    description: "Revokes one of the caller's tokens; it stops working on the next request. Another's is not found.",
+  })
+  async myTokenRevoke(@Context() ctx: Ctx, @Arg('tokenId', () => ID) tokenId: string): Promise<boolean> {
+    const viewer = await requireViewer(ctx);
+    await revokeToken(ctx.em, viewer.user.id, tokenId);
+    return true;
   }
 
   @FieldResolver(() => PlanCodeValue)

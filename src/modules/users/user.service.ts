@@ -98,10 +98,31 @@ export async function listUsers(em: EntityManager, filter: { q?: string | null; 
   return { items, total, ...page };
 }
 
-/** Personal access token for a user, minted by an admin. @throws NOT_FOUND */
-export async function createPersonalToken(em: EntityManager, actorId: string, userId: string, label: string) {
+/** Personal access tokens a user may hold at once (not revoked, not expired). */
+export const MAX_LIVE_PERSONAL_TOKENS = 100;
+
+/**
+ * A personal access token for a user, minted by an admin or by the user (`actorId`), working
+ * until revoked or for `expiresInDays`.
+ * @throws NOT_FOUND; CONFLICT at MAX_LIVE_PERSONAL_TOKENS
+ */
+export async function createPersonalToken(
+  em: EntityManager,
+  actorId: string,
+  userId: string,
+  input: { label: string; expiresInDays?: number | null },
+) {
   const user = await getUser(em, userId);
-  const issued = mintToken(em, user, 'pat', { label: label.trim() });
+  const live = await em.count(AuthToken, {
+    user: userId,
+    kind: 'pat',
+    revokedAt: null,
+    $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }],
+  });
+  if (live >= MAX_LIVE_PERSONAL_TOKENS)
+    throw conflict(`at most ${MAX_LIVE_PERSONAL_TOKENS} personal access tokens work at once; revoke one you no longer use`);
+  const ttlSeconds = input.expiresInDays ? input.expiresInDays * 86_400 : undefined;
+  const issued = mintToken(em, user, 'pat', { label: input.label.trim(), ttlSeconds });
   audit(em, { action: 'token.create', actorId, subjectUserId: userId, detail: { tokenId: issued.tokenId } });
   await em.flush();
   return issued;
@@ -121,6 +142,7 @@ export async function listPersonalTokens(em: EntityManager, userId: string, page
     createdAt: t.createdAt,
     expiresAt: t.expiresAt,
     revokedAt: t.revokedAt,
+    lastUsedAt: t.lastUsedAt,
   }));
   return { items, total, ...page };
 }

@@ -106,6 +106,9 @@ export class PersonalTokenNode {
 
   @Field(() => Date, { nullable: true, description: 'Set once revoked; the token no longer works.' })
   revokedAt!: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'When it last authenticated a request (to a minute); null: never.' })
+  lastUsedAt!: Date | null;
 }
 
 @ObjectType({ description: 'A page of personal access tokens, newest first.' })

@@ -174,6 +174,8 @@ export type Severity =
 
 /** A label for a new personal access token. */
 export type TokenCreateInput = {
+  /** Days until it stops working, 1-3650; none: it works until revoked. */
+  expiresInDays?: number | null | undefined;
   /** 1-100 characters. */
   label: string;
 };
