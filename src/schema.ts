@@ -6,6 +6,7 @@ import { A2aPushResolver } from './modules/a2a/a2a-push.resolver';
 import { A2aResolver } from './modules/a2a/a2a.resolver';
 import { A2aConsoleResolver } from './modules/a2a/a2a-console.resolver';
 import { AdminResolver } from './modules/admin/admin.resolver';
+import { AuditResolver } from './modules/audit/audit.resolver';
 import { OutboundAgentResolver } from './modules/agent/peers/outbound-agent.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { CatalogResolver } from './modules/catalog/catalog.resolver';
@@ -39,6 +40,7 @@ const RESOLVERS = [
   LabResolver,
   LabUsageResolver,
   AdminResolver,
+  AuditResolver,
   TrajectoryResolver,
   FigureResolver,
   ReleaseResolver,
