@@ -15,6 +15,7 @@ import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
 import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
+import { TrajectorySearchResolver } from './modules/trajectories/trajectory-search.resolver';
 import { UserResolver } from './modules/users/user.resolver';
 import { SessionResolver } from './modules/auth/session.resolver';
 import type { AppPubSub } from './pubsub';
@@ -42,6 +43,7 @@ const RESOLVERS = [
   AdminResolver,
   AuditResolver,
   TrajectoryResolver,
+  TrajectorySearchResolver,
   FigureResolver,
   ReleaseResolver,
   CatalogResolver,
