@@ -13,8 +13,8 @@ import { ComputeResolver } from './modules/compute/compute.resolver';
 import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
-import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
-import { UserResolver } from './modules/users/user.resolver';
+import { AnnotationResolver, ForkOriginResolver, TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
+import { PersonResolver, UserResolver } from './modules/users/user.resolver';
 import { SessionResolver } from './modules/auth/session.resolver';
 import type { AppPubSub } from './pubsub';
 import { FACADE_DIRECTIVES } from './facade-directives';
@@ -35,11 +35,14 @@ const RESOLVERS = [
   A2aConsoleResolver,
   OutboundAgentResolver,
   UserResolver,
+  PersonResolver,
   SessionResolver,
   LabResolver,
   LabUsageResolver,
   AdminResolver,
   TrajectoryResolver,
+  ForkOriginResolver,
+  AnnotationResolver,
   FigureResolver,
   ReleaseResolver,
   CatalogResolver,
