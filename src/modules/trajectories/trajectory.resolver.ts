@@ -12,7 +12,7 @@ import {
   type SubscribeResolverData,
 } from 'type-graphql';
 import type { Ctx } from '../../context';
-import { loadPerson } from '../users/user.resolver';
+import { loadPerson } from '../users/person.resolver';
 import { Person } from '../users/user.types';
 import { viewerCanTrajectory } from './trajectory.policy';
 import { requireViewer } from '../auth/viewer';
