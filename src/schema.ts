@@ -14,9 +14,10 @@ import { ComputeResolver } from './modules/compute/compute.resolver';
 import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
-import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
+import { AnnotationResolver, ForkOriginResolver, TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { TrajectorySearchResolver } from './modules/trajectories/trajectory-search.resolver';
 import { UserResolver } from './modules/users/user.resolver';
+import { PersonResolver } from './modules/users/person.resolver';
 import { SessionResolver } from './modules/auth/session.resolver';
 import type { AppPubSub } from './pubsub';
 import { FACADE_DIRECTIVES } from './facade-directives';
@@ -37,6 +38,7 @@ const RESOLVERS = [
   A2aConsoleResolver,
   OutboundAgentResolver,
   UserResolver,
+  PersonResolver,
   SessionResolver,
   LabResolver,
   LabUsageResolver,
@@ -44,6 +46,8 @@ const RESOLVERS = [
   AuditResolver,
   TrajectoryResolver,
   TrajectorySearchResolver,
+  ForkOriginResolver,
+  AnnotationResolver,
   FigureResolver,
   ReleaseResolver,
   CatalogResolver,

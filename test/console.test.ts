@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import os from 'node:os';
-import { makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
+import { addMember, makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
 import { enableA2a, officialClient, userMessage } from './support/a2a';
 import { startFakeLlm } from './support/fake-llm';
 import { until } from './support/until';
@@ -376,7 +376,8 @@ describe('trajectories in Chromium', () => {
       // Fork from the second record: a new trajectory with the first two records.
       await second.getByRole('button', { name: 'Fork from here' }).click();
       await page.waitForURL((url) => url.pathname.startsWith('/trajectories/') && !url.pathname.endsWith(encodeURIComponent(id)));
-      await page.getByText('Forked from').waitFor();
+      await page.getByText('Your run, forked from Read counts at record 2').waitFor();
+      await page.getByRole('heading', { name: 'Read counts (fork)' }).waitFor();
       await page.getByRole('article', { name: 'Record 2' }).waitFor();
       expect(await page.getByRole('article', { name: 'Record 3' }).count()).toBe(0);
       expectGraphQLOnly(watched);
@@ -473,6 +474,117 @@ describe('compute and releases in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'console-releases');
     expectGraphQLOnly(watched);
+    await page.close();
+  });
+});
+
+/** The page's visible text (what a reader sees), for scans such as "no user id shows". */
+const visibleText = (page: Page) => page.locator('body').innerText(); // document.body.innerText
+
+/** Screenshots of the page as it is, at a desktop and at a phone size. */
+async function screenshotsAtTwoSizes(page: Page, name: string) {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(100);
+    await screenshot(page, `${name}-${width}x${height}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe('people and permissions in Chromium (issue 37)', () => {
+  inBrowser(
+    'a plain member reads a lab trajectory: names not ids, no Comment/Reply/Resolve, forks it; lists and admin show owners by name',
+    async (context) => {
+      const labOwner = await person('Lou Labowner');
+      const lab = await makeLab(t, { owner: labOwner, name: 'Genomics Lab' });
+      const [owner, mentor, member] = await Promise.all([person('Tom Owner'), person('Mira Mentor'), person('Pia Plain')]);
+      await addMember(t, lab, owner);
+      await addMember(t, lab, mentor, 'mentor');
+      await addMember(t, lab, member);
+      const calls = trajectoryCalls(t);
+      const id = newSessionId('names');
+      const title = 'RNA-seq DE: treated vs control';
+      expect((await calls.append(owner, id, null, conversation('n', 2), { title, lab_id: lab.id })).status).toBe(200);
+      expect((await calls.setVisibility(owner, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+      const note = await t.call('POST', '/graphql', {
+        token: mentor.token,
+        body: {
+          query: 'mutation($id: ID!, $input: AnnotationInput!) { trajectoryAnnotate(sessionId: $id, input: $input) { annotationId } }',
+          variables: { id, input: { recordUuid: 'n-a0', body: 'Check the size factors before the DE call.' } },
+        },
+      });
+      expect(note.body.errors).toBeUndefined();
+
+      const { page, watched } = await signIn(context, member);
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+      await page.getByRole('heading', { name: title }).waitFor();
+      await page.getByText('Tom Owner’s run').waitFor();
+      const notes = page.getByRole('complementary', { name: 'Review notes on record 2' });
+      await notes.getByText('Check the size factors before the DE call.').waitFor();
+      await notes.getByText('Mira Mentor').waitFor();
+      // A plain member may not annotate: nothing offers it. They may fork.
+      const second = page.getByRole('article', { name: 'Record 2' });
+      for (const action of ['Comment', 'Reply', 'Resolve'])
+        expect({ action, offered: await page.getByRole('button', { name: action }).count() }).toEqual({ action, offered: 0 });
+      await second.getByRole('button', { name: 'Fork from here' }).waitFor();
+      expect(await page.locator('select#visibility').count()).toBe(0);
+      expect(await visibleText(page)).not.toMatch(/usr_/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshotsAtTwoSizes(page, 'console-member-trajectory');
+
+      // The fork is theirs, says so, and links its parent at the record it was made at.
+      await second.getByRole('button', { name: 'Fork from here' }).click();
+      await page.waitForURL((url) => url.pathname.startsWith('/trajectories/') && !url.pathname.endsWith(encodeURIComponent(id)));
+      await page.getByRole('heading', { name: `${title} (fork)` }).waitFor();
+      await page.getByText('Your run, forked from').waitFor();
+      await page.getByRole('link', { name: title }).waitFor();
+      await page.getByText('(Tom Owner’s) at record 2').waitFor();
+      expect(await visibleText(page)).not.toMatch(/usr_/);
+      await screenshotsAtTwoSizes(page, 'console-member-fork');
+
+      // The list: an Owner column tells the parent from the fork.
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trajectories' }).click();
+      await page.getByRole('form', { name: 'Filters' }).locator('select').first().selectOption({ label: 'Genomics Lab' });
+      const rows = page.getByRole('row');
+      await rows
+        .filter({ hasText: `${title} (fork)` })
+        .getByRole('cell', { name: 'Pia Plain (you)' })
+        .waitFor();
+      await rows.filter({ hasText: title }).filter({ hasNotText: '(fork)' }).getByRole('cell', { name: 'Tom Owner' }).waitFor();
+      await page.getByRole('columnheader', { name: 'Owner' }).waitFor();
+      expect(await visibleText(page)).not.toMatch(/usr_/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshotsAtTwoSizes(page, 'console-member-trajectories');
+      expectGraphQLOnly(watched);
+      await page.close();
+
+      // Admin Trajectories: owners by name (and email, which an admin may read), never an id.
+      await context.clearCookies();
+      const admin = await person('Ada Admin', { is_admin: true });
+      const signedIn = await signIn(context, admin);
+      await signedIn.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Admin' }).click();
+      await signedIn.page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: 'Trajectories' }).click();
+      await signedIn.page.getByLabel('Search by title or id').fill('RNA-seq DE');
+      await signedIn.page.getByRole('cell', { name: `Tom Owner (${owner.email})` }).waitFor();
+      await signedIn.page.getByRole('cell', { name: `Pia Plain (${member.email})` }).waitFor();
+      expect(await visibleText(signedIn.page)).not.toMatch(/usr_/);
+      expect(await seriousViolations(signedIn.page)).toEqual([]);
+      await screenshotsAtTwoSizes(signedIn.page, 'console-admin-trajectories-owners');
+      await signedIn.page.close();
+    },
+  );
+
+  inBrowser('a member sees no "Create key" on Agents: the A2A keys and tasks are for the A2A owner and admins', async (context) => {
+    const member = await person('Nora Nokeys');
+    const { page } = await signIn(context, member);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
+    await page.getByText("The A2A endpoint's keys and tasks are for its owner and the administrators.").waitFor();
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await page.getByRole('heading', { name: 'Outbound agents' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
 });

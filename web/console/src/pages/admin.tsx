@@ -148,7 +148,10 @@ const AllTrajectories = graphql(`
       items {
         sessionId
         title
-        ownerId
+        owner {
+          name
+          email
+        }
         source
         count
         bytes
@@ -653,7 +656,8 @@ function TrajectoriesSection() {
                   <tr key={item.sessionId}>
                     <td>{item.title ?? item.sessionId}</td>
                     <td>
-                      <code>{item.ownerId}</code>
+                      {item.owner.name}
+                      {item.owner.email && <span className="muted"> ({item.owner.email})</span>}
                     </td>
                     <td>{item.source}</td>
                     <td>{item.count}</td>

@@ -6,6 +6,14 @@ import { Paged } from '../paged';
 import type { A2aTaskState } from '../gql/graphql';
 import { Empty, ErrorNote, Loading, RevokeCell, When } from '../ui';
 
+const Access = graphql(`
+  query ConsoleA2aAccess {
+    a2aViewerCan {
+      useWebTools
+    }
+  }
+`);
+
 const Keys = graphql(`
   query ConsoleA2aKeys {
     a2aKeys {
@@ -119,13 +127,25 @@ const STATES: A2aTaskState[] = [
 ];
 export const stateName = (state: string) => state.replace('TASK_STATE_', '').replace('_', ' ').toLowerCase();
 
-/** The A2A endpoint for its owner and administrators: keys, tasks, and the outbound agents. */
+/**
+ * The outbound agents (everyone's own), and for whoever the server says may use the A2A web
+ * tools (the A2A owner and administrators) the endpoint's keys and tasks.
+ */
 export function AgentsPage() {
+  const [{ data, error }] = useQuery({ query: Access });
   return (
     <>
       <h1>Agents</h1>
-      <KeysSection />
-      <TasksSection />
+      <ErrorNote error={error} />
+      {data?.a2aViewerCan.useWebTools && (
+        <>
+          <KeysSection />
+          <TasksSection />
+        </>
+      )}
+      {data && !data.a2aViewerCan.useWebTools && (
+        <p className="muted">The A2A endpoint's keys and tasks are for its owner and the administrators.</p>
+      )}
       <OutboundSection />
     </>
   );

@@ -17,6 +17,11 @@ const Lab = graphql(`
       seatsUsed
       invitationCode
       codeExpiresAt
+      viewerCan {
+        rotateCode
+        manageMembers
+        viewUsage
+      }
       members {
         memberUserId
         name
@@ -87,7 +92,9 @@ export function LabPage() {
   });
 
   const lab = data?.lab;
-  const owner = lab?.role === 'owner';
+  const can = lab?.viewerCan;
+  /** Approve, reject, revoke and change roles: offered only when the lab says the viewer may. */
+  const manages = can?.manageMembers === true;
   const members = lab?.members ?? [];
   const pending = members.filter((member) => member.status === 'pending');
   const current = members.filter((member) => member.status === 'active');
@@ -142,7 +149,7 @@ export function LabPage() {
         <dd>{lab.status}</dd>
       </dl>
 
-      {owner && (
+      {can?.rotateCode && (
         <section aria-labelledby="code-title" className="panel">
           <h2 id="code-title">Invitation code</h2>
           <p>
@@ -169,7 +176,7 @@ export function LabPage() {
           <h2 id="pending-title">Requests to join</h2>
           {pending.length === 0 ? (
             <Empty>
-              <p>No one is waiting. {owner ? 'Share the invitation code; requests appear here.' : ''}</p>
+              <p>No one is waiting. {manages ? 'Share the invitation code; requests appear here.' : ''}</p>
             </Empty>
           ) : (
             <Paged items={pending} label="Requests">
@@ -180,7 +187,7 @@ export function LabPage() {
                       <th scope="col">Name</th>
                       <th scope="col">Email</th>
                       <th scope="col">Asked</th>
-                      {owner && <th scope="col">Decision</th>}
+                      {manages && <th scope="col">Decision</th>}
                     </tr>
                   </thead>
                   <tbody>
@@ -191,7 +198,7 @@ export function LabPage() {
                         <td>
                           <When at={member.requestedAt} />
                         </td>
-                        {owner && (
+                        {manages && (
                           <td className="actions">
                             {decide(member, 'Approve', 'active', 'Approved', 'primary')}
                             {decide(member, 'Reject', 'rejected', 'Rejected', 'danger')}
@@ -219,7 +226,7 @@ export function LabPage() {
                     <th scope="col">Email</th>
                     <th scope="col">Role</th>
                     <th scope="col">Joined</th>
-                    {owner && <th scope="col">Access</th>}
+                    {manages && <th scope="col">Access</th>}
                   </tr>
                 </thead>
                 <tbody>
@@ -228,7 +235,7 @@ export function LabPage() {
                       <td>{member.name}</td>
                       <td>{member.email}</td>
                       <td>
-                        {owner && member.role !== 'owner' ? (
+                        {manages && member.role !== 'owner' ? (
                           <select
                             aria-label={`Role of ${member.name}`}
                             value={member.role}
@@ -252,7 +259,7 @@ export function LabPage() {
                       <td>
                         <When at={member.joinedAt} />
                       </td>
-                      {owner && (
+                      {manages && (
                         <td className="actions">{member.role !== 'owner' && decide(member, 'Revoke', 'revoked', 'Revoked', 'danger')}</td>
                       )}
                     </tr>
@@ -264,7 +271,7 @@ export function LabPage() {
         </section>
       )}
 
-      {owner && (
+      {can?.viewUsage && (
         <Suspense fallback={<p className="loading">Loading the usage…</p>}>
           <LabUsage labId={labId} />
         </Suspense>

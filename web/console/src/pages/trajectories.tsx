@@ -12,6 +12,10 @@ const Trajectories = graphql(`
       items {
         sessionId
         title
+        owner {
+          userId
+          name
+        }
         source
         visibility
         count
@@ -19,6 +23,9 @@ const Trajectories = graphql(`
         updatedAt
         archivedAt
       }
+    }
+    me {
+      id
     }
     labs {
       id
@@ -116,6 +123,7 @@ export function TrajectoriesPage() {
               <thead>
                 <tr>
                   <th scope="col">Title</th>
+                  <th scope="col">Owner</th>
                   <th scope="col">Source</th>
                   <th scope="col">Visibility</th>
                   <th scope="col">Records</th>
@@ -132,6 +140,7 @@ export function TrajectoriesPage() {
                       </Link>
                       {item.archivedAt && <span className="muted"> (archived)</span>}
                     </td>
+                    <td>{item.owner.userId === data?.me.id ? `${item.owner.name} (you)` : item.owner.name}</td>
                     <td>{item.source}</td>
                     <td>{item.visibility}</td>
                     <td>{item.count}</td>
