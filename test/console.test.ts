@@ -544,6 +544,102 @@ describe('admin in Chromium', () => {
   );
 });
 
+/** The session cookie of `user`, signed in with their password over the API. */
+async function sessionCookie(user: TestUser): Promise<string> {
+  const login = await t.call('POST', '/api/auth/login', { body: { email: user.email, password: PASSWORD } });
+  return /^(labdesk_session=[^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
+}
+
+describe('the console for daily work (issue 37)', () => {
+  const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+  test('an unknown path: a browser gets the console with 404; API clients, API prefixes and other methods get the JSON 404', async () => {
+    const cookie = await sessionCookie(await person('Nora Nowhere'));
+    for (const route of ['/nope', '/labs/x/y/z', '/trajectories/a/b', '/agents/tasks']) {
+      const page = await fetch(`${t.url}${route}`, { headers: { cookie, accept: HTML }, redirect: 'manual' });
+      expect({ route, status: page.status }).toEqual({ route, status: 404 });
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
+      expect(await page.text()).toMatch(/src="\/console\/assets\/index-[\w-]+\.js"/);
+    }
+    // Signed out, the way back goes through the sign-in page, as for any console page.
+    const signedOut = await fetch(`${t.url}/nope`, { headers: { accept: HTML }, redirect: 'manual' });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get('location')).toBe('/login?next=/nope');
+
+    const jsonNotFound = async (route: string, init: RequestInit) => {
+      const reply = await fetch(`${t.url}${route}`, { redirect: 'manual', ...init });
+      expect({ route, method: init.method ?? 'GET', status: reply.status }).toEqual({ route, method: init.method ?? 'GET', status: 404 });
+      expect(reply.headers.get('content-type')).toMatch(/json/);
+      return reply.json();
+    };
+    expect(await jsonNotFound('/nope', { headers: { cookie, accept: 'application/json' } })).toEqual({ detail: 'no such endpoint' });
+    expect(await jsonNotFound('/nope', { headers: { cookie } })).toEqual({ detail: 'no such endpoint' });
+    expect(await jsonNotFound('/nope', { method: 'POST', headers: { accept: HTML } })).toEqual({ detail: 'no such endpoint' });
+    // What the APIs answer there (Apollo's own 400 under /graphql): never the console.
+    for (const route of [
+      '/api/nope',
+      '/graphql/nope',
+      '/a2a/nope',
+      '/assets/nope.js',
+      '/console/assets/nope.js',
+      '/auth/nope',
+      '/blobs/nope',
+      '/healthz/nope',
+      '/readyz/nope',
+      '/metrics/nope',
+      '/openapi.json/nope',
+      '/.well-known/nope',
+      '/admin/api/nope',
+    ]) {
+      const reply = await fetch(`${t.url}${route}`, { headers: { cookie, accept: HTML }, redirect: 'manual' });
+      expect({ route, status: reply.status, type: reply.headers.get('content-type') }).toEqual({
+        route,
+        status: route.startsWith('/graphql') ? 400 : 404,
+        type: expect.stringMatching(/json/),
+      });
+    }
+  });
+
+  inBrowser(
+    'an unknown console URL says "Not found" inside the layout; /admin for a non-administrator says "Access denied"',
+    async (context) => {
+      const { page, watched } = await signIn(context, await person('Nick Notadmin'));
+      for (const route of ['/nope', '/labs/x/y/z']) {
+        const reply = await page.goto(`${t.url}${route}`);
+        expect({ route, status: reply!.status() }).toEqual({ route, status: 404 });
+        await page.getByRole('heading', { name: 'Not found' }).waitFor();
+        await page
+          .getByText(/not found/i)
+          .first()
+          .waitFor();
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Labs' }).waitFor();
+      }
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-not-found');
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Labs' }).click();
+      await page.getByRole('heading', { name: 'Labs' }).waitFor();
+
+      await page.goto(`${t.url}/admin`);
+      await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+      await page.getByText('for administrators', { exact: false }).waitFor();
+      await page.waitForTimeout(500);
+      expect(
+        await page
+          .getByRole('status')
+          .filter({ hasText: /Loading/ })
+          .count(),
+      ).toBe(0);
+      expect(await page.getByText(/Loading/).count()).toBe(0);
+      expect(await page.getByRole('navigation', { name: 'Admin sections' }).count()).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-access-denied');
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+});
+
 describe('untrusted content in Chromium', () => {
   inBrowser(
     'script, javascript: links, SVG with script and <img onerror> in records, notes and file names render as text and never run',

@@ -3,7 +3,8 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from './gql';
 import { ErrorNote } from './ui';
 
-const Me = graphql(`
+/** Who is signed in: the layout's, and the pages' that depend on it (one request, from the cache). */
+export const Me = graphql(`
   query ConsoleMe {
     me {
       id

@@ -54,6 +54,26 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/** A console URL that names no page (the service answers such a URL with this page and 404). */
+export function NotFound() {
+  return (
+    <>
+      <h1>Not found</h1>
+      <p>This page was not found: the address may be mistyped, or what it showed has moved. Pick a section from the navigation.</p>
+    </>
+  );
+}
+
+/** A page the reader may not open, said at once (rather than a page waiting for data that will not come). */
+export function AccessDenied({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <h1>Access denied</h1>
+      <p>{children}</p>
+    </>
+  );
+}
+
 /** An empty list, and what to do about it. */
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;

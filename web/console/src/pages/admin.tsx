@@ -3,7 +3,8 @@ import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager, Paged } from '../paged';
-import { ErrorNote, formatBytes, Loading, RevokeCell, When } from '../ui';
+import { Me } from '../layout';
+import { AccessDenied, ErrorNote, formatBytes, Loading, RevokeCell, When } from '../ui';
 
 const Stats = graphql(`
   query ConsoleAdminStats {
@@ -216,6 +217,11 @@ const SECTIONS = ['Activity', 'Users', 'Labs', 'Trajectories', 'Storage', 'Segme
 /** Administrators: the live stats, users, labs, trajectories, storage and segmentation, one section at a time. */
 export default function AdminPage() {
   const [section, setSection] = useState<(typeof SECTIONS)[number]>('Activity');
+  const [{ data, fetching }] = useQuery({ query: Me });
+  // Without the reader, the layout says what went wrong (or sends them to sign in).
+  if (!data) return fetching ? <Loading what="the admin pages" /> : null;
+  if (!data.me.isAdmin)
+    return <AccessDenied>The admin pages are for administrators. Ask one if you need something from here.</AccessDenied>;
   return (
     <>
       <h1>Admin</h1>
@@ -244,7 +250,7 @@ function ActivitySection() {
       <h2 id="stats-title">Activity</h2>
       <ErrorNote error={stats.error} />
       {!s ? (
-        <Loading what="the stats" />
+        stats.fetching && <Loading what="the stats" />
       ) : (
         <>
           <p className="muted">
