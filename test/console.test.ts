@@ -638,6 +638,39 @@ describe('the console for daily work (issue 37)', () => {
       await page.close();
     },
   );
+
+  inBrowser("every row leads somewhere: a lab's latest sessions, the admin's trajectories and labs open their pages", async (context) => {
+    const admin = await person('Rowan Rows', { is_admin: true });
+    const lab = await makeLab(t, { owner: admin, name: 'Rows Lab' });
+    const id = newSessionId('rows');
+    const calls = trajectoryCalls(t);
+    expect((await calls.append(admin, id, null, conversation('r', 1), { title: 'Row run' })).status).toBe(200);
+    expect((await calls.setVisibility(admin, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+    const { page, watched } = await signIn(context, admin);
+
+    await page.goto(`${t.url}/labs/${lab.id}`);
+    await page.getByRole('region', { name: 'Latest sessions' }).getByRole('link', { name: 'Row run' }).click();
+    await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+    await page.getByRole('heading', { name: 'Row run' }).waitFor();
+
+    await page.goto(`${t.url}/admin`);
+    const sections = page.getByRole('navigation', { name: 'Admin sections' });
+    await sections.getByRole('button', { name: 'Trajectories' }).click();
+    await page.getByLabel('Search by title or id').fill('Row run');
+    await page.getByRole('region', { name: 'Trajectories' }).getByRole('link', { name: 'Row run' }).click();
+    await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+    await page.getByRole('heading', { name: 'Row run' }).waitFor();
+
+    await page.goto(`${t.url}/admin`);
+    await sections.getByRole('button', { name: 'Labs' }).click();
+    await page.getByLabel('Search labs').fill('Rows Lab');
+    await page.getByRole('region', { name: 'Labs' }).getByRole('link', { name: 'Rows Lab' }).click();
+    await page.waitForURL(`${t.url}/labs/${lab.id}`);
+    await page.getByRole('heading', { name: 'Rows Lab' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
 });
 
 describe('untrusted content in Chromium', () => {

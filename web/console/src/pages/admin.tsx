@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
@@ -578,7 +579,11 @@ function LabsSection() {
             <tbody>
               {page.items.map((lab) => (
                 <tr key={lab.id}>
-                  <td>{lab.name}</td>
+                  <td>
+                    <Link to="/labs/$labId" params={{ labId: lab.id }}>
+                      {lab.name}
+                    </Link>
+                  </td>
                   <td>{lab.seatsUsed}</td>
                   <td>
                     <input
@@ -657,7 +662,11 @@ function TrajectoriesSection() {
               <tbody>
                 {items.map((item) => (
                   <tr key={item.sessionId}>
-                    <td>{item.title ?? item.sessionId}</td>
+                    <td>
+                      <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: item.sessionId }}>
+                        {item.title ?? item.sessionId}
+                      </Link>
+                    </td>
                     <td>
                       <code>{item.ownerId}</code>
                     </td>
@@ -736,7 +745,11 @@ function StorageSection() {
                   <tbody>
                     {labs.map((lab) => (
                       <tr key={lab.labId}>
-                        <td>{lab.name}</td>
+                        <td>
+                          <Link to="/labs/$labId" params={{ labId: lab.labId }}>
+                            {lab.name}
+                          </Link>
+                        </td>
                         <td>{formatBytes(lab.bytes)}</td>
                         <td>{lab.sessions}</td>
                       </tr>

@@ -293,7 +293,11 @@ export function LabPage() {
                 <tbody>
                   {page.map((row) => (
                     <tr key={row.sessionId}>
-                      <td>{row.title ?? row.sessionId}</td>
+                      <td>
+                        <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: row.sessionId }}>
+                          {row.title ?? row.sessionId}
+                        </Link>
+                      </td>
                       <td>{row.ownerName}</td>
                       <td>{row.state}</td>
                       <td>{row.count}</td>
