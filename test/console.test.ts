@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import os from 'node:os';
-import { makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
+import { addMember, makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
 import { enableA2a, officialClient, userMessage } from './support/a2a';
 import { startFakeLlm } from './support/fake-llm';
 import { until } from './support/until';
@@ -438,7 +438,11 @@ describe('compute and releases in Chromium', () => {
     await page.getByText('No plan is waiting.').waitFor();
     const lease = (await t.call('GET', '/api/compute/credits', { token: user.token })).body.leases[0];
     await page.getByRole('meter', { name: `Spent on lease ${lease.lease_id}` }).waitFor();
-    await page.getByRole('button', { name: 'Release' }).click();
+    await page.getByRole('button', { name: `Release lease ${lease.lease_id}` }).click();
+    await page
+      .getByRole('alertdialog', { name: `Release lease ${lease.lease_id}?` })
+      .getByRole('button', { name: 'Release lease' })
+      .click();
     await page.getByText('Released.').waitFor();
     expect((await t.call('GET', `/api/compute/sessions/${lease.lease_id}`, { token: user.token })).body.state).toBe('released');
     expectGraphQLOnly(watched);
@@ -516,6 +520,7 @@ describe('admin in Chromium', () => {
         async () => (await t.call('GET', `/api/admin/users/${someone.id}`, { token: t.adminToken })).body.plan_code === 'pro',
       );
       await page.getByRole('button', { name: 'Suspend Sam Suspended' }).click();
+      await page.getByRole('alertdialog', { name: 'Suspend Sam Suspended?' }).getByRole('button', { name: 'Suspend' }).click();
       await page.getByRole('button', { name: 'Restore Sam Suspended' }).waitFor();
       expect((await t.call('GET', '/api/me', { token: someone.token })).status).toBe(401);
 
@@ -536,6 +541,10 @@ describe('admin in Chromium', () => {
       await page.getByRole('heading', { name: 'Tokens of Nina New' }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Revoke token console of Nina New' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Revoke token console of Nina New?' })
+        .getByRole('button', { name: 'Revoke token' })
+        .click();
       await page.getByRole('region', { name: 'Tokens of Nina New' }).getByText('revoked').waitFor();
       expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
       expectGraphQLOnly(watched);
@@ -548,6 +557,20 @@ describe('admin in Chromium', () => {
 async function sessionCookie(user: TestUser): Promise<string> {
   const login = await t.call('POST', '/api/auth/login', { body: { email: user.email, password: PASSWORD } });
   return /^(labdesk_session=[^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
+}
+
+/** The text of the element that has the focus. */
+const focusedText = (page: Page) =>
+  page.evaluate(
+    () => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent,
+  );
+
+/** The dialog a button of what cannot be undone opens: its question, Cancel focused, nothing done yet. */
+async function confirmation(page: Page, question: string | RegExp) {
+  const dialog = page.getByRole('alertdialog', { name: question });
+  await dialog.waitFor();
+  expect(await focusedText(page)).toBe('Cancel');
+  return dialog;
 }
 
 describe('the console for daily work (issue 37)', () => {
@@ -668,6 +691,112 @@ describe('the console for daily work (issue 37)', () => {
     await page.waitForURL(`${t.url}/labs/${lab.id}`);
     await page.getByRole('heading', { name: 'Rows Lab' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+
+  inBrowser('what cannot be undone asks first: Cancel and Escape change nothing, confirming does it', async (context) => {
+    const admin = await person('Connie Confirm', { is_admin: true, plan_code: 'pro' });
+    const lab = await makeLab(t, { owner: admin, name: 'Confirm Lab' });
+    const member = await person('Mel Member');
+    await addMember(t, lab, member);
+    const drafted = await t.call('POST', '/api/compute/plans', { token: admin.token, body: { goal: 'Count the reads.' } });
+    expect(drafted.status).toBe(201);
+    const approved = await t.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: admin.token });
+    expect(approved.status).toBe(201);
+    const leaseId = approved.body.lease_id;
+    const gql = (query: string, variables: Record<string, unknown> = {}) =>
+      t.call('POST', '/graphql', { token: t.adminToken, body: { query, variables } });
+    const key = (await gql('mutation { a2aKeyCreate(label: "confirm agent") { key { id } } }')).body.data.a2aKeyCreate.key.id;
+    const suspendee = await person('Sue Spender');
+    const { page, watched } = await signIn(context, admin);
+
+    // Revoke a member.
+    const membership = async () =>
+      (await t.call('GET', `/api/labs/${lab.id}`, { token: admin.token })).body.members.find(
+        (m: { member_user_id: string }) => m.member_user_id === member.id,
+      ).status;
+    await page.goto(`${t.url}/labs/${lab.id}`);
+    await page.getByRole('button', { name: 'Revoke Mel Member' }).click();
+    let dialog = await confirmation(page, "Revoke Mel Member's membership of Confirm Lab?");
+    await dialog.getByText('lose access').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'console-confirm-revoke-member');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await membership()).toBe('active');
+    await page.getByRole('button', { name: 'Revoke Mel Member' }).click();
+    await (await confirmation(page, /^Revoke Mel Member/)).getByRole('button', { name: 'Revoke membership' }).click();
+    await page.getByText('Revoked Mel Member.').waitFor();
+    expect(await membership()).toBe('revoked');
+
+    // Rotate the invitation code: Escape closes the dialog.
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    dialog = await confirmation(page, 'Rotate the invitation code of Confirm Lab?');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.locator('#invitation-code').innerText()).toBe(lab.code);
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    await (await confirmation(page, /^Rotate/)).getByRole('button', { name: 'Rotate code' }).click();
+    await page.getByText('Rotated the invitation code.').waitFor();
+    expect(await page.locator('#invitation-code').innerText()).not.toBe(lab.code);
+    expect((await t.call('POST', '/api/labs/preview', { token: member.token, body: { code: lab.code } })).status).not.toBe(200);
+
+    // Release a lease.
+    const leaseState = async () => (await t.call('GET', `/api/compute/sessions/${leaseId}`, { token: admin.token })).body.state;
+    await page.goto(`${t.url}/compute`);
+    await page.getByRole('button', { name: `Release lease ${leaseId}` }).click();
+    dialog = await confirmation(page, `Release lease ${leaseId}?`);
+    await dialog.getByText('The sandbox stops and is charged up to now.').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await leaseState()).not.toBe('released');
+    await page.getByRole('button', { name: `Release lease ${leaseId}` }).click();
+    await (await confirmation(page, `Release lease ${leaseId}?`)).getByRole('button', { name: 'Release lease' }).click();
+    await page.getByText('Released.').waitFor();
+    expect(await leaseState()).toBe('released');
+
+    // Revoke a key of the A2A endpoint.
+    const keyRevoked = async () =>
+      (await gql('{ a2aKeys { id revokedAt } }')).body.data.a2aKeys.find((k: { id: string }) => k.id === key).revokedAt;
+    await page.goto(`${t.url}/agents`);
+    await page.getByRole('button', { name: 'Revoke the key of confirm agent' }).click();
+    dialog = await confirmation(page, 'Revoke the key of confirm agent?');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await keyRevoked()).toBeNull();
+    await page.getByRole('button', { name: 'Revoke the key of confirm agent' }).click();
+    await (await confirmation(page, 'Revoke the key of confirm agent?')).getByRole('button', { name: 'Revoke key' }).click();
+    await until('the key to be revoked', async () => Boolean(await keyRevoked()));
+
+    // Suspend a user, and revoke a token (admin).
+    await page.goto(`${t.url}/admin`);
+    await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: 'Users' }).click();
+    await page.getByLabel('Search users').fill(suspendee.email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Suspend Sue Spender' }).click();
+    dialog = await confirmation(page, 'Suspend Sue Spender?');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await t.call('GET', '/api/me', { token: suspendee.token })).status).toBe(200);
+    await page.getByRole('button', { name: 'Suspend Sue Spender' }).click();
+    await (await confirmation(page, 'Suspend Sue Spender?')).getByRole('button', { name: 'Suspend' }).click();
+    await page.getByRole('button', { name: 'Restore Sue Spender' }).waitFor();
+    expect((await t.call('GET', '/api/me', { token: suspendee.token })).status).toBe(401);
+
+    const tokenHolder = await person('Tina Token');
+    await page.getByLabel('Search users').fill(tokenHolder.email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Tokens of Tina Token' }).click();
+    await page.getByRole('button', { name: 'Revoke token test of Tina Token' }).click();
+    dialog = await confirmation(page, 'Revoke token test of Tina Token?');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await t.call('GET', '/api/me', { token: tokenHolder.token })).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke token test of Tina Token' }).click();
+    await (await confirmation(page, 'Revoke token test of Tina Token?')).getByRole('button', { name: 'Revoke token' }).click();
+    await page.getByRole('region', { name: 'Tokens of Tina Token' }).getByText('revoked').waitFor();
+    expect((await t.call('GET', '/api/me', { token: tokenHolder.token })).status).toBe(401);
     expectGraphQLOnly(watched);
     await page.close();
   });
@@ -799,6 +928,10 @@ describe('agents in Chromium', () => {
 
       await page.getByRole('link', { name: 'Agents' }).first().click();
       await page.getByRole('button', { name: 'Revoke the key of stats lab agent' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Revoke the key of stats lab agent?' })
+        .getByRole('button', { name: 'Revoke key' })
+        .click();
       await page.getByText(/^revoked/).waitFor();
       const refused = await client
         .sendMessage(SendMessageRequest.fromJSON({ message: userMessage('again?') }))

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { CombinedError } from 'urql';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -79,16 +79,106 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
 }
 
-/** A credential's state cell: when it was revoked, or its "Revoke" button. */
+/**
+ * A button for what cannot be undone: it asks first, in a modal alert dialog (a native <dialog>)
+ * that names what will happen. Cancel has the focus, so Enter or Escape by reflex changes nothing.
+ */
+export function ConfirmButton({
+  children,
+  label,
+  question,
+  detail,
+  confirm,
+  className = 'danger',
+  disabled,
+  onConfirm,
+}: {
+  /** The button's text. */
+  children: ReactNode;
+  /** The button's accessible name, when its text alone is ambiguous ("Revoke Rita"). */
+  label?: string;
+  /** What will happen, as a question: "Release lease 12?". */
+  question: string;
+  /** Its consequences: "The sandbox stops and is charged up to now." */
+  detail: ReactNode;
+  /** The dialog's button that does it: "Release lease". */
+  confirm: string;
+  className?: string;
+  disabled?: boolean;
+  onConfirm: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  useEffect(() => {
+    if (!open || dialog.current?.open) return;
+    dialog.current?.showModal();
+    cancel.current?.focus();
+  }, [open]);
+  const close = () => dialog.current?.close();
+  return (
+    <>
+      <button
+        type="button"
+        className={className}
+        aria-label={label}
+        aria-haspopup="dialog"
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
+        {children}
+      </button>
+      {open && (
+        <dialog
+          ref={dialog}
+          role="alertdialog"
+          aria-modal="true"
+          aria-labelledby={`${id}-question`}
+          aria-describedby={`${id}-detail`}
+          className="confirm"
+          // Escape and close() both end here; the dialog leaves the page with its state.
+          onClose={() => setOpen(false)}
+        >
+          <h2 id={`${id}-question`}>{question}</h2>
+          <p id={`${id}-detail`}>{detail}</p>
+          <div className="buttons-row">
+            <button type="button" ref={cancel} onClick={close}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                close();
+                onConfirm();
+              }}
+            >
+              {confirm}
+            </button>
+          </div>
+        </dialog>
+      )}
+    </>
+  );
+}
+
+/** A credential's state cell: when it was revoked, or its "Revoke" button, which asks first. */
 export function RevokeCell({
   revokedAt,
   label,
+  detail,
+  confirm,
   busy,
   onRevoke,
 }: {
   revokedAt: string | null | undefined;
-  /** The button's accessible name. */
+  /** The button's accessible name, and the dialog's question with "?": "Revoke the key of stats agent". */
   label: string;
+  /** What revoking does: "Agents calling with it are refused at once." */
+  detail: string;
+  /** The dialog's button: "Revoke key". */
+  confirm: string;
   busy: boolean;
   onRevoke: () => void;
 }) {
@@ -99,8 +189,16 @@ export function RevokeCell({
       </>
     );
   return (
-    <button type="button" className="small danger" aria-label={label} disabled={busy} onClick={onRevoke}>
+    <ConfirmButton
+      className="small danger"
+      label={label}
+      question={`${label}?`}
+      detail={detail}
+      confirm={confirm}
+      disabled={busy}
+      onConfirm={onRevoke}
+    >
       Revoke
-    </button>
+    </ConfirmButton>
   );
 }

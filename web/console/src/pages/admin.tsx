@@ -5,7 +5,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager, Paged } from '../paged';
 import { Me } from '../layout';
-import { AccessDenied, ErrorNote, formatBytes, Loading, RevokeCell, When } from '../ui';
+import { AccessDenied, ConfirmButton, ErrorNote, formatBytes, Loading, RevokeCell, When } from '../ui';
 
 const Stats = graphql(`
   query ConsoleAdminStats {
@@ -444,17 +444,33 @@ function UsersSection() {
                     >
                       Tokens
                     </button>
-                    <button
-                      type="button"
-                      className={`small${user.disabled ? '' : ' danger'}`}
-                      disabled={updating.fetching}
-                      aria-label={`${user.disabled ? 'Restore' : 'Suspend'} ${user.name}`}
-                      onClick={() =>
-                        void update({ id: user.id, input: { disabled: !user.disabled } }).then((result) => !result.error && refresh())
-                      }
-                    >
-                      {user.disabled ? 'Restore' : 'Suspend'}
-                    </button>
+                    {user.disabled ? (
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={updating.fetching}
+                        aria-label={`Restore ${user.name}`}
+                        onClick={() =>
+                          void update({ id: user.id, input: { disabled: false } }).then((result) => !result.error && refresh())
+                        }
+                      >
+                        Restore
+                      </button>
+                    ) : (
+                      <ConfirmButton
+                        className="small danger"
+                        label={`Suspend ${user.name}`}
+                        question={`Suspend ${user.name}?`}
+                        detail="They can no longer sign in, and their sessions and tokens are refused at once, until an administrator restores them."
+                        confirm="Suspend"
+                        disabled={updating.fetching}
+                        onConfirm={() =>
+                          void update({ id: user.id, input: { disabled: true } }).then((result) => !result.error && refresh())
+                        }
+                      >
+                        Suspend
+                      </ConfirmButton>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -528,6 +544,8 @@ function UserTokens({ user }: { user: { id: string; name: string } }) {
                     <RevokeCell
                       revokedAt={token.revokedAt}
                       label={`Revoke token ${token.label || token.tokenId} of ${user.name}`}
+                      detail="Whatever signs in with it is refused at once. A revoked token cannot be restored."
+                      confirm="Revoke token"
                       busy={revoking.fetching}
                       onRevoke={() =>
                         void revoke({ userId: user.id, tokenId: token.tokenId }).then(

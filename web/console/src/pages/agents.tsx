@@ -197,6 +197,8 @@ function KeysSection() {
                       <RevokeCell
                         revokedAt={key.revokedAt}
                         label={`Revoke the key of ${key.label}`}
+                        detail="Agents calling with it are refused at once. A revoked key cannot be restored."
+                        confirm="Revoke key"
                         busy={revoking.fetching}
                         onRevoke={() =>
                           void revoke({ id: key.id }).then((result) => !result.error && reload({ requestPolicy: 'network-only' }))
