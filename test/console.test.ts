@@ -800,6 +800,147 @@ describe('the console for daily work (issue 37)', () => {
     expectGraphQLOnly(watched);
     await page.close();
   });
+
+  inBrowser(
+    'every page fits a phone (390×844) with a menu button for the navigation, and still a wide screen (1440×900)',
+    async (context) => {
+      const admin = await person('Phoebe Phone-Owner With A Long Name', { is_admin: true, plan_code: 'pro' });
+      const lab = await makeLab(t, { owner: admin, name: 'Structural Biology and Proteomics Laboratory' });
+      await addMember(t, lab, await person('Maximilian Member-Longname'));
+      expect(
+        (await t.call('POST', '/api/labs/join', { token: (await person('Rita Requester')).token, body: { code: lab.code } })).status,
+      ).toBe(200);
+      const id = newSessionId('phone');
+      const calls = trajectoryCalls(t);
+      expect((await calls.append(admin, id, null, conversation('ph', 3), { title: 'Read counts on a phone' })).status).toBe(200);
+      expect((await calls.setVisibility(admin, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+      for (const [uuid, body] of [
+        ['ph-u0', 'Which counter is this? It should count reads, not lines, so the figure is four times too high.'],
+        ['ph-a1', 'Check the tool call below.'],
+      ])
+        expect(
+          (
+            await t.call('POST', `/api/trajectories/${encodeURIComponent(id)}/annotations`, {
+              token: admin.token,
+              body: { record_uuid: uuid, body },
+            })
+          ).status,
+        ).toBe(201);
+      const drafted = await t.call('POST', '/api/compute/plans', { token: admin.token, body: { goal: 'Align the reads. Call variants.' } });
+      expect((await t.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: admin.token })).status).toBe(201);
+      await t.call('POST', '/graphql', {
+        token: t.adminToken,
+        body: { query: 'mutation { a2aKeyCreate(label: "phone agent") { secret } }' },
+      });
+
+      const { page, watched } = await signIn(context, admin);
+      const pages: [name: string, path: string, shows: string][] = [
+        ['labs', '/labs', 'Create a lab'],
+        ['lab', `/labs/${lab.id}`, 'Latest sessions'],
+        ['trajectories', '/trajectories', 'Read counts on a phone'],
+        ['trajectory', `/trajectories/${encodeURIComponent(id)}`, 'Which counter is this?'],
+        ['compute', '/compute', 'Reserved by open leases'],
+        ['releases', '/releases', 'Core (CLI and agent runtime)'],
+        ['agents', '/agents', 'phone agent'],
+        ['admin', '/admin', 'Active this month'],
+        ['admin-users', '/admin#Users', 'Create user'],
+        ['admin-labs', '/admin#Labs', 'Search labs'],
+        ['admin-trajectories', '/admin#Trajectories', 'Search by title or id'],
+        ['admin-storage', '/admin#Storage', 'stored in all'],
+        ['admin-segmentation', '/admin#Segmentation', 'Users by institution tier'],
+      ];
+      const open = async (path: string, shows: string) => {
+        const [route, section] = path.split('#');
+        await page.goto(`${t.url}${route}`);
+        if (section) {
+          await page.getByText('Active this month').waitFor();
+          await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: section }).click();
+        }
+        await page
+          .getByText(shows)
+          .first()
+          .waitFor({ timeout: 10_000 })
+          .catch(async (error: Error) => {
+            await screenshot(page, `console-failed-${path.replace(/\W+/g, '-')}`);
+            throw error;
+          });
+        await page.waitForTimeout(300); // charts and lazy parts settle
+      };
+      const scrollWidth = () =>
+        page.evaluate(
+          () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+        );
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const [name, path, shows] of pages) {
+        await open(path, shows);
+        await screenshot(page, `console-phone-${name}`);
+        expect({ name, scrollWidth: await scrollWidth() }).toEqual({ name, scrollWidth: 390 });
+        const menu = page.getByRole('button', { name: 'Menu' });
+        expect(await menu.getAttribute('aria-expanded')).toBe('false');
+        const nav = page.getByRole('navigation', { name: 'Console' });
+        expect(await nav.isVisible()).toBe(false);
+        await menu.click();
+        expect(await menu.getAttribute('aria-expanded')).toBe('true');
+        await nav.getByRole('link', { name: 'Trajectories' }).waitFor();
+        await page.getByRole('button', { name: 'Sign out' }).waitFor();
+        expect(await page.getByRole('button', { name: 'Sign out' }).boundingBox()).toMatchObject({ x: expect.any(Number) });
+        const signOut = (await page.getByRole('button', { name: 'Sign out' }).boundingBox())!;
+        expect(signOut.x + signOut.width).toBeLessThanOrEqual(390);
+        expect({ name, scrollWidth: await scrollWidth() }).toEqual({ name, scrollWidth: 390 });
+        if (name === 'labs' || name === 'trajectory' || name === 'admin-users') {
+          expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
+          await screenshot(page, `console-phone-${name}-menu`);
+        }
+        // By keyboard: Escape closes it and gives the focus back to the button; Enter opens it again.
+        await page.keyboard.press('Escape');
+        expect(await menu.getAttribute('aria-expanded')).toBe('false');
+        expect(await focusedText(page)).toBe('Menu');
+        await page.keyboard.press('Enter');
+        expect(await menu.getAttribute('aria-expanded')).toBe('true');
+        await page.keyboard.press('Enter');
+        expect(await menu.getAttribute('aria-expanded')).toBe('false');
+        if (name === 'admin-users') {
+          // Stacked, a table is still a table to assistive technology: rows, cells, and their headings.
+          expect(await page.getByRole('table').count()).toBe(1);
+          expect(await page.getByRole('columnheader', { name: 'Email' }).count()).toBe(1);
+          expect(await page.getByRole('cell', { name: admin.email }).count()).toBe(1);
+        }
+        if (name === 'trajectory') {
+          // The record's text has the width of the screen, its notes below it.
+          const text = (await page.getByText('Question 0: count the reads in sample 0').boundingBox())!;
+          expect(text.width).toBeGreaterThan(250);
+          const notes = (await page.getByRole('complementary', { name: 'Review notes on record 1' }).boundingBox())!;
+          expect(notes.y).toBeGreaterThanOrEqual(text.y + text.height);
+          expect(notes.width).toBeGreaterThan(250);
+          expect(notes.x + notes.width).toBeLessThanOrEqual(390);
+        }
+      }
+      // A link in the menu goes there, and the menu closes.
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Compute' }).click();
+      await page.waitForURL(`${t.url}/compute`);
+      expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+
+      await page.setViewportSize({ width: 1440, height: 900 });
+      for (const [name, path, shows] of pages) {
+        await open(path, shows);
+        expect({ name, scrollWidth: await scrollWidth() }).toEqual({ name, scrollWidth: 1440 });
+        expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trajectories' }).waitFor();
+        await page.getByRole('button', { name: 'Sign out' }).waitFor();
+        await screenshot(page, `console-wide-${name}`);
+        if (name === 'trajectory') {
+          // Notes beside their record.
+          const text = (await page.getByText('Question 0: count the reads in sample 0').boundingBox())!;
+          const notes = (await page.getByRole('complementary', { name: 'Review notes on record 1' }).boundingBox())!;
+          expect(notes.x).toBeGreaterThan(text.x + text.width);
+        }
+      }
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
 });
 
 describe('untrusted content in Chromium', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { CombinedError } from 'urql';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -71,6 +71,50 @@ export function AccessDenied({ children }: { children: ReactNode }) {
       <h1>Access denied</h1>
       <p>{children}</p>
     </>
+  );
+}
+
+/**
+ * A table for every width. On a narrow screen (console.css) each row stacks its cells, each cell
+ * led by its column's heading, copied here into `data-label` from the header row as rows come and
+ * go. Whatever is still wider than its box scrolls sideways inside it, never the page; only then
+ * is the box a focusable group, so that a keyboard can scroll it too.
+ */
+export function Table({ children, label = 'Table, scrolls sideways' }: { children: ReactNode; label?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const element = box.current;
+    const table = element?.querySelector('table');
+    if (!element || !table) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    const labelCells = () => {
+      const headings = [...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+      for (const row of table.querySelectorAll('tbody tr'))
+        [...row.children].forEach((cell, index) => cell.setAttribute('data-label', headings[index] ?? ''));
+    };
+    labelCells();
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(element);
+    resized.observe(table);
+    const changed = new MutationObserver(labelCells);
+    changed.observe(table, { childList: true, subtree: true });
+    return () => {
+      resized.disconnect();
+      changed.disconnect();
+    };
+  }, []);
+  return (
+    <div
+      ref={box}
+      className="table-box"
+      tabIndex={scrolls ? 0 : undefined}
+      role={scrolls ? 'group' : undefined}
+      aria-label={scrolls ? label : undefined}
+    >
+      <table>{children}</table>
+    </div>
   );
 }
 

@@ -1,11 +1,11 @@
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager, Paged } from '../paged';
 import { Me } from '../layout';
-import { AccessDenied, ConfirmButton, ErrorNote, formatBytes, Loading, RevokeCell, When } from '../ui';
+import { AccessDenied, ConfirmButton, ErrorNote, formatBytes, Loading, RevokeCell, Table, When } from '../ui';
 
 const Stats = graphql(`
   query ConsoleAdminStats {
@@ -273,14 +273,18 @@ function ActivitySection() {
             ))}
           </dl>
           <h3 id="plans-chart">Active users by plan (this month)</h3>
-          <BarChart width={560} height={220} data={s.plans} accessibilityLayer aria-labelledby="plans-chart">
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="planCode" />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
-            <Bar dataKey="activeUsers" name="Active users" fill="#2454c5" />
-          </BarChart>
-          <table>
+          <div className="chart">
+            <ResponsiveContainer width="100%" height={220}>
+              <BarChart data={s.plans} accessibilityLayer aria-labelledby="plans-chart">
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="planCode" />
+                <YAxis allowDecimals={false} />
+                <Tooltip />
+                <Bar dataKey="activeUsers" name="Active users" fill="#2454c5" />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+          <Table>
             <caption>Model use</caption>
             <thead>
               <tr>
@@ -307,7 +311,7 @@ function ActivitySection() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         </>
       )}
     </section>
@@ -363,7 +367,7 @@ function UsersSection() {
       {page && page.items.length === 0 && <p className="empty">No user matches. Try part of a name or an email.</p>}
       {page && page.items.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -475,7 +479,7 @@ function UsersSection() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <OffsetPager label="Users" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
@@ -523,7 +527,7 @@ function UserTokens({ user }: { user: { id: string; name: string } }) {
       {page && page.items.length === 0 && <p className="empty">{user.name} has no personal access tokens. "New token" makes one.</p>}
       {page && page.items.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Label</th>
@@ -557,7 +561,7 @@ function UserTokens({ user }: { user: { id: string; name: string } }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <OffsetPager label="Tokens" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
@@ -584,7 +588,7 @@ function LabsSection() {
       {page && page.items.length === 0 && <p className="empty">No lab matches.</p>}
       {page && page.items.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Lab</th>
@@ -638,7 +642,7 @@ function LabsSection() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <OffsetPager label="Labs" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
@@ -663,7 +667,7 @@ function TrajectoriesSection() {
       {page && (
         <Paged items={page.items} label="Trajectories">
           {(items) => (
-            <table>
+            <Table>
               <caption>
                 {page.total} in all{page.total > page.items.length ? `, the ${page.items.length} most recent shown` : ''}
               </caption>
@@ -697,7 +701,7 @@ function TrajectoriesSection() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}
@@ -721,7 +725,7 @@ function StorageSection() {
           {summary.users.length > 0 && (
             <Paged items={summary.users} label="Storage by user">
               {(users) => (
-                <table>
+                <Table>
                   <caption>By user</caption>
                   <thead>
                     <tr>
@@ -744,14 +748,14 @@ function StorageSection() {
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </Table>
               )}
             </Paged>
           )}
           {summary.labs.length > 0 && (
             <Paged items={summary.labs} label="Storage by lab">
               {(labs) => (
-                <table>
+                <Table>
                   <caption>By lab</caption>
                   <thead>
                     <tr>
@@ -773,7 +777,7 @@ function StorageSection() {
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </Table>
               )}
             </Paged>
           )}
@@ -787,7 +791,7 @@ function SegmentationSection() {
   const [{ data, error }] = useQuery({ query: Segmentation });
   const segments = data?.adminSegmentation;
   const table = (caption: string, rows: { key: string; users: number; paid: number; granted: number }[]) => (
-    <table>
+    <Table>
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -807,7 +811,7 @@ function SegmentationSection() {
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   );
   return (
     <section aria-labelledby="segmentation-title">
@@ -819,14 +823,18 @@ function SegmentationSection() {
             Domain {segments.domain}: {segments.users} users, {segments.paid} paying, {segments.granted} granted.
           </p>
           <h3 id="tier-chart">Users by institution tier</h3>
-          <BarChart width={560} height={220} data={segments.byTier} accessibilityLayer aria-labelledby="tier-chart">
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="tier" />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
-            <Bar dataKey="paid" name="Paying" stackId="users" fill="#2454c5" />
-            <Bar dataKey="granted" name="Granted" stackId="users" fill="#7a9be0" />
-          </BarChart>
+          <div className="chart">
+            <ResponsiveContainer width="100%" height={220}>
+              <BarChart data={segments.byTier} accessibilityLayer aria-labelledby="tier-chart">
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="tier" />
+                <YAxis allowDecimals={false} />
+                <Tooltip />
+                <Bar dataKey="paid" name="Paying" stackId="users" fill="#2454c5" />
+                <Bar dataKey="granted" name="Granted" stackId="users" fill="#7a9be0" />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
           {table(
             'By tier',
             segments.byTier.map((row) => ({ key: row.tier, ...row })),

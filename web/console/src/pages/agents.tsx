@@ -4,7 +4,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
 import type { A2aTaskState } from '../gql/graphql';
-import { Empty, ErrorNote, Loading, RevokeCell, When } from '../ui';
+import { Empty, ErrorNote, Loading, RevokeCell, Table, When } from '../ui';
 
 const Keys = graphql(`
   query ConsoleA2aKeys {
@@ -174,7 +174,7 @@ function KeysSection() {
       {data && data.a2aKeys.length > 0 && (
         <Paged items={data.a2aKeys} label="Keys">
           {(page) => (
-            <table>
+            <Table>
               <thead>
                 <tr>
                   <th scope="col">Label</th>
@@ -208,7 +208,7 @@ function KeysSection() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}
@@ -262,7 +262,7 @@ function TasksSection() {
       )}
       {page && page.nodes.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Task</th>
@@ -289,7 +289,7 @@ function TasksSection() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <nav className="pager" aria-label="Tasks pages">
             <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
               Previous
@@ -343,7 +343,7 @@ function OutboundSection() {
       {data && data.a2aAgents.length > 0 && (
         <Paged items={data.a2aAgents} label="Outbound agents">
           {(page) => (
-            <table>
+            <Table>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -403,7 +403,7 @@ function OutboundSection() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
-import { ConfirmButton, Empty, ErrorNote, Loading, When } from '../ui';
+import { ConfirmButton, Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Compute = graphql(`
   query ConsoleCompute {
@@ -177,7 +177,7 @@ export function ComputePage() {
         ) : (
           <Paged items={account.leases} label="Leases">
             {(page) => (
-              <table>
+              <Table>
                 <thead>
                   <tr>
                     <th scope="col">Lease</th>
@@ -248,7 +248,7 @@ export function ComputePage() {
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </Paged>
         )}

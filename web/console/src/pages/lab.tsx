@@ -4,7 +4,7 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { AssignableRole, MemberStatusChange } from '../gql/graphql';
 import { Paged } from '../paged';
-import { ConfirmButton, Empty, ErrorNote, Loading, When } from '../ui';
+import { ConfirmButton, Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Lab = graphql(`
   query ConsoleLab($id: ID!) {
@@ -177,7 +177,7 @@ export function LabPage() {
           ) : (
             <Paged items={pending} label="Requests">
               {(page) => (
-                <table>
+                <Table>
                   <thead>
                     <tr>
                       <th scope="col">Name</th>
@@ -203,7 +203,7 @@ export function LabPage() {
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </Table>
               )}
             </Paged>
           )}
@@ -215,7 +215,7 @@ export function LabPage() {
           <h2 id="members-title">Members</h2>
           <Paged items={current} label="Members">
             {(page) => (
-              <table>
+              <Table>
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
@@ -274,7 +274,7 @@ export function LabPage() {
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </Paged>
         </section>
@@ -295,7 +295,7 @@ export function LabPage() {
         ) : (
           <Paged items={data.labBoard.items} label="Latest sessions">
             {(page) => (
-              <table>
+              <Table>
                 <thead>
                   <tr>
                     <th scope="col">Session</th>
@@ -324,7 +324,7 @@ export function LabPage() {
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </Paged>
         )}
