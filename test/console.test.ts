@@ -565,6 +565,12 @@ const focusedText = (page: Page) =>
     () => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent,
   );
 
+/** How wide the page is, scrolled sideways to its end: the viewport's width unless something sticks out. */
+const pageWidth = (page: Page) =>
+  page.evaluate(
+    () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+  );
+
 /** The dialog a button of what cannot be undone opens: its question, Cancel focused, nothing done yet. */
 async function confirmation(page: Page, question: string | RegExp) {
   const dialog = page.getByRole('alertdialog', { name: question });
@@ -866,10 +872,7 @@ describe('the console for daily work (issue 37)', () => {
           });
         await page.waitForTimeout(300); // charts and lazy parts settle
       };
-      const scrollWidth = () =>
-        page.evaluate(
-          () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
-        );
+      const scrollWidth = () => pageWidth(page);
 
       await page.setViewportSize({ width: 390, height: 844 });
       for (const [name, path, shows] of pages) {
@@ -1062,6 +1065,12 @@ describe('agents in Chromium', () => {
         .waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'console-agent-task');
+      // On a phone too (issue 37): the approval's buttons wrap, nothing sticks out.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('button', { name: 'Menu' }).waitFor();
+      await screenshot(page, 'console-phone-agent-task');
+      expect(await pageWidth(page)).toBe(390);
+      await page.setViewportSize({ width: 1280, height: 800 });
       await page.getByRole('button', { name: 'Allow once' }).click();
       // Live: the task moves on to completed without a reload.
       await page.locator('#task-state', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
