@@ -4,7 +4,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
 import type { A2aTaskState } from '../gql/graphql';
-import { Empty, ErrorNote, Loading, RevokeCell, When } from '../ui';
+import { Empty, ErrorNote, Loading, RevokeCell, Table, When } from '../ui';
 
 const Access = graphql(`
   query ConsoleA2aAccess {
@@ -194,7 +194,7 @@ function KeysSection() {
       {data && data.a2aKeys.length > 0 && (
         <Paged items={data.a2aKeys} label="Keys">
           {(page) => (
-            <table>
+            <Table>
               <thead>
                 <tr>
                   <th scope="col">Label</th>
@@ -217,6 +217,8 @@ function KeysSection() {
                       <RevokeCell
                         revokedAt={key.revokedAt}
                         label={`Revoke the key of ${key.label}`}
+                        detail="Agents calling with it are refused at once. A revoked key cannot be restored."
+                        confirm="Revoke key"
                         busy={revoking.fetching}
                         onRevoke={() =>
                           void revoke({ id: key.id }).then((result) => !result.error && reload({ requestPolicy: 'network-only' }))
@@ -226,7 +228,7 @@ function KeysSection() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}
@@ -280,7 +282,7 @@ function TasksSection() {
       )}
       {page && page.nodes.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Task</th>
@@ -307,7 +309,7 @@ function TasksSection() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <nav className="pager" aria-label="Tasks pages">
             <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
               Previous
@@ -361,7 +363,7 @@ function OutboundSection() {
       {data && data.a2aAgents.length > 0 && (
         <Paged items={data.a2aAgents} label="Outbound agents">
           {(page) => (
-            <table>
+            <Table>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -421,7 +423,7 @@ function OutboundSection() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}

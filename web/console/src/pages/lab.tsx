@@ -4,7 +4,7 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { AssignableRole, MemberStatusChange } from '../gql/graphql';
 import { Paged } from '../paged';
-import { Empty, ErrorNote, Loading, When } from '../ui';
+import { ConfirmButton, Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Lab = graphql(`
   query ConsoleLab($id: ID!) {
@@ -107,7 +107,7 @@ export function LabPage() {
     }
   };
 
-  /** The owner's button that moves `member` to `status` (Approve, Reject, Revoke). */
+  /** The owner's button that moves `member` to `status` at once (Approve, Reject). */
   const decide = (
     member: { memberUserId: string; name: string },
     label: string,
@@ -161,13 +161,16 @@ export function LabPage() {
             </span>
           </p>
           <p className="muted">People join with this code, then you approve them here. Rotating makes the old code stop working.</p>
-          <button
-            type="button"
+          <ConfirmButton
+            className=""
+            question={`Rotate the invitation code of ${lab.name}?`}
+            detail={`The code ${lab.invitationCode ?? ''} stops working at once: whoever has not asked to join yet needs the new one.`}
+            confirm="Rotate code"
             disabled={rotating.fetching}
-            onClick={() => void rotate({ labId }).then((result) => !result.error && say('Rotated the invitation code.'))}
+            onConfirm={() => void rotate({ labId }).then((result) => !result.error && say('Rotated the invitation code.'))}
           >
             Rotate
-          </button>
+          </ConfirmButton>
         </section>
       )}
 
@@ -181,7 +184,7 @@ export function LabPage() {
           ) : (
             <Paged items={pending} label="Requests">
               {(page) => (
-                <table>
+                <Table>
                   <thead>
                     <tr>
                       <th scope="col">Name</th>
@@ -207,7 +210,7 @@ export function LabPage() {
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </Table>
               )}
             </Paged>
           )}
@@ -219,7 +222,7 @@ export function LabPage() {
           <h2 id="members-title">Members</h2>
           <Paged items={current} label="Members">
             {(page) => (
-              <table>
+              <Table>
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
@@ -260,12 +263,25 @@ export function LabPage() {
                         <When at={member.joinedAt} />
                       </td>
                       {manages && (
-                        <td className="actions">{member.role !== 'owner' && decide(member, 'Revoke', 'revoked', 'Revoked', 'danger')}</td>
+                        <td className="actions">
+                          {member.role !== 'owner' && (
+                            <ConfirmButton
+                              label={`Revoke ${member.name}`}
+                              question={`Revoke ${member.name}'s membership of ${lab.name}?`}
+                              detail="They lose access to the lab and the sessions shared with it at once; to come back, they ask to join again."
+                              confirm="Revoke membership"
+                              disabled={updating.fetching}
+                              onConfirm={() => void change(member.memberUserId, member.name, { status: 'revoked' }, 'Revoked')}
+                            >
+                              Revoke
+                            </ConfirmButton>
+                          )}
+                        </td>
                       )}
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </Paged>
         </section>
@@ -286,7 +302,7 @@ export function LabPage() {
         ) : (
           <Paged items={data.labBoard.items} label="Latest sessions">
             {(page) => (
-              <table>
+              <Table>
                 <thead>
                   <tr>
                     <th scope="col">Session</th>
@@ -300,7 +316,11 @@ export function LabPage() {
                 <tbody>
                   {page.map((row) => (
                     <tr key={row.sessionId}>
-                      <td>{row.title ?? row.sessionId}</td>
+                      <td>
+                        <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: row.sessionId }}>
+                          {row.title ?? row.sessionId}
+                        </Link>
+                      </td>
                       <td>{row.ownerName}</td>
                       <td>{row.state}</td>
                       <td>{row.count}</td>
@@ -311,7 +331,7 @@ export function LabPage() {
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </Paged>
         )}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
-import { Empty, ErrorNote, Loading, When } from '../ui';
+import { Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Trajectories = graphql(`
   query ConsoleTrajectories($labId: ID, $owner: ID, $source: String, $sharedOnly: Boolean, $includeArchived: Boolean) {
@@ -119,7 +119,7 @@ export function TrajectoriesPage() {
       {items.length > 0 && (
         <Paged items={items} label="Trajectories">
           {(page) => (
-            <table>
+            <Table>
               <thead>
                 <tr>
                   <th scope="col">Title</th>
@@ -151,7 +151,7 @@ export function TrajectoriesPage() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}
