@@ -425,30 +425,42 @@ describe('trajectories in Chromium', () => {
 });
 
 describe('compute and releases in Chromium', () => {
-  inBrowser('a plan awaiting a decision is approved from the Compute page; the lease shows its meter and is released', async (context) => {
-    const user = await person('Carl Compute', { plan_code: 'pro' });
-    const drafted = await t.call('POST', '/api/compute/plans', { token: user.token, body: { goal: 'Align the reads. Call variants.' } });
-    expect(drafted.status).toBe(201);
-    const { page, watched } = await signIn(context, user);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Compute' }).click();
-    await page.getByText('Align the reads. Call variants.').waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'console-compute');
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByText('Approved: the lease is open.').waitFor();
-    await page.getByText('No plan is waiting.').waitFor();
-    const lease = (await t.call('GET', '/api/compute/credits', { token: user.token })).body.leases[0];
-    await page.getByRole('meter', { name: `Spent on lease ${lease.lease_id}` }).waitFor();
-    await page.getByRole('button', { name: `Release lease ${lease.lease_id}` }).click();
-    await page
-      .getByRole('alertdialog', { name: `Release lease ${lease.lease_id}?` })
-      .getByRole('button', { name: 'Release lease' })
-      .click();
-    await page.getByText('Released.').waitFor();
-    expect((await t.call('GET', `/api/compute/sessions/${lease.lease_id}`, { token: user.token })).body.state).toBe('released');
-    expectGraphQLOnly(watched);
-    await page.close();
-  });
+  inBrowser(
+    'a plan is approved from the Compute page; the page says how to start the sandbox, shows it ready, and releases it',
+    async (context) => {
+      const user = await person('Carl Compute', { plan_code: 'pro' });
+      const drafted = await t.call('POST', '/api/compute/plans', { token: user.token, body: { goal: 'Align the reads. Call variants.' } });
+      expect(drafted.status).toBe(201);
+      const { page, watched } = await signIn(context, user);
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Compute' }).click();
+      await page.getByText('Align the reads. Call variants.').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-compute');
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByText('Approved: the lease is open.').waitFor();
+      await page.getByText('No plan is waiting.').waitFor();
+      const lease = (await t.call('GET', '/api/compute/credits', { token: user.token })).body.leases[0];
+      await page.getByRole('meter', { name: `Spent on lease ${lease.lease_id}` }).waitFor();
+      // The manual provider: the page says how to start the sandbox, with the claim token shown once.
+      const start = page.getByRole('region', { name: 'Start the sandbox' });
+      const command = await start.locator('pre.command').innerText();
+      expect(command).toMatch(new RegExp(`^LABDESK_CLAIM_TOKEN=ldk_ct_\\S+ labdesk sandbox run --server ${t.url}$`));
+      await screenshot(page, 'console-compute-start');
+      // Run as the command says (its bootstrap): the page, which reads the lease again while it is open, shows it ready.
+      const claimToken = /LABDESK_CLAIM_TOKEN=(\S+)/.exec(command)![1];
+      expect((await t.call('POST', '/api/compute/bootstrap', { body: { claim_token: claimToken } })).status).toBe(200);
+      await page.getByRole('cell', { name: 'ready', exact: true }).waitFor({ timeout: 20_000 });
+      await page.getByRole('button', { name: `Release lease ${lease.lease_id}` }).click();
+      await page
+        .getByRole('alertdialog', { name: `Release lease ${lease.lease_id}?` })
+        .getByRole('button', { name: 'Release lease' })
+        .click();
+      await page.getByText('Released.').waitFor();
+      expect((await t.call('GET', `/api/compute/sessions/${lease.lease_id}`, { token: user.token })).body.state).toBe('released');
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
 
   inBrowser("the Releases page lists each product's files with size and SHA-256; administrators see download counts", async (context) => {
     const bytes = Buffer.from('labdesk core build for the console test');
@@ -808,6 +820,74 @@ describe('the console for daily work (issue 37)', () => {
     await page.getByRole('region', { name: 'Labs' }).getByRole('link', { name: 'Rows Lab' }).click();
     await page.waitForURL(`${t.url}/labs/${lab.id}`);
     await page.getByRole('heading', { name: 'Rows Lab' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+
+  inBrowser('"Search" on Trajectories finds words in the titles and records one can read, and leads to the session', async (context) => {
+    const owner = await person('Sasha Search');
+    const id = newSessionId('search');
+    const records = [
+      { uuid: 'find-u0', type: 'user', message: { role: 'user', content: 'Align the axolotl limb samples' } },
+      {
+        uuid: 'find-a0',
+        parentUuid: 'find-u0',
+        type: 'assistant',
+        message: { role: 'assistant', content: 'Aligned 12 axolotl samples with STAR' },
+      },
+    ];
+    expect((await trajectoryCalls(t).append(owner, id, null, records, { title: 'Limb regeneration' })).status).toBe(200);
+    const { page, watched } = await signIn(context, owner);
+    await page.goto(`${t.url}/trajectories`);
+    await page.getByLabel('Search').fill('axolotl');
+    await page.getByLabel('Search').press('Enter');
+    const results = page.getByRole('region', { name: 'Matches' });
+    await results.getByText('2 matches for “axolotl”').waitFor();
+    expect(await results.locator('mark').first().innerText()).toBe('axolotl');
+    await screenshot(page, 'console-search');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'console-phone-search');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await results.getByRole('link', { name: 'Limb regeneration' }).first().click();
+    await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+    await page.goto(`${t.url}/trajectories`);
+    await page.getByLabel('Search').fill('zebrafish');
+    await page.getByLabel('Search').press('Enter');
+    await results.getByText('Nothing matches “zebrafish” in the trajectories you can read.').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+
+  inBrowser('Admin → "Audit log" names who did what to whom, filters by action; one’s own row offers no Suspend', async (context) => {
+    const admin = await person('Avery Audit', { is_admin: true });
+    const subject = await person('Sol Subject');
+    expect((await t.call('PATCH', `/api/admin/users/${subject.id}`, { token: admin.token, body: { plan_code: 'pro' } })).status).toBe(200);
+    const { page, watched } = await signIn(context, admin);
+    await page.goto(`${t.url}/admin`);
+    const sections = page.getByRole('navigation', { name: 'Admin sections' });
+    await sections.getByRole('button', { name: 'Users' }).click();
+    await page.getByLabel('Search users').fill(admin.email);
+    await page.getByRole('button', { name: 'Tokens of Avery Audit' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Suspend Avery Audit' }).count()).toBe(0);
+    await sections.getByRole('button', { name: 'Audit log' }).click();
+    const log = page.getByRole('region', { name: 'Audit log' });
+    await page.getByLabel('Actor').fill(admin.email);
+    await page.getByLabel('Action').selectOption('user.update');
+    await page.getByRole('button', { name: 'Show' }).click();
+    // The filtered page: the one update, once the answer replaced the unfiltered one.
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }).document.querySelectorAll(
+          'section[aria-labelledby="admin-audit-title"] tbody tr',
+        ).length === 1,
+    );
+    await log.getByRole('cell', { name: `Sol Subject (${subject.email})` }).waitFor();
+    expect(await log.getByRole('cell', { name: `Avery Audit (${admin.email})` }).count()).toBe(1);
+    expect(await log.getByRole('row').count()).toBe(2); // the header and the one update
+    await screenshot(page, 'console-audit-log');
     expect(await seriousViolations(page)).toEqual([]);
     expectGraphQLOnly(watched);
     await page.close();

@@ -94,7 +94,9 @@ async function snapshot(client: Client = db): Promise<Record<string, unknown[]>>
     const { rows } = await client.query(`select * from ${table} order by ${ORDER_BY[table] ?? 'id'}`);
     out[table] = rows.map((row) => {
       const rest = { ...row };
+      // Activity: a request was made, whatever its answer (a user's last activity, a token's last use).
       delete rest.last_active_at;
+      delete rest.last_used_at;
       return rest;
     });
   }

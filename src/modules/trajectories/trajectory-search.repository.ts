@@ -10,6 +10,13 @@ import { canViewSql } from './trajectory.policy';
  */
 const RECORD_TEXT = recordTextSql('r.raw');
 const TITLE_TEXT = titleTextSql('t.title');
+/**
+ * What a record's snippet is cut from: its `content` string when it has one (a message), else its
+ * JSON without member names, punctuation and escapes. Regular expressions, not jsonb: a record may
+ * hold an escaped NUL, which jsonb refuses. (No `?` in them: the statement's placeholders are `?`.)
+ */
+const SNIPPET_SOURCE = `regexp_replace(coalesce(substring(r.raw from '"content"\\s*:\\s*"(([^"\\\\]|\\\\.)*)"'),
+   regexp_replace(r.raw, '"\\w+"\\s*:|[{}\\[\\]",]', ' ', 'g')), '\\\\[nrt]', ' ', 'g')`;
 
 export interface SearchHit {
   sessionId: string;
@@ -52,7 +59,7 @@ export async function searchTrajectories(
         limit ? offset ?
      )
      select p.session_id as "sessionId", t.title, t.owner_id as "ownerId", u.name as "ownerName", p.seq, r.uuid, p.total,
-            ts_headline('simple', coalesce(regexp_replace(r.raw, '"\\w+"\\s*:|\\\\[nrt]|[{}\\[\\]"]', ' ', 'g'), t.title, ''), query.q,
+            ts_headline('simple', coalesce(${SNIPPET_SOURCE}, t.title, ''), query.q,
                         'StartSel="", StopSel="", MaxWords=30, MinWords=12, MaxFragments=1') as snippet
        from paged p
        join trajectories t on t.id = p.session_id

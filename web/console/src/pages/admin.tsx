@@ -4,6 +4,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager, Paged } from '../paged';
+import { AuditLogSection } from './audit-log';
 import { Me } from '../layout';
 import { AccessDenied, ConfirmButton, ErrorNote, formatBytes, Loading, RevokeCell, Table, When } from '../ui';
 
@@ -216,7 +217,7 @@ const Segmentation = graphql(`
 const PAGE = 25;
 const PLANS = ['free', 'pro', 'lab', 'enterprise'] as const;
 
-const SECTIONS = ['Activity', 'Users', 'Labs', 'Trajectories', 'Storage', 'Segmentation'] as const;
+const SECTIONS = ['Activity', 'Users', 'Labs', 'Trajectories', 'Storage', 'Segmentation', 'Audit log'] as const;
 
 /** Administrators: the live stats, users, labs, trajectories, storage and segmentation, one section at a time. */
 export default function AdminPage() {
@@ -237,11 +238,12 @@ export default function AdminPage() {
         ))}
       </nav>
       {section === 'Activity' && <ActivitySection />}
-      {section === 'Users' && <UsersSection />}
+      {section === 'Users' && <UsersSection meId={data.me.id} />}
       {section === 'Labs' && <LabsSection />}
       {section === 'Trajectories' && <TrajectoriesSection />}
       {section === 'Storage' && <StorageSection />}
       {section === 'Segmentation' && <SegmentationSection />}
+      {section === 'Audit log' && <AuditLogSection />}
     </>
   );
 }
@@ -321,7 +323,8 @@ function ActivitySection() {
   );
 }
 
-function UsersSection() {
+/** Users: search, create, plan, password link, tokens, suspend (never oneself: the API refuses it). */
+function UsersSection({ meId }: { meId: string }) {
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
@@ -451,7 +454,7 @@ function UsersSection() {
                     >
                       Tokens
                     </button>
-                    {user.disabled ? (
+                    {user.id === meId ? null : user.disabled ? (
                       <button
                         type="button"
                         className="small"

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
@@ -55,6 +55,8 @@ const Approve = graphql(`
   mutation ConsolePlanApprove($planId: Int!) {
     computePlanApprove(planId: $planId) {
       leaseId
+      provider
+      claimToken
     }
   }
 `);
@@ -90,9 +92,55 @@ const credits = (value: number) => value.toLocaleString(undefined, { maximumFrac
 const machine = (m: { cpus: number; memoryGb: number; gpu: boolean; rateCreditsPerMinute: number }) =>
   `${m.cpus} CPU, ${m.memoryGb} GB${m.gpu ? ', GPU' : ''} · ${credits(m.rateCreditsPerMinute)} credits a minute`;
 
-/** Credits and the token line; the plan awaiting the reader's decision; their leases with the meter. */
+/** How often the page reads the leases again while one is open: the meter moves every pass. */
+const METER_REFRESH_MS = 10_000;
+
+/** A lease just approved: how to start its sandbox (the claim token is shown only here, once). */
+type Started = { leaseId: number; provider: string; claimToken: string | null };
+
+function StartSandbox({ started }: { started: Started }) {
+  const [copied, setCopied] = useState(false);
+  if (started.provider !== 'manual' || !started.claimToken)
+    return (
+      <p>
+        The service is starting the sandbox of lease #{started.leaseId}; its state below turns <em>ready</em> once it runs.
+      </p>
+    );
+  const command = `LABDESK_CLAIM_TOKEN=${started.claimToken} labdesk sandbox run --server ${window.location.origin}`;
+  return (
+    <>
+      <p>
+        Start the sandbox of lease #{started.leaseId} on the machine that should run it. The claim token in this command is shown only now
+        and works once, within 15 minutes (the server's <code>LEASE_BOOTSTRAP_MINUTES</code>); after that the lease expires unused.
+      </p>
+      <pre className="command">
+        <code>{command}</code>
+      </pre>
+      <button
+        type="button"
+        onClick={() =>
+          void navigator.clipboard.writeText(command).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy command'}
+      </button>
+    </>
+  );
+}
+
+/** Credits and the token line; the plan awaiting the reader's decision; their leases with the meter, read again while one is open. */
 export function ComputePage() {
   const [{ data, error, fetching }, reload] = useQuery({ query: Compute });
+  const [started, setStarted] = useState<Started | null>(null);
+  const open = data?.computeCredits.leases.some((lease) => !lease.releasedAt) ?? false;
+  useEffect(() => {
+    if (!open) return;
+    const timer = setInterval(() => reload({ requestPolicy: 'network-only' }), METER_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [open, reload]);
   const [approving, approve] = useMutation(Approve);
   const [declining, decline] = useMutation(Decline);
   const [releasing, release] = useMutation(Release);
@@ -151,7 +199,13 @@ export function ComputePage() {
                 type="button"
                 className="primary"
                 disabled={approving.fetching}
-                onClick={() => void approve({ planId: plan.planId }).then(after('Approved: the lease is open.'))}
+                onClick={() =>
+                  void approve({ planId: plan.planId }).then((result) => {
+                    const lease = result.data?.computePlanApprove;
+                    if (lease) setStarted({ leaseId: lease.leaseId, provider: lease.provider, claimToken: lease.claimToken ?? null });
+                    after('Approved: the lease is open.')(result);
+                  })
+                }
               >
                 Approve
               </button>
@@ -167,6 +221,13 @@ export function ComputePage() {
           </div>
         )}
       </section>
+
+      {started && (
+        <section aria-labelledby="start-title" className="panel">
+          <h2 id="start-title">Start the sandbox</h2>
+          <StartSandbox started={started} />
+        </section>
+      )}
 
       <section aria-labelledby="leases-title">
         <h2 id="leases-title">Leases</h2>
@@ -212,26 +273,32 @@ export function ComputePage() {
                       <td className="actions">
                         {!lease.releasedAt && (
                           <>
-                            <input
-                              type="number"
-                              min={1}
-                              step={1}
-                              className="narrow"
-                              aria-label={`Credits to add to lease ${lease.leaseId}`}
-                              value={amounts[lease.leaseId] ?? ''}
-                              onChange={(event) => setAmounts({ ...amounts, [lease.leaseId]: event.target.value })}
-                            />
-                            <button
-                              type="button"
-                              disabled={toppingUp.fetching || !(Number(amounts[lease.leaseId]) > 0)}
-                              onClick={() =>
-                                void topUp({ leaseId: lease.leaseId, input: { credits: Number(amounts[lease.leaseId]) } }).then(
-                                  after('Topped up.'),
-                                )
-                              }
-                            >
-                              Top up
-                            </button>
+                            {lease.ceilingCredits === null ? (
+                              <span className="muted">No spend ceiling to raise</span>
+                            ) : (
+                              <>
+                                <input
+                                  type="number"
+                                  min={1}
+                                  step={1}
+                                  className="narrow"
+                                  aria-label={`Credits to add to lease ${lease.leaseId}`}
+                                  value={amounts[lease.leaseId] ?? ''}
+                                  onChange={(event) => setAmounts({ ...amounts, [lease.leaseId]: event.target.value })}
+                                />
+                                <button
+                                  type="button"
+                                  disabled={toppingUp.fetching || !(Number(amounts[lease.leaseId]) > 0)}
+                                  onClick={() =>
+                                    void topUp({ leaseId: lease.leaseId, input: { credits: Number(amounts[lease.leaseId]) } }).then(
+                                      after('Topped up.'),
+                                    )
+                                  }
+                                >
+                                  Top up
+                                </button>
+                              </>
+                            )}
                             <ConfirmButton
                               label={`Release lease ${lease.leaseId}`}
                               question={`Release lease ${lease.leaseId}?`}

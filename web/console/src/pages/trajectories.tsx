@@ -4,6 +4,7 @@ import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
 import { Empty, ErrorNote, Loading, Table, When } from '../ui';
+import { TrajectorySearch } from './trajectory-search';
 
 const Trajectories = graphql(`
   query ConsoleTrajectories($labId: ID, $owner: ID, $source: String, $sharedOnly: Boolean, $includeArchived: Boolean) {
@@ -60,6 +61,7 @@ export function TrajectoriesPage() {
   return (
     <>
       <h1>Trajectories</h1>
+      <TrajectorySearch />
       <form className="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
         <label>
           Lab
