@@ -433,6 +433,13 @@ describe('the account page (issue 37, item 9)', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
+      const focused = () =>
+        page.evaluate(() =>
+          (
+            globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } }
+          ).document.activeElement?.getAttribute('aria-label'),
+        );
+      expect(await focused()).toBe('Revoke laptop script');
       expect((await t.call('GET', '/api/me', { token })).status).toBe(200);
       await page.getByRole('button', { name: 'Revoke laptop script' }).click();
       await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();

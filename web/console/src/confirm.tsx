@@ -3,7 +3,8 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 /**
  * A question to confirm before something that cannot be undone: a native modal <dialog> (focus
  * kept inside, Escape cancels, the page behind inert) with the role `alertdialog`, named by its
- * title and described by its text. "Cancel" has the focus, so that Enter does no harm.
+ * title and described by its text. "Cancel" has the focus, so that Enter does no harm; once it
+ * is gone, the focus is back on what opened it.
  */
 export function ConfirmDialog({
   title,
@@ -25,8 +26,13 @@ export function ConfirmDialog({
   const id = useId();
   useEffect(() => {
     const dialog = ref.current;
+    // The dialog leaves the page rather than closing: focus goes back by hand to what opened it.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog
