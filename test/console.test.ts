@@ -447,6 +447,18 @@ describe('the account page (issue 37, item 9)', () => {
       await row.getByText('Revoked').waitFor();
       expect(await row.getByRole('button').count()).toBe(0);
       expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
+
+      // A token that never expires says so.
+      await page.getByRole('button', { name: 'Create token', exact: true }).click();
+      await page.getByLabel('Token label').fill('forever');
+      await page.getByLabel('Expires after').selectOption('Never');
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.locator('#new-token').waitFor();
+      const forever = page.locator('#tokens li', { hasText: 'forever' });
+      await forever.getByText('Active').waitFor();
+      expect(await forever.locator('.card-facts').innerText()).toMatch(/Expires\s+never/);
+      expect((await myTokens(user.token)).find((item) => item.label === 'forever')?.expiresAt).toBeNull();
+      await screenshots(page, 'console-account-tokens');
       expectGraphQLOnly(watched);
       await page.close();
     },
