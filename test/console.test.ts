@@ -406,6 +406,14 @@ describe('the account page (issue 37, item 9)', () => {
       const token = (await page.locator('#new-token').innerText()).trim();
       expect(token).toMatch(/^ldk_pat_/);
       await page.getByText('it will not be shown again').waitFor();
+      // Copy puts it on the clipboard.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
+      await page.getByText('Copied to the clipboard.').waitFor();
+      const clipboard = () =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText();
+      expect(await page.evaluate(clipboard)).toBe(token);
+      await context.clearPermissions();
       const row = page.locator('#tokens li', { hasText: 'laptop script' });
       expect(await row.locator('.last-used').innerText()).toBe('never');
       await row.getByText('Active').waitFor();
@@ -518,6 +526,9 @@ describe('the account page (issue 37, item 9)', () => {
         const form = page.getByRole('region', { name: 'Change your password' });
         await form.getByLabel('Current password').fill('not the password at all');
         await form.getByLabel('New password', { exact: true }).fill('a brand new console password');
+        await form.getByLabel('Repeat the new password').fill('a brand new console passwort');
+        await form.getByRole('button', { name: 'Change password' }).click();
+        await form.getByRole('alert').getByText('The two new passwords differ.', { exact: false }).waitFor();
         await form.getByLabel('Repeat the new password').fill('a brand new console password');
         await form.getByRole('button', { name: 'Change password' }).click();
         await form.getByRole('alert').getByText('The current password is wrong.').waitFor();
