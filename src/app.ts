@@ -280,7 +280,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       sendError(res, toAppError(error));
     }
   });
-  app.use(webRouter(schema, services, logger));
+  const web = webRouter(schema, services, logger);
+  app.use(web.router);
   app.use(
     '/graphql',
     (req: Request, _res: Response, next: NextFunction) => next(attempt(() => refuseCharsetOtherThanUtf8(req))),
@@ -296,6 +297,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const largeBodies = largeBodyBudget(A2A_MAX_BODY_BYTES);
   app.use(a2aRouter(services, a2aGate, schema, logger, largeBodies));
   app.use(facadeRouter({ schema, services, logger, routes: ROUTES, largeBodies }));
+  app.use(web.missingPage);
   app.use((_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such endpoint')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error('unhandled error', { requestId: res.locals.requestId, error: describe(error) });

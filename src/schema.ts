@@ -6,6 +6,7 @@ import { A2aPushResolver } from './modules/a2a/a2a-push.resolver';
 import { A2aResolver } from './modules/a2a/a2a.resolver';
 import { A2aConsoleResolver } from './modules/a2a/a2a-console.resolver';
 import { AdminResolver } from './modules/admin/admin.resolver';
+import { AuditResolver } from './modules/audit/audit.resolver';
 import { OutboundAgentResolver } from './modules/agent/peers/outbound-agent.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { CatalogResolver } from './modules/catalog/catalog.resolver';
@@ -13,8 +14,10 @@ import { ComputeResolver } from './modules/compute/compute.resolver';
 import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
-import { TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
+import { AnnotationResolver, ForkOriginResolver, TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
+import { TrajectorySearchResolver } from './modules/trajectories/trajectory-search.resolver';
 import { UserResolver } from './modules/users/user.resolver';
+import { PersonResolver } from './modules/users/person.resolver';
 import { SessionResolver } from './modules/auth/session.resolver';
 import type { AppPubSub } from './pubsub';
 import { FACADE_DIRECTIVES } from './facade-directives';
@@ -35,11 +38,16 @@ const RESOLVERS = [
   A2aConsoleResolver,
   OutboundAgentResolver,
   UserResolver,
+  PersonResolver,
   SessionResolver,
   LabResolver,
   LabUsageResolver,
   AdminResolver,
+  AuditResolver,
   TrajectoryResolver,
+  TrajectorySearchResolver,
+  ForkOriginResolver,
+  AnnotationResolver,
   FigureResolver,
   ReleaseResolver,
   CatalogResolver,

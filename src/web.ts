@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { NextFunction, Request, Response, Router } from 'express';
+import express, { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { sendError } from './http/answers';
 import { baseUrlOf, makeContext, requestFacts, Services } from './context';
@@ -107,6 +107,20 @@ const CONSOLE_ROUTES = [
   '/account',
 ];
 
+/**
+ * Where an unknown path is an API's, not a page's: it answers the JSON 404 even to a browser
+ * (`/admin` is a console page, `/admin/api/…` the release API).
+ */
+const NOT_PAGES =
+  /^\/(api|graphql|a2a|assets|console\/assets|auth|blobs|healthz|readyz|metrics|openapi\.json|\.well-known|admin\/api)(\/|$)/;
+
+/** A browser asking for a page that is not there (a GET that prefers HTML, outside the APIs' paths). */
+function wantsMissingPage(req: Request): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (NOT_PAGES.test(req.path)) return false;
+  return req.accepts(['application/json', 'text/html']) === 'text/html';
+}
+
 function sendConsole(res: Response, policy: string, next: NextFunction) {
   secure(res, policy);
   res.sendFile(path.join(CONSOLE_DIR, 'index.html'), { headers: { 'Content-Type': 'text/html; charset=utf-8' } }, (error) => {
@@ -140,9 +154,11 @@ function wantsGraphiQL(req: Request): boolean {
  * - `GET /login`: the sign-in page; `GET /set-password`: the page a one-time link opens;
  * - `GET /graphql` from a browser: GraphiQL, from this package's own copy;
  * - `GET /graphql/schema.graphql`: the SDL, for a signed-in caller (as introspection is);
- * - `GET /assets/<name>`: the files these pages load.
+ * - `GET /assets/<name>`: the files these pages load;
+ * - `missingPage`, mounted after every API: the console (status 404) for a browser's GET of a
+ *   path nothing answers, outside the APIs' paths (`NOT_PAGES`), where the JSON 404 stays.
  */
-export function webRouter(schema: GraphQLSchema, services: Services, logger: Logger): Router {
+export function webRouter(schema: GraphQLSchema, services: Services, logger: Logger): { router: Router; missingPage: RequestHandler } {
   const router = express.Router();
   const sdl = printAppSchema(schema);
 
@@ -161,10 +177,8 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
       return [];
     })
     .then(consolePolicy);
-  router.get(
-    CONSOLE_ROUTES,
-    signedIn((res, next) => void consolePage.then((policy) => sendConsole(res, policy, next))),
-  );
+  const consoleApp = signedIn((res, next) => void consolePage.then((policy) => sendConsole(res, policy, next)));
+  router.get(CONSOLE_ROUTES, consoleApp);
   router.all(CONSOLE_ROUTES, onlyGet);
   router.use(
     '/console/assets',
@@ -211,7 +225,13 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
   });
   router.all('/assets/:name', onlyGet);
 
-  return router;
+  // The console says "Not found" in its own layout, with the navigation, and the status says so too.
+  const missingPage: RequestHandler = (req, res, next) => {
+    if (!wantsMissingPage(req)) return next();
+    res.status(404);
+    return consoleApp(req, res, next);
+  };
+  return { router, missingPage };
 }
 
 /**

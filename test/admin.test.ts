@@ -354,6 +354,49 @@ describe('nobody locks everyone out', () => {
   });
 });
 
+describe('the audit log', () => {
+  const events = (token: string, args: Record<string, unknown> = {}) =>
+    t.call('POST', '/graphql', {
+      token,
+      body: {
+        query: `query ($actor: String, $action: String, $since: DateTimeISO, $limit: Int, $offset: Int) {
+          adminAuditEvents(actor: $actor, action: $action, since: $since, limit: $limit, offset: $offset) {
+            total limit offset items { action createdAt actor { userId name email } subject { userId name } lab { labId name } detail }
+          }
+        }`,
+        variables: args,
+      },
+    });
+
+  test('who did what to whom, newest first, by actor, action and time, paged; for admins only', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const admin = await makeUser(t, { is_admin: true, name: 'Audra Admin' });
+    const subject = await makeUser(t, { name: 'Sam Subject' });
+    const patched = await t.call('PATCH', `/api/admin/users/${subject.id}`, { token: admin.token, body: { name: 'Sam Renamed' } });
+    expect(patched.status).toBe(200);
+    const minted = await t.call('POST', `/api/admin/users/${subject.id}/tokens`, { token: admin.token, body: { label: 'audited' } });
+    await t.call('DELETE', `/api/admin/users/${subject.id}/tokens/${minted.body.token_id}`, { token: admin.token });
+
+    const byActor = (await events(t.adminToken, { actor: admin.email, since })).body.data.adminAuditEvents;
+    expect(byActor.items.map((event: { action: string }) => event.action)).toEqual(['token.revoke', 'token.create', 'user.update']);
+    expect(byActor.items[2]).toMatchObject({
+      actor: { userId: admin.id, name: 'Audra Admin', email: admin.email },
+      subject: { userId: subject.id, name: 'Sam Renamed' },
+      detail: { fields: ['name'] },
+    });
+    const tokens = (await events(t.adminToken, { actor: admin.id, action: 'token.', since })).body.data.adminAuditEvents;
+    expect(tokens.items.map((event: { action: string }) => event.action)).toEqual(['token.revoke', 'token.create']);
+    const page = (await events(t.adminToken, { actor: admin.id, since, limit: 1, offset: 1 })).body.data.adminAuditEvents;
+    expect({ total: page.total, actions: page.items.map((event: { action: string }) => event.action) }).toEqual({
+      total: 3,
+      actions: ['token.create'],
+    });
+    const future = (await events(t.adminToken, { actor: admin.id, since: new Date(Date.now() + 60_000).toISOString() })).body.data;
+    expect(future.adminAuditEvents).toMatchObject({ total: 0, items: [] });
+    expect((await events(subject.token)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
 describe('admin labs', () => {
   test('GET /api/admin/labs: q, status filter, paging', async () => {
     const mark = `Lab${Math.random().toString(36).slice(2, 7)}`;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import os from 'node:os';
-import { makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
+import { addMember, makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
 import { enableA2a, officialClient, userMessage } from './support/a2a';
 import { startFakeLlm } from './support/fake-llm';
 import { until } from './support/until';
@@ -632,7 +632,8 @@ describe('trajectories in Chromium', () => {
       // Fork from the second record: a new trajectory with the first two records.
       await second.getByRole('button', { name: 'Fork from here' }).click();
       await page.waitForURL((url) => url.pathname.startsWith('/trajectories/') && !url.pathname.endsWith(encodeURIComponent(id)));
-      await page.getByText('Forked from').waitFor();
+      await page.getByText('Your run, forked from Read counts at record 2').waitFor();
+      await page.getByRole('heading', { name: 'Read counts (fork)' }).waitFor();
       await page.getByRole('article', { name: 'Record 2' }).waitFor();
       expect(await page.getByRole('article', { name: 'Record 3' }).count()).toBe(0);
       expectGraphQLOnly(watched);
@@ -694,7 +695,11 @@ describe('compute and releases in Chromium', () => {
     await page.getByText('No plan is waiting.').waitFor();
     const lease = (await t.call('GET', '/api/compute/credits', { token: user.token })).body.leases[0];
     await page.getByRole('meter', { name: `Spent on lease ${lease.lease_id}` }).waitFor();
-    await page.getByRole('button', { name: 'Release' }).click();
+    await page.getByRole('button', { name: `Release lease ${lease.lease_id}` }).click();
+    await page
+      .getByRole('alertdialog', { name: `Release lease ${lease.lease_id}?` })
+      .getByRole('button', { name: 'Release lease' })
+      .click();
     await page.getByText('Released.').waitFor();
     expect((await t.call('GET', `/api/compute/sessions/${lease.lease_id}`, { token: user.token })).body.state).toBe('released');
     expectGraphQLOnly(watched);
@@ -729,6 +734,117 @@ describe('compute and releases in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'console-releases');
     expectGraphQLOnly(watched);
+    await page.close();
+  });
+});
+
+/** The page's visible text (what a reader sees), for scans such as "no user id shows". */
+const visibleText = (page: Page) => page.locator('body').innerText(); // document.body.innerText
+
+/** Screenshots of the page as it is, at a desktop and at a phone size. */
+async function screenshotsAtTwoSizes(page: Page, name: string) {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(100);
+    await screenshot(page, `${name}-${width}x${height}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe('people and permissions in Chromium (issue 37)', () => {
+  inBrowser(
+    'a plain member reads a lab trajectory: names not ids, no Comment/Reply/Resolve, forks it; lists and admin show owners by name',
+    async (context) => {
+      const labOwner = await person('Lou Labowner');
+      const lab = await makeLab(t, { owner: labOwner, name: 'Genomics Lab' });
+      const [owner, mentor, member] = await Promise.all([person('Tom Owner'), person('Mira Mentor'), person('Pia Plain')]);
+      await addMember(t, lab, owner);
+      await addMember(t, lab, mentor, 'mentor');
+      await addMember(t, lab, member);
+      const calls = trajectoryCalls(t);
+      const id = newSessionId('names');
+      const title = 'RNA-seq DE: treated vs control';
+      expect((await calls.append(owner, id, null, conversation('n', 2), { title, lab_id: lab.id })).status).toBe(200);
+      expect((await calls.setVisibility(owner, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+      const note = await t.call('POST', '/graphql', {
+        token: mentor.token,
+        body: {
+          query: 'mutation($id: ID!, $input: AnnotationInput!) { trajectoryAnnotate(sessionId: $id, input: $input) { annotationId } }',
+          variables: { id, input: { recordUuid: 'n-a0', body: 'Check the size factors before the DE call.' } },
+        },
+      });
+      expect(note.body.errors).toBeUndefined();
+
+      const { page, watched } = await signIn(context, member);
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+      await page.getByRole('heading', { name: title }).waitFor();
+      await page.getByText('Tom Owner’s run').waitFor();
+      const notes = page.getByRole('complementary', { name: 'Review notes on record 2' });
+      await notes.getByText('Check the size factors before the DE call.').waitFor();
+      await notes.getByText('Mira Mentor').waitFor();
+      // A plain member may not annotate: nothing offers it. They may fork.
+      const second = page.getByRole('article', { name: 'Record 2' });
+      for (const action of ['Comment', 'Reply', 'Resolve'])
+        expect({ action, offered: await page.getByRole('button', { name: action }).count() }).toEqual({ action, offered: 0 });
+      await second.getByRole('button', { name: 'Fork from here' }).waitFor();
+      expect(await page.locator('select#visibility').count()).toBe(0);
+      expect(await visibleText(page)).not.toMatch(/usr_/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshotsAtTwoSizes(page, 'console-member-trajectory');
+
+      // The fork is theirs, says so, and links its parent at the record it was made at.
+      await second.getByRole('button', { name: 'Fork from here' }).click();
+      await page.waitForURL((url) => url.pathname.startsWith('/trajectories/') && !url.pathname.endsWith(encodeURIComponent(id)));
+      await page.getByRole('heading', { name: `${title} (fork)` }).waitFor();
+      await page.getByText('Your run, forked from').waitFor();
+      await page.getByRole('link', { name: title }).waitFor();
+      await page.getByText('(Tom Owner’s) at record 2').waitFor();
+      expect(await visibleText(page)).not.toMatch(/usr_/);
+      await screenshotsAtTwoSizes(page, 'console-member-fork');
+
+      // The list: an Owner column tells the parent from the fork.
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trajectories' }).click();
+      await page.getByRole('form', { name: 'Filters' }).locator('select').first().selectOption({ label: 'Genomics Lab' });
+      const rows = page.getByRole('row');
+      await rows
+        .filter({ hasText: `${title} (fork)` })
+        .getByRole('cell', { name: 'Pia Plain (you)' })
+        .waitFor();
+      await rows.filter({ hasText: title }).filter({ hasNotText: '(fork)' }).getByRole('cell', { name: 'Tom Owner' }).waitFor();
+      await page.getByRole('columnheader', { name: 'Owner' }).waitFor();
+      expect(await visibleText(page)).not.toMatch(/usr_/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshotsAtTwoSizes(page, 'console-member-trajectories');
+      expectGraphQLOnly(watched);
+      await page.close();
+
+      // Admin Trajectories: owners by name (and email, which an admin may read), never an id.
+      await context.clearCookies();
+      const admin = await person('Ada Admin', { is_admin: true });
+      const signedIn = await signIn(context, admin);
+      await signedIn.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Admin' }).click();
+      await signedIn.page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: 'Trajectories' }).click();
+      await signedIn.page.getByLabel('Search by title or id').fill('RNA-seq DE');
+      await signedIn.page.getByRole('cell', { name: `Tom Owner (${owner.email})` }).waitFor();
+      await signedIn.page.getByRole('cell', { name: `Pia Plain (${member.email})` }).waitFor();
+      expect(await visibleText(signedIn.page)).not.toMatch(/usr_/);
+      expect(await seriousViolations(signedIn.page)).toEqual([]);
+      await screenshotsAtTwoSizes(signedIn.page, 'console-admin-trajectories-owners');
+      await signedIn.page.close();
+    },
+  );
+
+  inBrowser('a member sees no "Create key" on Agents: the A2A keys and tasks are for the A2A owner and admins', async (context) => {
+    const member = await person('Nora Nokeys');
+    const { page } = await signIn(context, member);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Agents' }).click();
+    await page.getByText("The A2A endpoint's keys and tasks are for its owner and the administrators.").waitFor();
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await page.getByRole('heading', { name: 'Outbound agents' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
 });
@@ -772,6 +888,7 @@ describe('admin in Chromium', () => {
         async () => (await t.call('GET', `/api/admin/users/${someone.id}`, { token: t.adminToken })).body.plan_code === 'pro',
       );
       await page.getByRole('button', { name: 'Suspend Sam Suspended' }).click();
+      await page.getByRole('alertdialog', { name: 'Suspend Sam Suspended?' }).getByRole('button', { name: 'Suspend' }).click();
       await page.getByRole('button', { name: 'Restore Sam Suspended' }).waitFor();
       expect((await t.call('GET', '/api/me', { token: someone.token })).status).toBe(401);
 
@@ -792,8 +909,405 @@ describe('admin in Chromium', () => {
       await page.getByRole('heading', { name: 'Tokens of Nina New' }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Revoke token console of Nina New' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Revoke token console of Nina New?' })
+        .getByRole('button', { name: 'Revoke token' })
+        .click();
       await page.getByRole('region', { name: 'Tokens of Nina New' }).getByText('revoked').waitFor();
       expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+});
+
+/** The session cookie of `user`, signed in with their password over the API. */
+async function sessionCookie(user: TestUser): Promise<string> {
+  const login = await t.call('POST', '/api/auth/login', { body: { email: user.email, password: PASSWORD } });
+  return /^(labdesk_session=[^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
+}
+
+/** The text of the element that has the focus. */
+const focusedText = (page: Page) =>
+  page.evaluate(
+    () => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent,
+  );
+
+/** How wide the page is, scrolled sideways to its end: the viewport's width unless something sticks out. */
+const pageWidth = (page: Page) =>
+  page.evaluate(
+    () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+  );
+
+/** The dialog a button of what cannot be undone opens: its question, Cancel focused, nothing done yet. */
+async function confirmation(page: Page, question: string | RegExp) {
+  const dialog = page.getByRole('alertdialog', { name: question });
+  await dialog.waitFor();
+  expect(await focusedText(page)).toBe('Cancel');
+  return dialog;
+}
+
+describe('the console for daily work (issue 37)', () => {
+  const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+  test('an unknown path: a browser gets the console with 404; API clients, API prefixes and other methods get the JSON 404', async () => {
+    const cookie = await sessionCookie(await person('Nora Nowhere'));
+    for (const route of ['/nope', '/labs/x/y/z', '/trajectories/a/b', '/agents/tasks']) {
+      const page = await fetch(`${t.url}${route}`, { headers: { cookie, accept: HTML }, redirect: 'manual' });
+      expect({ route, status: page.status }).toEqual({ route, status: 404 });
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
+      expect(await page.text()).toMatch(/src="\/console\/assets\/index-[\w-]+\.js"/);
+    }
+    // Signed out, the way back goes through the sign-in page, as for any console page.
+    const signedOut = await fetch(`${t.url}/nope`, { headers: { accept: HTML }, redirect: 'manual' });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get('location')).toBe('/login?next=/nope');
+
+    const jsonNotFound = async (route: string, init: RequestInit) => {
+      const reply = await fetch(`${t.url}${route}`, { redirect: 'manual', ...init });
+      expect({ route, method: init.method ?? 'GET', status: reply.status }).toEqual({ route, method: init.method ?? 'GET', status: 404 });
+      expect(reply.headers.get('content-type')).toMatch(/json/);
+      return reply.json();
+    };
+    expect(await jsonNotFound('/nope', { headers: { cookie, accept: 'application/json' } })).toEqual({ detail: 'no such endpoint' });
+    expect(await jsonNotFound('/nope', { headers: { cookie } })).toEqual({ detail: 'no such endpoint' });
+    expect(await jsonNotFound('/nope', { method: 'POST', headers: { accept: HTML } })).toEqual({ detail: 'no such endpoint' });
+    // What the APIs answer there (Apollo's own 400 under /graphql): never the console.
+    for (const route of [
+      '/api/nope',
+      '/graphql/nope',
+      '/a2a/nope',
+      '/assets/nope.js',
+      '/console/assets/nope.js',
+      '/auth/nope',
+      '/blobs/nope',
+      '/healthz/nope',
+      '/readyz/nope',
+      '/metrics/nope',
+      '/openapi.json/nope',
+      '/.well-known/nope',
+      '/admin/api/nope',
+    ]) {
+      const reply = await fetch(`${t.url}${route}`, { headers: { cookie, accept: HTML }, redirect: 'manual' });
+      expect({ route, status: reply.status, type: reply.headers.get('content-type') }).toEqual({
+        route,
+        status: route.startsWith('/graphql') ? 400 : 404,
+        type: expect.stringMatching(/json/),
+      });
+    }
+  });
+
+  inBrowser(
+    'an unknown console URL says "Not found" inside the layout; /admin for a non-administrator says "Access denied"',
+    async (context) => {
+      const { page, watched } = await signIn(context, await person('Nick Notadmin'));
+      for (const route of ['/nope', '/labs/x/y/z']) {
+        const reply = await page.goto(`${t.url}${route}`);
+        expect({ route, status: reply!.status() }).toEqual({ route, status: 404 });
+        await page.getByRole('heading', { name: 'Not found' }).waitFor();
+        await page
+          .getByText(/not found/i)
+          .first()
+          .waitFor();
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Labs' }).waitFor();
+      }
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-not-found');
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Labs' }).click();
+      await page.getByRole('heading', { name: 'Labs' }).waitFor();
+
+      await page.goto(`${t.url}/admin`);
+      await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+      await page.getByText('for administrators', { exact: false }).waitFor();
+      await page.waitForTimeout(500);
+      expect(
+        await page
+          .getByRole('status')
+          .filter({ hasText: /Loading/ })
+          .count(),
+      ).toBe(0);
+      expect(await page.getByText(/Loading/).count()).toBe(0);
+      expect(await page.getByRole('navigation', { name: 'Admin sections' }).count()).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-access-denied');
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+
+  inBrowser("every row leads somewhere: a lab's latest sessions, the admin's trajectories and labs open their pages", async (context) => {
+    const admin = await person('Rowan Rows', { is_admin: true });
+    const lab = await makeLab(t, { owner: admin, name: 'Rows Lab' });
+    const id = newSessionId('rows');
+    const calls = trajectoryCalls(t);
+    expect((await calls.append(admin, id, null, conversation('r', 1), { title: 'Row run' })).status).toBe(200);
+    expect((await calls.setVisibility(admin, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+    const { page, watched } = await signIn(context, admin);
+
+    await page.goto(`${t.url}/labs/${lab.id}`);
+    await page.getByRole('region', { name: 'Latest sessions' }).getByRole('link', { name: 'Row run' }).click();
+    await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+    await page.getByRole('heading', { name: 'Row run' }).waitFor();
+
+    await page.goto(`${t.url}/admin`);
+    const sections = page.getByRole('navigation', { name: 'Admin sections' });
+    await sections.getByRole('button', { name: 'Trajectories' }).click();
+    await page.getByLabel('Search by title or id').fill('Row run');
+    await page.getByRole('region', { name: 'Trajectories' }).getByRole('link', { name: 'Row run' }).click();
+    await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+    await page.getByRole('heading', { name: 'Row run' }).waitFor();
+
+    await page.goto(`${t.url}/admin`);
+    await sections.getByRole('button', { name: 'Labs' }).click();
+    await page.getByLabel('Search labs').fill('Rows Lab');
+    await page.getByRole('region', { name: 'Labs' }).getByRole('link', { name: 'Rows Lab' }).click();
+    await page.waitForURL(`${t.url}/labs/${lab.id}`);
+    await page.getByRole('heading', { name: 'Rows Lab' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+
+  inBrowser('what cannot be undone asks first: Cancel and Escape change nothing, confirming does it', async (context) => {
+    const admin = await person('Connie Confirm', { is_admin: true, plan_code: 'pro' });
+    const lab = await makeLab(t, { owner: admin, name: 'Confirm Lab' });
+    const member = await person('Mel Member');
+    await addMember(t, lab, member);
+    const drafted = await t.call('POST', '/api/compute/plans', { token: admin.token, body: { goal: 'Count the reads.' } });
+    expect(drafted.status).toBe(201);
+    const approved = await t.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: admin.token });
+    expect(approved.status).toBe(201);
+    const leaseId = approved.body.lease_id;
+    const gql = (query: string, variables: Record<string, unknown> = {}) =>
+      t.call('POST', '/graphql', { token: t.adminToken, body: { query, variables } });
+    const key = (await gql('mutation { a2aKeyCreate(label: "confirm agent") { key { id } } }')).body.data.a2aKeyCreate.key.id;
+    const suspendee = await person('Sue Spender');
+    const { page, watched } = await signIn(context, admin);
+
+    // Revoke a member.
+    const membership = async () =>
+      (await t.call('GET', `/api/labs/${lab.id}`, { token: admin.token })).body.members.find(
+        (m: { member_user_id: string }) => m.member_user_id === member.id,
+      ).status;
+    await page.goto(`${t.url}/labs/${lab.id}`);
+    await page.getByRole('button', { name: 'Revoke Mel Member' }).click();
+    let dialog = await confirmation(page, "Revoke Mel Member's membership of Confirm Lab?");
+    await dialog.getByText('lose access').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'console-confirm-revoke-member');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await membership()).toBe('active');
+    await page.getByRole('button', { name: 'Revoke Mel Member' }).click();
+    await (await confirmation(page, /^Revoke Mel Member/)).getByRole('button', { name: 'Revoke membership' }).click();
+    await page.getByText('Revoked Mel Member.').waitFor();
+    expect(await membership()).toBe('revoked');
+
+    // Rotate the invitation code: Escape closes the dialog.
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    dialog = await confirmation(page, 'Rotate the invitation code of Confirm Lab?');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.locator('#invitation-code').innerText()).toBe(lab.code);
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    await (await confirmation(page, /^Rotate/)).getByRole('button', { name: 'Rotate code' }).click();
+    await page.getByText('Rotated the invitation code.').waitFor();
+    expect(await page.locator('#invitation-code').innerText()).not.toBe(lab.code);
+    expect((await t.call('POST', '/api/labs/preview', { token: member.token, body: { code: lab.code } })).status).not.toBe(200);
+
+    // Release a lease.
+    const leaseState = async () => (await t.call('GET', `/api/compute/sessions/${leaseId}`, { token: admin.token })).body.state;
+    await page.goto(`${t.url}/compute`);
+    await page.getByRole('button', { name: `Release lease ${leaseId}` }).click();
+    dialog = await confirmation(page, `Release lease ${leaseId}?`);
+    await dialog.getByText('The sandbox stops and is charged up to now.').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await leaseState()).not.toBe('released');
+    await page.getByRole('button', { name: `Release lease ${leaseId}` }).click();
+    await (await confirmation(page, `Release lease ${leaseId}?`)).getByRole('button', { name: 'Release lease' }).click();
+    await page.getByText('Released.').waitFor();
+    expect(await leaseState()).toBe('released');
+
+    // Revoke a key of the A2A endpoint.
+    const keyRevoked = async () =>
+      (await gql('{ a2aKeys { id revokedAt } }')).body.data.a2aKeys.find((k: { id: string }) => k.id === key).revokedAt;
+    await page.goto(`${t.url}/agents`);
+    await page.getByRole('button', { name: 'Revoke the key of confirm agent' }).click();
+    dialog = await confirmation(page, 'Revoke the key of confirm agent?');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await keyRevoked()).toBeNull();
+    await page.getByRole('button', { name: 'Revoke the key of confirm agent' }).click();
+    await (await confirmation(page, 'Revoke the key of confirm agent?')).getByRole('button', { name: 'Revoke key' }).click();
+    await until('the key to be revoked', async () => Boolean(await keyRevoked()));
+
+    // Suspend a user, and revoke a token (admin).
+    await page.goto(`${t.url}/admin`);
+    await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: 'Users' }).click();
+    await page.getByLabel('Search users').fill(suspendee.email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Suspend Sue Spender' }).click();
+    dialog = await confirmation(page, 'Suspend Sue Spender?');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await t.call('GET', '/api/me', { token: suspendee.token })).status).toBe(200);
+    await page.getByRole('button', { name: 'Suspend Sue Spender' }).click();
+    await (await confirmation(page, 'Suspend Sue Spender?')).getByRole('button', { name: 'Suspend' }).click();
+    await page.getByRole('button', { name: 'Restore Sue Spender' }).waitFor();
+    expect((await t.call('GET', '/api/me', { token: suspendee.token })).status).toBe(401);
+
+    const tokenHolder = await person('Tina Token');
+    await page.getByLabel('Search users').fill(tokenHolder.email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Tokens of Tina Token' }).click();
+    await page.getByRole('button', { name: 'Revoke token test of Tina Token' }).click();
+    dialog = await confirmation(page, 'Revoke token test of Tina Token?');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await t.call('GET', '/api/me', { token: tokenHolder.token })).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke token test of Tina Token' }).click();
+    await (await confirmation(page, 'Revoke token test of Tina Token?')).getByRole('button', { name: 'Revoke token' }).click();
+    await page.getByRole('region', { name: 'Tokens of Tina Token' }).getByText('revoked').waitFor();
+    expect((await t.call('GET', '/api/me', { token: tokenHolder.token })).status).toBe(401);
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+
+  inBrowser(
+    'every page fits a phone (390×844) with a menu button for the navigation, and still a wide screen (1440×900)',
+    async (context) => {
+      const admin = await person('Phoebe Phone-Owner With A Long Name', { is_admin: true, plan_code: 'pro' });
+      const lab = await makeLab(t, { owner: admin, name: 'Structural Biology and Proteomics Laboratory' });
+      await addMember(t, lab, await person('Maximilian Member-Longname'));
+      expect(
+        (await t.call('POST', '/api/labs/join', { token: (await person('Rita Requester')).token, body: { code: lab.code } })).status,
+      ).toBe(200);
+      const id = newSessionId('phone');
+      const calls = trajectoryCalls(t);
+      expect((await calls.append(admin, id, null, conversation('ph', 3), { title: 'Read counts on a phone' })).status).toBe(200);
+      expect((await calls.setVisibility(admin, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+      for (const [uuid, body] of [
+        ['ph-u0', 'Which counter is this? It should count reads, not lines, so the figure is four times too high.'],
+        ['ph-a1', 'Check the tool call below.'],
+      ])
+        expect(
+          (
+            await t.call('POST', `/api/trajectories/${encodeURIComponent(id)}/annotations`, {
+              token: admin.token,
+              body: { record_uuid: uuid, body },
+            })
+          ).status,
+        ).toBe(201);
+      const drafted = await t.call('POST', '/api/compute/plans', { token: admin.token, body: { goal: 'Align the reads. Call variants.' } });
+      expect((await t.call('POST', `/api/compute/plans/${drafted.body.plan_id}/approve`, { token: admin.token })).status).toBe(201);
+      await t.call('POST', '/graphql', {
+        token: t.adminToken,
+        body: { query: 'mutation { a2aKeyCreate(label: "phone agent") { secret } }' },
+      });
+
+      const { page, watched } = await signIn(context, admin);
+      const pages: [name: string, path: string, shows: string][] = [
+        ['labs', '/labs', 'Create a lab'],
+        ['lab', `/labs/${lab.id}`, 'Latest sessions'],
+        ['trajectories', '/trajectories', 'Read counts on a phone'],
+        ['trajectory', `/trajectories/${encodeURIComponent(id)}`, 'Which counter is this?'],
+        ['compute', '/compute', 'Reserved by open leases'],
+        ['releases', '/releases', 'Core (CLI and agent runtime)'],
+        ['agents', '/agents', 'phone agent'],
+        ['admin', '/admin', 'Active this month'],
+        ['admin-users', '/admin#Users', 'Create user'],
+        ['admin-labs', '/admin#Labs', 'Search labs'],
+        ['admin-trajectories', '/admin#Trajectories', 'Search by title or id'],
+        ['admin-storage', '/admin#Storage', 'stored in all'],
+        ['admin-segmentation', '/admin#Segmentation', 'Users by institution tier'],
+      ];
+      const open = async (path: string, shows: string) => {
+        const [route, section] = path.split('#');
+        await page.goto(`${t.url}${route}`);
+        if (section) {
+          await page.getByText('Active this month').waitFor();
+          await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: section }).click();
+        }
+        await page
+          .getByText(shows)
+          .first()
+          .waitFor({ timeout: 10_000 })
+          .catch(async (error: Error) => {
+            await screenshot(page, `console-failed-${path.replace(/\W+/g, '-')}`);
+            throw error;
+          });
+        await page.waitForTimeout(300); // charts and lazy parts settle
+      };
+      const scrollWidth = () => pageWidth(page);
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const [name, path, shows] of pages) {
+        await open(path, shows);
+        await screenshot(page, `console-phone-${name}`);
+        expect({ name, scrollWidth: await scrollWidth() }).toEqual({ name, scrollWidth: 390 });
+        const menu = page.getByRole('button', { name: 'Menu' });
+        expect(await menu.getAttribute('aria-expanded')).toBe('false');
+        const nav = page.getByRole('navigation', { name: 'Console' });
+        expect(await nav.isVisible()).toBe(false);
+        await menu.click();
+        expect(await menu.getAttribute('aria-expanded')).toBe('true');
+        await nav.getByRole('link', { name: 'Trajectories' }).waitFor();
+        await page.getByRole('button', { name: 'Sign out' }).waitFor();
+        expect(await page.getByRole('button', { name: 'Sign out' }).boundingBox()).toMatchObject({ x: expect.any(Number) });
+        const signOut = (await page.getByRole('button', { name: 'Sign out' }).boundingBox())!;
+        expect(signOut.x + signOut.width).toBeLessThanOrEqual(390);
+        expect({ name, scrollWidth: await scrollWidth() }).toEqual({ name, scrollWidth: 390 });
+        if (name === 'labs' || name === 'trajectory' || name === 'admin-users') {
+          expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
+          await screenshot(page, `console-phone-${name}-menu`);
+        }
+        // By keyboard: Escape closes it and gives the focus back to the button; Enter opens it again.
+        await page.keyboard.press('Escape');
+        expect(await menu.getAttribute('aria-expanded')).toBe('false');
+        expect(await focusedText(page)).toBe('Menu');
+        await page.keyboard.press('Enter');
+        expect(await menu.getAttribute('aria-expanded')).toBe('true');
+        await page.keyboard.press('Enter');
+        expect(await menu.getAttribute('aria-expanded')).toBe('false');
+        if (name === 'admin-users') {
+          // Stacked, a table is still a table to assistive technology: rows, cells, and their headings.
+          expect(await page.getByRole('table').count()).toBe(1);
+          expect(await page.getByRole('columnheader', { name: 'Email' }).count()).toBe(1);
+          expect(await page.getByRole('cell', { name: admin.email }).count()).toBe(1);
+        }
+        if (name === 'trajectory') {
+          // The record's text has the width of the screen, its notes below it.
+          const text = (await page.getByText('Question 0: count the reads in sample 0').boundingBox())!;
+          expect(text.width).toBeGreaterThan(250);
+          const notes = (await page.getByRole('complementary', { name: 'Review notes on record 1' }).boundingBox())!;
+          expect(notes.y).toBeGreaterThanOrEqual(text.y + text.height);
+          expect(notes.width).toBeGreaterThan(250);
+          expect(notes.x + notes.width).toBeLessThanOrEqual(390);
+        }
+      }
+      // A link in the menu goes there, and the menu closes.
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Compute' }).click();
+      await page.waitForURL(`${t.url}/compute`);
+      expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+
+      await page.setViewportSize({ width: 1440, height: 900 });
+      for (const [name, path, shows] of pages) {
+        await open(path, shows);
+        expect({ name, scrollWidth: await scrollWidth() }).toEqual({ name, scrollWidth: 1440 });
+        expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trajectories' }).waitFor();
+        await page.getByRole('button', { name: 'Sign out' }).waitFor();
+        await screenshot(page, `console-wide-${name}`);
+        if (name === 'trajectory') {
+          // Notes beside their record.
+          const text = (await page.getByText('Question 0: count the reads in sample 0').boundingBox())!;
+          const notes = (await page.getByRole('complementary', { name: 'Review notes on record 1' }).boundingBox())!;
+          expect(notes.x).toBeGreaterThan(text.x + text.width);
+        }
+      }
       expectGraphQLOnly(watched);
       await page.close();
     },
@@ -919,6 +1433,12 @@ describe('agents in Chromium', () => {
         .waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'console-agent-task');
+      // On a phone too (issue 37): the approval's buttons wrap, nothing sticks out.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('button', { name: 'Menu' }).waitFor();
+      await screenshot(page, 'console-phone-agent-task');
+      expect(await pageWidth(page)).toBe(390);
+      await page.setViewportSize({ width: 1280, height: 800 });
       await page.getByRole('button', { name: 'Allow once' }).click();
       // Live: the task moves on to completed without a reload.
       await page.locator('#task-state', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
@@ -926,6 +1446,10 @@ describe('agents in Chromium', () => {
 
       await page.getByRole('link', { name: 'Agents' }).first().click();
       await page.getByRole('button', { name: 'Revoke the key of stats lab agent' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Revoke the key of stats lab agent?' })
+        .getByRole('button', { name: 'Revoke key' })
+        .click();
       await page.getByText(/^revoked/).waitFor();
       const refused = await client
         .sendMessage(SendMessageRequest.fromJSON({ message: userMessage('again?') }))

@@ -304,6 +304,7 @@ describe('admin-only fields are marked once and agree with the route table', () 
     for (const name of [...roots.map((f) => f.name).filter((n) => n.startsWith('admin')), ...adminRouteFields])
       expect(marked).toContain(name);
     expect(marked).toEqual([
+      'adminAuditEvents',
       'adminCreditGrant',
       'adminLab',
       'adminLabUpdate',

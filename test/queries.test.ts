@@ -153,4 +153,50 @@ describe('statements sent per request, counted at the driver', () => {
     // Nothing matches: no rows, and a total of 0.
     expect((await list('?source=nowhere')).body).toMatchObject({ items: [], total: 0 });
   });
+
+  test('GraphQL trajectories with owner and viewerCan: the same statements for 2 sessions of 2 people as for 8 of 8', async () => {
+    const lab = await makeLab(t, { seatQuota: 20 });
+    const reader = await makeUser(t, { name: 'Reader' });
+    await addMember(t, lab, reader);
+    const { cover, setVisibility } = trajectoryCalls(t);
+    const ids: string[] = [];
+    const addSession = async () => {
+      const owner = await makeUser(t, { name: `Owner ${ids.length}` });
+      await addMember(t, lab, owner, 'mentor');
+      const id = newSessionId();
+      const uuid = newUuid();
+      ids.push(id);
+      expect(
+        (await cover(owner, id, [{ uuid, parentUuid: null, type: 'user', message: { content: 'hi' } }], { lab_id: lab.id })).status,
+      ).toBe(200);
+      expect((await setVisibility(owner, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+      const note = await t.call('POST', '/graphql', {
+        token: owner.token,
+        body: {
+          query: 'mutation($id: ID!, $input: AnnotationInput!) { trajectoryAnnotate(sessionId: $id, input: $input) { annotationId } }',
+          variables: { id, input: { recordUuid: uuid, body: 'note' } },
+        },
+      });
+      expect(note.body.errors).toBeUndefined();
+    };
+    const list = () =>
+      t.call('POST', '/graphql', {
+        token: reader.token,
+        body: {
+          query: `query($lab: ID) { trajectories(labId: $lab) { items { owner { name email } viewerCan { annotate fork delete } } } }`,
+          variables: { lab: lab.id },
+        },
+      });
+    for (let i = 0; i < 2; i++) await addSession();
+    const few = await sentBy(list);
+    for (let i = 0; i < 6; i++) await addSession();
+    expect(await sentBy(list)).toBe(few);
+    const items = (await list()).body.data.trajectories.items as { owner: { name: string; email: string | null } }[];
+    expect(items).toHaveLength(8);
+    expect(new Set(items.map((item) => item.owner.name)).size).toBe(8);
+    // The reader mentors no one here: names, never emails.
+    expect(items.every((item) => item.owner.email === null)).toBe(true);
+    // The token, the page, its total, people, the reader's roles, mentorship: a fixed few.
+    expect(few).toBeLessThanOrEqual(6);
+  });
 });

@@ -3,6 +3,7 @@ import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
 import * as consoleTools from './a2a-console.service';
 import { requireWebTools } from './a2a.resolver';
+import { mayUseWebTools } from './a2a-web.service';
 import { A2aTask } from './a2a.types';
 import { MINTS_CREDENTIAL } from '../../operation-rules';
 
@@ -41,9 +42,23 @@ class A2aKeyCreated {
   secret!: string;
 }
 
+@ObjectType({ description: 'What the caller may do with the A2A endpoint from the console.' })
+class A2aViewerCan {
+  @Field({
+    description:
+      'The A2A web tools (canUseA2aWebTools): the keys (a2aKeys, a2aKeyCreate, a2aKeyRevoke), every task (a2aTasks, a2aTask) and approvals (a2aApprovalAnswer). The A2A owner while A2A is enabled, and admins.',
+  })
+  useWebTools!: boolean;
+}
+
 /** The A2A endpoint's keys and approvals, for the A2A owner and administrators (the web console). */
 @Resolver()
 export class A2aConsoleResolver {
+  @Query(() => A2aViewerCan, { description: 'What the caller may do with the A2A endpoint (any signed-in user may ask).' })
+  async a2aViewerCan(@Context() ctx: Ctx): Promise<A2aViewerCan> {
+    return { useWebTools: await mayUseWebTools(ctx.em, await requireViewer(ctx)) };
+  }
+
   @Query(() => [A2aKeyNode], { description: 'The A2A endpoint’s keys, revoked ones too, oldest first: for the A2A owner and admins.' })
   async a2aKeys(@Context() ctx: Ctx): Promise<A2aKeyNode[]> {
     await requireWebTools(ctx);

@@ -98,8 +98,8 @@ export class AdminResolver {
     @Arg('userId', () => ID) userId: string,
     @Arg('tokenId', () => ID) tokenId: string,
   ): Promise<boolean> {
-    await requireAdmin(ctx);
-    await revokeToken(ctx.em, userId, tokenId);
+    const admin = await requireAdmin(ctx);
+    await revokeToken(ctx.em, admin.user.id, userId, tokenId);
     return true;
   }
 

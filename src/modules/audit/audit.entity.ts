@@ -3,6 +3,9 @@ import { Entity, Index, Opt, PrimaryKey, Property } from '@mikro-orm/core';
 /** Append-only log of membership and other security-relevant changes. */
 @Entity({ tableName: 'audit_events' })
 @Index({ properties: ['labId', 'createdAt'] })
+// The audit log's pages: newest first, or one actor's.
+@Index({ properties: ['createdAt', 'id'] })
+@Index({ properties: ['actorId', 'createdAt'] })
 export class AuditEvent {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;

@@ -4,6 +4,7 @@ import { digestsEqual, newId, newSecret, randomString, sha256Hex } from '../../i
 import type { ActivitySink } from '../activity/activity.recorder';
 import { User } from '../users/user.entity';
 import { holdOpenLease } from '../compute/compute.repository';
+import { audit } from '../audit/audit.service';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
 import { findTokenWithUser, StoredToken } from './token.repository';
 import type { Viewer } from './viewer';
@@ -81,13 +82,15 @@ export async function authenticate(em: EntityManager, header: string | undefined
   return viewer;
 }
 
-/** Revokes one of `userId`'s tokens (a login's whole family); effective on the next request. @throws NOT_FOUND */
-export async function revokeToken(em: EntityManager, userId: string, tokenId: string): Promise<void> {
+/** Revokes one of `userId`'s tokens (a login's whole family) for `actorId`; effective on the next request. @throws NOT_FOUND */
+export async function revokeToken(em: EntityManager, actorId: string, userId: string, tokenId: string): Promise<void> {
   const token = await em.findOne(AuthToken, { id: tokenId, user: userId });
   if (!token) throw notFound('token');
   // A login's tokens go together: revoking its access token must not leave its refresh token alive.
   const scope = token.familyId ? { familyId: token.familyId, user: userId } : { id: tokenId };
   await em.nativeUpdate(AuthToken, { ...scope, revokedAt: null }, { revokedAt: new Date() });
+  audit(em, { action: 'token.revoke', actorId, subjectUserId: userId, detail: { tokenId } });
+  await em.flush();
 }
 
 export interface LoginTokens {

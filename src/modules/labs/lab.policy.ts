@@ -35,6 +35,17 @@ export const canSeeLab = (viewer: Viewer, m: OwnMembership) => isAdmin(viewer) |
 export const can = (viewer: Viewer, action: LabAction, lab: LabOwner, m: OwnMembership): boolean =>
   canSeeLab(viewer, m) && RULES[action](viewer, lab, m);
 
+/** What `LabNode.viewerCan` answers: the lab actions a console offers, each by the rule its mutation or query enforces. */
+export const LAB_VIEWER_CAN = ['rotateCode', 'manageMembers', 'viewMembers', 'viewUsage'] as const satisfies readonly LabAction[];
+
+/** For each action of `LAB_VIEWER_CAN`, whether the viewer may perform it (`can`). */
+export function viewerCanLab(viewer: Viewer, lab: LabOwner, m: OwnMembership): Record<(typeof LAB_VIEWER_CAN)[number], boolean> {
+  return Object.fromEntries(LAB_VIEWER_CAN.map((action) => [action, can(viewer, action, lab, m)])) as Record<
+    (typeof LAB_VIEWER_CAN)[number],
+    boolean
+  >;
+}
+
 /**
  * Throws unless the viewer may perform `action`. Someone who cannot see the lab gets NOT_FOUND,
  * so a lab's existence is never revealed; a member lacking the role gets FORBIDDEN.

@@ -21,7 +21,7 @@ import type { Viewer } from '../auth/viewer';
 import { labBoard, labReviews } from '../trajectories/board.service';
 import type { MemberRecord } from './lab.repository';
 import { LabCreateInput, LabJoinInput, LabMemberUpdateInput } from './lab.inputs';
-import { can } from './lab.policy';
+import { can, viewerCanLab } from './lab.policy';
 import * as labs from './lab.service';
 import {
   LabBoard,
@@ -34,6 +34,7 @@ import {
   LabStatusValue,
   LabUsageDay,
   LabUsageReport,
+  LabViewerCan,
   MemberRoleValue,
   MemberStatusValue,
 } from './lab.types';
@@ -192,6 +193,11 @@ export class LabResolver {
   @FieldResolver(() => Int)
   seatsUsed(@Root() node: LabSource, @Context() ctx: Ctx): Promise<number> {
     return ctx.loaders.seatsUsedByLabId.load(node.id);
+  }
+
+  @FieldResolver(() => LabViewerCan)
+  viewerCan(@Root() node: LabSource): LabViewerCan {
+    return viewerCanLab(node.viewer, node.source.lab, node.source.membership);
   }
 
   @FieldResolver(() => [LabMemberNode], { nullable: true })

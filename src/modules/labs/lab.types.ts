@@ -48,6 +48,24 @@ export class LabMemberNode {
   requestedAt!: Date;
 }
 
+@ObjectType({
+  description:
+    'What the caller may do in a lab, each answered by the rule the operation itself enforces (true: allowed; it may still refuse for the state).',
+})
+export class LabViewerCan {
+  @Field({ description: 'labRotateCode (the owner).' })
+  rotateCode!: boolean;
+
+  @Field({ description: 'labMemberUpdate: approve, reject, revoke or change a role (the owner).' })
+  manageMembers!: boolean;
+
+  @Field({ description: 'The member list and its events (the owner, mentors and admins).' })
+  viewMembers!: boolean;
+
+  @Field({ description: 'labUsage (the owner).' })
+  viewUsage!: boolean;
+}
+
 @ObjectType({ description: 'A lab (team) as the caller sees it.' })
 export class LabNode {
   @Field(() => ID)
@@ -79,6 +97,9 @@ export class LabNode {
 
   @Field(() => Date, { nullable: true, description: 'When the code stops working; shown to the owner only.' })
   codeExpiresAt!: Date | null;
+
+  @Field(() => LabViewerCan, { description: 'What the caller may do in this lab.' })
+  viewerCan!: LabViewerCan;
 
   @Field(() => [LabMemberNode], { nullable: true, description: 'Every membership row (any status); owner, mentors and admins only.' })
   members!: LabMemberNode[] | null;

@@ -55,3 +55,24 @@ export async function mentorsMember(q: Query, mentorId: string, memberId: string
   );
   return rows.length > 0;
 }
+
+/** Of `memberIds`, those `mentorId` mentors (`mentorsMember` for many members in one statement). */
+export async function menteesOf(q: Query, mentorId: string, memberIds: string[]): Promise<Set<string>> {
+  const rows = await q<{ user_id: string }>(
+    `select distinct them.user_id from lab_members me join labs l on l.id = me.lab_id join lab_members them on them.lab_id = me.lab_id
+      where me.user_id = ? and me.role in ('mentor', 'owner') and ${activeIn('me', 'l')} and them.status = 'active'
+        and them.user_id in (select jsonb_array_elements_text(?::jsonb))`,
+    [mentorId, JSON.stringify(memberIds)],
+  );
+  return new Set(rows.map((r) => r.user_id));
+}
+
+/** The user's role in each lab where they are active and the lab is active (labs missing: none). */
+export async function activeRolesIn(q: Query, userId: string, labIds: string[]): Promise<Map<string, LabRole>> {
+  const rows = await q<{ lab_id: string; role: LabRole }>(
+    `select m.lab_id, m.role from lab_members m join labs l on l.id = m.lab_id
+      where m.user_id = ? and ${activeIn('m', 'l')} and m.lab_id in (select jsonb_array_elements_text(?::jsonb))`,
+    [userId, JSON.stringify(labIds)],
+  );
+  return new Map(rows.map((r) => [r.lab_id, r.role]));
+}

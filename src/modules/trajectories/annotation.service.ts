@@ -7,6 +7,7 @@ import { sqlOf } from '../../db/sql';
 import * as repo from './annotation.repository';
 import type { AnnotationView } from './annotation.repository';
 import { loadTrajectory } from './trajectory.service';
+import { TRAJECTORY_MUTATIONS } from './trajectory.policy';
 
 /** Every annotation of a trajectory, oldest first. Anyone who can view the trajectory. */
 export async function listAnnotations(em: EntityManager, viewer: Viewer, sessionId: string): Promise<AnnotationView[]> {
@@ -41,7 +42,7 @@ export async function createAnnotation(
     .text(['input', 'body'], input.body, { min: 1, max: 10_000 })
     .text(['input', 'replyTo'], input.replyTo, { min: 1, max: 64 })
     .done();
-  await loadTrajectory(em, viewer, sessionId, 'annotate');
+  await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.annotate);
   const q = sqlOf(em);
   if (!(await repo.recordExists(q, sessionId, input.recordUuid))) throw notFound('record');
   if (input.replyTo) await findAnnotation(em, sessionId, input.replyTo);
@@ -67,7 +68,7 @@ export async function resolveAnnotation(
   sessionId: string,
   annotationId: string,
 ): Promise<AnnotationView> {
-  await loadTrajectory(em, viewer, sessionId, 'annotate');
+  await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.resolve);
   const note = await findAnnotation(em, sessionId, annotationId);
   if (note.status === 'open') await repo.insertResolve(sqlOf(em), sessionId, annotationId, viewer.user.id);
   return findAnnotation(em, sessionId, annotationId);

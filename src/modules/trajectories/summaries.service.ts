@@ -27,6 +27,7 @@ import { CallPurpose, meteredCompletion } from '../usage/usage.service';
 import { eachRecordFacts, snippet } from './record-facts';
 import type { RecordFacts } from './record-facts.repository';
 import { appendRecords, loadTrajectory, seqOf } from './trajectory.service';
+import { TRAJECTORY_MUTATIONS } from './trajectory.policy';
 import * as repo from './trajectory.repository';
 
 /** The job kind that makes a session's cached summary (one job per session at a time: its key is the session id). */
@@ -333,7 +334,7 @@ export async function refreshSummary(
   viewer: Viewer,
   sessionId: string,
 ): Promise<void> {
-  await loadTrajectory(em, viewer, sessionId, 'write');
+  await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.refreshSummary);
   await repo.dropCachedSummary(sqlOf(em), sessionId);
   if (services.llm) await services.jobs.send(SUMMARY_JOB, sessionId, { sessionId });
 }

@@ -13,9 +13,24 @@ export type Visibility = (typeof VISIBILITIES)[number];
  * A session (trajectory): an append-only list of records. `count`, `headUuid` and `bytes` are
  * kept in the same transaction as every write of its records.
  */
+/**
+ * The searchable text of a session's title and of a record (the record's JSON without its member
+ * names and with its \n, \r, \t escapes as spaces), as PostgreSQL's `simple` configuration
+ * reads them: no stemming, any language. The search indexes below are built on exactly these
+ * expressions, and trajectory-search.repository.ts queries them, so that the indexes serve it.
+ */
+export const titleTextSql = (title: string) => `to_tsvector('simple'::regconfig, COALESCE(${title}, ''::text))`;
+export const recordTextSql = (raw: string) =>
+  `to_tsvector('simple'::regconfig, regexp_replace(${raw}, '"\\w+"\\s*:|\\\\[nrt]'::text, ' '::text, 'g'::text))`;
+
 @Entity({ tableName: 'trajectories' })
 @Index({ properties: ['owner', 'updatedAt'] })
 @Index({ properties: ['lab', 'visibility', 'updatedAt'] })
+// Search over titles (titleTextSql).
+@Index({
+  name: 'trajectories_title_search',
+  expression: `create index "trajectories_title_search" on "trajectories" using gin (${titleTextSql('title')})`,
+})
 @Check({ name: 'trajectories_counts_check', expression: '(count >= 0) and (bytes >= 0)' })
 export class Trajectory {
   /** Chosen by the client: 1-128 of [A-Za-z0-9._:-]. */
@@ -78,6 +93,11 @@ export class Trajectory {
  */
 @Entity({ tableName: 'trajectory_records' })
 @Unique({ properties: ['session', 'uuid'] })
+// Search over records' text (recordTextSql).
+@Index({
+  name: 'trajectory_records_text_search',
+  expression: `create index "trajectory_records_text_search" on "trajectory_records" using gin (${recordTextSql('raw')}) where (raw is not null)`,
+})
 export class TrajectoryRecord {
   @ManyToOne(() => Trajectory, { primary: true, deleteRule: 'cascade' })
   session!: Trajectory;

@@ -48,6 +48,30 @@ export const canTrajectory = (viewer: Viewer, action: TrajectoryAction, s: Traje
   canView(viewer, s, role) && RULES[action](viewer, s, role);
 
 /**
+ * The right each trajectory mutation authorizes with (its service passes this to
+ * `loadTrajectory`), so that `viewerCanTrajectory`, which answers the console's "may I", is the
+ * same rule as the mutation's. Resolving a note needs the same right whatever the note.
+ */
+export const TRAJECTORY_MUTATIONS = {
+  annotate: 'annotate', // trajectoryAnnotate, replies included
+  resolve: 'annotate', // trajectoryAnnotationResolve
+  fork: 'view', // trajectoryFork
+  changeVisibility: 'write', // trajectoryVisibilitySet
+  delete: 'write', // trajectoryDelete
+  refreshSummary: 'write', // trajectorySummaryRefresh
+} as const satisfies Record<string, TrajectoryAction>;
+
+export type TrajectoryMutation = keyof typeof TRAJECTORY_MUTATIONS;
+
+/** For each mutation of `TRAJECTORY_MUTATIONS`, whether the viewer may run it on the trajectory. */
+export function viewerCanTrajectory(viewer: Viewer, s: TrajectoryFacts, role: LabRole): Record<TrajectoryMutation, boolean> {
+  const answers = {} as Record<TrajectoryMutation, boolean>;
+  for (const [mutation, action] of Object.entries(TRAJECTORY_MUTATIONS))
+    answers[mutation as TrajectoryMutation] = canTrajectory(viewer, action, s, role);
+  return answers;
+}
+
+/**
  * Throws unless the viewer may act on the session. Whoever cannot view it gets NOT_FOUND (never
  * FORBIDDEN), so existence is not revealed; a viewer lacking the right gets FORBIDDEN.
  */

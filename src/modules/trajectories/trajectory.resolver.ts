@@ -12,6 +12,9 @@ import {
   type SubscribeResolverData,
 } from 'type-graphql';
 import type { Ctx } from '../../context';
+import { loadPerson } from '../users/person.resolver';
+import { Person } from '../users/user.types';
+import { viewerCanTrajectory } from './trajectory.policy';
 import { requireViewer } from '../auth/viewer';
 import type { RecordsAppended } from '../../pubsub';
 import { failureAsLastEvent, SourceFailure, whileAllowed } from '../../subscriptions';
@@ -34,6 +37,7 @@ import {
   DiscussStreamEvent,
   Discussions,
   ForkInput,
+  ForkOrigin,
   ForkPayload,
   SeverityValue,
   SummaryRecord,
@@ -51,6 +55,7 @@ import {
   VisibilityInput,
   VisibilityValue,
   TrajectoryTokens,
+  TrajectoryViewerCan,
 } from './trajectory.types';
 
 /** Presents the rows of a read that counted along, priming the counts loader with them. */
@@ -72,10 +77,13 @@ export function presentMeta(row: trajectories.TrajectoryRow): TrajectoryMeta {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     archivedAt: row.archivedAt,
-    forkedFrom: row.forkedFromSession ? { sessionId: row.forkedFromSession, headUuid: row.forkedFromUuid! } : null,
+    forkedFrom: row.forkedFromSession ? { sessionId: row.forkedFromSession, headUuid: row.forkedFromUuid!, forkId: row.id } : null,
     source: row.source,
   });
 }
+
+/** A TrajectoryMeta's facts as the policy reads them. */
+const factsOf = (meta: TrajectoryMeta) => ({ ownerId: meta.ownerId, labId: meta.labId, visibility: meta.visibility });
 
 const presentAnnotation = (annotation: AnnotationView): Annotation =>
   Object.assign(new Annotation(), { ...annotation, status: annotation.status as AnnotationStatusValue });
@@ -317,5 +325,45 @@ export class TrajectoryResolver {
   @FieldResolver(() => TrajectoryTokens)
   tokens(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<TrajectoryTokens> {
     return ctx.loaders.tokensBySessionId.load(meta.sessionId);
+  }
+
+  @FieldResolver(() => Person)
+  owner(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<Person> {
+    return loadPerson(ctx, meta.ownerId);
+  }
+
+  @FieldResolver(() => TrajectoryViewerCan)
+  async viewerCan(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx): Promise<TrajectoryViewerCan> {
+    const viewer = await requireViewer(ctx);
+    const role = meta.labId ? await ctx.loaders.activeRoleByLab.load({ userId: viewer.user.id, labId: meta.labId }) : null;
+    return viewerCanTrajectory(viewer, factsOf(meta), role);
+  }
+}
+
+@Resolver(() => ForkOrigin)
+export class ForkOriginResolver {
+  @FieldResolver(() => TrajectoryMeta, {
+    nullable: true,
+    description: 'The parent session, when the caller may view it; null when they may not, or it is gone.',
+  })
+  async parent(@Root() origin: ForkOrigin, @Context() ctx: Ctx): Promise<TrajectoryMeta | null> {
+    const parent = await trajectories.viewableTrajectory(ctx.em, await requireViewer(ctx), origin.sessionId);
+    return parent && presentCounted(ctx, [parent])[0];
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Position of headUuid, counted from 1: the fork was made at this record. Null once a cover-write of the fork dropped it.',
+  })
+  seq(@Root() origin: ForkOrigin, @Context() ctx: Ctx): Promise<number | null> {
+    return trajectories.positionOf(ctx.em, origin.forkId, origin.headUuid);
+  }
+}
+
+@Resolver(() => Annotation)
+export class AnnotationResolver {
+  @FieldResolver(() => Person)
+  author(@Root() annotation: Annotation, @Context() ctx: Ctx): Promise<Person> {
+    return loadPerson(ctx, annotation.authorId);
   }
 }

@@ -11,7 +11,7 @@ import { storageQuotaOf } from '../users/user.service';
 import { loadPayload, storePayload } from './payloads';
 import { IncomingRecord, parseRecords } from './records';
 import type { LabRole } from '../labs/membership.repository';
-import { authorizeTrajectory, isFastForward, TrajectoryAction } from './trajectory.policy';
+import { authorizeTrajectory, isFastForward, TRAJECTORY_MUTATIONS, TrajectoryAction } from './trajectory.policy';
 import * as repo from './trajectory.repository';
 import type { TrajectoryRow } from './trajectory.repository';
 
@@ -56,6 +56,22 @@ export async function viewTrajectory(em: EntityManager, viewer: Viewer, sessionI
   authorizeTrajectory(viewer, 'view', trajectory, await roleIn(q, viewer, trajectory.labId));
   return trajectory;
 }
+
+/** The trajectory when the viewer may view it, else null (a fork's link to its parent). */
+export async function viewableTrajectory(em: EntityManager, viewer: Viewer, sessionId: string): Promise<repo.TrajectoryRow | null> {
+  try {
+    return await viewTrajectory(em, viewer, sessionId);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/** Position of `uuid` in the trajectory, or null when it is not there. */
+export const positionOf = (em: EntityManager, sessionId: string, uuid: string) => repo.seqOfRecord(sqlOf(em), sessionId, uuid);
+
+/** A fork's title: its parent's, marked as a fork, so a list tells the two apart. */
+export const forkTitle = (parentTitle: string | null) => `${(parentTitle ?? 'Untitled').slice(0, TITLE_MAX - ' (fork)'.length)} (fork)`;
 
 export interface WriteInput {
   records: string[];
@@ -382,7 +398,7 @@ const READ_BATCH_BYTES = 4 << 20;
 /** Deletes a trajectory and everything in it; the owner's storage is credited. */
 export async function deleteTrajectory(em: EntityManager, viewer: Viewer, sessionId: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const { trajectory } = await loadTrajectory(tx, viewer, sessionId, 'write', true);
+    const { trajectory } = await loadTrajectory(tx, viewer, sessionId, TRAJECTORY_MUTATIONS.delete, true);
     const q = sqlOf(tx);
     // Figure blobs no figure of the owner's still points at stop counting against their quota.
     const released = await repo.deleteTrajectory(q, sessionId, trajectory.ownerId);
@@ -410,7 +426,7 @@ export async function setVisibility(
   visibility: 'private' | 'lab',
   labId?: string | null,
 ) {
-  const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'write');
+  const { trajectory } = await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.changeVisibility);
   const q = sqlOf(em);
   const lab = labId ?? trajectory.labId;
   if (visibility === 'lab' && (!lab || !(await roleIn(q, viewer, lab)))) {
@@ -468,7 +484,7 @@ export async function forkTrajectory(em: EntityManager, viewer: Viewer, sessionI
   checks().text(['input', 'headUuid'], headUuid, { min: 1, max: 200 }).done();
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
-    const { trajectory: parent, role } = await loadTrajectory(tx, viewer, sessionId, 'view');
+    const { trajectory: parent, role } = await loadTrajectory(tx, viewer, sessionId, TRAJECTORY_MUTATIONS.fork);
     const head = await repo.forkPoint(q, sessionId, headUuid);
     if (!head) throw notFound('head_uuid in this session');
     const labId = role ? parent.labId : await firstActiveLabOf(q, viewer.user.id);
@@ -481,13 +497,13 @@ export async function forkTrajectory(em: EntityManager, viewer: Viewer, sessionI
       ownerId: viewer.user.id,
       labId,
       visibility,
-      title: parent.title,
+      title: forkTitle(parent.title),
       parentId: sessionId,
       headUuid,
       seq: head.seq,
       bytes: head.bytes,
     });
-    return { sessionId: forkId, forkedFrom: { sessionId, headUuid }, count: head.seq };
+    return { sessionId: forkId, forkedFrom: { sessionId, headUuid, forkId }, count: head.seq };
   });
 }
 

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { LimitPage } from '../../pages';
+import { Person } from '../users/user.types';
 
 export enum VisibilityValue {
   private = 'private',
@@ -12,11 +13,40 @@ registerEnumType(VisibilityValue, {
 
 @ObjectType({ description: 'Where a fork came from.' })
 export class ForkOrigin {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The parent session.' })
   sessionId!: string;
 
-  @Field()
+  @Field({ description: 'uuid of the parent’s record the fork was made at (its last copied record).' })
   headUuid!: string;
+
+  /** The fork's own session id (for the field resolvers; not a field). */
+  forkId!: string;
+}
+
+@ObjectType({
+  description:
+    'What the caller may do to a trajectory, each answered by the rule the mutation itself enforces (true: the mutation is allowed; it may still refuse for the state, e.g. a quota or a lab to share with).',
+})
+export class TrajectoryViewerCan {
+  @Field({
+    description: 'trajectoryAnnotate: comment on a record or reply to a note (the owner, or a mentor of the lab it is shared with).',
+  })
+  annotate!: boolean;
+
+  @Field({ description: 'trajectoryAnnotationResolve, on any of its notes (the same right as annotate).' })
+  resolve!: boolean;
+
+  @Field({ description: 'trajectoryFork (anyone who can view it).' })
+  fork!: boolean;
+
+  @Field({ description: 'trajectoryVisibilitySet (the owner).' })
+  changeVisibility!: boolean;
+
+  @Field({ description: 'trajectoryDelete (the owner).' })
+  delete!: boolean;
+
+  @Field({ description: 'trajectorySummaryRefresh (the owner).' })
+  refreshSummary!: boolean;
 }
 
 @ObjectType({ description: 'Tokens a trajectory’s records reported (their message.usage), all turns together.' })
@@ -35,6 +65,12 @@ export class TrajectoryMeta {
 
   @Field(() => ID)
   ownerId!: string;
+
+  @Field(() => Person, { description: 'Whose session it is.' })
+  owner!: Person;
+
+  @Field(() => TrajectoryViewerCan, { description: 'What the caller may do to it.' })
+  viewerCan!: TrajectoryViewerCan;
 
   @Field(() => ID, { nullable: true })
   labId!: string | null;
@@ -179,6 +215,9 @@ export class Annotation {
 
   @Field(() => ID)
   authorId!: string;
+
+  @Field(() => Person, { description: 'Who wrote it.' })
+  author!: Person;
 
   @Field()
   body!: string;

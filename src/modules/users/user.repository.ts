@@ -1,5 +1,5 @@
 import { type EntityManager, ReferenceKind, wrap } from '@mikro-orm/postgresql';
-import { dateOf, directQuery, preparedOf, sqlOf } from '../../db/sql';
+import { dateOf, directQuery, preparedOf, sqlOf, type Query } from '../../db/sql';
 import { inActiveLabSql } from '../labs/membership.repository';
 import { User } from './user.entity';
 
@@ -101,4 +101,13 @@ const BOOTSTRAP_ADMIN_LOCK = 727_002;
 /** Holds the bootstrap lock until `tx` ends. */
 export async function holdBootstrapAdminLock(tx: EntityManager): Promise<void> {
   await sqlOf(tx)('select pg_advisory_xact_lock(?)', [BOOTSTRAP_ADMIN_LOCK]);
+}
+
+/** What others are shown of a user: name and email, by id (ids with no user are left out). */
+export async function peopleByIds(q: Query, ids: string[]): Promise<Map<string, { name: string; email: string }>> {
+  const rows = await q<{ id: string; name: string; email: string }>(
+    `select u.id, u.name, u.email from users u where u.id in (select jsonb_array_elements_text(?::jsonb))`,
+    [JSON.stringify(ids)],
+  );
+  return new Map(rows.map((row) => [row.id, { name: row.name, email: row.email }]));
 }

@@ -69,7 +69,7 @@ export class UserResolver {
   })
   async myTokenRevoke(@Context() ctx: Ctx, @Arg('tokenId', () => ID) tokenId: string): Promise<boolean> {
     const viewer = await requireViewer(ctx);
-    await revokeToken(ctx.em, viewer.user.id, tokenId);
+    await revokeToken(ctx.em, viewer.user.id, viewer.user.id, tokenId);
     return true;
   }
 

@@ -113,3 +113,22 @@ export class PersonalTokenNode {
 
 @ObjectType({ description: 'A page of personal access tokens, newest first.' })
 export class PersonalTokenPage extends OffsetPage(PersonalTokenNode) {}
+
+@ObjectType({
+  description:
+    'A person as another user sees them: their name, and their email only where the viewer may read it (see docs/api.md “People”).',
+})
+export class Person {
+  @Field(() => ID, { description: 'The person’s user id.' })
+  userId!: string;
+
+  @Field({ description: 'Their display name; “Former user” when the account no longer exists.' })
+  name!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Their email, for themselves, admins, and the owner and mentors of an active lab they are active in; null for anyone else.',
+  })
+  email!: string | null;
+}

@@ -1,9 +1,11 @@
-import { Link, Outlet } from '@tanstack/react-router';
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './gql';
 import { ErrorNote } from './ui';
 
-const Me = graphql(`
+/** Who is signed in: the layout's, and the pages' that depend on it (one request, from the cache). */
+export const Me = graphql(`
   query ConsoleMe {
     me {
       id
@@ -28,51 +30,76 @@ const SECTIONS = [
   { to: '/agents', label: 'Agents' },
 ] as const;
 
-/** Every page: the navigation, who is signed in, and the page itself. */
+/**
+ * Every page: the navigation, who is signed in, and the page itself. On a narrow screen the
+ * navigation and the reader's name fold into a menu that the "Menu" button opens (console.css).
+ */
 export function Layout() {
   const [{ data, error }] = useQuery({ query: Me });
   const [signingOut, signOut] = useMutation(SignOut);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const path = useRouterState({ select: (state) => state.location.pathname });
+  // A link followed from the menu closes it.
+  useEffect(() => setMenuOpen(false), [path]);
   const leave = async () => {
     const result = await signOut({});
     if (!result.error) location.assign('/login');
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
   };
   return (
     <>
       <a className="skip" href="#main">
         Skip to content
       </a>
-      <header className="top">
+      <header className="top" onKeyDown={onKeyDown}>
         <Link to="/labs" className="brand">
           labdesk
         </Link>
-        <nav aria-label="Console">
-          <ul>
-            {SECTIONS.map((section) => (
-              <li key={section.to}>
-                <Link to={section.to} activeProps={{ className: 'active' }}>
-                  {section.label}
-                </Link>
-              </li>
-            ))}
-            {data?.me.isAdmin && (
-              <li>
-                <Link to="/admin" activeProps={{ className: 'active' }}>
-                  Admin
-                </Link>
-              </li>
-            )}
-          </ul>
-        </nav>
-        {data && (
-          <div className="who">
-            <Link to="/account" id="who-name" title={`${data.me.email}: your account`} activeProps={{ className: 'active' }}>
-              {data.me.name}
-            </Link>
-            <button type="button" onClick={() => void leave()} disabled={signingOut.fetching}>
-              Sign out
-            </button>
-          </div>
-        )}
+        <button
+          ref={menuButton}
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="console-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <div id="console-menu" className={menuOpen ? 'menu open' : 'menu'}>
+          <nav aria-label="Console">
+            <ul>
+              {SECTIONS.map((section) => (
+                <li key={section.to}>
+                  <Link to={section.to} activeProps={{ className: 'active' }}>
+                    {section.label}
+                  </Link>
+                </li>
+              ))}
+              {data?.me.isAdmin && (
+                <li>
+                  <Link to="/admin" activeProps={{ className: 'active' }}>
+                    Admin
+                  </Link>
+                </li>
+              )}
+            </ul>
+          </nav>
+          {data && (
+            <div className="who">
+              <Link to="/account" id="who-name" title={`${data.me.email}: your account`} activeProps={{ className: 'active' }}>
+                {data.me.name}
+              </Link>
+              <button type="button" onClick={() => void leave()} disabled={signingOut.fetching}>
+                Sign out
+              </button>
+            </div>
+          )}
+        </div>
       </header>
       <main id="main" tabIndex={-1}>
         <ErrorNote error={error ?? signingOut.error} />

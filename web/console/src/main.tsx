@@ -6,6 +6,7 @@ import { client } from './client';
 import './console.css';
 import { Layout } from './layout';
 import { AccountPage } from './pages/account';
+import { NotFound } from './ui';
 import { LabPage } from './pages/lab';
 import { LabsPage } from './pages/labs';
 import { AgentTaskPage } from './pages/agent-task';
@@ -55,15 +56,6 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
   }
-}
-
-function NotFound() {
-  return (
-    <>
-      <h1>Not found</h1>
-      <p>There is no such page. Pick a section above.</p>
-    </>
-  );
 }
 
 createRoot(document.getElementById('root')!).render(

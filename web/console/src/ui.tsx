@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { CombinedError } from 'urql';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -54,21 +54,175 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/** A console URL that names no page (the service answers such a URL with this page and 404). */
+export function NotFound() {
+  return (
+    <>
+      <h1>Not found</h1>
+      <p>This page was not found: the address may be mistyped, or what it showed has moved. Pick a section from the navigation.</p>
+    </>
+  );
+}
+
+/** A page the reader may not open, said at once (rather than a page waiting for data that will not come). */
+export function AccessDenied({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <h1>Access denied</h1>
+      <p>{children}</p>
+    </>
+  );
+}
+
+/**
+ * A table for every width. On a narrow screen (console.css) each row stacks its cells, each cell
+ * led by its column's heading, copied here into `data-label` from the header row as rows come and
+ * go. Whatever is still wider than its box scrolls sideways inside it, never the page; only then
+ * is the box a focusable group, so that a keyboard can scroll it too.
+ */
+export function Table({ children, label = 'Table, scrolls sideways' }: { children: ReactNode; label?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const element = box.current;
+    const table = element?.querySelector('table');
+    if (!element || !table) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    const labelCells = () => {
+      const headings = [...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+      for (const row of table.querySelectorAll('tbody tr'))
+        [...row.children].forEach((cell, index) => cell.setAttribute('data-label', headings[index] ?? ''));
+    };
+    labelCells();
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(element);
+    resized.observe(table);
+    const changed = new MutationObserver(labelCells);
+    changed.observe(table, { childList: true, subtree: true });
+    return () => {
+      resized.disconnect();
+      changed.disconnect();
+    };
+  }, []);
+  return (
+    <div
+      ref={box}
+      className="table-box"
+      tabIndex={scrolls ? 0 : undefined}
+      role={scrolls ? 'group' : undefined}
+      aria-label={scrolls ? label : undefined}
+    >
+      <table>{children}</table>
+    </div>
+  );
+}
+
 /** An empty list, and what to do about it. */
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
 }
 
-/** A credential's state cell: when it was revoked, or its "Revoke" button. */
+/**
+ * A button for what cannot be undone: it asks first, in a modal alert dialog (a native <dialog>)
+ * that names what will happen. Cancel has the focus, so Enter or Escape by reflex changes nothing.
+ */
+export function ConfirmButton({
+  children,
+  label,
+  question,
+  detail,
+  confirm,
+  className = 'danger',
+  disabled,
+  onConfirm,
+}: {
+  /** The button's text. */
+  children: ReactNode;
+  /** The button's accessible name, when its text alone is ambiguous ("Revoke Rita"). */
+  label?: string;
+  /** What will happen, as a question: "Release lease 12?". */
+  question: string;
+  /** Its consequences: "The sandbox stops and is charged up to now." */
+  detail: ReactNode;
+  /** The dialog's button that does it: "Release lease". */
+  confirm: string;
+  className?: string;
+  disabled?: boolean;
+  onConfirm: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  useEffect(() => {
+    if (!open || dialog.current?.open) return;
+    dialog.current?.showModal();
+    cancel.current?.focus();
+  }, [open]);
+  const close = () => dialog.current?.close();
+  return (
+    <>
+      <button
+        type="button"
+        className={className}
+        aria-label={label}
+        aria-haspopup="dialog"
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
+        {children}
+      </button>
+      {open && (
+        <dialog
+          ref={dialog}
+          role="alertdialog"
+          aria-modal="true"
+          aria-labelledby={`${id}-question`}
+          aria-describedby={`${id}-detail`}
+          className="confirm"
+          // Escape and close() both end here; the dialog leaves the page with its state.
+          onClose={() => setOpen(false)}
+        >
+          <h2 id={`${id}-question`}>{question}</h2>
+          <p id={`${id}-detail`}>{detail}</p>
+          <div className="buttons-row">
+            <button type="button" ref={cancel} onClick={close}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                close();
+                onConfirm();
+              }}
+            >
+              {confirm}
+            </button>
+          </div>
+        </dialog>
+      )}
+    </>
+  );
+}
+
+/** A credential's state cell: when it was revoked, or its "Revoke" button, which asks first. */
 export function RevokeCell({
   revokedAt,
   label,
+  detail,
+  confirm,
   busy,
   onRevoke,
 }: {
   revokedAt: string | null | undefined;
-  /** The button's accessible name. */
+  /** The button's accessible name, and the dialog's question with "?": "Revoke the key of stats agent". */
   label: string;
+  /** What revoking does: "Agents calling with it are refused at once." */
+  detail: string;
+  /** The dialog's button: "Revoke key". */
+  confirm: string;
   busy: boolean;
   onRevoke: () => void;
 }) {
@@ -79,8 +233,16 @@ export function RevokeCell({
       </>
     );
   return (
-    <button type="button" className="small danger" aria-label={label} disabled={busy} onClick={onRevoke}>
+    <ConfirmButton
+      className="small danger"
+      label={label}
+      question={`${label}?`}
+      detail={detail}
+      confirm={confirm}
+      disabled={busy}
+      onConfirm={onRevoke}
+    >
       Revoke
-    </button>
+    </ConfirmButton>
   );
 }

@@ -1,9 +1,11 @@
+import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager, Paged } from '../paged';
-import { ErrorNote, formatBytes, Loading, RevokeCell, When } from '../ui';
+import { Me } from '../layout';
+import { AccessDenied, ConfirmButton, ErrorNote, formatBytes, Loading, RevokeCell, Table, When } from '../ui';
 
 const Stats = graphql(`
   query ConsoleAdminStats {
@@ -148,7 +150,10 @@ const AllTrajectories = graphql(`
       items {
         sessionId
         title
-        ownerId
+        owner {
+          name
+          email
+        }
         source
         count
         bytes
@@ -216,6 +221,11 @@ const SECTIONS = ['Activity', 'Users', 'Labs', 'Trajectories', 'Storage', 'Segme
 /** Administrators: the live stats, users, labs, trajectories, storage and segmentation, one section at a time. */
 export default function AdminPage() {
   const [section, setSection] = useState<(typeof SECTIONS)[number]>('Activity');
+  const [{ data, fetching }] = useQuery({ query: Me });
+  // Without the reader, the layout says what went wrong (or sends them to sign in).
+  if (!data) return fetching ? <Loading what="the admin pages" /> : null;
+  if (!data.me.isAdmin)
+    return <AccessDenied>The admin pages are for administrators. Ask one if you need something from here.</AccessDenied>;
   return (
     <>
       <h1>Admin</h1>
@@ -244,7 +254,7 @@ function ActivitySection() {
       <h2 id="stats-title">Activity</h2>
       <ErrorNote error={stats.error} />
       {!s ? (
-        <Loading what="the stats" />
+        stats.fetching && <Loading what="the stats" />
       ) : (
         <>
           <p className="muted">
@@ -266,14 +276,18 @@ function ActivitySection() {
             ))}
           </dl>
           <h3 id="plans-chart">Active users by plan (this month)</h3>
-          <BarChart width={560} height={220} data={s.plans} accessibilityLayer aria-labelledby="plans-chart">
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="planCode" />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
-            <Bar dataKey="activeUsers" name="Active users" fill="#2454c5" />
-          </BarChart>
-          <table>
+          <div className="chart">
+            <ResponsiveContainer width="100%" height={220}>
+              <BarChart data={s.plans} accessibilityLayer aria-labelledby="plans-chart">
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="planCode" />
+                <YAxis allowDecimals={false} />
+                <Tooltip />
+                <Bar dataKey="activeUsers" name="Active users" fill="#2454c5" />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+          <Table>
             <caption>Model use</caption>
             <thead>
               <tr>
@@ -300,7 +314,7 @@ function ActivitySection() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         </>
       )}
     </section>
@@ -356,7 +370,7 @@ function UsersSection() {
       {page && page.items.length === 0 && <p className="empty">No user matches. Try part of a name or an email.</p>}
       {page && page.items.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -437,22 +451,38 @@ function UsersSection() {
                     >
                       Tokens
                     </button>
-                    <button
-                      type="button"
-                      className={`small${user.disabled ? '' : ' danger'}`}
-                      disabled={updating.fetching}
-                      aria-label={`${user.disabled ? 'Restore' : 'Suspend'} ${user.name}`}
-                      onClick={() =>
-                        void update({ id: user.id, input: { disabled: !user.disabled } }).then((result) => !result.error && refresh())
-                      }
-                    >
-                      {user.disabled ? 'Restore' : 'Suspend'}
-                    </button>
+                    {user.disabled ? (
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={updating.fetching}
+                        aria-label={`Restore ${user.name}`}
+                        onClick={() =>
+                          void update({ id: user.id, input: { disabled: false } }).then((result) => !result.error && refresh())
+                        }
+                      >
+                        Restore
+                      </button>
+                    ) : (
+                      <ConfirmButton
+                        className="small danger"
+                        label={`Suspend ${user.name}`}
+                        question={`Suspend ${user.name}?`}
+                        detail="They can no longer sign in, and their sessions and tokens are refused at once, until an administrator restores them."
+                        confirm="Suspend"
+                        disabled={updating.fetching}
+                        onConfirm={() =>
+                          void update({ id: user.id, input: { disabled: true } }).then((result) => !result.error && refresh())
+                        }
+                      >
+                        Suspend
+                      </ConfirmButton>
+                    )}
                   </td>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <OffsetPager label="Users" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
@@ -500,7 +530,7 @@ function UserTokens({ user }: { user: { id: string; name: string } }) {
       {page && page.items.length === 0 && <p className="empty">{user.name} has no personal access tokens. "New token" makes one.</p>}
       {page && page.items.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Label</th>
@@ -521,6 +551,8 @@ function UserTokens({ user }: { user: { id: string; name: string } }) {
                     <RevokeCell
                       revokedAt={token.revokedAt}
                       label={`Revoke token ${token.label || token.tokenId} of ${user.name}`}
+                      detail="Whatever signs in with it is refused at once. A revoked token cannot be restored."
+                      confirm="Revoke token"
                       busy={revoking.fetching}
                       onRevoke={() =>
                         void revoke({ userId: user.id, tokenId: token.tokenId }).then(
@@ -532,7 +564,7 @@ function UserTokens({ user }: { user: { id: string; name: string } }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <OffsetPager label="Tokens" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
@@ -559,7 +591,7 @@ function LabsSection() {
       {page && page.items.length === 0 && <p className="empty">No lab matches.</p>}
       {page && page.items.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Lab</th>
@@ -572,7 +604,11 @@ function LabsSection() {
             <tbody>
               {page.items.map((lab) => (
                 <tr key={lab.id}>
-                  <td>{lab.name}</td>
+                  <td>
+                    <Link to="/labs/$labId" params={{ labId: lab.id }}>
+                      {lab.name}
+                    </Link>
+                  </td>
                   <td>{lab.seatsUsed}</td>
                   <td>
                     <input
@@ -609,7 +645,7 @@ function LabsSection() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <OffsetPager label="Labs" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
         </>
       )}
@@ -634,7 +670,7 @@ function TrajectoriesSection() {
       {page && (
         <Paged items={page.items} label="Trajectories">
           {(items) => (
-            <table>
+            <Table>
               <caption>
                 {page.total} in all{page.total > page.items.length ? `, the ${page.items.length} most recent shown` : ''}
               </caption>
@@ -651,9 +687,14 @@ function TrajectoriesSection() {
               <tbody>
                 {items.map((item) => (
                   <tr key={item.sessionId}>
-                    <td>{item.title ?? item.sessionId}</td>
                     <td>
-                      <code>{item.ownerId}</code>
+                      <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: item.sessionId }}>
+                        {item.title ?? item.sessionId}
+                      </Link>
+                    </td>
+                    <td>
+                      {item.owner.name}
+                      {item.owner.email && <span className="muted"> ({item.owner.email})</span>}
                     </td>
                     <td>{item.source}</td>
                     <td>{item.count}</td>
@@ -664,7 +705,7 @@ function TrajectoriesSection() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}
@@ -688,7 +729,7 @@ function StorageSection() {
           {summary.users.length > 0 && (
             <Paged items={summary.users} label="Storage by user">
               {(users) => (
-                <table>
+                <Table>
                   <caption>By user</caption>
                   <thead>
                     <tr>
@@ -711,14 +752,14 @@ function StorageSection() {
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </Table>
               )}
             </Paged>
           )}
           {summary.labs.length > 0 && (
             <Paged items={summary.labs} label="Storage by lab">
               {(labs) => (
-                <table>
+                <Table>
                   <caption>By lab</caption>
                   <thead>
                     <tr>
@@ -730,13 +771,17 @@ function StorageSection() {
                   <tbody>
                     {labs.map((lab) => (
                       <tr key={lab.labId}>
-                        <td>{lab.name}</td>
+                        <td>
+                          <Link to="/labs/$labId" params={{ labId: lab.labId }}>
+                            {lab.name}
+                          </Link>
+                        </td>
                         <td>{formatBytes(lab.bytes)}</td>
                         <td>{lab.sessions}</td>
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </Table>
               )}
             </Paged>
           )}
@@ -750,7 +795,7 @@ function SegmentationSection() {
   const [{ data, error }] = useQuery({ query: Segmentation });
   const segments = data?.adminSegmentation;
   const table = (caption: string, rows: { key: string; users: number; paid: number; granted: number }[]) => (
-    <table>
+    <Table>
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -770,7 +815,7 @@ function SegmentationSection() {
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   );
   return (
     <section aria-labelledby="segmentation-title">
@@ -782,14 +827,18 @@ function SegmentationSection() {
             Domain {segments.domain}: {segments.users} users, {segments.paid} paying, {segments.granted} granted.
           </p>
           <h3 id="tier-chart">Users by institution tier</h3>
-          <BarChart width={560} height={220} data={segments.byTier} accessibilityLayer aria-labelledby="tier-chart">
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="tier" />
-            <YAxis allowDecimals={false} />
-            <Tooltip />
-            <Bar dataKey="paid" name="Paying" stackId="users" fill="#2454c5" />
-            <Bar dataKey="granted" name="Granted" stackId="users" fill="#7a9be0" />
-          </BarChart>
+          <div className="chart">
+            <ResponsiveContainer width="100%" height={220}>
+              <BarChart data={segments.byTier} accessibilityLayer aria-labelledby="tier-chart">
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="tier" />
+                <YAxis allowDecimals={false} />
+                <Tooltip />
+                <Bar dataKey="paid" name="Paying" stackId="users" fill="#2454c5" />
+                <Bar dataKey="granted" name="Granted" stackId="users" fill="#7a9be0" />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
           {table(
             'By tier',
             segments.byTier.map((row) => ({ key: row.tier, ...row })),

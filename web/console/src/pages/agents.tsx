@@ -4,7 +4,15 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
 import type { A2aTaskState } from '../gql/graphql';
-import { Empty, ErrorNote, Loading, RevokeCell, When } from '../ui';
+import { Empty, ErrorNote, Loading, RevokeCell, Table, When } from '../ui';
+
+const Access = graphql(`
+  query ConsoleA2aAccess {
+    a2aViewerCan {
+      useWebTools
+    }
+  }
+`);
 
 const Keys = graphql(`
   query ConsoleA2aKeys {
@@ -119,13 +127,25 @@ const STATES: A2aTaskState[] = [
 ];
 export const stateName = (state: string) => state.replace('TASK_STATE_', '').replace('_', ' ').toLowerCase();
 
-/** The A2A endpoint for its owner and administrators: keys, tasks, and the outbound agents. */
+/**
+ * The outbound agents (everyone's own), and for whoever the server says may use the A2A web
+ * tools (the A2A owner and administrators) the endpoint's keys and tasks.
+ */
 export function AgentsPage() {
+  const [{ data, error }] = useQuery({ query: Access });
   return (
     <>
       <h1>Agents</h1>
-      <KeysSection />
-      <TasksSection />
+      <ErrorNote error={error} />
+      {data?.a2aViewerCan.useWebTools && (
+        <>
+          <KeysSection />
+          <TasksSection />
+        </>
+      )}
+      {data && !data.a2aViewerCan.useWebTools && (
+        <p className="muted">The A2A endpoint's keys and tasks are for its owner and the administrators.</p>
+      )}
       <OutboundSection />
     </>
   );
@@ -174,7 +194,7 @@ function KeysSection() {
       {data && data.a2aKeys.length > 0 && (
         <Paged items={data.a2aKeys} label="Keys">
           {(page) => (
-            <table>
+            <Table>
               <thead>
                 <tr>
                   <th scope="col">Label</th>
@@ -197,6 +217,8 @@ function KeysSection() {
                       <RevokeCell
                         revokedAt={key.revokedAt}
                         label={`Revoke the key of ${key.label}`}
+                        detail="Agents calling with it are refused at once. A revoked key cannot be restored."
+                        confirm="Revoke key"
                         busy={revoking.fetching}
                         onRevoke={() =>
                           void revoke({ id: key.id }).then((result) => !result.error && reload({ requestPolicy: 'network-only' }))
@@ -206,7 +228,7 @@ function KeysSection() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}
@@ -260,7 +282,7 @@ function TasksSection() {
       )}
       {page && page.nodes.length > 0 && (
         <>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Task</th>
@@ -287,7 +309,7 @@ function TasksSection() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
           <nav className="pager" aria-label="Tasks pages">
             <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
               Previous
@@ -341,7 +363,7 @@ function OutboundSection() {
       {data && data.a2aAgents.length > 0 && (
         <Paged items={data.a2aAgents} label="Outbound agents">
           {(page) => (
-            <table>
+            <Table>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -401,7 +423,7 @@ function OutboundSection() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
-import { Empty, ErrorNote, Loading, When } from '../ui';
+import { ConfirmButton, Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Compute = graphql(`
   query ConsoleCompute {
@@ -177,7 +177,7 @@ export function ComputePage() {
         ) : (
           <Paged items={account.leases} label="Leases">
             {(page) => (
-              <table>
+              <Table>
                 <thead>
                   <tr>
                     <th scope="col">Lease</th>
@@ -232,21 +232,23 @@ export function ComputePage() {
                             >
                               Top up
                             </button>
-                            <button
-                              type="button"
-                              className="danger"
+                            <ConfirmButton
+                              label={`Release lease ${lease.leaseId}`}
+                              question={`Release lease ${lease.leaseId}?`}
+                              detail="The sandbox stops and is charged up to now."
+                              confirm="Release lease"
                               disabled={releasing.fetching}
-                              onClick={() => void release({ leaseId: lease.leaseId }).then(after('Released.'))}
+                              onConfirm={() => void release({ leaseId: lease.leaseId }).then(after('Released.'))}
                             >
                               Release
-                            </button>
+                            </ConfirmButton>
                           </>
                         )}
                       </td>
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </Paged>
         )}

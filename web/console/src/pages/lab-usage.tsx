@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { count, ErrorNote } from '../ui';
@@ -66,15 +66,19 @@ export default function LabUsage({ labId }: { labId: string }) {
               ))}
             </select>
           </label>
-          <AreaChart width={640} height={200} data={daily} accessibilityLayer aria-labelledby="usage-daily-title">
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="label" minTickGap={16} />
-            <YAxis />
-            <Tooltip />
-            <Legend />
-            <Area type="monotone" dataKey="tokensIn" name="Tokens in" stroke="#2454c5" fill="#2454c5" fillOpacity={0.25} />
-            <Area type="monotone" dataKey="tokensOut" name="Tokens out" stroke="#5a7bc0" fill="#7a9be0" fillOpacity={0.25} />
-          </AreaChart>
+          <div className="chart">
+            <ResponsiveContainer width="100%" height={200}>
+              <AreaChart data={daily} accessibilityLayer aria-labelledby="usage-daily-title">
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="label" minTickGap={16} />
+                <YAxis />
+                <Tooltip />
+                <Legend />
+                <Area type="monotone" dataKey="tokensIn" name="Tokens in" stroke="#2454c5" fill="#2454c5" fillOpacity={0.25} />
+                <Area type="monotone" dataKey="tokensOut" name="Tokens out" stroke="#5a7bc0" fill="#7a9be0" fillOpacity={0.25} />
+              </AreaChart>
+            </ResponsiveContainer>
+          </div>
           <p className="muted">
             {count(
               daily.reduce((sum, d) => sum + d.tokensIn + d.tokensOut, 0),
@@ -85,15 +89,19 @@ export default function LabUsage({ labId }: { labId: string }) {
           {usage.members.length > 0 && (
             <>
               <h3 id="usage-members-title">Per member</h3>
-              <BarChart width={640} height={240} data={usage.members} accessibilityLayer aria-labelledby="usage-members-title">
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="name" />
-                <YAxis />
-                <Tooltip />
-                <Legend />
-                <Bar dataKey="tokensIn" name="Tokens in" fill="#2454c5" />
-                <Bar dataKey="tokensOut" name="Tokens out" fill="#7a9be0" />
-              </BarChart>
+              <div className="chart">
+                <ResponsiveContainer width="100%" height={240}>
+                  <BarChart data={usage.members} accessibilityLayer aria-labelledby="usage-members-title">
+                    <CartesianGrid strokeDasharray="3 3" />
+                    <XAxis dataKey="name" />
+                    <YAxis />
+                    <Tooltip />
+                    <Legend />
+                    <Bar dataKey="tokensIn" name="Tokens in" fill="#2454c5" />
+                    <Bar dataKey="tokensOut" name="Tokens out" fill="#7a9be0" />
+                  </BarChart>
+                </ResponsiveContainer>
+              </div>
             </>
           )}
         </>

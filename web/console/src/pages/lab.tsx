@@ -4,7 +4,7 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { AssignableRole, MemberStatusChange } from '../gql/graphql';
 import { Paged } from '../paged';
-import { Empty, ErrorNote, Loading, When } from '../ui';
+import { ConfirmButton, Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Lab = graphql(`
   query ConsoleLab($id: ID!) {
@@ -17,6 +17,11 @@ const Lab = graphql(`
       seatsUsed
       invitationCode
       codeExpiresAt
+      viewerCan {
+        rotateCode
+        manageMembers
+        viewUsage
+      }
       members {
         memberUserId
         name
@@ -87,7 +92,9 @@ export function LabPage() {
   });
 
   const lab = data?.lab;
-  const owner = lab?.role === 'owner';
+  const can = lab?.viewerCan;
+  /** Approve, reject, revoke and change roles: offered only when the lab says the viewer may. */
+  const manages = can?.manageMembers === true;
   const members = lab?.members ?? [];
   const pending = members.filter((member) => member.status === 'pending');
   const current = members.filter((member) => member.status === 'active');
@@ -100,7 +107,7 @@ export function LabPage() {
     }
   };
 
-  /** The owner's button that moves `member` to `status` (Approve, Reject, Revoke). */
+  /** The owner's button that moves `member` to `status` at once (Approve, Reject). */
   const decide = (
     member: { memberUserId: string; name: string },
     label: string,
@@ -142,7 +149,7 @@ export function LabPage() {
         <dd>{lab.status}</dd>
       </dl>
 
-      {owner && (
+      {can?.rotateCode && (
         <section aria-labelledby="code-title" className="panel">
           <h2 id="code-title">Invitation code</h2>
           <p>
@@ -154,13 +161,16 @@ export function LabPage() {
             </span>
           </p>
           <p className="muted">People join with this code, then you approve them here. Rotating makes the old code stop working.</p>
-          <button
-            type="button"
+          <ConfirmButton
+            className=""
+            question={`Rotate the invitation code of ${lab.name}?`}
+            detail={`The code ${lab.invitationCode ?? ''} stops working at once: whoever has not asked to join yet needs the new one.`}
+            confirm="Rotate code"
             disabled={rotating.fetching}
-            onClick={() => void rotate({ labId }).then((result) => !result.error && say('Rotated the invitation code.'))}
+            onConfirm={() => void rotate({ labId }).then((result) => !result.error && say('Rotated the invitation code.'))}
           >
             Rotate
-          </button>
+          </ConfirmButton>
         </section>
       )}
 
@@ -169,18 +179,18 @@ export function LabPage() {
           <h2 id="pending-title">Requests to join</h2>
           {pending.length === 0 ? (
             <Empty>
-              <p>No one is waiting. {owner ? 'Share the invitation code; requests appear here.' : ''}</p>
+              <p>No one is waiting. {manages ? 'Share the invitation code; requests appear here.' : ''}</p>
             </Empty>
           ) : (
             <Paged items={pending} label="Requests">
               {(page) => (
-                <table>
+                <Table>
                   <thead>
                     <tr>
                       <th scope="col">Name</th>
                       <th scope="col">Email</th>
                       <th scope="col">Asked</th>
-                      {owner && <th scope="col">Decision</th>}
+                      {manages && <th scope="col">Decision</th>}
                     </tr>
                   </thead>
                   <tbody>
@@ -191,7 +201,7 @@ export function LabPage() {
                         <td>
                           <When at={member.requestedAt} />
                         </td>
-                        {owner && (
+                        {manages && (
                           <td className="actions">
                             {decide(member, 'Approve', 'active', 'Approved', 'primary')}
                             {decide(member, 'Reject', 'rejected', 'Rejected', 'danger')}
@@ -200,7 +210,7 @@ export function LabPage() {
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </Table>
               )}
             </Paged>
           )}
@@ -212,14 +222,14 @@ export function LabPage() {
           <h2 id="members-title">Members</h2>
           <Paged items={current} label="Members">
             {(page) => (
-              <table>
+              <Table>
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
                     <th scope="col">Email</th>
                     <th scope="col">Role</th>
                     <th scope="col">Joined</th>
-                    {owner && <th scope="col">Access</th>}
+                    {manages && <th scope="col">Access</th>}
                   </tr>
                 </thead>
                 <tbody>
@@ -228,7 +238,7 @@ export function LabPage() {
                       <td>{member.name}</td>
                       <td>{member.email}</td>
                       <td>
-                        {owner && member.role !== 'owner' ? (
+                        {manages && member.role !== 'owner' ? (
                           <select
                             aria-label={`Role of ${member.name}`}
                             value={member.role}
@@ -252,19 +262,32 @@ export function LabPage() {
                       <td>
                         <When at={member.joinedAt} />
                       </td>
-                      {owner && (
-                        <td className="actions">{member.role !== 'owner' && decide(member, 'Revoke', 'revoked', 'Revoked', 'danger')}</td>
+                      {manages && (
+                        <td className="actions">
+                          {member.role !== 'owner' && (
+                            <ConfirmButton
+                              label={`Revoke ${member.name}`}
+                              question={`Revoke ${member.name}'s membership of ${lab.name}?`}
+                              detail="They lose access to the lab and the sessions shared with it at once; to come back, they ask to join again."
+                              confirm="Revoke membership"
+                              disabled={updating.fetching}
+                              onConfirm={() => void change(member.memberUserId, member.name, { status: 'revoked' }, 'Revoked')}
+                            >
+                              Revoke
+                            </ConfirmButton>
+                          )}
+                        </td>
                       )}
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </Paged>
         </section>
       )}
 
-      {owner && (
+      {can?.viewUsage && (
         <Suspense fallback={<p className="loading">Loading the usage…</p>}>
           <LabUsage labId={labId} />
         </Suspense>
@@ -279,7 +302,7 @@ export function LabPage() {
         ) : (
           <Paged items={data.labBoard.items} label="Latest sessions">
             {(page) => (
-              <table>
+              <Table>
                 <thead>
                   <tr>
                     <th scope="col">Session</th>
@@ -293,7 +316,11 @@ export function LabPage() {
                 <tbody>
                   {page.map((row) => (
                     <tr key={row.sessionId}>
-                      <td>{row.title ?? row.sessionId}</td>
+                      <td>
+                        <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: row.sessionId }}>
+                          {row.title ?? row.sessionId}
+                        </Link>
+                      </td>
                       <td>{row.ownerName}</td>
                       <td>{row.state}</td>
                       <td>{row.count}</td>
@@ -304,7 +331,7 @@ export function LabPage() {
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
           </Paged>
         )}

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
-import { Empty, ErrorNote, Loading } from '../ui';
+import { Empty, ErrorNote, Loading, Table } from '../ui';
 
 const Labs = graphql(`
   query ConsoleLabs {
@@ -76,7 +76,7 @@ export function LabsPage() {
       {data && data.labs.length > 0 && (
         <Paged items={data.labs} label="Labs">
           {(labs) => (
-            <table>
+            <Table>
               <caption className="sr-only">Your labs</caption>
               <thead>
                 <tr>
@@ -102,7 +102,7 @@ export function LabsPage() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}

@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { Empty, ErrorNote, formatBytes, linkable, Loading, When } from '../ui';
+import { Empty, ErrorNote, formatBytes, linkable, Loading, Table, When } from '../ui';
 
 const Releases = graphql(`
   query ConsoleReleases {
@@ -88,7 +88,7 @@ export function ReleasesPage() {
                     </span>
                   </p>
                   {release.notes && <p className="text">{release.notes}</p>}
-                  <table>
+                  <Table>
                     <thead>
                       <tr>
                         <th scope="col">File</th>
@@ -117,13 +117,13 @@ export function ReleasesPage() {
                         </tr>
                       ))}
                     </tbody>
-                  </table>
+                  </Table>
                 </>
               )}
               {counts && counts.length > 0 && (
                 <>
                   <h3>Downloads by file</h3>
-                  <table>
+                  <Table>
                     <thead>
                       <tr>
                         <th scope="col">Version</th>
@@ -146,7 +146,7 @@ export function ReleasesPage() {
                         </tr>
                       ))}
                     </tbody>
-                  </table>
+                  </Table>
                 </>
               )}
             </section>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
-import { Empty, ErrorNote, Loading, When } from '../ui';
+import { Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Trajectories = graphql(`
   query ConsoleTrajectories($labId: ID, $owner: ID, $source: String, $sharedOnly: Boolean, $includeArchived: Boolean) {
@@ -12,6 +12,10 @@ const Trajectories = graphql(`
       items {
         sessionId
         title
+        owner {
+          userId
+          name
+        }
         source
         visibility
         count
@@ -19,6 +23,9 @@ const Trajectories = graphql(`
         updatedAt
         archivedAt
       }
+    }
+    me {
+      id
     }
     labs {
       id
@@ -112,10 +119,11 @@ export function TrajectoriesPage() {
       {items.length > 0 && (
         <Paged items={items} label="Trajectories">
           {(page) => (
-            <table>
+            <Table>
               <thead>
                 <tr>
                   <th scope="col">Title</th>
+                  <th scope="col">Owner</th>
                   <th scope="col">Source</th>
                   <th scope="col">Visibility</th>
                   <th scope="col">Records</th>
@@ -132,6 +140,7 @@ export function TrajectoriesPage() {
                       </Link>
                       {item.archivedAt && <span className="muted"> (archived)</span>}
                     </td>
+                    <td>{item.owner.userId === data?.me.id ? `${item.owner.name} (you)` : item.owner.name}</td>
                     <td>{item.source}</td>
                     <td>{item.visibility}</td>
                     <td>{item.count}</td>
@@ -142,7 +151,7 @@ export function TrajectoriesPage() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </Paged>
       )}

@@ -53,8 +53,8 @@ const Discuss = graphql(`
   }
 `);
 
-/** The cached summary, and (for the owner) a refresh that makes it again in the background. */
-export function SummaryPanel({ sessionId, mine }: { sessionId: string; mine: boolean }) {
+/** The cached summary, and (for whoever may: the owner) a refresh that makes it again in the background. */
+export function SummaryPanel({ sessionId, canRefresh }: { sessionId: string; canRefresh: boolean }) {
   const client = useClient();
   const [{ data, error }, reload] = useQuery({ query: Summary, variables: { id: sessionId } });
   const [refreshing, refresh] = useMutation(RefreshSummary);
@@ -89,7 +89,7 @@ export function SummaryPanel({ sessionId, mine }: { sessionId: string; mine: boo
       ) : (
         state?.enabled && <p className="muted">{state.error ? `The last attempt failed: ${state.error}` : 'No summary yet.'}</p>
       )}
-      {mine && state?.enabled && (
+      {canRefresh && state?.enabled && (
         <button type="button" disabled={refreshing.fetching || waiting} onClick={() => void onRefresh()}>
           {waiting ? 'Summarizing…' : 'Refresh summary'}
         </button>

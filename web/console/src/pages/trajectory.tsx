@@ -16,7 +16,17 @@ const Trajectory = graphql(`
     trajectoryMeta(sessionId: $id) {
       sessionId
       title
-      ownerId
+      owner {
+        userId
+        name
+      }
+      viewerCan {
+        annotate
+        resolve
+        fork
+        changeVisibility
+        refreshSummary
+      }
       labId
       visibility
       count
@@ -30,13 +40,23 @@ const Trajectory = graphql(`
       }
       forkedFrom {
         sessionId
-        headUuid
+        seq
+        parent {
+          sessionId
+          title
+          owner {
+            name
+          }
+        }
       }
     }
     trajectoryAnnotations(sessionId: $id) {
       items {
         annotationId
-        authorId
+        author {
+          userId
+          name
+        }
         body
         createdAt
         recordUuid
@@ -210,7 +230,8 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
 
   if (!data) return fetching ? <Loading what="the trajectory" /> : <ErrorNote error={error} />;
   const meta = data.trajectoryMeta;
-  const mine = meta.ownerId === data.me.id;
+  const can = meta.viewerCan;
+  const mine = meta.owner.userId === data.me.id;
 
   const addNote = async (recordUuid: string, body: string, replyTo?: string) => {
     const result = await annotate({ id: trajectoryId, input: { recordUuid, body, replyTo } });
@@ -237,8 +258,27 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
       <p className="crumbs">
         <Link to="/trajectories">Trajectories</Link> /
       </p>
-      <h1>{meta.title ?? meta.sessionId}</h1>
+      <h1>{meta.title ?? 'Untitled trajectory'}</h1>
+      <p className="byline">
+        {mine ? 'Your run' : `${meta.owner.name}’s run`}
+        {meta.forkedFrom && (
+          <>
+            , forked from{' '}
+            {meta.forkedFrom.parent ? (
+              <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: meta.forkedFrom.parent.sessionId }}>
+                {meta.forkedFrom.parent.title ?? 'an untitled trajectory'}
+              </Link>
+            ) : (
+              'a trajectory you cannot open'
+            )}
+            {meta.forkedFrom.parent && meta.forkedFrom.parent.owner.name !== meta.owner.name && ` (${meta.forkedFrom.parent.owner.name}’s)`}
+            {meta.forkedFrom.seq !== null && meta.forkedFrom.seq !== undefined && ` at record ${meta.forkedFrom.seq}`}
+          </>
+        )}
+      </p>
       <dl className="facts">
+        <dt>Owner</dt>
+        <dd>{meta.owner.name}</dd>
         <dt>Records</dt>
         <dd>{count}</dd>
         <dt>Source</dt>
@@ -251,21 +291,11 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
         <dd>
           {(meta.tokens.input + liveTokens.input).toLocaleString()} in, {(meta.tokens.output + liveTokens.output).toLocaleString()} out
         </dd>
-        {meta.forkedFrom && (
-          <>
-            <dt>Forked from</dt>
-            <dd>
-              <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: meta.forkedFrom.sessionId }}>
-                {meta.forkedFrom.sessionId}
-              </Link>
-            </dd>
-          </>
-        )}
         <dt>
           <label htmlFor="visibility">Visibility</label>
         </dt>
         <dd>
-          {mine ? (
+          {can.changeVisibility ? (
             <select
               id="visibility"
               value={meta.visibility === 'lab' ? `lab:${meta.labId}` : 'private'}
@@ -325,9 +355,9 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
                       turn={turn}
                       notes={turn.uuid ? (notes.get(turn.uuid) ?? []) : []}
                       me={data.me.id}
-                      onNote={addNote}
-                      onResolve={resolveNote}
-                      onFork={mine && turn.uuid ? () => void forkAt(turn.uuid!) : undefined}
+                      onNote={can.annotate ? addNote : undefined}
+                      onResolve={can.resolve ? resolveNote : undefined}
+                      onFork={can.fork && turn.uuid ? () => void forkAt(turn.uuid!) : undefined}
                     />
                   ) : (
                     <p className="muted">Loading record {row.index + 1}…</p>
@@ -339,7 +369,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
         </div>
       )}
       <div className="columns aids">
-        <SummaryPanel sessionId={trajectoryId} mine={mine} />
+        <SummaryPanel sessionId={trajectoryId} canRefresh={can.refreshSummary} />
         <CritiquePanel sessionId={trajectoryId} onGoTo={(seq) => virtualizer.scrollToIndex(seq - 1, { align: 'start' })} />
         <DiscussPanel sessionId={trajectoryId} />
       </div>
@@ -360,8 +390,10 @@ function TurnView({
   turn: Turn;
   notes: Note[];
   me: string;
-  onNote: (recordUuid: string, body: string, replyTo?: string) => Promise<boolean>;
-  onResolve: (annotationId: string) => Promise<void>;
+  /** Unset: the viewer may not annotate (no Comment, no Reply). */
+  onNote?: (recordUuid: string, body: string, replyTo?: string) => Promise<boolean>;
+  /** Unset: the viewer may not resolve notes. */
+  onResolve?: (annotationId: string) => Promise<void>;
   onFork?: () => void;
 }) {
   const [writing, setWriting] = useState(false);
@@ -379,7 +411,7 @@ function TurnView({
             </span>
           )}
           <span className="turn-actions">
-            {turn.uuid && (
+            {turn.uuid && onNote && (
               <button type="button" className="small" onClick={() => setWriting(true)}>
                 Comment
               </button>
@@ -403,11 +435,11 @@ function TurnView({
               root={note}
               replies={notes.filter((reply) => reply.replyTo === note.annotationId)}
               me={me}
-              onReply={(body) => onNote(turn.uuid!, body, note.annotationId)}
+              onReply={onNote && ((body) => onNote(turn.uuid!, body, note.annotationId))}
               onResolve={onResolve}
             />
           ))}
-          {writing && (
+          {writing && onNote && (
             <NoteForm
               label={`Comment on record ${turn.seq}`}
               onSubmit={(body) => onNote(turn.uuid!, body).then((ok) => (ok && setWriting(false), ok))}
@@ -430,11 +462,11 @@ function Thread({
   root: Note;
   replies: Note[];
   me: string;
-  onReply: (body: string) => Promise<boolean>;
-  onResolve: (id: string) => Promise<void>;
+  onReply?: (body: string) => Promise<boolean>;
+  onResolve?: (id: string) => Promise<void>;
 }) {
   const [replying, setReplying] = useState(false);
-  const author = (note: Note) => (note.authorId === me ? 'You' : note.authorId);
+  const author = (note: Note) => (note.author.userId === me ? `${note.author.name} (you)` : note.author.name);
   return (
     <div className={`thread ${root.status}`}>
       {[root, ...replies].map((note) => (
@@ -449,16 +481,22 @@ function Thread({
           Resolved <When at={root.resolvedAt} />
         </p>
       ) : (
-        <p className="thread-actions">
-          <button type="button" className="small" onClick={() => setReplying(true)}>
-            Reply
-          </button>
-          <button type="button" className="small" onClick={() => void onResolve(root.annotationId)}>
-            Resolve
-          </button>
-        </p>
+        (onReply || onResolve) && (
+          <p className="thread-actions">
+            {onReply && (
+              <button type="button" className="small" onClick={() => setReplying(true)}>
+                Reply
+              </button>
+            )}
+            {onResolve && (
+              <button type="button" className="small" onClick={() => void onResolve(root.annotationId)}>
+                Resolve
+              </button>
+            )}
+          </p>
+        )
       )}
-      {replying && (
+      {replying && onReply && (
         <NoteForm
           label="Reply"
           onSubmit={(body) => onReply(body).then((ok) => (ok && setReplying(false), ok))}

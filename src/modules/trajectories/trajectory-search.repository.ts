@@ -1,0 +1,67 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlOf } from '../../db/sql';
+import { recordTextSql, titleTextSql } from './trajectory.entity';
+import { canViewSql } from './trajectory.policy';
+
+/**
+ * Full-text search over the sessions a viewer can read: their titles and their records' text
+ * (`titleTextSql`, `recordTextSql`), with `websearch_to_tsquery` (words, "a phrase", -not, or).
+ * Served by the GIN indexes on exactly those expressions.
+ */
+const RECORD_TEXT = recordTextSql('r.raw');
+const TITLE_TEXT = titleTextSql('t.title');
+
+export interface SearchHit {
+  sessionId: string;
+  title: string | null;
+  ownerId: string;
+  ownerName: string;
+  /** The record's place, or null for a match on the title. */
+  seq: number | null;
+  uuid: string | null;
+  snippet: string;
+}
+
+/**
+ * One page of matches, titles first (then newest session first, records in order), and the count
+ * of all. Records stored apart (`payload_ref`, very large texts) are not searched.
+ */
+export async function searchTrajectories(
+  em: EntityManager,
+  viewer: { userId: string; admin: boolean },
+  text: string,
+  page: { limit: number; offset: number },
+): Promise<{ hits: SearchHit[]; total: number }> {
+  const readable = canViewSql('t', '?', viewer.admin);
+  const readableParams = viewer.admin ? [] : [viewer.userId, viewer.userId];
+  const rows = await sqlOf(em)<SearchHit & { total: string; updatedAt: string }>(
+    `with query as (select websearch_to_tsquery('simple', ?) as q),
+     hits as (
+       select t.id as session_id, null::int as seq, t.updated_at
+         from trajectories t, query
+        where ${TITLE_TEXT} @@ query.q and ${readable}
+       union all
+       select r.session_id, r.seq, t.updated_at
+         from trajectory_records r join trajectories t on t.id = r.session_id, query
+        where r.raw is not null and ${RECORD_TEXT} @@ query.q and ${readable}
+     ),
+     paged as (
+       select session_id, seq, count(*) over () as total
+         from hits
+        order by seq is not null, updated_at desc, session_id, seq
+        limit ? offset ?
+     )
+     select p.session_id as "sessionId", t.title, t.owner_id as "ownerId", u.name as "ownerName", p.seq, r.uuid, p.total,
+            ts_headline('simple', coalesce(regexp_replace(r.raw, '"\\w+"\\s*:|\\\\[nrt]|[{}\\[\\]"]', ' ', 'g'), t.title, ''), query.q,
+                        'StartSel="", StopSel="", MaxWords=30, MinWords=12, MaxFragments=1') as snippet
+       from paged p
+       join trajectories t on t.id = p.session_id
+       join users u on u.id = t.owner_id
+       left join trajectory_records r on r.session_id = p.session_id and r.seq = p.seq,
+       query
+      order by p.seq is not null, t.updated_at desc, p.session_id, p.seq`,
+    [text, ...readableParams, ...readableParams, page.limit, page.offset],
+  );
+  const total = rows.length ? Number(rows[0].total) : 0;
+  return { hits: rows.map(({ total: _total, updatedAt: _updated, ...hit }) => hit), total };
+}

@@ -1,0 +1,53 @@
+import { Arg, Ctx as Context, Field, ID, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import type { Ctx } from '../../context';
+import { OffsetPage } from '../../pages';
+import { checks, pageArgs } from '../../validation';
+import { isAdmin } from '../admin/admin.policy';
+import { requireViewer } from '../auth/viewer';
+import { searchTrajectories } from './trajectory-search.repository';
+
+@ObjectType({ description: 'A match of a search: a session’s title, or one of its records.' })
+class TrajectorySearchHit {
+  @Field(() => ID)
+  sessionId!: string;
+
+  @Field(() => String, { nullable: true })
+  title!: string | null;
+
+  @Field(() => ID)
+  ownerId!: string;
+
+  @Field({ description: 'The name of the session’s owner.' })
+  ownerName!: string;
+
+  @Field(() => Int, { nullable: true, description: 'The record’s place in the session (the first is 1); null for a match on the title.' })
+  seq!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The record’s uuid; null for a match on the title.' })
+  uuid!: string | null;
+
+  @Field({ description: 'The words around the match, as plain text.' })
+  snippet!: string;
+}
+
+@ObjectType({ description: 'A page of search matches: titles first, then records, newest session first.' })
+class TrajectorySearchPage extends OffsetPage(TrajectorySearchHit) {}
+
+@Resolver()
+export class TrajectorySearchResolver {
+  @Query(() => TrajectorySearchPage, {
+    description: 'Searches the titles and record text of the sessions the caller can read (words, "a phrase", -word, or), by pages.',
+  })
+  async trajectorySearch(
+    @Context() ctx: Ctx,
+    @Arg('q', { description: '1-200 characters.' }) q: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-100 (default 20).' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: '≥ 0 (default 0).' }) offset?: number,
+  ): Promise<TrajectorySearchPage> {
+    checks().text(['q'], q.trim(), { min: 1, max: 200 }).done();
+    const viewer = await requireViewer(ctx);
+    const page = pageArgs(limit, offset, { max: 100, default: 20 });
+    const { hits, total } = await searchTrajectories(ctx.em, { userId: viewer.user.id, admin: isAdmin(viewer) }, q.trim(), page);
+    return { items: hits, total, ...page };
+  }
+}
