@@ -1,9 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, type CombinedError } from 'urql';
-import { ConfirmDialog } from '../confirm';
 import { graphql } from '../gql';
 import type { PlanCode } from '../gql/graphql';
-import { Empty, ErrorNote, formatBytes, Loading, When } from '../ui';
+import { ConfirmButton, Empty, ErrorNote, formatBytes, Loading, When } from '../ui';
 import { describeUserAgent } from '../user-agent';
 import './account.css';
 
@@ -279,9 +278,6 @@ interface SessionRow {
   lastSeenAt: string;
 }
 
-/** What to confirm: one session, or every other one. */
-type SessionEnding = { kind: 'one'; session: SessionRow; name: string } | { kind: 'others'; count: number };
-
 function SessionsSection({
   sessions,
   error,
@@ -293,16 +289,18 @@ function SessionsSection({
   fetching: boolean;
   reload: () => void;
 }) {
-  const [ending, setEnding] = useState<SessionEnding | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   const [one, revokeOne] = useMutation(RevokeSession);
   const [others, revokeOthers] = useMutation(RevokeOtherSessions);
   const otherCount = sessions?.filter((session) => !session.current).length ?? 0;
-  const confirm = async () => {
-    if (!ending) return;
-    const result = ending.kind === 'one' ? await revokeOne({ sessionId: ending.session.id }) : await revokeOthers({});
-    setEnding(null);
-    if (!result.error) setSaid(ending.kind === 'one' ? `${ending.name} is signed out.` : 'Every other browser is signed out.');
+  const endOne = async (session: SessionRow, name: string) => {
+    const result = await revokeOne({ sessionId: session.id });
+    setSaid(result.error ? null : `${name} is signed out.`);
+    reload();
+  };
+  const endOthers = async () => {
+    const result = await revokeOthers({});
+    setSaid(result.error ? null : 'Every other browser is signed out.');
     reload();
   };
   return (
@@ -345,14 +343,22 @@ function SessionsSection({
                   </div>
                 </dl>
                 {!session.current && (
-                  <button
-                    type="button"
+                  <ConfirmButton
                     className="small danger"
-                    aria-label={`Sign out ${name}, signed in ${dateTime.format(new Date(session.createdAt))}`}
-                    onClick={() => setEnding({ kind: 'one', session, name })}
+                    label={`Sign out ${name}, signed in ${dateTime.format(new Date(session.createdAt))}`}
+                    question={`Sign out ${name}?`}
+                    detail={
+                      <>
+                        The browser signed in <When at={session.createdAt} />
+                        {session.address ? ` from ${session.address}` : ''} will have to sign in again.
+                      </>
+                    }
+                    confirm="Sign out"
+                    disabled={one.fetching}
+                    onConfirm={() => void endOne(session, name)}
                   >
                     Sign out
-                  </button>
+                  </ConfirmButton>
                 )}
               </li>
             );
@@ -361,30 +367,15 @@ function SessionsSection({
       )}
       {sessions && otherCount === 0 && <p className="muted">No other browser is signed in as you.</p>}
       {otherCount > 0 && (
-        <button type="button" className="danger" onClick={() => setEnding({ kind: 'others', count: otherCount })}>
-          Sign out all other sessions
-        </button>
-      )}
-      {ending && (
-        <ConfirmDialog
-          title={ending.kind === 'one' ? `Sign out ${ending.name}?` : 'Sign out all other sessions?'}
-          confirm={ending.kind === 'one' ? 'Sign out' : 'Sign out others'}
-          busy={one.fetching || others.fetching}
-          onConfirm={() => void confirm()}
-          onCancel={() => setEnding(null)}
+        <ConfirmButton
+          question="Sign out all other sessions?"
+          detail={`${otherCount === 1 ? 'The other browser' : `The ${otherCount} other browsers`} signed in as you will have to sign in again. This browser stays signed in; personal access tokens keep working.`}
+          confirm="Sign out others"
+          disabled={others.fetching}
+          onConfirm={() => void endOthers()}
         >
-          {ending.kind === 'one' ? (
-            <p>
-              The browser signed in <When at={ending.session.createdAt} />
-              {ending.session.address ? ` from ${ending.session.address}` : ''} will have to sign in again.
-            </p>
-          ) : (
-            <p>
-              {ending.count === 1 ? 'The other browser' : `The ${ending.count} other browsers`} signed in as you will have to sign in again.
-              This browser stays signed in. Personal access tokens keep working.
-            </p>
-          )}
-        </ConfirmDialog>
+          Sign out all other sessions
+        </ConfirmButton>
       )}
     </section>
   );
@@ -414,7 +405,6 @@ function TokensSection() {
   const [expiry, setExpiry] = useState('90 days');
   const [shown, setShown] = useState<{ label: string; token: string } | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
-  const [revokeTarget, setRevokeTarget] = useState<TokenRow | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const secret = useRef<HTMLElement>(null);
@@ -442,11 +432,9 @@ function TokensSection() {
       setCopied('Selected: copy it with Ctrl+C (⌘C on a Mac).');
     }
   };
-  const onRevoke = async () => {
-    if (!revokeTarget) return;
-    const result = await revoke({ tokenId: revokeTarget.tokenId });
-    if (!result.error) setSaid(`The token ${revokeTarget.label} is revoked.`);
-    setRevokeTarget(null);
+  const onRevoke = async (token: TokenRow) => {
+    const result = await revoke({ tokenId: token.tokenId });
+    setSaid(result.error ? null : `The token ${token.label} is revoked.`);
     reload({ requestPolicy: 'network-only' });
   };
   const now = Date.now();
@@ -566,14 +554,17 @@ function TokensSection() {
                   </div>
                 </dl>
                 {state.kind === 'active' && (
-                  <button
-                    type="button"
+                  <ConfirmButton
                     className="small danger"
-                    aria-label={`Revoke ${token.label}`}
-                    onClick={() => setRevokeTarget(token)}
+                    label={`Revoke ${token.label}`}
+                    question={`Revoke the token ${token.label}?`}
+                    detail="Whatever uses it stops working at its next request. This cannot be undone; you can create another token."
+                    confirm="Revoke"
+                    disabled={revoking.fetching}
+                    onConfirm={() => void onRevoke(token)}
                   >
                     Revoke
-                  </button>
+                  </ConfirmButton>
                 )}
               </li>
             );
@@ -584,17 +575,6 @@ function TokensSection() {
         <p className="muted">
           The newest {data.myTokens.items.length} of {data.myTokens.total} tokens are shown.
         </p>
-      )}
-      {revokeTarget && (
-        <ConfirmDialog
-          title={`Revoke the token ${revokeTarget.label}?`}
-          confirm="Revoke"
-          busy={revoking.fetching}
-          onConfirm={() => void onRevoke()}
-          onCancel={() => setRevokeTarget(null)}
-        >
-          <p>Whatever uses it stops working at its next request. This cannot be undone; you can create another token.</p>
-        </ConfirmDialog>
       )}
     </section>
   );
