@@ -29,7 +29,6 @@ const ASSETS: Record<string, string> = {
   'session.js': path.join(WEB_DIR, 'session.js'),
   'device.js': path.join(WEB_DIR, 'device.js'),
   'login.js': path.join(WEB_DIR, 'login.js'),
-  'account.js': path.join(WEB_DIR, 'account.js'),
   'set-password.js': path.join(WEB_DIR, 'set-password.js'),
   'graphiql-start.js': path.join(WEB_DIR, 'graphiql-start.js'),
   'graphiql-page.css': path.join(WEB_DIR, 'graphiql-page.css'),
@@ -105,6 +104,7 @@ const CONSOLE_ROUTES = [
   '/agents',
   '/agents/tasks/:taskId',
   '/admin',
+  '/account',
 ];
 
 /**
@@ -149,7 +149,7 @@ function wantsGraphiQL(req: Request): boolean {
 /**
  * The service's own web pages, mounted before `/graphql`:
  * - `GET /device`: the device-login approval page that `labdesk login` points at;
- * - the console (`/`, `/labs`, … : `CONSOLE_ROUTES`) and `/account`, for a signed-in browser
+ * - the console (`/`, `/labs`, … , `/account`: `CONSOLE_ROUTES`), for a signed-in browser
  *   (signed out: to `/login?next=…`); the console's files at `/console/assets/` (hashed, immutable);
  * - `GET /login`: the sign-in page; `GET /set-password`: the page a one-time link opens;
  * - `GET /graphql` from a browser: GraphiQL, from this package's own copy;
@@ -164,7 +164,7 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
 
   router.get('/device', (_req, res, next) => sendPage(res, 'device.html', PAGE_POLICY.device, next));
   router.all('/device', onlyGet);
-  // The console and the account page need a signed-in browser; a signed-out one signs in first.
+  // The console needs a signed-in browser; a signed-out one signs in first.
   const signedIn = (page: (res: Response, next: NextFunction) => void) => async (req: Request, res: Response, next: NextFunction) => {
     const ctx = makeContext(services, requestFacts(req, res, services.config));
     if (await ctx.viewer().catch(() => null)) return page(res, next);
@@ -180,11 +180,6 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
   const consoleApp = signedIn((res, next) => void consolePage.then((policy) => sendConsole(res, policy, next)));
   router.get(CONSOLE_ROUTES, consoleApp);
   router.all(CONSOLE_ROUTES, onlyGet);
-  router.get(
-    '/account',
-    signedIn((res, next) => sendPage(res, 'account.html', PAGE_POLICY.device, next)),
-  );
-  router.all('/account', onlyGet);
   router.use(
     '/console/assets',
     express.static(path.join(CONSOLE_DIR, 'assets'), {

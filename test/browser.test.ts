@@ -442,9 +442,9 @@ describe('signing in with a password (issue 24)', () => {
         await page.waitForURL(`${t.url}/labs`); // the console
         await page.waitForFunction(() => document.getElementById('who-name')?.textContent === 'Ada Lovelace');
         await page.getByRole('link', { name: 'Ada Lovelace' }).click();
-        await page.waitForURL(`${t.url}/account`);
-        await page.waitForSelector('#sessions li');
-        expect(await page.innerText('#sessions')).toContain('This browser');
+        await page.waitForURL(`${t.url}/account`); // the console's account page
+        await page.locator('#sessions li', { hasText: 'This browser' }).waitFor();
+        await page.getByRole('heading', { name: 'Change your password' }).waitFor();
         await screenshot(page, 'account');
         // The cookie is out of the page's reach.
         const [cookie] = await context.cookies();
@@ -459,8 +459,8 @@ describe('signing in with a password (issue 24)', () => {
         await device.page.waitForSelector('#session:not([hidden])');
         await device.page.close();
 
-        await page.getByRole('button', { name: 'Sign out' }).first().click();
-        await page.waitForURL(`${t.url}/login?next=/account`);
+        await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+        await page.waitForURL(`${t.url}/login`);
         expect(await context.cookies()).toEqual([]);
         expect(problems).toEqual([]);
         expect(foreign).toEqual([]);
@@ -531,16 +531,25 @@ describe('single sign-on (issue 24)', () => {
       await page.waitForURL(`${app.url}/labs`);
       await page.waitForFunction((name) => document.getElementById('who-name')?.textContent === name, `Person ${login}`);
       await page.goto(`${app.url}/account`);
-      await page.waitForSelector('#sessions li');
-      expect(await page.innerText('#sessions')).toContain('This browser');
+      await page.locator('#sessions li', { hasText: 'This browser' }).waitFor();
+      await page.getByText('with single sign-on').waitFor();
+      // No password yet: the page offers to set one, without asking for a current one.
+      await page.getByRole('heading', { name: 'Set a password' }).waitFor();
+      expect(await page.getByLabel('Current password').count()).toBe(0);
       await screenshot(page, 'signed-on');
+      await page.getByLabel('New password', { exact: true }).fill('a password beside single sign-on');
+      await page.getByLabel('Repeat the new password').fill('a password beside single sign-on');
+      await page.getByRole('button', { name: 'Set password' }).click();
+      await page.getByText('Your password is set', { exact: false }).waitFor();
+      await page.getByRole('heading', { name: 'Change your password' }).waitFor();
+      await page.getByLabel('Current password').waitFor();
       // The pending sign-on's cookie is gone. (The provider, on the same host, keeps cookies of its own.)
       const ours = (await context.cookies(app.url)).map((cookie) => cookie.name).filter((name) => name.startsWith('labdesk_'));
       expect(ours).toEqual(['labdesk_session']);
 
       // Signed out, a person from a domain not open to new accounts is told so.
-      await page.getByRole('button', { name: 'Sign out' }).first().click();
-      await page.waitForURL(`${app.url}/login?next=/account`);
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+      await page.waitForURL(`${app.url}/login`);
       await context.clearCookies(); // signed out at the provider too, so that another person can sign in there
       await page.getByRole('link', { name: 'Sign in with SSO' }).click();
       await page.waitForURL(`${provider!.issuer}/interaction/**`);

@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import os from 'node:os';
 import { addMember, makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
 import { enableA2a, officialClient, userMessage } from './support/a2a';
 import { startFakeLlm } from './support/fake-llm';
 import { until } from './support/until';
-import { launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
+import { CHROMIUM, CHROMIUM_ARGS, launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
 import { s3Env, startS3 } from './support/s3';
 import { newSessionId, trajectoryCalls } from './support/trajectories';
+import { describeUserAgent } from '../web/console/src/user-agent';
 
 /**
  * The web console (issue 25): served at / and its section paths from the package's build, on the
@@ -84,7 +85,7 @@ describe('over HTTP', () => {
     const user = await person('Http Reader');
     const login = await t.call('POST', '/api/auth/login', { body: { email: user.email, password: PASSWORD } });
     const cookie = /^(labdesk_session=[^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
-    for (const route of ['/', '/labs', '/labs/lab_x', '/trajectories', '/admin']) {
+    for (const route of ['/', '/labs', '/labs/lab_x', '/trajectories', '/admin', '/account']) {
       const page = await fetch(`${t.url}${route}`, { headers: { cookie }, redirect: 'manual' });
       expect({ route, status: page.status }).toEqual({ route, status: 200 });
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
@@ -293,6 +294,256 @@ describe('in Chromium', () => {
     expectGraphQLOnly(watched);
     await page.close();
   });
+});
+
+describe('the account page (issue 37, item 9)', () => {
+  test('a browser is named from its User-Agent by browser, major version and system, never by the raw string', () => {
+    const cases: [string | null, string][] = [
+      [
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+        'Chrome 131 on macOS',
+      ],
+      ['Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0', 'Firefox 133 on Windows'],
+      [
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86',
+        'Edge 131 on Windows',
+      ],
+      [
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+        'Safari 17 on iOS',
+      ],
+      [
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+        'Safari 18 on macOS',
+      ],
+      [
+        'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1',
+        'Chrome 131 on iPadOS',
+      ],
+      [
+        'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36',
+        'Samsung Internet 26 on Android',
+      ],
+      [
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 OPR/115.0.0.0',
+        'Opera 115 on Linux',
+      ],
+      [
+        'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+        'Chrome 131 on ChromeOS',
+      ],
+      [
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+        'Headless Chrome 131 on Linux',
+      ],
+      ['curl/8.5.0', 'curl 8'],
+      ['something else entirely', 'Another browser'],
+      [null, 'Another browser'],
+    ];
+    expect(cases.map(([ua]) => describeUserAgent(ua))).toEqual(cases.map(([, name]) => name));
+  });
+
+  /** A second, separate browser (its own cookies) that says it is Firefox on Windows. */
+  async function otherBrowser() {
+    const other = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    const context = await other.newContext({
+      userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+    });
+    return { context, close: () => other.close() };
+  }
+
+  /** Opens /account from the person's name in the header. */
+  async function openAccount(page: Page, name: string) {
+    await page.getByRole('link', { name, exact: true }).click();
+    await page.waitForURL(`${t.url}/account`);
+    await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
+  }
+
+  /** Screenshots at a desktop's and a phone's size; at the phone's, nothing scrolls sideways. */
+  async function screenshots(page: Page, name: string) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(page, `${name}-1440`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const sideways = await page.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+        .documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    await screenshot(page, `${name}-390`);
+    expect({ name, sideways }).toEqual({ name, sideways: 0 });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+
+  const myTokens = async (token: string) =>
+    (
+      await t.call('POST', '/graphql', {
+        token,
+        body: { query: '{ myTokens { items { tokenId label createdAt expiresAt revokedAt lastUsedAt } } }' },
+      })
+    ).body.data.myTokens.items as { label: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null }[];
+
+  inBrowser(
+    'a person creates a token from the header link, reads it once, uses it, sees its last use, and revokes it after confirming',
+    async (context) => {
+      const user = await person('Tia Tokens');
+      const { page, watched } = await signIn(context, user);
+      await openAccount(page, 'Tia Tokens');
+      const profile = page.getByRole('region', { name: 'Profile' });
+      await profile.getByText(user.email).waitFor();
+      await profile.getByText('Free', { exact: true }).waitFor();
+      // makeUser's token for the API is listed already.
+      await page.locator('#tokens li').first().waitFor();
+
+      await page.getByRole('button', { name: 'Create token', exact: true }).click();
+      await page.getByLabel('Token label').fill('laptop script');
+      await page.getByLabel('Expires after').selectOption('1 year');
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      const token = (await page.locator('#new-token').innerText()).trim();
+      expect(token).toMatch(/^ldk_pat_/);
+      await page.getByText('it will not be shown again').waitFor();
+      // Copy puts it on the clipboard.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
+      await page.getByText('Copied to the clipboard.').waitFor();
+      const clipboard = () =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText();
+      expect(await page.evaluate(clipboard)).toBe(token);
+      await context.clearPermissions();
+      const row = page.locator('#tokens li', { hasText: 'laptop script' });
+      expect(await row.locator('.last-used').innerText()).toBe('never');
+      await row.getByText('Active').waitFor();
+      const [stored] = (await myTokens(user.token)).filter((item) => item.label === 'laptop script');
+      expect(Math.round((Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt)) / 86_400_000)).toBe(365);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshots(page, 'console-account-token');
+
+      // The token works as the person, and its use shows once the page is read again; the secret does not.
+      const me = await t.call('GET', '/api/me', { token });
+      expect({ status: me.status, email: me.body.email }).toEqual({ status: 200, email: user.email });
+      await until(
+        'the last use recorded',
+        async () => (await myTokens(user.token)).find((item) => item.label === 'laptop script')?.lastUsedAt,
+      );
+      await page.reload();
+      await row.locator('.last-used time').waitFor();
+      expect(await page.locator('#new-token').count()).toBe(0);
+      expect(await page.content()).not.toContain(token);
+
+      // Revoking asks first; Escape keeps the token.
+      await page.getByRole('button', { name: 'Revoke laptop script' }).click();
+      const dialog = page.getByRole('alertdialog', { name: 'Revoke the token laptop script?' });
+      await dialog.waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      const focused = () =>
+        page.evaluate(() =>
+          (
+            globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } | null } }
+          ).document.activeElement?.getAttribute('aria-label'),
+        );
+      expect(await focused()).toBe('Revoke laptop script');
+      expect((await t.call('GET', '/api/me', { token })).status).toBe(200);
+      await page.getByRole('button', { name: 'Revoke laptop script' }).click();
+      await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
+      await page.getByText('The token laptop script is revoked.').waitFor();
+      await row.getByText('Revoked').waitFor();
+      expect(await row.getByRole('button').count()).toBe(0);
+      expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
+
+      // A token that never expires says so.
+      await page.getByRole('button', { name: 'Create token', exact: true }).click();
+      await page.getByLabel('Token label').fill('forever');
+      await page.getByLabel('Expires after').selectOption('Never');
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.locator('#new-token').waitFor();
+      const forever = page.locator('#tokens li', { hasText: 'forever' });
+      await forever.getByText('Active').waitFor();
+      expect(await forever.locator('.card-facts').innerText()).toMatch(/Expires\s+never/);
+      expect((await myTokens(user.token)).find((item) => item.label === 'forever')?.expiresAt).toBeNull();
+      await screenshots(page, 'console-account-tokens');
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+
+  inBrowser(
+    'a person changes their password, signs out another browser, then all other sessions; the other browser is signed out',
+    async (context) => {
+      const user = await person('Sol Sessions');
+      const { page, watched } = await signIn(context, user);
+      const other = await otherBrowser();
+      try {
+        const elsewhere = await signIn(other.context, user);
+        await openAccount(page, 'Sol Sessions');
+        const sessions = page.locator('#sessions li');
+        await sessions.nth(1).waitFor();
+        expect(await sessions.count()).toBe(2);
+        await sessions
+          .filter({ hasText: 'This browser' })
+          .getByText(/^Headless Chrome \d+ on Linux$/)
+          .waitFor();
+        const firefox = sessions.filter({ hasText: 'Firefox 133 on Windows' });
+        await firefox.getByText('127.0.0.1').waitFor();
+        expect(await page.locator('#sessions').innerText()).not.toContain('Mozilla/5.0');
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshots(page, 'console-account');
+
+        // One browser: asked first, then signed out; its next request finds it signed out.
+        await firefox.getByRole('button', { name: /^Sign out Firefox 133 on Windows, signed in / }).click();
+        const dialog = page.getByRole('alertdialog', { name: 'Sign out Firefox 133 on Windows?' });
+        await dialog.waitFor();
+        await page.setViewportSize({ width: 390, height: 844 });
+        await screenshot(page, 'console-account-confirm-390');
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await dialog.getByRole('button', { name: 'Sign out', exact: true }).click();
+        await page.getByText('Firefox 133 on Windows is signed out.').waitFor();
+        await firefox.waitFor({ state: 'detached' });
+        await elsewhere.page.reload();
+        await elsewhere.page.waitForURL(/\/login\?next=/);
+
+        // Signed in there again; "Sign out all other sessions" ends it too, this browser stays.
+        const again = await signIn(other.context, user);
+        await page.reload();
+        await sessions.nth(1).waitFor();
+        await page.getByRole('button', { name: 'Sign out all other sessions' }).click();
+        const all = page.getByRole('alertdialog', { name: 'Sign out all other sessions?' });
+        await all.getByText('This browser stays signed in', { exact: false }).waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        await all.getByRole('button', { name: 'Sign out others' }).click();
+        await page.getByText('Every other browser is signed out.').waitFor();
+        await page.getByText('No other browser is signed in as you.').waitFor();
+        expect(await sessions.count()).toBe(1);
+        await again.page.reload();
+        await again.page.waitForURL(/\/login\?next=/);
+
+        // The password: a wrong current one is refused in words; the right one changes it.
+        const form = page.getByRole('region', { name: 'Change your password' });
+        await form.getByLabel('Current password').fill('not the password at all');
+        await form.getByLabel('New password', { exact: true }).fill('a brand new console password');
+        await form.getByLabel('Repeat the new password').fill('a brand new console passwort');
+        await form.getByRole('button', { name: 'Change password' }).click();
+        await form.getByRole('alert').getByText('The two new passwords differ.', { exact: false }).waitFor();
+        await form.getByLabel('Repeat the new password').fill('a brand new console password');
+        await form.getByRole('button', { name: 'Change password' }).click();
+        await form.getByRole('alert').getByText('The current password is wrong.').waitFor();
+        await form.getByLabel('Current password').fill(PASSWORD);
+        await form.getByRole('button', { name: 'Change password' }).click();
+        await form.getByText('Your password is changed.', { exact: false }).waitFor();
+        expect(await form.getByLabel('Current password').inputValue()).toBe('');
+        const login = (password: string) => t.call('POST', '/api/auth/login', { body: { email: user.email, password } });
+        expect((await login(PASSWORD)).status).toBe(401);
+        expect((await login('a brand new console password')).status).toBe(200);
+        // This browser is still signed in.
+        await page.reload();
+        await page.locator('#sessions li', { hasText: 'This browser' }).waitFor();
+        expectGraphQLOnly(watched);
+        await page.close();
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });
 
 /** A conversation in the transcript shape the clients sync: user, assistant with a tool call, the tool's result. */

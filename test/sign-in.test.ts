@@ -461,8 +461,11 @@ describe('the cookie works where a token does', () => {
     expect((await withCookie(cookie, 'GET', '/api/me')).status).toBe(401);
   });
 
-  test('GraphQL: an admin asks for a password link; a person sets a password', async () => {
+  test('GraphQL: an admin asks for a password link; a person sets a password; me { hasPassword } tells, to oneself only', async () => {
     const user = await makeUser(t);
+    const hasPassword = async (token: string) =>
+      (await t.call('POST', '/graphql', { token, body: { query: '{ me { hasPassword } }' } })).body.data.me.hasPassword;
+    expect(await hasPassword(user.token)).toBe(false);
     const link = await t.call('POST', '/graphql', {
       token: t.adminToken,
       body: { query: 'mutation ($u: ID!) { passwordLink(userId: $u) { url expiresAt } }', variables: { u: user.id } },
@@ -474,6 +477,12 @@ describe('the cookie works where a token does', () => {
     });
     expect(set.body).toEqual({ data: { setPassword: null } });
     expect((await signIn(user.email, 'a graphql password')).reply.status).toBe(200);
+    expect(await hasPassword(user.token)).toBe(true);
+    const asked = await t.call('POST', '/graphql', {
+      token: t.adminToken,
+      body: { query: 'query ($u: ID!) { adminUser(id: $u) { hasPassword } }', variables: { u: user.id } },
+    });
+    expect(asked.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
   test('server-sent events and the schema download accept the cookie', async () => {

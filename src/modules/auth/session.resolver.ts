@@ -219,6 +219,14 @@ export class SessionResolver {
     return ownSessions(ctx);
   }
 
+  @FieldResolver(() => Boolean, {
+    description: "Whether the user has a password, so that changing it asks for the current one (the caller's own only).",
+  })
+  async hasPassword(@Root() user: UserNode, @Context() ctx: Ctx): Promise<boolean> {
+    if ((await requireViewer(ctx)).user.id !== user.id) throw forbidden('only whether one has a password oneself is told');
+    return sessions.hasPassword(ctx.em, user.id);
+  }
+
   @Query(() => [SessionNode], { description: "The caller's browser sessions in force, newest first (as me { sessions })." })
   async mySessions(@Context() ctx: Ctx): Promise<SessionNode[]> {
     return ownSessions(ctx);

@@ -149,6 +149,9 @@ export async function setOwnPassword(em: EntityManager, viewer: Viewer, currentP
   await repo.revokeOtherSessions(em, viewer.user.id, viewer.credentialId);
 }
 
+/** Whether the user has a password (a person who signs in through single sign-on may have none). */
+export const hasPassword = async (em: EntityManager, userId: string) => (await repo.storedPasswordHash(em, userId)) !== null;
+
 /** Ends every browser session of the viewer but the one it calls with (a token ends them all). */
 export const endOtherSessions = (em: EntityManager, viewer: Viewer) => repo.revokeOtherSessions(em, viewer.user.id, viewer.credentialId);
 

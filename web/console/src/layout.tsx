@@ -91,9 +91,9 @@ export function Layout() {
           </nav>
           {data && (
             <div className="who">
-              <a href="/account" id="who-name" title={data.me.email}>
+              <Link to="/account" id="who-name" title={`${data.me.email}: your account`} activeProps={{ className: 'active' }}>
                 {data.me.name}
-              </a>
+              </Link>
               <button type="button" onClick={() => void leave()} disabled={signingOut.fetching}>
                 Sign out
               </button>

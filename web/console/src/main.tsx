@@ -5,6 +5,7 @@ import { Provider } from 'urql';
 import { client } from './client';
 import './console.css';
 import { Layout } from './layout';
+import { AccountPage } from './pages/account';
 import { NotFound } from './ui';
 import { LabPage } from './pages/lab';
 import { LabsPage } from './pages/labs';
@@ -40,6 +41,7 @@ const routeTree = root.addChildren([
   page('/releases', ReleasesPage),
   page('/agents', AgentsPage),
   page('/agents/tasks/$taskId', AgentTaskPage),
+  page('/account', AccountPage),
   // The admin page brings the chart library: loaded when an administrator opens it, not with the console.
   page('/admin', () => (
     <Suspense fallback={<p className="loading">Loading…</p>}>

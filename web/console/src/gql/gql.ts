@@ -16,6 +16,14 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 type Documents = {
     "\n  query ConsoleMe {\n    me {\n      id\n      name\n      email\n      isAdmin\n    }\n  }\n": typeof types.ConsoleMeDocument,
     "\n  mutation ConsoleSignOut {\n    authLogout\n  }\n": typeof types.ConsoleSignOutDocument,
+    "\n  query ConsoleAccount {\n    me {\n      id\n      name\n      email\n      planCode\n      planExpiresAt\n      effectiveTier\n      storageUsedBytes\n      storageQuotaBytes\n      hasPassword\n    }\n  }\n": typeof types.ConsoleAccountDocument,
+    "\n  query ConsoleMySessions {\n    mySessions {\n      id\n      current\n      userAgent\n      address\n      method\n      createdAt\n      lastSeenAt\n    }\n  }\n": typeof types.ConsoleMySessionsDocument,
+    "\n  query ConsoleMyTokens {\n    myTokens(limit: 500) {\n      total\n      items {\n        tokenId\n        label\n        createdAt\n        expiresAt\n        revokedAt\n        lastUsedAt\n      }\n    }\n  }\n": typeof types.ConsoleMyTokensDocument,
+    "\n  mutation ConsoleSetPassword($input: PasswordSetInput!) {\n    setPassword(input: $input)\n  }\n": typeof types.ConsoleSetPasswordDocument,
+    "\n  mutation ConsoleRevokeSession($sessionId: ID!) {\n    revokeSession(sessionId: $sessionId)\n  }\n": typeof types.ConsoleRevokeSessionDocument,
+    "\n  mutation ConsoleRevokeOtherSessions {\n    revokeOtherSessions\n  }\n": typeof types.ConsoleRevokeOtherSessionsDocument,
+    "\n  mutation ConsoleMyTokenCreate($input: TokenCreateInput!) {\n    myTokenCreate(input: $input) {\n      tokenId\n      token\n    }\n  }\n": typeof types.ConsoleMyTokenCreateDocument,
+    "\n  mutation ConsoleMyTokenRevoke($tokenId: ID!) {\n    myTokenRevoke(tokenId: $tokenId)\n  }\n": typeof types.ConsoleMyTokenRevokeDocument,
     "\n  query ConsoleAdminStats {\n    adminStats {\n      generatedAt\n      onlineUsers\n      dau\n      wau\n      mau\n      registrations {\n        today\n        total\n      }\n      plans {\n        planCode\n        activeUsers\n      }\n      llm {\n        last5m {\n          calls\n          users\n          tokensIn\n          tokensOut\n        }\n        last1h {\n          calls\n          users\n          tokensIn\n          tokensOut\n        }\n      }\n    }\n  }\n": typeof types.ConsoleAdminStatsDocument,
     "\n  query ConsoleAdminUsers($q: String, $offset: Int, $limit: Int) {\n    adminUsers(q: $q, offset: $offset, limit: $limit) {\n      total\n      offset\n      limit\n      items {\n        id\n        name\n        email\n        planCode\n        isAdmin\n        disabled\n        lastActiveAt\n      }\n    }\n  }\n": typeof types.ConsoleAdminUsersDocument,
     "\n  mutation ConsoleAdminUserUpdate($id: ID!, $input: UserUpdateInput!) {\n    adminUserUpdate(id: $id, input: $input) {\n      id\n      disabled\n    }\n  }\n": typeof types.ConsoleAdminUserUpdateDocument,
@@ -76,6 +84,14 @@ type Documents = {
 const documents: Documents = {
     "\n  query ConsoleMe {\n    me {\n      id\n      name\n      email\n      isAdmin\n    }\n  }\n": types.ConsoleMeDocument,
     "\n  mutation ConsoleSignOut {\n    authLogout\n  }\n": types.ConsoleSignOutDocument,
+    "\n  query ConsoleAccount {\n    me {\n      id\n      name\n      email\n      planCode\n      planExpiresAt\n      effectiveTier\n      storageUsedBytes\n      storageQuotaBytes\n      hasPassword\n    }\n  }\n": types.ConsoleAccountDocument,
+    "\n  query ConsoleMySessions {\n    mySessions {\n      id\n      current\n      userAgent\n      address\n      method\n      createdAt\n      lastSeenAt\n    }\n  }\n": types.ConsoleMySessionsDocument,
+    "\n  query ConsoleMyTokens {\n    myTokens(limit: 500) {\n      total\n      items {\n        tokenId\n        label\n        createdAt\n        expiresAt\n        revokedAt\n        lastUsedAt\n      }\n    }\n  }\n": types.ConsoleMyTokensDocument,
+    "\n  mutation ConsoleSetPassword($input: PasswordSetInput!) {\n    setPassword(input: $input)\n  }\n": types.ConsoleSetPasswordDocument,
+    "\n  mutation ConsoleRevokeSession($sessionId: ID!) {\n    revokeSession(sessionId: $sessionId)\n  }\n": types.ConsoleRevokeSessionDocument,
+    "\n  mutation ConsoleRevokeOtherSessions {\n    revokeOtherSessions\n  }\n": types.ConsoleRevokeOtherSessionsDocument,
+    "\n  mutation ConsoleMyTokenCreate($input: TokenCreateInput!) {\n    myTokenCreate(input: $input) {\n      tokenId\n      token\n    }\n  }\n": types.ConsoleMyTokenCreateDocument,
+    "\n  mutation ConsoleMyTokenRevoke($tokenId: ID!) {\n    myTokenRevoke(tokenId: $tokenId)\n  }\n": types.ConsoleMyTokenRevokeDocument,
     "\n  query ConsoleAdminStats {\n    adminStats {\n      generatedAt\n      onlineUsers\n      dau\n      wau\n      mau\n      registrations {\n        today\n        total\n      }\n      plans {\n        planCode\n        activeUsers\n      }\n      llm {\n        last5m {\n          calls\n          users\n          tokensIn\n          tokensOut\n        }\n        last1h {\n          calls\n          users\n          tokensIn\n          tokensOut\n        }\n      }\n    }\n  }\n": types.ConsoleAdminStatsDocument,
     "\n  query ConsoleAdminUsers($q: String, $offset: Int, $limit: Int) {\n    adminUsers(q: $q, offset: $offset, limit: $limit) {\n      total\n      offset\n      limit\n      items {\n        id\n        name\n        email\n        planCode\n        isAdmin\n        disabled\n        lastActiveAt\n      }\n    }\n  }\n": types.ConsoleAdminUsersDocument,
     "\n  mutation ConsoleAdminUserUpdate($id: ID!, $input: UserUpdateInput!) {\n    adminUserUpdate(id: $id, input: $input) {\n      id\n      disabled\n    }\n  }\n": types.ConsoleAdminUserUpdateDocument,
@@ -156,6 +172,38 @@ export function graphql(source: "\n  query ConsoleMe {\n    me {\n      id\n    
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleSignOut {\n    authLogout\n  }\n"): (typeof documents)["\n  mutation ConsoleSignOut {\n    authLogout\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAccount {\n    me {\n      id\n      name\n      email\n      planCode\n      planExpiresAt\n      effectiveTier\n      storageUsedBytes\n      storageQuotaBytes\n      hasPassword\n    }\n  }\n"): (typeof documents)["\n  query ConsoleAccount {\n    me {\n      id\n      name\n      email\n      planCode\n      planExpiresAt\n      effectiveTier\n      storageUsedBytes\n      storageQuotaBytes\n      hasPassword\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleMySessions {\n    mySessions {\n      id\n      current\n      userAgent\n      address\n      method\n      createdAt\n      lastSeenAt\n    }\n  }\n"): (typeof documents)["\n  query ConsoleMySessions {\n    mySessions {\n      id\n      current\n      userAgent\n      address\n      method\n      createdAt\n      lastSeenAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleMyTokens {\n    myTokens(limit: 500) {\n      total\n      items {\n        tokenId\n        label\n        createdAt\n        expiresAt\n        revokedAt\n        lastUsedAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleMyTokens {\n    myTokens(limit: 500) {\n      total\n      items {\n        tokenId\n        label\n        createdAt\n        expiresAt\n        revokedAt\n        lastUsedAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSetPassword($input: PasswordSetInput!) {\n    setPassword(input: $input)\n  }\n"): (typeof documents)["\n  mutation ConsoleSetPassword($input: PasswordSetInput!) {\n    setPassword(input: $input)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRevokeSession($sessionId: ID!) {\n    revokeSession(sessionId: $sessionId)\n  }\n"): (typeof documents)["\n  mutation ConsoleRevokeSession($sessionId: ID!) {\n    revokeSession(sessionId: $sessionId)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRevokeOtherSessions {\n    revokeOtherSessions\n  }\n"): (typeof documents)["\n  mutation ConsoleRevokeOtherSessions {\n    revokeOtherSessions\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleMyTokenCreate($input: TokenCreateInput!) {\n    myTokenCreate(input: $input) {\n      tokenId\n      token\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleMyTokenCreate($input: TokenCreateInput!) {\n    myTokenCreate(input: $input) {\n      tokenId\n      token\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleMyTokenRevoke($tokenId: ID!) {\n    myTokenRevoke(tokenId: $tokenId)\n  }\n"): (typeof documents)["\n  mutation ConsoleMyTokenRevoke($tokenId: ID!) {\n    myTokenRevoke(tokenId: $tokenId)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
