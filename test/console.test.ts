@@ -883,7 +883,7 @@ describe('admin in Chromium', () => {
 
       await sections.getByRole('button', { name: 'Users' }).click();
       await page.getByLabel('Search users').fill(someone.email);
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       await page.getByRole('cell', { name: someone.email }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'console-admin-users');
@@ -906,7 +906,7 @@ describe('admin in Chromium', () => {
       await page.getByRole('button', { name: 'Create user' }).click();
       await page.getByText('Created Nina New.', { exact: false }).waitFor();
       await page.getByLabel('Search users').fill(email);
-      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       await page.getByRole('button', { name: 'New token for Nina New' }).click();
       const shown = await page.getByText(/Token for Nina New, shown once: ldk_pat_/).innerText();
       const token = /ldk_pat_\S+/.exec(shown)![0];
@@ -1077,7 +1077,7 @@ describe('the console for daily work (issue 37)', () => {
   });
 
   inBrowser('"Search" on Trajectories finds words in the titles and records one can read, and leads to the session', async (context) => {
-    const owner = await person('Sasha Search');
+    const owner = await person('Sasha Finder');
     const id = newSessionId('search');
     const records = [
       { uuid: 'find-u0', type: 'user', message: { role: 'user', content: 'Align the axolotl limb samples' } },
@@ -1097,6 +1097,10 @@ describe('the console for daily work (issue 37)', () => {
     await results.getByText('2 matches for “axolotl”').waitFor();
     expect(await results.locator('mark').first().innerText()).toBe('axolotl');
     await screenshot(page, 'console-search');
+    // The query is in the URL: the same search opens from a link.
+    await page.waitForURL(`${t.url}/trajectories?q=axolotl`);
+    await page.goto(`${t.url}/trajectories?q=axolotl`);
+    await results.getByText('2 matches for “axolotl”').waitFor();
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     await screenshot(page, 'console-phone-search');
@@ -1124,7 +1128,11 @@ describe('the console for daily work (issue 37)', () => {
     await page.getByRole('button', { name: 'Tokens of Avery Audit' }).waitFor();
     expect(await page.getByRole('button', { name: 'Suspend Avery Audit' }).count()).toBe(0);
     await sections.getByRole('button', { name: 'Audit log' }).click();
+    // The section is in the URL: a reload comes back to it.
+    await page.waitForURL(`${t.url}/admin?section=Audit+log`);
+    await page.reload();
     const log = page.getByRole('region', { name: 'Audit log' });
+    await log.waitFor();
     await page.getByLabel('Actor').fill(admin.email);
     await page.getByLabel('Action').selectOption('user.update');
     await page.getByRole('button', { name: 'Show' }).click();
@@ -1222,7 +1230,7 @@ describe('the console for daily work (issue 37)', () => {
     await page.goto(`${t.url}/admin`);
     await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: 'Users' }).click();
     await page.getByLabel('Search users').fill(suspendee.email);
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Suspend Sue Spender' }).click();
     dialog = await confirmation(page, 'Suspend Sue Spender?');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -1235,7 +1243,7 @@ describe('the console for daily work (issue 37)', () => {
 
     const tokenHolder = await person('Tina Token');
     await page.getByLabel('Search users').fill(tokenHolder.email);
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Tokens of Tina Token' }).click();
     await page.getByRole('button', { name: 'Revoke token test of Tina Token' }).click();
     dialog = await confirmation(page, 'Revoke token test of Tina Token?');
@@ -1518,6 +1526,18 @@ describe('agents in Chromium', () => {
       // Live: the task moves on to completed without a reload.
       await page.locator('#task-state', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
       await page.getByText('The result is 42.').first().waitFor();
+
+      // A turn that fails says why on its page, as the JSON-RPC answer does.
+      fake.script.push({ kind: 'status', status: 500 });
+      const failed = Task.toJSON(
+        (await client.sendMessage(SendMessageRequest.fromJSON({ message: userMessage('And its square root?') }))) as Task,
+      ) as { id: string; status: { state: string; message?: { parts: { text?: string }[] } } };
+      expect(failed.status.state).toBe('TASK_STATE_FAILED');
+      const reason = failed.status.message!.parts[0].text!;
+      await page.goto(`${agents.url}/agents/tasks/${encodeURIComponent(failed.id)}`);
+      const why = page.getByRole('region', { name: 'Why it failed' });
+      await why.waitFor();
+      expect(await why.innerText()).toContain(reason);
 
       await page.getByRole('link', { name: 'Agents' }).first().click();
       await page.getByRole('button', { name: 'Revoke the key of stats lab agent' }).click();

@@ -1,4 +1,4 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
@@ -221,7 +221,11 @@ const SECTIONS = ['Activity', 'Users', 'Labs', 'Trajectories', 'Storage', 'Segme
 
 /** Administrators: the live stats, users, labs, trajectories, storage and segmentation, one section at a time. */
 export default function AdminPage() {
-  const [section, setSection] = useState<(typeof SECTIONS)[number]>('Activity');
+  // The section lives in the URL (`/admin?section=Users`): a view can be reloaded, shared, and gone back to.
+  const search = useSearch({ strict: false }) as { section?: unknown };
+  const navigate = useNavigate();
+  const section = SECTIONS.find((name) => name === search.section) ?? 'Activity';
+  const setSection = (name: (typeof SECTIONS)[number]) => void navigate({ to: '/admin', search: { section: name } as never });
   const [{ data, fetching }] = useQuery({ query: Me });
   // Without the reader, the layout says what went wrong (or sends them to sign in).
   if (!data) return fetching ? <Loading what="the admin pages" /> : null;

@@ -79,6 +79,13 @@ const DECISIONS: [A2aApprovalDecision, string][] = [
   ['deny', 'Deny'],
 ];
 
+/** The heading over a status message that says why a task ended as it did. */
+const WHY: Record<string, string> = {
+  TASK_STATE_FAILED: 'Why it failed',
+  TASK_STATE_REJECTED: 'Why it was rejected',
+  TASK_STATE_CANCELED: 'Why it was canceled',
+};
+
 const partText = (part: { text?: string | null; data?: unknown; filename?: string | null; mediaType?: string | null }) =>
   part.text ??
   (part.data !== undefined && part.data !== null
@@ -100,6 +107,11 @@ export function AgentTaskPage() {
   if (!data) return fetching ? <Loading what="the task" /> : <ErrorNote error={error} />;
   const task = data.a2aTask;
   const waiting = task.status.state === 'TASK_STATE_INPUT_REQUIRED';
+  const statusText = task.status.message?.parts
+    .map((part) => part.text)
+    .filter(Boolean)
+    .join('\n');
+  const why = WHY[task.status.state] ?? 'Status message';
   return (
     <>
       <p className="crumbs">
@@ -125,12 +137,7 @@ export function AgentTaskPage() {
       {waiting && (
         <section className="panel" aria-labelledby="approval-title">
           <h2 id="approval-title">Approval needed</h2>
-          <p className="text">
-            {task.status.message?.parts
-              .map((part) => part.text)
-              .filter(Boolean)
-              .join('\n')}
-          </p>
+          <p className="text">{statusText}</p>
           <p className="buttons-row">
             {DECISIONS.map(([decision, label]) => (
               <button
@@ -150,6 +157,12 @@ export function AgentTaskPage() {
               </button>
             ))}
           </p>
+        </section>
+      )}
+      {!waiting && statusText && (
+        <section className="panel" aria-labelledby="status-title">
+          <h2 id="status-title">{why}</h2>
+          <p className="text">{statusText}</p>
         </section>
       )}
       <section aria-labelledby="messages-title">

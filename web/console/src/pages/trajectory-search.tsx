@@ -1,4 +1,4 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
@@ -38,8 +38,12 @@ function marked(text: string, query: string): ReactNode[] {
  * full-text search on the server: whole words, "a phrase", -word, or).
  */
 export function TrajectorySearch() {
-  const [draft, setDraft] = useState('');
-  const [q, setQ] = useState('');
+  // The query lives in the URL (`/trajectories?q=…`): a search can be reloaded, shared, and gone back to.
+  const search = useSearch({ strict: false }) as { q?: unknown };
+  const navigate = useNavigate();
+  const q = typeof search.q === 'string' ? search.q.slice(0, 200) : '';
+  const setQ = (next: string) => void navigate({ to: '/trajectories', search: (next ? { q: next } : {}) as never });
+  const [draft, setDraft] = useState(q);
   const [offset, setOffset] = useState(0);
   const [{ data, error, fetching }] = useQuery({ query: Search, variables: { q, offset }, pause: !q });
   const onSubmit = (event: FormEvent) => {
