@@ -5,8 +5,12 @@ import { checks, pageArgs } from '../../validation';
 import { requireAdmin } from '../admin/admin.policy';
 import { auditPage, type AuditRow } from './audit.repository';
 import { AuditEventNode, AuditEventPage } from './audit.types';
+import { FORMER_USER, type PersonSource } from '../users/person.resolver';
+import { Person } from '../users/user.types';
 
-const person = (userId: string | null, name: string | null, email: string | null) => (userId ? { userId, name, email } : null);
+/** Someone an event names, as `Person` presents people (its email resolver applies the viewer's rights). */
+const person = (userId: string | null, name: string | null, knownEmail: string | null): PersonSource | null =>
+  userId ? Object.assign(new Person(), { userId, name: name ?? FORMER_USER, email: null, knownEmail }) : null;
 
 function presentEvent(row: AuditRow): AuditEventNode {
   return {

@@ -1,18 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { OffsetPage } from '../../pages';
-
-@ObjectType({ description: 'Someone an audit event names: their id, and their name and email while the account exists.' })
-export class AuditPersonNode {
-  @Field(() => ID)
-  userId!: string;
-
-  @Field(() => String, { nullable: true, description: 'Null once the account is gone.' })
-  name!: string | null;
-
-  @Field(() => String, { nullable: true })
-  email!: string | null;
-}
+import { Person } from '../users/user.types';
 
 @ObjectType({ description: 'The lab an audit event concerns.' })
 export class AuditLabNode {
@@ -34,11 +23,11 @@ export class AuditEventNode {
   @Field(() => Date)
   createdAt!: Date;
 
-  @Field(() => AuditPersonNode, { nullable: true, description: 'Who did it; null for the service itself or the server CLI.' })
-  actor!: AuditPersonNode | null;
+  @Field(() => Person, { nullable: true, description: 'Who did it; null for the service itself or the server CLI.' })
+  actor!: Person | null;
 
-  @Field(() => AuditPersonNode, { nullable: true, description: 'The person it was done to, if any.' })
-  subject!: AuditPersonNode | null;
+  @Field(() => Person, { nullable: true, description: 'The person it was done to, if any.' })
+  subject!: Person | null;
 
   @Field(() => AuditLabNode, { nullable: true, description: 'The lab it concerns, if any.' })
   lab!: AuditLabNode | null;

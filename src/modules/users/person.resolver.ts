@@ -9,7 +9,7 @@ import { Person } from './user.types';
 export type PersonSource = Person & { knownEmail: string | null };
 
 /** Name shown for an id whose account is gone (notes keep their author's id, not a foreign key). */
-const FORMER_USER = 'Former user';
+export const FORMER_USER = 'Former user';
 
 /** The person with this id, read through the request's loader (one statement for every person of a response). */
 export async function loadPerson(ctx: Ctx, userId: string): Promise<PersonSource> {

@@ -488,7 +488,7 @@ export type ConsoleAuditEventsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleAuditEventsQuery = { adminAuditEvents: { total: number, items: Array<{ id: string, action: string, createdAt: string, detail: unknown, actor: { userId: string, name: string | null, email: string | null } | null, subject: { userId: string, name: string | null, email: string | null } | null, lab: { labId: string, name: string | null } | null }> } };
+export type ConsoleAuditEventsQuery = { adminAuditEvents: { total: number, items: Array<{ id: string, action: string, createdAt: string, detail: unknown, actor: { userId: string, name: string, email: string | null } | null, subject: { userId: string, name: string, email: string | null } | null, lab: { labId: string, name: string | null } | null }> } };
 
 export type ConsoleComputeQueryVariables = Exact<{ [key: string]: never; }>;
 
