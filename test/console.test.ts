@@ -272,6 +272,11 @@ describe('in Chromium', () => {
     await usage.locator('.recharts-wrapper svg').first().waitFor();
     await usage.getByLabel('Over the last').selectOption('7');
     await usage.getByText('in these 7 days').waitFor();
+    // Fresh without a reload (issue 37): the approval made two active members; the rejected
+    // requester is on no chart.
+    await usage.getByText(/^2 active members,/).waitFor();
+    const charts = await usage.locator('.recharts-wrapper').allInnerTexts();
+    expect(charts.join(' ')).not.toContain('Lou Late');
 
     expectGraphQLOnly(watched);
     await page.close();

@@ -16,6 +16,7 @@ const Usage = graphql(`
       members {
         memberUserId
         name
+        status
         sessions
         tokensIn
         tokensOut
@@ -32,6 +33,12 @@ const Usage = graphql(`
 
 const WINDOWS = [7, 30, 90, 365];
 
+/** An axis tick as the user's locale writes a number compactly (1.2M), so that it fits beside the chart. */
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+const tick = (value: number) => compact.format(value);
+/** Room for the longest compact tick ("999.9K") beside the chart. */
+const AXIS_WIDTH = 56;
+
 /** A UTC day (YYYY-MM-DD) as the user's locale writes a short date. */
 const dayLabel = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -42,8 +49,11 @@ const dayLabel = (day: string) =>
  */
 export default function LabUsage({ labId }: { labId: string }) {
   const [days, setDays] = useState(30);
-  const [{ data, error }] = useQuery({ query: Usage, variables: { labId, days } });
+  // Read again whenever the page shows it anew (the lab page remounts it when its members change).
+  const [{ data, error }] = useQuery({ query: Usage, variables: { labId, days }, requestPolicy: 'cache-and-network' });
   const usage = data?.labUsage;
+  // Requests that were rejected, and members who left, are not members: the chart leaves them out.
+  const charted = usage?.members.filter((member) => member.status === 'active') ?? [];
   const daily = usage?.daily.map((d) => ({ ...d, label: dayLabel(d.day) }));
   return (
     <section aria-labelledby="usage-title">
@@ -71,7 +81,7 @@ export default function LabUsage({ labId }: { labId: string }) {
               <AreaChart data={daily} accessibilityLayer aria-labelledby="usage-daily-title">
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="label" minTickGap={16} />
-                <YAxis />
+                <YAxis tickFormatter={tick} width={AXIS_WIDTH} />
                 <Tooltip />
                 <Legend />
                 <Area type="monotone" dataKey="tokensIn" name="Tokens in" stroke="#2454c5" fill="#2454c5" fillOpacity={0.25} />
@@ -86,15 +96,15 @@ export default function LabUsage({ labId }: { labId: string }) {
             )}{' '}
             and {count(daily.filter((d) => d.sessions > 0).length, 'active day')} in these {days} days.
           </p>
-          {usage.members.length > 0 && (
+          {charted.length > 0 && (
             <>
               <h3 id="usage-members-title">Per member</h3>
               <div className="chart">
                 <ResponsiveContainer width="100%" height={240}>
-                  <BarChart data={usage.members} accessibilityLayer aria-labelledby="usage-members-title">
+                  <BarChart data={charted} accessibilityLayer aria-labelledby="usage-members-title">
                     <CartesianGrid strokeDasharray="3 3" />
                     <XAxis dataKey="name" />
-                    <YAxis />
+                    <YAxis tickFormatter={tick} width={AXIS_WIDTH} />
                     <Tooltip />
                     <Legend />
                     <Bar dataKey="tokensIn" name="Tokens in" fill="#2454c5" />

@@ -289,7 +289,7 @@ export function LabPage() {
 
       {can?.viewUsage && (
         <Suspense fallback={<p className="loading">Loading the usage…</p>}>
-          <LabUsage labId={labId} />
+          <LabUsage key={current.length} labId={labId} />
         </Suspense>
       )}
 
