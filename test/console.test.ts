@@ -1081,6 +1081,39 @@ describe('the console for daily work (issue 37)', () => {
     await page.close();
   });
 
+  inBrowser(
+    'a session that ends while a comment is written says so; signing in again leads back with the comment kept',
+    async (context) => {
+      const owner = await person('Dana Draft');
+      const id = newSessionId('draft');
+      expect((await trajectoryCalls(t).append(owner, id, null, conversation('d', 1), { title: 'Draft run' })).status).toBe(200);
+      const { page } = await signIn(context, owner);
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+      const record = page.getByRole('article', { name: 'Record 1' });
+      await record.getByRole('button', { name: 'Comment' }).click();
+      await page.getByLabel('Comment on record 1').fill('Half a thought about the read counts');
+      // The session ends elsewhere (signed out on another device, expired).
+      await t.sql(`update user_sessions set revoked_at = now() where user_id = $1`, [owner.id]);
+      await page.getByRole('button', { name: 'Post' }).click();
+      await page.getByRole('alert').getByText('Your session has ended.').waitFor();
+      await screenshot(page, 'console-session-ended');
+      await page.getByRole('link', { name: 'Sign in again' }).click();
+      await page.waitForURL(`${t.url}/login?next=${encodeURIComponent(`/trajectories/${encodeURIComponent(id)}`)}`);
+      await page.getByLabel('Email').fill(owner.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+      // The comment comes back as it was; posting it drops the kept draft.
+      expect(await page.getByLabel('Comment on record 1').inputValue()).toBe('Half a thought about the read counts');
+      await page.getByRole('button', { name: 'Post' }).click();
+      await page.getByText('Half a thought about the read counts').waitFor();
+      await page.reload();
+      await page.getByText('Half a thought about the read counts').waitFor();
+      expect(await page.getByLabel('Comment on record 1').count()).toBe(0);
+      await page.close();
+    },
+  );
+
   inBrowser('"Search" on Trajectories finds words in the titles and records one can read, and leads to the session', async (context) => {
     const owner = await person('Sasha Finder');
     const id = newSessionId('search');

@@ -14,14 +14,19 @@ export function When({ at }: { at: string | null | undefined }) {
   );
 }
 
-/** What the API said went wrong, in words; a signed-out reader is sent to sign in. */
+/** What the API said went wrong, in words; a reader whose session ended is told so, with the way back. */
 export function ErrorNote({ error }: { error: CombinedError | undefined }) {
   if (!error) return null;
   const codes = error.graphQLErrors.map((e) => e.extensions?.code);
-  if (codes.includes('UNAUTHENTICATED')) {
-    location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
-    return null;
-  }
+  // The session ended (signed out elsewhere, expired): say so, and lead back here once signed in
+  // again. A note being written is kept in this browser and comes back with the page.
+  if (codes.includes('UNAUTHENTICATED'))
+    return (
+      <p className="note error" role="alert">
+        Your session has ended. <a href={`/login?next=${encodeURIComponent(location.pathname + location.search)}`}>Sign in again</a> to go
+        on; what you were writing is kept.
+      </p>
+    );
   const text = error.networkError
     ? 'The service cannot be reached. Check your connection and try again.'
     : error.graphQLErrors.map((e) => e.message).join('; ');

@@ -396,7 +396,9 @@ function TurnView({
   onResolve?: (annotationId: string) => Promise<void>;
   onFork?: () => void;
 }) {
-  const [writing, setWriting] = useState(false);
+  const commentDraft = turn.uuid ? draftKey(sessionId, turn.uuid) : undefined;
+  // A comment left half-written (the session ended, the page was closed) opens again with its text.
+  const [writing, setWriting] = useState(() => commentDraft !== undefined && readDraft(commentDraft) !== '');
   const threads = notes.filter((note) => !note.replyTo);
   return (
     <div className="turn-grid">
@@ -436,12 +438,14 @@ function TurnView({
               replies={notes.filter((reply) => reply.replyTo === note.annotationId)}
               me={me}
               onReply={onNote && ((body) => onNote(turn.uuid!, body, note.annotationId))}
+              replyDraft={draftKey(sessionId, turn.uuid!, note.annotationId)}
               onResolve={onResolve}
             />
           ))}
           {writing && onNote && (
             <NoteForm
               label={`Comment on record ${turn.seq}`}
+              draft={commentDraft}
               onSubmit={(body) => onNote(turn.uuid!, body).then((ok) => (ok && setWriting(false), ok))}
               onCancel={() => setWriting(false)}
             />
@@ -458,14 +462,16 @@ function Thread({
   me,
   onReply,
   onResolve,
+  replyDraft,
 }: {
   root: Note;
   replies: Note[];
   me: string;
   onReply?: (body: string) => Promise<boolean>;
   onResolve?: (id: string) => Promise<void>;
+  replyDraft: string;
 }) {
-  const [replying, setReplying] = useState(false);
+  const [replying, setReplying] = useState(() => readDraft(replyDraft) !== '');
   const author = (note: Note) => (note.author.userId === me ? `${note.author.name} (you)` : note.author.name);
   return (
     <div className={`thread ${root.status}`}>
@@ -499,6 +505,7 @@ function Thread({
       {replying && onReply && (
         <NoteForm
           label="Reply"
+          draft={replyDraft}
           onSubmit={(body) => onReply(body).then((ok) => (ok && setReplying(false), ok))}
           onCancel={() => setReplying(false)}
         />
@@ -507,8 +514,45 @@ function Thread({
   );
 }
 
-function NoteForm({ label, onSubmit, onCancel }: { label: string; onSubmit: (body: string) => Promise<boolean>; onCancel: () => void }) {
-  const [body, setBody] = useState('');
+/**
+ * Where a note being written is kept in this browser as it is typed, so that it outlives the
+ * session ending (or the tab closing) and comes back when the page opens again.
+ */
+const draftKey = (sessionId: string, recordUuid: string, replyTo?: string) =>
+  `labdesk:draft:${sessionId}:${recordUuid}${replyTo ? `:${replyTo}` : ''}`;
+function readDraft(key: string): string {
+  try {
+    return localStorage.getItem(key) ?? '';
+  } catch {
+    return ''; // storage refused (private mode): the draft lives in the page only
+  }
+}
+function keepDraft(key: string, body: string) {
+  try {
+    if (body) localStorage.setItem(key, body);
+    else localStorage.removeItem(key);
+  } catch {
+    // storage refused or full: the draft lives in the page only
+  }
+}
+
+function NoteForm({
+  label,
+  draft,
+  onSubmit,
+  onCancel,
+}: {
+  label: string;
+  /** Where the text is kept as it is typed (`draftKey`); dropped once posted or cancelled. */
+  draft?: string;
+  onSubmit: (body: string) => Promise<boolean>;
+  onCancel: () => void;
+}) {
+  const [body, setBodyState] = useState(() => (draft ? readDraft(draft) : ''));
+  const setBody = (next: string) => {
+    setBodyState(next);
+    if (draft) keepDraft(draft, next);
+  };
   const [sending, setSending] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -525,7 +569,7 @@ function NoteForm({ label, onSubmit, onCancel }: { label: string; onSubmit: (bod
       <button type="submit" className="primary small" disabled={sending || !body.trim()}>
         Post
       </button>{' '}
-      <button type="button" className="small" onClick={onCancel}>
+      <button type="button" className="small" onClick={() => (setBody(''), onCancel())}>
         Cancel
       </button>
     </form>
