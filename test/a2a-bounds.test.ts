@@ -103,6 +103,29 @@ async function backendPeak(database: string, run: () => Promise<unknown>): Promi
   return peak;
 }
 
+/**
+ * POSTs the JSON-RPC body in `bodyFile` to /a2a/v1 with curl (a body too large to hold in this
+ * process), `options` added; answers what curl printed.
+ */
+function curlA2a(url: string, key: string, bodyFile: string, options: string[] = []): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const curl = spawn(
+      'curl',
+      [
+        '-sS',
+        ...options,
+        ...['-X', 'POST', '-H', `authorization: Bearer ${key}`, '-H', 'a2a-version: 1.0', '-H', 'content-type: application/json'],
+        ...['-H', 'expect:', '--data-binary', `@${bodyFile}`, `${url}/a2a/v1`],
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    curl.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    curl.once('error', reject);
+    curl.once('close', () => resolve(out));
+  });
+}
+
 describe('A2A memory bounds for large files', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-a2a-bounds-'));
   // Bubblewrap runs as another uid (the tests run as root): it must be able to search the parents.
@@ -275,30 +298,7 @@ describe('A2A memory bounds for large files', () => {
     const database = new URL(t.databaseUrl).pathname.slice(1);
     let taskId = '';
     const peak = await backendPeak(database, async () => {
-      const reply = await new Promise<string>((resolve, reject) => {
-        const curl = spawn(
-          'curl',
-          [
-            ...[
-              '-sS',
-              '-X',
-              'POST',
-              '-H',
-              `authorization: Bearer ${key}`,
-              '-H',
-              'a2a-version: 1.0',
-              '-H',
-              'content-type: application/json',
-            ],
-            ...['-H', 'expect:', '--data-binary', `@${bodyFile}`, `${t.app.url}/a2a/v1`],
-          ],
-          { stdio: ['ignore', 'pipe', 'inherit'] },
-        );
-        let text = '';
-        curl.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        curl.once('error', reject);
-        curl.once('close', () => resolve(text));
-      });
+      const reply = await curlA2a(t.app.url, key, bodyFile);
       expect(reply).toContain('"result"');
       taskId = JSON.parse(reply).result.task.id;
       await untilCompleted(taskId);
@@ -426,42 +426,14 @@ describe('A2A memory bounds for large files', () => {
       ),
     );
     expect(fs.statSync(bodyFile).size).toBeGreaterThan(133 * 1000 * 1000);
-    const post = () =>
-      new Promise<{ status: number; retryAfter: string | null; body: any }>((resolve, reject) => {
-        const curl = spawn(
-          'curl',
-          [
-            '-sS',
-            '-D',
-            '-',
-            '-X',
-            'POST',
-            '-H',
-            `authorization: Bearer ${key}`,
-            '-H',
-            'a2a-version: 1.0',
-            '-H',
-            'content-type: application/json',
-            '-H',
-            'expect:',
-            '--data-binary',
-            `@${bodyFile}`,
-            `${t.app.url}/a2a/v1`,
-          ],
-          { stdio: ['ignore', 'pipe', 'inherit'] },
-        );
-        let out = '';
-        curl.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        curl.once('error', reject);
-        curl.once('close', () => {
-          const [head, ...rest] = out.split('\r\n\r\n');
-          resolve({
-            status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]),
-            retryAfter: /^retry-after: *(\S+)/im.exec(head)?.[1] ?? null,
-            body: JSON.parse(rest.join('\r\n\r\n')),
-          });
-        });
-      });
+    const post = async () => {
+      const [head, ...rest] = (await curlA2a(t.app.url, key, bodyFile, ['-D', '-'])).split('\r\n\r\n');
+      return {
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]),
+        retryAfter: /^retry-after: *(\S+)/im.exec(head)?.[1] ?? null,
+        body: JSON.parse(rest.join('\r\n\r\n')),
+      };
+    };
     let replies: Awaited<ReturnType<typeof post>>[] = [];
     const { peak } = await peakGrowth(async () => (replies = await Promise.all([post(), post(), post(), post(), post()])));
     const admitted = replies.filter((reply) => reply.status === 200);

@@ -34,7 +34,7 @@ export const USER_COMMANDS: Record<string, Command> = {
           return { url: `${config.publicUrl}/set-password#${link.token}`, expiresAt: link.expiresAt };
         }),
       );
-      if ('problem' in issued) return fail(issued.problem ?? 'no link');
+      if (issued.problem !== undefined) return fail(issued.problem);
       out(`Set-password link for ${email} (works once, until ${when(issued.expiresAt)}):\n\n  ${issued.url}\n`);
       return 0;
     },

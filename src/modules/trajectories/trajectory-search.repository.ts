@@ -41,7 +41,7 @@ export async function searchTrajectories(
 ): Promise<{ hits: SearchHit[]; total: number }> {
   const readable = canViewSql('t', '?', viewer.admin);
   const readableParams = viewer.admin ? [] : [viewer.userId, viewer.userId];
-  const rows = await sqlOf(em)<SearchHit & { total: string; updatedAt: string }>(
+  const rows = await sqlOf(em)<SearchHit & { total: string }>(
     `with query as (select websearch_to_tsquery('simple', ?) as q),
      hits as (
        select t.id as session_id, null::int as seq, t.updated_at
@@ -70,5 +70,5 @@ export async function searchTrajectories(
     [text, ...readableParams, ...readableParams, page.limit, page.offset],
   );
   const total = rows.length ? Number(rows[0].total) : 0;
-  return { hits: rows.map(({ total: _total, updatedAt: _updated, ...hit }) => hit), total };
+  return { hits: rows.map(({ total: _total, ...hit }) => hit), total };
 }
