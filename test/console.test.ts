@@ -702,6 +702,10 @@ describe('compute and releases in Chromium', () => {
       const command = await start.locator('pre.command').innerText();
       expect(command).toMatch(new RegExp(`^LABDESK_CLAIM_TOKEN=ldk_ct_\\S+ labdesk sandbox run --server ${t.url}$`));
       await screenshot(page, 'console-compute-start');
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'console-phone-compute-start');
+      await page.setViewportSize({ width: 1440, height: 900 });
       // Run as the command says (its bootstrap): the page, which reads the lease again while it is open, shows it ready.
       const claimToken = /LABDESK_CLAIM_TOKEN=(\S+)/.exec(command)![1];
       expect((await t.call('POST', '/api/compute/bootstrap', { body: { claim_token: claimToken } })).status).toBe(200);
@@ -1185,6 +1189,10 @@ describe('the console for daily work (issue 37)', () => {
     expect(await log.getByRole('cell', { name: `Avery Audit (${admin.email})` }).count()).toBe(1);
     expect(await log.getByRole('row').count()).toBe(2); // the header and the one update
     await screenshot(page, 'console-audit-log');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'console-phone-audit-log');
+    await page.setViewportSize({ width: 1440, height: 900 });
     expect(await seriousViolations(page)).toEqual([]);
     expectGraphQLOnly(watched);
     await page.close();
