@@ -274,7 +274,7 @@ describe('in Chromium', () => {
     await usage.getByText('in these 7 days').waitFor();
     // Fresh without a reload (issue 37): the approval made two active members; the rejected
     // requester is on no chart.
-    await usage.getByText(/^2 active members,/).waitFor();
+    await usage.getByText(/^2 active members\./).waitFor();
     const charts = await usage.locator('.recharts-wrapper').allInnerTexts();
     expect(charts.join(' ')).not.toContain('Lou Late');
 

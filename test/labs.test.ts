@@ -100,6 +100,22 @@ describe('membership state machine', () => {
     expect((await t.call('GET', `/api/labs/${lab.id}`, { token: bob.token })).status).toBe(404);
   });
 
+  test('labJoinRequests: one’s own pending requests by lab name only; gone once decided', async () => {
+    const [first, second] = await Promise.all([makeLab(t, { name: 'First Lab' }), makeLab(t, { name: 'Second Lab' })]);
+    const carol = await makeUser(t);
+    const waiting = async (who = carol) =>
+      (await t.call('POST', '/graphql', { token: who.token, body: { query: '{ labJoinRequests { labName requestedAt } }' } })).body.data
+        .labJoinRequests as { labName: string; requestedAt: string }[];
+    expect(await waiting()).toEqual([]);
+    for (const lab of [first, second]) await t.call('POST', '/api/labs/join', { token: carol.token, body: { code: lab.code } });
+    expect((await waiting()).map((request) => request.labName)).toEqual(['First Lab', 'Second Lab']);
+    // Nobody else sees them, the owners included.
+    expect(await waiting(first.owner)).toEqual([]);
+    await t.call('PATCH', `/api/labs/${first.id}/members/${carol.id}`, { token: first.owner.token, body: { status: 'active' } });
+    await t.call('PATCH', `/api/labs/${second.id}/members/${carol.id}`, { token: second.owner.token, body: { status: 'rejected' } });
+    expect(await waiting()).toEqual([]);
+  });
+
   test('the owner cannot modify or leave their own membership (409)', async () => {
     const lab = await makeLab(t);
     const own = await t.call('PATCH', `/api/labs/${lab.id}/members/${lab.owner.id}`, { token: lab.owner.token, body: { role: 'member' } });

@@ -79,6 +79,16 @@ export async function readMemberLabs(em: EntityManager, userId: string): Promise
   return rows.map(labRead);
 }
 
+/** The caller's requests to join that wait for an owner: the lab's name and when they asked, oldest first. */
+export async function readPendingRequests(em: EntityManager, userId: string): Promise<{ labName: string; requestedAt: Date }[]> {
+  const rows = await preparedOf(em)<{ name: string; created_at: unknown }>(
+    `select l.name, m.created_at from lab_members m join labs l on l.id = m.lab_id
+      where m.user_id = ? and m.status = 'pending' order by m.created_at, m.id`,
+    [userId],
+  );
+  return rows.map((row) => ({ labName: row.name, requestedAt: dateOf(row.created_at)! }));
+}
+
 /** Every member row of each lab (any status), in joining order, in the order of `labIds`. */
 export async function readMembers(em: EntityManager, labIds: readonly string[]): Promise<MemberRecord[][]> {
   const rows = await preparedOf(em)<Record<string, unknown>>(

@@ -26,6 +26,7 @@ import * as labs from './lab.service';
 import {
   LabBoard,
   LabJoinPayload,
+  LabJoinRequest,
   LabMemberEventNode,
   LabMemberNode,
   LabNode,
@@ -92,6 +93,11 @@ export class LabResolver {
   async labs(@Context() ctx: Ctx): Promise<LabNode[]> {
     const viewer = await requireViewer(ctx);
     return (await labs.listViewerLabs(ctx.em, viewer)).map((found) => presentLab(ctx, viewer, found));
+  }
+
+  @Query(() => [LabJoinRequest], { description: 'The caller’s requests to join that wait for an owner’s decision, oldest first.' })
+  async labJoinRequests(@Context() ctx: Ctx): Promise<LabJoinRequest[]> {
+    return labs.listPendingRequests(ctx.em, await requireViewer(ctx));
   }
 
   @Query(() => LabNode, { description: 'One lab. Not found unless the caller is an active member or an admin.' })

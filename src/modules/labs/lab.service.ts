@@ -12,7 +12,7 @@ import { User } from '../users/user.entity';
 import { Lab, LabMember, MemberRole, MemberStatus } from './lab.entity';
 import { checkLabName, checkMemberUpdate, LabCreateInput, LabMemberUpdateInput, SEAT_QUOTA_MAX } from './lab.inputs';
 import { authorizeLab, LabAction, labNotActive, OwnMembership } from './lab.policy';
-import { countTrajectoriesWithUsage, dailyUsage, LabRead, LabRecord, memberUsage, readLab, readMemberLabs } from './lab.repository';
+import { countTrajectoriesWithUsage, dailyUsage, LabRead, LabRecord, memberUsage, readLab, readMemberLabs, readPendingRequests } from './lab.repository';
 
 export const CODE_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Crockford base32: 32 symbols without I, L, O, U, so 12 characters carry 60 bits. */
@@ -75,6 +75,11 @@ export async function createLab(em: EntityManager, sealer: Sealer, viewer: Viewe
 /** Every lab the viewer is an active member of, with that membership. */
 export function listViewerLabs(em: EntityManager, viewer: Viewer): Promise<LabWithMembership[]> {
   return readMemberLabs(em, viewer.user.id);
+}
+
+/** The caller's own pending requests to join: names and dates only, as a code's preview reveals. */
+export function listPendingRequests(em: EntityManager, viewer: Viewer) {
+  return readPendingRequests(em, viewer.user.id);
 }
 
 /** Reads a lab (one statement) and authorizes `action` on it. @throws NOT_FOUND, FORBIDDEN */

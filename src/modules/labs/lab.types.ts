@@ -111,6 +111,15 @@ export class LabPreview {
   name!: string;
 }
 
+@ObjectType({ description: 'A request of the caller’s to join a lab, waiting for its owner: what the code’s preview showed, and when.' })
+export class LabJoinRequest {
+  @Field()
+  labName!: string;
+
+  @Field()
+  requestedAt!: Date;
+}
+
 @ObjectType({ description: 'The answer to a join request.' })
 export class LabJoinPayload {
   @Field(() => ID)

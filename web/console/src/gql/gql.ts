@@ -61,7 +61,7 @@ type Documents = {
     "\n  subscription ConsoleLabMemberEvents($labId: ID!) {\n    labMemberEvents(labId: $labId) {\n      memberUserId\n      status\n    }\n  }\n": typeof types.ConsoleLabMemberEventsDocument,
     "\n  mutation ConsoleLabMemberUpdate($labId: ID!, $memberUserId: ID!, $input: LabMemberUpdateInput!) {\n    labMemberUpdate(labId: $labId, memberUserId: $memberUserId, input: $input) {\n      memberUserId\n      role\n      status\n    }\n  }\n": typeof types.ConsoleLabMemberUpdateDocument,
     "\n  mutation ConsoleLabRotateCode($labId: ID!) {\n    labRotateCode(labId: $labId) {\n      id\n      invitationCode\n      codeExpiresAt\n    }\n  }\n": typeof types.ConsoleLabRotateCodeDocument,
-    "\n  query ConsoleLabs {\n    labs {\n      id\n      name\n      role\n      status\n      seatQuota\n      seatsUsed\n    }\n  }\n": typeof types.ConsoleLabsDocument,
+    "\n  query ConsoleLabs {\n    labs {\n      id\n      name\n      role\n      status\n      seatQuota\n      seatsUsed\n    }\n    labJoinRequests {\n      labName\n      requestedAt\n    }\n  }\n": typeof types.ConsoleLabsDocument,
     "\n  mutation ConsoleLabCreate($input: LabCreateInput!) {\n    labCreate(input: $input) {\n      id\n    }\n  }\n": typeof types.ConsoleLabCreateDocument,
     "\n  mutation ConsoleLabJoin($input: LabJoinInput!) {\n    labJoin(input: $input) {\n      labId\n      status\n    }\n  }\n": typeof types.ConsoleLabJoinDocument,
     "\n  query ConsoleReleases {\n    me {\n      isAdmin\n    }\n    desktop: releaseManifest(product: \"desktop\") {\n      ...ConsoleRelease\n    }\n    core: releaseManifest(product: \"core\") {\n      ...ConsoleRelease\n    }\n  }\n\n  fragment ConsoleRelease on ReleaseManifestNode {\n    product\n    version\n    pubDate\n    notes\n    files {\n      filename\n      platform\n      arch\n      size\n      sha256\n      url\n    }\n  }\n": typeof types.ConsoleReleasesDocument,
@@ -129,7 +129,7 @@ const documents: Documents = {
     "\n  subscription ConsoleLabMemberEvents($labId: ID!) {\n    labMemberEvents(labId: $labId) {\n      memberUserId\n      status\n    }\n  }\n": types.ConsoleLabMemberEventsDocument,
     "\n  mutation ConsoleLabMemberUpdate($labId: ID!, $memberUserId: ID!, $input: LabMemberUpdateInput!) {\n    labMemberUpdate(labId: $labId, memberUserId: $memberUserId, input: $input) {\n      memberUserId\n      role\n      status\n    }\n  }\n": types.ConsoleLabMemberUpdateDocument,
     "\n  mutation ConsoleLabRotateCode($labId: ID!) {\n    labRotateCode(labId: $labId) {\n      id\n      invitationCode\n      codeExpiresAt\n    }\n  }\n": types.ConsoleLabRotateCodeDocument,
-    "\n  query ConsoleLabs {\n    labs {\n      id\n      name\n      role\n      status\n      seatQuota\n      seatsUsed\n    }\n  }\n": types.ConsoleLabsDocument,
+    "\n  query ConsoleLabs {\n    labs {\n      id\n      name\n      role\n      status\n      seatQuota\n      seatsUsed\n    }\n    labJoinRequests {\n      labName\n      requestedAt\n    }\n  }\n": types.ConsoleLabsDocument,
     "\n  mutation ConsoleLabCreate($input: LabCreateInput!) {\n    labCreate(input: $input) {\n      id\n    }\n  }\n": types.ConsoleLabCreateDocument,
     "\n  mutation ConsoleLabJoin($input: LabJoinInput!) {\n    labJoin(input: $input) {\n      labId\n      status\n    }\n  }\n": types.ConsoleLabJoinDocument,
     "\n  query ConsoleReleases {\n    me {\n      isAdmin\n    }\n    desktop: releaseManifest(product: \"desktop\") {\n      ...ConsoleRelease\n    }\n    core: releaseManifest(product: \"core\") {\n      ...ConsoleRelease\n    }\n  }\n\n  fragment ConsoleRelease on ReleaseManifestNode {\n    product\n    version\n    pubDate\n    notes\n    files {\n      filename\n      platform\n      arch\n      size\n      sha256\n      url\n    }\n  }\n": types.ConsoleReleasesDocument,
@@ -355,7 +355,7 @@ export function graphql(source: "\n  mutation ConsoleLabRotateCode($labId: ID!) 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleLabs {\n    labs {\n      id\n      name\n      role\n      status\n      seatQuota\n      seatsUsed\n    }\n  }\n"): (typeof documents)["\n  query ConsoleLabs {\n    labs {\n      id\n      name\n      role\n      status\n      seatQuota\n      seatsUsed\n    }\n  }\n"];
+export function graphql(source: "\n  query ConsoleLabs {\n    labs {\n      id\n      name\n      role\n      status\n      seatQuota\n      seatsUsed\n    }\n    labJoinRequests {\n      labName\n      requestedAt\n    }\n  }\n"): (typeof documents)["\n  query ConsoleLabs {\n    labs {\n      id\n      name\n      role\n      status\n      seatQuota\n      seatsUsed\n    }\n    labJoinRequests {\n      labName\n      requestedAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

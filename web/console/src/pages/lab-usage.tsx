@@ -62,8 +62,9 @@ export default function LabUsage({ labId }: { labId: string }) {
       {usage && daily && (
         <>
           <p>
-            {count(usage.totals.activeMembers, 'active member')}, {count(usage.totals.sessions, 'session')},{' '}
-            {count(usage.totals.tokensIn, 'token')} in and {usage.totals.tokensOut.toLocaleString()} out.
+            {count(usage.totals.activeMembers, 'active member')}. Language-model use through labdesk:{' '}
+            {count(usage.totals.tokensIn, 'token')} in and {usage.totals.tokensOut.toLocaleString()} out, in{' '}
+            {count(usage.totals.sessions, 'session')}.
           </p>
           <h3 id="usage-daily-title">Tokens per day (UTC)</h3>
           <label>

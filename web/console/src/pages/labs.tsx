@@ -1,9 +1,9 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
-import { Empty, ErrorNote, Loading, Table } from '../ui';
+import { Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Labs = graphql(`
   query ConsoleLabs {
@@ -14,6 +14,10 @@ const Labs = graphql(`
       status
       seatQuota
       seatsUsed
+    }
+    labJoinRequests {
+      labName
+      requestedAt
     }
   }
 `);
@@ -43,15 +47,13 @@ export function LabsPage() {
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
   const [said, say] = useState('');
+  const navigate = useNavigate();
 
   const onCreate = async (event: FormEvent) => {
     event.preventDefault();
     const result = await create({ input: { name: name.trim() } });
-    if (result.data) {
-      setName('');
-      say(`Created ${name.trim()}.`);
-      reload({ requestPolicy: 'network-only' });
-    }
+    // A new lab opens: its invitation code is what its owner needs next.
+    if (result.data) void navigate({ to: '/labs/$labId', params: { labId: result.data.labCreate.id } });
   };
   const onJoin = async (event: FormEvent) => {
     event.preventDefault();
@@ -68,9 +70,25 @@ export function LabsPage() {
       <h1>Labs</h1>
       <ErrorNote error={error} />
       {!data && fetching && <Loading what="your labs" />}
+      {data && data.labJoinRequests.length > 0 && (
+        <section aria-labelledby="waiting-title" className="panel">
+          <h2 id="waiting-title">Waiting for approval</h2>
+          <ul>
+            {data.labJoinRequests.map((request) => (
+              <li key={`${request.labName} ${request.requestedAt}`}>
+                <strong>{request.labName}</strong>: you asked to join <When at={request.requestedAt} />; its owner decides.
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {data && data.labs.length === 0 && (
         <Empty>
-          <p>You are in no lab yet. Create one below, or ask a lab owner for an invitation code and join with it.</p>
+          <p>
+            {data.labJoinRequests.length > 0
+              ? 'You are in no lab until an owner approves you. Meanwhile your own runs are under Trajectories.'
+              : 'You are in no lab yet. Create one below, or ask a lab owner for an invitation code and join with it.'}
+          </p>
         </Empty>
       )}
       {data && data.labs.length > 0 && (
