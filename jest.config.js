@@ -17,6 +17,7 @@ const ONCE = [
   'embedded',
   'sign-on',
   'console',
+  'role-days',
   'layers',
   'layout',
   'unit',
