@@ -12,7 +12,16 @@ import { User } from '../users/user.entity';
 import { Lab, LabMember, MemberRole, MemberStatus } from './lab.entity';
 import { checkLabName, checkMemberUpdate, LabCreateInput, LabMemberUpdateInput, SEAT_QUOTA_MAX } from './lab.inputs';
 import { authorizeLab, LabAction, labNotActive, OwnMembership } from './lab.policy';
-import { countTrajectoriesWithUsage, dailyUsage, LabRead, LabRecord, memberUsage, readLab, readMemberLabs, readPendingRequests } from './lab.repository';
+import {
+  countTrajectoriesWithUsage,
+  dailyUsage,
+  LabRead,
+  LabRecord,
+  memberUsage,
+  readLab,
+  readMemberLabs,
+  readPendingRequests,
+} from './lab.repository';
 
 export const CODE_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Crockford base32: 32 symbols without I, L, O, U, so 12 characters carry 60 bits. */
