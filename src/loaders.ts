@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { makeA2aLoaders } from './modules/a2a/a2a.loaders';
 import { makeComputeLoaders } from './modules/compute/compute.loaders';
 import { makeLabLoaders } from './modules/labs/lab.loaders';
 import { makeTrajectoryLoaders } from './modules/trajectories/trajectory.loaders';
@@ -10,6 +11,7 @@ export const makeLoaders = (em: EntityManager) => ({
   ...makeUserLoaders(em),
   ...makeTrajectoryLoaders(em),
   ...makeComputeLoaders(em),
+  ...makeA2aLoaders(em),
 });
 
 export type Loaders = ReturnType<typeof makeLoaders>;

@@ -4,7 +4,7 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { A2aPushResolver } from './modules/a2a/a2a-push.resolver';
 import { A2aResolver } from './modules/a2a/a2a.resolver';
-import { A2aConsoleResolver } from './modules/a2a/a2a-console.resolver';
+import { A2aConsoleResolver, A2aTaskConsoleResolver } from './modules/a2a/a2a-console.resolver';
 import { AdminResolver } from './modules/admin/admin.resolver';
 import { AuditResolver } from './modules/audit/audit.resolver';
 import { OutboundAgentResolver } from './modules/agent/peers/outbound-agent.resolver';
@@ -36,6 +36,7 @@ const RESOLVERS = [
   A2aResolver,
   A2aPushResolver,
   A2aConsoleResolver,
+  A2aTaskConsoleResolver,
   OutboundAgentResolver,
   UserResolver,
   PersonResolver,

@@ -5,12 +5,12 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { SendMessageRequest, Task } from '@a2a-js/sdk';
 import os from 'node:os';
 import { addMember, makeLab, makeUser, startTestApp, useTestApp, type TestApp, type TestUser } from './support/app';
-import { enableA2a, officialClient, userMessage } from './support/a2a';
+import { createA2aKey, enableA2a, officialClient, rpc, rpcCall, userMessage } from './support/a2a';
 import { startFakeLlm } from './support/fake-llm';
 import { until } from './support/until';
 import { CHROMIUM, CHROMIUM_ARGS, launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
 import { s3Env, startS3 } from './support/s3';
-import { newSessionId, trajectoryCalls } from './support/trajectories';
+import { newSessionId, sessionPath, trajectoryCalls } from './support/trajectories';
 import { describeUserAgent } from '../web/console/src/user-agent';
 
 /**
@@ -265,6 +265,10 @@ describe('in Chromium', () => {
     const late = await person('Lou Late');
     expect((await t.call('POST', '/api/labs/join', { token: late.token, body: { code: lab.code } })).status).toBe(200);
     await page.getByRole('button', { name: 'Reject Lou Late' }).click();
+    await page
+      .getByRole('alertdialog', { name: "Reject Lou Late's request to join Proteomics Lab?" })
+      .getByRole('button', { name: 'Reject request' })
+      .click();
     await page.getByText('Rejected Lou Late.').waitFor();
     // The owner's usage report: tokens per day over a window, and per member.
     const usage = page.getByRole('region', { name: 'Usage' });
@@ -272,6 +276,7 @@ describe('in Chromium', () => {
     await usage.locator('.recharts-wrapper svg').first().waitFor();
     await usage.getByLabel('Over the last').selectOption('7');
     await usage.getByText('in these 7 days').waitFor();
+    await page.waitForURL((url) => url.searchParams.get('days') === '7'); // the window lives in the URL
     // Fresh without a reload (issue 37): the approval made two active members; the rejected
     // requester is on no chart.
     await usage.getByText(/^2 active members\./).waitFor();
@@ -899,6 +904,10 @@ describe('admin in Chromium', () => {
       await page.getByRole('button', { name: 'Set-password link for Sam Suspended' }).click();
       await page.getByText(/Set-password link for Sam Suspended: .*\/set-password#ldk_pwl_/).waitFor();
       await page.getByLabel('Plan of Sam Suspended').selectOption('pro');
+      await page
+        .getByRole('alertdialog', { name: 'Move Sam Suspended to the pro plan?' })
+        .getByRole('button', { name: 'Move to pro' })
+        .click();
       await until(
         'the plan to be pro',
         async () => (await t.call('GET', `/api/admin/users/${someone.id}`, { token: t.adminToken })).body.plan_code === 'pro',
@@ -931,6 +940,209 @@ describe('admin in Chromium', () => {
         .click();
       await page.getByRole('region', { name: 'Tokens of Nina New' }).getByText('revoked').waitFor();
       expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+});
+
+/** Screenshots at 1440×900 and 390×844; at 390 nothing is wider than the viewport. */
+async function atBothSizes(page: Page, name: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.waitForTimeout(100);
+  await screenshot(page, `${name}-1440x900`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(100);
+  await screenshot(page, `${name}-390x844`);
+  expect({ name, width: await pageWidth(page) }).toEqual({ name, width: 390 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe('asking first, and views in the URL (issue 37, items 4 and 5)', () => {
+  const membership = async (labId: string, userId: string) =>
+    (
+      await t.sql<{ status: string; role: string }>(`select status, role from lab_members where lab_id = $1 and user_id = $2`, [
+        labId,
+        userId,
+      ])
+    )[0];
+
+  inBrowser('a lab owner is asked before rejecting a request and before changing a role: Cancel changes nothing', async (context) => {
+    const owner = await person('Olive Owner');
+    const lab = await makeLab(t, { owner, name: 'Proteomics Lab' });
+    const [asker, member] = await Promise.all([person('Reggie Request'), person('Mona Member')]);
+    await addMember(t, lab, member);
+    expect((await t.call('POST', '/api/labs/join', { token: asker.token, body: { code: lab.code } })).status).toBe(200);
+    const { page, watched } = await signIn(context, owner);
+    await page.goto(`${t.url}/labs/${lab.id}`);
+
+    // Reject: asked first; Cancel leaves the request waiting, by keyboard too.
+    const reject = page.getByRole('button', { name: 'Reject Reggie Request' });
+    await reject.focus();
+    await page.keyboard.press('Enter');
+    let dialog = await confirmation(page, "Reject Reggie Request's request to join Proteomics Lab?");
+    expect(await seriousViolations(page)).toEqual([]);
+    await atBothSizes(page, 'console-lab-reject-asks');
+    await page.keyboard.press('Enter'); // Cancel has the focus
+    await dialog.waitFor({ state: 'detached' });
+    expect(await membership(lab.id, asker.id)).toMatchObject({ status: 'pending' });
+    await reject.click();
+    dialog = await confirmation(page, "Reject Reggie Request's request to join Proteomics Lab?");
+    await dialog.getByRole('button', { name: 'Reject request' }).click();
+    await page.getByText('Rejected Reggie Request.').waitFor();
+    await until('the request to be rejected', async () => (await membership(lab.id, asker.id)).status === 'rejected');
+
+    // A role through its select: asked first; Cancel puts the select back.
+    const role = page.getByLabel('Role of Mona Member');
+    await role.selectOption('mentor');
+    dialog = await confirmation(page, 'Make Mona Member a mentor of Proteomics Lab?');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await role.inputValue()).toBe('member');
+    expect(await membership(lab.id, member.id)).toMatchObject({ role: 'member' });
+    await role.selectOption('mentor');
+    await (await confirmation(page, 'Make Mona Member a mentor of Proteomics Lab?')).getByRole('button', { name: 'Make mentor' }).click();
+    await page.getByText('Changed the role of Mona Member.').waitFor();
+    await until('the role to be mentor', async () => (await membership(lab.id, member.id)).role === 'mentor');
+    expect(await role.inputValue()).toBe('mentor');
+    await atBothSizes(page, 'console-lab-after-decisions');
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+
+  inBrowser("the trajectories list's filters live in the URL: a reload keeps them, Back goes to the filter before", async (context) => {
+    const owner = await person('Fiona Filters');
+    const lab = await makeLab(t, { owner, name: 'Filter Lab' });
+    const calls = trajectoryCalls(t);
+    /** A session shared with the lab, synced by the client `kind` (its source). */
+    const synced = async (kind: string, title: string) => {
+      const id = newSessionId(`filters-${kind}`);
+      const appended = await t.call('PUT', sessionPath(id, '/append'), {
+        token: owner.token,
+        headers: { 'X-Client-Kind': kind },
+        body: { base_uuid: null, records: conversation(kind, 1), title, lab_id: lab.id },
+      });
+      expect(appended.status).toBe(200);
+      expect((await calls.setVisibility(owner, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+    };
+    await synced('cli', 'Kinase screen (cli)');
+    await synced('desktop', 'Kinase screen (desktop)');
+
+    const { page, watched } = await signIn(context, owner);
+    await page.goto(`${t.url}/trajectories`);
+    const filters = page.getByRole('form', { name: 'Filters' });
+    // A select's name takes in its chosen option's text: found by place (Lab, Owner, Source).
+    const labSelect = filters.locator('select').nth(0);
+    const sourceSelect = filters.locator('select').nth(2);
+    await labSelect.selectOption({ label: 'Filter Lab' });
+    await page.waitForURL((url) => url.searchParams.get('lab') === lab.id);
+    await sourceSelect.selectOption('cli');
+    await page.waitForURL((url) => url.searchParams.get('source') === 'cli');
+    await filters.getByLabel('Shared with the lab only').check();
+    await filters.getByLabel('Title').fill('kinase');
+    await page.waitForURL((url) => url.searchParams.get('title') === 'kinase' && url.searchParams.get('shared') === 'true');
+    const rows = page.getByRole('row');
+    await rows.filter({ hasText: 'Kinase screen (cli)' }).waitFor();
+    expect(await rows.filter({ hasText: 'Kinase screen (desktop)' }).count()).toBe(0);
+
+    await page.reload();
+    await rows.filter({ hasText: 'Kinase screen (cli)' }).waitFor();
+    expect(await rows.filter({ hasText: 'Kinase screen (desktop)' }).count()).toBe(0);
+    expect(await labSelect.inputValue()).toBe(lab.id);
+    expect(await sourceSelect.inputValue()).toBe('cli');
+    expect(await filters.getByLabel('Shared with the lab only').isChecked()).toBe(true);
+    expect(await filters.getByLabel('Title').inputValue()).toBe('kinase');
+    await atBothSizes(page, 'console-trajectories-filters-in-url');
+
+    // Back: the source filter before it was cli (the title, typed, replaced its entries).
+    await page.goBack(); // before "Shared with the lab only"
+    await page.goBack(); // before "cli"
+    await page.waitForURL((url) => url.searchParams.get('source') === null && url.searchParams.get('lab') === lab.id);
+    await rows.filter({ hasText: 'Kinase screen (desktop)' }).waitFor();
+    expect(await sourceSelect.inputValue()).toBe('');
+
+    // A search keeps the filters beside it.
+    await page.getByLabel('Search', { exact: true }).fill('kinase');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'kinase' && url.searchParams.get('lab') === lab.id);
+    expectGraphQLOnly(watched);
+    await page.close();
+  });
+
+  inBrowser(
+    "an administrator is asked before a lab's status or a user's plan changes; the admin lists' searches and pages survive a reload",
+    async (context) => {
+      const admin = await person('Ada Asks', { is_admin: true });
+      const someone = await person('Pete Planless');
+      const labName = `Status Lab ${Date.now().toString(36)}`;
+      const lab = await makeLab(t, { name: labName });
+      const { page, watched } = await signIn(context, admin);
+      const labStatus = async () => (await t.sql<{ status: string }>(`select status from labs where id = $1`, [lab.id]))[0].status;
+      const plan = async () => (await t.sql<{ plan_code: string }>(`select plan_code from users where id = $1`, [someone.id]))[0].plan_code;
+
+      await page.goto(`${t.url}/admin?section=Labs`);
+      await page.getByLabel('Search labs').fill('Status Lab');
+      await page.waitForURL((url) => url.searchParams.get('q') === 'Status Lab' && url.searchParams.get('section') === 'Labs');
+      await page.reload();
+      expect(await page.getByLabel('Search labs').inputValue()).toBe('Status Lab');
+      const status = page.getByLabel(`Status of ${labName}`);
+      await status.selectOption('suspended');
+      let dialog = await confirmation(page, `Make ${labName} suspended?`);
+      expect(await dialog.innerText()).toContain('lose the lab plan');
+      expect(await seriousViolations(page)).toEqual([]);
+      await atBothSizes(page, 'console-admin-lab-status-asks');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await status.inputValue()).toBe('active');
+      expect(await labStatus()).toBe('active');
+      await status.selectOption('suspended');
+      dialog = await confirmation(page, `Make ${labName} suspended?`);
+      await dialog.getByRole('button', { name: 'Suspend lab' }).click();
+      await until('the lab to be suspended', async () => (await labStatus()) === 'suspended');
+      await until('the select to say suspended', async () => (await status.inputValue()) === 'suspended');
+
+      // Users: the search in the URL; the plan asks first.
+      await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: 'Users' }).click();
+      await page.getByLabel('Search users').fill(someone.email);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get('q') === someone.email && url.searchParams.get('section') === 'Users');
+      await page.reload();
+      await page.getByRole('cell', { name: someone.email }).waitFor();
+      expect(await page.getByLabel('Search users').inputValue()).toBe(someone.email);
+      const planSelect = page.getByLabel('Plan of Pete Planless');
+      await planSelect.selectOption('pro');
+      dialog = await confirmation(page, 'Move Pete Planless to the pro plan?');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(await planSelect.inputValue()).toBe('free');
+      expect(await plan()).toBe('free');
+      await planSelect.selectOption('pro');
+      await (await confirmation(page, 'Move Pete Planless to the pro plan?')).getByRole('button', { name: 'Move to pro' }).click();
+      await until('the plan to be pro', async () => (await plan()) === 'pro');
+
+      // The audit log's filter, applied, survives a reload; Back returns to the Users search.
+      await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('button', { name: 'Audit log' }).click();
+      const auditFilters = page.getByRole('search', { name: 'Audit log filters' });
+      await auditFilters.getByLabel('Action').selectOption('user.update');
+      await auditFilters.getByLabel('When').selectOption('7');
+      await auditFilters.getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL((url) => url.searchParams.get('action') === 'user.update' && url.searchParams.get('days') === '7');
+      await page
+        .getByRole('cell', { name: /Pete Planless/ })
+        .first()
+        .waitFor();
+      await page.reload();
+      expect(await auditFilters.getByLabel('Action').inputValue()).toBe('user.update');
+      expect(await auditFilters.getByLabel('When').inputValue()).toBe('7');
+      await page
+        .getByRole('cell', { name: /Pete Planless/ })
+        .first()
+        .waitFor();
+      await atBothSizes(page, 'console-admin-audit-filter-in-url');
+      await page.goBack();
+      await page.waitForURL((url) => url.searchParams.get('section') === 'Audit log' && !url.searchParams.get('action'));
+      await page.goBack();
+      await page.waitForURL((url) => url.searchParams.get('section') === 'Users');
+      await page.getByRole('cell', { name: someone.email }).waitFor();
       expectGraphQLOnly(watched);
       await page.close();
     },
@@ -1635,6 +1847,106 @@ describe('agents in Chromium', () => {
     });
     expect(admin.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
   });
+
+  inBrowser(
+    "a task's page names its caller by the key's label and times each message; Deny asks first; the tasks filter lives in the URL; Remove agent asks first",
+    async (context) => {
+      const owner = await person('Tess Taskowner', { plan_code: 'pro' }, agents);
+      await enableA2a(agents, ['--owner', owner.email]);
+      const key = await createA2aKey(agents, 'genomics pipeline');
+      const before = Date.now();
+      // Answered by the fake's fallback: a completed task of two messages.
+      const done = await rpc(agents, key.plaintext, rpcCall(1, 'SendMessage', { message: userMessage('How many reads?') }));
+      expect(done.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+      const doneId = done.body.result.task.id as string;
+      // The model wants to run code: the task waits for an approval.
+      fake.script.push({
+        kind: 'tools',
+        calls: [{ id: 'call-deny', name: 'run_code', input: { language: 'python', code: 'print(1)' } }],
+        tokensIn: 3,
+        tokensOut: 2,
+      });
+      const waiting = await rpc(agents, key.plaintext, rpcCall(2, 'SendMessage', { message: userMessage('Run it?') }));
+      expect(waiting.body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      const waitingId = waiting.body.result.task.id as string;
+      const after = Date.now();
+      const stateOf = async (id: string) =>
+        (await agents.sql<{ state: string }>(`select state from a2a_tasks where id = $1`, [id]))[0].state;
+
+      const { page, watched } = await signIn(context, owner, agents);
+      await page.goto(`${agents.url}/agents/tasks/${encodeURIComponent(doneId)}`);
+      const caller = page.locator('#task-caller');
+      await caller.getByText('genomics pipeline').waitFor();
+      expect(await caller.innerText()).toContain('Tess Taskowner');
+      expect(await visibleText(page)).not.toMatch(/key_|key:/);
+      const messages = page.locator('article.turn');
+      await messages.nth(1).waitFor();
+      expect(await messages.count()).toBe(2);
+      expect(await messages.nth(0).locator('header').innerText()).toMatch(/^Caller\s+genomics pipeline\s/);
+      for (let n = 0; n < 2; n++) {
+        const at = await messages.nth(n).locator('time').getAttribute('datetime');
+        expect(at).not.toBeNull();
+        expect(Date.parse(at!)).toBeGreaterThanOrEqual(before - 1000);
+        expect(Date.parse(at!)).toBeLessThanOrEqual(after + 1000);
+      }
+      await page.getByText('fallback answer').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await atBothSizes(page, 'console-agent-task-caller');
+
+      // Deny cancels the task: asked first; Cancel leaves it waiting.
+      await page.goto(`${agents.url}/agents/tasks/${encodeURIComponent(waitingId)}`);
+      await page.getByRole('heading', { name: 'Approval needed' }).waitFor();
+      await page.getByRole('button', { name: 'Deny' }).click();
+      let dialog = page.getByRole('alertdialog', { name: 'Deny the calls and cancel the task?' });
+      await dialog.waitFor();
+      await atBothSizes(page, 'console-agent-task-deny-asks');
+      await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await stateOf(waitingId)).toBe('TASK_STATE_INPUT_REQUIRED');
+      await page.getByRole('button', { name: 'Deny' }).click();
+      await dialog.getByRole('button', { name: 'Deny and cancel' }).click();
+      await page.locator('#task-state', { hasText: 'canceled' }).waitFor();
+      expect(await stateOf(waitingId)).toBe('TASK_STATE_CANCELED');
+
+      // The tasks list names callers; its state filter lives in the URL.
+      await page.getByRole('link', { name: 'Agents' }).first().click();
+      const tasks = page.getByRole('region', { name: 'Tasks' });
+      await tasks.getByRole('row').filter({ hasText: doneId }).getByRole('cell', { name: 'genomics pipeline' }).waitFor();
+      await tasks.getByLabel('State').selectOption('TASK_STATE_CANCELED');
+      await page.waitForURL((url) => url.searchParams.get('state') === 'TASK_STATE_CANCELED');
+      await page.reload();
+      await tasks.getByRole('link', { name: waitingId }).waitFor();
+      expect(await tasks.getByRole('link', { name: doneId }).count()).toBe(0);
+      expect(await tasks.getByLabel('State').inputValue()).toBe('TASK_STATE_CANCELED');
+
+      // Remove an outbound agent: asked first; Cancel keeps it.
+      // Stored as registering it would store it (registering checks the address, which this sandbox cannot resolve).
+      await agents.sql(
+        `insert into a2a_agents (user_id, id, name, url) values ($1, 'peer-stats', 'Peer Stats', 'https://agent.example.com/')`,
+        [owner.id],
+      );
+      const listed = async () =>
+        (
+          await agents.sql<{ n: number }>(`select count(*)::int as n from a2a_agents where user_id = $1 and id = 'peer-stats'`, [owner.id])
+        )[0].n;
+      await page.reload();
+      await page.getByRole('button', { name: 'Remove Peer Stats' }).click();
+      dialog = page.getByRole('alertdialog', { name: 'Remove the outbound agent Peer Stats?' });
+      await dialog.waitFor();
+      expect(await focusedText(page)).toBe('Cancel');
+      expect(await seriousViolations(page)).toEqual([]);
+      await atBothSizes(page, 'console-agents-remove-asks');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await listed()).toBe(1);
+      await page.getByRole('button', { name: 'Remove Peer Stats' }).click();
+      await dialog.getByRole('button', { name: 'Remove agent' }).click();
+      await page.getByRole('button', { name: 'Remove Peer Stats' }).waitFor({ state: 'detached' });
+      await until('the agent to be removed', async () => (await listed()) === 0);
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
 });
 
 describe('figures in Chromium', () => {

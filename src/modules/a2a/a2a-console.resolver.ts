@@ -1,9 +1,23 @@
-import { Arg, Ctx as Context, Field, ID, Mutation, ObjectType, Query, Resolver, registerEnumType, Extensions } from 'type-graphql';
+import {
+  Arg,
+  Ctx as Context,
+  Extensions,
+  Field,
+  FieldResolver,
+  ID,
+  Mutation,
+  ObjectType,
+  Query,
+  Resolver,
+  registerEnumType,
+  Root,
+} from 'type-graphql';
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
 import * as consoleTools from './a2a-console.service';
 import { requireWebTools } from './a2a.resolver';
 import { mayUseWebTools } from './a2a-web.service';
+import { OPEN_PRINCIPAL } from './a2a-gate.service';
 import { A2aTask } from './a2a.types';
 import { MINTS_CREDENTIAL } from '../../operation-rules';
 
@@ -91,5 +105,70 @@ export class A2aConsoleResolver {
     await requireWebTools(ctx);
     const viewer = await requireViewer(ctx);
     return consoleTools.answerApproval(ctx.services, taskId, decision, viewer.user.email);
+  }
+}
+
+@ObjectType({ description: 'Who gave an A2A task, for the console: the key it came with, by its label, and the A2A owner it ran for.' })
+class A2aTaskCaller {
+  @Field(() => String, {
+    nullable: true,
+    description: 'The label of the key the task came with; null for the open loopback endpoint (no keys), or a key no longer stored.',
+  })
+  keyLabel!: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'When that key was revoked; null while it works.' })
+  keyRevokedAt!: Date | null;
+
+  @Field({ description: 'Whether the task came through the open loopback endpoint, where no key is asked for.' })
+  openEndpoint!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'The A2A owner the task ran for (whose plan it used), by name.' })
+  ownerName!: string | null;
+}
+
+@ObjectType({ description: 'When a message of a task was stored, for the console (A2A messages carry no time).' })
+class A2aMessageTime {
+  @Field({ description: 'The message id its sender chose.' })
+  messageId!: string;
+
+  @Field(() => Date, { nullable: true, description: 'When the service stored it; null when it is not stored (any more).' })
+  sentAt!: Date | null;
+}
+
+/**
+ * The console's fields of a task, outside the A2A model (the A2A answers never select them).
+ * Every query that yields a task has authorized reading it already.
+ */
+@Resolver(() => A2aTask)
+export class A2aTaskConsoleResolver {
+  @FieldResolver(() => A2aTaskCaller, {
+    nullable: true,
+    description: 'Who gave the task (not part of A2A): wherever the task may be read; an A2A caller sees only its own tasks’ caller.',
+  })
+  async caller(@Root() task: A2aTask, @Context() ctx: Ctx): Promise<A2aTaskCaller | null> {
+    const row = await ctx.loaders.a2aCallerByTaskId.load(task.id);
+    // Another principal's task cannot reach an A2A caller's answer; this keeps it so should that change.
+    if (!row || (ctx.a2a && row.principal !== ctx.a2a.principal.id)) return null;
+    return {
+      keyLabel: row.keyLabel,
+      keyRevokedAt: row.keyRevokedAt,
+      openEndpoint: row.principal === OPEN_PRINCIPAL,
+      ownerName: row.ownerName,
+    };
+  }
+
+  @FieldResolver(() => [A2aMessageTime], {
+    nullable: true,
+    description: 'When each message of `history` was stored, in its order (not part of A2A); null where the history was not asked for.',
+  })
+  async historyTimes(@Root() task: A2aTask, @Context() ctx: Ctx): Promise<A2aMessageTime[] | null> {
+    if (!task.history) return null;
+    const times = await ctx.loaders.a2aMessageTimeByKey.loadMany(
+      task.history.map((message) => ({ taskId: task.id, messageId: message.messageId })),
+    );
+    return task.history.map((message, index) => {
+      const at = times[index];
+      return { messageId: message.messageId, sentAt: at instanceof Date ? at : null };
+    });
   }
 }

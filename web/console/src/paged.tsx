@@ -1,18 +1,29 @@
 import { useState, type ReactNode } from 'react';
+import { offsetOf, useUrlState } from './url-state';
 
-/** A list shown a page at a time, with "Previous" and "Next" when it is longer than one page. */
+/**
+ * A list shown a page at a time, with "Previous" and "Next" when it is longer than one page.
+ * With `urlKey`, the page past the first is kept in the URL (`?members=2`), so that a reload and
+ * back/forward come back to it.
+ */
 export function Paged<T>({
   items,
   size = 25,
   label,
+  urlKey,
   children,
 }: {
   items: T[];
   size?: number;
   label: string;
+  urlKey?: string;
   children: (page: T[]) => ReactNode;
 }) {
-  const [index, setIndex] = useState(0);
+  const [localIndex, setLocalIndex] = useState(0);
+  const [view, setView] = useUrlState(urlKey ? [urlKey] : []);
+  // The URL counts pages from 1, as the pager says them.
+  const index = urlKey ? Math.max(0, offsetOf(view[urlKey]) - 1) : localIndex;
+  const setIndex = (next: number) => (urlKey ? setView({ [urlKey]: next > 0 ? next + 1 : 0 }) : setLocalIndex(next));
   const pages = Math.max(1, Math.ceil(items.length / size));
   const current = Math.min(index, pages - 1);
   return (

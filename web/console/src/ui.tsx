@@ -129,9 +129,66 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 /**
- * A button for what cannot be undone: it asks first, in a modal alert dialog (a native <dialog>)
- * that names what will happen. Cancel has the focus, so Enter or Escape by reflex changes nothing.
+ * The question before what cannot be undone: a modal alert dialog (a native <dialog>) that names
+ * what will happen. Cancel has the focus, so Enter or Escape by reflex changes nothing; closing
+ * it any way but the confirm button is a cancel.
  */
+function ConfirmDialog({
+  question,
+  detail,
+  confirm,
+  onConfirm,
+  onClose,
+}: {
+  question: string;
+  detail: ReactNode;
+  confirm: string;
+  onConfirm: () => void;
+  /** Called once the dialog is closed, after `onConfirm` when it was confirmed. */
+  onClose: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  useEffect(() => {
+    if (dialog.current?.open) return;
+    dialog.current?.showModal();
+    cancel.current?.focus();
+  }, []);
+  const close = () => dialog.current?.close();
+  return (
+    <dialog
+      ref={dialog}
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby={`${id}-question`}
+      aria-describedby={`${id}-detail`}
+      className="confirm"
+      // Escape and close() both end here; the dialog leaves the page with its state.
+      onClose={onClose}
+    >
+      <h2 id={`${id}-question`}>{question}</h2>
+      <p id={`${id}-detail`}>{detail}</p>
+      <div className="buttons-row">
+        <button type="button" ref={cancel} onClick={close}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            close();
+            onConfirm();
+          }}
+        >
+          {confirm}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/** A button for what cannot be undone: it asks first (ConfirmDialog), naming what will happen. */
 export function ConfirmButton({
   children,
   label,
@@ -157,15 +214,6 @@ export function ConfirmButton({
   onConfirm: () => void;
 }) {
   const [open, setOpen] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
-  const id = useId();
-  useEffect(() => {
-    if (!open || dialog.current?.open) return;
-    dialog.current?.showModal();
-    cancel.current?.focus();
-  }, [open]);
-  const close = () => dialog.current?.close();
   return (
     <>
       <button
@@ -178,36 +226,51 @@ export function ConfirmButton({
       >
         {children}
       </button>
-      {open && (
-        <dialog
-          ref={dialog}
-          role="alertdialog"
-          aria-modal="true"
-          aria-labelledby={`${id}-question`}
-          aria-describedby={`${id}-detail`}
-          className="confirm"
-          // Escape and close() both end here; the dialog leaves the page with its state.
-          onClose={() => setOpen(false)}
-        >
-          <h2 id={`${id}-question`}>{question}</h2>
-          <p id={`${id}-detail`}>{detail}</p>
-          <div className="buttons-row">
-            <button type="button" ref={cancel} onClick={close}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                close();
-                onConfirm();
-              }}
-            >
-              {confirm}
-            </button>
-          </div>
-        </dialog>
-      )}
+      {open && <ConfirmDialog question={question} detail={detail} confirm={confirm} onConfirm={onConfirm} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/**
+ * A select whose change acts at once on something hard to undo (a lab's status, a plan): a new
+ * choice is shown while the dialog asks (`ask` words it), applied only when confirmed, and the
+ * select goes back to `value` when cancelled.
+ */
+export function ConfirmSelect<T extends string>({
+  value,
+  options,
+  label,
+  disabled,
+  ask,
+  onConfirm,
+}: {
+  value: T;
+  /** Each choice and its words. */
+  options: readonly (readonly [T, string])[];
+  /** The select's accessible name: "Status of Genomics Lab". */
+  label: string;
+  disabled?: boolean;
+  /** The dialog for a change to `next`: its question, consequences and confirm button. */
+  ask: (next: T) => { question: string; detail: ReactNode; confirm: string };
+  onConfirm: (next: T) => void;
+}) {
+  const [pending, setPending] = useState<T | null>(null);
+  const asked = pending === null ? null : ask(pending);
+  return (
+    <>
+      <select
+        aria-label={label}
+        value={pending ?? value}
+        disabled={disabled}
+        onChange={(event) => event.target.value !== value && setPending(event.target.value as T)}
+      >
+        {options.map(([option, words]) => (
+          <option key={option} value={option}>
+            {words}
+          </option>
+        ))}
+      </select>
+      {pending !== null && asked && <ConfirmDialog {...asked} onConfirm={() => onConfirm(pending)} onClose={() => setPending(null)} />}
     </>
   );
 }

@@ -1,12 +1,13 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager, Paged } from '../paged';
 import { AuditLogSection } from './audit-log';
 import { Me } from '../layout';
-import { AccessDenied, ConfirmButton, ErrorNote, formatBytes, Loading, RevokeCell, Table, When } from '../ui';
+import { AccessDenied, ConfirmButton, ConfirmSelect, ErrorNote, formatBytes, Loading, RevokeCell, Table, When } from '../ui';
+import { offsetOf, useUrlState } from '../url-state';
 
 const Stats = graphql(`
   query ConsoleAdminStats {
@@ -216,6 +217,28 @@ const Segmentation = graphql(`
 
 const PAGE = 25;
 const PLANS = ['free', 'pro', 'lab', 'enterprise'] as const;
+type Plan = (typeof PLANS)[number];
+const PLAN_OPTIONS = PLANS.map((plan) => [plan, plan] as const);
+
+type LabStatus = 'active' | 'suspended' | 'archived';
+const LAB_STATUSES = (['active', 'suspended', 'archived'] as const).map((status) => [status, status] as const);
+/** What a lab's new status does, said before it is set. */
+const LAB_STATUS_MEANS: Record<LabStatus, { detail: string; confirm: string }> = {
+  active: {
+    detail: 'Its members have the lab plan and their lab roles again at once, and people may ask to join.',
+    confirm: 'Make active',
+  },
+  suspended: {
+    detail:
+      'At once its members lose the lab plan and their lab roles (mentors stop reviewing), and no one may ask to join, until an administrator makes it active again.',
+    confirm: 'Suspend lab',
+  },
+  archived: {
+    detail:
+      'At once its members lose the lab plan and their lab roles, and no one may ask to join; the sessions stay. An administrator can make it active again.',
+    confirm: 'Archive lab',
+  },
+};
 
 const SECTIONS = ['Activity', 'Users', 'Labs', 'Trajectories', 'Storage', 'Segmentation', 'Audit log'] as const;
 
@@ -329,9 +352,13 @@ function ActivitySection() {
 
 /** Users: search, create, plan, password link, tokens, suspend (never oneself: the API refuses it). */
 function UsersSection({ meId }: { meId: string }) {
-  const [q, setQ] = useState('');
-  const [search, setSearch] = useState('');
-  const [offset, setOffset] = useState(0);
+  // The search and the page live in the URL, beside the section (`?section=Users&q=…&offset=25`).
+  const [view, setView] = useUrlState(['q', 'offset'] as const);
+  const search = view.q;
+  const offset = offsetOf(view.offset);
+  const setOffset = (next: number) => setView({ offset: next });
+  const [q, setQ] = useState(search);
+  useEffect(() => setQ(search), [search]);
   const [users, reloadUsers] = useQuery({ query: Users, variables: { q: search || null, offset, limit: PAGE } });
   const [updating, update] = useMutation(UpdateUser);
   const [linking, link] = useMutation(PasswordLink);
@@ -340,13 +367,12 @@ function UsersSection({ meId }: { meId: string }) {
   const [shown, show] = useState<string | null>(null);
   const [tokensOf, setTokensOf] = useState<{ id: string; name: string } | null>(null);
   const [minted, setMinted] = useState(0);
-  const [draft, setDraft] = useState({ name: '', email: '', planCode: 'free' as (typeof PLANS)[number] });
+  const [draft, setDraft] = useState({ name: '', email: '', planCode: 'free' as Plan });
   const refresh = () => reloadUsers({ requestPolicy: 'network-only' });
 
   const onSearch = (event: FormEvent) => {
     event.preventDefault();
-    setOffset(0);
-    setSearch(q.trim());
+    setView({ q: q.trim(), offset: 0 });
   };
   const onCreate = async (event: FormEvent) => {
     event.preventDefault();
@@ -396,22 +422,20 @@ function UsersSection({ meId }: { meId: string }) {
                   </td>
                   <td>{user.email}</td>
                   <td>
-                    <select
-                      aria-label={`Plan of ${user.name}`}
-                      value={user.planCode}
+                    <ConfirmSelect
+                      label={`Plan of ${user.name}`}
+                      value={user.planCode as Plan}
+                      options={PLAN_OPTIONS}
                       disabled={updating.fetching}
-                      onChange={(event) =>
-                        void update({ id: user.id, input: { planCode: event.target.value as (typeof PLANS)[number] } }).then(
-                          (result) => !result.error && refresh(),
-                        )
+                      ask={(plan) => ({
+                        question: `Move ${user.name} to the ${plan} plan?`,
+                        detail: `Their quotas and features are the ${plan} plan's at once (a lab plan of a lab they are in still counts).`,
+                        confirm: `Move to ${plan}`,
+                      })}
+                      onConfirm={(planCode) =>
+                        void update({ id: user.id, input: { planCode } }).then((result) => !result.error && refresh())
                       }
-                    >
-                      {PLANS.map((plan) => (
-                        <option key={plan} value={plan}>
-                          {plan}
-                        </option>
-                      ))}
-                    </select>
+                    />
                   </td>
                   <td>
                     <When at={user.lastActiveAt} />
@@ -505,10 +529,7 @@ function UsersSection({ meId }: { meId: string }) {
         </label>
         <label>
           Plan
-          <select
-            value={draft.planCode}
-            onChange={(event) => setDraft({ ...draft, planCode: event.target.value as (typeof PLANS)[number] })}
-          >
+          <select value={draft.planCode} onChange={(event) => setDraft({ ...draft, planCode: event.target.value as Plan })}>
             {PLANS.map((plan) => (
               <option key={plan} value={plan}>
                 {plan}
@@ -580,8 +601,10 @@ function UserTokens({ user }: { user: { id: string; name: string } }) {
 }
 
 function LabsSection() {
-  const [q, setQ] = useState('');
-  const [offset, setOffset] = useState(0);
+  // The search and the page live in the URL (`?section=Labs&q=…&offset=25`).
+  const [view, setView] = useUrlState(['q', 'offset'] as const);
+  const q = view.q;
+  const offset = offsetOf(view.offset);
   const [{ data, error }, reload] = useQuery({ query: Labs, variables: { q: q.trim() || null, offset, limit: PAGE } });
   const [updating, update] = useMutation(UpdateLab);
   const page = data?.adminLabs;
@@ -592,7 +615,7 @@ function LabsSection() {
       <form className="filters" role="search" onSubmit={(event) => event.preventDefault()}>
         <label>
           Search labs
-          <input type="search" value={q} onChange={(event) => (setQ(event.target.value), setOffset(0))} />
+          <input type="search" value={q} onChange={(event) => setView({ q: event.target.value, offset: 0 }, { replace: true })} />
         </label>
       </form>
       {page && page.items.length === 0 && <p className="empty">No lab matches.</p>}
@@ -632,19 +655,19 @@ function LabsSection() {
                     />
                   </td>
                   <td>
-                    <select
-                      aria-label={`Status of ${lab.name}`}
-                      value={lab.status}
-                      onChange={(event) =>
-                        void update({ id: lab.id, input: { status: event.target.value as typeof lab.status } }).then(() =>
-                          reload({ requestPolicy: 'network-only' }),
-                        )
+                    <ConfirmSelect
+                      label={`Status of ${lab.name}`}
+                      value={lab.status as LabStatus}
+                      options={LAB_STATUSES}
+                      disabled={updating.fetching}
+                      ask={(status) => ({
+                        question: `Make ${lab.name} ${status}?`,
+                        ...LAB_STATUS_MEANS[status],
+                      })}
+                      onConfirm={(status) =>
+                        void update({ id: lab.id, input: { status } }).then(() => reload({ requestPolicy: 'network-only' }))
                       }
-                    >
-                      <option value="active">active</option>
-                      <option value="suspended">suspended</option>
-                      <option value="archived">archived</option>
-                    </select>
+                    />
                   </td>
                   <td>
                     <When at={lab.createdAt} />
@@ -653,7 +676,14 @@ function LabsSection() {
               ))}
             </tbody>
           </Table>
-          <OffsetPager label="Labs" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
+          <OffsetPager
+            label="Labs"
+            offset={offset}
+            size={PAGE}
+            shown={page.items.length}
+            total={page.total}
+            onMove={(next) => setView({ offset: next })}
+          />
         </>
       )}
     </section>
@@ -661,7 +691,9 @@ function LabsSection() {
 }
 
 function TrajectoriesSection() {
-  const [q, setQ] = useState('');
+  // The search lives in the URL (`?section=Trajectories&q=…`).
+  const [view, setView] = useUrlState(['q', 'page'] as const);
+  const q = view.q;
   const [{ data, error }] = useQuery({ query: AllTrajectories, variables: { q: q.trim() || null } });
   const page = data?.adminTrajectories;
   return (
@@ -671,11 +703,11 @@ function TrajectoriesSection() {
       <form className="filters" role="search" onSubmit={(event) => event.preventDefault()}>
         <label>
           Search by title or id
-          <input type="search" value={q} onChange={(event) => setQ(event.target.value)} />
+          <input type="search" value={q} onChange={(event) => setView({ q: event.target.value, page: 0 }, { replace: true })} />
         </label>
       </form>
       {page && (
-        <Paged items={page.items} label="Trajectories">
+        <Paged items={page.items} label="Trajectories" urlKey="page">
           {(items) => (
             <Table>
               <caption>

@@ -4,14 +4,21 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
 import type { A2aApprovalDecision } from '../gql/graphql';
-import { ErrorNote, Loading, When } from '../ui';
-import { stateName } from './agents';
+import { ConfirmButton, ErrorNote, Loading, When } from '../ui';
+import { callerName, stateName } from './agents';
 
 const Task = graphql(`
   query ConsoleA2aTask($id: ID!) {
     a2aTask(id: $id, historyLength: 100) {
       id
       contextId
+      caller {
+        ...ConsoleA2aCaller
+      }
+      historyTimes {
+        messageId
+        sentAt
+      }
       status {
         state
         timestamp
@@ -24,6 +31,7 @@ const Task = graphql(`
       history {
         messageId
         role
+        metadata
         parts {
           text
           data
@@ -73,10 +81,28 @@ const Answer = graphql(`
   }
 `);
 
-const DECISIONS: [A2aApprovalDecision, string][] = [
-  ['allow_once', 'Allow once'],
-  ['allow_session', 'Allow for this conversation'],
-  ['deny', 'Deny'],
+/** The answers to an approval; those hard to undo ask first, saying what they do. */
+const DECISIONS: { decision: A2aApprovalDecision; label: string; asks?: { question: string; detail: string; confirm: string } }[] = [
+  { decision: 'allow_once', label: 'Allow once' },
+  {
+    decision: 'allow_session',
+    label: 'Allow for this conversation',
+    asks: {
+      question: 'Allow these calls and every later one in this conversation?',
+      detail:
+        'The agent runs them now, and runs what it asks for later in this conversation without asking again. This standing approval cannot be withdrawn here.',
+      confirm: 'Allow for the conversation',
+    },
+  },
+  {
+    decision: 'deny',
+    label: 'Deny',
+    asks: {
+      question: 'Deny the calls and cancel the task?',
+      detail: 'The task ends as canceled and the calls do not run; the caller has to start a new task to try again.',
+      confirm: 'Deny and cancel',
+    },
+  },
 ];
 
 /** The heading over a status message that says why a task ended as it did. */
@@ -112,6 +138,9 @@ export function AgentTaskPage() {
     .filter(Boolean)
     .join('\n');
   const why = WHY[task.status.state] ?? 'Status message';
+  // An approval answered here is the caller's message, marked with who answered (a2aApprovalAnswer).
+  const fromConsole = (message: { metadata?: unknown }) => Boolean((message.metadata as { answeredBy?: unknown } | null)?.answeredBy);
+  const sentAt = new Map((task.historyTimes ?? []).map((time) => [time.messageId, time.sentAt]));
   return (
     <>
       <p className="crumbs">
@@ -124,6 +153,17 @@ export function AgentTaskPage() {
         <dt>Since</dt>
         <dd>
           <When at={task.status.timestamp} />
+        </dd>
+        <dt>Caller</dt>
+        <dd id="task-caller">
+          {callerName(task.caller)}
+          {task.caller?.keyRevokedAt && (
+            <span className="muted">
+              {' '}
+              (key revoked <When at={task.caller.keyRevokedAt} />)
+            </span>
+          )}
+          {task.caller?.ownerName && <span className="muted"> for {task.caller.ownerName}’s endpoint</span>}
         </dd>
         <dt>Conversation</dt>
         <dd>
@@ -138,25 +178,26 @@ export function AgentTaskPage() {
         <section className="panel" aria-labelledby="approval-title">
           <h2 id="approval-title">Approval needed</h2>
           <p className="text">{statusText}</p>
-          <p className="buttons-row">
-            {DECISIONS.map(([decision, label]) => (
-              <button
-                key={decision}
-                type="button"
-                className={decision === 'deny' ? 'danger' : decision === 'allow_once' ? 'primary' : undefined}
-                disabled={answering.fetching}
-                onClick={() =>
-                  void answer({ taskId: task.id, decision }).then((result) => {
-                    if (result.error) return;
-                    say(`${label}: answered.`);
-                    reload({ requestPolicy: 'network-only' });
-                  })
-                }
-              >
-                {label}
-              </button>
-            ))}
-          </p>
+          <div className="buttons-row">
+            {DECISIONS.map(({ decision, label, asks }) => {
+              const onAnswer = () =>
+                void answer({ taskId: task.id, decision }).then((result) => {
+                  if (result.error) return;
+                  say(`${label}: answered.`);
+                  reload({ requestPolicy: 'network-only' });
+                });
+              const className = decision === 'deny' ? 'danger' : decision === 'allow_once' ? 'primary' : '';
+              return asks ? (
+                <ConfirmButton key={decision} className={className} disabled={answering.fetching} onConfirm={onAnswer} {...asks}>
+                  {label}
+                </ConfirmButton>
+              ) : (
+                <button key={decision} type="button" className={className} disabled={answering.fetching} onClick={onAnswer}>
+                  {label}
+                </button>
+              );
+            })}
+          </div>
         </section>
       )}
       {!waiting && statusText && (
@@ -173,6 +214,13 @@ export function AgentTaskPage() {
               <article key={message.messageId} className={`turn ${message.role === 'ROLE_USER' ? 'user' : 'assistant'}`}>
                 <header className="turn-head">
                   <span className="who-said">{message.role === 'ROLE_USER' ? 'Caller' : 'Agent'}</span>
+                  {message.role === 'ROLE_USER' && (
+                    // The key's label as it was written (the role word above is capitalised).
+                    <span>{fromConsole(message) ? 'answered from the console' : callerName(task.caller)}</span>
+                  )}
+                  <span className="muted">
+                    <When at={sentAt.get(message.messageId)} />
+                  </span>
                 </header>
                 {message.parts.map((part, index) => (
                   <div key={index} className="text">
@@ -188,7 +236,8 @@ export function AgentTaskPage() {
         <section aria-labelledby="artifacts-title">
           <h2 id="artifacts-title">Artifacts</h2>
           {task.artifacts!.map((artifact) => (
-            <details key={artifact.artifactId} className="tool">
+            // Open at first: the artifacts are what the task was for.
+            <details key={artifact.artifactId} className="tool" open>
               <summary>{artifact.name ?? artifact.artifactId}</summary>
               {artifact.description && <p>{artifact.description}</p>}
               <pre>{artifact.parts.map(partText).join('\n')}</pre>

@@ -2,9 +2,10 @@ import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import { Paged } from '../paged';
+import { OffsetPager, Paged } from '../paged';
 import type { A2aTaskState } from '../gql/graphql';
-import { Empty, ErrorNote, Loading, RevokeCell, Table, When } from '../ui';
+import { ConfirmButton, Empty, ErrorNote, Loading, RevokeCell, Table, When } from '../ui';
+import { offsetOf, useUrlState } from '../url-state';
 
 const Access = graphql(`
   query ConsoleA2aAccess {
@@ -60,6 +61,9 @@ const Tasks = graphql(`
         status {
           state
           timestamp
+        }
+        caller {
+          ...ConsoleA2aCaller
         }
       }
     }
@@ -125,6 +129,19 @@ const STATES: A2aTaskState[] = [
   'TASK_STATE_REJECTED',
   'TASK_STATE_AUTH_REQUIRED',
 ];
+/** Who gave a task, in words: its key's label, or the open endpoint's caller. */
+export const CallerFragment = graphql(`
+  fragment ConsoleA2aCaller on A2aTaskCaller {
+    keyLabel
+    keyRevokedAt
+    openEndpoint
+    ownerName
+  }
+`);
+
+export const callerName = (caller: { keyLabel?: string | null; openEndpoint: boolean } | null | undefined) =>
+  caller?.keyLabel ?? (caller?.openEndpoint ? 'the open local endpoint' : 'a key no longer stored');
+
 export const stateName = (state: string) => state.replace('TASK_STATE_', '').replace('_', ' ').toLowerCase();
 
 /**
@@ -245,11 +262,29 @@ function KeysSection() {
   );
 }
 
+const TASKS_PAGE = 20;
+
+/**
+ * The offset cursor the tasks connection would give after `offset - 1` items (src/pagination.ts),
+ * so that a page can live in the URL as a number (`?tasks=21`) rather than as a chain of cursors.
+ */
+const cursorAt = (offset: number) =>
+  offset > 0
+    ? btoa(`offset:${offset - 1}`)
+        .replace(/=+$/, '')
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+    : null;
+
 function TasksSection() {
-  const [state, setState] = useState<A2aTaskState | ''>('');
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const after = cursors[cursors.length - 1];
-  const [{ data, error, fetching }] = useQuery({ query: Tasks, variables: { first: 20, after, state: state || null } });
+  // The state filter and the page live in the URL (`/agents?state=…&tasks=20`).
+  const [view, setView] = useUrlState(['state', 'tasks'] as const);
+  const state = STATES.find((candidate) => candidate === view.state) ?? '';
+  const offset = offsetOf(view.tasks);
+  const [{ data, error, fetching }] = useQuery({
+    query: Tasks,
+    variables: { first: TASKS_PAGE, after: cursorAt(offset), state: state || null },
+  });
   const page = data?.a2aTasks;
   return (
     <section aria-labelledby="tasks-title">
@@ -257,13 +292,7 @@ function TasksSection() {
       <form className="filters" onSubmit={(event) => event.preventDefault()}>
         <label>
           State
-          <select
-            value={state}
-            onChange={(event) => {
-              setState(event.target.value as A2aTaskState | '');
-              setCursors([null]);
-            }}
-          >
+          <select value={state} onChange={(event) => setView({ state: event.target.value, tasks: 0 })}>
             <option value="">Any</option>
             {STATES.map((value) => (
               <option key={value} value={value}>
@@ -287,6 +316,7 @@ function TasksSection() {
               <tr>
                 <th scope="col">Task</th>
                 <th scope="col">State</th>
+                <th scope="col">Caller</th>
                 <th scope="col">Conversation</th>
                 <th scope="col">Since</th>
               </tr>
@@ -300,6 +330,7 @@ function TasksSection() {
                     </Link>
                   </td>
                   <td>{stateName(task.status.state)}</td>
+                  <td>{callerName(task.caller)}</td>
                   <td>
                     <code>{task.contextId}</code>
                   </td>
@@ -310,19 +341,14 @@ function TasksSection() {
               ))}
             </tbody>
           </Table>
-          <nav className="pager" aria-label="Tasks pages">
-            <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous
-            </button>
-            <span>{page.totalCount} in all</span>
-            <button
-              type="button"
-              disabled={!page.pageInfo.hasNextPage}
-              onClick={() => setCursors([...cursors, page.pageInfo.endCursor ?? null])}
-            >
-              Next
-            </button>
-          </nav>
+          <OffsetPager
+            label="Tasks"
+            offset={offset}
+            size={TASKS_PAGE}
+            shown={page.nodes.length}
+            total={page.totalCount}
+            onMove={(next) => setView({ tasks: next })}
+          />
         </>
       )}
     </section>
@@ -410,15 +436,17 @@ function OutboundSection() {
                       >
                         {agent.enabled ? 'Disable' : 'Enable'}
                       </button>
-                      <button
-                        type="button"
+                      <ConfirmButton
                         className="small danger"
+                        label={`Remove ${agent.name}`}
+                        question={`Remove the outbound agent ${agent.name}?`}
+                        detail={`This service's agent can no longer call ${agent.name}, and its stored API key is deleted; to use it again, add it anew with its key.`}
+                        confirm="Remove agent"
                         disabled={removing.fetching}
-                        aria-label={`Remove ${agent.name}`}
-                        onClick={() => void remove({ id: agent.id }).then(refresh)}
+                        onConfirm={() => void remove({ id: agent.id }).then(refresh)}
                       >
                         Remove
-                      </button>
+                      </ConfirmButton>
                     </td>
                   </tr>
                 ))}

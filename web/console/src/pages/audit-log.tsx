@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager } from '../paged';
 import { Empty, ErrorNote, Loading, Table, When } from '../ui';
+import { offsetOf, useUrlState } from '../url-state';
 
 const AuditEvents = graphql(`
   query ConsoleAuditEvents($actor: String, $action: String, $since: DateTimeISO, $offset: Int, $limit: Int) {
@@ -50,20 +51,29 @@ const detailOf = (detail: unknown): string => {
 
 /** Administrators: the recorded events, newest first, by actor, action and time; each row leads to what it concerns. */
 export function AuditLogSection() {
-  const [draft, setDraft] = useState({ actor: '', action: '', since: '' as keyof typeof SINCE });
-  const [filter, setFilter] = useState(draft);
-  const [offset, setOffset] = useState(0);
-  // The instant is fixed when the filter is applied, so that paging does not move it.
-  const [since, setSince] = useState<string | null>(null);
+  // The applied filter and the page live in the URL (`?section=Audit+log&actor=…&days=7&offset=50`).
+  const [view, setView] = useUrlState(['actor', 'action', 'days', 'offset'] as const);
+  const filter = {
+    actor: view.actor,
+    action: ACTIONS.find((action) => action === view.action) ?? '',
+    since: (view.days in SINCE ? view.days : '') as keyof typeof SINCE,
+  };
+  const offset = offsetOf(view.offset);
+  const [draft, setDraft] = useState(filter);
+  // Back and forward change the filter under the form: the form follows.
+  useEffect(() => setDraft(filter), [filter.actor, filter.action, filter.since]);
+  // The instant is fixed when the filter is applied (or the page loaded), so that paging does not move it.
+  const since = useMemo(
+    () => (filter.since ? new Date(Date.now() - Number(filter.since) * 86_400_000).toISOString() : null),
+    [filter.since, filter.actor, filter.action],
+  );
   const [{ data, error, fetching }] = useQuery({
     query: AuditEvents,
     variables: { actor: filter.actor.trim() || null, action: filter.action || null, since, offset, limit: PAGE },
   });
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    setOffset(0);
-    setFilter(draft);
-    setSince(draft.since ? new Date(Date.now() - Number(draft.since) * 86_400_000).toISOString() : null);
+    setView({ actor: draft.actor.trim(), action: draft.action, days: Number(draft.since), offset: 0 });
   };
   const page = data?.adminAuditEvents;
   return (
@@ -145,7 +155,14 @@ export function AuditLogSection() {
               ))}
             </tbody>
           </Table>
-          <OffsetPager label="Audit log" offset={offset} size={PAGE} shown={page.items.length} total={page.total} onMove={setOffset} />
+          <OffsetPager
+            label="Audit log"
+            offset={offset}
+            size={PAGE}
+            shown={page.items.length}
+            total={page.total}
+            onMove={(next) => setView({ offset: next })}
+          />
         </>
       )}
     </section>

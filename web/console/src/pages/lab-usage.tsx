@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { count, ErrorNote } from '../ui';
+import { useUrlState } from '../url-state';
 
 const Usage = graphql(`
   query ConsoleLabUsage($labId: ID!, $days: Int!) {
@@ -48,7 +48,9 @@ const dayLabel = (day: string) =>
  * a chosen window, and per member, as charts and in figures.
  */
 export default function LabUsage({ labId }: { labId: string }) {
-  const [days, setDays] = useState(30);
+  // The window lives in the URL (`?days=90`), with the lab page's other views.
+  const [view, setView] = useUrlState(['days'] as const);
+  const days = WINDOWS.find((n) => String(n) === view.days) ?? 30;
   // Read again whenever the page shows it anew (the lab page remounts it when its members change).
   const [{ data, error }] = useQuery({ query: Usage, variables: { labId, days }, requestPolicy: 'cache-and-network' });
   const usage = data?.labUsage;
@@ -69,7 +71,10 @@ export default function LabUsage({ labId }: { labId: string }) {
           <h3 id="usage-daily-title">Tokens per day (UTC)</h3>
           <label>
             Over the last{' '}
-            <select value={days} onChange={(event) => setDays(Number(event.target.value))}>
+            <select
+              value={days}
+              onChange={(event) => setView({ days: Number(event.target.value) === 30 ? 0 : Number(event.target.value) })}
+            >
               {WINDOWS.map((n) => (
                 <option key={n} value={n}>
                   {n} days

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { AssignableRole, MemberStatusChange } from '../gql/graphql';
 import { Paged } from '../paged';
-import { ConfirmButton, Empty, ErrorNote, Loading, Table, When } from '../ui';
+import { ConfirmButton, ConfirmSelect, Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 const Lab = graphql(`
   query ConsoleLab($id: ID!) {
@@ -78,6 +78,17 @@ const RotateCode = graphql(`
   }
 `);
 
+const ROLES = [
+  ['member', 'member'],
+  ['mentor', 'mentor'],
+] as const satisfies readonly (readonly [AssignableRole, string])[];
+
+/** What a change of role does, said before it is made. */
+const ROLE_MEANS: Record<AssignableRole, string> = {
+  mentor: 'A mentor sees the lab’s members and their emails, and writes review notes on the sessions shared with the lab, from now on.',
+  member: 'A member no longer sees the member list or writes review notes; the notes they wrote stay.',
+};
+
 /** One lab: its seats, members and requests (decided by the owner), invitation code, and board. */
 export function LabPage() {
   const { labId } = useParams({ from: '/labs/$labId' });
@@ -106,25 +117,6 @@ export function LabPage() {
       reload({ requestPolicy: 'network-only' });
     }
   };
-
-  /** The owner's button that moves `member` to `status` at once (Approve, Reject). */
-  const decide = (
-    member: { memberUserId: string; name: string },
-    label: string,
-    status: MemberStatusChange,
-    done: string,
-    className: string,
-  ) => (
-    <button
-      type="button"
-      className={className}
-      aria-label={`${label} ${member.name}`}
-      disabled={updating.fetching}
-      onClick={() => void change(member.memberUserId, member.name, { status }, done)}
-    >
-      {label}
-    </button>
-  );
 
   if (!data) return fetching ? <Loading what="the lab" /> : <ErrorNote error={error} />;
   if (!lab) return null;
@@ -182,7 +174,7 @@ export function LabPage() {
               <p>No one is waiting. {manages ? 'Share the invitation code; requests appear here.' : ''}</p>
             </Empty>
           ) : (
-            <Paged items={pending} label="Requests">
+            <Paged items={pending} label="Requests" urlKey="requests">
               {(page) => (
                 <Table>
                   <thead>
@@ -203,8 +195,25 @@ export function LabPage() {
                         </td>
                         {manages && (
                           <td className="actions">
-                            {decide(member, 'Approve', 'active', 'Approved', 'primary')}
-                            {decide(member, 'Reject', 'rejected', 'Rejected', 'danger')}
+                            <button
+                              type="button"
+                              className="primary"
+                              aria-label={`Approve ${member.name}`}
+                              disabled={updating.fetching}
+                              onClick={() => void change(member.memberUserId, member.name, { status: 'active' }, 'Approved')}
+                            >
+                              Approve
+                            </button>
+                            <ConfirmButton
+                              label={`Reject ${member.name}`}
+                              question={`Reject ${member.name}'s request to join ${lab.name}?`}
+                              detail="Their request is closed and they get no access; to come back, they ask to join again with a valid code."
+                              confirm="Reject request"
+                              disabled={updating.fetching}
+                              onConfirm={() => void change(member.memberUserId, member.name, { status: 'rejected' }, 'Rejected')}
+                            >
+                              Reject
+                            </ConfirmButton>
                           </td>
                         )}
                       </tr>
@@ -220,7 +229,7 @@ export function LabPage() {
       {lab.members !== null && (
         <section aria-labelledby="members-title">
           <h2 id="members-title">Members</h2>
-          <Paged items={current} label="Members">
+          <Paged items={current} label="Members" urlKey="members">
             {(page) => (
               <Table>
                 <thead>
@@ -239,22 +248,18 @@ export function LabPage() {
                       <td>{member.email}</td>
                       <td>
                         {manages && member.role !== 'owner' ? (
-                          <select
-                            aria-label={`Role of ${member.name}`}
-                            value={member.role}
+                          <ConfirmSelect
+                            label={`Role of ${member.name}`}
+                            value={member.role as AssignableRole}
+                            options={ROLES}
                             disabled={updating.fetching}
-                            onChange={(event) =>
-                              void change(
-                                member.memberUserId,
-                                member.name,
-                                { role: event.target.value as AssignableRole },
-                                'Changed the role of',
-                              )
-                            }
-                          >
-                            <option value="member">member</option>
-                            <option value="mentor">mentor</option>
-                          </select>
+                            ask={(role) => ({
+                              question: `Make ${member.name} a ${role} of ${lab.name}?`,
+                              detail: ROLE_MEANS[role],
+                              confirm: `Make ${role}`,
+                            })}
+                            onConfirm={(role) => void change(member.memberUserId, member.name, { role }, 'Changed the role of')}
+                          />
                         ) : (
                           member.role
                         )}
@@ -300,7 +305,7 @@ export function LabPage() {
             <p>No member has synced an analysis yet. Runs from the desktop app and the CLI appear here.</p>
           </Empty>
         ) : (
-          <Paged items={data.labBoard.items} label="Latest sessions">
+          <Paged items={data.labBoard.items} label="Latest sessions" urlKey="sessions">
             {(page) => (
               <Table>
                 <thead>

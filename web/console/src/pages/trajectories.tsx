@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
 import { Empty, ErrorNote, Loading, Table, When } from '../ui';
+import { useUrlState } from '../url-state';
 import { TrajectorySearch } from './trajectory-search';
 
 const Trajectories = graphql(`
@@ -42,12 +42,11 @@ const Trajectories = graphql(`
 
 /** Sessions the reader may see, with the filters the API has, and a text filter over titles. */
 export function TrajectoriesPage() {
-  const [labId, setLabId] = useState('');
-  const [owner, setOwner] = useState('');
-  const [source, setSource] = useState('');
-  const [sharedOnly, setSharedOnly] = useState(false);
-  const [includeArchived, setIncludeArchived] = useState(false);
-  const [text, setText] = useState('');
+  // The filters live in the URL (`?lab=…&source=cli&shared=true`): a view can be reloaded, shared and gone back to.
+  const [view, setView] = useUrlState(['lab', 'owner', 'source', 'shared', 'archived', 'title'] as const);
+  const { lab: labId, owner, source, title: text } = view;
+  const sharedOnly = view.shared === 'true';
+  const includeArchived = view.archived === 'true';
   const [{ data, error, fetching }] = useQuery({
     query: Trajectories,
     variables: { labId: labId || null, owner: owner || null, source: source || null, sharedOnly, includeArchived },
@@ -65,7 +64,7 @@ export function TrajectoriesPage() {
       <form className="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filters">
         <label>
           Lab
-          <select value={labId} onChange={(event) => (setLabId(event.target.value), setOwner(''))}>
+          <select value={labId} onChange={(event) => setView({ lab: event.target.value, owner: '' })}>
             <option value="">Mine</option>
             {data?.labs.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
@@ -76,7 +75,7 @@ export function TrajectoriesPage() {
         </label>
         <label>
           Owner
-          <select value={owner} onChange={(event) => setOwner(event.target.value)} disabled={!lab?.members}>
+          <select value={owner} onChange={(event) => setView({ owner: event.target.value })} disabled={!lab?.members}>
             <option value="">Anyone</option>
             {lab?.members
               ?.filter((member) => member.status === 'active')
@@ -89,7 +88,7 @@ export function TrajectoriesPage() {
         </label>
         <label>
           Source
-          <select value={source} onChange={(event) => setSource(event.target.value)}>
+          <select value={source} onChange={(event) => setView({ source: event.target.value })}>
             <option value="">Any</option>
             <option value="desktop">desktop</option>
             <option value="cli">cli</option>
@@ -99,13 +98,19 @@ export function TrajectoriesPage() {
         </label>
         <label>
           Title
-          <input type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Filter by title" />
+          <input
+            type="search"
+            value={text}
+            onChange={(event) => setView({ title: event.target.value }, { replace: true })}
+            placeholder="Filter by title"
+          />
         </label>
         <label className="check">
-          <input type="checkbox" checked={sharedOnly} onChange={(event) => setSharedOnly(event.target.checked)} /> Shared with the lab only
+          <input type="checkbox" checked={sharedOnly} onChange={(event) => setView({ shared: event.target.checked })} /> Shared with the lab
+          only
         </label>
         <label className="check">
-          <input type="checkbox" checked={includeArchived} onChange={(event) => setIncludeArchived(event.target.checked)} /> Archived too
+          <input type="checkbox" checked={includeArchived} onChange={(event) => setView({ archived: event.target.checked })} /> Archived too
         </label>
       </form>
       <ErrorNote error={error} />

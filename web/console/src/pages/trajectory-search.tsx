@@ -1,9 +1,10 @@
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { OffsetPager } from '../paged';
 import { ErrorNote, Loading } from '../ui';
+import { offsetOf, useUrlState } from '../url-state';
 
 const Search = graphql(`
   query ConsoleTrajectorySearch($q: String!, $offset: Int) {
@@ -38,17 +39,19 @@ function marked(text: string, query: string): ReactNode[] {
  * full-text search on the server: whole words, "a phrase", -word, or).
  */
 export function TrajectorySearch() {
-  // The query lives in the URL (`/trajectories?q=…`): a search can be reloaded, shared, and gone back to.
-  const search = useSearch({ strict: false }) as { q?: unknown };
-  const navigate = useNavigate();
-  const q = typeof search.q === 'string' ? search.q.slice(0, 200) : '';
-  const setQ = (next: string) => void navigate({ to: '/trajectories', search: (next ? { q: next } : {}) as never });
+  // The query and its page live in the URL (`/trajectories?q=…`), beside the list's filters: a
+  // search can be reloaded, shared, and gone back to.
+  const [view, setView] = useUrlState(['q', 'offset'] as const);
+  const q = view.q.slice(0, 200);
+  const offset = offsetOf(view.offset);
+  const setQ = (next: string) => setView({ q: next, offset: 0 });
+  const setOffset = (next: number) => setView({ offset: next });
   const [draft, setDraft] = useState(q);
-  const [offset, setOffset] = useState(0);
+  // Back and forward change the query under the field: the field follows.
+  useEffect(() => setDraft(q), [q]);
   const [{ data, error, fetching }] = useQuery({ query: Search, variables: { q, offset }, pause: !q });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    setOffset(0);
     setQ(draft.trim());
   };
   const page = data?.trajectorySearch;
