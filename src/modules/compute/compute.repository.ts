@@ -291,6 +291,25 @@ export async function findOpenLeases(em: EntityManager, userId: string, limit?: 
   return rows.map(toLease);
 }
 
+/** One page of the user's leases that are over (released or expired), the newest ended first; and how many there are in all. */
+export async function pageOfEndedLeases(
+  em: EntityManager,
+  userId: string,
+  page: { limit: number; offset: number },
+): Promise<{ leases: Lease[]; total: number }> {
+  const q = sqlOf(em);
+  const rows = await q(
+    `select ${LEASE_COLUMNS} from compute_leases where user_id = ? and state not in ${OPEN_STATES_SQL}
+      order by released_at desc nulls last, id desc limit ? offset ?`,
+    [userId, page.limit, page.offset],
+  );
+  const [{ total }] = await q<{ total: number }>(
+    `select count(*)::int as total from compute_leases where user_id = ? and state not in ${OPEN_STATES_SQL}`,
+    [userId],
+  );
+  return { leases: rows.map(toLease), total };
+}
+
 /**
  * Whether the lease is open, holding its row (shared) until the transaction ends: ending the
  * lease waits for it.

@@ -244,6 +244,25 @@ export async function openLeases(em: EntityManager, viewer: Viewer): Promise<Lea
   return store.findOpenLeases(em, viewer.user.id);
 }
 
+/** The caller's leases that are over, the newest ended first, a page at a time; someone else's are never among them. */
+export async function pastLeases(em: EntityManager, viewer: Viewer, page: { limit: number; offset: number }) {
+  return store.pageOfEndedLeases(em, viewer.user.id, page);
+}
+
+/** Why a lease ended, or null while it is open. */
+export type LeaseEndReason = 'released' | 'unclaimed' | 'idle';
+
+/**
+ * Why a lease is over: released by its owner; expired before any sandbox claimed it (only a
+ * lease awaiting its sandbox expires without a process token); or expired idle, its sandbox
+ * claimed but silent past the idle clock.
+ */
+export function endReasonOf(lease: Lease): LeaseEndReason | null {
+  if (lease.state === 'released') return 'released';
+  if (lease.state === 'expired') return lease.processTokenHash === null ? 'unclaimed' : 'idle';
+  return null;
+}
+
 /** The lease (only when it is `userId`'s, if given), locked. @throws NOT_FOUND */
 async function lockLease(em: EntityManager, leaseId: number, userId?: string): Promise<Lease> {
   const lease = await store.lockLease(em, leaseId, userId);
