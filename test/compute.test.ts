@@ -1297,7 +1297,7 @@ describe('live lease events and past leases (issue 37)', () => {
     computeSessionsPast(first: $first, after: $after) {
       totalCount
       pageInfo { hasNextPage endCursor }
-      nodes { leaseId state endReason releasedAt createdAt bootstrapDeadline spentCredits machine { cpus } }
+      nodes { leaseId goal state endReason releasedAt createdAt bootstrapDeadline spentCredits machine { cpus } }
     }
   }`;
   const past = (token: string | undefined, variables: Record<string, unknown> = {}) =>
@@ -1340,12 +1340,19 @@ describe('live lease events and past leases (issue 37)', () => {
       [released, 'released', 'released', tl.iso(50)],
       [idleSession.body.lease_id, 'expired', 'idle', tl.iso(12 + IDLE_MINUTES + 1)],
     ]);
+    expect(page1.nodes.map((n: { goal: string | null }) => n.goal)).toEqual([null, null]); // direct sessions have no plan
     // Charged up to its idle deadline, not beyond.
     expect(page1.nodes[1].spentCredits).toBeCloseTo(IDLE_MINUTES * DEFAULT_RATE, 4);
     const page2 = (await past(owner.token, { first: 2, after: page1.pageInfo.endCursor })).body.data.computeSessionsPast;
     expect(page2.pageInfo.hasNextPage).toBe(false);
     expect(page2.nodes).toEqual([
-      expect.objectContaining({ leaseId: unclaimed, state: 'expired', endReason: 'unclaimed', releasedAt: tl.iso(BOOTSTRAP_MINUTES + 1) }),
+      expect.objectContaining({
+        leaseId: unclaimed,
+        goal: 'Align the reads. Call variants.', // what it was for: its plan's goal
+        state: 'expired',
+        endReason: 'unclaimed',
+        releasedAt: tl.iso(BOOTSTRAP_MINUTES + 1),
+      }),
     ]);
     // The bootstrap deadline says how long a sandbox had to claim it.
     const { createdAt, bootstrapDeadline } = page2.nodes[0];

@@ -115,7 +115,7 @@ describe('manual provider', () => {
       await page.getByText('Approved: the lease is open.').waitFor();
       const [lease] = (await call('GET', '/api/compute/credits')).body.leases;
       expect(lease.state).toBe('awaiting_sandbox');
-      const row = page.getByRole('row').filter({ hasText: `#${lease.lease_id}` });
+      const row = page.getByRole('row').filter({ hasText: `#${lease.lease_id},` });
       await row.getByRole('cell', { name: 'Waiting for its sandbox' }).waitFor();
 
       // The claim token, once, in the exact command, with copy buttons.
@@ -158,7 +158,7 @@ describe('manual provider', () => {
       const booted = await t.call('POST', '/api/compute/bootstrap', { body: { claim_token: claimToken } });
       expect(booted.status).toBe(200);
       await row.getByRole('cell', { name: 'Running' }).waitFor({ timeout: 5_000 });
-      await page.getByText(`Lease #${lease.lease_id}: running.`).waitFor();
+      await page.getByText(`Lease #${lease.lease_id} is now running.`).waitFor();
       await start.getByText('A sandbox claimed lease', { exact: false }).waitFor();
       expect(await start.locator('pre.command').count()).toBe(0); // used up: not shown again
       const heartbeat = await t.call('POST', `/api/compute/sessions/${lease.lease_id}/heartbeat`, {
@@ -182,7 +182,7 @@ describe('manual provider', () => {
       await page.reload();
       await page
         .getByRole('row')
-        .filter({ hasText: `#${unclaimed}` })
+        .filter({ hasText: `#${unclaimed},` })
         .getByRole('cell', { name: 'Waiting for its sandbox' })
         .waitFor();
       await t.sql(
@@ -193,7 +193,7 @@ describe('manual provider', () => {
       const pastLeases = page.getByRole('region', { name: 'Past leases' });
       await pastLeases
         .getByRole('row')
-        .filter({ hasText: `#${unclaimed}` })
+        .filter({ hasText: `#${unclaimed},` })
         .getByRole('cell', { name: 'expired: no sandbox claimed it within 15 minutes' })
         .waitFor();
       expect(await page.getByRole('region', { name: 'Open leases' }).getByText(`#${unclaimed}`).count()).toBe(0);
@@ -275,7 +275,7 @@ describe('local provider', () => {
       expect(await start.locator('pre.command').count()).toBe(0); // nothing for a person to run
       const [lease] = (await t.call('GET', '/api/compute/credits', { token: user.token })).body.leases;
       expect(lease.provider).toBe('local');
-      const row = page.getByRole('row').filter({ hasText: `#${lease.lease_id}` });
+      const row = page.getByRole('row').filter({ hasText: `#${lease.lease_id},` });
       const asked = watched.requests.length;
       await row.getByRole('cell', { name: 'Running' }).waitFor({ timeout: 20_000 });
       await start.getByText(`The service started the sandbox of lease #${lease.lease_id}: it is running`, { exact: false }).waitFor();
@@ -294,7 +294,7 @@ describe('local provider', () => {
       const pastLeases = page.getByRole('region', { name: 'Past leases' });
       await pastLeases
         .getByRole('row')
-        .filter({ hasText: `#${lease.lease_id}` })
+        .filter({ hasText: `#${lease.lease_id},` })
         .getByRole('cell', { name: 'released by you' })
         .waitFor();
       await start.getByText(`Lease #${lease.lease_id} is over`, { exact: false }).waitFor();

@@ -403,6 +403,13 @@ export async function markMetered(em: EntityManager, leaseId: number, now: Date)
   await sqlOf(em)(`update compute_leases set last_metered_at = ? where id = ?`, [now, leaseId]);
 }
 
+/** The goals of plans by id, in the order of `planIds` (null for one that does not exist). */
+export async function planGoals(em: EntityManager, planIds: readonly number[]): Promise<(string | null)[]> {
+  const rows = await sqlOf(em)<{ id: number; goal: string }>(`select id, goal from compute_plans where id = any(?)`, [planIds]);
+  const goals = new Map(rows.map((row) => [row.id, row.goal]));
+  return planIds.map((id) => goals.get(id) ?? null);
+}
+
 // Idle-clock refreshes
 
 export async function recordIdleRefresh(em: EntityManager, leaseId: number, refresh: IdleRefresh): Promise<void> {

@@ -57,6 +57,7 @@ async function presentLease(ctx: Ctx, lease: compute.Lease, claimToken: string |
   return {
     leaseId: lease.id,
     planId: lease.planId,
+    goal: lease.planId === null ? null : await ctx.loaders.planGoalByPlanId.load(lease.planId),
     state: lease.state,
     provider: lease.provider,
     machine: lease.machine,

@@ -90,6 +90,12 @@ export class LeaseNode {
   @Field(() => Int, { nullable: true })
   planId!: number | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: 'What the lease is for: the goal of the plan it was approved for; null for a direct session.',
+  })
+  goal!: string | null;
+
   @Field({ description: 'awaiting_sandbox, ready, paused, released or expired.' })
   state!: string;
 

@@ -16,6 +16,7 @@ const Compute = graphql(`
       }
       leases {
         leaseId
+        goal
         state
         provider
         createdAt
@@ -67,6 +68,7 @@ const PastLeases = graphql(`
       }
       nodes {
         leaseId
+        goal
         state
         provider
         createdAt
@@ -269,6 +271,22 @@ function StartSandbox({ started, state }: { started: Started; state: string }) {
   );
 }
 
+/**
+ * What a lease is for (its plan's goal; "Direct session" without one), then its number, which
+ * the messages and buttons use, its provider and when it was opened.
+ */
+function LeaseName({ lease }: { lease: { leaseId: number; goal?: string | null; provider: string; createdAt: string } }) {
+  return (
+    <>
+      {lease.goal ?? 'Direct session'}
+      <br />
+      <span className="muted">
+        #{lease.leaseId}, {lease.provider}, opened <When at={lease.createdAt} />
+      </span>
+    </>
+  );
+}
+
 /** Follows one lease live (computeLeaseChanged) and hands each event to `onEvent`; renders nothing. */
 function LeaseWatch({ leaseId, onEvent }: { leaseId: number; onEvent: (event: LeaseEvent) => void }) {
   const [{ data }] = useSubscription({ query: LeaseChanged, variables: { leaseId } });
@@ -319,7 +337,7 @@ export function ComputePage() {
       changes
         .map(({ lease, event }) =>
           isOpen(event.state)
-            ? `Lease #${lease.leaseId}: ${stateLabel(event.state, event.ceilingCredits ?? lease.ceilingCredits).toLowerCase()}.`
+            ? `Lease #${lease.leaseId} is now ${stateLabel(event.state, event.ceilingCredits ?? lease.ceilingCredits).toLowerCase()}.`
             : `Lease #${lease.leaseId} ${endedBecause(reasonOfEnd(event.state, lease.state), lease)}.`,
         )
         .join(' '),
@@ -513,11 +531,7 @@ export function ComputePage() {
                     return (
                       <tr key={lease.leaseId}>
                         <td>
-                          #{lease.leaseId} <span className="muted">({lease.provider})</span>
-                          <br />
-                          <span className="muted">
-                            opened <When at={lease.createdAt} />
-                          </span>
+                          <LeaseName lease={lease} />
                         </td>
                         <td>{machine(lease.machine)}</td>
                         <td>{stateLabel(lease.state, lease.ceilingCredits)}</td>
@@ -633,11 +647,7 @@ export function ComputePage() {
                       <When at={lease.releasedAt} />
                     </td>
                     <td>
-                      #{lease.leaseId} <span className="muted">({lease.provider})</span>
-                      <br />
-                      <span className="muted">
-                        opened <When at={lease.createdAt} />
-                      </span>
+                      <LeaseName lease={lease} />
                     </td>
                     <td>{machine(lease.machine)}</td>
                     <td>
