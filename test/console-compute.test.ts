@@ -75,7 +75,8 @@ async function shoot(page: Page, name: string) {
 const figureOf = (text: string) => Number(/([\d,]+\.\d{4})/.exec(text)![1].replace(/,/g, ''));
 
 describe('manual provider', () => {
-  const t = useTestApp({ COMPUTE_PROVIDER: 'manual', ...FAST });
+  // Idle clocks far longer than the clock jump that takes a lease to its ceiling here.
+  const t = useTestApp({ COMPUTE_PROVIDER: 'manual', ...FAST, LEASE_IDLE_MINUTES: '240' });
 
   inBrowser(
     'decline asks first; approve shows the claim token once with the command; the claim turns the lease running and its meter moves live; an unclaimed lease expires into Past leases with why; release asks first',
@@ -175,6 +176,26 @@ describe('manual provider', () => {
       expect(meterValue).toBeGreaterThan(0);
       expect(watched.requests.slice(asked)).toEqual([]);
       await shoot(page, 'compute-running');
+
+      // At its ceiling the meter pauses it (the service's clock jumps past it); a top-up in the
+      // page runs it again. Both seen live.
+      const ceiling = lease.ceiling_credits + 1;
+      const jump = Math.ceil(ceiling / lease.machine.rate_credits_per_minute + 5) * 60_000;
+      t.app.services.clock.now = () => new Date(Date.now() + jump);
+      try {
+        await row.getByRole('cell', { name: 'Paused: spend ceiling reached' }).waitFor({ timeout: 10_000 });
+      } finally {
+        t.app.services.clock.now = () => new Date();
+      }
+      await page.getByText(`Lease #${lease.lease_id} is now paused: spend ceiling reached.`).waitFor();
+      await row.getByText(`${ceiling.toFixed(4)} of ${ceiling.toFixed(4)} credits`).waitFor();
+      await row.getByText('does not idle out while paused').waitFor();
+      await start.getByText('it is paused, its spend ceiling reached', { exact: false }).waitFor();
+      await shoot(page, 'compute-paused');
+      await row.getByLabel(`Credits to add to lease ${lease.lease_id}`).fill('1');
+      await topUp.click();
+      await row.getByRole('cell', { name: 'Running' }).waitFor();
+      expect((await call('GET', `/api/compute/sessions/${lease.lease_id}`)).body.state).toBe('ready');
 
       // A lease nobody claims: expired by the meter after its bootstrap deadline, said at once and
       // moved to Past leases with why.

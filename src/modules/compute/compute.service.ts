@@ -432,21 +432,34 @@ export interface MeterReport {
 /**
  * One meter pass at time `now`, safe to run on several instances at once: each lease is taken
  * with SKIP LOCKED and metered from its own `last_metered_at`, so a period is charged once.
+ * `committed` hears the leases each batch changed as soon as that batch committed.
  * Running leases pay their machine rate, capped at the ceiling (then they pause) or, without
  * one, at the credits left; leases idle past their clock or never bootstrapped expire.
  */
-export async function meterOnce(em: EntityManager, now: Date, batch = 100): Promise<MeterReport> {
+export async function meterOnce(
+  em: EntityManager,
+  now: Date,
+  batch = 100,
+  committed: (changed: Lease[]) => void = () => undefined,
+): Promise<MeterReport> {
   const report: MeterReport = { charged: 0, paused: 0, expired: 0, changed: [] };
   let after = 0;
   for (;;) {
+    // A batch counts once its transaction committed: a later batch that fails takes nothing back.
+    const part: MeterReport = { charged: 0, paused: 0, expired: 0, changed: [] };
     const done = await em.transactional(async (tx) => {
       const leases = await store.lockLeasesToMeter(tx, after, now, batch);
       // Owners' accounts in one order (by user) before any charge: two passes cannot deadlock.
       await lockAccountRows(tx, [...new Set(leases.map((lease) => lease.userId))]);
-      for (const lease of leases) await meterLease(tx, lease, now, report);
+      for (const lease of leases) await meterLease(tx, lease, now, part);
       if (leases.length) after = leases[leases.length - 1].id;
       return leases.length < batch;
     });
+    report.charged += part.charged;
+    report.paused += part.paused;
+    report.expired += part.expired;
+    report.changed.push(...part.changed);
+    committed(part.changed);
     if (done) return report;
   }
 }

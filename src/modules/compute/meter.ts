@@ -10,9 +10,10 @@ import { publishLease } from './lease-events';
  * instance shows the meter move without asking.
  */
 export async function meterPass(services: Pick<Services, 'orm' | 'clock' | 'pubsub'>): Promise<MeterReport> {
-  const report = await meterOnce(services.orm.em.fork(), services.clock.now());
-  for (const lease of report.changed) publishLease(services.pubsub, lease);
-  return report;
+  // Published batch by batch, as each commits: a batch that fails later does not silence them.
+  return meterOnce(services.orm.em.fork(), services.clock.now(), undefined, (changed) => {
+    for (const lease of changed) publishLease(services.pubsub, lease);
+  });
 }
 
 /**

@@ -244,8 +244,10 @@ function StartSandbox({ started, state }: { started: Started; state: string }) {
   if (state === 'ready' || state === 'paused')
     return (
       <p>
-        {started.provider === 'manual' ? 'A sandbox claimed' : 'The service started the sandbox of'} lease #{started.leaseId}: it is
-        running, and its meter below moves as it is charged.
+        {started.provider === 'manual' ? 'A sandbox claimed' : 'The service started the sandbox of'} lease #{started.leaseId}:{' '}
+        {state === 'ready'
+          ? 'it is running, and its meter below moves as it is charged.'
+          : 'it is paused, its spend ceiling reached; a top-up below runs it again.'}
         {started.provider === 'manual' && ' The claim token is used up.'}
       </p>
     );
@@ -553,6 +555,9 @@ export function ComputePage() {
                             <>
                               claim by <When at={lease.bootstrapDeadline} />
                             </>
+                          ) : lease.state === 'paused' ? (
+                            // The meter never ends a paused lease: it waits for a top-up or a release.
+                            <span className="muted">does not idle out while paused</span>
                           ) : (
                             <When at={lease.idleExpiresAt} />
                           )}
