@@ -26,6 +26,8 @@ export interface LeaseChanged {
   state: string;
   spentCredits: number;
   ceilingCredits: number | null;
+  /** When the lease idles out unless its sandbox says it is active (ISO time). */
+  idleExpiresAt: string;
   at: string;
 }
 

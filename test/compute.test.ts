@@ -2,8 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import fs from 'node:fs';
 import { Client } from 'pg';
 import { meterOnce } from '../src/modules/compute/compute.service';
+import { meterPass } from '../src/modules/compute/meter';
+import type { LeaseChanged } from '../src/pubsub';
 import { makeUser, Reply, startTestApp, TestApp, TestUser, useTestApp } from './support/app';
 import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
+import { until } from './support/until';
 
 /**
  * Sandbox compute (contracts §6): plans, leases, the credits ledger and the meter.
@@ -1205,5 +1208,179 @@ describe('sandbox tokens: the pair minted at bootstrap', () => {
     expect((await getSession(user, sandbox.leaseId)).body.state).toBe('expired');
     expect((await t.call('GET', '/api/me', { token: sandbox.accessToken })).status).toBe(401);
     expect((await refresh(sandbox.refreshToken)).status).toBe(401);
+  });
+});
+
+describe('live lease events and past leases (issue 37)', () => {
+  /** Collects the LEASE_CHANGED events of one lease as this instance's subscribers get them. */
+  async function watchLease(leaseId: number) {
+    const events: LeaseChanged[] = [];
+    const subscription = t.app.services.pubsub.subscribe('LEASE_CHANGED', String(leaseId));
+    const reading = (async () => {
+      for await (const event of subscription) events.push(event);
+    })();
+    await new Promise((resolve) => setImmediate(resolve)); // the listener is registered on the first read
+    return {
+      events,
+      async stop() {
+        await subscription.return?.();
+        await reading;
+      },
+    };
+  }
+
+  test('a bootstrap, an active heartbeat, a meter pass that charges, a top-up and the release each publish the lease as it is now', async () => {
+    const tl = timeline();
+    const user = await makeUser(t);
+    tl.now(0);
+    const plan = await draft(user);
+    const approved = await approve(user, plan.plan_id);
+    expectStatus(approved, 201);
+    const leaseId: number = approved.body.lease_id;
+    const watch = await watchLease(leaseId);
+    const booted = await bootstrap(approved.body.claim_token);
+    expectStatus(booted, 200);
+    await until('the bootstrap event', () => watch.events.length === 1);
+
+    tl.now(2);
+    expectStatus(await heartbeat(leaseId, booted.body.process_token), 200);
+    await until('the heartbeat event', () => watch.events.length === 2);
+
+    tl.now(5);
+    await meterPass(t.app.services);
+    await until('the meter event', () => watch.events.length === 3);
+    // A second pass at the same moment charges nothing, and says nothing.
+    await meterPass(t.app.services);
+
+    expectStatus(await topUp(user, leaseId, 1), 200);
+    expectStatus(await release(user, leaseId), 200);
+    await until('the top-up and release events', () => watch.events.length >= 5);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await watch.stop();
+
+    const idle = (minutes: number) => tl.iso(minutes + IDLE_MINUTES);
+    expect(watch.events.map(({ at: _at, ...event }) => event)).toEqual([
+      { leaseId, state: 'ready', spentCredits: 0, ceilingCredits: plan.spend_ceiling_credits, idleExpiresAt: idle(0) },
+      { leaseId, state: 'ready', spentCredits: 0, ceilingCredits: plan.spend_ceiling_credits, idleExpiresAt: idle(2) },
+      { leaseId, state: 'ready', spentCredits: r4(5 * DEFAULT_RATE), ceilingCredits: plan.spend_ceiling_credits, idleExpiresAt: idle(2) },
+      {
+        leaseId,
+        state: 'ready',
+        spentCredits: r4(5 * DEFAULT_RATE),
+        ceilingCredits: plan.spend_ceiling_credits + 1,
+        idleExpiresAt: idle(5),
+      },
+      {
+        leaseId,
+        state: 'released',
+        spentCredits: r4(5 * DEFAULT_RATE),
+        ceilingCredits: plan.spend_ceiling_credits + 1,
+        idleExpiresAt: idle(5),
+      },
+    ]);
+  });
+
+  test('a lease the meter ends (never claimed) is published as expired', async () => {
+    const tl = timeline();
+    const user = await makeUser(t);
+    tl.now(0);
+    const leaseId: number = (await directSession(user)).body.lease_id;
+    const watch = await watchLease(leaseId);
+    tl.now(BOOTSTRAP_MINUTES + 1);
+    await meterPass(t.app.services);
+    await until('the expiry event', () => watch.events.length === 1);
+    await watch.stop();
+    expect(watch.events[0]).toMatchObject({ leaseId, state: 'expired', spentCredits: 0 });
+  });
+
+  const PAST = `query ($first: Int, $after: String) {
+    computeSessionsPast(first: $first, after: $after) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      nodes { leaseId goal state endReason releasedAt createdAt bootstrapDeadline spentCredits machine { cpus } }
+    }
+  }`;
+  const past = (token: string | undefined, variables: Record<string, unknown> = {}) =>
+    t.call('POST', '/graphql', { token, body: { query: PAST, variables } });
+
+  test('past leases: the owner’s released and expired ones, newest ended first, a page at a time, with why each ended; open ones are not there; others see only their own', async () => {
+    const tl = timeline();
+    const owner = await makeUser(t);
+    const other = await makeUser(t);
+    tl.now(0);
+    const unclaimed: number = (await approve(owner, (await draft(owner)).plan_id)).body.lease_id;
+    await tl.meter(BOOTSTRAP_MINUTES + 1);
+
+    tl.now(12);
+    const idleSession = await directSession(owner);
+    expectStatus(await bootstrap(idleSession.body.claim_token), 200);
+    await tl.meter(12 + IDLE_MINUTES + 1);
+
+    tl.now(50);
+    const released: number = (await directSession(owner)).body.lease_id;
+    expectStatus(await release(owner, released), 200);
+    const othersLease: number = (await directSession(other)).body.lease_id;
+    expectStatus(await release(other, othersLease), 200);
+    tl.now(51);
+    const open: number = (await directSession(owner)).body.lease_id;
+
+    const first = await past(owner.token, { first: 2 });
+    expect(first.body.errors).toBeUndefined();
+    const page1 = first.body.data.computeSessionsPast;
+    expect(page1.totalCount).toBe(3);
+    expect(page1.pageInfo.hasNextPage).toBe(true);
+    expect(
+      page1.nodes.map((n: { leaseId: number; state: string; endReason: string; releasedAt: string }) => [
+        n.leaseId,
+        n.state,
+        n.endReason,
+        n.releasedAt,
+      ]),
+    ).toEqual([
+      [released, 'released', 'released', tl.iso(50)],
+      [idleSession.body.lease_id, 'expired', 'idle', tl.iso(12 + IDLE_MINUTES + 1)],
+    ]);
+    expect(page1.nodes.map((n: { goal: string | null }) => n.goal)).toEqual([null, null]); // direct sessions have no plan
+    // Charged up to its idle deadline, not beyond.
+    expect(page1.nodes[1].spentCredits).toBeCloseTo(IDLE_MINUTES * DEFAULT_RATE, 4);
+    const page2 = (await past(owner.token, { first: 2, after: page1.pageInfo.endCursor })).body.data.computeSessionsPast;
+    expect(page2.pageInfo.hasNextPage).toBe(false);
+    expect(page2.nodes).toEqual([
+      expect.objectContaining({
+        leaseId: unclaimed,
+        goal: 'Align the reads. Call variants.', // what it was for: its plan's goal
+        state: 'expired',
+        endReason: 'unclaimed',
+        releasedAt: tl.iso(BOOTSTRAP_MINUTES + 1),
+      }),
+    ]);
+    // The bootstrap deadline says how long a sandbox had to claim it.
+    const { createdAt, bootstrapDeadline } = page2.nodes[0];
+    expect((Date.parse(bootstrapDeadline) - Date.parse(createdAt)) / MINUTE).toBe(BOOTSTRAP_MINUTES);
+    expect(JSON.stringify([page1, page2])).not.toContain(`"leaseId":${open},`);
+
+    // Another user: their own past lease, none of the owner's.
+    const theirs = (await past(other.token)).body.data.computeSessionsPast;
+    expect({ total: theirs.totalCount, ids: theirs.nodes.map((n: { leaseId: number }) => n.leaseId) }).toEqual({
+      total: 1,
+      ids: [othersLease],
+    });
+
+    // An open lease has no reason to have ended.
+    const current = await t.call('POST', '/graphql', {
+      token: owner.token,
+      body: { query: 'query ($id: Int!) { computeSession(leaseId: $id) { state endReason } }', variables: { id: open } },
+    });
+    expect(current.body.data.computeSession).toEqual({ state: 'awaiting_sandbox', endReason: null });
+  });
+
+  test('past leases: anonymous is refused (UNAUTHENTICATED); a page size out of range or a forged cursor is refused (VALIDATION_FAILED)', async () => {
+    const user = await makeUser(t);
+    const anonymous = await past(undefined);
+    expect(anonymous.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    for (const variables of [{ first: 0 }, { first: 101 }, { after: 'bm90LWEtY3Vyc29y' }]) {
+      const refused = await past(user.token, variables);
+      expect({ variables, code: refused.body.errors?.[0]?.extensions?.code }).toEqual({ variables, code: 'VALIDATION_FAILED' });
+    }
   });
 });

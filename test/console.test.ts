@@ -687,7 +687,7 @@ describe('trajectories in Chromium', () => {
 
 describe('compute and releases in Chromium', () => {
   inBrowser(
-    'a plan is approved from the Compute page; the page says how to start the sandbox, shows it ready, and releases it',
+    'a plan is approved from the Compute page; the page says how to start the sandbox, shows it running, and releases it',
     async (context) => {
       const user = await person('Carl Compute', { plan_code: 'pro' });
       const drafted = await t.call('POST', '/api/compute/plans', { token: user.token, body: { goal: 'Align the reads. Call variants.' } });
@@ -711,10 +711,10 @@ describe('compute and releases in Chromium', () => {
       expect(await pageWidth(page)).toBeLessThanOrEqual(390);
       await screenshot(page, 'console-phone-compute-start');
       await page.setViewportSize({ width: 1440, height: 900 });
-      // Run as the command says (its bootstrap): the page, which reads the lease again while it is open, shows it ready.
+      // Run as the command says (its bootstrap): the page, which follows the lease live, shows it running.
       const claimToken = /LABDESK_CLAIM_TOKEN=(\S+)/.exec(command)![1];
       expect((await t.call('POST', '/api/compute/bootstrap', { body: { claim_token: claimToken } })).status).toBe(200);
-      await page.getByRole('cell', { name: 'ready', exact: true }).waitFor({ timeout: 20_000 });
+      await page.getByRole('cell', { name: 'Running', exact: true }).waitFor({ timeout: 20_000 });
       await page.getByRole('button', { name: `Release lease ${lease.lease_id}` }).click();
       await page
         .getByRole('alertdialog', { name: `Release lease ${lease.lease_id}?` })

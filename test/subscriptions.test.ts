@@ -1,5 +1,6 @@
 import { createClient, Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { meterPass } from '../src/modules/compute/meter';
 import { addMember, makeLab, makeUser, startTestApp, TestApp } from './support/app';
 
 /**
@@ -239,4 +240,39 @@ test('lease changes made on instance A (bootstrap, top-up, release) reach the ow
   expect(stream.events.map((e) => e.state)).toEqual(['ready', 'ready', 'released']);
   expect(stream.events[1].ceilingCredits).toBeCloseTo(lease.body.ceiling_credits + 1, 4);
   expect(stream.events.every((e) => e.leaseId === leaseId)).toBe(true);
+});
+
+test('a meter pass and a heartbeat on instance A reach the owner watching the lease on instance B: the console’s live meter', async () => {
+  const owner = await makeUser(a);
+  const plan = await a.call('POST', '/api/compute/plans', { token: owner.token, body: { goal: 'Count the reads.' } });
+  const lease = await a.call('POST', `/api/compute/plans/${plan.body.plan_id}/approve`, { token: owner.token });
+  expect(lease.status).toBe(201);
+  const leaseId = lease.body.lease_id as number;
+  const stream = subscribeTo(
+    connect(b, owner.token),
+    LEASE_SUBSCRIPTION.replace('at }', 'idleExpiresAt at }'),
+    { leaseId },
+    'computeLeaseChanged',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const booted = await a.call('POST', '/api/compute/bootstrap', { body: { claim_token: lease.body.claim_token } });
+  expect(booted.status).toBe(200);
+  expect(await stream.waitFor(() => stream.events.length >= 1)).toBe(true);
+
+  const heartbeat = await a.call('POST', `/api/compute/sessions/${leaseId}/heartbeat`, {
+    token: booted.body.process_token,
+    body: { active: true },
+  });
+  expect(heartbeat.status).toBe(200);
+  expect(await stream.waitFor(() => stream.events.length >= 2)).toBe(true);
+  // A's meter, three minutes on: the lease is charged, and B's subscriber sees the spend.
+  const later = new Date(Date.now() + 3 * 60_000);
+  await meterPass({ ...a.app.services, clock: { now: () => later } });
+  expect(await stream.waitFor(() => stream.events.length >= 3)).toBe(true);
+
+  expect(stream.events.map((e) => e.state)).toEqual(['ready', 'ready', 'ready']);
+  expect(stream.events[1].idleExpiresAt).toBe(heartbeat.body.idle_expires_at);
+  expect(stream.events[2].spentCredits).toBeGreaterThanOrEqual(0.12); // 3 minutes at 0.04 a minute
+  const [{ spent }] = await a.sql<{ spent: number }>('select spent_credits::float8 as spent from compute_leases where id = $1', [leaseId]);
+  expect(stream.events[2].spentCredits).toBe(spent);
 });

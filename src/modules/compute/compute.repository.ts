@@ -291,6 +291,25 @@ export async function findOpenLeases(em: EntityManager, userId: string, limit?: 
   return rows.map(toLease);
 }
 
+/** One page of the user's leases that are over (released or expired), the newest ended first; and how many there are in all. */
+export async function pageOfEndedLeases(
+  em: EntityManager,
+  userId: string,
+  page: { limit: number; offset: number },
+): Promise<{ leases: Lease[]; total: number }> {
+  const q = sqlOf(em);
+  const rows = await q(
+    `select ${LEASE_COLUMNS} from compute_leases where user_id = ? and state not in ${OPEN_STATES_SQL}
+      order by released_at desc nulls last, id desc limit ? offset ?`,
+    [userId, page.limit, page.offset],
+  );
+  const [{ total }] = await q<{ total: number }>(
+    `select count(*)::int as total from compute_leases where user_id = ? and state not in ${OPEN_STATES_SQL}`,
+    [userId],
+  );
+  return { leases: rows.map(toLease), total };
+}
+
 /**
  * Whether the lease is open, holding its row (shared) until the transaction ends: ending the
  * lease waits for it.
@@ -382,6 +401,13 @@ export async function resumeLease(em: EntityManager, leaseId: number, now: Date)
 /** A lease with nothing to charge is metered up to `now` all the same. */
 export async function markMetered(em: EntityManager, leaseId: number, now: Date): Promise<void> {
   await sqlOf(em)(`update compute_leases set last_metered_at = ? where id = ?`, [now, leaseId]);
+}
+
+/** The goals of plans by id, in the order of `planIds` (null for one that does not exist). */
+export async function planGoals(em: EntityManager, planIds: readonly number[]): Promise<(string | null)[]> {
+  const rows = await sqlOf(em)<{ id: number; goal: string }>(`select id, goal from compute_plans where id = any(?)`, [planIds]);
+  const goals = new Map(rows.map((row) => [row.id, row.goal]));
+  return planIds.map((id) => goals.get(id) ?? null);
 }
 
 // Idle-clock refreshes

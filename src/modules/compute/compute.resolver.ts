@@ -28,6 +28,7 @@ import {
   HeartbeatInput,
   HeartbeatNode,
   LeaseChangedEvent,
+  LeaseConnection,
   LeaseNode,
   PlanInputType,
   PlanNode,
@@ -35,6 +36,7 @@ import {
   TopUpInput,
 } from './compute.types';
 import { MINTS_CREDENTIAL } from '../../operation-rules';
+import { pageInfoOf, pageOf } from '../../pagination';
 
 const presentPlan = (plan: compute.Plan): PlanNode => ({
   planId: plan.id,
@@ -55,6 +57,7 @@ async function presentLease(ctx: Ctx, lease: compute.Lease, claimToken: string |
   return {
     leaseId: lease.id,
     planId: lease.planId,
+    goal: lease.planId === null ? null : await ctx.loaders.planGoalByPlanId.load(lease.planId),
     state: lease.state,
     provider: lease.provider,
     machine: lease.machine,
@@ -66,6 +69,8 @@ async function presentLease(ctx: Ctx, lease: compute.Lease, claimToken: string |
     createdAt: lease.createdAt,
     releasedAt: lease.releasedAt,
     claimToken,
+    bootstrapDeadline: lease.bootstrapDeadline,
+    endReason: compute.endReasonOf(lease),
   };
 }
 
@@ -122,6 +127,23 @@ export class ComputeResolver {
     return presentLease(ctx, await compute.getLease(ctx.em, await requireViewer(ctx), leaseId));
   }
 
+  @Query(() => LeaseConnection, { description: 'The caller’s leases that are over (released or expired), the newest ended first.' })
+  async computeSessionsPast(
+    @Context() ctx: Ctx,
+    @Arg('first', () => Int, { nullable: true, description: 'Leases per page, 1 to 100 (default 20).' }) first: number | null,
+    @Arg('after', () => String, { nullable: true, description: 'The endCursor of the page before.' }) after: string | null,
+  ): Promise<LeaseConnection> {
+    const viewer = await requireViewer(ctx);
+    const page = pageOf(first, after);
+    const { leases, total } = await compute.pastLeases(ctx.em, viewer, page);
+    const available = await availableCredits(ctx.em, viewer.user.id);
+    return {
+      nodes: await Promise.all(leases.map((lease) => presentLease(ctx, lease, null, available))),
+      pageInfo: pageInfoOf(page.offset, leases.length, total),
+      totalCount: total,
+    };
+  }
+
   @Mutation(() => LeaseNode, { description: 'Releases a lease; its unspent reservation returns.' })
   async computeSessionRelease(@Context() ctx: Ctx, @Arg('leaseId', () => Int) leaseId: number): Promise<LeaseNode> {
     const lease = await compute.releaseLease(ctx.em, await requireViewer(ctx), leaseId, now(ctx));
@@ -157,7 +179,11 @@ export class ComputeResolver {
     const answer = await compute.heartbeat(ctx.em, leaseId, input.processToken ?? bearer, input.active, settings(ctx), now(ctx));
     const { lease } = answer;
     // A live sandbox's heartbeat is its owner's activity (a lease being told to stop is not).
-    if (answer.action !== 'stop') await ctx.services.activity.record(ctx.em, lease.userId, now(ctx));
+    if (answer.action !== 'stop') {
+      await ctx.services.activity.record(ctx.em, lease.userId, now(ctx));
+      // Its live viewers see the idle clock it refreshed, and that the sandbox is alive.
+      publishLease(ctx.services.pubsub, lease);
+    }
     return {
       leaseId: lease.id,
       state: lease.state,
@@ -200,6 +226,6 @@ export class ComputeResolver {
     },
   })
   computeLeaseChanged(@Arg('leaseId', () => Int) _leaseId: number, @Root() event: LeaseChanged): LeaseChangedEvent {
-    return { ...event, at: new Date(event.at) };
+    return { ...event, idleExpiresAt: new Date(event.idleExpiresAt), at: new Date(event.at) };
   }
 }

@@ -244,6 +244,25 @@ export async function openLeases(em: EntityManager, viewer: Viewer): Promise<Lea
   return store.findOpenLeases(em, viewer.user.id);
 }
 
+/** The caller's leases that are over, the newest ended first, a page at a time; someone else's are never among them. */
+export async function pastLeases(em: EntityManager, viewer: Viewer, page: { limit: number; offset: number }) {
+  return store.pageOfEndedLeases(em, viewer.user.id, page);
+}
+
+/** Why a lease ended, or null while it is open. */
+export type LeaseEndReason = 'released' | 'unclaimed' | 'idle';
+
+/**
+ * Why a lease is over: released by its owner; expired before any sandbox claimed it (only a
+ * lease awaiting its sandbox expires without a process token); or expired idle, its sandbox
+ * claimed but silent past the idle clock.
+ */
+export function endReasonOf(lease: Lease): LeaseEndReason | null {
+  if (lease.state === 'released') return 'released';
+  if (lease.state === 'expired') return lease.processTokenHash === null ? 'unclaimed' : 'idle';
+  return null;
+}
+
 /** The lease (only when it is `userId`'s, if given), locked. @throws NOT_FOUND */
 async function lockLease(em: EntityManager, leaseId: number, userId?: string): Promise<Lease> {
   const lease = await store.lockLease(em, leaseId, userId);
@@ -413,21 +432,34 @@ export interface MeterReport {
 /**
  * One meter pass at time `now`, safe to run on several instances at once: each lease is taken
  * with SKIP LOCKED and metered from its own `last_metered_at`, so a period is charged once.
+ * `committed` hears the leases each batch changed as soon as that batch committed.
  * Running leases pay their machine rate, capped at the ceiling (then they pause) or, without
  * one, at the credits left; leases idle past their clock or never bootstrapped expire.
  */
-export async function meterOnce(em: EntityManager, now: Date, batch = 100): Promise<MeterReport> {
+export async function meterOnce(
+  em: EntityManager,
+  now: Date,
+  batch = 100,
+  committed: (changed: Lease[]) => void = () => undefined,
+): Promise<MeterReport> {
   const report: MeterReport = { charged: 0, paused: 0, expired: 0, changed: [] };
   let after = 0;
   for (;;) {
+    // A batch counts once its transaction committed: a later batch that fails takes nothing back.
+    const part: MeterReport = { charged: 0, paused: 0, expired: 0, changed: [] };
     const done = await em.transactional(async (tx) => {
       const leases = await store.lockLeasesToMeter(tx, after, now, batch);
       // Owners' accounts in one order (by user) before any charge: two passes cannot deadlock.
       await lockAccountRows(tx, [...new Set(leases.map((lease) => lease.userId))]);
-      for (const lease of leases) await meterLease(tx, lease, now, report);
+      for (const lease of leases) await meterLease(tx, lease, now, part);
       if (leases.length) after = leases[leases.length - 1].id;
       return leases.length < batch;
     });
+    report.charged += part.charged;
+    report.paused += part.paused;
+    report.expired += part.expired;
+    report.changed.push(...part.changed);
+    committed(part.changed);
     if (done) return report;
   }
 }

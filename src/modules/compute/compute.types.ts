@@ -1,4 +1,5 @@
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { PageInfo } from '../../pagination';
 
 @ObjectType({ description: 'A sandbox machine.' })
 export class MachineNode {
@@ -89,6 +90,12 @@ export class LeaseNode {
   @Field(() => Int, { nullable: true })
   planId!: number | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: 'What the lease is for: the goal of the plan it was approved for; null for a direct session.',
+  })
+  goal!: string | null;
+
   @Field({ description: 'awaiting_sandbox, ready, paused, released or expired.' })
   state!: string;
 
@@ -121,6 +128,28 @@ export class LeaseNode {
 
   @Field(() => String, { nullable: true, description: 'Only in the answer that creates the lease: the sandbox’s single-use credential.' })
   claimToken!: string | null;
+
+  @Field({ description: 'Until when a sandbox may claim the lease (while it awaits one); unclaimed by then, it expires.' })
+  bootstrapDeadline!: Date;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the lease is over; null while it is open. `released` (its owner released it), `unclaimed` (no sandbox claimed it before its bootstrap deadline) or `idle` (its sandbox did not report activity before its idle clock ran out).',
+  })
+  endReason!: string | null;
+}
+
+@ObjectType({ description: 'A page of leases.' })
+export class LeaseConnection {
+  @Field(() => [LeaseNode])
+  nodes!: LeaseNode[];
+
+  @Field(() => PageInfo, { description: 'Where this page ends.' })
+  pageInfo!: PageInfo;
+
+  @Field(() => Int, { description: 'How many leases there are in all.' })
+  totalCount!: number;
 }
 
 @ObjectType({ description: 'What a sandbox learns from its heartbeat.' })
@@ -268,12 +297,14 @@ export class CreditGrantInput {
   reason?: string | null;
 }
 
-@ObjectType({ description: 'A lease’s state or spend changed.' })
+@ObjectType({
+  description: 'A lease as it is after a change: a state change, a meter pass that charged it, a top-up, or a heartbeat of its sandbox.',
+})
 export class LeaseChangedEvent {
   @Field(() => Int)
   leaseId!: number;
 
-  @Field()
+  @Field({ description: 'awaiting_sandbox, ready, paused, released or expired.' })
   state!: string;
 
   @Field(() => Float)
@@ -282,6 +313,9 @@ export class LeaseChangedEvent {
   @Field(() => Float, { nullable: true })
   ceilingCredits!: number | null;
 
-  @Field()
+  @Field({ description: 'When the lease idles out unless its sandbox says it is active.' })
+  idleExpiresAt!: Date;
+
+  @Field({ description: 'When the change happened.' })
   at!: Date;
 }

@@ -1,6 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { offsetOf, useUrlState } from './url-state';
 
+/** Why a pager's button is disabled (its description, and a tooltip). */
+const FIRST = 'This is the first page.';
+const LAST = 'This is the last page.';
+
 /**
  * A list shown a page at a time, with "Previous" and "Next" when it is longer than one page.
  * With `urlKey`, the page past the first is kept in the URL (`?members=2`), so that a reload and
@@ -31,13 +35,18 @@ export function Paged<T>({
       {children(items.slice(current * size, (current + 1) * size))}
       {pages > 1 && (
         <nav className="pager" aria-label={`${label} pages`}>
-          <button type="button" onClick={() => setIndex(current - 1)} disabled={current === 0}>
+          <button type="button" onClick={() => setIndex(current - 1)} disabled={current === 0} title={current === 0 ? FIRST : undefined}>
             Previous
           </button>
           <span>
             Page {current + 1} of {pages}
           </span>
-          <button type="button" onClick={() => setIndex(current + 1)} disabled={current === pages - 1}>
+          <button
+            type="button"
+            onClick={() => setIndex(current + 1)}
+            disabled={current === pages - 1}
+            title={current === pages - 1 ? LAST : undefined}
+          >
             Next
           </button>
         </nav>
@@ -64,13 +73,23 @@ export function OffsetPager({
 }) {
   return (
     <nav className="pager" aria-label={`${label} pages`}>
-      <button type="button" disabled={offset === 0} onClick={() => onMove(Math.max(0, offset - size))}>
+      <button
+        type="button"
+        disabled={offset === 0}
+        title={offset === 0 ? FIRST : undefined}
+        onClick={() => onMove(Math.max(0, offset - size))}
+      >
         Previous
       </button>
       <span>
         {shown === 0 ? 0 : offset + 1}–{offset + shown} of {total}
       </span>
-      <button type="button" disabled={offset + size >= total} onClick={() => onMove(offset + size)}>
+      <button
+        type="button"
+        disabled={offset + size >= total}
+        title={offset + size >= total ? LAST : undefined}
+        onClick={() => onMove(offset + size)}
+      >
         Next
       </button>
     </nav>

@@ -43,6 +43,17 @@ export const linkable = (url: string) => /^(https?:\/\/|\/(?![/\\]))/.test(url);
 /** `n` and the noun, plural unless one: "1 session", "3 sessions". */
 export const count = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
 
+const creditFigure = new Intl.NumberFormat(undefined, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+
+/**
+ * Credits, the one way the console writes them: in the reader's locale, always with the four
+ * decimals the ledger keeps ("9.9993 credits", "10.0000 credits"), so that two figures side by
+ * side never look alike when they differ, and a meter moving by 0.0007 is seen to move.
+ * `unit: false` leaves out the word (for "0.0420 of 0.6000 credits").
+ */
+export const formatCredits = (value: number, { unit = true }: { unit?: boolean } = {}) =>
+  unit ? `${creditFigure.format(value)} credits` : creditFigure.format(value);
+
 /** A size in bytes, in KiB, MiB or GiB. */
 export const formatBytes = (bytes: number) =>
   bytes >= 1024 ** 3
@@ -197,6 +208,7 @@ export function ConfirmButton({
   confirm,
   className = 'danger',
   disabled,
+  describedBy,
   onConfirm,
 }: {
   /** The button's text. */
@@ -211,6 +223,8 @@ export function ConfirmButton({
   confirm: string;
   className?: string;
   disabled?: boolean;
+  /** The id of the text saying why the button is disabled (or what it will do). */
+  describedBy?: string;
   onConfirm: () => void;
 }) {
   const [open, setOpen] = useState(false);
@@ -221,6 +235,7 @@ export function ConfirmButton({
         className={className}
         aria-label={label}
         aria-haspopup="dialog"
+        aria-describedby={describedBy}
         disabled={disabled}
         onClick={() => setOpen(true)}
       >
