@@ -60,9 +60,11 @@ export function parseRecord(seq: number, text: string): Turn {
     return { seq, uuid: null, type: 'unreadable', blocks: [{ kind: 'raw', text }], inputTokens: 0, outputTokens: 0, error: true, at: null };
   }
   const message = (record.message ?? {}) as Record<string, unknown>;
-  const usage = (message.usage ?? record.usage ?? {}) as Record<string, unknown>;
+  // Counted as the service counts a trajectory's total (records.ts there): `message.usage` only,
+  // whole positive counts up to 10 million; so the turns shown add up to the header's tokens.
+  const usage = (message.usage ?? {}) as Record<string, unknown>;
   const blocks = blocksOf(message.content ?? record.content);
-  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  const count = (value: unknown) => (typeof value === 'number' && value > 0 && value <= 10_000_000 ? Math.floor(value) : 0);
   return {
     seq,
     uuid: typeof record.uuid === 'string' ? record.uuid : null,

@@ -579,7 +579,7 @@ function useFind(sessionId: string, count: number, goTo: (seq: number) => void) 
     return () => window.clearTimeout(timer);
   }, [draft]);
   const text = asked.trim() ? asked : '';
-  const [{ data, error, fetching, operation }, again] = useQuery({
+  const [{ data, error, operation }, again] = useQuery({
     query: Find,
     variables: { id: sessionId, text },
     pause: !text,
@@ -624,7 +624,6 @@ function useFind(sessionId: string, count: number, goTo: (seq: number) => void) 
     current: seqs.length ? seqs[Math.min(index, seqs.length - 1)] : null,
     position: Math.min(index, Math.max(seqs.length - 1, 0)),
     result,
-    searching: fetching && !!text,
     error,
     step,
     submit,
@@ -642,7 +641,7 @@ function FindBar({ find, formRef }: { find: ReturnType<typeof useFind>; formRef:
     ? ''
     : find.error
       ? (find.error.graphQLErrors[0]?.message ?? 'Find failed')
-      : !result || find.searching
+      : !result
         ? 'Finding…'
         : result.total === 0
           ? 'No matches'
