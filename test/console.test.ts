@@ -1686,8 +1686,11 @@ describe('untrusted content in Chromium', () => {
       await page.getByText(`Figure ${payloads[1]}.png: not available`).first().waitFor();
       await page.waitForTimeout(500);
       expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
-      // Nothing became markup: no element but our own came from the records.
-      expect(await page.locator('.transcript script, .transcript img, .transcript svg, .transcript a').count()).toBe(0);
+      // Nothing became markup: no element but our own came from the records (each record's link to itself is ours).
+      expect(await page.locator('.transcript script, .transcript img, .transcript svg, .transcript a:not(.record-link)').count()).toBe(0);
+      expect(await page.locator('.transcript a.record-link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
+        expect.arrayContaining([`/trajectories/${encodeURIComponent(id)}?record=1`]),
+      );
       await screenshot(page, 'console-untrusted');
       expectGraphQLOnly(watched);
       await page.close();

@@ -98,10 +98,12 @@ export async function findInTrajectory(
   const rows = await sqlOf(em)<{ seq: number; total: string }>(
     `select r.seq, count(*) over () as total
        from trajectory_records r
-      where r.session_id = ? and r.raw is not null and strpos(${FIND_TEXT}, lower(?)) > 0
+      where r.session_id = ? and r.raw is not null
+        and strpos(lower(r.raw), lower(?)) > 0 and strpos(${FIND_TEXT}, lower(?)) > 0
       order by r.seq
       limit ?`,
-    [sessionId, asJsonText(text), limit],
+    // The whole text first: cheap, and it rules out most records before the member names are taken out.
+    [sessionId, asJsonText(text), asJsonText(text), limit],
   );
   return { seqs: rows.map((row) => row.seq), total: rows.length ? Number(rows[0].total) : 0 };
 }

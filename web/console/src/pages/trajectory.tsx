@@ -314,7 +314,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
     if (append.follow) toEnd();
     // Records drawn where the reader already sees them are not news.
     else if ((list.current?.getBoundingClientRect().bottom ?? 0) > window.innerHeight) setUnseen((n) => n + append.appended);
-  }, [count, toEnd]);
+  }, [turns, count, toEnd]); // every append sets turns, even one whose count the header had already read
   useEffect(() => {
     const onScroll = () => {
       const bottom = list.current?.getBoundingClientRect().bottom;
