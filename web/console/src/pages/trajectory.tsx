@@ -248,7 +248,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
       follow: endInView() || (lastAppend.current?.follow ?? false),
       appended: appended + (lastAppend.current?.appended ?? 0),
     };
-    // The header (Updated, tokens, records) is read again once a burst of appends is over.
+    // The header (Updated, tokens, records) is read again shortly after, once for a burst of appends.
     if (headerReload.current === null)
       headerReload.current = window.setTimeout(() => {
         headerReload.current = null;
