@@ -641,6 +641,7 @@ describe('trajectories in Chromium', () => {
       await page.getByRole('heading', { name: 'Read counts (fork)' }).waitFor();
       await page.getByRole('article', { name: 'Record 2' }).waitFor();
       expect(await page.getByRole('article', { name: 'Record 3' }).count()).toBe(0);
+      await page.getByText('100 in, 20 out').waitFor(); // the tokens of the turns it was seeded with
       expectGraphQLOnly(watched);
       await page.close();
     },
@@ -659,10 +660,12 @@ describe('trajectories in Chromium', () => {
       process.stdout.write(`console: first records of a 10,000-record trajectory visible in ${Date.now() - started} ms\n`);
       const feed = page.getByRole('feed', { name: 'Records' });
       const rendered = [await feed.getByRole('article').count()];
+      // The page scrolls (the list is no box of its own): to a fraction of the way down the list.
       const scrollTo = (fraction: number) =>
         feed.evaluate((element, at) => {
-          const box = element as unknown as { scrollTop: number; scrollHeight: number };
-          box.scrollTop = box.scrollHeight * at;
+          const box = (element as unknown as { getBoundingClientRect(): { top: number; height: number } }).getBoundingClientRect();
+          const view = globalThis as unknown as { scrollY: number; innerHeight: number; scrollTo(x: number, y: number): void };
+          view.scrollTo(0, view.scrollY + box.top + (box.height - view.innerHeight) * at);
         }, fraction);
       for (const fraction of [0.25, 0.5]) {
         await scrollTo(fraction);
@@ -683,6 +686,201 @@ describe('trajectories in Chromium', () => {
       await page.close();
     },
   );
+});
+
+/** The records with a `timestamp` each, a minute apart from `start`. */
+const timed = (records: Record<string, unknown>[], start: number): Record<string, unknown>[] =>
+  records.map((record, index) => ({ ...record, timestamp: new Date(start + index * 60_000).toISOString() }));
+
+/** Whether the record is (at least partly) in the window. */
+const inView = async (page: Page, name: string) => {
+  const article = page.getByRole('article', { name, exact: true });
+  if ((await article.count()) === 0) return false; // not drawn: the list draws the records near the window only
+  const box = await article.boundingBox();
+  const height = page.viewportSize()!.height;
+  return box !== null && box.y < height && box.y + box.height > 0;
+};
+
+/** Elements that stick out of the window on the right (a page wider than a phone). */
+const wider = (page: Page) =>
+  page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<Element> } }).document;
+    const width = (globalThis as unknown as { innerWidth: number }).innerWidth;
+    type Element = { getBoundingClientRect(): { right: number; width: number }; tagName: string; className: string };
+    return [...doc.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().width > 0 && element.getBoundingClientRect().right > width + 1)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+  });
+
+describe('a transcript to review (issue 37)', () => {
+  inBrowser(
+    '420 records: one scrollbar, record times, find across pages, ?record= kept on reload, follow-tail and a live header',
+    async (context) => {
+      const owner = await person('Rhea Reviewer');
+      const calls = trajectoryCalls(t);
+      const id = newSessionId('review');
+      const start = Date.UTC(2026, 10, 20, 9, 30);
+      const records = timed(conversation('r', 210), start);
+      // "Zebrafish" in three records: in the first page of 200, and in the third (a page boundary apart).
+      for (const seq of [3, 397, 405]) (records[seq - 1].message as { content: string }).content = `Question about zebraFISH fin ${seq}`;
+      expect((await calls.append(owner, id, null, records, { title: 'Fin regeneration' })).status).toBe(200);
+
+      const { page, watched } = await signIn(context, owner);
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}`);
+      const record = (seq: number) => page.getByRole('article', { name: `Record ${seq}`, exact: true });
+      await record(1).getByText('Question 0: count the reads in sample 0').waitFor();
+
+      // One scrollbar: the page's. The list is as tall as its records, no box that scrolls of its own.
+      const feed = page.getByRole('feed', { name: 'Records' });
+      const scrolls = await feed.evaluate((element) => {
+        const box = element as unknown as { scrollHeight: number; clientHeight: number };
+        const root = (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement;
+        return { inner: box.scrollHeight - box.clientHeight, page: root.scrollHeight };
+      });
+      expect(scrolls.inner).toBeLessThanOrEqual(1);
+      expect(scrolls.page).toBeGreaterThan(420 * 50);
+      expect(await feed.getByRole('article').count()).toBeLessThanOrEqual(40); // still virtualised
+
+      // Each record's own time, short in the reader's locale (with the day: not today), in full on hover.
+      const firstTime = record(1).locator('time');
+      expect(await firstTime.getAttribute('datetime')).toBe(new Date(start).toISOString());
+      expect(await firstTime.getAttribute('title')).toMatch(/2026/);
+      expect(await firstTime.textContent()).toContain(
+        await page.evaluate((at) => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(at)), start),
+      );
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // Find: the records holding the text, counted; each marked; Enter, Shift+Enter and the buttons step through them.
+      const findField = page.getByRole('searchbox', { name: 'Find in transcript' });
+      const counter = page.locator('#transcript-find-count');
+      await findField.fill('zebrafish');
+      await counter.getByText('1 of 3').waitFor();
+      await record(3).locator('mark', { hasText: 'zebraFISH' }).waitFor();
+      expect(await record(3).getAttribute('class')).toContain('match-current');
+      await findField.press('Enter');
+      await counter.getByText('2 of 3').waitFor();
+      await record(397).locator('mark', { hasText: 'zebraFISH' }).waitFor(); // loaded from a page not yet read
+      await until('Record 397 in view', () => inView(page, 'Record 397'));
+      expect(await record(397).getAttribute('class')).toContain('match-current');
+      await screenshot(page, 'console-transcript-find-1440', { fullPage: false });
+      await findField.press('Shift+Enter');
+      await counter.getByText('1 of 3').waitFor();
+      await until('Record 3 in view', () => inView(page, 'Record 3'));
+      await page.getByRole('button', { name: 'Previous match' }).click();
+      await counter.getByText('3 of 3').waitFor();
+      await until('Record 405 in view', () => inView(page, 'Record 405'));
+      await page.getByRole('button', { name: 'Next match' }).click();
+      await counter.getByText('1 of 3').waitFor();
+      await findField.fill('no such words');
+      await counter.getByText('No matches').waitFor();
+      expect(await page.locator('.turn mark').count()).toBe(0);
+
+      // A record's link puts it in the address; opened again (reloaded), the page goes to it and marks it.
+      await findField.fill('zebrafish');
+      await counter.getByText('1 of 3').waitFor();
+      await page.getByRole('button', { name: 'Next match' }).click();
+      await until('Record 397 in view', () => inView(page, 'Record 397'));
+      await record(397).getByRole('link', { name: /^#397/ }).click();
+      await page.waitForURL(`${t.url}/trajectories/${encodeURIComponent(id)}?record=397`);
+      await page.reload();
+      await record(397).waitFor();
+      await until('Record 397 in view', () => inView(page, 'Record 397'));
+      expect(await record(397).getAttribute('aria-current')).toBe('true');
+      expect(await record(396).getAttribute('aria-current')).toBeNull();
+
+      // Follow-tail: at the transcript's end, appended records are followed.
+      const header = async () => ({
+        records: await page.locator('.facts dd').nth(1).textContent(),
+        updated: await page.locator('[data-fact="updated"] time').getAttribute('datetime'),
+        tokens: await page.locator('.facts dd').nth(4).textContent(),
+      });
+      const before = await header();
+      expect(before).toMatchObject({ records: '420', tokens: '21,000 in, 4,200 out' });
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}?record=420`);
+      await until('Record 420 in view', () => inView(page, 'Record 420'));
+      let head = 'r-a209';
+      const appendMore = async (n: number, from: number) => {
+        const more = timed(conversation('r', n, from), start + 3_600_000);
+        expect((await calls.append(owner, id, head, more)).status).toBe(200);
+        head = more[more.length - 1].uuid as string;
+      };
+      await appendMore(2, 210); // records 421-424
+      await record(424).getByText('Answer 211: I will run the counter.').waitFor();
+      await until('Record 424 in view', () => inView(page, 'Record 424'));
+      expect(await page.getByRole('button', { name: /new record/ }).count()).toBe(0);
+      // The header follows too: records, the time of the last update, tokens.
+      await page.locator('.facts dd').nth(1).getByText('424').waitFor();
+      await page.getByText('21,200 in, 4,240 out').waitFor();
+      expect((await header()).updated).not.toBe(before.updated);
+
+      // Elsewhere in the transcript, new records are counted instead, and the count leads to them.
+      await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+      await appendMore(1, 212); // records 425-426
+      const news = page.getByRole('button', { name: '2 new records' });
+      await news.waitFor();
+      expect(await inView(page, 'Record 426')).toBe(false);
+      await screenshot(page, 'console-transcript-new-records-1440', { fullPage: false });
+      await news.click();
+      await until('Record 426 in view', () => inView(page, 'Record 426'));
+      await until('no new-records button', async () => (await page.getByRole('button', { name: /new record/ }).count()) === 0);
+
+      // A phone: the text wraps, nothing is wider than the screen, the find bar fits.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}?record=3`);
+      await until('Record 3 in view', () => inView(page, 'Record 3'));
+      await findField.fill('zebrafish');
+      await counter.getByText('1 of 3').waitFor();
+      await page.waitForTimeout(300);
+      expect(await wider(page)).toEqual([]);
+      expect(await pageWidth(page)).toBe(390);
+      const text = (await record(3).getByText('Question about').boundingBox())!;
+      expect(text.width).toBeGreaterThan(250);
+      expect(text.x + text.width).toBeLessThanOrEqual(390);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'console-transcript-find-390', { fullPage: false });
+      expectGraphQLOnly(watched);
+      await page.close();
+    },
+  );
+
+  inBrowser('a short transcript with times, notes and a find, at 1440×900 and 390×844 (screenshots)', async (context) => {
+    const owner = await person('Sol Shortrun');
+    const id = newSessionId('short');
+    const start = Date.UTC(2026, 10, 21, 14, 5);
+    expect((await trajectoryCalls(t).append(owner, id, null, timed(conversation('s', 4), start), { title: 'Short run' })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', `/api/trajectories/${encodeURIComponent(id)}/annotations`, {
+          token: owner.token,
+          body: { record_uuid: 's-a1', body: 'Lines, not reads: divide by four.' },
+        })
+      ).status,
+    ).toBe(201);
+    const { page } = await signIn(context, owner);
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${t.url}/trajectories/${encodeURIComponent(id)}?record=4`);
+      await page.getByText('Lines, not reads: divide by four.').waitFor();
+      await page.getByRole('searchbox', { name: 'Find in transcript' }).fill('sample 1');
+      await page.locator('#transcript-find-count').getByText('1 of 1').waitFor();
+      await page.waitForTimeout(300);
+      expect({ width, wider: await wider(page) }).toEqual({ width, wider: [] });
+      // From the top: a whole-page picture shows the find bar where it sits when not scrolled.
+      await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+      await page.waitForTimeout(100);
+      await screenshot(page, `console-transcript-short-${width}x${height}`);
+      if (width === 390) {
+        const text = (await page.getByRole('article', { name: 'Record 4' }).getByText('Answer 1').boundingBox())!;
+        const notes = (await page.getByRole('complementary', { name: 'Review notes on record 4' }).boundingBox())!;
+        expect(notes.y).toBeGreaterThanOrEqual(text.y + text.height);
+      }
+    }
+    await page.close();
+  });
 });
 
 describe('compute and releases in Chromium', () => {
@@ -1700,8 +1898,11 @@ describe('untrusted content in Chromium', () => {
       await page.getByText(`Figure ${payloads[1]}.png: not available`).first().waitFor();
       await page.waitForTimeout(500);
       expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
-      // Nothing became markup: no element but our own came from the records.
-      expect(await page.locator('.transcript script, .transcript img, .transcript svg, .transcript a').count()).toBe(0);
+      // Nothing became markup: no element but our own came from the records (each record's link to itself is ours).
+      expect(await page.locator('.transcript script, .transcript img, .transcript svg, .transcript a:not(.record-link)').count()).toBe(0);
+      expect(await page.locator('.transcript a.record-link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
+        expect.arrayContaining([`/trajectories/${encodeURIComponent(id)}?record=1`]),
+      );
       await screenshot(page, 'console-untrusted');
       expectGraphQLOnly(watched);
       await page.close();

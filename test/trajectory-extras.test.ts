@@ -863,6 +863,43 @@ describe('fork', () => {
     expect(recordsText(survivor)).toBe(`${big},${after}`);
     expect(survivor.body).toMatchObject({ count: 2, head_uuid: `after-${n}`, forked_from: { session_id: id, head_uuid: `after-${n}` } });
   });
+
+  test('a fork’s token total counts the turns it was seeded with and its own, and charges no one’s usage for the copies', async () => {
+    const tokensOf = async (who: Actor, id: string) =>
+      (
+        await t.call('POST', '/graphql', {
+          token: who.token,
+          body: { query: 'query ($id: ID!) { trajectoryMeta(sessionId: $id) { tokens { input output } } }', variables: { id } },
+        })
+      ).body.data.trajectoryMeta.tokens;
+    const turns = linked([
+      { type: 'user', message: { content: 'count the reads' } },
+      { type: 'assistant', message: { content: 'wc -l', usage: { input_tokens: 120, output_tokens: 30 } } },
+      { type: 'assistant', message: { content: 'done', usage: { input_tokens: 7, output_tokens: 5 } } },
+      { type: 'assistant', message: { content: 'later', usage: { input_tokens: 1000, output_tokens: 1000 } } },
+    ]);
+    const id = newSessionId('tokens');
+    expectStatus(await append(pat, id, null, turns), 200);
+    expectStatus(await setVisibility(pat, id, { visibility: 'lab', lab_id: lab.id }), 200);
+    const ledger = async () =>
+      (await sql<{ n: string }>(`select coalesce(sum(tokens_in), 0) as n from usage_entries where user_id = $1`, [quinn.id]))[0].n;
+    const usedBefore = await ledger();
+
+    const forked = await fork(quinn, id, { head_uuid: turns[2].uuid });
+    expectStatus(forked, 201);
+    expect(await tokensOf(quinn, forked.body.session_id)).toEqual({ input: 127, output: 35 });
+    expect(await ledger()).toBe(usedBefore); // the copies were Pat's usage, not Quinn's
+    // Its own turns add to it (and are Quinn's usage); the parent's total is its own.
+    const own = linked([{ type: 'assistant', message: { content: 'more', usage: { input_tokens: 3, output_tokens: 2 } } }]);
+    own[0].parentUuid = turns[2].uuid;
+    expectStatus(await append(quinn, forked.body.session_id, turns[2].uuid, own), 200);
+    expect(await tokensOf(quinn, forked.body.session_id)).toEqual({ input: 130, output: 37 });
+    expect(await tokensOf(pat, id)).toEqual({ input: 1127, output: 1035 });
+    // A fork of the fork counts through its own fork point, across both.
+    const again = await fork(quinn, forked.body.session_id, { head_uuid: own[0].uuid });
+    expectStatus(again, 201);
+    expect(await tokensOf(quinn, again.body.session_id)).toEqual({ input: 130, output: 37 });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -99,3 +99,57 @@ test('EXPLAIN: the record and title matches are served by the GIN indexes on the
     await client.end();
   }
 });
+
+describe('find in one trajectory', () => {
+  const find = async (token: string, sessionId: string, text: string, first?: number) => {
+    const reply = await t.call('POST', '/graphql', {
+      token,
+      body: {
+        query: `query ($id: ID!, $text: String!, $first: Int) { trajectoryFind(sessionId: $id, text: $text, first: $first) { seqs total } }`,
+        variables: { id: sessionId, text, first },
+      },
+    });
+    if (reply.body.errors) return { errors: reply.body.errors as { extensions: { code: string } }[] };
+    return reply.body.data.trajectoryFind as { seqs: number[]; total: number };
+  };
+
+  test('a plain case-insensitive substring: punctuation, quotes and newlines as shown; member names never match', async () => {
+    const { lab, owner, member } = await labOfTwo(t);
+    const id = newSessionId('find');
+    const texts = ['p=0.05 after DESeq2', 'nothing here', 'She said "deseq2 is fine"\nthen left', 'line one\nline two', 'DESEQ2 again'];
+    const records = texts.map((text) => record(text));
+    expect((await calls.append(owner, id, null, records, { title: 'Find me' })).status).toBe(200);
+    expect(await find(owner.token, id, 'deseq2')).toEqual({ seqs: [1, 3, 5], total: 3 });
+    expect(await find(owner.token, id, 'q2 is F')).toEqual({ seqs: [3], total: 1 }); // inside a word, any case
+    expect(await find(owner.token, id, '"deseq2')).toEqual({ seqs: [3], total: 1 }); // a quote, as the page shows it
+    expect(await find(owner.token, id, '=0.05')).toEqual({ seqs: [1], total: 1 });
+    expect(await find(owner.token, id, 'one\nline')).toEqual({ seqs: [4], total: 1 });
+    expect(await find(owner.token, id, '%')).toEqual({ seqs: [], total: 0 }); // no LIKE wildcards
+    expect(await find(owner.token, id, 'content')).toEqual({ seqs: [], total: 0 }); // a member name
+    expect(await find(owner.token, id, 'deseq2', 2)).toEqual({ seqs: [1, 3], total: 3 });
+    // Whoever can view it may find in it: the lab once it is shared.
+    expect(await find(member.token, id, 'deseq2')).toMatchObject({ errors: [{ extensions: { code: 'NOT_FOUND' } }] });
+    expect((await calls.setVisibility(owner, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+    expect(await find(member.token, id, 'again')).toEqual({ seqs: [5], total: 1 });
+  });
+
+  test('an outsider gets not-found, as for a session that does not exist; bad input is refused', async () => {
+    const owner = await makeUser(t);
+    const stranger = await makeUser(t);
+    const id = newSessionId('find-private');
+    expect((await calls.append(owner, id, null, [record('secret words')])).status).toBe(200);
+    const outsider = await find(stranger.token, id, 'secret');
+    expect(outsider).toMatchObject({ errors: [{ extensions: { code: 'NOT_FOUND' } }] });
+    expect(await find(stranger.token, newSessionId('none'), 'secret')).toMatchObject({ errors: [{ extensions: { code: 'NOT_FOUND' } }] });
+    for (const text of ['', '   ', 'x'.repeat(201)]) {
+      expect(await find(owner.token, id, text)).toMatchObject({ errors: [{ extensions: { code: 'VALIDATION_FAILED' } }] });
+    }
+    for (const first of [0, 1001]) {
+      expect(await find(owner.token, id, 'secret', first)).toMatchObject({ errors: [{ extensions: { code: 'VALIDATION_FAILED' } }] });
+    }
+    // A NUL is sought as the escape a record would hold, not sent to the database raw.
+    expect(await find(owner.token, id, 'a\u0000b')).toEqual({ seqs: [], total: 0 });
+    const anonymous = await t.call('POST', '/graphql', { body: { query: `{ trajectoryFind(sessionId: "${id}", text: "x") { total } }` } });
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});

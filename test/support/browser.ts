@@ -78,10 +78,11 @@ export function watch(page: Page, origin: string, unwatched: string[] = []): Wat
   return watched;
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The page to test-output/NAME.png: all of it, or (`fullPage: false`) the window, for a page as long as a long transcript. */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   fs.mkdirSync(OUTPUT_DIR, { recursive: true });
   const file = path.join(OUTPUT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   process.stdout.write(`screenshot: ${file}\n`);
   return file;
 }

@@ -44,6 +44,12 @@ export const RECORD_JSON_SCHEMA = {
 export const MAX_TOKENS_PER_RECORD = 10_000_000;
 const count = (value: unknown) => (typeof value === 'number' && value > 0 && value <= MAX_TOKENS_PER_RECORD ? Math.floor(value) : 0);
 
+/** The tokens a parsed record reports (its `message.usage`), as usage and a trajectory's totals count them. */
+export function tokensReported(record: Record<string, unknown>): { tokensIn: number; tokensOut: number } {
+  const usage = (record.message as { usage?: Record<string, unknown> } | undefined)?.usage;
+  return { tokensIn: count(usage?.input_tokens), tokensOut: count(usage?.output_tokens) };
+}
+
 /**
  * Parses and checks a batch of record texts. The whole batch is refused if any record is bad
  * (not a JSON object, no string `uuid` or `type`, a uuid twice): nothing of it is stored.
@@ -96,15 +102,13 @@ export function parseRecords(raws: string[], path: (string | number)[]): Incomin
       const problem = typeof value === 'string' ? unstorable(value) : null;
       if (problem) issues.push({ path: [...at, member], msg: problem, type: 'string_invalid' });
     }
-    const usage = (record.message as { usage?: Record<string, unknown> } | undefined)?.usage;
     records.push({
       raw,
       uuid,
       parentUuid: typeof parentUuid === 'string' ? parentUuid : null,
       type: typeof type === 'string' ? type : '',
       bytes: Buffer.byteLength(raw),
-      tokensIn: count(usage?.input_tokens),
-      tokensOut: count(usage?.output_tokens),
+      ...tokensReported(record),
     });
   });
   if (issues.length) throw invalid(issues);

@@ -72,3 +72,38 @@ export async function searchTrajectories(
   const total = rows.length ? Number(rows[0].total) : 0;
   return { hits: rows.map(({ total: _total, ...hit }) => hit), total };
 }
+
+/**
+ * What a find inside one trajectory reads of a record: its JSON text, lower-cased, without its
+ * member names (a reader never sees "content" or "message" on the page, so they must not match).
+ * Escapes stay as written: the text sought is escaped the same way (`asJsonText`).
+ */
+const FIND_TEXT = `lower(regexp_replace(r.raw, '"\\w+"\\s*:', ' ', 'g'))`;
+
+/** `text` as it appears inside a JSON string: a quote, a backslash or a newline escaped. */
+const asJsonText = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/**
+ * The positions of the records of one trajectory whose text holds `text`, case-insensitively, in
+ * order: at most `limit` of them, and how many there are in all. A plain substring find, not the
+ * word search above: a reader looking for "seq2" or "=0.05" in one transcript expects every
+ * record that shows it. Records stored apart (`payload_ref`, very large texts) are not read.
+ */
+export async function findInTrajectory(
+  em: EntityManager,
+  sessionId: string,
+  text: string,
+  limit: number,
+): Promise<{ seqs: number[]; total: number }> {
+  const rows = await sqlOf(em)<{ seq: number; total: string }>(
+    `select r.seq, count(*) over () as total
+       from trajectory_records r
+      where r.session_id = ? and r.raw is not null
+        and strpos(lower(r.raw), lower(?)) > 0 and strpos(${FIND_TEXT}, lower(?)) > 0
+      order by r.seq
+      limit ?`,
+    // The whole text first: cheap, and it rules out most records before the member names are taken out.
+    [sessionId, asJsonText(text), asJsonText(text), limit],
+  );
+  return { seqs: rows.map((row) => row.seq), total: rows.length ? Number(rows[0].total) : 0 };
+}

@@ -4,7 +4,8 @@ import { OffsetPage } from '../../pages';
 import { checks, pageArgs } from '../../validation';
 import { isAdmin } from '../admin/admin.policy';
 import { requireViewer } from '../auth/viewer';
-import { searchTrajectories } from './trajectory-search.repository';
+import { findInTrajectory, searchTrajectories } from './trajectory-search.repository';
+import { loadTrajectory } from './trajectory.service';
 
 @ObjectType({ description: 'A match of a search: a session’s title, or one of its records.' })
 class TrajectorySearchHit {
@@ -33,6 +34,18 @@ class TrajectorySearchHit {
 @ObjectType({ description: 'A page of search matches: titles first, then records, newest session first.' })
 class TrajectorySearchPage extends OffsetPage(TrajectorySearchHit) {}
 
+@ObjectType({ description: 'The records of one trajectory that hold a text, by position.' })
+class TrajectoryFindResult {
+  @Field(() => [Int], { description: 'Their positions (the first record is 1), in order: at most `first` of them.' })
+  seqs!: number[];
+
+  @Field(() => Int, { description: 'How many records hold the text in all.' })
+  total!: number;
+}
+
+/** Positions a find answers at most: more than a reader steps through one by one. */
+const FIND_LIMIT = 1000;
+
 @Resolver()
 export class TrajectorySearchResolver {
   @Query(() => TrajectorySearchPage, {
@@ -49,5 +62,24 @@ export class TrajectorySearchResolver {
     const page = pageArgs(limit, offset, { max: 100, default: 20 });
     const { hits, total } = await searchTrajectories(ctx.em, { userId: viewer.user.id, admin: isAdmin(viewer) }, q.trim(), page);
     return { items: hits, total, ...page };
+  }
+
+  @Query(() => TrajectoryFindResult, {
+    description:
+      'Finds a text in one trajectory’s records, as a plain case-insensitive substring (not the word search of trajectorySearch), for anyone who can view it. Records stored apart (very large ones) are not read.',
+  })
+  async trajectoryFind(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('text', { description: '1-200 characters, matched as written (spaces included), whatever their case.' }) text: string,
+    @Arg('first', () => Int, { nullable: true, description: `1-${FIND_LIMIT} positions (default ${FIND_LIMIT}).` }) first?: number,
+  ): Promise<TrajectoryFindResult> {
+    checks()
+      .text(['text'], text.trim() ? text : '', { min: 1, max: 200 })
+      .int(['first'], first, { min: 1, max: FIND_LIMIT })
+      .done();
+    const viewer = await requireViewer(ctx);
+    await loadTrajectory(ctx.em, viewer, sessionId, 'view');
+    return findInTrajectory(ctx.em, sessionId, text, first ?? FIND_LIMIT);
   }
 }

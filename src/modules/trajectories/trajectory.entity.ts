@@ -72,6 +72,16 @@ export class Trajectory {
   @Property({ type: 'text', nullable: true })
   forkedFromUuid: string | null = null;
 
+  /**
+   * Tokens the records a fork was seeded with reported: its own appends go to the usage ledger,
+   * which the copied records never entered (they were its parent's usage), yet they are its turns.
+   */
+  @Property({ type: new BigIntType('number'), default: 0 })
+  inheritedTokensIn: number & Opt = 0;
+
+  @Property({ type: new BigIntType('number'), default: 0 })
+  inheritedTokensOut: number & Opt = 0;
+
   /** Cached summary `{text, head_uuid, generated_at}`; null when absent or dropped. */
   @Property({ type: 'json', nullable: true })
   summary: Record<string, unknown> | null = null;

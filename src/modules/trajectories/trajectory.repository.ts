@@ -481,12 +481,29 @@ export async function insertFork(
     headUuid: string;
     seq: number;
     bytes: number;
+    /** Tokens the copied records reported. */
+    tokensIn: number;
+    tokensOut: number;
   },
 ) {
   await q(
-    `insert into trajectories (id, owner_id, lab_id, visibility, title, source, count, head_uuid, bytes, forked_from_session, forked_from_uuid)
-     values (?, ?, ?, ?, ?, 'fork', ?, ?, ?, ?, ?)`,
-    [fork.id, fork.ownerId, fork.labId, fork.visibility, fork.title, fork.seq, fork.headUuid, fork.bytes, fork.parentId, fork.headUuid],
+    `insert into trajectories (id, owner_id, lab_id, visibility, title, source, count, head_uuid, bytes, forked_from_session, forked_from_uuid,
+                               inherited_tokens_in, inherited_tokens_out)
+     values (?, ?, ?, ?, ?, 'fork', ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      fork.id,
+      fork.ownerId,
+      fork.labId,
+      fork.visibility,
+      fork.title,
+      fork.seq,
+      fork.headUuid,
+      fork.bytes,
+      fork.parentId,
+      fork.headUuid,
+      fork.tokensIn,
+      fork.tokensOut,
+    ],
   );
   await q(
     `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, payload_ref, bytes)
@@ -618,13 +635,19 @@ export async function sessionCounts(q: Query, ids: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.session_id, { figures: r.figures, openAnnotations: r.open_annotations }]));
 }
 
-/** Tokens the appended records reported (`message.usage`), per trajectory, from the usage ledger. */
+/**
+ * Tokens the records reported (`message.usage`), per trajectory: those appended to it, from the
+ * usage ledger, and for a fork those it was seeded with (`inherited_tokens_*`).
+ */
 export async function sessionTokens(q: Query, ids: string[]): Promise<Map<string, { input: number; output: number }>> {
   const rows = await q<{ session_id: string; input: number; output: number }>(
-    `select session_id, sum(tokens_in)::float8 as input, sum(tokens_out)::float8 as output
-       from usage_entries
-      where session_id in (select jsonb_array_elements_text(?::jsonb)) and source = 'trajectory'
-      group by session_id`,
+    `select t.id as session_id,
+            (t.inherited_tokens_in + coalesce(sum(u.tokens_in), 0))::float8 as input,
+            (t.inherited_tokens_out + coalesce(sum(u.tokens_out), 0))::float8 as output
+       from trajectories t
+       left join usage_entries u on u.session_id = t.id and u.source = 'trajectory'
+      where t.id in (select jsonb_array_elements_text(?::jsonb))
+      group by t.id`,
     [JSON.stringify(ids)],
   );
   return new Map(rows.map((r) => [r.session_id, { input: r.input, output: r.output }]));

@@ -237,7 +237,7 @@ export class TrajectoryResolver {
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => ForkInput) input: ForkInput,
   ): Promise<ForkPayload> {
-    return trajectories.forkTrajectory(ctx.em, await requireViewer(ctx), sessionId, input.headUuid);
+    return trajectories.forkTrajectory(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, input.headUuid);
   }
 
   @Mutation(() => SummaryRecord, { description: 'Appends a summary record condensing everything up to parent_uuid (owner only).' })

@@ -9,7 +9,7 @@ import type { Viewer } from '../auth/viewer';
 import { activeRoleIn, firstActiveLabOf, mentorsMember } from '../labs/membership.repository';
 import { storageQuotaOf } from '../users/user.service';
 import { loadPayload, storePayload } from './payloads';
-import { IncomingRecord, parseRecords } from './records';
+import { IncomingRecord, parseRecords, tokensReported } from './records';
 import type { LabRole } from '../labs/membership.repository';
 import { authorizeTrajectory, isFastForward, TRAJECTORY_MUTATIONS, TrajectoryAction } from './trajectory.policy';
 import * as repo from './trajectory.repository';
@@ -480,7 +480,7 @@ export async function listTrajectories(em: EntityManager, viewer: Viewer, filter
  * stays `private`, so it never shows a lab records its members could not read.
  * @throws NOT_FOUND (trajectory, or `headUuid` not in it), PAYLOAD_TOO_LARGE
  */
-export async function forkTrajectory(em: EntityManager, viewer: Viewer, sessionId: string, headUuid: string) {
+export async function forkTrajectory(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, headUuid: string) {
   checks().text(['input', 'headUuid'], headUuid, { min: 1, max: 200 }).done();
   return em.transactional(async (tx) => {
     const q = sqlOf(tx);
@@ -502,9 +502,26 @@ export async function forkTrajectory(em: EntityManager, viewer: Viewer, sessionI
       headUuid,
       seq: head.seq,
       bytes: head.bytes,
+      ...(await tokensThrough(tx, blobs, sessionId, head.seq)),
     });
     return { sessionId: forkId, forkedFrom: { sessionId, headUuid, forkId }, count: head.seq };
   });
+}
+
+/**
+ * The tokens records 1…`uptoSeq` of a trajectory reported, read from their texts (what the
+ * console shows on each turn): a fork's header must agree with the turns it was seeded with.
+ */
+async function tokensThrough(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq: number) {
+  const sum = { tokensIn: 0, tokensOut: 0 };
+  for await (const texts of recordBatches(em, blobs, sessionId, 0, { uptoSeq })) {
+    for (const text of texts) {
+      const reported = tokensReported(JSON.parse(text) as Record<string, unknown>);
+      sum.tokensIn += reported.tokensIn;
+      sum.tokensOut += reported.tokensOut;
+    }
+  }
+  return sum;
 }
 
 /** Admin: every trajectory, filtered by owner, lab and a title or id substring. */

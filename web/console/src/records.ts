@@ -19,6 +19,8 @@ export interface Turn {
   inputTokens: number;
   outputTokens: number;
   error: boolean;
+  /** When the client says the record was made (its `timestamp`), as an ISO instant; null when it does not say. */
+  at: string | null;
 }
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value, null, 2));
@@ -55,12 +57,14 @@ export function parseRecord(seq: number, text: string): Turn {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
     record = parsed as Record<string, unknown>;
   } catch {
-    return { seq, uuid: null, type: 'unreadable', blocks: [{ kind: 'raw', text }], inputTokens: 0, outputTokens: 0, error: true };
+    return { seq, uuid: null, type: 'unreadable', blocks: [{ kind: 'raw', text }], inputTokens: 0, outputTokens: 0, error: true, at: null };
   }
   const message = (record.message ?? {}) as Record<string, unknown>;
-  const usage = (message.usage ?? record.usage ?? {}) as Record<string, unknown>;
+  // Counted as the service counts a trajectory's total (records.ts there): `message.usage` only,
+  // whole positive counts up to 10 million; so the turns shown add up to the header's tokens.
+  const usage = (message.usage ?? {}) as Record<string, unknown>;
   const blocks = blocksOf(message.content ?? record.content);
-  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  const count = (value: unknown) => (typeof value === 'number' && value > 0 && value <= 10_000_000 ? Math.floor(value) : 0);
   return {
     seq,
     uuid: typeof record.uuid === 'string' ? record.uuid : null,
@@ -69,5 +73,16 @@ export function parseRecord(seq: number, text: string): Turn {
     inputTokens: count(usage.input_tokens),
     outputTokens: count(usage.output_tokens),
     error: record.error !== undefined || record.isError === true || blocks.some((block) => block.kind === 'tool_result' && block.isError),
+    at: instantOf(record.timestamp),
   };
+}
+
+/**
+ * A record's `timestamp` as an ISO instant: an ISO string (what transcripts carry), or a number of
+ * milliseconds since 1970 (of seconds when it is too small to be milliseconds of this century).
+ */
+function instantOf(value: unknown): string | null {
+  const date =
+    typeof value === 'string' && value ? new Date(value) : typeof value === 'number' ? new Date(value < 1e11 ? value * 1000 : value) : null;
+  return date && Number.isFinite(date.getTime()) ? date.toISOString() : null;
 }
