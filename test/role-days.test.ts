@@ -531,7 +531,7 @@ for (const screen of ['desktop', 'phone'] as const) {
       });
     }, 300_000);
 
-    test('the member: reads the 420-record run to its end, forks it, starts a sandbox and releases it', async () => {
+    test('the member: reads the 420-record run to its end, finds a step, forks there, starts a sandbox', async () => {
       await day('member', screen, async (d) => {
         const { page, world, app } = { ...d, app: d.world.app };
         await page.goto(d.url(`/trajectories/${enc(world.runs.atlas)}`));
@@ -544,9 +544,14 @@ for (const screen of ['desktop', 'phone'] as const) {
         }
         await page.getByText('Done with clustering the cells for sample 210.').waitFor();
         await d.check('atlas-end');
+        d.doing = 'finding in the transcript';
+        await page.getByLabel('Find in transcript').fill('sample 150');
+        await page.getByLabel('Find in transcript').press('Enter');
+        await page.getByText('Step 150: clustering the cells in sample 150').waitFor();
+        await d.check('atlas-find');
         d.doing = 'forking';
-        await page.getByRole('article', { name: 'Record 420' }).getByRole('button', { name: 'Fork from here' }).click();
-        await page.getByText('Your run, forked from Single-cell atlas (Olivia Owner’s) at record 420').waitFor();
+        await page.getByRole('article', { name: 'Record 299' }).getByRole('button', { name: 'Fork from here' }).click(); // the one found
+        await page.getByText('Your run, forked from Single-cell atlas (Olivia Owner’s) at record 299').waitFor();
         await d.check('fork');
 
         // A plan the agent drafted: approved on the Compute page, the sandbox started as it says.
@@ -561,7 +566,7 @@ for (const screen of ['desktop', 'phone'] as const) {
         await d.check('compute-approved');
         const claimToken = /LABDESK_CLAIM_TOKEN=(\S+)/.exec(command)![1];
         expect((await app.call('POST', '/api/compute/bootstrap', { body: { claim_token: claimToken } })).status).toBe(200);
-        await page.getByRole('table').getByText('ready', { exact: true }).waitFor({ timeout: 20_000 });
+        await page.getByRole('table').getByText('Running', { exact: true }).waitFor({ timeout: 20_000 });
         await d.check('compute-ready');
 
         for (const route of [
@@ -647,7 +652,7 @@ test('the member’s day with the local provider: approving a plan starts the sa
       await d.page.getByText('Count the cells.').waitFor();
       d.doing = 'approving the plan';
       await d.page.getByRole('button', { name: 'Approve' }).click();
-      await d.page.getByRole('table').getByText('ready', { exact: true }).waitFor({ timeout: 30_000 });
+      await d.page.getByRole('table').getByText('Running', { exact: true }).waitFor({ timeout: 30_000 });
       expect(await d.page.locator('pre.command').count()).toBe(0); // no claim token to run by hand
       await d.check('compute-local-ready');
       await d.walk('/compute');

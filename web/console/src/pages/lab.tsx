@@ -109,6 +109,8 @@ export function LabPage() {
   const members = lab?.members ?? [];
   const pending = members.filter((member) => member.status === 'pending');
   const current = members.filter((member) => member.status === 'active');
+  // Just rotated: the new code at once, before the lab is read again.
+  const code = rotating.data?.labRotateCode ?? lab;
 
   const change = async (memberUserId: string, who: string, input: { status?: MemberStatusChange; role?: AssignableRole }, done: string) => {
     const result = await update({ labId, memberUserId, input });
@@ -146,17 +148,17 @@ export function LabPage() {
           <h2 id="code-title">Invitation code</h2>
           <p>
             <code className="code" id="invitation-code">
-              {lab.invitationCode}
+              {code?.invitationCode}
             </code>{' '}
             <span className="muted">
-              valid until <When at={lab.codeExpiresAt} />
+              valid until <When at={code?.codeExpiresAt} />
             </span>
           </p>
           <p className="muted">People join with this code, then you approve them here. Rotating makes the old code stop working.</p>
           <ConfirmButton
             className=""
             question={`Rotate the invitation code of ${lab.name}?`}
-            detail={`The code ${lab.invitationCode ?? ''} stops working at once: whoever has not asked to join yet needs the new one.`}
+            detail={`The code ${code?.invitationCode ?? ''} stops working at once: whoever has not asked to join yet needs the new one.`}
             confirm="Rotate code"
             disabled={rotating.fetching}
             onConfirm={() => void rotate({ labId }).then((result) => !result.error && say('Rotated the invitation code.'))}
