@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { makeLab, makeUser, startTestApp, type TestApp, type TestLab, type TestUser } from './support/app';
-import { launchBrowser, screenshot, seriousViolations } from './support/browser';
+import { launchBrowser, OUTPUT_DIR, screenshot, seriousViolations } from './support/browser';
 import { startFakeLlm } from './support/fake-llm';
 import { newSessionId, trajectoryCalls } from './support/trajectories';
 
@@ -39,6 +39,9 @@ const workspaceParent = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-role-days
 fs.chmodSync(workspaceParent, 0o711); // bubblewrap runs code as another uid: it must search the parents
 
 beforeAll(async () => {
+  // This run's screenshots only.
+  for (const file of fs.existsSync(OUTPUT_DIR) ? fs.readdirSync(OUTPUT_DIR) : [])
+    if (file.startsWith('role-day-')) fs.rmSync(path.join(OUTPUT_DIR, file));
   browser = await launchBrowser();
   if (!browser) return;
   fake = await startFakeLlm(() => ({ kind: 'answer', text: 'The counts look right.', tokensIn: 3, tokensOut: 5 }));
@@ -92,11 +95,19 @@ interface World {
 
 /** A conversation as the clients sync it: user, then assistant with a tool call and its usage. */
 function conversation(prefix: string, turns: number, topic: string) {
+  // A minute a turn, ending now, as a client stamps them.
+  const at = (i: number, second: number) => new Date(Date.now() - (turns - i) * 60_000 + second * 1000).toISOString();
   return Array.from({ length: turns }, (_, i) => [
-    { uuid: `${prefix}-u${i}`, type: 'user', message: { role: 'user', content: `Step ${i + 1}: ${topic} in sample ${i + 1}` } },
+    {
+      uuid: `${prefix}-u${i}`,
+      type: 'user',
+      timestamp: at(i, 0),
+      message: { role: 'user', content: `Step ${i + 1}: ${topic} in sample ${i + 1}` },
+    },
     {
       uuid: `${prefix}-a${i}`,
       type: 'assistant',
+      timestamp: at(i, 20),
       message: {
         role: 'assistant',
         content: [
@@ -254,17 +265,19 @@ class Day {
   async check(name: string) {
     await this.quiet();
     const where = `${this.role} (${this.screen}) at ${name}, ${new URL(this.page.url()).pathname}`;
-    const { width, text } = await this.page.evaluate(() => {
-      const document = (globalThis as unknown as { document: { documentElement: { scrollWidth: number }; body: { innerText: string } } })
-        .document;
-      return { width: document.documentElement.scrollWidth, text: document.body.innerText };
+    const { width, height, text } = await this.page.evaluate(() => {
+      const { document } = globalThis as unknown as {
+        document: { documentElement: { scrollWidth: number; scrollHeight: number }; body: { innerText: string } };
+      };
+      return { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight, text: document.body.innerText };
     });
     const viewport = this.page.viewportSize()!.width;
     expect({ where, width: Math.min(width, viewport + 1) }).toEqual({ where, width: viewport });
     expect({ where, ids: text.match(/\busr_\w+/g) ?? [] }).toEqual({ where, ids: [] });
     expect({ where, violations: await seriousViolations(this.page) }).toEqual({ where, violations: [] });
     const file = `role-day-${this.role}-${this.screen}-${String(++this.step).padStart(2, '0')}-${name}`;
-    this.screenshots.push(await screenshot(this.page, file));
+    // The whole page, but for a long transcript: the screen as the reader sees it.
+    this.screenshots.push(await screenshot(this.page, file, { fullPage: height <= 5000 }));
   }
 
   /**
@@ -282,7 +295,11 @@ class Day {
       await this.quiet();
     };
     await open();
-    await this.check(route.replace(/\?.*/, '').split('/')[1] + (route.includes('?') ? `-${route.split('=')[1].replace('%20', '-')}` : ''));
+    const [, section, id] = route.replace(/\?.*/, '').split('/');
+    const one: Record<string, string> = { labs: 'lab', trajectories: 'trajectory' };
+    await this.check(
+      (id ? (one[section] ?? section) : section) + (route.includes('?') ? `-${route.split('=')[1].replace('%20', '-')}` : ''),
+    );
     if (this.screen === 'phone') return;
     // A code people may really try: a lab none of them is in.
     const values = { 'Invitation code': this.world.otherLab.code };
