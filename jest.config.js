@@ -18,6 +18,7 @@ const ONCE = [
   'sign-on',
   'console',
   'role-days',
+  'role-days-phone',
   'layers',
   'layout',
   'unit',

@@ -267,15 +267,23 @@ export function ConfirmSelect<T extends string>({
   disabled?: boolean;
   /** The dialog for a change to `next`: its question, consequences and confirm button. */
   ask: (next: T) => { question: string; detail: ReactNode; confirm: string };
-  onConfirm: (next: T) => void;
+  /** Makes the change; resolves whether it was made. */
+  onConfirm: (next: T) => Promise<boolean>;
 }) {
   const [pending, setPending] = useState<T | null>(null);
+  // A confirmed choice stays shown until the page reads it back (or the change fails), not the old value meanwhile.
+  const [chosen, setChosen] = useState<T | null>(null);
+  useEffect(() => setChosen(null), [value]);
   const asked = pending === null ? null : ask(pending);
+  const confirm = (next: T) => {
+    setChosen(next);
+    void onConfirm(next).then((made) => !made && setChosen(null));
+  };
   return (
     <>
       <select
         aria-label={label}
-        value={pending ?? value}
+        value={pending ?? chosen ?? value}
         disabled={disabled}
         onChange={(event) => event.target.value !== value && setPending(event.target.value as T)}
       >
@@ -285,7 +293,7 @@ export function ConfirmSelect<T extends string>({
           </option>
         ))}
       </select>
-      {pending !== null && asked && <ConfirmDialog {...asked} onConfirm={() => onConfirm(pending)} onClose={() => setPending(null)} />}
+      {pending !== null && asked && <ConfirmDialog {...asked} onConfirm={() => confirm(pending)} onClose={() => setPending(null)} />}
     </>
   );
 }

@@ -433,7 +433,10 @@ function UsersSection({ meId }: { meId: string }) {
                         confirm: `Move to ${plan}`,
                       })}
                       onConfirm={(planCode) =>
-                        void update({ id: user.id, input: { planCode } }).then((result) => !result.error && refresh())
+                        update({ id: user.id, input: { planCode } }).then((result) => {
+                          if (!result.error) refresh();
+                          return !result.error;
+                        })
                       }
                     />
                   </td>
@@ -665,7 +668,10 @@ function LabsSection() {
                         ...LAB_STATUS_MEANS[status],
                       })}
                       onConfirm={(status) =>
-                        void update({ id: lab.id, input: { status } }).then(() => reload({ requestPolicy: 'network-only' }))
+                        update({ id: lab.id, input: { status } }).then((result) => {
+                          reload({ requestPolicy: 'network-only' });
+                          return !result.error;
+                        })
                       }
                     />
                   </td>

@@ -118,6 +118,7 @@ export function LabPage() {
       say(`${done} ${who}.`);
       reload({ requestPolicy: 'network-only' });
     }
+    return !result.error;
   };
 
   if (!data) return fetching ? <Loading what="the lab" /> : <ErrorNote error={error} />;
@@ -260,7 +261,7 @@ export function LabPage() {
                               detail: ROLE_MEANS[role],
                               confirm: `Make ${role}`,
                             })}
-                            onConfirm={(role) => void change(member.memberUserId, member.name, { role }, 'Changed the role of')}
+                            onConfirm={(role) => change(member.memberUserId, member.name, { role }, 'Changed the role of')}
                           />
                         ) : (
                           member.role

@@ -138,17 +138,19 @@ export function CritiquePanel({ sessionId, onGoTo }: { sessionId: string; onGoTo
 export function DiscussPanel({ sessionId }: { sessionId: string }) {
   const [question, setQuestion] = useState('');
   const [turns, setTurns] = useState<{ question: string; answer: string }[]>([]);
-  const [asking, setAsking] = useState<string | null>(null);
+  // The question being answered, with the conversation as it stood when asked: the subscription's
+  // variables must not change when the answer lands in `turns`, or it would ask again.
+  const [asking, setAsking] = useState<{ question: string; history: typeof turns } | null>(null);
   const [{ data, error }] = useSubscription(
     {
       query: Discuss,
-      variables: { id: sessionId, input: { question: asking ?? '', history: turns } },
+      variables: { id: sessionId, input: { question: asking?.question ?? '', history: asking?.history ?? [] } },
       pause: asking === null,
     },
     (answer: string | undefined, event) => {
       const { delta, done } = event.trajectoryDiscussStream;
       if (done) {
-        setTurns((current) => [...current, { question: asking ?? '', answer: done.answer }]);
+        setTurns((current) => [...current, { question: asking?.question ?? '', answer: done.answer }]);
         setAsking(null);
         return '';
       }
@@ -158,7 +160,7 @@ export function DiscussPanel({ sessionId }: { sessionId: string }) {
   const onAsk = (event: FormEvent) => {
     event.preventDefault();
     if (!question.trim()) return;
-    setAsking(question.trim());
+    setAsking({ question: question.trim(), history: turns });
     setQuestion('');
   };
   return (
@@ -175,7 +177,7 @@ export function DiscussPanel({ sessionId }: { sessionId: string }) {
       {asking !== null && (
         <div className="qa" aria-live="polite">
           <p>
-            <strong>You:</strong> {asking}
+            <strong>You:</strong> {asking.question}
           </p>
           <p className="text">{data || 'Thinking…'}</p>
         </div>
