@@ -45,18 +45,48 @@ export type Topics = {
   A2A_TASK: [taskId: string, payload: A2aTaskChanged];
 };
 
-export type AppPubSub = ReturnType<typeof createPubSub<Topics>> & { close(): Promise<void> };
+export type AppPubSub = ReturnType<typeof createPubSub<Topics>> & {
+  close(): Promise<void>;
+  /** Listeners held now, all topics together: back to where it was once subscribers leave. */
+  listenerCount(): number;
+};
+
+type EventTargetOf = NonNullable<NonNullable<Parameters<typeof createPubSub<Topics>>[0]>['eventTarget']>;
+
+/** `target`, keeping count of its listeners (each topic's callbacks), for `listenerCount`. */
+function counting(target: EventTargetOf): { target: EventTargetOf; count(): number } {
+  const held = new Map<string, Set<unknown>>();
+  const counted: EventTargetOf = {
+    addEventListener(type, callback, options) {
+      if (!held.has(type)) held.set(type, new Set());
+      held.get(type)!.add(callback);
+      target.addEventListener(type, callback, options);
+    },
+    removeEventListener(type, callback, options) {
+      held.get(type)?.delete(callback);
+      if (held.get(type)?.size === 0) held.delete(type);
+      target.removeEventListener(type, callback, options);
+    },
+    dispatchEvent: (event) => target.dispatchEvent(event),
+  };
+  return { target: counted, count: () => [...held.values()].reduce((sum, callbacks) => sum + callbacks.size, 0) };
+}
 
 /**
  * In-process pub/sub for one instance; with `redisUrl`, events fan out through Redis so that a
  * subscriber on one instance sees what another instance published.
  */
 export function makePubSub(redisUrl?: string): AppPubSub {
-  if (!redisUrl) return Object.assign(createPubSub<Topics>(), { close: async () => undefined });
+  if (!redisUrl) {
+    const local = counting(new EventTarget() as unknown as EventTargetOf);
+    return Object.assign(createPubSub<Topics>({ eventTarget: local.target }), { close: async () => undefined, listenerCount: local.count });
+  }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const pubSub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
+  const shared = counting(createRedisEventTarget({ publishClient, subscribeClient }));
+  const pubSub = createPubSub<Topics>({ eventTarget: shared.target });
   return Object.assign(pubSub, {
+    listenerCount: shared.count,
     close: async () => {
       publishClient.disconnect();
       subscribeClient.disconnect();

@@ -276,3 +276,32 @@ test('a meter pass and a heartbeat on instance A reach the owner watching the le
   const [{ spent }] = await a.sql<{ spent: number }>('select spent_credits::float8 as spent from compute_leases where id = $1', [leaseId]);
   expect(stream.events[2].spentCredits).toBe(spent);
 });
+
+test('50 subscribers who leave a quiet session leave no listener behind (no event needed to free them)', async () => {
+  const owner = await makeUser(a);
+  expect(
+    (
+      await a.call('PUT', '/api/trajectories/quiet-1/append', {
+        token: owner.token,
+        body: { base_uuid: null, records: [{ uuid: 'q1', type: 'user' }] },
+      })
+    ).status,
+  ).toBe(200);
+  const pubsub = a.app.services.pubsub;
+  const before = pubsub.listenerCount();
+  const client = connect(a, owner.token);
+  const leave = Array.from({ length: 50 }, () =>
+    client.subscribe(
+      { query: RECORDS_SUBSCRIPTION, variables: { sessionId: 'quiet-1' } },
+      { next: () => undefined, error: () => undefined, complete: () => undefined },
+    ),
+  );
+  const settled = async (expected: number) => {
+    for (let i = 0; i < 100 && pubsub.listenerCount() !== expected; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    return pubsub.listenerCount();
+  };
+  expect(await settled(before + 50)).toBe(before + 50);
+  for (const unsubscribe of leave) unsubscribe();
+  // Nothing is appended meanwhile: each listener goes as its subscriber leaves.
+  expect(await settled(before)).toBe(before);
+});
