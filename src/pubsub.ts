@@ -54,7 +54,7 @@ export type AppPubSub = ReturnType<typeof createPubSub<Topics>> & {
 type EventTargetOf = NonNullable<NonNullable<Parameters<typeof createPubSub<Topics>>[0]>['eventTarget']>;
 
 /** `target`, keeping count of its listeners (each topic's callbacks), for `listenerCount`. */
-function counting(target: EventTargetOf): { target: EventTargetOf; count(): number } {
+function counting(target: EventTargetOf): { target: EventTargetOf; count: () => number } {
   const held = new Map<string, Set<unknown>>();
   const counted: EventTargetOf = {
     addEventListener(type, callback, options) {
@@ -78,7 +78,7 @@ function counting(target: EventTargetOf): { target: EventTargetOf; count(): numb
  */
 export function makePubSub(redisUrl?: string): AppPubSub {
   if (!redisUrl) {
-    const local = counting(new EventTarget() as unknown as EventTargetOf);
+    const local = counting(new EventTarget());
     return Object.assign(createPubSub<Topics>({ eventTarget: local.target }), { close: async () => undefined, listenerCount: local.count });
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
