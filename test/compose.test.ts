@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { startTestApp, TestApp } from './support/app';
@@ -11,8 +13,9 @@ import { startS3 } from './support/s3';
  * compose file exactly, with its service addresses and credentials swapped for this machine's
  * PostgreSQL, Redis and an S3 server. What they must share: the A2A settings and keys, at once.
  */
-const compose = parse(fs.readFileSync(path.resolve(__dirname, '..', 'compose.yaml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { environment?: Record<string, string> }>;
+const ROOT = path.resolve(__dirname, '..');
+const compose = parse(fs.readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { environment?: Record<string, string>; volumes?: string[]; image?: string }>;
 };
 const composeEnv = compose.services['labdesk-1'].environment!;
 
@@ -36,11 +39,14 @@ function localEnv(databaseUrl: string): Record<string, string> {
     PORT: '0',
     PUBLIC_URL: 'http://127.0.0.1:8080',
     BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+    // compose's shared volume: a directory of this machine both instances use.
+    AGENT_WORKSPACE_DIR: workspaces,
   };
   return Object.fromEntries(Object.entries(composeEnv).map(([name, value]) => [name, local[name] ?? value]));
 }
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
+const workspaces = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-compose-workspaces-'));
 
 beforeAll(async () => {
   s3 = await startS3();
@@ -56,11 +62,43 @@ afterAll(async () => {
   await two?.close();
   await database?.drop();
   await s3?.close();
+  fs.rmSync(workspaces, { recursive: true, force: true });
 });
 
 test('the test runs every setting of compose.yaml, and only those', () => {
   expect(Object.keys(localEnv('postgres://x')).sort()).toEqual(Object.keys(composeEnv).sort());
   expect(compose.services['labdesk-2'].environment).toEqual(composeEnv);
+});
+
+test('behind the proxy: client addresses trusted, one image, one workspace volume, long Range headers', () => {
+  expect(composeEnv.TRUST_PROXY).toBe('true');
+  const [first, second] = [compose.services['labdesk-1'], compose.services['labdesk-2']];
+  expect(first.image).toBe('${LABDESK_IMAGE:-labdesk:local}');
+  expect(second.image).toBe(first.image);
+  // Both mount the same volume where AGENT_WORKSPACE_DIR points; each keeps its own DATA_DIR.
+  const shared = `workspaces:${composeEnv.AGENT_WORKSPACE_DIR}`;
+  expect([first.volumes, second.volumes]).toEqual([
+    ['labdesk-1:/data', shared],
+    ['labdesk-2:/data', shared],
+  ]);
+  expect(fs.readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')).toMatch(/^\s*large_client_header_buffers 4 64k;$/m);
+});
+
+test("the image's HEALTHCHECK asks /readyz on the PORT the service listens on", async () => {
+  const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  const [command, flag, script] = JSON.parse(/HEALTHCHECK[^\n]*\\\n\s*CMD (\[.*\])/.exec(dockerfile)![1]) as string[];
+  expect([command, flag]).toEqual(['node', '-e']);
+  const check = (port: string) =>
+    new Promise<number | null>((resolve) =>
+      execFile(process.execPath, ['-e', script], { env: { ...process.env, PORT: port } }, (error) =>
+        resolve(error ? ((error as { code?: number }).code ?? 1) : 0),
+      ),
+    );
+  const port = new URL(one.url).port;
+  expect(port).not.toBe('8080');
+  expect(await check(port)).toBe(0);
+  const unused = String(Number(port) === 1 ? 2 : 1);
+  expect(await check(unused)).toBe(1);
 });
 
 const cardStatus = async (t: TestApp) => (await fetch(`${t.url}/.well-known/agent-card.json`)).status;

@@ -21,5 +21,6 @@ if ! id labdesk >/dev/null 2>&1; then
   groupadd --gid "$LABDESK_UID" labdesk
   useradd --uid "$LABDESK_UID" --gid labdesk --home-dir /data --no-create-home --shell /usr/sbin/nologin labdesk
 fi
-mkdir -p /data
-chown labdesk:labdesk /data
+# /workspaces: compose.yaml's shared AGENT_WORKSPACE_DIR; a named volume takes this owner when first mounted.
+mkdir -p /data /workspaces
+chown labdesk:labdesk /data /workspaces
