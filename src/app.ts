@@ -47,7 +47,17 @@ import { startRetentionSweep } from './modules/a2a/a2a-retention';
 import { startPeriodic } from './jobs/periodic';
 import { JobQueue } from './jobs/queue';
 import { jobCounts } from './jobs/jobs.repository';
-import { appMetrics, knowOperations, requestMetrics, RequestLabels, routeOf } from './metrics';
+import {
+  appMetrics,
+  countGraphQLErrors,
+  graphqlErrorMetrics,
+  knowOperations,
+  OperationType,
+  operationTypeOf,
+  requestMetrics,
+  RequestLabels,
+  routeOf,
+} from './metrics';
 import { tasksByState } from './modules/a2a/a2a-task.repository';
 import { authenticate } from './modules/auth/auth.service';
 import { registerSummaryJobs } from './modules/trajectories/summaries.service';
@@ -180,6 +190,9 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
         'Forbidden',
       ),
   });
+  // What onSubscribe learnt of an operation, for counting the errors onError sees: its type, and
+  // for a refusal the code of the errors graphql-ws sends without one (parse, validation).
+  const wsOperations = new WeakMap<object, { operationType: OperationType; uncoded?: string }>();
   const wsCleanup = useServer(
     {
       schema,
@@ -194,16 +207,39 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
         let document: DocumentNode;
         try {
           document = parse(payload.query, PARSE_OPTIONS);
+        } catch (error) {
+          wsOperations.set(payload, { operationType: 'unknown', uncoded: 'GRAPHQL_PARSE_FAILED' });
+          return [error instanceof GraphQLError ? error : graphQLErrorOf(toAppError(error))];
+        }
+        const operationType = operationTypeOf(document, payload.operationName);
+        wsOperations.set(payload, { operationType });
+        try {
           await screenOperation(schema, document, payload.operationName, payload.variables, () => askerOf(contextValue));
         } catch (error) {
           return [error instanceof GraphQLError ? error : graphQLErrorOf(toAppError(error))];
         }
         const errors = validate(schema, document, [...specifiedRules, operationLimits]);
-        if (errors.length) return errors;
+        if (errors.length) {
+          wsOperations.set(payload, { operationType, uncoded: 'GRAPHQL_VALIDATION_FAILED' });
+          return errors;
+        }
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), error, logger)) } : result,
+      onNext: (_ctx, _id, _payload, args, result) => {
+        if (!result.errors) return result;
+        const errors = result.errors.map((error) => formatGraphQLError(error.toJSON(), error, logger));
+        countGraphQLErrors(operationTypeOf(args.document, args.operationName), errors);
+        return { ...result, errors };
+      },
+      // Sent as they are; counted here, as they leave (refusals, and a subscription's source failing).
+      onError: (_ctx, _id, payload, errors) => {
+        const known = wsOperations.get(payload);
+        countGraphQLErrors(
+          known?.operationType ?? 'unknown',
+          errors.map((error) => error.toJSON()),
+          known?.uncoded,
+        );
+      },
     },
     wsServer,
   );
@@ -222,6 +258,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     validationRules: [operationLimits],
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
     plugins: [
+      graphqlErrorMetrics,
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // Apollo's landing page loads Apollo Sandbox from a CDN; browsers get GraphiQL from `webRouter` instead.
       ApolloServerPluginLandingPageDisabled(),
@@ -453,7 +490,9 @@ function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
       await screenOperation(schema, document, operationName, variables, () => askerOf(ctx));
     } catch (error) {
       const appError = toAppError(error);
-      return void res.status(ERROR_CODES[appError.code].http).json({ errors: [graphQLErrorOf(appError).toJSON()] });
+      const errors = [graphQLErrorOf(appError).toJSON()];
+      countGraphQLErrors(operationTypeOf(document, request.operationName), errors);
+      return void res.status(ERROR_CODES[appError.code].http).json({ errors });
     }
     next();
   };

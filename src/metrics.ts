@@ -1,5 +1,9 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { NextFunction, Request, Response } from 'express';
+import { DocumentNode, getOperationAST, GraphQLFormattedError } from 'graphql';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ERROR_CODES } from './errors';
 
 /**
  * Prometheus metrics (`GET /metrics`, docs/operations.md "Metrics"). Events counted as they
@@ -58,6 +62,58 @@ const pushDeliveries = new Counter({
   labelNames: ['verdict'],
   registers: [processRegistry],
 });
+
+const graphqlErrors = new Counter({
+  name: 'labdesk_graphql_errors_total',
+  help: 'GraphQL errors answered (over HTTP and WebSocket), by operation type and extensions.code; the HTTP status of most is 200.',
+  labelNames: ['operation_type', 'code'],
+  registers: [processRegistry],
+});
+
+/**
+ * The codes a GraphQL error is counted under: this service's error table and Apollo's own codes
+ * (`GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED`, `BAD_USER_INPUT`, …). A code from
+ * anywhere else (a library's, or none) is `OTHER`, so the label stays bounded.
+ */
+const GRAPHQL_ERROR_CODES = new Set<string>([...Object.keys(ERROR_CODES), ...Object.values(ApolloServerErrorCode)]);
+
+/** `unknown`: the document did not parse, or names no single operation. */
+export type OperationType = 'query' | 'mutation' | 'subscription' | 'unknown';
+
+/** The type of the operation a document runs (its only one, or the one `operationName` names). */
+export function operationTypeOf(document: DocumentNode | undefined, operationName: unknown): OperationType {
+  if (!document) return 'unknown';
+  return getOperationAST(document, typeof operationName === 'string' ? operationName : undefined)?.operation ?? 'unknown';
+}
+
+/**
+ * Counts the errors of one GraphQL answer, as sent (formatted). `uncoded` is the code of an
+ * error that carries none: graphql-ws sends graphql-js's parse and validation errors as they
+ * are, where Apollo adds `GRAPHQL_PARSE_FAILED` / `GRAPHQL_VALIDATION_FAILED`.
+ */
+export function countGraphQLErrors(
+  operationType: OperationType,
+  errors: readonly GraphQLFormattedError[] | undefined,
+  uncoded = 'OTHER',
+): void {
+  for (const error of errors ?? []) {
+    const code = error.extensions?.code ?? uncoded;
+    graphqlErrors.inc({ operation_type: operationType, code: typeof code === 'string' && GRAPHQL_ERROR_CODES.has(code) ? code : 'OTHER' });
+  }
+}
+
+/** Counts the errors of every answer Apollo sends (`/graphql` over HTTP), once `formatError` has given them their codes. */
+export const graphqlErrorMetrics: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, operation, document, request }) {
+        // Incremental delivery (@defer/@stream) is not enabled: every answer is a single result.
+        if (response.body.kind !== 'single') return;
+        countGraphQLErrors(operation?.operation ?? operationTypeOf(document, request.operationName), response.body.singleResult.errors);
+      },
+    };
+  },
+};
 
 /** The root field names (`query:me`, …) and JSON-RPC methods an operation label may take; `other` otherwise. */
 const knownOperations = new Set<string>();

@@ -9,6 +9,7 @@ import { AppError, toAppError } from './errors';
 import { clearedSignOnCookie, cookieName, readCookie, SIGN_ON_COOKIE, signOnCookie } from './http/cookies';
 import { PENDING_SIGN_ON_SECONDS, signOn, SignOnRefused, SingleSignOn } from './modules/auth/oidc.service';
 import type { Logger } from './logger';
+import type { RequestLabels } from './metrics';
 import { printAppSchema } from './schema';
 
 /** The pages' own files (`web/` beside `src/`, also when running from `dist/`). */
@@ -108,6 +109,21 @@ const CONSOLE_ROUTES = [
 ];
 
 /**
+ * The request metrics' route for what a handler that is not one route template serves. Every
+ * console page is the same index.html (the browser does the routing), so all are one route,
+ * `console`, rather than one per page pattern: nothing differs on the server between them, and
+ * the series stay one per method and status however many pages the console grows (and its 404
+ * page, which answers any path, is counted there too, never under the path asked for).
+ */
+const countedAs =
+  (route: string): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.metrics = { route } satisfies RequestLabels;
+    next();
+  };
+const countedAsConsole = countedAs('console');
+
+/**
  * Where an unknown path is an API's, not a page's: it answers the JSON 404 even to a browser
  * (`/admin` is a console page, `/admin/api/…` the release API).
  */
@@ -178,10 +194,12 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
     })
     .then(consolePolicy);
   const consoleApp = signedIn((res, next) => void consolePage.then((policy) => sendConsole(res, policy, next)));
-  router.get(CONSOLE_ROUTES, consoleApp);
-  router.all(CONSOLE_ROUTES, onlyGet);
+  router.get(CONSOLE_ROUTES, countedAsConsole, consoleApp);
+  router.all(CONSOLE_ROUTES, countedAsConsole, onlyGet);
   router.use(
     '/console/assets',
+    // The mount, never the file name: a hashed name changes with every build.
+    countedAs('/console/assets'),
     express.static(path.join(CONSOLE_DIR, 'assets'), {
       index: false,
       immutable: true,
@@ -229,7 +247,7 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
   const missingPage: RequestHandler = (req, res, next) => {
     if (!wantsMissingPage(req)) return next();
     res.status(404);
-    return consoleApp(req, res, next);
+    return countedAsConsole(req, res, () => void consoleApp(req, res, next));
   };
   return { router, missingPage };
 }
@@ -313,6 +331,7 @@ function signOnRouter(services: Services, sso: SingleSignOn, logger: Logger): Ro
     }
   });
 
-  router.all(['/login', '/callback'], onlyGet);
+  router.all('/login', onlyGet);
+  router.all('/callback', onlyGet);
   return router;
 }

@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { makeLab, makeUser, TestApp, TestUser, useTestApp } from './support/app';
 import { createA2aKey, enableA2a, rpc, rpcCall, userMessage } from './support/a2a';
 import { useFakeLlm } from './support/fake-llm';
@@ -72,6 +73,7 @@ test("an administrator scrapes; no token is 401, a member's token 403", async ()
     'labdesk_model_call_duration_seconds',
     'labdesk_sandbox_runs_total',
     'labdesk_push_delivery_attempts_total',
+    'labdesk_graphql_errors_total',
     'labdesk_process_cpu_seconds_total',
     'labdesk_process_resident_memory_bytes',
     'labdesk_nodejs_eventloop_lag_seconds',
@@ -147,7 +149,7 @@ test('label sets: route templates and names from the code, never an id or what t
   }
   for (const labels of labelSets) {
     expect(Object.keys(labels).sort()).toEqual(['method', 'operation', 'route', 'status']);
-    expect(labels.route).toMatch(/^(unmatched|\/[a-z0-9_/:.-]*)$/i);
+    expect(labels.route).toMatch(/^(unmatched|console|\/[a-z0-9_/:.-]*)$/i);
     expect(labels.operation).toMatch(/^(|other|(query|mutation|subscription):[A-Za-z0-9_]+|[A-Z][A-Za-z]+)$/);
     expect(labels.status).toMatch(/^[1-5]\d\d$/);
   }
@@ -159,4 +161,114 @@ test('label sets: route templates and names from the code, never an id or what t
       .sort()
       .join('\n'),
   );
+});
+
+describe('the web console and GraphQL errors', () => {
+  const PASSWORD = 'a long enough metrics password';
+  const moved = (before: Sample[], after: Sample[], name: string, labels: Record<string, string>) =>
+    valueOf(after, name, labels) - valueOf(before, name, labels);
+
+  test('every console page is route "console", its files "/console/assets", never a path or file name', async () => {
+    const reader = await makeUser(t, { name: 'Metrics Reader', password: PASSWORD });
+    const login = await t.call('POST', '/api/auth/login', { body: { email: reader.email, password: PASSWORD } });
+    const cookie = /^(labdesk_session=[^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
+    const before = await scrape();
+    const pages = ['/', '/labs', `/labs/${labId}`, '/account'];
+    let script = '';
+    for (const route of pages) {
+      const page = await fetch(`${t.url}${route}`, { headers: { cookie }, redirect: 'manual' });
+      expect({ route, status: page.status }).toEqual({ route, status: 200 });
+      script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(await page.text())![1];
+    }
+    // A page nothing answers: the console's own "Not found", with a 404.
+    expect((await fetch(`${t.url}/no-such-page-${labId}`, { headers: { cookie, accept: 'text/html' } })).status).toBe(404);
+    expect((await fetch(`${t.url}/labs`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${t.url}${script}`)).status).toBe(200);
+    expect((await fetch(`${t.url}${script}`)).status).toBe(200);
+    expect((await fetch(`${t.url}/console/assets/nope-${labId}.js`)).status).toBe(404);
+    const after = await scrape();
+
+    const requests = (labels: Record<string, string>) => moved(before, after, 'labdesk_http_requests_total', labels);
+    expect(requests({ method: 'GET', route: 'console', operation: '', status: '200' })).toBe(pages.length);
+    expect(requests({ method: 'GET', route: 'console', operation: '', status: '404' })).toBe(1);
+    expect(requests({ method: 'POST', route: 'console', operation: '', status: '405' })).toBe(1);
+    expect(requests({ method: 'GET', route: '/console/assets', operation: '', status: '200' })).toBe(2);
+    expect(requests({ method: 'GET', route: '/console/assets', operation: '', status: '404' })).toBe(1);
+    expect(requests({ method: 'GET', route: 'unmatched', operation: '', status: '200' })).toBe(0);
+    const routes = after.filter((s) => s.name === 'labdesk_http_requests_total').map((s) => s.labels.route);
+    expect(routes.filter((route) => route.includes(',') || route.includes(labId) || route.includes('.js'))).toEqual([]);
+  });
+
+  const errors = 'labdesk_graphql_errors_total';
+  const gql = (query: string, variables?: Record<string, unknown>) =>
+    t.call('POST', '/graphql', { token: member.token, body: { query, variables } });
+
+  test('GraphQL errors over HTTP are counted by operation type and code, whatever the HTTP status', async () => {
+    const before = await scrape();
+    // A resolver's refusal (200), the screen's refusal of an admin field (403), an invalid input (200), invalid documents (400).
+    const seatQuota = await gql('mutation { labCreate(input: { name: "Mine", seatQuota: 50 }) { id } }');
+    const adminOnly = await gql('{ adminUsers { totalCount } }');
+    const emptyName = await gql('mutation { labCreate(input: { name: "" }) { id } }');
+    const unknownField = await gql('{ aFieldNobodyHas }');
+    const unparsable = await gql('{ me { ');
+    const codes = [seatQuota, adminOnly, emptyName, unknownField, unparsable].map((r) => [r.status, r.body.errors[0].extensions.code]);
+    expect(codes).toEqual([
+      [200, 'FORBIDDEN'],
+      [403, 'FORBIDDEN'],
+      [200, 'VALIDATION_FAILED'],
+      [400, 'GRAPHQL_VALIDATION_FAILED'],
+      [400, 'GRAPHQL_PARSE_FAILED'],
+    ]);
+    await gql('{ me { id } }'); // no error: not counted
+    const after = await scrape();
+
+    expect(moved(before, after, errors, { operation_type: 'mutation', code: 'FORBIDDEN' })).toBe(1);
+    expect(moved(before, after, errors, { operation_type: 'query', code: 'FORBIDDEN' })).toBe(1);
+    expect(moved(before, after, errors, { operation_type: 'mutation', code: 'VALIDATION_FAILED' })).toBe(1);
+    expect(moved(before, after, errors, { operation_type: 'query', code: 'GRAPHQL_VALIDATION_FAILED' })).toBe(1);
+    expect(moved(before, after, errors, { operation_type: 'unknown', code: 'GRAPHQL_PARSE_FAILED' })).toBe(1);
+    const total = (s: Sample[]) => s.filter((x) => x.name === errors).reduce((sum, x) => sum + x.value, 0);
+    expect(total(after) - total(before)).toBe(5);
+  });
+
+  /** Subscribes once over graphql-ws as `member`, and answers the messages up to the operation's end. */
+  function overWebSocket(query: string): Promise<{ type: string; payload?: any }[]> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+      const received: { type: string; payload?: any }[] = [];
+      socket.on('open', () =>
+        socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${member.token}` } })),
+      );
+      socket.on('message', (data) => {
+        const message = JSON.parse((data as Buffer).toString('utf8'));
+        if (message.type === 'connection_ack') return socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+        received.push(message);
+        if (message.type === 'error' || message.type === 'complete') {
+          socket.close();
+          resolve(received);
+        }
+      });
+      socket.on('error', reject);
+    });
+  }
+
+  test('GraphQL errors over the WebSocket are counted alike', async () => {
+    const before = await scrape();
+    const emptyName = await overWebSocket('mutation { labCreate(input: { name: "" }) { id } }');
+    const adminOnly = await overWebSocket('query { adminUsers { totalCount } }');
+    const unknownField = await overWebSocket('subscription { aFieldNobodyHas }');
+    const unparsable = await overWebSocket('subscription {');
+    expect(emptyName[0]).toMatchObject({ type: 'next', payload: { errors: [{ extensions: { code: 'VALIDATION_FAILED' } }] } });
+    expect(adminOnly[0]).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'FORBIDDEN' } }] });
+    expect(unknownField[0]).toMatchObject({ type: 'error', payload: [{ message: expect.stringMatching(/aFieldNobodyHas/) }] });
+    expect(unparsable[0]).toMatchObject({ type: 'error', payload: [{ message: expect.stringMatching(/^Syntax Error/) }] });
+    const after = await scrape();
+
+    expect(moved(before, after, errors, { operation_type: 'mutation', code: 'VALIDATION_FAILED' })).toBe(1);
+    expect(moved(before, after, errors, { operation_type: 'query', code: 'FORBIDDEN' })).toBe(1);
+    expect(moved(before, after, errors, { operation_type: 'subscription', code: 'GRAPHQL_VALIDATION_FAILED' })).toBe(1);
+    expect(moved(before, after, errors, { operation_type: 'unknown', code: 'GRAPHQL_PARSE_FAILED' })).toBe(1);
+    const total = (s: Sample[]) => s.filter((x) => x.name === errors).reduce((sum, x) => sum + x.value, 0);
+    expect(total(after) - total(before)).toBe(4);
+  });
 });
