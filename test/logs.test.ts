@@ -106,7 +106,18 @@ describe('a service in its own process, as a container runs it', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-logs-'));
-    const preload = path.join(__dirname, 'fixtures', 'max-listeners-on-signal.cjs');
+    // Preloaded into the service (NODE_OPTIONS=--require): on SIGUSR2 it leaks listeners the way the
+    // operator's log showed, so Node raises its MaxListenersExceededWarning in the service's process.
+    const preload = path.join(dataDir, 'max-listeners-on-signal.cjs');
+    fs.writeFileSync(
+      preload,
+      `const { EventEmitter } = require('node:events');
+process.on('SIGUSR2', () => {
+  const emitter = new EventEmitter();
+  for (let i = 0; i <= EventEmitter.defaultMaxListeners; i++) emitter.on('change', () => undefined);
+});
+`,
+    );
     served = await startChildServer(
       {
         LOG_LEVEL: 'info',
