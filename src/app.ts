@@ -120,6 +120,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     poolMax: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    log: logger,
   });
   try {
     // The files that held the A2A settings and keys before they moved into the database.
@@ -140,7 +141,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const agent = { workspaces, jobs: new WorkspaceJobs(workspaces, orm, logger) };
   const jobs = new JobQueue(config.databaseUrl ?? embedded!.url, logger, config.jobInstanceTimeoutSeconds);
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
-  if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token);
+  if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token, logger);
 
   await logA2aMounting(orm.em.fork(), config.host, logger);
   const a2aGate = new A2aGate(config.host);
@@ -355,7 +356,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     if (!config.publicUrlFromEnv) config.publicUrl = url;
   }
   logger.info('labdesk listening', { url, database: embedded ? 'embedded' : 'external', redis: Boolean(config.redisUrl) });
-  if (bootstrap && !config.bootstrapAdminToken) await announceAdminPasswordLink(orm.em.fork(), config, bootstrap.userId);
+  if (bootstrap && !config.bootstrapAdminToken) await announceAdminPasswordLink(orm.em.fork(), config, bootstrap.userId, logger);
   sandboxes.serverUrl = url;
   const stopMeter = startMeter(services, logger);
   const stopPushDispatcher = startPushDeliveries(services, logger);
@@ -393,23 +394,41 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   return { url, services, bootstrapToken: bootstrap?.token, close };
 }
 
-/** First start: the admin token is printed once and kept in DATA_DIR/admin-token (0600). */
-function announceAdminToken(config: Config, token: string) {
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const file = path.join(config.dataDir, 'admin-token');
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  process.stdout.write(`\nAdmin account admin@localhost created. Its token (shown once, also in ${file}):\n\n  ${token}\n\n`);
+/** First start: the admin token goes to DATA_DIR/admin-token (0600); the log says where, never the token (`docker logs` keeps it). */
+function announceAdminToken(config: Config, token: string, logger: Logger) {
+  const file = writeCredentialFile(config.dataDir, ADMIN_TOKEN_FILE, token);
+  logger.info('admin account admin@localhost created; its token is in the file (readable by this user only)', { file });
 }
 
 /**
  * First start, once listening (the link names the port taken): a one-time link that sets the
- * admin's password, so the console can be used without an API call.
+ * admin's password, so the console can be used without an API call. Like the token, it is a
+ * credential: in a file, never in the log.
  */
-async function announceAdminPasswordLink(em: EntityManager, config: Config, adminId: string) {
+async function announceAdminPasswordLink(em: EntityManager, config: Config, adminId: string, logger: Logger) {
   const link = await issuePasswordLink(em, adminId, null, new Date());
-  process.stdout.write(
-    `To sign in to the web console as admin@localhost, set its password (this link works once, for 24 hours):\n\n  ${config.publicUrl}/set-password#${link.token}\n\nA new link later: labdesk users set-password-link admin@localhost\n\n`,
-  );
+  const file = writeCredentialFile(config.dataDir, ADMIN_PASSWORD_LINK_FILE, `${config.publicUrl}/set-password#${link.token}`);
+  logger.info('to sign in to the web console as admin@localhost, open the one-time link in the file (it sets the password; 24 hours)', {
+    file,
+    newLink: 'labdesk users set-password-link admin@localhost',
+  });
+}
+
+/** The first start's admin token, under DATA_DIR (the CLI reads it there too). */
+const ADMIN_TOKEN_FILE = 'admin-token';
+/** The first start's one-time link that sets the admin's password, under DATA_DIR. */
+const ADMIN_PASSWORD_LINK_FILE = 'admin-password-link';
+
+/**
+ * Writes a credential to `dataDir/name`, readable by this user only (0600), and returns its path.
+ * A file left there before is removed first: a new file gets the mode, an existing one would keep its own.
+ */
+function writeCredentialFile(dataDir: string, name: string, secret: string): string {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, name);
+  fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return file;
 }
 
 /** GraphQL errors carry the same codes as the REST API, and never internals. */

@@ -60,3 +60,17 @@ export function makeLogger(level: LogLevel, destination?: DestinationStream): Lo
     base[lvl](fields ?? {}, msg.includes('ldk_') ? (scrub(msg) as string) : msg);
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
+
+/**
+ * Node's process warnings (a MaxListenersExceededWarning, a deprecation) as log lines. Node's own
+ * printer writes them to stderr as plain text, which a collector reading JSON lines cannot parse;
+ * it is removed here (as `--no-warnings` would), and each warning becomes one `warn` line with its
+ * name, code and stack (where it was raised, which Node prints only under `--trace-warnings`).
+ * For the process that runs the service, once: tests start many apps in one process.
+ */
+export function logProcessWarnings(logger: Logger): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning: Error & { code?: string }) =>
+    logger.warn(`${warning.name}: ${warning.message}`, { warning: warning.name, code: warning.code, stack: warning.stack }),
+  );
+}

@@ -392,7 +392,7 @@ describe('bootstrap admin', () => {
     const database = await createTestDatabase();
     const dirs = [fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-boot-')), fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-boot-'))];
     const config = (dataDir: string) => loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: database.url });
-    // The first start prints the token on the console: keep the test output clean.
+    // The first start writes nothing on the console at LOG_LEVEL=silent; anything it did is checked below.
     const quiet = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
       const file = path.join(dirs[0], 'admin-token');
@@ -410,10 +410,15 @@ describe('bootstrap admin', () => {
         expect(await reply.json()).toMatchObject({ is_admin: true, email: 'admin@localhost' });
         const dump = JSON.stringify(await query(database.url, 'select * from auth_tokens'));
         expect(dump).not.toContain(token);
-        // With the token, a one-time link that sets the admin's password for the console.
-        const printed = quiet.mock.calls.map(([chunk]) => String(chunk)).join('');
-        const link = new RegExp(`${first.url}/set-password#(ldk_pwl_[A-Za-z0-9_-]+)`).exec(printed)?.[1];
+        // With the token, a one-time link that sets the admin's password for the console, in its own file.
+        const linkFile = path.join(dirs[0], 'admin-password-link');
+        expect(fs.statSync(linkFile).mode & 0o777).toBe(0o600);
+        const link = new RegExp(`^${first.url}/set-password#(ldk_pwl_[A-Za-z0-9_-]+)$`).exec(fs.readFileSync(linkFile, 'utf8').trim())?.[1];
         expect(link).toBeDefined();
+        // Neither is written on the console, whatever the log level.
+        const printed = quiet.mock.calls.map(([chunk]) => String(chunk)).join('');
+        expect(printed).not.toContain(token);
+        expect(printed).not.toContain(link);
         const set = await fetch(new URL('/api/auth/password-link', first.url), {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

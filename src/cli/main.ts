@@ -14,6 +14,7 @@ import { USER_COMMANDS } from './users';
 // (`a2a key list`, `--help`) starts in a fraction of the time.
 /* eslint-disable @typescript-eslint/no-require-imports */
 const appModule = () => require('../app') as typeof import('../app');
+const loggerModule = () => require('../logger') as typeof import('../logger');
 const schemaModule = () => require('../schema') as typeof import('../schema');
 const schemaOf = () => schemaModule().buildAppSchema((require('../pubsub') as typeof import('../pubsub')).makePubSub());
 
@@ -150,7 +151,12 @@ const COMMANDS: Record<string, Command> = {
     usage: 'labdesk serve',
     help: 'Runs the service. Without DATABASE_URL it starts an embedded PostgreSQL under DATA_DIR.\nSettings come from the environment (HOST, PORT, DATA_DIR, DATABASE_URL, REDIS_URL, …; see README).',
     async run() {
-      const app = await appModule().startApp(loadConfig());
+      const config = loadConfig();
+      const { logProcessWarnings, makeLogger } = loggerModule();
+      const logger = makeLogger(config.logLevel);
+      // Before anything awaits: a warning raised while the modules loaded is emitted on the next tick.
+      logProcessWarnings(logger);
+      const app = await appModule().startApp(config, logger);
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;

@@ -1,8 +1,10 @@
 import path from 'node:path';
+import { inspect, stripVTControlCharacters } from 'node:util';
 import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AppError } from '../errors';
+import type { Logger } from '../logger';
 import { ENTITIES } from './entities';
 import { connectionPool } from './pool';
 
@@ -14,6 +16,26 @@ export interface DatabaseLimits {
   connectTimeoutMs?: number;
   /** PostgreSQL's `statement_timeout` on every connection of the pool; see `limitAnswers`. */
   statementTimeoutMs?: number;
+  /**
+   * Where the ORM's and its query builder's (knex) own messages go, such as knex's "Connection
+   * Error: Connection ended unexpectedly" when a pooled connection was closed under it; without
+   * it they are printed as plain text on stdout (the CLI's commands), not as log lines.
+   */
+  log?: Logger;
+}
+
+/** A knex or MikroORM message as text: a string as it is (without colours), anything else inspected. */
+const messageText = (message: unknown) => stripVTControlCharacters(typeof message === 'string' ? message : inspect(message));
+
+/** The knex `log` option and the MikroORM `logger` option that write through `log`. */
+function ormLogging(log: Logger | undefined) {
+  if (!log) return {};
+  const as = (level: 'debug' | 'warn' | 'error') => (message: unknown) => log[level](messageText(message), { source: 'knex' });
+  return {
+    knexLog: { debug: as('debug'), warn: as('warn'), error: as('error'), deprecate: as('warn') },
+    // MikroORM's deprecation notices (and its SQL lines under LABDESK_SQL_DEBUG).
+    logger: (message: string) => log.info(messageText(message), { source: 'mikro-orm' }),
+  };
 }
 
 /**
@@ -28,6 +50,7 @@ const IS_COMPILED = __dirname.includes(`${path.sep}dist${path.sep}`);
 /** MikroORM options shared by the service, the CLI and the tests. */
 export function ormOptions(clientUrl: string, opts: { preferTs?: boolean; poolMax?: number } & DatabaseLimits = {}) {
   const projectRoot = IS_COMPILED ? ROOT : path.resolve(__dirname, '..', '..');
+  const { knexLog, logger } = ormLogging(opts.log);
   return {
     driver: PostgreSqlDriver,
     clientUrl,
@@ -45,7 +68,11 @@ export function ormOptions(clientUrl: string, opts: { preferTs?: boolean; poolMa
       silent: true,
     },
     pool: { min: 0, max: opts.poolMax ?? 20, ...(opts.statementTimeoutMs ? { afterCreate: limitAnswers(opts.statementTimeoutMs) } : {}) },
-    driverOptions: { connection: opts.connectTimeoutMs ? { connectionTimeoutMillis: opts.connectTimeoutMs } : {} },
+    driverOptions: {
+      connection: opts.connectTimeoutMs ? { connectionTimeoutMillis: opts.connectTimeoutMs } : {},
+      ...(knexLog ? { log: knexLog } : {}),
+    },
+    ...(logger ? { logger } : {}),
     // Entities are plain data here; the request context forks the EM.
     allowGlobalContext: false,
     dataloader: true,

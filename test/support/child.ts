@@ -8,8 +8,10 @@ export interface ChildServer {
   url: string;
   process: ChildProcess;
   call: <T = any>(method: string, route: string, opts?: CallOptions) => Promise<Reply<T>>;
-  /** The last 2,000 characters it wrote to stderr. */
+  /** The last 2,000 characters it wrote to stderr (all of it with `keepOutput`). */
   stderr(): string;
+  /** Everything it wrote to stdout, with `keepOutput`; empty otherwise. */
+  stdout(): string;
   /** SIGKILL: the process stops at once, running nothing of its shutdown. */
   kill(): Promise<void>;
 }
@@ -21,20 +23,25 @@ export interface ChildServer {
  */
 export async function startChildServer(
   env: Record<string, string>,
-  opts: { tree?: string; uid?: number; gid?: number } = {},
+  opts: { tree?: string; uid?: number; gid?: number; keepOutput?: boolean } = {},
 ): Promise<ChildServer> {
   const cli = opts.tree ? path.join(opts.tree, 'bin', 'labdesk.js') : path.resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
   if (!fs.existsSync(cli)) throw new Error('dist/ is missing: run the tests with npm test (it builds first)');
   const port = await freePort();
   const child = spawn(process.execPath, [cli, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...NO_MODEL_LIMITS, ...NO_RATE_LIMITS, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', opts.keepOutput ? 'pipe' : 'ignore', 'pipe'],
     cwd: opts.tree,
     uid: opts.uid,
     gid: opts.gid,
   });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  let stdout = '';
+  child.stderr!.on(
+    'data',
+    (chunk: Buffer) => (stderr = opts.keepOutput ? stderr + chunk.toString() : (stderr + chunk.toString()).slice(-2000)),
+  );
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -42,6 +49,7 @@ export async function startChildServer(
     url,
     process: child,
     stderr: () => stderr,
+    stdout: () => stdout,
     async call(method, route, opts = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;

@@ -157,7 +157,7 @@ export async function streamAllUsers(em: EntityManager, onRow: (row: Record<stri
 
 /**
  * First start: make the admin account and its token unless an admin exists. The token is the
- * configured `BOOTSTRAP_ADMIN_TOKEN`, or a new one returned for printing (once).
+ * configured `BOOTSTRAP_ADMIN_TOKEN`, or a new one returned for the first start to write to its file.
  * Returns null when an admin already existed.
  */
 export async function ensureBootstrapAdmin(em: EntityManager, fixedToken?: string): Promise<{ token: string; userId: string } | null> {
