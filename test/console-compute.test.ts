@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { makeUser, useTestApp, type TestApp, type TestUser } from './support/app';
-import { launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
+import { screenshot, seriousViolations, useBrowser, watch, type Watched } from './support/browser';
 import { until } from './support/until';
 
 /**
@@ -14,28 +14,7 @@ import { until } from './support/until';
 const PASSWORD = 'a long enough compute password';
 const FAST = { METER_INTERVAL_SECONDS: '1', SANDBOX_HEARTBEAT_SECONDS: '1' };
 
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
-
-function inBrowser(name: string, body: (context: BrowserContext) => Promise<void>) {
-  test(
-    name,
-    async () => {
-      if (!browser) return void process.stdout.write(`browser part not run (needs apt-get install chromium): ${name}\n`);
-      try {
-        await body(browser.context);
-      } finally {
-        await browser.context.clearCookies();
-      }
-    },
-    120_000,
-  );
-}
+const inBrowser = useBrowser();
 
 async function signIn(context: BrowserContext, t: TestApp, user: TestUser): Promise<{ page: Page; watched: Watched }> {
   const page = await context.newPage();

@@ -8,7 +8,7 @@ import { addMember, makeLab, makeUser, startTestApp, useTestApp, type TestApp, t
 import { createA2aKey, enableA2a, officialClient, rpc, rpcCall, userMessage } from './support/a2a';
 import { startFakeLlm } from './support/fake-llm';
 import { until } from './support/until';
-import { CHROMIUM, CHROMIUM_ARGS, launchBrowser, screenshot, seriousViolations, watch, type Watched } from './support/browser';
+import { CHROMIUM, CHROMIUM_ARGS, screenshot, seriousViolations, useBrowser, watch, type Watched } from './support/browser';
 import { s3Env, startS3 } from './support/s3';
 import { newSessionId, sessionPath, trajectoryCalls } from './support/trajectories';
 import { describeUserAgent } from '../web/console/src/user-agent';
@@ -23,29 +23,8 @@ const RELEASE_TOKEN = 'rel_console_token_0123456789abcdefghijkl';
 const t = useTestApp({ RELEASE_TOKEN });
 const PASSWORD = 'a long enough console password';
 
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
-
 /** A browser test: skipped (with a line saying so) where there is no Chromium and it is not required. */
-function inBrowser(name: string, body: (context: BrowserContext) => Promise<void>) {
-  test(
-    name,
-    async () => {
-      if (!browser) return void process.stdout.write(`browser part not run (needs apt-get install chromium): ${name}\n`);
-      try {
-        await body(browser.context);
-      } finally {
-        await browser.context.clearCookies();
-      }
-    },
-    120_000,
-  );
-}
+const inBrowser = useBrowser();
 
 /** A person with a password and a token. */
 async function person(name: string, extra: Record<string, unknown> = {}, app: TestApp = t): Promise<TestUser> {

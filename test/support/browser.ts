@@ -94,3 +94,32 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
+
+/**
+ * A browser for the file, launched before its tests and closed after them; the returned
+ * `inBrowser(name, body)` defines a test that drives it (skipped, saying so, where there is no
+ * Chromium and it is not required), its cookies cleared after each.
+ */
+export function useBrowser(timeout = 120_000) {
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return function inBrowser(name: string, body: (context: BrowserContext) => Promise<void>) {
+    test(
+      name,
+      async () => {
+        if (!browser) return void process.stdout.write(`browser part not run (needs apt-get install chromium): ${name}\n`);
+        try {
+          await body(browser.context);
+        } finally {
+          await browser.context.clearCookies();
+        }
+      },
+      timeout,
+    );
+  };
+}
