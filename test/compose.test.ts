@@ -72,6 +72,8 @@ test('the test runs every setting of compose.yaml, and only those', () => {
 
 test('behind the proxy: client addresses trusted, one image, one workspace volume, long Range headers', () => {
   expect(composeEnv.TRUST_PROXY).toBe('true');
+  // Blobs in the shared bucket: with the default file store each instance would keep its own.
+  expect(composeEnv.BLOB_STORE).toBe('s3');
   const [first, second] = [compose.services['labdesk-1'], compose.services['labdesk-2']];
   expect(first.image).toBe('${LABDESK_IMAGE:-labdesk:local}');
   expect(second.image).toBe(first.image);
