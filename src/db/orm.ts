@@ -93,7 +93,9 @@ export async function openDatabase(
 ): Promise<Orm> {
   if (opts.migrate === false) return MikroORM.init<PostgreSqlDriver>(ormOptions(clientUrl, opts));
   const orm = await MikroORM.init<PostgreSqlDriver>(ormOptions(clientUrl, { ...opts, statementTimeoutMs: undefined }));
-  await migrate(orm);
+  const applied = await migrate(orm);
+  // Which instance upgraded the schema, and to what: the operator's record of an upgrade.
+  if (applied.length) opts.log?.info(`applied ${applied.length} migration(s)`, { migrations: applied });
   if (opts.statementTimeoutMs) {
     const { pool, driverOptions } = ormOptions(clientUrl, opts);
     await orm.reconnect({ pool, driverOptions });

@@ -45,6 +45,18 @@ export async function replyOf<T = any>(response: Response): Promise<Reply<T>> {
   return { status: response.status, body: body as T, headers: response.headers, text };
 }
 
+/** `call` for a service at `url` over real HTTP (JSON bodies, a bearer token if given). */
+export function httpCaller(url: string) {
+  return async <T = any>(method: string, route: string, opts: CallOptions = {}): Promise<Reply<T>> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const target = new URL(route, url);
+    for (const [name, value] of Object.entries(opts.query ?? {})) if (value !== undefined) target.searchParams.set(name, String(value));
+    const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    return replyOf<T>(await fetch(target, { method, headers, body }));
+  };
+}
+
 let counter = 0;
 
 /**

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded';
-import { CallOptions, NO_MODEL_LIMITS, NO_RATE_LIMITS, Reply, replyOf } from './app';
+import { CallOptions, httpCaller, NO_MODEL_LIMITS, NO_RATE_LIMITS, Reply } from './app';
 
 export interface ChildServer {
   url: string;
@@ -50,13 +50,7 @@ export async function startChildServer(
     process: child,
     stderr: () => stderr,
     stdout: () => stdout,
-    async call(method, route, opts = {}) {
-      const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
-      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-      return replyOf(
-        await fetch(new URL(route, url), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }),
-      );
-    },
+    call: httpCaller(url),
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The deployment as shipped, built and run with podman (.ci/run's last stage; docs/operations.md,
+# "Checking a deployment"): the images (scripts/ci/images.sh), then test/deployment.test.ts: the
+# image on its own, compose.yaml's stack through its proxy, an upgrade, faults, backup and restore.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/ci/podman.sh
+
+# The upgrade starts from the commit before the newest migration, so that it applies one.
+from="$(git rev-parse --short "$(git log -1 --format=%H -- migrations)^")"
+scripts/ci/images.sh "$from" "labdesk:upgrade-from-$from"
+
+echo "== deployment checks ($(date +%T)) =="
+LABDESK_DEPLOYMENT_TESTS=required CONTAINER_ENGINE=podman LABDESK_IMAGE=labdesk:local \
+  LABDESK_UPGRADE_FROM_IMAGE="labdesk:upgrade-from-$from" npx jest test/deployment.test.ts "$@"
