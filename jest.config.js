@@ -1,7 +1,7 @@
 /**
  * Suites whose subject does not depend on which PostgreSQL serves: the code sandbox, the pages in
  * Chromium, fuzzing and input validation, memory and agent bounds, the embedded database's own
- * suite, static checks. CI's second pass, on the embedded database (LABDESK_TESTS_ONCE=done),
+ * suite, static checks, traces. CI's second pass, on the embedded database (LABDESK_TESTS_ONCE=done),
  * leaves them to the first.
  */
 const ONCE = [
@@ -22,6 +22,7 @@ const ONCE = [
   'layers',
   'layout',
   'unit',
+  'telemetry',
 ];
 
 /**

@@ -457,6 +457,9 @@ const ENVIRONMENT = z.object({
   AGENT_SANDBOX_UID: integer('must be a user id other than 0', 1, 4_294_967_294).default(65534),
   AGENT_SANDBOX_CGROUPS: choice(['auto', 'off'], 'auto'),
   LOG_LEVEL: choice(LOG_LEVELS, 'info'),
+  // Traces (src/telemetry.ts): either endpoint turns them on. The SDK reads them, and every other OTEL_ variable, itself.
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl().optional(),
 });
 type Settings = z.output<typeof ENVIRONMENT>;
 
@@ -736,7 +739,8 @@ function isComputeProvider(name: string): name is ComputeProvider {
   return (COMPUTE_PROVIDERS as readonly string[]).includes(name);
 }
 
-function isHttpUrl(text: string): boolean {
+/** Whether `text` is an http(s) URL with a host. */
+export function isHttpUrl(text: string): boolean {
   try {
     return /^https?:$/.test(new URL(text).protocol) && /^https?:\/\/[^/]/i.test(text);
   } catch {

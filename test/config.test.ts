@@ -155,6 +155,8 @@ test('no configuration error shows the user or password of a URL setting, whatev
     'PUBLIC_URL',
     'CORS_ALLOWED_ORIGINS',
     'FIGURE_CDN_HOSTS',
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
   ];
   const shown = URL_SETTINGS.flatMap((name) => values.map((value) => ({ name, value, message: message({ [name]: value }) })));
   expect(shown.filter(({ name, message }) => !message.includes(name))).toEqual([]);

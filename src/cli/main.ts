@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: tracing, when on, must be started before the modules it patches are required (./tracing says why).
+import './tracing';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { A2A_COMMANDS } from './a2a';
 import { Command, fail, Flags, serviceDatabase } from './command';
 import { BACKUP_COMMANDS } from './backup';
 import { USER_COMMANDS } from './users';
+import { stopTracing } from '../telemetry';
 // The app, the schema and the facade load only for the commands that use them: a quick command
 // (`a2a key list`, `--help`) starts in a fraction of the time.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -162,9 +165,10 @@ const COMMANDS: Record<string, Command> = {
         if (stopping) return;
         stopping = true;
         process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down` })}\n`);
+        // The last spans go out after the last requests and jobs have ended.
         app.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
+          () => stopTracing().then(() => process.exit(0)),
+          () => stopTracing().then(() => process.exit(1)),
         );
       };
       process.on('SIGTERM', () => stop('SIGTERM'));

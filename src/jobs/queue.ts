@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { context, type Context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import PgBoss from 'pg-boss';
 import type { JobSettings } from '../config';
 import { AppError, isUniqueViolation } from '../errors';
@@ -21,6 +22,14 @@ export const JOB_POOL_SIZE = 2;
 const POLL_SECONDS = 2;
 /** How often (at most; less when a job kind's time-out is shorter) one of the instances fails over the jobs of dead instances and archives old ones. */
 const MAINTENANCE_SECONDS = 60;
+/**
+ * The member of a job's data that carries the trace context (W3C `traceparent`) of the request
+ * that queued it, when traces are on (docs/operations.md, "Traces"): the job's attempts, on any
+ * instance, are spans of that request's trace. The handlers never see it.
+ */
+const TRACE_CONTEXT = '_trace';
+/** The OpenTelemetry API without a registered SDK (traces off) makes no spans and injects nothing. */
+const tracer = trace.getTracer('labdesk');
 
 export interface JobRun {
   id: string;
@@ -132,10 +141,12 @@ export class JobQueue {
   async send(name: string, key: string, data: object): Promise<boolean> {
     const kind = this.kinds.get(name);
     if (!kind) throw new Error(`no handler for job kind ${name}`);
-    const id = await this.boss.send(name, data, { singletonKey: key, ...this.retryPolicy(kind.options) }).catch((error: unknown) => {
-      this.logger.error('job could not be queued', { queue: name, error: String(error) });
-      throw new AppError('UNAVAILABLE', 'the job queue is unavailable; try again');
-    });
+    const id = await this.boss
+      .send(name, withTraceContext(data), { singletonKey: key, ...this.retryPolicy(kind.options) })
+      .catch((error: unknown) => {
+        this.logger.error('job could not be queued', { queue: name, error: String(error) });
+        throw new AppError('UNAVAILABLE', 'the job queue is unavailable; try again');
+      });
     this.sentSinceFetch.add(name);
     this.wakers.get(name)?.();
     return id !== null;
@@ -161,7 +172,7 @@ export class JobQueue {
       held = false;
     };
     return {
-      claim: claimJobSql(name, key, data, this.instanceId),
+      claim: claimJobSql(name, key, withTraceContext(data), this.instanceId),
       run: (job, handOff) => {
         if (!held) throw new Error('a job slot runs one job');
         held = false;
@@ -222,7 +233,7 @@ export class JobQueue {
       this.logger.warn('job failed over: its instance stopped', { queue: job.name, job: job.id, now: job.state });
       const lost = this.kinds.get(job.name)?.lost;
       if (job.state === 'failed' && lost)
-        await lost(job.data as never).catch((error: unknown) =>
+        await lost(traceContextOf(job.data).data as never).catch((error: unknown) =>
           this.logger.error('recording a lost job failed', { queue: job.name, job: job.id, error: String(error) }),
         );
     }
@@ -277,8 +288,31 @@ export class JobQueue {
     await Promise.allSettled(active);
   }
 
-  /** Runs one attempt of `job` in a slot of its kind (`slotTaken`: by `takeSlot`, else taken here). */
-  private async attempt(name: string, job: FetchedJob, handler: Handler<never>, slotTaken = false, handOff?: unknown): Promise<void> {
+  /**
+   * Runs one attempt of `job` in a slot of its kind (`slotTaken`: by `takeSlot`, else taken here),
+   * as a span `job <name>` in the trace of the request that queued the job, if any.
+   */
+  private attempt(name: string, job: FetchedJob, handler: Handler<never>, slotTaken = false, handOff?: unknown): Promise<void> {
+    const { data, parent } = traceContextOf(job.data);
+    const attributes = { 'labdesk.job.queue': name, 'labdesk.job.id': job.id, 'labdesk.job.attempt': job.retryCount + 1 };
+    return tracer.startActiveSpan(`job ${name}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
+      try {
+        if (!(await this.runAttempt(name, { ...job, data }, handler, slotTaken, handOff)))
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'the attempt failed' });
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** `attempt` itself: whether the attempt succeeded (a failure is recorded on the job, for a retry or for good). */
+  private async runAttempt(
+    name: string,
+    job: FetchedJob,
+    handler: Handler<never>,
+    slotTaken: boolean,
+    handOff?: unknown,
+  ): Promise<boolean> {
     const controller = new AbortController();
     // Cancelled a little before its row expires, so that it is failed here (once) rather than by maintenance.
     const timer = setTimeout(
@@ -298,6 +332,7 @@ export class JobQueue {
         handOff,
       });
       if (!completedWithWork) await this.boss.complete(name, job.id);
+      return true;
     } catch (error) {
       this.logger.warn('job attempt failed', {
         queue: name,
@@ -313,6 +348,7 @@ export class JobQueue {
           error: String(failure),
         });
       });
+      return false;
     } finally {
       clearTimeout(timer);
       this.running.delete(controller);
@@ -326,4 +362,22 @@ export class JobQueue {
     // The kind's loop waits on its own attempts only: when all slots were taken, one came free for it.
     if (wasFull) this.wakers.get(name)?.();
   }
+}
+
+/** `data` with the active trace context, when traces are on and a span is active (a request's, a job's); else `data` itself. */
+function withTraceContext(data: object): object {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return Object.keys(carrier).length ? { ...data, [TRACE_CONTEXT]: carrier } : data;
+}
+
+/**
+ * A job's data as its handler reads it, and the context its attempt's span starts in: the trace
+ * context the data carries, else the active one (a job run here at once runs in its request).
+ */
+function traceContextOf(jobData: object): { data: object; parent: Context } {
+  if (!(TRACE_CONTEXT in jobData)) return { data: jobData, parent: context.active() };
+  const { [TRACE_CONTEXT]: carrier, ...data } = jobData as Record<string, unknown>;
+  const parent = carrier && typeof carrier === 'object' ? propagation.extract(ROOT_CONTEXT, carrier) : context.active();
+  return { data, parent };
 }
