@@ -314,6 +314,7 @@ export class JobQueue {
     handOff?: unknown,
   ): Promise<boolean> {
     const controller = new AbortController();
+    const expiresAt = Date.now() + job.expireInSeconds * 1000;
     // Cancelled a little before its row expires, so that it is failed here (once) rather than by maintenance.
     const timer = setTimeout(
       () => controller.abort(new Error('the job timed out')),
@@ -322,6 +323,7 @@ export class JobQueue {
     this.running.add(controller);
     if (!slotTaken) this.busy.set(name, (this.busy.get(name) ?? 0) + 1);
     let completedWithWork = false;
+    let outcome: { failed?: string } | undefined;
     try {
       await handler(job.data as never, {
         id: job.id,
@@ -331,28 +333,46 @@ export class JobQueue {
         completed: () => (completedWithWork = true),
         handOff,
       });
-      if (!completedWithWork) await this.boss.complete(name, job.id);
-      return true;
+      if (!completedWithWork) outcome = {};
     } catch (error) {
-      this.logger.warn('job attempt failed', {
-        queue: name,
-        job: job.id,
-        attempt: job.retryCount + 1,
-        error: error instanceof Error ? error.message : String(error),
-      });
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.warn('job attempt failed', { queue: name, job: job.id, attempt: job.retryCount + 1, error: message });
       // The handler's own record of the failure is what callers see; pg-boss keeps the message for operators.
-      await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) }).catch((failure: unknown) => {
-        this.logger.error('job could not be marked failed (it expires and is retried)', {
-          queue: name,
-          job: job.id,
-          error: String(failure),
-        });
-      });
-      return false;
+      outcome = { failed: message };
     } finally {
       clearTimeout(timer);
       this.running.delete(controller);
+    }
+    try {
+      if (outcome) await this.recordOutcome(name, job.id, outcome, expiresAt);
+    } finally {
       this.freeSlot(name);
+    }
+    return outcome?.failed === undefined;
+  }
+
+  /**
+   * Marks the attempt completed or failed (then pg-boss retries it). While the database does not
+   * answer (a restart) it tries again until the job's row would expire: an attempt that ended is
+   * not left active until then (15 minutes for an A2A turn, its task WORKING all along).
+   */
+  private async recordOutcome(name: string, id: string, outcome: { failed?: string }, expiresAt: number): Promise<void> {
+    for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 5000)) {
+      try {
+        if (outcome.failed === undefined) await this.boss.complete(name, id);
+        else await this.boss.fail(name, id, { message: outcome.failed });
+        return;
+      } catch (error) {
+        if (this.stopping || Date.now() + waitMs >= expiresAt) {
+          this.logger.error('job outcome could not be recorded (it expires and is retried)', {
+            queue: name,
+            job: id,
+            error: String(error),
+          });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
     }
   }
 

@@ -4,10 +4,12 @@ import net from 'node:net';
  * A TCP proxy on loopback in front of the test PostgreSQL. `freeze()` makes the database behave
  * as a stopped server (SIGSTOP) does for its clients: connections open and stay open, and no
  * byte reaches either side; `thaw()` delivers what was held, in order, as the server would once
- * it runs again. The shared server itself is never stopped.
+ * it runs again. `goDown()` makes it behave as a server shut down (a restart): every connection
+ * is reset and new ones are refused until `comeBack()`. The shared server itself is never stopped.
  */
 export class FreezableProxy {
   private frozen = false;
+  private down = false;
   /** Each direction of each connection: delivers what it holds, unless frozen. */
   private readonly flows = new Set<() => void>();
   private readonly sockets = new Set<net.Socket>();
@@ -23,7 +25,10 @@ export class FreezableProxy {
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const proxy = new FreezableProxy(server, (server.address() as net.AddressInfo).port);
-    server.on('connection', (client) => proxy.link(client, net.connect(Number(target.port || 5432), target.hostname)));
+    server.on('connection', (client) => {
+      if (proxy.down) return void client.destroy();
+      proxy.link(client, net.connect(Number(target.port || 5432), target.hostname));
+    });
     return proxy;
   }
 
@@ -42,6 +47,15 @@ export class FreezableProxy {
   thaw(): void {
     this.frozen = false;
     for (const flow of this.flows) flow();
+  }
+
+  goDown(): void {
+    this.down = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  comeBack(): void {
+    this.down = false;
   }
 
   async close(): Promise<void> {
