@@ -562,7 +562,13 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
       await stack.engine$(['cp', `${stack.container('labdesk-1')}:${out}`, `${copy}/backup`]);
       // A fresh stack: new PostgreSQL and instance volumes. The S3 bucket stays: a backup lists its
       // object versions and does not copy them (docs/operations.md, "Backup and restore").
-      await stack.engine$(['rm', '-f', '-t', '10', ...['labdesk-1', 'labdesk-2', 'proxy', 'postgres'].map(stack.container)]);
+      await stack.engine$([
+        'rm',
+        '-f',
+        '-t',
+        '10',
+        ...['labdesk-1', 'labdesk-2', 'proxy', 'postgres'].map((service) => stack.container(service)),
+      ]);
       for (const volume of ['postgres', 'labdesk-1', 'labdesk-2', 'workspaces'])
         await stack.engine$(['volume', 'rm', '-f', `${stack.project}_${volume}`]);
       await stack.up(['postgres']);

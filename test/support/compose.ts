@@ -42,7 +42,7 @@ export async function engineRun(engine: Engine, args: string[], env: NodeJS.Proc
     return stdout;
   } catch (error) {
     const failed = error as { stderr?: string; code?: number };
-    throw new Error(`${engine} ${args.join(' ').slice(0, 300)} → ${failed.code}: ${failed.stderr?.trim().slice(-2000)}`);
+    throw new Error(`${engine} ${args.join(' ').slice(0, 300)} → ${failed.code}: ${failed.stderr?.trim().slice(-2000)}`, { cause: error });
   }
 }
 
