@@ -131,7 +131,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     throw error;
   }
   const sealer = await loadSealer(orm.em.fork(), config.sealKey);
-  const pubsub = makePubSub(config.redisUrl);
+  const pubsub = makePubSub(config.redisUrl, logger);
   const blobs = await openBlobs(config, orm.em.fork());
   const sandboxes = new LocalComputeProvider(config.compute.heartbeatSeconds, logger);
   const llm = config.llm ? createLanguageModel(config.llm) : null;

@@ -1,6 +1,6 @@
 import { createPubSub } from '@graphql-yoga/subscription';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import Redis from 'ioredis';
+import type { Logger } from './logger';
 
 /** A membership changed in a lab (published after the change committed). */
 export interface LabMemberEvent {
@@ -74,16 +74,30 @@ function counting(target: EventTargetOf): { target: EventTargetOf; count: () => 
 
 /**
  * In-process pub/sub for one instance; with `redisUrl`, events fan out through Redis so that a
- * subscriber on one instance sees what another instance published.
+ * subscriber on one instance sees what another instance published. While Redis does not answer,
+ * events are dropped (subscribers miss them; a waiting A2A request re-reads its task anyway) and
+ * nothing else fails: the outage is logged once, and its end.
  */
-export function makePubSub(redisUrl?: string): AppPubSub {
+export function makePubSub(redisUrl?: string, logger?: Logger): AppPubSub {
   if (!redisUrl) {
     const local = counting(new EventTarget());
     return Object.assign(createPubSub<Topics>({ eventTarget: local.target }), { close: async () => undefined, listenerCount: local.count });
   }
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const shared = counting(createRedisEventTarget({ publishClient, subscribeClient }));
+  let down = false;
+  const failed = (error: unknown) => {
+    if (!down) logger?.warn('Redis does not answer: subscription events are dropped until it does', { error: String(error) });
+    down = true;
+  };
+  for (const client of [publishClient, subscribeClient]) {
+    client.on('error', failed);
+    client.on('ready', () => {
+      if (down) logger?.info('Redis answers again: subscription events cross instances');
+      down = false;
+    });
+  }
+  const shared = counting(redisEventTarget(publishClient, subscribeClient, failed));
   const pubSub = createPubSub<Topics>({ eventTarget: shared.target });
   return Object.assign(pubSub, {
     listenerCount: shared.count,
@@ -92,4 +106,62 @@ export function makePubSub(redisUrl?: string): AppPubSub {
       subscribeClient.disconnect();
     },
   });
+}
+
+type Callback = (event: CustomEvent) => void;
+type Listener = Callback | { handleEvent: Callback } | null;
+const callbackOf = (listener: Listener): Callback | undefined =>
+  listener == null ? undefined : 'handleEvent' in listener ? (event) => listener.handleEvent(event) : listener;
+
+/**
+ * Events through Redis channels, one per topic (as @graphql-yoga/redis-event-target does), with
+ * Redis's refusals handled: that package leaves PUBLISH and SUBSCRIBE's promises unhandled, so a
+ * refusal while Redis is down ended the process, and a SUBSCRIBE refused then was never sent again.
+ */
+function redisEventTarget(publisher: Redis, subscriber: Redis, failed: (error: unknown) => void): EventTargetOf {
+  const callbacksForTopic = new Map<string, Set<Callback>>();
+  const unsent = new Set<string>();
+  const subscribe = (topic: string) =>
+    subscriber.subscribe(topic).catch((error: unknown) => {
+      failed(error);
+      unsent.add(topic);
+    });
+  // ioredis subscribes again to what it had subscribed to; these it never had.
+  subscriber.on('ready', () => {
+    for (const topic of unsent) {
+      unsent.delete(topic);
+      if (callbacksForTopic.has(topic)) void subscribe(topic);
+    }
+  });
+  subscriber.on('message', (channel: string, message: string) => {
+    const event = new CustomEvent(channel, { detail: message === '' ? null : (JSON.parse(message) as unknown) });
+    for (const callback of callbacksForTopic.get(channel) ?? []) callback(event);
+  });
+  const target = {
+    addEventListener(topic: string, listener: Listener) {
+      const callback = callbackOf(listener);
+      if (!callback) return;
+      let callbacks = callbacksForTopic.get(topic);
+      if (!callbacks) {
+        callbacksForTopic.set(topic, (callbacks = new Set()));
+        void subscribe(topic);
+      }
+      callbacks.add(callback);
+    },
+    removeEventListener(topic: string, listener: Listener) {
+      const callbacks = callbacksForTopic.get(topic);
+      const callback = callbackOf(listener);
+      if (!callbacks || !callback) return;
+      callbacks.delete(callback);
+      if (callbacks.size > 0) return;
+      callbacksForTopic.delete(topic);
+      unsent.delete(topic);
+      void subscriber.unsubscribe(topic).catch(failed);
+    },
+    dispatchEvent(event: CustomEvent) {
+      void publisher.publish(event.type, event.detail === undefined ? '' : JSON.stringify(event.detail)).catch(failed);
+      return true;
+    },
+  };
+  return target;
 }
