@@ -95,6 +95,16 @@ const DATABASE_GONE_MESSAGES = new Set([
   'Client has encountered a connection error and is not queryable',
 ]);
 const databaseGone = () => new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly');
+
+/**
+ * Failures to reach the database at all (no connection could be opened: refused, no such host,
+ * a server starting up or shutting down, no free connection): the statement was never sent, so
+ * sending it again cannot do it twice. A connection lost under a statement is not one of them.
+ */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P03', '53300']);
+export const databaseNeverReached = (error: unknown) =>
+  NEVER_SENT_CODES.has(String((error as { code?: unknown } | null)?.code)) ||
+  (error as { name?: unknown } | null)?.name === 'KnexTimeoutError';
 /** PostgreSQL cancelled the statement: DATABASE_STATEMENT_TIMEOUT_MS passed (a lock wait, a slow or overloaded server). */
 const PG_QUERY_CANCELED = '57014';
 

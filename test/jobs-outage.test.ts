@@ -30,7 +30,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  proxy?.comeBack();
+  await proxy?.comeBack();
   for (const release of releases.values()) release();
   await queue?.stop();
   await proxy?.close();
@@ -60,7 +60,7 @@ test.each([
     // Down for longer than the first tries to record it.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await states(key)).toEqual(['active']);
-    proxy.comeBack();
+    await proxy.comeBack();
     await until(`the job ${key} to be recorded`, async () => (await states(key))[0] !== 'active', { seconds: 15 });
     const [state] = await states(key);
     // A failed attempt is retried: it may already have been fetched again.

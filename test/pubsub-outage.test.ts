@@ -54,7 +54,7 @@ describeRedis('pub/sub while Redis is down', () => {
       for await (const event of lateSubscription) late.push(event.count);
     })();
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    proxy.comeBack();
+    await proxy.comeBack();
     await until(
       'events through Redis again',
       () => {

@@ -10,6 +10,8 @@ import net from 'node:net';
 export class FreezableProxy {
   private frozen = false;
   private down = false;
+  /** The sockets of the proxy's own clients (not those to the server). */
+  private readonly clients = new Set<net.Socket>();
   /** Each direction of each connection: delivers what it holds, unless frozen. */
   private readonly flows = new Set<() => void>();
   private readonly sockets = new Set<net.Socket>();
@@ -25,10 +27,7 @@ export class FreezableProxy {
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const proxy = new FreezableProxy(server, (server.address() as net.AddressInfo).port);
-    server.on('connection', (client) => {
-      if (proxy.down) return void client.destroy();
-      proxy.link(client, net.connect(Number(target.port || 5432), target.hostname));
-    });
+    server.on('connection', (client) => proxy.link(client, net.connect(Number(target.port || 5432), target.hostname)));
     return proxy;
   }
 
@@ -50,20 +49,37 @@ export class FreezableProxy {
   }
 
   goDown(): void {
+    if (this.down) return;
     this.down = true;
+    // Not listening: a new connection is refused (ECONNREFUSED), as by a stopped server.
+    this.server.close();
     for (const socket of this.sockets) socket.destroy();
   }
 
-  comeBack(): void {
+  /**
+   * `goDown` as PostgreSQL's fast shutdown does it: each client is told FATAL 57P01 ("terminating
+   * connection due to administrator command") before its connection closes, so drivers drop their
+   * idle connections as they do when the real server restarts.
+   */
+  shutDownPostgres(): void {
+    for (const client of this.clients) client.write(postgresFatal('57P01', 'terminating connection due to administrator command'));
+    setImmediate(() => this.goDown());
+  }
+
+  async comeBack(): Promise<void> {
+    if (!this.down) return;
     this.down = false;
+    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
   }
 
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (!this.down) await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   private link(client: net.Socket, upstream: net.Socket): void {
+    this.clients.add(client);
+    client.on('close', () => this.clients.delete(client));
     this.flow(client, upstream);
     this.flow(upstream, client);
   }
@@ -100,4 +116,13 @@ export class FreezableProxy {
       if (held.length === 0) this.flows.delete(deliver);
     });
   }
+}
+
+/** A PostgreSQL ErrorResponse message of severity FATAL (protocol 3: "E", length, fields, NUL). */
+function postgresFatal(code: string, message: string): Buffer {
+  const fields = Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0\0`, 'utf8');
+  const header = Buffer.alloc(5);
+  header.write('E', 0);
+  header.writeInt32BE(fields.length + 4, 1);
+  return Buffer.concat([header, fields]);
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
+import { databaseNeverReached } from '../../errors';
 import { countModelCall } from '../../metrics';
 import type { Completion, CompletionRequest, LanguageModelClient } from '../../llm/language-model';
 import type { CatalogModel } from '../catalog/catalog.repository';
@@ -37,7 +38,7 @@ export function meteredCompletion<T>(
   request: CompletionRequest,
   keep: (tx: EntityManager, completion: Completion) => Promise<T>,
 ): Promise<T> {
-  return metered(em, llm, priced, purpose, () => llm.complete(request), inTransactionWith(em, keep));
+  return metered(em, llm, priced, purpose, () => llm.complete(request), inTransactionWith(em, keep), modelCallInsert, request.signal);
 }
 
 /**
@@ -62,6 +63,7 @@ export function meteredCompletionInOne<T>(
     () => llm.complete(request),
     (paid, completion) => keep(ledgerOf(paid), completion),
     ledgerOf,
+    request.signal,
   );
 }
 
@@ -84,7 +86,7 @@ export function meteredStream<T>(
   onText: (piece: string) => void,
   keep: (tx: EntityManager, completion: Completion) => Promise<T>,
 ): Promise<T> {
-  return metered(em, llm, priced, purpose, () => llm.stream(request, onText), inTransactionWith(em, keep));
+  return metered(em, llm, priced, purpose, () => llm.stream(request, onText), inTransactionWith(em, keep), modelCallInsert, request.signal);
 }
 
 async function metered<T>(
@@ -95,6 +97,7 @@ async function metered<T>(
   call: () => Promise<Completion>,
   keep: (paid: ModelCallRow, completion: Completion) => Promise<T>,
   ledgerOf: (paid: ModelCallRow) => LedgerInsert = modelCallInsert,
+  signal?: AbortSignal,
 ): Promise<T> {
   const started = performance.now();
   const row = { ...purpose, model: `${llm.provider}/${llm.model}` };
@@ -117,13 +120,21 @@ async function metered<T>(
     latencyMs: Math.round(latencyMs),
     outcome: 'ok' as const,
   };
-  try {
-    return await keep(paid, completion);
-  } catch (error) {
-    // What it paid for was not kept (a conflict, say), but the provider billed the call: the
-    // ledger still gets its row, alone, so the bill stays explained.
-    const ledger = ledgerOf(paid);
-    await sqlOf(em)(ledger.sql, ledger.params).catch(() => undefined);
-    throw error;
+  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 5000)) {
+    try {
+      return await keep(paid, completion);
+    } catch (error) {
+      // The database cannot be reached (a restart): the answer is kept once it can, while the
+      // caller still wants it (its signal bounds the wait), rather than lost and paid for again.
+      if (signal && !signal.aborted && databaseNeverReached(error)) {
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+        continue;
+      }
+      // What it paid for was not kept (a conflict, say), but the provider billed the call: the
+      // ledger still gets its row, alone, so the bill stays explained.
+      const ledger = ledgerOf(paid);
+      await sqlOf(em)(ledger.sql, ledger.params).catch(() => undefined);
+      throw error;
+    }
   }
 }
