@@ -23,6 +23,7 @@ const ONCE = [
   'layout',
   'unit',
   'telemetry',
+  'pubsub-outage',
 ];
 
 /**

@@ -575,6 +575,7 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
       const restored = await stack.engine$([
         'run',
         '--rm',
+        '--no-healthcheck',
         '--network',
         `${stack.project}_default`,
         '-v',

@@ -224,13 +224,14 @@ export function composeStack(engine: Engine, project: string, files: string[], e
           created.add(name);
         }
         if (toStart.length) await engine$(['start', ...toStart.map(container)]);
-        // What the others wait for: the strictest condition any dependant names.
+        // What its dependants wait for, and health for a service that has a check (`up --wait`).
         for (const name of wave) {
           const conditions = [...wanted].flatMap((other) =>
             dependencies(file.services[other])
               .filter(([dependency]) => dependency === name)
               .map(([, condition]) => condition),
           );
+          if (file.services[name].healthcheck) conditions.push('service_healthy');
           for (const condition of new Set(conditions)) await waitFor(name, condition);
           ready.add(name);
         }
