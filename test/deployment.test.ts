@@ -541,6 +541,10 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
         });
         expect(phase.acknowledged).toBeGreaterThan(phase.sent / 2);
       }
+      // Through all of it, each instance wrote JSON lines only (no driver's own text on an outage).
+      for (const service of ['labdesk-1', 'labdesk-2'])
+        for (const line of (await stack.engine$(['logs', stack.container(service)])).trim().split('\n'))
+          expect(() => JSON.parse(line)).not.toThrow();
       // While PostgreSQL is down the answer is 503 (retry), never an internal error.
       expect(Object.keys(figures['PostgreSQL restarted'].refused).filter((status) => /^5/.test(status) && status !== '503')).toEqual([]);
       expect(figures['PostgreSQL restarted'].refused['503']).toBeGreaterThan(0);
