@@ -3,7 +3,8 @@
 # machine that reaches no image registry: stand-ins for the base images the Dockerfile and
 # compose.yaml name (Debian trixie from debootstrap, plus this machine's Node.js or Debian's
 # packages; scripts/ci/standins/), then the Dockerfile, unchanged, as `labdesk:local`.
-# Kept between runs under LABDESK_CI_CACHE and podman's store; rebuilt only when missing.
+# Kept between runs under LABDESK_CI_CACHE and podman's store; a stand-in is rebuilt when
+# missing or its recipe changed, labdesk:local on every run.
 #   scripts/ci/images.sh             the stand-ins and labdesk:local from this checkout
 #   scripts/ci/images.sh REF TAG     also the image of git REF, as TAG (the upgrade's old side)
 set -euo pipefail
@@ -35,14 +36,18 @@ LIST
   tar -C "$root" --exclude=./.complete -c . | podman import --quiet - labdesk-ci/trixie >/dev/null
 fi
 
+# A stand-in is rebuilt when its recipe changed: its Containerfile, the standins' scripts, and
+# (for node) the machine's Node.js, hashed into a label.
+recipe() { { cat "scripts/ci/standins/$1" scripts/ci/standins/*.sh; node --version; } | sha256sum | cut -c1-16; }
+current() { [ "$(podman image inspect --format '{{index .Labels "labdesk-ci.recipe"}}' "$1" 2>/dev/null)" = "$(recipe "$2")" ]; }
 standin() { # name, Containerfile, context
-  have "$1" && return 0
+  current "$1" "$2" && return 0
   step "stand-in $1"
-  "${build[@]}" -t "$1" -f "scripts/ci/standins/$2" "$3" >/dev/null
+  "${build[@]}" --label "labdesk-ci.recipe=$(recipe "$2")" -t "$1" -f "scripts/ci/standins/$2" "$3" >/dev/null
 }
 
 # node:20-trixie-slim: this machine's Node.js and npm in the trixie root.
-if ! have docker.io/library/node:20-trixie-slim; then
+if ! current docker.io/library/node:20-trixie-slim node.Containerfile; then
   context="$(mktemp -d)"
   cp "$(command -v node)" "$context/node"
   cp -r "$(dirname "$(readlink -f "$(command -v npm)")")/.." "$context/npm"
