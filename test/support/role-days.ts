@@ -539,6 +539,9 @@ export const ROLE_DAYS: { role: Role; title: string; script: (day: Day) => Promi
       await page.getByLabel('Reply').fill('hg38, see the tool call');
       await page.getByRole('button', { name: 'Post' }).click();
       await record.getByText('hg38, see the tool call').waitFor();
+      // The page says so once it has read the thread back: a click before that can land on the
+      // button the refresh then replaces (seen once, under CI's load).
+      await page.getByText('Replied.').waitFor();
       await record.getByRole('button', { name: 'Resolve' }).first().click();
       await record.getByText('Resolved').first().waitFor();
       await d.check('variants-reviewed');
