@@ -1175,7 +1175,8 @@ describe('asking first, and views in the URL (issue 37, items 4 and 5)', () => {
     dialog = await confirmation(page, 'Make Mona Member a mentor of Proteomics Lab?');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await role.inputValue()).toBe('member');
+    // The dialog leaves first; the select is rendered back in a task after it.
+    await until('the role select back to member', async () => (await role.inputValue()) === 'member');
     expect(await membership(lab.id, member.id)).toMatchObject({ role: 'member' });
     await role.selectOption('mentor');
     await (await confirmation(page, 'Make Mona Member a mentor of Proteomics Lab?')).getByRole('button', { name: 'Make mentor' }).click();
@@ -1270,7 +1271,7 @@ describe('asking first, and views in the URL (issue 37, items 4 and 5)', () => {
       await atBothSizes(page, 'console-admin-lab-status-asks');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
-      expect(await status.inputValue()).toBe('active');
+      await until('the status select back to active', async () => (await status.inputValue()) === 'active');
       expect(await labStatus()).toBe('active');
       await status.selectOption('suspended');
       dialog = await confirmation(page, `Make ${labName} suspended?`);
@@ -1290,7 +1291,7 @@ describe('asking first, and views in the URL (issue 37, items 4 and 5)', () => {
       await planSelect.selectOption('pro');
       dialog = await confirmation(page, 'Move Pete Planless to the pro plan?');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
-      expect(await planSelect.inputValue()).toBe('free');
+      await until('the plan select back to free', async () => (await planSelect.inputValue()) === 'free');
       expect(await plan()).toBe('free');
       await planSelect.selectOption('pro');
       await (await confirmation(page, 'Move Pete Planless to the pro plan?')).getByRole('button', { name: 'Move to pro' }).click();

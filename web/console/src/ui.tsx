@@ -279,19 +279,11 @@ export function ConfirmSelect<T extends string>({
     setChosen(next);
     void onConfirm(next).then((made) => !made && setChosen(null));
   };
-  // The shown choice, also written to the element itself: after Cancel, React rendered the old
-  // value back but Chromium 156 went on showing the user's choice (test/console.test.ts).
-  const shown = pending ?? chosen ?? value;
-  const select = useRef<HTMLSelectElement>(null);
-  useLayoutEffect(() => {
-    if (select.current && select.current.value !== shown) select.current.value = shown;
-  }, [shown]);
   return (
     <>
       <select
-        ref={select}
         aria-label={label}
-        value={shown}
+        value={pending ?? chosen ?? value}
         disabled={disabled}
         onChange={(event) => event.target.value !== value && setPending(event.target.value as T)}
       >
