@@ -121,7 +121,7 @@ export interface Config {
   a2aAgentTestTimeoutSeconds: number;
   /** How long each request of our agent to an outbound agent may take (`A2A_AGENT_CALL_TIMEOUT_SECONDS`, 1-120, default 20), besides resolving its host. */
   a2aAgentCallTimeoutSeconds: number;
-  /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
+  /** The analysis agent's code workspaces and their sandbox (docs/api/workspace.md). */
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
   maxJsonBodyBytes: number;
@@ -138,7 +138,7 @@ export const DOWNLOAD_OFFLOADS = ['off', 'x-accel-redirect', 'x-sendfile'] as co
  */
 export type DownloadOffload = { header: 'X-Accel-Redirect'; prefix: string } | { header: 'X-Sendfile' };
 
-/** Single sign-on (docs/api.md, "Single sign-on"). */
+/** Single sign-on (docs/api/single-sign-on.md). */
 export interface OidcSettings {
   issuer: string;
   clientId: string;
