@@ -5,7 +5,7 @@ import type { S3Settings } from './blobs/s3-store';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import type { RateLimitSettings } from './rate-limits';
 
-/** Everything the process reads from its environment, validated once at start (contracts §1). */
+/** Everything the process reads from its environment, validated once at start (README's configuration table). */
 /** Model-backed requests per minute and model tokens per UTC day, for a user and for an A2A key; 0 is no limit. */
 export interface ModelLimits {
   userRequestsPerMinute: number;
