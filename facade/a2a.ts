@@ -50,15 +50,21 @@ export const A2A_MAX_BODY_BYTES = Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 
  */
 export const MAX_STREAMS_PER_PRINCIPAL = 32;
 
-/** How long a cache may keep the card before asking again (with its ETag). */
-const CARD_MAX_AGE_SECONDS = 300;
+/**
+ * How long a cache may keep the card before asking again (with its ETag). While keys are
+ * required the card's security cannot change under it (revoking the last key locks the endpoint,
+ * it never opens it again), so it may be kept a while; the open endpoint's card is asked for
+ * again every time, since the first key created changes its `securityRequirements` at once.
+ */
+const cardCacheControl = (authRequired: boolean) => (authRequired ? 'public, max-age=300' : 'public, max-age=0, must-revalidate');
 /** The version of this agent (its skills and behaviour), as the card states it; not the protocol's. */
 export const AGENT_VERSION = '0.1.0';
 
 /**
- * The agent card: an allowlisted projection (A2A §5.7, contracts §9), every member written here
- * and nothing taken from the service's internals. Capabilities say what is built now; bearer
- * security is declared only while keys are required (the open loopback endpoint asks for none).
+ * The agent card: an allowlisted projection (A2A §5.7; docs/api/a2a.md, "Agent card"), every
+ * member written here and nothing taken from the service's internals. Capabilities say what is
+ * built now. The bearer scheme is always declared (the card's members per A2A 1.0); it is
+ * required (`securityRequirements`) only while keys are, so the open loopback endpoint asks for none.
  */
 export function agentCard(baseUrl: string, authRequired: boolean) {
   return {
@@ -67,12 +73,10 @@ export function agentCard(baseUrl: string, authRequired: boolean) {
     version: AGENT_VERSION,
     supportedInterfaces: [{ url: `${baseUrl}${A2A_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     capabilities: { streaming: true, pushNotifications: true },
-    ...(authRequired && {
-      securitySchemes: {
-        bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } },
-      },
-      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
-    }),
+    securitySchemes: {
+      bearer: { httpAuthSecurityScheme: { scheme: 'bearer', description: 'An A2A key issued by the server operator (ldk_a2a_…)' } },
+    },
+    ...(authRequired && { securityRequirements: [{ schemes: { bearer: { list: [] } } }] }),
     defaultInputModes: INPUT_MEDIA_TYPES,
     defaultOutputModes: OUTPUT_MEDIA_TYPES,
     skills: [
@@ -111,7 +115,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
     const body = JSON.stringify(agentCard(baseUrlOf(req, services), authRequired));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     varyByOrigin(res, services.config);
-    res.setHeader('Cache-Control', `public, max-age=${CARD_MAX_AGE_SECONDS}`);
+    res.setHeader('Cache-Control', cardCacheControl(authRequired));
     res.setHeader('ETag', etag);
     const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*'))

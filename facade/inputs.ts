@@ -91,7 +91,7 @@ const SCALAR_EXPECTATION: Record<string, string> = {
 
 /**
  * How a transport names the members of an input object and what it does with unknown ones. REST
- * (contracts §2): snake_case, and an unknown member is refused. ProtoJSON (A2A): the field's own
+ * (docs/api/wire.md): snake_case, and an unknown member is refused. ProtoJSON (A2A): the field's own
  * camelCase name or the proto's snake_case one (camelCase wins when both are sent), and an
  * unknown member is ignored (A2A §5.7).
  */
@@ -179,7 +179,7 @@ export function readInput(
     return value;
   }
   const scalar = type;
-  // GraphQL's ID also takes numbers; ids on this API are strings (contracts §2).
+  // GraphQL's ID also takes numbers; ids on this API are strings (docs/api/wire.md).
   if (scalar.name === 'ID' && typeof value !== 'string') {
     issues.push({ loc, msg: SCALAR_EXPECTATION.ID, type: 'type_error' });
     return value;

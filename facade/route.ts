@@ -8,7 +8,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route, checked before any work and published in the OpenAPI document.
- * `user` and `admin` need a bearer token; `release` the release token (contracts §7). The
+ * `user` and `admin` need a bearer token; `release` the release token (docs/api/releases.md). The
  * domain layer still enforces roles itself.
  */
 export type RouteAuth = 'none' | 'user' | 'admin' | 'release';
@@ -89,7 +89,7 @@ export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<
   variables: { [K in keyof TVars]-?: VariableSource };
   /** The root field whose value is the body. */
   result: keyof TData & string;
-  /** Wrap a list result as `{items, total}` (contracts §2). */
+  /** Wrap a list result as `{items, total}` (docs/api/wire.md, list shapes). */
   list?: boolean;
   /** Leave out null members: for answers whose members depend on a state (e.g. a pending login). */
   omitNulls?: boolean;

@@ -12,11 +12,11 @@ import { operationOf } from './route';
  * The A2A 1.0 JSON-RPC binding as data: the envelope rules, one row per method, and the one
  * mapping of `AppError` to a JSON-RPC error. `facade/a2a.ts` serves it at `POST /a2a/v1`.
  *
- * Decisions (docs/api.md "A2A"): a batch (a JSON array) is refused as one -32600 (A2A defines no
+ * Decisions (docs/api/a2a.md, "JSON-RPC"): a batch (a JSON array) is refused as one -32600 (A2A defines no
  * batches); a request must carry an `id` (a string, or an integer of at most 2^53 - 1 so that it
  * comes back as sent: every A2A method answers, so a notification has no meaning);
  * `A2A-Version` 1.0 or 1.0.x is served, no header is served as 1.0 by the method's name
- * (contracts §9), any other version is -32009 before anything runs.
+ * (decided so that curl users need no header), any other version is -32009 before anything runs.
  */
 
 /** A2A error reasons (google.rpc.ErrorInfo `reason`) and their JSON-RPC codes (A2A §5.4, §9.5). */

@@ -44,7 +44,7 @@ export class Migration20261122040747_compute extends Migration {
       `alter table "lease_idle_refreshes" add constraint "lease_idle_refreshes_lease_id_foreign" foreign key ("lease_id") references "compute_leases" ("id") on update cascade on delete cascade;`,
     );
 
-    // Accounts that exist already get their plan's allowance, as new ones do (contracts §6).
+    // Accounts that exist already get their plan's allowance, as new ones do (docs/api/admin.md, "Plans").
     this.addSql(
       `insert into credit_accounts (user_id, balance) select id, case plan_code when 'pro' then 100 when 'lab' then 200 when 'enterprise' then 1000 else 10 end from users;`,
     );

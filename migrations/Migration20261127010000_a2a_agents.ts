@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The outbound A2A registry: each user's external agents (docs/api.md "Outbound agents"). The
+ * The outbound A2A registry: each user's external agents (docs/api/outbound-agents.md). The
  * key is sealed by the service's Sealer (never in clear in the database); `status`, `error` and
  * `checked_at` record the last test; `test_until` is the lease of a test in flight, so two
  * instances never test one entry at once. Written by hand in the generator's form.

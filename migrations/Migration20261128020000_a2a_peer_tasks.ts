@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The tasks a principal's context started on peers through the `a2a__<id>` tools (docs/api.md
- * "Outbound agents", Tools): a later turn of the same context may read them with `a2a_check`,
+ * The tasks a principal's context started on peers through the `a2a__<id>` tools (docs/api/outbound-agents.md,
+ * "Tools"): a later turn of the same context may read them with `a2a_check`,
  * and no other task id. Keyed by the A2A owner too: entry ids are per user, so after a change of
  * owner the new owner's entry of the same name does not get the old one's task ids. Written by hand in the generator's form.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Limits on model-backed work (docs/api.md "Model limits"): one row per subject (`user:<id>`,
+ * Limits on model-backed work (docs/api/limits.md, "Model limits"): one row per subject (`user:<id>`,
  * `a2a:<principal>`) and window (a UTC minute of requests, a UTC day of tokens). Requests are
  * counted at admission; tokens by a trigger on the ledger, so every metered call counts them in
  * the statement that records it, whichever path wrote it. The ledger row names the A2A principal

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * A2A push deliveries are claimed from the outbox one at a time by whichever instance has a free
- * delivery slot (docs/api.md "Push notifications"): `claim` names the attempt that holds the
+ * delivery slot (docs/api/a2a-push.md): `claim` names the attempt that holds the
  * row and `claimed_until` when that hold lapses (an instance that died or stalled), so that the
  * deliveries in flight per A2A key are counted in the database and stay under the key's limit
  * over all instances. Written by hand in the generator's form.

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The file artifacts turns attached, with their apparent sizes (docs/api.md "Artifact budgets and
- * retention"): what a workspace's and an A2A owner's artifact budgets are counted from. A row is
+ * The file artifacts turns attached, with their apparent sizes (docs/api/a2a-agent.md,
+ * "Artifact budgets and retention"): what a workspace's and an A2A owner's artifact budgets are counted from. A row is
  * written (under the owner's lock) before the bytes are read or copied, and goes with its task.
  * Written by hand in the generator's form.
  */

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The A2A endpoint's settings (one row: enabled, owner) and its keys (SHA-256 digests of their
  * secrets), formerly the files DATA_DIR/a2a.json and a2a-keys.json: in the database, they are in
- * its backups, shared by every instance, and changed at run time (docs/api.md, "A2A settings").
+ * its backups, shared by every instance, and changed at run time (docs/api/a2a.md, "Settings and keys").
  * The files are imported once at start (src/modules/a2a/a2a-settings.ts). Written by hand in the
  * generator's form.
  */

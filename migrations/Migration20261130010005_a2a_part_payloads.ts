@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * `raw` parts' payloads stored apart from their messages (docs/api.md "Files in"): a message's
+ * `raw` parts' payloads stored apart from their messages (docs/api/a2a-files.md): a message's
  * JSON keeps a `rawApart` member (the decoded size) in their place, and `apart_chars` counts the
  * base64 characters taken out, for the history's byte budget. Messages stored before keep their
  * payloads inline; the readers take both forms.

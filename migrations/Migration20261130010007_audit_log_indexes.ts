@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The audit log's pages (docs/api.md "Audit log"): newest first, and one actor's. */
+/** The audit log's pages (docs/api/admin.md, "Audit log"): newest first, and one actor's. */
 export class Migration20261130010007_audit_log_indexes extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create index "audit_events_actor_id_created_at_index" on "audit_events" ("actor_id", "created_at");`);

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Full-text search over titles and record text (docs/api.md "Search"): GIN indexes on the searched expressions. */
+/** Full-text search over titles and record text (docs/api/trajectories.md, "Search"): GIN indexes on the searched expressions. */
 export class Migration20261130010008_trajectory_search extends Migration {
   override async up(): Promise<void> {
     this.addSql(

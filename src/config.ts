@@ -5,7 +5,7 @@ import type { S3Settings } from './blobs/s3-store';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import type { RateLimitSettings } from './rate-limits';
 
-/** Everything the process reads from its environment, validated once at start (contracts §1). */
+/** Everything the process reads from its environment, validated once at start (README's configuration table). */
 /** Model-backed requests per minute and model tokens per UTC day, for a user and for an A2A key; 0 is no limit. */
 export interface ModelLimits {
   userRequestsPerMinute: number;
@@ -121,7 +121,7 @@ export interface Config {
   a2aAgentTestTimeoutSeconds: number;
   /** How long each request of our agent to an outbound agent may take (`A2A_AGENT_CALL_TIMEOUT_SECONDS`, 1-120, default 20), besides resolving its host. */
   a2aAgentCallTimeoutSeconds: number;
-  /** The analysis agent's code workspaces and their sandbox (docs/api.md "Agent workspace"). */
+  /** The analysis agent's code workspaces and their sandbox (docs/api/workspace.md). */
   agent: AgentWorkspaceConfig;
   /** Largest JSON body accepted by the facade and /graphql. */
   maxJsonBodyBytes: number;
@@ -138,7 +138,7 @@ export const DOWNLOAD_OFFLOADS = ['off', 'x-accel-redirect', 'x-sendfile'] as co
  */
 export type DownloadOffload = { header: 'X-Accel-Redirect'; prefix: string } | { header: 'X-Sendfile' };
 
-/** Single sign-on (docs/api.md, "Single sign-on"). */
+/** Single sign-on (docs/api/single-sign-on.md). */
 export interface OidcSettings {
   issuer: string;
   clientId: string;

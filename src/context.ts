@@ -38,7 +38,7 @@ export interface Services {
   blobs: Blobs;
   /** Sandboxes of the `local` compute provider. */
   sandboxes: LocalComputeProvider;
-  /** The analysis agent's code workspaces, their sandbox and background jobs (docs/api.md "Agent workspace"). */
+  /** The analysis agent's code workspaces, their sandbox and background jobs (docs/api/workspace.md). */
   agent: { workspaces: Workspaces; jobs: WorkspaceJobs };
   /** The time compute, activity and stats run on; tests move it. */
   clock: { now(): Date };

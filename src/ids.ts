@@ -10,7 +10,7 @@ export function randomString(length: number, alphabet = ALNUM): string {
   return out;
 }
 
-/** Server-made ids: a readable prefix and 124 random bits, unguessable (contracts §2). */
+/** Server-made ids: a readable prefix and 124 random bits, unguessable (docs/api/wire.md). */
 export const newId = (prefix: 'usr' | 'lab' | 'dev' | 'ann' | 'dis' | 'turn' | 'ctx' | 'msg') => `${prefix}_${randomString(24)}`;
 
 /** A random secret of about 190 bits, letters and digits only so it survives any transport. */

@@ -6,7 +6,7 @@ import { isSandboxToken } from './modules/auth/token.policy';
 /**
  * Rules that belong to an operation, whatever transport runs it (GraphQL over HTTP or WebSocket,
  * the REST facade, JSON-RPC): declared once on the root field with `@Extensions(…)`, enforced by
- * `enforceOperationRules` before its resolver runs (docs/api.md, "Operation rules"). A transport
+ * `enforceOperationRules` before its resolver runs (docs/api/authentication.md, "Operation rules"). A transport
  * that executes the schema cannot skip them: they are part of the field.
  */
 

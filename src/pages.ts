@@ -1,6 +1,6 @@
 import { ClassType, Field, Int, ObjectType } from 'type-graphql';
 
-/** `{items, total, limit}`: one bounded list (contracts §2). Extend it to name a page type. */
+/** `{items, total, limit}`: one bounded list (docs/api/wire.md). Extend it to name a page type. */
 export function LimitPage<T extends object>(item: ClassType<T>) {
   @ObjectType()
   abstract class Page {

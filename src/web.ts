@@ -276,7 +276,7 @@ export const localPath = (next: unknown) =>
   typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) && next.length <= 1000 ? next : '/';
 
 /**
- * Single sign-on (docs/api.md, "Single sign-on"):
+ * Single sign-on (docs/api/single-sign-on.md):
  * - `GET /auth/oidc/login?next=/path`: to the provider, with the pending sign-in in a sealed cookie;
  * - `GET /auth/oidc/callback`: the provider's answer; a session cookie and on to `next`, or back
  *   to `/login?sso=<reason>` (the page says what went wrong; the log says why in detail).

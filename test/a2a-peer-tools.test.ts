@@ -11,8 +11,8 @@ import { AnsweringPeer, closeServer, listen, Listening, sdkPeer, SdkPeer } from 
 import { until } from './support/until';
 
 /**
- * The owner's registered agents as tools of the A2A analysis agent (docs/api.md "Outbound
- * agents", Tools): the official client calls our endpoint, our agent calls peers made with the
+ * The owner's registered agents as tools of the A2A analysis agent (docs/api/outbound-agents.md,
+ * "Tools"): the official client calls our endpoint, our agent calls peers made with the
  * SDK's server on loopback through its `a2a__<id>` tools, and the scripted model is the only fake.
  */
 

@@ -6,7 +6,7 @@ import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
 import { closeServer, listen, Listening, sdkPeer } from './support/peers';
 
 /**
- * The outbound A2A registry (docs/api.md "Outbound agents") over real HTTP, against peers on
+ * The outbound A2A registry (docs/api/outbound-agents.md) over real HTTP, against peers on
  * loopback made with the official SDK's server: registration and masking, keys kept by their
  * mask, tests that pass and fail, the address rules (SSRF) with allow_private off and on, and
  * the service's own endpoint refused. Nothing leaves the machine: names resolve from a table.

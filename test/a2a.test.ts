@@ -79,7 +79,7 @@ describe('A2A endpoint with keys', () => {
       version: expect.any(String),
       supportedInterfaces: [{ url: `${t.url}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
       capabilities: { streaming: true, pushNotifications: true },
-      securitySchemes: { bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) } },
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'bearer', description: expect.any(String) } } },
       securityRequirements: [{ schemes: { bearer: { list: [] } } }],
       defaultInputModes: expect.arrayContaining(['text/plain', 'application/json', 'text/csv', 'application/octet-stream']),
       defaultOutputModes: expect.arrayContaining(['text/plain', 'image/png', 'application/octet-stream']),
@@ -93,7 +93,8 @@ describe('A2A endpoint with keys', () => {
     const first = await t.call('GET', '/.well-known/agent-card.json');
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    expect(first.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    // Keys are required here, and stay required (revoking the last one locks the endpoint): the card may be kept.
+    expect(first.headers.get('cache-control')).toBe('public, max-age=300');
     const again = await t.call('GET', '/.well-known/agent-card.json', { headers: { 'If-None-Match': etag } });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
@@ -486,9 +487,15 @@ describe('A2A mounting table', () => {
       const card = await t.call('GET', '/.well-known/agent-card.json');
       expect(card.status).toBe(200);
       expect(card.body.supportedInterfaces[0].url).toBe(`${t.url}/a2a/v1`);
-      // Open (loopback, no keys): the card declares no security, since none is enforced.
-      expect(card.body.securitySchemes).toBeUndefined();
-      expect(card.body.securityRequirements).toBeUndefined();
+      // Open (loopback, no keys): the bearer scheme is declared but not required, since none is
+      // enforced; and no cache keeps this card past the first key, which changes it.
+      expect(card.body.securitySchemes).toEqual({
+        bearer: { httpAuthSecurityScheme: { scheme: 'bearer', description: expect.any(String) } },
+      });
+      expect(card.body).not.toHaveProperty('securityRequirements');
+      expect(card.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+      const openEtag = card.headers.get('etag')!;
+      expect((await t.call('GET', '/.well-known/agent-card.json', { headers: { 'If-None-Match': openEtag } })).status).toBe(304);
       const open = await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'));
       expect(open.status).toBe(200);
       expect(open.body.error.code).toBe(-32004);
@@ -497,9 +504,14 @@ describe('A2A mounting table', () => {
       const key = await createA2aKey(t, 'live');
       expect((await rpc(t, undefined, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(401);
       expect((await rpc(t, key.plaintext, rpcCall(1, 'GetExtendedAgentCard'))).status).toBe(200);
-      expect((await t.call('GET', '/.well-known/agent-card.json')).body).toMatchObject({
+      // A cache revalidating the open card with its ETag is given the keyed one.
+      const keyed = await t.call('GET', '/.well-known/agent-card.json', { headers: { 'If-None-Match': openEtag } });
+      expect(keyed.status).toBe(200);
+      expect(keyed.body).toMatchObject({
+        securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } },
         securityRequirements: [{ schemes: { bearer: { list: [] } } }],
       });
+      expect(keyed.headers.get('cache-control')).toBe('public, max-age=300');
 
       expect(await a2aCli(t, ['disable'])).toMatchObject({ status: 0 });
       expect(await t.call('GET', '/.well-known/agent-card.json')).toMatchObject(noSuchEndpoint);

@@ -10,7 +10,7 @@ const sql = <T = any>(text: string, params: unknown[] = []) => t.sql<T>(text, pa
 const GIB = 1024 ** 3;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-/** contracts §8, plus effective_tier (contracts §3). */
+/** The admin user object (its OpenAPI schema), with effective_tier (docs/api/admin.md). */
 const USER_MEMBERS = [
   'user_id',
   'email',

@@ -199,7 +199,7 @@ describe('device flow (CLI login)', () => {
     expect(dump).not.toContain(polled.body.refresh_token);
   });
 
-  test('a poll before approval answers exactly {"status": "pending"} (contracts §3)', async () => {
+  test('a poll before approval answers exactly {"status": "pending"} (docs/api/authentication.md)', async () => {
     const started = await t.call('POST', '/api/auth/cli/start');
     const pending = await t.call('POST', '/api/auth/cli/poll', { body: { device_code: started.body.device_code } });
     expect(pending.status).toBe(200);

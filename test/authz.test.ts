@@ -338,7 +338,7 @@ const ENDPOINTS: Endpoint[] = [
     does: 'ask to join',
     path: () => '/api/labs/join',
     body: (w) => ({ code: w.lab.code }),
-    // Active members (the owner included) are already in: 409 (contracts §4).
+    // Active members (the owner included) are already in: 409 (docs/api/labs.md, joining again).
     outcomes: { outsider: 200, pending: 200, left: 200, rejected: 200, member: 409, mentor: 409, owner: 409, admin: 200 },
     check(reply, w) {
       expect(reply.body).toEqual({ lab_id: w.lab.id, status: 'pending' });

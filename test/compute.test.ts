@@ -9,7 +9,7 @@ import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 import { until } from './support/until';
 
 /**
- * Sandbox compute (contracts §6): plans, leases, the credits ledger and the meter.
+ * Sandbox compute (docs/api/compute.md): plans, leases, the credits ledger and the meter.
  *
  * Time is injected: every test moves `services.clock.now` itself and runs meter passes with
  * `meterOnce(em, at)`; the app's own meter timer (60 s) never fires within this file.
@@ -1099,7 +1099,7 @@ describe('sandbox tokens: the pair minted at bootstrap', () => {
     expect(created.status).toBe(201);
     const booted = await bootstrap(created.body.claim_token);
     expect(booted.status).toBe(200);
-    expect(booted.body.expires_in).toBe(15 * 60); // contracts §3: access tokens live 15 minutes
+    expect(booted.body.expires_in).toBe(15 * 60); // docs/api/authentication.md: access tokens live 15 minutes
     return {
       leaseId: created.body.lease_id as number,
       accessToken: booted.body.access_token as string,

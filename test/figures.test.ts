@@ -9,7 +9,7 @@ import { s3Env, startS3 } from './support/s3';
 import { Actor, newSessionId, newUuid, recordsText, sessionPath, trajectoryCalls } from './support/trajectories';
 
 /**
- * Figures (service spec "Figure map row", the three figures endpoints; contracts §5): the figure
+ * Figures (service spec "Figure map row", the three figures endpoints; docs/api/figures.md): the figure
  * map, uploads into the private drive (content-addressed, deduplicated per user, charged against
  * the storage quota atomically, nothing kept on failure), `figures/raw` redirects to short-lived
  * signed URLs, the `file` store's `/blobs/…` route, and figure paths rewritten for cloud clients.

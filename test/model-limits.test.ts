@@ -50,7 +50,7 @@ describe('model limits', () => {
 
   const modelCalls = () => model.fake.seen.length;
 
-  test('the defaults are what docs/api.md states', () => {
+  test('the defaults are what docs/api/limits.md states', () => {
     expect(DEFAULTS).toEqual({
       userRequestsPerMinute: 10,
       userTokensPerDay: 2_000_000,

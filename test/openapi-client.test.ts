@@ -13,7 +13,7 @@ const OPENAPI_TYPESCRIPT = path.join(ROOT, 'node_modules/openapi-typescript/bin/
 const REDOCLY = path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
 const TYPES_FILE = path.join(ROOT, 'test/fixtures/openapi-types.ts');
 
-/** The lint warnings docs/api.md ("OpenAPI") explains, by rule and place. */
+/** The lint warnings docs/api/openapi.md explains, by rule and place. */
 const EXPLAINED_WARNINGS = [
   'info-license #/info',
   'operation-4xx-response #/paths/~1admin~1api~1public~1models/get/responses',

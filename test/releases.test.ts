@@ -8,7 +8,7 @@ import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
 import { s3Env, startS3 } from './support/s3';
 
 /**
- * Releases and the model catalog (contracts §7): publishing with the release token, the release
+ * Releases and the model catalog (docs/api/releases.md): publishing with the release token, the release
  * store (file and s3), downloads with byte ranges and validators, the electron-updater feed,
  * download counts, the s3 store's on-disk cache, and the public model catalog.
  */

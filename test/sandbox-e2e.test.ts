@@ -4,7 +4,7 @@ import path from 'node:path';
 import { makeUser, Reply, startTestApp, TestApp, TestUser } from './support/app';
 
 /**
- * Sandbox compute end to end (contracts §6), with the real sandbox runtime: the BUILT CLI
+ * Sandbox compute end to end (docs/api/compute.md), with the real sandbox runtime: the BUILT CLI
  * (`labdesk sandbox run`, from dist/; `npm test` builds first). Leases are metered every second
  * and sandboxes heartbeat every second; the ceiling is reached by moving the service's clock
  * forward, never by waiting.

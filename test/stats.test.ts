@@ -1,7 +1,7 @@
 import { makeUser, startTestApp, TestApp, useTestApp } from './support/app';
 
 /*
- * Activity recording, admin stats and segmentation (issue 13, contracts §8). Time is injected:
+ * Activity recording, admin stats and segmentation (issue 13; docs/api/admin.md). Time is injected:
  * tests set `services.clock` and never wait on the wall clock.
  */
 
@@ -119,7 +119,7 @@ describe('GET /api/admin/stats', () => {
     expect(refused.body).toEqual({ detail: expect.any(String) });
   });
 
-  test('the contracts §8 shape', async () => {
+  test('the documented shape (docs/api/admin.md)', async () => {
     const body = await stats(AT);
     expect(Object.keys(body).sort()).toEqual(['dau', 'generated_at', 'llm', 'mau', 'online_users', 'plans', 'registrations', 'wau']);
     expect(Object.keys(body.llm).sort()).toEqual(['last_1h', 'last_5m']);
@@ -218,7 +218,7 @@ describe('GET /api/admin/segmentation', () => {
   }
   const segmentation = (query: Record<string, string | number>) => t.call('GET', '/api/admin/segmentation', { token: t.adminToken, query });
 
-  test('admin only; limit 1-200 (0 and 201 are 422); the contracts §8 shape for the default domain', async () => {
+  test('admin only; limit 1-200 (0 and 201 are 422); the documented shape for the default domain', async () => {
     const user = await makeUser(t);
     expect((await t.call('GET', '/api/admin/segmentation')).status).toBe(401);
     expect((await t.call('GET', '/api/admin/segmentation', { token: user.token })).status).toBe(403);

@@ -2,7 +2,7 @@ import { Actor, last, META_KEYS, newSessionId, newUuid, sessionPath as path, tra
 import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 
 /**
- * Trajectories (contracts §5): who may see and write a session, the fast-forward append and its
+ * Trajectories (docs/api/trajectories.md): who may see and write a session, the fast-forward append and its
  * retry, whole-batch refusal, byte-exact storage, reads with `since` and `download`, reconcile,
  * visibility, storage accounting, usage and the list filters. Everything over real HTTP.
  */

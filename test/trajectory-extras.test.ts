@@ -2,7 +2,7 @@ import { Actor, last, META_KEYS, newSessionId, newUuid, recordsText, sessionPath
 import { addMember, makeLab, makeUser, Reply, TestLab, TestUser, useTestApp } from './support/app';
 
 /**
- * Trajectory extras (contracts §5, service spec "Trajectories", "Labs", "Admin"): annotations and
+ * Trajectory extras (docs/api/trajectories.md; service spec "Trajectories", "Labs", "Admin"): annotations and
  * their append-only log, review threads, the lab board, forks, rule-based critique, summaries,
  * discussion without a model, and the admin trajectory list and storage summary. Everything over
  * real HTTP; no language model is configured in tests.
@@ -177,7 +177,7 @@ describe('annotations', () => {
       [annotationId],
     );
 
-  test('the owner annotates a record of their session (shared or private) → 201 with the annotation object of contracts §5', async () => {
+  test('the owner annotates a record of their session (shared or private) → 201 with the annotation object of the OpenAPI document', async () => {
     for (const session of [shared, priv]) {
       const reply = await annotate(w.owner, session.id, { record_uuid: session.records[1].uuid, body: 'Why this step? ✓' });
       expectStatus(reply, 201);
@@ -571,7 +571,7 @@ describe('board (GET /api/labs/{lab_id}/board)', () => {
     hidden = { archived: archived.id, private: privateOne.id, elsewhere: elsewhere.id, loose: loose.id };
   });
 
-  test('only the lab’s shared, non-archived sessions are listed; rows have the members of contracts §5', async () => {
+  test('only the lab’s shared, non-archived sessions are listed; rows have the members of the OpenAPI document', async () => {
     const reply = await board(dan, lab.id);
     expectStatus(reply, 200);
     expect(reply.body).toMatchObject({ total: 4, limit: 200 });
@@ -1084,7 +1084,7 @@ describe('discuss and discussions', () => {
     expect(await sql('select 1 from discussion_turns where session_id = $1', [session.id])).toEqual([]);
   });
 
-  test('discuss with `history` (contracts §5: body {question, history?}) → still 503, not a validation error', async () => {
+  test('discuss with `history` (docs/api/models.md: body {question, history?}) → still 503, not a validation error', async () => {
     const reply = await discuss(w.member, session.id, { question: 'And then?', history: [{ question: 'Why?', answer: 'Because.' }] });
     expectError(reply, 503);
     expect(reply.body.detail).toMatch(/no language model is configured/i);

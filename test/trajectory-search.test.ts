@@ -4,7 +4,7 @@ import { labOfTwo, makeUser, useTestApp } from './support/app';
 import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 
 /**
- * Search across the sessions a viewer can read (docs/api.md "Search"): titles and record text by
+ * Search across the sessions a viewer can read (docs/api/trajectories.md, "Search"): titles and record text by
  * PostgreSQL full-text search, through GraphQL, by pages, served by the GIN indexes.
  */
 

@@ -17,7 +17,7 @@ import { normalizeInstitutionName, resolveInstitution } from '../src/modules/use
 import { effectiveTier } from '../src/modules/users/plans';
 
 describe('configuration', () => {
-  test('defaults follow contracts §1', () => {
+  test("defaults follow README's configuration table", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       host: '127.0.0.1',

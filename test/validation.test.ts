@@ -5,7 +5,7 @@ import { addMember, makeLab, makeUser, Reply, replyOf, startTestApp, TestApp, Te
 
 /**
  * The validation table: every route that takes input (body, query or path) against bad input,
- * unknown ids and bad credentials. Contract (contracts §2): a 422 body is
+ * unknown ids and bad credentials. The wire (docs/api/wire.md): a 422 body is
  * `{"detail": [{"loc": [...], "msg", "type"}]}` with `loc` starting body/query/path followed by
  * snake_case member names; every other error is `{"detail": "<message>"}`. A bad request changes
  * nothing in the database.
@@ -1249,7 +1249,7 @@ const trajectoryRows: Row[] = [
     status: 422,
     loc: ['body', 'records', 1, 'uuid'],
   },
-  // The member of the record is `parentUuid` (contracts §5): that is where the problem is.
+  // The member of the record is `parentUuid` (docs/api/trajectories.md): that is where the problem is.
   {
     method: 'PUT',
     path: APPEND,
@@ -2715,7 +2715,7 @@ const FILE = { name: 'data.csv', bytes: 1000 };
 const inputAt = (i: number, member?: string) => (member === undefined ? ['body', 'inputs', i] : ['body', 'inputs', i, member]);
 /** A PlanIn whose first input has `patch` applied (a member set to undefined is left out). */
 const withInput = (patch: Record<string, unknown>) => ({ goal: GOAL, inputs: [{ ...FILE, ...patch }] });
-/** Path ids that are not integers (plan_id and lease_id are integers, contracts §2). */
+/** Path ids that are not integers (plan_id and lease_id are integers: docs/api/wire.md). */
 const NOT_INTEGERS = ['abc', '1.5', '1e3', '0x10', '99999999999', '%00', '1%20'];
 /** Ids that name no plan or lease of the caller: unknown, negative, zero. */
 const NO_SUCH_IDS = ['999999', '-1', '0'];
@@ -3491,7 +3491,7 @@ function expectSuccess(reply: Reply, row: Row) {
   if (row.contentType) expect(reply.headers.get('content-type') ?? '').toMatch(row.contentType);
 }
 
-/** The two error shapes of contracts §2. */
+/** The two error shapes of docs/api/wire.md. */
 function expectErrorShape(reply: Reply, row: Pick<Row, 'status' | 'loc' | 'issueType' | 'detail'>) {
   // The whole reply is printed when the status is wrong.
   expect({ status: reply.status, body: reply.body }).toEqual(expect.objectContaining({ status: row.status }));
@@ -3636,7 +3636,7 @@ describe('outside the route table', () => {
 
 /**
  * A server without RELEASE_TOKEN refuses every publishing request with 403, whatever the
- * credential (contracts §7); reading stays public, and there is nothing to read.
+ * credential (docs/api/releases.md); reading stays public, and there is nothing to read.
  */
 describe('release publishing on a server without RELEASE_TOKEN', () => {
   let bare: TestApp;

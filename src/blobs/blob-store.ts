@@ -24,7 +24,7 @@ export interface SignedUrlOptions {
 
 /**
  * Private bytes (figures, large records, release binaries) behind one interface, chosen by
- * `BLOB_STORE` (contracts §1). Keys are relative paths of `[A-Za-z0-9._-]` segments joined by `/`,
+ * `BLOB_STORE` (docs/api/figures.md). Keys are relative paths of `[A-Za-z0-9._-]` segments joined by `/`,
  * made only by the service (`sha256/<hex>`, `releases/<product>/<version>/<filename>`).
  *
  * Writes are whole-object and atomic: a key either holds its complete bytes or does not exist.

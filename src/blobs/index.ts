@@ -21,7 +21,7 @@ export interface Blobs {
   releaseFiles: SharedFiles;
 }
 
-/** Opens the store `BLOB_STORE` names (contracts §1), creating its directories or bucket. */
+/** Opens the store `BLOB_STORE` names (docs/api/figures.md), creating its directories or bucket. */
 export async function openBlobs(config: Config, em: EntityManager): Promise<Blobs> {
   const tmpDir = path.join(config.dataDir, 'tmp');
   await sweepTemp(tmpDir);

@@ -20,7 +20,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 /** Runs `work` on the service's database (`onServiceDatabase`). */
 const onDatabase = <T>(work: (q: Query) => Promise<T>): Promise<T> => onServiceDatabase((em) => work(sqlOf(em)));
 
-/** `labdesk a2a …`: the A2A endpoint's settings and keys, in the service's database (contracts §9). Each takes effect at once on every instance. */
+/** `labdesk a2a …`: the A2A endpoint's settings and keys, in the service's database (docs/api/a2a.md, "Settings and keys"). Each takes effect at once on every instance. */
 export const A2A_COMMANDS: Record<string, Command> = {
   'a2a enable': {
     usage: 'labdesk a2a enable [--owner EMAIL]',

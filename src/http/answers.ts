@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, ERROR_CODES, FieldIssue, toAppError } from '../errors';
 
 /**
- * How every HTTP answer of an error is written (contracts §2), and the checks on JSON bodies: a
+ * How every HTTP answer of an error is written (docs/api/wire.md), and the checks on JSON bodies: a
  * leaf that the composition root, the pages and the facade share, below all of them.
  */
 
@@ -41,7 +41,7 @@ function restAnswer(error: AppError, locate: LocateIssue): { status: number; hea
   return { status, headers, body: { ...error.details, detail: error.message } };
 }
 
-/** Writes an error the one way the REST API writes errors (contracts §2). */
+/** Writes an error the one way the REST API writes errors (docs/api/wire.md). */
 export function sendError(res: Response, error: AppError, locate: LocateIssue = locateInBody): void {
   const { status, headers, body } = restAnswer(error, locate);
   res.set(headers).status(status).json(body);

@@ -354,10 +354,7 @@ async function copyFile(res: ServerResponse, file: LocalFile, ranges: ByteRange[
  * longer than the object (`bytes=-500` of 100 bytes) as unsatisfiable instead of the whole
  * object, turns an invalid spec (`5-2`) into an unsatisfiable range instead of ignoring the
  * header, refuses empty list elements and accepts spaces inside a spec (`1 - 2`). Speed does not
- * decide it either way: `npm run bench:ranges-parse` measured this parser at 0.3 µs for one
- * range and 0.07–0.15 ms for 500–1,000, `range-parser` (with `combine`) at 0.7 µs and
- * 0.1–0.17 ms (docs/api.md; on a loaded shared machine later, 0.7 µs and 0.16–0.35 ms against
- * 2.1 µs and 0.28–0.50 ms).
+ * decide it either way (`npm run bench:ranges-parse`; docs/performance.md, "Range header parsing").
  */
 export function parseRange(header: string | undefined, size: number): ByteRange[] | 'unsatisfiable' | 'too long' | null {
   if (header === undefined) return null;

@@ -1,6 +1,6 @@
-/** The browser session's cookie (docs/api.md, "Browser sessions"). */
+/** The browser session's cookie (docs/api/browser-sessions.md). */
 export const SESSION_COOKIE = 'labdesk_session';
-/** A single sign-on in flight (sealed; docs/api.md, "Single sign-on"). */
+/** A single sign-on in flight (sealed; docs/api/single-sign-on.md). */
 export const SIGN_ON_COOKIE = 'labdesk_oidc';
 
 /**

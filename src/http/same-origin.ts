@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { cookieName, plantedCookie, readCookie, SESSION_COOKIE } from './cookies';
 
-// Cross-site request forgery (docs/api.md, "Browser sessions"): a browser attaches the session
+// Cross-site request forgery (docs/api/browser-sessions.md, "CSRF"): a browser attaches the session
 // cookie to a request another site's page makes, so a request the cookie authenticates is
 // trusted to change anything only when it says it comes from this service's own origin, or from
 // an origin the operator allows (CORS_ALLOWED_ORIGINS). Bearer tokens are never attached by a

@@ -9,7 +9,7 @@ import { canonicalAddress, classifyAddress, isIpAddress, isLoopbackAddress } fro
  * The one way the service calls a URL a user gave it (A2A push webhooks, the outbound agent
  * registry): `checkOutboundUrl` refuses what must not be called, `guardedFetch` connects to the
  * very addresses that were checked (no second DNS answer can point it elsewhere), follows no
- * redirect, and bounds time and response size. docs/api.md "Outbound requests" states the rules.
+ * redirect, and bounds time and response size. docs/api/outbound-requests.md states the rules.
  *
  * undici (pinned in package.json) rather than the global fetch: its `Agent` takes the socket's
  * `lookup`, the one hook that fixes the address while the URL, Host header and TLS server name

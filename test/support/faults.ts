@@ -22,7 +22,7 @@ export interface PhaseFigures {
   /** A2A turns sent, and model calls made for them. */
   turns: number;
   modelCalls: number;
-  /** Calls made again for a turn whose first call was in flight on the killed instance (at most one per takeover, api.md "Durability"). */
+  /** Calls made again for a turn whose first call was in flight on the killed instance (at most one per takeover, docs/api/a2a-tasks.md, "What a takeover bills"). */
   takeoverCalls: number;
   /** Any other repeated model call: must be 0. */
   duplicatedModelCalls: number;

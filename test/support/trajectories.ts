@@ -13,7 +13,7 @@ export const last = <T>(xs: T[]) => xs[xs.length - 1];
 
 export const sessionPath = (id: string, tail = '') => `/api/trajectories/${encodeURIComponent(id)}${tail}`;
 
-/** The members of a trajectory meta (contracts §5), sorted. */
+/** The members of a trajectory meta (its OpenAPI schema), sorted. */
 export const META_KEYS = [
   'session_id',
   'owner_id',

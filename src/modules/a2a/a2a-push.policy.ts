@@ -1,7 +1,7 @@
 /**
- * The rules of A2A push deliveries as small functions over plain facts (docs/api.md "A2A",
- * "Push notifications"): what an answer means, when to try again. The states pushed are
- * SETTLED_STATES (`a2a-task.repository.ts`; the outbox trigger lists them too).
+ * The rules of A2A push deliveries as small functions over plain facts (docs/api/a2a-push.md):
+ * what an answer means, when to try again. The states pushed are SETTLED_STATES
+ * (`a2a-task.repository.ts`; the outbox trigger lists them too).
  */
 
 /** Attempts per delivery, the first included; then it is recorded `failed`. */

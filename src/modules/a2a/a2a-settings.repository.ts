@@ -8,11 +8,11 @@ import { inActiveLabSql } from '../labs/membership.repository';
 import type { PlanFacts } from '../users/user.repository';
 
 /**
- * The A2A endpoint's settings and keys, in PostgreSQL (contracts §9; docs/api.md, "A2A settings
- * and keys"): one `a2a_settings` row `{enabled, owner}` and the `a2a_keys`, each stored as the
- * SHA-256 digest of its secret (a secret is 190 random bits, so a plain digest cannot be
- * searched). Every instance reads them on every A2A request, so `labdesk a2a …` takes effect at
- * once everywhere, and a database backup holds them.
+ * The A2A endpoint's settings and keys, in PostgreSQL (docs/api/a2a.md, "Settings and keys"):
+ * one `a2a_settings` row `{enabled, owner}` and the `a2a_keys`, each stored as the SHA-256 digest
+ * of its secret (a secret carries about 238 random bits, so a plain digest cannot be searched).
+ * Every instance reads them on every A2A request, so `labdesk a2a …` takes effect at once
+ * everywhere, and a database backup holds them.
  */
 export const KEY_PREFIX = 'ldk_a2a';
 /** The account that owns tasks and pays for their model calls when `enable` names none: the bootstrap admin. */

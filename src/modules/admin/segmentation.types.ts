@@ -43,7 +43,7 @@ export class UnresolvedInstitutionNode {
   users!: number;
 }
 
-@ObjectType({ description: 'Users and paying users of a domain over institution tier, type and name (contracts §8).' })
+@ObjectType({ description: 'Users and paying users of a domain over institution tier, type and name (docs/api/admin.md).' })
 export class SegmentationNode extends SegmentCounts {
   @Field()
   domain!: string;

@@ -43,7 +43,7 @@ export class PlanActivityNode {
   activeUsers!: number;
 }
 
-@ObjectType({ description: 'Read-only operational aggregates (contracts §8). Days are UTC calendar days.' })
+@ObjectType({ description: 'Read-only operational aggregates (docs/api/admin.md). Days are UTC calendar days.' })
 export class AdminStatsNode {
   @Field(() => Int, { description: 'Users active (authenticated request or sandbox heartbeat) in the last 5 minutes.' })
   onlineUsers!: number;

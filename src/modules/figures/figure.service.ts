@@ -24,7 +24,7 @@ import {
 
 export { toSpecRow, type FigureMapRow } from './figure.repository';
 
-/** `storage_uri` / `original_uri` of a blob in the private drive (contracts §5). */
+/** `storage_uri` / `original_uri` of a blob in the private drive (docs/api/figures.md). */
 const DRIVE_URI = /^drive:\/\/sha256\/([0-9a-f]{64})$/;
 export const driveUri = (sha256: string) => `drive://sha256/${sha256}`;
 const PATH_MAX = 1024;
@@ -33,7 +33,7 @@ const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&
 export const MAX_FIGURE_ROWS = 1000;
 /** Media types a browser may render inline from a figure URL; anything else is a download. */
 export const INLINE_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp|tiff)$/;
-/** How long a `figures/raw` URL works (contracts §5). */
+/** How long a `figures/raw` URL works (docs/api/figures.md). */
 export const RAW_URL_TTL_S = 300;
 
 function requireDrive(blobs: Blobs): BlobStore {

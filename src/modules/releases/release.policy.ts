@@ -5,7 +5,7 @@ import { forbidden, unauthenticated } from '../../errors';
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
- * Release publishing gate (spec, Authentication 4; contracts §7): a server with no
+ * Release publishing gate (spec, Authentication 4; docs/api/releases.md): a server with no
  * `RELEASE_TOKEN` refuses everything (403); otherwise the bearer must be that token (401),
  * compared in constant time (digests first, so lengths leak nothing either).
  */

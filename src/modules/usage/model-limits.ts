@@ -16,7 +16,7 @@ const LIMIT_SWEEP_SECONDS = 600;
 export type ModelRequester = { userId: string; payerId?: string } | { a2aPrincipal: string; ownerId: string };
 
 /**
- * Admits one model-backed request before any work is done (docs/api.md "Model limits"): counts it
+ * Admits one model-backed request before any work is done (docs/api/limits.md, "Model limits"): counts it
  * in the current UTC minute of its requester (a user, or an A2A key) and refuses it once that
  * minute has more than the requester's limit, or once the requester or the payer has used the
  * day's token budget. Counted in PostgreSQL, so every instance sees the same counts; a refused

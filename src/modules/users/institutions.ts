@@ -2,7 +2,7 @@ import registry from './institutions.json';
 
 /**
  * An entry of the institution registry shipped with the service (institutions.json, format in
- * docs/api.md "Institution registry"): a canonical `name`, its `tier` and `type`, the email
+ * docs/api/admin.md, "Institution registry"): a canonical `name`, its `tier` and `type`, the email
  * `domains` it owns (subdomains match too) and other names it goes by (`aliases`).
  */
 export interface Institution {

@@ -1,4 +1,4 @@
-/** Plans, their order and their allowances (contracts §3, §5, §6). */
+/** Plans, their order, storage quotas and credit allowances (docs/api/admin.md, "Plans"). */
 export const PLAN_CODES = ['free', 'pro', 'lab', 'enterprise'] as const;
 export type PlanCode = (typeof PLAN_CODES)[number];
 
@@ -13,7 +13,7 @@ export const STORAGE_QUOTA_BY_PLAN: Record<PlanCode, number> = {
   enterprise: 200 * GIB,
 };
 
-/** Compute credits an account receives when it is created and whenever its plan changes (contracts §6). */
+/** Compute credits an account receives when it is created and whenever its plan changes (docs/api/admin.md, "Plans"). */
 export const CREDIT_ALLOWANCE_BY_PLAN: Record<PlanCode, number> = { free: 10, pro: 100, lab: 200, enterprise: 1000 };
 
 const RANK: Record<PlanCode, number> = { free: 0, pro: 1, lab: 2, enterprise: 3 };

@@ -2,7 +2,7 @@ import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/viewer';
 
 /*
- * What one user is shown of another (docs/api.md "People"). The name goes with whatever of that
+ * What one user is shown of another (docs/api/graphql.md, "People"). The name goes with whatever of that
  * person the viewer may already see (a trajectory they own, a note they wrote): it is how the
  * console says whose it is. The email is told only to whoever could read it elsewhere already.
  */

@@ -116,7 +116,7 @@ export class PersonalTokenPage extends OffsetPage(PersonalTokenNode) {}
 
 @ObjectType({
   description:
-    'A person as another user sees them: their name, and their email only where the viewer may read it (see docs/api.md “People”).',
+    'A person as another user sees them: their name, and their email only where the viewer may read it (see docs/api/graphql.md “People”).',
 })
 export class Person {
   @Field(() => ID, { description: 'The person’s user id.' })

@@ -16,7 +16,7 @@ const language = { type: 'string', enum: LANGUAGES, description: 'python (Debian
 const path = (description: string) => ({ type: 'string', minLength: 1, maxLength: 1024, description });
 
 /**
- * The agent's tools on its workspace (docs/api.md "Agent workspace"). `run_code` and `start_job`
+ * The agent's tools on its workspace (docs/api/workspace.md). `run_code` and `start_job`
  * run code: they are execution-type and need the caller's approval unless its context allowed
  * them for the session.
  */

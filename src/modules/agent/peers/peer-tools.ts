@@ -15,8 +15,8 @@ import { listEnabledAgents, OutboundAgentRow } from './outbound-agent.repository
 import { TASK_STATES, TERMINAL_STATES } from '../../a2a/a2a-states';
 
 /*
- * The owner's registered agents as tools of the A2A analysis agent (docs/api.md "Outbound
- * agents", Tools). `a2a__<id>` sends the model's message to the peer with the official client and
+ * The owner's registered agents as tools of the A2A analysis agent (docs/api/outbound-agents.md,
+ * "Tools"). `a2a__<id>` sends the model's message to the peer with the official client and
  * answers at once with the peer's task id and state (`returnImmediately`): the turn never waits
  * on a peer. `a2a_check` reads one of the tasks this conversation (the caller's context) started, later. Everything the peer
  * says reaches the model only inside a `<peer_output>` block, escaped so it cannot close it.
