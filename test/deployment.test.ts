@@ -6,7 +6,7 @@ import path from 'node:path';
 import { freePort } from '../src/db/embedded';
 import { httpCaller, makeLab, makeUser, addMember, TestApp, TestUser } from './support/app';
 import { officialClient, rpc, rpcCall, sendRequest, userMessage } from './support/a2a';
-import { composeStack, Engine, engineRun, Stack } from './support/compose';
+import { composeStack, Engine, engineRun, Stack, untilReady } from './support/compose';
 import { startFakeLlm } from './support/fake-llm';
 import { closeServer, sdkPeer } from './support/peers';
 import { faultRun, ModelCalls } from './support/faults';
@@ -205,15 +205,7 @@ describeDeployment(`the image ${IMAGE}, on its own (${ENGINE}, the embedded data
       IMAGE,
     ]);
     const url = `http://127.0.0.1:${port}`;
-    await until(
-      'the container to be ready',
-      () =>
-        fetch(`${url}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { seconds: 180, intervalMs: 500 },
-    );
+    await untilReady(url);
     t = at(url, (await exec(['cat', '/data/admin-token'])).trim());
   }, 240_000);
 
@@ -405,16 +397,6 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
       .trim()
       .split('\n')
       .filter(Boolean);
-  const untilReady = () =>
-    until(
-      'the proxy to answer ready',
-      () =>
-        fetch(`${proxy.url}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { seconds: 180, intervalMs: 500 },
-    );
   let world: World;
   let before: Awaited<ReturnType<typeof readWorld>>;
   /** Each step builds on the one before: after a failure the rest say so at once instead of waiting for a stack that is not there. */
@@ -447,7 +429,7 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
     `upgrade: the previous image (${OLD_IMAGE}) serves a team's data`,
     async () => {
       await stack.up();
-      await untilReady();
+      await untilReady(proxy.url);
       world = await buildWorld(proxy, (args) => labdesk(...args));
       before = await readWorld(proxy, world);
       expect(before.memberTrajectory).toMatchObject({ status: 200, body: { records: expect.any(Array) } });
@@ -463,7 +445,7 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
       await stack.engine$(['rm', '-f', '-t', '10', stack.container('labdesk-1'), stack.container('labdesk-2')]);
       stack = stackOf(IMAGE);
       await stack.up(['labdesk-1', 'labdesk-2']); // created, then started by one command
-      await untilReady();
+      await untilReady(proxy.url);
       for (const service of ['labdesk-1', 'labdesk-2']) {
         expect((await stack.engine$(['inspect', '-f', '{{.ImageName}}', stack.container(service)])).trim()).toMatch(
           new RegExp(`${IMAGE.replace(/[.:]/g, '\\$&')}$`),
@@ -555,7 +537,7 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
   step(
     'backup inside the running container, restored into a fresh stack: the data reads back equal',
     async () => {
-      await untilReady();
+      await untilReady(proxy.url);
       const beforeBackup = await readWorld(proxy, world);
       const out = `/data/backup-${Date.now()}`;
       // As docs/operations.md writes it, inside the running container.
@@ -611,7 +593,7 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
       expect(restored).toMatch(/restored/);
       fs.rmSync(copy, { recursive: true, force: true });
       await stack.up();
-      await untilReady();
+      await untilReady(proxy.url);
       expect(await readWorld(proxy, world)).toEqual(beforeBackup);
     },
     600_000,

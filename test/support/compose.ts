@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { until } from './until';
 
 /**
  * compose.yaml brought up by the deployment checks (test/deployment.test.ts), with podman or Docker.
@@ -253,3 +254,15 @@ export function composeStack(engine: Engine, project: string, files: string[], e
     },
   };
 }
+
+/** Until the service at `url` answers `/readyz` with 200 (a stack coming up takes a while). */
+export const untilReady = (url: string, seconds = 180) =>
+  until(
+    `${url} to answer ready`,
+    () =>
+      fetch(`${url}/readyz`).then(
+        (reply) => reply.ok,
+        () => false,
+      ),
+    { seconds, intervalMs: 500 },
+  );

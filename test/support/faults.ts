@@ -1,6 +1,6 @@
 import type { TestApp, TestUser } from './app';
 import { rpc, rpcCall, userMessage } from './a2a';
-import type { Stack } from './compose';
+import { type Stack, untilReady } from './compose';
 import { newSessionId, newUuid } from './trajectories';
 import { until } from './until';
 
@@ -244,16 +244,7 @@ export async function faultRun(ctx: FaultContext): Promise<Record<string, PhaseF
   const { stack, proxy, world } = ctx;
   const link = await proxy.call('POST', `/api/admin/users/${world.owner.id}/password-link`, { token: proxy.adminToken });
   await proxy.call('POST', '/api/auth/password-link', { body: { token: link.body.url.split('#')[1], new_password: FAULT_PASSWORD } });
-  const ready = () =>
-    until(
-      'the proxy to answer ready',
-      () =>
-        fetch(`${proxy.url}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { seconds: 180, intervalMs: 500 },
-    );
+  const ready = () => untilReady(proxy.url);
   const figures: Record<string, PhaseFigures> = {};
 
   // 1. One instance killed (SIGKILL): the proxy fails over, its turns are taken over by the other.
