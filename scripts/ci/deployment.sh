@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/ci/podman.sh
 
-# The upgrade starts from the commit before the newest migration, so that it applies one.
-from="$(git rev-parse --short "$(git log -1 --format=%H -- migrations)^")"
+# The upgrade starts from the commit before the newest migration was added, so that it applies
+# one (a later edit of a migration's comments does not count).
+from="$(git rev-parse --short "$(git log -1 --diff-filter=A --format=%H -- 'migrations/Migration*')^")"
 scripts/ci/images.sh "$from" "labdesk:upgrade-from-$from"
 
 echo "== deployment checks ($(date +%T)) =="
