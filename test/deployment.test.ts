@@ -466,8 +466,8 @@ describeDeployment('compose.yaml, up with deploy/compose.ci.yaml, through the pr
         `upgrade ${OLD_IMAGE} → ${IMAGE}: ${added.length} migration(s) applied (${added.join(', ') || 'none'}) by ${appliedBy.map((a) => a.service).join(', ') || 'no instance'}`,
       );
       // The old image is older than a migration (scripts/ci/deployment.sh picks it so).
-    expect(added.length).toBeGreaterThan(0);
-    expect(appliedBy.map((a) => a.migrations)).toEqual([added]);
+      expect(added.length).toBeGreaterThan(0);
+      expect(appliedBy.map((a) => a.migrations)).toEqual([added]);
       expect(await readWorld(proxy, world)).toEqual(before);
     },
     600_000,
