@@ -204,6 +204,8 @@ export interface AttemptLimit {
   attempt(key: string): Promise<number>;
   /** A success forgets the key's attempts. */
   succeeded(key: string): Promise<void>;
+  /** Gives back an attempt that was not a guess (the check itself could not be made). */
+  notCounted(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -229,6 +231,9 @@ export function attemptLimit(name: string, attempts: number, windowSeconds: numb
     },
     async succeeded(key) {
       await limiter.delete(keyOf(key)).catch(() => undefined);
+    },
+    async notCounted(key) {
+      await limiter.reward(keyOf(key), 1).catch(() => undefined);
     },
     async close() {
       redis?.disconnect();

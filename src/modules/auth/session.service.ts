@@ -106,7 +106,12 @@ export async function signInWithPassword(
     throw new AppError('RATE_LIMITED', `too many failed sign-ins for this email; try again in ${wait} s`, undefined, undefined, {
       'Retry-After': String(wait),
     });
-  const facts = await repo.signInFacts(em, email);
+  // Only a wrong password counts against the email: an attempt the service could not check
+  // (the database restarting) is given back, or an outage would lock people out afterwards.
+  const facts = await repo.signInFacts(em, email).catch(async (error: unknown) => {
+    await attempts.notCounted(email);
+    throw error;
+  });
   const matches = await passwordMatches(facts?.passwordHash ?? null, attempt.password);
   if (!matches || !facts) throw unauthenticated('wrong email or password');
   await attempts.succeeded(email);
