@@ -44,7 +44,9 @@ interface Load {
   turnTexts: { text: string; taskId?: string }[];
 }
 
-const PAUSE_MS = 50;
+/** Between two requests of a worker; after a failure, a client's back-off. Two appenders at this pace stay under the per-token limit (1,200 a minute). */
+const PAUSE_MS = 100;
+const BACK_OFF_MS = 1000;
 const REQUEST_LIMIT_MS = 90_000;
 
 function startLoad(proxy: TestApp, who: TestUser, key: string, phase: string): Load {
@@ -99,7 +101,7 @@ function startLoad(proxy: TestApp, who: TestUser, key: string, phase: string): L
           .call('GET', `/api/trajectories/${encodeURIComponent(id)}/meta`, { token: who.token })
           .catch(() => undefined);
         if (meta?.status === 200) head = meta.body.head_uuid;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await new Promise((resolve) => setTimeout(resolve, BACK_OFF_MS));
       }
       await pause();
     }
@@ -125,7 +127,7 @@ function startLoad(proxy: TestApp, who: TestUser, key: string, phase: string): L
         if (task) turn.taskId = task.id;
         return { status: task?.status?.state === 'TASK_STATE_COMPLETED' ? 200 : sent.status === 200 ? 202 : sent.status, body: sent.body };
       }, 200);
-      if (!reply) await new Promise((resolve) => setTimeout(resolve, 250));
+      if (reply?.status !== 200) await new Promise((resolve) => setTimeout(resolve, BACK_OFF_MS));
       await pause();
     }
   };
