@@ -7,7 +7,8 @@ cd "$(dirname "$0")/../.."
 source scripts/ci/podman.sh
 
 # The upgrade starts from the commit before the newest migration was added, so that it applies
-# one (a later edit of a migration's comments does not count).
+# one (a later edit of a migration's comments does not count). A shallow clone fetches history.
+if [ -f "$(git rev-parse --git-dir)/shallow" ]; then git fetch --quiet --unshallow; fi
 from="$(git rev-parse --short "$(git log -1 --diff-filter=A --format=%H -- 'migrations/Migration*')^")"
 scripts/ci/images.sh "$from" "labdesk:upgrade-from-$from"
 
