@@ -1,37 +1,21 @@
-import { openDatabase } from '../src/db/orm';
 import { sqlOf } from '../src/db/sql';
 import type { Completion, LanguageModelClient } from '../src/llm/language-model';
 import { meteredCompletionInOne } from '../src/modules/usage/usage.service';
-import { makeUser, startTestApp, TestApp } from './support/app';
-import { FreezableProxy } from './support/freezable-proxy';
+import { makeUser } from './support/app';
+import { useDatabaseBehindProxy } from './support/outage';
 
 /**
  * A model's answer that arrives while PostgreSQL cannot be reached (restarting) is kept once it
  * can be, while its caller still wants it: in the deployment's fault run a turn's answer was
  * lost with the database down, and the turn's retry paid for the same call again.
  */
-let t: TestApp;
-let proxy: FreezableProxy;
-let orm: Awaited<ReturnType<typeof openDatabase>>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  proxy = await FreezableProxy.start(t.databaseUrl);
-  orm = await openDatabase(proxy.urlFor(t.databaseUrl), { migrate: false, poolMax: 1 });
-}, 60_000);
-
-afterAll(async () => {
-  await proxy?.comeBack();
-  await orm?.close(true);
-  await proxy?.close();
-  await t?.close();
-});
+const held = useDatabaseBehindProxy();
 
 /** A model whose answer comes while the database is down; it is back `downMs` later. */
 const modelAnsweringDuringOutage = (downMs: number): LanguageModelClient => {
   const complete = async (): Promise<Completion> => {
-    proxy.shutDownPostgres();
-    setTimeout(() => void proxy.comeBack(), downMs);
+    held.proxy.shutDownPostgres();
+    setTimeout(() => void held.proxy.comeBack(), downMs);
     // The outage starts during the call: the pool has seen its connections close by the answer.
     await new Promise((resolve) => setTimeout(resolve, 100));
     return { text: 'kept', toolCalls: [], tokensIn: 3, tokensOut: 4, attempts: 1 };
@@ -40,12 +24,13 @@ const modelAnsweringDuringOutage = (downMs: number): LanguageModelClient => {
 };
 
 const ledgerRows = async (userId: string) =>
-  (await t.sql<{ n: number }>(`select count(*)::int as n from usage_entries where user_id = $1 and feature = 'outage-test'`, [userId]))[0]
-    .n;
+  (
+    await held.t.sql<{ n: number }>(`select count(*)::int as n from usage_entries where user_id = $1 and feature = 'outage-test'`, [userId])
+  )[0].n;
 
 test('the answer and its ledger row are kept once the database is back, in one write', async () => {
-  const user = await makeUser(t);
-  const em = orm.em.fork();
+  const user = await makeUser(held.t);
+  const em = held.orm.em.fork();
   let keeps = 0;
   const kept = await meteredCompletionInOne(
     em,
@@ -64,8 +49,8 @@ test('the answer and its ledger row are kept once the database is back, in one w
 }, 30_000);
 
 test('without a signal (nobody bounds the wait) the failure is the caller’s at once, as before', async () => {
-  const user = await makeUser(t);
-  const em = orm.em.fork();
+  const user = await makeUser(held.t);
+  const em = held.orm.em.fork();
   await expect(
     meteredCompletionInOne(
       em,
