@@ -2003,8 +2003,16 @@ describe('agents in Chromium', () => {
     await page.getByLabel('Question').fill('How were the reads counted?');
     await page.getByRole('button', { name: 'Ask' }).click();
     // The scripted model answers what nothing scripted with its fallback.
-    await page.getByRole('region', { name: 'Ask about this session' }).getByText('fallback answer').waitFor();
-    await page.getByText('You: How were the reads counted?').waitFor();
+    const panel = page.getByRole('region', { name: 'Ask about this session' });
+    await panel.getByText('You: How were the reads counted?').waitFor();
+    await panel.getByRole('button', { name: 'Ask' }).and(page.locator(':enabled')).waitFor();
+    // A second question is answered after the first, and each answer is filed once.
+    await page.getByLabel('Question').fill('And the duplicates?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await panel.getByText('You: And the duplicates?').waitFor();
+    await panel.getByRole('button', { name: 'Ask' }).and(page.locator(':enabled')).waitFor();
+    expect(await panel.getByText('fallback answer', { exact: true }).count()).toBe(2);
+    expect(await panel.locator('.qa').count()).toBe(2);
     expect(fake.seen.some((request) => JSON.stringify(request.body).includes('How were the reads counted?'))).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'console-trajectory-discuss');

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useClient, useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
@@ -140,27 +140,33 @@ export function DiscussPanel({ sessionId }: { sessionId: string }) {
   const [turns, setTurns] = useState<{ question: string; answer: string }[]>([]);
   // The question being answered, with the conversation as it stood when asked: the subscription's
   // variables must not change when the answer lands in `turns`, or it would ask again.
-  const [asking, setAsking] = useState<{ question: string; history: typeof turns } | null>(null);
+  const [asking, setAsking] = useState<{ id: number; question: string; history: typeof turns } | null>(null);
+  // The handler only accumulates (React may run it more than once); the effect below files the
+  // finished answer once.
   const [{ data, error }] = useSubscription(
     {
       query: Discuss,
       variables: { id: sessionId, input: { question: asking?.question ?? '', history: asking?.history ?? [] } },
       pause: asking === null,
     },
-    (answer: string | undefined, event) => {
+    (answer: { id?: number; text: string; done?: string } | undefined, event) => {
       const { delta, done } = event.trajectoryDiscussStream;
-      if (done) {
-        setTurns((current) => [...current, { question: asking?.question ?? '', answer: done.answer }]);
-        setAsking(null);
-        return '';
-      }
-      return (answer ?? '') + (delta ?? '');
+      // urql keeps the last answer's data when the next question starts.
+      const text = answer?.id === asking?.id ? (answer?.text ?? '') : '';
+      return { id: asking?.id, text: text + (delta ?? ''), done: done?.answer };
     },
   );
+  const current = asking !== null && data?.id === asking.id ? data : undefined;
+  const finished = current?.done;
+  useEffect(() => {
+    if (finished === undefined || asking === null) return;
+    setTurns((filed) => [...filed, { question: asking.question, answer: finished }]);
+    setAsking(null);
+  }, [finished, asking]);
   const onAsk = (event: FormEvent) => {
     event.preventDefault();
     if (!question.trim()) return;
-    setAsking({ question: question.trim(), history: turns });
+    setAsking({ id: turns.length + 1, question: question.trim(), history: turns });
     setQuestion('');
   };
   return (
@@ -179,7 +185,7 @@ export function DiscussPanel({ sessionId }: { sessionId: string }) {
           <p>
             <strong>You:</strong> {asking.question}
           </p>
-          <p className="text">{data || 'Thinking…'}</p>
+          <p className="text">{current?.text || 'Thinking…'}</p>
         </div>
       )}
       <ErrorNote error={error} />
