@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import express, { NextFunction, Request, Response, Router } from 'express';
-import { GraphQLSchema, subscribe, validate } from 'graphql';
 import { makeContext, originOf, Services, varyByOrigin } from '../src/context';
 import { AppError, ERROR_CODES, notFound, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
+import type { Pipeline } from '../src/pipeline';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
 import { INPUT_MEDIA_TYPES, OUTPUT_MEDIA_TYPES } from '../src/modules/a2a/a2a-parts';
 import { ARTIFACTS_PATH } from '../src/modules/a2a/a2a-artifacts';
@@ -12,7 +12,6 @@ import { serveObject } from '../src/http/byte-ranges';
 import { SseFormat, streamSubscription } from './events';
 import * as Op from './generated/operations';
 import { describe, refuseInvalidUtf8, sendError } from '../src/http/answers';
-import { execute } from './http';
 import {
   a2aError,
   endsStream,
@@ -95,11 +94,11 @@ export function agentCard(baseUrl: string, authRequired: boolean) {
  * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 `{detail}`
  * while A2A is not enabled, as if they did not exist.
  */
-export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSchema, logger: Logger, largeBodies: LargeBodies): Router {
+export function a2aRouter(services: Services, gate: A2aGate, pipeline: Pipeline, logger: Logger, largeBodies: LargeBodies): Router {
   const router = Router();
   knowOperations(RPC_METHODS.map((method) => method.name));
   for (const document of [...RPC_METHODS.flatMap((method) => method.document ?? []), Op.A2aArtifactFileDocument]) {
-    const errors = validate(schema, document);
+    const errors = pipeline.validate(document);
     if (errors.length) throw new Error(`facade/operations/a2a*.graphql: ${errors.map((e) => e.message).join('; ')}`);
   }
 
@@ -128,7 +127,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
   const answerError = (res: Response, id: RpcId, error: AppError, status = 200) =>
     answer(res.set(error.headers ?? {}), id, rpcErrorOf(error), status);
   const plans = new Map(
-    RPC_METHODS.filter((method) => method.document).map((method) => [method.document!, planMethod(schema, method.document!)]),
+    RPC_METHODS.filter((method) => method.document).map((method) => [method.document!, planMethod(pipeline.schema, method.document!)]),
   );
   /** The context an A2A request's operations run in: the principal the gate admitted, checked again (`readmit`) where a stream goes on. */
   const a2aContext = (req: Request, res: Response, principal: A2aPrincipal, callerGone?: AbortSignal) => {
@@ -206,7 +205,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
             );
           openStreams.set(principal.id, open + 1);
           try {
-            const events = await subscribe({ schema, document, variableValues: variables, contextValue: ctx });
+            const events = await pipeline.subscribe({ document, variables }, ctx);
             return await streamSubscription(res, events, a2aEvents(call.id, plan, services.config.a2aKeepaliveSeconds), logger);
           } finally {
             const left = openStreams.get(principal.id)! - 1;
@@ -214,7 +213,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
             else openStreams.set(principal.id, left);
           }
         }
-        const result = resultOf(plan, await execute(schema, document, variables, ctx));
+        const result = resultOf(plan, await pipeline.run(document, variables, ctx));
         if (!res.headersSent) res.json(rpcSuccess(call.id, result));
       } catch (error) {
         const appError = toAppError(error);
@@ -232,7 +231,7 @@ export function a2aRouter(services: Services, gate: A2aGate, schema: GraphQLSche
       const { taskId, index } = req.params;
       if (!/^\d{1,6}$/.test(String(index)) || String(taskId).length > 200) throw notFound('artifact');
       const variables = { taskId: String(taskId), index: Number(index) };
-      const file = (await execute(schema, Op.A2aArtifactFileDocument, variables, a2aContext(req, res, principal))).a2aArtifactFile;
+      const file = (await pipeline.run(Op.A2aArtifactFileDocument, variables, a2aContext(req, res, principal))).a2aArtifactFile;
       await serveObject(req, res, {
         etag: file.etag,
         lastModified: new Date(file.lastModified),

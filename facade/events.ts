@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
-import { ExecutionResult, GraphQLSchema, subscribe } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { Ctx } from '../src/context';
 import { AppError, invalid, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
+import type { Pipeline } from '../src/pipeline';
 import * as Op from './generated/operations';
 import { readVariables, VariablePlan } from './inputs';
 import { body, EventStreamRoute, eventStream, path } from './route';
@@ -49,18 +50,13 @@ export async function serveEvents(
   ctx: Ctx,
   route: EventStreamRoute,
   plans: VariablePlan[],
-  schema: GraphQLSchema,
+  pipeline: Pipeline,
   logger: Logger,
 ): Promise<void> {
   const { variables, issues } = readVariables(req, plans);
   // Already at their wire locations, which sendError keeps.
   if (issues.length) throw invalid(issues.map(({ loc, msg, type }) => ({ path: loc, msg, type })));
-  await streamSubscription(
-    res,
-    await subscribe({ schema, document: route.operation, variableValues: variables, contextValue: ctx }),
-    restFormat(route),
-    logger,
-  );
+  await streamSubscription(res, await pipeline.subscribe({ document: route.operation, variables }, ctx), restFormat(route), logger);
 }
 
 /**

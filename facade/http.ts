@@ -1,9 +1,8 @@
 import express, { Request, Response, Router } from 'express';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
 import { Ctx, makeContext, requestFacts, Services, varyByOrigin } from '../src/context';
 import { AppError, invalid, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
+import type { Pipeline } from '../src/pipeline';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { requireReleaseToken } from '../src/modules/releases/release.policy';
 import { describe, LocateIssue, locateInBody, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../src/http/answers';
@@ -30,14 +29,14 @@ interface CompiledOperation<R extends OperationRoute | EventStreamRoute = Operat
 }
 
 /** Checks every operation document against the schema once, at start, so a bad table fails fast. */
-function compile<R extends OperationRoute | EventStreamRoute>(schema: GraphQLSchema, route: R): CompiledOperation<R> {
-  const errors = validate(schema, route.operation);
+function compile<R extends OperationRoute | EventStreamRoute>(pipeline: Pipeline, route: R): CompiledOperation<R> {
+  const errors = pipeline.validate(route.operation);
   if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
-  return { route, plans: planVariables(schema, operationOf(route.operation), route.variables) };
+  return { route, plans: planVariables(pipeline.schema, operationOf(route.operation), route.variables) };
 }
 
 export interface FacadeOptions {
-  schema: GraphQLSchema;
+  pipeline: Pipeline;
   services: Services;
   logger: Logger;
   routes: Route[];
@@ -49,7 +48,7 @@ export interface FacadeOptions {
  * The REST facade: one Express route per row of the table. Operation routes run their GraphQL
  * document in-process against the same schema, resolvers, policies and loaders as `/graphql`.
  */
-export function facadeRouter({ schema, services, logger, routes, largeBodies }: FacadeOptions): Router {
+export function facadeRouter({ pipeline, services, logger, routes, largeBodies }: FacadeOptions): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   const parsers = new Map<number, ReturnType<typeof express.json>>();
   /**
@@ -98,8 +97,8 @@ export function facadeRouter({ schema, services, logger, routes, largeBodies }: 
   const methodsByPath = new Map<string, string[]>();
 
   for (const route of routes) {
-    const compiled = route.kind === 'operation' ? compile(schema, route) : undefined;
-    const compiledEvents = route.kind === 'events' ? compile(schema, route) : undefined;
+    const compiled = route.kind === 'operation' ? compile(pipeline, route) : undefined;
+    const compiledEvents = route.kind === 'events' ? compile(pipeline, route) : undefined;
     const handler = async (req: Request, res: Response) => {
       const plans = compiled?.plans ?? compiledEvents?.plans ?? [];
       try {
@@ -108,7 +107,7 @@ export function facadeRouter({ schema, services, logger, routes, largeBodies }: 
         if (route.auth === 'release') requireReleaseToken(ctx);
         else if (route.auth === 'admin') await requireAdmin(ctx);
         else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
-        const run: Run = (operation, variables) => execute(schema, operation, variables, ctx);
+        const run: Run = (operation, variables) => pipeline.run(operation, variables, ctx);
         const authorized: unknown = route.kind === 'stream' ? await route.authorize(req, ctx, run) : undefined;
         if (route.kind !== 'stream' || !route.consumes) {
           const routeLimit = route.maxBodyBytes ?? services.config.maxJsonBodyBytes;
@@ -136,8 +135,8 @@ export function facadeRouter({ schema, services, logger, routes, largeBodies }: 
           await readJsonBody(req, res, limit, tooLarge, { keepParser: limit === routeLimit });
         }
         if (route.kind === 'stream') return await route.handle(req, res, ctx, authorized);
-        if (route.kind === 'events') return await serveEvents(req, res, ctx, route as EventStreamRoute, plans, schema, logger);
-        await runOperation(req, res, ctx, compiled! as CompiledOperation, schema);
+        if (route.kind === 'events') return await serveEvents(req, res, ctx, route as EventStreamRoute, plans, pipeline, logger);
+        await runOperation(req, res, ctx, compiled! as CompiledOperation, pipeline);
       } catch (error) {
         const appError = toAppError(error);
         if (appError.code === 'INTERNAL') logger.error('request failed', { requestId: res.locals.requestId, error: describe(error) });
@@ -161,12 +160,12 @@ export function facadeRouter({ schema, services, logger, routes, largeBodies }: 
   return router;
 }
 
-async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: CompiledOperation, schema: GraphQLSchema) {
+async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: CompiledOperation, pipeline: Pipeline) {
   const { route, plans } = compiled;
   const { variables, issues } = readVariables(req, plans);
   // Already at their wire locations, which sendError keeps.
   if (issues.length) throw invalid(issues.map(({ loc, msg, type }) => ({ path: loc, msg, type })));
-  const data = await execute(schema, route.operation, variables, ctx);
+  const data = await pipeline.run(route.operation, variables, ctx);
   if (route.cacheControl) {
     res.setHeader('Cache-Control', route.cacheControl);
     varyByOrigin(res, ctx.services.config);
@@ -184,19 +183,4 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
 function withoutNull(value: unknown, members: readonly string[]): unknown {
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([key, member]) => !(member === null && members.includes(key))));
-}
-
-/** Executes an operation in-process; the first error (an `AppError` from the domain) is thrown. */
-export async function execute<TData, TVars>(
-  schema: GraphQLSchema,
-  document: TypedDocumentNode<TData, TVars>,
-  variables: TVars,
-  ctx: Ctx,
-): Promise<TData> {
-  const result = await graphqlExecute({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx });
-  if (result.errors?.length) {
-    // An error GraphQL raised itself (not from a resolver) means the table and schema disagree.
-    throw result.errors[0].originalError ?? new Error(result.errors[0].message);
-  }
-  return result.data as TData;
 }

@@ -10,17 +10,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { NextFunction, Request, Response } from 'express';
-import {
-  DocumentNode,
-  GraphQLError,
-  GraphQLFormattedError,
-  GraphQLSchema,
-  Kind,
-  OperationDefinitionNode,
-  parse,
-  specifiedRules,
-  validate,
-} from 'graphql';
+import { DocumentNode, GraphQLError, GraphQLFormattedError, GraphQLSchema, Kind, OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { MAX_RANGE_HEADER_BYTES } from './http/byte-ranges';
@@ -66,7 +56,8 @@ import { checkDatabaseReady, openDatabase, type Orm } from './db/orm';
 import { connectionPool } from './db/pool';
 import { sqlOf } from './db/sql';
 import { AppError, ERROR_CODES, toAppError } from './errors';
-import { Asker, GRAPHQL_LIMITS, operationLimits, PARSE_OPTIONS, screenOperation } from './graphql-limits';
+import { GRAPHQL_LIMITS, operationLimits, PARSE_OPTIONS } from './graphql-limits';
+import { graphQLErrorOf, makePipeline, Pipeline, screenRefusal } from './pipeline';
 import { isAdmin } from './modules/admin/admin.policy';
 import { Logger, makeLogger } from './logger';
 import { ensureBootstrapAdmin } from './modules/users/user.service';
@@ -172,6 +163,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   await jobs.start();
 
   const schema = buildAppSchema(pubsub);
+  const pipeline = makePipeline(schema);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -207,24 +199,22 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
         const contextValue = makeContext(services, { authorization: auth, address, session, requestId: randomUUID() });
         let document: DocumentNode;
         try {
-          document = parse(payload.query, PARSE_OPTIONS);
+          document = pipeline.parse(payload.query);
         } catch (error) {
           wsOperations.set(payload, { operationType: 'unknown', uncoded: 'GRAPHQL_PARSE_FAILED' });
           return [error instanceof GraphQLError ? error : graphQLErrorOf(toAppError(error))];
         }
         const operationType = operationTypeOf(document, payload.operationName);
         wsOperations.set(payload, { operationType });
-        try {
-          await screenOperation(schema, document, payload.operationName, payload.variables, () => askerOf(contextValue));
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : graphQLErrorOf(toAppError(error))];
-        }
-        const errors = validate(schema, document, [...specifiedRules, operationLimits]);
+        const request = { document, operationName: payload.operationName, variables: payload.variables };
+        const refusal = await screenRefusal(pipeline, request, contextValue);
+        if (refusal) return [refusal];
+        const errors = pipeline.validate(document);
         if (errors.length) {
           wsOperations.set(payload, { operationType, uncoded: 'GRAPHQL_VALIDATION_FAILED' });
-          return errors;
+          return [...errors];
         }
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+        return pipeline.argsOf(request, contextValue);
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!result.errors) return result;
@@ -325,7 +315,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     (req: Request, _res: Response, next: NextFunction) => next(attempt(() => refuseCharsetOtherThanUtf8(req))),
     express.json({ limit: config.maxJsonBodyBytes, verify: (_req, _res, buffer) => refuseInvalidUtf8(buffer) }),
     bodyErrors,
-    screenGraphQLRequests(schema, services),
+    screenGraphQLRequests(pipeline, services),
     expressMiddleware(apollo, { context: async ({ res }) => res.locals.graphqlContext as Ctx }),
   );
   const openApi = buildOpenApi(schema, ROUTES);
@@ -333,8 +323,8 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   // One budget for both, as memory is per process: one maximal A2A message at a time, or two
   // maximal trajectory writes (64 MiB each), or more smaller large bodies.
   const largeBodies = largeBodyBudget(A2A_MAX_BODY_BYTES);
-  app.use(a2aRouter(services, a2aGate, schema, logger, largeBodies));
-  app.use(facadeRouter({ schema, services, logger, routes: ROUTES, largeBodies }));
+  app.use(a2aRouter(services, a2aGate, pipeline, logger, largeBodies));
+  app.use(facadeRouter({ pipeline, services, logger, routes: ROUTES, largeBodies }));
   app.use(web.missingPage);
   app.use((_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such endpoint')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -470,23 +460,13 @@ function attempt(check: () => void): unknown {
   }
 }
 
-/** What screening needs to know of a request's caller (a bad credential counts as anonymous: the resolvers answer 401). */
-async function askerOf(ctx: Ctx): Promise<Asker> {
-  const viewer = await ctx.viewer().catch(() => null);
-  return { signedIn: viewer !== null, isAdmin: viewer !== null && isAdmin(viewer) };
-}
-
-function graphQLErrorOf(error: AppError): GraphQLError {
-  return new GraphQLError(error.message, { extensions: { code: error.code, status: ERROR_CODES[error.code].http } });
-}
-
 /**
  * In front of Apollo on `/graphql`: makes the request's context, and screens the operation
  * (admin fields, anonymous introspection, cost: `screenOperation`) before Apollo validates it,
  * so that a refusal is the first thing a caller learns. The document is parsed here under the
  * same token limit as Apollo's; one that does not parse goes on to Apollo, which says why.
  */
-function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
+function screenGraphQLRequests(pipeline: Pipeline, services: Services) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const ctx = makeContext(services, requestFacts(req, res, services.config));
     res.locals.graphqlContext = ctx;
@@ -495,7 +475,7 @@ function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
     if (typeof request?.query !== 'string') return next();
     let document: DocumentNode;
     try {
-      document = parse(request.query, PARSE_OPTIONS);
+      document = pipeline.parse(request.query);
     } catch {
       return next();
     }
@@ -506,7 +486,7 @@ function screenGraphQLRequests(schema: GraphQLSchema, services: Services) {
           ? parseJsonObject(request.variables)
           : (request.variables as Record<string, unknown> | undefined);
       const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
-      await screenOperation(schema, document, operationName, variables, () => askerOf(ctx));
+      await pipeline.screen({ document, operationName, variables }, ctx);
     } catch (error) {
       const appError = toAppError(error);
       const errors = [graphQLErrorOf(appError).toJSON()];
