@@ -1,6 +1,6 @@
 import express, { Request, Response, Router } from 'express';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { execute as graphqlExecute, GraphQLSchema, validate } from 'graphql';
+import { execute as graphqlExecute, GraphQLError, GraphQLSchema, subscribe as graphqlSubscribe, validate } from 'graphql';
 import { Ctx, makeContext, requestFacts, Services, varyByOrigin } from '../src/context';
 import { AppError, invalid, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
@@ -9,7 +9,7 @@ import { requireReleaseToken } from '../src/modules/releases/release.policy';
 import { describe, LocateIssue, locateInBody, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../src/http/answers';
 import { locOf, planVariables, RawBodyRequest, readVariables, VariablePlan, wirePath } from './inputs';
 import { serveEvents } from './events';
-import { EventStreamRoute, operationOf, OperationRoute, Route, Run } from './route';
+import { EventStreamRoute, operationOf, OperationRoute, Operations, Route } from './route';
 import { declaredLength, dropBodyForAWhile, hasBody, type LargeBodies } from './large-bodies';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
@@ -108,8 +108,11 @@ export function facadeRouter({ schema, services, logger, routes, largeBodies }: 
         if (route.auth === 'release') requireReleaseToken(ctx);
         else if (route.auth === 'admin') await requireAdmin(ctx);
         else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
-        const run: Run = (operation, variables) => execute(schema, operation, variables, ctx);
-        const authorized: unknown = route.kind === 'stream' ? await route.authorize(req, ctx, run) : undefined;
+        const ops: Operations = {
+          run: (operation, variables) => execute(schema, operation, variables, ctx),
+          subscribe: (operation, variables) => subscribeTo(schema, operation, variables, ctx),
+        };
+        const authorized: unknown = route.kind === 'stream' ? await route.authorize(req, ctx, ops) : undefined;
         if (route.kind !== 'stream' || !route.consumes) {
           const routeLimit = route.maxBodyBytes ?? services.config.maxJsonBodyBytes;
           const declared = declaredLength(req);
@@ -123,7 +126,7 @@ export function facadeRouter({ schema, services, logger, routes, largeBodies }: 
             );
           if (hasBody(req))
             try {
-              if (route.bodyLimit) limit = Math.min(limit, await route.bodyLimit(req, ctx, declared));
+              if (route.bodyLimit) limit = Math.min(limit, await route.bodyLimit(req, ctx, declared, ops));
               // Refused by its declared length before any of it is read.
               if (declared !== undefined && declared > limit) throw tooLarge();
               // N large bodies read at once would hold N times the memory: past the instance's budget
@@ -135,7 +138,7 @@ export function facadeRouter({ schema, services, logger, routes, largeBodies }: 
             }
           await readJsonBody(req, res, limit, tooLarge, { keepParser: limit === routeLimit });
         }
-        if (route.kind === 'stream') return await route.handle(req, res, ctx, authorized);
+        if (route.kind === 'stream') return await route.handle(req, res, ctx, authorized, ops);
         if (route.kind === 'events') return await serveEvents(req, res, ctx, route as EventStreamRoute, plans, schema, logger);
         await runOperation(req, res, ctx, compiled! as CompiledOperation, schema);
       } catch (error) {
@@ -194,9 +197,34 @@ export async function execute<TData, TVars>(
   ctx: Ctx,
 ): Promise<TData> {
   const result = await graphqlExecute({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx });
-  if (result.errors?.length) {
-    // An error GraphQL raised itself (not from a resolver) means the table and schema disagree.
-    throw result.errors[0].originalError ?? new Error(result.errors[0].message);
-  }
+  if (result.errors?.length) throw firstError(result.errors);
   return result.data as TData;
+}
+
+/** A result's first error: an `AppError` from the domain as thrown; one GraphQL raised itself means the table and schema disagree. */
+const firstError = (errors: readonly GraphQLError[]) => errors[0].originalError ?? new Error(errors[0].message);
+
+/**
+ * Runs a subscription in-process: a refusal (its `subscribe` step threw) is thrown at once, before
+ * any event is read; then each event's data, an event's error thrown. Leaving early returns the
+ * subscription, which ends its source.
+ */
+export async function subscribeTo<TData, TVars>(
+  schema: GraphQLSchema,
+  document: TypedDocumentNode<TData, TVars>,
+  variables: TVars,
+  ctx: Ctx,
+): Promise<AsyncGenerator<TData>> {
+  const result = await graphqlSubscribe({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx });
+  if (!(Symbol.asyncIterator in result)) throw firstError(result.errors ?? []);
+  return (async function* () {
+    try {
+      for await (const event of result) {
+        if (event.errors?.length) throw firstError(event.errors);
+        yield event.data as TData;
+      }
+    } finally {
+      await result.return(undefined);
+    }
+  })();
 }
