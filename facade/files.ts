@@ -8,31 +8,11 @@ import type { DownloadOffload } from '../src/config';
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobStore, ByteRange } from '../src/blobs/blob-store';
 import { varyByOrigin } from '../src/context';
-import { requireViewer } from '../src/modules/auth/viewer';
-import { AppError, invalid, notFound } from '../src/errors';
-import { requireReleaseToken } from '../src/modules/releases/release.policy';
+import { invalid, notFound } from '../src/errors';
+import { receiveToTemp } from '../src/blobs/receive';
 import { unstorable } from '../src/validation';
-import { currentCatalog } from '../src/modules/catalog/catalog.service';
-import {
-  checkUploadFields,
-  figureLocation,
-  INLINE_TYPES,
-  storeFigureUpload,
-  toSpecRow,
-  uploadTarget,
-} from '../src/modules/figures/figure.service';
-import {
-  countDownload,
-  currentManifest,
-  downloadUrl,
-  ManifestFile,
-  publishedFile,
-  releaseFileKey,
-  ReleaseBinary,
-  releaseFilesOf,
-  uploadReleaseFile,
-} from '../src/modules/releases/release.service';
 import { handOff, LocalFile, notModified, serveObject } from '../src/http/byte-ranges';
+import * as Op from './generated/operations';
 import { readMultipart } from './multipart';
 import { stream } from './route';
 
@@ -66,12 +46,12 @@ export const modelCatalogRoute = stream({
   produces: 'application/json',
   response: { type: 'object', description: 'The catalog exactly as stored (its manifest’s sha256 is of these bytes)' },
   alsoAnswers: { 304: 'Not modified (If-None-Match, If-Modified-Since)' },
-  // Public: the catalog as the `modelCatalog` query reads it.
-  authorize: (_req, ctx) => currentCatalog(ctx.em),
+  // Public: the `modelCatalogFile` operation (the catalog as the `modelCatalog` query reads it).
+  authorize: async (_req, _ctx, { run }) => (await run(Op.ModelCatalogFileDocument, {})).modelCatalogFile,
   async handle(req, res, _ctx, { body, sha256, updatedAt }) {
     res.setHeader('ETag', `"${sha256}"`);
     res.setHeader('Cache-Control', 'public, max-age=60');
-    if (notModified(req, { etag: sha256, lastModified: updatedAt })) return void res.status(304).end();
+    if (notModified(req, { etag: sha256, lastModified: new Date(updatedAt) })) return void res.status(304).end();
     res.status(200).type('application/json').send(body);
   },
 });
@@ -98,16 +78,24 @@ export const releaseFileUploadRoute = stream({
       sha256: { type: 'string' },
     },
   },
-  // The release token, as `releasePublish` asks for it; then where the file goes.
-  async authorize(req, ctx) {
-    requireReleaseToken(ctx);
-    return { product: param(req, 'product'), version: param(req, 'version'), filename: param(req, 'filename') };
+  // The `releaseUploadTarget` operation (the release token, as `releasePublish` asks for it): where the file goes.
+  async authorize(req, _ctx, { run }) {
+    const where = { product: param(req, 'product'), version: param(req, 'version'), filename: param(req, 'filename') };
+    return { where, maxBytes: (await run(Op.ReleaseUploadTargetDocument, where)).releaseUploadTarget.maxBytes };
   },
-  async handle(req, res, ctx, where) {
-    const file = await uploadReleaseFile(ctx.em, ctx.services.blobs, where, req, ctx.services.config.maxReleaseFileBytes);
-    res.status(201).json({ product: file.product, version: file.version, filename: file.filename, size: file.size, sha256: file.sha256 });
+  async handle(req, res, ctx, { where, maxBytes }, { run }) {
+    const file = await receiveToTemp(req, ctx.services.blobs.tmpDir, maxBytes);
+    try {
+      ctx.received = new Map([['file', file]]);
+      const { releaseUpload } = await run(Op.ReleaseUploadDocument, { ...where, upload: 'file' });
+      res.status(201).json(releaseUpload);
+    } finally {
+      await fs.promises.rm(file.path, { force: true }); // consumed by the store unless the upload failed
+    }
   },
 });
+
+type ReleaseDownload = Op.ReleaseDownloadQuery['releaseDownload'];
 
 /** A missing local file of a stored object is the store's not-found. */
 const missingBlob = (key: string) => (error: unknown) => {
@@ -119,9 +107,9 @@ const missingBlob = (key: string) => (error: unknown) => {
  * else the on-disk cache's copy (filled once). The handle is shared with other downloads of the
  * file (its bytes never change once published): no open and close per request.
  */
-async function openReleaseFile(blobs: Blobs, file: ReleaseBinary): Promise<LocalFile> {
+async function openReleaseFile(blobs: Blobs, file: ReleaseDownload): Promise<LocalFile> {
   const store = blobs.store!;
-  const key = releaseFileKey(file);
+  const { key } = file;
   const shared = async (filePath: string): Promise<LocalFile> => {
     const { handle, release } = await blobs.releaseFiles.open(filePath);
     return { handle, done: release };
@@ -182,31 +170,33 @@ export const releaseDownloadRoute = stream({
   response: BINARY,
   alsoAnswers: BYTE_RANGE_ANSWERS,
   errors: { RANGE_NOT_SATISFIABLE: null },
-  // Public once published: the file of a published version (the manifest `releaseManifest` reads).
-  async authorize(req, ctx) {
-    const file = await publishedFile(ctx.em, segment(req, 'product'), segment(req, 'version'), segment(req, 'filename'));
-    if (!file || !ctx.services.blobs.store) throw notFound('release file');
-    return file;
+  // Public once published: the `releaseDownload` operation (a file of the manifest `releaseManifest` reads).
+  async authorize(req, _ctx, { run }) {
+    const where = { product: segment(req, 'product'), version: segment(req, 'version'), filename: segment(req, 'filename') };
+    return (await run(Op.ReleaseDownloadDocument, where)).releaseDownload;
   },
-  async handle(req, res, ctx, file) {
+  async handle(req, res, ctx, file, { run }) {
     const { blobs, config } = ctx.services;
     const object = {
       size: file.size,
       etag: file.sha256,
-      lastModified: file.createdAt,
+      lastModified: new Date(file.createdAt),
       contentType: mediaTypeOf(file.filename),
       contentDisposition: `attachment; filename="${file.filename}"`,
       // A published version's files never change.
       cacheControl: 'public, max-age=31536000, immutable',
     };
-    const offload = config.downloadOffload && offloadHeader(blobs.store!, releaseFileKey(file), config.downloadOffload);
+    const offload = config.downloadOffload && offloadHeader(blobs.store!, file.key, config.downloadOffload);
     const served = offload
       ? handOff(req, res, object, offload)
       : await serveObject(req, res, { ...object, open: () => openReleaseFile(blobs, file) });
     const fromStart = served.status === 200 || (served.status === 206 && served.ranges?.[0]?.start === 0);
     if (req.method === 'GET' && fromStart) {
       // After the bytes (or the hand-off), so a count is a download served; tracked, so shutdown waits for it.
-      const counting = countDownload(ctx.em, file).finally(() => ctx.services.background.delete(counting));
+      const { product, version, filename } = file;
+      const counting = run(Op.ReleaseDownloadCountDocument, { product, version, filename })
+        .then(() => undefined)
+        .finally(() => ctx.services.background.delete(counting));
       ctx.services.background.add(counting);
       await counting;
     }
@@ -248,7 +238,9 @@ function feedOf(name: string): Feed | null {
  * every feed; in a Linux feed, a Linux file without an arch counts as x64 (electron-builder's
  * default), a file without a platform as any architecture.
  */
-function inFeed(file: ManifestFile, feed: Feed): boolean {
+type FeedFile = NonNullable<Op.ReleaseFeedQuery['releaseFeed']>['files'][number];
+
+function inFeed(file: FeedFile, feed: Feed): boolean {
   if (file.filename.toLowerCase().endsWith('.blockmap')) return false;
   if (!file.platform) return feed.arch === undefined || !file.arch || archOf(file.arch) === feed.arch;
   if (!feed.platforms.includes(file.platform.toLowerCase())) return false;
@@ -275,23 +267,18 @@ export const desktopUpdateFeedRoute = stream({
   summary: 'electron-updater feed (latest.yml, latest-mac.yml, latest-linux.yml, latest-linux-<arch>.yml) of the desktop release',
   produces: 'text/yaml',
   response: { type: 'string' },
-  // Public: the current desktop manifest, as the `releaseManifest` query reads it.
-  async authorize(req, ctx) {
+  // Public: the `releaseFeed` operation (the current desktop manifest, as the `releaseManifest` query reads it).
+  async authorize(req, _ctx, { run }) {
     const feed = feedOf(segment(req, 'feed'));
     if (segment(req, 'product') !== 'desktop' || !feed) throw notFound('update feed');
-    return { feed, manifest: await currentManifest(ctx.em, 'desktop') };
+    return { feed, release: (await run(Op.ReleaseFeedDocument, { product: 'desktop' })).releaseFeed };
   },
-  async handle(_req, res, ctx, { feed, manifest }) {
-    const files = (manifest?.files ?? []).filter((f) => inFeed(f, feed)).sort((a, b) => Number(!a.platform) - Number(!b.platform));
-    if (!manifest || files.length === 0) throw notFound('update feed');
-    const digests = new Map((await releaseFilesOf(ctx.em, 'desktop', manifest.version)).map((f) => [f.filename, f.sha512]));
-    const entries = files.map((f) => ({
-      url: downloadUrl(ctx.baseUrl, 'desktop', manifest.version, f.filename),
-      sha512: digests.get(f.filename) ?? '',
-      size: f.size,
-    }));
+  async handle(_req, res, ctx, { feed, release }) {
+    const files = (release?.files ?? []).filter((f) => inFeed(f, feed)).sort((a, b) => Number(!a.platform) - Number(!b.platform));
+    if (!release || files.length === 0) throw notFound('update feed');
+    const entries = files.map((f) => ({ url: f.url, sha512: f.sha512, size: f.size }));
     const feedText = stringifyYaml(
-      { version: manifest.version, files: entries, path: entries[0].url, sha512: entries[0].sha512, releaseDate: manifest.pubDate },
+      { version: release.version, files: entries, path: entries[0].url, sha512: entries[0].sha512, releaseDate: release.releaseDate },
       FEED_YAML,
     );
     res.setHeader('Cache-Control', 'no-cache');
@@ -345,20 +332,18 @@ export const figureUploadRoute = stream({
       bytes: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
     },
   },
-  // The session's owner (`loadTrajectory` for writing, as the trajectory mutations), and a drive, before a byte is read.
-  async authorize(req, ctx) {
-    const viewer = await requireViewer(ctx);
+  // The `trajectoryFigureUploadTarget` operation: the session's owner (`loadTrajectory` for writing, as the
+  // trajectory mutations), and a drive, before a byte is read.
+  async authorize(req, _ctx, { run }) {
     const sessionId = param(req, 'session_id');
-    await uploadTarget(ctx.em, viewer, ctx.services.blobs, sessionId);
-    return { viewer, sessionId };
+    return (await run(Op.TrajectoryFigureUploadTargetDocument, { sessionId })).trajectoryFigureUploadTarget;
   },
-  async handle(req, res, ctx, { viewer, sessionId }) {
-    const { blobs, config } = ctx.services;
+  async handle(req, res, ctx, { sessionId, maxBytes }, { run }) {
     const form = await readMultipart(req, {
       files: ['file', 'original'],
       fields: ['canonical_path', 'mime', 'compressed'],
-      tmpDir: blobs.tmpDir,
-      maxFileBytes: config.maxFigureBytes,
+      tmpDir: ctx.services.blobs.tmpDir,
+      maxFileBytes: maxBytes,
     });
     try {
       const file = form.files.get('file');
@@ -366,16 +351,15 @@ export const figureUploadRoute = stream({
       if (!file) throw invalid([{ path: ['body', 'file'], msg: 'is required', type: 'missing' }]);
       if (compressed !== undefined && !BOOLEAN_FIELD.has(compressed))
         throw invalid([{ path: ['body', 'compressed'], msg: 'must be true or false', type: 'bool_parsing' }]);
-      const fields = { canonicalPath: form.fields.get('canonical_path'), mime: form.fields.get('mime') };
-      checkUploadFields(fields);
-      const figure = await storeFigureUpload(ctx.em, viewer, blobs, sessionId, {
-        file,
-        original: form.files.get('original'),
-        canonicalPath: fields.canonicalPath!,
-        mime: fields.mime ?? null,
+      ctx.received = form.files;
+      const input = {
+        file: 'file',
+        original: form.files.has('original') ? 'original' : null,
+        canonicalPath: form.fields.get('canonical_path') ?? null,
+        mime: form.fields.get('mime') ?? null,
         compressed: compressed === undefined ? null : BOOLEAN_FIELD.get(compressed)!,
-      });
-      res.status(200).json(toSpecRow(figure));
+      };
+      res.status(200).json((await run(Op.TrajectoryFigureUploadDocument, { sessionId, input })).trajectoryFigureUpload);
     } finally {
       await form.discard();
     }
@@ -401,16 +385,14 @@ export const figureRawRoute = stream({
       schema: { type: 'string', minLength: 1, maxLength: FIGURE_PATH_MAX },
     },
   ],
-  // A viewer of the session (`loadTrajectory` for viewing, as the trajectory queries): where its figure is.
-  async authorize(req, ctx) {
+  // The `trajectoryFigureUrl` operation: a viewer of the session (`loadTrajectory` for viewing, as the
+  // trajectory queries), and where its figure is.
+  async authorize(req, _ctx, { run }) {
     const figurePath = req.query.path;
     if (typeof figurePath !== 'string' || figurePath.length === 0 || figurePath.length > FIGURE_PATH_MAX || figurePath.includes('\u0000')) {
       throw invalid([{ path: ['query', 'path'], msg: `must be given once, 1-${FIGURE_PATH_MAX} characters`, type: 'missing' }]);
     }
-    return figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, param(req, 'session_id'), figurePath, {
-      baseUrl: ctx.baseUrl,
-      cdnHosts: ctx.services.config.figureCdnHosts,
-    });
+    return (await run(Op.TrajectoryFigureUrlDocument, { sessionId: param(req, 'session_id'), path: figurePath })).trajectoryFigureUrl;
   },
   async handle(_req, res, _ctx, location) {
     res.setHeader('Cache-Control', 'no-store');
@@ -439,35 +421,24 @@ export const signedBlobRoute = stream({
   })),
   alsoAnswers: BYTE_RANGE_ANSWERS,
   errors: { FORBIDDEN: null, RANGE_NOT_SATISFIABLE: null },
-  // The signature: issued by `figureLocation` (and the cloud record rewrite) to a viewer of the session, for 5 minutes.
-  async authorize(req, ctx) {
-    const store = ctx.services.blobs.store;
-    const sha256 = segment(req, 'sha256');
-    const key = `sha256/${sha256}`;
-    const { expires, type, signature } = req.query;
-    // Only a store whose signed URLs point here can have signed this one.
-    const signed =
-      /^[0-9a-f]{64}$/.test(sha256) &&
-      typeof expires === 'string' &&
-      typeof type === 'string' &&
-      typeof signature === 'string' &&
-      store?.verifySignedUrl?.(key, Number(expires), type, signature) === true;
-    if (!store || !signed || typeof type !== 'string') throw new AppError('FORBIDDEN', 'this link is invalid or has expired');
-    const stat = await store.stat(key);
-    if (!stat) throw notFound('blob');
-    return { store, key, sha256, type, stat };
+  // The `signedBlob` operation: the signature, issued by `figureLocation` (and the cloud record
+  // rewrite) to a viewer of the session, for 5 minutes.
+  async authorize(req, _ctx, { run }) {
+    const given = (name: string) => (typeof req.query[name] === 'string' ? req.query[name] : null);
+    const parts = { expires: given('expires'), type: given('type'), signature: given('signature') };
+    return (await run(Op.SignedBlobDocument, { sha256: segment(req, 'sha256'), ...parts })).signedBlob;
   },
-  async handle(req, res, _ctx, { store, key, sha256, type, stat }) {
-    const inline = INLINE_TYPES.test(type);
+  async handle(req, res, ctx, blob) {
+    const store = ctx.services.blobs.store!;
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     await serveObject(req, res, {
-      size: stat.size,
-      etag: sha256,
-      lastModified: stat.lastModified,
-      contentType: inline ? type : 'application/octet-stream',
-      contentDisposition: inline ? 'inline' : 'attachment',
+      size: blob.size,
+      etag: blob.sha256,
+      lastModified: new Date(blob.lastModified),
+      contentType: blob.contentType,
+      contentDisposition: blob.disposition,
       cacheControl: 'private, max-age=300',
-      open: (range) => openStored(store, key, range),
+      open: (range) => openStored(store, blob.key, range),
     });
   },
 });

@@ -8,7 +8,7 @@ import { requireReleaseToken } from '../src/modules/releases/release.policy';
 import { describe, LocateIssue, locateInBody, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../src/http/answers';
 import { locOf, planVariables, RawBodyRequest, readVariables, VariablePlan, wirePath } from './inputs';
 import { serveEvents } from './events';
-import { EventStreamRoute, operationOf, OperationRoute, Route, Run } from './route';
+import { EventStreamRoute, operationOf, OperationRoute, Operations, Route } from './route';
 import { declaredLength, dropBodyForAWhile, hasBody, type LargeBodies } from './large-bodies';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
@@ -107,8 +107,11 @@ export function facadeRouter({ pipeline, services, logger, routes, largeBodies }
         if (route.auth === 'release') requireReleaseToken(ctx);
         else if (route.auth === 'admin') await requireAdmin(ctx);
         else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
-        const run: Run = (operation, variables) => pipeline.run(operation, variables, ctx);
-        const authorized: unknown = route.kind === 'stream' ? await route.authorize(req, ctx, run) : undefined;
+        const ops: Operations = {
+          run: (operation, variables) => pipeline.run(operation, variables, ctx),
+          subscribe: (operation, variables) => pipeline.events(operation, variables, ctx),
+        };
+        const authorized: unknown = route.kind === 'stream' ? await route.authorize(req, ctx, ops) : undefined;
         if (route.kind !== 'stream' || !route.consumes) {
           const routeLimit = route.maxBodyBytes ?? services.config.maxJsonBodyBytes;
           const declared = declaredLength(req);
@@ -122,7 +125,7 @@ export function facadeRouter({ pipeline, services, logger, routes, largeBodies }
             );
           if (hasBody(req))
             try {
-              if (route.bodyLimit) limit = Math.min(limit, await route.bodyLimit(req, ctx, declared));
+              if (route.bodyLimit) limit = Math.min(limit, await route.bodyLimit(req, ctx, declared, ops));
               // Refused by its declared length before any of it is read.
               if (declared !== undefined && declared > limit) throw tooLarge();
               // N large bodies read at once would hold N times the memory: past the instance's budget
@@ -134,7 +137,7 @@ export function facadeRouter({ pipeline, services, logger, routes, largeBodies }
             }
           await readJsonBody(req, res, limit, tooLarge, { keepParser: limit === routeLimit });
         }
-        if (route.kind === 'stream') return await route.handle(req, res, ctx, authorized);
+        if (route.kind === 'stream') return await route.handle(req, res, ctx, authorized, ops);
         if (route.kind === 'events') return await serveEvents(req, res, ctx, route as EventStreamRoute, plans, pipeline, logger);
         await runOperation(req, res, ctx, compiled! as CompiledOperation, pipeline);
       } catch (error) {

@@ -71,7 +71,7 @@ interface RouteBase {
    * body is read (`declared`: its Content-Length, when it has one). A body over it is refused
    * (PAYLOAD_TOO_LARGE, "storage quota exceeded") unread, or as soon as it passes it streaming in.
    */
-  bodyLimit?(req: Request, ctx: Ctx, declared: number | undefined): Promise<number>;
+  bodyLimit?(req: Request, ctx: Ctx, declared: number | undefined, ops: Operations): Promise<number>;
   /**
    * Error answers the OpenAPI document cannot derive from the row itself (its auth, parameters,
    * body and method give the rest), each with its body schema, or null for the plain `{detail}`.
@@ -112,15 +112,30 @@ export interface OperationRoute<TData = Record<string, unknown>, TVars = Record<
 export type Run = <TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars) => Promise<TData>;
 
 /**
+ * Runs a typed subscription in the request's context: its refusal is thrown before anything is
+ * read, then each event's data in turn (an event's error is thrown). Leaving the loop early ends
+ * the subscription, and with it whatever its source holds (a database cursor).
+ */
+export type Subscribe = <TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars) => Promise<AsyncGenerator<TData>>;
+
+/** How a route reaches the domain: through operations of the schema, as every GraphQL client does. */
+export interface Operations {
+  run: Run;
+  subscribe: Subscribe;
+}
+
+/**
  * A route that writes bytes itself (streams, downloads, uploads, redirects). Who may have (or
- * send) the bytes is decided by one declared step, `authorize`: the domain function (or the
- * operation) its GraphQL counterpart uses too, run before any body is read. Its answer, what the
- * bytes are, is handed to `handle`, which streams them.
+ * send) the bytes is decided by one declared step, `authorize`: a GraphQL operation, run before
+ * any body is read, whose answer says what the bytes are (a blob key, size and validators; for an
+ * upload, where it may go and how large it may be). That answer is handed to `handle`, which
+ * streams the bytes from or to the blob store, and finishes through operations too (an upload's
+ * mutation, a download's count).
  */
 export interface StreamRoute<T = unknown> extends RouteBase {
   kind: 'stream';
-  authorize(req: Request, ctx: Ctx, run: Run): Promise<T>;
-  handle(req: Request, res: Response, ctx: Ctx, authorized: T): Promise<void>;
+  authorize(req: Request, ctx: Ctx, ops: Operations): Promise<T>;
+  handle(req: Request, res: Response, ctx: Ctx, authorized: T, ops: Operations): Promise<void>;
   /** Response media type for the OpenAPI document. */
   produces: string;
   /** Request media type when the handler reads the body itself (uploads); no JSON parsing then. */

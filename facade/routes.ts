@@ -2,8 +2,6 @@ import type { DocumentNode } from 'graphql';
 import { OPERATION_ROUTES } from './generated/tables';
 import * as Op from './generated/operations';
 import type { Route } from './route';
-import { requireViewer } from '../src/modules/auth/viewer';
-import { writeBodyLimit } from '../src/modules/trajectories/trajectory.service';
 import {
   desktopUpdateFeedRoute,
   figureRawRoute,
@@ -25,7 +23,9 @@ const chargedToStorage = (route: Route): Route =>
   route.kind === 'operation' && STORED_BODIES.includes(route.operation)
     ? {
         ...route,
-        bodyLimit: async (req, ctx, declared) => writeBodyLimit(ctx.em, await requireViewer(ctx), String(req.params.session_id), declared),
+        bodyLimit: async (req, _ctx, declared, { run }) =>
+          (await run(Op.TrajectoryWriteLimitDocument, { sessionId: String(req.params.session_id), declared: declared ?? null }))
+            .trajectoryWriteLimit,
       }
     : route;
 

@@ -1,4 +1,4 @@
-import { RECORD_JSON_SCHEMA } from '../src/modules/trajectories/records';
+import { RECORD_JSON_SCHEMA } from '../src/modules/trajectories/record-schema';
 import { schemaRef } from './route';
 
 /** A record on the wire: a JSON object, stored and served byte for byte. */

@@ -1,10 +1,5 @@
 import type { Response } from 'express';
 import { AppError, invalid } from '../src/errors';
-import { requireViewer } from '../src/modules/auth/viewer';
-import { requireAdmin } from '../src/modules/admin/admin.policy';
-import { figureServeUrls } from '../src/modules/figures/figure.service';
-import { readRecords } from '../src/modules/trajectories/trajectory.service';
-import { streamAllUsers } from '../src/modules/users/user.service';
 import * as Op from './generated/operations';
 import { param } from './files';
 import { replaceStringValues } from './raw-json';
@@ -51,16 +46,16 @@ export const syncUsersRoute = stream({
     required: ['users'],
     properties: { users: { type: 'array', items: { type: 'object', description: 'A row of the user table, its raw columns' } } },
   },
-  // An administrator, as for every admin query.
-  authorize: (_req, ctx) => requireAdmin(ctx),
-  async handle(_req, res, ctx) {
+  // The `adminUserSync` subscription: an administrator, as for every admin query; its batches are the rows.
+  authorize: (_req, _ctx, { subscribe }) => subscribe(Op.AdminUserSyncDocument, {}),
+  async handle(_req, res, _ctx, batches) {
     res.status(200).type('application/json');
     let first = true;
     await write(res, '{"users":[');
-    await streamAllUsers(ctx.em, async (row) => {
-      await write(res, `${first ? '' : ','}${JSON.stringify(row)}`);
+    for await (const { adminUserSync } of batches) {
+      await write(res, `${first ? '' : ','}${adminUserSync.rows.join(',')}`);
       first = false;
-    });
+    }
     res.end(']}');
   },
 });
@@ -116,18 +111,27 @@ export const trajectoryReadRoute = stream({
   },
   alsoProduces: { 'application/x-ndjson': { type: 'string', description: 'download=true: one record per line' } },
   // The `trajectoryMeta` operation, whose resolver lets a viewer of the session read it: its metadata.
-  async authorize(req, _ctx, run) {
+  async authorize(req, _ctx, { run }) {
     const sessionId = param(req, 'session_id');
     return { sessionId, meta: (await run(Op.TrajectoryMetaDocument, { sessionId })).trajectoryMeta };
   },
-  async handle(req, res, ctx, { sessionId, meta }) {
+  async handle(req, res, ctx, { sessionId, meta }, { run, subscribe }) {
     const since = text(req.query.since, 'since', SINCE_MAX);
     const download = flag(req.query.download, 'download');
-    // The reader finds `since` (and checks the viewer again, as every domain read does) before anything is written.
-    const batches = await readRecords(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, since);
+    // The `trajectoryRecordBatches` subscription finds `since` (and checks the viewer again, as every
+    // domain read does) before anything is written.
+    const records = await subscribe(Op.TrajectoryRecordBatchesDocument, { sessionId, since });
+    const batches = (async function* () {
+      for await (const { trajectoryRecordBatches } of records) yield trajectoryRecordBatches.records;
+    })();
     // A cloud client cannot open local figure paths: it gets serve URLs instead (response only):
     // every string value equal to a figure's canonical path becomes its serve URL.
-    const figures = ctx.clientKind === 'cloud' ? await figureServeUrls(ctx.em, sessionId, ctx.baseUrl) : new Map<string, string>();
+    const figures =
+      ctx.clientKind === 'cloud'
+        ? new Map(
+            (await run(Op.TrajectoryFigureServeUrlsDocument, { sessionId })).trajectoryFigureServeUrls.map(({ path, url }) => [path, url]),
+          )
+        : new Map<string, string>();
     const served = figures.size ? (raw: string) => replaceStringValues(raw, (value) => figures.get(value)) : (raw: string) => raw;
     if (download) {
       res.status(200).type('application/x-ndjson').setHeader('Content-Disposition', `attachment; filename="${sessionId}.jsonl"`);

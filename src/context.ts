@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Blobs } from './blobs';
+import type { ReceivedFile } from './blobs/receive';
 import type { Config } from './config';
 import type { JobQueue } from './jobs/queue';
 import type { LocalComputeProvider } from './modules/compute/local-provider';
@@ -88,6 +89,11 @@ export interface Ctx {
   callerGone?: AbortSignal;
   /** The A2A principal, on operations the A2A endpoint runs in-process only (see `A2aCaller`). */
   a2a?: A2aCaller;
+  /**
+   * Files the request's body brought, received by the facade (uploads), by the name it gave each:
+   * the upload mutations take them from here, so no other request can name them.
+   */
+  received?: Map<string, ReceivedFile>;
 }
 
 /** Signing in and out from a browser: what `Set-Cookie` the answer carries. */

@@ -47,11 +47,20 @@ export interface Pipeline {
   validate(document: DocumentNode): readonly GraphQLError[];
   /** Screens, validates and executes a document of our own (the facade's, A2A's). @throws AppError, the first error */
   run<TData, TVars>(document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx): Promise<TData>;
+  /**
+   * A subscription of our own as its events' data: a refusal (screen, or its `subscribe` step) is
+   * thrown at once, before any event; then an event's error is thrown. Leaving early returns the
+   * subscription, which ends its source. @throws AppError
+   */
+  events<TData, TVars>(document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx): Promise<AsyncGenerator<TData>>;
   /** Screens, validates and starts a subscription of our own. @throws AppError */
   subscribe(request: OperationRequest, ctx: Ctx): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult>;
   /** The execution arguments of a screened and validated request, for graphql-ws. */
   argsOf(request: OperationRequest, ctx: Ctx): ExecutionArgs;
 }
+
+/** A result's first error: an `AppError` from the domain as thrown; one GraphQL raised itself means the document and schema disagree. */
+const firstError = (errors: readonly GraphQLError[]) => errors[0].originalError ?? new Error(errors[0].message);
 
 /** What screening needs to know of a caller (a bad credential counts as anonymous: the resolvers answer 401). */
 export async function askerOf(ctx: Ctx): Promise<Asker> {
@@ -100,9 +109,22 @@ export function makePipeline(schema: GraphQLSchema): Pipeline {
       const request = { document, variables: variables as Record<string, unknown> };
       await prepare(request, ctx);
       const result = await execute(pipeline.argsOf(request, ctx));
-      // An error GraphQL raised itself (not from a resolver) means the document and schema disagree.
-      if (result.errors?.length) throw result.errors[0].originalError ?? new Error(result.errors[0].message);
+      if (result.errors?.length) throw firstError(result.errors);
       return result.data as TData;
+    },
+    async events<TData, TVars>(document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx) {
+      const result = await pipeline.subscribe({ document, variables: variables as Record<string, unknown> }, ctx);
+      if (!(Symbol.asyncIterator in result)) throw firstError(result.errors ?? []);
+      return (async function* () {
+        try {
+          for await (const event of result) {
+            if (event.errors?.length) throw firstError(event.errors);
+            yield event.data as TData;
+          }
+        } finally {
+          await result.return(undefined);
+        }
+      })();
     },
     async subscribe(request, ctx) {
       await prepare(request, ctx);

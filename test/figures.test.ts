@@ -319,6 +319,22 @@ describe.each(['file', 's3'] as const)('the %s store', (kind) => {
       expect(await figureCount(t, alice, id)).toBe(1);
     });
 
+    test('the upload mutation keeps only files its own request received: over /graphql it names none, and nothing is kept', async () => {
+      const id = await newSession(t, alice);
+      const before = await storageUsed(t, alice);
+      const reply = await t.call('POST', '/graphql', {
+        token: alice.token,
+        body: {
+          query: 'mutation($id: ID!, $input: FigureUploadInput!) { trajectoryFigureUpload(sessionId: $id, input: $input) { storageUri } }',
+          variables: { id, input: { file: 'file', canonicalPath: '/posted.png' } },
+        },
+      });
+      expect(reply.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+      expect(reply.body.errors[0].message).toMatch(/names no file this request sent/);
+      expect(await figureRows(t, id)).toEqual([]);
+      expect(await storageUsed(t, alice)).toBe(before);
+    });
+
     test('a form with every part (file, original, canonical_path, mime, compressed) is taken whole', async () => {
       const id = await newSession(t, alice);
       const file = figureBytes(150);

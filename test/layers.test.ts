@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import madge from 'madge';
 
@@ -67,4 +68,52 @@ test('resolvers → services → policies and repositories: no import points up'
     return a !== undefined && b !== undefined && FORBIDDEN[a].includes(b);
   });
   expect(upward).toEqual([]);
+});
+
+/**
+ * What `facade/` may import from `src/modules/`: types (type-only imports), and the wire helpers
+ * below (constants and wire forms, no domain work). Everything else, services, policies,
+ * repositories and domain helpers alike, the facade reaches through operations of the schema.
+ */
+const FACADE_WIRE_HELPERS = new Map([
+  ['src/modules/trajectories/record-schema.ts', 'the record JSON Schema the OpenAPI document publishes'],
+  ['src/modules/a2a/a2a-parts.ts', 'the media types the agent card lists'],
+  ['src/modules/a2a/a2a-artifacts.ts', 'the artifact download path'],
+  ['src/modules/a2a/a2a-proto-json.ts', 'the A2A ProtoJSON wire form'],
+  ['src/modules/a2a/a2a-states.ts', 'the A2A task states'],
+  ['src/modules/a2a/a2a-artifact-file.ts', 'opens the bytes the a2aArtifactFile operation described'],
+]);
+/**
+ * Route-level credential checks (`@rest(auth:)`) of facade/http.ts, which go with the access
+ * declarations that replace them; every byte route's operation checks the caller itself.
+ */
+const PENDING_ACCESS_IMPORTS = new Set([
+  'facade/http.ts -> src/modules/admin/admin.policy.ts',
+  'facade/http.ts -> src/modules/releases/release.policy.ts',
+]);
+
+/** The value imports of a source file (not `import type`), as repository paths. */
+function valueImportsOf(file: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/^import\s+(type\s+)?[^;]*?\s+from\s+'(\.[^']+)';/gms)) {
+    if (match[1]) continue;
+    const target = path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), match[2]));
+    found.push(fs.existsSync(path.join(ROOT, `${target}.ts`)) ? `${target}.ts` : `${target}/index.ts`);
+  }
+  return found;
+}
+
+test('facade/ reaches the domain through operations: it imports no service, policy, repository or domain helper of src/modules', () => {
+  const facadeFiles = Object.keys(graph).filter((file) => file.startsWith('facade/') && !file.startsWith('facade/generated/'));
+  expect(facadeFiles).toEqual(expect.arrayContaining(['facade/files.ts', 'facade/streams.ts', 'facade/routes.ts', 'facade/http.ts']));
+  const domainImports = facadeFiles.flatMap((from) =>
+    valueImportsOf(from)
+      .filter((to) => to.startsWith('src/modules/'))
+      .map((to) => `${from} -> ${to}`),
+  );
+  // The reading is checked against madge's graph, so a missed import form would show here.
+  for (const edge of domainImports) expect(graph[edge.split(' -> ')[0]]).toContain(edge.split(' -> ')[1]);
+  const forbidden = domainImports.filter((edge) => !FACADE_WIRE_HELPERS.has(edge.split(' -> ')[1]) && !PENDING_ACCESS_IMPORTS.has(edge));
+  expect(forbidden).toEqual([]);
 });

@@ -297,6 +297,17 @@ describe.each(['file', 's3'] as const)('release publishing and downloads (%s sto
     });
   });
 
+  test('the upload mutation keeps only a file its own request received: over /graphql it names none, and nothing is stored', async () => {
+    const before = await t.sql(`select product, version, filename from release_files order by filename`);
+    const mutation = `mutation { releaseUpload(product: "core", version: "1.0.0", filename: "${name('posted.bin')}", upload: "file") { size } }`;
+    const reply = await gql(t, mutation, RELEASE_TOKEN);
+    expect(reply.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    expect(reply.body.errors[0].message).toMatch(/names no file this request sent/);
+    // Without the release token it is refused first, as the upload route is.
+    expect((await gql(t, mutation, t.adminToken)).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(await t.sql(`select product, version, filename from release_files order by filename`)).toEqual(before);
+  });
+
   test('upload refuses a bad version or file name (422 at its path location)', async () => {
     const badVersion = await upload(t, 'core', '1.0', FILE_A, A);
     expect(badVersion.status).toBe(422);

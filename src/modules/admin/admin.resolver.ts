@@ -1,4 +1,16 @@
-import { Arg, Ctx as Context, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import {
+  Arg,
+  Ctx as Context,
+  Extensions,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+  type SubscribeResolverData,
+} from 'type-graphql';
 import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
 import { limitArg, pageArgs } from '../../validation';
@@ -14,7 +26,7 @@ import { PlanCode, STORAGE_QUOTA_BY_PLAN } from '../users/plans';
 import { presentUser } from '../users/user.resolver';
 import { checkTokenLabel, TokenCreateInput, UserCreateInput, UserUpdateInput } from '../users/user.inputs';
 import * as users from '../users/user.service';
-import { IssuedTokenNode, PersonalTokenPage, PlanCodeValue, UserNode, UserPage } from '../users/user.types';
+import { IssuedTokenNode, PersonalTokenPage, PlanCodeValue, UserNode, UserPage, UserSyncBatch } from '../users/user.types';
 import { requireAdmin } from './admin.policy';
 import { DEFAULT_SEGMENTATION_DOMAIN, segmentation, SEGMENTATION_LIMIT } from './segmentation.service';
 import { SegmentationNode } from './segmentation.types';
@@ -26,6 +38,19 @@ const PAGE = { max: 500, default: 100 };
 
 @Resolver()
 export class AdminResolver {
+  @Extensions(ADMIN_ONLY)
+  @Subscription(() => UserSyncBatch, {
+    description:
+      'Admin: the whole user table, oldest first, in batches read from a database cursor as the reader takes them (GET /api/admin/sync/users). No pagination: a downstream deployment upserts every row.',
+    subscribe: async ({ context: ctx }: SubscribeResolverData<unknown, Record<string, never>, Ctx>) => {
+      await requireAdmin(ctx);
+      return users.allUserRows(ctx.em);
+    },
+  })
+  adminUserSync(@Root() rows: Record<string, unknown>[]): UserSyncBatch {
+    return { rows: rows.map((row) => JSON.stringify(row)) };
+  }
+
   @Extensions(ADMIN_ONLY)
   @Query(() => UserPage, { description: 'Admin: users whose email, name or phone contains q.' })
   async adminUsers(

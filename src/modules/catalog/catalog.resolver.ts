@@ -3,7 +3,7 @@ import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
 import { requireAdmin } from '../admin/admin.policy';
 import { currentCatalog, replaceCatalog, ServedCatalog } from './catalog.service';
-import { ModelCatalogInput, ModelCatalogManifestNode, ModelCatalogNode } from './catalog.types';
+import { ModelCatalogFileNode, ModelCatalogInput, ModelCatalogManifestNode, ModelCatalogNode } from './catalog.types';
 
 export const presentCatalogManifest = ({ catalog, updatedAt, sha256 }: ServedCatalog): ModelCatalogManifestNode => ({
   version: catalog.version,
@@ -31,6 +31,14 @@ export class CatalogResolver {
   @Query(() => ModelCatalogManifestNode, { description: 'Version and digest of the public model catalog.' })
   async modelCatalogManifest(@Context() ctx: Ctx): Promise<ModelCatalogManifestNode> {
     return presentCatalogManifest(await currentCatalog(ctx.em));
+  }
+
+  @Query(() => ModelCatalogFileNode, {
+    description: 'The public model catalog as GET /admin/api/public/models serves it: its exact body, digest and time.',
+  })
+  async modelCatalogFile(@Context() ctx: Ctx): Promise<ModelCatalogFileNode> {
+    const { body, sha256, updatedAt } = await currentCatalog(ctx.em);
+    return { body, sha256, updatedAt };
   }
 
   @Extensions(ADMIN_ONLY)

@@ -80,3 +80,15 @@ export class ModelCatalogInput {
   @Field()
   version!: string;
 }
+
+@ObjectType({ description: 'The public model catalog as stored: the body its manifest’s sha256 is of.' })
+export class ModelCatalogFileNode {
+  @Field({ description: 'The catalog JSON text, exactly as served.' })
+  body!: string;
+
+  @Field({ description: 'Hex SHA-256 of the body (the ETag).' })
+  sha256!: string;
+
+  @Field({ description: 'When the catalog last changed (Last-Modified).' })
+  updatedAt!: Date;
+}

@@ -2,8 +2,32 @@ import { Arg, Ctx as Context, ID, Mutation, Query, Resolver } from 'type-graphql
 import type { Ctx } from '../../context';
 import { requireViewer } from '../auth/viewer';
 import { checks, unstorable } from '../../validation';
-import { figureLocation, recordFigures } from './figure.service';
-import { FigureMapInput, FigureMapResult } from './figure.types';
+import { invalid } from '../../errors';
+import {
+  checkUploadFields,
+  figureLocation,
+  recordFigures,
+  signedBlob,
+  storeFigureUpload,
+  uploadTarget,
+  viewableFigureServeUrls,
+} from './figure.service';
+import {
+  FigureMapInput,
+  FigureMapResult,
+  FigureRow,
+  FigureServeUrl,
+  FigureUploadInput,
+  FigureUploadTarget,
+  SignedBlobNode,
+} from './figure.types';
+
+/** A file the request received, by the name the facade gave it. */
+function receivedFile(ctx: Ctx, name: string, field: string) {
+  const file = ctx.received?.get(name);
+  if (!file) throw invalid([{ path: ['input', field], msg: 'names no file this request sent', type: 'value_error' }]);
+  return file;
+}
 
 @Resolver()
 export class FigureResolver {
@@ -39,5 +63,58 @@ export class FigureResolver {
     @Arg('input', () => FigureMapInput) input: FigureMapInput,
   ): Promise<FigureMapResult> {
     return recordFigures(ctx.em, await requireViewer(ctx), sessionId, input.figures);
+  }
+
+  @Query(() => FigureUploadTarget, {
+    description:
+      'Where a figure upload may go, settled before its body is read: the session’s owner, and a configured drive; with the largest file allowed.',
+  })
+  async trajectoryFigureUploadTarget(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<FigureUploadTarget> {
+    await uploadTarget(ctx.em, await requireViewer(ctx), ctx.services.blobs, sessionId);
+    return { sessionId, maxBytes: ctx.services.config.maxFigureBytes };
+  }
+
+  @Mutation(() => FigureRow, {
+    description:
+      'Keeps a figure this request uploaded (and its original) in the private drive and maps its canonical path to it (owner only; charged to storage once per distinct blob).',
+  })
+  async trajectoryFigureUpload(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('input', () => FigureUploadInput) input: FigureUploadInput,
+  ): Promise<FigureRow> {
+    const viewer = await requireViewer(ctx);
+    const fields = { canonicalPath: input.canonicalPath ?? undefined, mime: input.mime ?? undefined };
+    checkUploadFields(fields);
+    return storeFigureUpload(ctx.em, viewer, ctx.services.blobs, sessionId, {
+      file: receivedFile(ctx, input.file, 'file'),
+      original: input.original ? receivedFile(ctx, input.original, 'original') : undefined,
+      canonicalPath: fields.canonicalPath!,
+      mime: fields.mime ?? null,
+      compressed: input.compressed ?? null,
+    });
+  }
+
+  @Query(() => SignedBlobNode, {
+    description:
+      'What a signed blob URL (GET /blobs/sha256/{sha256}) serves, when its parts are genuine and unexpired: the URL is the credential.',
+  })
+  async signedBlob(
+    @Context() ctx: Ctx,
+    @Arg('sha256') sha256: string,
+    @Arg('expires', () => String, { nullable: true }) expires: string | null,
+    @Arg('type', () => String, { nullable: true }) type: string | null,
+    @Arg('signature', () => String, { nullable: true }) signature: string | null,
+  ): Promise<SignedBlobNode> {
+    return signedBlob(ctx.services.blobs, sha256, { expires: expires ?? null, type: type ?? null, signature: signature ?? null });
+  }
+
+  @Query(() => [FigureServeUrl], {
+    description:
+      'The session’s figure map as canonical path and serve URL, for a viewer of the session: what a cloud client is given instead of local paths.',
+  })
+  async trajectoryFigureServeUrls(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<FigureServeUrl[]> {
+    const urls = await viewableFigureServeUrls(ctx.em, await requireViewer(ctx), sessionId, ctx.baseUrl);
+    return [...urls].map(([path, url]) => ({ path, url }));
   }
 }

@@ -290,6 +290,58 @@ export async function figureLocation(
   });
 }
 
+/** A private blob as its signed URL serves it: where its bytes are, their validators, and how a browser may show them. */
+export interface SignedBlob {
+  key: string;
+  sha256: string;
+  size: number;
+  lastModified: Date;
+  contentType: string;
+  disposition: 'inline' | 'attachment';
+}
+
+/**
+ * The blob a signed URL (`GET /blobs/sha256/{sha256}`) names, when its parts are genuine and
+ * unexpired: issued by `figureLocation` (and the cloud record rewrite) to a viewer of the session,
+ * for 5 minutes. Only a store whose signed URLs point here can have signed it. Uploaded bytes are
+ * never rendered as a page: only raster images show inline.
+ * @throws FORBIDDEN (no such signature, or expired), NOT_FOUND (the blob is gone)
+ */
+export async function signedBlob(
+  blobs: Blobs,
+  sha256: string,
+  parts: { expires: string | null; type: string | null; signature: string | null },
+): Promise<SignedBlob> {
+  const store = blobs.store;
+  const key = contentKey(sha256);
+  const { expires, type, signature } = parts;
+  const signed =
+    /^[0-9a-f]{64}$/.test(sha256) &&
+    expires !== null &&
+    type !== null &&
+    signature !== null &&
+    store?.verifySignedUrl?.(key, Number(expires), type, signature) === true;
+  if (!store || !signed || type === null) throw forbidden('this link is invalid or has expired');
+  const stat = await store.stat(key);
+  if (!stat) throw notFound('blob');
+  const inline = INLINE_TYPES.test(type);
+  return {
+    key,
+    sha256,
+    size: stat.size,
+    // A Date of this realm (a store's may come from Node's own, e.g. `fs.Stats`), as GraphQL serializes it.
+    lastModified: new Date(stat.lastModified.getTime()),
+    contentType: inline ? type : 'application/octet-stream',
+    disposition: inline ? 'inline' : 'attachment',
+  };
+}
+
+/** The figure map of a session the viewer may view, as path → serve URL (rewriting records for a cloud client). */
+export async function viewableFigureServeUrls(em: EntityManager, viewer: Viewer, sessionId: string, baseUrl: string) {
+  await loadTrajectory(em, viewer, sessionId, 'view');
+  return figureServeUrls(em, sessionId, baseUrl);
+}
+
 /** The session's figure map as path → serve URL, for rewriting records for a cloud client. */
 export async function figureServeUrls(em: EntityManager, sessionId: string, baseUrl: string): Promise<Map<string, string>> {
   const base = `${baseUrl}/api/trajectories/${encodeURIComponent(sessionId)}/figures/raw?path=`;

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BlobStore } from '../../blobs/blob-store';
-import { receiveToTemp } from '../../blobs/receive';
+import type { ReceivedFile } from '../../blobs/receive';
 import { AppError, conflict, notFound } from '../../errors';
 import { checks } from '../../validation';
 import {
@@ -67,24 +66,45 @@ function requireStore(store: BlobStore | null): BlobStore {
 const filesFrozen = (product: string, version: string) =>
   conflict(`version ${version} of ${product} is published; its files cannot change`);
 
+/** Where an uploaded release binary goes: product, version and file name. */
+export interface ReleaseFileTarget {
+  product: string;
+  version: string;
+  filename: string;
+}
+
 /**
- * Stores one release binary, streamed (never buffered whole), with its size and digests.
- * Files of a published version cannot be replaced.
- * @throws NOT_FOUND (product), VALIDATION_FAILED, CONFLICT (published), PAYLOAD_TOO_LARGE, UNAVAILABLE
+ * Settles an upload before its body is read: a known product, a valid version and file name, a
+ * configured store, and a version not yet published (its files cannot change).
+ * @throws NOT_FOUND (product), VALIDATION_FAILED, CONFLICT (published), UNAVAILABLE
  */
-export async function uploadReleaseFile(
+export async function checkReleaseFileTarget(
   em: EntityManager,
-  blobs: { store: BlobStore | null; tmpDir: string },
-  where: { product: string; version: string; filename: string },
-  body: Readable,
-  maxBytes: number,
-): Promise<ReleaseBinary> {
+  store: BlobStore | null,
+  where: ReleaseFileTarget,
+): Promise<ReleaseFileTarget> {
   const product = checkProduct(where.product);
   checks().text(['path', 'version'], where.version, VERSION_RULE).text(['path', 'filename'], where.filename, FILENAME_RULE).done();
-  const store = requireStore(blobs.store);
+  requireStore(store);
   if (await hasManifest(em, product, where.version)) throw filesFrozen(product, where.version);
-  const file = await receiveToTemp(body, blobs.tmpDir, maxBytes);
+  return { product, version: where.version, filename: where.filename };
+}
+
+/**
+ * Stores one release binary received whole (streamed to a temp file, never buffered), with its
+ * size and digests; the temp file is consumed either way. Files of a published version cannot be
+ * replaced.
+ * @throws NOT_FOUND (product), VALIDATION_FAILED, CONFLICT (published), UNAVAILABLE
+ */
+export async function storeReleaseFile(
+  em: EntityManager,
+  blobStore: BlobStore | null,
+  where: ReleaseFileTarget,
+  file: ReceivedFile,
+): Promise<ReleaseBinary> {
   try {
+    const { product } = await checkReleaseFileTarget(em, blobStore, where);
+    const store = requireStore(blobStore);
     return await em.transactional(async (tx) => {
       // Serializes uploads and publishes of one version: a file cannot change under a publish
       // that is checking it, and row and bytes always belong to the same upload.
@@ -266,9 +286,19 @@ export const releaseFileKey = (file: ReleaseBinary) => releaseKey(file.product, 
 /** Counts one download. */
 export const countDownload = (em: EntityManager, file: ReleaseBinary): Promise<void> => addDownload(em, file);
 
-/** The stored files of one version. */
-export const releaseFilesOf = (em: EntityManager, product: Product, version: string): Promise<ReleaseBinary[]> =>
-  binariesOfVersion(em, product, version);
+/** A file of the current release with its SHA-512, as electron-updater's feeds list it. */
+export interface FeedFile extends ManifestFile {
+  /** Base64; empty when the store has no row for it. */
+  sha512: string;
+}
+
+/** The product's current release with each file's SHA-512 (the update feeds), or null when none is published. */
+export async function currentFeed(em: EntityManager, productName: string): Promise<{ manifest: Manifest; files: FeedFile[] } | null> {
+  const manifest = await currentManifest(em, productName);
+  if (!manifest) return null;
+  const digests = new Map((await binariesOfVersion(em, manifest.product, manifest.version)).map((f) => [f.filename, f.sha512]));
+  return { manifest, files: manifest.files.map((file) => ({ ...file, sha512: digests.get(file.filename) ?? '' })) };
+}
 
 /** Every file of `product` with its download count, newest version first (admins). */
 export async function releaseFiles(em: EntityManager, productName: string): Promise<ReleaseBinary[]> {

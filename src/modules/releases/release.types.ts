@@ -104,3 +104,93 @@ export class ReleaseFileStatsNode {
   @Field()
   createdAt!: Date;
 }
+
+@ObjectType({ description: 'A published release file as its download serves it: where its bytes are, and their validators.' })
+export class ReleaseDownloadNode {
+  @Field()
+  product!: string;
+
+  @Field()
+  version!: string;
+
+  @Field()
+  filename!: string;
+
+  @Field({ description: 'Its key in the release store.' })
+  key!: string;
+
+  @Field(() => Float, { description: 'Bytes.' })
+  size!: number;
+
+  @Field({ description: 'Hex SHA-256 (the ETag).' })
+  sha256!: string;
+
+  @Field({ description: 'When it was stored (Last-Modified).' })
+  createdAt!: Date;
+}
+
+@ObjectType({ description: 'Where a release binary upload may go, and how large it may be.' })
+export class ReleaseUploadTargetNode {
+  @Field()
+  product!: string;
+
+  @Field()
+  version!: string;
+
+  @Field()
+  filename!: string;
+
+  @Field(() => Float, { description: 'The most bytes the file may have.' })
+  maxBytes!: number;
+}
+
+@ObjectType({ description: 'A release binary as stored.' })
+export class ReleaseUploadedNode {
+  @Field()
+  product!: string;
+
+  @Field()
+  version!: string;
+
+  @Field()
+  filename!: string;
+
+  @Field(() => Float, { description: 'Bytes.' })
+  size!: number;
+
+  @Field({ description: 'Hex SHA-256.' })
+  sha256!: string;
+}
+
+@ObjectType({ description: 'A file of the current release as the update feeds list it.' })
+export class ReleaseFeedFileNode {
+  @Field()
+  filename!: string;
+
+  @Field(() => Float, { description: 'Bytes.' })
+  size!: number;
+
+  @Field(() => String, { nullable: true })
+  platform!: string | null;
+
+  @Field(() => String, { nullable: true })
+  arch!: string | null;
+
+  @Field({ description: 'Download URL on this host.' })
+  url!: string;
+
+  @Field({ description: 'Base64 SHA-512 (electron-updater verifies it); empty when unknown.' })
+  sha512!: string;
+}
+
+@ObjectType({ description: "A product's current release as electron-updater's feeds describe it." })
+export class ReleaseFeedNode {
+  @Field()
+  version!: string;
+
+  @Field({ description: 'The publication date as published (ISO 8601 text).' })
+  releaseDate!: string;
+
+  @Field(() => [ReleaseFeedFileNode], { description: 'The manifest’s files, in its order.' })
+  files!: ReleaseFeedFileNode[];
+}

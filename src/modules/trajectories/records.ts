@@ -1,5 +1,6 @@
 import { FieldIssue, invalid } from '../../errors';
 import { unstorable } from '../../validation';
+import { MAX_TYPE, MAX_UUID } from './record-schema';
 
 /** One record as received: its exact text and the members extracted for indexing. */
 export interface IncomingRecord {
@@ -19,23 +20,6 @@ export const MAX_RECORDS_PER_BATCH = 10_000;
  * critique's projection, clients' own parsers) would pay for them or overflow its stack.
  */
 export const MAX_RECORD_DEPTH = 100;
-const MAX_UUID = 200;
-const MAX_TYPE = 100;
-
-/** What `parseRecords` accepts, as a JSON Schema (published in the OpenAPI document). */
-export const RECORD_JSON_SCHEMA = {
-  type: 'object',
-  description:
-    'One record: a JSON object with a `uuid` unique in its session and a `type`; every other member is free. Stored and served byte for byte as sent.',
-  required: ['uuid', 'type'],
-  properties: {
-    uuid: { type: 'string', minLength: 1, maxLength: MAX_UUID },
-    type: { type: 'string', minLength: 1, maxLength: MAX_TYPE },
-    parentUuid: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'uuid of the record this one follows' },
-  },
-  additionalProperties: true,
-};
-
 /**
  * Token counts one record may report. No model call reads or writes more (context windows are
  * at most a few million tokens); a larger count is not plausible, and is ignored rather than

@@ -2,6 +2,7 @@ import {
   Arg,
   Ctx as Context,
   FieldResolver,
+  Float,
   ID,
   Int,
   Mutation,
@@ -52,6 +53,7 @@ import {
   TrajectoryMeta,
   TrajectoryPage,
   RecordTextPage,
+  RecordTextBatch,
   VisibilityInput,
   VisibilityValue,
   TrajectoryTokens,
@@ -138,6 +140,32 @@ export class TrajectoryResolver {
       .int(['first'], first, { min: 1, max: 500 })
       .done();
     return trajectories.readRecordPage(ctx.em, ctx.services.blobs, await requireViewer(ctx), sessionId, after ?? 0, first ?? 100);
+  }
+
+  @Subscription(() => RecordTextBatch, {
+    description:
+      'A session’s records in order (after the record `since`, when given), read in batches as the reader takes them: what GET /api/trajectories/{session_id} streams. For a viewer of the session, checked once before the first batch.',
+    subscribe: async ({ args, context: ctx }: SubscribeResolverData<unknown, { sessionId: string; since?: string | null }, Ctx>) =>
+      trajectories.readRecords(ctx.em, ctx.services.blobs, await requireViewer(ctx), args.sessionId, args.since ?? null),
+  })
+  trajectoryRecordBatches(
+    @Arg('sessionId', () => ID) _sessionId: string,
+    @Arg('since', () => String, { nullable: true, description: 'Only the records after the one with this uuid.' }) _since: string | null,
+    @Root() records: string[],
+  ): RecordTextBatch {
+    return { records };
+  }
+
+  @Query(() => Float, {
+    description:
+      'The most bytes a write’s body (append, cover-write) to this session could have and still be stored: the caller’s storage left, plus what the session holds when the write may replace it (`declared`: the body’s length, when known).',
+  })
+  async trajectoryWriteLimit(
+    @Context() ctx: Ctx,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('declared', () => Float, { nullable: true }) declared?: number | null,
+  ): Promise<number> {
+    return trajectories.writeBodyLimit(ctx.em, await requireViewer(ctx), sessionId, declared ?? undefined);
   }
 
   @Mutation(() => AppendPayload, { description: 'Fast-forward append (owner only). Not a fast-forward: CONFLICT with the server head.' })

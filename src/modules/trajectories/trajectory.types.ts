@@ -505,3 +505,9 @@ export class RecordTextPage {
   @Field({ description: 'Whether records follow this page.' })
   hasMore!: boolean;
 }
+
+@ObjectType({ description: 'Records in order, one read batch of them, each exactly as stored.' })
+export class RecordTextBatch {
+  @Field(() => [String], { description: 'Each record’s JSON text, byte for byte as appended.' })
+  records!: string[];
+}

@@ -67,22 +67,25 @@ const USER_SYNC_COLUMNS = `id as user_id, email, name, phone, plan_code, plan_so
 
 /**
  * Every user row in wire form, oldest first, through a server-side cursor `batch` rows at a
- * time, so memory stays constant whatever the table size. `onRow` may return a promise to apply
- * back-pressure.
+ * time, so memory stays constant whatever the table size. Each batch is read when the reader
+ * asks for it (back-pressure); a reader that stops early ends the transaction and the cursor.
  */
-export async function streamUserSyncRows(em: EntityManager, onRow: (row: Record<string, unknown>) => Promise<void> | void, batch: number) {
-  const knex = em.getConnection().getKnex();
-  await knex.transaction(async (trx) => {
+export async function* userSyncRowBatches(em: EntityManager, batch: number): AsyncGenerator<Record<string, unknown>[]> {
+  const trx = await em.getConnection().getKnex().transaction();
+  try {
     // A stalled reader must not hold a connection and a snapshot forever.
     await trx.raw(`set local idle_in_transaction_session_timeout = '60s'`);
     await trx.raw(`declare users_sync no scroll cursor for select ${USER_SYNC_COLUMNS} from users order by created_at, id`);
     for (;;) {
       const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(`fetch ${batch} from users_sync`);
-      for (const row of rows) await onRow(row);
+      if (rows.length) yield rows;
       if (rows.length < batch) break;
     }
     await trx.raw('close users_sync');
-  });
+    await trx.commit();
+  } finally {
+    if (!trx.isCompleted()) await trx.rollback();
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { AuthToken } from '../auth/token.entity';
 import { resolveInstitution } from './institutions';
 import { STORAGE_QUOTA_BY_PLAN, PlanCode } from './plans';
 import { User } from './user.entity';
-import { findUserById, holdBootstrapAdminLock, lockActiveAdmins, streamUserSyncRows } from './user.repository';
+import { findUserById, holdBootstrapAdminLock, lockActiveAdmins, userSyncRowBatches } from './user.repository';
 import { checkAdminChange } from '../admin/admin.policy';
 import { checkUserCreate, checkUserUpdate, UserCreateInput, UserUpdateInput } from './user.inputs';
 import { hashPassword } from '../auth/password';
@@ -148,12 +148,10 @@ export async function listPersonalTokens(em: EntityManager, userId: string, page
 }
 
 /**
- * Streams every user row (wire form) through a server-side cursor, `batch` rows at a time, so
- * memory stays constant whatever the table size. `onRow` may return a promise to apply back-pressure.
+ * Every user row (wire form) through a server-side cursor, `batch` rows at a time as the reader
+ * takes them, so memory stays constant whatever the table size.
  */
-export async function streamAllUsers(em: EntityManager, onRow: (row: Record<string, unknown>) => Promise<void> | void, batch = 500) {
-  await streamUserSyncRows(em, onRow, batch);
-}
+export const allUserRows = (em: EntityManager, batch = 500): AsyncGenerator<Record<string, unknown>[]> => userSyncRowBatches(em, batch);
 
 /**
  * First start: make the admin account and its token unless an admin exists. The token is the

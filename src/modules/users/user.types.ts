@@ -132,3 +132,9 @@ export class Person {
   })
   email!: string | null;
 }
+
+@ObjectType({ description: 'Rows of the user table, one read batch of them, for replication.' })
+export class UserSyncBatch {
+  @Field(() => [String], { description: 'Each row as a JSON object of its raw columns (snake_case).' })
+  rows!: string[];
+}
