@@ -90,3 +90,12 @@ export function named<T = unknown>(text: string, values: Record<string, unknown>
 
 /** A CTE's body as `named` SQL (an insert, an update), parenthesized as a `with` needs it (Kysely adds none to raw SQL). */
 export const cteBody = <T>(text: string, values: Record<string, unknown>) => named<T>(`(${text})`, values);
+
+/**
+ * `value`, which a nullable column holds for every row the statement reads (a rule the writes
+ * keep, not a constraint): checked, never assumed.
+ */
+export function present<T>(value: T | null, column: string): T {
+  if (value === null) throw new Error(`${column} is null where the writes always set it`);
+  return value;
+}
