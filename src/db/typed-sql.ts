@@ -7,6 +7,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type RawBuilder,
+  type SelectType,
   sql,
   type Expression,
 } from 'kysely';
@@ -54,6 +55,13 @@ export function preparedStatement<Row>(name: string, statement: Compilable<Row>)
     run: (em: EntityManager) => directQuery<Row>(em, { name, text: numbered(text) }, [...parameters]),
   };
 }
+
+/**
+ * SQL: a bigint or numeric column of `table` as float8 under its own name: a number (null where
+ * the column is nullable), unqualified (for a statement on that one table).
+ */
+export const float8Column = <T extends keyof Database, C extends keyof Database[T] & string>(_table: T, column: C) =>
+  sql<null extends SelectType<Database[T][C]> ? number | null : number>`${sql.ref(column)}::float8`.as(column);
 
 /** SQL: a bigint or numeric as float8, which the driver answers as a number (exact to 2^53); null stays null. */
 export const asFloat8 = <V>(value: Expression<V>) => sql<null extends V ? number | null : number>`(${value})::float8`;
