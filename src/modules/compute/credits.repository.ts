@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { sqlOf } from '../../db/sql';
+import { asFloat8, db, firstRowOf, float8Column } from '../../db/typed-sql';
 
 /*
  * All SQL of credit accounts, the credit ledger and the token line. Every function runs in
@@ -57,9 +59,13 @@ export async function moveCredits(em: EntityManager, userId: string, entry: Cred
 
 /** The account, its row locked for the rest of the transaction; null when there is none. */
 export async function lockAccountRow(em: EntityManager, userId: string): Promise<AccountBalance | null> {
-  const [row] = await sqlOf(em)<AccountBalance>(
-    `select balance::float8 as balance, reserved::float8 as reserved from credit_accounts where user_id = ? for update`,
-    [userId],
+  const row = await firstRowOf(
+    sqlOf(em),
+    db
+      .selectFrom('credit_accounts')
+      .select([float8Column('credit_accounts', 'balance'), float8Column('credit_accounts', 'reserved')])
+      .where('user_id', '=', userId)
+      .forUpdate(),
   );
   return row ?? null;
 }
@@ -71,9 +77,12 @@ export async function lockAccountRows(em: EntityManager, userIds: readonly strin
 
 /** Credits not reserved by ceilings, without locking; null when there is no account. */
 export async function findAvailable(em: EntityManager, userId: string): Promise<number | null> {
-  const [row] = await sqlOf(em)<{ available: number }>(
-    `select (balance - reserved)::float8 as available from credit_accounts where user_id = ?`,
-    [userId],
+  const row = await firstRowOf(
+    sqlOf(em),
+    db
+      .selectFrom('credit_accounts')
+      .select((eb) => asFloat8(eb('balance', '-', eb.ref('reserved'))).as('available'))
+      .where('user_id', '=', userId),
   );
   return row ? row.available : null;
 }
@@ -87,14 +96,29 @@ export const PLANNER_FEATURE = 'plan';
  * credits of their `token_charge` entries in the credit ledger (what the balance was debited).
  */
 export async function findAccountSummary(em: EntityManager, userId: string): Promise<AccountSummary | null> {
-  const [row] = await sqlOf(em)<AccountSummary>(
-    `select a.balance::float8 as balance, a.reserved::float8 as reserved, u.tokens_in::float8 as "tokensIn", u.tokens_out::float8 as "tokensOut",
-            (select coalesce(-sum(e.credits), 0)::float8 from credit_entries e where e.user_id = a.user_id and e.kind = 'token_charge') as "tokenCredits"
-       from credit_accounts a,
-            lateral (select coalesce(sum(tokens_in), 0) as tokens_in, coalesce(sum(tokens_out), 0) as tokens_out
-                       from usage_entries where user_id = a.user_id and feature = ?) u
-      where a.user_id = ?`,
-    [PLANNER_FEATURE, userId],
+  const row = await firstRowOf(
+    sqlOf(em),
+    db
+      .selectFrom('credit_accounts as a')
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('usage_entries')
+          // Sums of bigints: numeric, which the driver answers as text.
+          .select([sql<string>`coalesce(sum(tokens_in), 0)`.as('tokens_in'), sql<string>`coalesce(sum(tokens_out), 0)`.as('tokens_out')])
+          .whereRef('user_id', '=', 'a.user_id')
+          .where('feature', '=', PLANNER_FEATURE)
+          .as('u'),
+      )
+      .select((eb) => [
+        asFloat8(eb.ref('a.balance')).as('balance'),
+        asFloat8(eb.ref('a.reserved')).as('reserved'),
+        asFloat8(eb.ref('u.tokens_in')).as('tokensIn'),
+        asFloat8(eb.ref('u.tokens_out')).as('tokensOut'),
+        sql<number>`(select coalesce(-sum(e.credits), 0)::float8 from credit_entries e where e.user_id = a.user_id and e.kind = 'token_charge')`.as(
+          'tokenCredits',
+        ),
+      ])
+      .where('a.user_id', '=', userId),
   );
   return row ?? null;
 }

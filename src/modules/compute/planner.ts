@@ -51,7 +51,8 @@ export function machineOf(machine: PlanInput['machine'] | undefined, path: (stri
 }
 
 /** Who wrote a plan's steps, machine and minutes. */
-export type DraftedBy = 'model' | 'estimator';
+export const DRAFTERS = ['model', 'estimator'] as const;
+export type DraftedBy = (typeof DRAFTERS)[number];
 
 export interface Quote {
   draftedBy: DraftedBy;

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { dateOf, type Query } from '../../db/sql';
+import { condition, db, fragment, present, rowsOf } from '../../db/typed-sql';
 import { OPEN_NOTE } from './annotation.repository';
 import type { RecordFacts } from './record-facts.repository';
 import { factsOf } from './record-facts.repository';
@@ -27,24 +29,28 @@ export interface BoardTrajectory {
 
 /** The lab's shared, non-archived trajectories, newest activity first, with their counts. */
 export async function sharedTrajectories(q: Query, labId: string, limit: number): Promise<BoardTrajectory[]> {
-  const rows = await q<{
-    id: string;
-    owner_id: string;
-    owner_name: string;
-    title: string | null;
-    updated_at: string;
-    count: number;
-    head_uuid: string | null;
-    open: number;
-    figures: number;
-  }>(
-    `select t.id, t.owner_id, u.name as owner_name, t.title, t.updated_at, t.count, t.head_uuid,
-            (select count(*)::int from annotation_entries n where n.session_id = t.id and ${OPEN_NOTE}) as open,
-            (select count(*)::int from figures f where f.session_id = t.id) as figures
-       from trajectories t join users u on u.id = t.owner_id
-      where t.lab_id = ? and t.visibility = 'lab' and t.archived_at is null
-      order by t.updated_at desc, t.id limit ?`,
-    [labId, limit],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('trajectories as t')
+      .innerJoin('users as u', 'u.id', 't.owner_id')
+      .select([
+        't.id',
+        't.owner_id',
+        'u.name as owner_name',
+        't.title',
+        't.updated_at',
+        't.count',
+        't.head_uuid',
+        sql<number>`(select count(*)::int from annotation_entries n where n.session_id = t.id and ${sql.raw(OPEN_NOTE)})`.as('open'),
+        sql<number>`(select count(*)::int from figures f where f.session_id = t.id)`.as('figures'),
+      ])
+      .where('t.lab_id', '=', labId)
+      .where('t.visibility', '=', sql.lit('lab'))
+      .where('t.archived_at', 'is', null)
+      .orderBy('t.updated_at', 'desc')
+      .orderBy('t.id')
+      .limit(limit),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -63,18 +69,27 @@ export async function sharedTrajectories(q: Query, labId: string, limit: number)
  * The tail of each session, oldest first: records within the parse budget are projected; the
  * others (over the budget, or stored out of line) are known by their type alone.
  */
-const BOARD_TAILS = `select x.id as session_id, coalesce(
-         ${factsOf('r.raw')},
-         jsonb_build_object('type', r.type)) as record
-    from jsonb_array_elements_text(?::jsonb) as x(id)
-   cross join lateral (
-     select tail.seq, tail.type, case when coalesce(sum(tail.bytes) over (order by tail.seq desc rows between unbounded preceding and 1 preceding), 0) < ${TAIL_PARSE_BYTES} then tail.raw end as raw
-       from (select seq, type, raw, bytes from trajectory_records where session_id = x.id order by seq desc limit ${TAIL}) tail) r
-   order by x.id, r.seq`;
+const boardTails = (trajectoryIds: string[]) =>
+  db
+    .selectFrom(fragment('jsonb_array_elements_text(?::jsonb)', JSON.stringify(trajectoryIds)).as<'x'>(sql`x(id)`))
+    .crossJoinLateral(
+      sql`(
+        select tail.seq, tail.type, case when coalesce(sum(tail.bytes) over (order by tail.seq desc rows between unbounded preceding and 1 preceding), 0) < ${sql.raw(String(TAIL_PARSE_BYTES))} then tail.raw end as raw
+          from (select seq, type, raw, bytes from trajectory_records where session_id = x.id order by seq desc limit ${sql.raw(String(TAIL))}) tail)`.as(
+        'r',
+      ),
+    )
+    // The facts' shape is the one `RECORD_FACTS` builds in SQL (a record's type alone at least).
+    .select([
+      sql<string>`x.id`.as('session_id'),
+      sql<RecordFacts>`coalesce(${sql.raw(factsOf('r.raw'))}, jsonb_build_object('type', r.type))`.as('record'),
+    ])
+    .orderBy(sql`x.id`)
+    .orderBy(sql`r.seq`);
 
-/** The last `TAIL` records' facts of each trajectory, oldest first (see `BOARD_TAILS`). */
+/** The last `TAIL` records' facts of each trajectory, oldest first (see `boardTails`). */
 export async function tailsOf(q: Query, trajectoryIds: string[]): Promise<Map<string, RecordFacts[]>> {
-  const rows = await q<{ session_id: string; record: RecordFacts }>(BOARD_TAILS, [JSON.stringify(trajectoryIds)]);
+  const rows = await rowsOf(q, boardTails(trajectoryIds));
   const tails = new Map<string, RecordFacts[]>();
   for (const row of rows) tails.set(row.session_id, [...(tails.get(row.session_id) ?? []), row.record]);
   return tails;
@@ -96,29 +111,27 @@ export interface ReviewThread {
  * others, else written by the user on others' trajectories. Newest first.
  */
 export async function openThreads(q: Query, labId: string, userId: string, mine: boolean, limit: number): Promise<ReviewThread[]> {
-  const rows = await q<{
-    annotation_id: string;
-    session_id: string;
-    title: string | null;
-    record_uuid: string;
-    author_id: string;
-    body: string;
-    created_at: string;
-  }>(
-    `select n.annotation_id, n.session_id, t.title, n.record_uuid, n.author_id, n.body, n.created_at
-       from annotation_entries n join trajectories t on t.id = n.session_id
-      where ${OPEN_NOTE} and t.lab_id = ? and t.visibility = 'lab'
-        and ${mine ? 't.owner_id = ? and n.author_id <> ?' : 'n.author_id = ? and t.owner_id <> ?'}
-      order by n.id desc limit ?`,
-    [labId, userId, userId, limit],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('annotation_entries as n')
+      .innerJoin('trajectories as t', 't.id', 'n.session_id')
+      .select(['n.annotation_id', 'n.session_id', 't.title', 'n.record_uuid', 'n.author_id', 'n.body', 'n.created_at'])
+      .where(condition(OPEN_NOTE))
+      .where('t.lab_id', '=', labId)
+      .where('t.visibility', '=', sql.lit('lab'))
+      .where(condition(mine ? 't.owner_id = ? and n.author_id <> ?' : 'n.author_id = ? and t.owner_id <> ?', userId, userId))
+      .orderBy('n.id', 'desc')
+      .limit(limit),
   );
   return rows.map((r) => ({
     annotationId: r.annotation_id,
     sessionId: r.session_id,
     sessionTitle: r.title,
-    recordUuid: r.record_uuid,
+    // Notes (`OPEN_NOTE`): `insertNote` writes their record and body.
+    recordUuid: present(r.record_uuid, 'annotation_entries.record_uuid'),
     authorId: r.author_id,
-    body: r.body,
+    body: present(r.body, 'annotation_entries.body'),
     createdAt: dateOf(r.created_at)!,
   }));
 }

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Query } from '../../db/sql';
+import { condition, db, firstRowOf, rowsOf } from '../../db/typed-sql';
 
 /** The SQL of critique: which uuids a session holds, and the model's findings kept per session state. */
 
@@ -9,29 +11,38 @@ export interface CritiqueKey {
   model: string;
 }
 
-export interface StoredFinding {
-  record_uuid: string;
-  severity: 'info' | 'warning' | 'error';
-  body: string;
-}
+/** A finding as `storeModelFindings` writes it to the jsonb column (checked when read back). */
+const STORED_FINDINGS = z.array(z.object({ record_uuid: z.string(), severity: z.enum(['info', 'warning', 'error']), body: z.string() }));
+
+export type StoredFinding = z.infer<typeof STORED_FINDINGS>[number];
 
 /** Of `uuids`, those that are records of the session, with their positions (one query for all of them). */
 export async function recordPositions(q: Query, sessionId: string, uuids: string[]): Promise<Map<string, number>> {
   if (uuids.length === 0) return new Map();
-  const rows = await q<{ uuid: string; seq: number }>(`select uuid, seq from trajectory_records where session_id = ? and uuid = any(?)`, [
-    sessionId,
-    [...new Set(uuids)],
-  ]);
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('trajectory_records')
+      .select(['uuid', 'seq'])
+      .where('session_id', '=', sessionId)
+      .where(condition('uuid = any(?)', [...new Set(uuids)])),
+  );
   return new Map(rows.map((row) => [row.uuid, row.seq]));
 }
 
 /** The model's findings made on exactly this state of the session with this model, or null. */
 export async function cachedModelFindings(q: Query, sessionId: string, key: CritiqueKey): Promise<StoredFinding[] | null> {
-  const [row] = await q<{ findings: StoredFinding[] }>(
-    `select findings from trajectory_critiques where session_id = ? and head_uuid = ? and record_count = ? and model = ?`,
-    [sessionId, key.headUuid, key.recordCount, key.model],
+  const row = await firstRowOf(
+    q,
+    db
+      .selectFrom('trajectory_critiques')
+      .select('findings')
+      .where('session_id', '=', sessionId)
+      .where('head_uuid', '=', key.headUuid)
+      .where('record_count', '=', key.recordCount)
+      .where('model', '=', key.model),
   );
-  return row?.findings ?? null;
+  return row ? STORED_FINDINGS.parse(row.findings) : null;
 }
 
 /**

@@ -2,7 +2,9 @@
  * The SQL that projects stored record texts to `RecordFacts` (see record-facts.ts), and the
  * reads that use it.
  */
+import { sql } from 'kysely';
 import type { Query } from '../../db/sql';
+import { condition, db, fragment, rowsOf } from '../../db/typed-sql';
 
 /**
  * What the service's own readings of a session (the board, critique, the extractive summary)
@@ -82,25 +84,30 @@ export const RECORD_FACTS = `jsonb_strip_nulls(jsonb_build_object(
  */
 export const factsOf = (raw: string) => `(select ${RECORD_FACTS} from (select labdesk_try_jsonb(${raw}) as j) parsed where j is not null)`;
 
-/** Rows of one read of `eachRecordFacts`: the facts of records stored in the database; `blob:` references for the rest. */
-const FACTS_BATCH = `select r.seq, r.type, r.payload_ref, ${factsOf('coalesce(r.raw, p.body)')} as facts
-    from trajectory_records r
-    left join record_payloads p on p.id = (case when r.payload_ref like 'db:%' then substr(r.payload_ref, 4)::bigint end)
-   where r.session_id = ? and r.seq > ? and r.seq <= ? order by r.seq limit ?`;
+/** SQL: the facts of a stored record text `raw` (see `factsOf`), typed as `RECORD_FACTS` builds them. */
+const factsColumn = (raw: string) => sql<RecordFacts | null>`${sql.raw(factsOf(raw))}`.as('facts');
 
 /** One read of at most `rows` records after `afterSeq` (up to `uptoSeq`): facts for those stored in the database, `blob:` references for the rest. */
 export async function readFactsBatch(q: Query, trajectoryId: string, afterSeq: number, uptoSeq: number, rows: number) {
-  const found = await q<{ seq: number; type: string; payload_ref: string | null; facts: RecordFacts | null }>(FACTS_BATCH, [
-    trajectoryId,
-    afterSeq,
-    uptoSeq,
-    rows,
-  ]);
+  const found = await rowsOf(
+    q,
+    db
+      .selectFrom('trajectory_records as r')
+      .leftJoin('record_payloads as p', (join) =>
+        join.on(condition(`p.id = (case when r.payload_ref like 'db:%' then substr(r.payload_ref, 4)::bigint end)`)),
+      )
+      .select(['r.seq', 'r.type', 'r.payload_ref', factsColumn('coalesce(r.raw, p.body)')])
+      .where('r.session_id', '=', trajectoryId)
+      .where('r.seq', '>', afterSeq)
+      .where('r.seq', '<=', uptoSeq)
+      .orderBy('r.seq')
+      .limit(rows),
+  );
   return found.map((r) => ({ seq: r.seq, type: r.type, payloadRef: r.payload_ref, facts: r.facts }));
 }
 
 /** The facts of a record text given (one kept in the blob store), projected the same way. */
 export async function factsOfText(q: Query, text: string): Promise<RecordFacts | null> {
-  const [row] = await q<{ facts: RecordFacts | null }>(`select ${factsOf('?::text')} as facts`, [text]);
+  const [row] = await rowsOf(q, db.selectNoFrom(fragment<RecordFacts | null>(factsOf('?::text'), text).as('facts')));
   return row.facts;
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { sqlOf } from '../../db/sql';
+import { condition, db, fragment, rowsOf } from '../../db/typed-sql';
 import { recordTextSql, titleTextSql } from './trajectory.entity';
 import { canViewSql } from './trajectory.policy';
 
@@ -41,34 +43,55 @@ export async function searchTrajectories(
 ): Promise<{ hits: SearchHit[]; total: number }> {
   const readable = canViewSql('t', '?', viewer.admin);
   const readableParams = viewer.admin ? [] : [viewer.userId, viewer.userId];
-  const rows = await sqlOf(em)<SearchHit & { total: string }>(
-    `with query as (select websearch_to_tsquery('simple', ?) as q),
-     hits as (
-       select t.id as session_id, null::int as seq, t.updated_at
-         from trajectories t, query
-        where ${TITLE_TEXT} @@ query.q and ${readable}
-       union all
-       select r.session_id, r.seq, t.updated_at
-         from trajectory_records r join trajectories t on t.id = r.session_id, query
-        where r.raw is not null and ${RECORD_TEXT} @@ query.q and ${readable}
-     ),
-     paged as (
-       select session_id, seq, count(*) over () as total
-         from hits
-        order by seq is not null, updated_at desc, session_id, seq
-        limit ? offset ?
-     )
-     select p.session_id as "sessionId", t.title, t.owner_id as "ownerId", u.name as "ownerName", p.seq, r.uuid, p.total,
-            ts_headline('simple', coalesce(${SNIPPET_SOURCE}, t.title, ''), query.q,
-                        'StartSel="", StopSel="", MaxWords=30, MinWords=12, MaxFragments=1') as snippet
-       from paged p
-       join trajectories t on t.id = p.session_id
-       join users u on u.id = t.owner_id
-       left join trajectory_records r on r.session_id = p.session_id and r.seq = p.seq,
-       query
-      order by p.seq is not null, t.updated_at desc, p.session_id, p.seq`,
-    [text, ...readableParams, ...readableParams, page.limit, page.offset],
-  );
+  const statement = db
+    .with('query', (creator) => creator.selectNoFrom(fragment<string>("websearch_to_tsquery('simple', ?)", text).as('q')))
+    .with('hits', (creator) =>
+      creator
+        .selectFrom(['trajectories as t', 'query'])
+        .select(['t.id as session_id', sql<number | null>`null::int`.as('seq'), 't.updated_at'])
+        .where(condition(`${TITLE_TEXT} @@ query.q and ${readable}`, ...readableParams))
+        .unionAll(
+          creator
+            .selectFrom('trajectory_records as r')
+            .innerJoin('trajectories as t', 't.id', 'r.session_id')
+            .crossJoin('query')
+            .select(['r.session_id', 'r.seq', 't.updated_at'])
+            .where(condition(`r.raw is not null and ${RECORD_TEXT} @@ query.q and ${readable}`, ...readableParams)),
+        ),
+    )
+    .with('paged', (creator) =>
+      creator
+        .selectFrom('hits')
+        // A bigint: the driver answers text.
+        .select(['session_id', 'seq', sql<string>`count(*) over ()`.as('total')])
+        .orderBy(sql`seq is not null`)
+        .orderBy('updated_at', 'desc')
+        .orderBy('session_id')
+        .orderBy('seq')
+        .limit(page.limit)
+        .offset(page.offset),
+    )
+    .selectFrom('paged as p')
+    .innerJoin('trajectories as t', 't.id', 'p.session_id')
+    .innerJoin('users as u', 'u.id', 't.owner_id')
+    .leftJoin('trajectory_records as r', (join) => join.onRef('r.session_id', '=', 'p.session_id').onRef('r.seq', '=', 'p.seq'))
+    .crossJoin('query')
+    .select([
+      'p.session_id as sessionId',
+      't.title',
+      't.owner_id as ownerId',
+      'u.name as ownerName',
+      'p.seq',
+      'r.uuid',
+      'p.total',
+      sql<string>`ts_headline('simple', coalesce(${sql.raw(SNIPPET_SOURCE)}, t.title, ''), query.q,
+                              'StartSel="", StopSel="", MaxWords=30, MinWords=12, MaxFragments=1')`.as('snippet'),
+    ])
+    .orderBy(sql`p.seq is not null`)
+    .orderBy('t.updated_at', 'desc')
+    .orderBy('p.session_id')
+    .orderBy('p.seq');
+  const rows = await rowsOf(sqlOf(em), statement);
   const total = rows.length ? Number(rows[0].total) : 0;
   return { hits: rows.map(({ total: _total, ...hit }) => hit), total };
 }
@@ -95,15 +118,18 @@ export async function findInTrajectory(
   text: string,
   limit: number,
 ): Promise<{ seqs: number[]; total: number }> {
-  const rows = await sqlOf(em)<{ seq: number; total: string }>(
-    `select r.seq, count(*) over () as total
-       from trajectory_records r
-      where r.session_id = ? and r.raw is not null
-        and strpos(lower(r.raw), lower(?)) > 0 and strpos(${FIND_TEXT}, lower(?)) > 0
-      order by r.seq
-      limit ?`,
-    // The whole text first: cheap, and it rules out most records before the member names are taken out.
-    [sessionId, asJsonText(text), asJsonText(text), limit],
+  const rows = await rowsOf(
+    sqlOf(em),
+    db
+      .selectFrom('trajectory_records as r')
+      // A bigint: the driver answers text.
+      .select(['r.seq', sql<string>`count(*) over ()`.as('total')])
+      .where('r.session_id', '=', sessionId)
+      .where('r.raw', 'is not', null)
+      // The whole text first: cheap, and it rules out most records before the member names are taken out.
+      .where(condition(`strpos(lower(r.raw), lower(?)) > 0 and strpos(${FIND_TEXT}, lower(?)) > 0`, asJsonText(text), asJsonText(text)))
+      .orderBy('r.seq')
+      .limit(limit),
   );
   return { seqs: rows.map((row) => row.seq), total: rows.length ? Number(rows[0].total) : 0 };
 }

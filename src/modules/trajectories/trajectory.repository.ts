@@ -1,6 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Expression, sql, type Selection } from 'kysely';
+import { z } from 'zod';
 import { int4Array, textArray } from '../../db/binary-arrays';
-import { conditions, containsPattern, dateOf, directQuery, Query } from '../../db/sql';
+import type { Database } from '../../db/database';
+import { conditions, containsPattern, dateOf, Query } from '../../db/sql';
+import { asFloat8, condition, cteBody, db, firstRowOf, fragment, named, preparedStatement, rowsOf } from '../../db/typed-sql';
 import { isUniqueViolation } from '../../errors';
 import { canViewSql, fastForwardSql } from './trajectory.policy';
 import { activeMemberSql } from '../labs/membership.repository';
@@ -11,7 +15,8 @@ import { STORAGE_QUOTA_BY_PLAN } from '../users/plans';
 /**
  * Every SQL statement on trajectories and their records (the annotations, the board and the
  * record facts have their own repositories beside this one). Services call these and keep the
- * rules and the transactions; rows come back as the domain's camelCase types.
+ * rules and the transactions; rows come back as the domain's camelCase types. Statements that
+ * answer rows are built with Kysely (`typed-sql.ts`), which types their rows from the schema.
  */
 
 /** A trajectory (a "session" on the wire) as the service reads it. */
@@ -38,46 +43,91 @@ export interface TrajectoryRow {
  * A trajectory's figure-map rows and open review threads, read in the statement that reads it
  * (the meta read, a page of the list): one round trip fewer than the counts loader's own.
  */
-const COUNTS_COLUMNS = `(select count(*)::int from figures f where f.session_id = t.id) as figures,
-  (select count(*)::int from annotation_entries n where n.session_id = t.id and ${OPEN_NOTE}) as open_annotations`;
+const COUNTS_COLUMNS = [
+  sql<number>`(select count(*)::int from figures f where f.session_id = t.id)`.as('figures'),
+  sql<number>`(select count(*)::int from annotation_entries n where n.session_id = t.id and ${sql.raw(OPEN_NOTE)})`.as('open_annotations'),
+] as const;
 
-const TRAJECTORY_COLUMNS = `t.id, t.owner_id, t.lab_id, t.visibility, t.title, t.source, t.count, t.head_uuid, t.bytes::float8 as bytes,
-  t.created_at, t.updated_at, t.archived_at, t.forked_from_session, t.forked_from_uuid`;
+/** A trajectory's columns (unqualified: they serve `trajectories t` and an insert's `returning`). */
+const TRAJECTORY_COLUMNS = [
+  'id',
+  'owner_id',
+  'lab_id',
+  'visibility',
+  'title',
+  'source',
+  'count',
+  'head_uuid',
+  sql<number>`bytes::float8`.as('bytes'),
+  'created_at',
+  'updated_at',
+  'archived_at',
+  'forked_from_session',
+  'forked_from_uuid',
+] as const;
+
+/** A row of `TRAJECTORY_COLUMNS`, as Kysely types it from the schema. */
+type TrajectoryColumns = Selection<Database, 'trajectories', (typeof TRAJECTORY_COLUMNS)[number]>;
 
 /** A row of `TRAJECTORY_COLUMNS` (raw SQL gets timestamps as text) to a `TrajectoryRow`. */
-const toTrajectory = (row: Record<string, unknown>): TrajectoryRow => ({
-  id: row.id as string,
-  ownerId: row.owner_id as string,
-  labId: row.lab_id as string | null,
-  visibility: row.visibility as string,
-  title: row.title as string | null,
-  source: row.source as string,
-  count: row.count as number,
-  headUuid: row.head_uuid as string | null,
-  bytes: row.bytes as number,
+const toTrajectory = (row: TrajectoryColumns): TrajectoryRow => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  labId: row.lab_id,
+  visibility: row.visibility,
+  title: row.title,
+  source: row.source,
+  count: row.count,
+  headUuid: row.head_uuid,
+  bytes: row.bytes,
   createdAt: dateOf(row.created_at)!,
   updatedAt: dateOf(row.updated_at)!,
   archivedAt: dateOf(row.archived_at),
-  forkedFromSession: row.forked_from_session as string | null,
-  forkedFromUuid: row.forked_from_uuid as string | null,
-  ...(row.figures === undefined ? {} : { counts: { figures: row.figures as number, openAnnotations: row.open_annotations as number } }),
+  forkedFromSession: row.forked_from_session,
+  forkedFromUuid: row.forked_from_uuid,
+});
+
+/** A row of `TRAJECTORY_COLUMNS` and `COUNTS_COLUMNS` to a `TrajectoryRow` with its counts. */
+const toTrajectoryWithCounts = (row: TrajectoryColumns & { figures: number; open_annotations: number }): TrajectoryRow => ({
+  ...toTrajectory(row),
+  counts: { figures: row.figures, openAnnotations: row.open_annotations },
 });
 
 /** One trajectory with its counts (`COUNTS_COLUMNS`), for reading it. */
 export async function findTrajectoryWithCounts(q: Query, id: string): Promise<TrajectoryRow | null> {
-  const [row] = await q(`select ${TRAJECTORY_COLUMNS}, ${COUNTS_COLUMNS} from trajectories t where t.id = ?`, [id]);
-  return row ? toTrajectory(row) : null;
+  const row = await firstRowOf(
+    q,
+    db
+      .selectFrom('trajectories as t')
+      .select([...TRAJECTORY_COLUMNS, ...COUNTS_COLUMNS])
+      .where('t.id', '=', id),
+  );
+  return row ? toTrajectoryWithCounts(row) : null;
 }
 
 /** One trajectory; `forUpdate` locks its row for the rest of the transaction. */
 export async function findTrajectory(q: Query, id: string, forUpdate = false): Promise<TrajectoryRow | null> {
-  const [row] = await q(`select ${TRAJECTORY_COLUMNS} from trajectories t where t.id = ?${forUpdate ? ' for update' : ''}`, [id]);
+  const row = await firstRowOf(
+    q,
+    db
+      .selectFrom('trajectories as t')
+      .select(TRAJECTORY_COLUMNS)
+      .where('t.id', '=', id)
+      .$if(forUpdate, (query) => query.forUpdate()),
+  );
   return row ? toTrajectory(row) : null;
 }
 
 /** The bytes of records a trajectory of `ownerId`'s holds (0 when there is none, or it is someone else's). */
 export async function ownTrajectoryBytes(q: Query, id: string, ownerId: string): Promise<number> {
-  const [row] = await q<{ bytes: number }>(`select bytes::float8 as bytes from trajectories where id = ? and owner_id = ?`, [id, ownerId]);
+  const row = await firstRowOf(
+    q,
+    db
+      .selectFrom('trajectories')
+      .select((eb) => asFloat8(eb.ref('bytes')).as('bytes'))
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId),
+  );
   return row?.bytes ?? 0;
 }
 
@@ -86,10 +136,13 @@ export async function createOrLockTrajectory(
   q: Query,
   t: { id: string; ownerId: string; labId: string | null; title: string | null; source: string },
 ): Promise<TrajectoryRow> {
-  const [row] = await q(
-    `insert into trajectories as t (id, owner_id, lab_id, title, source) values (?, ?, ?, ?, ?)
-     on conflict (id) do update set id = excluded.id returning ${TRAJECTORY_COLUMNS}`,
-    [t.id, t.ownerId, t.labId, t.title, t.source],
+  const [row] = await rowsOf(
+    q,
+    db
+      .insertInto('trajectories')
+      .values({ id: t.id, owner_id: t.ownerId, lab_id: t.labId, title: t.title, source: t.source })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet((eb) => ({ id: eb.ref('excluded.id') })))
+      .returning(TRAJECTORY_COLUMNS),
   );
   return toTrajectory(row);
 }
@@ -115,21 +168,36 @@ export interface TrajectoryMove {
  * Answers whether it was charged.
  */
 export async function chargeAndMove(q: Query, userId: string, bytes: number, quota: number, move?: TrajectoryMove): Promise<boolean> {
-  const params: unknown[] = [bytes, userId, bytes, bytes, quota];
-  let sql = `with charged as (
-      update users set storage_used_bytes = greatest(storage_used_bytes + ?::bigint, 0)
-       where id = ? and (?::bigint <= 0 or storage_used_bytes + ?::bigint <= ?) returning id)`;
-  if (move) {
-    sql += `, moved as (
-      update trajectories set count = ?, head_uuid = ?, bytes = ?, lab_id = coalesce(?, lab_id), title = coalesce(?, title), archived_at = null, updated_at = now()
-       where id = ? and exists (select from charged))
-    , used as (
-      insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
-      select ?, ?, ?, 'trajectory', ?::bigint, ?::bigint where exists (select from charged) and (?::bigint > 0 or ?::bigint > 0))`;
-    params.push(move.count, move.head, move.bytes, move.labId ?? null, move.title ?? null, move.id);
-    params.push(move.ownerId, move.usageLabId, move.id, move.tokensIn, move.tokensOut, move.tokensIn, move.tokensOut);
-  }
-  const [{ charged }] = await q<{ charged: boolean }>(`${sql} select exists (select from charged) as charged`, params);
+  const charging = db.with('charged', (creator) =>
+    creator
+      .updateTable('users')
+      .set({ storage_used_bytes: fragment<string>('greatest(storage_used_bytes + ?::bigint, 0)', bytes) })
+      .where('id', '=', userId)
+      .where(condition('?::bigint <= 0 or storage_used_bytes + ?::bigint <= ?', bytes, bytes, quota))
+      .returning('id'),
+  );
+  const wasCharged = sql<boolean>`exists (select from charged)`.as('charged');
+  const statement = move
+    ? charging
+        .with('moved', () =>
+          cteBody(
+            `update trajectories set count = @count, head_uuid = @head, bytes = @bytes, lab_id = coalesce(@labId, lab_id), title = coalesce(@title, title),
+               archived_at = null, updated_at = now()
+             where id = @id and exists (select from charged)`,
+            { count: move.count, head: move.head, bytes: move.bytes, labId: move.labId ?? null, title: move.title ?? null, id: move.id },
+          ),
+        )
+        .with('used', () =>
+          cteBody(
+            `insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
+             select @ownerId, @usageLabId, @id, 'trajectory', @tokensIn::bigint, @tokensOut::bigint
+              where exists (select from charged) and (@tokensIn::bigint > 0 or @tokensOut::bigint > 0)`,
+            { ownerId: move.ownerId, usageLabId: move.usageLabId, id: move.id, tokensIn: move.tokensIn, tokensOut: move.tokensOut },
+          ),
+        )
+        .selectNoFrom(wasCharged)
+    : charging.selectNoFrom(wasCharged);
+  const [{ charged }] = await rowsOf(q, statement);
   return charged;
 }
 
@@ -149,10 +217,13 @@ const recordArrays = (records: IncomingRecord[], payloadRefs: (string | null)[] 
   int4Array(records.map((r) => r.bytes)),
 ];
 
-/** The rows of `recordArrays` given as parameters `$first…` (`?` without), numbered from 1 (`n`). */
-const recordRows = (first?: number) =>
-  `unnest(${['text', 'text', 'text', 'text', 'text', 'int'].map((type, i) => `${first ? `$${first + i}` : '?'}::${type}[]`).join(', ')})
+/** The rows of `recordArrays` given as parameters (`?`, or `@r0`… for `named`), numbered from 1 (`n`). */
+const recordRows = (placeholders: '?' | 'named' = '?') =>
+  `unnest(${['text', 'text', 'text', 'text', 'text', 'int'].map((type, i) => `${placeholders === '?' ? '?' : `@r${i}`}::${type}[]`).join(', ')})
      with ordinality as v (uuid, parent_uuid, type, raw, payload_ref, bytes, n)`;
+
+/** `recordArrays` as the values of `recordRows('named')`. */
+const namedRecordArrays = (records: IncomingRecord[]) => Object.fromEntries(recordArrays(records).map((array, i) => [`r${i}`, array]));
 
 /**
  * Inserts records after position `after`, in one statement (`payloadRefs[i]`: record i's text is
@@ -174,10 +245,7 @@ export async function insertRecords(
 
 /** A record text over the inline threshold as a row of `record_payloads`; answers its id. */
 export async function insertPayloadRow(q: Query, trajectoryId: string, text: string): Promise<string> {
-  const [payload] = await q<{ id: string }>(`insert into record_payloads (session_id, body) values (?, ?) returning id`, [
-    trajectoryId,
-    text,
-  ]);
+  const [payload] = await rowsOf(q, db.insertInto('record_payloads').values({ session_id: trajectoryId, body: text }).returning('id'));
   return payload.id;
 }
 
@@ -192,25 +260,79 @@ const PLAN_QUOTAS = JSON.stringify(STORAGE_QUOTA_BY_PLAN);
 /** The SQLSTATE the one-statement append aborts with when the owner's quota does not hold. */
 const QUOTA_REFUSED = 'LD413';
 
-const APPEND_IN_ONE_STATEMENT = `with s as (
-    select t.id, t.lab_id, t.count, t.bytes from trajectories t
-     where t.id = $1 and ${fastForwardSql('t', { user: '$2', base: '$3::text', givenLab: '$11::text' })}
-       for no key update of t)
-  , inserted as (
-    insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
-    select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${recordRows(12)}
-    returning 1)
-  , charged as (
-    update users set storage_used_bytes = storage_used_bytes + $4::bigint
-     where id = $2 and storage_used_bytes + $4::bigint <= ${QUOTA_OF_USER('$5')} and (select count(*) from inserted) = $6 returning id)
-  , moved as (
-    update trajectories t set count = s.count + $6, head_uuid = $7, bytes = s.bytes + $4::bigint, title = coalesce($8, t.title), archived_at = null, updated_at = now()
-      from s where t.id = s.id and exists (select from charged))
-  , used as (
-    insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
-    select $2, case when ${activeMemberSql('s.lab_id', '$2')} then s.lab_id end, s.id, 'trajectory', $9::bigint, $10::bigint
-      from s where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
-  select case when exists (select from charged) then s.count + $6 else labdesk_refuse('${QUOTA_REFUSED}', 'storage quota exceeded') end as count from s`;
+/** The answer of a one-statement write: the new count, else (over quota) the statement aborts. */
+const countUnlessRefused = (count: Expression<number>) =>
+  sql<number>`case when exists (select from charged) then ${count} else ${sql.raw(`labdesk_refuse('${QUOTA_REFUSED}', 'storage quota exceeded')`)} end`;
+
+/** The statement of `appendInOneStatement`. */
+const appendStatement = (a: AppendInOneStatement, records: IncomingRecord[]) => {
+  const values = {
+    user: a.userId,
+    base: a.baseUuid,
+    givenLab: a.givenLabId,
+    bytes: records.reduce((sum, r) => sum + r.bytes, 0),
+    plans: PLAN_QUOTAS,
+    n: records.length,
+    head: a.head,
+    title: a.title,
+    tokensIn: a.tokensIn,
+    tokensOut: a.tokensOut,
+    ...namedRecordArrays(records),
+  };
+  return db
+    .with('s', (creator) =>
+      creator
+        .selectFrom('trajectories as t')
+        .select(['t.id', 't.lab_id', 't.count', 't.bytes'])
+        .where('t.id', '=', a.trajectoryId)
+        .where(named<boolean>(`(${fastForwardSql('t', { user: '@user', base: '@base::text', givenLab: '@givenLab::text' })})`, values))
+        .forNoKeyUpdate('t'),
+    )
+    .with('inserted', () =>
+      cteBody(
+        `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
+         select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${recordRows('named')}
+         returning 1`,
+        values,
+      ),
+    )
+    .with('charged', () =>
+      cteBody(
+        `update users set storage_used_bytes = storage_used_bytes + @bytes::bigint
+          where id = @user and storage_used_bytes + @bytes::bigint <= ${QUOTA_OF_USER('@plans')} and (select count(*) from inserted) = @n returning id`,
+        values,
+      ),
+    )
+    .with('moved', () =>
+      cteBody(
+        `update trajectories t set count = s.count + @n, head_uuid = @head, bytes = s.bytes + @bytes::bigint, title = coalesce(@title, t.title),
+           archived_at = null, updated_at = now()
+          from s where t.id = s.id and exists (select from charged)`,
+        values,
+      ),
+    )
+    .with('used', () =>
+      cteBody(
+        `insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
+         select @user, case when ${activeMemberSql('s.lab_id', '@user')} then s.lab_id end, s.id, 'trajectory', @tokensIn::bigint, @tokensOut::bigint
+           from s where exists (select from charged) and (@tokensIn::bigint > 0 or @tokensOut::bigint > 0)`,
+        values,
+      ),
+    )
+    .selectFrom('s')
+    .select((eb) => countUnlessRefused(eb('s.count', '+', records.length)).as('count'));
+};
+
+interface AppendInOneStatement {
+  trajectoryId: string;
+  userId: string;
+  baseUuid: string | null;
+  givenLabId: string | null;
+  head: string;
+  title: string | null;
+  tokensIn: number;
+  tokensOut: number;
+}
 
 /**
  * The common append (see `appendRecords`) as one prepared statement, in its own transaction:
@@ -221,58 +343,81 @@ const APPEND_IN_ONE_STATEMENT = `with s as (
  * transaction: trajectory, then owner. Answers the new count, or null when nothing was written
  * (not a fast-forward, a uuid already stored, over quota).
  */
-export async function appendInOneStatement(
-  em: EntityManager,
-  a: {
-    trajectoryId: string;
-    userId: string;
-    baseUuid: string | null;
-    givenLabId: string | null;
-    head: string;
-    title: string | null;
-    tokensIn: number;
-    tokensOut: number;
-  },
-  records: IncomingRecord[],
-): Promise<number | null> {
-  const bytes = records.reduce((sum, r) => sum + r.bytes, 0);
-  const params = [
-    a.trajectoryId,
-    a.userId,
-    a.baseUuid,
-    bytes,
-    PLAN_QUOTAS,
-    records.length,
-    a.head,
-    a.title,
-    a.tokensIn,
-    a.tokensOut,
-    a.givenLabId,
-    ...recordArrays(records),
-  ];
-  const [moved] = await directQuery<{ count: number }>(em, { name: 'trajectory_append', text: APPEND_IN_ONE_STATEMENT }, params).catch(
-    (error: unknown) => {
+export async function appendInOneStatement(em: EntityManager, a: AppendInOneStatement, records: IncomingRecord[]): Promise<number | null> {
+  const [moved] = await preparedStatement('trajectory_append', appendStatement(a, records))
+    .run(em)
+    .catch((error: unknown) => {
       if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
       throw error;
-    },
-  );
+    });
   return moved ? moved.count : null;
 }
 
-const CREATE_IN_ONE_STATEMENT = `with made as (
-    insert into trajectories (id, owner_id, lab_id, title, source, count, head_uuid, bytes) values ($1, $2, null, $7, $8, $5, $6, $3::bigint)
-    on conflict (id) do nothing returning id)
-  , inserted as (
-    insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
-    select made.id, v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from made cross join ${recordRows(11)}
-    returning 1)
-  , charged as (
-    update users set storage_used_bytes = storage_used_bytes + $3::bigint
-     where id = $2 and storage_used_bytes + $3::bigint <= ${QUOTA_OF_USER('$4')} and (select count(*) from inserted) = $5 returning id)
-  , used as (
-    insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
-    select $2, null, made.id, 'trajectory', $9::bigint, $10::bigint from made where exists (select from charged) and ($9::bigint > 0 or $10::bigint > 0))
-  select case when exists (select from charged) then $5 else labdesk_refuse('${QUOTA_REFUSED}', 'storage quota exceeded') end as count from made`;
+interface CreateInOneStatement {
+  trajectoryId: string;
+  userId: string;
+  head: string;
+  title: string | null;
+  source: string;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+/** The statement of `createInOneStatement`. */
+const createStatement = (a: CreateInOneStatement, records: IncomingRecord[]) => {
+  const bytes = records.reduce((sum, r) => sum + r.bytes, 0);
+  const values = {
+    user: a.userId,
+    bytes,
+    plans: PLAN_QUOTAS,
+    n: records.length,
+    tokensIn: a.tokensIn,
+    tokensOut: a.tokensOut,
+    ...namedRecordArrays(records),
+  };
+  return db
+    .with('made', (creator) =>
+      creator
+        .insertInto('trajectories')
+        .values({
+          id: a.trajectoryId,
+          owner_id: a.userId,
+          lab_id: null,
+          title: a.title,
+          source: a.source,
+          count: records.length,
+          head_uuid: a.head,
+          bytes: fragment<string>('?::bigint', bytes),
+        })
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .returning('id'),
+    )
+    .with('inserted', () =>
+      cteBody(
+        `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
+         select made.id, v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from made cross join ${recordRows('named')}
+         returning 1`,
+        values,
+      ),
+    )
+    .with('charged', () =>
+      cteBody(
+        `update users set storage_used_bytes = storage_used_bytes + @bytes::bigint
+          where id = @user and storage_used_bytes + @bytes::bigint <= ${QUOTA_OF_USER('@plans')} and (select count(*) from inserted) = @n returning id`,
+        values,
+      ),
+    )
+    .with('used', () =>
+      cteBody(
+        `insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
+         select @user, null, made.id, 'trajectory', @tokensIn::bigint, @tokensOut::bigint
+           from made where exists (select from charged) and (@tokensIn::bigint > 0 or @tokensOut::bigint > 0)`,
+        values,
+      ),
+    )
+    .selectFrom('made')
+    .select(countUnlessRefused(fragment<number>('?::int', records.length)).as('count'));
+};
 
 /**
  * A new trajectory of no lab with its first records (all inline) as one prepared statement, as
@@ -281,48 +426,22 @@ const CREATE_IN_ONE_STATEMENT = `with made as (
  * stays. Answers the count, or null when nothing was written (the id is taken, over quota): the
  * transaction path then explains or retries.
  */
-export async function createInOneStatement(
-  em: EntityManager,
-  a: {
-    trajectoryId: string;
-    userId: string;
-    head: string;
-    title: string | null;
-    source: string;
-    tokensIn: number;
-    tokensOut: number;
-  },
-  records: IncomingRecord[],
-): Promise<number | null> {
-  const bytes = records.reduce((sum, r) => sum + r.bytes, 0);
-  const params = [
-    a.trajectoryId,
-    a.userId,
-    bytes,
-    PLAN_QUOTAS,
-    records.length,
-    a.head,
-    a.title,
-    a.source,
-    a.tokensIn,
-    a.tokensOut,
-    ...recordArrays(records),
-  ];
-  const [made] = await directQuery<{ count: number }>(em, { name: 'trajectory_create', text: CREATE_IN_ONE_STATEMENT }, params).catch(
-    (error: unknown) => {
+export async function createInOneStatement(em: EntityManager, a: CreateInOneStatement, records: IncomingRecord[]): Promise<number | null> {
+  const [made] = await preparedStatement('trajectory_create', createStatement(a, records))
+    .run(em)
+    .catch((error: unknown) => {
       if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
       throw error;
-    },
-  );
+    });
   return made ? made.count : null;
 }
 
 /** The uuids of the records after position `afterSeq`, in order. */
 export async function uuidsAfter(q: Query, trajectoryId: string, afterSeq: number): Promise<string[]> {
-  const rows = await q<{ uuid: string }>(`select uuid from trajectory_records where session_id = ? and seq > ? order by seq`, [
-    trajectoryId,
-    afterSeq,
-  ]);
+  const rows = await rowsOf(
+    q,
+    db.selectFrom('trajectory_records').select('uuid').where('session_id', '=', trajectoryId).where('seq', '>', afterSeq).orderBy('seq'),
+  );
   return rows.map((r) => r.uuid);
 }
 
@@ -334,7 +453,10 @@ export async function deleteRecords(q: Query, trajectoryId: string) {
 
 /** Position of record `uuid` in the trajectory (null: not there). */
 export async function seqOfRecord(q: Query, trajectoryId: string, uuid: string): Promise<number | null> {
-  const [row] = await q<{ seq: number }>(`select seq from trajectory_records where session_id = ? and uuid = ?`, [trajectoryId, uuid]);
+  const row = await firstRowOf(
+    q,
+    db.selectFrom('trajectory_records').select('seq').where('session_id', '=', trajectoryId).where('uuid', '=', uuid),
+  );
   return row?.seq ?? null;
 }
 
@@ -345,15 +467,41 @@ export interface StoredRecord {
   payloadRef: string | null;
 }
 
-const RECORD_BATCH = {
-  name: 'trajectory_record_batch_bounded',
-  text: `select x.seq, coalesce(x.raw, p.body) as raw, x.payload_ref, x.scanned::int as scanned from (
-      select r.seq, r.raw, r.payload_ref, r.bytes, sum(r.bytes) over (order by r.seq) as through, count(*) over () as scanned
-        from (select * from trajectory_records where session_id = $1 and seq > $2 and seq <= $3 order by seq limit $4) r) x
-      left join record_payloads p on p.id = (case when x.payload_ref like 'db:%' then substr(x.payload_ref, 4)::bigint end)
-     where x.through - x.bytes < $5
-     order by x.seq`,
-};
+/** The statement of `readRecordBatch`. */
+const recordBatch = (trajectoryId: string, afterSeq: number, uptoSeq: number, rows: number, bytes: number) =>
+  db
+    .selectFrom((outer) =>
+      outer
+        .selectFrom((inner) =>
+          inner
+            .selectFrom('trajectory_records')
+            .selectAll()
+            .where('session_id', '=', trajectoryId)
+            .where('seq', '>', afterSeq)
+            .where('seq', '<=', uptoSeq)
+            .orderBy('seq')
+            .limit(rows)
+            .as('r'),
+        )
+        .select([
+          'r.seq',
+          'r.raw',
+          'r.payload_ref',
+          'r.bytes',
+          sql<string>`sum(r.bytes) over (order by r.seq)`.as('through'),
+          countOver().as('scanned'),
+        ])
+        .as('x'),
+    )
+    .leftJoin('record_payloads as p', (join) =>
+      join.on(sql<boolean>`p.id = (case when x.payload_ref like 'db:%' then substr(x.payload_ref, 4)::bigint end)`),
+    )
+    .select((eb) => ['x.seq', eb.fn.coalesce('x.raw', 'p.body').as('raw'), 'x.payload_ref', 'x.scanned'])
+    .where(condition('x.through - x.bytes < ?', bytes))
+    .orderBy('x.seq');
+
+/** SQL: how many rows the window holds in all, as int4 (a number). */
+const countOver = () => sql<number>`(count(*) over ())::int`;
 
 /**
  * One keyset read on the sequence index: the records after `afterSeq` (up to `uptoSeq`), at
@@ -368,13 +516,9 @@ export async function readRecordBatch(
   rows: number,
   bytes: number,
 ) {
-  const found = await directQuery<{ seq: number; raw: string | null; payload_ref: string | null; scanned: number }>(em, RECORD_BATCH, [
-    trajectoryId,
-    afterSeq,
-    uptoSeq,
-    rows,
-    bytes,
-  ]);
+  const found = await preparedStatement('trajectory_record_batch_bounded', recordBatch(trajectoryId, afterSeq, uptoSeq, rows, bytes)).run(
+    em,
+  );
   const records: StoredRecord[] = found.map((r) => ({ seq: r.seq, raw: r.raw, payloadRef: r.payload_ref }));
   return { records, complete: found.length === 0 || (found.length === found[0].scanned && found[0].scanned < rows) };
 }
@@ -385,14 +529,22 @@ export async function readRecordBatch(
  */
 export async function deleteTrajectory(q: Query, id: string, ownerId: string): Promise<number> {
   await q(`delete from trajectories where id = ?`, [id]);
-  const [released] = await q<{ bytes: number }>(
-    `with released as (
-       delete from blob_owners o where o.user_id = ? and not exists (
-         select 1 from figures f join trajectories t on t.id = f.session_id
-          where t.owner_id = o.user_id and 'drive://sha256/' || o.sha256 in (f.storage_uri, f.original_uri))
-       returning bytes)
-     select coalesce(sum(bytes), 0)::float8 as bytes from released`,
-    [ownerId],
+  const [released] = await rowsOf(
+    q,
+    db
+      .with('released', (creator) =>
+        creator
+          .deleteFrom('blob_owners')
+          .where('user_id', '=', ownerId)
+          .where(
+            sql<boolean>`not exists (
+              select 1 from figures f join trajectories t on t.id = f.session_id
+               where t.owner_id = blob_owners.user_id and 'drive://sha256/' || blob_owners.sha256 in (f.storage_uri, f.original_uri))`,
+          )
+          .returning('bytes'),
+      )
+      .selectFrom('released')
+      .select(asFloat8(sql`coalesce(sum(bytes), 0)`).as('bytes')),
   );
   return released.bytes;
 }
@@ -403,15 +555,26 @@ export async function deleteTrajectory(q: Query, id: string, ownerId: string): P
  */
 export async function reconcileArchive(q: Query, ownerId: string, listed: string[]) {
   const ids = JSON.stringify(listed);
-  const archived = await q<{ id: string }>(
-    `update trajectories set archived_at = now() where owner_id = ? and archived_at is null and source <> 'a2a'
-       and id not in (select jsonb_array_elements_text(?::jsonb)) returning id`,
-    [ownerId, ids],
+  const archived = await rowsOf(
+    q,
+    db
+      .updateTable('trajectories')
+      .set({ archived_at: sql<string>`now()` })
+      .where('owner_id', '=', ownerId)
+      .where('archived_at', 'is', null)
+      .where('source', '<>', sql.lit('a2a'))
+      .where(condition('id not in (select jsonb_array_elements_text(?::jsonb))', ids))
+      .returning('id'),
   );
-  const reactivated = await q<{ id: string }>(
-    `update trajectories set archived_at = null where owner_id = ? and archived_at is not null
-       and id in (select jsonb_array_elements_text(?::jsonb)) returning id`,
-    [ownerId, ids],
+  const reactivated = await rowsOf(
+    q,
+    db
+      .updateTable('trajectories')
+      .set({ archived_at: null })
+      .where('owner_id', '=', ownerId)
+      .where('archived_at', 'is not', null)
+      .where(condition('id in (select jsonb_array_elements_text(?::jsonb))', ids))
+      .returning('id'),
   );
   return { archived: archived.map((r) => r.id).sort(), reactivated: reactivated.map((r) => r.id).sort() };
 }
@@ -447,19 +610,34 @@ export async function pageOfTrajectories(q: Query, filter: TrajectoryFilter, lim
   if (filter.text) where.add('(t.title ilike ? or t.id ilike ?)', containsPattern(filter.text), containsPattern(filter.text));
   // The total rides on every row (a window over all matches, counted before the limit): one
   // round trip, not two. `limit` is at least 1, so no rows means no matches.
-  const rows = await q(
-    `select ${TRAJECTORY_COLUMNS}, ${COUNTS_COLUMNS}, (count(*) over ())::int as total from trajectories t where ${where.sql()} order by t.updated_at desc, t.id limit ?`,
-    [...where.params, limit],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('trajectories as t')
+      .select([...TRAJECTORY_COLUMNS, ...COUNTS_COLUMNS, countOver().as('total')])
+      .where(condition(where.sql(), ...where.params))
+      .orderBy('t.updated_at', 'desc')
+      .orderBy('t.id')
+      .limit(limit),
   );
-  return { items: rows.map(toTrajectory), total: rows.length ? (rows[0].total as number) : 0, limit };
+  return { items: rows.map(toTrajectoryWithCounts), total: rows.length ? rows[0].total : 0, limit };
 }
 
 /** Position and stored bytes (through it) of record `uuid` (null: not in the trajectory). */
 export async function forkPoint(q: Query, trajectoryId: string, uuid: string): Promise<{ seq: number; bytes: number } | null> {
-  const [head] = await q<{ seq: number; bytes: number }>(
-    `select seq, (select coalesce(sum(bytes), 0)::float8 from trajectory_records where session_id = ? and seq <= r.seq) as bytes
-       from trajectory_records r where session_id = ? and uuid = ?`,
-    [trajectoryId, trajectoryId, uuid],
+  const head = await firstRowOf(
+    q,
+    db
+      .selectFrom('trajectory_records as r')
+      .select([
+        'r.seq',
+        fragment<number>(
+          '(select coalesce(sum(bytes), 0)::float8 from trajectory_records where session_id = ? and seq <= r.seq)',
+          trajectoryId,
+        ).as('bytes'),
+      ])
+      .where('r.session_id', '=', trajectoryId)
+      .where('r.uuid', '=', uuid),
   );
   return head ?? null;
 }
@@ -517,9 +695,14 @@ export async function insertFork(
       where session_id = ? and seq <= ? and payload_ref like 'blob:%'`,
     [fork.id, fork.parentId, fork.seq],
   );
-  const large = await q<{ seq: number }>(
-    `select seq from trajectory_records where session_id = ? and seq <= ? and payload_ref like 'db:%'`,
-    [fork.parentId, fork.seq],
+  const large = await rowsOf(
+    q,
+    db
+      .selectFrom('trajectory_records')
+      .select('seq')
+      .where('session_id', '=', fork.parentId)
+      .where('seq', '<=', fork.seq)
+      .where('payload_ref', 'like', sql.lit('db:%')),
   );
   for (const { seq } of large) {
     await q(
@@ -537,23 +720,40 @@ export async function insertFork(
 
 /** Admin: byte usage per user and per lab (the 500 largest of each), and the total. */
 export async function storageSummary(q: Query) {
-  const users = await q<{
-    user_id: string;
-    email: string;
-    used_bytes: number;
-    quota_override_bytes: number | null;
-    plan_code: string;
-    sessions: number;
-  }>(
-    `select u.id as user_id, u.email, u.storage_used_bytes::float8 as used_bytes, u.storage_quota_bytes::float8 as quota_override_bytes, u.plan_code,
-            (select count(*)::int from trajectories t where t.owner_id = u.id) as sessions
-       from users u where u.storage_used_bytes > 0 order by u.storage_used_bytes desc, u.id limit 500`,
+  const users = await rowsOf(
+    q,
+    db
+      .selectFrom('users as u')
+      .select((eb) => [
+        'u.id as user_id',
+        'u.email',
+        asFloat8(eb.ref('u.storage_used_bytes')).as('used_bytes'),
+        asFloat8(eb.ref('u.storage_quota_bytes')).as('quota_override_bytes'),
+        'u.plan_code',
+        sql<number>`(select count(*)::int from trajectories t where t.owner_id = u.id)`.as('sessions'),
+      ])
+      .where(condition('u.storage_used_bytes > 0'))
+      .orderBy('u.storage_used_bytes', 'desc')
+      .orderBy('u.id')
+      .limit(500),
   );
-  const labs = await q<{ lab_id: string; name: string; bytes: number; sessions: number }>(
-    `select l.id as lab_id, l.name, coalesce(sum(t.bytes), 0)::float8 as bytes, count(t.id)::int as sessions
-       from labs l join trajectories t on t.lab_id = l.id group by l.id order by bytes desc, l.id limit 500`,
+  const labs = await rowsOf(
+    q,
+    db
+      .selectFrom('labs as l')
+      .innerJoin('trajectories as t', 't.lab_id', 'l.id')
+      .select([
+        'l.id as lab_id',
+        'l.name',
+        asFloat8(sql`coalesce(sum(t.bytes), 0)`).as('bytes'),
+        sql<number>`count(t.id)::int`.as('sessions'),
+      ])
+      .groupBy('l.id')
+      .orderBy('bytes', 'desc')
+      .orderBy('l.id')
+      .limit(500),
   );
-  const [{ total }] = await q<{ total: number }>(`select coalesce(sum(storage_used_bytes), 0)::float8 as total from users`);
+  const [{ total }] = await rowsOf(q, db.selectFrom('users').select(asFloat8(sql`coalesce(sum(storage_used_bytes), 0)`).as('total')));
   return {
     users: users.map((u) => ({
       userId: u.user_id,
@@ -568,6 +768,9 @@ export async function storageSummary(q: Query) {
   };
 }
 
+/** A cached summary as `storeSummary` writes it to the jsonb column. */
+const STORED_SUMMARY = z.object({ text: z.string(), head_uuid: z.string(), generated_at: z.string() });
+
 export interface CachedSummary {
   text: string;
   headUuid: string;
@@ -576,11 +779,8 @@ export interface CachedSummary {
 
 /** The cached model summary of a trajectory (null: none) and the error of its last failed job (null: none). */
 export async function summaryCache(q: Query, id: string): Promise<{ summary: CachedSummary | null; error: string | null }> {
-  const [row] = await q<{ summary: { text: string; head_uuid: string; generated_at: string } | null; summary_error: string | null }>(
-    `select summary, summary_error from trajectories where id = ?`,
-    [id],
-  );
-  const cached = row?.summary;
+  const row = await firstRowOf(q, db.selectFrom('trajectories').select(['summary', 'summary_error']).where('id', '=', id));
+  const cached = row?.summary == null ? null : STORED_SUMMARY.parse(row.summary);
   return {
     summary: cached ? { text: cached.text, headUuid: cached.head_uuid, generatedAt: new Date(cached.generated_at) } : null,
     error: row?.summary_error ?? null,
@@ -605,10 +805,15 @@ export async function recordSummaryError(q: Query, id: string, error: string) {
 
 /** The Q&A turns on a trajectory, by viewer then time. */
 export async function discussionTurns(q: Query, id: string) {
-  const rows = await q<{ user_id: string; name: string; turn_id: string; question: string; answer: string; created_at: string }>(
-    `select d.viewer_id as user_id, u.name, d.id as turn_id, d.question, d.answer, d.created_at
-       from discussion_turns d join users u on u.id = d.viewer_id where d.session_id = ? order by d.viewer_id, d.created_at`,
-    [id],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('discussion_turns as d')
+      .innerJoin('users as u', 'u.id', 'd.viewer_id')
+      .select(['d.viewer_id as user_id', 'u.name', 'd.id as turn_id', 'd.question', 'd.answer', 'd.created_at'])
+      .where('d.session_id', '=', id)
+      .orderBy('d.viewer_id')
+      .orderBy('d.created_at'),
   );
   return rows.map((r) => ({
     userId: r.user_id,
@@ -628,9 +833,16 @@ export interface SessionCounts {
 
 /** The counts of each trajectory of `ids`, in one statement (a list's metas cost one round trip for both). */
 export async function sessionCounts(q: Query, ids: string[]): Promise<Map<string, SessionCounts>> {
-  const rows = await q<{ session_id: string; figures: number; open_annotations: number }>(
-    `select t.id as session_id, ${COUNTS_COLUMNS} from (select distinct jsonb_array_elements_text(?::jsonb) as id) t`,
-    [JSON.stringify(ids)],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom(
+        db
+          .selectNoFrom(fragment<string>('jsonb_array_elements_text(?::jsonb)', JSON.stringify(ids)).as('id'))
+          .distinct()
+          .as('t'),
+      )
+      .select(['t.id as session_id', ...COUNTS_COLUMNS]),
   );
   return new Map(rows.map((r) => [r.session_id, { figures: r.figures, openAnnotations: r.open_annotations }]));
 }
@@ -640,15 +852,18 @@ export async function sessionCounts(q: Query, ids: string[]): Promise<Map<string
  * usage ledger, and for a fork those it was seeded with (`inherited_tokens_*`).
  */
 export async function sessionTokens(q: Query, ids: string[]): Promise<Map<string, { input: number; output: number }>> {
-  const rows = await q<{ session_id: string; input: number; output: number }>(
-    `select t.id as session_id,
-            (t.inherited_tokens_in + coalesce(sum(u.tokens_in), 0))::float8 as input,
-            (t.inherited_tokens_out + coalesce(sum(u.tokens_out), 0))::float8 as output
-       from trajectories t
-       left join usage_entries u on u.session_id = t.id and u.source = 'trajectory'
-      where t.id in (select jsonb_array_elements_text(?::jsonb))
-      group by t.id`,
-    [JSON.stringify(ids)],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('trajectories as t')
+      .leftJoin('usage_entries as u', (join) => join.onRef('u.session_id', '=', 't.id').on('u.source', '=', sql.lit('trajectory')))
+      .select([
+        't.id as session_id',
+        asFloat8(sql`t.inherited_tokens_in + coalesce(sum(u.tokens_in), 0)`).as('input'),
+        asFloat8(sql`t.inherited_tokens_out + coalesce(sum(u.tokens_out), 0)`).as('output'),
+      ])
+      .where(condition('t.id in (select jsonb_array_elements_text(?::jsonb))', JSON.stringify(ids)))
+      .groupBy('t.id'),
   );
   return new Map(rows.map((r) => [r.session_id, { input: r.input, output: r.output }]));
 }
