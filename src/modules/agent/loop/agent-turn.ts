@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { inTransaction, preparedOf, Query } from '../../../db/sql';
 import { AppError } from '../../../errors';
-import { newId } from '../../../ids';
 import type { JobRun } from '../../../jobs/queue';
 import type { ChatTurn, ToolCall } from '../../../llm/language-model';
 import type { Logger } from '../../../logger';
@@ -9,16 +8,17 @@ import { forkEm, type Services } from '../../../context';
 import type { JobStatus } from '../workspace/workspace-jobs';
 import { meteredCompletionInOne } from '../../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, needsCallerApproval, runTool, ToolContext, workspaceOf } from './agent-tools';
-import { NO_PEERS, PEER_INSTRUCTIONS, PeerTaskRef, peerToolsOf } from '../peers/peer-tools';
+import { NO_PEERS, PEER_INSTRUCTIONS, peerToolsOf } from '../peers/peer-tools';
 import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from '../../a2a/a2a-artifacts';
 import * as repo from '../../a2a/a2a-task.repository';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow } from '../../a2a/a2a-task.repository';
 import { TERMINAL_STATES } from '../../a2a/a2a-states';
-import type { A2aArtifact, A2aMessage, A2aPart } from '../../a2a/a2a.types';
+import type { A2aPart } from '../../a2a/a2a.types';
 import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from '../../a2a/a2a-input-files';
 import { isRequest, recordTurn, RecordHints, Request } from '../../a2a/a2a-record';
 import * as turns from '../../a2a/a2a-turn.repository';
-import type { TurnState } from '../../a2a/a2a-turn.repository';
+import { agentMessage, AgentExecutor, finishTask, NO_MODEL_MESSAGE, publishTask, TurnHandOff } from '../../a2a/a2a-executor';
+import type { PeerTaskRef, TurnState } from '../../a2a/a2a-turn.repository';
 
 /** Model calls one turn makes at most (approvals and restarts included): a loop that does not answer by then fails saying so. */
 export const MAX_STEPS = 20;
@@ -28,8 +28,6 @@ export const MAX_TRANSCRIPT_CHARS = 400_000;
 const CONTEXT_MESSAGES = 100;
 const CONTEXT_CHARS = 200_000;
 const ANSWER_TOKENS = 4096;
-
-export const NO_MODEL_MESSAGE = 'this server has no language model configured (LLM_PROVIDER), so the agent cannot answer';
 
 /**
  * The turn's instructions. The caller is outside the server: its text is the request to answer,
@@ -47,31 +45,6 @@ const SYSTEM = [
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent'>;
 /** What a turn needs besides: the blob store its trajectory record's large records go to, and what calls the owner's agents. */
 type TurnServices = TaskServices & Pick<Services, 'blobs' | 'sealer' | 'outboundLookup'>;
-
-/** Publishes a task's new state (after its commit): waiting SendMessages, running turns and the other helpers' hooks hear it. */
-export const publishTask = (services: Pick<Services, 'pubsub'>, task: TaskRow) =>
-  services.pubsub.publish('A2A_TASK', task.id, { taskId: task.id, state: task.state });
-
-/** A message of the agent in the task (a status message, or the answer in the history). */
-export function agentMessage(task: Pick<TaskRow, 'id' | 'contextId'>, text: string, extraParts: A2aPart[] = []): A2aMessage {
-  return { messageId: newId('msg'), role: 'ROLE_AGENT', parts: [{ text }, ...extraParts], contextId: task.contextId, taskId: task.id };
-}
-
-/** The approval decision a message carries (a data part `{decision}`), if any. @throws VALIDATION_FAILED for an unknown decision */
-export function decisionOf(message: A2aMessage): turns.ApprovalDecision | undefined {
-  const { parts } = message;
-  const part = parts.find((one) => typeof one.data === 'object' && one.data !== null && 'decision' in one.data);
-  if (!part) return undefined;
-  const decision = (part.data as { decision: unknown }).decision;
-  if (decision === 'allow_once' || decision === 'allow_session' || decision === 'deny') return decision;
-  throw new AppError('VALIDATION_FAILED', 'message.parts: decision must be allow_once, allow_session or deny', undefined, [
-    {
-      path: ['message', 'parts', parts.indexOf(part), 'data', 'decision'],
-      msg: 'must be allow_once, allow_session or deny',
-      type: 'value_error',
-    },
-  ]);
-}
 
 /**
  * The context's most recent messages as chat turns, oldest first, within CONTEXT_CHARS (the
@@ -93,35 +66,10 @@ function turnsOf(messages: StoredMessage[], files: Map<string, InputFileRow[]>):
 
 const charsOf = (transcript: ChatTurn[]) => JSON.stringify(transcript).length;
 
-/** Moves the task to a final state with a status message, and forgets its loop state. */
-export async function finishTask(services: TaskServices, task: TaskRow, state: string, text: string): Promise<void> {
-  const moved = await inTransaction(forkEm(services), async (q) => {
-    await turns.deleteTurn(q, task.id);
-    return repo.moveTask(q, task.id, state, agentMessage(task, text));
-  });
-  if (moved) publishTask(services, moved);
-}
-
-/**
- * What the request that created a task and claimed its turn here hands the turn's first attempt
- * (`JobRun.handOff`), so that it does not read back what that request just wrote: the task as
- * created (WORKING), and the context's conversation when it is known to be that task's message
- * alone (else the turn reads the context).
- */
-export interface TurnHandOff {
-  task: TaskRow;
-  context?: StoredMessage[];
-  /** The owner had no enabled outbound agent a moment ago: the turn offers none rather than read them. */
-  noPeers?: boolean;
-  /** The task's first message, as stored, when it holds no file (so the whole task may be known without reading it). */
-  first?: A2aMessage;
-  /**
-   * Set by the turn when it completed the task and knows all of it: its first message and the
-   * answer its only other one, the answer its only artifact, and all small (a fraction of the
-   * history and artifact budgets), so the request can answer without reading the task back.
-   */
-  answered?: { task: TaskRow; history: A2aMessage[]; artifacts: A2aArtifact[] };
-}
+/** The agent as A2A's executor of turns: `runAgentTurn` with the services and logger of the app (wired in src/app.ts). */
+export const agentExecutor = (services: TurnServices, logger: Logger): AgentExecutor => ({
+  execute: (taskId, run, retriesLeft) => runAgentTurn(services, taskId, run, logger, retriesLeft),
+});
 
 /** What a task answered in memory may hold at most (JSON characters): well within HISTORY_BYTES and ANSWER_ARTIFACT_BYTES. */
 const ANSWERED_IN_MEMORY_CHARS = 256 * 1024;
