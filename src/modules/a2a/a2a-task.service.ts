@@ -1,5 +1,5 @@
 import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
-import { AppError } from '../../errors';
+import { A2aError, AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { JobQueue } from '../../jobs/queue';
 import type { Logger } from '../../logger';
@@ -163,9 +163,7 @@ async function beginMessage(
       const existing = await repo.findTask(q, principal.id, message.taskId, true);
       if (!existing) throw taskNotFound(message.taskId);
       if (TERMINAL_STATES.includes(existing.state))
-        throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, {
-          a2aReason: 'UNSUPPORTED_OPERATION',
-        });
+        throw new A2aError('UNSUPPORTED_OPERATION', `task ${existing.id} is ${existing.state}: it accepts no more messages`);
       if (message.contextId && message.contextId !== existing.contextId) {
         throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [
           { path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' },
@@ -425,7 +423,7 @@ export async function cancelTask(
     const task = await repo.findTask(q, principal.id, id, true);
     if (!task) throw taskNotFound(id);
     if (TERMINAL_STATES.includes(task.state))
-      throw new AppError('CONFLICT', `task ${task.id} is ${task.state}: it cannot be canceled`, { a2aReason: 'TASK_NOT_CANCELABLE' });
+      throw new A2aError('TASK_NOT_CANCELABLE', `task ${task.id} is ${task.state}: it cannot be canceled`);
     await turns.deleteTurn(q, task.id);
     return (await repo.moveTask(q, task.id, 'TASK_STATE_CANCELED', null))!;
   });
