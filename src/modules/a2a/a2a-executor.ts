@@ -1,11 +1,9 @@
 import type { JobRun } from '../../jobs/queue';
-import { inTransaction } from '../../db/sql';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
-import { forkEm, type Services } from '../../context';
-import * as repo from './a2a-task.repository';
+import type { Services } from '../../context';
 import type { StoredMessage, TaskRow } from './a2a-task.repository';
-import * as turns from './a2a-turn.repository';
+import type * as turns from './a2a-turn.repository';
 import type { A2aArtifact, A2aMessage, A2aPart } from './a2a.types';
 
 // A task's turn seen from the A2A side, after a2a-js's server: the request handler (SendMessage,
@@ -48,15 +46,6 @@ export function decisionOf(message: A2aMessage): turns.ApprovalDecision | undefi
       type: 'value_error',
     },
   ]);
-}
-
-/** Moves the task to a final state with a status message, and forgets its loop state. */
-export async function finishTask(services: Pick<Services, 'orm' | 'pubsub'>, task: TaskRow, state: string, text: string): Promise<void> {
-  const moved = await inTransaction(forkEm(services), async (q) => {
-    await turns.deleteTurn(q, task.id);
-    return repo.moveTask(q, task.id, state, agentMessage(task, text));
-  });
-  if (moved) publishTask(services, moved);
 }
 
 /**

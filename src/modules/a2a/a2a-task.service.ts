@@ -6,7 +6,8 @@ import type { Logger } from '../../logger';
 import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import { admitModelRequest } from '../usage/model-limits';
-import { agentMessage, AgentExecutor, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, TurnHandOff } from './a2a-executor';
+import { agentMessage, AgentExecutor, decisionOf, NO_MODEL_MESSAGE, publishTask, TurnHandOff } from './a2a-executor';
+import { finishTask, postgresTurnStore } from './a2a-turn-store';
 import { taskNotFound, taskOf } from './a2a-task.wire';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
@@ -450,6 +451,7 @@ export function registerA2aJobs(queue: JobQueue, services: Services, logger: Log
       if (task)
         await finishTask(
           services,
+          postgresTurnStore(services),
           task,
           'TASK_STATE_FAILED',
           'the turn did not finish: the instance running it stopped; send the message again',
