@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import { makeContext, originOf, Services, varyByOrigin } from '../src/context';
-import { AppError, ERROR_CODES, notFound, toAppError } from '../src/errors';
+import { A2aError, AppError, ERROR_CODES, notFound, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { Pipeline } from '../src/pipeline';
 import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
@@ -13,7 +13,6 @@ import { SseFormat, streamSubscription } from './events';
 import * as Op from './generated/operations';
 import { describe, refuseInvalidUtf8, sendError } from '../src/http/answers';
 import {
-  a2aError,
   endsStream,
   MethodPlan,
   PARSE_ERROR,
@@ -156,7 +155,11 @@ export function a2aRouter(services: Services, gate: A2aGate, pipeline: Pipeline,
         return answer(res, null, rpcErrorOf(appError), ERROR_CODES[appError.code].http);
       }
       if (!req.is('application/json'))
-        return answer(res, null, rpcErrorOf(a2aError('CONTENT_TYPE_NOT_SUPPORTED', 'send the request as Content-Type: application/json')));
+        return answer(
+          res,
+          null,
+          rpcErrorOf(new A2aError('CONTENT_TYPE_NOT_SUPPORTED', 'send the request as Content-Type: application/json')),
+        );
       // Refused by its declared length before the parser reads any of it.
       if (Number(req.headers['content-length']) > A2A_MAX_BODY_BYTES) {
         dropBodyForAWhile(req);
@@ -190,7 +193,7 @@ export function a2aRouter(services: Services, gate: A2aGate, pipeline: Pipeline,
       res.on('close', () => callerGone.abort());
       try {
         const { document, refuse } = call.method;
-        if (!document) return answer(res, call.id, rpcErrorOf(a2aError(refuse!.reason, refuse!.message)));
+        if (!document) return answer(res, call.id, rpcErrorOf(new A2aError(refuse!.reason, refuse!.message)));
         const plan = plans.get(document)!;
         const variables = variablesOf(plan, call.params);
         const principal = res.locals.a2aPrincipal as A2aPrincipal;

@@ -1,5 +1,5 @@
 import { DocumentNode, GraphQLInputType, GraphQLSchema, Kind, OperationTypeNode, typeFromAST } from 'graphql';
-import { AppError, ERROR_CODES, ErrorCode, FieldIssue, invalid } from '../src/errors';
+import { A2A_ERRORS, A2aError, A2aReason, AppError, ERROR_CODES, FieldIssue, invalid } from '../src/errors';
 import { snake, type WireIssue } from '../src/http/answers';
 import { protoJson } from '../src/modules/a2a/a2a-proto-json';
 import { SETTLED_STATES, TERMINAL_STATES } from '../src/modules/a2a/a2a-states';
@@ -19,16 +19,6 @@ import { operationOf } from './route';
  * (decided so that curl users need no header), any other version is -32009 before anything runs.
  */
 
-/** A2A error reasons (google.rpc.ErrorInfo `reason`) and their JSON-RPC codes (A2A §5.4, §9.5). */
-export const A2A_ERRORS = {
-  TASK_NOT_FOUND: -32001,
-  TASK_NOT_CANCELABLE: -32002,
-  UNSUPPORTED_OPERATION: -32004,
-  CONTENT_TYPE_NOT_SUPPORTED: -32005,
-  VERSION_NOT_SUPPORTED: -32009,
-} as const;
-export type A2aReason = keyof typeof A2A_ERRORS;
-
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
@@ -41,11 +31,6 @@ export interface RpcError {
   data?: Record<string, unknown>[];
 }
 
-/** An A2A error as an `AppError`: the HTTP-side code for logs and REST, the A2A reason for JSON-RPC. */
-export function a2aError(reason: A2aReason, message: string, code: ErrorCode = 'BAD_REQUEST'): AppError {
-  return new AppError(code, message, { a2aReason: reason });
-}
-
 const errorInfo = (reason: A2aReason) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }];
 
 const badRequest = (issues: FieldIssue[]) => [
@@ -55,16 +40,15 @@ const badRequest = (issues: FieldIssue[]) => [
   },
 ];
 
-const REASON_OF_CODE = new Map(Object.entries(A2A_ERRORS).map(([reason, code]) => [code as number, reason as A2aReason]));
+const REASON_OF_CODE = new Map(Object.entries(A2A_ERRORS).map(([reason, { jsonRpc }]) => [jsonRpc as number, reason as A2aReason]));
 
 /**
  * An `AppError` as a JSON-RPC error: the code from the error table (`ERROR_CODES`), or the A2A
- * reason's code when the error names one, with A2A's ErrorInfo for an A2A code and the field
+ * reason's code for an `A2aError`, with A2A's ErrorInfo for an A2A code and the field
  * violations of a validation failure. Never a stack or an internal message.
  */
 export function rpcErrorOf(error: AppError): RpcError {
-  const named = error.details?.a2aReason as A2aReason | undefined;
-  const code = named ? A2A_ERRORS[named] : ERROR_CODES[error.code].jsonRpc;
+  const code = error instanceof A2aError ? A2A_ERRORS[error.reason].jsonRpc : ERROR_CODES[error.code].jsonRpc;
   if (error.code === 'INTERNAL') return { code, message: 'internal error' };
   const reason = REASON_OF_CODE.get(code);
   if (reason) return { code, message: error.message, data: errorInfo(reason) };
@@ -171,7 +155,7 @@ const VERSION = /^1\.0(\.\d+)?$/;
 function versionError(version: string | undefined): RpcError | undefined {
   const given = version?.trim();
   if (!given || VERSION.test(given)) return undefined;
-  return rpcErrorOf(a2aError('VERSION_NOT_SUPPORTED', `A2A-Version ${given.slice(0, 20)} is not supported; this server speaks 1.0`));
+  return rpcErrorOf(new A2aError('VERSION_NOT_SUPPORTED', `A2A-Version ${given.slice(0, 20)} is not supported; this server speaks 1.0`));
 }
 
 /**
@@ -221,7 +205,7 @@ export function readEnvelope(body: unknown, version?: string): RpcCall | { id: R
     return {
       id,
       error: rpcErrorOf(
-        a2aError(
+        new A2aError(
           'VERSION_NOT_SUPPORTED',
           `${request.method} is an A2A 0.3 method; this server speaks A2A 1.0 only (send A2A-Version: 1.0 and call SendMessage, GetTask, …)`,
         ),

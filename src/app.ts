@@ -70,6 +70,7 @@ import { A2aGate, logA2aMounting } from './modules/a2a/a2a-gate.service';
 import { importA2aFiles } from './modules/a2a/a2a-settings.repository';
 import { isLoopbackHost, isLoopbackHostHeader } from './modules/a2a/a2a.policy';
 import { registerA2aJobs } from './modules/a2a/a2a-task.service';
+import { agentExecutor } from './modules/agent/loop/agent-turn';
 import { startPushDeliveries } from './modules/a2a/a2a-push.service';
 import cors from 'cors';
 import { attemptLimit, clientAddress, rateLimits } from './rate-limits';
@@ -159,7 +160,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
 
   registerSummaryJobs(jobs, services, logger);
   // A2A turns and push deliveries run on every instance with a model: A2A may be enabled at any time.
-  const stopA2aSweep = registerA2aJobs(jobs, services, logger);
+  const stopA2aSweep = registerA2aJobs(jobs, services, logger, agentExecutor(services, logger));
   await jobs.start();
 
   const schema = buildAppSchema(pubsub);

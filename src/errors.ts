@@ -5,7 +5,8 @@ import { BlobNotFoundError } from './blobs/blob-store';
  * `extensions.code` (the code itself) and the JSON-RPC code. Translation happens in exactly three
  * places, each reading this table: the REST adapter (`src/http/answers.ts`), GraphQL's
  * `formatError` (`src/app.ts`) and the JSON-RPC adapter (`rpcErrorOf`, `facade/rpc.ts`), which
- * adds the A2A reason of an A2A code (-32001 is TaskNotFoundError) or the one an error names.
+ * answers an `A2aError` with its reason's code (`A2A_ERRORS`) and adds the A2A reason of an A2A
+ * code (-32001 is TaskNotFoundError).
  * JSON-RPC's generic codes: -32600 invalid request, -32601 method not found, -32602 invalid
  * params, -32603 internal; -32000 is this server's access and availability code.
  */
@@ -54,6 +55,34 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
+  }
+}
+
+/**
+ * The A2A protocol's errors (A2A §5.4, §9.5), by reason (google.rpc.ErrorInfo `reason`): the
+ * JSON-RPC code answered for it instead of the table's, and the table's code REST and GraphQL
+ * answer.
+ */
+export const A2A_ERRORS = {
+  TASK_NOT_FOUND: { code: 'NOT_FOUND', jsonRpc: -32001 },
+  TASK_NOT_CANCELABLE: { code: 'CONFLICT', jsonRpc: -32002 },
+  UNSUPPORTED_OPERATION: { code: 'BAD_REQUEST', jsonRpc: -32004 },
+  CONTENT_TYPE_NOT_SUPPORTED: { code: 'BAD_REQUEST', jsonRpc: -32005 },
+  VERSION_NOT_SUPPORTED: { code: 'BAD_REQUEST', jsonRpc: -32009 },
+} as const satisfies Record<string, { code: ErrorCode; jsonRpc: number }>;
+
+export type A2aReason = keyof typeof A2A_ERRORS;
+
+/** An A2A error: its reason decides its JSON-RPC code; `code` (by default the reason's) the rest. */
+export class A2aError extends AppError {
+  constructor(
+    readonly reason: A2aReason,
+    message: string,
+    code: ErrorCode = A2A_ERRORS[reason].code,
+  ) {
+    // REST bodies name the reason (`a2aReason`), as they did before the class.
+    super(code, message, { a2aReason: reason });
+    this.name = 'A2aError';
   }
 }
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { graphql, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import { formatGraphQLError } from '../src/app';
-import { AppError, ERROR_CODES, ErrorCode } from '../src/errors';
+import { A2A_ERRORS, A2aError, A2aReason, AppError, ERROR_CODES, ErrorCode } from '../src/errors';
 import { sendError } from '../src/http/answers';
 import type { Logger } from '../src/logger';
 import { rpcErrorOf } from '../facade/rpc';
@@ -23,6 +23,9 @@ let close: () => Promise<void>;
 beforeAll(async () => {
   const app = express();
   app.get('/fail/:code', (req, res) => sendError(res, new AppError(req.params.code as ErrorCode, `failed with ${req.params.code}`)));
+  app.get('/a2a-fail/:reason', (req, res) =>
+    sendError(res, new A2aError(req.params.reason as A2aReason, `failed with ${req.params.reason}`)),
+  );
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -61,8 +64,24 @@ test.each(CODES)('%s: REST status, GraphQL code and status, JSON-RPC code all fr
   expect(rpc.message).toBe(code === 'INTERNAL' ? 'internal error' : `failed with ${code}`);
 });
 
+test.each(Object.keys(A2A_ERRORS) as A2aReason[])('A2A %s: its JSON-RPC code and ErrorInfo, its table code on REST', async (reason) => {
+  const { code, jsonRpc } = A2A_ERRORS[reason];
+  const error = new A2aError(reason, `failed with ${reason}`);
+  expect(error.code).toBe(code);
+  expect(rpcErrorOf(error)).toEqual({
+    code: jsonRpc,
+    message: `failed with ${reason}`,
+    data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }],
+  });
+  const rest = await fetch(`${base}/a2a-fail/${reason}`);
+  expect({ status: rest.status, body: await rest.json() }).toEqual({
+    status: ERROR_CODES[code].http,
+    body: { a2aReason: reason, detail: `failed with ${reason}` },
+  });
+});
+
 test('an A2A reason named by the error wins over the table, with its ErrorInfo; a table code that is an A2A code carries its reason', () => {
-  expect(rpcErrorOf(new AppError('BAD_REQUEST', 'done already', { a2aReason: 'TASK_NOT_CANCELABLE' }))).toEqual({
+  expect(rpcErrorOf(new A2aError('TASK_NOT_CANCELABLE', 'done already', 'BAD_REQUEST'))).toEqual({
     code: -32002,
     message: 'done already',
     data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org' }],

@@ -117,3 +117,16 @@ test('facade/ reaches the domain through operations: it imports no service, poli
   const forbidden = domainImports.filter((edge) => !FACADE_WIRE_HELPERS.has(edge.split(' -> ')[1]) && !PENDING_ACCESS_IMPORTS.has(edge));
   expect(forbidden).toEqual([]);
 });
+
+/**
+ * The A2A server and the analysis agent depend one way: the agent implements A2A's ports (the
+ * `AgentExecutor` of a2a-executor.ts, the task and turn stores) and the composition root hands it
+ * in, as an a2a-js server is given its executor. Nothing in src/modules/a2a imports the agent.
+ */
+test('src/modules/a2a never imports src/modules/agent (the agent depends on A2A, not back)', () => {
+  const moduleEdges = edges().filter(({ from, to }) => from.startsWith('src/modules/') && to.startsWith('src/modules/'));
+  // The rule reads real edges: the agent's side of the pair is in the graph.
+  expect(moduleEdges.some(({ from, to }) => from.startsWith('src/modules/agent/') && to.startsWith('src/modules/a2a/'))).toBe(true);
+  const backwards = moduleEdges.filter(({ from, to }) => from.startsWith('src/modules/a2a/') && to.startsWith('src/modules/agent/'));
+  expect(backwards).toEqual([]);
+});

@@ -15,6 +15,7 @@ import { can, canSeeLab, LabAction, OwnMembership } from '../src/modules/labs/la
 import { normalizeCode } from '../src/modules/labs/lab.service';
 import { normalizeInstitutionName, resolveInstitution } from '../src/modules/users/institutions';
 import { effectiveTier } from '../src/modules/users/plans';
+import { tablesOf } from './support/sql-tables';
 
 describe('configuration', () => {
   test("defaults follow README's configuration table", () => {
@@ -408,5 +409,25 @@ describe('facade tables codegen plugin', () => {
         `query Lab($id: ID!) @rest(method: "GET", path: "/api/labs/{lab_id}", auth: "user", tag: "labs", summary: "A lab") { lab(id: $id) { name } }`,
       ),
     ).toThrow('x.graphql: Lab: no variable for path parameter lab_id');
+  });
+});
+
+describe('tables of an SQL statement (statement-count tests)', () => {
+  const known = new Set(['a2a_tasks', 'a2a_messages', 'users', 'pgboss.job']);
+  test('the tables after FROM, JOIN, INTO and UPDATE, quoted or qualified, once each and sorted', () => {
+    expect(tablesOf('select "u0".* from "users" as "u0" where "u0"."id" = $1', known)).toEqual(['users']);
+    expect(
+      tablesOf('insert into public.a2a_messages (task_id) select id from a2a_tasks t join users u on u.id = t.owner_id', known),
+    ).toEqual(['a2a_messages', 'a2a_tasks', 'users']);
+    expect(tablesOf('UPDATE pgboss . job SET state = $1 where id in (select job_id from a2a_tasks)', known)).toEqual([
+      'a2a_tasks',
+      'pgboss.job',
+    ]);
+  });
+  test("not CTE names, aliases, functions or EXTRACT's from", () => {
+    const statement = `with open as (select id from a2a_tasks), moved as (update a2a_tasks set state = 'x' from open where id = open.id returning *)
+      select extract(epoch from j.expire_in), x from moved join unnest($1::text[]) as u(x) on true join pgboss.job j on j.id = moved.id`;
+    expect(tablesOf(statement, known)).toEqual(['a2a_tasks', 'pgboss.job']);
+    expect(tablesOf('begin', known)).toEqual([]);
   });
 });

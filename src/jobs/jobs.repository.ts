@@ -1,7 +1,4 @@
 import type { Query, SqlPart } from '../db/sql';
-// pg-boss's own statements (pinned at 10.4.2), so that a job failed over here is retried or failed exactly as its maintenance would.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const plans = require('pg-boss/src/plans') as { locked(schema: string, query: string): string; failJobsByTimeout(schema: string): string };
 
 /** The PostgreSQL schema pg-boss keeps its queues and jobs in (it creates and migrates it itself). */
 export const JOB_SCHEMA = 'pgboss';
@@ -122,31 +119,53 @@ export interface OrphanedJob {
   state: string;
 }
 
+/** The columns of pg-boss 10's `job` table a failed-over job keeps (all but its state, start, end and output). */
+const KEPT_JOB_COLUMNS =
+  'id, name, priority, data, retry_limit, retry_count, retry_delay, retry_backoff, started_on, singleton_key, singleton_on, expire_in, created_on, keep_until, dead_letter, policy';
+
 /**
  * Fails over the running jobs of kinds `names` whose instance has not beaten for `staleSeconds`
- * (the instance recorded in the job's `output` at fetch): each is made expired and failed
- * by pg-boss's own time-out statement, so it is retried with backoff or, with no attempt left,
- * failed. Only one sweeping instance claims a job (the `orphaned` mark); a job taken meanwhile
- * by a live instance carries that instance and is left alone.
+ * (the instance recorded in the job's `output` at fetch), in one statement, as pg-boss 10's
+ * maintenance fails a job that timed out: one with an attempt left is retried (after its delay,
+ * with backoff), one without, or whose key has a retry waiting already (the stately policy's
+ * unique index), is failed, and a failed job with a dead-letter queue is copied there. Like
+ * pg-boss, it deletes the row and inserts it again in its new state, so that the unique index
+ * decides between retry and failure. Two sweeping instances do not both take a job: the second
+ * finds its row deleted. A job taken meanwhile by a live instance carries that instance and is
+ * left alone.
  */
 export async function failOverOrphanedJobs(db: JobDb, names: string[], staleSeconds: number): Promise<OrphanedJob[]> {
+  const output = `'{"value": {"message": "job failed over: its instance stopped"}}'::jsonb`;
   const { rows } = await db.executeSql(
-    // Dated back past its expiry (its expire_in is kept: the retry carries it).
-    `update ${JOB_SCHEMA}.job j set started_on = now() - j.expire_in - interval '1 second', output = j.output || '{"orphaned": true}'
-      where j.name = any($1) and j.state = 'active' and j.output ? 'instance' and not j.output ? 'orphaned'
-        and not exists (select 1 from public.job_instances i where i.id::text = j.output->>'instance' and i.seen_at > now() - make_interval(secs => $2))
-      returning j.id, j.name, j.data`,
+    `with orphaned as (
+       delete from ${JOB_SCHEMA}.job j
+        where j.name = any($1) and j.state = 'active' and j.output ? 'instance'
+          and not exists (select 1 from public.job_instances i where i.id::text = j.output->>'instance' and i.seen_at > now() - make_interval(secs => $2))
+        returning j.*
+     ), retried as (
+       insert into ${JOB_SCHEMA}.job (${KEPT_JOB_COLUMNS}, state, start_after, completed_on, output)
+       select ${KEPT_JOB_COLUMNS}, 'retry',
+              case when not retry_backoff then now() + retry_delay * interval '1 second'
+                   else now() + (retry_delay * 2 ^ least(16, retry_count + 1) / 2
+                                 + retry_delay * 2 ^ least(16, retry_count + 1) / 2 * random()) * interval '1 second' end,
+              null, ${output}
+         from orphaned where retry_count < retry_limit
+       on conflict do nothing
+       returning id, name, data, state
+     ), failed as (
+       insert into ${JOB_SCHEMA}.job (${KEPT_JOB_COLUMNS}, state, start_after, completed_on, output)
+       select ${KEPT_JOB_COLUMNS}, 'failed', start_after, now(), ${output}
+         from orphaned where id not in (select id from retried)
+       returning id, name, data, state, dead_letter, retry_limit, keep_until, start_after
+     ), dead_lettered as (
+       insert into ${JOB_SCHEMA}.job (name, data, output, retry_limit, keep_until)
+       select dead_letter, data, ${output}, retry_limit, keep_until + (keep_until - start_after)
+         from failed where dead_letter is not null and name <> dead_letter
+     )
+     select id, name, data, state::text from retried union all select id, name, data, state::text from failed`,
     [names, staleSeconds],
   );
-  if (rows.length === 0) return [];
-  // Several statements in one simple query (no parameters), as pg-boss runs it.
-  await db.executeSql(plans.locked(JOB_SCHEMA, plans.failJobsByTimeout(JOB_SCHEMA)));
-  const claimed = rows as Omit<OrphanedJob, 'state'>[];
-  const { rows: states } = await db.executeSql(`select id, state from ${JOB_SCHEMA}.job where id = any($1::uuid[])`, [
-    claimed.map((job) => job.id),
-  ]);
-  const stateOf = new Map((states as { id: string; state: string }[]).map((row) => [row.id, row.state]));
-  return claimed.map((job) => ({ ...job, state: stateOf.get(job.id) ?? 'failed' }));
+  return rows as OrphanedJob[];
 }
 
 /** Jobs by kind and state (queued: created or waiting for a retry), for the metrics; none before pg-boss made its schema. */

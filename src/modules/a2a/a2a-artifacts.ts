@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Services } from '../../context';
-import type { Workspaces } from '../agent/workspace/workspace';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { releaseArtifactFile, reserveArtifactFile } from './a2a-artifact.repository';
 import type { A2aArtifact } from './a2a.types';
+import type { ContextWorkspaces } from './a2a-workspace';
 
 /** Files up to this size are inline `raw` parts; larger ones are `url` parts of the artifacts endpoint (spec). */
 export const INLINE_ARTIFACT_BYTES = 1024 * 1024;
@@ -14,7 +14,7 @@ export const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
 export const ARTIFACTS_PATH = '/a2a/v1/artifacts';
 
 /** `outputs/` as a map of name → "size:mtime": what a turn compares against to find its new or changed files. */
-export async function snapshotOutputs(workspaces: Workspaces, workspace: string): Promise<Record<string, string>> {
+export async function snapshotOutputs(workspaces: ContextWorkspaces, workspace: string): Promise<Record<string, string>> {
   const files = await workspaces.listOutputs(workspace).catch(() => []);
   return Object.fromEntries(files.map((file) => [file.name, `${file.size}:${file.modifiedMs}`]));
 }

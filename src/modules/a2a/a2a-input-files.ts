@@ -1,7 +1,7 @@
 import type { Query } from '../../db/sql';
 import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
-import type { Workspaces } from '../agent/workspace/workspace';
+import type { ContextWorkspaces } from './a2a-workspace';
 import * as repo from './a2a-task.repository';
 import type { InputFileRow, StoredMessage, StoredMessageBody, StoredPart } from './a2a-task.repository';
 
@@ -76,7 +76,7 @@ function candidate(name: string, attempt: number): string {
  */
 export async function saveInputFiles(
   q: Query,
-  workspaces: Workspaces,
+  workspaces: ContextWorkspaces,
   workspace: string,
   taskId: string,
   seq: number,

@@ -1,4 +1,4 @@
-import { OUTPUT_FILE_MEDIA_TYPES } from '../agent/workspace/workspace';
+import { OUTPUT_FILE_MEDIA_TYPES } from '../../media-types';
 import type { A2aPart } from './a2a.types';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomString } from '../../ids';
 import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
-import { AppError, invalid, notFound } from '../../errors';
+import { A2aError, invalid, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import { countPushAttempt } from '../../metrics';
 import { forkEm, type Services } from '../../context';
@@ -52,7 +52,7 @@ export interface PreparedPushConfig {
   token: string | undefined;
 }
 
-const configNotFound = () => new AppError('NOT_FOUND', 'push notification config not found', { a2aReason: 'TASK_NOT_FOUND' });
+const configNotFound = () => new A2aError('TASK_NOT_FOUND', 'push notification config not found');
 
 /** The guard's policy for webhook URLs: private addresses only with A2A_PUSH_ALLOW_PRIVATE (metadata and the service itself never). */
 const pushPolicy = (services: PushServices, field: (string | number)[]) =>

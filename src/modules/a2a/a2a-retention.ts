@@ -3,7 +3,7 @@ import type { Services } from '../../context';
 import { sqlOf } from '../../db/sql';
 import { startPeriodic } from '../../jobs/periodic';
 import type { Logger } from '../../logger';
-import { workspaceOf } from '../agent/loop/agent-tools';
+import { workspaceOf } from './a2a-workspace';
 import { deleteTasks, expiredContexts } from './a2a-artifact.repository';
 import { artifactDirOf } from './a2a-artifacts';
 import { TERMINAL_STATES } from './a2a-states';

@@ -1,4 +1,4 @@
-import { AppError, FieldIssue, invalid } from '../../errors';
+import { A2aError, FieldIssue, invalid } from '../../errors';
 import { INPUT_MEDIA_TYPES, unsupportedMediaType } from './a2a-parts';
 import { MAX_HISTORY_LENGTH } from './a2a-task.repository';
 import type { A2aMessage } from './a2a.types';
@@ -102,7 +102,8 @@ export class Rules {
 export function checkMediaTypes(message: A2aMessage): void {
   const refused = unsupportedMediaType(message.parts);
   if (refused)
-    throw new AppError('BAD_REQUEST', `media type ${refused} is not accepted; this agent accepts ${INPUT_MEDIA_TYPES.join(', ')}`, {
-      a2aReason: 'CONTENT_TYPE_NOT_SUPPORTED',
-    });
+    throw new A2aError(
+      'CONTENT_TYPE_NOT_SUPPORTED',
+      `media type ${refused} is not accepted; this agent accepts ${INPUT_MEDIA_TYPES.join(', ')}`,
+    );
 }

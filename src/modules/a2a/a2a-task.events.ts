@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Query, sqlOf } from '../../db/sql';
-import { AppError } from '../../errors';
+import { A2aError } from '../../errors';
 import { forkEm, type Services } from '../../context';
 import * as repo from './a2a-task.repository';
 import { BACKSTOP_READ_MS, TaskRow } from './a2a-task.repository';
@@ -96,9 +96,7 @@ async function* readEvents(
     let task = await readTask(q, reader, taskId);
     if (!task) throw taskNotFound(taskId);
     if (options.refuseTerminal && TERMINAL_STATES.includes(task.state)) {
-      throw new AppError('BAD_REQUEST', `task ${task.id} is ${task.state}: there is nothing more to stream`, {
-        a2aReason: 'UNSUPPORTED_OPERATION',
-      });
+      throw new A2aError('UNSUPPORTED_OPERATION', `task ${task.id} is ${task.state}: there is nothing more to stream`);
     }
     const [histories, artifacts] = await Promise.all([
       options.historyLength ? repo.historiesOf(q, [task.id], options.historyLength) : undefined,

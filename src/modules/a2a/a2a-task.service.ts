@@ -1,12 +1,13 @@
 import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
-import { AppError } from '../../errors';
+import { A2aError, AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { JobQueue } from '../../jobs/queue';
 import type { Logger } from '../../logger';
 import { forkEm, type Services } from '../../context';
 import { startPeriodic } from '../../jobs/periodic';
 import { admitModelRequest } from '../usage/model-limits';
-import { agentMessage, decisionOf, finishTask, NO_MODEL_MESSAGE, publishTask, runAgentTurn, TurnHandOff } from '../agent/loop/agent-turn';
+import { agentMessage, AgentExecutor, decisionOf, NO_MODEL_MESSAGE, publishTask, TurnHandOff } from './a2a-executor';
+import { finishTask, postgresTurnStore } from './a2a-turn-store';
 import { taskNotFound, taskOf } from './a2a-task.wire';
 import * as turns from './a2a-turn.repository';
 import * as repo from './a2a-task.repository';
@@ -29,8 +30,6 @@ const TURN_JOB = { timeoutSeconds: 900, retries: 1, retryDelaySeconds: 5 };
 const DEFAULT_PAGE_SIZE = 50;
 /** How often each instance looks for answers waiting on background jobs that have ended (a job whose instance died, say). */
 const JOB_SWEEP_SECONDS = 15;
-
-export { NO_MODEL_MESSAGE } from '../agent/loop/agent-turn';
 
 type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent' | 'sealer' | 'outboundLookup'>;
 
@@ -165,9 +164,7 @@ async function beginMessage(
       const existing = await repo.findTask(q, principal.id, message.taskId, true);
       if (!existing) throw taskNotFound(message.taskId);
       if (TERMINAL_STATES.includes(existing.state))
-        throw new AppError('BAD_REQUEST', `task ${existing.id} is ${existing.state}: it accepts no more messages`, {
-          a2aReason: 'UNSUPPORTED_OPERATION',
-        });
+        throw new A2aError('UNSUPPORTED_OPERATION', `task ${existing.id} is ${existing.state}: it accepts no more messages`);
       if (message.contextId && message.contextId !== existing.contextId) {
         throw new AppError('VALIDATION_FAILED', 'message.contextId: is not the context of message.taskId', undefined, [
           { path: ['message', 'contextId'], msg: 'is not the context of message.taskId', type: 'value_error' },
@@ -427,7 +424,7 @@ export async function cancelTask(
     const task = await repo.findTask(q, principal.id, id, true);
     if (!task) throw taskNotFound(id);
     if (TERMINAL_STATES.includes(task.state))
-      throw new AppError('CONFLICT', `task ${task.id} is ${task.state}: it cannot be canceled`, { a2aReason: 'TASK_NOT_CANCELABLE' });
+      throw new A2aError('TASK_NOT_CANCELABLE', `task ${task.id} is ${task.state}: it cannot be canceled`);
     await turns.deleteTurn(q, task.id);
     return (await repo.moveTask(q, task.id, 'TASK_STATE_CANCELED', null))!;
   });
@@ -440,20 +437,21 @@ export async function cancelTask(
  * turn fails at once, see `sendMessage`), and what brings back an
  * answer waiting on background jobs: the end of a job this instance ran, and a sweep every
  * JOB_SWEEP_SECONDS (a job that ended on an instance that died, or a wake-up lost). Both only
- * queue the task's turn job, which checks the jobs again. Answers the sweep's stop.
+ * queue the task's turn job, which checks the jobs again. `agent` runs the turns. Answers the sweep's stop.
  */
-export function registerA2aJobs(queue: JobQueue, services: Services, logger: Logger): () => Promise<void> {
+export function registerA2aJobs(queue: JobQueue, services: Services, logger: Logger, agent: AgentExecutor): () => Promise<void> {
   if (!services.llm) return async () => undefined;
   queue.register<{ taskId: string }>(
     A2A_TURN_JOB,
     { ...TURN_JOB, concurrency: services.config.a2aTurnsPerInstance },
-    (data, run) => runAgentTurn(services, data.taskId, run, logger, run.attempt <= TURN_JOB.retries),
+    (data, run) => agent.execute(data.taskId, run, run.attempt <= TURN_JOB.retries),
     // Its last attempt died with its instance: no turn will run, so the task says so rather than staying WORKING.
     async (data) => {
       const task = await repo.findTaskById(sqlOf(forkEm(services)), data.taskId);
       if (task)
         await finishTask(
           services,
+          postgresTurnStore(services),
           task,
           'TASK_STATE_FAILED',
           'the turn did not finish: the instance running it stopped; send the message again',

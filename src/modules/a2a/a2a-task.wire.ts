@@ -1,11 +1,11 @@
 /** A task as the A2A model shows it: what every A2A answer, stream event and push delivery shows of it. */
-import { AppError } from '../../errors';
+import { A2aError } from '../../errors';
 import { withAbsoluteUrls } from './a2a-artifacts';
 import type { TaskRow } from './a2a-task.repository';
 import type { A2aArtifact, A2aMessage, A2aTask, A2aTaskStatus } from './a2a.types';
 
 /** The same error for an unknown task and another principal's (spec: `task not found: <task_id>`): no existence oracle. */
-export const taskNotFound = (id: string) => new AppError('NOT_FOUND', `task not found: ${id}`, { a2aReason: 'TASK_NOT_FOUND' });
+export const taskNotFound = (id: string) => new A2aError('TASK_NOT_FOUND', `task not found: ${id}`);
 
 /** A task's status (its message only when it has one). */
 export const statusOf = (task: TaskRow): A2aTaskStatus => ({

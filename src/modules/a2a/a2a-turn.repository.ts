@@ -1,9 +1,14 @@
 import type { Query } from '../../db/sql';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
-import type { PeerTaskRef } from '../agent/peers/peer-tools';
 import type { LedgerInsert } from '../usage/usage.repository';
 import { asTask, TASK_COLUMNS, TaskColumns, TaskRow, withoutRawPayloads, StoredMessageBody } from './a2a-task.repository';
 import { TERMINAL_STATES } from './a2a-states';
+
+/** A task a turn started on a peer (stored with the loop state, and remembered for the conversation). */
+export interface PeerTaskRef {
+  agentId: string;
+  taskId: string;
+}
 
 /** Where a turn stands between two runs of its job. */
 export type TurnPhase = 'running' | 'awaiting_approval' | 'awaiting_jobs';

@@ -1,4 +1,3 @@
-import { sha256Hex } from '../../../ids';
 import type { Services } from '../../../context';
 import { AppError } from '../../../errors';
 import type { ToolCall, ToolResult, ToolSpec } from '../../../llm/language-model';
@@ -6,6 +5,8 @@ import { cutText } from '../../../llm/prompt';
 import type { Logger } from '../../../logger';
 import { LANGUAGES } from '../workspace/jail';
 import { isPeerSend, isPeerTool, PeerCallContext, runPeerTool } from '../peers/peer-tools';
+
+export { workspaceOf } from '../../a2a/a2a-workspace';
 
 /** Most characters of one tool result fed back to the model (the rest is cut, and it says so). */
 export const TOOL_OUTPUT_CHARS = 16_000;
@@ -87,15 +88,6 @@ export const isExecution = (call: ToolCall) => (EXECUTION_TOOLS.has(call.name) |
 /** Whether the call waits for the caller's approval: code only where a sandbox can run it (else it is answered its error), messages to agents always. */
 export const needsCallerApproval = (call: ToolCall, sandboxAvailable: boolean) =>
   isExecution(call) && (sandboxAvailable || isPeerSend(call.name));
-
-/**
- * The workspace of a principal's context. Two principals may use the same context id (each has
- * its own conversations), so the name is derived from both: a caller cannot reach another's files
- * by naming its context.
- */
-export function workspaceOf(principal: string, contextId: string): string {
-  return `a2a-${sha256Hex(`${principal}\n${contextId}`).slice(0, 40)}`;
-}
 
 /** What the approval request says will run: the tool, the language and the start of the code, or the start of the message to the agent. */
 export function approvalSummary(calls: ToolCall[]): string {

@@ -1,24 +1,21 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { inTransaction, preparedOf, Query } from '../../../db/sql';
+import { preparedOf } from '../../../db/sql';
 import { AppError } from '../../../errors';
-import { newId } from '../../../ids';
 import type { JobRun } from '../../../jobs/queue';
-import type { ChatTurn, ToolCall } from '../../../llm/language-model';
+import type { ChatTurn, Completion, ToolCall } from '../../../llm/language-model';
 import type { Logger } from '../../../logger';
 import { forkEm, type Services } from '../../../context';
 import type { JobStatus } from '../workspace/workspace-jobs';
-import { meteredCompletionInOne } from '../../usage/usage.service';
 import { AGENT_TOOLS, approvalSummary, needsCallerApproval, runTool, ToolContext, workspaceOf } from './agent-tools';
-import { NO_PEERS, PEER_INSTRUCTIONS, PeerTaskRef, peerToolsOf } from '../peers/peer-tools';
-import { collectFileArtifacts, MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS, snapshotOutputs } from '../../a2a/a2a-artifacts';
-import * as repo from '../../a2a/a2a-task.repository';
+import { NO_PEERS, PEER_INSTRUCTIONS, PeerTools, peerToolsOf } from '../peers/peer-tools';
+import { MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS } from '../../a2a/a2a-artifacts';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow } from '../../a2a/a2a-task.repository';
 import { TERMINAL_STATES } from '../../a2a/a2a-states';
-import type { A2aArtifact, A2aMessage, A2aPart } from '../../a2a/a2a.types';
-import { filesByMessage, isDecisionOnly, messageText, saveInputFiles } from '../../a2a/a2a-input-files';
-import { isRequest, recordTurn, RecordHints, Request } from '../../a2a/a2a-record';
-import * as turns from '../../a2a/a2a-turn.repository';
-import type { TurnState } from '../../a2a/a2a-turn.repository';
+import type { A2aPart } from '../../a2a/a2a.types';
+import { isDecisionOnly, messageText } from '../../a2a/a2a-input-files';
+import { isRequest, RecordHints, Request } from '../../a2a/a2a-record';
+import { agentMessage, AgentExecutor, NO_MODEL_MESSAGE, publishTask, TurnHandOff } from '../../a2a/a2a-executor';
+import { finishTask, postgresTurnStore, TurnStore } from '../../a2a/a2a-turn-store';
+import type { PeerTaskRef, TurnState } from '../../a2a/a2a-turn.repository';
 
 /** Model calls one turn makes at most (approvals and restarts included): a loop that does not answer by then fails saying so. */
 export const MAX_STEPS = 20;
@@ -28,8 +25,6 @@ export const MAX_TRANSCRIPT_CHARS = 400_000;
 const CONTEXT_MESSAGES = 100;
 const CONTEXT_CHARS = 200_000;
 const ANSWER_TOKENS = 4096;
-
-export const NO_MODEL_MESSAGE = 'this server has no language model configured (LLM_PROVIDER), so the agent cannot answer';
 
 /**
  * The turn's instructions. The caller is outside the server: its text is the request to answer,
@@ -44,33 +39,18 @@ const SYSTEM = [
   PEER_INSTRUCTIONS,
 ].join('\n');
 
-type TaskServices = Pick<Services, 'orm' | 'llm' | 'jobs' | 'pubsub' | 'config' | 'agent'>;
-/** What a turn needs besides: the blob store its trajectory record's large records go to, and what calls the owner's agents. */
-type TurnServices = TaskServices & Pick<Services, 'blobs' | 'sealer' | 'outboundLookup'>;
+/** The services a turn calls: the model, the task's publications, the workspaces and their jobs, and what calls the owner's agents. */
+type TurnServices = Pick<Services, 'llm' | 'pubsub' | 'config' | 'agent' | 'sealer' | 'outboundLookup'>;
 
-/** Publishes a task's new state (after its commit): waiting SendMessages, running turns and the other helpers' hooks hear it. */
-export const publishTask = (services: Pick<Services, 'pubsub'>, task: TaskRow) =>
-  services.pubsub.publish('A2A_TASK', task.id, { taskId: task.id, state: task.state });
-
-/** A message of the agent in the task (a status message, or the answer in the history). */
-export function agentMessage(task: Pick<TaskRow, 'id' | 'contextId'>, text: string, extraParts: A2aPart[] = []): A2aMessage {
-  return { messageId: newId('msg'), role: 'ROLE_AGENT', parts: [{ text }, ...extraParts], contextId: task.contextId, taskId: task.id };
-}
-
-/** The approval decision a message carries (a data part `{decision}`), if any. @throws VALIDATION_FAILED for an unknown decision */
-export function decisionOf(message: A2aMessage): turns.ApprovalDecision | undefined {
-  const { parts } = message;
-  const part = parts.find((one) => typeof one.data === 'object' && one.data !== null && 'decision' in one.data);
-  if (!part) return undefined;
-  const decision = (part.data as { decision: unknown }).decision;
-  if (decision === 'allow_once' || decision === 'allow_session' || decision === 'deny') return decision;
-  throw new AppError('VALIDATION_FAILED', 'message.parts: decision must be allow_once, allow_session or deny', undefined, [
-    {
-      path: ['message', 'parts', parts.indexOf(part), 'data', 'decision'],
-      msg: 'must be allow_once, allow_session or deny',
-      type: 'value_error',
-    },
-  ]);
+/**
+ * What a turn runs with: its services and its ports, the task's store (A2A's `TurnStore`) and
+ * the owner's outbound agents. `agentExecutor` gives it PostgreSQL's; a test may give its own.
+ */
+export interface TurnPorts {
+  services: TurnServices;
+  store: TurnStore;
+  /** The owner's enabled outbound agents, and their tools. */
+  peers(ownerId: string): Promise<PeerTools>;
 }
 
 /**
@@ -93,35 +73,17 @@ function turnsOf(messages: StoredMessage[], files: Map<string, InputFileRow[]>):
 
 const charsOf = (transcript: ChatTurn[]) => JSON.stringify(transcript).length;
 
-/** Moves the task to a final state with a status message, and forgets its loop state. */
-export async function finishTask(services: TaskServices, task: TaskRow, state: string, text: string): Promise<void> {
-  const moved = await inTransaction(forkEm(services), async (q) => {
-    await turns.deleteTurn(q, task.id);
-    return repo.moveTask(q, task.id, state, agentMessage(task, text));
-  });
-  if (moved) publishTask(services, moved);
-}
-
-/**
- * What the request that created a task and claimed its turn here hands the turn's first attempt
- * (`JobRun.handOff`), so that it does not read back what that request just wrote: the task as
- * created (WORKING), and the context's conversation when it is known to be that task's message
- * alone (else the turn reads the context).
- */
-export interface TurnHandOff {
-  task: TaskRow;
-  context?: StoredMessage[];
-  /** The owner had no enabled outbound agent a moment ago: the turn offers none rather than read them. */
-  noPeers?: boolean;
-  /** The task's first message, as stored, when it holds no file (so the whole task may be known without reading it). */
-  first?: A2aMessage;
-  /**
-   * Set by the turn when it completed the task and knows all of it: its first message and the
-   * answer its only other one, the answer its only artifact, and all small (a fraction of the
-   * history and artifact budgets), so the request can answer without reading the task back.
-   */
-  answered?: { task: TaskRow; history: A2aMessage[]; artifacts: A2aArtifact[] };
-}
+/** The agent as A2A's executor of turns: `runAgentTurn` with the services and logger of the app (wired in src/app.ts). */
+export const agentExecutor = (services: TurnServices & Pick<Services, 'orm' | 'blobs'>, logger: Logger): AgentExecutor => ({
+  execute: (taskId, run, retriesLeft) =>
+    runAgentTurn(
+      { services, store: postgresTurnStore(services), peers: (ownerId) => peerToolsOf(preparedOf(forkEm(services)), ownerId) },
+      taskId,
+      run,
+      logger,
+      retriesLeft,
+    ),
+});
 
 /** What a task answered in memory may hold at most (JSON characters): well within HISTORY_BYTES and ANSWER_ARTIFACT_BYTES. */
 const ANSWERED_IN_MEMORY_CHARS = 256 * 1024;
@@ -136,17 +98,10 @@ const ANSWERED_IN_MEMORY_CHARS = 256 * 1024;
  * and kills a running program; bounds: MAX_STEPS calls and MAX_TRANSCRIPT_CHARS.
  * @throws when the attempt was cut off (its instance stopping, its time-out) and `retriesLeft`: the job runs it again
  */
-export async function runAgentTurn(
-  services: TurnServices,
-  taskId: string,
-  run: JobRun,
-  logger: Logger,
-  retriesLeft: boolean,
-): Promise<void> {
-  const em = forkEm(services);
-  const q = preparedOf(em);
+export async function runAgentTurn(ports: TurnPorts, taskId: string, run: JobRun, logger: Logger, retriesLeft: boolean): Promise<void> {
+  const { services, store } = ports;
   const handOff = run.handOff as TurnHandOff | undefined;
-  const read = handOff ? { task: handOff.task, turn: null, started: false } : await turns.startTurn(q, taskId);
+  const read = handOff ? { task: handOff.task, turn: null, started: false } : await store.startTurn(taskId);
   if (!read || TERMINAL_STATES.includes(read.task.state) || read.task.state === 'TASK_STATE_INPUT_REQUIRED') return;
   const found = read.task;
   if (read.started) publishTask(services, found);
@@ -158,20 +113,21 @@ export async function runAgentTurn(
   })();
   // Without Redis a cancel on another instance publishes only there: a slow re-read catches it.
   const backstop = setInterval(() => {
-    repo.findTaskById(q, taskId).then(
+    store.findTask(taskId).then(
       (now) => (!now || TERMINAL_STATES.includes(now.state) ? cancel() : undefined),
       () => undefined,
     );
   }, BACKSTOP_READ_MS);
   const signal = AbortSignal.any([run.signal, canceled.signal]);
   try {
-    await loop(services, em, found, read.turn, signal, logger, run, handOff);
+    await loop(ports, found, read.turn, signal, logger, run, handOff);
   } catch (error) {
     if (canceled.signal.aborted) return; // the task is CANCELED; the call was aborted
     if (run.signal.aborted) {
       if (retriesLeft) throw error; // retried: the task stays WORKING, the loop resumes from its stored state
       return void (await finishTask(
         services,
+        store,
         found,
         'TASK_STATE_FAILED',
         `the turn did not finish: ${run.signal.reason instanceof Error ? run.signal.reason.message : 'it was stopped'}`,
@@ -179,7 +135,7 @@ export async function runAgentTurn(
     }
     const known = error instanceof AppError && error.code === 'UNAVAILABLE';
     if (!known) logger.error('A2A turn failed', { taskId, error: error instanceof Error ? error.stack : String(error) });
-    await finishTask(services, found, 'TASK_STATE_FAILED', known ? error.message : 'the turn failed on an internal error');
+    await finishTask(services, store, found, 'TASK_STATE_FAILED', known ? error.message : 'the turn failed on an internal error');
   } finally {
     clearInterval(backstop);
     await events.return();
@@ -188,8 +144,7 @@ export async function runAgentTurn(
 }
 
 async function loop(
-  services: TurnServices,
-  em: EntityManager,
+  ports: TurnPorts,
   found: TaskRow,
   stored: TurnState | null,
   signal: AbortSignal,
@@ -198,24 +153,24 @@ async function loop(
   handOff: TurnHandOff | undefined,
 ): Promise<void> {
   const context = handOff?.context;
-  const q = preparedOf(em);
+  const { services, store } = ports;
   const workspace = workspaceOf(found.principal, found.contextId);
   let state = stored;
   if (state?.phase === 'awaiting_approval' && !state.decision) return; // the decision queues the run that goes on
   if (state?.phase === 'awaiting_jobs') {
     // A message added meanwhile: the loop goes on from the answer (the transcript's last entry already).
-    if (found.lastSeq <= state.seenSeq) return settleJobs(services, found, state, workspace, logger, turnJob);
+    if (found.lastSeq <= state.seenSeq) return settleJobs(ports, found, state, workspace, logger, turnJob);
     state = { ...state, phase: 'running', answer: null };
   }
   let task = found;
   if (task.state !== 'TASK_STATE_WORKING') {
-    const moved = await repo.moveTask(q, task.id, 'TASK_STATE_WORKING', null);
+    const moved = await store.moveTask(task.id, 'TASK_STATE_WORKING', null);
     if (!moved) return; // canceled in between
     publishTask(services, moved);
     task = moved;
   }
   const llm = services.llm;
-  if (!llm) return finishTask(services, task, 'TASK_STATE_FAILED', NO_MODEL_MESSAGE);
+  if (!llm) return finishTask(services, store, task, 'TASK_STATE_FAILED', NO_MODEL_MESSAGE);
   // A turn starting afresh reads the context's messages itself: nothing can be new before its first call.
   const fresh = !state;
   /** The task's requests as the model saw them, while known without reading them again (for the trajectory record). */
@@ -228,17 +183,14 @@ async function loop(
     return hints;
   };
   if (!state) {
-    const seen = context ?? (await repo.contextMessages(q, task.principal, task.contextId, CONTEXT_MESSAGES));
+    const seen = context ?? (await store.contextMessages(task, CONTEXT_MESSAGES));
     // The task's own messages are the context's newest; read alone only if the context's limit cut them.
     const own = seen.filter((one) => one.taskId === task.id);
-    const sent = own[0]?.seq === 1 ? own : (await turns.messagesAfter(q, task.id, 0)).map((one) => ({ ...one, taskId: task.id }));
+    const sent = own[0]?.seq === 1 ? own : (await store.messagesAfter(task.id, 0)).map((one) => ({ ...one, taskId: task.id }));
     // The files sent in are saved before anything runs; the earlier tasks' file rows are read.
-    const files = await filesByMessage(
-      q,
-      seen.filter((one) => one.taskId !== task.id),
-    );
+    const files = await store.filesByMessage(seen.filter((one) => one.taskId !== task.id));
     for (const { seq, message } of sent)
-      files.set(`${task.id}:${seq}`, await saveInputFiles(q, services.agent.workspaces, workspace, task.id, seq, message, logger));
+      files.set(`${task.id}:${seq}`, await store.saveInputFiles(workspace, task.id, seq, message, logger));
     const transcript = turnsOf(seen, files);
     requests = sent
       .filter((one) => isRequest(one.message))
@@ -261,10 +213,10 @@ async function loop(
   }
   const current: TurnState = state;
   // The owner's enabled agents, read once per run: a call pending approval finds its entry again (or is told it is gone).
-  const peers = handOff?.noPeers ? NO_PEERS : await peerToolsOf(q, task.ownerId);
+  const peers = handOff?.noPeers ? NO_PEERS : await ports.peers(task.ownerId);
   const conversation = {
-    remember: (ref: PeerTaskRef) => turns.rememberPeerTask(q, task, ref),
-    started: (ref: PeerTaskRef) => turns.peerTaskOfContext(q, task, ref),
+    remember: (ref: PeerTaskRef) => store.rememberPeerTask(task, ref),
+    started: (ref: PeerTaskRef) => store.peerTaskOfContext(task, ref),
   };
   const tools: ToolContext = {
     services,
@@ -279,14 +231,14 @@ async function loop(
   for (let step = 0; ; step++) {
     if (current.pending) {
       // The context's trajectory gets what is new before anything runs or waits: the requests, the calls (and the results before them).
-      await recordTurn(services, task, current, logger, known());
+      await store.recordTurn(task, current, logger, known());
       const approved = current.phase === 'awaiting_approval' && current.decision !== null;
-      if (!approved && (await needsApproval(services, q, task, current.pending))) return askApproval(services, task, current);
+      if (!approved && (await needsApproval(ports, task, current.pending))) return askApproval(ports, task, current);
       // What is in outputs/ before the turn's first tool runs: what is new or changed after it is
       // the turn's. Stored before anything runs, so a retried attempt keeps the same baseline.
       if (current.outputsBefore === null) {
-        current.outputsBefore = await snapshotOutputs(services.agent.workspaces, workspace);
-        await turns.saveTurn(q, current);
+        current.outputsBefore = await store.snapshotOutputs(workspace);
+        await store.saveTurn(current);
       }
       const results = [];
       for (const call of current.pending) results.push(await runTool(call, tools));
@@ -296,12 +248,12 @@ async function loop(
         decision: null,
         phase: 'running',
       });
-      await turns.saveTurn(q, current);
+      await store.saveTurn(current);
     }
     // Messages added to the task while it works are further instructions (an approval answer is not).
-    for (const added of fresh && step === 0 ? [] : await turns.messagesAfter(q, task.id, current.seenSeq)) {
+    for (const added of fresh && step === 0 ? [] : await store.messagesAfter(task.id, current.seenSeq)) {
       if (!isDecisionOnly(added.message)) {
-        const files = await saveInputFiles(q, services.agent.workspaces, workspace, task.id, added.seq, added.message, logger);
+        const files = await store.saveInputFiles(workspace, task.id, added.seq, added.message, logger);
         const text = messageText(added.message, files);
         current.transcript.push({ role: 'user', content: text });
         requests?.push({ seq: added.seq, text });
@@ -311,6 +263,7 @@ async function loop(
     if (current.steps >= MAX_STEPS)
       return finishTask(
         services,
+        store,
         task,
         'TASK_STATE_FAILED',
         `the agent stopped: it made ${MAX_STEPS} model calls in this turn without giving an answer`,
@@ -318,6 +271,7 @@ async function loop(
     if (charsOf(current.transcript) > MAX_TRANSCRIPT_CHARS)
       return finishTask(
         services,
+        store,
         task,
         'TASK_STATE_FAILED',
         `the agent stopped: this turn's conversation grew past ${MAX_TRANSCRIPT_CHARS} characters`,
@@ -329,67 +283,55 @@ async function loop(
       maxOutputTokens: ANSWER_TOKENS,
       signal,
     };
-    const completion = await meteredCompletionInOne(
-      em,
-      llm,
-      { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a', a2aPrincipal: task.principal },
-      request,
-      async (ledger, done) => {
-        // Kept with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
-        const calls = done.toolCalls;
-        const next: TurnState = {
-          ...current,
-          steps: current.steps + 1,
-          transcript: [
-            ...current.transcript,
-            calls.length ? { role: 'assistant', content: done.text, toolCalls: calls } : { role: 'assistant', content: done.text },
-          ],
-          pending: calls.length ? calls : null,
-        };
-        if (!(await turns.saveTurnIfOpen(q, next, ledger))) return null;
-        Object.assign(current, next);
-        return done;
-      },
-    );
-    if (!completion) return;
+    // Stored with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
+    const called = await store.callModel(task, llm, request, (done: Completion): TurnState => {
+      const calls = done.toolCalls;
+      return {
+        ...current,
+        steps: current.steps + 1,
+        transcript: [
+          ...current.transcript,
+          calls.length ? { role: 'assistant', content: done.text, toolCalls: calls } : { role: 'assistant', content: done.text },
+        ],
+        pending: calls.length ? calls : null,
+      };
+    });
+    if (!called) return;
+    Object.assign(current, called.state);
+    const completion = called.done;
     if (completion.toolCalls.length > 0) continue;
     current.answer = completion.text;
     if (current.jobIds.length > 0) break;
-    if (await complete(services, task, current, workspace, [], logger, turnJob, known(), handOff)) return;
+    if (await complete(ports, task, current, workspace, [], logger, turnJob, known(), handOff)) return;
     current.answer = null; // answered, but more was asked meanwhile: the loop goes on with it
   }
   current.phase = 'awaiting_jobs';
-  await turns.saveTurn(q, current);
-  await settleJobs(services, task, current, workspace, logger, turnJob);
+  await store.saveTurn(current);
+  await settleJobs(ports, task, current, workspace, logger, turnJob);
 }
 
 /** An execution call needs the caller's approval unless its context allowed them for the session; code without a sandbox is answered its error instead. */
-async function needsApproval(services: TaskServices, q: Query, task: TaskRow, calls: ToolCall[]): Promise<boolean> {
+async function needsApproval({ services, store }: TurnPorts, task: TaskRow, calls: ToolCall[]): Promise<boolean> {
   const sandbox = services.agent.workspaces.sandboxAvailable();
   if (!calls.some((call) => needsCallerApproval(call, sandbox))) return false;
-  return !(await turns.contextGranted(q, task.principal, task.contextId));
+  return !(await store.contextGranted(task));
 }
 
 /** Stores the pending calls and moves the task to INPUT_REQUIRED with the approval request in its status message. */
-async function askApproval(services: TaskServices, task: TaskRow, state: TurnState): Promise<void> {
+async function askApproval({ services, store }: TurnPorts, task: TaskRow, state: TurnState): Promise<void> {
   const summary = approvalSummary(state.pending!);
-  const moved = await inTransaction(forkEm(services), async (q) => {
-    const now = await repo.findTaskById(q, task.id, true);
-    if (!now || TERMINAL_STATES.includes(now.state)) return null;
-    await turns.saveTurn(q, { ...state, phase: 'awaiting_approval', decision: null });
-    const request = agentMessage(
-      task,
-      `Approval needed to run code or message an external agent: ${summary}\nAnswer with a data part {"decision": "allow_once" | "allow_session" | "deny"}.`,
-      [{ data: { kind: 'tool_approval', summary } }],
-    );
-    return repo.moveTask(q, task.id, 'TASK_STATE_INPUT_REQUIRED', request);
-  });
+  const request = agentMessage(
+    task,
+    `Approval needed to run code or message an external agent: ${summary}\nAnswer with a data part {"decision": "allow_once" | "allow_session" | "deny"}.`,
+    [{ data: { kind: 'tool_approval', summary } }],
+  );
+  const moved = await store.askApproval(state, request);
   if (moved) publishTask(services, moved);
 }
 
 /** The answer is ready: completes the task once every background job the turn started has ended (else it stays WORKING). */
 async function settleJobs(
-  services: TurnServices,
+  ports: TurnPorts,
   task: TaskRow,
   state: TurnState,
   workspace: string,
@@ -398,12 +340,12 @@ async function settleJobs(
 ): Promise<void> {
   const jobs: JobStatus[] = [];
   for (const jobId of state.jobIds) {
-    const job = await services.agent.jobs.check(workspace, jobId).catch(() => null);
+    const job = await ports.services.agent.jobs.check(workspace, jobId).catch(() => null);
     if (job?.state === 'running') return; // its end (on its instance) or the sweep runs the turn again
     if (job) jobs.push(job);
   }
   // More asked meanwhile: the run SendMessage queued with it takes the answer back into the conversation.
-  await complete(services, task, state, workspace, jobs, logger, turnJob);
+  await complete(ports, task, state, workspace, jobs, logger, turnJob);
 }
 
 /**
@@ -414,7 +356,7 @@ async function settleJobs(
  * open because more was asked meanwhile (a message after `state.seenSeq`): nothing was completed.
  */
 async function complete(
-  services: TurnServices,
+  { services, store }: TurnPorts,
   task: TaskRow,
   state: TurnState,
   workspace: string,
@@ -424,7 +366,7 @@ async function complete(
   known?: RecordHints,
   handOff?: TurnHandOff,
 ): Promise<boolean> {
-  await recordTurn(services, task, state, logger, known);
+  await store.recordTurn(task, state, logger, known);
   const parts: A2aPart[] = [{ text: state.answer ?? '' }];
   if (jobs.length)
     parts.push({
@@ -432,17 +374,16 @@ async function complete(
     });
   // No tool ran (no snapshot was taken): the turn made no files.
   const { artifacts, omitted } = state.outputsBefore
-    ? await collectFileArtifacts(services, task, workspace, state.outputsBefore, 1)
+    ? await store.collectFileArtifacts(task, workspace, state.outputsBefore)
     : { artifacts: [], omitted: [] };
   if (omitted.length)
     parts.push({
       text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, over the artifact budget of the workspace or its owner, or changed while collected): ${omitted.slice(0, 50).join(', ')}`,
     });
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
-  const q = preparedOf(forkEm(services));
   const answerMessage = agentMessage(task, state.answer ?? '');
   // The turn's job ends in the same statement: no further round trip once the answer is stored.
-  const completed = await repo.completeTask(q, task.id, state.seenSeq, [answer, ...artifacts], answerMessage, turnJob.completion);
+  const completed = await store.completeTask(task.id, state.seenSeq, [answer, ...artifacts], answerMessage, turnJob.completion);
   if (completed) {
     turnJob.completed();
     publishTask(services, completed);
@@ -452,5 +393,5 @@ async function complete(
       if (JSON.stringify(whole).length <= ANSWERED_IN_MEMORY_CHARS) handOff.answered = whole;
     }
   }
-  return completed !== null || TERMINAL_STATES.includes((await repo.findTaskById(q, task.id))?.state ?? TERMINAL_STATES[0]);
+  return completed !== null || TERMINAL_STATES.includes((await store.findTask(task.id))?.state ?? TERMINAL_STATES[0]);
 }

@@ -20,6 +20,7 @@ import {
 } from './confined-fs';
 import { CapturedRun, Language, LANGUAGES, CodeJail, SandboxProcess } from './jail';
 import { countSandboxRun } from '../../../metrics';
+import { mediaTypeOf } from '../../../media-types';
 
 /** A2A context ids as workspace names: one path segment, never `.` or `..`. */
 const CONTEXT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -37,38 +38,6 @@ const REMOVE_WORKSPACE_DEPTH = 1024;
 const DISK_CHECK_SECONDS = 1;
 /** Wall time of a run that does not say. */
 export const DEFAULT_RUN_SECONDS = 30;
-
-/** Media types guessed from a file's extension, for artifacts. */
-const MEDIA_TYPES: Record<string, string> = {
-  '.txt': 'text/plain',
-  '.log': 'text/plain',
-  '.md': 'text/markdown',
-  '.csv': 'text/csv',
-  '.tsv': 'text/tab-separated-values',
-  '.json': 'application/json',
-  '.jsonl': 'application/jsonl',
-  '.html': 'text/html',
-  '.xml': 'application/xml',
-  '.yaml': 'application/yaml',
-  '.yml': 'application/yaml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.webp': 'image/webp',
-  '.pdf': 'application/pdf',
-  '.zip': 'application/zip',
-  '.gz': 'application/gzip',
-  '.tar': 'application/x-tar',
-  '.py': 'text/x-python',
-  '.sh': 'text/x-shellscript',
-  '.parquet': 'application/vnd.apache.parquet',
-  '.npy': 'application/octet-stream',
-};
-export const mediaTypeOf = (name: string) => MEDIA_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
-/** Every media type an output file (an artifact) can have. */
-export const OUTPUT_FILE_MEDIA_TYPES = [...new Set([...Object.values(MEDIA_TYPES), 'application/octet-stream'])];
 
 export interface WorkspaceUsage {
   bytes: number;
