@@ -6,6 +6,7 @@ import { AppError, invalid, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import { requireAdmin } from '../src/modules/admin/admin.policy';
 import { requireReleaseToken } from '../src/modules/releases/release.policy';
+import { accessOfOperation, admit, type Access } from '../src/operation-rules';
 import { describe, LocateIssue, locateInBody, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../src/http/answers';
 import { locOf, planVariables, RawBodyRequest, readVariables, VariablePlan, wirePath } from './inputs';
 import { serveEvents } from './events';
@@ -27,13 +28,18 @@ const locateFor =
 interface CompiledOperation<R extends OperationRoute | EventStreamRoute = OperationRoute> {
   route: R;
   plans: VariablePlan[];
+  /** Who may call it: what its root field declares (src/operation-rules.ts). */
+  access: Access;
 }
 
 /** Checks every operation document against the schema once, at start, so a bad table fails fast. */
 function compile<R extends OperationRoute | EventStreamRoute>(schema: GraphQLSchema, route: R): CompiledOperation<R> {
   const errors = validate(schema, route.operation);
   if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
-  return { route, plans: planVariables(schema, operationOf(route.operation), route.variables) };
+  const operation = operationOf(route.operation);
+  const access = accessOfOperation(schema, operation);
+  if (!access) throw new Error(`${route.method} ${route.path}: its root field declares no access`);
+  return { route, plans: planVariables(schema, operation, route.variables), access };
 }
 
 export interface FacadeOptions {
@@ -105,7 +111,11 @@ export function facadeRouter({ schema, services, logger, routes, largeBodies }: 
       try {
         const ctx = makeContext(services, requestFacts(req, res, services.config));
         // Credentials first: a caller without valid ones learns nothing about the request's shape.
-        if (route.auth === 'release') requireReleaseToken(ctx);
+        // A route that runs an operation asks its root field's declared access (which the operation
+        // checks again as it runs, as on every transport); a stream route's row says its own.
+        const declared = (compiled ?? compiledEvents)?.access;
+        if (declared) await admit(declared, ctx);
+        else if (route.auth === 'release') requireReleaseToken(ctx);
         else if (route.auth === 'admin') await requireAdmin(ctx);
         else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
         const run: Run = (operation, variables) => execute(schema, operation, variables, ctx);

@@ -39,7 +39,7 @@ const roots: { kind: 'query' | 'mutation'; type: GraphQLObjectType }[] = [
 ];
 const declared = (rule: (field: Field) => boolean) =>
   roots.flatMap(({ kind, type }) => Object.values(type.getFields()).flatMap((field) => (rule(field) ? [{ kind, field }] : [])));
-const adminOnly = (field: Field) => (field.extensions as { adminOnly?: boolean }).adminOnly === true;
+const adminOnly = (field: Field) => rulesOf(field).access === 'admin';
 
 const mintsCredential = declared((field) => rulesOf(field).mintsCredential);
 const authLimited = declared((field) => rulesOf(field).rateLimit === 'auth');

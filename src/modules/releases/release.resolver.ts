@@ -1,10 +1,9 @@
 import { Arg, Ctx as Context, Extensions, Mutation, Query, Resolver } from 'type-graphql';
-import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
-import { requireAdmin } from '../admin/admin.policy';
 import { requireReleaseToken } from './release.policy';
 import { currentManifest, downloadUrl, Manifest, publishManifest, releaseFiles } from './release.service';
 import { ReleaseFileStatsNode, ReleaseManifestInput, ReleaseManifestNode } from './release.types';
+import { ADMIN, ANYONE, RELEASE_TOKEN } from '../../operation-rules';
 
 export const presentManifest = (manifest: Manifest, baseUrl: string): ReleaseManifestNode => ({
   product: manifest.product,
@@ -16,6 +15,7 @@ export const presentManifest = (manifest: Manifest, baseUrl: string): ReleaseMan
 
 @Resolver()
 export class ReleaseResolver {
+  @Extensions(ANYONE)
   @Query(() => ReleaseManifestNode, {
     nullable: true,
     description: "A product's current release (desktop or core); null when none is published.",
@@ -25,6 +25,7 @@ export class ReleaseResolver {
     return manifest && presentManifest(manifest, ctx.baseUrl);
   }
 
+  @Extensions(RELEASE_TOKEN)
   @Mutation(() => ReleaseManifestNode, { description: 'Publishes a release manifest (release token).' })
   async releasePublish(
     @Context() ctx: Ctx,
@@ -35,10 +36,9 @@ export class ReleaseResolver {
     return presentManifest(await publishManifest(ctx.em, ctx.services.blobs.store, product, input), ctx.baseUrl);
   }
 
-  @Extensions(ADMIN_ONLY)
+  @Extensions(ADMIN)
   @Query(() => [ReleaseFileStatsNode], { description: "Admin: a product's release files with download counts." })
   async releaseFiles(@Context() ctx: Ctx, @Arg('product') product: string): Promise<ReleaseFileStatsNode[]> {
-    await requireAdmin(ctx);
     return releaseFiles(ctx.em, product);
   }
 }
