@@ -111,14 +111,14 @@ export async function admit(access: Access, ctx: Ctx): Promise<void> {
   }
 }
 
-/** Applies one root field's rules to a call, cheapest first. @throws AppError */
+/** Applies one root field's rules to a call: its access, then the others, cheapest first. @throws AppError */
 async function enforce(field: string, rules: OperationRules & { access: Access }, ctx: Ctx): Promise<void> {
+  // Who may call comes first, before what the call would count or change.
+  await admit(rules.access, ctx);
   if (rules.startsSession) {
     const refusal = ctx.browser?.foreignOrigin();
     if (refusal) throw new AppError('FORBIDDEN', refusal);
   }
-  // Who may call comes before what the call would count or change.
-  await admit(rules.access, ctx);
   if (rules.rateLimit) await ctx.services.authLimit({ address: ctx.address, authorization: ctx.authorization });
   // Only a bearer token can be a sandbox's: a browser session or an A2A key never is.
   if (rules.mintsCredential && ctx.authorization) {
