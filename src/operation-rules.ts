@@ -229,11 +229,26 @@ export async function a2aOrUserCallerOf(ctx: Pick<Ctx, 'a2a' | 'viewer'>): Promi
 /** The A2A principal's id when an A2A caller runs the operation, else null (for fields that show it less). */
 export const a2aPrincipalIdOf = (ctx: Pick<Ctx, 'a2a'>): string | null => ctx.a2a?.principal.id ?? null;
 
+/**
+ * The caller a parameter decorator hands a resolver, once it is sure the field's declaration
+ * promises one: on a root field declaring another access it fails (a programming error, not an
+ * access check of its own); below the root fields `take` decides.
+ */
+function declaredCaller<T>(promised: readonly Access[], decorator: string, take: (ctx: Ctx) => T | Promise<T>) {
+  return createParameterDecorator<Ctx>(({ context, info }) => {
+    const root = rootTypesOf(info.schema).includes(info.parentType);
+    const access = root ? rulesOf(info.parentType.getFields()[info.fieldName]).access : undefined;
+    if (root && !promised.includes(access!))
+      throw new Error(`${info.parentType.name}.${info.fieldName} declares ${access} access: ${decorator} is for ${promised.join(', ')}`);
+    return take(context);
+  });
+}
+
 /** Parameter: the signed-in caller (`SIGNED_IN`, `ADMIN`), as `callerOf`. */
-export const Caller = () => createParameterDecorator<Ctx>(({ context }) => callerOf(context));
+export const Caller = () => declaredCaller(['user', 'admin'], '@Caller()', callerOf);
 /** Parameter: the A2A caller (`A2A_CALLER`), as `a2aCallerOf`. */
-export const CallerA2a = () => createParameterDecorator<Ctx>(({ context }) => a2aCallerOf(context));
+export const CallerA2a = () => declaredCaller(['a2a'], '@CallerA2a()', a2aCallerOf);
 /** Parameter: the A2A caller or signed-in user (`A2A_CALLER_OR_SIGNED_IN`), as `a2aOrUserCallerOf`. */
-export const CallerA2aOrUser = () => createParameterDecorator<Ctx>(({ context }) => a2aOrUserCallerOf(context));
-/** Parameter: the A2A principal's id, or null when no A2A caller runs the operation. */
+export const CallerA2aOrUser = () => declaredCaller(['a2aOrUser'], '@CallerA2aOrUser()', a2aOrUserCallerOf);
+/** Parameter: the A2A principal's id, or null when no A2A caller runs the operation (any access). */
 export const CallerA2aPrincipalId = () => createParameterDecorator<Ctx>(({ context }) => a2aPrincipalIdOf(context));

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  execute,
   getNamedType,
   GraphQLArgument,
   GraphQLField,
@@ -11,14 +12,17 @@ import {
   isNonNullType,
   isScalarType,
   Kind,
+  parse,
 } from 'graphql';
 import { createClient } from 'graphql-ws';
+import { buildSchemaSync, Extensions, Query, Resolver } from 'type-graphql';
 import WebSocket from 'ws';
 import { JSONRPC_OPERATIONS } from '../facade/generated/tables';
 import { operationOf, type EventStreamRoute, type OperationRoute } from '../facade/route';
 import { ROUTES } from '../facade/routes';
 import { snake } from '../src/http/answers';
-import { rulesOf, type Access } from '../src/operation-rules';
+import { Caller, enforceOperationRules, rulesOf, SIGNED_IN, ANYONE, type Access } from '../src/operation-rules';
+import type { Viewer } from '../src/modules/auth/viewer';
 import { makePubSub } from '../src/pubsub';
 import { buildAppSchema } from '../src/schema';
 import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
@@ -402,5 +406,52 @@ describe('who may call: each operation refuses a caller its declared access does
     // Refused alike: the code (or its status) and the same words on each.
     expect(outcomes).toEqual(outcomes.map(({ transport }) => ({ transport, refused: true, message: outcomes[0].message })));
     expect(outcomes[0].message).not.toBe('');
+  });
+});
+
+describe('the declaration cannot be left out or contradicted', () => {
+  test('building the schema fails for a root field that declares no access, naming it', () => {
+    @Resolver()
+    class Forgetful {
+      @Extensions(SIGNED_IN)
+      @Query(() => String)
+      remembered(): string {
+        return 'declared';
+      }
+
+      @Query(() => String)
+      forgotten(): string {
+        return 'undeclared';
+      }
+    }
+    const built = buildSchemaSync({ resolvers: [Forgetful], validate: false });
+    expect(() => enforceOperationRules(built)).toThrow(/these do not: Query\.forgotten$/);
+  });
+
+  test('@Caller() on an operation declaring ANYONE is an error of the code, not a check of its own', async () => {
+    @Resolver()
+    class Contradicting {
+      @Extensions(ANYONE)
+      @Query(() => String)
+      open(@Caller() viewer: Viewer): string {
+        return viewer.user.id;
+      }
+
+      @Extensions(SIGNED_IN)
+      @Query(() => String)
+      closed(@Caller() viewer: Viewer): string {
+        return viewer.user.id;
+      }
+    }
+    const built = enforceOperationRules(buildSchemaSync({ resolvers: [Contradicting], validate: false }));
+    const signedIn = { viewer: async () => ({ user: { id: 'usr_1' } }) };
+    const open = await execute({ schema: built, document: parse('{ open }'), contextValue: signedIn });
+    expect(open.errors?.[0].message).toBe('Query.open declares anyone access: @Caller() is for user, admin');
+    const closed = await execute({ schema: built, document: parse('{ closed }'), contextValue: signedIn });
+    expect(closed).toEqual({ data: { closed: 'usr_1' } });
+    const anonymous = await execute({ schema: built, document: parse('{ closed }'), contextValue: { viewer: async () => null } });
+    expect(anonymous.errors?.[0].extensions?.code ?? (anonymous.errors?.[0].originalError as { code?: string })?.code).toBe(
+      'UNAUTHENTICATED',
+    );
   });
 });
