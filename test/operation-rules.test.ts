@@ -380,6 +380,29 @@ describe('who may call: each operation refuses a caller its declared access does
     );
   });
 
+  test('each REST route running an operation publishes the access its root field declares (OpenAPI security, 401/403)', () => {
+    const routeAuth: Record<Access, string | undefined> = {
+      anyone: 'none',
+      user: 'user',
+      admin: 'admin',
+      release: 'release',
+      a2aOrUser: 'user',
+      a2a: undefined,
+    };
+    const rows = ROUTES.filter(
+      (route): route is OperationRoute | EventStreamRoute => route.kind === 'operation' || route.kind === 'events',
+    );
+    expect(rows.length).toBeGreaterThan(70);
+    for (const route of rows) {
+      const operation = operationOf(route.operation);
+      const field = schema.getRootType(operation.operation)!.getFields()[rootFieldOf(route)!];
+      expect({ route: `${route.method} ${route.path}`, auth: route.auth }).toEqual({
+        route: `${route.method} ${route.path}`,
+        auth: routeAuth[rulesOf(field).access!],
+      });
+    }
+  });
+
   test('the A2A endpoint runs only operations an A2A caller may call, so JSON-RPC refuses nobody the other transports let in', () => {
     // Its caller is always an A2A principal (facade/a2a.ts): an operation declaring another access
     // would be refused there to every caller, and needs a JSON-RPC row in the table above.
