@@ -3,12 +3,11 @@ import { Ctx, makeContext, requestFacts, Services, varyByOrigin } from '../src/c
 import { AppError, invalid, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { Pipeline } from '../src/pipeline';
-import { requireAdmin } from '../src/modules/admin/admin.policy';
-import { requireReleaseToken } from '../src/modules/releases/release.policy';
+import { accessOfOperation, admit, type Access } from '../src/operation-rules';
 import { describe, LocateIssue, locateInBody, refuseCharsetOtherThanUtf8, refuseInvalidUtf8, sendError } from '../src/http/answers';
 import { locOf, planVariables, RawBodyRequest, readVariables, VariablePlan, wirePath } from './inputs';
 import { serveEvents } from './events';
-import { EventStreamRoute, operationOf, OperationRoute, Operations, Route } from './route';
+import { EventStreamRoute, operationOf, OperationRoute, Operations, Route, RouteAuth } from './route';
 import { declaredLength, dropBodyForAWhile, hasBody, type LargeBodies } from './large-bodies';
 
 /** Express path syntax for an OpenAPI template: `/api/labs/{lab_id}` → `/api/labs/:lab_id`. */
@@ -26,13 +25,21 @@ const locateFor =
 interface CompiledOperation<R extends OperationRoute | EventStreamRoute = OperationRoute> {
   route: R;
   plans: VariablePlan[];
+  /** Who may call it: what its root field declares (src/operation-rules.ts). */
+  access: Access;
 }
+
+/** A stream route's `auth` as the access level the pipeline admits by. */
+const ACCESS_OF_ROW: Record<RouteAuth, Access> = { none: 'anyone', user: 'user', admin: 'admin', release: 'release' };
 
 /** Checks every operation document against the schema once, at start, so a bad table fails fast. */
 function compile<R extends OperationRoute | EventStreamRoute>(pipeline: Pipeline, route: R): CompiledOperation<R> {
   const errors = pipeline.validate(route.operation);
   if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
-  return { route, plans: planVariables(pipeline.schema, operationOf(route.operation), route.variables) };
+  const operation = operationOf(route.operation);
+  const access = accessOfOperation(pipeline.schema, operation);
+  if (!access) throw new Error(`${route.method} ${route.path}: its root field declares no access`);
+  return { route, plans: planVariables(pipeline.schema, operation, route.variables), access };
 }
 
 export interface FacadeOptions {
@@ -104,9 +111,10 @@ export function facadeRouter({ pipeline, services, logger, routes, largeBodies }
       try {
         const ctx = makeContext(services, requestFacts(req, res, services.config));
         // Credentials first: a caller without valid ones learns nothing about the request's shape.
-        if (route.auth === 'release') requireReleaseToken(ctx);
-        else if (route.auth === 'admin') await requireAdmin(ctx);
-        else if (route.auth === 'user' && !(await ctx.viewer())) throw new AppError('UNAUTHENTICATED', 'authentication required');
+        // A route that runs an operation asks its root field's declared access (which the operation
+        // checks again as it runs, as on every transport); a stream route's row says its own, which
+        // its `authorize` operation declares too.
+        await admit((compiled ?? compiledEvents)?.access ?? ACCESS_OF_ROW[route.auth], ctx);
         const ops: Operations = {
           run: (operation, variables) => pipeline.run(operation, variables, ctx),
           subscribe: (operation, variables) => pipeline.events(operation, variables, ctx),

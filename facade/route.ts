@@ -8,8 +8,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route, checked before any work and published in the OpenAPI document.
- * `user` and `admin` need a bearer token; `release` the release token (docs/api/releases.md). The
- * domain layer still enforces roles itself.
+ * `user` and `admin` need a bearer token; `release` the release token (docs/api/releases.md). An
+ * operation route's is its root field's declared access (src/operation-rules.ts), which codegen
+ * copies; a byte-stream row says its own.
  */
 export type RouteAuth = 'none' | 'user' | 'admin' | 'release';
 

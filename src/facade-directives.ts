@@ -12,12 +12,11 @@ export const FACADE_DIRECTIVES = [
   new GraphQLDirective({
     name: 'rest',
     description:
-      'Serves the operation as a REST route of the facade. Its variables come from the request: `$input` is the JSON body, a variable named like a path parameter (`$labId` for `{lab_id}`) is that parameter, any other the query parameter of its snake_case name. The body of the answer is the operation’s root field.',
+      'Serves the operation as a REST route of the facade. Its variables come from the request: `$input` is the JSON body, a variable named like a path parameter (`$labId` for `{lab_id}`) is that parameter, any other the query parameter of its snake_case name. The body of the answer is the operation’s root field. Who may call it is the root field’s declared access (`@access`).',
     locations: [DirectiveLocation.QUERY, DirectiveLocation.MUTATION],
     args: {
       method: required('GET, POST, PUT, PATCH or DELETE.'),
       path: required('The OpenAPI path template, e.g. /api/labs/{lab_id}.'),
-      auth: required('Who may call it, checked before any work: none, user, admin or release.'),
       tag: required('The OpenAPI group.'),
       summary: required('One line for the OpenAPI document.'),
       status: { type: GraphQLInt, description: 'The success status (default 200).' },

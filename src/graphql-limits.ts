@@ -16,6 +16,7 @@ import {
   OperationTypeNode,
 } from 'graphql';
 import { AppError } from './errors';
+import { rulesOf } from './operation-rules';
 
 /**
  * Bounds on what one GraphQL document may ask of the service, so that no single request (a
@@ -61,9 +62,6 @@ const ROOT_FIELD_COST: Record<string, { perRow: number; defaultLimit: number } |
   trajectoryDiscussStream: { each: 1000 },
 };
 const LARGEST_LIMIT = 500;
-
-/** Extensions of a root field only admins may select; the field's resolver still checks too. */
-export const ADMIN_ONLY = { adminOnly: true } as const;
 
 interface Size {
   fields: number;
@@ -141,8 +139,8 @@ export interface Asker {
 }
 
 /**
- * Screens a parsed, not yet validated operation before anything else looks at it: admin-only
- * root fields for anyone but an admin (FORBIDDEN, or UNAUTHENTICATED when anonymous: the shape
+ * Screens a parsed, not yet validated operation before anything else looks at it: root fields
+ * declaring `ADMIN` access for anyone but an admin (FORBIDDEN, or UNAUTHENTICATED when anonymous: the shape
  * of admin inputs is nobody else's business), introspection for anonymous callers
  * (UNAUTHENTICATED; signed-in users' IDEs need it), and the total cost of the root fields with
  * the variables given (BAD_REQUEST). `asker` is called only when the answer depends on it.
@@ -169,7 +167,11 @@ export async function screenOperation(
   );
   const roots = rootFieldsOf(operation, fragments);
 
-  const adminOnly = [...roots.names].some((name) => rootType.getFields()[name]?.extensions?.adminOnly === true);
+  // Fields declaring `ADMIN` (src/operation-rules.ts): refused here before validation, and again as they run.
+  const adminOnly = [...roots.names].some((name) => {
+    const field = rootType.getFields()[name];
+    return field !== undefined && rulesOf(field).access === 'admin';
+  });
   if (adminOnly || roots.introspects) {
     const who = await asker();
     if (!who.signedIn)

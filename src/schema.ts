@@ -21,7 +21,7 @@ import { PersonResolver } from './modules/users/person.resolver';
 import { SessionResolver } from './modules/auth/session.resolver';
 import type { AppPubSub } from './pubsub';
 import { FACADE_DIRECTIVES } from './facade-directives';
-import { enforceOperationRules } from './operation-rules';
+import { ACCESS_DIRECTIVE, enforceOperationRules, withAccessDirectives } from './operation-rules';
 
 export const SCHEMA_FILE = path.resolve(
   __dirname,
@@ -60,10 +60,16 @@ const RESOLVERS = [
  * in force (src/operation-rules.ts). `pubSub` carries subscription events (Redis or in-process).
  */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {
-  return enforceOperationRules(buildSchemaSync({ resolvers: RESOLVERS, pubSub, validate: false, directives: FACADE_DIRECTIVES }));
+  return enforceOperationRules(
+    buildSchemaSync({ resolvers: RESOLVERS, pubSub, validate: false, directives: [...FACADE_DIRECTIVES, ACCESS_DIRECTIVE] }),
+  );
 }
 
-/** The SDL committed in `schema/schema.graphql` (sorted, so diffs show real changes only). */
+/**
+ * The SDL committed in `schema/schema.graphql` (sorted, so diffs show real changes only), each
+ * root field with the access it declares (`@access`).
+ */
 export function printAppSchema(schema: GraphQLSchema): string {
-  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+  const sorted = lexicographicSortSchema(schema);
+  return `${withAccessDirectives(sorted, printSchema(sorted))}\n`;
 }

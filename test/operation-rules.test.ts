@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  execute,
   getNamedType,
   GraphQLArgument,
   GraphQLField,
@@ -10,13 +11,18 @@ import {
   isListType,
   isNonNullType,
   isScalarType,
+  Kind,
+  parse,
 } from 'graphql';
 import { createClient } from 'graphql-ws';
+import { buildSchemaSync, Extensions, Query, Resolver } from 'type-graphql';
 import WebSocket from 'ws';
-import { OPERATION_ROUTES } from '../facade/generated/tables';
-import type { Route } from '../facade/route';
+import { JSONRPC_OPERATIONS } from '../facade/generated/tables';
+import { operationOf, type EventStreamRoute, type OperationRoute } from '../facade/route';
+import { ROUTES } from '../facade/routes';
 import { snake } from '../src/http/answers';
-import { rulesOf } from '../src/operation-rules';
+import { Caller, enforceOperationRules, rulesOf, SIGNED_IN, ANYONE, type Access } from '../src/operation-rules';
+import type { Viewer } from '../src/modules/auth/viewer';
 import { makePubSub } from '../src/pubsub';
 import { buildAppSchema } from '../src/schema';
 import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
@@ -28,18 +34,21 @@ import { makeUser, startTestApp, TestApp, TestUser } from './support/app';
  * Each call sends arguments of the right shape but no meaning: the rules act before the resolver.
  */
 
+type RootKind = 'query' | 'mutation' | 'subscription';
+
 const pubsub = makePubSub();
 const schema = buildAppSchema(pubsub);
 afterAll(() => pubsub.close());
 
 type Field = GraphQLField<unknown, unknown>;
-const roots: { kind: 'query' | 'mutation'; type: GraphQLObjectType }[] = [
+const roots: { kind: RootKind; type: GraphQLObjectType }[] = [
   { kind: 'query', type: schema.getQueryType()! },
   { kind: 'mutation', type: schema.getMutationType()! },
 ];
-const declared = (rule: (field: Field) => boolean) =>
-  roots.flatMap(({ kind, type }) => Object.values(type.getFields()).flatMap((field) => (rule(field) ? [{ kind, field }] : [])));
-const adminOnly = (field: Field) => (field.extensions as { adminOnly?: boolean }).adminOnly === true;
+const subscriptions: { kind: RootKind; type: GraphQLObjectType } = { kind: 'subscription', type: schema.getSubscriptionType()! };
+const declared = (rule: (field: Field) => boolean, among = roots) =>
+  among.flatMap(({ kind, type }) => Object.values(type.getFields()).flatMap((field) => (rule(field) ? [{ kind, field }] : [])));
+const adminOnly = (field: Field) => rulesOf(field).access === 'admin';
 
 const mintsCredential = declared((field) => rulesOf(field).mintsCredential);
 const authLimited = declared((field) => rulesOf(field).rateLimit === 'auth');
@@ -68,7 +77,7 @@ const requiredArgs = (field: Field) => field.args.filter((arg) => isNonNullType(
 const typeText = (arg: GraphQLArgument) => String(arg.type);
 
 /** A GraphQL document calling `field` alone, with sample variables for its required arguments. */
-function documentOf(kind: 'query' | 'mutation', field: Field) {
+function documentOf(kind: RootKind, field: Field) {
   const args = requiredArgs(field);
   const named = getNamedType(field.type);
   const selection = named instanceof GraphQLObjectType ? ' { __typename }' : '';
@@ -88,18 +97,11 @@ const onWire = (value: unknown): unknown =>
 
 type Outcome = { code?: string; status: number; message: string };
 
-/** The transports of an operation: GraphQL over HTTP and WebSocket, and each REST route running it. */
-function transportsOf(kind: 'query' | 'mutation', field: Field) {
+/** The transports of an operation: GraphQL over HTTP (not for a subscription) and WebSocket, and each REST route running it. */
+function transportsOf(kind: RootKind, field: Field) {
   const { query, variables } = documentOf(kind, field);
   const transports: { name: string; run(t: TestApp, headers: Record<string, string>): Promise<Outcome> }[] = [
-    {
-      name: 'GraphQL over HTTP',
-      async run(t, headers) {
-        const reply = await t.call('POST', '/graphql', { body: { query, variables }, headers });
-        const error = reply.body?.errors?.[0];
-        return { code: error?.extensions?.code, status: reply.status, message: error?.message ?? '' };
-      },
-    },
+    ...(kind === 'subscription' ? [] : [graphqlOverHttp(query, variables)]),
     {
       name: 'GraphQL over WebSocket',
       async run(t, headers) {
@@ -133,7 +135,7 @@ function transportsOf(kind: 'query' | 'mutation', field: Field) {
         }
       },
     },
-    ...OPERATION_ROUTES.filter((route) => route.kind === 'operation' && route.result === field.name).map((route) => ({
+    ...routesRunning(field).map((route) => ({
       name: `REST ${route.method} ${route.path}`,
       run: (t: TestApp, headers: Record<string, string>) => callRoute(t, route, variables, headers),
     })),
@@ -141,8 +143,35 @@ function transportsOf(kind: 'query' | 'mutation', field: Field) {
   return transports;
 }
 
-async function callRoute(t: TestApp, route: Route, variables: Record<string, unknown>, headers: Record<string, string>): Promise<Outcome> {
-  if (route.kind !== 'operation') throw new Error('not an operation route');
+function graphqlOverHttp(query: string, variables: Record<string, unknown>) {
+  return {
+    name: 'GraphQL over HTTP',
+    async run(t: TestApp, headers: Record<string, string>): Promise<Outcome> {
+      const reply = await t.call('POST', '/graphql', { body: { query, variables }, headers });
+      const error = reply.body?.errors?.[0];
+      return { code: error?.extensions?.code, status: reply.status, message: error?.message ?? '' };
+    },
+  };
+}
+
+/** The REST routes (operation routes and event streams) whose operation's root field is `field`. */
+const routesRunning = (field: Field) =>
+  ROUTES.filter(
+    (route): route is OperationRoute | EventStreamRoute =>
+      (route.kind === 'operation' || route.kind === 'events') && rootFieldOf(route) === field.name,
+  );
+
+function rootFieldOf(route: OperationRoute | EventStreamRoute): string | undefined {
+  const [root] = operationOf(route.operation).selectionSet.selections;
+  return root.kind === Kind.FIELD ? root.name.value : undefined;
+}
+
+async function callRoute(
+  t: TestApp,
+  route: OperationRoute | EventStreamRoute,
+  variables: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<Outcome> {
   let path = route.path;
   const query: Record<string, string> = {};
   let body: unknown;
@@ -158,6 +187,8 @@ async function callRoute(t: TestApp, route: Route, variables: Record<string, unk
   return { status: reply.status, message: typeof reply.body?.detail === 'string' ? reply.body.detail : reply.text };
 }
 
+const RELEASE_TOKEN = `release-${randomBytes(16).toString('hex')}`;
+
 const refusedAs = (outcome: Outcome, code: string, status: number) =>
   outcome.code !== undefined ? outcome.code === code : outcome.status === status;
 
@@ -168,7 +199,10 @@ const AUTH_PER_MINUTE = 3;
 beforeAll(async () => {
   // Users and tokens come from an instance without limits; the instance under test counts the sign-in limit low.
   setup = await startTestApp();
-  t = await startTestApp({ TRUST_PROXY: 'true', RATE_LIMIT_AUTH_PER_MINUTE: String(AUTH_PER_MINUTE) }, { sameDatabaseAs: setup });
+  t = await startTestApp(
+    { TRUST_PROXY: 'true', RATE_LIMIT_AUTH_PER_MINUTE: String(AUTH_PER_MINUTE), RELEASE_TOKEN },
+    { sameDatabaseAs: setup },
+  );
 });
 afterAll(async () => {
   await t?.close();
@@ -305,4 +339,142 @@ describe('a session starts only from this service’s own pages, on any transpor
       }
     },
   );
+});
+
+/**
+ * Callers each access level refuses, and how: the code over GraphQL (HTTP status on REST). A
+ * bearer token of `user` or `admin` is made for the call.
+ */
+const REFUSED: Record<Exclude<Access, 'anyone'>, { caller: 'anonymous' | 'user'; code: 'UNAUTHENTICATED' | 'FORBIDDEN' }[]> = {
+  user: [{ caller: 'anonymous', code: 'UNAUTHENTICATED' }],
+  admin: [
+    { caller: 'anonymous', code: 'UNAUTHENTICATED' },
+    { caller: 'user', code: 'FORBIDDEN' },
+  ],
+  // Outside the A2A endpoint nobody is an A2A caller, signed in or not.
+  a2a: [
+    { caller: 'anonymous', code: 'FORBIDDEN' },
+    { caller: 'user', code: 'FORBIDDEN' },
+  ],
+  a2aOrUser: [{ caller: 'anonymous', code: 'UNAUTHENTICATED' }],
+  // A user's token is not the release token.
+  release: [{ caller: 'user', code: 'UNAUTHENTICATED' }],
+};
+const STATUS = { UNAUTHENTICATED: 401, FORBIDDEN: 403 } as const;
+
+const guarded = declared((field) => rulesOf(field).access !== 'anyone', [...roots, subscriptions]).flatMap(({ kind, field }) =>
+  REFUSED[rulesOf(field).access as Exclude<Access, 'anyone'>].map(
+    ({ caller, code }) => [field.name, rulesOf(field).access!, caller, code, kind, field] as const,
+  ),
+);
+
+describe('who may call: each operation refuses a caller its declared access does not let in, alike on every transport', () => {
+  test('every root field declares its access; those that let in fewer than anyone are all tried below', () => {
+    const all = declared(() => true, [...roots, subscriptions]);
+    expect(all.filter(({ field }) => !rulesOf(field).access).map(({ field }) => field.name)).toEqual([]);
+    // The levels in use, each with its refusals tried (a level no operation uses would need none).
+    const used = new Set(all.map(({ field }) => rulesOf(field).access));
+    expect([...used].sort()).toEqual(['a2a', 'a2aOrUser', 'admin', 'anyone', 'release', 'user']);
+    expect(new Set(guarded.map(([name]) => name)).size).toBe(
+      all.length - all.filter(({ field }) => rulesOf(field).access === 'anyone').length,
+    );
+  });
+
+  test('each REST route running an operation publishes the access its root field declares (OpenAPI security, 401/403)', () => {
+    const routeAuth: Record<Access, string | undefined> = {
+      anyone: 'none',
+      user: 'user',
+      admin: 'admin',
+      release: 'release',
+      a2aOrUser: 'user',
+      a2a: undefined,
+    };
+    const rows = ROUTES.filter(
+      (route): route is OperationRoute | EventStreamRoute => route.kind === 'operation' || route.kind === 'events',
+    );
+    expect(rows.length).toBeGreaterThan(70);
+    for (const route of rows) {
+      const operation = operationOf(route.operation);
+      const field = schema.getRootType(operation.operation)!.getFields()[rootFieldOf(route)!];
+      expect({ route: `${route.method} ${route.path}`, auth: route.auth }).toEqual({
+        route: `${route.method} ${route.path}`,
+        auth: routeAuth[rulesOf(field).access!],
+      });
+    }
+  });
+
+  test('the A2A endpoint runs only operations an A2A caller may call, so JSON-RPC refuses nobody the other transports let in', () => {
+    // Its caller is always an A2A principal (facade/a2a.ts): an operation declaring another access
+    // would be refused there to every caller, and needs a JSON-RPC row in the table above.
+    const accessOfMethod = JSONRPC_OPERATIONS.map(({ name, document }) => {
+      const operation = operationOf(document);
+      const [root] = operation.selectionSet.selections;
+      const field = root.kind === Kind.FIELD ? schema.getRootType(operation.operation)?.getFields()[root.name.value] : undefined;
+      return [name, field && rulesOf(field).access] as const;
+    });
+    expect(accessOfMethod.length).toBeGreaterThan(5);
+    for (const [name, access] of accessOfMethod)
+      expect({ name, access: ['a2a', 'a2aOrUser'].includes(access!) }).toEqual({ name, access: true });
+  });
+
+  test.each(guarded)('%s (%s): a caller %s is refused with %s on every transport', async (_name, _access, caller, code, kind, field) => {
+    const token = caller === 'user' ? (await makeUser(setup)).token : undefined;
+    const outcomes: { transport: string; refused: boolean; message: string }[] = [];
+    for (const transport of transportsOf(kind, field)) {
+      const headers: Record<string, string> = { 'x-forwarded-for': freshAddress(), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+      const outcome = await transport.run(t, headers);
+      outcomes.push({ transport: transport.name, refused: refusedAs(outcome, code, STATUS[code]), message: outcome.message });
+    }
+    expect(outcomes.length).toBeGreaterThanOrEqual(1);
+    // Refused alike: the code (or its status) and the same words on each.
+    expect(outcomes).toEqual(outcomes.map(({ transport }) => ({ transport, refused: true, message: outcomes[0].message })));
+    expect(outcomes[0].message).not.toBe('');
+  });
+});
+
+describe('the declaration cannot be left out or contradicted', () => {
+  test('building the schema fails for a root field that declares no access, naming it', () => {
+    @Resolver()
+    class Forgetful {
+      @Extensions(SIGNED_IN)
+      @Query(() => String)
+      remembered(): string {
+        return 'declared';
+      }
+
+      @Query(() => String)
+      forgotten(): string {
+        return 'undeclared';
+      }
+    }
+    const built = buildSchemaSync({ resolvers: [Forgetful], validate: false });
+    expect(() => enforceOperationRules(built)).toThrow(/these do not: Query\.forgotten$/);
+  });
+
+  test('@Caller() on an operation declaring ANYONE is an error of the code, not a check of its own', async () => {
+    @Resolver()
+    class Contradicting {
+      @Extensions(ANYONE)
+      @Query(() => String)
+      open(@Caller() viewer: Viewer): string {
+        return viewer.user.id;
+      }
+
+      @Extensions(SIGNED_IN)
+      @Query(() => String)
+      closed(@Caller() viewer: Viewer): string {
+        return viewer.user.id;
+      }
+    }
+    const built = enforceOperationRules(buildSchemaSync({ resolvers: [Contradicting], validate: false }));
+    const signedIn = { viewer: async () => ({ user: { id: 'usr_1' } }) };
+    const open = await execute({ schema: built, document: parse('{ open }'), contextValue: signedIn });
+    expect(open.errors?.[0].message).toBe('Query.open declares anyone access: @Caller() is for user, admin');
+    const closed = await execute({ schema: built, document: parse('{ closed }'), contextValue: signedIn });
+    expect(closed).toEqual({ data: { closed: 'usr_1' } });
+    const anonymous = await execute({ schema: built, document: parse('{ closed }'), contextValue: { viewer: async () => null } });
+    expect(anonymous.errors?.[0].extensions?.code ?? (anonymous.errors?.[0].originalError as { code?: string })?.code).toBe(
+      'UNAUTHENTICATED',
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { GraphQLBoolean, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import type { Ctx } from '../src/context';
+import { ADMIN } from '../src/operation-rules';
 import { makePipeline } from '../src/pipeline';
 
 /**
@@ -14,7 +15,7 @@ const schema = new GraphQLSchema({
     name: 'Query',
     fields: {
       hello: { type: GraphQLString, resolve: () => 'hi' },
-      secret: { type: GraphQLBoolean, extensions: { adminOnly: true }, resolve: () => ++resolved > 0 },
+      secret: { type: GraphQLBoolean, extensions: { ...ADMIN }, resolve: () => ++resolved > 0 },
     },
   }),
 });

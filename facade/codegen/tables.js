@@ -1,7 +1,9 @@
 // A graphql-codegen plugin (codegen.yml): writes facade/generated/tables.ts, the REST route table
 // and the A2A JSON-RPC method table, from the @rest and @jsonrpc directives of the operation
 // documents (facade/operations/*.graphql). Adding an endpoint is one operation with its directive,
-// plus its resolver; `npm run codegen` writes the row.
+// plus its resolver; `npm run codegen` writes the row. Who may call a route is not said here: it is
+// the access its root field declares (src/operation-rules.ts), read from the `@access` directive
+// schema/schema.graphql prints on each root field.
 const { Kind, print } = require('graphql');
 
 const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -37,13 +39,29 @@ function variablesOf(op, rest, where) {
 
 const OPTIONAL = ['status', 'list', 'omitNulls', 'noContentWhenNull', 'cacheControl', 'maxBodyBytes'];
 
-function routeOf(op, rest, where) {
+/** The route's `auth` for each declared access (facade/route.ts RouteAuth); an A2A caller exists only at /a2a/v1. */
+const ROUTE_AUTH = { anyone: 'none', user: 'user', admin: 'admin', release: 'release', a2aOrUser: 'user' };
+
+/** The access the schema's root field declares (`@access(level: …)` in schema/schema.graphql). */
+function accessOf(schema, op, root, where) {
+  const type = { query: schema.getQueryType(), mutation: schema.getMutationType(), subscription: schema.getSubscriptionType() }[
+    op.operation
+  ];
+  const field = type && type.getFields()[root.name.value];
+  const directive = field && field.astNode && (field.astNode.directives || []).find((each) => each.name.value === 'access');
+  if (!directive) throw new Error(`${where}: ${root.name.value} declares no access in the schema (run npm run schema:emit)`);
+  const level = argumentsOf(directive).level;
+  if (!ROUTE_AUTH[level]) throw new Error(`${where}: access ${level} cannot be served as a REST route`);
+  return ROUTE_AUTH[level];
+}
+
+function routeOf(schema, op, rest, where) {
   const [root] = op.selectionSet.selections;
   if (root.kind !== Kind.FIELD) throw new Error(`${where}: the first selection must be the result's field`);
   const lines = [
     `method: ${quote(rest.method)}`,
     `path: ${quote(rest.path)}`,
-    `auth: ${quote(rest.auth)}`,
+    `auth: ${quote(accessOf(schema, op, root, where))}`,
     `tag: ${quote(rest.tag)}`,
     `summary: ${quote(rest.summary)}`,
     `operation: Op.${op.name.value}Document`,
@@ -66,7 +84,7 @@ function routeOf(op, rest, where) {
 }
 
 module.exports = {
-  plugin(_schema, documents) {
+  plugin(schema, documents) {
     const routes = [];
     const methods = [];
     for (const { document, location } of documents) {
@@ -74,7 +92,7 @@ module.exports = {
         if (op.kind !== Kind.OPERATION_DEFINITION) continue;
         const where = `${location}: ${op.name.value}`;
         for (const directive of op.directives ?? []) {
-          if (directive.name.value === 'rest') routes.push(routeOf(op, argumentsOf(directive), where));
+          if (directive.name.value === 'rest') routes.push(routeOf(schema, op, argumentsOf(directive), where));
           if (directive.name.value === 'jsonrpc')
             methods.push(`  { name: ${quote(argumentsOf(directive).method)}, document: Op.${op.name.value}Document },`);
         }

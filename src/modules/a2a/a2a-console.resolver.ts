@@ -13,13 +13,12 @@ import {
   Root,
 } from 'type-graphql';
 import type { Ctx } from '../../context';
-import { requireViewer } from '../auth/viewer';
+import type { Viewer } from '../auth/viewer';
 import * as consoleTools from './a2a-console.service';
-import { requireWebTools } from './a2a.resolver';
-import { mayUseWebTools } from './a2a-web.service';
+import { mayUseWebTools, requireWebTools } from './a2a-web.service';
 import { OPEN_PRINCIPAL } from './a2a-gate.service';
 import { A2aTask } from './a2a.types';
-import { MINTS_CREDENTIAL } from '../../operation-rules';
+import { Caller, CallerA2aPrincipalId, MINTS_CREDENTIAL, SIGNED_IN } from '../../operation-rules';
 
 enum ApprovalDecisionValue {
   allow_once = 'allow_once',
@@ -68,42 +67,50 @@ class A2aViewerCan {
 /** The A2A endpoint's keys and approvals, for the A2A owner and administrators (the web console). */
 @Resolver()
 export class A2aConsoleResolver {
+  @Extensions(SIGNED_IN)
   @Query(() => A2aViewerCan, { description: 'What the caller may do with the A2A endpoint (any signed-in user may ask).' })
-  async a2aViewerCan(@Context() ctx: Ctx): Promise<A2aViewerCan> {
-    return { useWebTools: await mayUseWebTools(ctx.em, await requireViewer(ctx)) };
+  async a2aViewerCan(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<A2aViewerCan> {
+    return { useWebTools: await mayUseWebTools(ctx.em, viewer) };
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => [A2aKeyNode], { description: 'The A2A endpoint’s keys, revoked ones too, oldest first: for the A2A owner and admins.' })
-  async a2aKeys(@Context() ctx: Ctx): Promise<A2aKeyNode[]> {
-    await requireWebTools(ctx);
+  async a2aKeys(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<A2aKeyNode[]> {
+    await requireWebTools(ctx.em, viewer);
     return consoleTools.keys(ctx.services);
   }
 
-  @Extensions(MINTS_CREDENTIAL)
+  @Extensions({ ...SIGNED_IN, ...MINTS_CREDENTIAL })
   @Mutation(() => A2aKeyCreated, { description: 'Creates a key of the A2A endpoint, usable at once: for the A2A owner and admins.' })
-  async a2aKeyCreate(@Context() ctx: Ctx, @Arg('label', { description: '1 to 100 letters, digits, spaces or ._:@/-' }) label: string) {
-    await requireWebTools(ctx);
+  async a2aKeyCreate(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('label', { description: '1 to 100 letters, digits, spaces or ._:@/-' }) label: string,
+  ) {
+    await requireWebTools(ctx.em, viewer);
     const { key, plaintext } = await consoleTools.newKey(ctx.services, label);
     return { key, secret: plaintext };
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => A2aKeyNode, { description: 'Revokes a key at once, on every instance: for the A2A owner and admins.' })
-  async a2aKeyRevoke(@Context() ctx: Ctx, @Arg('id', () => ID) id: string): Promise<A2aKeyNode> {
-    await requireWebTools(ctx);
+  async a2aKeyRevoke(@Context() ctx: Ctx, @Caller() viewer: Viewer, @Arg('id', () => ID) id: string): Promise<A2aKeyNode> {
+    await requireWebTools(ctx.em, viewer);
     return consoleTools.endKey(ctx.services, id);
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => A2aTask, {
     description:
       'Answers a task that waits for an approval (INPUT_REQUIRED) as its caller would: for the A2A owner and admins. The answer is a message of the task, with who answered in its metadata.',
   })
   async a2aApprovalAnswer(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('taskId', () => ID) taskId: string,
     @Arg('decision', () => ApprovalDecisionValue) decision: ApprovalDecisionValue,
   ): Promise<A2aTask> {
-    await requireWebTools(ctx);
-    const viewer = await requireViewer(ctx);
+    await requireWebTools(ctx.em, viewer);
     return consoleTools.answerApproval(ctx.services, taskId, decision, viewer.user.email);
   }
 }
@@ -145,10 +152,14 @@ export class A2aTaskConsoleResolver {
     nullable: true,
     description: 'Who gave the task (not part of A2A): wherever the task may be read; an A2A caller sees only its own tasks’ caller.',
   })
-  async caller(@Root() task: A2aTask, @Context() ctx: Ctx): Promise<A2aTaskCaller | null> {
+  async caller(
+    @Root() task: A2aTask,
+    @Context() ctx: Ctx,
+    @CallerA2aPrincipalId() principalId: string | null,
+  ): Promise<A2aTaskCaller | null> {
     const row = await ctx.loaders.a2aCallerByTaskId.load(task.id);
     // Another principal's task cannot reach an A2A caller's answer; this keeps it so should that change.
-    if (!row || (ctx.a2a && row.principal !== ctx.a2a.principal.id)) return null;
+    if (!row || (principalId !== null && row.principal !== principalId)) return null;
     return {
       keyLabel: row.keyLabel,
       keyRevokedAt: row.keyRevokedAt,

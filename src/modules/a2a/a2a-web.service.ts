@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf } from '../../db/sql';
+import { forbidden } from '../../errors';
 import { forkEm, type Services } from '../../context';
 import type { Viewer } from '../auth/viewer';
 import { pageInfoOf, PageInfo } from '../../pagination';
@@ -17,6 +18,13 @@ import type { A2aTask } from './a2a.types';
 /** Whether the viewer may use the A2A web tools now: admins, and the A2A owner while A2A is enabled (asked only for others). */
 export async function mayUseWebTools(em: EntityManager, viewer: Viewer): Promise<boolean> {
   return isAdmin(viewer) || canUseA2aWebTools(viewer, await enabledOwner(sqlOf(em)));
+}
+
+export const notForWebTools = () => forbidden('A2A tasks are for the A2A owner and admins');
+
+/** The signed-in viewer may use the web tools (`mayUseWebTools`). @throws FORBIDDEN */
+export async function requireWebTools(em: EntityManager, viewer: Viewer): Promise<void> {
+  if (!(await mayUseWebTools(em, viewer))) throw notForWebTools();
 }
 
 type WebServices = Pick<Services, 'orm' | 'config'>;

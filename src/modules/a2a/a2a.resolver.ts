@@ -1,6 +1,18 @@
-import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import {
+  Arg,
+  Ctx as Context,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+  type SubscribeResolverData,
+  Extensions,
+} from 'type-graphql';
 import type { Ctx } from '../../context';
-import { requireViewer } from '../auth/viewer';
+import type { Viewer } from '../auth/viewer';
 import { forbidden, notFound } from '../../errors';
 import { sqlOf } from '../../db/sql';
 import { findArtifactFile } from './a2a-artifact-file';
@@ -21,70 +33,68 @@ import {
   A2aTaskList,
   TaskStateValue,
 } from './a2a.types';
-
-const notForWebTools = () => forbidden('A2A tasks are for the A2A owner and admins');
+import {
+  A2A_CALLER,
+  A2A_CALLER_OR_SIGNED_IN,
+  a2aCallerOf,
+  a2aOrUserCallerOf,
+  type A2aOrUserCaller,
+  Caller,
+  CallerA2a,
+  CallerA2aOrUser,
+  SIGNED_IN,
+} from '../../operation-rules';
 
 /**
  * Who reads A2A tasks in this context: the A2A principal the A2A endpoint put there, else a
  * signed-in A2A owner or admin (every principal's tasks). Both are checked again by `stillAllowed`.
- * @throws UNAUTHENTICATED without a caller; FORBIDDEN for a user who is neither owner nor admin
+ * @throws FORBIDDEN for a user who is neither owner nor admin
  */
-async function readerOf(ctx: Ctx): Promise<TaskReader> {
-  const caller = ctx.a2a;
-  if (caller) {
+async function readerOf(ctx: Ctx, caller: A2aOrUserCaller): Promise<TaskReader> {
+  const { a2a } = caller;
+  if (a2a) {
     return {
-      principal: caller.principal.id,
+      principal: a2a.principal.id,
       baseUrl: ctx.baseUrl,
       stillAllowed: async (em) => {
-        if ((await caller.readmit(em)).id !== caller.principal.id) throw forbidden('the A2A principal changed');
+        if ((await a2a.readmit(em)).id !== a2a.principal.id) throw forbidden('the A2A principal changed');
       },
     };
   }
-  await requireWebTools(ctx);
+  await web.requireWebTools(ctx.em, caller.viewer);
   return {
     principal: null,
     baseUrl: ctx.baseUrl,
     stillAllowed: async (em) => {
       const current = await ctx.reauthenticate(em);
-      if (!current || !(await web.mayUseWebTools(em, current))) throw notForWebTools();
+      if (!current || !(await web.mayUseWebTools(em, current))) throw web.notForWebTools();
     },
   };
 }
 
-/**
- * The A2A principal an operation acts for: only the A2A endpoint puts one in the context.
- * @throws FORBIDDEN elsewhere (a `/graphql` caller cannot act as an A2A principal)
- */
-export function requireA2aCaller(ctx: Ctx): A2aCaller {
-  if (!ctx.a2a) throw forbidden('A2A protocol operations run through the A2A endpoint (POST /a2a/v1) only');
-  return ctx.a2a;
-}
-
-/** The A2A owner or an admin, signed in. @throws UNAUTHENTICATED, FORBIDDEN */
-export async function requireWebTools(ctx: Ctx): Promise<void> {
-  if (!(await web.mayUseWebTools(ctx.em, await requireViewer(ctx)))) throw notForWebTools();
-}
-
 @Resolver()
 export class A2aResolver {
+  @Extensions(A2A_CALLER)
   @Mutation(() => A2aMessageSendPayload, {
     description:
       'A2A SendMessage, for the A2A principal of the A2A endpoint: starts a task or adds the message to one, then waits (unless returnImmediately) for it to settle.',
   })
   async a2aMessageSend(
     @Context() ctx: Ctx,
+    @CallerA2a() caller: A2aCaller,
     @Arg('input', () => A2aMessageSendInput, { description: 'The message and how to answer.' }) input: A2aMessageSendInput,
   ): Promise<A2aMessageSendPayload> {
-    const caller = requireA2aCaller(ctx);
     return sendMessage(ctx.services, caller.principal, input, ctx.callerGone, ctx.baseUrl);
   }
 
+  @Extensions(A2A_CALLER_OR_SIGNED_IN)
   @Query(() => A2aTask, {
     description:
       'One A2A task with its artifacts and most recent messages: for its A2A principal (A2A GetTask), and any task for the A2A owner and admins. An unknown task, or another principal’s, is not found.',
   })
   async a2aTask(
     @Context() ctx: Ctx,
+    @CallerA2aOrUser() caller: A2aOrUserCaller,
     @Arg('id', () => ID, { description: 'The task id.' }) id: string,
     @Arg('historyLength', () => Int, {
       nullable: true,
@@ -92,49 +102,58 @@ export class A2aResolver {
     })
     historyLength: number | null,
   ): Promise<A2aTask> {
-    if (ctx.a2a) return getTask(ctx.services, ctx.a2a.principal, id, historyLength, ctx.baseUrl);
-    await requireWebTools(ctx);
+    if (caller.a2a) return getTask(ctx.services, caller.a2a.principal, id, historyLength, ctx.baseUrl);
+    await web.requireWebTools(ctx.em, caller.viewer);
     checkHistoryLength(historyLength);
     return web.anyTask(ctx.services, id, historyLength);
   }
 
+  @Extensions(A2A_CALLER_OR_SIGNED_IN)
   @Query(() => A2aArtifactFile, {
     description:
       'What the artifact download serves of a task’s artifact: for its A2A principal (through the A2A endpoint), and any task’s for the A2A owner and admins. An unknown task or index, or another principal’s task, is not found.',
   })
   async a2aArtifactFile(
     @Context() ctx: Ctx,
+    @CallerA2aOrUser() caller: A2aOrUserCaller,
     @Arg('taskId', () => ID, { description: 'The task id.' }) taskId: string,
     @Arg('index', () => Int, { description: 'The artifact’s 0-based place in the task’s artifacts.' }) index: number,
   ): Promise<A2aArtifactFile> {
-    if (!ctx.a2a) await requireWebTools(ctx);
-    const file = await findArtifactFile(ctx.services, sqlOf(ctx.em), ctx.a2a?.principal.id ?? null, taskId, index);
+    if (caller.viewer) await web.requireWebTools(ctx.em, caller.viewer);
+    const file = await findArtifactFile(ctx.services, sqlOf(ctx.em), caller.a2a?.principal.id ?? null, taskId, index);
     if (!file) throw notFound('artifact');
     return file;
   }
 
+  @Extensions(A2A_CALLER)
   @Query(() => A2aTaskList, {
     description: 'A2A ListTasks, for the A2A principal of the A2A endpoint: its tasks, newest status first, by pages.',
   })
   async a2aTaskList(
     @Context() ctx: Ctx,
+    @CallerA2a() caller: A2aCaller,
     @Arg('input', () => A2aTaskListInput, { description: 'Filters and page.' }) input: A2aTaskListInput,
   ): Promise<A2aTaskList> {
-    const caller = requireA2aCaller(ctx);
     return listTasks(ctx.services, caller.principal, input, ctx.baseUrl);
   }
 
+  @Extensions(A2A_CALLER)
   @Mutation(() => A2aTask, {
     description: 'A2A CancelTask, for the A2A principal of the A2A endpoint: a task that is not terminal becomes CANCELED.',
   })
-  async a2aTaskCancel(@Context() ctx: Ctx, @Arg('id', () => ID, { description: 'The task id.' }) id: string): Promise<A2aTask> {
-    const caller = requireA2aCaller(ctx);
+  async a2aTaskCancel(
+    @Context() ctx: Ctx,
+    @CallerA2a() caller: A2aCaller,
+    @Arg('id', () => ID, { description: 'The task id.' }) id: string,
+  ): Promise<A2aTask> {
     return cancelTask(ctx.services, caller.principal, id, ctx.baseUrl);
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => A2aTaskConnection, { description: 'Every A2A caller’s tasks, newest status first, for the A2A owner and admins.' })
   async a2aTasks(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('first', () => Int, { nullable: true, description: 'Tasks per page, 1 to 100 (default 20).' }) first: number | null,
     @Arg('after', () => String, { nullable: true, description: 'The endCursor of the page before.' }) after: string | null,
     @Arg('contextId', () => String, { nullable: true, description: 'Only tasks of this context.' }) contextId: string | null,
@@ -142,31 +161,34 @@ export class A2aResolver {
     principal: string | null,
     @Arg('state', () => TaskStateValue, { nullable: true, description: 'Only tasks in this state.' }) state: string | null,
   ): Promise<A2aTaskConnection> {
-    await requireWebTools(ctx);
+    await web.requireWebTools(ctx.em, viewer);
     const filter = { contextId: contextId ?? undefined, principal: principal ?? undefined, state: state ?? undefined };
     return web.allTasks(ctx.services, filter, pageOf(first, after));
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => A2aContextConnection, {
     description:
       'Every A2A caller’s conversations with their task count and last activity, most recent first, for the A2A owner and admins.',
   })
   async a2aContexts(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('first', () => Int, { nullable: true, description: 'Contexts per page, 1 to 100 (default 20).' }) first: number | null,
     @Arg('after', () => String, { nullable: true, description: 'The endCursor of the page before.' }) after: string | null,
   ): Promise<A2aContextConnection> {
-    await requireWebTools(ctx);
+    await web.requireWebTools(ctx.em, viewer);
     return web.allContexts(ctx.services, pageOf(first, after));
   }
 
+  @Extensions(A2A_CALLER)
   @Subscription(() => A2aStreamResponse, {
     description:
       'A2A SendStreamingMessage, for the A2A principal of the A2A endpoint: sends the message as a2aMessageSend does without waiting, then streams its task’s events as a2aTaskEvents does (the first event’s task with `configuration.historyLength` messages, none by default).',
     subscribe: async ({ args, context: ctx }: SubscribeResolverData<unknown, { input: A2aMessageSendInput }, Ctx>) => {
-      const caller = requireA2aCaller(ctx);
+      const caller = a2aCallerOf(ctx);
       const task = await startMessage(ctx.services, caller.principal, args.input);
-      const reader = await readerOf(ctx);
+      const reader = await readerOf(ctx, { a2a: caller });
       const historyLength = args.input.configuration?.historyLength ?? 0;
       return failureAsLastEvent(taskEvents(ctx.services, reader, task.id, { historyLength }));
     },
@@ -179,6 +201,7 @@ export class A2aResolver {
     return event;
   }
 
+  @Extensions(A2A_CALLER_OR_SIGNED_IN)
   @Subscription(() => A2aStreamResponse, {
     description:
       'The events of an A2A task (A2A StreamResponses): first the task as it is, then its status changes and new artifacts, in order, completing after a terminal state. For the task’s A2A principal (through the A2A endpoint) and for the A2A owner and admins. Read from the database at every change (any instance), with access checked again each time.',
@@ -187,7 +210,7 @@ export class A2aResolver {
       context: ctx,
     }: SubscribeResolverData<unknown, { taskId: string; refuseTerminal: boolean; historyLength?: number | null }, Ctx>) => {
       checkHistoryLength(args.historyLength);
-      const reader = await readerOf(ctx);
+      const reader = await readerOf(ctx, await a2aOrUserCallerOf(ctx));
       return failureAsLastEvent(
         taskEvents(ctx.services, reader, args.taskId, { refuseTerminal: args.refuseTerminal, historyLength: args.historyLength ?? 0 }),
       );

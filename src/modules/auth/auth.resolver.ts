@@ -1,9 +1,9 @@
 import { Arg, Ctx as Context, Field, InputType, Int, Mutation, ObjectType, Resolver, Extensions } from 'type-graphql';
 import type { Ctx } from '../../context';
-import { requireViewer } from './viewer';
+import type { Viewer } from './viewer';
 import { checks } from '../../validation';
 import * as auth from './auth.service';
-import { AUTH_LIMITED, MINTS_CREDENTIAL } from '../../operation-rules';
+import { ANYONE, AUTH_LIMITED, Caller, MINTS_CREDENTIAL, SIGNED_IN } from '../../operation-rules';
 
 @ObjectType({ description: 'A started CLI login: show the user code, poll with the device code.' })
 class DeviceLoginStart {
@@ -102,7 +102,7 @@ const checkSecret = (path: string[], value: string) => checks().text(path, value
 
 @Resolver()
 export class AuthResolver {
-  @Extensions(AUTH_LIMITED)
+  @Extensions({ ...ANYONE, ...AUTH_LIMITED })
   @Mutation(() => DeviceLoginStart, { description: 'Starts a CLI (device flow) login. No credential needed.' })
   async authCliStart(@Context() ctx: Ctx): Promise<DeviceLoginStart> {
     const started = await auth.startDeviceLogin(ctx.em);
@@ -110,34 +110,40 @@ export class AuthResolver {
     return { ...started, verificationUrl: `${ctx.baseUrl}/device` };
   }
 
-  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
+  @Extensions({ ...SIGNED_IN, ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
   @Mutation(() => DeviceLoginApproval, { description: 'The signed-in caller approves a CLI login by its user code.' })
   async authCliApprove(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('input', () => DeviceApproveInput) input: DeviceApproveInput,
   ): Promise<DeviceLoginApproval> {
     checks().text(['input', 'userCode'], input.userCode, { min: 1, max: 32 }).done();
-    const userCode = await auth.approveDeviceLogin(ctx.em, await requireViewer(ctx), input.userCode);
+    const userCode = await auth.approveDeviceLogin(ctx.em, viewer, input.userCode);
     return { userCode, status: 'approved' };
   }
 
-  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
+  @Extensions({ ...SIGNED_IN, ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
   @Mutation(() => DeviceLoginDenial, {
     description: 'The signed-in caller denies a CLI login by its user code; its poll then answers "login denied".',
   })
-  async authCliDeny(@Context() ctx: Ctx, @Arg('input', () => DeviceDenyInput) input: DeviceDenyInput): Promise<DeviceLoginDenial> {
+  async authCliDeny(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('input', () => DeviceDenyInput) input: DeviceDenyInput,
+  ): Promise<DeviceLoginDenial> {
     checks().text(['input', 'userCode'], input.userCode, { min: 1, max: 32 }).done();
-    const userCode = await auth.denyDeviceLogin(ctx.em, await requireViewer(ctx), input.userCode);
+    const userCode = await auth.denyDeviceLogin(ctx.em, viewer, input.userCode);
     return { userCode, status: 'denied' };
   }
 
+  @Extensions(ANYONE)
   @Mutation(() => DeviceLoginPoll, { description: 'The CLI polls its login; the tokens come once, on the first poll after approval.' })
   async authCliPoll(@Context() ctx: Ctx, @Arg('input', () => DevicePollInput) input: DevicePollInput): Promise<DeviceLoginPoll> {
     checkSecret(['input', 'deviceCode'], input.deviceCode);
     return auth.pollDeviceLogin(ctx.em, input.deviceCode);
   }
 
-  @Extensions(AUTH_LIMITED)
+  @Extensions({ ...ANYONE, ...AUTH_LIMITED })
   @Mutation(() => LoginTokens, { description: 'Exchanges a refresh token (single use) for a new pair.' })
   async authRefresh(@Context() ctx: Ctx, @Arg('input', () => RefreshInput) input: RefreshInput): Promise<LoginTokens> {
     checkSecret(['input', 'refreshToken'], input.refreshToken);

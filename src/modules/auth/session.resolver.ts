@@ -14,8 +14,6 @@ import {
 } from 'type-graphql';
 import type { Ctx } from '../../context';
 import { forbidden, notFound } from '../../errors';
-import { ADMIN_ONLY } from '../../graphql-limits';
-import { requireAdmin } from '../admin/admin.policy';
 import { audit } from '../audit/audit.service';
 import { User } from '../users/user.entity';
 import { findUserById } from '../users/user.repository';
@@ -24,8 +22,8 @@ import { UserNode } from '../users/user.types';
 import { checks } from '../../validation';
 import { PASSWORD_MAX_LENGTH } from './password';
 import * as sessions from './session.service';
-import { requireViewer } from './viewer';
-import { AUTH_LIMITED, MINTS_CREDENTIAL, STARTS_SESSION } from '../../operation-rules';
+import type { Viewer } from './viewer';
+import { ADMIN, ANYONE, AUTH_LIMITED, Caller, MINTS_CREDENTIAL, SIGNED_IN, STARTS_SESSION } from '../../operation-rules';
 
 @ObjectType({ description: "A browser session of the caller's (the labdesk_session cookie)." })
 class SessionNode {
@@ -122,8 +120,7 @@ function browserOf(ctx: Ctx) {
   return ctx.browser;
 }
 
-async function ownSessions(ctx: Ctx): Promise<SessionNode[]> {
-  const viewer = await requireViewer(ctx);
+async function ownSessions(ctx: Ctx, viewer: Viewer): Promise<SessionNode[]> {
   const { config, clock } = ctx.services;
   const rows = await sessions.listSessions(ctx.em, viewer.user.id, config.sessions, clock.now());
   return rows.map((row) => ({ ...row, current: row.id === viewer.credentialId }));
@@ -131,7 +128,7 @@ async function ownSessions(ctx: Ctx): Promise<SessionNode[]> {
 
 @Resolver(() => UserNode)
 export class SessionResolver {
-  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED, ...STARTS_SESSION })
+  @Extensions({ ...ANYONE, ...MINTS_CREDENTIAL, ...AUTH_LIMITED, ...STARTS_SESSION })
   @Mutation(() => SignedIn, { description: 'Signs in with email and password: the answer sets the labdesk_session cookie.' })
   async authLogin(@Context() ctx: Ctx, @Arg('input', () => SignInInput) input: SignInInput): Promise<SignedIn> {
     checks()
@@ -151,6 +148,7 @@ export class SessionResolver {
     return { user: presentUser((await findUserById(ctx.em, started.userId))!) };
   }
 
+  @Extensions(ANYONE)
   @Mutation(() => Boolean, { nullable: true, description: 'Signs out: ends the session of the cookie and removes the cookie.' })
   async authLogout(@Context() ctx: Ctx): Promise<null> {
     const browser = browserOf(ctx);
@@ -159,7 +157,7 @@ export class SessionResolver {
     return null;
   }
 
-  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED, ...STARTS_SESSION })
+  @Extensions({ ...ANYONE, ...MINTS_CREDENTIAL, ...AUTH_LIMITED, ...STARTS_SESSION })
   @Mutation(() => SignedIn, { description: 'Sets a password through a one-time link, signs in, and ends every other session of the user.' })
   async passwordLinkUse(@Context() ctx: Ctx, @Arg('input', () => PasswordLinkUseInput) input: PasswordLinkUseInput): Promise<SignedIn> {
     checks().text(['input', 'token'], input.token, { min: 1, max: 100 }).done();
@@ -172,35 +170,37 @@ export class SessionResolver {
     return { user: presentUser((await findUserById(ctx.em, started.userId))!) };
   }
 
-  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
+  @Extensions({ ...SIGNED_IN, ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
   @Mutation(() => Boolean, { nullable: true, description: "Sets or changes the caller's password; their other sessions end." })
-  async setPassword(@Context() ctx: Ctx, @Arg('input', () => PasswordSetInput) input: PasswordSetInput): Promise<null> {
+  async setPassword(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('input', () => PasswordSetInput) input: PasswordSetInput,
+  ): Promise<null> {
     checks().text(['input', 'currentPassword'], input.currentPassword, { max: PASSWORD_MAX_LENGTH }).done();
-    const viewer = await requireViewer(ctx);
     await sessions.setOwnPassword(ctx.em, viewer, input.currentPassword ?? undefined, input.newPassword);
     return null;
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => Boolean, { nullable: true, description: "Ends one of the caller's sessions." })
-  async revokeSession(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<null> {
-    await sessions.revokeSession(ctx.em, (await requireViewer(ctx)).user.id, sessionId);
+  async revokeSession(@Context() ctx: Ctx, @Caller() viewer: Viewer, @Arg('sessionId', () => ID) sessionId: string): Promise<null> {
+    await sessions.revokeSession(ctx.em, viewer.user.id, sessionId);
     return null;
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => Boolean, {
     description: 'Ends every browser session of the caller but the one making this request (all of them, with a token).',
   })
-  async revokeOtherSessions(@Context() ctx: Ctx): Promise<boolean> {
-    const viewer = await requireViewer(ctx);
+  async revokeOtherSessions(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<boolean> {
     await sessions.endOtherSessions(ctx.em, viewer);
     return true;
   }
 
-  @Extensions(ADMIN_ONLY)
-  @Extensions(MINTS_CREDENTIAL)
+  @Extensions({ ...ADMIN, ...MINTS_CREDENTIAL })
   @Mutation(() => PasswordLinkNode, { description: 'Admin: a one-time link for the user to set a password (24 hours).' })
-  async passwordLink(@Context() ctx: Ctx, @Arg('userId', () => ID) userId: string): Promise<PasswordLinkNode> {
-    const admin = await requireAdmin(ctx);
+  async passwordLink(@Context() ctx: Ctx, @Caller() admin: Viewer, @Arg('userId', () => ID) userId: string): Promise<PasswordLinkNode> {
     const { user, link } = await ctx.em.transactional(async (tx) => {
       const found = await tx.findOne(User, { id: userId });
       if (!found) throw notFound('user');
@@ -214,21 +214,22 @@ export class SessionResolver {
   }
 
   @FieldResolver(() => [SessionNode], { description: "The user's browser sessions in force, newest first (the caller's own only)." })
-  async sessions(@Root() user: UserNode, @Context() ctx: Ctx): Promise<SessionNode[]> {
-    if ((await requireViewer(ctx)).user.id !== user.id) throw forbidden("only a user's own sessions are listed");
-    return ownSessions(ctx);
+  async sessions(@Root() user: UserNode, @Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<SessionNode[]> {
+    if (viewer.user.id !== user.id) throw forbidden("only a user's own sessions are listed");
+    return ownSessions(ctx, viewer);
   }
 
   @FieldResolver(() => Boolean, {
     description: "Whether the user has a password, so that changing it asks for the current one (the caller's own only).",
   })
-  async hasPassword(@Root() user: UserNode, @Context() ctx: Ctx): Promise<boolean> {
-    if ((await requireViewer(ctx)).user.id !== user.id) throw forbidden('only whether one has a password oneself is told');
+  async hasPassword(@Root() user: UserNode, @Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<boolean> {
+    if (viewer.user.id !== user.id) throw forbidden('only whether one has a password oneself is told');
     return sessions.hasPassword(ctx.em, user.id);
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => [SessionNode], { description: "The caller's browser sessions in force, newest first (as me { sessions })." })
-  async mySessions(@Context() ctx: Ctx): Promise<SessionNode[]> {
-    return ownSessions(ctx);
+  async mySessions(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<SessionNode[]> {
+    return ownSessions(ctx, viewer);
   }
 }

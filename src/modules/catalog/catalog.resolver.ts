@@ -1,9 +1,9 @@
 import { Arg, Ctx as Context, Extensions, Mutation, Query, Resolver } from 'type-graphql';
-import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
-import { requireAdmin } from '../admin/admin.policy';
 import { currentCatalog, replaceCatalog, ServedCatalog } from './catalog.service';
 import { ModelCatalogFileNode, ModelCatalogInput, ModelCatalogManifestNode, ModelCatalogNode } from './catalog.types';
+import { ADMIN, ANYONE, Caller } from '../../operation-rules';
+import type { Viewer } from '../auth/viewer';
 
 export const presentCatalogManifest = ({ catalog, updatedAt, sha256 }: ServedCatalog): ModelCatalogManifestNode => ({
   version: catalog.version,
@@ -14,6 +14,7 @@ export const presentCatalogManifest = ({ catalog, updatedAt, sha256 }: ServedCat
 
 @Resolver()
 export class CatalogResolver {
+  @Extensions(ANYONE)
   @Query(() => ModelCatalogNode, { description: 'The public model catalog (no sign-in needed).' })
   async modelCatalog(@Context() ctx: Ctx): Promise<ModelCatalogNode> {
     const { catalog } = await currentCatalog(ctx.em);
@@ -28,11 +29,13 @@ export class CatalogResolver {
     };
   }
 
+  @Extensions(ANYONE)
   @Query(() => ModelCatalogManifestNode, { description: 'Version and digest of the public model catalog.' })
   async modelCatalogManifest(@Context() ctx: Ctx): Promise<ModelCatalogManifestNode> {
     return presentCatalogManifest(await currentCatalog(ctx.em));
   }
 
+  @Extensions(ANYONE)
   @Query(() => ModelCatalogFileNode, {
     description: 'The public model catalog as GET /admin/api/public/models serves it: its exact body, digest and time.',
   })
@@ -41,13 +44,13 @@ export class CatalogResolver {
     return { body, sha256, updatedAt };
   }
 
-  @Extensions(ADMIN_ONLY)
+  @Extensions(ADMIN)
   @Mutation(() => ModelCatalogManifestNode, { description: 'Admin: replaces the model catalog.' })
   async modelCatalogReplace(
     @Context() ctx: Ctx,
+    @Caller() admin: Viewer,
     @Arg('input', () => ModelCatalogInput) input: ModelCatalogInput,
   ): Promise<ModelCatalogManifestNode> {
-    const admin = await requireAdmin(ctx);
     return presentCatalogManifest(await replaceCatalog(ctx.em, admin.user.id, input));
   }
 }

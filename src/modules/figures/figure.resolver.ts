@@ -1,8 +1,9 @@
-import { Arg, Ctx as Context, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx as Context, ID, Mutation, Query, Resolver, Extensions } from 'type-graphql';
 import type { Ctx } from '../../context';
-import { requireViewer } from '../auth/viewer';
+import type { Viewer } from '../auth/viewer';
 import { checks, unstorable } from '../../validation';
 import { invalid } from '../../errors';
+import { ANYONE, Caller, SIGNED_IN } from '../../operation-rules';
 import {
   checkUploadFields,
   figureLocation,
@@ -31,12 +32,14 @@ function receivedFile(ctx: Ctx, name: string, field: string) {
 
 @Resolver()
 export class FigureResolver {
+  @Extensions(SIGNED_IN)
   @Query(() => String, {
     description:
       'A short-lived URL (5 minutes) of a figure of the session, by its canonical_path: what GET …/figures/raw redirects to, for a viewer of the session. The web console shows figures with it.',
   })
   async trajectoryFigureUrl(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('path', { description: 'The figure’s canonical_path.' }) path: string,
   ): Promise<string> {
@@ -48,42 +51,50 @@ export class FigureResolver {
         hint: 'must be valid text, no NUL',
       })
       .done();
-    return figureLocation(ctx.em, await requireViewer(ctx), ctx.services.blobs, sessionId, path, {
+    return figureLocation(ctx.em, viewer, ctx.services.blobs, sessionId, path, {
       baseUrl: ctx.baseUrl,
       cdnHosts: ctx.services.config.figureCdnHosts,
     });
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => FigureMapResult, {
     description: 'Records path-to-blob rows of a session’s figure map (owner only; a bad row rejects the request whole).',
   })
   async trajectoryFiguresRecord(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => FigureMapInput) input: FigureMapInput,
   ): Promise<FigureMapResult> {
-    return recordFigures(ctx.em, await requireViewer(ctx), sessionId, input.figures);
+    return recordFigures(ctx.em, viewer, sessionId, input.figures);
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => FigureUploadTarget, {
     description:
       'Where a figure upload may go, settled before its body is read: the session’s owner, and a configured drive; with the largest file allowed.',
   })
-  async trajectoryFigureUploadTarget(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<FigureUploadTarget> {
-    await uploadTarget(ctx.em, await requireViewer(ctx), ctx.services.blobs, sessionId);
+  async trajectoryFigureUploadTarget(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('sessionId', () => ID) sessionId: string,
+  ): Promise<FigureUploadTarget> {
+    await uploadTarget(ctx.em, viewer, ctx.services.blobs, sessionId);
     return { sessionId, maxBytes: ctx.services.config.maxFigureBytes };
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => FigureRow, {
     description:
       'Keeps a figure this request uploaded (and its original) in the private drive and maps its canonical path to it (owner only; charged to storage once per distinct blob).',
   })
   async trajectoryFigureUpload(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('input', () => FigureUploadInput) input: FigureUploadInput,
   ): Promise<FigureRow> {
-    const viewer = await requireViewer(ctx);
     const fields = { canonicalPath: input.canonicalPath ?? undefined, mime: input.mime ?? undefined };
     checkUploadFields(fields);
     return storeFigureUpload(ctx.em, viewer, ctx.services.blobs, sessionId, {
@@ -95,6 +106,7 @@ export class FigureResolver {
     });
   }
 
+  @Extensions(ANYONE)
   @Query(() => SignedBlobNode, {
     description:
       'What a signed blob URL (GET /blobs/sha256/{sha256}) serves, when its parts are genuine and unexpired: the URL is the credential.',
@@ -109,12 +121,17 @@ export class FigureResolver {
     return signedBlob(ctx.services.blobs, sha256, { expires: expires ?? null, type: type ?? null, signature: signature ?? null });
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => [FigureServeUrl], {
     description:
       'The session’s figure map as canonical path and serve URL, for a viewer of the session: what a cloud client is given instead of local paths.',
   })
-  async trajectoryFigureServeUrls(@Context() ctx: Ctx, @Arg('sessionId', () => ID) sessionId: string): Promise<FigureServeUrl[]> {
-    const urls = await viewableFigureServeUrls(ctx.em, await requireViewer(ctx), sessionId, ctx.baseUrl);
+  async trajectoryFigureServeUrls(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('sessionId', () => ID) sessionId: string,
+  ): Promise<FigureServeUrl[]> {
+    const urls = await viewableFigureServeUrls(ctx.em, viewer, sessionId, ctx.baseUrl);
     return [...urls].map(([path, url]) => ({ path, url }));
   }
 }

@@ -13,11 +13,10 @@ import {
   Extensions,
 } from 'type-graphql';
 import type { Ctx } from '../../context';
-import { requireViewer } from '../auth/viewer';
+import type { Viewer } from '../auth/viewer';
 import type { LabMemberEvent } from '../../pubsub';
 import { whileAllowed } from '../../subscriptions';
 import { limitArg } from '../../validation';
-import type { Viewer } from '../auth/viewer';
 import { labBoard, labReviews } from '../trajectories/board.service';
 import type { MemberRecord } from './lab.repository';
 import { LabCreateInput, LabJoinInput, LabMemberUpdateInput } from './lab.inputs';
@@ -39,7 +38,7 @@ import {
   MemberRoleValue,
   MemberStatusValue,
 } from './lab.types';
-import { AUTH_LIMITED } from '../../operation-rules';
+import { AUTH_LIMITED, Caller, SIGNED_IN, callerOf } from '../../operation-rules';
 
 /** Usage by day: up to a year, 30 days unless asked. */
 const USAGE_DAYS = { max: 366, default: 30 };
@@ -89,103 +88,118 @@ function publish(ctx: Ctx, change: labs.MemberChange | undefined) {
 
 @Resolver(() => LabNode)
 export class LabResolver {
+  @Extensions(SIGNED_IN)
   @Query(() => [LabNode], { description: 'Every lab the caller is an active member of, with their role.' })
-  async labs(@Context() ctx: Ctx): Promise<LabNode[]> {
-    const viewer = await requireViewer(ctx);
+  async labs(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<LabNode[]> {
     return (await labs.listViewerLabs(ctx.em, viewer)).map((found) => presentLab(ctx, viewer, found));
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => [LabJoinRequest], { description: 'The caller’s requests to join that wait for an owner’s decision, oldest first.' })
-  async labJoinRequests(@Context() ctx: Ctx): Promise<LabJoinRequest[]> {
-    return labs.listPendingRequests(ctx.em, await requireViewer(ctx));
+  async labJoinRequests(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<LabJoinRequest[]> {
+    return labs.listPendingRequests(ctx.em, viewer);
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => LabNode, { description: 'One lab. Not found unless the caller is an active member or an admin.' })
-  async lab(@Context() ctx: Ctx, @Arg('id', () => ID) id: string): Promise<LabNode> {
-    const viewer = await requireViewer(ctx);
+  async lab(@Context() ctx: Ctx, @Caller() viewer: Viewer, @Arg('id', () => ID) id: string): Promise<LabNode> {
     return presentLab(ctx, viewer, await labs.loadLab(ctx.em, viewer, id, 'view'));
   }
 
-  @Extensions(AUTH_LIMITED)
+  @Extensions({ ...SIGNED_IN, ...AUTH_LIMITED })
   @Query(() => LabPreview, { description: 'The team name of an invitation code. Any invalid, expired or inactive code is not found.' })
   async labPreview(@Context() ctx: Ctx, @Arg('code') code: string): Promise<LabPreview> {
-    await requireViewer(ctx);
     return labs.previewLab(ctx.em, code);
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => LabUsageReport, { description: 'Owner-only usage report: token and session counts per member.' })
-  async labUsage(@Context() ctx: Ctx, @Arg('labId', () => ID) labId: string): Promise<LabUsageReport> {
-    return labs.usageReport(ctx.em, await requireViewer(ctx), labId) as Promise<LabUsageReport>;
+  async labUsage(@Context() ctx: Ctx, @Caller() viewer: Viewer, @Arg('labId', () => ID) labId: string): Promise<LabUsageReport> {
+    return labs.usageReport(ctx.em, viewer, labId) as Promise<LabUsageReport>;
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => LabBoard, { description: 'One scan of the lab’s shared analyses (visibility lab).' })
   async labBoard(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('labId', () => ID) labId: string,
     @Arg('limit', () => Int, { nullable: true, description: 'Shared sessions to scan, 1-500 (default 200).' }) limit?: number,
   ): Promise<LabBoard> {
-    const viewer = await requireViewer(ctx);
     const scan = limitArg(limit, SCAN);
     await labs.loadLab(ctx.em, viewer, labId, 'view');
     const items = await labBoard(ctx.em, labId, scan);
     return { items, total: items.length, limit: scan };
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => LabReviews, { description: 'Open review threads on the lab’s shared trajectories.' })
   async labReviews(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('labId', () => ID) labId: string,
     @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 200).' }) limit?: number,
   ): Promise<LabReviews> {
-    const viewer = await requireViewer(ctx);
     const scan = limitArg(limit, SCAN);
     await labs.loadLab(ctx.em, viewer, labId, 'view');
     return labReviews(ctx.em, viewer, labId, scan);
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => LabNode, { description: 'Creates a lab; the caller becomes its owner.' })
-  async labCreate(@Context() ctx: Ctx, @Arg('input', () => LabCreateInput) input: LabCreateInput): Promise<LabNode> {
-    const viewer = await requireViewer(ctx);
+  async labCreate(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('input', () => LabCreateInput) input: LabCreateInput,
+  ): Promise<LabNode> {
     return presentLab(ctx, viewer, await labs.createLab(ctx.em, ctx.services.sealer, viewer, input));
   }
 
-  @Extensions(AUTH_LIMITED)
+  @Extensions({ ...SIGNED_IN, ...AUTH_LIMITED })
   @Mutation(() => LabJoinPayload, { description: 'Asks to join the lab of an invitation code; the owner approves.' })
-  async labJoin(@Context() ctx: Ctx, @Arg('input', () => LabJoinInput) input: LabJoinInput): Promise<LabJoinPayload> {
-    const result = await labs.joinLab(ctx.em, await requireViewer(ctx), input.code);
+  async labJoin(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('input', () => LabJoinInput) input: LabJoinInput,
+  ): Promise<LabJoinPayload> {
+    const result = await labs.joinLab(ctx.em, viewer, input.code);
     publish(ctx, result.change);
     return { labId: result.labId, status: result.status as MemberStatusValue };
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => LabNode, { description: 'Owner-only: a new invitation code; the old one stops working at once.' })
-  async labRotateCode(@Context() ctx: Ctx, @Arg('labId', () => ID) labId: string): Promise<LabNode> {
-    const viewer = await requireViewer(ctx);
+  async labRotateCode(@Context() ctx: Ctx, @Caller() viewer: Viewer, @Arg('labId', () => ID) labId: string): Promise<LabNode> {
     return presentLab(ctx, viewer, await labs.rotateCode(ctx.em, ctx.services.sealer, viewer, labId));
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => LabMemberNode, { description: 'Leaves the lab (status left; the row is kept).' })
-  async labLeave(@Context() ctx: Ctx, @Arg('labId', () => ID) labId: string): Promise<LabMemberNode> {
-    const change = await labs.leaveLab(ctx.em, await requireViewer(ctx), labId);
+  async labLeave(@Context() ctx: Ctx, @Caller() viewer: Viewer, @Arg('labId', () => ID) labId: string): Promise<LabMemberNode> {
+    const change = await labs.leaveLab(ctx.em, viewer, labId);
     publish(ctx, change);
     return presentMember(change.member);
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => LabMemberNode, { description: 'Owner-only: approve, reject, revoke, or change the role of a member.' })
   async labMemberUpdate(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('labId', () => ID) labId: string,
     @Arg('memberUserId', () => ID) memberUserId: string,
     @Arg('input', () => LabMemberUpdateInput) input: LabMemberUpdateInput,
   ): Promise<LabMemberNode> {
-    const change = await labs.updateMember(ctx.em, await requireViewer(ctx), labId, memberUserId, input);
+    const change = await labs.updateMember(ctx.em, viewer, labId, memberUserId, input);
     publish(ctx, change);
     return presentMember(change.member);
   }
 
+  @Extensions(SIGNED_IN)
   @Subscription(() => LabMemberEventNode, {
     description: 'Membership changes of a lab, for its owner, mentors and admins. Access is re-checked for every event.',
     subscribe: async ({ args, context: ctx }: SubscribeResolverData<unknown, { labId: string }, Ctx>) => {
-      const viewer = await requireViewer(ctx);
+      const viewer = await callerOf(ctx);
       await labs.loadLab(ctx.em, viewer, args.labId, 'viewMembers');
       return whileAllowed(ctx, ctx.services.pubsub.subscribe('LAB_MEMBER', args.labId), (em, current) =>
         labs.loadLab(em, current, args.labId, 'viewMembers'),

@@ -1,8 +1,5 @@
 import { Arg, Ctx as Context, Extensions, Mutation, Query, Resolver } from 'type-graphql';
-import { ADMIN_ONLY } from '../../graphql-limits';
 import type { Ctx } from '../../context';
-import { requireAdmin } from '../admin/admin.policy';
-import { requireReleaseToken } from './release.policy';
 import { invalid, notFound } from '../../errors';
 import {
   checkReleaseFileTarget,
@@ -26,6 +23,7 @@ import {
   ReleaseUploadedNode,
   ReleaseUploadTargetNode,
 } from './release.types';
+import { ADMIN, ANYONE, RELEASE_TOKEN } from '../../operation-rules';
 
 export const presentManifest = (manifest: Manifest, baseUrl: string): ReleaseManifestNode => ({
   product: manifest.product,
@@ -37,6 +35,7 @@ export const presentManifest = (manifest: Manifest, baseUrl: string): ReleaseMan
 
 @Resolver()
 export class ReleaseResolver {
+  @Extensions(ANYONE)
   @Query(() => ReleaseManifestNode, {
     nullable: true,
     description: "A product's current release (desktop or core); null when none is published.",
@@ -46,23 +45,23 @@ export class ReleaseResolver {
     return manifest && presentManifest(manifest, ctx.baseUrl);
   }
 
+  @Extensions(RELEASE_TOKEN)
   @Mutation(() => ReleaseManifestNode, { description: 'Publishes a release manifest (release token).' })
   async releasePublish(
     @Context() ctx: Ctx,
     @Arg('product') product: string,
     @Arg('input', () => ReleaseManifestInput) input: ReleaseManifestInput,
   ): Promise<ReleaseManifestNode> {
-    requireReleaseToken(ctx);
     return presentManifest(await publishManifest(ctx.em, ctx.services.blobs.store, product, input), ctx.baseUrl);
   }
 
-  @Extensions(ADMIN_ONLY)
+  @Extensions(ADMIN)
   @Query(() => [ReleaseFileStatsNode], { description: "Admin: a product's release files with download counts." })
   async releaseFiles(@Context() ctx: Ctx, @Arg('product') product: string): Promise<ReleaseFileStatsNode[]> {
-    await requireAdmin(ctx);
     return releaseFiles(ctx.em, product);
   }
 
+  @Extensions(ANYONE)
   @Query(() => ReleaseDownloadNode, {
     description:
       'What GET …/download/{version}/{filename} serves: a file of a published version (public). Anything else, or no release store, is not found.',
@@ -78,6 +77,7 @@ export class ReleaseResolver {
     return { ...file, key: releaseFileKey(file) };
   }
 
+  @Extensions(ANYONE)
   @Mutation(() => Boolean, { description: 'Counts one download of a published file (one that started at the first byte).' })
   async releaseDownloadCount(
     @Context() ctx: Ctx,
@@ -91,6 +91,7 @@ export class ReleaseResolver {
     return true;
   }
 
+  @Extensions(ANYONE)
   @Query(() => ReleaseFeedNode, {
     nullable: true,
     description: "A product's current release with each file's SHA-512, as the update feeds list it (public); null when none is published.",
@@ -111,6 +112,7 @@ export class ReleaseResolver {
     };
   }
 
+  @Extensions(RELEASE_TOKEN)
   @Query(() => ReleaseUploadTargetNode, {
     description: 'Where a release binary upload may go (release token), settled before its body is read; with the largest size allowed.',
   })
@@ -120,11 +122,11 @@ export class ReleaseResolver {
     @Arg('version') version: string,
     @Arg('filename') filename: string,
   ): Promise<ReleaseUploadTargetNode> {
-    requireReleaseToken(ctx);
     const target = await checkReleaseFileTarget(ctx.em, ctx.services.blobs.store, { product, version, filename });
     return { ...target, maxBytes: ctx.services.config.maxReleaseFileBytes };
   }
 
+  @Extensions(RELEASE_TOKEN)
   @Mutation(() => ReleaseUploadedNode, {
     description: 'Stores a release binary this request received (release token): `upload` names the file the REST upload streamed in.',
   })
@@ -135,7 +137,6 @@ export class ReleaseResolver {
     @Arg('filename') filename: string,
     @Arg('upload', { description: 'The received file’s name in this request.' }) upload: string,
   ): Promise<ReleaseUploadedNode> {
-    requireReleaseToken(ctx);
     const file = ctx.received?.get(upload);
     if (!file) throw invalid([{ path: ['upload'], msg: 'names no file this request sent', type: 'value_error' }]);
     return storeReleaseFile(ctx.em, ctx.services.blobs.store, { product, version, filename }, file);

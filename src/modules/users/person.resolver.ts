@@ -1,7 +1,8 @@
 import { Ctx as Context, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Ctx } from '../../context';
 import { isAdmin } from '../admin/admin.policy';
-import { requireViewer } from '../auth/viewer';
+import type { Viewer } from '../auth/viewer';
+import { Caller } from '../../operation-rules';
 import { canSeeEmail } from './user.policy';
 import { Person } from './user.types';
 
@@ -20,9 +21,8 @@ export async function loadPerson(ctx: Ctx, userId: string): Promise<PersonSource
 @Resolver(() => Person)
 export class PersonResolver {
   @FieldResolver(() => String, { nullable: true })
-  async email(@Root() person: PersonSource, @Context() ctx: Ctx): Promise<string | null> {
+  async email(@Root() person: PersonSource, @Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<string | null> {
     if (person.knownEmail === null) return null;
-    const viewer = await requireViewer(ctx);
     const self = viewer.user.id === person.userId;
     const mentorsThem =
       !self && !isAdmin(viewer) && (await ctx.loaders.mentorsByPair.load({ viewerId: viewer.user.id, userId: person.userId }));

@@ -1,6 +1,6 @@
 import { Arg, Ctx as Context, Extensions, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Ctx } from '../../context';
-import { requireViewer } from '../auth/viewer';
+import type { Viewer } from '../auth/viewer';
 import { effectiveTier } from './plans';
 import { User } from './user.entity';
 import { storageQuotaOf } from './user.service';
@@ -8,7 +8,7 @@ import { IssuedTokenNode, PersonalTokenPage, PlanCodeValue, PlanSourceValue, Use
 import { checkTokenLabel, TokenCreateInput } from './user.inputs';
 import { createPersonalToken, listPersonalTokens } from './user.service';
 import { revokeToken } from '../auth/auth.service';
-import { AUTH_LIMITED, MINTS_CREDENTIAL } from '../../operation-rules';
+import { AUTH_LIMITED, Caller, MINTS_CREDENTIAL, SIGNED_IN } from '../../operation-rules';
 import { pageArgs } from '../../validation';
 
 type UserSource = UserNode & { entity: User };
@@ -39,36 +39,41 @@ export function presentUser(user: User): UserNode {
 
 @Resolver(() => UserNode)
 export class UserResolver {
+  @Extensions(SIGNED_IN)
   @Query(() => UserNode, { description: 'The signed-in caller.' })
-  async me(@Context() ctx: Ctx): Promise<UserNode> {
-    return presentUser((await requireViewer(ctx)).user);
+  async me(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<UserNode> {
+    return presentUser(viewer.user);
   }
 
+  @Extensions(SIGNED_IN)
   @Query(() => PersonalTokenPage, {
     description: "The caller's personal access tokens, newest first, revoked ones too (never their secrets).",
   })
   async myTokens(
     @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
     @Arg('limit', () => Int, { nullable: true, description: '1-500 (default 100).' }) limit?: number,
     @Arg('offset', () => Int, { nullable: true, description: '≥ 0 (default 0).' }) offset?: number,
   ): Promise<PersonalTokenPage> {
-    const viewer = await requireViewer(ctx);
     return listPersonalTokens(ctx.em, viewer.user.id, pageArgs(limit, offset, { max: 500, default: 100 }));
   }
 
-  @Extensions({ ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
+  @Extensions({ ...SIGNED_IN, ...MINTS_CREDENTIAL, ...AUTH_LIMITED })
   @Mutation(() => IssuedTokenNode, { description: 'A personal access token of the caller (the plaintext is shown only in this answer).' })
-  async myTokenCreate(@Context() ctx: Ctx, @Arg('input', () => TokenCreateInput) input: TokenCreateInput): Promise<IssuedTokenNode> {
+  async myTokenCreate(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('input', () => TokenCreateInput) input: TokenCreateInput,
+  ): Promise<IssuedTokenNode> {
     checkTokenLabel(input);
-    const viewer = await requireViewer(ctx);
     return createPersonalToken(ctx.em, viewer.user.id, viewer.user.id, input);
   }
 
+  @Extensions(SIGNED_IN)
   @Mutation(() => Boolean, {
     description: "Revokes one of the caller's tokens; it stops working on the next request. Another's is not found.",
   })
-  async myTokenRevoke(@Context() ctx: Ctx, @Arg('tokenId', () => ID) tokenId: string): Promise<boolean> {
-    const viewer = await requireViewer(ctx);
+  async myTokenRevoke(@Context() ctx: Ctx, @Caller() viewer: Viewer, @Arg('tokenId', () => ID) tokenId: string): Promise<boolean> {
     await revokeToken(ctx.em, viewer.user.id, viewer.user.id, tokenId);
     return true;
   }
