@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { parse } from 'graphql';
+import { buildSchema, parse } from 'graphql';
 import { retryAfterMs } from '../src/llm/retry';
 import type { AppError } from '../src/errors';
 import { protoJson } from '../src/modules/a2a/a2a-proto-json';
@@ -391,14 +391,21 @@ describe('facade tables codegen plugin', () => {
   const { plugin } = require('../facade/codegen/tables.js') as {
     plugin: (schema: unknown, documents: { document: unknown; location: string }[]) => string;
   };
-  const tables = (source: string) => plugin(null, [{ document: parse(source), location: 'x.graphql' }]);
+  // The root fields' declared access, as schema/schema.graphql prints it.
+  const schema = buildSchema(`
+    directive @access(level: String!) on FIELD_DEFINITION
+    type Query { labBoard(labId: ID!, limit: Int): Board @access(level: "user") lab(id: ID!): Board @access(level: "admin") }
+    type Mutation { a2aMessageSend(input: String): Board @access(level: "a2a") }
+    type Board { total: Int name: String task: Board id: ID }`);
+  const tables = (source: string) => plugin(schema, [{ document: parse(source), location: 'x.graphql' }]);
 
   test('a route row per @rest, a method per @jsonrpc, variables placed by their names', () => {
     const text = tables(`
-      query LabBoard($labId: ID!, $limit: Int) @rest(method: "GET", path: "/api/labs/{lab_id}/board", auth: "user", tag: "labs", summary: "Board", errors: ["NOT_FOUND", "CONFLICT:AppendConflict"]) { labBoard(labId: $labId, limit: $limit) { total } }
+      query LabBoard($labId: ID!, $limit: Int) @rest(method: "GET", path: "/api/labs/{lab_id}/board", tag: "labs", summary: "Board", errors: ["NOT_FOUND", "CONFLICT:AppendConflict"]) { labBoard(labId: $labId, limit: $limit) { total } }
       mutation SendMessage($input: A2aMessageSendInput!) @jsonrpc(method: "SendMessage") { a2aMessageSend(input: $input) { task { id } } }`);
     expect(text).toContain("variables: { labId: path('lab_id'), limit: query('limit') }");
     expect(text).toContain("result: 'labBoard'");
+    expect(text).toContain("auth: 'user'");
     expect(text).toContain('errors: { NOT_FOUND: null, CONFLICT: NAMED_SCHEMAS.AppendConflict }');
     expect(text).toContain("{ name: 'SendMessage', document: Op.SendMessageDocument }");
   });
@@ -406,9 +413,17 @@ describe('facade tables codegen plugin', () => {
   test('a path parameter without its variable is refused, naming the operation', () => {
     expect(() =>
       tables(
-        `query Lab($id: ID!) @rest(method: "GET", path: "/api/labs/{lab_id}", auth: "user", tag: "labs", summary: "A lab") { lab(id: $id) { name } }`,
+        `query Lab($id: ID!) @rest(method: "GET", path: "/api/labs/{lab_id}", tag: "labs", summary: "A lab") { lab(id: $id) { name } }`,
       ),
     ).toThrow('x.graphql: Lab: no variable for path parameter lab_id');
+  });
+
+  test('an operation only an A2A caller may run cannot be a REST route', () => {
+    expect(() =>
+      tables(
+        `mutation Send($input: String) @rest(method: "POST", path: "/api/send", tag: "a2a", summary: "Send") { a2aMessageSend(input: $input) { id } }`,
+      ),
+    ).toThrow('x.graphql: Send: access a2a cannot be served as a REST route');
   });
 });
 
