@@ -3,9 +3,10 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /**
- * One data path per domain: SQL text lives only in `src/db/` and the domains' `*.repository.ts`
- * files. This reads every string and template literal of the service's code (comments aside) and
- * fails on any that holds a SQL statement elsewhere.
+ * One data path per domain: SQL lives only in `src/db/` and the domains' `*.repository.ts` files,
+ * as text or built with the typed query builder (`src/db/typed-sql.ts`, on Kysely). This reads
+ * every string and template literal of the service's code (comments aside) and fails on any that
+ * holds a SQL statement elsewhere, and on any import of the builder elsewhere.
  */
 
 const ROOT = path.resolve(__dirname, '..');
@@ -44,9 +45,22 @@ test('no SQL text outside src/db/ and *.repository.ts', () => {
   expect(files.filter((file) => !allowed(file)).flatMap(sqlLiterals)).toEqual([]);
 });
 
-test('the check sees SQL where it is allowed (it is not vacuous)', () => {
+/** Whether a file imports the query builder: Kysely itself, or our typed helpers on it. */
+const buildsQueries = (file: string) => /from '(kysely|[./]+db\/typed-sql)'/.test(fs.readFileSync(file, 'utf8'));
+
+test('no query built outside src/db/ and *.repository.ts', () => {
+  const files = [...sourceFiles(path.join(ROOT, 'src')), ...sourceFiles(path.join(ROOT, 'facade'))];
+  expect(files.filter((file) => !allowed(file) && buildsQueries(file)).map((file) => path.relative(ROOT, file))).toEqual([]);
+});
+
+test('the checks see SQL where it is allowed (they are not vacuous): every repository holds SQL text or builds queries', () => {
   const repositories = sourceFiles(path.join(ROOT, 'src', 'modules')).filter((file) => file.endsWith('.repository.ts'));
   expect(repositories.length).toBeGreaterThanOrEqual(8);
+  expect(repositories.filter((file) => sqlLiterals(file).length > 0).length).toBeGreaterThanOrEqual(8);
+  expect(repositories.some(buildsQueries)).toBe(true);
   for (const file of repositories)
-    expect({ file: path.relative(ROOT, file), sql: sqlLiterals(file).length > 0 }).toEqual({ file: path.relative(ROOT, file), sql: true });
+    expect({ file: path.relative(ROOT, file), sql: sqlLiterals(file).length > 0 || buildsQueries(file) }).toEqual({
+      file: path.relative(ROOT, file),
+      sql: true,
+    });
 });
