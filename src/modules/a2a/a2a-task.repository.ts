@@ -61,10 +61,10 @@ const A2A_ARTIFACTS = z.array(A2A_ARTIFACT);
 /** The text column a task's state is written to from TASK_STATES only. */
 const TASK_STATE = z.enum(TASK_STATES);
 
-/** The columns of a task row, typed from the schema (`TaskColumns`). */
-export const TASK_SELECTION = ['id', 'context_id', 'principal', 'owner_id', 'state', 'status_message', 'status_at', 'last_seq'] as const;
-export type TaskSelection = Selection<Database, 'a2a_tasks', (typeof TASK_SELECTION)[number]>;
-export const toTask = (row: TaskSelection): TaskRow => ({
+/** The columns of a task row; `TaskColumns`: its type, inferred from the schema. */
+export const TASK_COLUMNS = ['id', 'context_id', 'principal', 'owner_id', 'state', 'status_message', 'status_at', 'last_seq'] as const;
+export type TaskColumns = Selection<Database, 'a2a_tasks', (typeof TASK_COLUMNS)[number]>;
+export const toTask = (row: TaskColumns): TaskRow => ({
   id: row.id,
   contextId: row.context_id,
   principal: row.principal,
@@ -74,12 +74,6 @@ export const toTask = (row: TaskSelection): TaskRow => ({
   statusAt: new Date(row.status_at),
   lastSeq: row.last_seq,
 });
-
-// TODO(a2arows): for a2a-turn.repository.ts until its rows are typed too.
-export const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt", last_seq as "lastSeq"`;
-/** A task row as the driver gives it (its time as text or a date). */
-export type TaskColumns = Omit<TaskRow, 'statusAt'> & { statusAt: Date | string };
-export const asTask = (row: TaskColumns): TaskRow => ({ ...row, statusAt: new Date(row.statusAt) });
 
 /**
  * Most messages a caller may ask for in a task's history (GetTask, SendMessage, ListTasks,
@@ -197,7 +191,7 @@ function taskInsert(claimSql: string | null) {
         state,
         last_seq: sql.lit(1),
       })
-      .returning(TASK_SELECTION);
+      .returning(TASK_COLUMNS);
   // Answers no rows: SQL text.
   const first = () =>
     sql<Record<string, unknown>>`(insert into a2a_messages (task_id, seq, message, apart_chars) select id, 1, ?::jsonb, ?::int from task)`;
@@ -247,7 +241,7 @@ async function insertTask(
 
 /** The principal's task (another principal's is not found); `lock` takes its row lock (inside a transaction). */
 export async function findTask(q: Query, principal: string, id: string, lock = false): Promise<TaskRow | null> {
-  const found = db.selectFrom('a2a_tasks').select(TASK_SELECTION).where('id', '=', id).where('principal', '=', principal);
+  const found = db.selectFrom('a2a_tasks').select(TASK_COLUMNS).where('id', '=', id).where('principal', '=', principal);
   const row = await firstRowOf(q, lock ? found.forUpdate() : found);
   return row ? toTask(row) : null;
 }
@@ -329,7 +323,7 @@ export async function findTaskWithDetails(
     q,
     db
       .selectFrom('a2a_tasks as t')
-      .select(TASK_SELECTION)
+      .select(TASK_COLUMNS)
       .select([
         // Computed JSON of stored messages and artifacts: checked as they are read back.
         fragment<unknown>(
@@ -356,7 +350,7 @@ export async function findTaskWithDetails(
 
 /** A task by id alone: for the turn job, which runs on behalf of whoever made it. */
 export async function findTaskById(q: Query, id: string, lock = false): Promise<TaskRow | null> {
-  const found = db.selectFrom('a2a_tasks').select(TASK_SELECTION).where('id', '=', id);
+  const found = db.selectFrom('a2a_tasks').select(TASK_COLUMNS).where('id', '=', id);
   const row = await firstRowOf(q, lock ? found.forUpdate() : found);
   return row ? toTask(row) : null;
 }
@@ -380,7 +374,7 @@ export async function moveTask(q: Query, id: string, state: string, statusMessag
       })
       .where('id', '=', id)
       .where(condition('state <> all(?)', TERMINAL_STATES))
-      .returning(TASK_SELECTION),
+      .returning(TASK_COLUMNS),
   );
   return row ? toTask(row) : null;
 }
@@ -447,8 +441,8 @@ export async function completeTask(
           .from('open')
           .set(completed)
           .where(openRow)
-          .returning(TASK_SELECTION)
-      : stored.updateTable('a2a_tasks').from('open').set(completed).where(openRow).returning(TASK_SELECTION),
+          .returning(TASK_COLUMNS)
+      : stored.updateTable('a2a_tasks').from('open').set(completed).where(openRow).returning(TASK_COLUMNS),
   );
   return row ? toTask(row) : null;
 }
@@ -759,7 +753,7 @@ export async function listTasks(
   after?: { statusAt: Date; id: string },
 ): Promise<{ rows: TaskRow[]; total: number }> {
   const where = whereOf(filter);
-  const matching = db.selectFrom('a2a_tasks').select(TASK_SELECTION).where(where);
+  const matching = db.selectFrom('a2a_tasks').select(TASK_COLUMNS).where(where);
   const rows = await rowsOf(
     q,
     (after ? matching.where(condition('(status_at, id) < (?, ?)', after.statusAt, after.id)) : matching)
@@ -783,7 +777,7 @@ export async function allTasks(
     q,
     db
       .selectFrom('a2a_tasks')
-      .select(TASK_SELECTION)
+      .select(TASK_COLUMNS)
       // A bigint: the driver answers text.
       .select(sql<string>`count(*) over ()`.as('total'))
       .where(where)
