@@ -222,8 +222,9 @@ async function insertTask(
 ): Promise<{ task: TaskRow; job: FetchedJob | null }> {
   let statement = TASK_INSERT;
   if (claim) {
-    statement = claimedTaskInserts.get(claim.sql) ?? taskInsert(claim.sql);
-    claimedTaskInserts.set(claim.sql, statement);
+    const compiled = claimedTaskInserts.get(claim.sql);
+    statement = compiled ?? taskInsert(claim.sql);
+    if (!compiled) claimedTaskInserts.set(claim.sql, statement);
   }
   const [row] = await statement.rows(q, [
     ...(claim?.params ?? []),
