@@ -69,7 +69,7 @@ test('a message committed while the completion waits for the task lock stops the
       async () =>
         (
           await t.sql(
-            `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'with open as (select id as open_id%'`,
+            `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'with "open" as (select "id" as "open_id"%'`,
           )
         ).length > 0,
     );

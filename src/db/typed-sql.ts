@@ -48,6 +48,21 @@ export async function firstRowOf<Row>(q: Query, statement: Compilable<Row>): Pro
   return (await rowsOf(q, statement))[0];
 }
 
+/** A value of a statement compiled once (`compiledOnce`): a `?` in its text, typed as the value, given when it runs. */
+export const slot = <T>() => sql<T>`?`;
+
+/**
+ * A fixed statement compiled once, where it is built (a hot path's: a module-level constant), not
+ * on every call: its values are `slot`s (it binds none of its own), which `rows` takes in the
+ * order they stand in its text, as a `Query` takes its parameters.
+ */
+export function compiledOnce<Row>(statement: Compilable<Row>) {
+  const { sql: text, parameters } = statement.compile();
+  if (parameters.length > 0)
+    throw new Error(`a statement compiled once takes its values as slots, not ${parameters.length} bound: ${text}`);
+  return { text, rows: (q: Query, values: unknown[]) => q<Row>(text, values) };
+}
+
 /** A compiled statement as a named prepared statement (see `directQuery`), with its parameters. */
 export function preparedStatement<Row>(name: string, statement: Compilable<Row>) {
   const { sql: text, parameters } = statement.compile();

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { inTransaction, Query, sqlOf } from '../../db/sql';
+import { cteBody, db, fragment, rowsOf } from '../../db/typed-sql';
 
 /** One file artifact to be attached: its task, index, owner, workspace and apparent size. */
 export interface ArtifactFile {
@@ -23,30 +25,29 @@ export interface ArtifactBudgets {
 export async function reserveArtifactFile(em: EntityManager, file: ArtifactFile, budgets: ArtifactBudgets): Promise<boolean> {
   return inTransaction(em, async (q: Query) => {
     await q(`select pg_advisory_xact_lock(hashtext('a2a_artifact_files'), hashtext(?))`, [file.ownerId]);
-    const [row] = await q<{ kept: boolean }>(
-      `with used as (
-         select coalesce(sum(bytes), 0) as owner_bytes, coalesce(sum(bytes) filter (where workspace = ?), 0) as workspace_bytes
-           from a2a_artifact_files where owner_id = ?
-       ), kept as (
-         insert into a2a_artifact_files (task_id, idx, owner_id, workspace, bytes)
-         select ?, ?, ?, ?, ? from used where used.owner_bytes + ? <= ? and used.workspace_bytes + ? <= ?
-         on conflict (task_id, idx) do update set bytes = excluded.bytes
-         returning 1
-       )
-       select exists (select from kept) as kept`,
-      [
-        file.workspace,
-        file.ownerId,
-        file.taskId,
-        file.idx,
-        file.ownerId,
-        file.workspace,
-        file.bytes,
-        file.bytes,
-        budgets.perOwner,
-        file.bytes,
-        budgets.perWorkspace,
-      ],
+    const [row] = await rowsOf(
+      q,
+      db
+        .with('used', (creator) =>
+          creator
+            .selectFrom('a2a_artifact_files')
+            // Sums of bigints: numeric, compared in SQL only.
+            .select([
+              sql<string>`coalesce(sum(bytes), 0)`.as('owner_bytes'),
+              fragment<string>('coalesce(sum(bytes) filter (where workspace = ?), 0)', file.workspace).as('workspace_bytes'),
+            ])
+            .where('owner_id', '=', file.ownerId),
+        )
+        .with('kept', () =>
+          cteBody(
+            `insert into a2a_artifact_files (task_id, idx, owner_id, workspace, bytes)
+             select @taskId, @idx, @ownerId, @workspace, @bytes from used where used.owner_bytes + @bytes <= @perOwner and used.workspace_bytes + @bytes <= @perWorkspace
+             on conflict (task_id, idx) do update set bytes = excluded.bytes
+             returning 1`,
+            { ...file, perOwner: budgets.perOwner, perWorkspace: budgets.perWorkspace },
+          ),
+        )
+        .selectNoFrom(sql<boolean>`exists (select from kept)`.as('kept')),
     );
     return row.kept;
   });
@@ -66,13 +67,18 @@ export interface ExpiredContext {
 
 /** Up to `limit` contexts whose every task is in `terminalStates` and whose newest status is older than `days` days. */
 export async function expiredContexts(q: Query, terminalStates: readonly string[], days: number, limit: number): Promise<ExpiredContext[]> {
-  return q<ExpiredContext>(
-    `select principal, context_id as "contextId", array_agg(id) as "taskIds" from a2a_tasks
-      group by principal, context_id
-     having bool_and(state = any(?::text[])) and max(status_at) < now() - make_interval(days => ?)
-      limit ?`,
-    [terminalStates, days, limit],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_tasks')
+      .select((eb) => ['principal', 'context_id', eb.fn.agg<string[]>('array_agg', ['id']).as('task_ids')])
+      .groupBy(['principal', 'context_id'])
+      .having(
+        fragment<boolean>('bool_and(state = any(?::text[])) and max(status_at) < now() - make_interval(days => ?)', terminalStates, days),
+      )
+      .limit(limit),
   );
+  return rows.map((row) => ({ principal: row.principal, contextId: row.context_id, taskIds: row.task_ids }));
 }
 
 /** Deletes the tasks (their messages, artifacts, turns, push configs and artifact files go with them). */

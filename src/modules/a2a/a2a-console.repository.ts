@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { dateOf, type Query } from '../../db/sql';
+import { condition, db, rowsOf } from '../../db/typed-sql';
 
 // Reads only the console shows: who gave a task and when each message was stored. They are not
 // part of the A2A model, so the A2A answers (GetTask, streams, pushes) never pay for them.
@@ -14,15 +16,21 @@ export interface TaskCallerRow {
 
 /** The callers of `taskIds`, in that order (null for a task that does not exist). */
 export async function taskCallers(q: Query, taskIds: readonly string[]): Promise<(TaskCallerRow | null)[]> {
-  const rows = await q<Omit<TaskCallerRow, 'keyRevokedAt'> & { keyRevokedAt: string | null }>(
-    `select t.id as "taskId", t.principal, k.label as "keyLabel", k.revoked_at as "keyRevokedAt", u.name as "ownerName"
-       from a2a_tasks t
-       left join a2a_keys k on t.principal = 'key:' || k.id
-       left join users u on u.id = t.owner_id
-      where t.id = any(?::text[])`,
-    [[...taskIds]],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_tasks as t')
+      .leftJoin('a2a_keys as k', (join) => join.on(sql<boolean>`t.principal = 'key:' || k.id`))
+      .leftJoin('users as u', 'u.id', 't.owner_id')
+      .select(['t.id', 't.principal', 'k.label', 'k.revoked_at', 'u.name'])
+      .where(condition('t.id = any(?::text[])', [...taskIds])),
   );
-  const byId = new Map(rows.map((row) => [row.taskId, { ...row, keyRevokedAt: dateOf(row.keyRevokedAt) }]));
+  const byId = new Map(
+    rows.map((row) => [
+      row.id,
+      { taskId: row.id, principal: row.principal, keyLabel: row.label, keyRevokedAt: dateOf(row.revoked_at), ownerName: row.name },
+    ]),
+  );
   return taskIds.map((id) => byId.get(id) ?? null);
 }
 
@@ -37,13 +45,20 @@ export interface MessageKey {
  * message id within a task: the first one stored answers.
  */
 export async function messageTimes(q: Query, keys: readonly MessageKey[]): Promise<(Date | null)[]> {
-  const rows = await q<{ taskId: string; messageId: string; at: string }>(
-    `select m.task_id as "taskId", m.message->>'messageId' as "messageId", min(m.created_at) as at
-       from a2a_messages m
-      where m.task_id = any(?::text[]) and m.message->>'messageId' = any(?::text[])
-      group by 1, 2`,
-    [[...new Set(keys.map((key) => key.taskId))], [...new Set(keys.map((key) => key.messageId))]],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_messages as m')
+      .select((eb) => ['m.task_id', sql<string>`m.message->>'messageId'`.as('message_id'), eb.fn.min('m.created_at').as('at')])
+      .where(
+        condition(
+          `m.task_id = any(?::text[]) and m.message->>'messageId' = any(?::text[])`,
+          [...new Set(keys.map((key) => key.taskId))],
+          [...new Set(keys.map((key) => key.messageId))],
+        ),
+      )
+      .groupBy(sql`1, 2`),
   );
-  const at = new Map(rows.map((row) => [`${row.taskId} ${row.messageId}`, dateOf(row.at)]));
+  const at = new Map(rows.map((row) => [`${row.task_id} ${row.message_id}`, dateOf(row.at)]));
   return keys.map((key) => at.get(`${key.taskId} ${key.messageId}`) ?? null);
 }

@@ -1,4 +1,8 @@
+import { type Selection, sql } from 'kysely';
+import type { Database } from '../../db/database';
 import type { Query } from '../../db/sql';
+import { condition, db, firstRowOf, fragment, rowsOf } from '../../db/typed-sql';
+import { A2A_MESSAGE } from './a2a-task.repository';
 import type { A2aMessage } from './a2a.types';
 
 /** A push config as stored: the token and the credentials sealed (never in clear in the database). */
@@ -11,40 +15,86 @@ export interface PushConfigRow {
   authCredentialsSealed: string | null;
 }
 
-const CONFIG_COLUMNS = `task_id as "taskId", id, url, token_sealed as "tokenSealed", auth_scheme as "authScheme", auth_credentials_sealed as "authCredentialsSealed"`;
+const CONFIG_COLUMNS = ['task_id', 'id', 'url', 'token_sealed', 'auth_scheme', 'auth_credentials_sealed'] as const;
+type ConfigColumns = Selection<Database, 'a2a_push_configs', (typeof CONFIG_COLUMNS)[number]>;
+const toConfig = (row: ConfigColumns): PushConfigRow => ({
+  taskId: row.task_id,
+  id: row.id,
+  url: row.url,
+  tokenSealed: row.token_sealed,
+  authScheme: row.auth_scheme,
+  authCredentialsSealed: row.auth_credentials_sealed,
+});
 
 /** Inserts the config, or replaces the one of the same task and id (the a2a-js store's upsert). Returns whether it was new. */
 export async function upsertConfig(q: Query, config: PushConfigRow): Promise<boolean> {
-  const [row] = await q<{ inserted: boolean }>(
-    `insert into a2a_push_configs (task_id, id, url, token_sealed, auth_scheme, auth_credentials_sealed) values (?, ?, ?, ?, ?, ?)
-     on conflict (task_id, id) do update set url = excluded.url, token_sealed = excluded.token_sealed, auth_scheme = excluded.auth_scheme,
-       auth_credentials_sealed = excluded.auth_credentials_sealed, updated_at = now()
-     returning (xmax = 0) as inserted`,
-    [config.taskId, config.id, config.url, config.tokenSealed, config.authScheme, config.authCredentialsSealed],
+  const [row] = await rowsOf(
+    q,
+    db
+      .insertInto('a2a_push_configs')
+      .values({
+        task_id: config.taskId,
+        id: config.id,
+        url: config.url,
+        token_sealed: config.tokenSealed,
+        auth_scheme: config.authScheme,
+        auth_credentials_sealed: config.authCredentialsSealed,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['task_id', 'id']).doUpdateSet((eb) => ({
+          url: eb.ref('excluded.url'),
+          token_sealed: eb.ref('excluded.token_sealed'),
+          auth_scheme: eb.ref('excluded.auth_scheme'),
+          auth_credentials_sealed: eb.ref('excluded.auth_credentials_sealed'),
+          updated_at: sql<string>`now()`,
+        })),
+      )
+      // A row the insert made has no deleting transaction yet; one the update replaced has.
+      .returning(sql<boolean>`(xmax = 0)`.as('inserted')),
   );
   return row.inserted;
 }
 
 export async function countConfigs(q: Query, taskId: string): Promise<number> {
-  const [row] = await q<{ count: number }>(`select count(*)::int as count from a2a_push_configs where task_id = ?`, [taskId]);
+  const [row] = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_push_configs')
+      .select(sql<number>`count(*)::int`.as('count'))
+      .where('task_id', '=', taskId),
+  );
   return row.count;
 }
 
 export async function configExists(q: Query, taskId: string, id: string): Promise<boolean> {
-  return (await q(`select 1 from a2a_push_configs where task_id = ? and id = ?`, [taskId, id])).length > 0;
+  const row = await firstRowOf(
+    q,
+    db.selectFrom('a2a_push_configs').select(sql.lit(1).as('one')).where('task_id', '=', taskId).where('id', '=', id),
+  );
+  return row !== undefined;
 }
 
 export async function findConfig(q: Query, taskId: string, id: string): Promise<PushConfigRow | null> {
-  const [row] = await q<PushConfigRow>(`select ${CONFIG_COLUMNS} from a2a_push_configs where task_id = ? and id = ?`, [taskId, id]);
-  return row ?? null;
+  const row = await firstRowOf(
+    q,
+    db.selectFrom('a2a_push_configs').select(CONFIG_COLUMNS).where('task_id', '=', taskId).where('id', '=', id),
+  );
+  return row ? toConfig(row) : null;
 }
 
 /** A task's configs in id order, after `afterId`, at most `limit`. */
 export async function listConfigs(q: Query, taskId: string, limit: number, afterId?: string): Promise<PushConfigRow[]> {
-  return q<PushConfigRow>(
-    `select ${CONFIG_COLUMNS} from a2a_push_configs where task_id = ? and (?::text is null or id > ?) order by id limit ?`,
-    [taskId, afterId ?? null, afterId ?? null, limit],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_push_configs')
+      .select(CONFIG_COLUMNS)
+      .where('task_id', '=', taskId)
+      .where(condition('?::text is null or id > ?', afterId ?? null, afterId ?? null))
+      .orderBy('id')
+      .limit(limit),
   );
+  return rows.map(toConfig);
 }
 
 /** Deletes the config; its pending deliveries go with it (foreign key cascade), so it gets no more POSTs. */
@@ -71,17 +121,15 @@ export interface PendingDelivery {
   attempts: number;
 }
 
-const DELIVERY_COLUMNS = `d.id::text as id, d.task_id as "taskId", d.config_id as "configId", d.state, d.status_message as "statusMessage", d.status_at as "statusAt", d.attempts`;
-type DeliveryColumns = Omit<PendingDelivery, 'statusAt'> & { statusAt: Date | string };
-const asDelivery = (row: DeliveryColumns): PendingDelivery => ({
-  ...row,
-  statusAt: new Date(row.statusAt),
-});
-
 /** Whether any delivery is due (one indexed look, outside any transaction: an idle outbox costs no claim lock). */
 export async function anyDue(q: Query): Promise<boolean> {
-  const [row] = await q<{ due: boolean }>(
-    `select exists (select 1 from a2a_push_deliveries where outcome is null and next_attempt_at <= now() and (claimed_until is null or claimed_until <= now())) as due`,
+  const [row] = await rowsOf(
+    q,
+    db.selectNoFrom(
+      sql<boolean>`exists (select 1 from a2a_push_deliveries where outcome is null and next_attempt_at <= now() and (claimed_until is null or claimed_until <= now()))`.as(
+        'due',
+      ),
+    ),
   );
   return row.due;
 }
@@ -108,24 +156,43 @@ export async function claimDeliveries(
   q: Query,
   claim: { id: string; perKey: number; limit: number; leaseSeconds: number },
 ): Promise<string[]> {
-  const rows = await q<{ id: string }>(
-    `with in_flight as (
-       select t.principal, count(*)::int as n from a2a_push_deliveries d join a2a_tasks t on t.id = d.task_id
-        where d.outcome is null and d.claimed_until > now() group by t.principal
-     ), due as (
-       select d.id, t.principal, row_number() over (partition by t.principal order by d.id) as nth
-         from a2a_push_deliveries d join a2a_tasks t on t.id = d.task_id
-        where d.outcome is null and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until <= now())
-          and not exists (select 1 from a2a_push_deliveries e where e.task_id = d.task_id and e.config_id = d.config_id and e.outcome is null and e.id < d.id)
-     ), chosen as (
-       select due.id from due left join in_flight f on f.principal = due.principal
-        where due.nth + coalesce(f.n, 0) <= ?
-        order by due.nth, due.id limit ?
-     )
-     update a2a_push_deliveries d set claim = ?::uuid, claimed_until = now() + make_interval(secs => ?)
-       from chosen where d.id = chosen.id and d.outcome is null and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until <= now())
-     returning d.id::text as id`,
-    [claim.perKey, claim.limit, claim.id, claim.leaseSeconds],
+  const rows = await rowsOf(
+    q,
+    db
+      .with(
+        'in_flight',
+        () =>
+          sql`(select t.principal, count(*)::int as n from a2a_push_deliveries d join a2a_tasks t on t.id = d.task_id
+                where d.outcome is null and d.claimed_until > now() group by t.principal)`,
+      )
+      .with(
+        'due',
+        () =>
+          sql`(select d.id, t.principal, row_number() over (partition by t.principal order by d.id) as nth
+                 from a2a_push_deliveries d join a2a_tasks t on t.id = d.task_id
+                where d.outcome is null and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until <= now())
+                  and not exists (select 1 from a2a_push_deliveries e where e.task_id = d.task_id and e.config_id = d.config_id and e.outcome is null and e.id < d.id))`,
+      )
+      .with('chosen', () =>
+        fragment<{ id: string }>(
+          `(select due.id from due left join in_flight f on f.principal = due.principal
+             where due.nth + coalesce(f.n, 0) <= ?
+             order by due.nth, due.id limit ?)`,
+          claim.perKey,
+          claim.limit,
+        ),
+      )
+      .updateTable('a2a_push_deliveries as d')
+      .set({
+        claim: fragment<string>('?::uuid', claim.id),
+        claimed_until: fragment<string>('now() + make_interval(secs => ?)', claim.leaseSeconds),
+      })
+      .from('chosen')
+      .where(
+        sql<boolean>`d.id = chosen.id and d.outcome is null and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until <= now())`,
+      )
+      // A bigint: as text, which the driver answers for it anyway.
+      .returning(sql<string>`d.id::text`.as('id')),
   );
   return rows.map((row) => row.id);
 }
@@ -139,22 +206,47 @@ export async function deliveryWithConfig(
   id: string,
   claim: string,
 ): Promise<{ delivery: PendingDelivery; config: PushConfigRow } | null> {
-  const [row] = await q<DeliveryColumns & Pick<PushConfigRow, 'url' | 'tokenSealed' | 'authScheme' | 'authCredentialsSealed'>>(
-    `select ${DELIVERY_COLUMNS}, c.url, c.token_sealed as "tokenSealed", c.auth_scheme as "authScheme", c.auth_credentials_sealed as "authCredentialsSealed"
-       from a2a_push_deliveries d join a2a_push_configs c on c.task_id = d.task_id and c.id = d.config_id where d.id = ? and d.claim = ?::uuid and d.outcome is null`,
-    [id, claim],
+  const row = await firstRowOf(
+    q,
+    db
+      .selectFrom('a2a_push_deliveries as d')
+      .innerJoin('a2a_push_configs as c', (join) => join.onRef('c.task_id', '=', 'd.task_id').onRef('c.id', '=', 'd.config_id'))
+      .select([
+        // A bigint: as text, which the driver answers for it anyway.
+        sql<string>`d.id::text`.as('id'),
+        'd.task_id',
+        'd.config_id',
+        'd.state',
+        'd.status_message',
+        'd.status_at',
+        'd.attempts',
+        'c.url',
+        'c.token_sealed',
+        'c.auth_scheme',
+        'c.auth_credentials_sealed',
+      ])
+      .where('d.id', '=', id)
+      .where(condition('d.claim = ?::uuid', claim))
+      .where('d.outcome', 'is', null),
   );
   if (!row) return null;
-  const delivery = asDelivery(row);
   return {
-    delivery,
+    delivery: {
+      id: row.id,
+      taskId: row.task_id,
+      configId: row.config_id,
+      state: row.state,
+      statusMessage: row.status_message === null ? null : A2A_MESSAGE.parse(row.status_message),
+      statusAt: new Date(row.status_at),
+      attempts: row.attempts,
+    },
     config: {
-      taskId: delivery.taskId,
-      id: delivery.configId,
+      taskId: row.task_id,
+      id: row.config_id,
       url: row.url,
-      tokenSealed: row.tokenSealed,
-      authScheme: row.authScheme,
-      authCredentialsSealed: row.authCredentialsSealed,
+      tokenSealed: row.token_sealed,
+      authScheme: row.auth_scheme,
+      authCredentialsSealed: row.auth_credentials_sealed,
     },
   };
 }
@@ -186,9 +278,9 @@ export async function releaseClaim(q: Query, id: string, claim: string): Promise
 
 /** Removes deliveries that finished (delivered, or failed for good) more than `keepDays` ago: the outbox is a queue, not a log. */
 export async function deleteFinishedDeliveries(q: Query, keepDays: number): Promise<number> {
-  const rows = await q<{ id: string }>(
-    `delete from a2a_push_deliveries where finished_at < now() - make_interval(days => ?) returning id`,
-    [keepDays],
+  const rows = await rowsOf(
+    q,
+    db.deleteFrom('a2a_push_deliveries').where(condition('finished_at < now() - make_interval(days => ?)', keepDays)).returning('id'),
   );
   return rows.length;
 }

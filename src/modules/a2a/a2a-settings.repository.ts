@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Selection, sql } from 'kysely';
+import type { Database } from '../../db/database';
 import { dateOf, Query, sqlOf } from '../../db/sql';
+import { compiledOnce, db, firstRowOf, rowsOf, slot } from '../../db/typed-sql';
 import { newSecret, randomString, sha256Hex } from '../../ids';
 import type { Logger } from '../../logger';
 import { inActiveLabSql } from '../labs/membership.repository';
@@ -31,10 +34,18 @@ export interface StoredKey {
   revokedAt: Date | null;
 }
 
+const KEY_COLUMNS = ['id', 'label', 'created_at', 'revoked_at'] as const;
+const toKey = (row: Selection<Database, 'a2a_keys', (typeof KEY_COLUMNS)[number]>): StoredKey => ({
+  id: row.id,
+  label: row.label,
+  createdAt: dateOf(row.created_at)!,
+  revokedAt: dateOf(row.revoked_at),
+});
+
 /** The settings, or the defaults (disabled, owned by the bootstrap admin) when none were ever written. */
 export async function readSettings(q: Query): Promise<A2aSettings> {
-  const [row] = await q<A2aSettings>(`select enabled, owner_email as owner from a2a_settings`);
-  return row ?? { enabled: false, owner: DEFAULT_OWNER };
+  const row = await firstRowOf(q, db.selectFrom('a2a_settings').select(['enabled', 'owner_email']));
+  return row ? { enabled: row.enabled, owner: row.owner_email } : { enabled: false, owner: DEFAULT_OWNER };
 }
 
 export async function writeSettings(q: Query, settings: A2aSettings): Promise<void> {
@@ -47,37 +58,42 @@ export async function writeSettings(q: Query, settings: A2aSettings): Promise<vo
 
 /** The owner's email while A2A is enabled, else null: who may use the A2A web tools besides admins. */
 export async function enabledOwner(q: Query): Promise<string | null> {
-  const [row] = await q<{ owner: string }>(`select owner_email as owner from a2a_settings where enabled`);
-  return row?.owner ?? null;
+  const row = await firstRowOf(q, db.selectFrom('a2a_settings').select('owner_email').where('enabled', '=', sql.lit(true)));
+  return row?.owner_email ?? null;
 }
 
 /** Every key ever created, oldest first (revoked ones too, for `key list`). */
 export async function listKeys(q: Query): Promise<StoredKey[]> {
-  const rows = await q<StoredKey>(
-    `select id, label, created_at as "createdAt", revoked_at as "revokedAt" from a2a_keys order by created_at, id`,
-  );
-  return rows.map((row) => ({ ...row, createdAt: dateOf(row.createdAt)!, revokedAt: dateOf(row.revokedAt) }));
+  const rows = await rowsOf(q, db.selectFrom('a2a_keys').select(KEY_COLUMNS).orderBy('created_at').orderBy('id'));
+  return rows.map(toKey);
 }
 
 /** Creates a key; the plaintext is returned once and never stored. */
 export async function createKey(q: Query, label: string): Promise<{ key: StoredKey; plaintext: string }> {
   const id = randomString(12);
   const secret = newSecret(40);
-  const [row] = await q<{ createdAt: unknown }>(
-    `insert into a2a_keys (id, label, secret_sha256) values (?, ?, ?) returning created_at as "createdAt"`,
-    [id, label, sha256Hex(secret)],
+  const [row] = await rowsOf(
+    q,
+    db
+      .insertInto('a2a_keys')
+      .values({ id, label, secret_sha256: sha256Hex(secret) })
+      .returning(KEY_COLUMNS),
   );
-  return { key: { id, label, createdAt: dateOf(row.createdAt)!, revokedAt: null }, plaintext: `${KEY_PREFIX}_${id}_${secret}` };
+  return { key: toKey(row), plaintext: `${KEY_PREFIX}_${id}_${secret}` };
 }
 
 /** Revokes a key and answers it as revoked; null when there is no such unrevoked key. */
 export async function revokeKey(q: Query, id: string): Promise<StoredKey | null> {
-  const [row] = await q<StoredKey>(
-    `update a2a_keys set revoked_at = now() where id = ? and revoked_at is null
-     returning id, label, created_at as "createdAt", revoked_at as "revokedAt"`,
-    [id],
+  const row = await firstRowOf(
+    q,
+    db
+      .updateTable('a2a_keys')
+      .set({ revoked_at: sql<string>`now()` })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning(KEY_COLUMNS),
   );
-  return row ? { ...row, createdAt: dateOf(row.createdAt)!, revokedAt: dateOf(row.revokedAt) } : null;
+  return row ? toKey(row) : null;
 }
 
 const KEY_FORMAT = new RegExp(`^${KEY_PREFIX}_([a-z0-9]{12})_([A-Za-z0-9]{40})$`);
@@ -102,35 +118,40 @@ export interface GateFacts {
   ownerAgents: boolean;
 }
 
+/** The statement of `gateFacts`, compiled once (every A2A request runs it); its one slot: the presented key's id. */
+const GATE_FACTS = compiledOnce(
+  db
+    .selectFrom(sql`(select 1)`.as('one'))
+    .leftJoin('a2a_settings as s', (join) => join.on(sql<boolean>`true`))
+    .leftJoin('users as u', 'u.email', 's.owner_email')
+    .select([
+      's.enabled',
+      's.owner_email',
+      'u.id',
+      'u.plan_code',
+      'u.plan_expires_at',
+      sql<boolean>`case when u.id is null then false else ${sql.raw(inActiveLabSql('u.id'))} end`.as('in_active_lab'),
+      sql<number>`(select count(*)::int from a2a_keys where revoked_at is null)`.as('active_keys'),
+      sql<boolean>`exists (select 1 from a2a_keys)`.as('ever_keyed'),
+      sql<string | null>`(select secret_sha256 from a2a_keys where id = ${slot<string | null>()} and revoked_at is null)`.as('key_sha256'),
+      sql<boolean>`exists (select 1 from a2a_agents where user_id = u.id and enabled)`.as('owner_agents'),
+    ]),
+);
+
 /** Everything `A2aGate` needs for one request, in one statement (every A2A request asks). */
 export async function gateFacts(q: Query, keyId: string | null): Promise<GateFacts> {
-  const [row] = await q<Record<string, unknown>>(
-    `select s.enabled, s.owner_email as owner, u.id as "ownerId", u.plan_code as "planCode", u.plan_expires_at as "planExpiresAt",
-       case when u.id is null then false else ${inActiveLabSql('u.id')} end as "inActiveLab",
-       (select count(*)::int from a2a_keys where revoked_at is null) as "activeKeys",
-       exists (select 1 from a2a_keys) as "everKeyed",
-       (select secret_sha256 from a2a_keys where id = ? and revoked_at is null) as "keySha256",
-       exists (select 1 from a2a_agents where user_id = u.id and enabled) as "ownerAgents"
-     from (select 1) one
-     left join a2a_settings s on true
-     left join users u on u.email = s.owner_email`,
-    [keyId],
-  );
+  const [row] = await GATE_FACTS.rows(q, [keyId]);
   return {
-    settings: row.enabled === null ? null : { enabled: row.enabled as boolean, owner: row.owner as string },
+    // The left joins: a settings row has both, an account its id and plan.
+    settings: row.enabled === null || row.owner_email === null ? null : { enabled: row.enabled, owner: row.owner_email },
     owner:
-      row.ownerId === null
+      row.id === null || row.plan_code === null
         ? null
-        : {
-            id: row.ownerId as string,
-            planCode: row.planCode as string,
-            planExpiresAt: dateOf(row.planExpiresAt),
-            inActiveLab: row.inActiveLab as boolean,
-          },
-    activeKeys: row.activeKeys as number,
-    everKeyed: row.everKeyed as boolean,
-    keySha256: row.keySha256 as string | null,
-    ownerAgents: row.ownerAgents as boolean,
+        : { id: row.id, planCode: row.plan_code, planExpiresAt: dateOf(row.plan_expires_at), inActiveLab: row.in_active_lab },
+    activeKeys: row.active_keys,
+    everKeyed: row.ever_keyed,
+    keySha256: row.key_sha256,
+    ownerAgents: row.owner_agents,
   };
 }
 

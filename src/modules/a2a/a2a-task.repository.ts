@@ -1,7 +1,11 @@
+import { type Selection, sql } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/database';
 import type { Query, SqlPart } from '../../db/sql';
+import { asFloat8, compiledOnce, condition, cteBody, db, firstRowOf, fragment, rowsOf, slot } from '../../db/typed-sql';
 import type { FetchedJob } from '../../jobs/jobs.repository';
 import { ARTIFACTS_PATH } from './a2a-artifacts';
-import { TERMINAL_STATES } from './a2a-states';
+import { TASK_STATES, TERMINAL_STATES } from './a2a-states';
 import type { A2aArtifact, A2aMessage, A2aPart } from './a2a.types';
 
 /** A task row as stored (its messages and artifacts are read separately). */
@@ -17,10 +21,59 @@ export interface TaskRow {
   lastSeq: number;
 }
 
-export const TASK_COLUMNS = `id, context_id as "contextId", principal, owner_id as "ownerId", state, status_message as "statusMessage", status_at as "statusAt", last_seq as "lastSeq"`;
-/** A task row as the driver gives it (its time as text or a date). */
-export type TaskColumns = Omit<TaskRow, 'statusAt'> & { statusAt: Date | string };
-export const asTask = (row: TaskColumns): TaskRow => ({ ...row, statusAt: new Date(row.statusAt) });
+/** A part of a message or an artifact as stored and read back (checked; members it does not name kept as they are). */
+const STORED_PART = z.looseObject({
+  text: z.string().nullish(),
+  raw: z.string().nullish(),
+  url: z.string().nullish(),
+  data: z.unknown().optional(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  filename: z.string().nullish(),
+  mediaType: z.string().nullish(),
+  /** Stored apart (`apart`): the payload's decoded size. */
+  rawApart: z.number().optional(),
+  /** Read without its payload (`withoutRawPayloads`): the payload's decoded size. */
+  rawBytes: z.number().optional(),
+});
+/** A message (`a2a_messages.message`, `a2a_tasks.status_message`) as read back: checked, never assumed. */
+const messageOf = <Part extends z.ZodType>(part: Part) =>
+  z.looseObject({
+    messageId: z.string(),
+    contextId: z.string().nullish(),
+    taskId: z.string().nullish(),
+    role: z.string(),
+    parts: z.array(part),
+    metadata: z.record(z.string(), z.unknown()).nullish(),
+    extensions: z.array(z.string()).nullish(),
+    referenceTaskIds: z.array(z.string()).nullish(),
+  });
+export const A2A_MESSAGE = messageOf(STORED_PART);
+const A2A_MESSAGES = z.array(A2A_MESSAGE);
+/** An artifact (`a2a_artifacts.artifact`) as read back. */
+const A2A_ARTIFACT = z.looseObject({
+  artifactId: z.string(),
+  name: z.string().nullish(),
+  description: z.string().nullish(),
+  parts: z.array(STORED_PART),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+const A2A_ARTIFACTS = z.array(A2A_ARTIFACT);
+/** The text column a task's state is written to from TASK_STATES only. */
+const TASK_STATE = z.enum(TASK_STATES);
+
+/** The columns of a task row; `TaskColumns`: its type, inferred from the schema. */
+export const TASK_COLUMNS = ['id', 'context_id', 'principal', 'owner_id', 'state', 'status_message', 'status_at', 'last_seq'] as const;
+export type TaskColumns = Selection<Database, 'a2a_tasks', (typeof TASK_COLUMNS)[number]>;
+export const toTask = (row: TaskColumns): TaskRow => ({
+  id: row.id,
+  contextId: row.context_id,
+  principal: row.principal,
+  ownerId: row.owner_id,
+  state: TASK_STATE.parse(row.state),
+  statusMessage: row.status_message === null ? null : A2A_MESSAGE.parse(row.status_message),
+  statusAt: new Date(row.status_at),
+  lastSeq: row.last_seq,
+});
 
 /**
  * Most messages a caller may ask for in a task's history (GetTask, SendMessage, ListTasks,
@@ -119,6 +172,46 @@ export async function createClaimedTask(
   return insertTask(q, task, message, 0, claim);
 }
 
+/**
+ * The statement of `createTask` and `createClaimedTask`, compiled once (SendMessage runs it on
+ * every call without a taskId): the task and its first message, and with `claimSql` (the job
+ * claim's SQL, a fixed text) the claim before them. Its slots: the claim's parameters, then the
+ * task's id, context id, principal, owner, state, and the message as stored with its apart characters.
+ */
+function taskInsert(claimSql: string | null) {
+  const state = claimSql === null ? slot<string>() : sql<string>`case when exists (select from job) then 'TASK_STATE_WORKING' else ? end`;
+  const task = () =>
+    db
+      .insertInto('a2a_tasks')
+      .values({
+        id: slot<string>(),
+        context_id: slot<string>(),
+        principal: slot<string>(),
+        owner_id: slot<string>(),
+        state,
+        last_seq: sql.lit(1),
+      })
+      .returning(TASK_COLUMNS);
+  // Answers no rows: SQL text.
+  const first = () =>
+    sql<Record<string, unknown>>`(insert into a2a_messages (task_id, seq, message, apart_chars) select id, 1, ?::jsonb, ?::int from task)`;
+  if (claimSql === null) return compiledOnce(db.with('task', task).with('first', first).selectFrom('task').selectAll().select(NO_JOB));
+  return compiledOnce(
+    db
+      .with('job', () => sql`(${sql.raw(claimSql)})`)
+      .with('task', task)
+      .with('first', first)
+      .selectFrom('task')
+      .selectAll()
+      // The claimed job's row as JSON, computed (`FetchedJob`'s columns, as the claim returns them).
+      .select(sql<FetchedJob | null>`(select row_to_json(job) from job)`.as('job')),
+  );
+}
+const NO_JOB = sql<FetchedJob | null>`null::json`.as('job');
+const TASK_INSERT = taskInsert(null);
+/** `taskInsert` of each claim's text (one per kind of job: the text is fixed, its values are parameters). */
+const claimedTaskInserts = new Map<string, ReturnType<typeof taskInsert>>();
+
 /** The statement of `createTask` and `createClaimedTask`: the task and its message as stored (`apart`), the claim with them. */
 async function insertTask(
   q: Query,
@@ -127,25 +220,31 @@ async function insertTask(
   apartChars: number,
   claim?: SqlPart,
 ): Promise<{ task: TaskRow; job: FetchedJob | null }> {
-  const state = claim ? `case when exists (select from job) then 'TASK_STATE_WORKING' else ? end` : '?';
-  const [row] = await q<TaskColumns & { job: FetchedJob | null }>(
-    `with ${claim ? `job as (${claim.sql}),` : ''}
-          task as (insert into a2a_tasks (id, context_id, principal, owner_id, state, last_seq) select ?, ?, ?, ?, ${state}, 1 returning ${TASK_COLUMNS}),
-          first as (insert into a2a_messages (task_id, seq, message, apart_chars) select id, 1, ?::jsonb, ?::int from task)
-     select *, ${claim ? '(select row_to_json(job) from job)' : 'null::json'} as job from task`,
-    [...(claim?.params ?? []), task.id, task.contextId, task.principal, task.ownerId, task.state, JSON.stringify(stored), apartChars],
-  );
+  let statement = TASK_INSERT;
+  if (claim) {
+    const compiled = claimedTaskInserts.get(claim.sql);
+    statement = compiled ?? taskInsert(claim.sql);
+    if (!compiled) claimedTaskInserts.set(claim.sql, statement);
+  }
+  const [row] = await statement.rows(q, [
+    ...(claim?.params ?? []),
+    task.id,
+    task.contextId,
+    task.principal,
+    task.ownerId,
+    task.state,
+    JSON.stringify(stored),
+    apartChars,
+  ]);
   const { job, ...created } = row;
-  return { task: asTask(created), job };
+  return { task: toTask(created), job };
 }
 
 /** The principal's task (another principal's is not found); `lock` takes its row lock (inside a transaction). */
 export async function findTask(q: Query, principal: string, id: string, lock = false): Promise<TaskRow | null> {
-  const [row] = await q<TaskColumns>(`select ${TASK_COLUMNS} from a2a_tasks where id = ? and principal = ?${lock ? ' for update' : ''}`, [
-    id,
-    principal,
-  ]);
-  return row ? asTask(row) : null;
+  const found = db.selectFrom('a2a_tasks').select(TASK_COLUMNS).where('id', '=', id).where('principal', '=', principal);
+  const row = await firstRowOf(q, lock ? found.forUpdate() : found);
+  return row ? toTask(row) : null;
 }
 
 /**
@@ -183,6 +282,11 @@ const budgetedArtifacts = (taskIds: string, seen = 'false') => `
                          row_number() over (partition by a.task_id order by a.position, a.created_at, a.artifact_id) - 1 as idx
                     from a2a_artifacts a where a.task_id = any(${taskIds})) listed) sized`;
 
+/** `budgetedArtifacts` with its values, as the table `b`: its artifacts are JSON, checked as they are read. */
+const budgeted = (text: string, ...values: unknown[]) =>
+  // The 0-based idx is a row_number(): a bigint, which the driver answers as text (ordered in SQL only).
+  fragment<{ task_id: string; artifact_id: string; idx: string; task_place: number; artifact: unknown }>(`(${text})`, ...values).as('b');
+
 /** A message's size for the history's budget: its stored JSON and the payloads stored apart. */
 const MESSAGE_BYTES = `(bytes + apart_chars)`;
 
@@ -216,38 +320,64 @@ export async function findTaskWithDetails(
   id: string,
   historyLimit: number | null,
 ): Promise<TaskWithDetails | null> {
-  const [row] = await q<TaskColumns & { history: A2aMessage[]; artifacts: A2aArtifact[] }>(
-    `select ${TASK_COLUMNS},
-            (select coalesce(json_agg(${WITH_PAYLOADS} order by m.seq), '[]') from a2a_messages m where m.task_id = t.id and m.seq in (
-               select seq from (
-                 select seq, sum(bytes) over (order by seq desc) as total
-                   from (select seq, ${MESSAGE_BYTES} as bytes from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent where bytes <= ?
-               ) sized where total <= ?)) as history,
-            (select coalesce(json_agg(b.artifact order by b.idx), '[]') from (${budgetedArtifacts('array[t.id]')}) b) as artifacts
-       from a2a_tasks t where t.id = ? and (?::text is null or t.principal = ?)`,
-    [historyLimit, HISTORY_BYTES, HISTORY_BYTES, id, principal, principal],
+  const row = await firstRowOf(
+    q,
+    db
+      .selectFrom('a2a_tasks as t')
+      .select(TASK_COLUMNS)
+      .select([
+        // Computed JSON of stored messages and artifacts: checked as they are read back.
+        fragment<unknown>(
+          `(select coalesce(json_agg(${WITH_PAYLOADS} order by m.seq), '[]') from a2a_messages m where m.task_id = t.id and m.seq in (
+             select seq from (
+               select seq, sum(bytes) over (order by seq desc) as total
+                 from (select seq, ${MESSAGE_BYTES} as bytes from a2a_messages where task_id = t.id order by seq desc limit ?::int) recent where bytes <= ?
+             ) sized where total <= ?))`,
+          historyLimit,
+          HISTORY_BYTES,
+          HISTORY_BYTES,
+        ).as('history'),
+        sql<unknown>`(select coalesce(json_agg(b.artifact order by b.idx), '[]') from (${sql.raw(budgetedArtifacts('array[t.id]'))}) b)`.as(
+          'artifacts',
+        ),
+      ])
+      .where('t.id', '=', id)
+      .where(condition('?::text is null or t.principal = ?', principal, principal)),
   );
   if (!row) return null;
   const { history, artifacts, ...task } = row;
-  return { task: asTask(task), history, artifacts };
+  return { task: toTask(task), history: A2A_MESSAGES.parse(history), artifacts: A2A_ARTIFACTS.parse(artifacts) };
 }
 
 /** A task by id alone: for the turn job, which runs on behalf of whoever made it. */
 export async function findTaskById(q: Query, id: string, lock = false): Promise<TaskRow | null> {
-  const [row] = await q<TaskColumns>(`select ${TASK_COLUMNS} from a2a_tasks where id = ?${lock ? ' for update' : ''}`, [id]);
-  return row ? asTask(row) : null;
+  const found = db.selectFrom('a2a_tasks').select(TASK_COLUMNS).where('id', '=', id);
+  const row = await firstRowOf(q, lock ? found.forUpdate() : found);
+  return row ? toTask(row) : null;
 }
+
+/** SQL: now, to the millisecond (what a status time is stamped with). */
+export const STATUS_NOW = sql<string>`date_trunc('milliseconds', clock_timestamp())`;
 
 /**
  * Moves a task that is not terminal to `state` (stamping the status time). Returns the row, or
  * null when the task is terminal already (a cancel won the race): nothing changed then.
  */
 export async function moveTask(q: Query, id: string, state: string, statusMessage: A2aMessage | null): Promise<TaskRow | null> {
-  const [row] = await q<TaskColumns>(
-    `update a2a_tasks set state = ?, status_message = ?::jsonb, status_at = date_trunc('milliseconds', clock_timestamp()) where id = ? and state <> all(?) returning ${TASK_COLUMNS}`,
-    [state, statusMessage === null ? null : JSON.stringify(statusMessage), id, TERMINAL_STATES],
+  const row = await firstRowOf(
+    q,
+    db
+      .updateTable('a2a_tasks')
+      .set({
+        state,
+        status_message: statusMessage === null ? null : fragment<string>('?::jsonb', JSON.stringify(statusMessage)),
+        status_at: STATUS_NOW,
+      })
+      .where('id', '=', id)
+      .where(condition('state <> all(?)', TERMINAL_STATES))
+      .returning(TASK_COLUMNS),
   );
-  return row ? asTask(row) : null;
+  return row ? toTask(row) : null;
 }
 
 /**
@@ -272,23 +402,50 @@ export async function completeTask(
   answer: A2aMessage,
   alsoJob?: SqlPart,
 ): Promise<TaskRow | null> {
-  const [row] = await q<TaskColumns>(
-    `with open as (select id as open_id, ${NEXT_SEQ} as answer_seq from a2a_tasks t where id = ? and state <> all(?) and last_seq <= ? for update),
-          kept as (insert into a2a_artifacts (task_id, artifact_id, artifact, position)
-                   select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(?::jsonb) with ordinality as a (artifact, place)
-                   on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position),
-          answered as (insert into a2a_messages (task_id, seq, message) select open_id, answer_seq, ?::jsonb from open),
-          forgotten as (delete from a2a_turns where task_id in (select open_id from open))${
-            alsoJob
-              ? `,
-          job as (${alsoJob.sql} and exists (select from open))`
-              : ''
-          }
-     update a2a_tasks set state = 'TASK_STATE_COMPLETED', status_message = null, status_at = date_trunc('milliseconds', clock_timestamp()), last_seq = answer_seq
-       from open where id = open_id returning ${TASK_COLUMNS}`,
-    [taskId, TERMINAL_STATES, seenSeq, JSON.stringify(artifacts), JSON.stringify(answer), ...(alsoJob?.params ?? [])],
+  const stored = db
+    .with('open', (creator) =>
+      creator
+        .selectFrom('a2a_tasks as t')
+        .select(['id as open_id', sql<number>`${sql.raw(NEXT_SEQ)}`.as('answer_seq')])
+        .where('id', '=', taskId)
+        .where(condition('state <> all(?)', TERMINAL_STATES))
+        .where('last_seq', '<=', seenSeq)
+        .forUpdate(),
+    )
+    .with('kept', () =>
+      cteBody(
+        `insert into a2a_artifacts (task_id, artifact_id, artifact, position)
+         select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(@artifacts::jsonb) with ordinality as a (artifact, place)
+         on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position`,
+        { artifacts: JSON.stringify(artifacts) },
+      ),
+    )
+    .with('answered', () =>
+      cteBody(`insert into a2a_messages (task_id, seq, message) select open_id, answer_seq, @answer::jsonb from open`, {
+        answer: JSON.stringify(answer),
+      }),
+    )
+    .with('forgotten', () => cteBody(`delete from a2a_turns where task_id in (select open_id from open)`, {}));
+  const completed = {
+    state: sql.lit('TASK_STATE_COMPLETED'),
+    status_message: null,
+    status_at: STATUS_NOW,
+    last_seq: sql<number>`answer_seq`,
+  };
+  const openRow = sql<boolean>`id = open_id`;
+  const row = await firstRowOf(
+    q,
+    alsoJob
+      ? stored
+          .with('job', () => fragment(`(${alsoJob.sql} and exists (select from open))`, ...alsoJob.params))
+          .updateTable('a2a_tasks')
+          .from('open')
+          .set(completed)
+          .where(openRow)
+          .returning(TASK_COLUMNS)
+      : stored.updateTable('a2a_tasks').from('open').set(completed).where(openRow).returning(TASK_COLUMNS),
   );
-  return row ? asTask(row) : null;
+  return row ? toTask(row) : null;
 }
 
 /**
@@ -297,9 +454,29 @@ export async function completeTask(
  */
 export async function appendMessage(q: Query, taskId: string, message: A2aMessage): Promise<void> {
   const { stored, payloads, chars } = apart(message);
-  const [{ seq }] = await q<{ seq: number }>(
-    `with moved as (update a2a_tasks t set last_seq = ${NEXT_SEQ} where id = ? returning last_seq) insert into a2a_messages (task_id, seq, message, apart_chars) select ?, last_seq, ?::jsonb, ?::int from moved returning seq`,
-    [taskId, taskId, JSON.stringify(stored), chars],
+  const [{ seq }] = await rowsOf(
+    q,
+    db
+      .with('moved', (creator) =>
+        creator
+          .updateTable('a2a_tasks as t')
+          .set({ last_seq: sql<number>`${sql.raw(NEXT_SEQ)}` })
+          .where('id', '=', taskId)
+          .returning('last_seq'),
+      )
+      .insertInto('a2a_messages')
+      .columns(['task_id', 'seq', 'message', 'apart_chars'])
+      .expression((eb) =>
+        eb
+          .selectFrom('moved')
+          .select([
+            fragment<string>('?', taskId).as('task_id'),
+            'last_seq',
+            fragment<string>('?::jsonb', JSON.stringify(stored)).as('message'),
+            fragment<number>('?::int', chars).as('apart_chars'),
+          ]),
+      )
+      .returning('seq'),
   );
   await insertPayloads(q, taskId, seq, payloads);
 }
@@ -312,17 +489,28 @@ export async function appendMessage(q: Query, taskId: string, message: A2aMessag
 export async function historiesOf(q: Query, taskIds: string[], limit?: number): Promise<Map<string, A2aMessage[]>> {
   const histories = new Map<string, A2aMessage[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0 || limit === 0) return histories;
-  const rows = await q<{ taskId: string; message: A2aMessage }>(
-    `select m.task_id as "taskId", ${WITH_PAYLOADS} as message from a2a_messages m join (
-       select task_id, seq, sum(bytes) over (order by place, seq desc) as total from (
-         select s.task_id, s.seq, s.bytes + s.apart_chars as bytes, p.place, row_number() over (partition by s.task_id order by s.seq desc) as back
-           from a2a_messages s join unnest(?::text[]) with ordinality as p (task_id, place) on p.task_id = s.task_id
-       ) recent where (?::int is null or back <= ?) and bytes <= ?
-     ) sized on sized.task_id = m.task_id and sized.seq = m.seq
-     where sized.total <= ? order by m.task_id, m.seq`,
-    [taskIds, limit ?? null, limit ?? null, HISTORY_BYTES, HISTORY_BYTES],
+  // The messages kept (a bigint running total, compared in SQL only).
+  const sized = fragment<{ task_id: string; seq: number; total: string }>(
+    `(select task_id, seq, sum(bytes) over (order by place, seq desc) as total from (
+       select s.task_id, s.seq, s.bytes + s.apart_chars as bytes, p.place, row_number() over (partition by s.task_id order by s.seq desc) as back
+         from a2a_messages s join unnest(?::text[]) with ordinality as p (task_id, place) on p.task_id = s.task_id
+     ) recent where (?::int is null or back <= ?) and bytes <= ?)`,
+    taskIds,
+    limit ?? null,
+    limit ?? null,
+    HISTORY_BYTES,
+  ).as('sized');
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_messages as m')
+      .innerJoin(sized, (join) => join.onRef('sized.task_id', '=', 'm.task_id').onRef('sized.seq', '=', 'm.seq'))
+      .select(['m.task_id', sql<unknown>`${sql.raw(WITH_PAYLOADS)}`.as('message')])
+      .where(condition('sized.total <= ?', HISTORY_BYTES))
+      .orderBy('m.task_id')
+      .orderBy('m.seq'),
   );
-  for (const row of rows) histories.get(row.taskId)!.push(row.message);
+  for (const row of rows) histories.get(row.task_id)!.push(A2A_MESSAGE.parse(row.message));
   return histories;
 }
 
@@ -348,6 +536,8 @@ export const withoutRawPayloads = (
 export type StoredPart = Omit<A2aPart, 'raw'> & { rawBytes?: number; rawApart?: number };
 /** A message as a turn reads it (`withoutRawPayloads`). */
 export type StoredMessageBody = Omit<A2aMessage, 'parts'> & { parts: StoredPart[] };
+/** A message read by `withoutRawPayloads` (checked: no part has its payload). */
+export const STORED_MESSAGE_BODY = messageOf(STORED_PART.omit({ raw: true }));
 
 /** A stored message with its place: its task and its sequence number there; `raw` parts without their payloads (`withoutRawPayloads`). */
 export interface StoredMessage {
@@ -361,13 +551,28 @@ export interface StoredMessage {
  * most `limit`, without their raw payloads: what a turn gives the model as the conversation so far.
  */
 export async function contextMessages(q: Query, principal: string, contextId: string, limit: number): Promise<StoredMessage[]> {
-  return q<StoredMessage>(
-    `select m.task_id as "taskId", m.seq, ${withoutRawPayloads('m.message')} as message from (
-       select t.created_at, m.task_id, m.seq from a2a_messages m join a2a_tasks t on t.id = m.task_id
-        where t.principal = ? and t.context_id = ? order by t.created_at desc, m.task_id desc, m.seq desc limit ?
-     ) recent join a2a_messages m on m.task_id = recent.task_id and m.seq = recent.seq order by recent.created_at, recent.task_id, recent.seq`,
-    [principal, contextId, limit],
+  const recent = db
+    .selectFrom('a2a_messages as m')
+    .innerJoin('a2a_tasks as t', 't.id', 'm.task_id')
+    .select(['t.created_at', 'm.task_id', 'm.seq'])
+    .where('t.principal', '=', principal)
+    .where('t.context_id', '=', contextId)
+    .orderBy('t.created_at', 'desc')
+    .orderBy('m.task_id', 'desc')
+    .orderBy('m.seq', 'desc')
+    .limit(limit)
+    .as('recent');
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom(recent)
+      .innerJoin('a2a_messages as m', (join) => join.onRef('m.task_id', '=', 'recent.task_id').onRef('m.seq', '=', 'recent.seq'))
+      .select(['m.task_id', 'm.seq', sql<unknown>`${sql.raw(withoutRawPayloads('m.message'))}`.as('message')])
+      .orderBy('recent.created_at')
+      .orderBy('recent.task_id')
+      .orderBy('recent.seq'),
   );
+  return rows.map((row) => ({ taskId: row.task_id, seq: row.seq, message: STORED_MESSAGE_BODY.parse(row.message) }));
 }
 
 /**
@@ -380,24 +585,39 @@ export async function contextMessages(q: Query, principal: string, contextId: st
 export async function readPayload(q: Query, taskId: string, seq: number, index: number, part: StoredPart): Promise<Buffer | null> {
   if (typeof part.rawApart !== 'number') {
     // Stored before payloads were kept apart: inline in the message.
-    const [row] = await q<{ raw: string | null }>(
-      `select message->'parts'->(?::int)->>'raw' as raw from a2a_messages where task_id = ? and seq = ?`,
-      [index, taskId, seq],
+    const row = await firstRowOf(
+      q,
+      db
+        .selectFrom('a2a_messages')
+        .select(fragment<string | null>(`message->'parts'->(?::int)->>'raw'`, index).as('raw'))
+        .where('task_id', '=', taskId)
+        .where('seq', '=', seq),
     );
     return typeof row?.raw === 'string' ? Buffer.from(row.raw, 'base64') : null;
   }
   const bytes = Buffer.alloc(part.rawApart);
   let filled = 0;
   for (let chunk = 0; ; chunk += CHUNKS_PER_STATEMENT) {
-    const rows = await q<{ data: string }>(
-      `select data from a2a_part_payloads where task_id = ? and seq = ? and part = ? and chunk >= ? and chunk < ? order by chunk`,
-      [taskId, seq, index, chunk, chunk + CHUNKS_PER_STATEMENT],
+    const rows = await rowsOf(
+      q,
+      db
+        .selectFrom('a2a_part_payloads')
+        .select('data')
+        .where('task_id', '=', taskId)
+        .where('seq', '=', seq)
+        .where('part', '=', index)
+        .where('chunk', '>=', chunk)
+        .where('chunk', '<', chunk + CHUNKS_PER_STATEMENT)
+        .orderBy('chunk'),
     );
     for (const { data } of rows) filled += bytes.write(data, filled, 'base64');
     if (rows.length < CHUNKS_PER_STATEMENT) break;
   }
   if (filled === bytes.length) return bytes;
-  const [message] = await q(`select 1 from a2a_messages where task_id = ? and seq = ?`, [taskId, seq]);
+  const message = await firstRowOf(
+    q,
+    db.selectFrom('a2a_messages').select(sql.lit(1).as('one')).where('task_id', '=', taskId).where('seq', '=', seq),
+  );
   if (!message) return null;
   throw new Error(`the payload of part ${index} of message ${seq} of task ${taskId} has ${filled} of its ${bytes.length} bytes`);
 }
@@ -424,31 +644,62 @@ export async function insertInputFile(q: Query, row: InputFileRow): Promise<void
 /** The saved file parts of the given messages (task id and sequence number). */
 export async function inputFilesOf(q: Query, messages: { taskId: string; seq: number }[]): Promise<InputFileRow[]> {
   if (messages.length === 0) return [];
-  return q<InputFileRow>(
-    `select f.task_id as "taskId", f.seq, f.part, f.path, f.media_type as "mediaType", f.bytes::float8 as bytes, f.note
-       from a2a_input_files f join unnest(?::text[], ?::int[]) as m (task_id, seq) on m.task_id = f.task_id and m.seq = f.seq order by f.task_id, f.seq, f.part`,
-    [messages.map((m) => m.taskId), messages.map((m) => m.seq)],
+  const asked = fragment<{ task_id: string; seq: number }>(
+    '(select * from unnest(?::text[], ?::int[]) as u (task_id, seq))',
+    messages.map((m) => m.taskId),
+    messages.map((m) => m.seq),
+  ).as('m');
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_input_files as f')
+      .innerJoin(asked, (join) => join.onRef('m.task_id', '=', 'f.task_id').onRef('m.seq', '=', 'f.seq'))
+      .select((eb) => ['f.task_id', 'f.seq', 'f.part', 'f.path', 'f.media_type', asFloat8(eb.ref('f.bytes')).as('bytes'), 'f.note'])
+      .orderBy('f.task_id')
+      .orderBy('f.seq')
+      .orderBy('f.part'),
   );
+  return rows.map((row) => ({
+    taskId: row.task_id,
+    seq: row.seq,
+    part: row.part,
+    path: row.path,
+    mediaType: row.media_type,
+    bytes: row.bytes,
+    note: row.note,
+  }));
 }
 
 /** The task's artifact at 0-based `index` (the artifacts' order), or null. */
 export async function artifactAt(q: Query, taskId: string, index: number): Promise<A2aArtifact | null> {
-  const [row] = await q<{ artifact: A2aArtifact }>(
-    `select artifact from a2a_artifacts where task_id = ? order by position, created_at, artifact_id offset ? limit 1`,
-    [taskId, index],
+  const row = await firstRowOf(
+    q,
+    db
+      .selectFrom('a2a_artifacts')
+      .select('artifact')
+      .where('task_id', '=', taskId)
+      .orderBy('position')
+      .orderBy('created_at')
+      .orderBy('artifact_id')
+      .offset(index)
+      .limit(1),
   );
-  return row?.artifact ?? null;
+  return row ? A2A_ARTIFACT.parse(row.artifact) : null;
 }
 
 /** The artifacts of `taskIds` (in that order) within ANSWER_ARTIFACT_BYTES for them all. */
 export async function artifactsOf(q: Query, taskIds: string[]): Promise<Map<string, A2aArtifact[]>> {
   const artifacts = new Map<string, A2aArtifact[]>(taskIds.map((id) => [id, []]));
   if (taskIds.length === 0) return artifacts;
-  const rows = await q<{ taskId: string; artifact: A2aArtifact }>(
-    `select task_id as "taskId", artifact from (${budgetedArtifacts('?::text[]')}) b order by task_place, idx`,
-    [taskIds, taskIds],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom(budgeted(budgetedArtifacts('?::text[]'), taskIds, taskIds))
+      .select(['task_id', 'artifact'])
+      .orderBy('task_place')
+      .orderBy('idx'),
   );
-  for (const row of rows) artifacts.get(row.taskId)!.push(row.artifact);
+  for (const row of rows) artifacts.get(row.task_id)!.push(A2A_ARTIFACT.parse(row.artifact));
   return artifacts;
 }
 
@@ -461,10 +712,14 @@ export async function artifactsNotIn(
   taskId: string,
   seen: string[],
 ): Promise<{ artifactId: string; artifact: A2aArtifact | null }[]> {
-  return q(
-    `select artifact_id as "artifactId", artifact from (${budgetedArtifacts('array[?::text]', 'artifact_id = any(?::text[])')}) b order by idx`,
-    [seen, seen, taskId, taskId],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom(budgeted(budgetedArtifacts('array[?::text]', 'artifact_id = any(?::text[])'), seen, seen, taskId, taskId))
+      .select(['artifact_id', 'artifact'])
+      .orderBy('idx'),
   );
+  return rows.map((row) => ({ artifactId: row.artifact_id, artifact: row.artifact === null ? null : A2A_ARTIFACT.parse(row.artifact) }));
 }
 
 export interface TaskFilter {
@@ -474,6 +729,9 @@ export interface TaskFilter {
   statusAfter?: Date;
 }
 
+/** SQL: how many rows, as a number (`count(*)` is a bigint, which the driver answers as text). */
+const COUNT_TOTAL = sql<number>`count(*)::int`.as('total');
+
 /** The conditions a task filter sets, each member given adding one (bind values in the same order). */
 const FILTER_CONDITIONS = [
   ['principal', 'principal = ?'],
@@ -482,9 +740,10 @@ const FILTER_CONDITIONS = [
   ['statusAfter', 'status_at > ?'],
 ] as const;
 
-function whereOf(filter: Partial<TaskFilter>): { sql: string; params: unknown[] } {
+/** SQL: the conditions `filter` sets. */
+function whereOf(filter: Partial<TaskFilter>) {
   const given = FILTER_CONDITIONS.filter(([member]) => filter[member] !== undefined);
-  return { sql: ['true', ...given.map(([, condition]) => condition)].join(' and '), params: given.map(([member]) => filter[member]) };
+  return condition(['true', ...given.map(([, clause]) => clause)].join(' and '), ...given.map(([member]) => filter[member]));
 }
 
 /** One page of the principal's tasks, newest status first, after the keyset `after` (status time, id); and how many match in all. */
@@ -495,13 +754,16 @@ export async function listTasks(
   after?: { statusAt: Date; id: string },
 ): Promise<{ rows: TaskRow[]; total: number }> {
   const where = whereOf(filter);
-  const keyset = after ? ' and (status_at, id) < (?, ?)' : '';
-  const rows = await q<TaskColumns>(
-    `select ${TASK_COLUMNS} from a2a_tasks where ${where.sql}${keyset} order by status_at desc, id desc limit ?`,
-    [...where.params, ...(after ? [after.statusAt, after.id] : []), pageSize],
+  const matching = db.selectFrom('a2a_tasks').select(TASK_COLUMNS).where(where);
+  const rows = await rowsOf(
+    q,
+    (after ? matching.where(condition('(status_at, id) < (?, ?)', after.statusAt, after.id)) : matching)
+      .orderBy('status_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(pageSize),
   );
-  const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${where.sql}`, where.params);
-  return { rows: rows.map(asTask), total: count.total };
+  const [count] = await rowsOf(q, db.selectFrom('a2a_tasks').select(COUNT_TOTAL).where(where));
+  return { rows: rows.map(toTask), total: count.total };
 }
 
 /** Every principal's tasks (the A2A owner's web tools), newest status first, by offset; and how many match. */
@@ -511,16 +773,25 @@ export async function allTasks(
   limit: number,
   offset: number,
 ): Promise<{ rows: TaskRow[]; total: number }> {
-  const { sql: where, params } = whereOf(filter);
-  const rows = await q<TaskColumns & { total: string }>(
-    `select ${TASK_COLUMNS}, count(*) over () as "total" from a2a_tasks where ${where} order by status_at desc, id desc limit ? offset ?`,
-    [...params, limit, offset],
+  const where = whereOf(filter);
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_tasks')
+      .select(TASK_COLUMNS)
+      // A bigint: the driver answers text.
+      .select(sql<string>`count(*) over ()`.as('total'))
+      .where(where)
+      .orderBy('status_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset),
   );
   if (rows.length === 0 && offset > 0) {
-    const [count] = await q<{ total: number }>(`select count(*)::int as total from a2a_tasks where ${where}`, params);
+    const [count] = await rowsOf(q, db.selectFrom('a2a_tasks').select(COUNT_TOTAL).where(where));
     return { rows: [], total: count.total };
   }
-  return { rows: rows.map(asTask), total: Number(rows[0]?.total ?? 0) };
+  return { rows: rows.map(toTask), total: Number(rows[0]?.total ?? 0) };
 }
 
 /** A conversation: one principal's tasks under one context id. */
@@ -533,21 +804,38 @@ export interface ContextRow {
 
 /** Every principal's contexts, most recently active first, by offset; and how many there are. */
 export async function allContexts(q: Query, limit: number, offset: number): Promise<{ rows: ContextRow[]; total: number }> {
-  const rows = await q<ContextRow & { total: string }>(
-    `select context_id as "contextId", principal, count(*)::int as "taskCount", max(status_at) as "lastActivityAt", count(*) over () as total
-       from a2a_tasks group by principal, context_id order by max(status_at) desc, principal, context_id limit ? offset ?`,
-    [limit, offset],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_tasks')
+      .select((eb) => [
+        'context_id',
+        'principal',
+        sql<number>`count(*)::int`.as('task_count'),
+        eb.fn.max('status_at').as('last_activity_at'),
+        // A bigint: the driver answers text.
+        sql<string>`count(*) over ()`.as('total'),
+      ])
+      .groupBy(['principal', 'context_id'])
+      .orderBy(sql`max(status_at)`, 'desc')
+      .orderBy('principal')
+      .orderBy('context_id')
+      .limit(limit)
+      .offset(offset),
   );
   if (rows.length === 0 && offset > 0) {
-    const [count] = await q<{ total: number }>(`select count(distinct (principal, context_id))::int as total from a2a_tasks`);
+    const [count] = await rowsOf(
+      q,
+      db.selectFrom('a2a_tasks').select(sql<number>`count(distinct (principal, context_id))::int`.as('total')),
+    );
     return { rows: [], total: count.total };
   }
   return {
     rows: rows.map((row) => ({
-      contextId: row.contextId,
+      contextId: row.context_id,
       principal: row.principal,
-      taskCount: row.taskCount,
-      lastActivityAt: new Date(row.lastActivityAt),
+      taskCount: row.task_count,
+      lastActivityAt: new Date(row.last_activity_at),
     })),
     total: Number(rows[0]?.total ?? 0),
   };
@@ -555,5 +843,11 @@ export async function allContexts(q: Query, limit: number, offset: number): Prom
 
 /** How many tasks are in each state, over every principal (the metrics). */
 export function tasksByState(q: Query): Promise<{ state: string; count: number }[]> {
-  return q(`select state, count(*)::int as count from a2a_tasks group by state`);
+  return rowsOf(
+    q,
+    db
+      .selectFrom('a2a_tasks')
+      .select(['state', sql<number>`count(*)::int`.as('count')])
+      .groupBy('state'),
+  );
 }

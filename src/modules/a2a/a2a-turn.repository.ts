@@ -1,7 +1,18 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Query } from '../../db/sql';
+import { condition, db, firstRowOf, fragment, rowsOf } from '../../db/typed-sql';
 import type { ChatTurn, ToolCall } from '../../llm/language-model';
 import type { LedgerInsert } from '../usage/usage.repository';
-import { asTask, TASK_COLUMNS, TaskColumns, TaskRow, withoutRawPayloads, StoredMessageBody } from './a2a-task.repository';
+import {
+  STATUS_NOW,
+  STORED_MESSAGE_BODY,
+  TASK_COLUMNS,
+  type TaskRow,
+  toTask,
+  withoutRawPayloads,
+  type StoredMessageBody,
+} from './a2a-task.repository';
 import { TERMINAL_STATES } from './a2a-states';
 
 /** A task a turn started on a peer (stored with the loop state, and remembered for the conversation). */
@@ -40,6 +51,30 @@ export interface TurnState {
   peerTasks: PeerTaskRef[];
 }
 
+/** A tool call as a stored turn holds it (checked when read back; members it does not name kept). */
+const TOOL_CALL = z.looseObject({ id: z.string(), name: z.string(), input: z.unknown(), error: z.string().optional() });
+const TOOL_RESULT = z.looseObject({ toolCallId: z.string(), toolName: z.string(), output: z.unknown(), isError: z.boolean().optional() });
+const CHAT_TURN = z.discriminatedUnion('role', [
+  z.looseObject({ role: z.literal('user'), content: z.string() }),
+  z.looseObject({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(TOOL_CALL).optional() }),
+  z.looseObject({ role: z.literal('tool'), results: z.array(TOOL_RESULT) }),
+]);
+/** A turn's state as `startTurn` reads it (the JSON of `COLUMNS`), checked. */
+const TURN_STATE = z.object({
+  taskId: z.string(),
+  phase: z.enum(['running', 'awaiting_approval', 'awaiting_jobs']),
+  transcript: z.array(CHAT_TURN),
+  contextTurns: z.number(),
+  pending: z.array(TOOL_CALL).nullable(),
+  decision: z.enum(['allow_once', 'allow_session']).nullable(),
+  steps: z.number(),
+  seenSeq: z.number(),
+  outputsBefore: z.record(z.string(), z.string()).nullable(),
+  jobIds: z.array(z.string()),
+  answer: z.string().nullable(),
+  peerTasks: z.array(z.object({ agentId: z.string(), taskId: z.string() })),
+}) satisfies z.ZodType<TurnState>;
+
 const COLUMNS = `task_id as "taskId", phase, transcript, context_turns as "contextTurns", pending, decision, steps, seen_seq as "seenSeq", outputs_before as "outputsBefore", job_ids as "jobIds", answer, peer_tasks as "peerTasks"`;
 
 /**
@@ -48,18 +83,36 @@ const COLUMNS = `task_id as "taskId", phase, transcript, context_turns as "conte
  * published) and any other as it is.
  */
 export async function startTurn(q: Query, taskId: string): Promise<{ task: TaskRow; turn: TurnState | null; started: boolean } | null> {
-  const [row] = await q<TaskColumns & { turn: TurnState | null; started: boolean }>(
-    `with started as (update a2a_tasks set state = 'TASK_STATE_WORKING', status_message = null, status_at = date_trunc('milliseconds', clock_timestamp())
-                       where id = ? and state = 'TASK_STATE_SUBMITTED' returning ${TASK_COLUMNS})
-     select *, true as started, null::json as turn from started
-     union all
-     select ${TASK_COLUMNS}, false, (select row_to_json(r) from (select ${COLUMNS} from a2a_turns where task_id = t.id) r) from a2a_tasks t
-      where t.id = ? and not exists (select from started)`,
-    [taskId, taskId],
+  const row = await firstRowOf(
+    q,
+    db
+      .with('started', (creator) =>
+        creator
+          .updateTable('a2a_tasks')
+          .set({ state: sql.lit('TASK_STATE_WORKING'), status_message: null, status_at: STATUS_NOW })
+          .where('id', '=', taskId)
+          .where('state', '=', sql.lit('TASK_STATE_SUBMITTED'))
+          .returning(TASK_COLUMNS),
+      )
+      .selectFrom('started')
+      .selectAll()
+      .select([sql<boolean>`true`.as('started'), sql<unknown>`null::json`.as('turn')])
+      .unionAll((eb) =>
+        eb
+          .selectFrom('a2a_tasks as t')
+          .select(TASK_COLUMNS)
+          .select([
+            sql<boolean>`false`.as('started'),
+            // The loop state as JSON (computed): checked as it is read back.
+            sql<unknown>`(select row_to_json(r) from (select ${sql.raw(COLUMNS)} from a2a_turns where task_id = t.id) r)`.as('turn'),
+          ])
+          .where('t.id', '=', taskId)
+          .where(sql<boolean>`not exists (select from started)`),
+      ),
   );
   if (!row) return null;
   const { turn, started, ...task } = row;
-  return { task: asTask(task), turn, started };
+  return { task: toTask(task), turn: turn === null ? null : TURN_STATE.parse(turn), started };
 }
 
 const UPSERT = `insert into a2a_turns (task_id, phase, transcript, context_turns, pending, decision, steps, seen_seq, outputs_before, job_ids, answer, peer_tasks, updated_at)
@@ -93,12 +146,20 @@ export async function saveTurn(q: Query, state: TurnState): Promise<void> {
  * Answers whether it was written.
  */
 export async function saveTurnIfOpen(q: Query, state: TurnState, ledger: LedgerInsert): Promise<boolean> {
-  const [row] = await q<{ saved: boolean }>(
-    `with ledger as (${ledger.sql}),
-          open as (select id from a2a_tasks where id = ? and state <> all(?) for update),
-          saved as (${UPSERT} where exists (select from open) ${ON_CONFLICT} returning task_id)
-     select exists (select from saved) as saved`,
-    [...ledger.params, state.taskId, TERMINAL_STATES, ...upsertParams(state)],
+  const [row] = await rowsOf(
+    q,
+    db
+      .with('ledger', () => fragment(`(${ledger.sql})`, ...ledger.params))
+      .with('open', (creator) =>
+        creator
+          .selectFrom('a2a_tasks')
+          .select('id')
+          .where('id', '=', state.taskId)
+          .where(condition('state <> all(?)', TERMINAL_STATES))
+          .forUpdate(),
+      )
+      .with('saved', () => fragment(`(${UPSERT} where exists (select from open) ${ON_CONFLICT} returning task_id)`, ...upsertParams(state)))
+      .selectNoFrom(sql<boolean>`exists (select from saved)`.as('saved')),
   );
   return row.saved;
 }
@@ -114,12 +175,19 @@ export async function deleteTurn(q: Query, taskId: string): Promise<void> {
 
 /** Tasks whose answer waits for background jobs: re-checked by every instance's sweep. */
 export async function turnsAwaitingJobs(q: Query, jobId?: string): Promise<string[]> {
-  const rows = await q<{ taskId: string }>(
-    `select r.task_id as "taskId" from a2a_turns r join a2a_tasks t on t.id = r.task_id
-      where r.phase = 'awaiting_jobs' and t.state = 'TASK_STATE_WORKING' and (?::text is null or ? = any(r.job_ids)) order by r.updated_at limit 1000`,
-    [jobId ?? null, jobId ?? null],
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_turns as r')
+      .innerJoin('a2a_tasks as t', 't.id', 'r.task_id')
+      .select('r.task_id')
+      .where('r.phase', '=', sql.lit('awaiting_jobs'))
+      .where('t.state', '=', sql.lit('TASK_STATE_WORKING'))
+      .where(condition('?::text is null or ? = any(r.job_ids)', jobId ?? null, jobId ?? null))
+      .orderBy('r.updated_at')
+      .limit(1000),
   );
-  return rows.map((row) => row.taskId);
+  return rows.map((row) => row.task_id);
 }
 
 /** `allow_session`: execution calls of the principal's context run without asking from now on. */
@@ -128,7 +196,10 @@ export async function grantContext(q: Query, principal: string, contextId: strin
 }
 
 export async function contextGranted(q: Query, principal: string, contextId: string): Promise<boolean> {
-  const [row] = await q(`select 1 from a2a_context_grants where principal = ? and context_id = ?`, [principal, contextId]);
+  const row = await firstRowOf(
+    q,
+    db.selectFrom('a2a_context_grants').select(sql.lit(1).as('one')).where('principal', '=', principal).where('context_id', '=', contextId),
+  );
   return row !== undefined;
 }
 
@@ -150,17 +221,30 @@ export async function peerTaskOfContext(
   task: Pick<TaskRow, 'ownerId' | 'principal' | 'contextId'>,
   ref: PeerTaskRef,
 ): Promise<boolean> {
-  const [row] = await q(
-    `select 1 from a2a_peer_tasks where owner_id = ? and principal = ? and context_id = ? and agent_id = ? and peer_task_id = ?`,
-    [task.ownerId, task.principal, task.contextId, ref.agentId, ref.taskId],
+  const row = await firstRowOf(
+    q,
+    db
+      .selectFrom('a2a_peer_tasks')
+      .select(sql.lit(1).as('one'))
+      .where('owner_id', '=', task.ownerId)
+      .where('principal', '=', task.principal)
+      .where('context_id', '=', task.contextId)
+      .where('agent_id', '=', ref.agentId)
+      .where('peer_task_id', '=', ref.taskId),
   );
   return row !== undefined;
 }
 
 /** The task's messages after `afterSeq`, oldest first, with their sequence numbers, without their raw payloads (`withoutRawPayloads`). */
 export async function messagesAfter(q: Query, taskId: string, afterSeq: number): Promise<{ seq: number; message: StoredMessageBody }[]> {
-  return q(`select seq, ${withoutRawPayloads('message')} as message from a2a_messages where task_id = ? and seq > ? order by seq`, [
-    taskId,
-    afterSeq,
-  ]);
+  const rows = await rowsOf(
+    q,
+    db
+      .selectFrom('a2a_messages')
+      .select(['seq', sql<unknown>`${sql.raw(withoutRawPayloads('message'))}`.as('message')])
+      .where('task_id', '=', taskId)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq'),
+  );
+  return rows.map((row) => ({ seq: row.seq, message: STORED_MESSAGE_BODY.parse(row.message) }));
 }
