@@ -264,6 +264,18 @@ const QUOTA_REFUSED = 'LD413';
 const countUnlessRefused = (count: Expression<number>) =>
   sql<number>`case when exists (select from charged) then ${count} else ${sql.raw(`labdesk_refuse('${QUOTA_REFUSED}', 'storage quota exceeded')`)} end`;
 
+/**
+ * The statement part that charges the owner for the records `inserted` wrote: only when all `@n`
+ * were written and the owner stays within their quota (else no row, and the statement's later
+ * parts write nothing).
+ */
+const chargeOwner = (values: Record<string, unknown>) =>
+  cteBody<{ id: string }>(
+    `update users set storage_used_bytes = storage_used_bytes + @bytes::bigint
+      where id = @user and storage_used_bytes + @bytes::bigint <= ${QUOTA_OF_USER('@plans')} and (select count(*) from inserted) = @n returning id`,
+    values,
+  );
+
 /** The statement of `appendInOneStatement`. */
 const appendStatement = (a: AppendInOneStatement, records: IncomingRecord[]) => {
   const values = {
@@ -296,13 +308,7 @@ const appendStatement = (a: AppendInOneStatement, records: IncomingRecord[]) => 
         values,
       ),
     )
-    .with('charged', () =>
-      cteBody(
-        `update users set storage_used_bytes = storage_used_bytes + @bytes::bigint
-          where id = @user and storage_used_bytes + @bytes::bigint <= ${QUOTA_OF_USER('@plans')} and (select count(*) from inserted) = @n returning id`,
-        values,
-      ),
-    )
+    .with('charged', () => chargeOwner(values))
     .with('moved', () =>
       cteBody(
         `update trajectories t set count = s.count + @n, head_uuid = @head, bytes = s.bytes + @bytes::bigint, title = coalesce(@title, t.title),
@@ -400,13 +406,7 @@ const createStatement = (a: CreateInOneStatement, records: IncomingRecord[]) => 
         values,
       ),
     )
-    .with('charged', () =>
-      cteBody(
-        `update users set storage_used_bytes = storage_used_bytes + @bytes::bigint
-          where id = @user and storage_used_bytes + @bytes::bigint <= ${QUOTA_OF_USER('@plans')} and (select count(*) from inserted) = @n returning id`,
-        values,
-      ),
-    )
+    .with('charged', () => chargeOwner(values))
     .with('used', () =>
       cteBody(
         `insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
