@@ -9,6 +9,12 @@
  * each also as a ratio to the floor; then the SQL statements each route costs (counted from
  * the driver in a separate, sequential pass). Figures only; nothing here asserts on time.
  *
+ * Two reads also run against an anchor (bench/read-anchor-server.ts, targets `anchor-me` and
+ * `anchor-lab`): the same routes written by hand on Express and `pg`, on the bench's own
+ * database, sending the same SQL statements and answering the same JSON (checked once before
+ * the rounds: the bench fails when the bodies differ). After the figures, labdesk's throughput
+ * and CPU per request as multiples of the anchor's, per route.
+ *
  *   npm run bench:request-path                                   (embedded database in a temp dir)
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:request-path
  *   BENCH_REQUESTS=5000 BENCH_ROUNDS=5 BENCH_CONNECTIONS=16 npm run bench:request-path
@@ -18,8 +24,11 @@
  *
  * With DATABASE_URL a scratch database is created next to its database and dropped at the end.
  */
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { alternatingRounds, LoadTarget, median, printFigures } from './load';
+import { isDeepStrictEqual } from 'node:util';
+import { startEmbeddedPostgres } from '../src/db/embedded';
+import { alternatingRounds, Figures, LoadTarget, median, printFigures } from './load';
 import { BENCH_ADMIN_TOKEN, benchDatabase, callJson, BenchServer, forkReady, startBenchServer, startCountingServer } from './server';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -28,9 +37,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PORT = Number(process.env.BENCH_PORT ?? 18191);
 const FLOOR_PORT = PORT + 1;
 const BASELINE_PORT = PORT + 2;
+const ANCHOR_PORT = PORT + 3;
 const BASELINE = process.env.BENCH_BASELINE;
 const BASE = `http://127.0.0.1:${PORT}`;
-/** Only these targets (comma-separated: floor, me, lab, labs, trajectories, trajectory, credits), e.g. to profile one. */
+/** Only these targets (comma-separated: floor, me, lab, labs, trajectories, trajectory, credits, anchor-me, anchor-lab), e.g. to profile one. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 
 const call = (method: string, route: string, token: string, body?: unknown, base = BASE) => callJson(base, method, route, token, body);
@@ -61,6 +71,57 @@ async function countStatements(
   return counts;
 }
 
+/** The routes the anchor answers too: labdesk's target, the anchor's, and how the ratio table names the route. */
+const ANCHORED = [
+  { ours: 'me', anchor: 'anchor-me', label: 'GET /api/me' },
+  { ours: 'lab', anchor: 'anchor-lab', label: 'GET /api/labs/{lab_id}' },
+];
+
+/**
+ * Fetches `route` from the anchor, then from labdesk (in that order: a labdesk request that
+ * writes the caller's activity answers the row as it was before), and compares the parsed JSON.
+ * @throws Error when the status or the parsed bodies differ: the anchor would not be doing the same work
+ */
+async function sameAnswer(route: string, token: string, anchorBase: string): Promise<string> {
+  const get = async (base: string) => {
+    const response = await fetch(`${base}${route}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, text: await response.text() };
+  };
+  const anchor = await get(anchorBase);
+  const ours = await get(BASE);
+  if (anchor.status !== 200 || ours.status !== 200 || !isDeepStrictEqual(JSON.parse(anchor.text), JSON.parse(ours.text)))
+    throw new Error(
+      `GET ${route}: the anchor's answer differs from labdesk's; its figures would mean nothing\n` +
+        `  labdesk ${ours.status} ${ours.text}\n  anchor  ${anchor.status} ${anchor.text}`,
+    );
+  return `same JSON (${ours.text.length} bytes, ${anchor.text === ours.text ? 'byte for byte' : 'members in another order'})`;
+}
+
+/** The SQL statements the anchor has sent so far (its answer to the IPC message `'statements'`). */
+function anchorStatements(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const answered = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('statements' in message)) return;
+      child.off('message', answered);
+      resolve(Number(message.statements));
+    };
+    child.on('message', answered);
+    child.send('statements');
+  });
+}
+
+/** Per anchored route: labdesk's throughput and CPU per request as multiples of the anchor's. */
+function printAnchorRatios(figures: Map<string, Figures>): void {
+  const rows = ANCHORED.flatMap(({ ours, anchor, label }) => {
+    const [o, a] = [figures.get(ours), figures.get(anchor)];
+    return o && a ? [`  ${label}: ${(o.rps / a.rps).toFixed(2)}× throughput, ${(o.cpu / a.cpu).toFixed(2)}× CPU of the anchor`] : [];
+  });
+  if (rows.length)
+    process.stdout.write(
+      `\nlabdesk ÷ anchor (throughput: higher is better; server CPU per request: lower is better)\n${rows.join('\n')}\n`,
+    );
+}
+
 async function main() {
   // Two servers cannot share one embedded database.
   if (BASELINE && !process.env.DATABASE_URL) throw new Error('BENCH_BASELINE needs DATABASE_URL');
@@ -70,6 +131,7 @@ async function main() {
   let server: BenchServer | undefined;
   let floor: Awaited<ReturnType<typeof forkReady>> | undefined;
   let baseline: BenchServer | undefined;
+  let anchor: Awaited<ReturnType<typeof forkReady>> | undefined;
   try {
     server = await startBenchServer(PORT, env);
     const user = await call('POST', '/api/admin/users', BENCH_ADMIN_TOKEN, { email: 'bench@bench.example', name: 'Bench' });
@@ -87,6 +149,10 @@ async function main() {
       if (name === 'Member') await call('PATCH', `/api/labs/${lab.lab_id}/members/${other.user_id}`, token, { status: 'active' });
     }
     floor = await forkReady(path.join(__dirname, 'floor-server.js'), { PORT: String(FLOOR_PORT) });
+    // The anchor reads the bench's labdesk database: the embedded one is joined, never stopped from here.
+    const databaseUrl = env.DATABASE_URL ?? (await startEmbeddedPostgres(env.DATA_DIR, { joinRunning: true })).url;
+    anchor = await forkReady(path.join(__dirname, 'read-anchor-server.js'), { PORT: String(ANCHOR_PORT), DATABASE_URL: databaseUrl });
+    const anchorBase = `http://127.0.0.1:${ANCHOR_PORT}`;
     if (BASELINE) baseline = await startBenchServer(BASELINE_PORT, env, { main: path.resolve(BASELINE, 'src', 'cli', 'main.js') });
     const headers = { authorization: `Bearer ${token}` };
     const reads: [name: string, route: string][] = [
@@ -98,9 +164,13 @@ async function main() {
       ['credits', '/api/compute/credits'],
     ];
     for (const [, route] of reads) await call('GET', route, token); // each answers 200 (callJson throws otherwise)
+    const anchored = ANCHORED.map(({ ours, anchor: name, label }) => ({ name, label, route: reads.find(([read]) => read === ours)![1] }));
+    for (const { label, route } of anchored)
+      process.stdout.write(`anchor check, ${label}: ${await sameAnswer(route, token, anchorBase)}\n`);
     const all: LoadTarget[] = [
       { name: 'floor', url: `http://127.0.0.1:${FLOOR_PORT}/floor`, headers: {}, pid: floor.child.pid! },
       ...reads.map(([name, route]) => ({ name, url: `${BASE}${route}`, headers, pid: server!.process.pid! })),
+      ...anchored.map(({ name, route }) => ({ name, url: `${anchorBase}${route}`, headers, pid: anchor!.child.pid! })),
     ];
     if (baseline) {
       const base = `http://127.0.0.1:${BASELINE_PORT}`;
@@ -128,6 +198,7 @@ async function main() {
         `\nauthenticated reads: lowest ${Math.min(...ratios).toFixed(2)}× the floor (goal ≥ 0.40), median ${median(ratios).toFixed(2)}× (goal ≥ 0.30)\n`,
       );
     }
+    printAnchorRatios(figures);
     await server.stop();
     server = undefined;
     await baseline?.stop();
@@ -139,12 +210,21 @@ async function main() {
           .map(([route, n]) => `${route} ${n}`)
           .join(', ');
       process.stdout.write(`\nSQL statements per request: ${show(await countStatements(env, token, routes))}\n`);
+      const anchorCounts: Record<string, number> = {};
+      for (const { route } of anchored) {
+        const CALLS = 20;
+        const before = await anchorStatements(anchor.child);
+        for (let i = 0; i < CALLS; i++) await call('GET', route, token, undefined, anchorBase);
+        anchorCounts[route] = ((await anchorStatements(anchor.child)) - before) / CALLS;
+      }
+      process.stdout.write(`SQL statements per request@anchor: ${show(anchorCounts)}\n`);
       if (BASELINE)
         process.stdout.write(
           `SQL statements per request@baseline: ${show(await countStatements(env, token, routes, path.resolve(BASELINE, 'src', 'cli', 'main.js')))}\n`,
         );
     }
   } finally {
+    await anchor?.stop();
     await floor?.stop();
     await server?.stop();
     await baseline?.stop();
