@@ -13,15 +13,18 @@
  *
  * Settings (environment): PORT; DATABASE_URL, the bench's labdesk database (the labdesk
  * server's, on which the bench made its user and lab). Sends `'ready'` when listening; answers
- * the IPC message `'statements'` with `{ statements }`, the SQL statements it has sent so far.
+ * the IPC message `'statements'` with `{ statements, texts }`: the SQL statements it has sent so
+ * far, and the distinct texts sent since the previous such message.
  * Started by bench/request-path.ts (`fork`).
  */
 import { createDecipheriv, createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Response } from 'express';
 import { Pool, type QueryResultRow } from 'pg';
 
-/** Every statement goes through here, so the bench can count them. */
+/** Every statement goes through here, so the bench can count them and compare their texts with labdesk's. */
 let statements = 0;
+/** The distinct SQL texts sent since the latest `'statements'` message. */
+const texts = new Set<string>();
 
 // The texts labdesk sends (as its driver receives them), whitespace included.
 const TOKEN_WITH_USER = {
@@ -95,6 +98,7 @@ async function main() {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20, idleTimeoutMillis: 0, statement_timeout: 30_000 });
   const query = async (statement: { name: string; text: string }, values: unknown[]) => {
     statements++;
+    texts.add(statement.text);
     return (await pool.query({ ...statement, values })).rows;
   };
   // The key labdesk made in its database (no SEAL_KEY in the bench), read once at start.
@@ -207,7 +211,9 @@ async function main() {
 
   const server = app.listen(port, '127.0.0.1', () => process.send?.('ready'));
   process.on('message', (message) => {
-    if (message === 'statements') process.send?.({ statements });
+    if (message !== 'statements') return;
+    process.send?.({ statements, texts: [...texts] });
+    texts.clear();
   });
   process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
 }

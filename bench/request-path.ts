@@ -45,30 +45,38 @@ const ONLY = process.env.BENCH_ONLY?.split(',');
 
 const call = (method: string, route: string, token: string, body?: unknown, base = BASE) => callJson(base, method, route, token, body);
 
-/**
- * SQL statements per request of each route, counted in a server of its own by the driver
- * (count-statements.ts), over sequential calls after a first one (which may write activity).
- */
-async function countStatements(
-  env: Record<string, string>,
-  token: string,
-  routes: string[],
-  main?: string,
-): Promise<Record<string, number>> {
+/** A server's statement counter: the statements sent so far, and the distinct SQL texts since its previous reading. */
+type StatementCounter = () => Promise<{ statements: number; texts: string[] }>;
+
+/** Per route: SQL statements per request, and the distinct texts (sorted) its requests sent. */
+interface RouteStatements {
+  perRequest: Record<string, number>;
+  texts: Record<string, string[]>;
+}
+
+/** Each route's statements over sequential calls to `base` after a first one (which may write activity). */
+async function countRoutes(base: string, token: string, routes: string[], counter: StatementCounter): Promise<RouteStatements> {
+  const CALLS = 20;
+  const counted: RouteStatements = { perRequest: {}, texts: {} };
+  for (const route of routes) {
+    await call('GET', route, token, undefined, base);
+    const before = await counter();
+    for (let i = 0; i < CALLS; i++) await call('GET', route, token, undefined, base);
+    const after = await counter();
+    counted.perRequest[route] = (after.statements - before.statements) / CALLS;
+    counted.texts[route] = [...after.texts].sort();
+  }
+  return counted;
+}
+
+/** SQL statements of each route, counted in a server of its own by the driver (count-statements.ts). */
+async function countStatements(env: Record<string, string>, token: string, routes: string[], main?: string): Promise<RouteStatements> {
   const server = await startCountingServer(PORT, env, { main });
-  const counts: Record<string, number> = {};
   try {
-    const CALLS = 20;
-    for (const route of routes) {
-      await call('GET', route, token, undefined, server.url);
-      const before = await server.statements();
-      for (let i = 0; i < CALLS; i++) await call('GET', route, token, undefined, server.url);
-      counts[route] = ((await server.statements()) - before) / CALLS;
-    }
+    return await countRoutes(server.url, token, routes, async () => ({ statements: await server.statements(), texts: server.texts() }));
   } finally {
     await server.stop();
   }
-  return counts;
 }
 
 /** The routes the anchor answers too: labdesk's target, the anchor's, and how the ratio table names the route. */
@@ -97,13 +105,13 @@ async function sameAnswer(route: string, token: string, anchorBase: string): Pro
   return `same JSON (${ours.text.length} bytes, ${anchor.text === ours.text ? 'byte for byte' : 'members in another order'})`;
 }
 
-/** The SQL statements the anchor has sent so far (its answer to the IPC message `'statements'`). */
-function anchorStatements(child: ChildProcess): Promise<number> {
+/** The anchor's statement counter (its answer to the IPC message `'statements'`). */
+function anchorStatements(child: ChildProcess): ReturnType<StatementCounter> {
   return new Promise((resolve) => {
     const answered = (message: unknown) => {
       if (typeof message !== 'object' || message === null || !('statements' in message)) return;
       child.off('message', answered);
-      resolve(Number(message.statements));
+      resolve(message as { statements: number; texts: string[] });
     };
     child.on('message', answered);
     child.send('statements');
@@ -205,19 +213,23 @@ async function main() {
     baseline = undefined;
     if (process.env.BENCH_COUNT_STATEMENTS !== '0') {
       const routes = reads.map(([, route]) => route);
-      const show = (counts: Record<string, number>) =>
-        Object.entries(counts)
+      const show = ({ perRequest }: RouteStatements) =>
+        Object.entries(perRequest)
           .map(([route, n]) => `${route} ${n}`)
           .join(', ');
-      process.stdout.write(`\nSQL statements per request: ${show(await countStatements(env, token, routes))}\n`);
-      const anchorCounts: Record<string, number> = {};
-      for (const { route } of anchored) {
-        const CALLS = 20;
-        const before = await anchorStatements(anchor.child);
-        for (let i = 0; i < CALLS; i++) await call('GET', route, token, undefined, anchorBase);
-        anchorCounts[route] = ((await anchorStatements(anchor.child)) - before) / CALLS;
+      const ours = await countStatements(env, token, routes);
+      process.stdout.write(`\nSQL statements per request: ${show(ours)}\n`);
+      const anchorRoutes = anchored.map(({ route }) => route);
+      const anchorCounted = await countRoutes(anchorBase, token, anchorRoutes, () => anchorStatements(anchor!.child));
+      process.stdout.write(`SQL statements per request@anchor: ${show(anchorCounted)}\n`);
+      // The anchor must send labdesk's statements, not merely as many.
+      for (const { label, route } of anchored) {
+        if (!isDeepStrictEqual(ours.texts[route], anchorCounted.texts[route]))
+          throw new Error(
+            `${label}: the anchor's SQL differs from labdesk's\n  labdesk ${JSON.stringify(ours.texts[route])}\n  anchor  ${JSON.stringify(anchorCounted.texts[route])}`,
+          );
+        process.stdout.write(`anchor check, ${label}: the same SQL as labdesk’s (${ours.texts[route].length} distinct texts)\n`);
       }
-      process.stdout.write(`SQL statements per request@anchor: ${show(anchorCounts)}\n`);
       if (BASELINE)
         process.stdout.write(
           `SQL statements per request@baseline: ${show(await countStatements(env, token, routes, path.resolve(BASELINE, 'src', 'cli', 'main.js')))}\n`,
