@@ -96,6 +96,9 @@ async function main() {
   if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL is not set');
   // labdesk's pool: 20 connections, its statement timeout; idle ones stay open, as its pool keeps them.
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20, idleTimeoutMillis: 0, statement_timeout: 30_000 });
+  // An idle connection cut by the database (an embedded one stops with the labdesk server that
+  // owns it) is dropped by the pool; the anchor must outlive it.
+  pool.on('error', () => undefined);
   const query = async (statement: { name: string; text: string }, values: unknown[]) => {
     statements++;
     texts.add(statement.text);
