@@ -9,6 +9,12 @@
  * each also as a ratio to the floor; then the SQL statements each route costs (counted from
  * the driver in a separate, sequential pass). Figures only; nothing here asserts on time.
  *
+ * Two reads also run against an anchor (bench/read-anchor-server.ts, targets `anchor-me` and
+ * `anchor-lab`): the same routes written by hand on Express and `pg`, on the bench's own
+ * database, sending the same SQL statements and answering the same JSON (checked once before
+ * the rounds: the bench fails when the bodies differ). After the figures, labdesk's throughput
+ * and CPU per request as multiples of the anchor's, per route.
+ *
  *   npm run bench:request-path                                   (embedded database in a temp dir)
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:request-path
  *   BENCH_REQUESTS=5000 BENCH_ROUNDS=5 BENCH_CONNECTIONS=16 npm run bench:request-path
@@ -18,8 +24,11 @@
  *
  * With DATABASE_URL a scratch database is created next to its database and dropped at the end.
  */
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { alternatingRounds, LoadTarget, median, printFigures } from './load';
+import { isDeepStrictEqual } from 'node:util';
+import { startEmbeddedPostgres } from '../src/db/embedded';
+import { alternatingRounds, Figures, LoadTarget, median, printFigures } from './load';
 import { BENCH_ADMIN_TOKEN, benchDatabase, callJson, BenchServer, forkReady, startBenchServer, startCountingServer } from './server';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -28,37 +37,97 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PORT = Number(process.env.BENCH_PORT ?? 18191);
 const FLOOR_PORT = PORT + 1;
 const BASELINE_PORT = PORT + 2;
+const ANCHOR_PORT = PORT + 3;
 const BASELINE = process.env.BENCH_BASELINE;
 const BASE = `http://127.0.0.1:${PORT}`;
-/** Only these targets (comma-separated: floor, me, lab, labs, trajectories, trajectory, credits), e.g. to profile one. */
+/** Only these targets (comma-separated: floor, me, lab, labs, trajectories, trajectory, credits, anchor-me, anchor-lab), e.g. to profile one. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 
 const call = (method: string, route: string, token: string, body?: unknown, base = BASE) => callJson(base, method, route, token, body);
 
-/**
- * SQL statements per request of each route, counted in a server of its own by the driver
- * (count-statements.ts), over sequential calls after a first one (which may write activity).
- */
-async function countStatements(
-  env: Record<string, string>,
-  token: string,
-  routes: string[],
-  main?: string,
-): Promise<Record<string, number>> {
+/** A server's statement counter: the statements sent so far, and the distinct SQL texts since its previous reading. */
+type StatementCounter = () => Promise<{ statements: number; texts: string[] }>;
+
+/** Per route: SQL statements per request, and the distinct texts (sorted) its requests sent. */
+interface RouteStatements {
+  perRequest: Record<string, number>;
+  texts: Record<string, string[]>;
+}
+
+/** Each route's statements over sequential calls to `base` after a first one (which may write activity). */
+async function countRoutes(base: string, token: string, routes: string[], counter: StatementCounter): Promise<RouteStatements> {
+  const CALLS = 20;
+  const counted: RouteStatements = { perRequest: {}, texts: {} };
+  for (const route of routes) {
+    await call('GET', route, token, undefined, base);
+    const before = await counter();
+    for (let i = 0; i < CALLS; i++) await call('GET', route, token, undefined, base);
+    const after = await counter();
+    counted.perRequest[route] = (after.statements - before.statements) / CALLS;
+    counted.texts[route] = [...after.texts].sort();
+  }
+  return counted;
+}
+
+/** SQL statements of each route, counted in a server of its own by the driver (count-statements.ts). */
+async function countStatements(env: Record<string, string>, token: string, routes: string[], main?: string): Promise<RouteStatements> {
   const server = await startCountingServer(PORT, env, { main });
-  const counts: Record<string, number> = {};
   try {
-    const CALLS = 20;
-    for (const route of routes) {
-      await call('GET', route, token, undefined, server.url);
-      const before = await server.statements();
-      for (let i = 0; i < CALLS; i++) await call('GET', route, token, undefined, server.url);
-      counts[route] = ((await server.statements()) - before) / CALLS;
-    }
+    return await countRoutes(server.url, token, routes, async () => ({ statements: await server.statements(), texts: server.texts() }));
   } finally {
     await server.stop();
   }
-  return counts;
+}
+
+/** The routes the anchor answers too: labdesk's target, the anchor's, and how the ratio table names the route. */
+const ANCHORED = [
+  { ours: 'me', anchor: 'anchor-me', label: 'GET /api/me' },
+  { ours: 'lab', anchor: 'anchor-lab', label: 'GET /api/labs/{lab_id}' },
+];
+
+/**
+ * Fetches `route` from the anchor, then from labdesk (in that order: a labdesk request that
+ * writes the caller's activity answers the row as it was before), and compares the parsed JSON.
+ * @throws Error when the status or the parsed bodies differ: the anchor would not be doing the same work
+ */
+async function sameAnswer(route: string, token: string, anchorBase: string): Promise<string> {
+  const get = async (base: string) => {
+    const response = await fetch(`${base}${route}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, text: await response.text() };
+  };
+  const anchor = await get(anchorBase);
+  const ours = await get(BASE);
+  if (anchor.status !== 200 || ours.status !== 200 || !isDeepStrictEqual(JSON.parse(anchor.text), JSON.parse(ours.text)))
+    throw new Error(
+      `GET ${route}: the anchor's answer differs from labdesk's; its figures would mean nothing\n` +
+        `  labdesk ${ours.status} ${ours.text}\n  anchor  ${anchor.status} ${anchor.text}`,
+    );
+  return `same JSON (${ours.text.length} bytes, ${anchor.text === ours.text ? 'byte for byte' : 'members in another order'})`;
+}
+
+/** The anchor's statement counter (its answer to the IPC message `'statements'`). */
+function anchorStatements(child: ChildProcess): ReturnType<StatementCounter> {
+  return new Promise((resolve) => {
+    const answered = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('statements' in message)) return;
+      child.off('message', answered);
+      resolve(message as { statements: number; texts: string[] });
+    };
+    child.on('message', answered);
+    child.send('statements');
+  });
+}
+
+/** Per anchored route: labdesk's throughput and CPU per request as multiples of the anchor's. */
+function printAnchorRatios(figures: Map<string, Figures>): void {
+  const rows = ANCHORED.flatMap(({ ours, anchor, label }) => {
+    const [o, a] = [figures.get(ours), figures.get(anchor)];
+    return o && a ? [`  ${label}: ${(o.rps / a.rps).toFixed(2)}× throughput, ${(o.cpu / a.cpu).toFixed(2)}× CPU of the anchor`] : [];
+  });
+  if (rows.length)
+    process.stdout.write(
+      `\nlabdesk ÷ anchor (throughput: higher is better; server CPU per request: lower is better)\n${rows.join('\n')}\n`,
+    );
 }
 
 async function main() {
@@ -70,6 +139,7 @@ async function main() {
   let server: BenchServer | undefined;
   let floor: Awaited<ReturnType<typeof forkReady>> | undefined;
   let baseline: BenchServer | undefined;
+  let anchor: Awaited<ReturnType<typeof forkReady>> | undefined;
   try {
     server = await startBenchServer(PORT, env);
     const user = await call('POST', '/api/admin/users', BENCH_ADMIN_TOKEN, { email: 'bench@bench.example', name: 'Bench' });
@@ -87,6 +157,10 @@ async function main() {
       if (name === 'Member') await call('PATCH', `/api/labs/${lab.lab_id}/members/${other.user_id}`, token, { status: 'active' });
     }
     floor = await forkReady(path.join(__dirname, 'floor-server.js'), { PORT: String(FLOOR_PORT) });
+    // The anchor reads the bench's labdesk database: the embedded one is joined, never stopped from here.
+    const databaseUrl = env.DATABASE_URL ?? (await startEmbeddedPostgres(env.DATA_DIR, { joinRunning: true })).url;
+    anchor = await forkReady(path.join(__dirname, 'read-anchor-server.js'), { PORT: String(ANCHOR_PORT), DATABASE_URL: databaseUrl });
+    const anchorBase = `http://127.0.0.1:${ANCHOR_PORT}`;
     if (BASELINE) baseline = await startBenchServer(BASELINE_PORT, env, { main: path.resolve(BASELINE, 'src', 'cli', 'main.js') });
     const headers = { authorization: `Bearer ${token}` };
     const reads: [name: string, route: string][] = [
@@ -98,9 +172,13 @@ async function main() {
       ['credits', '/api/compute/credits'],
     ];
     for (const [, route] of reads) await call('GET', route, token); // each answers 200 (callJson throws otherwise)
+    const anchored = ANCHORED.map(({ ours, anchor: name, label }) => ({ name, label, route: reads.find(([read]) => read === ours)![1] }));
+    for (const { label, route } of anchored)
+      process.stdout.write(`anchor check, ${label}: ${await sameAnswer(route, token, anchorBase)}\n`);
     const all: LoadTarget[] = [
       { name: 'floor', url: `http://127.0.0.1:${FLOOR_PORT}/floor`, headers: {}, pid: floor.child.pid! },
       ...reads.map(([name, route]) => ({ name, url: `${BASE}${route}`, headers, pid: server!.process.pid! })),
+      ...anchored.map(({ name, route }) => ({ name, url: `${anchorBase}${route}`, headers, pid: anchor!.child.pid! })),
     ];
     if (baseline) {
       const base = `http://127.0.0.1:${BASELINE_PORT}`;
@@ -128,23 +206,45 @@ async function main() {
         `\nauthenticated reads: lowest ${Math.min(...ratios).toFixed(2)}× the floor (goal ≥ 0.40), median ${median(ratios).toFixed(2)}× (goal ≥ 0.30)\n`,
       );
     }
+    printAnchorRatios(figures);
+    const counting = process.env.BENCH_COUNT_STATEMENTS !== '0';
+    // Counted while labdesk's server runs: an embedded database stops with it.
+    const anchorCounted = counting
+      ? await countRoutes(
+          anchorBase,
+          token,
+          anchored.map(({ route }) => route),
+          () => anchorStatements(anchor!.child),
+        )
+      : undefined;
     await server.stop();
     server = undefined;
     await baseline?.stop();
     baseline = undefined;
-    if (process.env.BENCH_COUNT_STATEMENTS !== '0') {
+    if (anchorCounted) {
       const routes = reads.map(([, route]) => route);
-      const show = (counts: Record<string, number>) =>
-        Object.entries(counts)
+      const show = ({ perRequest }: RouteStatements) =>
+        Object.entries(perRequest)
           .map(([route, n]) => `${route} ${n}`)
           .join(', ');
-      process.stdout.write(`\nSQL statements per request: ${show(await countStatements(env, token, routes))}\n`);
+      const ours = await countStatements(env, token, routes);
+      process.stdout.write(`\nSQL statements per request: ${show(ours)}\n`);
+      process.stdout.write(`SQL statements per request@anchor: ${show(anchorCounted)}\n`);
+      // The anchor must send labdesk's statements, not merely as many.
+      for (const { label, route } of anchored) {
+        if (!isDeepStrictEqual(ours.texts[route], anchorCounted.texts[route]))
+          throw new Error(
+            `${label}: the anchor's SQL differs from labdesk's\n  labdesk ${JSON.stringify(ours.texts[route])}\n  anchor  ${JSON.stringify(anchorCounted.texts[route])}`,
+          );
+        process.stdout.write(`anchor check, ${label}: the same SQL texts as labdesk’s (${ours.texts[route].length} distinct)\n`);
+      }
       if (BASELINE)
         process.stdout.write(
           `SQL statements per request@baseline: ${show(await countStatements(env, token, routes, path.resolve(BASELINE, 'src', 'cli', 'main.js')))}\n`,
         );
     }
   } finally {
+    await anchor?.stop();
     await floor?.stop();
     await server?.stop();
     await baseline?.stop();

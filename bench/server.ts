@@ -121,18 +121,20 @@ export function forkReady<T = unknown>(
 
 /**
  * A benchmark server that counts the SQL statements it sends (count-statements.ts, preloaded);
- * `statements()` reads the count so far.
+ * `statements()` reads the count so far, and `texts()` then the distinct SQL texts sent between
+ * the two latest `statements()` calls.
  */
 export async function startCountingServer(
   port: number,
   env: Record<string, string>,
   opts: { main?: string } = {},
-): Promise<BenchServer & { statements(): Promise<number> }> {
-  const server = await startBenchServer(port, env, {
-    stdout: true,
-    main: opts.main,
-    nodeArgs: ['--require', path.join(__dirname, 'count-statements.js')],
-  });
+): Promise<BenchServer & { statements(): Promise<number>; texts(): string[] }> {
+  const textsFile = path.join(os.tmpdir(), `labdesk-bench-statements-${process.pid}-${port}.json`);
+  const server = await startBenchServer(
+    port,
+    { ...env, COUNT_STATEMENTS_TEXTS: textsFile },
+    { stdout: true, main: opts.main, nodeArgs: ['--require', path.join(__dirname, 'count-statements.js')] },
+  );
   let latest = -1;
   server.process.stdout!.on('data', (chunk: Buffer) => {
     const counted = /statements (\d+)\n/.exec(chunk.toString('utf8'));
@@ -144,7 +146,13 @@ export async function startCountingServer(
     while (latest < 0) await new Promise((resolve) => setTimeout(resolve, 20));
     return latest;
   };
-  return { ...server, statements };
+  // Written before the count is printed, so complete once `statements()` has answered.
+  const texts = () => JSON.parse(fs.readFileSync(textsFile, 'utf8')) as string[];
+  const stop = async () => {
+    await server.stop();
+    fs.rmSync(textsFile, { force: true });
+  };
+  return { ...server, stop, statements, texts };
 }
 
 /**
