@@ -4,7 +4,7 @@ import { makeContext, originOf, Services, varyByOrigin } from '../src/context';
 import { A2aError, AppError, ERROR_CODES, notFound, toAppError } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { Pipeline } from '../src/pipeline';
-import type { A2aGate, A2aPrincipal } from '../src/modules/a2a/a2a-gate.service';
+import type { A2aAdmission, A2aPrincipal } from '../src/modules/a2a/a2a-caller';
 import { INPUT_MEDIA_TYPES, OUTPUT_MEDIA_TYPES } from '../src/modules/a2a/a2a-parts';
 import { ARTIFACTS_PATH } from '../src/modules/a2a/a2a-artifacts';
 import { openArtifactFile } from '../src/modules/a2a/a2a-artifact-file';
@@ -93,7 +93,7 @@ export function agentCard(baseUrl: string, authRequired: boolean) {
  * caller before the body is read: a bad key is 401 whatever the body). Both answer 404 `{detail}`
  * while A2A is not enabled, as if they did not exist.
  */
-export function a2aRouter(services: Services, gate: A2aGate, pipeline: Pipeline, logger: Logger, largeBodies: LargeBodies): Router {
+export function a2aRouter(services: Services, gate: A2aAdmission, pipeline: Pipeline, logger: Logger, largeBodies: LargeBodies): Router {
   const router = Router();
   knowOperations(RPC_METHODS.map((method) => method.name));
   for (const document of [...RPC_METHODS.flatMap((method) => method.document ?? []), Op.A2aArtifactFileDocument]) {

@@ -23,7 +23,7 @@ import { Loaders, makeLoaders } from './loaders';
 import type { AppPubSub } from './pubsub';
 import type { HostLookup } from './net/outbound';
 import type { Mailer } from './mail';
-import type { A2aCaller } from './modules/a2a/a2a-gate.service';
+import type { A2aCaller } from './modules/a2a/a2a-caller';
 
 /** A fresh unit of work for work done outside a request (jobs, turns, waits): its own identity map. */
 export const forkEm = (services: Pick<Services, 'orm'>): EntityManager => services.orm.em.fork();

@@ -14,7 +14,7 @@ import {
 import { createParameterDecorator } from 'type-graphql';
 import type { Ctx } from './context';
 import { AppError, forbidden } from './errors';
-import type { A2aCaller } from './modules/a2a/a2a-gate.service';
+import type { A2aCaller } from './modules/a2a/a2a-caller';
 import { requireAdmin } from './modules/admin/admin.policy';
 import { isSandboxToken } from './modules/auth/token.policy';
 import { requireViewer, type Viewer } from './modules/auth/viewer';

@@ -16,7 +16,7 @@ import type { Ctx } from '../../context';
 import type { Viewer } from '../auth/viewer';
 import * as consoleTools from './a2a-console.service';
 import { mayUseWebTools, requireWebTools } from './a2a-web.service';
-import { OPEN_PRINCIPAL } from './a2a-gate.service';
+import { OPEN_PRINCIPAL } from './a2a-caller';
 import { A2aTask } from './a2a.types';
 import { Caller, CallerA2aPrincipalId, MINTS_CREDENTIAL, SIGNED_IN } from '../../operation-rules';
 

@@ -7,29 +7,7 @@ import { effectiveTier, PlanCode } from '../users/plans';
 import { planFactsByEmail } from '../users/user.repository';
 import { gateFacts, GateFacts, parseKey } from './a2a-settings.repository';
 import { isLoopbackHostHeader, Mounting, mountingOf } from './a2a.policy';
-
-/** Who is calling: one key (tasks are scoped to it), or the open loopback endpoint's single anonymous caller. */
-export interface A2aPrincipal {
-  id: string;
-  ownerId: string;
-  /** Whether the owner had an enabled outbound agent when the gate admitted the call (false: a turn need not look for them). */
-  ownerAgents?: boolean;
-}
-
-/**
- * The A2A caller of an operation the A2A endpoint runs in-process: set on the context by
- * `facade/a2a.ts` only (a `/graphql` request never carries one, so no web user can act as a
- * principal). `readmit` runs the gate again with the request's credential, for streams that
- * outlive the admission.
- */
-export interface A2aCaller {
-  principal: A2aPrincipal;
-  /** @throws FORBIDDEN, UNAUTHENTICATED as `A2aGate.admit` */
-  readmit(em: EntityManager): Promise<A2aPrincipal>;
-}
-
-/** The open endpoint's caller (loopback, no keys): every such call is the same principal. */
-export const OPEN_PRINCIPAL = 'local';
+import { type A2aAdmission, type A2aPrincipal, OPEN_PRINCIPAL } from './a2a-caller';
 
 /** The owner's effective tier, or null when the account does not exist (one prepared statement). */
 export async function ownerTierOf(em: EntityManager, email: string, now = new Date()): Promise<{ id: string; tier: PlanCode } | null> {
@@ -42,7 +20,7 @@ export async function ownerTierOf(em: EntityManager, email: string, now = new Da
  * statement: the settings, the owner's tier, the keys), so that `labdesk a2a enable`, a new key
  * or a revocation counts from the next request on, on every instance.
  */
-export class A2aGate {
+export class A2aGate implements A2aAdmission {
   constructor(private readonly host: string) {}
 
   /**

@@ -3,7 +3,7 @@ import { Arg, Ctx as Context, ID, Int, Mutation, Query, Resolver, Extensions } f
 import type { Ctx } from '../../context';
 import type { Viewer } from '../auth/viewer';
 import { notFound } from '../../errors';
-import type { A2aCaller } from './a2a-gate.service';
+import type { A2aCaller } from './a2a-caller';
 import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs, ownerPushConfigs } from './a2a-push.service';
 import { mayUseWebTools } from './a2a-web.service';
 import { A2aPushConfigNode } from './a2a-push.types';

@@ -17,7 +17,7 @@ import { MAX_CONFIGS_PER_TASK, Rules } from './a2a-rules';
 import { SETTLED_STATES } from './a2a-states';
 import type { A2aPushConfig, A2aPushConfigList } from './a2a.types';
 import type { A2aPushConfigInput } from './a2a.inputs';
-import type { A2aPrincipal } from './a2a-gate.service';
+import type { A2aPrincipal } from './a2a-caller';
 
 /**
  * Deliveries (POSTs) one instance makes at once, over all A2A keys. One key has at most

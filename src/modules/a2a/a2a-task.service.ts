@@ -16,7 +16,7 @@ import { SETTLED_STATES, TERMINAL_STATES } from './a2a-states';
 import { checkMediaTypes, Rules } from './a2a-rules';
 import type { A2aMessageSendInput, A2aTaskListInput } from './a2a.inputs';
 import type { A2aMessage, A2aMessageSendPayload, A2aTask, A2aTaskList } from './a2a.types';
-import type { A2aPrincipal } from './a2a-gate.service';
+import type { A2aPrincipal } from './a2a-caller';
 import { preparePushConfig, savePushConfig } from './a2a-push.service';
 
 /** The job kind of one A2A turn (its key is the task id: one turn per task at a time, one more queued). */

@@ -18,7 +18,7 @@ import { sqlOf } from '../../db/sql';
 import { findArtifactFile } from './a2a-artifact-file';
 import { pageOf } from '../../pagination';
 import { failureAsLastEvent, SourceFailure } from '../../subscriptions';
-import type { A2aCaller } from './a2a-gate.service';
+import type { A2aCaller } from './a2a-caller';
 import { StreamResponse, TaskReader, taskEvents } from './a2a-task.events';
 import { cancelTask, checkHistoryLength, getTask, listTasks, sendMessage, startMessage } from './a2a-task.service';
 import * as web from './a2a-web.service';
