@@ -13,6 +13,6 @@ npm prune --omit=dev --no-audit --no-fund
 
 # Sources, tests and tooling: the service runs dist/ only (bin/labdesk.js never compiles here:
 # TypeScript is gone with the dev dependencies).
-rm -rf src facade migrations bench test docs scripts/dev scripts/build-console.js web/console dist/bench \
+rm -rf src facade migrations bench test docs scripts/dev scripts/build-console.js scripts/clean-dist.js web/console dist/bench \
   codegen.yml jest.config.js redocly.yaml tsconfig.json tsconfig.check.json .ci
 echo "labdesk: production tree ready in $PWD: $(du -sh . | cut -f1), $(npm ls --omit=dev --all --parseable 2>/dev/null | sort -u | wc -l) packages"
