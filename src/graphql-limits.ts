@@ -13,7 +13,6 @@ import {
   valueFromAST,
   ValidationContext,
   ValidationRule,
-  OperationTypeNode,
 } from 'graphql';
 import { AppError } from './errors';
 import { rulesOf } from './operation-rules';
@@ -138,6 +137,44 @@ export interface Asker {
   isAdmin: boolean;
 }
 
+/** What screening reads of a document besides the caller and the variables. */
+interface OperationShape {
+  operation: OperationDefinitionNode;
+  rootType: GraphQLObjectType;
+  fragments: Map<string, FragmentDefinitionNode>;
+  /** Whether a root field declares `ADMIN` (src/operation-rules.ts): refused here before validation, and again as it runs. */
+  adminOnly: boolean;
+  introspects: boolean;
+}
+
+/** Shapes by schema, document and operation name: the facade and A2A screen the same few documents on every call. */
+const shapes = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, OperationShape | null>>>();
+
+function shapeOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): OperationShape | null {
+  let ofSchema = shapes.get(schema);
+  if (!ofSchema) shapes.set(schema, (ofSchema = new WeakMap<DocumentNode, Map<string, OperationShape | null>>()));
+  let byName = ofSchema.get(document);
+  if (!byName) ofSchema.set(document, (byName = new Map<string, OperationShape | null>()));
+  const known = byName.get(operationName ?? '');
+  if (known !== undefined) return known;
+  const operation = getOperationAST(document, operationName);
+  const rootType = operation && schema.getRootType(operation.operation);
+  let shape: OperationShape | null = null;
+  if (operation && rootType) {
+    const fragments = new Map(
+      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    );
+    const roots = rootFieldsOf(operation, fragments);
+    const adminOnly = [...roots.names].some((name) => {
+      const field = rootType.getFields()[name];
+      return field !== undefined && rulesOf(field).access === 'admin';
+    });
+    shape = { operation, rootType, fragments, adminOnly, introspects: roots.introspects };
+  }
+  byName.set(operationName ?? '', shape);
+  return shape;
+}
+
 /**
  * Screens a parsed, not yet validated operation before anything else looks at it: root fields
  * declaring `ADMIN` access for anyone but an admin (FORBIDDEN, or UNAUTHENTICATED when anonymous: the shape
@@ -153,26 +190,10 @@ export async function screenOperation(
   variables: Record<string, unknown> | null | undefined,
   asker: () => Promise<Asker>,
 ): Promise<void> {
-  const operation = getOperationAST(document, operationName);
-  if (!operation) return; // none, or ambiguous: validation and execution say so
-  const rootType =
-    operation.operation === OperationTypeNode.MUTATION
-      ? schema.getMutationType()
-      : operation.operation === OperationTypeNode.SUBSCRIPTION
-        ? schema.getSubscriptionType()
-        : schema.getQueryType();
-  if (!rootType) return;
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
-  const roots = rootFieldsOf(operation, fragments);
-
-  // Fields declaring `ADMIN` (src/operation-rules.ts): refused here before validation, and again as they run.
-  const adminOnly = [...roots.names].some((name) => {
-    const field = rootType.getFields()[name];
-    return field !== undefined && rulesOf(field).access === 'admin';
-  });
-  if (adminOnly || roots.introspects) {
+  const shape = shapeOf(schema, document, operationName);
+  if (!shape) return; // no operation, an ambiguous one, or no such root type: validation and execution say so
+  const { operation, rootType, fragments, adminOnly, introspects } = shape;
+  if (adminOnly || introspects) {
     const who = await asker();
     if (!who.signedIn)
       throw new AppError('UNAUTHENTICATED', adminOnly ? 'authentication required' : 'introspection requires authentication');

@@ -19,16 +19,6 @@ export function conditions() {
   };
 }
 
-/**
- * A raw row with `columns` made Dates: raw SQL gets timestamps as text (the ORM's type parsers
- * leave them so), and null stays null.
- */
-export function withDates<T>(row: Record<string, unknown>, ...columns: string[]): T {
-  const out: Record<string, unknown> = { ...row };
-  for (const column of columns) if (out[column] !== null && out[column] !== undefined) out[column] = new Date(out[column] as string);
-  return out as T;
-}
-
 /** One raw timestamp column as a Date (raw SQL gets timestamps as text); null stays null. */
 export const dateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
 

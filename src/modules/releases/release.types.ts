@@ -162,23 +162,8 @@ export class ReleaseUploadedNode {
   sha256!: string;
 }
 
-@ObjectType({ description: 'A file of the current release as the update feeds list it.' })
-export class ReleaseFeedFileNode {
-  @Field()
-  filename!: string;
-
-  @Field(() => Float, { description: 'Bytes.' })
-  size!: number;
-
-  @Field(() => String, { nullable: true })
-  platform!: string | null;
-
-  @Field(() => String, { nullable: true })
-  arch!: string | null;
-
-  @Field({ description: 'Download URL on this host.' })
-  url!: string;
-
+@ObjectType({ description: 'A file of the current release as the update feeds list it: a manifest file with its SHA-512.' })
+export class ReleaseFeedFileNode extends ReleaseFileNode {
   @Field({ description: 'Base64 SHA-512 (electron-updater verifies it); empty when unknown.' })
   sha512!: string;
 }
