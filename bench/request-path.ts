@@ -230,13 +230,17 @@ async function main() {
       const ours = await countStatements(env, token, routes);
       process.stdout.write(`\nSQL statements per request: ${show(ours)}\n`);
       process.stdout.write(`SQL statements per request@anchor: ${show(anchorCounted)}\n`);
-      // The anchor must send labdesk's statements, not merely as many.
+      // The anchor must send labdesk's statements, not merely as many: each text labdesk sends is
+      // one the anchor sends. labdesk may send fewer (its credential cache answers the token lookup).
       for (const { label, route } of anchored) {
-        if (!isDeepStrictEqual(ours.texts[route], anchorCounted.texts[route]))
+        const theirs = anchorCounted.texts[route];
+        if (!ours.texts[route].every((text) => theirs.includes(text)))
           throw new Error(
-            `${label}: the anchor's SQL differs from labdesk's\n  labdesk ${JSON.stringify(ours.texts[route])}\n  anchor  ${JSON.stringify(anchorCounted.texts[route])}`,
+            `${label}: labdesk sends SQL the anchor does not\n  labdesk ${JSON.stringify(ours.texts[route])}\n  anchor  ${JSON.stringify(theirs)}`,
           );
-        process.stdout.write(`anchor check, ${label}: the same SQL texts as labdesk’s (${ours.texts[route].length} distinct)\n`);
+        process.stdout.write(
+          `anchor check, ${label}: each of labdesk’s SQL texts (${ours.texts[route].length} distinct) is one of the anchor’s (${theirs.length})\n`,
+        );
       }
       if (BASELINE)
         process.stdout.write(

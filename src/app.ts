@@ -49,6 +49,8 @@ import {
   routeOf,
 } from './metrics';
 import { tasksByState } from './modules/a2a/a2a-task.repository';
+import { CREDENTIAL_CHANNEL, CredentialCache } from './modules/auth/credential-cache';
+import { listenForNotices } from './db/change-notices';
 import { authenticate } from './modules/auth/auth.service';
 import { registerSummaryJobs } from './modules/trajectories/summaries.service';
 import { loadSealer } from './db/instance-keys';
@@ -108,7 +110,11 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     : await startEmbeddedPostgres(config.dataDir, { notice: (message) => logger.warn(message) });
   for (const warning of config.warnings) logger.warn(warning);
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
+  const credentials = new CredentialCache();
   const orm = await openDatabase(config.databaseUrl ?? embedded!.url, {
+    notices: (message, detail) => {
+      if (message === CREDENTIAL_CHANNEL && detail) credentials.changed(detail);
+    },
     poolMax: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
@@ -138,6 +144,12 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   await logA2aMounting(orm.em.fork(), config.host, logger);
   const a2aGate = new A2aGate(config.host);
   const limits = rateLimits(config.rateLimits, { redisUrl: config.redisUrl, trustProxy: config.trustProxy, logger, refuse });
+  const credentialNotices = listenForNotices(
+    config.databaseUrl ?? embedded!.url,
+    CREDENTIAL_CHANNEL,
+    { notice: (userId) => credentials.changed(userId), gap: () => credentials.suspended(), listening: () => credentials.resumed() },
+    logger,
+  );
 
   const services: Services = {
     config,
@@ -150,6 +162,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     jobs,
     agent,
     clock: { now: () => new Date() },
+    credentials,
     activity: new ActivityRecorder(),
     mailer: config.mail ? smtpMailer(config.mail, logger) : null,
     sso: config.oidc ? new SingleSignOn(config.oidc, sealer) : null,
@@ -301,7 +314,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   // Prometheus scrapes, for administrators' tokens only (docs/operations.md, "Metrics").
   app.get('/metrics', async (req, res) => {
     try {
-      const viewer = await authenticate(orm.em.fork(), req.headers.authorization);
+      const viewer = await authenticate(() => orm.em.fork(), req.headers.authorization, { cache: services.credentials });
       if (!viewer) throw new AppError('UNAUTHENTICATED', "metrics need an administrator's token: Authorization: Bearer <token>");
       if (!isAdmin(viewer)) throw new AppError('FORBIDDEN', 'metrics are for administrators');
       res.type(metrics.contentType).send(await metrics.text());
@@ -377,6 +390,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await pubsub.close();
       await limits.close();
       await services.signInAttempts.close();
+      await credentialNotices.close();
       services.mailer?.close();
       await orm.close(true);
       await embedded?.stop();

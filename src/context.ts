@@ -13,6 +13,7 @@ import type { Sealer } from './db/instance-keys';
 import type { ActivityRecorder } from './modules/activity/activity.recorder';
 import type { Orm } from './db/orm';
 import { authenticateCaller } from './modules/auth/credentials';
+import type { CredentialCache } from './modules/auth/credential-cache';
 import type { SignInOrigin, StartedSession } from './modules/auth/session.service';
 import type { SingleSignOn } from './modules/auth/oidc.service';
 import { clearedSessionCookie, cookieName, readCookie, SESSION_COOKIE, sessionCookie } from './http/cookies';
@@ -43,6 +44,8 @@ export interface Services {
   agent: { workspaces: Workspaces; jobs: WorkspaceJobs };
   /** The time compute, activity and stats run on; tests move it. */
   clock: { now(): Date };
+  /** The tokens this instance keeps checked in memory, dropped as the database announces changes. */
+  credentials: CredentialCache;
   /** This instance's activity recorder (the write-rate limiter in front of user_activity_days). */
   activity: ActivityRecorder;
   /** Durable background jobs (pg-boss on the same database). */
@@ -151,16 +154,17 @@ export function makeContext(
     requestId,
     authorization,
     address,
-    reauthenticate: (em) => authenticateCaller(em, { authorization, session }, services.config.sessions),
+    reauthenticate: (em) =>
+      authenticateCaller(() => em, { authorization, session }, services.config.sessions, { cache: services.credentials }),
     browser,
     callerGone,
     a2a,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: baseUrlOf(services.config, origin),
     viewer: () =>
-      (viewer ??= authenticateCaller(emOf(), { authorization, session }, services.config.sessions, {
-        recorder: services.activity,
-        clock: services.clock,
+      (viewer ??= authenticateCaller(emOf, { authorization, session }, services.config.sessions, {
+        cache: services.credentials,
+        activity: { recorder: services.activity, clock: services.clock },
       }).then((found) => {
         signedIn = found;
         if (found) identified?.(found.user.id);

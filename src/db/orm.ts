@@ -10,7 +10,7 @@ import { connectionPool } from './pool';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
-/** The connection options that bound how long the database may keep the service waiting. */
+/** The connection options that bound how long the database may keep the service waiting, and who hears its notices. */
 export interface DatabaseLimits {
   /** How long opening a connection may take (the pg driver's `connectionTimeoutMillis`). */
   connectTimeoutMs?: number;
@@ -22,6 +22,11 @@ export interface DatabaseLimits {
    * it they are printed as plain text on stdout (the CLI's commands), not as log lines.
    */
   log?: Logger;
+  /**
+   * Told of every NOTICE a statement of the pool's raises (message and detail), as it arrives:
+   * during the statement, so before its transaction's commit answers.
+   */
+  notices?: (message: string, detail: string | undefined) => void;
 }
 
 /** A knex or MikroORM message as text: a string as it is (without colours), anything else inspected. */
@@ -67,7 +72,7 @@ export function ormOptions(clientUrl: string, opts: { preferTs?: boolean; poolMa
       snapshot: false,
       silent: true,
     },
-    pool: { min: 0, max: opts.poolMax ?? 20, ...(opts.statementTimeoutMs ? { afterCreate: limitAnswers(opts.statementTimeoutMs) } : {}) },
+    pool: { min: 0, max: opts.poolMax ?? 20, afterCreate: prepareConnection(opts) },
     driverOptions: {
       connection: opts.connectTimeoutMs ? { connectionTimeoutMillis: opts.connectTimeoutMs } : {},
       ...(knexLog ? { log: knexLog } : {}),
@@ -103,8 +108,19 @@ export async function openDatabase(
   return orm;
 }
 
-/** A pooled connection of the pg driver, as far as `limitAnswers` reads it. */
+/** The pool's `afterCreate`: hears the connection's notices, and bounds its answers (`limitAnswers`) when a time-out is set. */
+function prepareConnection({ statementTimeoutMs, notices }: DatabaseLimits) {
+  const limit = statementTimeoutMs ? limitAnswers(statementTimeoutMs) : undefined;
+  return (connection: PgConnection, done: (error: Error | null, connection: PgConnection) => void) => {
+    if (notices) connection.on('notice', (notice) => notices(notice.message ?? '', notice.detail));
+    if (limit) limit(connection, done);
+    else done(null, connection);
+  };
+}
+
+/** A pooled connection of the pg driver, as far as `prepareConnection` reads it. */
 interface PgConnection {
+  on(event: 'notice', listener: (notice: { message?: string; detail?: string }) => void): void;
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   query(text: string, callback: (error: Error | null) => void): void;
   /** False from the moment a statement is sent until the server says it is ready for the next. */

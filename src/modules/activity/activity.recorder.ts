@@ -22,9 +22,10 @@ export class ActivityRecorder {
 
   /**
    * Records `userId` as active at `at` (and the use of `tokenId`, a personal access token, when
-   * given) unless this instance already wrote it within the interval.
+   * given) unless this instance already wrote it within the interval. `em` may be given as a
+   * function, called only when there is something to write.
    */
-  async record(em: EntityManager, userId: string, at: Date, tokenId?: string): Promise<void> {
+  async record(em: EntityManager | (() => EntityManager), userId: string, at: Date, tokenId?: string): Promise<void> {
     const now = at.getTime();
     // Each token is written apart, so that every token's last use is right to a minute.
     const key = tokenId ? `${userId} ${tokenId}` : userId;
@@ -35,7 +36,7 @@ export class ActivityRecorder {
     this.lastWritten.set(key, now);
     if (this.lastWritten.size > MAX_TRACKED_USERS) this.forgetOlderThan(now - this.intervalMs);
     try {
-      await upsertActivity(em, userId, at, tokenId);
+      await upsertActivity(typeof em === 'function' ? em() : em, userId, at, tokenId);
     } catch (error) {
       this.lastWritten.delete(key);
       throw error;

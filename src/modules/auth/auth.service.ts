@@ -7,6 +7,7 @@ import { holdOpenLease } from '../compute/compute.repository';
 import { audit } from '../audit/audit.service';
 import { AuthToken, DeviceLogin, TokenKind } from './token.entity';
 import { findTokenWithUser, StoredToken } from './token.repository';
+import type { CredentialCache } from './credential-cache';
 import type { Viewer } from './viewer';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
@@ -51,32 +52,48 @@ export function mintToken(
   return { tokenId: row.id, token };
 }
 
-/** The stored token a presented one names, when its hash matches (compared in constant time). */
-async function findPresentedToken(em: EntityManager, token: string): Promise<StoredToken | null> {
+/**
+ * The stored token a presented one names, when its hash matches (compared in constant time),
+ * from `cache` when given (a refresh token is always read: its use is a write).
+ */
+async function findPresentedToken(emOf: () => EntityManager, token: string, cache?: CredentialCache): Promise<StoredToken | null> {
   const shape = TOKEN_SHAPE.exec(token);
   if (!shape) return null;
-  const stored = await findTokenWithUser(em, `tok_${shape[2]}`);
+  const tokenId = `tok_${shape[2]}`;
+  const read = () => findTokenWithUser(emOf(), tokenId);
+  const stored = await (cache ? cache.lookup(tokenId, read) : read());
   if (!stored || stored.kind !== KIND_OF[shape[1]] || !digestsEqual(stored.secretHash, sha256Hex(token))) return null;
   return stored;
 }
 
+/** How a credential is checked: where tokens are kept, and where the caller's activity is recorded. */
+export interface CredentialChecks {
+  /** The instance's credential cache; without it every check reads the database. */
+  cache?: CredentialCache;
+  /** Records the caller as active (rate-limited, see activity.recorder.ts); subscriptions re-checking a credential per event pass none (an event delivered is not the user acting). */
+  activity?: ActivitySink;
+}
+
 /**
  * Resolves the `Authorization` header. No header: anonymous (null). A header that is not a
- * valid, unexpired, unrevoked bearer token of an enabled user: UNAUTHENTICATED. With `activity`,
- * the caller is recorded as active (rate-limited, see activity.recorder.ts); subscriptions
- * re-checking a credential per event pass none (an event delivered is not the user acting).
+ * valid, unexpired, unrevoked bearer token of an enabled user: UNAUTHENTICATED. `emOf` is
+ * called only when the database must be read or written (a kept token needs neither).
  */
-export async function authenticate(em: EntityManager, header: string | undefined, activity?: ActivitySink): Promise<Viewer | null> {
+export async function authenticate(
+  emOf: () => EntityManager,
+  header: string | undefined,
+  { cache, activity }: CredentialChecks = {},
+): Promise<Viewer | null> {
   if (header === undefined || header === '') return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthenticated('the authorization header must be "Bearer <token>"');
-  const row = await findPresentedToken(em, match[1]);
+  const row = await findPresentedToken(emOf, match[1], cache);
   const now = new Date();
   if (!row || row.kind === 'refresh' || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) {
     throw unauthenticated('invalid or expired token');
   }
   if (row.user.disabled) throw unauthenticated('this account is disabled');
-  if (activity) await activity.recorder.record(em, row.user.id, activity.clock.now(), row.kind === 'pat' ? row.id : undefined);
+  if (activity) await activity.recorder.record(emOf, row.user.id, activity.clock.now(), row.kind === 'pat' ? row.id : undefined);
   const viewer: Viewer = { user: row.user, credentialId: row.id, inActiveLab: row.userInActiveLab };
   if (row.leaseId !== null) viewer.leaseId = row.leaseId;
   return viewer;
@@ -115,7 +132,7 @@ export function mintLoginPair(em: EntityManager, user: User, familyId: string, l
  * @throws UNAUTHENTICATED
  */
 export async function refreshLogin(em: EntityManager, refreshToken: string): Promise<LoginTokens> {
-  const row = await findPresentedToken(em, refreshToken);
+  const row = await findPresentedToken(() => em, refreshToken);
   if (!row || row.kind !== 'refresh') throw unauthenticated('invalid refresh token');
   const now = new Date();
   // Using the old token and minting the new pair commit together, or neither does.

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ActivitySink } from '../activity/activity.recorder';
-import { authenticate } from './auth.service';
+import { authenticate, type CredentialChecks } from './auth.service';
 import { authenticateSession, type SessionSettings } from './session.service';
 import type { Viewer } from './viewer';
 
@@ -17,12 +16,12 @@ export interface PresentedCredentials {
  * @throws UNAUTHENTICATED for a bad `Authorization` header
  */
 export function authenticateCaller(
-  em: EntityManager,
+  emOf: () => EntityManager,
   presented: PresentedCredentials,
   sessions: SessionSettings,
-  activity?: ActivitySink,
+  checks: CredentialChecks = {},
 ): Promise<Viewer | null> {
-  if (presented.authorization) return authenticate(em, presented.authorization, activity);
-  if (presented.session) return authenticateSession(em, presented.session, sessions, activity);
+  if (presented.authorization) return authenticate(emOf, presented.authorization, checks);
+  if (presented.session) return authenticateSession(emOf(), presented.session, sessions, checks.activity);
   return Promise.resolve(null);
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { directQuery, sqlOf } from '../../db/sql';
 import { inActiveLabSql } from '../labs/membership.repository';
-import { User } from '../users/user.entity';
-import { userColumnsSql } from '../users/user.repository';
+import type { UserFacts } from '../users/user-facts';
+import { userColumnsSql, userFactsOf } from '../users/user.repository';
 import type { TokenKind } from './token.entity';
 
 /*
@@ -11,7 +11,7 @@ import type { TokenKind } from './token.entity';
  * domain goes through the entities (token.entity.ts).
  */
 
-/** A token's stored facts, with its user (managed by `em`). */
+/** A token's stored facts, with its user's. */
 export interface StoredToken {
   id: string;
   kind: TokenKind;
@@ -21,7 +21,7 @@ export interface StoredToken {
   expiresAt: Date | null;
   revokedAt: Date | null;
   usedAt: Date | null;
-  user: User;
+  user: UserFacts;
   /** Whether the user is an active member of an active lab (the lab tier), read with the token. */
   userInActiveLab: boolean;
 }
@@ -46,7 +46,8 @@ function tokenWithUserStatement(em: EntityManager) {
 
 /**
  * The token `tokenId` with its user, or null. The hottest query of the service (every
- * authenticated request): prepared once per connection, outside any transaction, mapped by hand.
+ * authenticated request the credential cache does not answer): prepared once per connection,
+ * outside any transaction, mapped by hand to plain data (no entity is hydrated).
  */
 export async function findTokenWithUser(em: EntityManager, tokenId: string): Promise<StoredToken | null> {
   const [row] = await directQuery(em, tokenWithUserStatement(em), [tokenId]);
@@ -73,7 +74,7 @@ export async function findTokenWithUser(em: EntityManager, tokenId: string): Pro
     expiresAt: time(token_expires_at),
     revokedAt: time(token_revoked_at),
     usedAt: time(token_used_at),
-    user: em.map(User, userColumns),
+    user: userFactsOf(userColumns),
     userInActiveLab: token_user_in_active_lab as boolean,
   };
 }

@@ -1,12 +1,13 @@
 import { unauthenticated } from '../../errors';
-import type { User } from '../users/user.entity';
+import type { UserFacts } from '../users/user-facts';
 
 /**
  * Who is calling: the user and the credential used. A leaf below every policy and service, so
  * that they can name the caller without importing how it was authenticated.
  */
 export interface Viewer {
-  user: User;
+  /** The user's columns as the credential's lookup read them (plain data: possibly from the credential cache). */
+  user: UserFacts;
   /** The credential's id: a token's (`tok_…`) or a browser session's (`ses_…`). */
   credentialId: string;
   /** Set when the credential is a sandbox's token: the lease it is bound to (see token.policy). */

@@ -70,12 +70,12 @@ export async function createLab(em: EntityManager, sealer: Sealer, viewer: Viewe
     id: newId('lab'),
     name: input.name.trim(),
     seatQuota: input.seatQuota ?? 10,
-    owner: viewer.user,
+    owner: em.getReference(User, viewer.user.id),
     codeHash,
     codeSealed,
     codeExpiresAt,
   });
-  const membership = em.create(LabMember, { lab, user: viewer.user, role: 'owner', status: 'active', joinedAt: new Date() });
+  const membership = em.create(LabMember, { lab, user: lab.owner, role: 'owner', status: 'active', joinedAt: new Date() });
   audit(em, { action: 'lab.create', actorId: viewer.user.id, labId: lab.id, subjectUserId: viewer.user.id });
   await em.flush();
   return { lab, membership };

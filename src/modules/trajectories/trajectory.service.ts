@@ -6,6 +6,7 @@ import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { checks } from '../../validation';
 import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/viewer';
+import { User } from '../users/user.entity';
 import { activeRoleIn, firstActiveLabOf, mentorsMember } from '../labs/membership.repository';
 import { storageQuotaOf } from '../users/user.service';
 import { loadPayload, storePayload } from './payloads';
@@ -244,7 +245,7 @@ export async function appendRecords(
   }
   // A writer given as a reference (the A2A agent's owner: `em.getReference`) is loaded only here:
   // the one-statement paths above need its id alone.
-  if (!wrap(viewer.user).isInitialized()) await wrap(viewer.user).init();
+  if (viewer.user instanceof User && !wrap(viewer.user).isInitialized()) await wrap(viewer.user).init();
   return inTransaction(em, async (q) => {
     // Each refusal but the base's is explained (thrown) here.
     const { trajectory, usageLabId } = await openForWrite(q, viewer, sessionId, input, source, { movesLab: false });

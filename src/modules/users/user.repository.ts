@@ -2,6 +2,7 @@ import { type EntityManager, ReferenceKind, wrap } from '@mikro-orm/postgresql';
 import { dateOf, directQuery, preparedOf, sqlOf, type Query } from '../../db/sql';
 import { inActiveLabSql } from '../labs/membership.repository';
 import { User } from './user.entity';
+import type { UserFacts } from './user-facts';
 
 /*
  * The user queries the ORM does not express: the sync stream's server-side cursor, the
@@ -21,6 +22,35 @@ export function userColumnsSql(em: EntityManager, alias: string): string {
     .props.filter((prop) => prop.kind === ReferenceKind.SCALAR && prop.persist !== false && !prop.lazy)
     .flatMap((prop) => prop.fieldNames.map((column) => `${alias}.${column}`))
     .join(', ');
+}
+
+/**
+ * A row of `userColumnsSql` (raw: timestamps and bigints as text) as plain facts. Every column
+ * is named: `test/unit.test.ts` checks the list against the entity's.
+ */
+export function userFactsOf(row: Record<string, unknown>): UserFacts {
+  const bigint = (value: unknown) => (value === null ? null : Number(value));
+  return {
+    id: row.id as string,
+    createdAt: dateOf(row.created_at)!,
+    updatedAt: dateOf(row.updated_at)!,
+    email: row.email as string,
+    name: row.name as string,
+    phone: row.phone as string | null,
+    planCode: row.plan_code as string,
+    planSource: row.plan_source as string,
+    planExpiresAt: dateOf(row.plan_expires_at),
+    isAdmin: row.is_admin as boolean,
+    disabled: row.disabled as boolean,
+    domain: row.domain as string,
+    institution: row.institution as string | null,
+    institutionTier: row.institution_tier as string | null,
+    institutionType: row.institution_type as string | null,
+    institutionName: row.institution_name as string | null,
+    storageQuotaBytes: bigint(row.storage_quota_bytes),
+    storageUsedBytes: bigint(row.storage_used_bytes)!,
+    lastActiveAt: dateOf(row.last_active_at),
+  };
 }
 
 let userById: { name: string; text: string } | undefined;

@@ -2,7 +2,7 @@ import { Arg, Ctx as Context, Extensions, FieldResolver, ID, Int, Mutation, Quer
 import type { Ctx } from '../../context';
 import type { Viewer } from '../auth/viewer';
 import { effectiveTier } from './plans';
-import { User } from './user.entity';
+import type { UserFacts } from './user-facts';
 import { storageQuotaOf } from './user.service';
 import { IssuedTokenNode, PersonalTokenPage, PlanCodeValue, PlanSourceValue, UserNode } from './user.types';
 import { checkTokenLabel, TokenCreateInput } from './user.inputs';
@@ -11,9 +11,9 @@ import { revokeToken } from '../auth/auth.service';
 import { AUTH_LIMITED, Caller, MINTS_CREDENTIAL, SIGNED_IN } from '../../operation-rules';
 import { pageArgs } from '../../validation';
 
-type UserSource = UserNode & { entity: User };
+type UserSource = UserNode & { entity: UserFacts };
 
-export function presentUser(user: User): UserNode {
+export function presentUser(user: UserFacts): UserNode {
   return Object.assign(new UserNode(), {
     id: user.id,
     email: user.email,

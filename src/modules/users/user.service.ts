@@ -10,6 +10,7 @@ import { AuthToken } from '../auth/token.entity';
 import { resolveInstitution } from './institutions';
 import { STORAGE_QUOTA_BY_PLAN, PlanCode } from './plans';
 import { User } from './user.entity';
+import type { UserFacts } from './user-facts';
 import { findUserById, holdBootstrapAdminLock, lockActiveAdmins, userSyncRowBatches } from './user.repository';
 import { checkAdminChange } from '../admin/admin.policy';
 import { checkUserCreate, checkUserUpdate, UserCreateInput, UserUpdateInput } from './user.inputs';
@@ -23,7 +24,8 @@ function deriveInstitution(user: User) {
   user.institutionType = hit?.type ?? null;
 }
 
-export const storageQuotaOf = (user: User) => user.storageQuotaBytes ?? STORAGE_QUOTA_BY_PLAN[user.planCode as PlanCode];
+export const storageQuotaOf = (user: Pick<UserFacts, 'storageQuotaBytes' | 'planCode'>) =>
+  user.storageQuotaBytes ?? STORAGE_QUOTA_BY_PLAN[user.planCode as PlanCode];
 
 /** Creates a user. @throws VALIDATION_FAILED, CONFLICT when the email is taken. */
 export async function createUser(em: EntityManager, actorId: string | null, input: UserCreateInput): Promise<User> {
