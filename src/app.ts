@@ -301,6 +301,11 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     return refusal === undefined ? next() : refuse(req, res, new AppError('FORBIDDEN', refusal));
   });
   app.use(limits.middleware);
+  // First: the API's own paths are the hot ones, and no page or other route shares them.
+  // One budget for both, as memory is per process: one maximal A2A message at a time, or two
+  // maximal trajectory writes (64 MiB each), or more smaller large bodies.
+  const largeBodies = largeBodyBudget(A2A_MAX_BODY_BYTES);
+  app.use(facadeRouter({ pipeline, services, logger, routes: ROUTES, largeBodies }));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     try {
@@ -334,11 +339,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   );
   const openApi = buildOpenApi(schema, ROUTES);
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
-  // One budget for both, as memory is per process: one maximal A2A message at a time, or two
-  // maximal trajectory writes (64 MiB each), or more smaller large bodies.
-  const largeBodies = largeBodyBudget(A2A_MAX_BODY_BYTES);
   app.use(a2aRouter(services, a2aGate, pipeline, logger, largeBodies));
-  app.use(facadeRouter({ pipeline, services, logger, routes: ROUTES, largeBodies }));
   app.use(web.missingPage);
   app.use((_req: Request, res: Response) => sendError(res, new AppError('NOT_FOUND', 'no such endpoint')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {

@@ -134,10 +134,9 @@ export interface RequestFacts {
 
 const CLIENT_KINDS = new Set(['desktop', 'cli', 'cloud']);
 
-export function makeContext(
-  services: Services,
-  { authorization, address, session, browser, clientKind, requestId, origin, callerGone, a2a, identified }: RequestFacts,
-): Ctx {
+export function makeContext(services: Services, facts: RequestFacts): Ctx {
+  // `callerGone` is left on `facts`: an HTTP request's is made on first use (few operations ask).
+  const { authorization, address, session, browser, clientKind, requestId, origin, a2a, identified } = facts;
   // Forked on first use: operations whose services fork their own (the A2A rows) skip the cost.
   let forked: EntityManager | undefined;
   const emOf = () => (forked ??= services.orm.em.fork() as EntityManager);
@@ -157,7 +156,9 @@ export function makeContext(
     reauthenticate: (em) =>
       authenticateCaller(() => em, { authorization, session }, services.config.sessions, { cache: services.credentials }),
     browser,
-    callerGone,
+    get callerGone() {
+      return facts.callerGone;
+    },
     a2a,
     clientKind: clientKind && CLIENT_KINDS.has(clientKind) ? clientKind : undefined,
     baseUrl: baseUrlOf(services.config, origin),
@@ -184,10 +185,7 @@ export function makeContext(
 /** The parts of an HTTP request the domain context uses. */
 export function requestFacts(req: Request, res: Response, config: Config): RequestFacts {
   const clientKind = req.headers['x-client-kind'];
-  const gone = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
+  let gone: AbortController | undefined;
   const origin = originOf(req, config.trustProxy);
   const secure = baseUrlOf(config, origin).startsWith('https:');
   const session = readCookie(req.headers.cookie, cookieName(SESSION_COOKIE, secure));
@@ -209,7 +207,17 @@ export function requestFacts(req: Request, res: Response, config: Config): Reque
     clientKind: typeof clientKind === 'string' ? clientKind : undefined,
     requestId: res.locals.requestId as string,
     origin,
-    callerGone: gone.signal,
+    get callerGone() {
+      if (!gone) {
+        const signal = (gone = new AbortController());
+        const abortUnlessAnswered = () => {
+          if (!res.writableFinished) signal.abort();
+        };
+        if (res.closed) abortUnlessAnswered();
+        else res.once('close', abortUnlessAnswered);
+      }
+      return gone.signal;
+    },
     identified: (userId) => void (res.locals.caller = userId),
   };
 }
