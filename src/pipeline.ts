@@ -1,6 +1,5 @@
 import {
   DocumentNode,
-  execute,
   ExecutionResult,
   GraphQLError,
   GraphQLSchema,
@@ -11,6 +10,7 @@ import {
   type ExecutionArgs,
 } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Ctx } from './context';
 import { AppError, ERROR_CODES, toAppError } from './errors';
 import { operationLimits, PARSE_OPTIONS, screenOperation, type Asker } from './graphql-limits';
@@ -76,6 +76,22 @@ export function graphQLErrorOf(error: AppError): GraphQLError {
 export function makePipeline(schema: GraphQLSchema): Pipeline {
   const parsed = new Map<string, DocumentNode>();
   const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+  const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+
+  /**
+   * Our own documents (the facade's, A2A's) run compiled: graphql-jit turns a document into one
+   * function that calls the same resolvers, once per document. Clients' documents (/graphql, the
+   * WebSocket) run on graphql-js: compiling costs more than a document seen once saves.
+   */
+  const compiledOf = (document: DocumentNode): CompiledQuery => {
+    let query = compiled.get(document);
+    if (!query) {
+      const result = compileQuery(schema, document);
+      if (!isCompiledQuery(result)) throw firstError(result.errors ?? []);
+      compiled.set(document, (query = result));
+    }
+    return query;
+  };
 
   const pipeline: Pipeline = {
     schema,
@@ -108,7 +124,7 @@ export function makePipeline(schema: GraphQLSchema): Pipeline {
     async run<TData, TVars>(document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx) {
       const request = { document, variables: variables as Record<string, unknown> };
       await prepare(request, ctx);
-      const result = await execute(pipeline.argsOf(request, ctx));
+      const result = await compiledOf(document).query(undefined, ctx, request.variables);
       if (result.errors?.length) throw firstError(result.errors);
       return result.data as TData;
     },
