@@ -186,7 +186,8 @@ export function facadeRouter({ pipeline, services, logger, routes, largeBodies }
               dropBodyForAWhile(req);
               throw error;
             }
-          await readJsonBody(req, res, limit, tooLarge, { keepParser: limit === routeLimit });
+          // Without a body there is nothing to parse (`req.body` stays undefined, as the parser leaves it).
+          if (hasBody(req)) await readJsonBody(req, res, limit, tooLarge, { keepParser: limit === routeLimit });
         }
         if (route.kind === 'stream') return await route.handle(req, res, ctx, authorized, ops);
         if (route.kind === 'events') return await serveEvents(req, res, ctx, route as EventStreamRoute, plans, pipeline, logger);

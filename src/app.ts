@@ -565,7 +565,18 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
  */
 function hostsServed(config: Config): (host: string | undefined) => boolean {
   if (!isLoopbackHost(config.host) || config.publicUrlFromEnv) return () => true;
-  return isLoopbackHostHeader;
+  // The verdict per Host header, remembered: a client sends the same one on every request, and
+  // parsing an address is most of the check. Bounded, as the header is the client's to vary.
+  const verdicts = new Map<string | undefined, boolean>();
+  return (host) => {
+    let served = verdicts.get(host);
+    if (served === undefined) {
+      served = isLoopbackHostHeader(host);
+      if (verdicts.size >= 64) verdicts.clear();
+      verdicts.set(host, served);
+    }
+    return served;
+  };
 }
 
 /** A request refused by `hostsServed`: 403, in the error body of the endpoint it was sent to. */
