@@ -44,7 +44,7 @@ import {
   knowOperations,
   OperationType,
   operationTypeOf,
-  requestMetrics,
+  countRequest,
   RequestLabels,
   routeOf,
 } from './metrics';
@@ -282,8 +282,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
 
   knowOperations(rootOperations(schema));
   const metrics = metricsOf(orm);
-  app.use(requestMetrics);
-  app.use(requestLog(logger));
+  app.use(observeRequests(logger));
   app.use((req: Request, res: Response, next: NextFunction) => (servesHost(req.headers.host) ? next() : refuse(req, res, HOST_REFUSED)));
   // No cross-origin access unless an origin is allowed: then only from there, with a bearer token (no cookies).
   if (config.corsAllowedOrigins.length) {
@@ -596,8 +595,12 @@ function refuse(req: Request, res: Response, error: AppError): void {
 
 const PROBES = new Set(['/healthz', '/readyz']);
 
-/** Request id (taken from `X-Request-Id` when sane) and one JSON log line per request (credentials redacted by the logger). */
-function requestLog(logger: Logger) {
+/**
+ * Request id (taken from `X-Request-Id` when sane); once the answer is done, the request's
+ * metrics (`countRequest`) and, when it was answered whole, one JSON log line (credentials
+ * redacted by the logger).
+ */
+function observeRequests(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -607,7 +610,11 @@ function requestLog(logger: Logger) {
     // Probes come every few seconds from every balancer: worth a line only when debugging.
     const log = PROBES.has(req.path) ? logger.debug : logger.info;
     logger.debug('request headers', { requestId, headers: req.headers });
-    res.on('finish', () => {
+    // One listener: 'close' follows 'finish' for every answer, and comes alone when the connection went first.
+    res.once('close', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      countRequest(req, res, seconds);
+      if (!res.writableFinished) return;
       log('request', {
         requestId,
         method: req.method,
@@ -615,7 +622,7 @@ function requestLog(logger: Logger) {
         path: req.originalUrl.split('?', 1)[0],
         route: routeOf(req, res),
         status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        ms: seconds * 1000,
         // The user (`user_…`) or A2A key (`key:…`) the credential named, when it was checked.
         caller: res.locals.caller as string | undefined,
       });

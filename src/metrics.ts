@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerErrorCode } from '@apollo/server/errors';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { DocumentNode, getOperationAST, GraphQLFormattedError } from 'graphql';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ERROR_CODES } from './errors';
@@ -135,26 +135,17 @@ export function routeOf(req: Request, res: Response): string {
   return told?.route ?? (req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : 'unmatched');
 }
 
-/** Counts and times every request once its answer is finished (or the connection closed). */
-export function requestMetrics(req: Request, res: Response, next: NextFunction): void {
-  const started = process.hrtime.bigint();
-  let done = false;
-  const record = () => {
-    if (done) return;
-    done = true;
-    const told = (res.locals.metrics ?? {}) as RequestLabels;
-    const labels = {
-      method: req.method,
-      route: routeOf(req, res),
-      operation: operationLabel(told.operation),
-      status: String(res.statusCode),
-    };
-    requests.inc(labels);
-    requestSeconds.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+/** Counts and times a request whose answer is done (finished, or its connection closed), `seconds` after it began. */
+export function countRequest(req: Request, res: Response, seconds: number): void {
+  const told = (res.locals.metrics ?? {}) as RequestLabels;
+  const labels = {
+    method: req.method,
+    route: routeOf(req, res),
+    operation: operationLabel(told.operation),
+    status: String(res.statusCode),
   };
-  res.once('finish', record);
-  res.once('close', record);
-  next();
+  requests.inc(labels);
+  requestSeconds.observe(labels, seconds);
 }
 
 export function countModelCall(feature: string, outcome: 'ok' | 'error', seconds: number, tokensIn: number, tokensOut: number): void {

@@ -3,6 +3,7 @@ import {
   ExecutionResult,
   GraphQLError,
   GraphQLSchema,
+  getOperationAST,
   parse,
   specifiedRules,
   subscribe,
@@ -11,6 +12,8 @@ import {
 } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import { tracingOn } from './telemetry';
 import type { Ctx } from './context';
 import { AppError, ERROR_CODES, toAppError } from './errors';
 import { operationLimits, PARSE_OPTIONS, screenOperation, type Asker } from './graphql-limits';
@@ -27,6 +30,8 @@ import { isAdmin } from './modules/admin/admin.policy';
 
 /** Validation: graphql-js's rules and our size limits. Apollo is given `operationLimits` (it adds the specified rules itself). */
 export const VALIDATION_RULES = [...specifiedRules, operationLimits];
+
+const tracer = trace.getTracer('labdesk');
 
 /** Documents kept parsed by their text: the WebSocket's clients send the same few over and over. */
 const PARSED_DOCUMENTS = 500;
@@ -76,21 +81,40 @@ export function graphQLErrorOf(error: AppError): GraphQLError {
 export function makePipeline(schema: GraphQLSchema): Pipeline {
   const parsed = new Map<string, DocumentNode>();
   const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
-  const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+  const compiled = new WeakMap<DocumentNode, { query: CompiledQuery; span: string; attributes: Attributes }>();
 
   /**
    * Our own documents (the facade's, A2A's) run compiled: graphql-jit turns a document into one
    * function that calls the same resolvers, once per document. Clients' documents (/graphql, the
    * WebSocket) run on graphql-js: compiling costs more than a document seen once saves.
    */
-  const compiledOf = (document: DocumentNode): CompiledQuery => {
-    let query = compiled.get(document);
-    if (!query) {
+  const compiledOf = (document: DocumentNode) => {
+    let known = compiled.get(document);
+    if (!known) {
       const result = compileQuery(schema, document);
       if (!isCompiledQuery(result)) throw firstError(result.errors ?? []);
-      compiled.set(document, (query = result));
+      const operation = getOperationAST(document);
+      const [type, name] = [operation?.operation ?? 'query', operation?.name?.value ?? ''];
+      // Named and described as graphql-js's instrumentation names the operations it executes.
+      const attributes = { 'graphql.operation.type': type, 'graphql.operation.name': name };
+      compiled.set(document, (known = { query: result, span: `${type} ${name}`, attributes }));
     }
-    return query;
+    return known;
+  };
+
+  /** Runs a compiled document; with traces on, in a span of the operation (its statements and calls beneath it). */
+  const executeCompiled = async (document: DocumentNode, variables: Record<string, unknown>, ctx: Ctx) => {
+    const { query, span, attributes } = compiledOf(document);
+    if (!tracingOn()) return query.query(undefined, ctx, variables);
+    return tracer.startActiveSpan(span, { attributes }, async (active) => {
+      try {
+        const result = await query.query(undefined, ctx, variables);
+        if (result.errors?.length) active.setStatus({ code: SpanStatusCode.ERROR, message: result.errors[0].message });
+        return result;
+      } finally {
+        active.end();
+      }
+    });
   };
 
   const pipeline: Pipeline = {
@@ -124,7 +148,7 @@ export function makePipeline(schema: GraphQLSchema): Pipeline {
     async run<TData, TVars>(document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Ctx) {
       const request = { document, variables: variables as Record<string, unknown> };
       await prepare(request, ctx);
-      const result = await compiledOf(document).query(undefined, ctx, request.variables);
+      const result = await executeCompiled(document, request.variables, ctx);
       if (result.errors?.length) throw firstError(result.errors);
       return result.data as TData;
     },

@@ -91,6 +91,9 @@ let provider: { shutdown(): Promise<void> } | undefined;
  * (`OTEL_TRACES_SAMPLER`, `_ARG`), headers, time-out and compression of the export, resource
  * attributes (`OTEL_SERVICE_NAME`, default `labdesk`; `OTEL_RESOURCE_ATTRIBUTES`).
  */
+/** Whether traces are on (`startTracing` ran): code that makes spans of its own skips them otherwise. */
+export const tracingOn = () => provider !== undefined;
+
 export function startTracing(plan: TracingPlan, logger: Logger): void {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when traces are on */
   const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
