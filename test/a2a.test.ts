@@ -399,7 +399,8 @@ describe('A2A endpoint with keys', () => {
     expect(await a2aCli(t, ['key', 'revoke', bob.id])).toMatchObject({ status: 2, stderr: expect.stringContaining('no active key') });
     const list = await a2aCli(t, ['key', 'list']);
     expect(list.stdout).toMatch(new RegExp(`^${bob.id} .* revoked .* bob$`, 'm'));
-  });
+    // Four runs of the CLI (about 2 s each on an idle machine, several times that beside the browser suites).
+  }, 90_000);
 
   test('the official client resolves the card, finds the JSON-RPC transport and gets typed A2A errors', async () => {
     const client = await officialClient(t, alice.plaintext);
