@@ -109,24 +109,24 @@ describe('A2A statements per call', () => {
       // The turn (no tools), handed the task as created (WORKING) and, in the context the
       // message began, the conversation (that message): neither read back, no file rows asked
       // for (none was sent), the owner's outbound agents not read (the gate saw there are none).
-      // Its loop state stored once, with the model call's ledger row, priced by PostgreSQL from
-      // the catalog, in the statement that checks the task is still open.
-      ['a2a_tasks', 'a2a_turns', 'model_catalogs', 'usage_entries'],
+      // The model answers at once: its loop state is never stored.
       // The context's trajectory made with the turn's records in one statement, not looked for
       // first (the context began with this task), charged to the owner's quota.
       ['trajectories', 'trajectory_records', 'usage_entries', 'users'],
-      // The completion: the answer artifact and message, the loop state deleted, the turn's job
-      // completed and the task COMPLETED, checking that nothing more was asked (the task's
+      // The completion: the answer artifact and message, the loop state deleted (were there
+      // one), the turn's job completed, the model call's ledger row (priced by PostgreSQL from
+      // the catalog) and the task COMPLETED, checking that nothing more was asked (the task's
       // last_seq: no separate read of it). Not read back once settled: the turn that completed
       // it knows the whole task (see the next test). No transaction round trips: each write is
       // one statement.
-      ['a2a_artifacts', 'a2a_messages', 'a2a_tasks', 'a2a_turns', 'pgboss.job'],
+      ['a2a_artifacts', 'a2a_messages', 'a2a_tasks', 'a2a_turns', 'model_catalogs', 'pgboss.job', 'usage_entries'],
     ]);
     // 36 before the turn was made leaner (the task and its turn read apart, the messages read
     // three times, the completion seven statements, …); 13 before the job's claim and completion
     // went into the task's statements (then not counted here), the turn was handed the task and
-    // the settled task was no longer read back. Now 6.
-    expect(statements).toHaveLength(6);
+    // the settled task was no longer read back; 6 before the answer's ledger row went into the
+    // completion. Now 5.
+    expect(statements).toHaveLength(5);
   });
 
   test('blocking SendMessage answers the task the turn completed, as GetTask reads it, for any historyLength', async () => {
@@ -179,7 +179,7 @@ describe('A2A statements per call', () => {
     const ofThisJob = jobStatements.filter(({ values }) => values.includes(result!.task.id) || values.includes(jobs[0].id));
     expect(ofThisJob.map(({ tables }) => tables)).toEqual([
       ['a2a_messages', 'a2a_tasks', 'pgboss.job', 'pgboss.queue'],
-      ['a2a_artifacts', 'a2a_messages', 'a2a_tasks', 'a2a_turns', 'pgboss.job'],
+      ['a2a_artifacts', 'a2a_messages', 'a2a_tasks', 'a2a_turns', 'model_catalogs', 'pgboss.job', 'usage_entries'],
     ]);
   });
 

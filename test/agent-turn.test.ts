@@ -63,20 +63,35 @@ class MemoryTurnStore implements TurnStore {
   saveTurn = async (state: TurnState) => {
     this.turn = structuredClone(state);
   };
-  callModel = async (_task: TaskRow, llm: LanguageModelClient, request: CompletionRequest, next: (done: Completion) => TurnState) => {
+  callModel = async (
+    _task: TaskRow,
+    llm: LanguageModelClient,
+    request: CompletionRequest,
+    next: (done: Completion) => TurnState,
+    final?: (done: Completion) => boolean,
+  ) => {
     this.calls.push('callModel');
     const done = await llm.complete(request);
     const state = next(done);
+    // The answer's ledger row waits for the completion; any other call is kept with its state.
+    if (final?.(done)) return { done, state, ledger: { sql: 'ledger row', params: [] } };
     this.turn = structuredClone(state);
     return { done, state };
   };
+  keepLedger = async () => void this.calls.push('keepLedger');
   recordTurn = async (_task: TaskRow, state: TurnState) => {
     this.recorded.push(structuredClone(state));
   };
   snapshotOutputs = async () => ({});
   collectFileArtifacts = async () => ({ artifacts: [], omitted: [] });
-  completeTask = async (_id: string, seenSeq: number, artifacts: A2aArtifact[], answer: A2aMessage, alsoJob?: SqlPart) => {
-    this.calls.push(`completeTask${alsoJob ? ' with its job' : ''}`);
+  completeTask = async (
+    _id: string,
+    seenSeq: number,
+    artifacts: A2aArtifact[],
+    answer: A2aMessage,
+    also: { job?: SqlPart; ledger?: SqlPart } = {},
+  ) => {
+    this.calls.push(`completeTask${also.job ? ' with its job' : ''}${also.ledger ? ' and its ledger row' : ''}`);
     if (this.messages.at(-1)!.seq > seenSeq) return null;
     this.artifacts = artifacts;
     this.messages.push({ taskId: this.task.id, seq: this.messages.length + 1, message: answer });
@@ -145,7 +160,7 @@ function setUp(model: LanguageModelClient, sandbox = true) {
   };
 }
 
-test('a turn that answers completes its task through the store: the answer artifact and message, the job completed, COMPLETED published', async () => {
+test('a turn that answers completes its task through the store: the answer artifact and message, the job completed and the call paid in one step, COMPLETED published', async () => {
   const { llm, sent } = scriptedModel({ text: '42' });
   const t = setUp(llm);
   await t.turn();
@@ -153,7 +168,9 @@ test('a turn that answers completes its task through the store: the answer artif
   await t.stop();
   expect(sent).toHaveLength(1);
   expect(sent[0].messages).toEqual([{ role: 'user', content: 'What is 6 x 7?' }]);
-  expect(t.store.calls).toEqual(['startTurn', 'callModel', 'completeTask with its job']);
+  // The answer's loop state is never stored; its ledger row goes in the completion's statement.
+  expect(t.store.calls).toEqual(['startTurn', 'callModel', 'completeTask with its job and its ledger row']);
+  expect(t.store.turn).toBeNull();
   expect(t.store.task.state).toBe('TASK_STATE_COMPLETED');
   expect(t.store.artifacts).toEqual([{ artifactId: 'turn_1-answer', name: 'answer', parts: [{ text: '42' }] }]);
   expect(t.store.messages.at(-1)!.message).toMatchObject({ role: 'ROLE_AGENT', parts: [{ text: '42' }], taskId: 'turn_1' });

@@ -392,7 +392,9 @@ const NEXT_SEQ = `greatest(t.last_seq, (select coalesce(max(m.seq), 0) from a2a_
  * (atomic on its own): `artifacts` stored at positions 0, 1, …, `answer` appended to its history,
  * its loop state (`a2a_turns`) removed, COMPLETED. Answers the row, or null when nothing changed:
  * the task is terminal already (a cancel won), or more was asked meanwhile. Both are checked on
- * the locked row, so an append committed while this waited for the lock is seen.
+ * the locked row, so an append committed while this waited for the lock is seen. In the same
+ * statement: `also.job`, the turn job's completion (only when the task completes), and
+ * `also.ledger`, the answering model call's ledger row (whatever the outcome: the call was made).
  */
 export async function completeTask(
   q: Query,
@@ -400,8 +402,9 @@ export async function completeTask(
   seenSeq: number,
   artifacts: A2aArtifact[],
   answer: A2aMessage,
-  alsoJob?: SqlPart,
+  also: { job?: SqlPart; ledger?: SqlPart } = {},
 ): Promise<TaskRow | null> {
+  const { job, ledger } = also;
   const stored = db
     .with('open', (creator) =>
       creator
@@ -425,7 +428,9 @@ export async function completeTask(
         answer: JSON.stringify(answer),
       }),
     )
-    .with('forgotten', () => cteBody(`delete from a2a_turns where task_id in (select open_id from open)`, {}));
+    .with('forgotten', () => cteBody(`delete from a2a_turns where task_id in (select open_id from open)`, {}))
+    // A data-modifying CTE runs whether or not anything reads it; without a ledger row, an empty select (never run).
+    .with('paid', () => (ledger ? fragment(`(${ledger.sql})`, ...ledger.params) : fragment(`(select)`)));
   const completed = {
     state: sql.lit('TASK_STATE_COMPLETED'),
     status_message: null,
@@ -435,9 +440,9 @@ export async function completeTask(
   const openRow = sql<boolean>`id = open_id`;
   const row = await firstRowOf(
     q,
-    alsoJob
+    job
       ? stored
-          .with('job', () => fragment(`(${alsoJob.sql} and exists (select from open))`, ...alsoJob.params))
+          .with('job', () => fragment(`(${job.sql} and exists (select from open))`, ...job.params))
           .updateTable('a2a_tasks')
           .from('open')
           .set(completed)

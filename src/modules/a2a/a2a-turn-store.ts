@@ -44,13 +44,18 @@ export interface TurnStore {
   /**
    * One model call of the turn, paid by the task's owner: its loop state after the call
    * (`next`) is stored with the call's ledger row unless the task ended meanwhile (null then).
+   * A call `final` says answers the turn is not stored: its ledger row comes back (`ledger`), for
+   * the completion's statement (`completeTask`) to write, or `keepLedger` should it not get there.
    */
   callModel(
     task: TaskRow,
     llm: LanguageModelClient,
     request: CompletionRequest,
     next: (done: Completion) => TurnState,
-  ): Promise<{ done: Completion; state: TurnState } | null>;
+    final?: (done: Completion) => boolean,
+  ): Promise<{ done: Completion; state: TurnState; ledger?: SqlPart } | null>;
+  /** Writes a model call's ledger row alone (its turn did not get to complete). */
+  keepLedger(ledger: SqlPart): Promise<void>;
   /** Appends what is new of the turn to its context's trajectory. */
   recordTurn(task: TaskRow, state: TurnState, logger: Logger, hints?: RecordHints): Promise<void>;
   /** The workspace's `outputs/` now (name → "size:mtime"). */
@@ -63,9 +68,16 @@ export interface TurnStore {
   ): Promise<{ artifacts: A2aArtifact[]; omitted: string[] }>;
   /**
    * Completes the task with `artifacts` and the answer, unless a message came after `seenSeq`
-   * or it ended (null); `alsoJob` (the turn job's completion) in the same statement.
+   * or it ended (null); in the same statement `also.job` (the turn job's completion) and
+   * `also.ledger` (the answering call's ledger row, written whatever the outcome).
    */
-  completeTask(taskId: string, seenSeq: number, artifacts: A2aArtifact[], answer: A2aMessage, alsoJob?: SqlPart): Promise<TaskRow | null>;
+  completeTask(
+    taskId: string,
+    seenSeq: number,
+    artifacts: A2aArtifact[],
+    answer: A2aMessage,
+    also?: { job?: SqlPart; ledger?: SqlPart },
+  ): Promise<TaskRow | null>;
 }
 
 type StoreServices = Pick<Services, 'orm' | 'agent' | 'config' | 'blobs'>;
@@ -99,23 +111,26 @@ export function postgresTurnStore(services: StoreServices): TurnStore {
     rememberPeerTask: (task, ref) => turns.rememberPeerTask(q, task, ref),
     peerTaskOfContext: (task, ref) => turns.peerTaskOfContext(q, task, ref),
     saveTurn: (state) => turns.saveTurn(q, state),
-    callModel: (task, llm, request, next) =>
+    callModel: (task, llm, request, next, final) =>
       meteredCompletionInOne(
         em,
         llm,
         { userId: task.ownerId, labId: null, sessionId: null, feature: 'a2a', a2aPrincipal: task.principal },
         request,
         async (ledger, done) => {
-          // Kept with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
           const state = next(done);
+          // The answer: its ledger row goes with the completion, in one statement; the loop state is never stored.
+          if (final?.(done)) return { done, state, ledger };
+          // Kept with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
           return (await turns.saveTurnIfOpen(q, state, ledger)) ? { done, state } : null;
         },
       ),
+    keepLedger: async (ledger) => void (await q(ledger.sql, ledger.params)),
     recordTurn: (task, state, logger, hints) => recordTurn(services, task, state, logger, hints),
     snapshotOutputs: (workspace) => snapshotOutputs(services.agent.workspaces, workspace),
     collectFileArtifacts: (task, workspace, before) => collectFileArtifacts(services, task, workspace, before, 1),
-    completeTask: (taskId, seenSeq, artifacts, answer, alsoJob) =>
-      repo.completeTask(preparedOf(forkEm(services)), taskId, seenSeq, artifacts, answer, alsoJob),
+    completeTask: (taskId, seenSeq, artifacts, answer, also) =>
+      repo.completeTask(preparedOf(forkEm(services)), taskId, seenSeq, artifacts, answer, also),
   };
 }
 

@@ -1,4 +1,4 @@
-import { preparedOf } from '../../../db/sql';
+import { preparedOf, type SqlPart } from '../../../db/sql';
 import { AppError } from '../../../errors';
 import type { JobRun } from '../../../jobs/queue';
 import type { ChatTurn, Completion, ToolCall } from '../../../llm/language-model';
@@ -284,25 +284,33 @@ async function loop(
       signal,
     };
     // Stored with its ledger row (unless the task was canceled meanwhile): a restart resumes after this call, never pays for it twice.
-    const called = await store.callModel(task, llm, request, (done: Completion): TurnState => {
-      const calls = done.toolCalls;
-      return {
-        ...current,
-        steps: current.steps + 1,
-        transcript: [
-          ...current.transcript,
-          calls.length ? { role: 'assistant', content: done.text, toolCalls: calls } : { role: 'assistant', content: done.text },
-        ],
-        pending: calls.length ? calls : null,
-      };
-    });
+    // An answer that completes the task at once (no tool call, no background job) is not stored:
+    // its ledger row is written with the completion, in one statement (see `complete`).
+    const called = await store.callModel(
+      task,
+      llm,
+      request,
+      (done: Completion): TurnState => {
+        const calls = done.toolCalls;
+        return {
+          ...current,
+          steps: current.steps + 1,
+          transcript: [
+            ...current.transcript,
+            calls.length ? { role: 'assistant', content: done.text, toolCalls: calls } : { role: 'assistant', content: done.text },
+          ],
+          pending: calls.length ? calls : null,
+        };
+      },
+      (done) => done.toolCalls.length === 0 && current.jobIds.length === 0,
+    );
     if (!called) return;
     Object.assign(current, called.state);
     const completion = called.done;
     if (completion.toolCalls.length > 0) continue;
     current.answer = completion.text;
     if (current.jobIds.length > 0) break;
-    if (await complete(ports, task, current, workspace, [], logger, turnJob, known(), handOff)) return;
+    if (await complete(ports, task, current, workspace, [], logger, turnJob, known(), handOff, called.ledger)) return;
     current.answer = null; // answered, but more was asked meanwhile: the loop goes on with it
   }
   current.phase = 'awaiting_jobs';
@@ -354,6 +362,8 @@ async function settleJobs(
  * history, COMPLETED, published. The answer is recorded in the context's trajectory first, so a
  * caller told of the completion finds the whole turn there. Answers false when the task is still
  * open because more was asked meanwhile (a message after `state.seenSeq`): nothing was completed.
+ * `ledger`: the answering call's ledger row, not yet written: it goes in the completion's
+ * statement (written whatever its outcome), or alone should this fail before it.
  */
 async function complete(
   { services, store }: TurnPorts,
@@ -365,6 +375,29 @@ async function complete(
   turnJob: JobRun,
   known?: RecordHints,
   handOff?: TurnHandOff,
+  ledger?: SqlPart,
+): Promise<boolean> {
+  try {
+    return await completeWith(store, services, task, state, workspace, jobs, logger, turnJob, known, handOff, ledger);
+  } catch (error) {
+    // The call was made and billed: its row is kept even though the turn did not complete here.
+    if (ledger) await store.keepLedger(ledger).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function completeWith(
+  store: TurnStore,
+  services: TurnServices,
+  task: TaskRow,
+  state: TurnState,
+  workspace: string,
+  jobs: JobStatus[],
+  logger: Logger,
+  turnJob: JobRun,
+  known: RecordHints | undefined,
+  handOff: TurnHandOff | undefined,
+  ledger: SqlPart | undefined,
 ): Promise<boolean> {
   await store.recordTurn(task, state, logger, known);
   const parts: A2aPart[] = [{ text: state.answer ?? '' }];
@@ -383,7 +416,10 @@ async function complete(
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
   const answerMessage = agentMessage(task, state.answer ?? '');
   // The turn's job ends in the same statement: no further round trip once the answer is stored.
-  const completed = await store.completeTask(task.id, state.seenSeq, [answer, ...artifacts], answerMessage, turnJob.completion);
+  const completed = await store.completeTask(task.id, state.seenSeq, [answer, ...artifacts], answerMessage, {
+    job: turnJob.completion,
+    ledger,
+  });
   if (completed) {
     turnJob.completed();
     publishTask(services, completed);
