@@ -114,9 +114,23 @@ const callbackOf = (listener: Listener): Callback | undefined =>
   listener == null ? undefined : 'handleEvent' in listener ? (event) => listener.handleEvent(event) : listener;
 
 /**
- * Events through Redis channels, one per topic (as @graphql-yoga/redis-event-target does), with
- * Redis's refusals handled: that package leaves PUBLISH and SUBSCRIBE's promises unhandled, so a
- * refusal while Redis is down ended the process, and a SUBSCRIBE refused then was never sent again.
+ * Topics (`A2A_TASK:<task id>`) that go through one Redis channel per kind (`A2A_TASK`), which
+ * every instance subscribes to once, rather than one channel per id: each A2A turn and each
+ * waiting SendMessage listens to its task for a moment, and a SUBSCRIBE and UNSUBSCRIBE round
+ * trip for each would cost more than every instance hearing every task's (small) event.
+ */
+const SHARED_CHANNELS = new Set<string>(['A2A_TASK']);
+/** The shared channel of `topic`, if its kind has one. */
+const sharedChannelOf = (topic: string) => {
+  const kind = topic.slice(0, topic.indexOf(':'));
+  return SHARED_CHANNELS.has(kind) ? kind : undefined;
+};
+
+/**
+ * Events through Redis channels, one per topic (as @graphql-yoga/redis-event-target does) but for
+ * `SHARED_CHANNELS`, with Redis's refusals handled: that package leaves PUBLISH and SUBSCRIBE's
+ * promises unhandled, so a refusal while Redis is down ended the process, and a SUBSCRIBE refused
+ * then was never sent again.
  */
 function redisEventTarget(publisher: Redis, subscriber: Redis, failed: (error: unknown) => void): EventTargetOf {
   const callbacksForTopic = new Map<string, Set<Callback>>();
@@ -130,12 +144,20 @@ function redisEventTarget(publisher: Redis, subscriber: Redis, failed: (error: u
   subscriber.on('ready', () => {
     for (const topic of unsent) {
       unsent.delete(topic);
-      if (callbacksForTopic.has(topic)) void subscribe(topic);
+      if (callbacksForTopic.has(topic) || SHARED_CHANNELS.has(topic)) void subscribe(topic);
     }
   });
+  for (const channel of SHARED_CHANNELS) void subscribe(channel);
+  const deliver = (topic: string, detail: unknown) => {
+    const callbacks = callbacksForTopic.get(topic);
+    if (!callbacks) return;
+    const event = new CustomEvent(topic, { detail });
+    for (const callback of callbacks) callback(event);
+  };
   subscriber.on('message', (channel: string, message: string) => {
-    const event = new CustomEvent(channel, { detail: message === '' ? null : (JSON.parse(message) as unknown) });
-    for (const callback of callbacksForTopic.get(channel) ?? []) callback(event);
+    if (!SHARED_CHANNELS.has(channel)) return deliver(channel, message === '' ? null : (JSON.parse(message) as unknown));
+    const { topic, detail } = JSON.parse(message) as { topic: string; detail: unknown };
+    deliver(topic, detail ?? null);
   });
   const target = {
     addEventListener(topic: string, listener: Listener) {
@@ -144,7 +166,7 @@ function redisEventTarget(publisher: Redis, subscriber: Redis, failed: (error: u
       let callbacks = callbacksForTopic.get(topic);
       if (!callbacks) {
         callbacksForTopic.set(topic, (callbacks = new Set()));
-        void subscribe(topic);
+        if (!sharedChannelOf(topic)) void subscribe(topic);
       }
       callbacks.add(callback);
     },
@@ -155,11 +177,18 @@ function redisEventTarget(publisher: Redis, subscriber: Redis, failed: (error: u
       callbacks.delete(callback);
       if (callbacks.size > 0) return;
       callbacksForTopic.delete(topic);
+      if (sharedChannelOf(topic)) return;
       unsent.delete(topic);
       void subscriber.unsubscribe(topic).catch(failed);
     },
     dispatchEvent(event: CustomEvent) {
-      void publisher.publish(event.type, event.detail === undefined ? '' : JSON.stringify(event.detail)).catch(failed);
+      const shared = sharedChannelOf(event.type);
+      const message = shared
+        ? JSON.stringify({ topic: event.type, detail: event.detail ?? null })
+        : event.detail === undefined
+          ? ''
+          : JSON.stringify(event.detail);
+      void publisher.publish(shared ?? event.type, message).catch(failed);
       return true;
     },
   };

@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { makeLogger } from '../src/logger';
 import { makePubSub, RecordsAppended } from '../src/pubsub';
 import { FreezableProxy } from './support/freezable-proxy';
@@ -81,4 +82,41 @@ describeRedis('pub/sub while Redis is down', () => {
     await lateSubscription.return?.();
     await pubsub.close();
   }, 60_000);
+});
+
+describeRedis('A2A task events through Redis', () => {
+  test('cross instances on one shared channel: no SUBSCRIBE per task', async () => {
+    const [one, two] = [makePubSub(REDIS_URL), makePubSub(REDIS_URL)];
+    const redis = new Redis(REDIS_URL);
+    try {
+      const taskId = `task-${process.pid}-${Date.now()}`;
+      const heard: string[] = [];
+      const events = two.subscribe('A2A_TASK', taskId);
+      const listening = (async () => {
+        for await (const event of events) {
+          heard.push(event.state);
+          if (event.state === 'TASK_STATE_COMPLETED') return;
+        }
+      })();
+      const channels = await until('the shared channel to be subscribed', async () => {
+        const named = (await redis.pubsub('CHANNELS', 'A2A_TASK*')) as string[];
+        return named.includes('A2A_TASK') && named;
+      });
+      // The task's own channel is never subscribed: every instance hears the kind's one channel.
+      expect(channels).not.toContain(`A2A_TASK:${taskId}`);
+      // Another task's event on the shared channel is not this subscriber's.
+      one.publish('A2A_TASK', 'another-task', { taskId: 'another-task', state: 'TASK_STATE_FAILED' });
+      await until('the event to cross instances', async () => {
+        one.publish('A2A_TASK', taskId, { taskId, state: 'TASK_STATE_WORKING' });
+        return heard.length > 0;
+      });
+      one.publish('A2A_TASK', taskId, { taskId, state: 'TASK_STATE_COMPLETED' });
+      await listening;
+      expect(new Set(heard)).toEqual(new Set(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']));
+    } finally {
+      redis.disconnect();
+      await one.close();
+      await two.close();
+    }
+  });
 });
