@@ -183,8 +183,9 @@ function redisEventTarget(publisher: Redis, subscriber: Redis, failed: (error: u
     },
     dispatchEvent(event: CustomEvent) {
       const shared = sharedChannelOf(event.type);
+      const detail: unknown = event.detail;
       const message = shared
-        ? JSON.stringify({ topic: event.type, detail: event.detail ?? null })
+        ? JSON.stringify({ topic: event.type, detail: detail ?? null })
         : event.detail === undefined
           ? ''
           : JSON.stringify(event.detail);
