@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { sha256Hex } from '../../ids';
 import { forkEm, type Services } from '../../context';
 import { preparedOf, Query } from '../../db/sql';
@@ -150,8 +151,8 @@ export async function recordTurn(
   state: TurnState,
   logger: Logger,
   known: RecordHints = {},
+  em: EntityManager = forkEm(services),
 ): Promise<void> {
-  const em = forkEm(services);
   const q = preparedOf(em);
   const sessionId = contextSessionId(task.ownerId, task.principal, task.contextId);
   try {

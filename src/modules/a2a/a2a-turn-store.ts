@@ -82,7 +82,11 @@ export interface TurnStore {
 
 type StoreServices = Pick<Services, 'orm' | 'agent' | 'config' | 'blobs'>;
 
-/** The turn store in PostgreSQL: the task and turn repositories, one ORM fork for the turn's reads and writes. */
+/**
+ * The turn store in PostgreSQL: the task and turn repositories, one unit of work (ORM fork) for
+ * the turn's reads and writes, its trajectory record included (each transaction takes a
+ * connection of its own, so the turn's concurrent re-read of its task never runs inside one).
+ */
 export function postgresTurnStore(services: StoreServices): TurnStore {
   const em = forkEm(services);
   const q = preparedOf(em);
@@ -126,11 +130,10 @@ export function postgresTurnStore(services: StoreServices): TurnStore {
         },
       ),
     keepLedger: async (ledger) => void (await q(ledger.sql, ledger.params)),
-    recordTurn: (task, state, logger, hints) => recordTurn(services, task, state, logger, hints),
+    recordTurn: (task, state, logger, hints) => recordTurn(services, task, state, logger, hints, em),
     snapshotOutputs: (workspace) => snapshotOutputs(services.agent.workspaces, workspace),
     collectFileArtifacts: (task, workspace, before) => collectFileArtifacts(services, task, workspace, before, 1),
-    completeTask: (taskId, seenSeq, artifacts, answer, also) =>
-      repo.completeTask(preparedOf(forkEm(services)), taskId, seenSeq, artifacts, answer, also),
+    completeTask: (taskId, seenSeq, artifacts, answer, also) => repo.completeTask(q, taskId, seenSeq, artifacts, answer, also),
   };
 }
 
