@@ -10,7 +10,7 @@ import { NO_PEERS, PEER_INSTRUCTIONS, PeerTools, peerToolsOf } from '../peers/pe
 import { MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS } from '../../a2a/a2a-artifacts';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow } from '../../a2a/a2a-task.repository';
 import { TERMINAL_STATES } from '../../a2a/a2a-states';
-import type { A2aPart } from '../../a2a/a2a.types';
+import type { A2aArtifact, A2aPart } from '../../a2a/a2a.types';
 import { isDecisionOnly, messageText } from '../../a2a/a2a-input-files';
 import { isRequest, RecordHints, Request } from '../../a2a/a2a-record';
 import { agentMessage, AgentExecutor, NO_MODEL_MESSAGE, publishTask, TurnHandOff } from '../../a2a/a2a-executor';
@@ -377,49 +377,38 @@ async function complete(
   handOff?: TurnHandOff,
   ledger?: SqlPart,
 ): Promise<boolean> {
+  const parts: A2aPart[] = [{ text: state.answer ?? '' }];
+  const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
+  const answerMessage = agentMessage(task, state.answer ?? '');
+  let artifacts: A2aArtifact[];
+  let completed: TaskRow | null;
   try {
-    return await completeWith(store, services, task, state, workspace, jobs, logger, turnJob, known, handOff, ledger);
+    await store.recordTurn(task, state, logger, known);
+    if (jobs.length)
+      parts.push({
+        text: jobs
+          .map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`)
+          .join('\n'),
+      });
+    // No tool ran (no snapshot was taken): the turn made no files.
+    const collected = state.outputsBefore
+      ? await store.collectFileArtifacts(task, workspace, state.outputsBefore)
+      : { artifacts: [], omitted: [] };
+    artifacts = collected.artifacts;
+    if (collected.omitted.length)
+      parts.push({
+        text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, over the artifact budget of the workspace or its owner, or changed while collected): ${collected.omitted.slice(0, 50).join(', ')}`,
+      });
+    // The turn's job ends in the same statement: no further round trip once the answer is stored.
+    completed = await store.completeTask(task.id, state.seenSeq, [answer, ...artifacts], answerMessage, {
+      job: turnJob.completion,
+      ledger,
+    });
   } catch (error) {
-    // The call was made and billed: its row is kept even though the turn did not complete here.
+    // The call was made and billed: its row is written alone when the completion's statement did not write it.
     if (ledger) await store.keepLedger(ledger).catch(() => undefined);
     throw error;
   }
-}
-
-async function completeWith(
-  store: TurnStore,
-  services: TurnServices,
-  task: TaskRow,
-  state: TurnState,
-  workspace: string,
-  jobs: JobStatus[],
-  logger: Logger,
-  turnJob: JobRun,
-  known: RecordHints | undefined,
-  handOff: TurnHandOff | undefined,
-  ledger: SqlPart | undefined,
-): Promise<boolean> {
-  await store.recordTurn(task, state, logger, known);
-  const parts: A2aPart[] = [{ text: state.answer ?? '' }];
-  if (jobs.length)
-    parts.push({
-      text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n'),
-    });
-  // No tool ran (no snapshot was taken): the turn made no files.
-  const { artifacts, omitted } = state.outputsBefore
-    ? await store.collectFileArtifacts(task, workspace, state.outputsBefore)
-    : { artifacts: [], omitted: [] };
-  if (omitted.length)
-    parts.push({
-      text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, over the artifact budget of the workspace or its owner, or changed while collected): ${omitted.slice(0, 50).join(', ')}`,
-    });
-  const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
-  const answerMessage = agentMessage(task, state.answer ?? '');
-  // The turn's job ends in the same statement: no further round trip once the answer is stored.
-  const completed = await store.completeTask(task.id, state.seenSeq, [answer, ...artifacts], answerMessage, {
-    job: turnJob.completion,
-    ledger,
-  });
   if (completed) {
     turnJob.completed();
     publishTask(services, completed);
