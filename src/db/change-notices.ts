@@ -44,7 +44,14 @@ export function listenForNotices(url: string, channel: string, handlers: NoticeH
 
   const connect = async () => {
     retry = undefined;
-    const next = new Client({ connectionString: url, keepAlive: true, application_name: 'labdesk notices' });
+    // Keep-alive probes from 10 s of silence (the system's default waits two hours): a peer gone
+    // without a word is found within seconds, the caches' 10 s TTL covering the meantime.
+    const next = new Client({
+      connectionString: url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      application_name: 'labdesk notices',
+    });
     client = next;
     next.on('error', lost);
     next.on('end', () => lost());
