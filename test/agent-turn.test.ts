@@ -196,3 +196,45 @@ test('a turn whose model asks to run code stops for the caller’s approval: INP
   expect(t.completedJobs()).toBe(0);
   expect(t.heard).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED']);
 });
+
+test('the database unreachable when the answer completes (a restart): the completion waits and is made once, the model asked once', async () => {
+  const { llm, sent } = scriptedModel({ text: '42' });
+  const t = setUp(llm);
+  const completeTask = t.store.completeTask;
+  let refusals = 2;
+  t.store.completeTask = async (...args: Parameters<typeof completeTask>) => {
+    if (refusals-- > 0) {
+      t.store.calls.push('completeTask refused');
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    }
+    return completeTask(...args);
+  };
+  await t.turn();
+  await new Promise((resolve) => setImmediate(resolve));
+  await t.stop();
+  expect(sent).toHaveLength(1);
+  // Its ledger row rode on the completion that went through; never written alone.
+  expect(t.store.calls).toEqual([
+    'startTurn',
+    'callModel',
+    'completeTask refused',
+    'completeTask refused',
+    'completeTask with its job and its ledger row',
+  ]);
+  expect(t.store.task.state).toBe('TASK_STATE_COMPLETED');
+  expect(t.completedJobs()).toBe(1);
+}, 10_000);
+
+test('the completion failing otherwise: the answer’s ledger row is written alone, and the turn fails', async () => {
+  const { llm } = scriptedModel({ text: '42' });
+  const t = setUp(llm);
+  t.store.completeTask = async () => {
+    t.store.calls.push('completeTask failed');
+    throw new Error('some other failure');
+  };
+  await t.turn();
+  await new Promise((resolve) => setImmediate(resolve));
+  await t.stop();
+  expect(t.store.calls.slice(0, 4)).toEqual(['startTurn', 'callModel', 'completeTask failed', 'keepLedger']);
+  expect(t.store.task.state).toBe('TASK_STATE_FAILED');
+});

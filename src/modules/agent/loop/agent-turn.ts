@@ -1,5 +1,5 @@
 import { preparedOf, type SqlPart } from '../../../db/sql';
-import { AppError } from '../../../errors';
+import { AppError, databaseNeverReached } from '../../../errors';
 import type { JobRun } from '../../../jobs/queue';
 import type { ChatTurn, Completion, ToolCall } from '../../../llm/language-model';
 import type { Logger } from '../../../logger';
@@ -10,7 +10,7 @@ import { NO_PEERS, PEER_INSTRUCTIONS, PeerTools, peerToolsOf } from '../peers/pe
 import { MAX_ARTIFACT_BYTES, MAX_FILE_ARTIFACTS } from '../../a2a/a2a-artifacts';
 import { BACKSTOP_READ_MS, InputFileRow, StoredMessage, TaskRow } from '../../a2a/a2a-task.repository';
 import { TERMINAL_STATES } from '../../a2a/a2a-states';
-import type { A2aArtifact, A2aPart } from '../../a2a/a2a.types';
+import type { A2aPart } from '../../a2a/a2a.types';
 import { isDecisionOnly, messageText } from '../../a2a/a2a-input-files';
 import { isRequest, RecordHints, Request } from '../../a2a/a2a-record';
 import { agentMessage, AgentExecutor, NO_MODEL_MESSAGE, publishTask, TurnHandOff } from '../../a2a/a2a-executor';
@@ -310,7 +310,13 @@ async function loop(
     if (completion.toolCalls.length > 0) continue;
     current.answer = completion.text;
     if (current.jobIds.length > 0) break;
-    if (await complete(ports, task, current, workspace, [], logger, turnJob, known(), handOff, called.ledger)) return;
+    const hints = known();
+    const answered = called.ledger
+      ? await completePaying(called.ledger, signal, store, (unpaid) =>
+          complete(ports, task, current, workspace, [], logger, turnJob, hints, handOff, unpaid),
+        )
+      : await complete(ports, task, current, workspace, [], logger, turnJob, hints, handOff);
+    if (answered) return;
     current.answer = null; // answered, but more was asked meanwhile: the loop goes on with it
   }
   current.phase = 'awaiting_jobs';
@@ -357,13 +363,41 @@ async function settleJobs(
 }
 
 /**
+ * `complete` for an answer whose ledger row rides on the completion's statement (`ledger`): while
+ * the database cannot be reached (a restart) and the turn may go on, it waits and tries again,
+ * as a call stored with its state does (`metered`), so the call is neither lost nor paid for
+ * twice; on any other failure before that statement ran, the row is written alone (the call was
+ * made and billed) and the error goes on.
+ */
+async function completePaying(
+  ledger: SqlPart,
+  signal: AbortSignal,
+  store: TurnStore,
+  completeWith: (unpaid: { ledger?: SqlPart }) => Promise<boolean>,
+): Promise<boolean> {
+  const unpaid: { ledger?: SqlPart } = { ledger };
+  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 5000)) {
+    try {
+      return await completeWith(unpaid);
+    } catch (error) {
+      if (!signal.aborted && databaseNeverReached(error)) {
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+        continue;
+      }
+      if (unpaid.ledger) await store.keepLedger(unpaid.ledger).catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+/**
  * Completes the task: the answer artifact `<task id>-answer` (with a line per background job),
  * the turn's new or changed `outputs/` files as `<task id>-file-<index>`, the answer in the
  * history, COMPLETED, published. The answer is recorded in the context's trajectory first, so a
  * caller told of the completion finds the whole turn there. Answers false when the task is still
  * open because more was asked meanwhile (a message after `state.seenSeq`): nothing was completed.
- * `ledger`: the answering call's ledger row, not yet written: it goes in the completion's
- * statement (written whatever its outcome), or alone should this fail before it.
+ * `unpaid.ledger`: the answering call's ledger row, not yet written: it goes in the completion's
+ * statement (written whatever its outcome), which then clears it (see `completePaying`).
  */
 async function complete(
   { services, store }: TurnPorts,
@@ -375,40 +409,31 @@ async function complete(
   turnJob: JobRun,
   known?: RecordHints,
   handOff?: TurnHandOff,
-  ledger?: SqlPart,
+  unpaid?: { ledger?: SqlPart },
 ): Promise<boolean> {
+  await store.recordTurn(task, state, logger, known);
   const parts: A2aPart[] = [{ text: state.answer ?? '' }];
+  if (jobs.length)
+    parts.push({
+      text: jobs.map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`).join('\n'),
+    });
+  // No tool ran (no snapshot was taken): the turn made no files.
+  const { artifacts, omitted } = state.outputsBefore
+    ? await store.collectFileArtifacts(task, workspace, state.outputsBefore)
+    : { artifacts: [], omitted: [] };
+  if (omitted.length)
+    parts.push({
+      text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, over the artifact budget of the workspace or its owner, or changed while collected): ${omitted.slice(0, 50).join(', ')}`,
+    });
   const answer = { artifactId: `${task.id}-answer`, name: 'answer', parts };
   const answerMessage = agentMessage(task, state.answer ?? '');
-  let artifacts: A2aArtifact[];
-  let completed: TaskRow | null;
-  try {
-    await store.recordTurn(task, state, logger, known);
-    if (jobs.length)
-      parts.push({
-        text: jobs
-          .map((job) => `background job ${job.id}: ${job.state}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}`)
-          .join('\n'),
-      });
-    // No tool ran (no snapshot was taken): the turn made no files.
-    const collected = state.outputsBefore
-      ? await store.collectFileArtifacts(task, workspace, state.outputsBefore)
-      : { artifacts: [], omitted: [] };
-    artifacts = collected.artifacts;
-    if (collected.omitted.length)
-      parts.push({
-        text: `output files not attached (beyond ${MAX_FILE_ARTIFACTS} files or ${MAX_ARTIFACT_BYTES} bytes, over the artifact budget of the workspace or its owner, or changed while collected): ${collected.omitted.slice(0, 50).join(', ')}`,
-      });
-    // The turn's job ends in the same statement: no further round trip once the answer is stored.
-    completed = await store.completeTask(task.id, state.seenSeq, [answer, ...artifacts], answerMessage, {
-      job: turnJob.completion,
-      ledger,
-    });
-  } catch (error) {
-    // The call was made and billed: its row is written alone when the completion's statement did not write it.
-    if (ledger) await store.keepLedger(ledger).catch(() => undefined);
-    throw error;
-  }
+  // The turn's job ends in the same statement: no further round trip once the answer is stored.
+  const completed = await store.completeTask(task.id, state.seenSeq, [answer, ...artifacts], answerMessage, {
+    job: turnJob.completion,
+    ledger: unpaid?.ledger,
+  });
+  // The ledger row was written by that statement, whatever its outcome: a retry must not write it again.
+  if (unpaid) unpaid.ledger = undefined;
   if (completed) {
     turnJob.completed();
     publishTask(services, completed);
