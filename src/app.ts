@@ -110,8 +110,9 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
     : await startEmbeddedPostgres(config.dataDir, { notice: (message) => logger.warn(message) });
   for (const warning of config.warnings) logger.warn(warning);
   if (embedded) logger.info('embedded PostgreSQL started', { dataDir: config.dataDir });
+  const databaseUrl = config.databaseUrl ?? embedded!.url;
   const credentials = new CredentialCache();
-  const orm = await openDatabase(config.databaseUrl ?? embedded!.url, {
+  const orm = await openDatabase(databaseUrl, {
     notices: (message, detail) => {
       if (message === CREDENTIAL_CHANNEL && detail) credentials.changed(detail);
     },
@@ -137,7 +138,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   // Once at start: code execution is refused (with the reason logged here) unless bubblewrap works.
   await workspaces.checkSandbox();
   const agent = { workspaces, jobs: new WorkspaceJobs(workspaces, orm, logger) };
-  const jobs = new JobQueue(config.databaseUrl ?? embedded!.url, logger, config.jobInstanceTimeoutSeconds);
+  const jobs = new JobQueue(databaseUrl, logger, config.jobInstanceTimeoutSeconds);
   const bootstrap = await ensureBootstrapAdmin(orm.em.fork(), config.bootstrapAdminToken);
   if (bootstrap && !config.bootstrapAdminToken) announceAdminToken(config, bootstrap.token, logger);
 
@@ -145,7 +146,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const a2aGate = new A2aGate(config.host);
   const limits = rateLimits(config.rateLimits, { redisUrl: config.redisUrl, trustProxy: config.trustProxy, logger, refuse });
   const credentialNotices = listenForNotices(
-    config.databaseUrl ?? embedded!.url,
+    databaseUrl,
     CREDENTIAL_CHANNEL,
     { notice: (userId) => credentials.changed(userId), gap: () => credentials.suspended(), listening: () => credentials.resumed() },
     logger,

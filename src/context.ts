@@ -174,7 +174,7 @@ export function makeContext(services: Services, facts: RequestFacts): Ctx {
       })),
     get loaders() {
       if (!loaders) {
-        loaders = makeLoaders(emOf());
+        loaders = makeLoaders(emOf);
         if (signedIn) primeWithViewer(loaders, signedIn);
       }
       return loaders;

@@ -53,11 +53,10 @@ export class CredentialCache {
   /** Notices may be missed from now on (connection lost): keep nothing until `resumed`. */
   suspended(): void {
     this.listening = false;
-    this.changes++;
     this.forgetAll();
   }
 
-  /** Listening (again): what is read from now on may be kept. */
+  /** Listening (again): what is read from now on may be kept; a lookup begun before is not (a notice may have been missed). */
   resumed(): void {
     this.changes++;
     this.listening = true;

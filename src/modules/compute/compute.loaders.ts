@@ -6,11 +6,11 @@ import { planGoals, recentIdleRefreshes } from './compute.repository';
 const IDLE_REFRESHES_SHOWN = 10;
 
 /** Per-request loaders for lease fields. */
-export function makeComputeLoaders(em: EntityManager) {
+export function makeComputeLoaders(emOf: () => EntityManager) {
   return {
     /** The last idle-clock refreshes of each lease, newest first, one query for all leases of a request. */
-    idleRefreshesByLeaseId: new DataLoader((leaseIds: readonly number[]) => recentIdleRefreshes(em, leaseIds, IDLE_REFRESHES_SHOWN)),
+    idleRefreshesByLeaseId: new DataLoader((leaseIds: readonly number[]) => recentIdleRefreshes(emOf(), leaseIds, IDLE_REFRESHES_SHOWN)),
     /** The goal of each lease's plan (what the lease is for), one query for all leases of a request. */
-    planGoalByPlanId: new DataLoader((planIds: readonly number[]) => planGoals(em, planIds)),
+    planGoalByPlanId: new DataLoader((planIds: readonly number[]) => planGoals(emOf(), planIds)),
   };
 }

@@ -11,10 +11,10 @@ export interface RoleKey {
 }
 
 /** Per-request loaders for lab fields, so a list of N labs costs one query per field, not N. */
-export function makeLabLoaders(em: EntityManager) {
+export function makeLabLoaders(emOf: () => EntityManager) {
   return {
-    seatsUsedByLabId: new DataLoader<string, number>((labIds) => countActiveSeats(em, labIds)),
-    membersByLabId: new DataLoader<string, MemberRecord[]>((labIds) => readMembers(em, labIds)),
+    seatsUsedByLabId: new DataLoader<string, number>((labIds) => countActiveSeats(emOf(), labIds)),
+    membersByLabId: new DataLoader<string, MemberRecord[]>((labIds) => readMembers(emOf(), labIds)),
     /** The user's role in the lab while active there and the lab is active (`activeRoleIn`), else null. */
     activeRoleByLab: new DataLoader<RoleKey, LabRole, string>(
       async (keys) => {
@@ -23,7 +23,7 @@ export function makeLabLoaders(em: EntityManager) {
         for (const userId of new Set(keys.map((key) => key.userId)))
           roles.set(
             userId,
-            await activeRolesIn(preparedOf(em), userId, [...new Set(keys.filter((k) => k.userId === userId).map((k) => k.labId))]),
+            await activeRolesIn(preparedOf(emOf()), userId, [...new Set(keys.filter((k) => k.userId === userId).map((k) => k.labId))]),
           );
         return keys.map((key) => roles.get(key.userId)!.get(key.labId) ?? null);
       },

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlOf } from '../../db/sql';
-import { databaseNeverReached } from '../../errors';
+import { sqlOf, whileDatabaseUnreachable } from '../../db/sql';
 import { countModelCall } from '../../metrics';
 import type { Completion, CompletionRequest, LanguageModelClient } from '../../llm/language-model';
 import type { CatalogModel } from '../catalog/catalog.repository';
@@ -120,21 +119,15 @@ async function metered<T>(
     latencyMs: Math.round(latencyMs),
     outcome: 'ok' as const,
   };
-  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 5000)) {
-    try {
-      return await keep(paid, completion);
-    } catch (error) {
-      // The database cannot be reached (a restart): the answer is kept once it can, while the
-      // caller still wants it (its signal bounds the wait), rather than lost and paid for again.
-      if (signal && !signal.aborted && databaseNeverReached(error)) {
-        await new Promise((resolve) => setTimeout(resolve, waitMs));
-        continue;
-      }
-      // What it paid for was not kept (a conflict, say), but the provider billed the call: the
-      // ledger still gets its row, alone, so the bill stays explained.
-      const ledger = ledgerOf(paid);
-      await sqlOf(em)(ledger.sql, ledger.params).catch(() => undefined);
-      throw error;
-    }
+  try {
+    // The database cannot be reached (a restart): the answer is kept once it can, while the
+    // caller still wants it (its signal bounds the wait), rather than lost and paid for again.
+    return await whileDatabaseUnreachable(() => keep(paid, completion), signal);
+  } catch (error) {
+    // What it paid for was not kept (a conflict, say), but the provider billed the call: the
+    // ledger still gets its row, alone, so the bill stays explained.
+    const ledger = ledgerOf(paid);
+    await sqlOf(em)(ledger.sql, ledger.params).catch(() => undefined);
+    throw error;
   }
 }

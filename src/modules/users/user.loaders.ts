@@ -21,23 +21,23 @@ async function byViewer<T>(pairs: readonly UserPair[], read: (viewerId: string, 
 }
 
 /** Per-request loaders for user fields. */
-export function makeUserLoaders(em: EntityManager) {
+export function makeUserLoaders(emOf: () => EntityManager) {
   return {
     /** Whether each user is an active member of an active lab (grants the lab tier). */
     inActiveLabByUserId: new DataLoader<string, boolean>(async (userIds) => {
-      const members = await usersInActiveLabs(preparedOf(em), userIds as string[]);
+      const members = await usersInActiveLabs(preparedOf(emOf()), userIds as string[]);
       return userIds.map((id) => members.has(id));
     }),
     /** Name and email of each user (null: no such user any more), for the `Person` fields. */
     personByUserId: new DataLoader<string, { name: string; email: string } | null>(async (userIds) => {
-      const people = await peopleByIds(preparedOf(em), userIds as string[]);
+      const people = await peopleByIds(preparedOf(emOf()), userIds as string[]);
       return userIds.map((id) => people.get(id) ?? null);
     }),
     /** Whether the viewer mentors the user (`mentorsMember`): an active owner or mentor of an active lab the user is active in. */
     mentorsByPair: new DataLoader<UserPair, boolean, string>(
       (pairs) =>
         byViewer(pairs, async (viewerId, userIds) => {
-          const mentees = await menteesOf(preparedOf(em), viewerId, userIds);
+          const mentees = await menteesOf(preparedOf(emOf()), viewerId, userIds);
           return (userId) => mentees.has(userId);
         }),
       { cacheKeyFn: pairKey },

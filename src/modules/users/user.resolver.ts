@@ -80,9 +80,6 @@ export class UserResolver {
 
   @FieldResolver(() => PlanCodeValue)
   async effectiveTier(@Root() node: UserSource, @Context() ctx: Ctx): Promise<PlanCodeValue> {
-    // The caller's own lab tier was read with their credential: no loader (nor unit of work) for it.
-    const viewer = await ctx.viewer();
-    const inActiveLab = viewer?.user.id === node.id ? viewer.inActiveLab : await ctx.loaders.inActiveLabByUserId.load(node.id);
-    return effectiveTier(node.entity, inActiveLab) as PlanCodeValue;
+    return effectiveTier(node.entity, await ctx.loaders.inActiveLabByUserId.load(node.id)) as PlanCodeValue;
   }
 }

@@ -1,5 +1,5 @@
-import { preparedOf, type SqlPart } from '../../../db/sql';
-import { AppError, databaseNeverReached } from '../../../errors';
+import { preparedOf, type SqlPart, whileDatabaseUnreachable } from '../../../db/sql';
+import { AppError } from '../../../errors';
 import type { JobRun } from '../../../jobs/queue';
 import type { ChatTurn, Completion, ToolCall } from '../../../llm/language-model';
 import type { Logger } from '../../../logger';
@@ -363,11 +363,10 @@ async function settleJobs(
 }
 
 /**
- * `complete` for an answer whose ledger row rides on the completion's statement (`ledger`): while
- * the database cannot be reached (a restart) and the turn may go on, it waits and tries again,
- * as a call stored with its state does (`metered`), so the call is neither lost nor paid for
- * twice; on any other failure before that statement ran, the row is written alone (the call was
- * made and billed) and the error goes on.
+ * `complete` for an answer whose ledger row rides on the completion's statement (`ledger`): it
+ * waits out an unreachable database (`whileDatabaseUnreachable`), as a call stored with its state
+ * does (`metered`), so the call is neither lost nor paid for twice; on any other failure before
+ * that statement ran, the row is written alone (the call was made and billed).
  */
 async function completePaying(
   ledger: SqlPart,
@@ -376,17 +375,11 @@ async function completePaying(
   completeWith: (unpaid: { ledger?: SqlPart }) => Promise<boolean>,
 ): Promise<boolean> {
   const unpaid: { ledger?: SqlPart } = { ledger };
-  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 5000)) {
-    try {
-      return await completeWith(unpaid);
-    } catch (error) {
-      if (!signal.aborted && databaseNeverReached(error)) {
-        await new Promise((resolve) => setTimeout(resolve, waitMs));
-        continue;
-      }
-      if (unpaid.ledger) await store.keepLedger(unpaid.ledger).catch(() => undefined);
-      throw error;
-    }
+  try {
+    return await whileDatabaseUnreachable(() => completeWith(unpaid), signal);
+  } catch (error) {
+    if (unpaid.ledger) await store.keepLedger(unpaid.ledger).catch(() => undefined);
+    throw error;
   }
 }
 
