@@ -1047,8 +1047,11 @@ function describeRequest(req: FuzzRequest): string {
 // ---------------------------------------------------------------------------------------------
 // The database, before and after
 
-/** Columns that change on every authenticated request or download, not data. */
-const ACTIVITY_COLUMNS = ['last_active_at', 'last_seen_at', 'downloads'];
+/**
+ * Columns that change on authenticated requests or downloads, not data: activity is written at
+ * most once a minute per token, so a run over a minute long sees the token's last use move.
+ */
+const ACTIVITY_COLUMNS = ['last_active_at', 'last_seen_at', 'last_used_at', 'downloads'];
 
 /** Every table's rows as text (activity columns left out), sorted. */
 async function fingerprint(): Promise<Map<string, string[]>> {
