@@ -246,8 +246,10 @@ async function runOperation(req: Request, res: Response, ctx: Ctx, compiled: Com
   res.status(route.status ?? 200).json(payload);
 }
 
-/** `value` without those of `members` that are null. */
+/** `value` without those of `members` that are null (itself when none is: no copy). */
 function withoutNull(value: unknown, members: readonly string[]): unknown {
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key, member]) => !(member === null && members.includes(key))));
+  const object = value as Record<string, unknown>;
+  if (!members.some((member) => object[member] === null)) return value;
+  return Object.fromEntries(Object.entries(object).filter(([key, member]) => !(member === null && members.includes(key))));
 }

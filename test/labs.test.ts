@@ -191,8 +191,15 @@ describe('the sealing key of invitation codes (SEAL_KEY, SEAL_KEY_FILE)', () => 
       const created = await keyed.call('POST', '/api/labs', { token: owner.token, body: { name: 'Sealed by the operator' } });
       expect(created.status).toBe(200);
       const sealed = await codeSealed(created.body.lab_id);
-      expect(new Sealer(operatorKey).open(sealed)).toBe(created.body.invitation_code);
+      const sealer = new Sealer(operatorKey);
+      expect(sealer.open(sealed)).toBe(created.body.invitation_code);
       expect(() => new Sealer(dbKey).open(sealed)).toThrow();
+      // What one sealer opened it remembers by the sealed text: a changed text is never taken for it.
+      expect(sealer.open(sealed)).toBe(created.body.invitation_code);
+      const [iv, tag, body] = sealed.split('.');
+      const changed = Buffer.from(body, 'base64url');
+      changed[0] ^= 1;
+      expect(() => sealer.open([iv, tag, changed.toString('base64url')].join('.'))).toThrow();
       // The code sealed before the operator set a key is still shown to its owner.
       const earlier = await keyed.call('GET', `/api/labs/${before.id}`, { token: before.owner.token });
       expect(earlier.body.invitation_code).toBe(before.code);
