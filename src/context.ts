@@ -87,6 +87,8 @@ export interface Ctx {
   baseUrl: string;
   /** The caller, or null when anonymous. @throws UNAUTHENTICATED for a bad credential. */
   viewer(): Promise<Viewer | null>;
+  /** What `viewer()` settled on (null: anonymous), once it has; undefined before and while it is checked. */
+  readonly settledViewer?: Viewer | null;
   loaders: Loaders;
   /** Aborted when the caller goes away before the answer is complete: costly work (model calls) stops. */
   callerGone?: AbortSignal;
@@ -142,6 +144,7 @@ export function makeContext(services: Services, facts: RequestFacts): Ctx {
   const emOf = () => (forked ??= services.orm.em.fork() as EntityManager);
   let viewer: Promise<Viewer | null> | undefined;
   let signedIn: Viewer | null = null;
+  let settled = false;
   let loaders: Loaders | undefined;
   // What the credential's lookup read about the caller spares the loaders a query for it.
   const primeWithViewer = (into: Loaders, found: Viewer) => into.inActiveLabByUserId.prime(found.user.id, found.inActiveLab);
@@ -168,10 +171,14 @@ export function makeContext(services: Services, facts: RequestFacts): Ctx {
         activity: { recorder: services.activity, clock: services.clock },
       }).then((found) => {
         signedIn = found;
+        settled = true;
         if (found) identified?.(found.user.id);
         if (found && loaders) primeWithViewer(loaders, found);
         return found;
       })),
+    get settledViewer() {
+      return settled ? signedIn : undefined;
+    },
     get loaders() {
       if (!loaders) {
         loaders = makeLoaders(emOf);

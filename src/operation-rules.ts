@@ -17,7 +17,7 @@ import { AppError, forbidden } from './errors';
 import type { A2aCaller } from './modules/a2a/a2a-caller';
 import { requireAdmin } from './modules/admin/admin.policy';
 import { isSandboxToken } from './modules/auth/token.policy';
-import { requireViewer, type Viewer } from './modules/auth/viewer';
+import { requireViewerNow, type Viewer } from './modules/auth/viewer';
 import { requireReleaseToken } from './modules/releases/release.policy';
 
 /**
@@ -85,36 +85,47 @@ export function rulesOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'
 
 const A2A_ONLY = 'A2A protocol operations run through the A2A endpoint (POST /a2a/v1) only';
 
+/** Done: at once when it was (undefined), else once the promise settles. */
+const settledOf = (value: unknown): void | Promise<void> => (value instanceof Promise ? value.then(() => undefined) : undefined);
+
 /**
  * Lets in a caller of an operation of `access`, or refuses it (with the codes and messages each
- * level documents). The facade asks it before reading a route's body, the pipeline before the resolver.
- * @throws AppError UNAUTHENTICATED, FORBIDDEN
+ * level documents). The facade asks it before reading a route's body, the pipeline before the
+ * resolver; the second time, a caller already checked is let in at once (no promise).
+ * @throws AppError UNAUTHENTICATED, FORBIDDEN (at once, or as the promise's rejection)
  */
-export async function admit(access: Access, ctx: Ctx): Promise<void> {
+export function admit(access: Access, ctx: Ctx): void | Promise<void> {
   switch (access) {
     case 'anyone':
       return;
     case 'user':
-      await requireViewer(ctx);
-      return;
+      return settledOf(requireViewerNow(ctx));
     case 'admin':
-      await requireAdmin(ctx);
-      return;
+      return settledOf(requireAdmin(ctx));
     case 'a2a':
       if (!ctx.a2a) throw forbidden(A2A_ONLY);
       return;
     case 'a2aOrUser':
-      if (!ctx.a2a) await requireViewer(ctx);
-      return;
+      return ctx.a2a ? undefined : settledOf(requireViewerNow(ctx));
     case 'release':
       requireReleaseToken(ctx);
   }
 }
 
-/** Applies one root field's rules to a call: its access, then the others, cheapest first. @throws AppError */
-async function enforce(field: string, rules: OperationRules & { access: Access }, ctx: Ctx): Promise<void> {
+/**
+ * Applies one root field's rules to a call: its access, then the others, cheapest first. At once
+ * when only the access applies and the caller is known already (most reads).
+ * @throws AppError (at once, or as the promise's rejection)
+ */
+function enforce(field: string, rules: OperationRules & { access: Access }, ctx: Ctx): void | Promise<void> {
   // Who may call comes first, before what the call would count or change.
-  await admit(rules.access, ctx);
+  const admitted = admit(rules.access, ctx);
+  const more = rules.startsSession || rules.rateLimit !== undefined || (rules.mintsCredential && ctx.authorization !== undefined);
+  return admitted || more ? enforceTheRest(field, rules, ctx, admitted) : undefined;
+}
+
+async function enforceTheRest(field: string, rules: OperationRules, ctx: Ctx, admitted: void | Promise<void>): Promise<void> {
+  await admitted;
   if (rules.startsSession) {
     const refusal = ctx.browser?.foreignOrigin();
     if (refusal) throw new AppError('FORBIDDEN', refusal);
@@ -151,9 +162,11 @@ export function enforceOperationRules(schema: GraphQLSchema): GraphQLSchema {
       const rules = { ...rulesOf(field), access: rulesOf(field).access! };
       const guard =
         (inner: GraphQLFieldResolver<unknown, Ctx> | undefined): GraphQLFieldResolver<unknown, Ctx> =>
-        async (source, args, ctx, info) => {
-          await enforce(field.name, rules, ctx);
-          return inner ? inner(source, args, ctx, info) : (source as Record<string, unknown> | undefined)?.[field.name];
+        (source, args, ctx, info) => {
+          const resolve = () => (inner ? inner(source, args, ctx, info) : (source as Record<string, unknown> | undefined)?.[field.name]);
+          // A refusal may throw at once: GraphQL takes a resolver's throw as it takes a rejection.
+          const enforced = enforce(field.name, rules, ctx);
+          return enforced ? enforced.then(resolve) : resolve();
         };
       // A subscription is checked when it starts, not again for each of its events.
       if (field.subscribe) field.subscribe = guard(field.subscribe as GraphQLFieldResolver<unknown, Ctx>);
@@ -209,8 +222,8 @@ export function withAccessDirectives(schema: GraphQLSchema, sdl: string): string
 // type's field resolver, reached from operations of any access) an anonymous caller is refused
 // as a root field declaring SIGNED_IN would refuse it.
 
-/** The signed-in caller. @throws UNAUTHENTICATED (below an operation that lets anyone in) */
-export const callerOf = (ctx: Pick<Ctx, 'viewer'>): Promise<Viewer> => requireViewer(ctx);
+/** The signed-in caller (at once when checked already). @throws UNAUTHENTICATED (below an operation that lets anyone in) */
+export const callerOf = (ctx: Pick<Ctx, 'viewer' | 'settledViewer'>): Viewer | Promise<Viewer> => requireViewerNow(ctx);
 
 /** The A2A caller of an operation declaring `A2A_CALLER`. @throws FORBIDDEN elsewhere */
 export function a2aCallerOf(ctx: Pick<Ctx, 'a2a'>): A2aCaller {
@@ -222,7 +235,7 @@ export function a2aCallerOf(ctx: Pick<Ctx, 'a2a'>): A2aCaller {
 export type A2aOrUserCaller = { a2a: A2aCaller; viewer?: undefined } | { a2a?: undefined; viewer: Viewer };
 
 /** The caller of an operation declaring `A2A_CALLER_OR_SIGNED_IN`. @throws UNAUTHENTICATED without one */
-export async function a2aOrUserCallerOf(ctx: Pick<Ctx, 'a2a' | 'viewer'>): Promise<A2aOrUserCaller> {
+export async function a2aOrUserCallerOf(ctx: Pick<Ctx, 'a2a' | 'viewer' | 'settledViewer'>): Promise<A2aOrUserCaller> {
   return ctx.a2a ? { a2a: ctx.a2a } : { viewer: await callerOf(ctx) };
 }
 
@@ -235,11 +248,18 @@ export const a2aPrincipalIdOf = (ctx: Pick<Ctx, 'a2a'>): string | null => ctx.a2
  * access check of its own); below the root fields `take` decides.
  */
 function declaredCaller<T>(promised: readonly Access[], decorator: string, take: (ctx: Ctx) => T | Promise<T>) {
+  // Each field is checked on its first call; the check cannot change for a field afterwards.
+  const checked = new WeakMap<GraphQLObjectType, Set<string>>();
   return createParameterDecorator<Ctx>(({ context, info }) => {
-    const root = rootTypesOf(info.schema).includes(info.parentType);
-    const access = root ? rulesOf(info.parentType.getFields()[info.fieldName]).access : undefined;
-    if (root && !promised.includes(access!))
-      throw new Error(`${info.parentType.name}.${info.fieldName} declares ${access} access: ${decorator} is for ${promised.join(', ')}`);
+    let fields = checked.get(info.parentType);
+    if (!fields?.has(info.fieldName)) {
+      const root = rootTypesOf(info.schema).includes(info.parentType);
+      const access = root ? rulesOf(info.parentType.getFields()[info.fieldName]).access : undefined;
+      if (root && !promised.includes(access!))
+        throw new Error(`${info.parentType.name}.${info.fieldName} declares ${access} access: ${decorator} is for ${promised.join(', ')}`);
+      if (!fields) checked.set(info.parentType, (fields = new Set()));
+      fields.add(info.fieldName);
+    }
     return take(context);
   });
 }
