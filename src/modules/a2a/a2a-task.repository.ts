@@ -2,7 +2,7 @@ import { type Selection, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/database';
 import type { Query, SqlPart } from '../../db/sql';
-import { asFloat8, compiledOnce, condition, cteBody, db, firstRowOf, fragment, rowsOf, slot } from '../../db/typed-sql';
+import { asFloat8, compiledOnce, condition, db, firstRowOf, fragment, rowsOf, slot } from '../../db/typed-sql';
 import type { FetchedJob } from '../../jobs/jobs.repository';
 import { ARTIFACTS_PATH } from './a2a-artifacts';
 import { TASK_STATES, TERMINAL_STATES } from './a2a-states';
@@ -405,44 +405,59 @@ export async function completeTask(
   also: { job?: SqlPart; ledger?: SqlPart } = {},
 ): Promise<TaskRow | null> {
   const { job, ledger } = also;
+  const key = `${job?.sql ?? ''}\u0000${ledger?.sql ?? ''}`;
+  let statement = completions.get(key);
+  if (!statement) completions.set(key, (statement = completion(job?.sql, ledger?.sql)));
+  // In the order they stand in its text.
+  const values = [
+    taskId,
+    TERMINAL_STATES,
+    seenSeq,
+    JSON.stringify(artifacts),
+    JSON.stringify(answer),
+    ...(ledger?.params ?? []),
+    ...(job?.params ?? []),
+  ];
+  const [row] = await statement.rows(q, values);
+  return row ? toTask(row) : null;
+}
+
+/** `completeTask`'s statement per job and ledger text (fixed texts of the code; their values are parameters), compiled once. */
+const completions = new Map<string, ReturnType<typeof completion>>();
+
+function completion(jobSql: string | undefined, ledgerSql: string | undefined) {
   const stored = db
     .with('open', (creator) =>
       creator
         .selectFrom('a2a_tasks as t')
         .select(['id as open_id', sql<number>`${sql.raw(NEXT_SEQ)}`.as('answer_seq')])
-        .where('id', '=', taskId)
-        .where(condition('state <> all(?)', TERMINAL_STATES))
-        .where('last_seq', '<=', seenSeq)
+        .where('id', '=', slot<string>())
+        .where(sql<boolean>`(state <> all(?))`)
+        .where('last_seq', '<=', slot<number>())
         .forUpdate(),
     )
-    .with('kept', () =>
-      cteBody(
-        `insert into a2a_artifacts (task_id, artifact_id, artifact, position)
-         select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(@artifacts::jsonb) with ordinality as a (artifact, place)
-         on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position`,
-        { artifacts: JSON.stringify(artifacts) },
-      ),
+    .with(
+      'kept',
+      () =>
+        sql`(insert into a2a_artifacts (task_id, artifact_id, artifact, position)
+         select open_id, a.artifact->>'artifactId', a.artifact, a.place - 1 from open, jsonb_array_elements(?::jsonb) with ordinality as a (artifact, place)
+         on conflict (task_id, artifact_id) do update set artifact = excluded.artifact, position = excluded.position)`,
     )
-    .with('answered', () =>
-      cteBody(`insert into a2a_messages (task_id, seq, message) select open_id, answer_seq, @answer::jsonb from open`, {
-        answer: JSON.stringify(answer),
-      }),
-    )
-    .with('forgotten', () => cteBody(`delete from a2a_turns where task_id in (select open_id from open)`, {}))
+    .with('answered', () => sql`(insert into a2a_messages (task_id, seq, message) select open_id, answer_seq, ?::jsonb from open)`)
+    .with('forgotten', () => sql`(delete from a2a_turns where task_id in (select open_id from open))`)
     // A data-modifying CTE runs whether or not anything reads it; without a ledger row, an empty select (never run).
-    .with('paid', () => (ledger ? fragment(`(${ledger.sql})`, ...ledger.params) : fragment(`(select)`)));
+    .with('paid', () => sql.raw(ledgerSql ? `(${ledgerSql})` : '(select)'));
   const completed = {
     state: sql.lit('TASK_STATE_COMPLETED'),
-    status_message: null,
+    status_message: sql<null>`null`,
     status_at: STATUS_NOW,
     last_seq: sql<number>`answer_seq`,
   };
   const openRow = sql<boolean>`id = open_id`;
-  const row = await firstRowOf(
-    q,
-    job
+  return compiledOnce(
+    jobSql
       ? stored
-          .with('job', () => fragment(`(${job.sql} and exists (select from open))`, ...job.params))
+          .with('job', () => sql.raw(`(${jobSql} and exists (select from open))`))
           .updateTable('a2a_tasks')
           .from('open')
           .set(completed)
@@ -450,7 +465,6 @@ export async function completeTask(
           .returning(TASK_COLUMNS)
       : stored.updateTable('a2a_tasks').from('open').set(completed).where(openRow).returning(TASK_COLUMNS),
   );
-  return row ? toTask(row) : null;
 }
 
 /**
