@@ -63,6 +63,36 @@ export function compiledOnce<Row>(statement: Compilable<Row>) {
   return { text, rows: (q: Query, values: unknown[]) => q<Row>(text, values) };
 }
 
+/** SQL text that names its values `@name`, kept as it is for `namedOnce` (where `named` binds them at once). */
+export const namedText = <T = unknown>(text: string) => sql<T>`${sql.raw(text)}`;
+
+/** A value of a statement compiled by `namedOnce`: `@name` in its text. */
+export const at = <T>(name: string) => namedText<T>(`@${name}`);
+
+/**
+ * A fixed statement compiled once whose values are named in its text (`@name`, as `named` takes
+ * them; `at` and `namedText` keep them as they are): each `@name` becomes a placeholder, and the
+ * values are given by name when it runs, as a named prepared statement (see `directQuery`).
+ * For the hot writes built from many parts: Kysely builds nothing per call.
+ */
+export function namedOnce<Row>(name: string, statement: Compilable<Row>) {
+  const { sql: compiled, parameters } = statement.compile();
+  if (parameters.length > 0) throw new Error(`${name}: a statement compiled once names its values, not ${parameters.length} bound`);
+  const names: string[] = [];
+  const text = numbered(compiled.replace(/@(\w+)/g, (_, value: string) => (names.push(value), '?')));
+  return {
+    run(em: EntityManager, values: Record<string, unknown>) {
+      const missing = names.find((value) => !(value in values));
+      if (missing) throw new Error(`${name}: no value for @${missing}`);
+      return directQuery<Row>(
+        em,
+        { name, text },
+        names.map((value) => values[value]),
+      );
+    },
+  };
+}
+
 /** A compiled statement as a named prepared statement (see `directQuery`), with its parameters. */
 export function preparedStatement<Row>(name: string, statement: Compilable<Row>) {
   const { sql: text, parameters } = statement.compile();

@@ -4,7 +4,19 @@ import { z } from 'zod';
 import { int4Array, textArray } from '../../db/binary-arrays';
 import type { Database } from '../../db/database';
 import { conditions, containsPattern, dateOf, Query } from '../../db/sql';
-import { asFloat8, condition, cteBody, db, firstRowOf, fragment, named, preparedStatement, rowsOf } from '../../db/typed-sql';
+import {
+  asFloat8,
+  at,
+  condition,
+  cteBody,
+  db,
+  firstRowOf,
+  fragment,
+  namedOnce,
+  namedText,
+  preparedStatement,
+  rowsOf,
+} from '../../db/typed-sql';
 import { isUniqueViolation } from '../../errors';
 import { canViewSql, fastForwardSql } from './trajectory.policy';
 import { activeMemberSql } from '../labs/membership.repository';
@@ -269,65 +281,57 @@ const countUnlessRefused = (count: Expression<number>) =>
  * were written and the owner stays within their quota (else no row, and the statement's later
  * parts write nothing).
  */
-const chargeOwner = (values: Record<string, unknown>) =>
-  cteBody<{ id: string }>(
-    `update users set storage_used_bytes = storage_used_bytes + @bytes::bigint
-      where id = @user and storage_used_bytes + @bytes::bigint <= ${QUOTA_OF_USER('@plans')} and (select count(*) from inserted) = @n returning id`,
-    values,
+const chargeOwner = () =>
+  namedText<{ id: string }>(
+    `(update users set storage_used_bytes = storage_used_bytes + @bytes::bigint
+      where id = @user and storage_used_bytes + @bytes::bigint <= ${QUOTA_OF_USER('@plans')} and (select count(*) from inserted) = @n returning id)`,
   );
 
-/** The statement of `appendInOneStatement`. */
-const appendStatement = (a: AppendInOneStatement, records: IncomingRecord[]) => {
-  const values = {
-    user: a.userId,
-    base: a.baseUuid,
-    givenLab: a.givenLabId,
-    bytes: records.reduce((sum, r) => sum + r.bytes, 0),
-    plans: PLAN_QUOTAS,
-    n: records.length,
-    head: a.head,
-    title: a.title,
-    tokensIn: a.tokensIn,
-    tokensOut: a.tokensOut,
-    ...namedRecordArrays(records),
-  };
-  return db
+/** The values of the one-statement writes that depend only on the records. */
+const recordValues = (records: IncomingRecord[]) => ({
+  bytes: records.reduce((sum, r) => sum + r.bytes, 0),
+  plans: PLAN_QUOTAS,
+  n: records.length,
+  ...namedRecordArrays(records),
+});
+
+/** The statement of `appendInOneStatement`, compiled once: its values are named (`@name`). */
+const APPEND = namedOnce(
+  'trajectory_append',
+  db
     .with('s', (creator) =>
       creator
         .selectFrom('trajectories as t')
         .select(['t.id', 't.lab_id', 't.count', 't.bytes'])
-        .where('t.id', '=', a.trajectoryId)
-        .where(named<boolean>(`(${fastForwardSql('t', { user: '@user', base: '@base::text', givenLab: '@givenLab::text' })})`, values))
+        .where('t.id', '=', at<string>('trajectoryId'))
+        .where(namedText<boolean>(`(${fastForwardSql('t', { user: '@user', base: '@base::text', givenLab: '@givenLab::text' })})`))
         .forNoKeyUpdate('t'),
     )
-    .with('inserted', () =>
-      cteBody(
-        `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
-         select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${recordRows('named')}
-         returning 1`,
-        values,
-      ),
+    .with(
+      'inserted',
+      () =>
+        sql`(insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
+         select s.id, s.count + v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from s cross join ${sql.raw(recordRows('named'))}
+         returning 1)`,
     )
-    .with('charged', () => chargeOwner(values))
+    .with('charged', chargeOwner)
     .with('moved', () =>
-      cteBody(
-        `update trajectories t set count = s.count + @n, head_uuid = @head, bytes = s.bytes + @bytes::bigint, title = coalesce(@title, t.title),
+      namedText(
+        `(update trajectories t set count = s.count + @n, head_uuid = @head, bytes = s.bytes + @bytes::bigint, title = coalesce(@title, t.title),
            archived_at = null, updated_at = now()
-          from s where t.id = s.id and exists (select from charged)`,
-        values,
+          from s where t.id = s.id and exists (select from charged))`,
       ),
     )
     .with('used', () =>
-      cteBody(
-        `insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
+      namedText(
+        `(insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
          select @user, case when ${activeMemberSql('s.lab_id', '@user')} then s.lab_id end, s.id, 'trajectory', @tokensIn::bigint, @tokensOut::bigint
-           from s where exists (select from charged) and (@tokensIn::bigint > 0 or @tokensOut::bigint > 0)`,
-        values,
+           from s where exists (select from charged) and (@tokensIn::bigint > 0 or @tokensOut::bigint > 0))`,
       ),
     )
     .selectFrom('s')
-    .select((eb) => countUnlessRefused(eb('s.count', '+', records.length)).as('count'));
-};
+    .select((eb) => countUnlessRefused(eb('s.count', '+', at<number>('n'))).as('count')),
+);
 
 interface AppendInOneStatement {
   trajectoryId: string;
@@ -350,12 +354,21 @@ interface AppendInOneStatement {
  * (not a fast-forward, a uuid already stored, over quota).
  */
 export async function appendInOneStatement(em: EntityManager, a: AppendInOneStatement, records: IncomingRecord[]): Promise<number | null> {
-  const [moved] = await preparedStatement('trajectory_append', appendStatement(a, records))
-    .run(em)
-    .catch((error: unknown) => {
-      if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
-      throw error;
-    });
+  const values = {
+    ...recordValues(records),
+    trajectoryId: a.trajectoryId,
+    user: a.userId,
+    base: a.baseUuid,
+    givenLab: a.givenLabId,
+    head: a.head,
+    title: a.title,
+    tokensIn: a.tokensIn,
+    tokensOut: a.tokensOut,
+  };
+  const [moved] = await APPEND.run(em, values).catch((error: unknown) => {
+    if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
+    throw error;
+  });
   return moved ? moved.count : null;
 }
 
@@ -369,55 +382,44 @@ interface CreateInOneStatement {
   tokensOut: number;
 }
 
-/** The statement of `createInOneStatement`. */
-const createStatement = (a: CreateInOneStatement, records: IncomingRecord[]) => {
-  const bytes = records.reduce((sum, r) => sum + r.bytes, 0);
-  const values = {
-    user: a.userId,
-    bytes,
-    plans: PLAN_QUOTAS,
-    n: records.length,
-    tokensIn: a.tokensIn,
-    tokensOut: a.tokensOut,
-    ...namedRecordArrays(records),
-  };
-  return db
+/** The statement of `createInOneStatement`, compiled once: its values are named (`@name`). */
+const CREATE = namedOnce(
+  'trajectory_create',
+  db
     .with('made', (creator) =>
       creator
         .insertInto('trajectories')
         .values({
-          id: a.trajectoryId,
-          owner_id: a.userId,
-          lab_id: null,
-          title: a.title,
-          source: a.source,
-          count: records.length,
-          head_uuid: a.head,
-          bytes: fragment<string>('?::bigint', bytes),
+          id: at<string>('trajectoryId'),
+          owner_id: at<string>('user'),
+          lab_id: sql.lit(null),
+          title: at<string | null>('title'),
+          source: at<string>('source'),
+          count: at<number>('n'),
+          head_uuid: at<string>('head'),
+          bytes: namedText<string>('@bytes::bigint'),
         })
         .onConflict((conflict) => conflict.column('id').doNothing())
         .returning('id'),
     )
-    .with('inserted', () =>
-      cteBody(
-        `insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
-         select made.id, v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from made cross join ${recordRows('named')}
-         returning 1`,
-        values,
-      ),
+    .with(
+      'inserted',
+      () =>
+        sql`(insert into trajectory_records (session_id, seq, uuid, parent_uuid, type, raw, bytes)
+         select made.id, v.n, v.uuid, v.parent_uuid, v.type, v.raw, v.bytes from made cross join ${sql.raw(recordRows('named'))}
+         returning 1)`,
     )
-    .with('charged', () => chargeOwner(values))
+    .with('charged', chargeOwner)
     .with('used', () =>
-      cteBody(
-        `insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
+      namedText(
+        `(insert into usage_entries (user_id, lab_id, session_id, source, tokens_in, tokens_out)
          select @user, null, made.id, 'trajectory', @tokensIn::bigint, @tokensOut::bigint
-           from made where exists (select from charged) and (@tokensIn::bigint > 0 or @tokensOut::bigint > 0)`,
-        values,
+           from made where exists (select from charged) and (@tokensIn::bigint > 0 or @tokensOut::bigint > 0))`,
       ),
     )
     .selectFrom('made')
-    .select(countUnlessRefused(fragment<number>('?::int', records.length)).as('count'));
-};
+    .select(countUnlessRefused(namedText<number>('@n::int')).as('count')),
+);
 
 /**
  * A new trajectory of no lab with its first records (all inline) as one prepared statement, as
@@ -427,12 +429,20 @@ const createStatement = (a: CreateInOneStatement, records: IncomingRecord[]) => 
  * transaction path then explains or retries.
  */
 export async function createInOneStatement(em: EntityManager, a: CreateInOneStatement, records: IncomingRecord[]): Promise<number | null> {
-  const [made] = await preparedStatement('trajectory_create', createStatement(a, records))
-    .run(em)
-    .catch((error: unknown) => {
-      if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
-      throw error;
-    });
+  const values = {
+    ...recordValues(records),
+    trajectoryId: a.trajectoryId,
+    user: a.userId,
+    title: a.title,
+    source: a.source,
+    head: a.head,
+    tokensIn: a.tokensIn,
+    tokensOut: a.tokensOut,
+  };
+  const [made] = await CREATE.run(em, values).catch((error: unknown) => {
+    if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
+    throw error;
+  });
   return made ? made.count : null;
 }
 
