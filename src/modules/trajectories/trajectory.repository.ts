@@ -354,7 +354,7 @@ interface AppendInOneStatement {
  * (not a fast-forward, a uuid already stored, over quota).
  */
 export async function appendInOneStatement(em: EntityManager, a: AppendInOneStatement, records: IncomingRecord[]): Promise<number | null> {
-  const values = {
+  return countWritten(APPEND, em, {
     ...recordValues(records),
     trajectoryId: a.trajectoryId,
     user: a.userId,
@@ -364,12 +364,20 @@ export async function appendInOneStatement(em: EntityManager, a: AppendInOneStat
     title: a.title,
     tokensIn: a.tokensIn,
     tokensOut: a.tokensOut,
-  };
-  const [moved] = await APPEND.run(em, values).catch((error: unknown) => {
+  });
+}
+
+/** A one-statement write's new count, or null when it wrote nothing (a uuid or id taken, over quota). */
+async function countWritten(
+  statement: { run(em: EntityManager, values: Record<string, unknown>): Promise<{ count: number }[]> },
+  em: EntityManager,
+  values: Record<string, unknown>,
+): Promise<number | null> {
+  const [written] = await statement.run(em, values).catch((error: unknown) => {
     if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
     throw error;
   });
-  return moved ? moved.count : null;
+  return written ? written.count : null;
 }
 
 interface CreateInOneStatement {
@@ -429,7 +437,7 @@ const CREATE = namedOnce(
  * transaction path then explains or retries.
  */
 export async function createInOneStatement(em: EntityManager, a: CreateInOneStatement, records: IncomingRecord[]): Promise<number | null> {
-  const values = {
+  return countWritten(CREATE, em, {
     ...recordValues(records),
     trajectoryId: a.trajectoryId,
     user: a.userId,
@@ -438,12 +446,7 @@ export async function createInOneStatement(em: EntityManager, a: CreateInOneStat
     head: a.head,
     tokensIn: a.tokensIn,
     tokensOut: a.tokensOut,
-  };
-  const [made] = await CREATE.run(em, values).catch((error: unknown) => {
-    if (isUniqueViolation(error) || (error as { code?: string }).code === QUOTA_REFUSED) return [];
-    throw error;
   });
-  return made ? made.count : null;
 }
 
 /** The uuids of the records after position `afterSeq`, in order. */
