@@ -143,8 +143,8 @@ export function makeContext(services: Services, facts: RequestFacts): Ctx {
   let forked: EntityManager | undefined;
   const emOf = () => (forked ??= services.orm.em.fork() as EntityManager);
   let viewer: Promise<Viewer | null> | undefined;
-  let signedIn: Viewer | null = null;
-  let settled = false;
+  // What `viewer()` settled on: undefined until it has.
+  let settled: Viewer | null | undefined;
   let loaders: Loaders | undefined;
   // What the credential's lookup read about the caller spares the loaders a query for it.
   const primeWithViewer = (into: Loaders, found: Viewer) => into.inActiveLabByUserId.prime(found.user.id, found.inActiveLab);
@@ -170,19 +170,18 @@ export function makeContext(services: Services, facts: RequestFacts): Ctx {
         cache: services.credentials,
         activity: { recorder: services.activity, clock: services.clock },
       }).then((found) => {
-        signedIn = found;
-        settled = true;
+        settled = found;
         if (found) identified?.(found.user.id);
         if (found && loaders) primeWithViewer(loaders, found);
         return found;
       })),
     get settledViewer() {
-      return settled ? signedIn : undefined;
+      return settled;
     },
     get loaders() {
       if (!loaders) {
         loaders = makeLoaders(emOf);
-        if (signedIn) primeWithViewer(loaders, signedIn);
+        if (settled) primeWithViewer(loaders, settled);
       }
       return loaders;
     },

@@ -287,8 +287,14 @@ const chargeOwner = () =>
       where id = @user and storage_used_bytes + @bytes::bigint <= ${QUOTA_OF_USER('@plans')} and (select count(*) from inserted) = @n returning id)`,
   );
 
-/** The values of the one-statement writes that depend only on the records. */
-const recordValues = (records: IncomingRecord[]) => ({
+/** What a one-statement write (`APPEND`, `CREATE`) names in both: the writer, the head, usage and the records. */
+const writeValues = (a: OneStatementWrite, records: IncomingRecord[]) => ({
+  trajectoryId: a.trajectoryId,
+  user: a.userId,
+  head: a.head,
+  title: a.title,
+  tokensIn: a.tokensIn,
+  tokensOut: a.tokensOut,
   bytes: records.reduce((sum, r) => sum + r.bytes, 0),
   plans: PLAN_QUOTAS,
   n: records.length,
@@ -333,15 +339,19 @@ const APPEND = namedOnce(
     .select((eb) => countUnlessRefused(eb('s.count', '+', at<number>('n'))).as('count')),
 );
 
-interface AppendInOneStatement {
+/** What both one-statement writes are given besides the records. */
+interface OneStatementWrite {
   trajectoryId: string;
   userId: string;
-  baseUuid: string | null;
-  givenLabId: string | null;
   head: string;
   title: string | null;
   tokensIn: number;
   tokensOut: number;
+}
+
+interface AppendInOneStatement extends OneStatementWrite {
+  baseUuid: string | null;
+  givenLabId: string | null;
 }
 
 /**
@@ -354,17 +364,7 @@ interface AppendInOneStatement {
  * (not a fast-forward, a uuid already stored, over quota).
  */
 export async function appendInOneStatement(em: EntityManager, a: AppendInOneStatement, records: IncomingRecord[]): Promise<number | null> {
-  return countWritten(APPEND, em, {
-    ...recordValues(records),
-    trajectoryId: a.trajectoryId,
-    user: a.userId,
-    base: a.baseUuid,
-    givenLab: a.givenLabId,
-    head: a.head,
-    title: a.title,
-    tokensIn: a.tokensIn,
-    tokensOut: a.tokensOut,
-  });
+  return countWritten(APPEND, em, { ...writeValues(a, records), base: a.baseUuid, givenLab: a.givenLabId });
 }
 
 /** A one-statement write's new count, or null when it wrote nothing (a uuid or id taken, over quota). */
@@ -380,14 +380,8 @@ async function countWritten(
   return written ? written.count : null;
 }
 
-interface CreateInOneStatement {
-  trajectoryId: string;
-  userId: string;
-  head: string;
-  title: string | null;
+interface CreateInOneStatement extends OneStatementWrite {
   source: string;
-  tokensIn: number;
-  tokensOut: number;
 }
 
 /** The statement of `createInOneStatement`, compiled once: its values are named (`@name`). */
@@ -437,16 +431,7 @@ const CREATE = namedOnce(
  * transaction path then explains or retries.
  */
 export async function createInOneStatement(em: EntityManager, a: CreateInOneStatement, records: IncomingRecord[]): Promise<number | null> {
-  return countWritten(CREATE, em, {
-    ...recordValues(records),
-    trajectoryId: a.trajectoryId,
-    user: a.userId,
-    title: a.title,
-    source: a.source,
-    head: a.head,
-    tokensIn: a.tokensIn,
-    tokensOut: a.tokensOut,
-  });
+  return countWritten(CREATE, em, { ...writeValues(a, records), source: a.source });
 }
 
 /** The uuids of the records after position `afterSeq`, in order. */
