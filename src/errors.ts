@@ -108,6 +108,7 @@ const DATABASE_GONE_CODES = new Set([
   'EPIPE',
   'EHOSTUNREACH',
   'ENOTFOUND',
+  'EAI_AGAIN',
   '57P01',
   '57P02',
   '57P03',
@@ -123,7 +124,14 @@ const DATABASE_GONE_MESSAGES = new Set([
   'Connection terminated unexpectedly',
   'Client has encountered a connection error and is not queryable',
 ]);
-const databaseGone = () => new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly');
+const databaseUnavailable = () => new AppError('UNAVAILABLE', 'the database is unavailable; try again shortly');
+
+/** Whether `error` is the database unreachable or going away (above): a statement sent may or may not have been done. */
+export function databaseOutage(error: unknown): boolean {
+  const { code, name, message } = (error ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string' && (DATABASE_GONE_CODES.has(code) || code.startsWith('08'))) return true;
+  return DATABASE_GONE_CLASSES.has(String(name)) || DATABASE_GONE_MESSAGES.has(String(message));
+}
 
 /**
  * Failures to reach the database at all (no connection could be opened: refused, no such host,
@@ -182,9 +190,7 @@ export function toAppError(error: unknown): AppError {
   if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type];
   if (expose === true && typeof status === 'number' && REQUEST_FAULTS[status]) return REQUEST_FAULTS[status];
   const pgCode = (error as { code?: unknown } | null)?.code;
-  if (typeof pgCode === 'string' && (DATABASE_GONE_CODES.has(pgCode) || pgCode.startsWith('08'))) return databaseGone();
-  if (DATABASE_GONE_CLASSES.has((error as { name?: string } | null)?.name ?? '')) return databaseGone();
-  if (DATABASE_GONE_MESSAGES.has((error as { message?: string } | null)?.message ?? '')) return databaseGone();
+  if (databaseOutage(error)) return databaseUnavailable();
   if (pgCode === PG_QUERY_CANCELED) return new AppError('UNAVAILABLE', 'the database did not answer in time; try again shortly');
   if (pgCode === PG_UNIQUE_VIOLATION) {
     const constraint = (error as { constraint?: unknown }).constraint;

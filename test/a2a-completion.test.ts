@@ -1,6 +1,8 @@
 import { Client } from 'pg';
 import { preparedOf, Query } from '../src/db/sql';
+import { randomUUID } from 'node:crypto';
 import { appendMessage, completeTask, createTask, findTaskById } from '../src/modules/a2a/a2a-task.repository';
+import { modelCallInsert } from '../src/modules/usage/usage.repository';
 import { useTestApp } from './support/app';
 import { until } from './support/until';
 
@@ -51,6 +53,36 @@ test('the completion of a turn that saw every message stores the answer after th
     { seq: 3, role: 'ROLE_AGENT' },
   ]);
   expect(await completeTask(q(), task.id, 3, artifacts(task.id), answer('again'))).toBeNull(); // terminal: once
+});
+
+test('the completion sent again after it was done (its answer lost with the connection) changes nothing and bills the call once', async () => {
+  const task = await newTask('turn_resent');
+  const callId = randomUUID();
+  const ledger = modelCallInsert(
+    {
+      userId: task.ownerId,
+      labId: null,
+      sessionId: null,
+      feature: 'a2a',
+      model: 'openai/gpt-5',
+      tokensIn: 3,
+      tokensOut: 4,
+      credits: 0,
+      latencyMs: 5,
+      outcome: 'ok',
+      callId,
+    },
+    { catalogModelId: 'gpt-5' },
+  );
+  expect(await completeTask(q(), task.id, 1, artifacts(task.id), answer('once'), { ledger })).toMatchObject({
+    state: 'TASK_STATE_COMPLETED',
+  });
+  expect(await completeTask(q(), task.id, 1, artifacts(task.id), answer('once'), { ledger })).toBeNull();
+  expect(await stored(task.id)).toEqual([
+    { seq: 1, role: 'ROLE_USER' },
+    { seq: 2, role: 'ROLE_AGENT' },
+  ]);
+  expect(await t.sql(`select tokens_out::int as tokens from usage_entries where call_id = $1`, [callId])).toEqual([{ tokens: 4 }]);
 });
 
 test('a message committed while the completion waits for the task lock stops the completion', async () => {

@@ -529,6 +529,7 @@ export interface UsageEntriesTable {
   latency_ms: number | null;
   outcome: string | null;
   a2a_principal: string | null;
+  call_id: string | null;
 }
 
 export interface UserActivityDaysTable {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { databaseNeverReached } from '../errors';
+import { databaseNeverReached, databaseOutage } from '../errors';
 import { type ConnectionPool, connectionPool } from './pool';
 
 /** An ILIKE pattern matching `text` anywhere, with the caller's `%`, `_` and `\` taken literally. */
@@ -164,17 +164,20 @@ export function inTransaction<T>(em: EntityManager, work: (q: Query) => Promise<
 }
 
 /**
- * Runs `work` again while the database cannot be reached (a restart: its statements were never
- * sent) and `signal` says the caller still wants the answer, waiting 250 ms, then twice as long
- * each time, 5 s at most; any other failure, or one once the signal is aborted, is thrown. For a
- * write that keeps what was already paid for (a model call), which must not be lost and paid again.
+ * Runs `work` again while the database cannot be reached (a restart) and `signal` says the caller
+ * still wants the answer, waiting 250 ms, then twice as long each time, 5 s at most; any other
+ * failure, or one once the signal is aborted, is thrown. For a write that keeps what was already
+ * paid for (a model call), which must not be lost and paid again. By default only failures whose
+ * statements were never sent are waited out; `idempotent` work, which may be sent again after its
+ * connection was lost under it (done or not), waits out every outage (`databaseOutage`).
  */
-export async function whileDatabaseUnreachable<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export async function whileDatabaseUnreachable<T>(work: () => Promise<T>, signal: AbortSignal | undefined, idempotent = false): Promise<T> {
+  const waitsOut = idempotent ? databaseOutage : databaseNeverReached;
   for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 5000)) {
     try {
       return await work();
     } catch (error) {
-      if (!signal || signal.aborted || !databaseNeverReached(error)) throw error;
+      if (!signal || signal.aborted || !waitsOut(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }

@@ -4,11 +4,13 @@ import net from 'node:net';
  * A TCP proxy on loopback in front of the test PostgreSQL. `freeze()` makes the database behave
  * as a stopped server (SIGSTOP) does for its clients: connections open and stay open, and no
  * byte reaches either side; `thaw()` delivers what was held, in order, as the server would once
- * it runs again. `goDown()` makes it behave as a server shut down (a restart): every connection
+ * it runs again. `holdReplies()` lets statements through but holds what the server answers, so a
+ * suite can cut a connection after a statement was done and before its caller heard. `goDown()` makes it behave as a server shut down (a restart): every connection
  * is reset and new ones are refused until `comeBack()`. The shared server itself is never stopped.
  */
 export class FreezableProxy {
   private frozen = false;
+  private repliesHeld = false;
   private down = false;
   /** The sockets of the proxy's own clients (not those to the server). */
   private readonly clients = new Set<net.Socket>();
@@ -43,8 +45,13 @@ export class FreezableProxy {
     this.frozen = true;
   }
 
+  holdReplies(): void {
+    this.repliesHeld = true;
+  }
+
   thaw(): void {
     this.frozen = false;
+    this.repliesHeld = false;
     for (const flow of this.flows) flow();
   }
 
@@ -69,6 +76,7 @@ export class FreezableProxy {
   async comeBack(): Promise<void> {
     if (!this.down) return;
     this.down = false;
+    this.repliesHeld = false;
     await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
   }
 
@@ -80,16 +88,16 @@ export class FreezableProxy {
   private link(client: net.Socket, upstream: net.Socket): void {
     this.clients.add(client);
     client.on('close', () => this.clients.delete(client));
-    this.flow(client, upstream);
-    this.flow(upstream, client);
+    this.flow(client, upstream, false);
+    this.flow(upstream, client, true);
   }
 
-  /** Bytes (and the end: null) from `from` to `to`, held while frozen. */
-  private flow(from: net.Socket, to: net.Socket): void {
+  /** Bytes (and the end: null) from `from` to `to`, held while frozen (or, for the server's `replies`, while they are held). */
+  private flow(from: net.Socket, to: net.Socket, replies: boolean): void {
     this.sockets.add(from);
     const held: (Buffer | null)[] = [];
     const deliver = () => {
-      while (!this.frozen && held.length > 0) {
+      while (!this.frozen && !(replies && this.repliesHeld) && held.length > 0) {
         const chunk = held.shift()!;
         if (to.destroyed) continue;
         if (chunk === null) to.end();

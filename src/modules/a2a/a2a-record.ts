@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sha256Hex } from '../../ids';
 import { forkEm, type Services } from '../../context';
 import { preparedOf, Query } from '../../db/sql';
-import { AppError } from '../../errors';
+import { AppError, databaseOutage } from '../../errors';
 import { cutText } from '../../llm/prompt';
 import type { Logger } from '../../logger';
 import type { Viewer } from '../auth/viewer';
@@ -142,7 +142,8 @@ export interface RecordHints {
  * the first request. Called again and again as the turn goes on and after a restart, it appends
  * each record once: what landed is found by uuid (a batch lands whole or not at all). Another
  * turn of the context appending in between moves the head: the append is tried again on the new
- * head. A record that cannot be stored (the owner over quota, say) is logged, never fails the turn.
+ * head. A record that cannot be stored (the owner over quota, say) is logged, never fails the turn;
+ * a database outage is thrown, for the caller to wait it out and call again (or fail the turn).
  * `known`: what the turn has at hand, so as not to read it (see `RecordHints`).
  */
 export async function recordTurn(
@@ -199,6 +200,7 @@ export async function recordTurn(
       }
     }
   } catch (error) {
+    if (databaseOutage(error)) throw error;
     if (error instanceof AppError)
       logger.warn('the A2A turn was not recorded in its trajectory', { taskId: task.id, sessionId, reason: error.message });
     else

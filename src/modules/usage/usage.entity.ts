@@ -61,6 +61,14 @@ export class UsageEntry {
   @Property({ type: 'text', nullable: true })
   a2aPrincipal: string | null = null;
 
+  /**
+   * For model calls: the call's own id, made when its answer came. A write that keeps the answer
+   * may be sent again when its connection was lost under it (it may have committed): the row is
+   * written once (`on conflict do nothing`), never billed twice.
+   */
+  @Property({ type: 'uuid', nullable: true, unique: true })
+  callId: string | null = null;
+
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();
 }

@@ -15,19 +15,23 @@ export interface ModelCallRow {
   outcome: 'ok' | 'error';
   /** The A2A principal whose turn made the call (its key's token budget counts it). */
   a2aPrincipal?: string | null;
+  /** The call's own id: its row is written once however often the write is sent. */
+  callId: string;
 }
 
 /** A ledger row's insert (`?` placeholders): alone, or a data-modifying CTE of a caller's statement. */
 export type LedgerInsert = SqlPart;
 
 /**
- * The ledger row's insert. With `inDatabase` its credits are worked out by PostgreSQL from the
+ * The ledger row's insert, a no-op when the call's row is there already (`call_id`): a write
+ * sent again after its connection was lost under it never bills the call twice. With `inDatabase` its credits are worked out by PostgreSQL from the
  * stored catalog (`CATALOG_CREDITS_SQL`: `row.credits` is then what the shipped catalog says, used
  * when none is stored), rather than taken from `row.credits`.
  */
 export const modelCallInsert = (row: ModelCallRow, inDatabase?: { catalogModelId: string }): LedgerInsert => ({
-  sql: `insert into usage_entries (user_id, lab_id, session_id, source, feature, model, tokens_in, tokens_out, credits, latency_ms, outcome, a2a_principal)
-        values (?, ?, ?, 'model_call', ?, ?, ?, ?, ${inDatabase ? CATALOG_CREDITS_SQL : '?'}, ?, ?, ?)`,
+  sql: `insert into usage_entries (user_id, lab_id, session_id, source, feature, model, tokens_in, tokens_out, credits, latency_ms, outcome, a2a_principal, call_id)
+        values (?, ?, ?, 'model_call', ?, ?, ?, ?, ${inDatabase ? CATALOG_CREDITS_SQL : '?'}, ?, ?, ?, ?)
+        on conflict (call_id) do nothing`,
   params: [
     row.userId,
     row.labId,
@@ -40,6 +44,7 @@ export const modelCallInsert = (row: ModelCallRow, inDatabase?: { catalogModelId
     row.latencyMs,
     row.outcome,
     row.a2aPrincipal ?? null,
+    row.callId,
   ],
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlOf, whileDatabaseUnreachable } from '../../db/sql';
 import { countModelCall } from '../../metrics';
@@ -44,7 +45,8 @@ export function meteredCompletion<T>(
  * `meteredCompletion` for a caller that keeps what it paid for in one statement (atomic on its
  * own, so no transaction round trips): `keep` runs the ledger row's insert (`ledger`, a
  * data-modifying CTE) in that statement, which also prices the call at the catalog's prices (no
- * read of the catalog before it).
+ * read of the catalog before it). `keep` must be safe to send again, as the ledger row is: a
+ * connection lost under it (done or not) is waited out and `keep` runs again.
  */
 export function meteredCompletionInOne<T>(
   em: EntityManager,
@@ -63,6 +65,7 @@ export function meteredCompletionInOne<T>(
     (paid, completion) => keep(ledgerOf(paid), completion),
     ledgerOf,
     request.signal,
+    true,
   );
 }
 
@@ -97,9 +100,10 @@ async function metered<T>(
   keep: (paid: ModelCallRow, completion: Completion) => Promise<T>,
   ledgerOf: (paid: ModelCallRow) => LedgerInsert = modelCallInsert,
   signal?: AbortSignal,
+  keepIsIdempotent = false,
 ): Promise<T> {
   const started = performance.now();
-  const row = { ...purpose, model: `${llm.provider}/${llm.model}` };
+  const row = { ...purpose, model: `${llm.provider}/${llm.model}`, callId: randomUUID() };
   let completion: Completion;
   try {
     completion = await call();
@@ -122,10 +126,10 @@ async function metered<T>(
   try {
     // The database cannot be reached (a restart): the answer is kept once it can, while the
     // caller still wants it (its signal bounds the wait), rather than lost and paid for again.
-    return await whileDatabaseUnreachable(() => keep(paid, completion), signal);
+    return await whileDatabaseUnreachable(() => keep(paid, completion), signal, keepIsIdempotent);
   } catch (error) {
     // What it paid for was not kept (a conflict, say), but the provider billed the call: the
-    // ledger still gets its row, alone, so the bill stays explained.
+    // ledger still gets its row, alone, so the bill stays explained (once: it may be there).
     const ledger = ledgerOf(paid);
     await sqlOf(em)(ledger.sql, ledger.params).catch(() => undefined);
     throw error;

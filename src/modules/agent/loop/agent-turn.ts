@@ -364,9 +364,12 @@ async function settleJobs(
 
 /**
  * `complete` for an answer whose ledger row rides on the completion's statement (`ledger`): it
- * waits out an unreachable database (`whileDatabaseUnreachable`), as a call stored with its state
- * does (`metered`), so the call is neither lost nor paid for twice; on any other failure before
- * that statement ran, the row is written alone (the call was made and billed).
+ * waits out a database outage (`whileDatabaseUnreachable`), as a call stored with its state does
+ * (`metered`), so the call is neither lost nor paid for twice. Every write of `complete` may be
+ * sent again, even after its connection was lost under it: the record goes by its uuids, the file
+ * reservations by task and index, the completion checks the task's state and the ledger row its
+ * call's id. On any other failure before that statement ran, the row is written alone (the call
+ * was made and billed).
  */
 async function completePaying(
   ledger: SqlPart,
@@ -376,7 +379,7 @@ async function completePaying(
 ): Promise<boolean> {
   const unpaid: { ledger?: SqlPart } = { ledger };
   try {
-    return await whileDatabaseUnreachable(() => completeWith(unpaid), signal);
+    return await whileDatabaseUnreachable(() => completeWith(unpaid), signal, true);
   } catch (error) {
     if (unpaid.ledger) await store.keepLedger(unpaid.ledger).catch(() => undefined);
     throw error;
@@ -435,6 +438,14 @@ async function complete(
       const whole = { task: completed, history: [first, answerMessage], artifacts: [answer] };
       if (JSON.stringify(whole).length <= ANSWERED_IN_MEMORY_CHARS) handOff.answered = whole;
     }
+    return true;
   }
-  return completed !== null || TERMINAL_STATES.includes((await store.findTask(task.id))?.state ?? TERMINAL_STATES[0]);
+  const now = await store.findTask(task.id);
+  // Only this turn completes its task: this is its completion sent again after the connection
+  // was lost under the first one, which had committed (the job with it) but was not published.
+  if (now?.state === 'TASK_STATE_COMPLETED') {
+    turnJob.completed();
+    publishTask(services, now);
+  }
+  return TERMINAL_STATES.includes(now?.state ?? TERMINAL_STATES[0]);
 }
