@@ -26,6 +26,8 @@ export interface PhaseFigures {
   takeoverCalls: number;
   /** Any other repeated model call: must be 0. */
   duplicatedModelCalls: number;
+  /** Those calls, for the log: the turn's text, and each call's instance and time (ms after the kill, when there was one). */
+  repeated: { text: string; calls: { from: string; at: number }[] }[];
   /** Turns that ended FAILED (the documented outcome when a turn's instance dies twice). */
   failedTurns: number;
   /** The slowest answer in ms: nothing hangs. */
@@ -38,7 +40,7 @@ interface Load {
   stop(): Promise<void>;
   figures: Omit<
     PhaseFigures,
-    'lost' | 'duplicatedAnswers' | 'turns' | 'modelCalls' | 'takeoverCalls' | 'duplicatedModelCalls' | 'failedTurns'
+    'lost' | 'duplicatedAnswers' | 'turns' | 'modelCalls' | 'takeoverCalls' | 'duplicatedModelCalls' | 'repeated' | 'failedTurns'
   >;
   acknowledgedRecords: Map<string, string[]>;
   turnTexts: { text: string; taskId?: string }[];
@@ -218,6 +220,7 @@ async function settle(ctx: FaultContext, load: Load, killed?: { address: string;
   let modelCalls = 0;
   let takeoverCalls = 0;
   let duplicatedModelCalls = 0;
+  const repeated: PhaseFigures['repeated'] = [];
   for (const text of texts) {
     const made = (calls[text] ?? []).sort((a, b) => a.at - b.at);
     modelCalls += made.length;
@@ -225,6 +228,8 @@ async function settle(ctx: FaultContext, load: Load, killed?: { address: string;
     if (!again.length) continue;
     const takenOver = killed && first.from === killed.address && first.at <= killed.at;
     if (takenOver) takeoverCalls++;
+    if (again.length > (takenOver ? 1 : 0))
+      repeated.push({ text, calls: made.map(({ from, at }) => ({ from, at: killed ? at - killed.at : at })) });
     duplicatedModelCalls += again.length - (takenOver ? 1 : 0);
   }
   return {
@@ -235,6 +240,7 @@ async function settle(ctx: FaultContext, load: Load, killed?: { address: string;
     modelCalls,
     takeoverCalls,
     duplicatedModelCalls,
+    repeated,
     failedTurns: tasks.filter((task) => task.status.state === 'TASK_STATE_FAILED').length,
   };
 }
@@ -255,8 +261,9 @@ export async function faultRun(ctx: FaultContext): Promise<Record<string, PhaseF
     const address = (await stack.engine$(['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', victim])).trim();
     const load = startLoad(proxy, world.owner, world.key, 'kill');
     await sleep(8_000);
-    const at = Date.now();
     await stack.engine$(['kill', '--signal', 'KILL', victim]);
+    // Dead by the time the command returns, not when it was sent: a call the victim made in between was in flight too.
+    const at = Date.now();
     await sleep(20_000);
     await load.stop();
     figures['instance killed (SIGKILL)'] = await settle(ctx, load, { address, at });
