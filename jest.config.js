@@ -28,10 +28,11 @@ const ONCE = [
 
 /**
  * Packages that ship as ESM only, compiled to CommonJS for the tests (Node loads them with
- * require(esm); Jest does not): `jose` (required by @a2a-js/sdk), and `openid-client` with its
- * parts; `oidc-provider`, the tests' OpenID provider, runs in a process of its own.
+ * require(esm); Jest does not): `jose` (required by @a2a-js/sdk), `openid-client` with its
+ * parts, and secretlint (share links' masking); `oidc-provider`, the tests' OpenID provider, runs
+ * in a process of its own.
  */
-const ESM_ONLY = '(jose|openid-client|oauth4webapi)';
+const ESM_ONLY = '(jose|openid-client|oauth4webapi|@secretlint)';
 
 /** @type {import('jest').Config} */
 module.exports = {

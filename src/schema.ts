@@ -1,3 +1,4 @@
+import { ShareLinkResolver } from './modules/sharing/share-link.resolver';
 import 'reflect-metadata';
 import path from 'node:path';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
@@ -49,6 +50,7 @@ const RESOLVERS = [
   TrajectorySearchResolver,
   ForkOriginResolver,
   AnnotationResolver,
+  ShareLinkResolver,
   FigureResolver,
   ReleaseResolver,
   CatalogResolver,

@@ -30,7 +30,7 @@ type Actor = 'owner' | 'mentor' | 'member' | 'outsider' | 'admin';
 const ACTORS: Actor[] = ['owner', 'mentor', 'member', 'outsider', 'admin'];
 
 describe('trajectories: viewerCan agrees with the mutations', () => {
-  const FIELDS = ['annotate', 'resolve', 'fork', 'changeVisibility', 'delete', 'refreshSummary'] as const;
+  const FIELDS = ['annotate', 'resolve', 'fork', 'changeVisibility', 'delete', 'refreshSummary', 'share'] as const;
   type Field = (typeof FIELDS)[number];
   type Kind = 'shared' | 'private';
 
@@ -38,7 +38,7 @@ describe('trajectories: viewerCan agrees with the mutations', () => {
   const EXPECTED: Record<Kind, Record<Actor, Field[]>> = {
     shared: {
       owner: [...FIELDS],
-      mentor: ['annotate', 'resolve', 'fork'],
+      mentor: ['annotate', 'resolve', 'fork', 'share'],
       member: ['fork'],
       outsider: [],
       admin: ['fork'],
@@ -103,6 +103,7 @@ describe('trajectories: viewerCan agrees with the mutations', () => {
       }),
     delete: (token, s) => gql(token, `mutation($id: ID!) { trajectoryDelete(sessionId: $id) }`, { id: s.id }),
     refreshSummary: (token, s) => gql(token, `mutation($id: ID!) { trajectorySummaryRefresh(sessionId: $id) { status } }`, { id: s.id }),
+    share: (token, s) => gql(token, `mutation($id: ID!) { trajectoryShareLinkCreate(sessionId: $id) { url } }`, { id: s.id }),
   };
 
   /** viewerCan as `token` reads it; all false when the trajectory is not found for them. */

@@ -62,6 +62,7 @@ export interface Database {
   trajectories: TrajectoriesTable;
   trajectory_critiques: TrajectoryCritiquesTable;
   trajectory_records: TrajectoryRecordsTable;
+  trajectory_share_links: TrajectoryShareLinksTable;
   usage_entries: UsageEntriesTable;
   user_activity_days: UserActivityDaysTable;
   user_sessions: UserSessionsTable;
@@ -511,6 +512,19 @@ export interface TrajectoryRecordsTable {
   raw: string | null;
   payload_ref: string | null;
   bytes: number;
+  created_at: Defaulted<Timestamp>;
+}
+
+export interface TrajectoryShareLinksTable {
+  id: string;
+  session_id: string;
+  created_by: string;
+  token_hash: string;
+  mask_emails: Defaulted<boolean>;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  views: Defaulted<number>;
+  last_viewed_at: Timestamp | null;
   created_at: Defaulted<Timestamp>;
 }
 

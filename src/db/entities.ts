@@ -4,6 +4,7 @@ import { PasswordLink, UserSession } from '../modules/auth/session.entity';
 import { OidcIdentity } from '../modules/auth/oidc-identity.entity';
 import { Lab, LabMember } from '../modules/labs/lab.entity';
 import { AnnotationEntry, DiscussionTurn, RecordPayload, Trajectory, TrajectoryRecord } from '../modules/trajectories/trajectory.entity';
+import { ShareLink } from '../modules/sharing/share-link.entity';
 import { TrajectoryCritique } from '../modules/trajectories/critique.entity';
 import { UsageEntry } from '../modules/usage/usage.entity';
 import { User } from '../modules/users/user.entity';
@@ -63,6 +64,7 @@ export const ENTITIES = [
   LeaseIdleRefresh,
   UserActivityDay,
   TrajectoryCritique,
+  ShareLink,
   ModelLimitWindow,
   JobInstance,
   A2aTaskEntity,

@@ -19,7 +19,8 @@ export interface TrajectoryFacts {
 export type TrajectoryAction =
   | 'view' // read records, meta, annotations, summary; fork; discuss
   | 'write' // append, cover, set visibility, delete, refresh summary, read discussions
-  | 'annotate';
+  | 'annotate'
+  | 'share'; // create, list and revoke share links
 
 const isOwner = (viewer: Viewer, s: TrajectoryFacts) => s.ownerId === viewer.user.id;
 
@@ -41,7 +42,15 @@ const RULES: Record<TrajectoryAction, (viewer: Viewer, s: TrajectoryFacts, role:
   write: (viewer, s) => isOwner(viewer, s),
   // The owner, or a mentor (or the owner) of the session's lab, on a session shared with it.
   annotate: (viewer, s, role) => isOwner(viewer, s) || (s.visibility === 'lab' && (role === 'mentor' || role === 'owner')),
+  share: (viewer, s, role) => mayShareOutside(viewer.user.id, s, role),
 };
+
+/**
+ * Who may show a trajectory to people without an account (a share link): its owner, or a mentor
+ * (or the owner) of the lab it is shared with. A link made by one works only while this holds.
+ */
+export const mayShareOutside = (userId: string, s: TrajectoryFacts, role: LabRole) =>
+  s.ownerId === userId || (s.visibility === 'lab' && s.labId !== null && (role === 'mentor' || role === 'owner'));
 
 /** Whether the viewer may act on the trajectory (`authorizeTrajectory` without the errors). */
 export const canTrajectory = (viewer: Viewer, action: TrajectoryAction, s: TrajectoryFacts, role: LabRole) =>
@@ -59,6 +68,7 @@ export const TRAJECTORY_MUTATIONS = {
   changeVisibility: 'write', // trajectoryVisibilitySet
   delete: 'write', // trajectoryDelete
   refreshSummary: 'write', // trajectorySummaryRefresh
+  share: 'share', // trajectoryShareLinkCreate, trajectoryShareLinks, trajectoryShareLinkRevoke
 } as const satisfies Record<string, TrajectoryAction>;
 
 export type TrajectoryMutation = keyof typeof TRAJECTORY_MUTATIONS;

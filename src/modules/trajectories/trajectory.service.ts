@@ -358,6 +358,11 @@ export async function readRecords(
  */
 export async function readRecordPage(em: EntityManager, blobs: Blobs, viewer: Viewer, sessionId: string, afterSeq: number, first: number) {
   await loadTrajectory(em, viewer, sessionId, 'view');
+  return recordPageOf(em, blobs, sessionId, afterSeq, first);
+}
+
+/** A page of the session's records as stored, for a caller that authorized the read (a share link). */
+export async function recordPageOf(em: EntityManager, blobs: Blobs, sessionId: string, afterSeq: number, first: number) {
   const { records, complete } = await repo.readRecordBatch(em, sessionId, afterSeq, 2 ** 31 - 1, first, READ_BATCH_BYTES);
   const items = await Promise.all(
     records.map(async (record) => ({ seq: record.seq, text: record.raw ?? (await loadPayload(blobs, record.payloadRef!)) })),

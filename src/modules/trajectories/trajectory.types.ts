@@ -47,6 +47,11 @@ export class TrajectoryViewerCan {
 
   @Field({ description: 'trajectorySummaryRefresh (the owner).' })
   refreshSummary!: boolean;
+
+  @Field({
+    description: 'trajectoryShareLinkCreate, trajectoryShareLinks, trajectoryShareLinkRevoke (the same people as annotate).',
+  })
+  share!: boolean;
 }
 
 @ObjectType({ description: 'Tokens a trajectory’s records reported (their message.usage), all turns together.' })

@@ -1,0 +1,134 @@
+import { lintSource } from '@secretlint/core';
+import { creator as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
+
+/**
+ * Secrets taken out of what a share link (or an export for sharing) lets leave the server. The
+ * rules are secretlint's recommended preset (maintained upstream: OpenAI, Anthropic, GitHub,
+ * GitLab, AWS, GCP, Slack, npm, SendGrid, Shopify, private keys, passwords in URLs, database
+ * connection strings, …; updated with the package), and beside it the kinds that preset leaves
+ * out (`OWN_RULES`). A masked span reads `⟦masked: <kind>⟧` (`MASK_PATTERN`), which the console
+ * shows marked.
+ */
+const SECRETLINT_CONFIG = {
+  rules: [
+    {
+      id: '@secretlint/secretlint-rule-preset-recommend',
+      rule: recommendedRules,
+      // Access key ids too: an agent's transcript shows them beside their secret (`env`, a config file).
+      rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }],
+    },
+  ],
+};
+
+/** What the preset does not find, each with the part that is the secret (`secret` group, else the whole match). */
+const OWN_RULES: { kind: string; pattern: RegExp }[] = [
+  { kind: 'labdesk token', pattern: /\bldk_[a-z0-9]{2,4}_[A-Za-z0-9_-]{16,}/g },
+  { kind: 'JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { kind: 'Stripe key', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  { kind: 'Stripe webhook secret', pattern: /\bwhsec_[A-Za-z0-9]{24,}/g },
+  { kind: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { kind: 'Hugging Face token', pattern: /\bhf_[A-Za-z0-9]{30,}/g },
+  // The preset reports this one's span from the name, not the value: the value is masked here.
+  {
+    kind: 'AWS secret access key',
+    pattern: /(?:aws)?_?secret_?access_?key["']?\s*(?::|=>|=)\s*["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+  },
+  // A bearer credential in a header or a command line, whatever issued it.
+  { kind: 'bearer token', pattern: /\bBearer\s+(?<secret>[A-Za-z0-9._~+/-]{20,}=*)/g },
+];
+
+const EMAIL = { kind: 'e-mail address', pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g };
+
+/** How a masked span reads, and how to find one again (the console marks them). */
+export const maskOf = (kind: string) => `⟦masked: ${kind}⟧`;
+export const MASK_PATTERN = /⟦masked: [^⟧]{1,60}⟧/g;
+
+export interface MaskOptions {
+  /** Also mask e-mail addresses. */
+  emails?: boolean;
+}
+
+interface Span {
+  start: number;
+  end: number;
+  kind: string;
+}
+
+/** `@secretlint/secretlint-rule-github` → `github`. */
+const kindOfRule = (ruleId: string) => ruleId.replace(/^@secretlint\/secretlint-rule-/, '').replace(/-/g, ' ');
+
+/** Texts shorter than this hold no secret any rule finds (the shortest, an AWS key id, is 20). */
+const SHORTEST_SECRET = 16;
+
+/** The spans of `text` to mask, sorted and merged. */
+async function secretSpans(text: string, options: MaskOptions): Promise<Span[]> {
+  const spans: Span[] = [];
+  const linted = await lintSource({
+    source: { filePath: 'record.txt', content: text, contentType: 'text', ext: '.txt' },
+    options: { config: SECRETLINT_CONFIG, maskSecrets: false },
+  });
+  for (const message of linted.messages) spans.push({ start: message.range[0], end: message.range[1], kind: kindOfRule(message.ruleId) });
+  for (const { kind, pattern } of options.emails ? [...OWN_RULES, EMAIL] : OWN_RULES)
+    for (const match of text.matchAll(pattern)) {
+      const secret = match.groups?.secret;
+      const start = match.index + (secret === undefined ? 0 : match[0].lastIndexOf(secret));
+      spans.push({ start, end: start + (secret ?? match[0]).length, kind });
+    }
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Span[] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span.start < last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}
+
+/** `text` with its secrets masked, and how many spans were. */
+export async function maskText(text: string, options: MaskOptions = {}): Promise<{ text: string; masked: number }> {
+  if (text.length < SHORTEST_SECRET && !options.emails) return { text, masked: 0 };
+  const spans = await secretSpans(text, options);
+  if (spans.length === 0) return { text, masked: 0 };
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += text.slice(at, span.start) + maskOf(span.kind);
+    at = span.end;
+  }
+  return { text: out + text.slice(at), masked: spans.length };
+}
+
+/**
+ * A record's JSON text with every string in it masked (keys included), as JSON again. Masking
+ * the decoded strings, not the JSON text, finds a private key whose line breaks JSON escapes and
+ * never cuts an escape in half. A text that is not JSON is masked as it is.
+ */
+export async function maskRecord(text: string, options: MaskOptions = {}): Promise<{ text: string; masked: number }> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return maskText(text, options);
+  }
+  let masked = 0;
+  const walk = async (node: unknown): Promise<unknown> => {
+    if (typeof node === 'string') {
+      const done = await maskText(node, options);
+      masked += done.masked;
+      return done.text;
+    }
+    if (Array.isArray(node)) {
+      const out: unknown[] = [];
+      for (const item of node) out.push(await walk(item));
+      return out;
+    }
+    if (node && typeof node === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(node)) out[(await walk(key)) as string] = await walk(item);
+      return out;
+    }
+    return node;
+  };
+  const result = await walk(value);
+  return masked ? { text: JSON.stringify(result), masked } : { text, masked: 0 };
+}

@@ -1,0 +1,44 @@
+import { MASK_PATTERN, maskRecord, maskText } from '../src/modules/sharing/secret-masking';
+import { PEM, PLANTED, plantedTranscript } from './support/secrets';
+
+/**
+ * What a share link takes out of a record: one planted secret of each kind a reviewer's transcript
+ * holds (an agent that printed its environment, read a config file, called an API), each gone
+ * from the text, with the rest of the text kept.
+ */
+const transcript = plantedTranscript();
+
+test('every planted secret is masked, and the text around them is kept', async () => {
+  const { text, masked } = await maskText(transcript);
+  for (const [kind, secret] of Object.entries(PLANTED)) expect({ kind, leaked: text.includes(secret) }).toEqual({ kind, leaked: false });
+  // No part of the private key's body either.
+  expect(text).not.toContain('MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0t');
+  expect(masked).toBeGreaterThanOrEqual(Object.keys(PLANTED).length);
+  expect(text).toContain('The fit converged after 12 iterations (R² = 0.93).');
+  expect(text).toContain('ada@lab.example.org'); // e-mail addresses only when asked
+  expect(text.match(MASK_PATTERN)!.length).toBe(masked);
+});
+
+test('e-mail addresses are masked when asked', async () => {
+  const { text } = await maskText('write to ada@lab.example.org or bob.smith+x@uni.example.ac.uk', { emails: true });
+  expect(text).toBe('write to ⟦masked: e-mail address⟧ or ⟦masked: e-mail address⟧');
+});
+
+test('a record is masked string by string: JSON stays JSON, a key whose line breaks JSON escapes is found', async () => {
+  const record = JSON.stringify({
+    uuid: 'u1',
+    type: 'user',
+    message: { content: [{ type: 'tool_result', content: `${PEM}\nand ${PLANTED.github}` }] },
+  });
+  expect(record).not.toContain('\n'); // the key's line breaks are escapes in the record's text
+  const { text, masked } = await maskRecord(record);
+  const parsed = JSON.parse(text);
+  expect(parsed.uuid).toBe('u1');
+  expect(masked).toBe(2);
+  expect(text).not.toContain('MIIEowIBAAKCAQEA');
+  expect(text).not.toContain(PLANTED.github);
+  expect(await maskRecord('{"uuid":"u2","message":{"content":"nothing secret here, only a long sentence"}}')).toEqual({
+    text: '{"uuid":"u2","message":{"content":"nothing secret here, only a long sentence"}}',
+    masked: 0,
+  });
+});
