@@ -24,6 +24,7 @@ const ONCE = [
   'unit',
   'telemetry',
   'pubsub-outage',
+  'sharing-browser',
 ];
 
 /**

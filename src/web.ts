@@ -108,6 +108,9 @@ const CONSOLE_ROUTES = [
   '/account',
 ];
 
+/** The console's page a share link opens (docs/api/sharing.md): no sign-in. */
+const SHARED_PAGE = '/shared';
+
 /**
  * The request metrics' route for what a handler that is not one route template serves. Every
  * console page is the same index.html (the browser does the routing), so all are one route,
@@ -196,6 +199,13 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
   const consoleApp = signedIn((res, next) => void consolePage.then((policy) => sendConsole(res, policy, next)));
   router.get(CONSOLE_ROUTES, countedAsConsole, consoleApp);
   router.all(CONSOLE_ROUTES, countedAsConsole, onlyGet);
+  // A share link's page, for anyone with its token (after `#`: the server never sees it). It shows
+  // no figures, so its policy allows images from nowhere else; search engines are told to keep out.
+  router.get(SHARED_PAGE, countedAsConsole, (_req, res, next) => {
+    res.setHeader('X-Robots-Tag', 'noindex, nofollow, noarchive');
+    sendConsole(res, consolePolicy([]), next);
+  });
+  router.all(SHARED_PAGE, countedAsConsole, onlyGet);
   router.use(
     '/console/assets',
     // The mount, never the file name: a hashed name changes with every build.

@@ -98,7 +98,7 @@ test('the owner makes a link; anyone with it reads the transcript with every sec
   for (const [kind, secret] of Object.entries(PLANTED))
     for (const form of [secret, JSON.stringify(secret).slice(1, -1)])
       expect({ kind, leaked: page.text.includes(form) }).toEqual({ kind, leaked: false });
-  expect(page.text).toContain('⟦masked: github⟧');
+  expect(page.text).toContain('⟦masked: GitHub token⟧');
 
   const links = await gql(owner.token, LINKS, { id });
   expect(links.data!.trajectoryShareLinks).toEqual([

@@ -54,8 +54,26 @@ interface Span {
   kind: string;
 }
 
-/** `@secretlint/secretlint-rule-github` → `github`. */
-const kindOfRule = (ruleId: string) => ruleId.replace(/^@secretlint\/secretlint-rule-/, '').replace(/-/g, ' ');
+/** How the preset's rules read in a masked span; any other rule by its name (`…-rule-npm` → `npm`). */
+const RULE_KINDS: Record<string, string> = {
+  openai: 'OpenAI key',
+  anthropic: 'Anthropic key',
+  github: 'GitHub token',
+  gitlab: 'GitLab token',
+  aws: 'AWS key',
+  gcp: 'Google Cloud key',
+  slack: 'Slack token',
+  privatekey: 'private key',
+  basicauth: 'password in an address',
+  'database-connection-string': 'database password',
+  npm: 'npm token',
+  sendgrid: 'SendGrid key',
+  huggingface: 'Hugging Face token',
+};
+const kindOfRule = (ruleId: string) => {
+  const rule = ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+  return RULE_KINDS[rule] ?? rule.replace(/-/g, ' ');
+};
 
 /** Texts shorter than this hold no secret any rule finds (the shortest, an AWS key id, is 20). */
 const SHORTEST_SECRET = 16;

@@ -35,6 +35,29 @@ const SECTIONS = [
  * navigation and the reader's name fold into a menu that the "Menu" button opens (console.css).
  */
 export function Layout() {
+  const path = useRouterState({ select: (state) => state.location.pathname });
+  return path === '/shared' ? <ReaderLayout /> : <ConsoleLayout />;
+}
+
+/** A share link's reader has no account: the page alone, under the product's name. */
+function ReaderLayout() {
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">labdesk</span>
+        <span className="muted reader-note">Shared trajectory, read-only</span>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+function ConsoleLayout() {
   const [{ data, error }] = useQuery({ query: Me });
   const [signingOut, signOut] = useMutation(SignOut);
   const [menuOpen, setMenuOpen] = useState(false);

@@ -13,6 +13,7 @@ import { AgentTaskPage } from './pages/agent-task';
 import { AgentsPage } from './pages/agents';
 import { ComputePage } from './pages/compute';
 import { ReleasesPage } from './pages/releases';
+import { SharedPage } from './pages/shared';
 import { TrajectoriesPage } from './pages/trajectories';
 import { TrajectoryPage } from './pages/trajectory';
 
@@ -42,6 +43,8 @@ const routeTree = root.addChildren([
   page('/agents', AgentsPage),
   page('/agents/tasks/$taskId', AgentTaskPage),
   page('/account', AccountPage),
+  // A share link's page: for anyone with its token, signed in or not (src/web.ts serves it so).
+  page('/shared', SharedPage),
   // The admin page brings the chart library: loaded when an administrator opens it, not with the console.
   page('/admin', () => (
     <Suspense fallback={<p className="loading">Loading…</p>}>

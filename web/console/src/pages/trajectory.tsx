@@ -16,6 +16,7 @@ import { graphql } from '../gql';
 import type { ConsoleTrajectoryQuery } from '../gql/graphql';
 import { parseRecord, type Block, type Turn } from '../records';
 import { ErrorNote, linkable, Loading, When } from '../ui';
+import { SharePanel } from './trajectory-share';
 import { CritiquePanel, DiscussPanel, SummaryPanel } from './trajectory-aids';
 
 const Trajectory = graphql(`
@@ -36,6 +37,7 @@ const Trajectory = graphql(`
         fork
         changeVisibility
         refreshSummary
+        share
       }
       labId
       visibility
@@ -506,6 +508,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
         <SummaryPanel sessionId={trajectoryId} canRefresh={can.refreshSummary} />
         <CritiquePanel sessionId={trajectoryId} onGoTo={(seq) => goTo(seq)} />
         <DiscussPanel sessionId={trajectoryId} />
+        {can.share && <SharePanel sessionId={trajectoryId} />}
       </div>
     </>
   );

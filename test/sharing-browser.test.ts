@@ -1,0 +1,139 @@
+import { addMember, makeLab, makeUser, useTestApp, type TestUser } from './support/app';
+import { launchBrowser, screenshot, seriousViolations, useBrowser, watch } from './support/browser';
+import { PLANTED, plantedTranscript } from './support/secrets';
+import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
+
+/**
+ * Share links in Chromium (issue 41, 1): the owner makes a link on the trajectory's page; a fresh
+ * browser with no account opens it and reads the transcript with the planted secrets masked, in
+ * no part of the page, its HTML or its network answers; the owner revokes it and the reader's
+ * next visit finds it gone. Screenshots at 1440×900 and 390×844 go to test-output/.
+ */
+const t = useTestApp();
+const inBrowser = useBrowser(180_000);
+const PASSWORD = 'a long enough sharing password';
+
+let owner: TestUser;
+let sessionId: string;
+beforeAll(async () => {
+  const lab = await makeLab(t, { name: 'Spectroscopy Lab' });
+  owner = await makeUser(t, { name: 'Sofia Owner', password: PASSWORD });
+  await addMember(t, lab, owner);
+  sessionId = newSessionId('shared-view');
+  const [ask, run, result, answer] = [newUuid(), newUuid(), newUuid(), newUuid()];
+  const records = [
+    { uuid: ask, parentUuid: null, type: 'user', message: { role: 'user', content: 'Why does the calibration drift after noon?' } },
+    {
+      uuid: run,
+      parentUuid: ask,
+      type: 'assistant',
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'I will look at the environment the instrument job runs in first.' },
+          { type: 'tool_use', id: 't1', name: 'bash', input: { command: 'env | sort; cat ~/.aws/credentials ~/.ssh/id_rsa' } },
+        ],
+      },
+    },
+    {
+      uuid: result,
+      parentUuid: run,
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: plantedTranscript() }] },
+    },
+    {
+      uuid: answer,
+      parentUuid: result,
+      type: 'assistant',
+      message: { role: 'assistant', content: 'The drift follows the room temperature log: the chiller cycles at 12:10.' },
+    },
+  ];
+  const appended = await trajectoryCalls(t).append(owner, sessionId, null, records, { lab_id: lab.id, title: 'Calibration drift' });
+  expect(appended.status).toBe(200);
+});
+
+const secretsIn = (text: string) =>
+  Object.entries(PLANTED)
+    .filter(([, secret]) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)))
+    .map(([kind]) => kind);
+
+inBrowser(
+  'the owner makes a link; a fresh browser reads it signed out, secrets masked everywhere; revoked, it is gone',
+  async (context) => {
+    // The owner, signed in, on the trajectory's page.
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${t.url}/login`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/labs`);
+    await page.goto(`${t.url}/trajectories/${encodeURIComponent(sessionId)}`);
+    const panel = page.getByRole('region', { name: 'Share outside the lab' });
+    await panel.getByLabel('Expires').selectOption({ label: 'in 7 days' });
+    await panel.getByRole('button', { name: 'Make a link' }).click();
+    const url = await panel.getByLabel('The new link').inputValue();
+    expect(url).toMatch(new RegExp(`^${t.url}/shared#ldk_shr_`));
+    await panel.getByRole('row').nth(1).waitFor();
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, 'share-owner-1440', { fullPage: false });
+
+    // Someone else, in a browser of their own with no account.
+    const reader = await launchBrowser();
+    try {
+      const answers: string[] = [];
+      const readerPage = await reader!.context.newPage();
+      readerPage.on(
+        'response',
+        (response) =>
+          void response.text().then(
+            (body) => answers.push(body),
+            () => undefined,
+          ),
+      );
+      const watched = watch(readerPage, t.url);
+      await readerPage.setViewportSize({ width: 1440, height: 900 });
+      const opened = await readerPage.goto(url);
+      expect(opened!.status()).toBe(200);
+      expect(opened!.headers()['x-robots-tag']).toBe('noindex, nofollow, noarchive');
+      expect(opened!.headers()['content-security-policy']).toContain("img-src 'self' data:;");
+      await readerPage.getByRole('heading', { name: 'Calibration drift' }).waitFor();
+      await readerPage.getByText('the chiller cycles at 12:10').waitFor();
+      await readerPage.getByText('Tool result').first().click();
+      await readerPage.locator('.masked').first().waitFor();
+      expect(await readerPage.locator('.transcript .masked').count()).toBeGreaterThanOrEqual(Object.keys(PLANTED).length);
+      await screenshot(readerPage, 'share-reader-1440');
+      expect(secretsIn(await readerPage.content())).toEqual([]);
+      expect(secretsIn(answers.join('\n'))).toEqual([]);
+      expect(await readerPage.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
+      // No navigation, no account: nothing of the console's but the page.
+      expect(await readerPage.getByRole('navigation', { name: 'Console' }).count()).toBe(0);
+      expect(watched.problems).toEqual([]);
+      expect(watched.foreign).toEqual([]);
+      expect(watched.requests.filter((request) => !/^GET \/(console\/)?assets\//.test(request) && request !== 'POST /graphql')).toEqual([]);
+      expect(await seriousViolations(readerPage)).toEqual([]);
+      await readerPage.setViewportSize({ width: 390, height: 844 });
+      await screenshot(readerPage, 'share-reader-390');
+      const overflow = await readerPage.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+          .documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      expect(overflow).toBeLessThanOrEqual(0); // nothing wider than the phone: the page never scrolls sideways
+
+      // The owner revokes it; the reader's next visit finds it gone.
+      await page.reload();
+      const row = page.getByRole('region', { name: 'Share outside the lab' }).getByRole('row').nth(1);
+      expect((await row.getByRole('cell').nth(3).textContent())?.trim()).toBe('1'); // the reader's one visit
+      await row.getByRole('button', { name: /^Revoke the link made/ }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke link' }).click();
+      await row.getByText('revoked').waitFor();
+      await readerPage.reload();
+      await readerPage.getByRole('heading', { name: 'This link does not open' }).waitFor();
+      expect(secretsIn(await readerPage.content())).toEqual([]);
+      await screenshot(readerPage, 'share-reader-revoked-390');
+    } finally {
+      await reader?.close();
+    }
+  },
+);

@@ -1,0 +1,214 @@
+import { Fragment, useCallback, useEffect, useState } from 'react';
+import { useClient, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { parseRecord, type Block, type Turn } from '../records';
+import { count, Loading, When } from '../ui';
+
+const Shared = graphql(`
+  query ConsoleShared($token: String!) {
+    sharedTrajectory(token: $token) {
+      title
+      source
+      recordCount
+      createdAt
+      updatedAt
+      expiresAt
+      maskEmails
+    }
+  }
+`);
+
+const SharedRecords = graphql(`
+  query ConsoleSharedRecords($token: String!, $after: Int, $first: Int) {
+    sharedTrajectoryRecords(token: $token, after: $after, first: $first) {
+      hasMore
+      items {
+        seq
+        text
+        masked
+      }
+    }
+  }
+`);
+
+const PAGE = 100;
+/** How a masked span reads in a record (src/modules/sharing/secret-masking.ts, `maskOf`). */
+const MASKED = /(⟦masked: [^⟧]{1,60}⟧)/;
+
+/** The link's token: after `#`, so it never reaches the server with the page or sits in its logs. */
+const tokenOfAddress = () => decodeURIComponent(window.location.hash.slice(1));
+
+/**
+ * What a share link opens (docs/api/sharing.md): the trajectory's title and its records, read-only,
+ * every secret masked by the server and marked here. No account, no navigation, no figures.
+ */
+export function SharedPage() {
+  const [token] = useState(tokenOfAddress);
+  const client = useClient();
+  const [{ data, error, fetching }] = useQuery({ query: Shared, variables: { token }, pause: !token, requestPolicy: 'network-only' });
+  const [turns, setTurns] = useState<(Turn & { masked: number })[]>([]);
+  const [more, setMore] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const load = useCallback(
+    async (after: number) => {
+      setLoading(true);
+      const result = await client.query(SharedRecords, { token, after, first: PAGE }, { requestPolicy: 'network-only' }).toPromise();
+      setLoading(false);
+      if (!result.data) return setFailed(result.error?.graphQLErrors[0]?.message ?? 'the records could not be loaded');
+      const page = result.data.sharedTrajectoryRecords;
+      setTurns((current) => [...current, ...page.items.map((item) => ({ ...parseRecord(item.seq, item.text), masked: item.masked }))]);
+      setMore(page.hasMore);
+    },
+    [client, token],
+  );
+  const opened = !!data?.sharedTrajectory;
+  useEffect(() => {
+    if (opened) void load(0);
+  }, [opened, load]);
+
+  useEffect(() => {
+    if (data) document.title = `${data.sharedTrajectory.title} · shared · labdesk`;
+  }, [data]);
+
+  if (!token || (error && !data))
+    return (
+      <>
+        <h1>This link does not open</h1>
+        <p>
+          {error && !error.graphQLErrors.some((e) => e.extensions?.code === 'NOT_FOUND')
+            ? `The trajectory could not be loaded: ${error.graphQLErrors[0]?.message ?? error.message}. Try again in a moment.`
+            : 'It may have been revoked or have expired, or the address was cut short when it was copied. Ask whoever sent it for a new link.'}
+        </p>
+      </>
+    );
+  if (!data) return fetching ? <Loading what="the shared trajectory" /> : null;
+  const shared = data.sharedTrajectory;
+  const maskedTotal = turns.reduce((sum, turn) => sum + turn.masked, 0);
+  return (
+    <>
+      <h1>{shared.title}</h1>
+      <dl className="facts">
+        <dt>Records</dt>
+        <dd>{shared.recordCount.toLocaleString()}</dd>
+        <dt>Source</dt>
+        <dd>{shared.source}</dd>
+        <dt>Updated</dt>
+        <dd>
+          <When at={shared.updatedAt} />
+        </dd>
+        <dt>Link</dt>
+        <dd>
+          {shared.expiresAt ? (
+            <>
+              expires <When at={shared.expiresAt} />
+            </>
+          ) : (
+            'does not expire'
+          )}
+        </dd>
+      </dl>
+      <p className="note" role="status">
+        Secrets {shared.maskEmails ? 'and e-mail addresses ' : ''}were masked before this page was sent: they show as{' '}
+        <span className="masked">masked</span>. Figures are not included.
+        {maskedTotal > 0 && ` ${count(maskedTotal, 'span')} masked in the records shown.`}
+      </p>
+      {failed && (
+        <p className="note error" role="alert">
+          {failed}
+        </p>
+      )}
+      <section className="transcript-section" aria-label="Transcript">
+        <div className="transcript shared" role="feed" aria-label="Records" aria-busy={loading}>
+          {turns.map((turn) => (
+            <article key={turn.seq} className={`turn ${turn.type}${turn.error ? ' failed' : ''}`} aria-label={`Record ${turn.seq}`}>
+              <header className="turn-head">
+                <span className="who-said">{turn.type}</span>
+                <span className="record-link">
+                  #{turn.seq}
+                  {turn.at && (
+                    <>
+                      {' · '}
+                      <When at={turn.at} />
+                    </>
+                  )}
+                </span>
+                {turn.error && <span className="badge error">error</span>}
+              </header>
+              {turn.blocks.map((block, index) => (
+                <SharedBlock key={index} block={block} />
+              ))}
+            </article>
+          ))}
+        </div>
+        {loading && <Loading what="records" />}
+        {more && !loading && (
+          <p>
+            <button type="button" onClick={() => void load(turns.at(-1)?.seq ?? 0)}>
+              Show the next {PAGE} records
+            </button>
+          </p>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** Text with its masked spans marked. */
+function Masked({ text }: { text: string }) {
+  const parts = text.split(MASKED);
+  return (
+    <>
+      {parts.map((part, index) =>
+        index % 2 ? (
+          <span key={index} className="masked" title="Masked before sharing">
+            {part.slice(1, -1)}
+          </span>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+function SharedBlock({ block }: { block: Block }) {
+  switch (block.kind) {
+    case 'text':
+      return (
+        <div className="text">
+          <Masked text={block.text} />
+        </div>
+      );
+    case 'tool_use':
+      return (
+        <details className="tool">
+          <summary>
+            Tool call: <Masked text={block.name} />
+          </summary>
+          <pre>
+            <Masked text={block.input} />
+          </pre>
+        </details>
+      );
+    case 'tool_result':
+      return (
+        <details className={`tool result${block.isError ? ' failed' : ''}`} open={block.isError || undefined}>
+          <summary>
+            {block.isError ? 'Tool error' : 'Tool result'} ({block.text.length.toLocaleString()} characters)
+          </summary>
+          <pre>
+            <Masked text={block.text} />
+          </pre>
+        </details>
+      );
+    case 'image':
+      return <p className="muted">Figure {block.path}: not included in shared links.</p>;
+    default:
+      return (
+        <pre className="raw">
+          <Masked text={block.text} />
+        </pre>
+      );
+  }
+}

@@ -1,0 +1,172 @@
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { ErrorNote, RevokeCell, Table, When } from '../ui';
+
+const Links = graphql(`
+  query ConsoleShareLinks($id: ID!) {
+    trajectoryShareLinks(sessionId: $id) {
+      linkId
+      open
+      views
+      lastViewedAt
+      expiresAt
+      revokedAt
+      maskEmails
+      createdAt
+      createdBy {
+        name
+      }
+    }
+  }
+`);
+
+const Create = graphql(`
+  mutation ConsoleShareLinkCreate($id: ID!, $input: ShareLinkInput) {
+    trajectoryShareLinkCreate(sessionId: $id, input: $input) {
+      url
+      link {
+        linkId
+      }
+    }
+  }
+`);
+
+const Revoke = graphql(`
+  mutation ConsoleShareLinkRevoke($linkId: ID!) {
+    trajectoryShareLinkRevoke(linkId: $linkId) {
+      linkId
+      open
+      revokedAt
+    }
+  }
+`);
+
+const EXPIRIES = [
+  { days: 1, label: 'in 1 day' },
+  { days: 7, label: 'in 7 days' },
+  { days: 30, label: 'in 30 days' },
+  { days: 0, label: 'never (until revoked)' },
+];
+
+/**
+ * Read-only links for people without an account (docs/api/sharing.md): made here with an expiry,
+ * listed with their views, revoked. A new link's address is shown once, to copy or open (what
+ * it opens is exactly what its readers see).
+ */
+export function SharePanel({ sessionId }: { sessionId: string }) {
+  const [{ data, error }, reload] = useQuery({ query: Links, variables: { id: sessionId } });
+  const [creating, create] = useMutation(Create);
+  const [revoking, revoke] = useMutation(Revoke);
+  const [days, setDays] = useState(7);
+  const [maskEmails, setMaskEmails] = useState(false);
+  const [made, setMade] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const onCreate = async () => {
+    const result = await create({ id: sessionId, input: { expiresInDays: days || null, maskEmails } });
+    if (!result.data) return;
+    setMade(result.data.trajectoryShareLinkCreate.url);
+    setCopied(false);
+    reload({ requestPolicy: 'network-only' });
+  };
+  const copy = async () => {
+    if (!made) return;
+    await navigator.clipboard.writeText(made).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
+  };
+  const links = data?.trajectoryShareLinks ?? [];
+  return (
+    <section className="panel share" aria-labelledby="share-title">
+      <h2 id="share-title">Share outside the lab</h2>
+      <p className="muted">
+        A read-only link for someone without an account. Secrets in the records (API keys, tokens, private keys, passwords in addresses) are
+        masked before anything leaves; figures are not included.
+      </p>
+      <ErrorNote error={error ?? creating.error ?? revoking.error} />
+      <form
+        className="share-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void onCreate();
+        }}
+      >
+        <label>
+          Expires{' '}
+          <select value={days} onChange={(event) => setDays(Number(event.target.value))}>
+            {EXPIRIES.map((expiry) => (
+              <option key={expiry.days} value={expiry.days}>
+                {expiry.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={maskEmails} onChange={(event) => setMaskEmails(event.target.checked)} /> Mask e-mail addresses too
+        </label>
+        <button type="submit" className="primary" disabled={creating.fetching}>
+          {creating.fetching ? 'Making the link…' : 'Make a link'}
+        </button>
+      </form>
+      {made && (
+        <div className="note ok share-made" role="status">
+          <p>The link (shown this once: copy it now):</p>
+          <input className="share-url" readOnly value={made} aria-label="The new link" onFocus={(event) => event.target.select()} />
+          <p>
+            <button type="button" className="small" onClick={() => void copy()}>
+              {copied ? 'Copied' : 'Copy'}
+            </button>{' '}
+            <a href={made} target="_blank" rel="noopener noreferrer">
+              Open it as a reader sees it
+            </a>
+          </p>
+        </div>
+      )}
+      {links.length > 0 && (
+        <Table label="Share links, scrolls sideways">
+          <table>
+            <thead>
+              <tr>
+                <th>Made</th>
+                <th>By</th>
+                <th>Expires</th>
+                <th>Views</th>
+                <th>Last opened</th>
+                <th>State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.map((link) => (
+                <tr key={link.linkId}>
+                  <td>
+                    <When at={link.createdAt} />
+                    {link.maskEmails && <span className="muted"> (e-mails masked)</span>}
+                  </td>
+                  <td>{link.createdBy.name}</td>
+                  <td>{link.expiresAt ? <When at={link.expiresAt} /> : 'never'}</td>
+                  <td>{link.views.toLocaleString()}</td>
+                  <td>{link.lastViewedAt ? <When at={link.lastViewedAt} /> : 'not yet'}</td>
+                  <td>
+                    {!link.revokedAt && !link.open ? (
+                      'expired'
+                    ) : (
+                      <RevokeCell
+                        revokedAt={link.revokedAt}
+                        label={`Revoke the link made ${new Date(link.createdAt).toLocaleString()}`}
+                        detail="Whoever has it can no longer open it."
+                        confirm="Revoke link"
+                        busy={revoking.fetching}
+                        onRevoke={() => void revoke({ linkId: link.linkId }).then(() => reload({ requestPolicy: 'network-only' }))}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Table>
+      )}
+    </section>
+  );
+}
