@@ -3,9 +3,9 @@ import { creator as recommendedRules } from '@secretlint/secretlint-rule-preset-
 
 /**
  * Secrets taken out of what a share link (or an export for sharing) lets leave the server. The
- * rules are secretlint's recommended preset (maintained upstream: OpenAI, Anthropic, GitHub,
- * GitLab, AWS, GCP, Slack, npm, SendGrid, Shopify, private keys, passwords in URLs, database
- * connection strings, …; updated with the package), and beside it the kinds that preset leaves
+ * rules are secretlint's recommended preset (maintained upstream: OpenAI, Anthropic, GitHub, AWS,
+ * GCP, Slack, npm, SendGrid, Shopify, private keys, passwords in URLs, database connection
+ * strings, …; updated with the package), and beside it the kinds that preset leaves
  * out (`OWN_RULES`). A masked span reads `⟦masked: <kind>⟧` (`MASK_PATTERN`), which the console
  * shows marked.
  */
@@ -59,7 +59,6 @@ const RULE_KINDS: Record<string, string> = {
   openai: 'OpenAI key',
   anthropic: 'Anthropic key',
   github: 'GitHub token',
-  gitlab: 'GitLab token',
   aws: 'AWS key',
   gcp: 'Google Cloud key',
   slack: 'Slack token',
@@ -68,7 +67,6 @@ const RULE_KINDS: Record<string, string> = {
   'database-connection-string': 'database password',
   npm: 'npm token',
   sendgrid: 'SendGrid key',
-  huggingface: 'Hugging Face token',
 };
 const kindOfRule = (ruleId: string) => {
   const rule = ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
