@@ -11,7 +11,7 @@ import {
   releaseFileUploadRoute,
   signedBlobRoute,
 } from './files';
-import { syncUsersRoute, trajectoryReadRoute } from './streams';
+import { syncUsersRoute, trajectoryExportRoute, trajectoryReadRoute } from './streams';
 import { discussStreamRoute } from './events';
 
 /**
@@ -41,6 +41,7 @@ const matchKey = (route: Route) => `${route.path.replace(/\{[^}]+\}/g, '\uffff')
 export const ROUTES: Route[] = [
   ...OPERATION_ROUTES.map(chargedToStorage),
   trajectoryReadRoute,
+  trajectoryExportRoute,
   discussStreamRoute,
   figureUploadRoute,
   figureRawRoute,

@@ -5,6 +5,7 @@ import { param } from './files';
 import { replaceStringValues } from './raw-json';
 import { stream } from './route';
 import { TRAJECTORY_RECORD } from './schemas';
+import { htmlChunks, notebookChunks, type ExportFormat } from '../src/modules/trajectories/export';
 
 /**
  * Writes a chunk, waiting for the socket to drain when its buffer is full (constant memory).
@@ -150,5 +151,65 @@ export const trajectoryReadRoute = stream({
       first = false;
     }
     res.end(']}');
+  },
+});
+
+/** What an export is written as, by `format`. */
+const EXPORTS: Record<ExportFormat, { type: string; extension: string; chunks: typeof notebookChunks }> = {
+  ipynb: { type: 'application/x-ipynb+json', extension: 'ipynb', chunks: notebookChunks },
+  html: { type: 'text/html; charset=utf-8', extension: 'html', chunks: htmlChunks },
+};
+
+/**
+ * `GET /api/trajectories/{session_id}/export`: the trajectory as a Jupyter notebook (`format=ipynb`,
+ * the default) or one self-contained HTML report (`format=html`), an attachment written as the
+ * records are read (src/modules/trajectories/export.ts). `for_sharing=true` masks secrets as a
+ * share link does. For a viewer of the trajectory.
+ */
+export const trajectoryExportRoute = stream({
+  method: 'GET',
+  path: '/api/trajectories/{session_id}/export',
+  auth: 'user',
+  tag: 'trajectories',
+  summary: 'The trajectory as a Jupyter notebook or one HTML report (figures and resolved notes in it)',
+  produces: EXPORTS.ipynb.type,
+  alsoProduces: { 'text/html': { type: 'string', description: 'format=html: one HTML file that fetches nothing' } },
+  query: [
+    { name: 'format', description: 'ipynb (nbformat 4.5) or html', schema: { type: 'string', enum: ['ipynb', 'html'], default: 'ipynb' } },
+    { name: 'for_sharing', description: 'true: secrets masked, as in a share link', schema: { type: 'boolean', default: false } },
+  ],
+  // The `TrajectoryExportContext` query, whose reads let a viewer of the session have it: its title, owner and notes.
+  async authorize(req, _ctx, { run }) {
+    const sessionId = param(req, 'session_id');
+    const format = req.query.format ?? 'ipynb';
+    if (format !== 'ipynb' && format !== 'html') throw invalid([{ path: ['query', 'format'], msg: 'must be ipynb or html', type: 'enum' }]);
+    const forSharing = flag(req.query.for_sharing, 'for_sharing');
+    return { sessionId, format: format as ExportFormat, forSharing, context: await run(Op.TrajectoryExportContextDocument, { sessionId }) };
+  },
+  async handle(_req, res, _ctx, { sessionId, format, forSharing, context }, { run, subscribe }) {
+    const records = await subscribe(Op.TrajectoryRecordBatchesDocument, { sessionId, since: null });
+    const meta = context.trajectoryMeta;
+    const { type, extension, chunks } = EXPORTS[format];
+    const name =
+      (meta.title ?? sessionId)
+        .replace(/[^A-Za-z0-9._ -]+/g, '_')
+        .slice(0, 80)
+        .trim() || 'trajectory';
+    res.status(200).type(type).setHeader('Content-Disposition', `attachment; filename="${name}.${extension}"`);
+    const source = {
+      title: meta.title ?? 'Untitled trajectory',
+      owner: meta.owner.name,
+      source: meta.source,
+      recordCount: meta.count,
+      batches: (async function* () {
+        for await (const { trajectoryRecordBatches } of records) yield trajectoryRecordBatches.records;
+      })(),
+      notes: context.trajectoryAnnotations.items.map((note) => ({ ...note, author: note.author.name })),
+      figure: async (path: string) => (await run(Op.TrajectoryFigureInlineDocument, { sessionId, path })).trajectoryFigureInline ?? null,
+      forSharing,
+      exportedAt: new Date(),
+    };
+    for await (const chunk of chunks(source)) await write(res, chunk);
+    res.end();
   },
 });

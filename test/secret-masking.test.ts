@@ -42,3 +42,9 @@ test('a record is masked string by string: JSON stays JSON, a key whose line bre
     masked: 0,
   });
 });
+
+test('texts masked at the same time each get their own spans', async () => {
+  const texts = Array.from({ length: 50 }, (_, i) => `${'x '.repeat(i)}token ${PLANTED.github} end ${i}`);
+  const masked = await Promise.all(texts.map((text) => maskText(text)));
+  expect(masked.map((one) => one.text)).toEqual(texts.map((_, i) => `${'x '.repeat(i)}token ⟦masked: GitHub token⟧ end ${i}`));
+});

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blobs } from '../../blobs';
-import { BlobStore, contentKey } from '../../blobs/blob-store';
+import { BlobNotFoundError, BlobStore, contentKey } from '../../blobs/blob-store';
 import type { ReceivedFile } from '../../blobs/receive';
 import { sqlOf } from '../../db/sql';
 import { AppError, forbidden, notFound } from '../../errors';
@@ -346,4 +346,38 @@ export async function viewableFigureServeUrls(em: EntityManager, viewer: Viewer,
 export async function figureServeUrls(em: EntityManager, sessionId: string, baseUrl: string): Promise<Map<string, string>> {
   const base = `${baseUrl}/api/trajectories/${encodeURIComponent(sessionId)}/figures/raw?path=`;
   return new Map((await figurePaths(em, sessionId)).map((path) => [path, base + encodeURIComponent(path)]));
+}
+
+/** The largest figure an export carries inside itself (larger ones are named, not embedded). */
+export const INLINE_FIGURE_BYTES = 4 << 20;
+
+/**
+ * A figure's bytes, base64, for a viewer of the session: an uploaded raster image of at most
+ * `INLINE_FIGURE_BYTES`, for an export that must stand alone (a notebook, a report). Null for any
+ * other figure (a CDN link, too large, not an image, missing). @throws NOT_FOUND (the session)
+ */
+export async function inlineFigure(
+  em: EntityManager,
+  viewer: Viewer,
+  blobs: Blobs,
+  sessionId: string,
+  canonicalPath: string,
+): Promise<{ mime: string; base64: string } | null> {
+  await loadTrajectory(em, viewer, sessionId, 'view');
+  const row = await findFigure(em, sessionId, canonicalPath);
+  const sha = row && (shaOf(row.originalUri) ?? shaOf(row.storageUri));
+  if (!row || !sha || !INLINE_TYPES.test(row.mime ?? '') || !blobs.store) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of await blobs.store.read(contentKey(sha))) {
+      size += (chunk as Buffer).length;
+      if (size > INLINE_FIGURE_BYTES) return null;
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof BlobNotFoundError) return null;
+    throw error;
+  }
+  return { mime: row.mime!, base64: Buffer.concat(chunks).toString('base64') };
 }

@@ -1,4 +1,3 @@
-import { lintSource } from '@secretlint/core';
 import { creator as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 
 /**
@@ -9,17 +8,6 @@ import { creator as recommendedRules } from '@secretlint/secretlint-rule-preset-
  * out (`OWN_RULES`). A masked span reads `⟦masked: <kind>⟧` (`MASK_PATTERN`), which the console
  * shows marked.
  */
-const SECRETLINT_CONFIG = {
-  rules: [
-    {
-      id: '@secretlint/secretlint-rule-preset-recommend',
-      rule: recommendedRules,
-      // Access key ids too: an agent's transcript shows them beside their secret (`env`, a config file).
-      rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }],
-    },
-  ],
-};
-
 /** What the preset does not find, each with the part that is the secret (`secret` group, else the whole match). */
 const OWN_RULES: { kind: string; pattern: RegExp }[] = [
   { kind: 'labdesk token', pattern: /\bldk_[a-z0-9]{2,4}_[A-Za-z0-9_-]{16,}/g },
@@ -73,17 +61,40 @@ const kindOfRule = (ruleId: string) => {
   return RULE_KINDS[rule] ?? rule.replace(/-/g, ' ');
 };
 
+/**
+ * The preset's scanner rules, run here rather than through `@secretlint/core`: its profiler keeps
+ * every performance mark of the process and searches them all on each new one, so a long-running
+ * service slowed to a stop after some thousands of texts (found by `bench/export.ts`). A rule is
+ * a function of a context (it reports ranges) and a source. `filter-comments` only silences
+ * reports by comments in a file, which records do not have.
+ */
+type Scanner = { file?: (source: { content: string; filePath: string; ext: string; contentType: 'text' }) => unknown };
+/** Access key ids too, for the AWS rule: an agent's transcript shows them beside their secret (`env`, a config file). */
+const RULE_OPTIONS: Record<string, Record<string, unknown>> = { '@secretlint/secretlint-rule-aws': { enableIDScanRule: true } };
+const RULES = (recommendedRules.rules as unknown as { meta: { id: string }; create(context: unknown, options: unknown): Scanner }[]).filter(
+  (rule) => rule.meta.id !== '@secretlint/secretlint-rule-filter-comments',
+);
+/** The rules, each reporting into `spans` (made for each text: two texts masked at once never share one). */
+const scannersInto = (spans: Span[]): Scanner[] =>
+  RULES.map((rule) => {
+    const kind = kindOfRule(rule.meta.id);
+    const context = {
+      sharedOptions: {},
+      createTranslator: () => (messageId: string) => ({ message: messageId, messageId }),
+      report: ({ range }: { range: [number, number] }) => spans.push({ start: range[0], end: range[1], kind }),
+      ignore: () => undefined,
+    };
+    return rule.create(context, RULE_OPTIONS[rule.meta.id] ?? {});
+  });
+
 /** Texts shorter than this hold no secret any rule finds (the shortest, an AWS key id, is 20). */
 const SHORTEST_SECRET = 16;
 
 /** The spans of `text` to mask, sorted and merged. */
 async function secretSpans(text: string, options: MaskOptions): Promise<Span[]> {
   const spans: Span[] = [];
-  const linted = await lintSource({
-    source: { filePath: 'record.txt', content: text, contentType: 'text', ext: '.txt' },
-    options: { config: SECRETLINT_CONFIG, maskSecrets: false },
-  });
-  for (const message of linted.messages) spans.push({ start: message.range[0], end: message.range[1], kind: kindOfRule(message.ruleId) });
+  const source = { content: text, filePath: 'record.txt', ext: '.txt', contentType: 'text' as const };
+  for (const scanner of scannersInto(spans)) await scanner.file?.(source);
   for (const { kind, pattern } of options.emails ? [...OWN_RULES, EMAIL] : OWN_RULES)
     for (const match of text.matchAll(pattern)) {
       const secret = match.groups?.secret;
