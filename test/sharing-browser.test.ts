@@ -1,10 +1,12 @@
+import fs from 'node:fs';
 import { addMember, makeLab, makeUser, useTestApp, type TestUser } from './support/app';
 import { launchBrowser, screenshot, seriousViolations, useBrowser, watch } from './support/browser';
 import { PLANTED, plantedTranscript } from './support/secrets';
 import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 
 /**
- * Share links in Chromium (issue 41, 1): the owner makes a link on the trajectory's page; a fresh
+ * Share links and exports in Chromium (issue 41, 1 and 4): the owner downloads a notebook and a
+ * masked report from the trajectory's page; then makes a link there; a fresh
  * browser with no account opens it and reads the transcript with the planted secrets masked, in
  * no part of the page, its HTML or its network answers; the owner revokes it and the reader's
  * next visit finds it gone. Screenshots at 1440×900 and 390×844 go to test-output/.
@@ -69,6 +71,23 @@ inBrowser(
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${t.url}/labs`);
     await page.goto(`${t.url}/trajectories/${encodeURIComponent(sessionId)}`);
+    // The export links download with the browser's session: a notebook, and a report with the secrets masked.
+    const exports = page.getByRole('region', { name: 'Export' });
+    const [notebook] = await Promise.all([
+      page.waitForEvent('download'),
+      exports.getByRole('link', { name: 'Jupyter notebook (.ipynb)' }).click(),
+    ]);
+    expect(notebook.suggestedFilename()).toBe('Calibration drift.ipynb');
+    const cells = JSON.parse(fs.readFileSync((await notebook.path())!, 'utf8')).cells as { source: string[] }[];
+    expect(cells.some((cell) => cell.source.join('').includes('the chiller cycles at 12:10'))).toBe(true);
+    const [report] = await Promise.all([
+      page.waitForEvent('download'),
+      exports.getByRole('link', { name: 'HTML report, secrets masked' }).click(),
+    ]);
+    const html = fs.readFileSync((await report.path())!, 'utf8');
+    expect(html).toContain('<h1>Calibration drift</h1>');
+    expect(secretsIn(html)).toEqual([]);
+
     const panel = page.getByRole('region', { name: 'Share outside the lab' });
     await panel.getByLabel('Expires').selectOption({ label: 'in 7 days' });
     await panel.getByRole('button', { name: 'Make a link' }).click();
@@ -77,6 +96,10 @@ inBrowser(
     await panel.getByRole('row').nth(1).waitFor();
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'share-owner-1440', { fullPage: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await panel.getByRole('button', { name: 'Make a link' }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'share-owner-390', { fullPage: false });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
     // Someone else, in a browser of their own with no account.
     const reader = await launchBrowser();

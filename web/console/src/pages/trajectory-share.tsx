@@ -170,3 +170,41 @@ export function SharePanel({ sessionId }: { sessionId: string }) {
     </section>
   );
 }
+
+/**
+ * The trajectory as files to keep (docs/api/trajectories.md, "Export"): a notebook and one HTML
+ * report, as they are or with secrets masked for sending on. Plain links: the browser downloads
+ * them with its session.
+ */
+export function ExportPanel({ sessionId }: { sessionId: string }) {
+  const href = (format: 'ipynb' | 'html', forSharing: boolean) =>
+    `/api/trajectories/${encodeURIComponent(sessionId)}/export?format=${format}${forSharing ? '&for_sharing=true' : ''}`;
+  return (
+    <section className="panel" aria-labelledby="export-title">
+      <h2 id="export-title">Export</h2>
+      <p className="muted">With its figures and resolved review notes.</p>
+      <ul className="export-links">
+        <li>
+          <a href={href('ipynb', false)} download>
+            Jupyter notebook (.ipynb)
+          </a>
+        </li>
+        <li>
+          <a href={href('html', false)} download>
+            HTML report
+          </a>
+        </li>
+        <li>
+          For sending on, secrets masked:{' '}
+          <a href={href('ipynb', true)} download aria-label="Jupyter notebook, secrets masked">
+            notebook
+          </a>
+          {' · '}
+          <a href={href('html', true)} download aria-label="HTML report, secrets masked">
+            report
+          </a>
+        </li>
+      </ul>
+    </section>
+  );
+}

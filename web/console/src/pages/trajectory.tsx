@@ -16,7 +16,7 @@ import { graphql } from '../gql';
 import type { ConsoleTrajectoryQuery } from '../gql/graphql';
 import { parseRecord, type Block, type Turn } from '../records';
 import { ErrorNote, linkable, Loading, When } from '../ui';
-import { SharePanel } from './trajectory-share';
+import { ExportPanel, SharePanel } from './trajectory-share';
 import { CritiquePanel, DiscussPanel, SummaryPanel } from './trajectory-aids';
 
 const Trajectory = graphql(`
@@ -508,6 +508,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
         <SummaryPanel sessionId={trajectoryId} canRefresh={can.refreshSummary} />
         <CritiquePanel sessionId={trajectoryId} onGoTo={(seq) => goTo(seq)} />
         <DiscussPanel sessionId={trajectoryId} />
+        <ExportPanel sessionId={trajectoryId} />
         {can.share && <SharePanel sessionId={trajectoryId} />}
       </div>
     </>
