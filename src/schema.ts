@@ -1,4 +1,3 @@
-import { ShareLinkResolver } from './modules/sharing/share-link.resolver';
 import 'reflect-metadata';
 import path from 'node:path';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
@@ -15,6 +14,7 @@ import { ComputeResolver } from './modules/compute/compute.resolver';
 import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
+import { ShareLinkResolver } from './modules/sharing/share-link.resolver';
 import { AnnotationResolver, ForkOriginResolver, TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { TrajectorySearchResolver } from './modules/trajectories/trajectory-search.resolver';
 import { UserResolver } from './modules/users/user.resolver';
