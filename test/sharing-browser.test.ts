@@ -96,10 +96,10 @@ inBrowser(
     await panel.getByRole('row').nth(1).waitFor();
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'share-owner-1440', { fullPage: false });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await panel.getByRole('button', { name: 'Make a link' }).scrollIntoViewIfNeeded();
-  await screenshot(page, 'share-owner-390', { fullPage: false });
-  await page.setViewportSize({ width: 1440, height: 900 });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.getByRole('button', { name: 'Make a link' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'share-owner-390', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // Someone else, in a browser of their own with no account.
     const reader = await launchBrowser();

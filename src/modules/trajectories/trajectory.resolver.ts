@@ -22,6 +22,7 @@ import type { RecordsAppended } from '../../pubsub';
 import { failureAsLastEvent, SourceFailure, whileAllowed } from '../../subscriptions';
 import { checks, limitArg } from '../../validation';
 import * as trajectories from './trajectory.service';
+import { diffTrajectories } from './trajectory-diff';
 import * as annotations from './annotation.service';
 import type { AnnotationView } from './annotation.repository';
 import { critique } from './critique.service';
@@ -54,6 +55,7 @@ import {
   TrajectoryMeta,
   TrajectoryPage,
   RecordTextPage,
+  TrajectoryDiff,
   RecordTextBatch,
   VisibilityInput,
   VisibilityValue,
@@ -132,6 +134,26 @@ export class TrajectoryResolver {
     @Arg('sessionId', () => ID) sessionId: string,
   ): Promise<TrajectoryMeta> {
     return presentCounted(ctx, [await trajectories.viewTrajectory(ctx.em, viewer, sessionId)])[0];
+  }
+
+  @Extensions(SIGNED_IN)
+  @Query(() => TrajectoryDiff, {
+    description:
+      'Two trajectories the caller can read, compared record by record (a fork and its parent, or any two), a page of rows: by default from just before where they diverge.',
+  })
+  trajectoryDiff(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('base', () => ID) base: string,
+    @Arg('other', () => ID) other: string,
+    @Arg('from', () => Int, { nullable: true, description: 'The first row (default: the row before the first difference).' }) from?: number,
+    @Arg('first', () => Int, { nullable: true, description: '1-200 (default 50).' }) first?: number,
+  ): Promise<TrajectoryDiff> {
+    checks()
+      .int(['from'], from, { min: 0, max: 2 ** 31 - 1 })
+      .int(['first'], first, { min: 1, max: 200 })
+      .done();
+    return diffTrajectories(ctx.em, ctx.services.blobs, viewer, base, other, { from, first: first ?? 50 });
   }
 
   @Extensions(SIGNED_IN)

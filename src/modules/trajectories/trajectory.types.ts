@@ -516,3 +516,108 @@ export class RecordTextBatch {
   @Field(() => [String], { description: 'Each record’s JSON text, byte for byte as appended.' })
   records!: string[];
 }
+
+@ObjectType({ description: 'One side of a comparison.' })
+export class DiffSide {
+  @Field(() => ID)
+  sessionId!: string;
+
+  @Field(() => String, { nullable: true })
+  title!: string | null;
+
+  @Field(() => Int)
+  records!: number;
+
+  @Field(() => Int, { description: 'Records holding a tool call.' })
+  toolCalls!: number;
+
+  @Field(() => Int, { description: 'Records holding a failed tool result.' })
+  errors!: number;
+}
+
+@ObjectType()
+export class DiffSegment {
+  @Field({ description: 'same, added (only in other) or removed (only in base).' })
+  kind!: string;
+
+  @Field()
+  text!: string;
+}
+
+@ObjectType({ description: 'A row of a comparison: a record of either side, or of both.' })
+export class DiffRow {
+  @Field(() => Int)
+  index!: number;
+
+  @Field({ description: 'same, changed (the same uuid, another text), removed (base only) or added (other only).' })
+  kind!: string;
+
+  @Field(() => Int, { nullable: true })
+  baseSeq!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  otherSeq!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The base side’s record (for same, the text of both).' })
+  baseText!: string | null;
+
+  @Field(() => String, { nullable: true })
+  otherText!: string | null;
+
+  @Field(() => [DiffSegment], { nullable: true, description: 'For changed: the line diff of the two records, pretty-printed.' })
+  segments!: DiffSegment[] | null;
+}
+
+@ObjectType()
+export class DiffCounts {
+  @Field(() => Int)
+  same!: number;
+
+  @Field(() => Int)
+  changed!: number;
+
+  @Field(() => Int)
+  removed!: number;
+
+  @Field(() => Int)
+  added!: number;
+}
+
+@ObjectType({ description: 'Where two trajectories first differ.' })
+export class DiffDivergence {
+  @Field(() => Int, { description: 'The first row that is not same.' })
+  index!: number;
+
+  @Field(() => Int, { nullable: true })
+  baseSeq!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  otherSeq!: number | null;
+}
+
+@ObjectType({ description: 'Two trajectories compared record by record (docs/api/trajectories.md, "Compare").' })
+export class TrajectoryDiff {
+  @Field(() => DiffSide)
+  base!: DiffSide;
+
+  @Field(() => DiffSide)
+  other!: DiffSide;
+
+  @Field(() => Int, { description: 'Rows in the whole comparison.' })
+  total!: number;
+
+  @Field(() => DiffCounts)
+  counts!: DiffCounts;
+
+  @Field(() => DiffDivergence, { nullable: true, description: 'Null: the two hold the same records.' })
+  divergence!: DiffDivergence | null;
+
+  @Field(() => Int, { description: 'The index of this page’s first row.' })
+  from!: number;
+
+  @Field()
+  hasMore!: boolean;
+
+  @Field(() => [DiffRow])
+  rows!: DiffRow[];
+}
