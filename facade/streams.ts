@@ -181,10 +181,11 @@ export const trajectoryExportRoute = stream({
   // The `TrajectoryExportContext` query, whose reads let a viewer of the session have it: its title, owner and notes.
   async authorize(req, _ctx, { run }) {
     const sessionId = param(req, 'session_id');
-    const format = req.query.format ?? 'ipynb';
-    if (format !== 'ipynb' && format !== 'html') throw invalid([{ path: ['query', 'format'], msg: 'must be ipynb or html', type: 'enum' }]);
+    const asked = req.query.format ?? 'ipynb';
+    if (asked !== 'ipynb' && asked !== 'html') throw invalid([{ path: ['query', 'format'], msg: 'must be ipynb or html', type: 'enum' }]);
+    const format: ExportFormat = asked === 'html' ? 'html' : 'ipynb';
     const forSharing = flag(req.query.for_sharing, 'for_sharing');
-    return { sessionId, format: format as ExportFormat, forSharing, context: await run(Op.TrajectoryExportContextDocument, { sessionId }) };
+    return { sessionId, format, forSharing, context: await run(Op.TrajectoryExportContextDocument, { sessionId }) };
   },
   async handle(_req, res, _ctx, { sessionId, format, forSharing, context }, { run, subscribe }) {
     const records = await subscribe(Op.TrajectoryRecordBatchesDocument, { sessionId, since: null });

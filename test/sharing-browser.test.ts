@@ -78,13 +78,13 @@ inBrowser(
       exports.getByRole('link', { name: 'Jupyter notebook (.ipynb)' }).click(),
     ]);
     expect(notebook.suggestedFilename()).toBe('Calibration drift.ipynb');
-    const cells = JSON.parse(fs.readFileSync((await notebook.path())!, 'utf8')).cells as { source: string[] }[];
+    const cells = JSON.parse(fs.readFileSync(await notebook.path(), 'utf8')).cells as { source: string[] }[];
     expect(cells.some((cell) => cell.source.join('').includes('the chiller cycles at 12:10'))).toBe(true);
     const [report] = await Promise.all([
       page.waitForEvent('download'),
       exports.getByRole('link', { name: 'HTML report, secrets masked' }).click(),
     ]);
-    const html = fs.readFileSync((await report.path())!, 'utf8');
+    const html = fs.readFileSync(await report.path(), 'utf8');
     expect(html).toContain('<h1>Calibration drift</h1>');
     expect(secretsIn(html)).toEqual([]);
 

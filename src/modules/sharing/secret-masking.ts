@@ -71,7 +71,8 @@ const kindOfRule = (ruleId: string) => {
 type Scanner = { file?: (source: { content: string; filePath: string; ext: string; contentType: 'text' }) => unknown };
 /** Access key ids too, for the AWS rule: an agent's transcript shows them beside their secret (`env`, a config file). */
 const RULE_OPTIONS: Record<string, Record<string, unknown>> = { '@secretlint/secretlint-rule-aws': { enableIDScanRule: true } };
-const RULES = (recommendedRules.rules as unknown as { meta: { id: string }; create(context: unknown, options: unknown): Scanner }[]).filter(
+type Rule = { meta: { id: string }; create(context: unknown, options: unknown): Scanner };
+const RULES = (recommendedRules as unknown as { rules: Rule[] }).rules.filter(
   (rule) => rule.meta.id !== '@secretlint/secretlint-rule-filter-comments',
 );
 /** The rules, each reporting into `spans` (made for each text: two texts masked at once never share one). */

@@ -80,7 +80,8 @@ async function* cellsOf(source: ExportSource): AsyncGenerator<Cell> {
         continue;
       }
       const message = (record.message ?? {}) as Record<string, unknown>;
-      const who = ROLE_NAMES[String(message.role ?? record.type)] ?? String(record.type ?? 'record');
+      const type = asText(message.role ?? record.type);
+      const who = ROLE_NAMES[type] ?? (type || 'record');
       const content = message.content ?? record.content;
       const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
       let prose: string[] = [];
