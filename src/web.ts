@@ -100,6 +100,7 @@ const CONSOLE_ROUTES = [
   '/labs/:labId',
   '/trajectories',
   '/trajectories/:trajectoryId',
+  '/trajectories/:trajectoryId/compare',
   '/compute',
   '/releases',
   '/agents',

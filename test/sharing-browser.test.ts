@@ -160,3 +160,70 @@ inBrowser(
     }
   },
 );
+
+inBrowser('from a fork, “Compare with it” opens the comparison where the two part, side by side and on a phone', async (context) => {
+  const calls = trajectoryCalls(t);
+  const parent = newSessionId('compare-parent');
+  const say = (uuid: string, parentUuid: string | null, text: string, type = 'assistant') => ({
+    uuid,
+    parentUuid,
+    type,
+    message: { role: type, content: text },
+  });
+  const records = [
+    say('c1', null, 'Fit the absorbance peaks.', 'user'),
+    say('c2', 'c1', 'Found 3 peaks at 412, 520 and 610 nm.'),
+    say('c3', 'c2', 'Fitting Gaussians with a linear baseline.'),
+    say('c4', 'c3', 'The fit does not converge (chi² 14.2).'),
+  ];
+  expect((await calls.append(owner, parent, null, records, { title: 'Peak fit' })).status).toBe(200);
+  const forked = await t.call<{ data: { trajectoryFork: { sessionId: string } } }>('POST', '/graphql', {
+    token: owner.token,
+    body: {
+      query: `mutation($id: ID!, $input: ForkInput!) { trajectoryFork(sessionId: $id, input: $input) { sessionId } }`,
+      variables: { id: parent, input: { headUuid: 'c2' } },
+    },
+  });
+  const fork = forked.body.data.trajectoryFork.sessionId;
+  expect(
+    (
+      await calls.append(owner, fork, 'c2', [
+        say('d3', 'c2', 'Fitting Voigt profiles with a spline baseline.'),
+        say('d4', 'd3', 'Converged: chi² 1.04.'),
+      ])
+    ).status,
+  ).toBe(200);
+
+  const page = await context.newPage();
+  const watched = watch(page, t.url, ['/login']);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${t.url}/login`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${t.url}/labs`);
+  await page.goto(`${t.url}/trajectories/${encodeURIComponent(fork)}`);
+  await page.getByRole('link', { name: 'Compare with it' }).click();
+  await page.waitForURL(new RegExp(`/trajectories/${encodeURIComponent(fork).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/compare$`));
+  const status = page.getByRole('status').filter({ hasText: 'They part at' });
+  await expect(status.textContent()).resolves.toBe(
+    'They part at record 3 of Peak fit: 2 shared, 0 changed, 2 only in Peak fit, 2 only in Peak fit (fork).',
+  );
+  const rows = page.getByRole('list', { name: 'Records side by side' }).getByRole('listitem');
+  // The page opens on the last shared record, then the parting.
+  await expect(rows.first().textContent()).resolves.toContain('Found 3 peaks');
+  await expect(rows.nth(1).textContent()).resolves.toContain('linear baseline');
+  await expect(rows.nth(3).textContent()).resolves.toContain('Voigt profiles');
+  await screenshot(page, 'compare-1440', { fullPage: false });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'compare-390');
+  const overflow = await page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+      .documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+  expect(overflow).toBeLessThanOrEqual(0);
+  expect(watched.problems).toEqual([]);
+  await page.close();
+});

@@ -16,6 +16,7 @@ import { ReleasesPage } from './pages/releases';
 import { SharedPage } from './pages/shared';
 import { TrajectoriesPage } from './pages/trajectories';
 import { TrajectoryPage } from './pages/trajectory';
+import { TrajectoryComparePage } from './pages/trajectory-compare';
 
 /**
  * The console's pages. The service serves this app's index.html for each of these paths (and
@@ -38,6 +39,7 @@ const routeTree = root.addChildren([
   page('/labs/$labId', LabPage),
   page('/trajectories', TrajectoriesPage),
   page('/trajectories/$trajectoryId', TrajectoryPage),
+  page('/trajectories/$trajectoryId/compare', TrajectoryComparePage),
   page('/compute', ComputePage),
   page('/releases', ReleasesPage),
   page('/agents', AgentsPage),

@@ -388,6 +388,14 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
             )}
             {meta.forkedFrom.parent && meta.forkedFrom.parent.owner.name !== meta.owner.name && ` (${meta.forkedFrom.parent.owner.name}’s)`}
             {meta.forkedFrom.seq !== null && meta.forkedFrom.seq !== undefined && ` at record ${meta.forkedFrom.seq}`}
+            {meta.forkedFrom.parent && (
+              <>
+                {' · '}
+                <Link to="/trajectories/$trajectoryId/compare" params={{ trajectoryId }}>
+                  Compare with it
+                </Link>
+              </>
+            )}
           </>
         )}
       </p>

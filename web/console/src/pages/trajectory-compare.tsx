@@ -1,0 +1,224 @@
+import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useQuery } from 'urql';
+import { graphql } from '../gql';
+import { parseRecord, type Block } from '../records';
+import { count, ErrorNote, Loading } from '../ui';
+
+const Parent = graphql(`
+  query ConsoleCompareParent($id: ID!) {
+    trajectoryMeta(sessionId: $id) {
+      sessionId
+      title
+      forkedFrom {
+        parent {
+          sessionId
+          title
+        }
+      }
+    }
+  }
+`);
+
+const Diff = graphql(`
+  query ConsoleTrajectoryDiff($base: ID!, $other: ID!, $from: Int, $first: Int) {
+    trajectoryDiff(base: $base, other: $other, from: $from, first: $first) {
+      total
+      from
+      hasMore
+      counts {
+        same
+        changed
+        removed
+        added
+      }
+      divergence {
+        index
+        baseSeq
+        otherSeq
+      }
+      base {
+        sessionId
+        title
+        records
+        toolCalls
+        errors
+      }
+      other {
+        sessionId
+        title
+        records
+        toolCalls
+        errors
+      }
+      rows {
+        index
+        kind
+        baseSeq
+        otherSeq
+        baseText
+        otherText
+        segments {
+          kind
+          text
+        }
+      }
+    }
+  }
+`);
+
+const PAGE = 50;
+
+/** `/trajectories/$id/compare?base=…`: this trajectory against `base`, by default the one it was forked from. */
+export function TrajectoryComparePage() {
+  const { trajectoryId } = useParams({ strict: false }) as { trajectoryId: string };
+  const search = useSearch({ strict: false }) as { base?: unknown };
+  const asked = typeof search.base === 'string' ? search.base : null;
+  const [{ data, error }] = useQuery({ query: Parent, variables: { id: trajectoryId }, pause: asked !== null });
+  const base = asked ?? data?.trajectoryMeta.forkedFrom?.parent?.sessionId ?? null;
+  if (asked === null && !data) return error ? <ErrorNote error={error} /> : <Loading what="the trajectory" />;
+  if (!base)
+    return (
+      <>
+        <h1>Compare</h1>
+        <p>
+          This trajectory is not a fork of one you can open. Open it from a fork, or add <code>?base=</code> and another trajectory’s id to
+          the address.
+        </p>
+      </>
+    );
+  return <Comparison base={base} other={trajectoryId} />;
+}
+
+function Comparison({ base, other }: { base: string; other: string }) {
+  const [from, setFrom] = useState<number | null>(null);
+  const [{ data, error, fetching }] = useQuery({ query: Diff, variables: { base, other, from, first: PAGE } });
+  if (!data) return fetching ? <Loading what="the comparison" /> : <ErrorNote error={error} />;
+  const diff = data.trajectoryDiff;
+  const name = (side: { title?: string | null; sessionId: string }) => side.title ?? side.sessionId;
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/trajectories">Trajectories</Link> /{' '}
+        <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: other }}>
+          {name(diff.other)}
+        </Link>{' '}
+        /
+      </p>
+      <h1>Compare</h1>
+      <div className="compare-sides">
+        {(['base', 'other'] as const).map((which) => {
+          const side = diff[which];
+          return (
+            <section key={which} className={`panel side-${which}`} aria-label={which === 'base' ? 'Base' : 'Compared'}>
+              <h2>
+                <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: side.sessionId }}>
+                  {name(side)}
+                </Link>
+              </h2>
+              <p className="muted">
+                {count(side.records, 'record')} · {count(side.toolCalls, 'tool call')} · {count(side.errors, 'failed tool result')}
+              </p>
+            </section>
+          );
+        })}
+      </div>
+      <p className="note" role="status">
+        {diff.divergence
+          ? `They part at ${diff.divergence.baseSeq ? `record ${diff.divergence.baseSeq} of ${name(diff.base)}` : `record ${diff.divergence.otherSeq} of ${name(diff.other)}`}: ${diff.counts.same} shared, ${diff.counts.changed} changed, ${diff.counts.removed} only in ${name(diff.base)}, ${diff.counts.added} only in ${name(diff.other)}.`
+          : `The two hold the same ${count(diff.counts.same, 'record')}.`}
+      </p>
+      {diff.from > 0 && (
+        <p>
+          {diff.from > PAGE && (
+            <>
+              <button type="button" onClick={() => setFrom(diff.from - PAGE)}>
+                Show earlier records
+              </button>{' '}
+            </>
+          )}
+          <button type="button" onClick={() => setFrom(0)}>
+            From the start
+          </button>
+        </p>
+      )}
+      <ol className="compare-rows" start={diff.from + 1} aria-label="Records side by side">
+        {diff.rows.map((row) => (
+          <li key={row.index} className={`compare-row ${row.kind}`}>
+            <div className="compare-cell base">
+              {row.baseText !== null && row.baseSeq !== null && (
+                <RecordText
+                  seq={row.baseSeq}
+                  text={row.baseText}
+                  note={row.kind === 'removed' ? `only in ${name(diff.base)}` : undefined}
+                />
+              )}
+            </div>
+            <div className="compare-cell other">
+              {row.kind === 'same' ? (
+                <p className="muted">the same in both</p>
+              ) : row.kind === 'changed' && row.segments ? (
+                <>
+                  <p className="compare-label">
+                    #{row.otherSeq} in {name(diff.other)}, changed
+                  </p>
+                  <pre className="compare-diff">
+                    {row.segments.map((part, index) =>
+                      part.kind === 'same' ? (
+                        <span key={index}>{part.text}</span>
+                      ) : part.kind === 'added' ? (
+                        <ins key={index}>{part.text}</ins>
+                      ) : (
+                        <del key={index}>{part.text}</del>
+                      ),
+                    )}
+                  </pre>
+                </>
+              ) : (
+                row.otherText !== null &&
+                row.otherSeq !== null && <RecordText seq={row.otherSeq} text={row.otherText} note={`only in ${name(diff.other)}`} />
+              )}
+            </div>
+          </li>
+        ))}
+      </ol>
+      {diff.hasMore && (
+        <p>
+          <button type="button" onClick={() => setFrom(diff.from + diff.rows.length)}>
+            Show the next records
+          </button>
+        </p>
+      )}
+    </>
+  );
+}
+
+const blockText = (block: Block) =>
+  block.kind === 'text'
+    ? block.text
+    : block.kind === 'tool_use'
+      ? `Tool call ${block.name}: ${block.input}`
+      : block.kind === 'tool_result'
+        ? `${block.isError ? 'Tool error' : 'Tool result'}: ${block.text.length > 1500 ? `${block.text.slice(0, 1500)}…` : block.text}`
+        : block.kind === 'image'
+          ? `Figure ${block.path}`
+          : block.text;
+
+/** A record, compact: who, its position (and `note`: which side alone holds it), its blocks as text. */
+function RecordText({ seq, text, note }: { seq: number; text: string; note?: string }) {
+  const turn = parseRecord(seq, text);
+  return (
+    <>
+      <p className="compare-label">
+        <span className="who-said">{turn.type}</span> #{seq}
+        {note && ` · ${note}`}
+        {turn.error && <span className="badge error"> error</span>}
+      </p>
+      {turn.blocks.map((block, index) => (
+        <pre key={index} className="compare-text">
+          {blockText(block)}
+        </pre>
+      ))}
+    </>
+  );
+}
