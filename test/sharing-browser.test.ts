@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
 import { addMember, makeLab, makeUser, useTestApp, type TestUser } from './support/app';
 import { launchBrowser, screenshot, seriousViolations, useBrowser, watch } from './support/browser';
 import { PLANTED, plantedTranscript } from './support/secrets';
@@ -59,17 +60,23 @@ const secretsIn = (text: string) =>
     .filter(([, secret]) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)))
     .map(([kind]) => kind);
 
+/** A page of the owner's, signed in at /login, at 1440×900. */
+async function ownerSignedIn(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${t.url}/login`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${t.url}/labs`);
+  return page;
+}
+
 inBrowser(
   'the owner makes a link; a fresh browser reads it signed out, secrets masked everywhere; revoked, it is gone',
   async (context) => {
     // The owner, signed in, on the trajectory's page.
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(`${t.url}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.url}/labs`);
+    const page = await ownerSignedIn(context);
     await page.goto(`${t.url}/trajectories/${encodeURIComponent(sessionId)}`);
     // The export links download with the browser's session: a notebook, and a report with the secrets masked.
     const exports = page.getByRole('region', { name: 'Export' });
@@ -194,14 +201,8 @@ inBrowser('from a fork, “Compare with it” opens the comparison where the two
     ).status,
   ).toBe(200);
 
-  const page = await context.newPage();
-  const watched = watch(page, t.url, ['/login']);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${t.url}/login`);
-  await page.getByLabel('Email').fill(owner.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${t.url}/labs`);
+  const page = await ownerSignedIn(context);
+  const watched = watch(page, t.url);
   await page.goto(`${t.url}/trajectories/${encodeURIComponent(fork)}`);
   await page.getByRole('link', { name: 'Compare with it' }).click();
   await page.waitForURL(new RegExp(`/trajectories/${encodeURIComponent(fork).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/compare$`));
