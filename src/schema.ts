@@ -15,7 +15,7 @@ import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
 import { ShareLinkResolver } from './modules/sharing/share-link.resolver';
-import { AnnotationResolver, ForkOriginResolver, TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
+import { AnnotationResolver, DiffSideResolver, ForkOriginResolver, TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { TrajectorySearchResolver } from './modules/trajectories/trajectory-search.resolver';
 import { UserResolver } from './modules/users/user.resolver';
 import { PersonResolver } from './modules/users/person.resolver';
@@ -50,6 +50,7 @@ const RESOLVERS = [
   TrajectorySearchResolver,
   ForkOriginResolver,
   AnnotationResolver,
+  DiffSideResolver,
   ShareLinkResolver,
   FigureResolver,
   ReleaseResolver,

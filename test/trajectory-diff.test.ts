@@ -16,8 +16,8 @@ const DIFF = `query($base: ID!, $other: ID!, $from: Int, $first: Int) {
     total from hasMore
     counts { same changed removed added }
     divergence { index baseSeq otherSeq }
-    base { sessionId records toolCalls errors }
-    other { sessionId records toolCalls errors }
+    base { sessionId records toolCalls errors tokens { input output } }
+    other { sessionId records toolCalls errors tokens { input output } }
     rows { index kind baseSeq otherSeq baseText otherText segments { kind text } }
   } }`;
 
@@ -51,7 +51,10 @@ beforeAll(async () => {
       type: 'user',
       message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', is_error: true, content: 'diverged' }] },
     },
-    say('p5', 'p4', 'The linear baseline does not converge.'),
+    {
+      ...say('p5', 'p4', 'The linear baseline does not converge.'),
+      message: { role: 'assistant', content: 'The linear baseline does not converge.', usage: { input_tokens: 900, output_tokens: 40 } },
+    },
   ];
   expect((await calls.append(owner, parent, null, records, { title: 'Baseline fit' })).status).toBe(200);
   const forked = await gql(
@@ -67,7 +70,10 @@ beforeAll(async () => {
     (
       await calls.append(owner, fork, 'p3', [
         say('f4', 'p3', 'Trying a spline baseline instead.'),
-        say('f5', 'f4', 'Converged: chi² 1.02.'),
+        {
+          ...say('f5', 'f4', ''),
+          message: { role: 'assistant', content: 'Converged: chi² 1.02.', usage: { input_tokens: 700, output_tokens: 25 } },
+        },
       ])
     ).status,
   ).toBe(200);
@@ -79,8 +85,8 @@ test('a fork against its parent: the shared records, then each side’s own, the
   const diff = reply.data!.trajectoryDiff;
   expect(diff.counts).toEqual({ same: 3, changed: 0, removed: 2, added: 2 });
   expect(diff.divergence).toEqual({ index: 3, baseSeq: 4, otherSeq: null });
-  expect(diff.base).toEqual({ sessionId: parent, records: 5, toolCalls: 1, errors: 1 });
-  expect(diff.other).toEqual({ sessionId: fork, records: 5, toolCalls: 1, errors: 0 });
+  expect(diff.base).toEqual({ sessionId: parent, records: 5, toolCalls: 1, errors: 1, tokens: { input: 900, output: 40 } });
+  expect(diff.other).toEqual({ sessionId: fork, records: 5, toolCalls: 1, errors: 0, tokens: { input: 700, output: 25 } });
   // From the last shared record: the reader sees where they part first.
   expect(diff.from).toBe(2);
   expect(diff.rows.map((row: any) => [row.index, row.kind, row.baseSeq, row.otherSeq])).toEqual([

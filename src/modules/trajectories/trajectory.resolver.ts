@@ -56,6 +56,7 @@ import {
   TrajectoryPage,
   RecordTextPage,
   TrajectoryDiff,
+  DiffSide,
   RecordTextBatch,
   VisibilityInput,
   VisibilityValue,
@@ -462,5 +463,13 @@ export class AnnotationResolver {
   @FieldResolver(() => Person)
   author(@Root() annotation: Annotation, @Context() ctx: Ctx): Promise<Person> {
     return loadPerson(ctx, annotation.authorId);
+  }
+}
+
+@Resolver(() => DiffSide)
+export class DiffSideResolver {
+  @FieldResolver(() => TrajectoryTokens)
+  tokens(@Root() side: DiffSide, @Context() ctx: Ctx): Promise<TrajectoryTokens> {
+    return ctx.loaders.tokensBySessionId.load(side.sessionId);
   }
 }

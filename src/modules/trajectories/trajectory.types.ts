@@ -533,6 +533,9 @@ export class DiffSide {
 
   @Field(() => Int, { description: 'Records holding a failed tool result.' })
   errors!: number;
+
+  @Field(() => TrajectoryTokens, { description: 'Tokens its records reported (a fork counts what it copied).' })
+  tokens?: TrajectoryTokens;
 }
 
 @ObjectType()

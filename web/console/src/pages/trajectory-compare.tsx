@@ -20,6 +20,20 @@ const Parent = graphql(`
   }
 `);
 
+graphql(`
+  fragment CompareSide on DiffSide {
+    sessionId
+    title
+    records
+    toolCalls
+    errors
+    tokens {
+      input
+      output
+    }
+  }
+`);
+
 const Diff = graphql(`
   query ConsoleTrajectoryDiff($base: ID!, $other: ID!, $from: Int, $first: Int) {
     trajectoryDiff(base: $base, other: $other, from: $from, first: $first) {
@@ -38,18 +52,10 @@ const Diff = graphql(`
         otherSeq
       }
       base {
-        sessionId
-        title
-        records
-        toolCalls
-        errors
+        ...CompareSide
       }
       other {
-        sessionId
-        title
-        records
-        toolCalls
-        errors
+        ...CompareSide
       }
       rows {
         index
@@ -117,7 +123,8 @@ function Comparison({ base, other }: { base: string; other: string }) {
                 </Link>
               </h2>
               <p className="muted">
-                {count(side.records, 'record')} · {count(side.toolCalls, 'tool call')} · {count(side.errors, 'failed tool result')}
+                {count(side.records, 'record')} · {count(side.toolCalls, 'tool call')} · {count(side.errors, 'failed tool result')} ·{' '}
+                {side.tokens.input.toLocaleString()} tokens in, {side.tokens.output.toLocaleString()} out
               </p>
             </section>
           );
