@@ -146,6 +146,18 @@ test('a mentor’s link stops when the trajectory is made private; the owner’s
   expect((await gql(undefined, SHARED, { token: byOwner })).data!.sharedTrajectory.title).toBe('Decay fit');
 });
 
+test('a link stops while its maker’s account is disabled', async () => {
+  const id = await trajectory('private');
+  const token = tokenOf((await gql(owner.token, CREATE, { id })).data!.trajectoryShareLinkCreate.url);
+  await t.sql(`update users set disabled = true where id = $1`, [owner.id]);
+  try {
+    expect(code(await gql(undefined, SHARED, { token }))).toBe('NOT_FOUND');
+  } finally {
+    await t.sql(`update users set disabled = false where id = $1`, [owner.id]);
+  }
+  expect((await gql(undefined, SHARED, { token })).data!.sharedTrajectory.title).toBe('Decay fit');
+});
+
 test('bad input is refused and changes nothing; the open links of one trajectory are bounded', async () => {
   const id = await trajectory('private');
   for (const expiresInDays of [0, 366, -1])

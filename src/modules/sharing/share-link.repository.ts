@@ -25,8 +25,9 @@ const linkOf = (row: ShareLinkRow): ShareLinkRow => ({
   createdAt: dateOf(row.createdAt)!,
 });
 
-/** SQL: the link `l` opens (not revoked, not expired). */
-const OPEN = `l.revoked_at is null and (l.expires_at is null or l.expires_at > now())`;
+/** SQL: the link `l` opens (not revoked, not expired, its maker's account not disabled). */
+const OPEN = `l.revoked_at is null and (l.expires_at is null or l.expires_at > now())
+  and exists (select 1 from users u where u.id = l.created_by and not u.disabled)`;
 
 export async function insertShareLink(
   q: Query,
