@@ -1401,6 +1401,7 @@ const DISCUSS_STREAM = '/api/trajectories/{session_id}/discuss/stream';
 const DISCUSSIONS = '/api/trajectories/{session_id}/discussions';
 const ADMIN_TRAJECTORIES = '/api/admin/trajectories';
 const ADMIN_SEGMENTATION = '/api/admin/segmentation';
+const EXPORT = '/api/trajectories/{session_id}/export';
 const OWNED_1 = `${SESSION_OWNED}-1`;
 const OWNED_2 = `${SESSION_OWNED}-2`;
 const SHARED_2 = `${SESSION_SHARED}-2`;
@@ -1413,6 +1414,27 @@ const hiddenRows = (method: string, path: string, request: Pick<Row, 'body' | 'f
 ];
 
 const trajectoryExtraRows: Row[] = [
+  // GET /api/trajectories/{session_id}/export?format&for_sharing
+  ...hiddenRows('GET', EXPORT),
+  ...badSessionIds('GET', EXPORT, 'owner', {}, false),
+  { method: 'GET', path: EXPORT, as: 'owner', status: 200, contentType: /^application\/x-ipynb\+json/ },
+  { method: 'GET', path: EXPORT, as: 'owner', query: { format: 'html', for_sharing: 'true' }, status: 200, contentType: /^text\/html/ },
+  ...['pdf', '', 'IPYNB'].map((format): Row => ({
+    method: 'GET',
+    path: EXPORT,
+    as: 'owner',
+    query: { format },
+    status: 422,
+    loc: ['query', 'format'],
+  })),
+  ...['yes', '1', ''].map((forSharing): Row => ({
+    method: 'GET',
+    path: EXPORT,
+    as: 'owner',
+    query: { for_sharing: forSharing },
+    status: 422,
+    loc: ['query', 'for_sharing'],
+  })),
   // GET /api/trajectories/{session_id}/annotations
   ...hiddenRows('GET', ANNOTATIONS),
   ...badSessionIds('GET', ANNOTATIONS, 'owner', {}, false),
