@@ -5,7 +5,6 @@ import { param } from './files';
 import { replaceStringValues } from './raw-json';
 import { stream } from './route';
 import { TRAJECTORY_RECORD } from './schemas';
-import { htmlChunks, notebookChunks, type ExportFormat } from '../src/modules/trajectories/export';
 
 /**
  * Writes a chunk, waiting for the socket to drain when its buffer is full (constant memory).
@@ -155,16 +154,16 @@ export const trajectoryReadRoute = stream({
 });
 
 /** What an export is written as, by `format`. */
-const EXPORTS: Record<ExportFormat, { type: string; extension: string; chunks: typeof notebookChunks }> = {
-  ipynb: { type: 'application/x-ipynb+json', extension: 'ipynb', chunks: notebookChunks },
-  html: { type: 'text/html; charset=utf-8', extension: 'html', chunks: htmlChunks },
+const EXPORTS: Record<string, { type: string; extension: string }> = {
+  ipynb: { type: 'application/x-ipynb+json', extension: 'ipynb' },
+  html: { type: 'text/html; charset=utf-8', extension: 'html' },
 };
 
 /**
  * `GET /api/trajectories/{session_id}/export`: the trajectory as a Jupyter notebook (`format=ipynb`,
- * the default) or one self-contained HTML report (`format=html`), an attachment written as the
- * records are read (src/modules/trajectories/export.ts). `for_sharing=true` masks secrets as a
- * share link does. For a viewer of the trajectory.
+ * the default) or one self-contained HTML report (`format=html`), an attachment written piece by
+ * piece as the `trajectoryExport` subscription makes it (src/modules/exports). `for_sharing=true`
+ * masks secrets as a share link does. For a viewer of the trajectory.
  */
 export const trajectoryExportRoute = stream({
   method: 'GET',
@@ -178,39 +177,26 @@ export const trajectoryExportRoute = stream({
     { name: 'format', description: 'ipynb (nbformat 4.5) or html', schema: { type: 'string', enum: ['ipynb', 'html'], default: 'ipynb' } },
     { name: 'for_sharing', description: 'true: secrets masked, as in a share link', schema: { type: 'boolean', default: false } },
   ],
-  // The `TrajectoryExportContext` query, whose reads let a viewer of the session have it: its title, owner and notes.
+  // The `trajectoryMeta` operation, whose resolver lets a viewer of the session read it: its title names the file.
   async authorize(req, _ctx, { run }) {
     const sessionId = param(req, 'session_id');
-    const asked = req.query.format ?? 'ipynb';
-    if (asked !== 'ipynb' && asked !== 'html') throw invalid([{ path: ['query', 'format'], msg: 'must be ipynb or html', type: 'enum' }]);
-    const format: ExportFormat = asked === 'html' ? 'html' : 'ipynb';
+    const format = req.query.format ?? 'ipynb';
+    if (typeof format !== 'string' || !EXPORTS[format])
+      throw invalid([{ path: ['query', 'format'], msg: 'must be ipynb or html', type: 'enum' }]);
     const forSharing = flag(req.query.for_sharing, 'for_sharing');
-    return { sessionId, format, forSharing, context: await run(Op.TrajectoryExportContextDocument, { sessionId }) };
+    return { sessionId, format, forSharing, title: (await run(Op.TrajectoryMetaDocument, { sessionId })).trajectoryMeta.title };
   },
-  async handle(_req, res, _ctx, { sessionId, format, forSharing, context }, { run, subscribe }) {
-    const records = await subscribe(Op.TrajectoryRecordBatchesDocument, { sessionId, since: null });
-    const meta = context.trajectoryMeta;
-    const { type, extension, chunks } = EXPORTS[format];
+  async handle(_req, res, _ctx, { sessionId, format, forSharing, title }, { subscribe }) {
+    // The subscription checks the viewer again (as every domain read does) before anything is written.
+    const chunks = await subscribe(Op.TrajectoryExportDocument, { sessionId, format, forSharing });
+    const { type, extension } = EXPORTS[format];
     const name =
-      (meta.title ?? sessionId)
+      (title ?? sessionId)
         .replace(/[^A-Za-z0-9._ -]+/g, '_')
         .slice(0, 80)
         .trim() || 'trajectory';
     res.status(200).type(type).setHeader('Content-Disposition', `attachment; filename="${name}.${extension}"`);
-    const source = {
-      title: meta.title ?? 'Untitled trajectory',
-      owner: meta.owner.name,
-      source: meta.source,
-      recordCount: meta.count,
-      batches: (async function* () {
-        for await (const { trajectoryRecordBatches } of records) yield trajectoryRecordBatches.records;
-      })(),
-      notes: context.trajectoryAnnotations.items.map((note) => ({ ...note, author: note.author.name })),
-      figure: async (path: string) => (await run(Op.TrajectoryFigureInlineDocument, { sessionId, path })).trajectoryFigureInline ?? null,
-      forSharing,
-      exportedAt: new Date(),
-    };
-    for await (const chunk of chunks(source)) await write(res, chunk);
+    for await (const { trajectoryExport } of chunks) await write(res, trajectoryExport.text);
     res.end();
   },
 });

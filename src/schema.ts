@@ -11,6 +11,7 @@ import { OutboundAgentResolver } from './modules/agent/peers/outbound-agent.reso
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { CatalogResolver } from './modules/catalog/catalog.resolver';
 import { ComputeResolver } from './modules/compute/compute.resolver';
+import { ExportResolver } from './modules/exports/export.resolver';
 import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
@@ -52,6 +53,7 @@ const RESOLVERS = [
   AnnotationResolver,
   DiffSideResolver,
   ShareLinkResolver,
+  ExportResolver,
   FigureResolver,
   ReleaseResolver,
   CatalogResolver,

@@ -7,7 +7,6 @@ import { ANYONE, Caller, SIGNED_IN } from '../../operation-rules';
 import {
   checkUploadFields,
   figureLocation,
-  inlineFigure,
   recordFigures,
   signedBlob,
   storeFigureUpload,
@@ -15,7 +14,6 @@ import {
   viewableFigureServeUrls,
 } from './figure.service';
 import {
-  FigureInline,
   FigureMapInput,
   FigureMapResult,
   FigureRow,
@@ -34,22 +32,6 @@ function receivedFile(ctx: Ctx, name: string, field: string) {
 
 @Resolver()
 export class FigureResolver {
-  @Extensions(SIGNED_IN)
-  @Query(() => FigureInline, {
-    nullable: true,
-    description:
-      'A figure’s bytes (base64), for an export that must stand alone: an uploaded raster image of at most 4 MiB; null for any other figure (a CDN link, larger, not an image).',
-  })
-  trajectoryFigureInline(
-    @Context() ctx: Ctx,
-    @Caller() viewer: Viewer,
-    @Arg('sessionId', () => ID) sessionId: string,
-    @Arg('path', { description: 'The figure’s canonical_path.' }) path: string,
-  ): Promise<FigureInline | null> {
-    checks().text(['path'], path, { min: 1, max: 1024 }).done();
-    return inlineFigure(ctx.em, viewer, ctx.services.blobs, sessionId, path);
-  }
-
   @Extensions(SIGNED_IN)
   @Query(() => String, {
     description:

@@ -101,12 +101,3 @@ export class FigureServeUrl {
   @Field()
   url!: string;
 }
-
-@ObjectType({ description: 'A figure’s bytes for an export that must stand alone.' })
-export class FigureInline {
-  @Field()
-  mime!: string;
-
-  @Field({ description: 'The image, base64.' })
-  base64!: string;
-}

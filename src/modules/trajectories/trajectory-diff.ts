@@ -5,6 +5,7 @@ import { sqlOf } from '../../db/sql';
 import { invalid } from '../../errors';
 import type { Viewer } from '../auth/viewer';
 import { loadPayload } from './payloads';
+import * as repo from './trajectory.repository';
 import { viewTrajectory } from './trajectory.service';
 
 /**
@@ -33,30 +34,7 @@ export const MAX_DIFF_RECORDS = 100_000;
 /** Texts longer than this are shown whole, not diffed line by line. */
 const MAX_SEGMENT_DIFF_CHARS = 200_000;
 
-interface Key {
-  seq: number;
-  uuid: string;
-  hash: string;
-}
-
-const keysOf = (em: EntityManager, sessionId: string) =>
-  sqlOf(em)<Key>(
-    `select seq, uuid, md5(coalesce(raw, '') || coalesce(payload_ref, '')) as hash from trajectory_records where session_id = ? order by seq`,
-    [sessionId],
-  );
-
-/** What a side's records hold, counted in SQL over their text (tool calls and failed tool results). */
-async function sideCounts(em: EntityManager, sessionId: string) {
-  const [row] = await sqlOf(em)<{ toolCalls: number; errors: number }>(
-    `select count(*) filter (where raw like '%"type":"tool_use"%')::int as "toolCalls",
-            count(*) filter (where raw like '%"is_error":true%')::int as errors
-       from trajectory_records where session_id = ?`,
-    [sessionId],
-  );
-  return row;
-}
-
-function align(base: Key[], other: Key[]): Omit<DiffRowView, 'index' | 'baseText' | 'otherText' | 'segments'>[] {
+function align(base: repo.RecordKey[], other: repo.RecordKey[]): Omit<DiffRowView, 'index' | 'baseText' | 'otherText' | 'segments'>[] {
   const inOther = new Map(other.map((key, at) => [key.uuid, at]));
   const inBase = new Set(base.map((key) => key.uuid));
   const rows: Omit<DiffRowView, 'index' | 'baseText' | 'otherText' | 'segments'>[] = [];
@@ -85,13 +63,9 @@ const pretty = (text: string) => {
 };
 
 async function textsAt(em: EntityManager, blobs: Blobs, sessionId: string, seqs: number[]): Promise<Map<number, string>> {
-  if (seqs.length === 0) return new Map();
-  const rows = await sqlOf(em)<{ seq: number; raw: string | null; payload_ref: string | null }>(
-    `select seq, raw, payload_ref from trajectory_records where session_id = ? and seq = any(?::int[])`,
-    [sessionId, seqs],
-  );
   const texts = new Map<number, string>();
-  for (const row of rows) texts.set(row.seq, row.raw ?? (await loadPayload(blobs, row.payload_ref!)));
+  for (const row of await repo.recordTextsAt(sqlOf(em), sessionId, seqs))
+    texts.set(row.seq, row.raw ?? (await loadPayload(blobs, row.payloadRef!)));
   return texts;
 }
 
@@ -118,7 +92,7 @@ export async function diffTrajectories(
           type: 'value_error',
         },
       ]);
-  const rows = align(await keysOf(em, baseId), await keysOf(em, otherId));
+  const rows = align(await repo.recordKeys(sqlOf(em), baseId), await repo.recordKeys(sqlOf(em), otherId));
   const divergence = rows.findIndex((row) => row.kind !== 'same');
   const from = Math.min(page.from ?? Math.max(0, divergence - 1), rows.length);
   const shown = rows.slice(from, from + page.first);
@@ -135,7 +109,12 @@ export async function diffTrajectories(
     shown.flatMap((row) => (row.otherSeq === null ? [] : [row.otherSeq])),
   );
   const sides = await Promise.all(
-    [base, other].map(async (side) => ({ sessionId: side.id, title: side.title, records: side.count, ...(await sideCounts(em, side.id)) })),
+    [base, other].map(async (side) => ({
+      sessionId: side.id,
+      title: side.title,
+      records: side.count,
+      ...(await repo.recordToolCounts(sqlOf(em), side.id)),
+    })),
   );
   return {
     base: sides[0],

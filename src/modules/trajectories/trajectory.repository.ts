@@ -879,3 +879,37 @@ export async function insertDiscussionTurn(
     turn.answer,
   ]);
 }
+
+/** A record's place, identity and text hash: what a comparison aligns (trajectory-diff.ts). */
+export interface RecordKey {
+  seq: number;
+  uuid: string;
+  hash: string;
+}
+
+/** Every record's key, in order. */
+export const recordKeys = (q: Query, sessionId: string) =>
+  q<RecordKey>(
+    `select seq, uuid, md5(coalesce(raw, '') || coalesce(payload_ref, '')) as hash from trajectory_records where session_id = ? order by seq`,
+    [sessionId],
+  );
+
+/** How many records hold a tool call, and how many a failed tool result (read off their text). */
+export async function recordToolCounts(q: Query, sessionId: string): Promise<{ toolCalls: number; errors: number }> {
+  const [row] = await q<{ toolCalls: number; errors: number }>(
+    `select count(*) filter (where raw like '%"type":"tool_use"%')::int as "toolCalls",
+            count(*) filter (where raw like '%"is_error":true%')::int as errors
+       from trajectory_records where session_id = ?`,
+    [sessionId],
+  );
+  return row;
+}
+
+/** The records at these positions, their text inline or by reference. */
+export const recordTextsAt = (q: Query, sessionId: string, seqs: number[]) =>
+  seqs.length === 0
+    ? Promise.resolve([])
+    : q<{ seq: number; raw: string | null; payloadRef: string | null }>(
+        `select seq, raw, payload_ref as "payloadRef" from trajectory_records where session_id = ? and seq = any(?::int[])`,
+        [sessionId, seqs],
+      );
