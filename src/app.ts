@@ -36,6 +36,7 @@ import { sweepUnownedBlobs } from './modules/figures/figure.service';
 import { startLimitSweep } from './modules/usage/model-limits';
 import { startRetentionSweep } from './modules/a2a/a2a-retention';
 import { startPeriodic } from './jobs/periodic';
+import { startNoticeSweep } from './modules/notices/notice.service';
 import { JobQueue } from './jobs/queue';
 import { jobCounts } from './jobs/jobs.repository';
 import {
@@ -368,6 +369,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const stopPushDispatcher = startPushDeliveries(services, logger);
   const stopLimitSweep = startLimitSweep(() => orm.em.fork(), logger);
   const stopRetentionSweep = startRetentionSweep(services, logger);
+  const stopNoticeSweep = startNoticeSweep(() => orm.em.fork(), logger);
   const store = blobs.store;
   const stopSweeper = store
     ? startPeriodic('blob sweep', BLOB_SWEEP_SECONDS, async () => void (await sweepUnownedBlobs(orm.em.fork(), store)), logger)
@@ -380,6 +382,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await stopSweeper();
       await stopLimitSweep();
       await stopRetentionSweep();
+      await stopNoticeSweep();
       await stopA2aSweep();
       await stopPushDispatcher();
       await jobs.stop(); // running attempts are aborted and retried (here after a restart, or on another instance)

@@ -11,7 +11,8 @@ export function randomString(length: number, alphabet = ALNUM): string {
 }
 
 /** Server-made ids: a readable prefix and 124 random bits, unguessable (docs/api/wire.md). */
-export const newId = (prefix: 'usr' | 'lab' | 'dev' | 'ann' | 'dis' | 'turn' | 'ctx' | 'msg' | 'shr') => `${prefix}_${randomString(24)}`;
+export const newId = (prefix: 'usr' | 'lab' | 'dev' | 'ann' | 'dis' | 'turn' | 'ctx' | 'msg' | 'shr' | 'rev' | 'ntc') =>
+  `${prefix}_${randomString(24)}`;
 
 /** A random secret of about 190 bits, letters and digits only so it survives any transport. */
 export const newSecret = (length = 32) => randomString(length, ALNUM_MIXED);

@@ -2,17 +2,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { makeA2aLoaders } from './modules/a2a/a2a.loaders';
 import { makeComputeLoaders } from './modules/compute/compute.loaders';
 import { makeLabLoaders } from './modules/labs/lab.loaders';
+import { makeReviewLoaders } from './modules/reviews/review.loaders';
 import { makeTrajectoryLoaders } from './modules/trajectories/trajectory.loaders';
 import { makeUserLoaders } from './modules/users/user.loaders';
 
 /** Each module's loaders, made together. */
-const GROUPS = [makeLabLoaders, makeUserLoaders, makeTrajectoryLoaders, makeComputeLoaders, makeA2aLoaders] as const;
+const GROUPS = [makeLabLoaders, makeUserLoaders, makeTrajectoryLoaders, makeComputeLoaders, makeA2aLoaders, makeReviewLoaders] as const;
 
 export type Loaders = ReturnType<typeof makeLabLoaders> &
   ReturnType<typeof makeUserLoaders> &
   ReturnType<typeof makeTrajectoryLoaders> &
   ReturnType<typeof makeComputeLoaders> &
-  ReturnType<typeof makeA2aLoaders>;
+  ReturnType<typeof makeA2aLoaders> &
+  ReturnType<typeof makeReviewLoaders>;
 
 /**
  * The DataLoaders of one request, never shared across requests. A module's loaders are made

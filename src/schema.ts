@@ -16,6 +16,13 @@ import { FigureResolver } from './modules/figures/figure.resolver';
 import { LabResolver, LabUsageResolver } from './modules/labs/lab.resolver';
 import { ReleaseResolver } from './modules/releases/release.resolver';
 import { ShareLinkResolver } from './modules/sharing/share-link.resolver';
+import {
+  BoardReviewResolver,
+  LabReviewSummaryResolver,
+  ReviewResolver,
+  TrajectoryReviewsResolver,
+} from './modules/reviews/review.resolver';
+import { NoticeResolver } from './modules/notices/notice.resolver';
 import { AnnotationResolver, DiffSideResolver, ForkOriginResolver, TrajectoryResolver } from './modules/trajectories/trajectory.resolver';
 import { TrajectorySearchResolver } from './modules/trajectories/trajectory-search.resolver';
 import { UserResolver } from './modules/users/user.resolver';
@@ -53,6 +60,11 @@ const RESOLVERS = [
   AnnotationResolver,
   DiffSideResolver,
   ShareLinkResolver,
+  ReviewResolver,
+  TrajectoryReviewsResolver,
+  BoardReviewResolver,
+  LabReviewSummaryResolver,
+  NoticeResolver,
   ExportResolver,
   FigureResolver,
   ReleaseResolver,

@@ -84,19 +84,21 @@ const ACTORS: ActorName[] = ['owner', 'member', 'mentor', 'labOwner', 'pending',
 
 /** Who may do what, per trajectory: the one table both forms answer to. */
 const EXPECTED: Record<TrajectoryName, Record<TrajectoryAction, ActorName[]>> = {
-  private: { view: ['owner', 'admin'], write: ['owner'], annotate: ['owner'], share: ['owner'] },
+  private: { view: ['owner', 'admin'], write: ['owner'], annotate: ['owner'], share: ['owner'], requestReview: [] },
   shared: {
     view: ['owner', 'member', 'mentor', 'labOwner', 'admin'],
     write: ['owner'],
     annotate: ['owner', 'mentor', 'labOwner'],
     share: ['owner', 'mentor', 'labOwner'],
+    // The lab's mentors and owner ask for reviews; the author, a member, does not.
+    requestReview: ['mentor', 'labOwner'],
   },
   // A suspended lab's members are no longer active there: only the owner (and admins) see it.
-  sharedSuspended: { view: ['owner', 'admin'], write: ['owner'], annotate: ['owner'], share: ['owner'] },
+  sharedSuspended: { view: ['owner', 'admin'], write: ['owner'], annotate: ['owner'], share: ['owner'], requestReview: [] },
 };
 
 describe.each(Object.keys(EXPECTED) as TrajectoryName[])('trajectory policy on a %s trajectory', (trajectory) => {
-  for (const action of ['view', 'write', 'annotate', 'share'] as TrajectoryAction[]) {
+  for (const action of ['view', 'write', 'annotate', 'share', 'requestReview'] as TrajectoryAction[]) {
     test(`${action}: the policy function allows exactly ${EXPECTED[trajectory][action].join(', ')}`, async () => {
       const s = await facts(trajectory);
       const allowed: ActorName[] = [];

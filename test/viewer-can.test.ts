@@ -30,20 +30,21 @@ type Actor = 'owner' | 'mentor' | 'member' | 'outsider' | 'admin';
 const ACTORS: Actor[] = ['owner', 'mentor', 'member', 'outsider', 'admin'];
 
 describe('trajectories: viewerCan agrees with the mutations', () => {
-  const FIELDS = ['annotate', 'resolve', 'fork', 'changeVisibility', 'delete', 'refreshSummary', 'share'] as const;
+  const FIELDS = ['annotate', 'resolve', 'fork', 'changeVisibility', 'delete', 'refreshSummary', 'share', 'requestReview'] as const;
   type Field = (typeof FIELDS)[number];
   type Kind = 'shared' | 'private';
 
   /** Who may do what, by the rules (the owner is a plain member of the lab; the admin is in no lab). */
   const EXPECTED: Record<Kind, Record<Actor, Field[]>> = {
     shared: {
-      owner: [...FIELDS],
-      mentor: ['annotate', 'resolve', 'fork', 'share'],
+      // The owner is a plain member: a review is asked for by the lab's mentors and owner.
+      owner: FIELDS.filter((field) => field !== 'requestReview'),
+      mentor: ['annotate', 'resolve', 'fork', 'share', 'requestReview'],
       member: ['fork'],
       outsider: [],
       admin: ['fork'],
     },
-    private: { owner: [...FIELDS], mentor: [], member: [], outsider: [], admin: ['fork'] },
+    private: { owner: FIELDS.filter((field) => field !== 'requestReview'), mentor: [], member: [], outsider: [], admin: ['fork'] },
   };
 
   let lab: TestLab;
@@ -104,6 +105,15 @@ describe('trajectories: viewerCan agrees with the mutations', () => {
     delete: (token, s) => gql(token, `mutation($id: ID!) { trajectoryDelete(sessionId: $id) }`, { id: s.id }),
     refreshSummary: (token, s) => gql(token, `mutation($id: ID!) { trajectorySummaryRefresh(sessionId: $id) { status } }`, { id: s.id }),
     share: (token, s) => gql(token, `mutation($id: ID!) { trajectoryShareLinkCreate(sessionId: $id) { url } }`, { id: s.id }),
+    requestReview: (token, s) =>
+      gql(
+        token,
+        `mutation($id: ID!, $input: ReviewRequestInput!) { trajectoryReviewRequest(sessionId: $id, input: $input) { reviewId } }`,
+        {
+          id: s.id,
+          input: { reviewerId: lab.owner.id },
+        },
+      ),
   };
 
   /** viewerCan as `token` reads it; all false when the trajectory is not found for them. */
@@ -130,6 +140,85 @@ describe('trajectories: viewerCan agrees with the mutations', () => {
         expect(done).toEqual(said);
         expect(said).toEqual(EXPECTED[kind][actor]);
       });
+});
+
+describe('reviews: viewerCan agrees with the review mutations', () => {
+  const FIELDS = ['start', 'decide', 'withdraw'] as const;
+  type Field = (typeof FIELDS)[number];
+  type Person = 'author' | 'requester' | 'reviewer' | 'labOwner' | 'member' | 'outsider' | 'admin';
+  /** On a review just requested: the reviewer takes or decides it; who asked, or the lab owner, withdraws it. */
+  const EXPECTED: Record<Person, Field[]> = {
+    author: [],
+    requester: ['withdraw'],
+    reviewer: ['start', 'decide'],
+    labOwner: ['withdraw'],
+    member: [],
+    outsider: [],
+    admin: [],
+  };
+  let lab: TestLab;
+  const people = {} as Record<Person, { token: string }>;
+  let reviewerId: string;
+  beforeAll(async () => {
+    lab = await makeLab(t, { name: 'Review Agreement Lab' });
+    const [author, requester, reviewer, member, outsider] = await Promise.all(
+      ['Ava Author', 'Rita Requester', 'Ravi Reviewer', 'Meg Member', 'Oli Outsider'].map((name) => makeUser(t, { name })),
+    );
+    await addMember(t, lab, author);
+    await addMember(t, lab, requester, 'mentor');
+    await addMember(t, lab, reviewer, 'mentor');
+    await addMember(t, lab, member);
+    reviewerId = reviewer.id;
+    Object.assign(people, { author, requester, reviewer, labOwner: lab.owner, member, outsider, admin: { token: t.adminToken } });
+  });
+
+  /** A fresh review, just requested, of a fresh lab-shared trajectory. */
+  async function freshReview() {
+    const calls = trajectoryCalls(t);
+    const id = newSessionId('agree-review');
+    const records = [{ uuid: newUuid(), parentUuid: null, type: 'user', message: { role: 'user', content: 'hello' } }];
+    expect((await calls.append(people.author, id, null, records, { lab_id: lab.id })).status).toBe(200);
+    expect((await calls.setVisibility(people.author, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+    const asked = await gql(
+      people.requester.token,
+      `mutation($id: ID!, $input: ReviewRequestInput!) { trajectoryReviewRequest(sessionId: $id, input: $input) { reviewId } }`,
+      { id, input: { reviewerId } },
+    );
+    expect(asked.errors).toBeUndefined();
+    return { sessionId: id, reviewId: asked.data!.trajectoryReviewRequest.reviewId as string };
+  }
+
+  const MUTATIONS: Record<Field, (token: string, reviewId: string) => Promise<GraphQLReply>> = {
+    start: (token, id) => gql(token, `mutation($id: ID!) { trajectoryReviewStart(reviewId: $id) { state } }`, { id }),
+    decide: (token, id) =>
+      gql(token, `mutation($id: ID!) { trajectoryReviewDecide(reviewId: $id, input: { verdict: approved }) { state } }`, { id }),
+    withdraw: (token, id) => gql(token, `mutation($id: ID!) { trajectoryReviewWithdraw(reviewId: $id) { state } }`, { id }),
+  };
+
+  /** viewerCan of the review as `token` reads it on the trajectory; all false when they cannot read it. */
+  async function viewerCan(token: string, sessionId: string): Promise<Record<Field, boolean>> {
+    const reply = await gql(token, `query($id: ID!) { trajectoryMeta(sessionId: $id) { reviews { viewerCan { ${FIELDS.join(' ')} } } } }`, {
+      id: sessionId,
+    });
+    if (reply.errors) {
+      expect(reply.errors[0].extensions?.code).toBe('NOT_FOUND');
+      return { start: false, decide: false, withdraw: false };
+    }
+    return reply.data!.trajectoryMeta.reviews[0].viewerCan;
+  }
+
+  for (const person of Object.keys(EXPECTED) as Person[])
+    test(`${person}: each review mutation succeeds exactly when viewerCan says so`, async () => {
+      const said: Field[] = [];
+      const done: Field[] = [];
+      for (const field of FIELDS) {
+        const fresh = await freshReview();
+        if ((await viewerCan(people[person].token, fresh.sessionId))[field]) said.push(field);
+        if (succeeded(await MUTATIONS[field](people[person].token, fresh.reviewId))) done.push(field);
+      }
+      expect(done).toEqual(said);
+      expect(said).toEqual(EXPECTED[person]);
+    });
 });
 
 describe('people: what a viewer sees of another person', () => {

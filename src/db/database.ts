@@ -54,6 +54,7 @@ export interface Database {
   mikro_orm_migrations: MikroOrmMigrationsTable;
   model_catalogs: ModelCatalogsTable;
   model_limits: ModelLimitsTable;
+  notices: NoticesTable;
   oidc_identities: OidcIdentitiesTable;
   password_links: PasswordLinksTable;
   record_payloads: RecordPayloadsTable;
@@ -62,6 +63,7 @@ export interface Database {
   trajectories: TrajectoriesTable;
   trajectory_critiques: TrajectoryCritiquesTable;
   trajectory_records: TrajectoryRecordsTable;
+  trajectory_reviews: TrajectoryReviewsTable;
   trajectory_share_links: TrajectoryShareLinksTable;
   usage_entries: UsageEntriesTable;
   user_activity_days: UserActivityDaysTable;
@@ -430,6 +432,16 @@ export interface ModelLimitsTable {
   tokens: Defaulted<Int8>;
 }
 
+export interface NoticesTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  text: string;
+  path: string;
+  created_at: Defaulted<Timestamp>;
+  read_at: Timestamp | null;
+}
+
 export interface OidcIdentitiesTable {
   issuer: string;
   subject: string;
@@ -513,6 +525,23 @@ export interface TrajectoryRecordsTable {
   payload_ref: string | null;
   bytes: number;
   created_at: Defaulted<Timestamp>;
+}
+
+export interface TrajectoryReviewsTable {
+  id: string;
+  session_id: string;
+  lab_id: string;
+  requested_by: string;
+  reviewer_id: string;
+  state: Defaulted<string>;
+  note: string | null;
+  due_on: Timestamp | null;
+  verdict_note: string | null;
+  created_at: Defaulted<Timestamp>;
+  started_at: Timestamp | null;
+  first_verdict_at: Timestamp | null;
+  decided_at: Timestamp | null;
+  updated_at: Defaulted<Timestamp>;
 }
 
 export interface TrajectoryShareLinksTable {

@@ -5,6 +5,8 @@ import { OidcIdentity } from '../modules/auth/oidc-identity.entity';
 import { Lab, LabMember } from '../modules/labs/lab.entity';
 import { AnnotationEntry, DiscussionTurn, RecordPayload, Trajectory, TrajectoryRecord } from '../modules/trajectories/trajectory.entity';
 import { ShareLink } from '../modules/sharing/share-link.entity';
+import { TrajectoryReview } from '../modules/reviews/review.entity';
+import { Notice } from '../modules/notices/notice.entity';
 import { TrajectoryCritique } from '../modules/trajectories/critique.entity';
 import { UsageEntry } from '../modules/usage/usage.entity';
 import { User } from '../modules/users/user.entity';
@@ -65,6 +67,8 @@ export const ENTITIES = [
   UserActivityDay,
   TrajectoryCritique,
   ShareLink,
+  TrajectoryReview,
+  Notice,
   ModelLimitWindow,
   JobInstance,
   A2aTaskEntity,

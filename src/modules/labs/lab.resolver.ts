@@ -47,7 +47,7 @@ const USAGE_DAYS = { max: 366, default: 30 };
 const SCAN = { max: 500, default: 200 };
 
 /** LabNode plus what its field resolvers need (not exposed). */
-type LabSource = LabNode & { source: labs.LabWithMembership; viewer: Viewer };
+export type LabSource = LabNode & { source: labs.LabWithMembership; viewer: Viewer };
 
 export function presentLab(ctx: Ctx, viewer: Viewer, found: labs.LabWithMembership): LabSource {
   const { lab, membership } = found;

@@ -20,7 +20,8 @@ export type TrajectoryAction =
   | 'view' // read records, meta, annotations, summary; fork; discuss
   | 'write' // append, cover, set visibility, delete, refresh summary, read discussions
   | 'annotate'
-  | 'share'; // create, list and revoke share links
+  | 'share' // create, list and revoke share links
+  | 'requestReview'; // ask a mentor of the lab to review it
 
 const isOwner = (viewer: Viewer, s: TrajectoryFacts) => s.ownerId === viewer.user.id;
 
@@ -43,7 +44,18 @@ const RULES: Record<TrajectoryAction, (viewer: Viewer, s: TrajectoryFacts, role:
   // The owner, or a mentor (or the owner) of the session's lab, on a session shared with it.
   annotate: (viewer, s, role) => isOwner(viewer, s) || (s.visibility === 'lab' && (role === 'mentor' || role === 'owner')),
   share: (viewer, s, role) => mayShareOutside(viewer.user.id, s, role),
+  requestReview: (_viewer, s, role) => mayReview(s, role),
 };
+
+/**
+ * Who may ask for a review of a trajectory, and who may give one: an owner or mentor of the lab
+ * it is shared with (its author may not review it: `mayReviewAsReviewer`).
+ */
+export const mayReview = (s: TrajectoryFacts, role: LabRole) =>
+  s.visibility === 'lab' && s.labId !== null && (role === 'mentor' || role === 'owner');
+
+/** Whether `userId`, with `role` in the trajectory's lab, may be its reviewer. */
+export const mayReviewAsReviewer = (userId: string, s: TrajectoryFacts, role: LabRole) => mayReview(s, role) && s.ownerId !== userId;
 
 /**
  * Who may show a trajectory to people without an account (a share link): its owner, or a mentor
@@ -69,6 +81,7 @@ export const TRAJECTORY_MUTATIONS = {
   delete: 'write', // trajectoryDelete
   refreshSummary: 'write', // trajectorySummaryRefresh
   share: 'share', // trajectoryShareLinkCreate, trajectoryShareLinks, trajectoryShareLinkRevoke
+  requestReview: 'requestReview', // trajectoryReviewRequest
 } as const satisfies Record<string, TrajectoryAction>;
 
 export type TrajectoryMutation = keyof typeof TRAJECTORY_MUTATIONS;
@@ -81,14 +94,18 @@ export function viewerCanTrajectory(viewer: Viewer, s: TrajectoryFacts, role: La
   return answers;
 }
 
+const FORBIDDEN_BECAUSE: Partial<Record<TrajectoryAction, string>> = {
+  annotate: 'only the owner or a mentor of the lab may annotate',
+  requestReview: 'only an owner or mentor of the lab it is shared with may ask for a review',
+};
+
 /**
  * Throws unless the viewer may act on the session. Whoever cannot view it gets NOT_FOUND (never
  * FORBIDDEN), so existence is not revealed; a viewer lacking the right gets FORBIDDEN.
  */
 export function authorizeTrajectory(viewer: Viewer, action: TrajectoryAction, s: TrajectoryFacts, role: LabRole): void {
   if (!canView(viewer, s, role)) throw notFound('trajectory');
-  if (!RULES[action](viewer, s, role))
-    throw forbidden(action === 'annotate' ? 'only the owner or a mentor of the lab may annotate' : 'only the owner may do this');
+  if (!RULES[action](viewer, s, role)) throw forbidden(FORBIDDEN_BECAUSE[action] ?? 'only the owner may do this');
 }
 
 /** What the fast-forward rule reads of an append. */

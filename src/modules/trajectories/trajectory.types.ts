@@ -52,6 +52,9 @@ export class TrajectoryViewerCan {
     description: 'trajectoryShareLinkCreate, trajectoryShareLinks, trajectoryShareLinkRevoke (the same people as annotate).',
   })
   share!: boolean;
+
+  @Field({ description: 'trajectoryReviewRequest (an owner or mentor of the lab it is shared with).' })
+  requestReview!: boolean;
 }
 
 @ObjectType({ description: 'Tokens a trajectory’s records reported (their message.usage), all turns together.' })

@@ -1,0 +1,63 @@
+import { forbidden, notFound } from '../../errors';
+import type { Viewer } from '../auth/viewer';
+import type { LabRole } from '../labs/membership.repository';
+import { canView, mayReviewAsReviewer, type TrajectoryFacts } from '../trajectories/trajectory.policy';
+import type { ReviewState } from './review.entity';
+
+/**
+ * The review rules (docs/api/reviews.md), each stated once. Who may ask for a review is a
+ * trajectory right (`requestReview` in trajectory.policy.ts); what may be done with a review
+ * once asked is here: who may do it, and from which states.
+ */
+
+/** What the rules read of a review. */
+export interface ReviewFacts {
+  requestedBy: string;
+  reviewerId: string;
+  state: ReviewState;
+}
+
+export type ReviewAction = 'start' | 'decide' | 'withdraw';
+
+/** Who may act: the reviewer while still a mentor (or the owner) of the lab; the requester or the lab's owner to withdraw. */
+const WHO: Record<ReviewAction, (viewer: Viewer, r: ReviewFacts, s: TrajectoryFacts, role: LabRole) => boolean> = {
+  start: (viewer, r, s, role) => r.reviewerId === viewer.user.id && mayReviewAsReviewer(viewer.user.id, s, role),
+  decide: (viewer, r, s, role) => r.reviewerId === viewer.user.id && mayReviewAsReviewer(viewer.user.id, s, role),
+  withdraw: (viewer, r, _s, role) => r.requestedBy === viewer.user.id || role === 'owner',
+};
+
+/**
+ * From which states each action moves a review. A reviewer may give a verdict without taking it
+ * first, and takes it again after asking for changes; approved and withdrawn reviews are done.
+ */
+export const FROM_STATES: Record<ReviewAction, readonly ReviewState[]> = {
+  start: ['requested', 'changes_requested'],
+  decide: ['requested', 'in_review'],
+  withdraw: ['requested', 'in_review', 'changes_requested'],
+};
+
+const REFUSALS: Record<ReviewAction, string> = {
+  start: 'only the reviewer it was asked of, while a mentor of the lab, may take this review',
+  decide: 'only the reviewer it was asked of, while a mentor of the lab, may give the verdict',
+  withdraw: 'only who asked for this review, or the lab owner, may withdraw it',
+};
+
+/** Whether the viewer may do `action` to the review now (its state included): what the console offers. */
+export const canReview = (viewer: Viewer, action: ReviewAction, r: ReviewFacts, s: TrajectoryFacts, role: LabRole) =>
+  canView(viewer, s, role) && WHO[action](viewer, r, s, role) && FROM_STATES[action].includes(r.state);
+
+/** For each action, whether the viewer may do it now. */
+export const viewerCanReview = (viewer: Viewer, r: ReviewFacts, s: TrajectoryFacts, role: LabRole): Record<ReviewAction, boolean> => ({
+  start: canReview(viewer, 'start', r, s, role),
+  decide: canReview(viewer, 'decide', r, s, role),
+  withdraw: canReview(viewer, 'withdraw', r, s, role),
+});
+
+/**
+ * Throws unless the viewer may do `action` (the state is the service's to check: CONFLICT).
+ * Whoever cannot read the trajectory gets NOT_FOUND, as for the trajectory itself.
+ */
+export function authorizeReview(viewer: Viewer, action: ReviewAction, r: ReviewFacts, s: TrajectoryFacts, role: LabRole): void {
+  if (!canView(viewer, s, role)) throw notFound('review');
+  if (!WHO[action](viewer, r, s, role)) throw forbidden(REFUSALS[action]);
+}

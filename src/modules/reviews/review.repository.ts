@@ -1,0 +1,164 @@
+import { dateOf, type Query } from '../../db/sql';
+import { canViewSql } from '../trajectories/trajectory.policy';
+import type { ReviewState } from './review.entity';
+
+/** A review as the domain reads it, with what every list shows of its trajectory. */
+export interface ReviewRow {
+  id: string;
+  sessionId: string;
+  labId: string;
+  requestedBy: string;
+  reviewerId: string;
+  state: ReviewState;
+  note: string | null;
+  /** `YYYY-MM-DD` */
+  dueOn: string | null;
+  verdictNote: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  decidedAt: Date | null;
+  updatedAt: Date;
+  title: string | null;
+  /** The trajectory's owner, lab and visibility now (what the rules read). */
+  ownerId: string;
+  trajectoryLabId: string | null;
+  visibility: string;
+}
+
+/** The states in which a review still waits on someone. */
+export const OPEN_STATES: readonly ReviewState[] = ['requested', 'in_review', 'changes_requested'];
+
+const COLUMNS = `r.id, r.session_id as "sessionId", r.lab_id as "labId", r.requested_by as "requestedBy",
+  r.reviewer_id as "reviewerId", r.state, r.note, to_char(r.due_on, 'YYYY-MM-DD') as "dueOn", r.verdict_note as "verdictNote",
+  r.created_at as "createdAt", r.started_at as "startedAt", r.decided_at as "decidedAt", r.updated_at as "updatedAt",
+  t.title, t.owner_id as "ownerId", t.lab_id as "trajectoryLabId", t.visibility`;
+const FROM = `trajectory_reviews r join trajectories t on t.id = r.session_id`;
+
+/** The driver answers timestamps as text. */
+const reviewOf = (row: ReviewRow): ReviewRow => ({
+  ...row,
+  createdAt: dateOf(row.createdAt)!,
+  startedAt: dateOf(row.startedAt),
+  decidedAt: dateOf(row.decidedAt),
+  updatedAt: dateOf(row.updatedAt)!,
+});
+const reviewsOf = (rows: ReviewRow[]) => rows.map(reviewOf);
+
+/** Inserts a review. @throws the unique violation of `trajectory_reviews_one_open` when the reviewer has one open already */
+export async function insertReview(
+  q: Query,
+  review: {
+    id: string;
+    sessionId: string;
+    labId: string;
+    requestedBy: string;
+    reviewerId: string;
+    note: string | null;
+    dueOn: string | null;
+  },
+): Promise<ReviewRow> {
+  await q(
+    `insert into trajectory_reviews (id, session_id, lab_id, requested_by, reviewer_id, note, due_on) values (?, ?, ?, ?, ?, ?, ?::date)`,
+    [review.id, review.sessionId, review.labId, review.requestedBy, review.reviewerId, review.note, review.dueOn],
+  );
+  return (await findReview(q, review.id))!;
+}
+
+/** The review, its row locked for the transaction when `forUpdate`. */
+export async function findReview(q: Query, id: string, forUpdate = false): Promise<ReviewRow | null> {
+  const [row] = await q<ReviewRow>(`select ${COLUMNS} from ${FROM} where r.id = ?${forUpdate ? ' for update of r' : ''}`, [id]);
+  return row ? reviewOf(row) : null;
+}
+
+/** What a move from one state to another sets besides the state. */
+export type ReviewChange = { state: ReviewState; verdictNote?: string | null };
+
+/**
+ * Moves the review to `change.state` if it is in one of `from` (else answers null: another move
+ * came first). A verdict sets its note and times; the first verdict's time stays.
+ */
+export async function moveReview(q: Query, id: string, from: readonly ReviewState[], change: ReviewChange): Promise<ReviewRow | null> {
+  const verdict = change.state === 'approved' || change.state === 'changes_requested';
+  const [row] = await q<{ id: string }>(
+    `update trajectory_reviews set state = ?, updated_at = now(),
+       started_at = case when ? = 'in_review' or ? then coalesce(started_at, now()) else started_at end,
+       verdict_note = case when ? then ? else verdict_note end,
+       first_verdict_at = case when ? then coalesce(first_verdict_at, now()) else first_verdict_at end,
+       decided_at = case when ? or ? = 'withdrawn' then now() else decided_at end
+     where id = ? and state = any(?::text[]) returning id`,
+    [change.state, change.state, verdict, verdict, change.verdictNote ?? null, verdict, verdict, change.state, id, [...from]],
+  );
+  return row ? findReview(q, id) : null;
+}
+
+/** The trajectory's reviews, newest first. */
+export const reviewsOfTrajectory = async (q: Query, sessionId: string) =>
+  reviewsOf(await q<ReviewRow>(`select ${COLUMNS} from ${FROM} where r.session_id = ? order by r.created_at desc, r.id`, [sessionId]));
+
+/**
+ * The reviews asked of a reviewer (`asReviewer`) or by a requester, on trajectories they can
+ * still read: the open ones, and those decided in the last 30 days. Due first, then oldest.
+ */
+export async function reviewsOfPerson(q: Query, userId: string, asReviewer: boolean, admin: boolean, limit: number): Promise<ReviewRow[]> {
+  const who = asReviewer ? 'r.reviewer_id' : 'r.requested_by';
+  const rows = await q<ReviewRow>(
+    `select ${COLUMNS} from ${FROM}
+     where ${who} = ? and ${canViewSql('t', '?', admin)}
+       and (r.state = any(?::text[]) or r.decided_at > now() - interval '30 days')
+     order by r.state = any(?::text[]) desc, r.due_on asc nulls last, r.created_at asc, r.id
+     limit ?`,
+    admin ? [userId, [...OPEN_STATES], [...OPEN_STATES], limit] : [userId, userId, userId, [...OPEN_STATES], [...OPEN_STATES], limit],
+  );
+  return reviewsOf(rows);
+}
+
+/** SQL: the review `r` is of a trajectory `t` still shared with the review's lab. */
+const STILL_SHARED = `t.visibility = 'lab' and t.lab_id = r.lab_id`;
+
+/** The lab's open reviews of trajectories still shared with it, due first. */
+export const openReviewsOfLab = async (q: Query, labId: string, limit: number) =>
+  reviewsOf(
+    await q<ReviewRow>(
+      `select ${COLUMNS} from ${FROM} where r.lab_id = ? and ${STILL_SHARED} and r.state = any(?::text[])
+       order by r.due_on asc nulls last, r.created_at asc, r.id limit ?`,
+      [labId, [...OPEN_STATES], limit],
+    ),
+  );
+
+/** The newest review (not withdrawn) of each of these trajectories in the lab it is shared with, by trajectory id. */
+export async function latestReviewsOf(q: Query, sessionIds: readonly string[]): Promise<Map<string, ReviewRow>> {
+  const rows = await q<ReviewRow>(
+    `select distinct on (r.session_id) ${COLUMNS} from ${FROM}
+     where r.session_id = any(?::text[]) and ${STILL_SHARED} and r.state <> 'withdrawn'
+     order by r.session_id, r.created_at desc, r.id desc`,
+    [[...sessionIds]],
+  );
+  return new Map(reviewsOf(rows).map((row) => [row.sessionId, row]));
+}
+
+export interface LabReviewCounts {
+  requested: number;
+  inReview: number;
+  changesRequested: number;
+  overdue: number;
+  /** Reviews whose first verdict came in the last 90 days. */
+  decided: number;
+  /** Their median time from request to first verdict, in hours (null: none). */
+  medianTurnaroundHours: number | null;
+}
+
+/** The lab's review counts (of trajectories still shared with it) and its turnaround over 90 days. */
+export async function labReviewCounts(q: Query, labId: string): Promise<LabReviewCounts> {
+  const [row] = await q<LabReviewCounts>(
+    `select count(*) filter (where r.state = 'requested')::int as requested,
+            count(*) filter (where r.state = 'in_review')::int as "inReview",
+            count(*) filter (where r.state = 'changes_requested')::int as "changesRequested",
+            count(*) filter (where r.state = any(?::text[]) and r.due_on < current_date)::int as overdue,
+            count(*) filter (where r.first_verdict_at > now() - interval '90 days')::int as decided,
+            (percentile_cont(0.5) within group (order by extract(epoch from r.first_verdict_at - r.created_at) / 3600)
+               filter (where r.first_verdict_at > now() - interval '90 days'))::float8 as "medianTurnaroundHours"
+     from ${FROM} where r.lab_id = ? and ${STILL_SHARED}`,
+    [[...OPEN_STATES], labId],
+  );
+  return row;
+}
