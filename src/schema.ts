@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import path from 'node:path';
-import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { GraphQLSchema, lexicographicSortSchema, printSchema, specifiedDirectives } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { A2aPushResolver } from './modules/a2a/a2a-push.resolver';
 import { A2aResolver } from './modules/a2a/a2a.resolver';
@@ -78,7 +78,13 @@ const RESOLVERS = [
  */
 export function buildAppSchema(pubSub: AppPubSub): GraphQLSchema {
   return enforceOperationRules(
-    buildSchemaSync({ resolvers: RESOLVERS, pubSub, validate: false, directives: [...FACADE_DIRECTIVES, ACCESS_DIRECTIVE] }),
+    buildSchemaSync({
+      resolvers: RESOLVERS,
+      pubSub,
+      validate: false,
+      // Given directives replace GraphQL's own (@include, @skip, @deprecated…): they are named again.
+      directives: [...specifiedDirectives, ...FACADE_DIRECTIVES, ACCESS_DIRECTIVE],
+    }),
   );
 }
 

@@ -36,6 +36,16 @@ function fragmentBomb(levels: number): string {
   return `query { ...F0 }\n${fragments.join('\n')}`;
 }
 
+describe('GraphQL’s own directives', () => {
+  test('@include and @skip work beside the schema’s own directives', async () => {
+    const query = `query($yes: Boolean!) { me { id name @include(if: $yes) email @skip(if: $yes) } }`;
+    const shown = await graphql(query, { token: member.token, variables: { yes: true } });
+    expect(shown.body).toEqual({ data: { me: { id: member.id, name: expect.any(String) } } });
+    const hidden = await graphql(query, { token: member.token, variables: { yes: false } });
+    expect(hidden.body).toEqual({ data: { me: { id: member.id, email: member.email } } });
+  });
+});
+
 describe('document bombs', () => {
   test('a chain of fragments each spreading the next twice (2^40 expansions) is refused, anonymously, and /healthz answers meanwhile', async () => {
     const bomb = graphql(fragmentBomb(40));
