@@ -101,6 +101,7 @@ const CONSOLE_ROUTES = [
   '/trajectories',
   '/trajectories/:trajectoryId',
   '/trajectories/:trajectoryId/compare',
+  '/reviews',
   '/compute',
   '/releases',
   '/agents',

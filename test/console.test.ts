@@ -213,7 +213,7 @@ describe('in Chromium', () => {
 
     const { page, watched } = await signIn(context, owner);
     const nav = page.getByRole('navigation', { name: 'Console' });
-    for (const section of ['Labs', 'Trajectories', 'Compute', 'Releases', 'Agents'])
+    for (const section of ['Labs', 'Trajectories', 'Reviews', 'Compute', 'Releases', 'Agents'])
       await nav.getByRole('link', { name: section }).waitFor();
     expect(await nav.getByRole('link', { name: 'Admin' }).count()).toBe(0); // not an administrator
     await page.locator('#who-name', { hasText: 'Olga Owner' }).waitFor();

@@ -2,6 +2,7 @@ import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './gql';
+import { UnreadNotices } from './pages/reviews';
 import { ErrorNote } from './ui';
 
 /** Who is signed in: the layout's, and the pages' that depend on it (one request, from the cache). */
@@ -25,6 +26,7 @@ const SignOut = graphql(`
 const SECTIONS = [
   { to: '/labs', label: 'Labs' },
   { to: '/trajectories', label: 'Trajectories' },
+  { to: '/reviews', label: 'Reviews' },
   { to: '/compute', label: 'Compute' },
   { to: '/releases', label: 'Releases' },
   { to: '/agents', label: 'Agents' },
@@ -59,12 +61,17 @@ function ReaderLayout() {
 
 function ConsoleLayout() {
   const [{ data, error }] = useQuery({ query: Me });
+  const path = useRouterState({ select: (state) => state.location.pathname });
+  const [notices, recount] = useQuery({ query: UnreadNotices });
+  const unread = notices.data?.notices.unread ?? 0;
   const [signingOut, signOut] = useMutation(SignOut);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
-  const path = useRouterState({ select: (state) => state.location.pathname });
-  // A link followed from the menu closes it.
-  useEffect(() => setMenuOpen(false), [path]);
+  // A link followed from the menu closes it; the unread count is asked again on each page.
+  useEffect(() => {
+    setMenuOpen(false);
+    recount({ requestPolicy: 'network-only' });
+  }, [path, recount]);
   const leave = async () => {
     const result = await signOut({});
     if (!result.error) location.assign('/login');
@@ -100,6 +107,11 @@ function ConsoleLayout() {
                 <li key={section.to}>
                   <Link to={section.to} activeProps={{ className: 'active' }}>
                     {section.label}
+                    {section.to === '/reviews' && unread > 0 && (
+                      <span className="badge unread" aria-label={`${unread} new`}>
+                        {unread}
+                      </span>
+                    )}
                   </Link>
                 </li>
               ))}

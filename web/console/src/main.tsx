@@ -13,6 +13,7 @@ import { AgentTaskPage } from './pages/agent-task';
 import { AgentsPage } from './pages/agents';
 import { ComputePage } from './pages/compute';
 import { ReleasesPage } from './pages/releases';
+import { ReviewsPage } from './pages/reviews';
 import { SharedPage } from './pages/shared';
 import { TrajectoriesPage } from './pages/trajectories';
 import { TrajectoryPage } from './pages/trajectory';
@@ -40,6 +41,7 @@ const routeTree = root.addChildren([
   page('/trajectories', TrajectoriesPage),
   page('/trajectories/$trajectoryId', TrajectoryPage),
   page('/trajectories/$trajectoryId/compare', TrajectoryComparePage),
+  page('/reviews', ReviewsPage),
   page('/compute', ComputePage),
   page('/releases', ReleasesPage),
   page('/agents', AgentsPage),

@@ -4,7 +4,9 @@ import { useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { AssignableRole, MemberStatusChange } from '../gql/graphql';
 import { Paged } from '../paged';
-import { ConfirmButton, ConfirmSelect, Empty, ErrorNote, Loading, Table, When } from '../ui';
+import type { ConsoleLabQuery } from '../gql/graphql';
+import { ConfirmButton, ConfirmSelect, count, Empty, ErrorNote, Loading, Table, When } from '../ui';
+import { Due, ReviewBadge } from './reviews';
 
 const Lab = graphql(`
   query ConsoleLab($id: ID!) {
@@ -31,6 +33,28 @@ const Lab = graphql(`
         requestedAt
         joinedAt
       }
+      reviewSummary {
+        requested
+        inReview
+        changesRequested
+        overdue
+        decidedLast90Days
+        medianTurnaroundHours
+        open {
+          reviewId
+          sessionId
+          trajectoryTitle
+          state
+          dueOn
+          overdue
+          reviewer {
+            name
+          }
+          author {
+            name
+          }
+        }
+      }
     }
     labBoard(labId: $id, limit: 20) {
       items {
@@ -41,6 +65,9 @@ const Lab = graphql(`
         count
         lastActivityAt
         openAnnotations
+        review {
+          state
+        }
       }
     }
   }
@@ -301,6 +328,8 @@ export function LabPage() {
         </Suspense>
       )}
 
+      {data.lab.reviewSummary && <LabReviews summary={data.lab.reviewSummary} />}
+
       <section aria-labelledby="board-title">
         <h2 id="board-title">Latest sessions</h2>
         {data.labBoard.items.length === 0 ? (
@@ -318,6 +347,7 @@ export function LabPage() {
                     <th scope="col">State</th>
                     <th scope="col">Records</th>
                     <th scope="col">Open notes</th>
+                    <th scope="col">Review</th>
                     <th scope="col">Last activity</th>
                   </tr>
                 </thead>
@@ -333,6 +363,7 @@ export function LabPage() {
                       <td>{row.state}</td>
                       <td>{row.count}</td>
                       <td>{row.openAnnotations}</td>
+                      <td>{row.review ? <ReviewBadge state={row.review.state} /> : <span className="muted">—</span>}</td>
                       <td>
                         <When at={row.lastActivityAt} />
                       </td>
@@ -345,5 +376,65 @@ export function LabPage() {
         )}
       </section>
     </>
+  );
+}
+
+/** Hours as a reader says them: "40 min", "6 h", "3.5 days". */
+const duration = (hours: number) =>
+  hours < 1 ? `${Math.max(1, Math.round(hours * 60))} min` : hours < 48 ? `${Math.round(hours)} h` : `${(hours / 24).toFixed(1)} days`;
+
+/** The lab's open reviews, due first, and how long its verdicts take (docs/api/reviews.md). */
+function LabReviews({ summary }: { summary: NonNullable<ConsoleLabQuery['lab']['reviewSummary']> }) {
+  const open = summary.requested + summary.inReview + summary.changesRequested;
+  return (
+    <section aria-labelledby="reviews-title">
+      <h2 id="reviews-title">Reviews</h2>
+      <p>
+        {open === 0
+          ? 'No open review.'
+          : `${count(open, 'open review')}: ${summary.requested} requested, ${summary.inReview} in review, ${summary.changesRequested} waiting on changes.`}
+        {summary.overdue > 0 && <span className="badge error"> {summary.overdue} overdue</span>}{' '}
+        <span className="muted">
+          {summary.medianTurnaroundHours === null || summary.medianTurnaroundHours === undefined
+            ? 'No verdict in the last 90 days.'
+            : `Turnaround: a first verdict in ${duration(summary.medianTurnaroundHours)} (median of ${count(summary.decidedLast90Days, 'review')}, last 90 days).`}
+        </span>
+      </p>
+      {summary.open.length > 0 && (
+        <Paged items={summary.open} label="Open reviews" urlKey="reviews">
+          {(page) => (
+            <Table label="Open reviews, scrolls sideways">
+              <thead>
+                <tr>
+                  <th scope="col">Trajectory</th>
+                  <th scope="col">Reviewer</th>
+                  <th scope="col">Due</th>
+                  <th scope="col">State</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.map((review) => (
+                  <tr key={review.reviewId}>
+                    <td>
+                      <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
+                        {review.trajectoryTitle}
+                      </Link>
+                      <div className="muted">by {review.author.name}</div>
+                    </td>
+                    <td>{review.reviewer.name}</td>
+                    <td>
+                      <Due dueOn={review.dueOn} overdue={review.overdue} />
+                    </td>
+                    <td>
+                      <ReviewBadge state={review.state} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </Paged>
+      )}
+    </section>
   );
 }

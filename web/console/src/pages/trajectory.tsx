@@ -18,6 +18,7 @@ import { parseRecord, type Block, type Turn } from '../records';
 import { ErrorNote, linkable, Loading, When } from '../ui';
 import { ExportPanel, SharePanel } from './trajectory-share';
 import { CritiquePanel, DiscussPanel, SummaryPanel } from './trajectory-aids';
+import { ReviewPanel } from './reviews';
 
 const Trajectory = graphql(`
   query ConsoleTrajectory($id: ID!) {
@@ -38,6 +39,7 @@ const Trajectory = graphql(`
         changeVisibility
         refreshSummary
         share
+        requestReview
       }
       labId
       visibility
@@ -513,6 +515,7 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
         </section>
       )}
       <div className="columns aids">
+        <ReviewPanel sessionId={trajectoryId} labId={meta.labId ?? null} ownerId={meta.owner.userId} canRequest={can.requestReview} />
         <SummaryPanel sessionId={trajectoryId} canRefresh={can.refreshSummary} />
         <CritiquePanel sessionId={trajectoryId} onGoTo={(seq) => goTo(seq)} />
         <DiscussPanel sessionId={trajectoryId} />

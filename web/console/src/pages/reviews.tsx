@@ -1,0 +1,560 @@
+import { Link, useNavigate, useRouter } from '@tanstack/react-router';
+import { useId, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { ReviewState } from '../gql/graphql';
+import { Me } from '../layout';
+import { Empty, ErrorNote, Loading, Table, When } from '../ui';
+
+/** What each state is called on the page. */
+export const STATE_LABELS: Record<ReviewState, string> = {
+  requested: 'Requested',
+  in_review: 'In review',
+  changes_requested: 'Changes requested',
+  approved: 'Approved',
+  withdrawn: 'Withdrawn',
+};
+
+/** A review's state, as a badge the eye finds in a list. */
+export function ReviewBadge({ state }: { state: ReviewState }) {
+  return <span className={`badge review-${state}`}>{STATE_LABELS[state]}</span>;
+}
+
+/** A due day, marked when it has passed. */
+export function Due({ dueOn, overdue }: { dueOn: string | null | undefined; overdue: boolean }) {
+  if (!dueOn) return <span className="muted">no date</span>;
+  const day = new Date(`${dueOn}T12:00:00`).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return overdue ? <span className="badge error">{day}, overdue</span> : <time dateTime={dueOn}>{day}</time>;
+}
+
+const Queue = graphql(`
+  query ConsoleReviews {
+    reviewQueue {
+      ...ConsoleReviewRow
+    }
+    reviewsRequested {
+      ...ConsoleReviewRow
+    }
+    notices(first: 30) {
+      unread
+      items {
+        noticeId
+        text
+        path
+        createdAt
+        readAt
+      }
+    }
+  }
+  fragment ConsoleReviewRow on TrajectoryReview {
+    reviewId
+    sessionId
+    trajectoryTitle
+    state
+    dueOn
+    overdue
+    note
+    createdAt
+    decidedAt
+    author {
+      name
+    }
+    requestedBy {
+      name
+    }
+    reviewer {
+      name
+    }
+    viewerCan {
+      start
+    }
+  }
+`);
+
+const Start = graphql(`
+  mutation ConsoleReviewStart($id: ID!) {
+    trajectoryReviewStart(reviewId: $id) {
+      reviewId
+      state
+    }
+  }
+`);
+
+const MarkRead = graphql(`
+  mutation ConsoleNoticesMarkRead($ids: [ID!]) {
+    noticesMarkRead(ids: $ids)
+  }
+`);
+
+/** The unread count the navigation shows beside "Reviews". */
+export const UnreadNotices = graphql(`
+  query ConsoleUnreadNotices {
+    notices(first: 1) {
+      unread
+    }
+  }
+`);
+
+/**
+ * A mentor's queue (docs/api/reviews.md): what was asked of them, due first, with the way to
+ * take each; what they asked of others; and what the console has to tell them.
+ */
+export function ReviewsPage() {
+  const [{ data, error, fetching }, reload] = useQuery({ query: Queue, requestPolicy: 'cache-and-network' });
+  const [starting, start] = useMutation(Start);
+  const [marking, markRead] = useMutation(MarkRead);
+  const navigate = useNavigate();
+  const router = useRouter();
+  const [showDone, setShowDone] = useState(false);
+  if (!data) return error ? <ErrorNote error={error} /> : <Loading what="your reviews" />;
+  const queue = data.reviewQueue.filter((review) => showDone || !['approved', 'withdrawn'].includes(review.state));
+  const done = data.reviewQueue.length - data.reviewQueue.filter((review) => !['approved', 'withdrawn'].includes(review.state)).length;
+  const open = (sessionId: string) => navigate({ to: '/trajectories/$trajectoryId', params: { trajectoryId: sessionId }, hash: 'reviews' });
+  const take = async (reviewId: string, sessionId: string) => {
+    const result = await start({ id: reviewId });
+    if (!result.error) await open(sessionId);
+  };
+  const follow = async (noticeId: string, path: string, unread: boolean) => {
+    if (unread) await markRead({ ids: [noticeId] });
+    router.history.push(path);
+  };
+  return (
+    <>
+      <h1>Reviews</h1>
+      <ErrorNote error={error ?? starting.error ?? marking.error} />
+      {data.notices.items.length > 0 && (
+        <section aria-labelledby="updates-title" className="panel">
+          <h2 id="updates-title">Updates {data.notices.unread > 0 && <span className="badge unread">{data.notices.unread} new</span>}</h2>
+          <ul className="notices">
+            {data.notices.items.map((notice) => (
+              <li key={notice.noticeId} className={notice.readAt ? 'read' : 'unread'}>
+                <a
+                  href={notice.path}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    void follow(notice.noticeId, notice.path, !notice.readAt);
+                  }}
+                >
+                  {notice.text}
+                </a>{' '}
+                <span className="muted">
+                  <When at={notice.createdAt} />
+                </span>
+              </li>
+            ))}
+          </ul>
+          {data.notices.unread > 0 && (
+            <button
+              type="button"
+              className="small"
+              disabled={marking.fetching}
+              onClick={() => void markRead({}).then(() => reload({ requestPolicy: 'network-only' }))}
+            >
+              Mark all read
+            </button>
+          )}
+        </section>
+      )}
+
+      <section aria-labelledby="queue-title">
+        <h2 id="queue-title">Asked of you</h2>
+        {data.reviewQueue.length === 0 ? (
+          <Empty>
+            <p>No one has asked you for a review. When a lab owner or mentor does, it appears here and you are told.</p>
+          </Empty>
+        ) : (
+          <>
+            {done > 0 && (
+              <label className="check">
+                <input type="checkbox" checked={showDone} onChange={(event) => setShowDone(event.target.checked)} /> Show the {done} decided
+                in the last 30 days
+              </label>
+            )}
+            {queue.length === 0 ? (
+              <p className="muted">Nothing open: you are done.</p>
+            ) : (
+              <Table label="Reviews asked of you, scrolls sideways">
+                <thead>
+                  <tr>
+                    <th scope="col">Trajectory</th>
+                    <th scope="col">Due</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Asked by</th>
+                    <th scope="col">Note</th>
+                    <th scope="col">
+                      <span className="sr-only">Action</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {queue.map((review) => (
+                    <tr key={review.reviewId}>
+                      <td>
+                        <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
+                          {review.trajectoryTitle}
+                        </Link>
+                        <div className="muted">by {review.author.name}</div>
+                      </td>
+                      <td>
+                        <Due dueOn={review.dueOn} overdue={review.overdue} />
+                      </td>
+                      <td>
+                        <ReviewBadge state={review.state} />
+                      </td>
+                      <td>
+                        {review.requestedBy.name}
+                        <div className="muted">
+                          <When at={review.createdAt} />
+                        </div>
+                      </td>
+                      <td className="review-note">{review.note ?? <span className="muted">—</span>}</td>
+                      <td>
+                        {review.viewerCan.start ? (
+                          <button
+                            type="button"
+                            className="primary small"
+                            disabled={starting.fetching}
+                            aria-label={`Take the review of ${review.trajectoryTitle}`}
+                            onClick={() => void take(review.reviewId, review.sessionId)}
+                          >
+                            {review.state === 'changes_requested' ? 'Review again' : 'Take it'}
+                          </button>
+                        ) : review.state === 'in_review' ? (
+                          <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
+                            Give your verdict
+                          </Link>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            )}
+          </>
+        )}
+      </section>
+
+      {data.reviewsRequested.length > 0 && (
+        <section aria-labelledby="asked-title">
+          <h2 id="asked-title">Asked by you</h2>
+          <Table label="Reviews you asked for, scrolls sideways">
+            <thead>
+              <tr>
+                <th scope="col">Trajectory</th>
+                <th scope="col">Reviewer</th>
+                <th scope="col">Due</th>
+                <th scope="col">State</th>
+                <th scope="col">Decided</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.reviewsRequested.map((review) => (
+                <tr key={review.reviewId}>
+                  <td>
+                    <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
+                      {review.trajectoryTitle}
+                    </Link>
+                  </td>
+                  <td>{review.reviewer.name}</td>
+                  <td>
+                    <Due dueOn={review.dueOn} overdue={review.overdue} />
+                  </td>
+                  <td>
+                    <ReviewBadge state={review.state} />
+                  </td>
+                  <td>{review.decidedAt ? <When at={review.decidedAt} /> : <span className="muted">not yet</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </section>
+      )}
+      {fetching && <p className="muted">Refreshing…</p>}
+    </>
+  );
+}
+
+const TrajectoryReviews = graphql(`
+  query ConsoleTrajectoryReviews($id: ID!, $labId: ID!, $withMembers: Boolean!) {
+    trajectoryMeta(sessionId: $id) {
+      sessionId
+      reviews {
+        reviewId
+        state
+        note
+        dueOn
+        overdue
+        verdictNote
+        createdAt
+        startedAt
+        decidedAt
+        requestedBy {
+          name
+        }
+        reviewer {
+          userId
+          name
+        }
+        viewerCan {
+          start
+          decide
+          withdraw
+        }
+      }
+    }
+    lab(id: $labId) @include(if: $withMembers) {
+      id
+      members {
+        memberUserId
+        name
+        role
+        status
+      }
+    }
+  }
+`);
+
+const RequestReview = graphql(`
+  mutation ConsoleReviewRequest($id: ID!, $input: ReviewRequestInput!) {
+    trajectoryReviewRequest(sessionId: $id, input: $input) {
+      reviewId
+    }
+  }
+`);
+
+const Decide = graphql(`
+  mutation ConsoleReviewDecide($id: ID!, $input: ReviewVerdictInput!) {
+    trajectoryReviewDecide(reviewId: $id, input: $input) {
+      reviewId
+      state
+    }
+  }
+`);
+
+const Withdraw = graphql(`
+  mutation ConsoleReviewWithdraw($id: ID!) {
+    trajectoryReviewWithdraw(reviewId: $id) {
+      reviewId
+      state
+    }
+  }
+`);
+
+/** Today in the reader's calendar, as `YYYY-MM-DD`. */
+const localDay = (offsetDays = 0) => {
+  const day = new Date(Date.now() + offsetDays * 86_400_000);
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+};
+
+/**
+ * A trajectory's reviews: each with its state, notes and verdict, and the buttons the reader may
+ * use on it now (viewerCan); a form to ask a mentor for one when the reader may.
+ */
+export function ReviewPanel({
+  sessionId,
+  labId,
+  ownerId,
+  canRequest,
+}: {
+  sessionId: string;
+  labId: string | null;
+  ownerId: string;
+  canRequest: boolean;
+}) {
+  const withMembers = canRequest && labId !== null;
+  const [{ data, error }, reload] = useQuery({
+    query: TrajectoryReviews,
+    variables: { id: sessionId, labId: labId ?? '', withMembers },
+  });
+  const [requesting, request] = useMutation(RequestReview);
+  const [starting, start] = useMutation(Start);
+  const [deciding, decide] = useMutation(Decide);
+  const [withdrawing, withdraw] = useMutation(Withdraw);
+  const [said, setSaid] = useState('');
+  const [{ data: me }] = useQuery({ query: Me });
+  const refresh = (message: string) => {
+    setSaid(message);
+    reload({ requestPolicy: 'network-only' });
+  };
+  const reviews = data?.trajectoryMeta.reviews ?? [];
+  if (!canRequest && reviews.length === 0) return null;
+  const reviewers = (data?.lab?.members ?? [])
+    .filter((m) => m.status === 'active' && (m.role === 'mentor' || m.role === 'owner') && m.memberUserId !== ownerId)
+    .map((m) => ({ ...m, label: `${m.name} (${m.role}${m.memberUserId === me?.me.id ? ', you' : ''})` }));
+  return (
+    <section className="panel reviews" id="reviews" aria-labelledby="reviews-title">
+      <h2 id="reviews-title">Reviews</h2>
+      <ErrorNote error={error ?? requesting.error ?? starting.error ?? deciding.error ?? withdrawing.error} />
+      <p className="note ok" role="status">
+        {said}
+      </p>
+      {reviews.length === 0 && <p className="muted">No review yet.</p>}
+      <ul className="review-list">
+        {reviews.map((review) => (
+          <li key={review.reviewId} className="review">
+            <p>
+              <ReviewBadge state={review.state} /> <strong>{review.reviewer.name}</strong>
+              <span className="muted">
+                {' '}
+                asked by {review.requestedBy.name}, <When at={review.createdAt} />
+                {review.dueOn && (
+                  <>
+                    {' · due '}
+                    <Due dueOn={review.dueOn} overdue={review.overdue} />
+                  </>
+                )}
+              </span>
+            </p>
+            {review.note && <p className="note-body">{review.note}</p>}
+            {review.verdictNote && (
+              <blockquote className="verdict">
+                <p className="note-body">{review.verdictNote}</p>
+                <footer className="muted">
+                  {review.reviewer.name}, <When at={review.decidedAt} />
+                </footer>
+              </blockquote>
+            )}
+            <div className="buttons-row">
+              {review.viewerCan.start && (
+                <button
+                  type="button"
+                  className="primary small"
+                  disabled={starting.fetching}
+                  onClick={() => void start({ id: review.reviewId }).then((r) => !r.error && refresh('You took the review.'))}
+                >
+                  {review.state === 'changes_requested' ? 'Review again' : 'Take it'}
+                </button>
+              )}
+              {review.viewerCan.withdraw && (
+                <button
+                  type="button"
+                  className="small"
+                  disabled={withdrawing.fetching}
+                  onClick={() => void withdraw({ id: review.reviewId }).then((r) => !r.error && refresh('The request was withdrawn.'))}
+                >
+                  Withdraw the request
+                </button>
+              )}
+            </div>
+            {review.viewerCan.decide && (
+              <VerdictForm
+                busy={deciding.fetching}
+                onDecide={async (verdict, note) => {
+                  const result = await decide({ id: review.reviewId, input: { verdict, note } });
+                  if (!result.error)
+                    refresh(verdict === 'approved' ? 'Approved. The requester is told.' : 'Changes asked for. The requester is told.');
+                  return !result.error;
+                }}
+              />
+            )}
+          </li>
+        ))}
+      </ul>
+      {canRequest && (
+        <RequestForm
+          reviewers={reviewers}
+          busy={requesting.fetching}
+          onRequest={async (input) => {
+            const result = await request({ id: sessionId, input });
+            if (!result.error) refresh('Review requested. The reviewer is told.');
+            return !result.error;
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function VerdictForm({
+  busy,
+  onDecide,
+}: {
+  busy: boolean;
+  onDecide: (verdict: 'approved' | 'changes_requested', note: string | null) => Promise<boolean>;
+}) {
+  const [note, setNote] = useState('');
+  const [missing, setMissing] = useState(false);
+  const id = useId();
+  const send = async (verdict: 'approved' | 'changes_requested') => {
+    if (verdict === 'changes_requested' && !note.trim()) return setMissing(true);
+    setMissing(false);
+    if (await onDecide(verdict, note.trim() || null)) setNote('');
+  };
+  return (
+    <form className="note-form" onSubmit={(event) => event.preventDefault()}>
+      <label htmlFor={`${id}-note`}>Your notes (what to change, or why it is good)</label>
+      <textarea
+        id={`${id}-note`}
+        rows={3}
+        maxLength={4000}
+        value={note}
+        aria-invalid={missing}
+        aria-describedby={missing ? `${id}-missing` : undefined}
+        onChange={(event) => {
+          setNote(event.target.value);
+          if (event.target.value.trim()) setMissing(false);
+        }}
+      />
+      {missing && (
+        <p id={`${id}-missing`} className="note error">
+          Say what to change before asking for changes.
+        </p>
+      )}
+      <div className="buttons-row">
+        <button type="button" className="primary" disabled={busy} onClick={() => void send('approved')}>
+          Approve
+        </button>
+        <button type="button" disabled={busy} onClick={() => void send('changes_requested')}>
+          Ask for changes
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RequestForm({
+  reviewers,
+  busy,
+  onRequest,
+}: {
+  reviewers: { memberUserId: string; label: string }[];
+  busy: boolean;
+  onRequest: (input: { reviewerId: string; dueOn: string | null; note: string | null }) => Promise<boolean>;
+}) {
+  const [reviewerId, setReviewerId] = useState('');
+  const [dueOn, setDueOn] = useState(localDay(7));
+  const [note, setNote] = useState('');
+  const id = useId();
+  if (reviewers.length === 0)
+    return (
+      <p className="muted">The lab has no mentor who could review this (its author cannot). Make a member a mentor on the lab page.</p>
+    );
+  return (
+    <form
+      className="request-review"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onRequest({ reviewerId: reviewerId || reviewers[0].memberUserId, dueOn: dueOn || null, note: note.trim() || null }).then(
+          (ok) => ok && setNote(''),
+        );
+      }}
+    >
+      <h3>Ask for a review</h3>
+      <label htmlFor={`${id}-reviewer`}>Reviewer</label>
+      <select id={`${id}-reviewer`} value={reviewerId || reviewers[0].memberUserId} onChange={(event) => setReviewerId(event.target.value)}>
+        {reviewers.map((m) => (
+          <option key={m.memberUserId} value={m.memberUserId}>
+            {m.label}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-due`}>Due</label>
+      <input id={`${id}-due`} type="date" min={localDay()} value={dueOn} onChange={(event) => setDueOn(event.target.value)} />
+      <label htmlFor={`${id}-note`}>What to look at (optional)</label>
+      <textarea id={`${id}-note`} rows={2} maxLength={2000} value={note} onChange={(event) => setNote(event.target.value)} />
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? 'Asking…' : 'Ask for a review'}
+      </button>
+    </form>
+  );
+}
