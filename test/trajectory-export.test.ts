@@ -21,7 +21,7 @@ let mentor: TestUser;
 let outsider: TestUser;
 let id: string;
 beforeAll(async () => {
-  const lab = await makeLab(t, { name: 'Export Lab' });
+  const lab = await makeLab(t, { name: 'Export Lab', owner: await makeUser(t, { name: 'Rita Reviewer' }) });
   [owner, mentor, outsider] = await Promise.all(['Eve Owner', 'Max Mentor', 'Ola Outsider'].map((name) => makeUser(t, { name })));
   await addMember(t, lab, owner);
   await addMember(t, lab, mentor, 'mentor');
@@ -107,6 +107,19 @@ beforeAll(async () => {
   await note('Hours, confirmed against the log.', resolved);
   expect((await t.call('POST', sessionPath(id, `/annotations/${resolved}/resolve`), { token: mentor.token })).status).toBeLessThan(300);
   await note('Still open: is the baseline subtracted?');
+  // The lab owner's verdict, asked for by the mentor, heads the export.
+  const gql = async (token: string, query: string, variables: Record<string, unknown>) =>
+    (await t.call('POST', '/graphql', { token, body: { query, variables } })).body.data;
+  const { trajectoryReviewRequest: review } = await gql(
+    mentor.token,
+    `mutation($id: ID!, $input: ReviewRequestInput!) { trajectoryReviewRequest(sessionId: $id, input: $input) { reviewId } }`,
+    { id, input: { reviewerId: lab.owner.id } },
+  );
+  await gql(
+    lab.owner.token,
+    `mutation($id: ID!, $input: ReviewVerdictInput!) { trajectoryReviewDecide(reviewId: $id, input: $input) { state } }`,
+    { id: review.reviewId, input: { verdict: 'approved', note: `The fit holds; rotate ${PLANTED.openai}.` } },
+  );
 });
 
 const exported = (query: Record<string, string>, token = owner.token) => t.call('GET', sessionPath(id, '/export'), { token, query });
@@ -129,6 +142,9 @@ test('the notebook is valid nbformat 4.5: turns as Markdown, code with its outpu
   const text = (cell: (typeof cells)[number]) => cell.source.join('');
   // Escaped for Markdown: Jupyter would take `<fit>` for HTML.
   expect(text(cells[0])).toMatch(/^# Decay \\<fit\\> & friends\n\nEve Owner’s run · api · 6 records · exported /);
+  expect(text(cells[0])).toContain(
+    `\n\n**Reviews**\n\n- **Approved** by Rita Reviewer, ${new Date().toISOString().slice(0, 10)}: The fit holds; rotate ${PLANTED.openai}.`,
+  );
   expect(text(cells[1])).toBe('**User** · record 1\n\nFit the **decay** curve in data.csv');
   const code = cells.filter((cell) => cell.cell_type === 'code');
   expect(code.map(text)).toEqual(['%%bash\nenv | sort', 'import numpy as np\nfit = np.polyfit(t, np.log(y), 1)']);
@@ -170,6 +186,7 @@ test('the report is one HTML file that fetches nothing, its text escaped, the fi
   expect(html).toContain(`src="data:image/png;base64,${PNG.toString('base64')}"`);
   expect(html).toContain('Fit the <strong>decay</strong> curve');
   expect(html).toContain('Check the units of the half-life.');
+  expect(html).toContain('<section class="reviews"><p><strong>Reviews</strong><br><br>- <strong>Approved</strong> by Rita Reviewer');
   expect(html).not.toContain('is the baseline subtracted');
   expect(html.trimEnd().endsWith('</body></html>')).toBe(true);
 });

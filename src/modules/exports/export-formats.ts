@@ -19,6 +19,14 @@ export interface ExportNote {
   author: string;
 }
 
+/** A reviewer's verdict on the trajectory (docs/api/reviews.md), exported at its head. */
+export interface ExportReview {
+  reviewer: string;
+  verdict: 'approved' | 'changes_requested';
+  note: string | null;
+  decidedAt: Date;
+}
+
 export interface ExportSource {
   title: string;
   owner: string;
@@ -28,6 +36,8 @@ export interface ExportSource {
   batches: AsyncIterable<string[]>;
   /** Every note of the trajectory: the resolved threads are exported. */
   notes: ExportNote[];
+  /** Its reviews' verdicts, newest first. */
+  reviews: ExportReview[];
   /** A figure's bytes by its path, or null when it cannot be embedded. */
   figure: (path: string) => Promise<{ mime: string; base64: string } | null>;
   forSharing: boolean;
@@ -164,6 +174,20 @@ const fence = (text: string) => {
 };
 const escapeMarkdown = (text: string) => text.replace(/([\\`*_[\]<>])/g, '\\$1');
 
+const VERDICTS = { approved: 'Approved', changes_requested: 'Changes requested' } as const;
+
+/** The verdicts as Markdown, one item each (masked for sharing as the notes are); empty when none. */
+async function reviewsText(source: ExportSource): Promise<string> {
+  const items: string[] = [];
+  for (const review of source.reviews) {
+    const note = review.note ? (source.forSharing ? (await maskText(review.note)).text : review.note) : '';
+    items.push(
+      `- **${VERDICTS[review.verdict]}** by ${escapeMarkdown(review.reviewer)}, ${review.decidedAt.toISOString().slice(0, 10)}${note ? `: ${escapeMarkdown(note).replace(/\n/g, ' ')}` : ''}`,
+    );
+  }
+  return items.length ? `**Reviews**\n\n${items.join('\n')}` : '';
+}
+
 /** A notebook's text as a list of lines, as nbformat writes `source` (every line but the last keeps its `\n`). */
 const lines = (text: string) => text.split(/(?<=\n)/);
 
@@ -174,6 +198,8 @@ export async function* notebookChunks(source: ExportSource): AsyncGenerator<stri
     kind: 'markdown',
     text: `# ${escapeMarkdown(title)}\n\n${escapeMarkdown(source.owner)}’s run · ${source.source} · ${source.recordCount.toLocaleString('en')} records · exported ${source.exportedAt.toISOString()}${source.forSharing ? ' · secrets masked' : ''}`,
   };
+  const reviews = await reviewsText(source);
+  if (reviews) header.text += `\n\n${reviews}`;
   yield '{"cells":[';
   let index = 0;
   for await (const cell of prepend(header, cellsOf(source))) {
@@ -255,6 +281,8 @@ export async function* htmlChunks(source: ExportSource): AsyncGenerator<string> 
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <meta name="robots" content="noindex"><title>${title}</title><style>${REPORT_STYLE}</style></head><body>
 <h1>${title}</h1><p class="meta">${escapeHtml(source.owner)}’s run · ${escapeHtml(source.source)} · ${source.recordCount.toLocaleString('en')} records · exported ${source.exportedAt.toISOString()}${source.forSharing ? ' · secrets masked' : ''}</p>\n`;
+  const reviews = await reviewsText(source);
+  if (reviews) yield `<section class="reviews">${markdownHtml(reviews)}</section>\n`;
   for await (const cell of cellsOf(source)) {
     if (cell.kind === 'markdown') {
       const quote = cell.text.startsWith('> ');

@@ -3,6 +3,7 @@ import type { Blobs } from '../../blobs';
 import { invalid } from '../../errors';
 import type { Viewer } from '../auth/viewer';
 import { inlineFigure } from '../figures/figure.service';
+import { reviewsOfTrajectory } from '../reviews/review.service';
 import { listAnnotations } from '../trajectories/annotation.service';
 import { readRecords, viewTrajectory } from '../trajectories/trajectory.service';
 import { User } from '../users/user.entity';
@@ -12,7 +13,8 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['ipynb', 'html'];
 
 /**
  * The trajectory as a file, piece by piece (export-formats.ts): for whoever may view it, with
- * its notes' authors by name and its uploaded figures inside; `forSharing` masks secrets.
+ * its notes' authors by name, its reviews' verdicts, and its uploaded figures inside; `forSharing`
+ * masks secrets.
  * @throws NOT_FOUND, VALIDATION_FAILED (an unknown format)
  */
 export async function exportChunks(
@@ -27,12 +29,11 @@ export async function exportChunks(
     throw invalid([{ path: ['format'], msg: 'must be ipynb or html', type: 'enum' }]);
   const trajectory = await viewTrajectory(em, viewer, sessionId);
   const notes = await listAnnotations(em, viewer, sessionId);
-  const people = new Map(
-    (await em.find(User, { id: [...new Set([trajectory.ownerId, ...notes.map((note) => note.authorId)])] })).map((user) => [
-      user.id,
-      user.name,
-    ]),
+  const verdicts = (await reviewsOfTrajectory(em, viewer, sessionId)).filter(
+    (review) => review.decidedAt && (review.state === 'approved' || review.state === 'changes_requested'),
   );
+  const named = [trajectory.ownerId, ...notes.map((note) => note.authorId), ...verdicts.map((review) => review.reviewerId)];
+  const people = new Map((await em.find(User, { id: [...new Set(named)] })).map((user) => [user.id, user.name]));
   const source = {
     title: trajectory.title ?? 'Untitled trajectory',
     owner: people.get(trajectory.ownerId) ?? 'Former user',
@@ -40,6 +41,12 @@ export async function exportChunks(
     recordCount: trajectory.count,
     batches: await readRecords(em, blobs, viewer, sessionId, null),
     notes: notes.map((note) => ({ ...note, author: people.get(note.authorId) ?? 'Former user' })),
+    reviews: verdicts.map((review) => ({
+      reviewer: people.get(review.reviewerId) ?? 'Former user',
+      verdict: review.state as 'approved' | 'changes_requested',
+      note: review.verdictNote,
+      decidedAt: review.decidedAt!,
+    })),
     figure: (path: string) => inlineFigure(em, viewer, blobs, sessionId, path),
     forSharing,
     exportedAt: new Date(),
