@@ -107,6 +107,26 @@ test('the owner makes a link; anyone with it reads the transcript with every sec
   expect(links.data!.trajectoryShareLinks[0].lastViewedAt).not.toBeNull();
 });
 
+test('a preview shows what a link would, from the same masking, before any link is made; only to who may make one', async () => {
+  const id = await trajectory();
+  const PREVIEW = `query($id: ID!, $emails: Boolean) {
+    sharedTrajectoryPreview(sessionId: $id, maskEmails: $emails) { title recordCount expiresAt maskEmails }
+    sharedTrajectoryPreviewRecords(sessionId: $id, maskEmails: $emails) { hasMore items { seq text masked } } }`;
+  const shown = await gql(mentor.token, PREVIEW, { id, emails: true });
+  expect(shown.errors).toBeUndefined();
+  expect(shown.data!.sharedTrajectoryPreview).toEqual({ title: 'Decay fit', recordCount: 3, expiresAt: null, maskEmails: true });
+  // Exactly what a link with the same setting answers, record for record.
+  const made = (await gql(owner.token, CREATE, { id, input: { maskEmails: true } })).data!.trajectoryShareLinkCreate;
+  const linked = await gql(undefined, RECORDS, { token: tokenOf(made.url) });
+  expect(shown.data!.sharedTrajectoryPreviewRecords).toEqual(linked.data!.sharedTrajectoryRecords);
+  expect(JSON.stringify(shown.data)).not.toContain(PLANTED.github);
+  // No view counted, no link made by the preview.
+  expect((await gql(owner.token, LINKS, { id })).data!.trajectoryShareLinks).toEqual([expect.objectContaining({ views: 0 })]);
+  expect(code(await gql(member.token, PREVIEW, { id }))).toBe('FORBIDDEN');
+  expect(code(await gql(outsider.token, PREVIEW, { id }))).toBe('NOT_FOUND');
+  expect(code(await gql(undefined, PREVIEW, { id }))).toBe('UNAUTHENTICATED');
+});
+
 test('revoked, expired or unknown: the same NOT_FOUND, never a hint of which', async () => {
   const id = await trajectory();
   const revoked = (await gql(owner.token, CREATE, { id })).data!.trajectoryShareLinkCreate;

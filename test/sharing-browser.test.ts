@@ -96,6 +96,19 @@ inBrowser(
     expect(secretsIn(html)).toEqual([]);
 
     const panel = page.getByRole('region', { name: 'Share outside the lab' });
+    // Before making a link, the owner previews what it would show: the same page, secrets masked.
+    const [previewPage] = await Promise.all([
+      context.waitForEvent('page'),
+      panel.getByRole('link', { name: 'Preview what it shows' }).click(),
+    ]);
+    await previewPage.getByText('Preview: this is what a share link shows its readers. No link has been made.').waitFor();
+    await previewPage.getByText('the chiller cycles at 12:10').waitFor();
+    await previewPage.getByText('Tool result').first().click();
+    await previewPage.locator('.transcript .masked').first().waitFor();
+    expect(secretsIn(await previewPage.content())).toEqual([]);
+    await previewPage.close();
+    expect(await t.sql(`select 1 from trajectory_share_links where session_id = $1`, [sessionId])).toEqual([]);
+
     await panel.getByLabel('Expires').selectOption({ label: 'in 7 days' });
     await panel.getByRole('button', { name: 'Make a link' }).click();
     const url = await panel.getByLabel('The new link').inputValue();

@@ -24,6 +24,12 @@ const present = (row: ShareLinkRow): ShareLinkSource => ({
   createdAt: row.createdAt,
 });
 
+const checkPage = (after: number | undefined, first: number | undefined) =>
+  checks()
+    .int(['after'], after, { min: 0, max: 2 ** 31 - 1 })
+    .int(['first'], first, { min: 1, max: 200 })
+    .done();
+
 @Resolver(() => ShareLink)
 export class ShareLinkResolver {
   @Extensions(SIGNED_IN)
@@ -76,11 +82,35 @@ export class ShareLinkResolver {
     @Arg('after', () => Int, { nullable: true, description: 'Records after this position (default 0).' }) after?: number,
     @Arg('first', () => Int, { nullable: true, description: '1-200 (default 100).' }) first?: number,
   ): Promise<SharedRecordPage> {
-    checks()
-      .int(['after'], after, { min: 0, max: 2 ** 31 - 1 })
-      .int(['first'], first, { min: 1, max: 200 })
-      .done();
+    checkPage(after, first);
     return sharing.sharedRecordPage(ctx.em, ctx.services.blobs, token, after ?? 0, first ?? 100);
+  }
+
+  @Extensions(SIGNED_IN)
+  @Query(() => SharedTrajectory, {
+    description: 'What a share link to the trajectory would show, before making one (who may make links; no view counted).',
+  })
+  sharedTrajectoryPreview(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('maskEmails', { nullable: true, description: 'As the link would (default false).' }) maskEmails?: boolean,
+  ): Promise<SharedTrajectory> {
+    return sharing.previewShared(ctx.em, viewer, sessionId, maskEmails === true);
+  }
+
+  @Extensions(SIGNED_IN)
+  @Query(() => SharedRecordPage, { description: 'A page of the records a share link to the trajectory would show, secrets masked.' })
+  sharedTrajectoryPreviewRecords(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('maskEmails', { nullable: true }) maskEmails?: boolean,
+    @Arg('after', () => Int, { nullable: true, description: 'Records after this position (default 0).' }) after?: number,
+    @Arg('first', () => Int, { nullable: true, description: '1-200 (default 100).' }) first?: number,
+  ): Promise<SharedRecordPage> {
+    checkPage(after, first);
+    return sharing.previewRecordPage(ctx.em, ctx.services.blobs, viewer, sessionId, maskEmails === true, after ?? 0, first ?? 100);
   }
 
   @FieldResolver(() => Person)

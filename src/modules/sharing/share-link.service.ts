@@ -122,9 +122,8 @@ async function openShared(em: EntityManager, token: string, counted: boolean) {
   return { link, trajectory };
 }
 
-/** The link's trajectory (its title masked as its records are); counts a view. @throws NOT_FOUND */
-export async function sharedTrajectory(em: EntityManager, token: string): Promise<SharedTrajectory> {
-  const { link, trajectory } = await openShared(em, token, true);
+/** What a link shows of the trajectory besides its records: its title masked as they are. */
+async function sharedFacts(trajectory: trajectories.TrajectoryRow, link: Pick<ShareLinkRow, 'expiresAt' | 'maskEmails'>) {
   const title = await maskText(trajectory.title ?? '', { emails: link.maskEmails });
   return {
     title: title.text || 'Untitled',
@@ -137,14 +136,48 @@ export async function sharedTrajectory(em: EntityManager, token: string): Promis
   };
 }
 
-/** A page of the link's records, each with its secrets masked (docs/api/sharing.md). @throws NOT_FOUND */
-export async function sharedRecordPage(em: EntityManager, blobs: Blobs, token: string, afterSeq: number, first: number) {
-  const { link, trajectory } = await openShared(em, token, false);
-  const page = await recordPageOf(em, blobs, trajectory.id, afterSeq, first);
+/** A page of the trajectory's records, each with its secrets masked (docs/api/sharing.md). */
+async function maskedPage(em: EntityManager, blobs: Blobs, sessionId: string, maskEmails: boolean, afterSeq: number, first: number) {
+  const page = await recordPageOf(em, blobs, sessionId, afterSeq, first);
   const items = [];
   for (const item of page.items) {
-    const masked = await maskRecord(item.text, { emails: link.maskEmails });
+    const masked = await maskRecord(item.text, { emails: maskEmails });
     items.push({ seq: item.seq, text: masked.text, masked: masked.masked });
   }
   return { items, hasMore: page.hasMore };
+}
+
+/** The link's trajectory; counts a view. @throws NOT_FOUND */
+export async function sharedTrajectory(em: EntityManager, token: string): Promise<SharedTrajectory> {
+  const { link, trajectory } = await openShared(em, token, true);
+  return sharedFacts(trajectory, link);
+}
+
+/** A page of the link's records, secrets masked. @throws NOT_FOUND */
+export async function sharedRecordPage(em: EntityManager, blobs: Blobs, token: string, afterSeq: number, first: number) {
+  const { link, trajectory } = await openShared(em, token, false);
+  return maskedPage(em, blobs, trajectory.id, link.maskEmails, afterSeq, first);
+}
+
+/**
+ * What a link would show, for whoever may make one, before making it: the same masking, no link
+ * made, no view counted. @throws NOT_FOUND, FORBIDDEN
+ */
+export async function previewShared(em: EntityManager, viewer: Viewer, sessionId: string, maskEmails: boolean): Promise<SharedTrajectory> {
+  const { trajectory } = await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.share);
+  return sharedFacts(trajectory, { expiresAt: null, maskEmails });
+}
+
+/** A page of the records a link would show (`previewShared`). @throws NOT_FOUND, FORBIDDEN */
+export async function previewRecordPage(
+  em: EntityManager,
+  blobs: Blobs,
+  viewer: Viewer,
+  sessionId: string,
+  maskEmails: boolean,
+  afterSeq: number,
+  first: number,
+) {
+  await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.share);
+  return maskedPage(em, blobs, sessionId, maskEmails, afterSeq, first);
 }

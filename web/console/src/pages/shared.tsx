@@ -31,6 +31,33 @@ const SharedRecords = graphql(`
   }
 `);
 
+const Preview = graphql(`
+  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean) {
+    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails) {
+      title
+      source
+      recordCount
+      createdAt
+      updatedAt
+      expiresAt
+      maskEmails
+    }
+  }
+`);
+
+const PreviewRecords = graphql(`
+  query ConsoleSharedPreviewRecords($id: ID!, $maskEmails: Boolean, $after: Int, $first: Int) {
+    sharedTrajectoryPreviewRecords(sessionId: $id, maskEmails: $maskEmails, after: $after, first: $first) {
+      hasMore
+      items {
+        seq
+        text
+        masked
+      }
+    }
+  }
+`);
+
 const PAGE = 100;
 /** How a masked span reads in a record (src/modules/sharing/secret-masking.ts, `maskOf`). */
 const MASKED = /(⟦masked: [^⟧]{1,60}⟧)/;
@@ -38,14 +65,33 @@ const MASKED = /(⟦masked: [^⟧]{1,60}⟧)/;
 /** The link's token: after `#`, so it never reaches the server with the page or sits in its logs. */
 const tokenOfAddress = () => decodeURIComponent(window.location.hash.slice(1));
 
+/** `?preview=<trajectory id>[&emails=1]`: what a link would show, for whoever may make one, before making it. */
+const previewOfAddress = () => {
+  const search = new URLSearchParams(window.location.search);
+  const sessionId = search.get('preview');
+  return sessionId ? { sessionId, maskEmails: search.get('emails') === '1' } : null;
+};
+
 /**
  * What a share link opens (docs/api/sharing.md): the trajectory's title and its records, read-only,
- * every secret masked by the server and marked here. No account, no navigation, no figures.
+ * every secret masked by the server and marked here. No account, no navigation, no figures. As a
+ * preview (`?preview=`), the same page from the same masking, before any link is made.
  */
 export function SharedPage() {
   const [token] = useState(tokenOfAddress);
+  const [preview] = useState(previewOfAddress);
   const client = useClient();
-  const [{ data, error, fetching }] = useQuery({ query: Shared, variables: { token }, pause: !token, requestPolicy: 'network-only' });
+  const [linked] = useQuery({ query: Shared, variables: { token }, pause: !token || !!preview, requestPolicy: 'network-only' });
+  const [previewed] = useQuery({
+    query: Preview,
+    variables: { id: preview?.sessionId ?? '', maskEmails: preview?.maskEmails },
+    pause: !preview,
+    requestPolicy: 'network-only',
+  });
+  const { error, fetching } = preview ? previewed : linked;
+  const data = preview
+    ? previewed.data && { sharedTrajectory: previewed.data.sharedTrajectoryPreview }
+    : linked.data && { sharedTrajectory: linked.data.sharedTrajectory };
   const [turns, setTurns] = useState<(Turn & { masked: number })[]>([]);
   const [more, setMore] = useState(false);
   const [loading, setLoading] = useState(false);
@@ -53,14 +99,24 @@ export function SharedPage() {
   const load = useCallback(
     async (after: number) => {
       setLoading(true);
-      const result = await client.query(SharedRecords, { token, after, first: PAGE }, { requestPolicy: 'network-only' }).toPromise();
+      const result = preview
+        ? await client
+            .query(
+              PreviewRecords,
+              { id: preview.sessionId, maskEmails: preview.maskEmails, after, first: PAGE },
+              { requestPolicy: 'network-only' },
+            )
+            .toPromise()
+        : await client.query(SharedRecords, { token, after, first: PAGE }, { requestPolicy: 'network-only' }).toPromise();
       setLoading(false);
-      if (!result.data) return setFailed(result.error?.graphQLErrors[0]?.message ?? 'the records could not be loaded');
-      const page = result.data.sharedTrajectoryRecords;
+      const page =
+        result.data &&
+        ('sharedTrajectoryRecords' in result.data ? result.data.sharedTrajectoryRecords : result.data.sharedTrajectoryPreviewRecords);
+      if (!page) return setFailed(result.error?.graphQLErrors[0]?.message ?? 'the records could not be loaded');
       setTurns((current) => [...current, ...page.items.map((item) => ({ ...parseRecord(item.seq, item.text), masked: item.masked }))]);
       setMore(page.hasMore);
     },
-    [client, token],
+    [client, token, preview],
   );
   const opened = !!data?.sharedTrajectory;
   useEffect(() => {
@@ -71,7 +127,7 @@ export function SharedPage() {
     if (data) document.title = `${data.sharedTrajectory.title} · shared · labdesk`;
   }, [data]);
 
-  if (!token || (error && !data))
+  if ((!token && !preview) || (error && !data))
     return (
       <>
         <h1>This link does not open</h1>
@@ -87,6 +143,12 @@ export function SharedPage() {
   const maskedTotal = turns.reduce((sum, turn) => sum + turn.masked, 0);
   return (
     <>
+      {preview && (
+        <p className="note" role="status">
+          Preview: this is what a share link shows its readers. No link has been made.{' '}
+          <a href={`/trajectories/${encodeURIComponent(preview.sessionId)}`}>Back to the trajectory</a>
+        </p>
+      )}
       <h1>{shared.title}</h1>
       <dl className="facts">
         <dt>Records</dt>
@@ -99,7 +161,9 @@ export function SharedPage() {
         </dd>
         <dt>Link</dt>
         <dd>
-          {shared.expiresAt ? (
+          {preview ? (
+            'not made yet'
+          ) : shared.expiresAt ? (
             <>
               expires <When at={shared.expiresAt} />
             </>

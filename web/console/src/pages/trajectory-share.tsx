@@ -108,6 +108,9 @@ export function SharePanel({ sessionId }: { sessionId: string }) {
         <button type="submit" className="primary" disabled={creating.fetching}>
           {creating.fetching ? 'Making the link…' : 'Make a link'}
         </button>
+        <a href={`/shared?preview=${encodeURIComponent(sessionId)}${maskEmails ? '&emails=1' : ''}`} target="_blank" rel="noopener">
+          Preview what it shows
+        </a>
       </form>
       {made && (
         <div className="note ok share-made" role="status">
