@@ -258,6 +258,26 @@ test('a reviewer who leaves the lab can no longer act, and their queue drops wha
   expect((await gql(leaving, QUEUE)).data!.reviewQueue).toEqual([]);
 });
 
+test('a trajectory moved to another lab: the first lab’s reviewer can no longer act, nor its mentors', async () => {
+  const id = await trajectory();
+  const { reviewId } = await requested(id);
+  const other = await makeLab(t, { name: 'Other Lab' });
+  await addMember(t, other, author);
+  await addMember(t, other, reviewer, 'mentor'); // a mentor there too: still not this review's lab
+  expect((await trajectoryCalls(t).setVisibility(author, id, { visibility: 'lab', lab_id: other.id })).status).toBe(200);
+  expect(codeOf(await gql(reviewer, START, { id: reviewId }))).toBe('FORBIDDEN');
+  // Neither who asked (Mira) nor the first lab's owner can read it now.
+  for (const user of [mentor, lab.owner]) expect(codeOf(await gql(user, WITHDRAW, { id: reviewId }))).toBe('NOT_FOUND');
+  const seen = await gql(
+    reviewer,
+    `query($id: ID!) { trajectoryMeta(sessionId: $id) { reviews { reviewId viewerCan { start decide withdraw } } } }`,
+    {
+      id,
+    },
+  );
+  expect(seen.data!.trajectoryMeta.reviews).toEqual([{ reviewId, viewerCan: { start: false, decide: false, withdraw: false } }]);
+});
+
 test('the lab shows its open reviews, the overdue ones, and its turnaround', async () => {
   const fresh = await makeLab(t, { name: 'Turnaround Lab' });
   const [writer, judge] = await Promise.all([makeUser(t, { name: 'Wren Writer' }), makeUser(t, { name: 'Jo Judge' })]);

@@ -12,18 +12,27 @@ import type { ReviewState } from './review.entity';
 
 /** What the rules read of a review. */
 export interface ReviewFacts {
+  labId: string;
   requestedBy: string;
   reviewerId: string;
   state: ReviewState;
 }
 
+/**
+ * The viewer's role as the review's rules read it: their role in the trajectory's lab (`role`),
+ * while the trajectory is still shared with the review's lab; else none (a trajectory moved to
+ * another lab, or made private, leaves its reviews as they were).
+ */
+const reviewRole = (r: ReviewFacts, s: TrajectoryFacts, role: LabRole): LabRole =>
+  s.visibility === 'lab' && s.labId === r.labId ? role : null;
+
 export type ReviewAction = 'start' | 'decide' | 'withdraw';
 
 /** Who may act: the reviewer while still a mentor (or the owner) of the lab; the requester or the lab's owner to withdraw. */
 const WHO: Record<ReviewAction, (viewer: Viewer, r: ReviewFacts, s: TrajectoryFacts, role: LabRole) => boolean> = {
-  start: (viewer, r, s, role) => r.reviewerId === viewer.user.id && mayReviewAsReviewer(viewer.user.id, s, role),
-  decide: (viewer, r, s, role) => r.reviewerId === viewer.user.id && mayReviewAsReviewer(viewer.user.id, s, role),
-  withdraw: (viewer, r, _s, role) => r.requestedBy === viewer.user.id || role === 'owner',
+  start: (viewer, r, s, role) => r.reviewerId === viewer.user.id && mayReviewAsReviewer(viewer.user.id, s, reviewRole(r, s, role)),
+  decide: (viewer, r, s, role) => r.reviewerId === viewer.user.id && mayReviewAsReviewer(viewer.user.id, s, reviewRole(r, s, role)),
+  withdraw: (viewer, r, s, role) => r.requestedBy === viewer.user.id || reviewRole(r, s, role) === 'owner',
 };
 
 /**
@@ -42,7 +51,7 @@ const REFUSALS: Record<ReviewAction, string> = {
   withdraw: 'only who asked for this review, or the lab owner, may withdraw it',
 };
 
-/** Whether the viewer may do `action` to the review now (its state included): what the console offers. */
+/** Whether the viewer may do `action` to the review now (its state included): what the console offers. `role`: in the trajectory's lab. */
 export const canReview = (viewer: Viewer, action: ReviewAction, r: ReviewFacts, s: TrajectoryFacts, role: LabRole) =>
   canView(viewer, s, role) && WHO[action](viewer, r, s, role) && FROM_STATES[action].includes(r.state);
 

@@ -122,7 +122,10 @@ export class ReviewResolver {
   @FieldResolver(() => ReviewViewerCan)
   async viewerCan(@Root() review: ReviewSource, @Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<ReviewViewerCan> {
     const { row } = review;
-    const role = await ctx.loaders.activeRoleByLab.load({ userId: viewer.user.id, labId: row.labId });
+    const role = row.trajectoryLabId
+      ? await ctx.loaders.activeRoleByLab.load({ userId: viewer.user.id, labId: row.trajectoryLabId })
+      : null;
+    row.trajectoryLabId === row.labId ? await ctx.loaders.activeRoleByLab.load({ userId: viewer.user.id, labId: row.labId }) : null;
     return viewerCanReview(viewer, row, { ownerId: row.ownerId, labId: row.trajectoryLabId, visibility: row.visibility }, role);
   }
 }

@@ -143,7 +143,7 @@ async function moveReview(
     if (!found) throw notFound('review');
     const trajectory = await trajectories.findTrajectory(q, found.sessionId);
     if (!trajectory) throw notFound('review');
-    const role = await activeRoleIn(q, found.labId, viewer.user.id);
+    const role = trajectory.labId ? await activeRoleIn(q, trajectory.labId, viewer.user.id) : null;
     authorizeReview(viewer, action, found, trajectory, role);
     if (!FROM_STATES[action].includes(found.state))
       throw conflict(`this review is ${found.state.replace('_', ' ')}`, { state: found.state });
