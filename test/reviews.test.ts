@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { addMember, makeLab, makeUser, startTestApp, type TestApp, type TestLab, type TestUser } from './support/app';
+import { startInbox } from './support/smtp';
 import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 
 /**
@@ -10,21 +9,7 @@ import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
  * turnaround. Each move is the right person's alone, happens once, and is audited.
  */
 
-const inbox: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, session, done) {
-    let raw = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => (raw += chunk));
-    stream.on('end', () => {
-      inbox.push({ to: (session.envelope.rcptTo as { address: string }[]).map((r) => r.address), raw });
-      done();
-    });
-  },
-});
+let smtp: Awaited<ReturnType<typeof startInbox>>;
 
 let t: TestApp;
 let lab: TestLab;
@@ -34,9 +19,8 @@ let reviewer: TestUser;
 let member: TestUser;
 let outsider: TestUser;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  t = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'labdesk <noreply@lab.example>' });
+  smtp = await startInbox();
+  t = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'labdesk <noreply@lab.example>' });
   lab = await makeLab(t, { name: 'Review Lab' });
   [author, mentor, reviewer, member, outsider] = await Promise.all(
     ['Ana Author', 'Mira Mentor', 'Rey Reviewer', 'Mo Member', 'Oz Outsider'].map((name) => makeUser(t, { name })),
@@ -48,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 type Reply = { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, any> }[] };
@@ -121,7 +105,7 @@ test('a mentor asks for a review: the reviewer is told in the console and by mai
     path: `/trajectories/${encodeURIComponent(id)}`,
     readAt: null,
   });
-  const mail = await waitFor(() => inbox.find((m) => m.to.includes(reviewer.email) && m.raw.includes('Kinetics')));
+  const mail = await waitFor(() => smtp.mails.find((m) => m.to.includes(reviewer.email) && m.raw.includes('Kinetics')));
   expect(mail.raw).toMatch(/^Subject: =\?UTF-8\?Q\?Review_requested=3A_/m);
   expect(mail.raw).toContain(`/trajectories/${encodeURIComponent(id)}`);
 
@@ -190,7 +174,7 @@ test('the reviewer takes it, asks for changes, takes it again and approves; the 
     const items = (await gql(told, NOTICES)).data!.notices.items;
     expect(items.map((n: any) => n.text)).toContain('Rey Reviewer asks for changes to “Growth curves”.');
   }
-  await waitFor(() => inbox.find((m) => m.to.includes(author.email) && m.raw.includes('Growth curves')));
+  await waitFor(() => smtp.mails.find((m) => m.to.includes(author.email) && m.raw.includes('Growth curves')));
 
   expect((await gql(reviewer, START, { id: reviewId })).data!.trajectoryReviewStart.state).toBe('in_review');
   const approved = (await gql(reviewer, DECIDE, { id: reviewId, input: { verdict: 'approved', note: 'Good now.' } })).data!

@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
-import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config';
 import { makeUser, replyOf, startTestApp, useTestApp, type TestApp } from './support/app';
+import { startInbox } from './support/smtp';
 
 /**
  * People sign in (issue 24): passwords (Argon2id), the `labdesk_session` cookie, sessions kept
@@ -539,23 +538,8 @@ describe('rate limits on sign-in', () => {
 
 describe('with SMTP_URL, the link is mailed too', () => {
   test('the user gets a plain mail with the link, which works; an SMTP server that is down leaves the link in the answer', async () => {
-    const inbox: { to: string[]; raw: string }[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, done) {
-        let raw = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => (raw += chunk));
-        stream.on('end', () => {
-          inbox.push({ to: (session.envelope.rcptTo as { address: string }[]).map((r) => r.address), raw });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
+    const smtp = await startInbox();
+    const { port, mails: inbox } = smtp;
     const mailing = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'labdesk <noreply@lab.example>' });
     try {
       const user = await makeUser(mailing, { name: 'Mai Ling' });
@@ -576,7 +560,7 @@ describe('with SMTP_URL, the link is mailed too', () => {
       ).toBe(200);
     } finally {
       await mailing.close();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
     // Now nothing listens on that port: the link is still issued, and says it was not mailed.
     const unmailed = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });

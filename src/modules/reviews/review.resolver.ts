@@ -125,7 +125,6 @@ export class ReviewResolver {
     const role = row.trajectoryLabId
       ? await ctx.loaders.activeRoleByLab.load({ userId: viewer.user.id, labId: row.trajectoryLabId })
       : null;
-    row.trajectoryLabId === row.labId ? await ctx.loaders.activeRoleByLab.load({ userId: viewer.user.id, labId: row.labId }) : null;
     return viewerCanReview(viewer, row, { ownerId: row.ownerId, labId: row.trajectoryLabId, visibility: row.visibility }, role);
   }
 }

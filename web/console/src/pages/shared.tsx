@@ -7,26 +7,32 @@ import { count, Loading, When } from '../ui';
 const Shared = graphql(`
   query ConsoleShared($token: String!) {
     sharedTrajectory(token: $token) {
-      title
-      source
-      recordCount
-      createdAt
-      updatedAt
-      expiresAt
-      maskEmails
+      ...ConsoleSharedFacts
     }
+  }
+  fragment ConsoleSharedFacts on SharedTrajectory {
+    title
+    source
+    recordCount
+    createdAt
+    updatedAt
+    expiresAt
+    maskEmails
   }
 `);
 
 const SharedRecords = graphql(`
   query ConsoleSharedRecords($token: String!, $after: Int, $first: Int) {
     sharedTrajectoryRecords(token: $token, after: $after, first: $first) {
-      hasMore
-      items {
-        seq
-        text
-        masked
-      }
+      ...ConsoleSharedPage
+    }
+  }
+  fragment ConsoleSharedPage on SharedRecordPage {
+    hasMore
+    items {
+      seq
+      text
+      masked
     }
   }
 `);
@@ -34,13 +40,7 @@ const SharedRecords = graphql(`
 const Preview = graphql(`
   query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean) {
     sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails) {
-      title
-      source
-      recordCount
-      createdAt
-      updatedAt
-      expiresAt
-      maskEmails
+      ...ConsoleSharedFacts
     }
   }
 `);
@@ -48,12 +48,7 @@ const Preview = graphql(`
 const PreviewRecords = graphql(`
   query ConsoleSharedPreviewRecords($id: ID!, $maskEmails: Boolean, $after: Int, $first: Int) {
     sharedTrajectoryPreviewRecords(sessionId: $id, maskEmails: $maskEmails, after: $after, first: $first) {
-      hasMore
-      items {
-        seq
-        text
-        masked
-      }
+      ...ConsoleSharedPage
     }
   }
 `);
