@@ -51,5 +51,21 @@ export async function exportChunks(
     forSharing,
     exportedAt: new Date(),
   };
-  return format === 'html' ? htmlChunks(source) : notebookChunks(source);
+  return joined(format === 'html' ? htmlChunks(source) : notebookChunks(source));
+}
+
+/** Pieces are joined up to this size: each is a subscription event, and an event per cell cost more than the cell. */
+const PIECE_CHARS = 64 * 1024;
+
+/** The export's pieces joined into ones of about `PIECE_CHARS` (memory stays bounded by one such piece). */
+async function* joined(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+  let buffer = '';
+  for await (const piece of pieces) {
+    buffer += piece;
+    if (buffer.length >= PIECE_CHARS) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  if (buffer) yield buffer;
 }
