@@ -132,6 +132,11 @@ inBrowser('a mentor asks, the reviewer takes it and approves, the requester is t
 
   const verdictPanel = reviewing.getByRole('region', { name: 'Reviews' });
   await verdictPanel.getByText('In review', { exact: true }).waitFor();
+  // The page opens at the panel, not at the transcript's top.
+  await reviewing.waitForFunction(() => {
+    const top = (globalThis as any).document.getElementById('reviews')?.getBoundingClientRect().top;
+    return top !== undefined && top >= 0 && top < (globalThis as any).innerHeight / 2;
+  });
   await verdictPanel.getByRole('button', { name: 'Ask for changes' }).click();
   await verdictPanel.getByText('Say what to change before asking for changes.').waitFor();
   expect(await t.sql(`select state from trajectory_reviews where id = $1`, [reviewId])).toEqual([{ state: 'in_review' }]);

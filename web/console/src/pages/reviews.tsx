@@ -1,5 +1,5 @@
 import { Link, useNavigate, useRouter } from '@tanstack/react-router';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ReviewState } from '../gql/graphql';
@@ -372,6 +372,12 @@ export function ReviewPanel({
   const [withdrawing, withdraw] = useMutation(Withdraw);
   const [said, setSaid] = useState('');
   const [{ data: me }] = useQuery({ query: Me });
+  // Arriving from the queue (`#reviews`): the panel, once it has something to show, comes into view.
+  const panel = useRef<HTMLElement>(null);
+  const loaded = data !== undefined;
+  useEffect(() => {
+    if (loaded && location.hash === '#reviews') panel.current?.scrollIntoView({ block: 'start' });
+  }, [loaded]);
   const refresh = (message: string) => {
     setSaid(message);
     reload({ requestPolicy: 'network-only' });
@@ -382,7 +388,7 @@ export function ReviewPanel({
     .filter((m) => m.status === 'active' && (m.role === 'mentor' || m.role === 'owner') && m.memberUserId !== ownerId)
     .map((m) => ({ ...m, label: `${m.name} (${m.role}${m.memberUserId === me?.me.id ? ', you' : ''})` }));
   return (
-    <section className="panel reviews" id="reviews" aria-labelledby="reviews-title">
+    <section ref={panel} className="panel reviews" id="reviews" aria-labelledby="reviews-title">
       <h2 id="reviews-title">Reviews</h2>
       <ErrorNote error={error ?? requesting.error ?? starting.error ?? deciding.error ?? withdrawing.error} />
       <p className="note ok" role="status">
