@@ -252,14 +252,37 @@ test('a trajectory moved to another lab: the first lab’s reviewer can no longe
   expect(codeOf(await gql(reviewer, START, { id: reviewId }))).toBe('FORBIDDEN');
   // Neither who asked (Mira) nor the first lab's owner can read it now.
   for (const user of [mentor, lab.owner]) expect(codeOf(await gql(user, WITHDRAW, { id: reviewId }))).toBe('NOT_FOUND');
-  const seen = await gql(
-    reviewer,
-    `query($id: ID!) { trajectoryMeta(sessionId: $id) { reviews { reviewId viewerCan { start decide withdraw } } } }`,
-    {
-      id,
-    },
+  // The first lab's review stays with it: the new lab does not see it, the author does.
+  const REVIEWS = `query($id: ID!) { trajectoryMeta(sessionId: $id) { reviews { reviewId viewerCan { start decide withdraw } } } }`;
+  expect((await gql(reviewer, REVIEWS, { id })).data!.trajectoryMeta.reviews).toEqual([]);
+  expect((await gql(author, REVIEWS, { id })).data!.trajectoryMeta.reviews).toEqual([
+    { reviewId, viewerCan: { start: false, decide: false, withdraw: false } },
+  ]);
+  expect((await gql(reviewer, QUEUE)).data!.reviewQueue.map((r: any) => r.reviewId)).not.toContain(reviewId);
+  // And the new lab may ask the same reviewer for a review of its own.
+  const again = await requested(id, other.owner, { reviewerId: reviewer.id });
+  expect(again).toMatchObject({ state: 'requested', reviewer: { name: 'Rey Reviewer' } });
+});
+
+test('asking oneself tells no one; a verdict is not told to a requester who can no longer read the trajectory', async () => {
+  const id = await trajectory('shared', 'Self-queued');
+  const before = (await gql(mentor, NOTICES)).data!.notices.items.length;
+  const own = await requested(id, mentor, { reviewerId: mentor.id });
+  expect((await gql(mentor, NOTICES)).data!.notices.items.length).toBe(before);
+  expect((await gql(mentor, DECIDE, { id: own.reviewId, input: { verdict: 'approved' } })).data!.trajectoryReviewDecide.state).toBe(
+    'approved',
   );
-  expect(seen.data!.trajectoryMeta.reviews).toEqual([{ reviewId, viewerCan: { start: false, decide: false, withdraw: false } }]);
+
+  const leaving = await makeUser(t, { name: 'Lou Leaving' });
+  await addMember(t, lab, leaving, 'mentor');
+  const other = await trajectory('shared', 'Asked before leaving');
+  const asked = await requested(other, leaving);
+  await t.sql(`update lab_members set status = 'left' where lab_id = $1 and user_id = $2`, [lab.id, leaving.id]);
+  await gql(reviewer, DECIDE, { id: asked.reviewId, input: { verdict: 'approved' } });
+  const told = await t.sql<{ user_id: string }>(
+    `select user_id from notices where text like '%“Asked before leaving”%' and kind = 'review.approved'`,
+  );
+  expect(told.map((row) => row.user_id)).toEqual([author.id]);
 });
 
 test('the lab shows its open reviews, the overdue ones, and its turnaround', async () => {

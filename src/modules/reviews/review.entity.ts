@@ -9,15 +9,17 @@ export type ReviewState = (typeof REVIEW_STATES)[number];
 
 /**
  * Schema only: a lab's request that a mentor review a trajectory shared with it, and the
- * mentor's verdict. A reviewer has at most one open review of a trajectory (partial unique
- * index). Read and written by review.repository.ts.
+ * mentor's verdict. A reviewer has at most one open review of a trajectory in a lab (partial
+ * unique index: a trajectory moved to another lab leaves the first lab's reviews as they were,
+ * and may be reviewed there). Read and written by review.repository.ts.
  */
 @Entity({ tableName: 'trajectory_reviews' })
 @Index({
   name: 'trajectory_reviews_one_open',
-  expression: `create unique index "trajectory_reviews_one_open" on "trajectory_reviews" ("session_id", "reviewer_id") where (state = any (array['requested'::text, 'in_review'::text, 'changes_requested'::text]))`,
+  expression: `create unique index "trajectory_reviews_one_open" on "trajectory_reviews" ("session_id", "reviewer_id", "lab_id") where (state = any (array['requested'::text, 'in_review'::text, 'changes_requested'::text]))`,
 })
 @Index({ properties: ['reviewer', 'state'] })
+@Index({ properties: ['requestedBy', 'state'] })
 @Index({ properties: ['lab', 'createdAt'] })
 @Index({ properties: ['session', 'createdAt'] })
 @Check({ name: 'trajectory_reviews_note_check', expression: '(char_length(note) <= 2000) and (char_length(verdict_note) <= 4000)' })

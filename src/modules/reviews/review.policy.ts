@@ -1,4 +1,5 @@
 import { forbidden, notFound } from '../../errors';
+import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/viewer';
 import type { LabRole } from '../labs/membership.repository';
 import { canView, mayReviewAsReviewer, type TrajectoryFacts } from '../trajectories/trajectory.policy';
@@ -70,3 +71,11 @@ export function authorizeReview(viewer: Viewer, action: ReviewAction, r: ReviewF
   if (!canView(viewer, s, role)) throw notFound('review');
   if (!WHO[action](viewer, r, s, role)) throw forbidden(REFUSALS[action]);
 }
+
+/**
+ * Which of a trajectory's reviews a reader of it sees: those of the lab it is shared with now;
+ * every one to its author (and to admins). A trajectory moved to another lab does not take the
+ * first lab's requests and verdicts with it.
+ */
+export const seesReview = (viewer: Viewer, r: Pick<ReviewFacts, 'labId'>, s: TrajectoryFacts) =>
+  s.ownerId === viewer.user.id || isAdmin(viewer) || (s.visibility === 'lab' && s.labId === r.labId);

@@ -34,6 +34,12 @@ const COLUMNS = `r.id, r.session_id as "sessionId", r.lab_id as "labId", r.reque
   t.title, t.owner_id as "ownerId", t.lab_id as "trajectoryLabId", t.visibility`;
 const FROM = `trajectory_reviews r join trajectories t on t.id = r.session_id`;
 
+/** SQL: the review `r` is of a trajectory `t` still shared with the review's lab. */
+const STILL_SHARED = `t.visibility = 'lab' and t.lab_id = r.lab_id`;
+
+/** SQL: the review `r` is open. */
+const OPEN = `r.state = any(array['requested', 'in_review', 'changes_requested'])`;
+
 /** The driver answers timestamps as text. */
 const reviewOf = (row: ReviewRow): ReviewRow => ({
   ...row,
@@ -91,37 +97,43 @@ export async function moveReview(q: Query, id: string, from: readonly ReviewStat
   return row ? findReview(q, id) : null;
 }
 
-/** The trajectory's reviews, newest first. */
-export const reviewsOfTrajectory = async (q: Query, sessionId: string) =>
-  reviewsOf(await q<ReviewRow>(`select ${COLUMNS} from ${FROM} where r.session_id = ? order by r.created_at desc, r.id`, [sessionId]));
+/** The reviews of these trajectories, newest first, by trajectory id. */
+export async function reviewsOfTrajectories(q: Query, sessionIds: readonly string[]): Promise<Map<string, ReviewRow[]>> {
+  const rows = reviewsOf(
+    await q<ReviewRow>(`select ${COLUMNS} from ${FROM} where r.session_id = any(?::text[]) order by r.created_at desc, r.id desc`, [
+      [...sessionIds],
+    ]),
+  );
+  const bySession = new Map<string, ReviewRow[]>();
+  for (const row of rows) bySession.set(row.sessionId, [...(bySession.get(row.sessionId) ?? []), row]);
+  return bySession;
+}
 
 /**
  * The reviews asked of a reviewer (`asReviewer`) or by a requester, on trajectories they can
- * still read: the open ones, and those decided in the last 30 days. Due first, then oldest.
+ * still read: the open ones whose trajectory is still shared with their lab, and those decided
+ * in the last 30 days. Due first, then oldest.
  */
 export async function reviewsOfPerson(q: Query, userId: string, asReviewer: boolean, admin: boolean, limit: number): Promise<ReviewRow[]> {
   const who = asReviewer ? 'r.reviewer_id' : 'r.requested_by';
   const rows = await q<ReviewRow>(
     `select ${COLUMNS} from ${FROM}
      where ${who} = ? and ${canViewSql('t', '?', admin)}
-       and (r.state = any(?::text[]) or r.decided_at > now() - interval '30 days')
-     order by r.state = any(?::text[]) desc, r.due_on asc nulls last, r.created_at asc, r.id
+       and ((${OPEN} and ${STILL_SHARED}) or r.decided_at > now() - interval '30 days')
+     order by ${OPEN} desc, r.due_on asc nulls last, r.created_at asc, r.id
      limit ?`,
-    admin ? [userId, [...OPEN_STATES], [...OPEN_STATES], limit] : [userId, userId, userId, [...OPEN_STATES], [...OPEN_STATES], limit],
+    admin ? [userId, limit] : [userId, userId, userId, limit],
   );
   return reviewsOf(rows);
 }
-
-/** SQL: the review `r` is of a trajectory `t` still shared with the review's lab. */
-const STILL_SHARED = `t.visibility = 'lab' and t.lab_id = r.lab_id`;
 
 /** The lab's open reviews of trajectories still shared with it, due first. */
 export const openReviewsOfLab = async (q: Query, labId: string, limit: number) =>
   reviewsOf(
     await q<ReviewRow>(
-      `select ${COLUMNS} from ${FROM} where r.lab_id = ? and ${STILL_SHARED} and r.state = any(?::text[])
+      `select ${COLUMNS} from ${FROM} where r.lab_id = ? and ${STILL_SHARED} and ${OPEN}
        order by r.due_on asc nulls last, r.created_at asc, r.id limit ?`,
-      [labId, [...OPEN_STATES], limit],
+      [labId, limit],
     ),
   );
 
@@ -153,12 +165,12 @@ export async function labReviewCounts(q: Query, labId: string): Promise<LabRevie
     `select count(*) filter (where r.state = 'requested')::int as requested,
             count(*) filter (where r.state = 'in_review')::int as "inReview",
             count(*) filter (where r.state = 'changes_requested')::int as "changesRequested",
-            count(*) filter (where r.state = any(?::text[]) and r.due_on < current_date)::int as overdue,
+            count(*) filter (where ${OPEN} and r.due_on < (now() at time zone 'utc')::date)::int as overdue,
             count(*) filter (where r.first_verdict_at > now() - interval '90 days')::int as decided,
             (percentile_cont(0.5) within group (order by extract(epoch from r.first_verdict_at - r.created_at) / 3600)
                filter (where r.first_verdict_at > now() - interval '90 days'))::float8 as "medianTurnaroundHours"
      from ${FROM} where r.lab_id = ? and ${STILL_SHARED}`,
-    [[...OPEN_STATES], labId],
+    [labId],
   );
   return row;
 }

@@ -10,7 +10,7 @@ import { sendAfterCommit } from '../notices/notice.service';
 import { TrajectoryMeta } from '../trajectories/trajectory.types';
 import { loadPerson } from '../users/person.resolver';
 import { Person } from '../users/user.types';
-import { viewerCanReview } from './review.policy';
+import { seesReview, viewerCanReview } from './review.policy';
 import * as repo from './review.repository';
 import type { ReviewRow } from './review.repository';
 import * as reviews from './review.service';
@@ -129,12 +129,16 @@ export class ReviewResolver {
   }
 }
 
-/** The reviews of a trajectory, on its meta. */
+/** The reviews of a trajectory, on its meta (which its caller may read). */
 @Resolver(() => TrajectoryMeta)
 export class TrajectoryReviewsResolver {
-  @FieldResolver(() => [TrajectoryReview], { description: 'Its reviews, newest first (withdrawn ones too).' })
+  @FieldResolver(() => [TrajectoryReview], {
+    description: 'Its reviews, newest first (withdrawn ones too): those of the lab it is shared with now; every one to its owner.',
+  })
   async reviews(@Root() meta: TrajectoryMeta, @Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<ReviewSource[]> {
-    return (await reviews.reviewsOfTrajectory(ctx.em, viewer, meta.sessionId)).map(present);
+    const facts = { ownerId: meta.ownerId, labId: meta.labId, visibility: meta.visibility };
+    const found = await ctx.loaders.reviewsBySessionId.load(meta.sessionId);
+    return found.filter((review) => seesReview(viewer, review, facts)).map(present);
   }
 }
 
@@ -148,6 +152,8 @@ export class BoardReviewResolver {
   }
 }
 
+type LabReviewSummarySource = Omit<LabReviewSummary, 'open'> & { open: ReviewSource[] };
+
 /** A lab's open reviews and turnaround, for those who can see the lab. */
 @Resolver(() => LabNode)
 export class LabReviewSummaryResolver {
@@ -155,12 +161,12 @@ export class LabReviewSummaryResolver {
     nullable: true,
     description: 'Open reviews and turnaround (null: the caller cannot see the lab).',
   })
-  async reviewSummary(@Root() node: LabSource, @Context() ctx: Ctx): Promise<LabReviewSummary | null> {
+  async reviewSummary(@Root() node: LabSource, @Context() ctx: Ctx): Promise<LabReviewSummarySource | null> {
     const { lab, membership } = node.source;
     if (!can(node.viewer, 'view', lab, membership)) return null;
     const q = sqlOf(ctx.em);
     const [counts, open] = await Promise.all([repo.labReviewCounts(q, lab.id), repo.openReviewsOfLab(q, lab.id, reviews.QUEUE_MAX)]);
     const { decided, ...rest } = counts;
-    return { ...rest, decidedLast90Days: decided, open: open.map(present) as unknown as TrajectoryReview[] };
+    return { ...rest, decidedLast90Days: decided, open: open.map(present) };
   }
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlOf } from '../../db/sql';
+import { sqlOf, type Query } from '../../db/sql';
 import { conflict, isUniqueViolation, notFound } from '../../errors';
 import { newId } from '../../ids';
 import type { Mail } from '../../mail';
@@ -9,10 +9,10 @@ import type { Viewer } from '../auth/viewer';
 import { audit } from '../audit/audit.service';
 import { activeRoleIn } from '../labs/membership.repository';
 import { notify } from '../notices/notice.service';
-import { mayReviewAsReviewer, TRAJECTORY_MUTATIONS } from '../trajectories/trajectory.policy';
+import { mayReviewAsReviewer, TRAJECTORY_MUTATIONS, type TrajectoryFacts } from '../trajectories/trajectory.policy';
 import * as trajectories from '../trajectories/trajectory.repository';
 import { loadTrajectory } from '../trajectories/trajectory.service';
-import { authorizeReview, FROM_STATES, type ReviewAction } from './review.policy';
+import { authorizeReview, FROM_STATES, seesReview, type ReviewAction } from './review.policy';
 import * as repo from './review.repository';
 import type { ReviewRow } from './review.repository';
 
@@ -27,6 +27,15 @@ const DUE_ON = /^\d{4}-\d{2}-\d{2}$/;
 export interface ReviewChangeResult {
   review: ReviewRow;
   mails: (Mail | null)[];
+}
+
+/**
+ * Whether someone other than the caller may read the trajectory now (`canView`, admins aside):
+ * a notice about it goes only to them, as its title is in the notice.
+ */
+async function readsIt(q: Query, userId: string, t: TrajectoryFacts): Promise<boolean> {
+  if (t.ownerId === userId) return true;
+  return t.visibility === 'lab' && t.labId !== null && (await activeRoleIn(q, t.labId, userId)) !== null;
 }
 
 const quoted = (title: string | null) => `“${(title ?? 'Untitled').slice(0, 120)}”`;
@@ -105,6 +114,8 @@ export async function requestReview(
       subjectUserId: input.reviewerId,
       detail: { sessionId, reviewId: review.id, dueOn: review.dueOn },
     });
+    // Asking oneself (a mentor queueing a review for themselves) tells no one.
+    if (input.reviewerId === viewer.user.id) return { review, mails: [] };
     const due = review.dueOn ? `, due ${review.dueOn}` : '';
     const mail = await notify(
       q,
@@ -162,7 +173,7 @@ async function moveReview(
       const said = change.state === 'approved' ? `approved ${title}` : `asks for changes to ${title}`;
       // The requester, and the author when someone else asked: both wait on the verdict.
       for (const userId of new Set([found.requestedBy, trajectory.ownerId]))
-        if (userId !== viewer.user.id)
+        if (userId !== viewer.user.id && (await readsIt(q, userId, trajectory)))
           mails.push(
             await notify(
               q,
@@ -171,7 +182,7 @@ async function moveReview(
               `Review: ${said}`,
             ),
           );
-    } else if (action === 'withdraw' && found.reviewerId !== viewer.user.id) {
+    } else if (action === 'withdraw' && found.reviewerId !== viewer.user.id && (await readsIt(q, found.reviewerId, trajectory))) {
       const text = `${viewer.user.name} withdrew the request to review ${title}.`;
       mails.push(
         await notify(q, publicUrl, { userId: found.reviewerId, kind: 'review.withdrawn', text, path }, `Review withdrawn: ${title}`),
@@ -207,10 +218,11 @@ export function decideReview(
 export const withdrawReview = (em: EntityManager, viewer: Viewer, publicUrl: string, reviewId: string) =>
   moveReview(em, viewer, publicUrl, reviewId, 'withdraw', { state: 'withdrawn' });
 
-/** The trajectory's reviews, for whoever can read it. @throws NOT_FOUND */
+/** The trajectory's reviews its reader sees (`seesReview`), newest first. @throws NOT_FOUND */
 export async function reviewsOfTrajectory(em: EntityManager, viewer: Viewer, sessionId: string): Promise<ReviewRow[]> {
-  await loadTrajectory(em, viewer, sessionId, 'view');
-  return repo.reviewsOfTrajectory(sqlOf(em), sessionId);
+  const { trajectory } = await loadTrajectory(em, viewer, sessionId, 'view');
+  const found = (await repo.reviewsOfTrajectories(sqlOf(em), [sessionId])).get(sessionId) ?? [];
+  return found.filter((review) => seesReview(viewer, review, trajectory));
 }
 
 /** The reviews asked of the viewer (their queue), or asked by them. */

@@ -72,7 +72,7 @@ export class TrajectoryReview {
   @Field(() => Date)
   createdAt!: Date;
 
-  @Field(() => Date, { nullable: true, description: 'When the reviewer first took it.' })
+  @Field(() => Date, { nullable: true, description: 'When the reviewer first took it, or gave a verdict without taking it.' })
   startedAt!: Date | null;
 
   @Field(() => Date, { nullable: true, description: 'The last verdict, or the withdrawal.' })
@@ -87,7 +87,7 @@ export class ReviewRequestInput {
   @Field(() => ID, { description: 'A mentor or the owner of the lab the trajectory is shared with (not its author).' })
   reviewerId!: string;
 
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, today or later (within a year).' })
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, from yesterday (today somewhere) to a year on.' })
   dueOn?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Up to 2,000 characters.' })
