@@ -46,7 +46,7 @@ export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
  * root fields cost 1. With the defaults, one operation may read the largest
  * board, or a board, the reviews and a page of sessions together.
  */
-const ROOT_FIELD_COST: Record<string, { perRow: number; defaultLimit: number } | { each: number }> = {
+const ROOT_FIELD_COST: Record<string, { perRow: number; defaultLimit: number; arg?: 'first' } | { each: number }> = {
   labBoard: { perRow: 10, defaultLimit: 200 },
   labReviews: { perRow: 2, defaultLimit: 200 },
   trajectories: { perRow: 2, defaultLimit: 100 },
@@ -59,6 +59,10 @@ const ROOT_FIELD_COST: Record<string, { perRow: number; defaultLimit: number } |
   // Each reads a whole session and makes a model call: at most five in one operation.
   trajectoryDiscuss: { each: 1000 },
   trajectoryDiscussStream: { each: 1000 },
+  // Every record of a share link's page is masked (secretlint's rules over its text): ten times a
+  // list row, so one operation masks at most two full pages (`first` is their size).
+  sharedTrajectoryRecords: { perRow: 10, defaultLimit: 100, arg: 'first' },
+  sharedTrajectoryPreviewRecords: { perRow: 10, defaultLimit: 100, arg: 'first' },
 };
 const LARGEST_LIMIT = 500;
 
@@ -270,8 +274,9 @@ function fieldCost(field: GraphQLField<unknown, unknown>, node: FieldNode, varia
   const rule = ROOT_FIELD_COST[field.name];
   if (!rule) return 1;
   if ('each' in rule) return rule.each;
-  const limitArg = field.args.find((arg) => arg.name === 'limit');
-  const given = node.arguments?.find((arg) => arg.name.value === 'limit');
+  const name = rule.arg ?? 'limit';
+  const limitArg = field.args.find((arg) => arg.name === name);
+  const given = node.arguments?.find((arg) => arg.name.value === name);
   const value = given && limitArg ? valueFromAST(given.value, limitArg.type, variables) : undefined;
   const limit = typeof value === 'number' ? value : rule.defaultLimit;
   return rule.perRow * Math.min(Math.max(limit, 1), LARGEST_LIMIT);

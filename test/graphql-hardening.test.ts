@@ -163,6 +163,16 @@ describe('cost', () => {
     expect(one.body).toEqual({ data: { labBoard: { items: [] } } });
   });
 
+  test('a share link’s records cost by the page size asked (`first`): three full pages are refused, anonymously', async () => {
+    const pages = (first: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `p${i}: sharedTrajectoryRecords(token: $token, first: ${first}) { hasMore }`).join('\n');
+    const refused = await graphql(`query ($token: String!) { ${pages(200, 3)} }`, { variables: { token: 'ldk_shr_x' } });
+    expect(refused.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/costs 6000.*at most 5000/) });
+    // Two pass the cost and reach the resolver, which finds no such link.
+    const two = await graphql(`query ($token: String!) { ${pages(200, 2)} }`, { variables: { token: 'ldk_shr_x' } });
+    expect(two.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
   test('the limit counts variables by their value, and fragments by how often they are spread', async () => {
     const viaVariable = await graphql(
       `
