@@ -127,6 +127,17 @@ test('a preview shows what a link would, from the same masking, before any link 
   expect(code(await gql(undefined, PREVIEW, { id }))).toBe('UNAUTHENTICATED');
 });
 
+test('an archived trajectory gets no link and no preview: a link to it would not open', async () => {
+  const id = await trajectory();
+  await t.sql(`update trajectories set archived_at = now() where id = $1`, [id]);
+  const made = await gql(owner.token, CREATE, { id });
+  expect([code(made), made.errors?.[0]?.message]).toEqual(['CONFLICT', 'this trajectory is archived: a link to it would not open']);
+  expect(code(await gql(owner.token, `query($id: ID!) { sharedTrajectoryPreview(sessionId: $id) { title } }`, { id }))).toBe('CONFLICT');
+  const records = await gql(owner.token, `query($id: ID!) { sharedTrajectoryPreviewRecords(sessionId: $id) { hasMore } }`, { id });
+  expect(code(records)).toBe('CONFLICT');
+  expect(await t.sql(`select 1 from trajectory_share_links where session_id = $1`, [id])).toEqual([]);
+});
+
 test('revoked, expired or unknown: the same NOT_FOUND, never a hint of which', async () => {
   const id = await trajectory();
   const revoked = (await gql(owner.token, CREATE, { id })).data!.trajectoryShareLinkCreate;

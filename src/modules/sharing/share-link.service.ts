@@ -21,6 +21,9 @@ export const MAX_EXPIRY_DAYS = 365;
 /** `ldk_shr_<40 characters>`: the secret of the link's address, after its `#` (never sent to the server with the page). */
 const TOKEN_SHAPE = /^ldk_shr_[A-Za-z0-9]{40}$/;
 
+/** An archived trajectory's links do not open (`openShared`): none is made, nothing previewed. */
+const archived = () => conflict('this trajectory is archived: a link to it would not open');
+
 export interface ShareLinkInput {
   /** Days until the link stops opening (1-365); none: until revoked. */
   expiresInDays?: number | null;
@@ -42,6 +45,7 @@ export async function createShareLink(
   checks().int(['input', 'expiresInDays'], input.expiresInDays, { min: 1, max: MAX_EXPIRY_DAYS }).done();
   return em.transactional(async (tx) => {
     const { trajectory } = await loadTrajectory(tx, viewer, sessionId, TRAJECTORY_MUTATIONS.share, true);
+    if (trajectory.archivedAt) throw archived();
     const q = sqlOf(tx);
     if ((await repo.countOpenLinks(q, sessionId)) >= MAX_OPEN_LINKS)
       throw conflict(`this trajectory has ${MAX_OPEN_LINKS} open share links; revoke one first`);
@@ -165,6 +169,7 @@ export async function sharedRecordPage(em: EntityManager, blobs: Blobs, token: s
  */
 export async function previewShared(em: EntityManager, viewer: Viewer, sessionId: string, maskEmails: boolean): Promise<SharedTrajectory> {
   const { trajectory } = await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.share);
+  if (trajectory.archivedAt) throw archived();
   return sharedFacts(trajectory, { expiresAt: null, maskEmails });
 }
 
@@ -178,6 +183,7 @@ export async function previewRecordPage(
   afterSeq: number,
   first: number,
 ) {
-  await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.share);
+  const { trajectory } = await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.share);
+  if (trajectory.archivedAt) throw archived();
   return maskedPage(em, blobs, sessionId, maskEmails, afterSeq, first);
 }
