@@ -127,7 +127,7 @@ inBrowser('a mentor asks, the reviewer takes it and approves, the requester is t
   await screenshot(reviewing, 'review-queue-390');
   expect(await reviewing.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
   await reviewing.setViewportSize({ width: 1440, height: 900 });
-  await row.getByRole('button', { name: 'Take the review of Absorbance decay fit' }).click();
+  await row.getByRole('button', { name: 'Take it: Absorbance decay fit' }).click();
   await reviewing.waitForURL(/\/trajectories\/.*#reviews$/);
 
   const verdictPanel = reviewing.getByRole('region', { name: 'Reviews' });

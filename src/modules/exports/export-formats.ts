@@ -182,7 +182,7 @@ async function reviewsText(source: ExportSource): Promise<string> {
   for (const review of source.reviews) {
     const note = review.note ? (source.forSharing ? (await maskText(review.note)).text : review.note) : '';
     items.push(
-      `- **${VERDICTS[review.verdict]}** by ${escapeMarkdown(review.reviewer)}, ${review.decidedAt.toISOString().slice(0, 10)}${note ? `: ${escapeMarkdown(note).replace(/\n/g, ' ')}` : ''}`,
+      `- **${VERDICTS[review.verdict]}** by ${escapeMarkdown(review.reviewer)}, ${review.decidedAt.toISOString().slice(0, 10)}${note ? `: ${note.replace(/\n/g, ' ')}` : ''}`,
     );
   }
   return items.length ? `**Reviews**\n\n${items.join('\n')}` : '';

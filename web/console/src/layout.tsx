@@ -2,7 +2,6 @@ import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from './gql';
-import { UnreadNotices } from './pages/reviews';
 import { ErrorNote } from './ui';
 
 /** Who is signed in: the layout's, and the pages' that depend on it (one request, from the cache). */
@@ -13,6 +12,15 @@ export const Me = graphql(`
       name
       email
       isAdmin
+    }
+  }
+`);
+
+/** The unread count the navigation shows beside "Reviews". */
+export const UnreadNotices = graphql(`
+  query ConsoleUnreadNotices {
+    notices(first: 1) {
+      unread
     }
   }
 `);

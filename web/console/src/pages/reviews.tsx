@@ -1,9 +1,9 @@
 import { Link, useNavigate, useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useClient, useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ReviewState } from '../gql/graphql';
-import { Me } from '../layout';
+import { Me, UnreadNotices } from '../layout';
 import { Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 /** What each state is called on the page. */
@@ -67,6 +67,7 @@ const Queue = graphql(`
     }
     viewerCan {
       start
+      decide
     }
   }
 `);
@@ -86,15 +87,6 @@ const MarkRead = graphql(`
   }
 `);
 
-/** The unread count the navigation shows beside "Reviews". */
-export const UnreadNotices = graphql(`
-  query ConsoleUnreadNotices {
-    notices(first: 1) {
-      unread
-    }
-  }
-`);
-
 /**
  * A mentor's queue (docs/api/reviews.md): what was asked of them, due first, with the way to
  * take each; what they asked of others; and what the console has to tell them.
@@ -106,6 +98,12 @@ export function ReviewsPage() {
   const navigate = useNavigate();
   const router = useRouter();
   const [showDone, setShowDone] = useState(false);
+  const client = useClient();
+  // The page's list and the navigation's count, asked again: marking read changes no object urql knows.
+  const recount = () => {
+    reload({ requestPolicy: 'network-only' });
+    void client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
+  };
   if (!data) return error ? <ErrorNote error={error} /> : <Loading what="your reviews" />;
   const queue = data.reviewQueue.filter((review) => showDone || !['approved', 'withdrawn'].includes(review.state));
   const done = data.reviewQueue.length - data.reviewQueue.filter((review) => !['approved', 'withdrawn'].includes(review.state)).length;
@@ -115,7 +113,7 @@ export function ReviewsPage() {
     if (!result.error) await open(sessionId);
   };
   const follow = async (noticeId: string, path: string, unread: boolean) => {
-    if (unread) await markRead({ ids: [noticeId] });
+    if (unread) await markRead({ ids: [noticeId] }).then(recount);
     router.history.push(path);
   };
   return (
@@ -144,12 +142,7 @@ export function ReviewsPage() {
             ))}
           </ul>
           {data.notices.unread > 0 && (
-            <button
-              type="button"
-              className="small"
-              disabled={marking.fetching}
-              onClick={() => void markRead({}).then(() => reload({ requestPolicy: 'network-only' }))}
-            >
+            <button type="button" className="small" disabled={marking.fetching} onClick={() => void markRead({}).then(recount)}>
               Mark all read
             </button>
           )}
@@ -214,12 +207,12 @@ export function ReviewsPage() {
                             type="button"
                             className="primary small"
                             disabled={starting.fetching}
-                            aria-label={`Take the review of ${review.trajectoryTitle}`}
+                            aria-label={`${review.state === 'changes_requested' ? 'Review again' : 'Take it'}: ${review.trajectoryTitle}`}
                             onClick={() => void take(review.reviewId, review.sessionId)}
                           >
                             {review.state === 'changes_requested' ? 'Review again' : 'Take it'}
                           </button>
-                        ) : review.state === 'in_review' ? (
+                        ) : review.viewerCan.decide ? (
                           <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
                             Give your verdict
                           </Link>
@@ -262,7 +255,13 @@ export function ReviewsPage() {
                   <td>
                     <ReviewBadge state={review.state} />
                   </td>
-                  <td>{review.decidedAt ? <When at={review.decidedAt} /> : <span className="muted">not yet</span>}</td>
+                  <td>
+                    {review.decidedAt && review.state !== 'requested' && review.state !== 'in_review' ? (
+                      <When at={review.decidedAt} />
+                    ) : (
+                      <span className="muted">not yet</span>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -531,6 +530,8 @@ function RequestForm({
   const [dueOn, setDueOn] = useState(localDay(7));
   const [note, setNote] = useState('');
   const id = useId();
+  // A choice no longer offered (the lab's mentors changed) falls back to the first.
+  const chosen = reviewers.some((m) => m.memberUserId === reviewerId) ? reviewerId : reviewers[0]?.memberUserId;
   if (reviewers.length === 0)
     return (
       <p className="muted">The lab has no mentor who could review this (its author cannot). Make a member a mentor on the lab page.</p>
@@ -540,14 +541,12 @@ function RequestForm({
       className="request-review"
       onSubmit={(event) => {
         event.preventDefault();
-        void onRequest({ reviewerId: reviewerId || reviewers[0].memberUserId, dueOn: dueOn || null, note: note.trim() || null }).then(
-          (ok) => ok && setNote(''),
-        );
+        void onRequest({ reviewerId: chosen, dueOn: dueOn || null, note: note.trim() || null }).then((ok) => ok && setNote(''));
       }}
     >
       <h3>Ask for a review</h3>
       <label htmlFor={`${id}-reviewer`}>Reviewer</label>
-      <select id={`${id}-reviewer`} value={reviewerId || reviewers[0].memberUserId} onChange={(event) => setReviewerId(event.target.value)}>
+      <select id={`${id}-reviewer`} value={chosen} onChange={(event) => setReviewerId(event.target.value)}>
         {reviewers.map((m) => (
           <option key={m.memberUserId} value={m.memberUserId}>
             {m.label}
