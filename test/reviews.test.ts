@@ -46,7 +46,7 @@ const gql = async (user: TestUser | string, query: string, variables: Record<str
 };
 const codeOf = (reply: Reply) => reply.errors?.[0]?.extensions?.code;
 
-const FIELDS = `reviewId sessionId state note dueOn overdue verdictNote startedAt decidedAt trajectoryTitle
+const FIELDS = `reviewId sessionId state note dueOn overdue verdictNote updatedSinceVerdict startedAt decidedAt trajectoryTitle
   requestedBy { name } reviewer { userId name } author { name } viewerCan { start decide withdraw }`;
 const REQUEST = `mutation($id: ID!, $input: ReviewRequestInput!) { trajectoryReviewRequest(sessionId: $id, input: $input) { ${FIELDS} } }`;
 const START = `mutation($id: ID!) { trajectoryReviewStart(reviewId: $id) { ${FIELDS} } }`;
@@ -175,6 +175,14 @@ test('the reviewer takes it, asks for changes, takes it again and approves; the 
     expect(items.map((n: any) => n.text)).toContain('Rey Reviewer asks for changes to “Growth curves”.');
   }
   await waitFor(() => smtp.mails.find((m) => m.to.includes(author.email) && m.raw.includes('Growth curves')));
+
+  // The author answers the request for changes: the reviewer's queue says it is ready for another look.
+  const inQueue = async () => (await gql(reviewer, QUEUE)).data!.reviewQueue.find((r: any) => r.reviewId === reviewId);
+  expect((await inQueue()).updatedSinceVerdict).toBe(false);
+  const [{ head }] = await t.sql<{ head: string }>(`select head_uuid as head from trajectories where id = $1`, [id]);
+  const more = [{ uuid: newUuid(), parentUuid: head, type: 'user', message: { role: 'user', content: 'Now on a log scale.' } }];
+  expect((await trajectoryCalls(t).append(author, id, head, more)).status).toBe(200);
+  expect((await inQueue()).updatedSinceVerdict).toBe(true);
 
   expect((await gql(reviewer, START, { id: reviewId })).data!.trajectoryReviewStart.state).toBe('in_review');
   const approved = (await gql(reviewer, DECIDE, { id: reviewId, input: { verdict: 'approved', note: 'Good now.' } })).data!

@@ -23,6 +23,8 @@ export interface ReviewRow {
   ownerId: string;
   trajectoryLabId: string | null;
   visibility: string;
+  /** When the trajectory last changed (records appended, title, visibility). */
+  trajectoryUpdatedAt: Date;
 }
 
 /** The states in which a review still waits on someone. */
@@ -31,7 +33,8 @@ export const OPEN_STATES: readonly ReviewState[] = ['requested', 'in_review', 'c
 const COLUMNS = `r.id, r.session_id as "sessionId", r.lab_id as "labId", r.requested_by as "requestedBy",
   r.reviewer_id as "reviewerId", r.state, r.note, to_char(r.due_on, 'YYYY-MM-DD') as "dueOn", r.verdict_note as "verdictNote",
   r.created_at as "createdAt", r.started_at as "startedAt", r.decided_at as "decidedAt", r.updated_at as "updatedAt",
-  t.title, t.owner_id as "ownerId", t.lab_id as "trajectoryLabId", t.visibility`;
+  t.title, t.owner_id as "ownerId", t.lab_id as "trajectoryLabId", t.visibility,
+  t.updated_at as "trajectoryUpdatedAt"`;
 const FROM = `trajectory_reviews r join trajectories t on t.id = r.session_id`;
 
 /** SQL: the review `r` is of a trajectory `t` still shared with the review's lab. */
@@ -47,6 +50,7 @@ const reviewOf = (row: ReviewRow): ReviewRow => ({
   startedAt: dateOf(row.startedAt),
   decidedAt: dateOf(row.decidedAt),
   updatedAt: dateOf(row.updatedAt)!,
+  trajectoryUpdatedAt: dateOf(row.trajectoryUpdatedAt)!,
 });
 const reviewsOf = (rows: ReviewRow[]) => rows.map(reviewOf);
 

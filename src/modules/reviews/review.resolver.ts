@@ -33,6 +33,7 @@ const present = (row: ReviewRow): ReviewSource => ({
   dueOn: row.dueOn,
   overdue: repo.OPEN_STATES.includes(row.state) && row.dueOn !== null && row.dueOn < today(),
   verdictNote: row.verdictNote,
+  updatedSinceVerdict: row.state === 'changes_requested' && row.decidedAt !== null && row.trajectoryUpdatedAt > row.decidedAt,
   createdAt: row.createdAt,
   startedAt: row.startedAt,
   decidedAt: row.decidedAt,

@@ -66,6 +66,9 @@ export class TrajectoryReview {
   @Field({ description: 'Open, and its due day has passed (UTC).' })
   overdue!: boolean;
 
+  @Field({ description: 'Changes were asked for and the trajectory has changed since: ready for another look.' })
+  updatedSinceVerdict!: boolean;
+
   @Field(() => String, { nullable: true, description: 'The reviewer’s notes with the last verdict.' })
   verdictNote!: string | null;
 

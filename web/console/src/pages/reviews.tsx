@@ -56,6 +56,7 @@ const Queue = graphql(`
     note
     createdAt
     decidedAt
+    updatedSinceVerdict
     author {
       name
     }
@@ -193,6 +194,7 @@ export function ReviewsPage() {
                       </td>
                       <td>
                         <ReviewBadge state={review.state} />
+                        {review.updatedSinceVerdict && <div className="muted">updated since: ready for another look</div>}
                       </td>
                       <td>
                         {review.requestedBy.name}
