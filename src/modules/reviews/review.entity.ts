@@ -6,6 +6,8 @@ import { User } from '../users/user.entity';
 /** Where a review stands (docs/api/reviews.md): the first three are open. */
 export const REVIEW_STATES = ['requested', 'in_review', 'changes_requested', 'approved', 'withdrawn'] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
+/** The states in which a review still waits on someone (the partial unique index below lists them too). */
+export const OPEN_STATES: readonly ReviewState[] = ['requested', 'in_review', 'changes_requested'];
 
 /**
  * Schema only: a lab's request that a mentor review a trajectory shared with it, and the

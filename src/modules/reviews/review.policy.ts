@@ -3,7 +3,7 @@ import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/viewer';
 import type { LabRole } from '../labs/membership.repository';
 import { canView, mayReviewAsReviewer, type TrajectoryFacts } from '../trajectories/trajectory.policy';
-import type { ReviewState } from './review.entity';
+import { OPEN_STATES, type ReviewState } from './review.entity';
 
 /**
  * The review rules (docs/api/reviews.md), each stated once. Who may ask for a review is a
@@ -43,7 +43,7 @@ const WHO: Record<ReviewAction, (viewer: Viewer, r: ReviewFacts, s: TrajectoryFa
 export const FROM_STATES: Record<ReviewAction, readonly ReviewState[]> = {
   start: ['requested', 'changes_requested'],
   decide: ['requested', 'in_review'],
-  withdraw: ['requested', 'in_review', 'changes_requested'],
+  withdraw: OPEN_STATES,
 };
 
 const REFUSALS: Record<ReviewAction, string> = {

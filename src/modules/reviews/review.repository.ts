@@ -1,6 +1,6 @@
 import { dateOf, type Query } from '../../db/sql';
 import { canViewSql } from '../trajectories/trajectory.policy';
-import type { ReviewState } from './review.entity';
+import { OPEN_STATES, type ReviewState } from './review.entity';
 
 /** A review as the domain reads it, with what every list shows of its trajectory. */
 export interface ReviewRow {
@@ -27,9 +27,6 @@ export interface ReviewRow {
   trajectoryUpdatedAt: Date;
 }
 
-/** The states in which a review still waits on someone. */
-export const OPEN_STATES: readonly ReviewState[] = ['requested', 'in_review', 'changes_requested'];
-
 const COLUMNS = `r.id, r.session_id as "sessionId", r.lab_id as "labId", r.requested_by as "requestedBy",
   r.reviewer_id as "reviewerId", r.state, r.note, to_char(r.due_on, 'YYYY-MM-DD') as "dueOn", r.verdict_note as "verdictNote",
   r.created_at as "createdAt", r.started_at as "startedAt", r.decided_at as "decidedAt", r.updated_at as "updatedAt",
@@ -41,7 +38,7 @@ const FROM = `trajectory_reviews r join trajectories t on t.id = r.session_id`;
 const STILL_SHARED = `t.visibility = 'lab' and t.lab_id = r.lab_id`;
 
 /** SQL: the review `r` is open. */
-const OPEN = `r.state = any(array['requested', 'in_review', 'changes_requested'])`;
+const OPEN = `r.state = any(array[${OPEN_STATES.map((state) => `'${state}'`).join(', ')}])`;
 
 /** The driver answers timestamps as text. */
 const reviewOf = (row: ReviewRow): ReviewRow => ({

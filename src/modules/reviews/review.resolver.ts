@@ -10,6 +10,7 @@ import { sendAfterCommit } from '../notices/notice.service';
 import { TrajectoryMeta } from '../trajectories/trajectory.types';
 import { loadPerson } from '../users/person.resolver';
 import { Person } from '../users/user.types';
+import { OPEN_STATES } from './review.entity';
 import { seesReview, viewerCanReview } from './review.policy';
 import * as repo from './review.repository';
 import type { ReviewRow } from './review.repository';
@@ -31,7 +32,7 @@ const present = (row: ReviewRow): ReviewSource => ({
   state: row.state as TrajectoryReview['state'],
   note: row.note,
   dueOn: row.dueOn,
-  overdue: repo.OPEN_STATES.includes(row.state) && row.dueOn !== null && row.dueOn < today(),
+  overdue: OPEN_STATES.includes(row.state) && row.dueOn !== null && row.dueOn < today(),
   verdictNote: row.verdictNote,
   updatedSinceVerdict: row.state === 'changes_requested' && row.decidedAt !== null && row.trajectoryUpdatedAt > row.decidedAt,
   createdAt: row.createdAt,

@@ -6,7 +6,7 @@ import type { AssignableRole, MemberStatusChange } from '../gql/graphql';
 import { Paged } from '../paged';
 import type { ConsoleLabQuery } from '../gql/graphql';
 import { ConfirmButton, ConfirmSelect, count, Empty, ErrorNote, Loading, Table, When } from '../ui';
-import { Due, ReviewBadge } from './reviews';
+import { Due, ReviewBadge, ReviewedTrajectory } from './reviews';
 
 const Lab = graphql(`
   query ConsoleLab($id: ID!) {
@@ -416,10 +416,7 @@ function LabReviews({ summary }: { summary: NonNullable<ConsoleLabQuery['lab']['
                 {page.map((review) => (
                   <tr key={review.reviewId}>
                     <td>
-                      <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
-                        {review.trajectoryTitle}
-                      </Link>
-                      <div className="muted">by {review.author.name}</div>
+                      <ReviewedTrajectory review={review} author={review.author.name} />
                     </td>
                     <td>{review.reviewer.name}</td>
                     <td>

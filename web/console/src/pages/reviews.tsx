@@ -20,6 +20,36 @@ export function ReviewBadge({ state }: { state: ReviewState }) {
   return <span className={`badge review-${state}`}>{STATE_LABELS[state]}</span>;
 }
 
+/** The reviewed trajectory, leading to its Reviews panel (and whose it is, when known). */
+export function ReviewedTrajectory({ review, author }: { review: { sessionId: string; trajectoryTitle: string }; author?: string }) {
+  return (
+    <>
+      <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
+        {review.trajectoryTitle}
+      </Link>
+      {author && <div className="muted">by {author}</div>}
+    </>
+  );
+}
+
+/** "Take it", or "Review again" after asking for changes; its name says which trajectory. */
+function TakeButton({
+  review,
+  busy,
+  onTake,
+}: {
+  review: { state: ReviewState; trajectoryTitle: string };
+  busy: boolean;
+  onTake: () => void;
+}) {
+  const text = review.state === 'changes_requested' ? 'Review again' : 'Take it';
+  return (
+    <button type="button" className="primary small" disabled={busy} aria-label={`${text}: ${review.trajectoryTitle}`} onClick={onTake}>
+      {text}
+    </button>
+  );
+}
+
 /** A due day, marked when it has passed. */
 export function Due({ dueOn, overdue }: { dueOn: string | null | undefined; overdue: boolean }) {
   if (!dueOn) return <span className="muted">no date</span>;
@@ -106,12 +136,14 @@ export function ReviewsPage() {
     void client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
   };
   if (!data) return error ? <ErrorNote error={error} /> : <Loading what="your reviews" />;
-  const queue = data.reviewQueue.filter((review) => showDone || !['approved', 'withdrawn'].includes(review.state));
-  const done = data.reviewQueue.length - data.reviewQueue.filter((review) => !['approved', 'withdrawn'].includes(review.state)).length;
-  const open = (sessionId: string) => navigate({ to: '/trajectories/$trajectoryId', params: { trajectoryId: sessionId }, hash: 'reviews' });
+  const open = data.reviewQueue.filter((review) => review.state !== 'approved' && review.state !== 'withdrawn');
+  const done = data.reviewQueue.length - open.length;
+  const queue = showDone ? data.reviewQueue : open;
+  const openAt = (sessionId: string) =>
+    navigate({ to: '/trajectories/$trajectoryId', params: { trajectoryId: sessionId }, hash: 'reviews' });
   const take = async (reviewId: string, sessionId: string) => {
     const result = await start({ id: reviewId });
-    if (!result.error) await open(sessionId);
+    if (!result.error) await openAt(sessionId);
   };
   const follow = async (noticeId: string, path: string, unread: boolean) => {
     if (unread) await markRead({ ids: [noticeId] }).then(recount);
@@ -184,10 +216,7 @@ export function ReviewsPage() {
                   {queue.map((review) => (
                     <tr key={review.reviewId}>
                       <td>
-                        <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
-                          {review.trajectoryTitle}
-                        </Link>
-                        <div className="muted">by {review.author.name}</div>
+                        <ReviewedTrajectory review={review} author={review.author.name} />
                       </td>
                       <td>
                         <Due dueOn={review.dueOn} overdue={review.overdue} />
@@ -205,15 +234,11 @@ export function ReviewsPage() {
                       <td className="review-note">{review.note ?? <span className="muted">—</span>}</td>
                       <td>
                         {review.viewerCan.start ? (
-                          <button
-                            type="button"
-                            className="primary small"
-                            disabled={starting.fetching}
-                            aria-label={`${review.state === 'changes_requested' ? 'Review again' : 'Take it'}: ${review.trajectoryTitle}`}
-                            onClick={() => void take(review.reviewId, review.sessionId)}
-                          >
-                            {review.state === 'changes_requested' ? 'Review again' : 'Take it'}
-                          </button>
+                          <TakeButton
+                            review={review}
+                            busy={starting.fetching}
+                            onTake={() => void take(review.reviewId, review.sessionId)}
+                          />
                         ) : review.viewerCan.decide ? (
                           <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
                             Give your verdict
@@ -246,9 +271,7 @@ export function ReviewsPage() {
               {data.reviewsRequested.map((review) => (
                 <tr key={review.reviewId}>
                   <td>
-                    <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
-                      {review.trajectoryTitle}
-                    </Link>
+                    <ReviewedTrajectory review={review} />
                   </td>
                   <td>{review.reviewer.name}</td>
                   <td>
