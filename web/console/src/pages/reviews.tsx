@@ -1,10 +1,37 @@
 import { Link, useNavigate, useRouter } from '@tanstack/react-router';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ReviewState } from '../gql/graphql';
 import { Me, UnreadNotices } from '../layout';
 import { Empty, ErrorNote, Loading, Table, When } from '../ui';
+
+/**
+ * Scrolls `element` to the window's top and keeps it there for a few seconds: the transcript above
+ * it measures its records as they load, which pushes everything below down after the first scroll.
+ * Stops at once when the reader scrolls or types themselves. Returns the clean-up.
+ */
+function keepInView(element: RefObject<HTMLElement>) {
+  const started = Date.now();
+  const top = () => element.current?.getBoundingClientRect().top ?? 0;
+  let aimed = 0;
+  const aim = () => {
+    element.current?.scrollIntoView({ block: 'start' });
+    aimed = top(); // its scroll margin, or lower where the page ends first
+  };
+  aim();
+  const timer = window.setInterval(() => {
+    if (Date.now() - started > 4000) return stop();
+    if (Math.abs(top() - aimed) > 2) aim();
+  }, 100);
+  const events = ['wheel', 'touchstart', 'mousedown', 'keydown'] as const;
+  function stop() {
+    window.clearInterval(timer);
+    for (const name of events) window.removeEventListener(name, stop);
+  }
+  for (const name of events) window.addEventListener(name, stop, { passive: true });
+  return stop;
+}
 
 /** What each state is called on the page. */
 export const STATE_LABELS: Record<ReviewState, string> = {
@@ -400,7 +427,7 @@ export function ReviewPanel({
   const panel = useRef<HTMLElement>(null);
   const loaded = data !== undefined;
   useEffect(() => {
-    if (loaded && location.hash === '#reviews') panel.current?.scrollIntoView({ block: 'start' });
+    if (loaded && location.hash === '#reviews') return keepInView(panel);
   }, [loaded]);
   const refresh = (message: string) => {
     setSaid(message);
