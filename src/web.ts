@@ -201,11 +201,12 @@ export function webRouter(schema: GraphQLSchema, services: Services, logger: Log
   const consoleApp = signedIn((res, next) => void consolePage.then((policy) => sendConsole(res, policy, next)));
   router.get(CONSOLE_ROUTES, countedAsConsole, consoleApp);
   router.all(CONSOLE_ROUTES, countedAsConsole, onlyGet);
-  // A share link's page, for anyone with its token (after `#`: the server never sees it). It shows
-  // no figures, so its policy allows images from nowhere else; search engines are told to keep out.
+  // A share link's page, for anyone with its token (after `#`: the server never sees it), under the
+  // console's policy (its figures, when the link includes them, come from where the console's do);
+  // search engines are told to keep out.
   router.get(SHARED_PAGE, countedAsConsole, (_req, res, next) => {
     res.setHeader('X-Robots-Tag', 'noindex, nofollow, noarchive');
-    sendConsole(res, consolePolicy([]), next);
+    void consolePage.then((policy) => sendConsole(res, policy, next));
   });
   router.all(SHARED_PAGE, countedAsConsole, onlyGet);
   router.use(

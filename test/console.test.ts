@@ -10,7 +10,7 @@ import { startFakeLlm } from './support/fake-llm';
 import { until } from './support/until';
 import { CHROMIUM, CHROMIUM_ARGS, screenshot, seriousViolations, useBrowser, watch, type Watched } from './support/browser';
 import { s3Env, startS3 } from './support/s3';
-import { newSessionId, sessionPath, trajectoryCalls } from './support/trajectories';
+import { newSessionId, sessionPath, trajectoryCalls, uploadFigure } from './support/trajectories';
 import { describeUserAgent } from '../web/console/src/user-agent';
 
 /**
@@ -2144,17 +2144,7 @@ describe('figures in Chromium', () => {
     const id = newSessionId('fig');
     const calls = trajectoryCalls(app);
     expect((await calls.append(owner, id, null, [{ uuid: 'f0', type: 'user', message: { content: 'Plot the counts' } }])).status).toBe(200);
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-    const form = new FormData();
-    form.append('canonical_path', 'plots/counts.png');
-    form.append('mime', 'image/png');
-    form.append('file', new Blob([png], { type: 'image/png' }), 'counts.png');
-    const uploaded = await fetch(`${app.url}/api/trajectories/${encodeURIComponent(id)}/figures/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${owner.token}` },
-      body: form,
-    });
-    expect(uploaded.status).toBe(200);
+    await uploadFigure(app, owner, id, 'plots/counts.png');
     const figureRecord = {
       uuid: 'f1',
       parentUuid: 'f0',

@@ -1,6 +1,6 @@
 import { addMember, makeLab, makeUser, useTestApp, type TestLab, type TestUser } from './support/app';
 import { PLANTED, plantedTranscript } from './support/secrets';
-import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
+import { newSessionId, newUuid, TINY_PNG, trajectoryCalls, uploadFigure } from './support/trajectories';
 
 /**
  * Share links (docs/api/sharing.md): made by who may share, opened by anyone with the token,
@@ -21,7 +21,7 @@ const CREATE = `mutation($id: ID!, $input: ShareLinkInput) {
   trajectoryShareLinkCreate(sessionId: $id, input: $input) { url link { linkId open views expiresAt maskEmails createdBy { name } } } }`;
 const LINKS = `query($id: ID!) { trajectoryShareLinks(sessionId: $id) { linkId open views revokedAt lastViewedAt } }`;
 const REVOKE = `mutation($linkId: ID!) { trajectoryShareLinkRevoke(linkId: $linkId) { linkId open revokedAt } }`;
-const SHARED = `query($token: String!) { sharedTrajectory(token: $token) { title recordCount source maskEmails } }`;
+const SHARED = `query($token: String!) { sharedTrajectory(token: $token) { title recordCount source maskEmails includeFigures } }`;
 const RECORDS = `query($token: String!, $after: Int, $first: Int) {
   sharedTrajectoryRecords(token: $token, after: $after, first: $first) { hasMore items { seq text masked } } }`;
 
@@ -88,6 +88,7 @@ test('the owner makes a link; anyone with it reads the transcript with every sec
     recordCount: 3,
     source: expect.any(String),
     maskEmails: false,
+    includeFigures: false,
   });
   const page = await t.call<Reply>('POST', '/graphql', { body: { query: RECORDS, variables: { token } } });
   const items = page.body.data!.sharedTrajectoryRecords.items as { seq: number; text: string; masked: number }[];
@@ -208,4 +209,34 @@ test('e-mail addresses are masked when the link says so', async () => {
   const page = await t.call<Reply>('POST', '/graphql', { body: { query: RECORDS, variables: { token } } });
   expect(page.text).not.toContain('ada@lab.example.org');
   expect(page.text).toContain('⟦masked: e-mail address⟧');
+});
+
+test('figures show only when the link includes them: their bytes, by a short-lived URL, until the link stops', async () => {
+  const id = await trajectory();
+  await uploadFigure(t, owner, id, 'plots/decay.png');
+  const FIGURE = `query($token: String!, $path: String!) { sharedTrajectoryFigureUrl(token: $token, path: $path) }`;
+  const without = tokenOf((await gql(owner.token, CREATE, { id })).data!.trajectoryShareLinkCreate.url);
+  const withFigures = (await gql(mentor.token, CREATE, { id, input: { includeFigures: true } })).data!.trajectoryShareLinkCreate;
+  const token = tokenOf(withFigures.url);
+
+  // Left out: the same NOT_FOUND as a figure that does not exist.
+  const refused = await gql(undefined, FIGURE, { token: without, path: 'plots/decay.png' });
+  expect([code(refused), refused.errors?.[0]?.message]).toEqual(['NOT_FOUND', 'figure not found']);
+  expect((await gql(undefined, SHARED, { token })).data!.sharedTrajectory.includeFigures).toBe(true);
+  const url = (await gql(undefined, FIGURE, { token, path: 'plots/decay.png' })).data!.sharedTrajectoryFigureUrl as string;
+  const image = await fetch(url);
+  expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+  expect(Buffer.from(await image.arrayBuffer())).toEqual(TINY_PNG);
+  expect(code(await gql(undefined, FIGURE, { token, path: 'plots/other.png' }))).toBe('NOT_FOUND');
+  expect(code(await gql(undefined, FIGURE, { token, path: '' }))).toBe('VALIDATION_FAILED');
+  // The list says which links show figures; a preview says what one would.
+  const listed = await gql(owner.token, `query($id: ID!) { trajectoryShareLinks(sessionId: $id) { includeFigures } }`, { id });
+  expect(listed.data!.trajectoryShareLinks).toEqual([{ includeFigures: true }, { includeFigures: false }]);
+  const preview = `query($id: ID!, $figures: Boolean) { sharedTrajectoryPreview(sessionId: $id, includeFigures: $figures) { includeFigures } }`;
+  expect((await gql(owner.token, preview, { id, figures: true })).data!.sharedTrajectoryPreview).toEqual({ includeFigures: true });
+  expect((await gql(owner.token, preview, { id })).data!.sharedTrajectoryPreview).toEqual({ includeFigures: false });
+
+  // Revoked: no more figure URLs (ones already given lapse within five minutes).
+  expect((await gql(owner.token, REVOKE, { linkId: withFigures.link.linkId })).errors).toBeUndefined();
+  expect(code(await gql(undefined, FIGURE, { token, path: 'plots/decay.png' }))).toBe('NOT_FOUND');
 });

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { addMember, makeLab, makeUser, useTestApp, type TestUser } from './support/app';
 import { launchBrowser, screenshot, seriousViolations, useBrowser, watch } from './support/browser';
 import { PLANTED, plantedTranscript } from './support/secrets';
-import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
+import { newSessionId, newUuid, trajectoryCalls, uploadFigure } from './support/trajectories';
 
 /**
  * Share links and exports in Chromium (issue 41, 1 and 4): the owner downloads a notebook and a
@@ -180,6 +180,72 @@ inBrowser(
     }
   },
 );
+
+inBrowser('a link with its figures shows them to its reader; one without says where they were', async (context) => {
+  const plotted = newSessionId('shared-figures');
+  const records = [
+    { uuid: 'p1', parentUuid: null, type: 'user', message: { role: 'user', content: 'Plot the calibration residuals.' } },
+    {
+      uuid: 'p2',
+      parentUuid: 'p1',
+      type: 'assistant',
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Residuals by hour: flat until noon.' },
+          { type: 'image', path: 'plots/residuals.png' },
+        ],
+      },
+    },
+  ];
+  expect((await trajectoryCalls(t).append(owner, plotted, null, records, { title: 'Residuals' })).status).toBe(200);
+  await uploadFigure(t, owner, plotted, 'plots/residuals.png');
+  const shown = (page: Page) =>
+    page
+      .getByRole('img', { name: 'Figure plots/residuals.png' })
+      .evaluate((image) => (image as unknown as { complete: boolean; naturalWidth: number }).naturalWidth);
+
+  const page = await ownerSignedIn(context);
+  await page.goto(`${t.url}/trajectories/${encodeURIComponent(plotted)}`);
+  const panel = page.getByRole('region', { name: 'Share outside the lab' });
+  await panel.getByRole('button', { name: 'Make a link' }).click();
+  const without = await panel.getByLabel('The new link').inputValue();
+  await panel.getByLabel('Include its figures').check();
+  // The preview shows the figure the link will.
+  const [previewPage] = await Promise.all([
+    context.waitForEvent('page'),
+    panel.getByRole('link', { name: 'Preview what it shows' }).click(),
+  ]);
+  await previewPage.getByText('Figures are shown as they are.').waitFor();
+  await expect(shown(previewPage)).resolves.toBe(1);
+  await previewPage.close();
+  await panel.getByRole('button', { name: 'Make a link' }).click();
+  await panel.getByText('with figures').waitFor();
+  const withFigures = await panel.getByLabel('The new link').inputValue();
+  expect(withFigures).not.toBe(without);
+
+  const reader = await launchBrowser();
+  try {
+    const readerPage = await reader!.context.newPage();
+    const watched = watch(readerPage, t.url);
+    await readerPage.setViewportSize({ width: 390, height: 844 });
+    await readerPage.goto(withFigures);
+    await readerPage.getByText('Residuals by hour').waitFor();
+    await expect(shown(readerPage)).resolves.toBe(1); // a real 1×1 PNG, loaded under the page's policy
+    await screenshot(readerPage, 'share-reader-figures-390');
+    expect(watched.problems).toEqual([]);
+    expect(watched.foreign).toEqual([]);
+    expect(await seriousViolations(readerPage)).toEqual([]);
+
+    await readerPage.goto('about:blank');
+    await readerPage.goto(without);
+    await readerPage.getByText('Figure plots/residuals.png: not included in this link.').waitFor();
+    await readerPage.getByText('Figures are not included.').waitFor();
+    expect(await readerPage.getByRole('img').count()).toBe(0);
+  } finally {
+    await reader?.close();
+  }
+});
 
 inBrowser('from a fork, “Compare with it” opens the comparison where the two part, side by side and on a phone', async (context) => {
   const calls = trajectoryCalls(t);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import { addMember, makeLab, makeUser, useTestApp, type TestUser } from './support/app';
 import { PLANTED, plantedTranscript } from './support/secrets';
-import { newSessionId, sessionPath, trajectoryCalls } from './support/trajectories';
+import { newSessionId, sessionPath, TINY_PNG as PNG, trajectoryCalls, uploadFigure } from './support/trajectories';
 
 /**
  * Exports (issue 41, 4): a trajectory as a Jupyter notebook, valid against nbformat 4.5's own
@@ -12,7 +12,6 @@ import { newSessionId, sessionPath, trajectoryCalls } from './support/trajectori
  * (and not open ones); secrets masked when the export is for sharing.
  */
 const t = useTestApp();
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const schema = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'nbformat', 'nbformat.v4.5.schema.json'), 'utf8'));
 const validNotebook = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
@@ -89,16 +88,7 @@ beforeAll(async () => {
   ];
   expect((await calls.append(owner, id, null, records, { lab_id: lab.id, title: 'Decay <fit> & friends' })).status).toBe(200);
   expect((await calls.setVisibility(owner, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
-  const form = new FormData();
-  form.append('canonical_path', 'plots/decay.png');
-  form.append('mime', 'image/png');
-  form.append('file', new Blob([PNG], { type: 'image/png' }), 'decay.png');
-  const uploaded = await fetch(`${t.url}${sessionPath(id, '/figures/upload')}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${owner.token}` },
-    body: form,
-  });
-  expect(uploaded.status).toBe(200);
+  await uploadFigure(t, owner, id, 'plots/decay.png');
   // A resolved thread (with a reply) and an open note: only the resolved one goes out.
   const note = async (body: string, replyTo?: string) =>
     (await t.call('POST', sessionPath(id, '/annotations'), { token: mentor.token, body: { record_uuid: 'x6', body, reply_to: replyTo } }))

@@ -555,6 +555,7 @@ export interface TrajectoryShareLinksTable {
   views: Defaulted<number>;
   last_viewed_at: Timestamp | null;
   created_at: Defaulted<Timestamp>;
+  include_figures: Defaulted<boolean>;
 }
 
 export interface UsageEntriesTable {

@@ -47,6 +47,26 @@ export function trajectoryCalls(t: TestApp) {
   };
 }
 
+/** A real 1×1 PNG. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Uploads `png` as the session's figure at `path`, as `who` (multipart, as the clients do). */
+export async function uploadFigure(t: TestApp, who: Actor, id: string, path: string, png = TINY_PNG) {
+  const form = new FormData();
+  form.append('canonical_path', path);
+  form.append('mime', 'image/png');
+  form.append('file', new Blob([png], { type: 'image/png' }), path.split('/').pop());
+  const uploaded = await fetch(`${t.url}${sessionPath(id, '/figures/upload')}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${who.token}` },
+    body: form,
+  });
+  expect(uploaded.status).toBe(200);
+}
+
 /** The records part of a `GET /api/trajectories/{id}` answer, exactly as the server wrote it. */
 export function recordsText(reply: Reply): string {
   const marker = ',"records":[';

@@ -24,6 +24,20 @@ import {
 } from './figure.types';
 
 /** A file the request received, by the name the facade gave it. */
+/** A figure's canonical_path as an argument. */
+export const checkFigurePath = (path: string) =>
+  checks()
+    .text(['path'], path, {
+      min: 1,
+      max: 1024,
+      pattern: { test: (value) => unstorable(value) === null },
+      hint: 'must be valid text, no NUL',
+    })
+    .done();
+
+/** Where a figure URL may point, for this request. */
+export const figureUrlOptions = (ctx: Ctx) => ({ baseUrl: ctx.baseUrl, cdnHosts: ctx.services.config.figureCdnHosts });
+
 function receivedFile(ctx: Ctx, name: string, field: string) {
   const file = ctx.received?.get(name);
   if (!file) throw invalid([{ path: ['input', field], msg: 'names no file this request sent', type: 'value_error' }]);
@@ -43,18 +57,8 @@ export class FigureResolver {
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('path', { description: 'The figure’s canonical_path.' }) path: string,
   ): Promise<string> {
-    checks()
-      .text(['path'], path, {
-        min: 1,
-        max: 1024,
-        pattern: { test: (value) => unstorable(value) === null },
-        hint: 'must be valid text, no NUL',
-      })
-      .done();
-    return figureLocation(ctx.em, viewer, ctx.services.blobs, sessionId, path, {
-      baseUrl: ctx.baseUrl,
-      cdnHosts: ctx.services.config.figureCdnHosts,
-    });
+    checkFigurePath(path);
+    return figureLocation(ctx.em, viewer, ctx.services.blobs, sessionId, path, figureUrlOptions(ctx));
   }
 
   @Extensions(SIGNED_IN)

@@ -268,9 +268,29 @@ export async function figureLocation(
   blobs: Blobs,
   sessionId: string,
   canonicalPath: string,
-  { baseUrl, cdnHosts }: { baseUrl: string; cdnHosts: string[] },
+  where: FigureUrlOptions,
 ): Promise<string> {
   await loadTrajectory(em, viewer, sessionId, 'view');
+  return figureUrl(em, blobs, sessionId, canonicalPath, where);
+}
+
+export interface FigureUrlOptions {
+  baseUrl: string;
+  cdnHosts: string[];
+}
+
+/**
+ * A figure's short-lived URL, for whoever the caller has let see it (`figureLocation`: a viewer
+ * of the session; a share link that includes figures). @throws NOT_FOUND, FORBIDDEN (a CDN
+ * address this server does not redirect to)
+ */
+export async function figureUrl(
+  em: EntityManager,
+  blobs: Blobs,
+  sessionId: string,
+  canonicalPath: string,
+  { baseUrl, cdnHosts }: FigureUrlOptions,
+): Promise<string> {
   const row = await findFigure(em, sessionId, canonicalPath);
   if (!row) throw notFound('figure');
   const sha = shaOf(row.originalUri) ?? shaOf(row.storageUri);

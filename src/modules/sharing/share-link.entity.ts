@@ -29,6 +29,10 @@ export class ShareLink {
   @Property({ type: 'boolean', default: false })
   maskEmails: boolean & Opt = false;
 
+  /** Its figures shown too, as they are: images are not masked, so the maker chooses. */
+  @Property({ type: 'boolean', default: false })
+  includeFigures: boolean & Opt = false;
+
   @Property({ type: 'datetime', nullable: true })
   expiresAt: Date | null = null;
 

@@ -6,6 +6,7 @@ export interface ShareLinkRow {
   sessionId: string;
   createdBy: string;
   maskEmails: boolean;
+  includeFigures: boolean;
   expiresAt: Date | null;
   revokedAt: Date | null;
   views: number;
@@ -14,7 +15,7 @@ export interface ShareLinkRow {
 }
 
 const COLUMNS = `l.id, l.session_id as "sessionId", l.created_by as "createdBy", l.mask_emails as "maskEmails",
-  l.expires_at as "expiresAt", l.revoked_at as "revokedAt", l.views, l.last_viewed_at as "lastViewedAt", l.created_at as "createdAt"`;
+  l.include_figures as "includeFigures", l.expires_at as "expiresAt", l.revoked_at as "revokedAt", l.views, l.last_viewed_at as "lastViewedAt", l.created_at as "createdAt"`;
 
 /** The driver answers timestamps as text. */
 const linkOf = (row: ShareLinkRow): ShareLinkRow => ({
@@ -31,12 +32,12 @@ const OPEN = `l.revoked_at is null and (l.expires_at is null or l.expires_at > n
 
 export async function insertShareLink(
   q: Query,
-  link: { id: string; sessionId: string; createdBy: string; tokenHash: string; maskEmails: boolean; expiresAt: Date | null },
+  link: Pick<ShareLinkRow, 'id' | 'sessionId' | 'createdBy' | 'maskEmails' | 'includeFigures' | 'expiresAt'> & { tokenHash: string },
 ): Promise<ShareLinkRow> {
   const [row] = await q<ShareLinkRow>(
-    `insert into trajectory_share_links as l (id, session_id, created_by, token_hash, mask_emails, expires_at)
-     values (?, ?, ?, ?, ?, ?) returning ${COLUMNS}`,
-    [link.id, link.sessionId, link.createdBy, link.tokenHash, link.maskEmails, link.expiresAt],
+    `insert into trajectory_share_links as l (id, session_id, created_by, token_hash, mask_emails, include_figures, expires_at)
+     values (?, ?, ?, ?, ?, ?, ?) returning ${COLUMNS}`,
+    [link.id, link.sessionId, link.createdBy, link.tokenHash, link.maskEmails, link.includeFigures, link.expiresAt],
   );
   return linkOf(row);
 }

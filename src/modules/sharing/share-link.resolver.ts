@@ -3,6 +3,7 @@ import type { Ctx } from '../../context';
 import { ANYONE, AUTH_LIMITED, Caller, MINTS_CREDENTIAL, SIGNED_IN } from '../../operation-rules';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/viewer';
+import { checkFigurePath, figureUrlOptions } from '../figures/figure.resolver';
 import { loadPerson } from '../users/person.resolver';
 import { Person } from '../users/user.types';
 import type { ShareLinkRow } from './share-link.repository';
@@ -16,6 +17,7 @@ const present = (row: ShareLinkRow): ShareLinkSource => ({
   sessionId: row.sessionId,
   createdById: row.createdBy,
   maskEmails: row.maskEmails,
+  includeFigures: row.includeFigures,
   expiresAt: row.expiresAt,
   revokedAt: row.revokedAt,
   open: !row.revokedAt && (!row.expiresAt || row.expiresAt > new Date()),
@@ -86,6 +88,20 @@ export class ShareLinkResolver {
     return sharing.sharedRecordPage(ctx.em, ctx.services.blobs, token, after ?? 0, first ?? 100);
   }
 
+  @Extensions(ANYONE)
+  @Query(() => String, {
+    description:
+      'A short-lived URL (5 minutes) of a figure of a share link that includes figures, by its canonical_path. NOT_FOUND otherwise.',
+  })
+  sharedTrajectoryFigureUrl(
+    @Context() ctx: Ctx,
+    @Arg('token') token: string,
+    @Arg('path', { description: 'The figure’s canonical_path.' }) path: string,
+  ): Promise<string> {
+    checkFigurePath(path);
+    return sharing.sharedFigureUrl(ctx.em, ctx.services.blobs, token, path, figureUrlOptions(ctx));
+  }
+
   @Extensions(SIGNED_IN)
   @Query(() => SharedTrajectory, {
     description: 'What a share link to the trajectory would show, before making one (who may make links; no view counted).',
@@ -95,8 +111,9 @@ export class ShareLinkResolver {
     @Caller() viewer: Viewer,
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('maskEmails', { nullable: true, description: 'As the link would (default false).' }) maskEmails?: boolean,
+    @Arg('includeFigures', { nullable: true, description: 'As the link would (default false).' }) includeFigures?: boolean,
   ): Promise<SharedTrajectory> {
-    return sharing.previewShared(ctx.em, viewer, sessionId, maskEmails === true);
+    return sharing.previewShared(ctx.em, viewer, sessionId, { maskEmails: maskEmails === true, includeFigures: includeFigures === true });
   }
 
   @Extensions(SIGNED_IN)

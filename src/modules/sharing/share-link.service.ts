@@ -6,6 +6,7 @@ import { newId, newSecret, sha256Hex } from '../../ids';
 import { checks } from '../../validation';
 import type { Viewer } from '../auth/viewer';
 import { audit } from '../audit/audit.service';
+import { figureUrl, type FigureUrlOptions } from '../figures/figure.service';
 import { activeRoleIn } from '../labs/membership.repository';
 import { mayShareOutside, TRAJECTORY_MUTATIONS } from '../trajectories/trajectory.policy';
 import * as trajectories from '../trajectories/trajectory.repository';
@@ -28,6 +29,7 @@ export interface ShareLinkInput {
   /** Days until the link stops opening (1-365); none: until revoked. */
   expiresInDays?: number | null;
   maskEmails?: boolean | null;
+  includeFigures?: boolean | null;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function createShareLink(
       createdBy: viewer.user.id,
       tokenHash: sha256Hex(token),
       maskEmails: input.maskEmails === true,
+      includeFigures: input.includeFigures === true,
       expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
     });
     audit(tx, {
@@ -64,7 +67,7 @@ export async function createShareLink(
       actorId: viewer.user.id,
       labId: trajectory.labId,
       subjectUserId: trajectory.ownerId,
-      detail: { sessionId, linkId: link.id, expiresAt: link.expiresAt, maskEmails: link.maskEmails },
+      detail: { sessionId, linkId: link.id, expiresAt: link.expiresAt, maskEmails: link.maskEmails, includeFigures: link.includeFigures },
     });
     return { link, url: `${publicUrl.replace(/\/+$/, '')}/shared#${token}` };
   });
@@ -106,7 +109,11 @@ export interface SharedTrajectory {
   updatedAt: Date;
   expiresAt: Date | null;
   maskEmails: boolean;
+  includeFigures: boolean;
 }
+
+/** What a link is made with, and a preview shows as it would. */
+type Showing = Pick<ShareLinkRow, 'maskEmails' | 'includeFigures'>;
 
 /**
  * The trajectory a link opens, while the link is open and its maker may still share the
@@ -127,7 +134,7 @@ async function openShared(em: EntityManager, token: string, counted: boolean) {
 }
 
 /** What a link shows of the trajectory besides its records: its title masked as they are. */
-async function sharedFacts(trajectory: trajectories.TrajectoryRow, link: Pick<ShareLinkRow, 'expiresAt' | 'maskEmails'>) {
+async function sharedFacts(trajectory: trajectories.TrajectoryRow, link: Showing & Pick<ShareLinkRow, 'expiresAt'>) {
   const title = await maskText(trajectory.title ?? '', { emails: link.maskEmails });
   return {
     title: title.text || 'Untitled',
@@ -137,6 +144,7 @@ async function sharedFacts(trajectory: trajectories.TrajectoryRow, link: Pick<Sh
     updatedAt: trajectory.updatedAt,
     expiresAt: link.expiresAt,
     maskEmails: link.maskEmails,
+    includeFigures: link.includeFigures,
   };
 }
 
@@ -164,13 +172,24 @@ export async function sharedRecordPage(em: EntityManager, blobs: Blobs, token: s
 }
 
 /**
- * What a link would show, for whoever may make one, before making it: the same masking, no link
- * made, no view counted. @throws NOT_FOUND, FORBIDDEN
+ * A short-lived URL of one of the link's figures, when the link includes them (the same
+ * NOT_FOUND as any other figure when it does not). No view counted. @throws NOT_FOUND
  */
-export async function previewShared(em: EntityManager, viewer: Viewer, sessionId: string, maskEmails: boolean): Promise<SharedTrajectory> {
+export async function sharedFigureUrl(em: EntityManager, blobs: Blobs, token: string, path: string, where: FigureUrlOptions) {
+  const { link, trajectory } = await openShared(em, token, false);
+  if (!link.includeFigures) throw notFound('figure');
+  return figureUrl(em, blobs, trajectory.id, path, where);
+}
+
+/**
+ * What a link would show, for whoever may make one, before making it: the same masking, no link
+ * made, no view counted (its figures, when included, through `trajectoryFigureUrl`).
+ * @throws NOT_FOUND, FORBIDDEN
+ */
+export async function previewShared(em: EntityManager, viewer: Viewer, sessionId: string, showing: Showing): Promise<SharedTrajectory> {
   const { trajectory } = await loadTrajectory(em, viewer, sessionId, TRAJECTORY_MUTATIONS.share);
   if (trajectory.archivedAt) throw archived();
-  return sharedFacts(trajectory, { expiresAt: null, maskEmails });
+  return sharedFacts(trajectory, { expiresAt: null, ...showing });
 }
 
 /** A page of the records a link would show (`previewShared`). @throws NOT_FOUND, FORBIDDEN */

@@ -15,6 +15,9 @@ export class ShareLink {
   @Field({ description: 'E-mail addresses are masked too, besides secrets.' })
   maskEmails!: boolean;
 
+  @Field({ description: 'Its figures are shown too, as they are (images are not masked).' })
+  includeFigures!: boolean;
+
   @Field(() => Date, { nullable: true, description: 'When it stops opening; null: until revoked.' })
   expiresAt!: Date | null;
 
@@ -50,6 +53,12 @@ export class ShareLinkInput {
 
   @Field(() => Boolean, { nullable: true, description: 'Also mask e-mail addresses (default false).' })
   maskEmails?: boolean | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Also show its figures, as they are: nothing in an image is masked (default false).',
+  })
+  includeFigures?: boolean | null;
 }
 
 @ObjectType({ description: 'What a share link shows of its trajectory besides the records.' })
@@ -74,6 +83,9 @@ export class SharedTrajectory {
 
   @Field()
   maskEmails!: boolean;
+
+  @Field({ description: 'Its figures are shown (`sharedTrajectoryFigureUrl`); otherwise none is.' })
+  includeFigures!: boolean;
 }
 
 @ObjectType()

@@ -14,6 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n": typeof types.ConsoleFigureUrlDocument,
     "\n  query ConsoleMe {\n    me {\n      id\n      name\n      email\n      isAdmin\n    }\n  }\n": typeof types.ConsoleMeDocument,
     "\n  query ConsoleUnreadNotices {\n    notices(first: 1) {\n      unread\n    }\n  }\n": typeof types.ConsoleUnreadNoticesDocument,
     "\n  mutation ConsoleSignOut {\n    authLogout\n  }\n": typeof types.ConsoleSignOutDocument,
@@ -77,9 +78,10 @@ type Documents = {
     "\n  mutation ConsoleReviewRequest($id: ID!, $input: ReviewRequestInput!) {\n    trajectoryReviewRequest(sessionId: $id, input: $input) {\n      reviewId\n    }\n  }\n": typeof types.ConsoleReviewRequestDocument,
     "\n  mutation ConsoleReviewDecide($id: ID!, $input: ReviewVerdictInput!) {\n    trajectoryReviewDecide(reviewId: $id, input: $input) {\n      reviewId\n      state\n    }\n  }\n": typeof types.ConsoleReviewDecideDocument,
     "\n  mutation ConsoleReviewWithdraw($id: ID!) {\n    trajectoryReviewWithdraw(reviewId: $id) {\n      reviewId\n      state\n    }\n  }\n": typeof types.ConsoleReviewWithdrawDocument,
-    "\n  query ConsoleShared($token: String!) {\n    sharedTrajectory(token: $token) {\n      ...ConsoleSharedFacts\n    }\n  }\n  fragment ConsoleSharedFacts on SharedTrajectory {\n    title\n    source\n    recordCount\n    createdAt\n    updatedAt\n    expiresAt\n    maskEmails\n  }\n": typeof types.ConsoleSharedDocument,
+    "\n  query ConsoleShared($token: String!) {\n    sharedTrajectory(token: $token) {\n      ...ConsoleSharedFacts\n    }\n  }\n  fragment ConsoleSharedFacts on SharedTrajectory {\n    title\n    source\n    recordCount\n    createdAt\n    updatedAt\n    expiresAt\n    maskEmails\n    includeFigures\n  }\n": typeof types.ConsoleSharedDocument,
     "\n  query ConsoleSharedRecords($token: String!, $after: Int, $first: Int) {\n    sharedTrajectoryRecords(token: $token, after: $after, first: $first) {\n      ...ConsoleSharedPage\n    }\n  }\n  fragment ConsoleSharedPage on SharedRecordPage {\n    hasMore\n    items {\n      seq\n      text\n      masked\n    }\n  }\n": typeof types.ConsoleSharedRecordsDocument,
-    "\n  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean) {\n    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails) {\n      ...ConsoleSharedFacts\n    }\n  }\n": typeof types.ConsoleSharedPreviewDocument,
+    "\n  query ConsoleSharedFigureUrl($token: String!, $path: String!) {\n    sharedTrajectoryFigureUrl(token: $token, path: $path)\n  }\n": typeof types.ConsoleSharedFigureUrlDocument,
+    "\n  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean, $includeFigures: Boolean) {\n    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails, includeFigures: $includeFigures) {\n      ...ConsoleSharedFacts\n    }\n  }\n": typeof types.ConsoleSharedPreviewDocument,
     "\n  query ConsoleSharedPreviewRecords($id: ID!, $maskEmails: Boolean, $after: Int, $first: Int) {\n    sharedTrajectoryPreviewRecords(sessionId: $id, maskEmails: $maskEmails, after: $after, first: $first) {\n      ...ConsoleSharedPage\n    }\n  }\n": typeof types.ConsoleSharedPreviewRecordsDocument,
     "\n  query ConsoleTrajectories($labId: ID, $owner: ID, $source: String, $sharedOnly: Boolean, $includeArchived: Boolean) {\n    trajectories(labId: $labId, owner: $owner, source: $source, sharedOnly: $sharedOnly, includeArchived: $includeArchived, limit: 500) {\n      total\n      items {\n        sessionId\n        title\n        owner {\n          userId\n          name\n        }\n        source\n        visibility\n        count\n        openAnnotations\n        updatedAt\n        archivedAt\n      }\n    }\n    me {\n      id\n    }\n    labs {\n      id\n      name\n      members {\n        memberUserId\n        name\n        status\n      }\n    }\n  }\n": typeof types.ConsoleTrajectoriesDocument,
     "\n  query ConsoleTrajectorySummary($id: ID!) {\n    trajectorySummary(sessionId: $id) {\n      enabled\n      reason\n      status\n      stale\n      error\n      summary {\n        text\n        generatedAt\n      }\n    }\n  }\n": typeof types.ConsoleTrajectorySummaryDocument,
@@ -90,7 +92,7 @@ type Documents = {
     "\n  fragment CompareSide on DiffSide {\n    sessionId\n    title\n    records\n    toolCalls\n    errors\n    tokens {\n      input\n      output\n    }\n  }\n": typeof types.CompareSideFragmentDoc,
     "\n  query ConsoleTrajectoryDiff($base: ID!, $other: ID!, $from: Int, $first: Int) {\n    trajectoryDiff(base: $base, other: $other, from: $from, first: $first) {\n      total\n      from\n      hasMore\n      counts {\n        same\n        changed\n        removed\n        added\n      }\n      divergence {\n        index\n        baseSeq\n        otherSeq\n      }\n      base {\n        ...CompareSide\n      }\n      other {\n        ...CompareSide\n      }\n      rows {\n        index\n        kind\n        baseSeq\n        otherSeq\n        baseText\n        otherText\n        segments {\n          kind\n          text\n        }\n      }\n    }\n  }\n": typeof types.ConsoleTrajectoryDiffDocument,
     "\n  query ConsoleTrajectorySearch($q: String!, $offset: Int) {\n    trajectorySearch(q: $q, limit: 20, offset: $offset) {\n      total\n      offset\n      items {\n        sessionId\n        title\n        ownerName\n        seq\n        uuid\n        snippet\n      }\n    }\n  }\n": typeof types.ConsoleTrajectorySearchDocument,
-    "\n  query ConsoleShareLinks($id: ID!) {\n    trajectoryShareLinks(sessionId: $id) {\n      linkId\n      open\n      views\n      lastViewedAt\n      expiresAt\n      revokedAt\n      maskEmails\n      createdAt\n      createdBy {\n        name\n      }\n    }\n  }\n": typeof types.ConsoleShareLinksDocument,
+    "\n  query ConsoleShareLinks($id: ID!) {\n    trajectoryShareLinks(sessionId: $id) {\n      linkId\n      open\n      views\n      lastViewedAt\n      expiresAt\n      revokedAt\n      maskEmails\n      includeFigures\n      createdAt\n      createdBy {\n        name\n      }\n    }\n  }\n": typeof types.ConsoleShareLinksDocument,
     "\n  mutation ConsoleShareLinkCreate($id: ID!, $input: ShareLinkInput) {\n    trajectoryShareLinkCreate(sessionId: $id, input: $input) {\n      url\n      link {\n        linkId\n      }\n    }\n  }\n": typeof types.ConsoleShareLinkCreateDocument,
     "\n  mutation ConsoleShareLinkRevoke($linkId: ID!) {\n    trajectoryShareLinkRevoke(linkId: $linkId) {\n      linkId\n      open\n      revokedAt\n    }\n  }\n": typeof types.ConsoleShareLinkRevokeDocument,
     "\n  query ConsoleTrajectory($id: ID!) {\n    me {\n      id\n    }\n    trajectoryMeta(sessionId: $id) {\n      sessionId\n      title\n      owner {\n        userId\n        name\n      }\n      viewerCan {\n        annotate\n        resolve\n        fork\n        changeVisibility\n        refreshSummary\n        share\n        requestReview\n      }\n      labId\n      visibility\n      count\n      source\n      createdAt\n      updatedAt\n      openAnnotations\n      tokens {\n        input\n        output\n      }\n      forkedFrom {\n        sessionId\n        seq\n        parent {\n          sessionId\n          title\n          owner {\n            name\n          }\n        }\n      }\n    }\n    trajectoryAnnotations(sessionId: $id) {\n      items {\n        annotationId\n        author {\n          userId\n          name\n        }\n        body\n        createdAt\n        recordUuid\n        replyTo\n        status\n        resolvedAt\n      }\n    }\n    labs {\n      id\n      name\n    }\n  }\n": typeof types.ConsoleTrajectoryDocument,
@@ -101,9 +103,9 @@ type Documents = {
     "\n  mutation ConsoleAnnotationResolve($id: ID!, $annotationId: ID!) {\n    trajectoryAnnotationResolve(sessionId: $id, annotationId: $annotationId) {\n      annotationId\n      status\n    }\n  }\n": typeof types.ConsoleAnnotationResolveDocument,
     "\n  mutation ConsoleFork($id: ID!, $input: ForkInput!) {\n    trajectoryFork(sessionId: $id, input: $input) {\n      sessionId\n    }\n  }\n": typeof types.ConsoleForkDocument,
     "\n  mutation ConsoleVisibility($id: ID!, $input: VisibilityInput!) {\n    trajectoryVisibilitySet(sessionId: $id, input: $input) {\n      sessionId\n      visibility\n      labId\n    }\n  }\n": typeof types.ConsoleVisibilityDocument,
-    "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n": typeof types.ConsoleFigureUrlDocument,
 };
 const documents: Documents = {
+    "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n": types.ConsoleFigureUrlDocument,
     "\n  query ConsoleMe {\n    me {\n      id\n      name\n      email\n      isAdmin\n    }\n  }\n": types.ConsoleMeDocument,
     "\n  query ConsoleUnreadNotices {\n    notices(first: 1) {\n      unread\n    }\n  }\n": types.ConsoleUnreadNoticesDocument,
     "\n  mutation ConsoleSignOut {\n    authLogout\n  }\n": types.ConsoleSignOutDocument,
@@ -167,9 +169,10 @@ const documents: Documents = {
     "\n  mutation ConsoleReviewRequest($id: ID!, $input: ReviewRequestInput!) {\n    trajectoryReviewRequest(sessionId: $id, input: $input) {\n      reviewId\n    }\n  }\n": types.ConsoleReviewRequestDocument,
     "\n  mutation ConsoleReviewDecide($id: ID!, $input: ReviewVerdictInput!) {\n    trajectoryReviewDecide(reviewId: $id, input: $input) {\n      reviewId\n      state\n    }\n  }\n": types.ConsoleReviewDecideDocument,
     "\n  mutation ConsoleReviewWithdraw($id: ID!) {\n    trajectoryReviewWithdraw(reviewId: $id) {\n      reviewId\n      state\n    }\n  }\n": types.ConsoleReviewWithdrawDocument,
-    "\n  query ConsoleShared($token: String!) {\n    sharedTrajectory(token: $token) {\n      ...ConsoleSharedFacts\n    }\n  }\n  fragment ConsoleSharedFacts on SharedTrajectory {\n    title\n    source\n    recordCount\n    createdAt\n    updatedAt\n    expiresAt\n    maskEmails\n  }\n": types.ConsoleSharedDocument,
+    "\n  query ConsoleShared($token: String!) {\n    sharedTrajectory(token: $token) {\n      ...ConsoleSharedFacts\n    }\n  }\n  fragment ConsoleSharedFacts on SharedTrajectory {\n    title\n    source\n    recordCount\n    createdAt\n    updatedAt\n    expiresAt\n    maskEmails\n    includeFigures\n  }\n": types.ConsoleSharedDocument,
     "\n  query ConsoleSharedRecords($token: String!, $after: Int, $first: Int) {\n    sharedTrajectoryRecords(token: $token, after: $after, first: $first) {\n      ...ConsoleSharedPage\n    }\n  }\n  fragment ConsoleSharedPage on SharedRecordPage {\n    hasMore\n    items {\n      seq\n      text\n      masked\n    }\n  }\n": types.ConsoleSharedRecordsDocument,
-    "\n  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean) {\n    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails) {\n      ...ConsoleSharedFacts\n    }\n  }\n": types.ConsoleSharedPreviewDocument,
+    "\n  query ConsoleSharedFigureUrl($token: String!, $path: String!) {\n    sharedTrajectoryFigureUrl(token: $token, path: $path)\n  }\n": types.ConsoleSharedFigureUrlDocument,
+    "\n  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean, $includeFigures: Boolean) {\n    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails, includeFigures: $includeFigures) {\n      ...ConsoleSharedFacts\n    }\n  }\n": types.ConsoleSharedPreviewDocument,
     "\n  query ConsoleSharedPreviewRecords($id: ID!, $maskEmails: Boolean, $after: Int, $first: Int) {\n    sharedTrajectoryPreviewRecords(sessionId: $id, maskEmails: $maskEmails, after: $after, first: $first) {\n      ...ConsoleSharedPage\n    }\n  }\n": types.ConsoleSharedPreviewRecordsDocument,
     "\n  query ConsoleTrajectories($labId: ID, $owner: ID, $source: String, $sharedOnly: Boolean, $includeArchived: Boolean) {\n    trajectories(labId: $labId, owner: $owner, source: $source, sharedOnly: $sharedOnly, includeArchived: $includeArchived, limit: 500) {\n      total\n      items {\n        sessionId\n        title\n        owner {\n          userId\n          name\n        }\n        source\n        visibility\n        count\n        openAnnotations\n        updatedAt\n        archivedAt\n      }\n    }\n    me {\n      id\n    }\n    labs {\n      id\n      name\n      members {\n        memberUserId\n        name\n        status\n      }\n    }\n  }\n": types.ConsoleTrajectoriesDocument,
     "\n  query ConsoleTrajectorySummary($id: ID!) {\n    trajectorySummary(sessionId: $id) {\n      enabled\n      reason\n      status\n      stale\n      error\n      summary {\n        text\n        generatedAt\n      }\n    }\n  }\n": types.ConsoleTrajectorySummaryDocument,
@@ -180,7 +183,7 @@ const documents: Documents = {
     "\n  fragment CompareSide on DiffSide {\n    sessionId\n    title\n    records\n    toolCalls\n    errors\n    tokens {\n      input\n      output\n    }\n  }\n": types.CompareSideFragmentDoc,
     "\n  query ConsoleTrajectoryDiff($base: ID!, $other: ID!, $from: Int, $first: Int) {\n    trajectoryDiff(base: $base, other: $other, from: $from, first: $first) {\n      total\n      from\n      hasMore\n      counts {\n        same\n        changed\n        removed\n        added\n      }\n      divergence {\n        index\n        baseSeq\n        otherSeq\n      }\n      base {\n        ...CompareSide\n      }\n      other {\n        ...CompareSide\n      }\n      rows {\n        index\n        kind\n        baseSeq\n        otherSeq\n        baseText\n        otherText\n        segments {\n          kind\n          text\n        }\n      }\n    }\n  }\n": types.ConsoleTrajectoryDiffDocument,
     "\n  query ConsoleTrajectorySearch($q: String!, $offset: Int) {\n    trajectorySearch(q: $q, limit: 20, offset: $offset) {\n      total\n      offset\n      items {\n        sessionId\n        title\n        ownerName\n        seq\n        uuid\n        snippet\n      }\n    }\n  }\n": types.ConsoleTrajectorySearchDocument,
-    "\n  query ConsoleShareLinks($id: ID!) {\n    trajectoryShareLinks(sessionId: $id) {\n      linkId\n      open\n      views\n      lastViewedAt\n      expiresAt\n      revokedAt\n      maskEmails\n      createdAt\n      createdBy {\n        name\n      }\n    }\n  }\n": types.ConsoleShareLinksDocument,
+    "\n  query ConsoleShareLinks($id: ID!) {\n    trajectoryShareLinks(sessionId: $id) {\n      linkId\n      open\n      views\n      lastViewedAt\n      expiresAt\n      revokedAt\n      maskEmails\n      includeFigures\n      createdAt\n      createdBy {\n        name\n      }\n    }\n  }\n": types.ConsoleShareLinksDocument,
     "\n  mutation ConsoleShareLinkCreate($id: ID!, $input: ShareLinkInput) {\n    trajectoryShareLinkCreate(sessionId: $id, input: $input) {\n      url\n      link {\n        linkId\n      }\n    }\n  }\n": types.ConsoleShareLinkCreateDocument,
     "\n  mutation ConsoleShareLinkRevoke($linkId: ID!) {\n    trajectoryShareLinkRevoke(linkId: $linkId) {\n      linkId\n      open\n      revokedAt\n    }\n  }\n": types.ConsoleShareLinkRevokeDocument,
     "\n  query ConsoleTrajectory($id: ID!) {\n    me {\n      id\n    }\n    trajectoryMeta(sessionId: $id) {\n      sessionId\n      title\n      owner {\n        userId\n        name\n      }\n      viewerCan {\n        annotate\n        resolve\n        fork\n        changeVisibility\n        refreshSummary\n        share\n        requestReview\n      }\n      labId\n      visibility\n      count\n      source\n      createdAt\n      updatedAt\n      openAnnotations\n      tokens {\n        input\n        output\n      }\n      forkedFrom {\n        sessionId\n        seq\n        parent {\n          sessionId\n          title\n          owner {\n            name\n          }\n        }\n      }\n    }\n    trajectoryAnnotations(sessionId: $id) {\n      items {\n        annotationId\n        author {\n          userId\n          name\n        }\n        body\n        createdAt\n        recordUuid\n        replyTo\n        status\n        resolvedAt\n      }\n    }\n    labs {\n      id\n      name\n    }\n  }\n": types.ConsoleTrajectoryDocument,
@@ -191,7 +194,6 @@ const documents: Documents = {
     "\n  mutation ConsoleAnnotationResolve($id: ID!, $annotationId: ID!) {\n    trajectoryAnnotationResolve(sessionId: $id, annotationId: $annotationId) {\n      annotationId\n      status\n    }\n  }\n": types.ConsoleAnnotationResolveDocument,
     "\n  mutation ConsoleFork($id: ID!, $input: ForkInput!) {\n    trajectoryFork(sessionId: $id, input: $input) {\n      sessionId\n    }\n  }\n": types.ConsoleForkDocument,
     "\n  mutation ConsoleVisibility($id: ID!, $input: VisibilityInput!) {\n    trajectoryVisibilitySet(sessionId: $id, input: $input) {\n      sessionId\n      visibility\n      labId\n    }\n  }\n": types.ConsoleVisibilityDocument,
-    "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n": types.ConsoleFigureUrlDocument,
 };
 
 /**
@@ -208,6 +210,10 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n"): (typeof documents)["\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -463,7 +469,7 @@ export function graphql(source: "\n  mutation ConsoleReviewWithdraw($id: ID!) {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleShared($token: String!) {\n    sharedTrajectory(token: $token) {\n      ...ConsoleSharedFacts\n    }\n  }\n  fragment ConsoleSharedFacts on SharedTrajectory {\n    title\n    source\n    recordCount\n    createdAt\n    updatedAt\n    expiresAt\n    maskEmails\n  }\n"): (typeof documents)["\n  query ConsoleShared($token: String!) {\n    sharedTrajectory(token: $token) {\n      ...ConsoleSharedFacts\n    }\n  }\n  fragment ConsoleSharedFacts on SharedTrajectory {\n    title\n    source\n    recordCount\n    createdAt\n    updatedAt\n    expiresAt\n    maskEmails\n  }\n"];
+export function graphql(source: "\n  query ConsoleShared($token: String!) {\n    sharedTrajectory(token: $token) {\n      ...ConsoleSharedFacts\n    }\n  }\n  fragment ConsoleSharedFacts on SharedTrajectory {\n    title\n    source\n    recordCount\n    createdAt\n    updatedAt\n    expiresAt\n    maskEmails\n    includeFigures\n  }\n"): (typeof documents)["\n  query ConsoleShared($token: String!) {\n    sharedTrajectory(token: $token) {\n      ...ConsoleSharedFacts\n    }\n  }\n  fragment ConsoleSharedFacts on SharedTrajectory {\n    title\n    source\n    recordCount\n    createdAt\n    updatedAt\n    expiresAt\n    maskEmails\n    includeFigures\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -471,7 +477,11 @@ export function graphql(source: "\n  query ConsoleSharedRecords($token: String!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean) {\n    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails) {\n      ...ConsoleSharedFacts\n    }\n  }\n"): (typeof documents)["\n  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean) {\n    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails) {\n      ...ConsoleSharedFacts\n    }\n  }\n"];
+export function graphql(source: "\n  query ConsoleSharedFigureUrl($token: String!, $path: String!) {\n    sharedTrajectoryFigureUrl(token: $token, path: $path)\n  }\n"): (typeof documents)["\n  query ConsoleSharedFigureUrl($token: String!, $path: String!) {\n    sharedTrajectoryFigureUrl(token: $token, path: $path)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean, $includeFigures: Boolean) {\n    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails, includeFigures: $includeFigures) {\n      ...ConsoleSharedFacts\n    }\n  }\n"): (typeof documents)["\n  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean, $includeFigures: Boolean) {\n    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails, includeFigures: $includeFigures) {\n      ...ConsoleSharedFacts\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -515,7 +525,7 @@ export function graphql(source: "\n  query ConsoleTrajectorySearch($q: String!, 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleShareLinks($id: ID!) {\n    trajectoryShareLinks(sessionId: $id) {\n      linkId\n      open\n      views\n      lastViewedAt\n      expiresAt\n      revokedAt\n      maskEmails\n      createdAt\n      createdBy {\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleShareLinks($id: ID!) {\n    trajectoryShareLinks(sessionId: $id) {\n      linkId\n      open\n      views\n      lastViewedAt\n      expiresAt\n      revokedAt\n      maskEmails\n      createdAt\n      createdBy {\n        name\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query ConsoleShareLinks($id: ID!) {\n    trajectoryShareLinks(sessionId: $id) {\n      linkId\n      open\n      views\n      lastViewedAt\n      expiresAt\n      revokedAt\n      maskEmails\n      includeFigures\n      createdAt\n      createdBy {\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleShareLinks($id: ID!) {\n    trajectoryShareLinks(sessionId: $id) {\n      linkId\n      open\n      views\n      lastViewedAt\n      expiresAt\n      revokedAt\n      maskEmails\n      includeFigures\n      createdAt\n      createdBy {\n        name\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -556,10 +566,6 @@ export function graphql(source: "\n  mutation ConsoleFork($id: ID!, $input: Fork
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleVisibility($id: ID!, $input: VisibilityInput!) {\n    trajectoryVisibilitySet(sessionId: $id, input: $input) {\n      sessionId\n      visibility\n      labId\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleVisibility($id: ID!, $input: VisibilityInput!) {\n    trajectoryVisibilitySet(sessionId: $id, input: $input) {\n      sessionId\n      visibility\n      labId\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n"): (typeof documents)["\n  query ConsoleFigureUrl($id: ID!, $path: String!) {\n    trajectoryFigureUrl(sessionId: $id, path: $path)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,5 +1,6 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { useClient, useQuery } from 'urql';
+import { Figure, FigureView } from '../figure';
 import { graphql } from '../gql';
 import { parseRecord, type Block, type Turn } from '../records';
 import { count, Loading, When } from '../ui';
@@ -18,6 +19,7 @@ const Shared = graphql(`
     updatedAt
     expiresAt
     maskEmails
+    includeFigures
   }
 `);
 
@@ -37,9 +39,15 @@ const SharedRecords = graphql(`
   }
 `);
 
+const SharedFigureUrl = graphql(`
+  query ConsoleSharedFigureUrl($token: String!, $path: String!) {
+    sharedTrajectoryFigureUrl(token: $token, path: $path)
+  }
+`);
+
 const Preview = graphql(`
-  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean) {
-    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails) {
+  query ConsoleSharedPreview($id: ID!, $maskEmails: Boolean, $includeFigures: Boolean) {
+    sharedTrajectoryPreview(sessionId: $id, maskEmails: $maskEmails, includeFigures: $includeFigures) {
       ...ConsoleSharedFacts
     }
   }
@@ -60,17 +68,21 @@ const MASKED = /(⟦masked: [^⟧]{1,60}⟧)/;
 /** The link's token: after `#`, so it never reaches the server with the page or sits in its logs. */
 const tokenOfAddress = () => decodeURIComponent(window.location.hash.slice(1));
 
-/** `?preview=<trajectory id>[&emails=1]`: what a link would show, for whoever may make one, before making it. */
+/** `?preview=<trajectory id>[&emails=1][&figures=1]`: what a link would show, for whoever may make one, before making it. */
 const previewOfAddress = () => {
   const search = new URLSearchParams(window.location.search);
   const sessionId = search.get('preview');
-  return sessionId ? { sessionId, maskEmails: search.get('emails') === '1' } : null;
+  return sessionId ? { sessionId, maskEmails: search.get('emails') === '1', includeFigures: search.get('figures') === '1' } : null;
 };
+
+/** Where the page's figures come from: the link, or (previewing) the trajectory its viewer may read. */
+type FigureSource = { token: string } | { sessionId: string };
 
 /**
  * What a share link opens (docs/api/sharing.md): the trajectory's title and its records, read-only,
- * every secret masked by the server and marked here. No account, no navigation, no figures. As a
- * preview (`?preview=`), the same page from the same masking, before any link is made.
+ * every secret masked by the server and marked here; its figures only when the link includes them.
+ * No account, no navigation. As a preview (`?preview=`), the same page from the same masking,
+ * before any link is made.
  */
 export function SharedPage() {
   const [token] = useState(tokenOfAddress);
@@ -79,7 +91,7 @@ export function SharedPage() {
   const [linked] = useQuery({ query: Shared, variables: { token }, pause: !token || !!preview, requestPolicy: 'network-only' });
   const [previewed] = useQuery({
     query: Preview,
-    variables: { id: preview?.sessionId ?? '', maskEmails: preview?.maskEmails },
+    variables: { id: preview?.sessionId ?? '', maskEmails: preview?.maskEmails, includeFigures: preview?.includeFigures },
     pause: !preview,
     requestPolicy: 'network-only',
   });
@@ -135,6 +147,7 @@ export function SharedPage() {
     );
   if (!data) return fetching ? <Loading what="the shared trajectory" /> : null;
   const shared = data.sharedTrajectory;
+  const figures: FigureSource | null = !shared.includeFigures ? null : preview ? { sessionId: preview.sessionId } : { token };
   const maskedTotal = turns.reduce((sum, turn) => sum + turn.masked, 0);
   return (
     <>
@@ -169,7 +182,7 @@ export function SharedPage() {
       </dl>
       <p className="note" role="status">
         Secrets {shared.maskEmails ? 'and e-mail addresses ' : ''}were masked before this page was sent: they show as{' '}
-        <span className="masked">masked</span>. Figures are not included.
+        <span className="masked">masked</span>. {figures ? 'Figures are shown as they are.' : 'Figures are not included.'}
         {maskedTotal > 0 && ` ${count(maskedTotal, 'span')} masked in the records shown.`}
       </p>
       {failed && (
@@ -195,7 +208,7 @@ export function SharedPage() {
                 {turn.error && <span className="badge error">error</span>}
               </header>
               {turn.blocks.map((block, index) => (
-                <SharedBlock key={index} block={block} />
+                <SharedBlock key={index} block={block} figures={figures} />
               ))}
             </article>
           ))}
@@ -231,7 +244,13 @@ function Masked({ text }: { text: string }) {
   );
 }
 
-function SharedBlock({ block }: { block: Block }) {
+/** One of the link's figures (`figures`: it includes them). */
+function SharedFigure({ token, path }: { token: string; path: string }) {
+  const [{ data, error }] = useQuery({ query: SharedFigureUrl, variables: { token, path }, pause: !path, requestPolicy: 'network-only' });
+  return <Figure path={path} url={data?.sharedTrajectoryFigureUrl} error={error} />;
+}
+
+function SharedBlock({ block, figures }: { block: Block; figures: FigureSource | null }) {
   switch (block.kind) {
     case 'text':
       return (
@@ -262,7 +281,12 @@ function SharedBlock({ block }: { block: Block }) {
         </details>
       );
     case 'image':
-      return <p className="muted">Figure {block.path}: not included in shared links.</p>;
+      if (!figures) return <p className="muted">Figure {block.path}: not included in this link.</p>;
+      return 'token' in figures ? (
+        <SharedFigure token={figures.token} path={block.path} />
+      ) : (
+        <FigureView sessionId={figures.sessionId} path={block.path} />
+      );
     default:
       return (
         <pre className="raw">

@@ -13,6 +13,7 @@ const Links = graphql(`
       expiresAt
       revokedAt
       maskEmails
+      includeFigures
       createdAt
       createdBy {
         name
@@ -60,10 +61,11 @@ export function SharePanel({ sessionId }: { sessionId: string }) {
   const [revoking, revoke] = useMutation(Revoke);
   const [days, setDays] = useState(7);
   const [maskEmails, setMaskEmails] = useState(false);
+  const [includeFigures, setIncludeFigures] = useState(false);
   const [made, setMade] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const onCreate = async () => {
-    const result = await create({ id: sessionId, input: { expiresInDays: days || null, maskEmails } });
+    const result = await create({ id: sessionId, input: { expiresInDays: days || null, maskEmails, includeFigures } });
     if (!result.data) return;
     setMade(result.data.trajectoryShareLinkCreate.url);
     setCopied(false);
@@ -82,7 +84,7 @@ export function SharePanel({ sessionId }: { sessionId: string }) {
       <h2 id="share-title">Share outside the lab</h2>
       <p className="muted">
         A read-only link for someone without an account. Secrets in the records (API keys, tokens, private keys, passwords in addresses) are
-        masked before anything leaves; figures are not included.
+        masked before anything leaves. Figures are left out unless you include them: nothing in an image is masked.
       </p>
       <ErrorNote error={error ?? creating.error ?? revoking.error} />
       <form
@@ -105,10 +107,18 @@ export function SharePanel({ sessionId }: { sessionId: string }) {
         <label className="check">
           <input type="checkbox" checked={maskEmails} onChange={(event) => setMaskEmails(event.target.checked)} /> Mask e-mail addresses too
         </label>
+        <label className="check">
+          <input type="checkbox" checked={includeFigures} onChange={(event) => setIncludeFigures(event.target.checked)} /> Include its
+          figures
+        </label>
         <button type="submit" className="primary" disabled={creating.fetching}>
           {creating.fetching ? 'Making the link…' : 'Make a link'}
         </button>
-        <a href={`/shared?preview=${encodeURIComponent(sessionId)}${maskEmails ? '&emails=1' : ''}`} target="_blank" rel="noopener">
+        <a
+          href={`/shared?preview=${encodeURIComponent(sessionId)}${maskEmails ? '&emails=1' : ''}${includeFigures ? '&figures=1' : ''}`}
+          target="_blank"
+          rel="noopener"
+        >
           Preview what it shows
         </a>
       </form>
@@ -144,7 +154,7 @@ export function SharePanel({ sessionId }: { sessionId: string }) {
                 <tr key={link.linkId}>
                   <td>
                     <When at={link.createdAt} />
-                    {link.maskEmails && <span className="muted"> (e-mails masked)</span>}
+                    <LinkSettings link={link} />
                   </td>
                   <td>{link.createdBy.name}</td>
                   <td>{link.expiresAt ? <When at={link.expiresAt} /> : 'never'}</td>
@@ -172,6 +182,12 @@ export function SharePanel({ sessionId }: { sessionId: string }) {
       )}
     </section>
   );
+}
+
+/** How a link was made, beside when: what it masks beyond secrets, whether it shows figures. */
+function LinkSettings({ link }: { link: { maskEmails: boolean; includeFigures: boolean } }) {
+  const settings = [link.maskEmails && 'e-mails masked', link.includeFigures && 'with figures'].filter(Boolean);
+  return settings.length > 0 && <span className="muted"> ({settings.join(', ')})</span>;
 }
 
 /**

@@ -15,7 +15,8 @@ import { useClient, useMutation, useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleTrajectoryQuery } from '../gql/graphql';
 import { parseRecord, type Block, type Turn } from '../records';
-import { ErrorNote, linkable, Loading, When } from '../ui';
+import { FigureView } from '../figure';
+import { ErrorNote, Loading, When } from '../ui';
 import { ExportPanel, SharePanel } from './trajectory-share';
 import { CritiquePanel, DiscussPanel, SummaryPanel } from './trajectory-aids';
 import { ReviewPanel } from './reviews';
@@ -148,12 +149,6 @@ const SetVisibility = graphql(`
       visibility
       labId
     }
-  }
-`);
-
-const FigureUrl = graphql(`
-  query ConsoleFigureUrl($id: ID!, $path: String!) {
-    trajectoryFigureUrl(sessionId: $id, path: $path)
   }
 `);
 
@@ -988,37 +983,4 @@ function BlockView({ block, sessionId, find }: { block: Block; sessionId: string
         </pre>
       );
   }
-}
-
-/**
- * A figure of the record, by its path in the session's figure map, shown inline from the
- * short-lived URL GraphQL gives (this service, the S3 store or an allowed CDN, all of which the
- * console's CSP lets images come from). If the image cannot be shown, a link to it instead.
- */
-function FigureView({ sessionId, path }: { sessionId: string; path: string }) {
-  const [{ data, error }] = useQuery({ query: FigureUrl, variables: { id: sessionId, path }, pause: !path, requestPolicy: 'network-only' });
-  const [broken, setBroken] = useState(false);
-  if (!path || error)
-    return (
-      <p className="muted">
-        Figure {path || '(no path)'}: not available{error ? ` (${error.graphQLErrors[0]?.message ?? 'unavailable'})` : ''}.
-      </p>
-    );
-  if (!data) return <p className="muted">Loading figure {path}…</p>;
-  const url = data.trajectoryFigureUrl;
-  if (!linkable(url)) return <p className="muted">Figure {path}</p>;
-  if (broken)
-    return (
-      <p>
-        <a href={url} target="_blank" rel="noopener noreferrer">
-          Open figure {path}
-        </a>
-      </p>
-    );
-  return (
-    <figure className="figure">
-      <img src={url} alt={`Figure ${path}`} loading="lazy" onError={() => setBroken(true)} />
-      <figcaption>{path}</figcaption>
-    </figure>
-  );
 }
