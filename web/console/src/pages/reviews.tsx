@@ -1,6 +1,6 @@
 import { Link, useNavigate, useRouter } from '@tanstack/react-router';
 import { type RefObject, useEffect, useId, useRef, useState } from 'react';
-import { useClient, useMutation, useQuery } from 'urql';
+import { type CombinedError, type OperationResult, useClient, useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ReviewState } from '../gql/graphql';
 import { Me, UnreadNotices } from '../layout';
@@ -429,9 +429,19 @@ export function ReviewPanel({
   useEffect(() => {
     if (loaded && location.hash === '#reviews') return keepInView(panel);
   }, [loaded]);
-  const refresh = (message: string) => {
+  // One outcome shows at a time: the last action's, success or refusal.
+  const [failure, setFailure] = useState<CombinedError>();
+  const act = async (done: Promise<OperationResult>, message: string) => {
+    setSaid('');
+    setFailure(undefined);
+    const result = await done;
+    if (result.error) {
+      setFailure(result.error);
+      return false;
+    }
     setSaid(message);
     reload({ requestPolicy: 'network-only' });
+    return true;
   };
   const reviews = data?.trajectoryMeta.reviews ?? [];
   if (!canRequest && reviews.length === 0) return null;
@@ -441,7 +451,7 @@ export function ReviewPanel({
   return (
     <section ref={panel} className="panel reviews" id="reviews" aria-labelledby="reviews-title">
       <h2 id="reviews-title">Reviews</h2>
-      <ErrorNote error={error ?? requesting.error ?? starting.error ?? deciding.error ?? withdrawing.error} />
+      <ErrorNote error={error ?? failure} />
       <p className="note ok" role="status">
         {said}
       </p>
@@ -477,7 +487,7 @@ export function ReviewPanel({
                   type="button"
                   className="primary small"
                   disabled={starting.fetching}
-                  onClick={() => void start({ id: review.reviewId }).then((r) => !r.error && refresh('You took the review.'))}
+                  onClick={() => void act(start({ id: review.reviewId }), 'You took the review.')}
                 >
                   {review.state === 'changes_requested' ? 'Review again' : 'Take it'}
                 </button>
@@ -487,7 +497,7 @@ export function ReviewPanel({
                   type="button"
                   className="small"
                   disabled={withdrawing.fetching}
-                  onClick={() => void withdraw({ id: review.reviewId }).then((r) => !r.error && refresh('The request was withdrawn.'))}
+                  onClick={() => void act(withdraw({ id: review.reviewId }), 'The request was withdrawn.')}
                 >
                   Withdraw the request
                 </button>
@@ -496,12 +506,12 @@ export function ReviewPanel({
             {review.viewerCan.decide && (
               <VerdictForm
                 busy={deciding.fetching}
-                onDecide={async (verdict, note) => {
-                  const result = await decide({ id: review.reviewId, input: { verdict, note } });
-                  if (!result.error)
-                    refresh(verdict === 'approved' ? 'Approved. The requester is told.' : 'Changes asked for. The requester is told.');
-                  return !result.error;
-                }}
+                onDecide={(verdict, note) =>
+                  act(
+                    decide({ id: review.reviewId, input: { verdict, note } }),
+                    verdict === 'approved' ? 'Approved. The requester is told.' : 'Changes asked for. The requester is told.',
+                  )
+                }
               />
             )}
           </li>
@@ -511,11 +521,7 @@ export function ReviewPanel({
         <RequestForm
           reviewers={reviewers}
           busy={requesting.fetching}
-          onRequest={async (input) => {
-            const result = await request({ id: sessionId, input });
-            if (!result.error) refresh('Review requested. The reviewer is told.');
-            return !result.error;
-          }}
+          onRequest={(input) => act(request({ id: sessionId, input }), 'Review requested. The reviewer is told.')}
         />
       )}
     </section>
