@@ -18,11 +18,12 @@ let lab: TestLab;
 let mentor: TestUser;
 let reviewer: TestUser;
 let member: TestUser;
+let author: TestUser;
 let sessionId: string;
 beforeAll(async () => {
   const labOwner = await makeUser(t, { name: 'Lia Labowner', password: PASSWORD });
   lab = await makeLab(t, { name: 'Kinetics Lab', owner: labOwner });
-  const author = await makeUser(t, { name: 'Ana Author', password: PASSWORD });
+  author = await makeUser(t, { name: 'Ana Author', password: PASSWORD });
   [mentor, reviewer, member] = await Promise.all(
     ['Mira Mentor', 'Rey Reviewer', 'Mo Member'].map((name) => makeUser(t, { name, password: PASSWORD })),
   );
@@ -174,4 +175,62 @@ inBrowser('a mentor asks, the reviewer takes it and approves, the requester is t
   await screenshot(told, 'review-lab-390');
   expect(await seriousViolations(told)).toEqual([]);
   await told.close();
+});
+
+inBrowser('changes asked for: the author follows the notice to the notes, makes the changes and asks for another look', async (context) => {
+  const calls = trajectoryCalls(t);
+  const id = newSessionId('review-again');
+  const first = newUuid();
+  const records = [{ uuid: first, parentUuid: null, type: 'user', message: { role: 'user', content: 'Titrate the sample.' } }];
+  expect((await calls.append(author, id, null, records, { lab_id: lab.id, title: 'Titration' })).status).toBe(200);
+  expect((await calls.setVisibility(author, id, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+  const gql = (who: TestUser, query: string, variables: Record<string, unknown>) =>
+    t.call<{ data: any }>('POST', '/graphql', { token: who.token, body: { query, variables } });
+  const asked = await gql(
+    mentor,
+    `mutation($id: ID!, $input: ReviewRequestInput!) { trajectoryReviewRequest(sessionId: $id, input: $input) { reviewId } }`,
+    {
+      id,
+      input: { reviewerId: reviewer.id },
+    },
+  );
+  const reviewId = asked.body.data.trajectoryReviewRequest.reviewId as string;
+  await gql(
+    reviewer,
+    `mutation($id: ID!) { trajectoryReviewDecide(reviewId: $id, input: { verdict: changes_requested, note: "Subtract the blank first." }) { state } }`,
+    {
+      id: reviewId,
+    },
+  );
+
+  // The author is told (besides the first test's verdict), and the notice opens the trajectory at the reviewer's notes.
+  const page = await signedIn(context, author);
+  await page.getByRole('link', { name: /Reviews\s*2/ }).click();
+  await page.getByRole('link', { name: 'Rey Reviewer asks for changes to “Titration”.' }).click();
+  await page.waitForURL(/#reviews$/);
+  const panel = page.getByRole('region', { name: 'Reviews' });
+  await panel.getByText('Subtract the blank first.').waitFor();
+  await expect(panel.getByRole('button').allTextContents()).resolves.toEqual(['Ask for another look']);
+  // The changes made, the author asks for another look.
+  const more = [{ uuid: newUuid(), parentUuid: first, type: 'user', message: { role: 'user', content: 'Blank subtracted.' } }];
+  expect((await calls.append(author, id, first, more)).status).toBe(200);
+  await panel.getByRole('button', { name: 'Ask for another look' }).click();
+  await panel.getByText('Asked for another look. The reviewer is told.').waitFor();
+  await panel.getByText('Requested', { exact: true }).waitFor();
+  expect(await panel.getByRole('button').count()).toBe(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await panel.scrollIntoViewIfNeeded();
+  await screenshot(page, 'review-again-390', { fullPage: false });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.close();
+
+  // The reviewer finds it asked again, ready to take.
+  const reviewing = await signedIn(context, reviewer);
+  await reviewing.goto(`${t.url}/reviews`);
+  await reviewing.getByText('Ana Author asks you to look again at “Titration”: the changes are made.').waitFor();
+  await reviewing
+    .getByRole('row', { name: /Titration/ })
+    .getByRole('button', { name: 'Take it: Titration' })
+    .waitFor();
+  await reviewing.close();
 });

@@ -52,7 +52,9 @@ const REQUEST = `mutation($id: ID!, $input: ReviewRequestInput!) { trajectoryRev
 const START = `mutation($id: ID!) { trajectoryReviewStart(reviewId: $id) { ${FIELDS} } }`;
 const DECIDE = `mutation($id: ID!, $input: ReviewVerdictInput!) { trajectoryReviewDecide(reviewId: $id, input: $input) { ${FIELDS} } }`;
 const WITHDRAW = `mutation($id: ID!) { trajectoryReviewWithdraw(reviewId: $id) { ${FIELDS} } }`;
+const RE_REQUEST = `mutation($id: ID!) { trajectoryReviewRerequest(reviewId: $id) { ${FIELDS} } }`;
 const QUEUE = `{ reviewQueue { ${FIELDS} } }`;
+const CAN_REREQUEST = `query($id: ID!) { trajectoryMeta(sessionId: $id) { reviews { viewerCan { rerequest } } } }`;
 const REQUESTED = `{ reviewsRequested { ${FIELDS} } }`;
 const NOTICES = `{ notices { unread items { noticeId kind text path readAt } } }`;
 
@@ -102,12 +104,13 @@ test('a mentor asks for a review: the reviewer is told in the console and by mai
   expect(notices.items[0]).toMatchObject({
     kind: 'review.requested',
     text: `Mira Mentor asks you to review “Kinetics of the decay”, due ${inDays(3)}.`,
-    path: `/trajectories/${encodeURIComponent(id)}`,
+    path: `/trajectories/${encodeURIComponent(id)}#reviews`,
     readAt: null,
   });
   const mail = await waitFor(() => smtp.mails.find((m) => m.to.includes(reviewer.email) && m.raw.includes('Kinetics')));
   expect(mail.raw).toMatch(/^Subject: =\?UTF-8\?Q\?Review_requested=3A_/m);
-  expect(mail.raw).toContain(`/trajectories/${encodeURIComponent(id)}`);
+  // The body is quoted-printable: a long line is folded with a soft break ("=" at its end).
+  expect(mail.raw.replace(/=\r?\n/g, '')).toContain(`/trajectories/${encodeURIComponent(id)}#reviews`);
 
   const [audited] = await t.sql<{ actor_id: string; subject_user_id: string }>(
     `select actor_id, subject_user_id from audit_events where action = 'trajectory.review.request' and detail->>'reviewId' = $1`,
@@ -209,6 +212,41 @@ test('the reviewer takes it, asks for changes, takes it again and approves; the 
     'trajectory.review.changes_requested',
     'trajectory.review.start',
     'trajectory.review.approved',
+  ]);
+});
+
+test('once the changes are made, the author asks for another look: the reviewer is told; not before, and not anyone', async () => {
+  const id = await trajectory('shared', 'Titration');
+  const { reviewId } = await requested(id);
+  expect(codeOf(await gql(author, RE_REQUEST, { id: reviewId }))).toBe('CONFLICT'); // nothing asked for yet
+  await gql(reviewer, DECIDE, { id: reviewId, input: { verdict: 'changes_requested', note: 'Subtract the blank.' } });
+  expect((await gql(author, CAN_REREQUEST, { id })).data!.trajectoryMeta.reviews[0].viewerCan.rerequest).toBe(true);
+  for (const [who, code] of [
+    [reviewer, 'FORBIDDEN'],
+    [member, 'FORBIDDEN'],
+    [lab.owner, 'FORBIDDEN'], // neither asked nor wrote it
+    [outsider, 'NOT_FOUND'],
+  ] as const)
+    expect([code, codeOf(await gql(who, RE_REQUEST, { id: reviewId }))]).toEqual([code, code]);
+
+  const again = (await gql(author, RE_REQUEST, { id: reviewId })).data!.trajectoryReviewRerequest;
+  expect(again).toMatchObject({ state: 'requested', verdictNote: 'Subtract the blank.', viewerCan: { withdraw: false } });
+  expect((await gql(reviewer, NOTICES)).data!.notices.items[0]).toMatchObject({
+    kind: 'review.rerequested',
+    text: 'Ana Author asks you to look again at “Titration”: the changes are made.',
+  });
+  await waitFor(() => smtp.mails.find((m) => m.to.includes(reviewer.email) && m.raw.includes('Titration')));
+  expect(codeOf(await gql(mentor, RE_REQUEST, { id: reviewId }))).toBe('CONFLICT'); // already asked
+  // The reviewer decides straight away; the requester may ask again after the next round too.
+  await gql(reviewer, DECIDE, { id: reviewId, input: { verdict: 'changes_requested', note: 'And the drift.' } });
+  expect((await gql(mentor, RE_REQUEST, { id: reviewId })).data!.trajectoryReviewRerequest.state).toBe('requested');
+  const audited = await t.sql<{ action: string; actor_id: string }>(
+    `select action, actor_id from audit_events where detail->>'reviewId' = $1 and action = 'trajectory.review.rerequest' order by id`,
+    [reviewId],
+  );
+  expect(audited).toEqual([
+    { action: 'trajectory.review.rerequest', actor_id: author.id },
+    { action: 'trajectory.review.rerequest', actor_id: mentor.id },
   ]);
 });
 

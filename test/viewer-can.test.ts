@@ -143,13 +143,16 @@ describe('trajectories: viewerCan agrees with the mutations', () => {
 });
 
 describe('reviews: viewerCan agrees with the review mutations', () => {
-  const FIELDS = ['start', 'decide', 'withdraw'] as const;
+  const FIELDS = ['start', 'decide', 'rerequest', 'withdraw'] as const;
   type Field = (typeof FIELDS)[number];
   type Person = 'author' | 'requester' | 'reviewer' | 'labOwner' | 'member' | 'outsider' | 'admin';
-  /** On a review just requested: the reviewer takes or decides it; who asked, or the lab owner, withdraws it. */
+  /**
+   * On a review just requested (changes asked for, for `rerequest`): the reviewer takes or decides
+   * it; who asked, or the author, asks for another look; who asked, or the lab owner, withdraws it.
+   */
   const EXPECTED: Record<Person, Field[]> = {
-    author: [],
-    requester: ['withdraw'],
+    author: ['rerequest'],
+    requester: ['rerequest', 'withdraw'],
     reviewer: ['start', 'decide'],
     labOwner: ['withdraw'],
     member: [],
@@ -172,8 +175,8 @@ describe('reviews: viewerCan agrees with the review mutations', () => {
     Object.assign(people, { author, requester, reviewer, labOwner: lab.owner, member, outsider, admin: { token: t.adminToken } });
   });
 
-  /** A fresh review, just requested, of a fresh lab-shared trajectory. */
-  async function freshReview() {
+  /** A fresh review of a fresh lab-shared trajectory: just requested, or with changes asked for. */
+  async function freshReview(changesAsked = false) {
     const calls = trajectoryCalls(t);
     const id = newSessionId('agree-review');
     const records = [{ uuid: newUuid(), parentUuid: null, type: 'user', message: { role: 'user', content: 'hello' } }];
@@ -185,13 +188,23 @@ describe('reviews: viewerCan agrees with the review mutations', () => {
       { id, input: { reviewerId } },
     );
     expect(asked.errors).toBeUndefined();
-    return { sessionId: id, reviewId: asked.data!.trajectoryReviewRequest.reviewId as string };
+    const reviewId = asked.data!.trajectoryReviewRequest.reviewId as string;
+    if (changesAsked) {
+      const decided = await gql(
+        people.reviewer.token,
+        `mutation($id: ID!) { trajectoryReviewDecide(reviewId: $id, input: { verdict: changes_requested, note: "redo" }) { state } }`,
+        { id: reviewId },
+      );
+      expect(decided.errors).toBeUndefined();
+    }
+    return { sessionId: id, reviewId };
   }
 
   const MUTATIONS: Record<Field, (token: string, reviewId: string) => Promise<GraphQLReply>> = {
     start: (token, id) => gql(token, `mutation($id: ID!) { trajectoryReviewStart(reviewId: $id) { state } }`, { id }),
     decide: (token, id) =>
       gql(token, `mutation($id: ID!) { trajectoryReviewDecide(reviewId: $id, input: { verdict: approved }) { state } }`, { id }),
+    rerequest: (token, id) => gql(token, `mutation($id: ID!) { trajectoryReviewRerequest(reviewId: $id) { state } }`, { id }),
     withdraw: (token, id) => gql(token, `mutation($id: ID!) { trajectoryReviewWithdraw(reviewId: $id) { state } }`, { id }),
   };
 
@@ -202,7 +215,7 @@ describe('reviews: viewerCan agrees with the review mutations', () => {
     });
     if (reply.errors) {
       expect(reply.errors[0].extensions?.code).toBe('NOT_FOUND');
-      return { start: false, decide: false, withdraw: false };
+      return { start: false, decide: false, rerequest: false, withdraw: false };
     }
     return reply.data!.trajectoryMeta.reviews[0].viewerCan;
   }
@@ -212,7 +225,7 @@ describe('reviews: viewerCan agrees with the review mutations', () => {
       const said: Field[] = [];
       const done: Field[] = [];
       for (const field of FIELDS) {
-        const fresh = await freshReview();
+        const fresh = await freshReview(field === 'rerequest');
         if ((await viewerCan(people[person].token, fresh.sessionId))[field]) said.push(field);
         if (succeeded(await MUTATIONS[field](people[person].token, fresh.reviewId))) done.push(field);
       }

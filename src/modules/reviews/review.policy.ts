@@ -27,12 +27,17 @@ export interface ReviewFacts {
 const reviewRole = (r: ReviewFacts, s: TrajectoryFacts, role: LabRole): LabRole =>
   s.visibility === 'lab' && s.labId === r.labId ? role : null;
 
-export type ReviewAction = 'start' | 'decide' | 'withdraw';
+export type ReviewAction = 'start' | 'decide' | 'rerequest' | 'withdraw';
 
-/** Who may act: the reviewer while still a mentor (or the owner) of the lab; the requester or the lab's owner to withdraw. */
+/**
+ * Who may act: the reviewer while still a mentor (or the owner) of the lab; the requester or the
+ * author to ask for another look once changes are made (both wait on the verdict); the requester
+ * or the lab's owner to withdraw.
+ */
 const WHO: Record<ReviewAction, (viewer: Viewer, r: ReviewFacts, s: TrajectoryFacts, role: LabRole) => boolean> = {
   start: (viewer, r, s, role) => r.reviewerId === viewer.user.id && mayReviewAsReviewer(viewer.user.id, s, reviewRole(r, s, role)),
   decide: (viewer, r, s, role) => r.reviewerId === viewer.user.id && mayReviewAsReviewer(viewer.user.id, s, reviewRole(r, s, role)),
+  rerequest: (viewer, r, s) => r.requestedBy === viewer.user.id || s.ownerId === viewer.user.id,
   withdraw: (viewer, r, s, role) => r.requestedBy === viewer.user.id || reviewRole(r, s, role) === 'owner',
 };
 
@@ -43,12 +48,14 @@ const WHO: Record<ReviewAction, (viewer: Viewer, r: ReviewFacts, s: TrajectoryFa
 export const FROM_STATES: Record<ReviewAction, readonly ReviewState[]> = {
   start: ['requested', 'changes_requested'],
   decide: ['requested', 'in_review'],
+  rerequest: ['changes_requested'],
   withdraw: OPEN_STATES,
 };
 
 const REFUSALS: Record<ReviewAction, string> = {
   start: 'only the reviewer it was asked of, while a mentor of the lab, may take this review',
   decide: 'only the reviewer it was asked of, while a mentor of the lab, may give the verdict',
+  rerequest: 'only who asked for this review, or the trajectory’s author, may ask for another look',
   withdraw: 'only who asked for this review, or the lab owner, may withdraw it',
 };
 
@@ -60,6 +67,7 @@ export const canReview = (viewer: Viewer, action: ReviewAction, r: ReviewFacts, 
 export const viewerCanReview = (viewer: Viewer, r: ReviewFacts, s: TrajectoryFacts, role: LabRole): Record<ReviewAction, boolean> => ({
   start: canReview(viewer, 'start', r, s, role),
   decide: canReview(viewer, 'decide', r, s, role),
+  rerequest: canReview(viewer, 'rerequest', r, s, role),
   withdraw: canReview(viewer, 'withdraw', r, s, role),
 });
 

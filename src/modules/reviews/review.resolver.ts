@@ -97,6 +97,18 @@ export class ReviewResolver {
   }
 
   @Extensions(SIGNED_IN)
+  @Mutation(() => TrajectoryReview, {
+    description: 'Asks the reviewer for another look once the changes asked for are made (who asked, or the author).',
+  })
+  async trajectoryReviewRerequest(
+    @Context() ctx: Ctx,
+    @Caller() viewer: Viewer,
+    @Arg('reviewId', () => ID) reviewId: string,
+  ): Promise<ReviewSource> {
+    return answered(ctx, await reviews.rerequestReview(ctx.em, viewer, ctx.services.config.publicUrl, reviewId));
+  }
+
+  @Extensions(SIGNED_IN)
   @Mutation(() => TrajectoryReview, { description: 'Withdraws an open review (who asked for it, or the lab owner).' })
   async trajectoryReviewWithdraw(
     @Context() ctx: Ctx,

@@ -39,7 +39,8 @@ async function readsIt(q: Query, userId: string, t: TrajectoryFacts): Promise<bo
 }
 
 const quoted = (title: string | null) => `“${(title ?? 'Untitled').slice(0, 120)}”`;
-const trajectoryPath = (sessionId: string) => `/trajectories/${encodeURIComponent(sessionId)}`;
+/** Where a notice leads: the trajectory, opened at its Reviews panel. */
+const trajectoryPath = (sessionId: string) => `/trajectories/${encodeURIComponent(sessionId)}#reviews`;
 
 /** A due date: a real calendar day, from yesterday (the requester's today, anywhere) to a year on. */
 function checkDueOn(dueOn: string | null | undefined) {
@@ -182,6 +183,11 @@ async function moveReview(
               `Review: ${said}`,
             ),
           );
+    } else if (action === 'rerequest' && found.reviewerId !== viewer.user.id && (await readsIt(q, found.reviewerId, trajectory))) {
+      const text = `${viewer.user.name} asks you to look again at ${title}: the changes are made.`;
+      mails.push(
+        await notify(q, publicUrl, { userId: found.reviewerId, kind: 'review.rerequested', text, path }, `Review again: ${title}`),
+      );
     } else if (action === 'withdraw' && found.reviewerId !== viewer.user.id && (await readsIt(q, found.reviewerId, trajectory))) {
       const text = `${viewer.user.name} withdrew the request to review ${title}.`;
       mails.push(
@@ -213,6 +219,10 @@ export function decideReview(
     .done();
   return moveReview(em, viewer, publicUrl, reviewId, 'decide', { state: verdict, verdictNote: notes });
 }
+
+/** Who asked (or the author) asks the reviewer for another look, once the changes asked for are made. */
+export const rerequestReview = (em: EntityManager, viewer: Viewer, publicUrl: string, reviewId: string) =>
+  moveReview(em, viewer, publicUrl, reviewId, 'rerequest', { state: 'requested' });
 
 /** The requester (or the lab owner) withdraws an open review. */
 export const withdrawReview = (em: EntityManager, viewer: Viewer, publicUrl: string, reviewId: string) =>

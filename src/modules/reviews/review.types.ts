@@ -27,6 +27,9 @@ export class ReviewViewerCan {
   @Field({ description: 'trajectoryReviewDecide (the reviewer; requested or in_review).' })
   decide!: boolean;
 
+  @Field({ description: 'trajectoryReviewRerequest (who asked, or the author; changes_requested).' })
+  rerequest!: boolean;
+
   @Field({ description: 'trajectoryReviewWithdraw (who asked, or the lab owner; while open).' })
   withdraw!: boolean;
 }

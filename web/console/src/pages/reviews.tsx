@@ -349,6 +349,7 @@ const TrajectoryReviews = graphql(`
         viewerCan {
           start
           decide
+          rerequest
           withdraw
         }
       }
@@ -361,6 +362,15 @@ const TrajectoryReviews = graphql(`
         role
         status
       }
+    }
+  }
+`);
+
+const Rerequest = graphql(`
+  mutation ConsoleReviewRerequest($id: ID!) {
+    trajectoryReviewRerequest(reviewId: $id) {
+      reviewId
+      state
     }
   }
 `);
@@ -421,6 +431,7 @@ export function ReviewPanel({
   const [starting, start] = useMutation(Start);
   const [deciding, decide] = useMutation(Decide);
   const [withdrawing, withdraw] = useMutation(Withdraw);
+  const [rerequesting, rerequest] = useMutation(Rerequest);
   const [said, setSaid] = useState('');
   const [{ data: me }] = useQuery({ query: Me });
   // Arriving from the queue (`#reviews`): the panel, once it has something to show, comes into view.
@@ -490,6 +501,16 @@ export function ReviewPanel({
                   onClick={() => void act(start({ id: review.reviewId }), 'You took the review.')}
                 >
                   {review.state === 'changes_requested' ? 'Review again' : 'Take it'}
+                </button>
+              )}
+              {review.viewerCan.rerequest && (
+                <button
+                  type="button"
+                  className="primary small"
+                  disabled={rerequesting.fetching}
+                  onClick={() => void act(rerequest({ id: review.reviewId }), 'Asked for another look. The reviewer is told.')}
+                >
+                  Ask for another look
                 </button>
               )}
               {review.viewerCan.withdraw && (
