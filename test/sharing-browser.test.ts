@@ -307,3 +307,35 @@ inBrowser('from a fork, “Compare with it” opens the comparison where the two
   expect(watched.problems).toEqual([]);
   await page.close();
 });
+
+inBrowser('any two: from a trajectory that is no fork, “Compare with another” lets the reader pick one by title', async (context) => {
+  const calls = trajectoryCalls(t);
+  const say = (uuid: string, parentUuid: string | null, text: string) => ({
+    uuid,
+    parentUuid,
+    type: 'assistant',
+    message: { role: 'assistant', content: text },
+  });
+  const [monday, tuesday] = [newSessionId('monday'), newSessionId('tuesday')];
+  expect((await calls.append(owner, monday, null, [say('m1', null, 'Baseline drift 0.4 %.')], { title: 'Monday run' })).status).toBe(200);
+  expect((await calls.append(owner, tuesday, null, [say('t1', null, 'Baseline drift 0.1 %.')], { title: 'Tuesday run' })).status).toBe(200);
+
+  const page = await ownerSignedIn(context);
+  const watched = watch(page, t.url);
+  await page.goto(`${t.url}/trajectories/${encodeURIComponent(tuesday)}`);
+  await page.getByRole('link', { name: 'Compare with another' }).click();
+  const picker = page.getByRole('region', { name: 'Compare with' });
+  await picker.getByLabel('Title').fill('monday');
+  await expect(picker.getByRole('link').allTextContents()).resolves.toEqual(['Monday run']);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'compare-pick-390', { fullPage: false });
+  await picker.getByRole('link', { name: 'Monday run' }).click();
+  await page.getByRole('status').filter({ hasText: 'They part at' }).waitFor();
+  const rows = page.getByRole('list', { name: 'Records side by side' }).getByRole('listitem');
+  await expect(rows.first().textContent()).resolves.toContain('0.4 %');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshot(page, 'compare-picked-1440', { fullPage: false });
+  expect(await seriousViolations(page)).toEqual([]);
+  expect(watched.problems).toEqual([]);
+  await page.close();
+});

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { parseRecord, type Block } from '../records';
-import { count, ErrorNote, Loading } from '../ui';
+import { count, ErrorNote, Loading, When } from '../ui';
 
 const Parent = graphql(`
   query ConsoleCompareParent($id: ID!) {
@@ -73,7 +73,25 @@ const Diff = graphql(`
   }
 `);
 
+const Candidates = graphql(`
+  query ConsoleCompareCandidates {
+    trajectories(limit: 500) {
+      items {
+        sessionId
+        title
+        owner {
+          name
+        }
+        count
+        updatedAt
+      }
+    }
+  }
+`);
+
 const PAGE = 50;
+/** Trajectories the picker lists at once: the newest that match. */
+const PICKS = 8;
 
 /** `/trajectories/$id/compare?base=…`: this trajectory against `base`, by default the one it was forked from. */
 export function TrajectoryComparePage() {
@@ -87,13 +105,53 @@ export function TrajectoryComparePage() {
     return (
       <>
         <h1>Compare</h1>
-        <p>
-          This trajectory is not a fork of one you can open. Open it from a fork, or add <code>?base=</code> and another trajectory’s id to
-          the address.
-        </p>
+        <p>{data?.trajectoryMeta.title ?? 'This trajectory'} is not a fork of one you can open: pick one to compare it with.</p>
+        <ComparePicker current={trajectoryId} />
       </>
     );
-  return <Comparison base={base} other={trajectoryId} />;
+  return <Comparison key={base} base={base} other={trajectoryId} />;
+}
+
+/**
+ * Any other trajectory the reader can open, to compare this one with (`?base=`): the newest ones,
+ * filtered by title as the reader types.
+ */
+function ComparePicker({ current, base }: { current: string; base?: string }) {
+  const [{ data, error }] = useQuery({ query: Candidates });
+  const [text, setText] = useState('');
+  if (!data) return error ? <ErrorNote error={error} /> : <Loading what="your trajectories" />;
+  const needle = text.trim().toLowerCase();
+  const matching = data.trajectories.items.filter(
+    (item) =>
+      item.sessionId !== current &&
+      item.sessionId !== base &&
+      (!needle || (item.title ?? '').toLowerCase().includes(needle) || item.sessionId.toLowerCase().includes(needle)),
+  );
+  return (
+    <section className="panel compare-picker" aria-labelledby="compare-picker-title">
+      <h2 id="compare-picker-title">Compare with</h2>
+      <label>
+        Title <input type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Filter by title" />
+      </label>
+      {matching.length === 0 ? (
+        <p className="muted">{needle ? 'No other trajectory you can open has that in its title.' : 'No other trajectory you can open.'}</p>
+      ) : (
+        <ul className="compare-candidates">
+          {matching.slice(0, PICKS).map((item) => (
+            <li key={item.sessionId}>
+              <Link to="/trajectories/$trajectoryId/compare" params={{ trajectoryId: current }} search={{ base: item.sessionId }}>
+                {item.title ?? item.sessionId}
+              </Link>{' '}
+              <span className="muted">
+                {item.owner.name} · {count(item.count, 'record')} · <When at={item.updatedAt} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {matching.length > PICKS && <p className="muted">{(matching.length - PICKS).toLocaleString()} more: type to narrow.</p>}
+    </section>
+  );
 }
 
 function Comparison({ base, other }: { base: string; other: string }) {
@@ -112,6 +170,10 @@ function Comparison({ base, other }: { base: string; other: string }) {
         /
       </p>
       <h1>Compare</h1>
+      <details className="compare-another">
+        <summary>Compare with another trajectory</summary>
+        <ComparePicker current={other} base={base} />
+      </details>
       <div className="compare-sides">
         {(['base', 'other'] as const).map((which) => {
           const side = diff[which];

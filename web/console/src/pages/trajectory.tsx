@@ -395,6 +395,14 @@ function TrajectoryView({ trajectoryId }: { trajectoryId: string }) {
             )}
           </>
         )}
+        {!meta.forkedFrom?.parent && (
+          <>
+            {' · '}
+            <Link to="/trajectories/$trajectoryId/compare" params={{ trajectoryId }}>
+              Compare with another
+            </Link>
+          </>
+        )}
       </p>
       <dl className="facts">
         <dt>Owner</dt>
