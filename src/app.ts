@@ -37,6 +37,7 @@ import { startLimitSweep } from './modules/usage/model-limits';
 import { startRetentionSweep } from './modules/a2a/a2a-retention';
 import { startPeriodic } from './jobs/periodic';
 import { startNoticeSweep } from './modules/notices/notice.service';
+import { startReviewReminders } from './modules/reviews/review.service';
 import { JobQueue } from './jobs/queue';
 import { jobCounts } from './jobs/jobs.repository';
 import {
@@ -370,6 +371,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
   const stopLimitSweep = startLimitSweep(() => orm.em.fork(), logger);
   const stopRetentionSweep = startRetentionSweep(services, logger);
   const stopNoticeSweep = startNoticeSweep(() => orm.em.fork(), logger);
+  const stopReviewReminders = startReviewReminders(services, logger);
   const store = blobs.store;
   const stopSweeper = store
     ? startPeriodic('blob sweep', BLOB_SWEEP_SECONDS, async () => void (await sweepUnownedBlobs(orm.em.fork(), store)), logger)
@@ -383,6 +385,7 @@ export async function startApp(config: Config, logger: Logger = makeLogger(confi
       await stopLimitSweep();
       await stopRetentionSweep();
       await stopNoticeSweep();
+      await stopReviewReminders();
       await stopA2aSweep();
       await stopPushDispatcher();
       await jobs.stop(); // running attempts are aborted and retried (here after a restart, or on another instance)

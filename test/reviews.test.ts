@@ -1,5 +1,6 @@
 import { addMember, makeLab, makeUser, startTestApp, type TestApp, type TestLab, type TestUser } from './support/app';
 import { startInbox } from './support/smtp';
+import { remindDueReviews } from '../src/modules/reviews/review.service';
 import { newSessionId, newUuid, trajectoryCalls } from './support/trajectories';
 
 /**
@@ -248,6 +249,35 @@ test('once the changes are made, the author asks for another look: the reviewer 
     { action: 'trajectory.review.rerequest', actor_id: author.id },
     { action: 'trajectory.review.rerequest', actor_id: mentor.id },
   ]);
+});
+
+test('when a review waiting on its reviewer comes due, the reviewer is reminded once, by one instance', async () => {
+  const due = async (title: string, dueOn: string) =>
+    (await requested(await trajectory('shared', title), mentor, { reviewerId: reviewer.id, dueOn })).reviewId;
+  const today = await due('Due today', inDays(0));
+  const late = await due('Due yesterday', inDays(-1));
+  await due('Due tomorrow', inDays(1));
+  const waitingOnAuthor = await due('Waiting on the author', inDays(0));
+  await gql(reviewer, DECIDE, { id: waitingOnAuthor, input: { verdict: 'changes_requested', note: 'Redo the fit.' } });
+  const withdrawn = await due('Withdrawn before', inDays(0));
+  await gql(mentor, WITHDRAW, { id: withdrawn });
+
+  // Two instances' passes at once: each review is claimed by one of them.
+  await Promise.all([remindDueReviews(t.app.services), remindDueReviews(t.app.services)]);
+  const reminders = await t.sql<{ text: string; path: string }>(
+    `select text, path from notices where user_id = $1 and kind = 'review.due' order by text`,
+    [reviewer.id],
+  );
+  expect(reminders.map((notice) => notice.text)).toEqual([
+    `Your review of “Due today” is due today.`,
+    `Your review of “Due yesterday” is overdue: it was due ${inDays(-1)}.`,
+  ]);
+  expect(
+    await t.sql(`select count(*)::int as n from trajectory_reviews where id = any($1) and due_reminded_at is not null`, [[today, late]]),
+  ).toEqual([{ n: 2 }]);
+  await waitFor(() => smtp.mails.find((m) => m.to.includes(reviewer.email) && m.raw.includes('Due yesterday')));
+  // Once only.
+  expect(await remindDueReviews(t.app.services)).toBe(0);
 });
 
 test('two verdicts at once: one is taken, the other is told where the review stands', async () => {

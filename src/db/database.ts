@@ -542,6 +542,7 @@ export interface TrajectoryReviewsTable {
   first_verdict_at: Timestamp | null;
   decided_at: Timestamp | null;
   updated_at: Defaulted<Timestamp>;
+  due_reminded_at: Timestamp | null;
 }
 
 export interface TrajectoryShareLinksTable {

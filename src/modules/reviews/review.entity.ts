@@ -8,6 +8,8 @@ export const REVIEW_STATES = ['requested', 'in_review', 'changes_requested', 'ap
 export type ReviewState = (typeof REVIEW_STATES)[number];
 /** The states in which a review still waits on someone (the partial unique index below lists them too). */
 export const OPEN_STATES: readonly ReviewState[] = ['requested', 'in_review', 'changes_requested'];
+/** The open states in which it waits on the reviewer (in `changes_requested` it waits on the author). */
+export const REVIEWER_TURN: readonly ReviewState[] = ['requested', 'in_review'];
 
 /**
  * Schema only: a lab's request that a mentor review a trajectory shared with it, and the
@@ -68,6 +70,10 @@ export class TrajectoryReview {
   /** The first verdict: the lab's turnaround runs from `createdAt` to here. */
   @Property({ type: 'datetime', nullable: true })
   firstVerdictAt: Date | null = null;
+
+  /** When the reviewer was reminded that it is due (once: `remindDueReviews`). */
+  @Property({ type: 'datetime', nullable: true })
+  dueRemindedAt: Date | null = null;
 
   /** The last verdict, or the withdrawal. */
   @Property({ type: 'datetime', nullable: true })

@@ -175,3 +175,36 @@ export async function labReviewCounts(q: Query, labId: string): Promise<LabRevie
   );
   return row;
 }
+
+/** A review whose due day has come, claimed for its one reminder, with its trajectory as the rules read it. */
+export interface DueReview {
+  id: string;
+  sessionId: string;
+  labId: string;
+  reviewerId: string;
+  /** `YYYY-MM-DD` */
+  dueOn: string;
+  /** Its due day is before today (UTC). */
+  overdue: boolean;
+  title: string | null;
+  ownerId: string;
+  trajectoryLabId: string | null;
+  visibility: string;
+}
+
+/**
+ * Claims up to `max` reviews waiting on their reviewer (`states`) whose due day (UTC) has come and
+ * that were not reminded of yet: marks them reminded and answers them. Rows another transaction
+ * holds are skipped, so two instances never claim the same review.
+ */
+export const claimDueReviews = (q: Query, states: readonly ReviewState[], max: number) =>
+  q<DueReview>(
+    `update trajectory_reviews r set due_reminded_at = now() from trajectories t
+     where t.id = r.session_id and r.id in (
+       select id from trajectory_reviews where state = any(?::text[]) and due_reminded_at is null
+         and due_on <= (now() at time zone 'utc')::date order by due_on, id limit ? for update skip locked)
+     returning r.id, r.session_id as "sessionId", r.lab_id as "labId", r.reviewer_id as "reviewerId",
+       to_char(r.due_on, 'YYYY-MM-DD') as "dueOn", r.due_on < (now() at time zone 'utc')::date as overdue,
+       t.title, t.owner_id as "ownerId", t.lab_id as "trajectoryLabId", t.visibility`,
+    [[...states], max],
+  );

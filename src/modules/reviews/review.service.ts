@@ -1,20 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Services } from '../../context';
 import { sqlOf, type Query } from '../../db/sql';
 import { conflict, isUniqueViolation, notFound } from '../../errors';
 import { newId } from '../../ids';
+import { startPeriodic } from '../../jobs/periodic';
+import type { Logger } from '../../logger';
 import type { Mail } from '../../mail';
 import { checks } from '../../validation';
 import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/viewer';
 import { audit } from '../audit/audit.service';
 import { activeRoleIn } from '../labs/membership.repository';
-import { notify } from '../notices/notice.service';
+import { notify, sendAfterCommit } from '../notices/notice.service';
 import { mayReviewAsReviewer, TRAJECTORY_MUTATIONS, type TrajectoryFacts } from '../trajectories/trajectory.policy';
 import * as trajectories from '../trajectories/trajectory.repository';
 import { loadTrajectory } from '../trajectories/trajectory.service';
 import { authorizeReview, FROM_STATES, seesReview, type ReviewAction } from './review.policy';
 import * as repo from './review.repository';
 import type { ReviewRow } from './review.repository';
+import { REVIEWER_TURN } from './review.entity';
 
 /** Longest note a requester writes, and a reviewer's verdict notes. */
 export const NOTE_MAX = 2000;
@@ -238,3 +242,36 @@ export async function reviewsOfTrajectory(em: EntityManager, viewer: Viewer, ses
 /** The reviews asked of the viewer (their queue), or asked by them. */
 export const reviewsOfViewer = (em: EntityManager, viewer: Viewer, asReviewer: boolean) =>
   repo.reviewsOfPerson(sqlOf(em), viewer.user.id, asReviewer, isAdmin(viewer), QUEUE_MAX);
+
+/** Reviews reminded of in one pass at most (the rest in the next pass). */
+const REMINDERS_PER_PASS = 500;
+/** How often due reviews are looked for: a reminder comes within the hour its day begins (UTC). */
+const REMINDER_SECONDS = 3600;
+
+/**
+ * Reminds each reviewer, once per review, when the due day of a review waiting on them has come
+ * (or had passed when it was asked): a notice, and mail when SMTP is set. A review of a
+ * trajectory no longer shared with its lab, or one its reviewer can no longer read, is marked
+ * without a notice. Any instance may run it: each review is claimed by one. Answers how many
+ * reviewers were told.
+ */
+export async function remindDueReviews(services: Pick<Services, 'orm' | 'config' | 'mailer'>): Promise<number> {
+  const mails = await services.orm.em.fork().transactional(async (tx) => {
+    const q = sqlOf(tx);
+    const told: (Mail | null)[] = [];
+    for (const due of await repo.claimDueReviews(q, REVIEWER_TURN, REMINDERS_PER_PASS)) {
+      const trajectory = { ownerId: due.ownerId, labId: due.trajectoryLabId, visibility: due.visibility };
+      if (trajectory.visibility !== 'lab' || trajectory.labId !== due.labId || !(await readsIt(q, due.reviewerId, trajectory))) continue;
+      const title = quoted(due.title);
+      const text = due.overdue ? `Your review of ${title} is overdue: it was due ${due.dueOn}.` : `Your review of ${title} is due today.`;
+      const notice = { userId: due.reviewerId, kind: 'review.due', text, path: trajectoryPath(due.sessionId) };
+      told.push(await notify(q, services.config.publicUrl, notice, `Review due: ${title}`));
+    }
+    return told;
+  });
+  sendAfterCommit(services.mailer, mails);
+  return mails.length;
+}
+
+export const startReviewReminders = (services: Pick<Services, 'orm' | 'config' | 'mailer'>, logger: Logger) =>
+  startPeriodic('review reminders', REMINDER_SECONDS, async () => void (await remindDueReviews(services)), logger);
