@@ -224,13 +224,32 @@ inBrowser('changes asked for: the author follows the notice to the notes, makes 
   expect(await seriousViolations(page)).toEqual([]);
   await page.close();
 
+  // Rey reviews for a second lab too: the queue then says which lab each review is for.
+  const optics = await makeLab(t, { name: 'Optics Lab' });
+  await addMember(t, optics, reviewer, 'mentor');
+  const lens = newSessionId('review-optics');
+  const lensRecords = [{ uuid: newUuid(), parentUuid: null, type: 'user', message: { role: 'user', content: 'Focus the lens.' } }];
+  expect((await calls.append(optics.owner, lens, null, lensRecords, { lab_id: optics.id, title: 'Lens focus' })).status).toBe(200);
+  expect((await calls.setVisibility(optics.owner, lens, { visibility: 'lab', lab_id: optics.id })).status).toBe(200);
+  await gql(
+    optics.owner,
+    `mutation($id: ID!, $input: ReviewRequestInput!) { trajectoryReviewRequest(sessionId: $id, input: $input) { reviewId } }`,
+    {
+      id: lens,
+      input: { reviewerId: reviewer.id },
+    },
+  );
+
   // The reviewer finds it asked again, ready to take.
   const reviewing = await signedIn(context, reviewer);
   await reviewing.goto(`${t.url}/reviews`);
   await reviewing.getByText('Ana Author asks you to look again at “Titration”: the changes are made.').waitFor();
+  const again = reviewing.getByRole('row', { name: /Titration/ });
+  await again.getByRole('button', { name: 'Take it: Titration' }).waitFor();
+  await again.getByText('by Ana Author · Kinetics Lab').waitFor();
   await reviewing
-    .getByRole('row', { name: /Titration/ })
-    .getByRole('button', { name: 'Take it: Titration' })
+    .getByRole('row', { name: /Lens focus/ })
+    .getByText(/· Optics Lab$/)
     .waitFor();
   await reviewing.close();
 });

@@ -47,14 +47,23 @@ export function ReviewBadge({ state }: { state: ReviewState }) {
   return <span className={`badge review-${state}`}>{STATE_LABELS[state]}</span>;
 }
 
-/** The reviewed trajectory, leading to its Reviews panel (and whose it is, when known). */
-export function ReviewedTrajectory({ review, author }: { review: { sessionId: string; trajectoryTitle: string }; author?: string }) {
+/** The reviewed trajectory, leading to its Reviews panel (and whose it is, and in which lab, when told). */
+export function ReviewedTrajectory({
+  review,
+  author,
+  lab,
+}: {
+  review: { sessionId: string; trajectoryTitle: string };
+  author?: string;
+  lab?: string;
+}) {
+  const about = [author && `by ${author}`, lab].filter(Boolean).join(' · ');
   return (
     <>
       <Link to="/trajectories/$trajectoryId" params={{ trajectoryId: review.sessionId }} hash="reviews">
         {review.trajectoryTitle}
       </Link>
-      {author && <div className="muted">by {author}</div>}
+      {about && <div className="muted">{about}</div>}
     </>
   );
 }
@@ -92,6 +101,10 @@ const Queue = graphql(`
     reviewsRequested {
       ...ConsoleReviewRow
     }
+    labs {
+      id
+      name
+    }
     notices(first: 30) {
       unread
       items {
@@ -106,6 +119,7 @@ const Queue = graphql(`
   fragment ConsoleReviewRow on TrajectoryReview {
     reviewId
     sessionId
+    labId
     trajectoryTitle
     state
     dueOn
@@ -166,6 +180,10 @@ export function ReviewsPage() {
   const open = data.reviewQueue.filter((review) => review.state !== 'approved' && review.state !== 'withdrawn');
   const done = data.reviewQueue.length - open.length;
   const queue = showDone ? data.reviewQueue : open;
+  // A mentor of several labs is told which lab each review is for.
+  const labNames = new Map(data.labs.map((lab) => [lab.id, lab.name]));
+  const manyLabs = new Set([...data.reviewQueue, ...data.reviewsRequested].map((review) => review.labId)).size > 1;
+  const labOf = (review: { labId: string }) => (manyLabs ? labNames.get(review.labId) : undefined);
   const openAt = (sessionId: string) =>
     navigate({ to: '/trajectories/$trajectoryId', params: { trajectoryId: sessionId }, hash: 'reviews' });
   const take = async (reviewId: string, sessionId: string) => {
@@ -243,7 +261,7 @@ export function ReviewsPage() {
                   {queue.map((review) => (
                     <tr key={review.reviewId}>
                       <td>
-                        <ReviewedTrajectory review={review} author={review.author.name} />
+                        <ReviewedTrajectory review={review} author={review.author.name} lab={labOf(review)} />
                       </td>
                       <td>
                         <Due dueOn={review.dueOn} overdue={review.overdue} />
@@ -298,7 +316,7 @@ export function ReviewsPage() {
               {data.reviewsRequested.map((review) => (
                 <tr key={review.reviewId}>
                   <td>
-                    <ReviewedTrajectory review={review} />
+                    <ReviewedTrajectory review={review} lab={labOf(review)} />
                   </td>
                   <td>{review.reviewer.name}</td>
                   <td>
