@@ -334,6 +334,12 @@ inBrowser('any two: from a trajectory that is no fork, â€œCompare with anotherâ€
   const rows = page.getByRole('list', { name: 'Records side by side' }).getByRole('listitem');
   await expect(rows.first().textContent()).resolves.toContain('0.4 %');
   await page.setViewportSize({ width: 1440, height: 900 });
+  // From a comparison, the other side can be switched: the list loads when opened.
+  await page.getByText('Compare with another trajectory').click();
+  const others = page.getByRole('region', { name: 'Compare with' }).getByRole('link');
+  await others.getByText('Calibration drift').waitFor();
+  const listed = await others.allTextContents();
+  expect([listed.includes('Monday run'), listed.includes('Tuesday run')]).toEqual([false, false]); // neither side offered again
   await screenshot(page, 'compare-picked-1440', { fullPage: false });
   expect(await seriousViolations(page)).toEqual([]);
   expect(watched.problems).toEqual([]);

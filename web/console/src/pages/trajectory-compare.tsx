@@ -156,6 +156,8 @@ function ComparePicker({ current, base }: { current: string; base?: string }) {
 
 function Comparison({ base, other }: { base: string; other: string }) {
   const [from, setFrom] = useState<number | null>(null);
+  // The list of trajectories to pick from is asked for only once the reader opens it.
+  const [picking, setPicking] = useState(false);
   const [{ data, error, fetching }] = useQuery({ query: Diff, variables: { base, other, from, first: PAGE } });
   if (!data) return fetching ? <Loading what="the comparison" /> : <ErrorNote error={error} />;
   const diff = data.trajectoryDiff;
@@ -170,9 +172,9 @@ function Comparison({ base, other }: { base: string; other: string }) {
         /
       </p>
       <h1>Compare</h1>
-      <details className="compare-another">
+      <details className="compare-another" onToggle={(event) => setPicking(event.currentTarget.open)}>
         <summary>Compare with another trajectory</summary>
-        <ComparePicker current={other} base={base} />
+        {picking && <ComparePicker current={other} base={base} />}
       </details>
       <div className="compare-sides">
         {(['base', 'other'] as const).map((which) => {
