@@ -23,7 +23,6 @@ import {
   SignedBlobNode,
 } from './figure.types';
 
-/** A file the request received, by the name the facade gave it. */
 /** A figure's canonical_path as an argument. */
 export const checkFigurePath = (path: string) =>
   checks()
@@ -38,6 +37,7 @@ export const checkFigurePath = (path: string) =>
 /** Where a figure URL may point, for this request. */
 export const figureUrlOptions = (ctx: Ctx) => ({ baseUrl: ctx.baseUrl, cdnHosts: ctx.services.config.figureCdnHosts });
 
+/** A file the request received, by the name the facade gave it. */
 function receivedFile(ctx: Ctx, name: string, field: string) {
   const file = ctx.received?.get(name);
   if (!file) throw invalid([{ path: ['input', field], msg: 'names no file this request sent', type: 'value_error' }]);
