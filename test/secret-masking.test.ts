@@ -48,3 +48,25 @@ test('texts masked at the same time each get their own spans', async () => {
   const masked = await Promise.all(texts.map((text) => maskText(text)));
   expect(masked.map((one) => one.text)).toEqual(texts.map((_, i) => `${'x '.repeat(i)}token ⟦masked: GitHub token⟧ end ${i}`));
 });
+
+test('a secret is also known by its name or its prefix, whatever its shape; prose and counts stay', async () => {
+  const shortKey = `sk-proj-${'a1B2c3'.repeat(8)}`; // no marker inside: the preset's OpenAI rule does not know it
+  const masked = async (text: string) => (await maskText(text)).text;
+  expect(await masked(`OPENAI_API_KEY=${shortKey}`)).toBe('OPENAI_API_KEY=⟦masked: OpenAI key⟧');
+  expect(await masked('SERVICE_TOKEN=plain-but-secret')).toBe('SERVICE_TOKEN=⟦masked: secret value⟧');
+  expect(await masked(`the key ${shortKey} was printed`)).toBe('the key ⟦masked: OpenAI key⟧ was printed');
+  expect(await masked('export DB_PASSWORD="s3cr3t-pass" && ./run')).toBe('export DB_PASSWORD="⟦masked: secret value⟧" && ./run');
+  expect(await masked('curl "https://api.example.com/v1?api_key=abcdef123456&page=2"')).toBe(
+    'curl "https://api.example.com/v1?api_key=⟦masked: secret value⟧&page=2"',
+  );
+  expect(await masked('db:\n  password: hunter22\n  clientSecret: averyveryverylongvalue')).toBe(
+    'db:\n  password: ⟦masked: secret value⟧\n  clientSecret: ⟦masked: secret value⟧',
+  );
+  // Prose, and names that count tokens, are not secrets.
+  for (const text of ['Use the token: carefully, then the secret: elsewhere.', 'max_tokens=409600 temperature=0.2', 'tokens: 12345678'])
+    expect(await masked(text)).toBe(text);
+  // In a record, a value under a secret's name is masked whole.
+  const record = await maskRecord(JSON.stringify({ input: { api_key: 'plainvalue', password: 'x', max_tokens: 'sixteen' } }));
+  expect(JSON.parse(record.text)).toEqual({ input: { api_key: '⟦masked: secret value⟧', password: 'x', max_tokens: 'sixteen' } });
+  expect(record.masked).toBe(1);
+});

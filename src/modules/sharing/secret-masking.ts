@@ -8,8 +8,30 @@ import { creator as recommendedRules } from '@secretlint/secretlint-rule-preset-
  * out (`OWN_RULES`). A masked span reads `⟦masked: <kind>⟧` (`MASK_PATTERN`), which the console
  * shows marked.
  */
+/**
+ * Names that say their value is a secret (`OPENAI_API_KEY`, `db_password`, `clientSecret`, `auth-token`);
+ * `tokens` is left out (`max_tokens=4096` counts tokens).
+ */
+const SECRET_NAME = String.raw`[\w.-]*(?:api[_-]?key|secret|token(?!s)|passw(?:or)?d|pwd|private[_-]?key|access[_-]?key|auth[_-]?key|credentials?)[\w.-]*`;
+const SECRET_NAME_PATTERN = new RegExp(`^${SECRET_NAME}$`, 'i');
+/** A value worth masking under such a name: 6 characters at least, no space. */
+const SECRET_VALUE = String.raw`[^\s"'\x60&;,]{6,}`;
+
 /** What the preset does not find, each with the part that is the secret (`secret` group, else the whole match). */
 const OWN_RULES: { kind: string; pattern: RegExp }[] = [
+  // The preset knows OpenAI keys by the marker inside them; keys are also known by their prefix.
+  { kind: 'OpenAI key', pattern: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g },
+  // Whatever the secret, its name says what it is: `NAME=value` in an environment, a command line
+  // or a query string, and `name: value` in a config file (there, a value with a digit, or of 16
+  // characters or more, so that prose such as "the token: carefully" stays).
+  { kind: 'secret value', pattern: new RegExp(String.raw`\b${SECRET_NAME}=["']?(?<secret>${SECRET_VALUE})`, 'gi') },
+  {
+    kind: 'secret value',
+    pattern: new RegExp(
+      String.raw`\b${SECRET_NAME}["']?\s*:\s*["']?(?<secret>(?=[^\s"'\x60,;]*\d)${SECRET_VALUE}|[^\s"'\x60,;]{16,})`,
+      'gi',
+    ),
+  },
   { kind: 'labdesk token', pattern: /\bldk_[a-z0-9]{2,4}_[A-Za-z0-9_-]{16,}/g },
   { kind: 'JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { kind: 'Stripe key', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
@@ -30,6 +52,7 @@ const EMAIL = { kind: 'e-mail address', pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]
 /** How a masked span reads, and how to find one again (the console marks them). */
 export const maskOf = (kind: string) => `⟦masked: ${kind}⟧`;
 export const MASK_PATTERN = /⟦masked: [^⟧]{1,60}⟧/g;
+const MASKED_WHOLE = /^⟦masked: [^⟧]{1,60}⟧$/;
 
 export interface MaskOptions {
   /** Also mask e-mail addresses. */
@@ -152,7 +175,12 @@ export async function maskRecord(text: string, options: MaskOptions = {}): Promi
     }
     if (node && typeof node === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(node)) out[(await walk(key)) as string] = await walk(item);
+      for (const [key, item] of Object.entries(node)) {
+        // `{"api_key": "…"}`: the name says the value is a secret, whatever it looks like.
+        const named = SECRET_NAME_PATTERN.test(key) && typeof item === 'string' && item.length >= 6 && !MASKED_WHOLE.test(item);
+        if (named) masked += 1;
+        out[(await walk(key)) as string] = named ? maskOf('secret value') : await walk(item);
+      }
       return out;
     }
     return node;
