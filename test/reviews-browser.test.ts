@@ -154,6 +154,8 @@ inBrowser('a mentor asks, the reviewer takes it and approves, the requester is t
   await verdictPanel.getByText('The window from 5 s is right').waitFor();
   // Done: nothing more to do with it; Rey, a mentor, may still ask someone else for another.
   expect(await verdictPanel.getByRole('button').allTextContents()).toEqual(['Ask for a review']);
+  // Acting on it read what Rey was told: the navigation no longer calls.
+  await reviewing.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Reviews', exact: true }).waitFor();
   await reviewing.close();
 
   // The requester is told, and the lab page shows the verdict and the turnaround.
@@ -205,7 +207,11 @@ inBrowser('changes asked for: the author follows the notice to the notes, makes 
 
   // The author is told (besides the first test's verdict), and the notice opens the trajectory at the reviewer's notes.
   const page = await signedIn(context, author);
+  // On a phone the count shows on the folded menu's button.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Menu 2 new' }).click();
   await page.getByRole('link', { name: /Reviews\s*2/ }).click();
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByRole('link', { name: 'Rey Reviewer asks for changes to “Titration”.' }).click();
   await page.waitForURL(/#reviews$/);
   const panel = page.getByRole('region', { name: 'Reviews' });

@@ -162,7 +162,14 @@ test('the reviewer takes it, asks for changes, takes it again and approves; the 
 
   expect(codeOf(await gql(mentor, START, { id: reviewId }))).toBe('FORBIDDEN');
   expect(codeOf(await gql(outsider, START, { id: reviewId }))).toBe('NOT_FOUND');
+  const unreadAbout = async (who: TestUser) =>
+    (await gql(who, NOTICES)).data!.notices.items.filter(
+      (n: any) => n.path === `/trajectories/${encodeURIComponent(id)}#reviews` && !n.readAt,
+    ).length;
+  expect(await unreadAbout(reviewer)).toBe(1);
   const taken = (await gql(reviewer, START, { id: reviewId })).data!.trajectoryReviewStart;
+  // Acting on it reads what the reviewer was told about it: the navigation's count stops calling.
+  expect(await unreadAbout(reviewer)).toBe(0);
   expect(taken).toMatchObject({ state: 'in_review', viewerCan: { start: false, decide: true } });
   expect(taken.startedAt).not.toBeNull();
   expect(codeOf(await gql(reviewer, START, { id: reviewId }))).toBe('CONFLICT');

@@ -46,6 +46,10 @@ export async function markRead(q: Query, userId: string, ids: readonly string[] 
   return rows.length;
 }
 
+/** Marks read the person's notices that lead to `path`: they acted on what those were about. */
+export const markReadLeadingTo = (q: Query, userId: string, path: string) =>
+  q(`update notices set read_at = now() where user_id = ? and read_at is null and path = ?`, [userId, path]);
+
 /** Notices read more than `days` ago go (a person's list stays short). */
 export const forgetReadNotices = (q: Query, days: number) =>
   q(`delete from notices where read_at < now() - make_interval(days => ?)`, [days]);

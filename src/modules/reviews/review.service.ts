@@ -11,6 +11,7 @@ import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/viewer';
 import { audit } from '../audit/audit.service';
 import { activeRoleIn } from '../labs/membership.repository';
+import { markReadLeadingTo } from '../notices/notice.repository';
 import { notify, sendAfterCommit } from '../notices/notice.service';
 import { mayReviewAsReviewer, TRAJECTORY_MUTATIONS, type TrajectoryFacts } from '../trajectories/trajectory.policy';
 import * as trajectories from '../trajectories/trajectory.repository';
@@ -174,6 +175,8 @@ async function moveReview(
     const mails: (Mail | null)[] = [];
     const title = quoted(trajectory.title);
     const path = trajectoryPath(found.sessionId);
+    // Whoever acts on a review has seen what they were told about it: the count stops calling.
+    await markReadLeadingTo(q, viewer.user.id, path);
     if (action === 'decide') {
       const said = change.state === 'approved' ? `approved ${title}` : `asks for changes to ${title}`;
       // The requester, and the author when someone else asked: both wait on the verdict.

@@ -107,6 +107,15 @@ function ConsoleLayout() {
           onClick={() => setMenuOpen(!menuOpen)}
         >
           Menu
+          {/* On a phone the navigation is folded: the count shows on what unfolds it. */}
+          {unread > 0 && (
+            <>
+              {' '}
+              <span className="badge unread" aria-label={`${unread} new`}>
+                {unread}
+              </span>
+            </>
+          )}
         </button>
         <div id="console-menu" className={menuOpen ? 'menu open' : 'menu'}>
           <nav aria-label="Console">

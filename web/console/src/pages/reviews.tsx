@@ -450,6 +450,7 @@ export function ReviewPanel({
   const [deciding, decide] = useMutation(Decide);
   const [withdrawing, withdraw] = useMutation(Withdraw);
   const [rerequesting, rerequest] = useMutation(Rerequest);
+  const client = useClient();
   const [said, setSaid] = useState('');
   const [{ data: me }] = useQuery({ query: Me });
   // Arriving from the queue (`#reviews`): the panel, once it has something to show, comes into view.
@@ -470,6 +471,8 @@ export function ReviewPanel({
     }
     setSaid(message);
     reload({ requestPolicy: 'network-only' });
+    // Acting on a review reads its notices (docs/api/reviews.md): the navigation's count is asked again.
+    void client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
     return true;
   };
   const reviews = data?.trajectoryMeta.reviews ?? [];
