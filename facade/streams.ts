@@ -190,12 +190,14 @@ export const trajectoryExportRoute = stream({
     // The subscription checks the viewer again (as every domain read does) before anything is written.
     const chunks = await subscribe(Op.TrajectoryExportDocument, { sessionId, format, forSharing });
     const { type, extension } = EXPORTS[format];
+    // A name every file system keeps; the masked copy says so, beside the plain one in Downloads.
     const name =
       (title ?? sessionId)
-        .replace(/[^A-Za-z0-9._ -]+/g, '_')
+        .replace(/[^A-Za-z0-9._ ,()-]+/g, '_')
         .slice(0, 80)
         .trim() || 'trajectory';
-    res.status(200).type(type).setHeader('Content-Disposition', `attachment; filename="${name}.${extension}"`);
+    const file = `${name}${forSharing ? ' (secrets masked)' : ''}.${extension}`;
+    res.status(200).type(type).setHeader('Content-Disposition', `attachment; filename="${file}"`);
     for await (const { trajectoryExport } of chunks) await write(res, trajectoryExport.text);
     res.end();
   },

@@ -155,6 +155,8 @@ test('for sharing: no planted secret anywhere in the notebook or the report', as
   for (const format of ['ipynb', 'html']) {
     const reply = await exported({ format, for_sharing: 'true' });
     expect(reply.status).toBe(200);
+    // Told apart from the plain copy in a downloads folder.
+    expect(reply.headers.get('content-disposition')).toBe(`attachment; filename="Decay _fit_ _ friends (secrets masked).${format}"`);
     const leaked = Object.entries(PLANTED).filter(
       ([, secret]) => reply.text.includes(secret) || reply.text.includes(JSON.stringify(secret).slice(1, -1)),
     );
