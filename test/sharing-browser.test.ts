@@ -237,7 +237,7 @@ inBrowser('a link with its figures shows them to its reader; one without says wh
     expect(watched.foreign).toEqual([]);
     expect(await seriousViolations(readerPage)).toEqual([]);
 
-    await readerPage.goto('about:blank');
+    // The other link pasted into the same tab: only what follows `#` changes, and that link opens.
     await readerPage.goto(without);
     await readerPage.getByText('Figure plots/residuals.png: not included in this link.').waitFor();
     await readerPage.getByText('Figures are not included.').waitFor();

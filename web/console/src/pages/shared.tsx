@@ -133,6 +133,12 @@ export function SharedPage() {
   useEffect(() => {
     if (data) document.title = `${data.sharedTrajectory.title} · shared · labdesk`;
   }, [data]);
+  // Another link pasted into this tab changes only what follows `#`: open that one afresh.
+  useEffect(() => {
+    const reopen = () => window.location.reload();
+    window.addEventListener('hashchange', reopen);
+    return () => window.removeEventListener('hashchange', reopen);
+  }, []);
 
   if ((!token && !preview) || (error && !data))
     return (
