@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { addMember, makeLab, makeUser, useTestApp, type TestUser } from './support/app';
+import { addMember, makeLab, makeUser, useTestApp, type TestLab, type TestUser } from './support/app';
 import { launchBrowser, screenshot, seriousViolations, useBrowser, watch } from './support/browser';
 import { PLANTED, plantedTranscript } from './support/secrets';
 import { newSessionId, newUuid, trajectoryCalls, uploadFigure } from './support/trajectories';
@@ -17,9 +17,10 @@ const inBrowser = useBrowser(180_000);
 const PASSWORD = 'a long enough sharing password';
 
 let owner: TestUser;
+let lab: TestLab;
 let sessionId: string;
 beforeAll(async () => {
-  const lab = await makeLab(t, { name: 'Spectroscopy Lab' });
+  lab = await makeLab(t, { name: 'Spectroscopy Lab' });
   owner = await makeUser(t, { name: 'Sofia Owner', password: PASSWORD });
   await addMember(t, lab, owner);
   sessionId = newSessionId('shared-view');
@@ -320,11 +321,19 @@ inBrowser('any two: from a trajectory that is no fork, â€œCompare with anotherâ€
   expect((await calls.append(owner, monday, null, [say('m1', null, 'Baseline drift 0.4 %.')], { title: 'Monday run' })).status).toBe(200);
   expect((await calls.append(owner, tuesday, null, [say('t1', null, 'Baseline drift 0.1 %.')], { title: 'Tuesday run' })).status).toBe(200);
 
+  // Someone else's, shared with the lab: offered too.
+  const wednesday = newSessionId('wednesday');
+  const theirs = [say('w1', null, 'Baseline drift 0.2 %.')];
+  expect((await calls.append(lab.owner, wednesday, null, theirs, { lab_id: lab.id, title: 'Wednesday run' })).status).toBe(200);
+  expect((await calls.setVisibility(lab.owner, wednesday, { visibility: 'lab', lab_id: lab.id })).status).toBe(200);
+
   const page = await ownerSignedIn(context);
   const watched = watch(page, t.url);
   await page.goto(`${t.url}/trajectories/${encodeURIComponent(tuesday)}`);
   await page.getByRole('link', { name: 'Compare with another' }).click();
   const picker = page.getByRole('region', { name: 'Compare with' });
+  await picker.getByLabel('Title').fill('wednesday');
+  await expect(picker.getByRole('link').allTextContents()).resolves.toEqual(['Wednesday run']);
   await picker.getByLabel('Title').fill('monday');
   await expect(picker.getByRole('link').allTextContents()).resolves.toEqual(['Monday run']);
   await page.setViewportSize({ width: 390, height: 844 });

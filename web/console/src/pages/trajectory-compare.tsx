@@ -75,16 +75,22 @@ const Diff = graphql(`
 
 const Candidates = graphql(`
   query ConsoleCompareCandidates {
-    trajectories(limit: 500) {
-      items {
-        sessionId
-        title
-        owner {
-          name
-        }
-        count
-        updatedAt
+    mine: trajectories(limit: 250) {
+      ...CompareCandidates
+    }
+    shared: trajectories(sharedOnly: true, limit: 250) {
+      ...CompareCandidates
+    }
+  }
+  fragment CompareCandidates on TrajectoryPage {
+    items {
+      sessionId
+      title
+      owner {
+        name
       }
+      count
+      updatedAt
     }
   }
 `);
@@ -113,15 +119,17 @@ export function TrajectoryComparePage() {
 }
 
 /**
- * Any other trajectory the reader can open, to compare this one with (`?base=`): the newest ones,
- * filtered by title as the reader types.
+ * Another trajectory to compare this one with (`?base=`): the reader's own and those shared with
+ * their labs, newest first, filtered by title as the reader types.
  */
 function ComparePicker({ current, base }: { current: string; base?: string }) {
   const [{ data, error }] = useQuery({ query: Candidates });
   const [text, setText] = useState('');
   if (!data) return error ? <ErrorNote error={error} /> : <Loading what="your trajectories" />;
   const needle = text.trim().toLowerCase();
-  const matching = data.trajectories.items.filter(
+  const byId = new Map([...data.mine.items, ...data.shared.items].map((item) => [item.sessionId, item]));
+  const newestFirst = [...byId.values()].sort((a, b) => Date.parse(b.updatedAt as string) - Date.parse(a.updatedAt as string));
+  const matching = newestFirst.filter(
     (item) =>
       item.sessionId !== current &&
       item.sessionId !== base &&
