@@ -93,6 +93,11 @@ inBrowser('a mentor asks, the reviewer takes it and approves, the requester is t
   await panel.getByRole('button', { name: 'Ask for a review' }).click();
   await panel.getByText('Review requested. The reviewer is told.').waitFor();
   await panel.getByText('Requested', { exact: true }).waitFor();
+  // Rey has it open now: not offered again (the server would refuse a second open review).
+  await expect(panel.getByLabel('Reviewer').locator('option').allTextContents()).resolves.toEqual([
+    'Lia Labowner (owner)',
+    'Mira Mentor (mentor, you)',
+  ]);
   await screenshot(asking, 'review-request-1440');
   expect(watched.problems).toEqual([]);
   expect(await seriousViolations(asking)).toEqual([]);
@@ -150,6 +155,8 @@ inBrowser('a mentor asks, the reviewer takes it and approves, the requester is t
   await reviewing.setViewportSize({ width: 1440, height: 900 });
   await verdictPanel.getByRole('button', { name: 'Approve' }).click();
   await verdictPanel.getByText('Approved. The requester is told.').waitFor();
+  // The buttons are gone with the state that offered them: focus goes on from what was said, not the page's top.
+  await reviewing.waitForFunction(() => (globalThis as any).document.activeElement?.textContent === 'Approved. The requester is told.');
   await verdictPanel.getByText('Approved', { exact: true }).waitFor();
   await verdictPanel.getByText('The window from 5 s is right').waitFor();
   // Done: nothing more to do with it; Rey, a mentor, may still ask someone else for another.

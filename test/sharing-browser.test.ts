@@ -102,7 +102,9 @@ inBrowser(
       context.waitForEvent('page'),
       panel.getByRole('link', { name: 'Preview what it shows' }).click(),
     ]);
-    await previewPage.getByText('Preview: this is what a share link shows its readers. No link has been made.').waitFor();
+    await previewPage
+      .getByText('Preview: what a share link made with these settings shows its readers. This page is not a link.')
+      .waitFor();
     await previewPage.getByText('the chiller cycles at 12:10').waitFor();
     await previewPage.getByText('Tool result').first().click();
     await previewPage.locator('.transcript .masked').first().waitFor();

@@ -42,6 +42,9 @@ export const STATE_LABELS: Record<ReviewState, string> = {
   withdrawn: 'Withdrawn',
 };
 
+/** Still waiting on someone (docs/api/reviews.md): not approved, not withdrawn. */
+const isOpen = (state: ReviewState) => state !== 'approved' && state !== 'withdrawn';
+
 /** A review's state, as a badge the eye finds in a list. */
 export function ReviewBadge({ state }: { state: ReviewState }) {
   return <span className={`badge review-${state}`}>{STATE_LABELS[state]}</span>;
@@ -177,7 +180,7 @@ export function ReviewsPage() {
     void client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
   };
   if (!data) return error ? <ErrorNote error={error} /> : <Loading what="your reviews" />;
-  const open = data.reviewQueue.filter((review) => review.state !== 'approved' && review.state !== 'withdrawn');
+  const open = data.reviewQueue.filter((review) => isOpen(review.state));
   const done = data.reviewQueue.length - open.length;
   const queue = showDone ? data.reviewQueue : open;
   // A mentor of several labs is told which lab each review is for.
@@ -349,6 +352,7 @@ const TrajectoryReviews = graphql(`
       sessionId
       reviews {
         reviewId
+        labId
         state
         note
         dueOn
@@ -461,6 +465,7 @@ export function ReviewPanel({
   }, [loaded]);
   // One outcome shows at a time: the last action's, success or refusal.
   const [failure, setFailure] = useState<CombinedError>();
+  const status = useRef<HTMLParagraphElement>(null);
   const act = async (done: Promise<OperationResult>, message: string) => {
     setSaid('');
     setFailure(undefined);
@@ -470,6 +475,8 @@ export function ReviewPanel({
       return false;
     }
     setSaid(message);
+    // The button pressed may be gone with the state it offered: the keyboard goes on from what was said.
+    requestAnimationFrame(() => status.current?.focus());
     reload({ requestPolicy: 'network-only' });
     // Acting on a review reads its notices (docs/api/reviews.md): the navigation's count is asked again.
     void client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
@@ -477,14 +484,19 @@ export function ReviewPanel({
   };
   const reviews = data?.trajectoryMeta.reviews ?? [];
   if (!canRequest && reviews.length === 0) return null;
-  const reviewers = (data?.lab?.members ?? [])
-    .filter((m) => m.status === 'active' && (m.role === 'mentor' || m.role === 'owner') && m.memberUserId !== ownerId)
+  // Who may review it: the lab's mentors and owner, not its author, and not one who has it open already.
+  const reviewing = new Set(reviews.filter((r) => r.labId === labId && isOpen(r.state)).map((r) => r.reviewer.userId));
+  const mentors = (data?.lab?.members ?? []).filter(
+    (m) => m.status === 'active' && (m.role === 'mentor' || m.role === 'owner') && m.memberUserId !== ownerId,
+  );
+  const reviewers = mentors
+    .filter((m) => !reviewing.has(m.memberUserId))
     .map((m) => ({ ...m, label: `${m.name} (${m.role}${m.memberUserId === me?.me.id ? ', you' : ''})` }));
   return (
     <section ref={panel} className="panel reviews" id="reviews" aria-labelledby="reviews-title">
       <h2 id="reviews-title">Reviews</h2>
       <ErrorNote error={error ?? failure} />
-      <p className="note ok" role="status">
+      <p ref={status} className="note ok" role="status" tabIndex={-1}>
         {said}
       </p>
       {reviews.length === 0 && <p className="muted">No review yet.</p>}
@@ -495,7 +507,7 @@ export function ReviewPanel({
               <ReviewBadge state={review.state} /> <strong>{review.reviewer.name}</strong>
               <span className="muted">
                 {' '}
-                asked by {review.requestedBy.name}, <When at={review.createdAt} />
+                reviews it, asked by {review.requestedBy.name}, <When at={review.createdAt} />
                 {review.dueOn && (
                   <>
                     {' · due '}
@@ -562,6 +574,7 @@ export function ReviewPanel({
       {canRequest && (
         <RequestForm
           reviewers={reviewers}
+          allReviewing={mentors.length > 0}
           busy={requesting.fetching}
           onRequest={(input) => act(request({ id: sessionId, input }), 'Review requested. The reviewer is told.')}
         />
@@ -619,10 +632,13 @@ function VerdictForm({
 
 function RequestForm({
   reviewers,
+  allReviewing,
   busy,
   onRequest,
 }: {
   reviewers: { memberUserId: string; label: string }[];
+  /** When no one is left to ask: because each mentor has it open already (else: the lab has none). */
+  allReviewing: boolean;
   busy: boolean;
   onRequest: (input: { reviewerId: string; dueOn: string | null; note: string | null }) => Promise<boolean>;
 }) {
@@ -633,7 +649,9 @@ function RequestForm({
   // A choice no longer offered (the lab's mentors changed) falls back to the first.
   const chosen = reviewers.some((m) => m.memberUserId === reviewerId) ? reviewerId : reviewers[0]?.memberUserId;
   if (reviewers.length === 0)
-    return (
+    return allReviewing ? (
+      <p className="muted">Each mentor who could review this has it open already.</p>
+    ) : (
       <p className="muted">The lab has no mentor who could review this (its author cannot). Make a member a mentor on the lab page.</p>
     );
   return (

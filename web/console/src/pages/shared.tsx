@@ -159,7 +159,7 @@ export function SharedPage() {
     <>
       {preview && (
         <p className="note" role="status">
-          Preview: this is what a share link shows its readers. No link has been made.{' '}
+          Preview: what a share link made with these settings shows its readers. This page is not a link.{' '}
           <a href={`/trajectories/${encodeURIComponent(preview.sessionId)}`}>Back to the trajectory</a>
         </p>
       )}

@@ -106,7 +106,7 @@ export function CritiquePanel({ sessionId, onGoTo }: { sessionId: string; onGoTo
   const findings: Finding[] = data?.trajectoryCritique.findings ?? [];
   return (
     <section className="panel" aria-labelledby="critique-title">
-      <h2 id="critique-title">Review</h2>
+      <h2 id="critique-title">Problems</h2>
       <ErrorNote error={error} />
       {data && findings.length === 0 && <p className="muted">No problems found.</p>}
       {findings.length > 0 && (
