@@ -219,6 +219,11 @@ inBrowser('changes asked for: the author follows the notice to the notes, makes 
   await page.getByRole('button', { name: 'Menu 2 new' }).click();
   await page.getByRole('link', { name: /Reviews\s*2/ }).click();
   await page.setViewportSize({ width: 1440, height: 900 });
+  // Her work's reviews are listed, whether or not she still has the notice.
+  await page
+    .getByRole('region', { name: 'Of your work' })
+    .getByRole('row', { name: /Titration.*Rey Reviewer.*Changes requested/ })
+    .waitFor();
   await page.getByRole('link', { name: 'Rey Reviewer asks for changes to “Titration”.' }).click();
   await page.waitForURL(/#reviews$/);
   const panel = page.getByRole('region', { name: 'Reviews' });

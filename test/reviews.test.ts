@@ -237,6 +237,11 @@ test('once the changes are made, the author asks for another look: the reviewer 
   ] as const)
     expect([code, codeOf(await gql(who, RE_REQUEST, { id: reviewId }))]).toEqual([code, code]);
 
+  // The author finds it among the reviews of her work (and no one else there).
+  const ofWork = async (who: TestUser) =>
+    (await gql(who, `{ reviewsOfMyWork { reviewId } }`)).data!.reviewsOfMyWork.map((r: any) => r.reviewId);
+  expect(await ofWork(author)).toContain(reviewId);
+  expect(await ofWork(mentor)).not.toContain(reviewId);
   const again = (await gql(author, RE_REQUEST, { id: reviewId })).data!.trajectoryReviewRerequest;
   expect(again).toMatchObject({ state: 'requested', verdictNote: 'Subtract the blank.', viewerCan: { withdraw: false } });
   expect((await gql(reviewer, NOTICES)).data!.notices.items[0]).toMatchObject({

@@ -115,8 +115,12 @@ export async function reviewsOfTrajectories(q: Query, sessionIds: readonly strin
  * still read: the open ones whose trajectory is still shared with their lab, and those decided
  * in the last 30 days. Due first, then oldest.
  */
-export async function reviewsOfPerson(q: Query, userId: string, asReviewer: boolean, admin: boolean, limit: number): Promise<ReviewRow[]> {
-  const who = asReviewer ? 'r.reviewer_id' : 'r.requested_by';
+/** Whose reviews a person lists: asked of them, asked by them, or of their own trajectories. */
+export type ReviewPart = 'reviewer' | 'requester' | 'author';
+const PART_COLUMN: Record<ReviewPart, string> = { reviewer: 'r.reviewer_id', requester: 'r.requested_by', author: 't.owner_id' };
+
+export async function reviewsOfPerson(q: Query, userId: string, part: ReviewPart, admin: boolean, limit: number): Promise<ReviewRow[]> {
+  const who = PART_COLUMN[part];
   const rows = await q<ReviewRow>(
     `select ${COLUMNS} from ${FROM}
      where ${who} = ? and ${canViewSql('t', '?', admin)}

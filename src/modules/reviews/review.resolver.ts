@@ -53,13 +53,21 @@ export class ReviewResolver {
     description: 'Reviews asked of the caller (their queue): the open ones, due first, then those decided in the last 30 days.',
   })
   async reviewQueue(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<ReviewSource[]> {
-    return (await reviews.reviewsOfViewer(ctx.em, viewer, true)).map(present);
+    return (await reviews.reviewsOfViewer(ctx.em, viewer, 'reviewer')).map(present);
   }
 
   @Extensions(SIGNED_IN)
   @Query(() => [TrajectoryReview], { description: 'Reviews the caller asked for: the open ones, then those decided in the last 30 days.' })
   async reviewsRequested(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<ReviewSource[]> {
-    return (await reviews.reviewsOfViewer(ctx.em, viewer, false)).map(present);
+    return (await reviews.reviewsOfViewer(ctx.em, viewer, 'requester')).map(present);
+  }
+
+  @Extensions(SIGNED_IN)
+  @Query(() => [TrajectoryReview], {
+    description: 'Reviews of the caller’s own trajectories: the open ones, then those decided in the last 30 days.',
+  })
+  async reviewsOfMyWork(@Context() ctx: Ctx, @Caller() viewer: Viewer): Promise<ReviewSource[]> {
+    return (await reviews.reviewsOfViewer(ctx.em, viewer, 'author')).map(present);
   }
 
   @Extensions(SIGNED_IN)

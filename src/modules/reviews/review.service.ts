@@ -242,9 +242,9 @@ export async function reviewsOfTrajectory(em: EntityManager, viewer: Viewer, ses
   return found.filter((review) => seesReview(viewer, review, trajectory));
 }
 
-/** The reviews asked of the viewer (their queue), or asked by them. */
-export const reviewsOfViewer = (em: EntityManager, viewer: Viewer, asReviewer: boolean) =>
-  repo.reviewsOfPerson(sqlOf(em), viewer.user.id, asReviewer, isAdmin(viewer), QUEUE_MAX);
+/** The reviews asked of the viewer (their queue), asked by them, or of their own trajectories. */
+export const reviewsOfViewer = (em: EntityManager, viewer: Viewer, part: repo.ReviewPart) =>
+  repo.reviewsOfPerson(sqlOf(em), viewer.user.id, part, isAdmin(viewer), QUEUE_MAX);
 
 /** Reviews reminded of in one pass at most (the rest in the next pass). */
 const REMINDERS_PER_PASS = 500;

@@ -1,8 +1,8 @@
 import { Link, useNavigate, useRouter } from '@tanstack/react-router';
-import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { type CombinedError, type OperationResult, useClient, useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { ReviewState } from '../gql/graphql';
+import type { ConsoleReviewRowFragment, ReviewState } from '../gql/graphql';
 import { Me, UnreadNotices } from '../layout';
 import { Empty, ErrorNote, Loading, Table, When } from '../ui';
 
@@ -104,6 +104,9 @@ const Queue = graphql(`
     reviewsRequested {
       ...ConsoleReviewRow
     }
+    reviewsOfMyWork {
+      ...ConsoleReviewRow
+    }
     labs {
       id
       name
@@ -185,7 +188,7 @@ export function ReviewsPage() {
   const queue = showDone ? data.reviewQueue : open;
   // A mentor of several labs is told which lab each review is for.
   const labNames = new Map(data.labs.map((lab) => [lab.id, lab.name]));
-  const manyLabs = new Set([...data.reviewQueue, ...data.reviewsRequested].map((review) => review.labId)).size > 1;
+  const manyLabs = new Set([...data.reviewQueue, ...data.reviewsRequested, ...data.reviewsOfMyWork].map((review) => review.labId)).size > 1;
   const labOf = (review: { labId: string }) => (manyLabs ? labNames.get(review.labId) : undefined);
   const openAt = (sessionId: string) =>
     navigate({ to: '/trajectories/$trajectoryId', params: { trajectoryId: sessionId }, hash: 'reviews' });
@@ -234,7 +237,9 @@ export function ReviewsPage() {
         <h2 id="queue-title">Asked of you</h2>
         {data.reviewQueue.length === 0 ? (
           <Empty>
-            <p>No one has asked you for a review. When a lab owner or mentor does, it appears here and you are told.</p>
+            <p>
+              No one has asked you for a review. A lab&rsquo;s owner and mentors ask them of its mentors; you are told when you are asked.
+            </p>
           </Empty>
         ) : (
           <>
@@ -302,47 +307,74 @@ export function ReviewsPage() {
         )}
       </section>
 
+      {data.reviewsOfMyWork.length > 0 && (
+        <ReviewsTable id="mine-title" title="Of your work" reviews={data.reviewsOfMyWork} labOf={labOf}>
+          When changes are asked for, make them and open the trajectory to ask for another look.
+        </ReviewsTable>
+      )}
       {data.reviewsRequested.length > 0 && (
-        <section aria-labelledby="asked-title">
-          <h2 id="asked-title">Asked by you</h2>
-          <Table label="Reviews you asked for, scrolls sideways">
-            <thead>
-              <tr>
-                <th scope="col">Trajectory</th>
-                <th scope="col">Reviewer</th>
-                <th scope="col">Due</th>
-                <th scope="col">State</th>
-                <th scope="col">Decided</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.reviewsRequested.map((review) => (
-                <tr key={review.reviewId}>
-                  <td>
-                    <ReviewedTrajectory review={review} lab={labOf(review)} />
-                  </td>
-                  <td>{review.reviewer.name}</td>
-                  <td>
-                    <Due dueOn={review.dueOn} overdue={review.overdue} />
-                  </td>
-                  <td>
-                    <ReviewBadge state={review.state} />
-                  </td>
-                  <td>
-                    {review.decidedAt && review.state !== 'requested' && review.state !== 'in_review' ? (
-                      <When at={review.decidedAt} />
-                    ) : (
-                      <span className="muted">not yet</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </section>
+        <ReviewsTable id="asked-title" title="Asked by you" reviews={data.reviewsRequested} labOf={labOf} />
       )}
       {fetching && <p className="muted">Refreshing…</p>}
     </>
+  );
+}
+
+type ReviewRow = ConsoleReviewRowFragment;
+
+/** Reviews someone waits on (asked by them, or of their work): who reviews, due, state, decided. */
+function ReviewsTable({
+  id,
+  title,
+  reviews,
+  labOf,
+  children,
+}: {
+  id: string;
+  title: string;
+  reviews: ReviewRow[];
+  labOf: (review: ReviewRow) => string | undefined;
+  children?: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children && <p className="muted">{children}</p>}
+      <Table label={`${title}, scrolls sideways`}>
+        <thead>
+          <tr>
+            <th scope="col">Trajectory</th>
+            <th scope="col">Reviewer</th>
+            <th scope="col">Due</th>
+            <th scope="col">State</th>
+            <th scope="col">Decided</th>
+          </tr>
+        </thead>
+        <tbody>
+          {reviews.map((review) => (
+            <tr key={review.reviewId}>
+              <td>
+                <ReviewedTrajectory review={review} lab={labOf(review)} />
+              </td>
+              <td>{review.reviewer.name}</td>
+              <td>
+                <Due dueOn={review.dueOn} overdue={review.overdue} />
+              </td>
+              <td>
+                <ReviewBadge state={review.state} />
+              </td>
+              <td>
+                {review.decidedAt && review.state !== 'requested' && review.state !== 'in_review' ? (
+                  <When at={review.decidedAt} />
+                ) : (
+                  <span className="muted">not yet</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </section>
   );
 }
 
