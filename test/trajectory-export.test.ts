@@ -191,3 +191,23 @@ test('who may export: whoever may view it; bad parameters are refused (422)', as
   expect((await exported({ for_sharing: 'yes' })).status).toBe(422);
   expect((await t.call('GET', sessionPath(newSessionId('none'), '/export'), { token: owner.token })).status).toBe(404);
 });
+
+test('a fork keeps the figures of the records it copies, and exports them', async () => {
+  // Another figure the parent has, named only by no copied record: not the fork's.
+  await uploadFigure(t, owner, id, 'plots/later.png');
+  const fork = async (head: string) =>
+    (await t.call('POST', sessionPath(id, '/fork'), { token: mentor.token, body: { head_uuid: head } })).body.session_id as string;
+  const withFigure = await fork('x6');
+  const before = await fork('x5');
+  const figures = async (session: string) =>
+    (await t.sql<{ path: string }>(`select canonical_path as path from figures where session_id = $1`, [session])).map((row) => row.path);
+  expect(await figures(withFigure)).toEqual(['plots/decay.png']);
+  expect(await figures(before)).toEqual([]);
+  const url = await t.call<{ data: { trajectoryFigureUrl: string } }>('POST', '/graphql', {
+    token: mentor.token,
+    body: { query: `query($id: ID!) { trajectoryFigureUrl(sessionId: $id, path: "plots/decay.png") }`, variables: { id: withFigure } },
+  });
+  expect(Buffer.from(await (await fetch(url.body.data.trajectoryFigureUrl)).arrayBuffer())).toEqual(PNG);
+  const report = await t.call('GET', sessionPath(withFigure, '/export'), { token: mentor.token, query: { format: 'html' } });
+  expect(report.text).toContain(`src="data:image/png;base64,${PNG.toString('base64')}"`);
+});

@@ -510,8 +510,29 @@ export async function forkTrajectory(em: EntityManager, blobs: Blobs, viewer: Vi
       bytes: head.bytes,
       ...(await tokensThrough(tx, blobs, sessionId, head.seq)),
     });
+    await repo.copyFigureRows(q, sessionId, forkId, await figuresNamedThrough(tx, blobs, sessionId, head.seq));
     return { sessionId: forkId, forkedFrom: { sessionId, headUuid, forkId }, count: head.seq };
   });
+}
+
+/**
+ * The paths of the trajectory's figure map that records 1…`uptoSeq` name: a fork keeps the figures
+ * of the records it copies (pointing at the same stored bytes), and no other of its parent's.
+ */
+async function figuresNamedThrough(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq: number): Promise<string[]> {
+  const paths = new Set(await repo.figurePathsOf(sqlOf(em), sessionId));
+  const named: string[] = [];
+  if (paths.size === 0) return named;
+  for await (const texts of recordBatches(em, blobs, sessionId, 0, { uptoSeq })) {
+    for (const path of paths) {
+      const quoted = JSON.stringify(path);
+      if (texts.some((text) => text.includes(quoted))) {
+        named.push(path);
+        paths.delete(path);
+      }
+    }
+  }
+  return named;
 }
 
 /**
