@@ -498,6 +498,11 @@ export function ReviewPanel({
   // One outcome shows at a time: the last action's, success or refusal.
   const [failure, setFailure] = useState<CombinedError>();
   const status = useRef<HTMLParagraphElement>(null);
+  // The button pressed may be gone with the state it offered: the keyboard goes on from what was
+  // said. Once drawn: an empty note is not shown, and what is not shown takes no focus.
+  useEffect(() => {
+    if (said) status.current?.focus();
+  }, [said]);
   const act = async (done: Promise<OperationResult>, message: string) => {
     setSaid('');
     setFailure(undefined);
@@ -507,8 +512,6 @@ export function ReviewPanel({
       return false;
     }
     setSaid(message);
-    // The button pressed may be gone with the state it offered: the keyboard goes on from what was said.
-    requestAnimationFrame(() => status.current?.focus());
     reload({ requestPolicy: 'network-only' });
     // Acting on a review reads its notices (docs/api/reviews.md): the navigation's count is asked again.
     void client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
