@@ -82,6 +82,17 @@ export async function figurePaths(em: EntityManager, trajectoryId: string): Prom
   return rows.map((row) => row.canonical_path);
 }
 
+/** Copies these rows of one trajectory's figure map to another (a fork): the same stored bytes, no new upload. */
+export async function copyFigureRows(em: EntityManager, fromId: string, toId: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await sqlOf(em)(
+    `insert into figures (session_id, canonical_path, cdn_url, storage_uri, original_uri, compressed, mime, bytes)
+     select ?, canonical_path, cdn_url, storage_uri, original_uri, compressed, mime, bytes from figures
+      where session_id = ? and canonical_path = any(?::text[])`,
+    [toId, fromId, [...paths]],
+  );
+}
+
 /** Which of `sha256s` the user owns (has uploaded). */
 export async function ownedBlobs(em: EntityManager, userId: string, sha256s: string[]): Promise<Set<string>> {
   const rows = await sqlOf(em)<{ sha256: string }>(`select sha256 from blob_owners where user_id = ? and sha256 = any(?)`, [

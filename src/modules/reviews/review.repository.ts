@@ -110,15 +110,15 @@ export async function reviewsOfTrajectories(q: Query, sessionIds: readonly strin
   return bySession;
 }
 
-/**
- * The reviews asked of a reviewer (`asReviewer`) or by a requester, on trajectories they can
- * still read: the open ones whose trajectory is still shared with their lab, and those decided
- * in the last 30 days. Due first, then oldest.
- */
 /** Whose reviews a person lists: asked of them, asked by them, or of their own trajectories. */
 export type ReviewPart = 'reviewer' | 'requester' | 'author';
 const PART_COLUMN: Record<ReviewPart, string> = { reviewer: 'r.reviewer_id', requester: 'r.requested_by', author: 't.owner_id' };
 
+/**
+ * A person's reviews in one `part` (of them, by them, of their work), on trajectories they can
+ * still read: the open ones whose trajectory is still shared with their lab, and those decided
+ * in the last 30 days. Due first, then oldest.
+ */
 export async function reviewsOfPerson(q: Query, userId: string, part: ReviewPart, admin: boolean, limit: number): Promise<ReviewRow[]> {
   const who = PART_COLUMN[part];
   const rows = await q<ReviewRow>(
@@ -192,8 +192,8 @@ export interface DueReview {
   overdue: boolean;
   title: string | null;
   ownerId: string;
-  trajectoryLabId: string | null;
-  visibility: string;
+  /** Its trajectory is still shared with the review's lab (else the review is frozen: no reminder). */
+  stillShared: boolean;
 }
 
 /**
@@ -209,6 +209,6 @@ export const claimDueReviews = (q: Query, states: readonly ReviewState[], max: n
          and due_on <= (now() at time zone 'utc')::date order by due_on, id limit ? for update skip locked)
      returning r.id, r.session_id as "sessionId", r.lab_id as "labId", r.reviewer_id as "reviewerId",
        to_char(r.due_on, 'YYYY-MM-DD') as "dueOn", r.due_on < (now() at time zone 'utc')::date as overdue,
-       t.title, t.owner_id as "ownerId", t.lab_id as "trajectoryLabId", t.visibility`,
+       t.title, t.owner_id as "ownerId", ${STILL_SHARED} as "stillShared"`,
     [[...states], max],
   );

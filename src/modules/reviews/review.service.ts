@@ -263,8 +263,8 @@ export async function remindDueReviews(services: Pick<Services, 'orm' | 'config'
     const q = sqlOf(tx);
     const told: (Mail | null)[] = [];
     for (const due of await repo.claimDueReviews(q, REVIEWER_TURN, REMINDERS_PER_PASS)) {
-      const trajectory = { ownerId: due.ownerId, labId: due.trajectoryLabId, visibility: due.visibility };
-      if (trajectory.visibility !== 'lab' || trajectory.labId !== due.labId || !(await readsIt(q, due.reviewerId, trajectory))) continue;
+      const trajectory = { ownerId: due.ownerId, labId: due.labId, visibility: 'lab' };
+      if (!due.stillShared || !(await readsIt(q, due.reviewerId, trajectory))) continue;
       const title = quoted(due.title);
       const text = due.overdue ? `Your review of ${title} is overdue: it was due ${due.dueOn}.` : `Your review of ${title} is due today.`;
       const notice = { userId: due.reviewerId, kind: 'review.due', text, path: trajectoryPath(due.sessionId) };

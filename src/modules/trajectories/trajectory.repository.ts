@@ -913,18 +913,3 @@ export const recordTextsAt = (q: Query, sessionId: string, seqs: number[]) =>
         `select seq, raw, payload_ref as "payloadRef" from trajectory_records where session_id = ? and seq = any(?::int[])`,
         [sessionId, seqs],
       );
-
-/** The canonical paths of the trajectory's figure map. */
-export const figurePathsOf = async (q: Query, sessionId: string) =>
-  (await q<{ path: string }>(`select canonical_path as path from figures where session_id = ?`, [sessionId])).map((row) => row.path);
-
-/** Copies these rows of one trajectory's figure map to another (a fork): the same stored bytes, no new upload. */
-export async function copyFigureRows(q: Query, fromId: string, toId: string, paths: readonly string[]): Promise<void> {
-  if (paths.length === 0) return;
-  await q(
-    `insert into figures (session_id, canonical_path, cdn_url, storage_uri, original_uri, compressed, mime, bytes)
-     select ?, canonical_path, cdn_url, storage_uri, original_uri, compressed, mime, bytes from figures
-      where session_id = ? and canonical_path = any(?::text[])`,
-    [toId, fromId, [...paths]],
-  );
-}

@@ -6,6 +6,7 @@ import { inTransaction, preparedOf, Query, sqlOf } from '../../db/sql';
 import { checks } from '../../validation';
 import { isAdmin } from '../admin/admin.policy';
 import type { Viewer } from '../auth/viewer';
+import { copyFigureRows, figurePaths } from '../figures/figure.repository';
 import { User } from '../users/user.entity';
 import { activeRoleIn, firstActiveLabOf, mentorsMember } from '../labs/membership.repository';
 import { storageQuotaOf } from '../users/user.service';
@@ -498,6 +499,7 @@ export async function forkTrajectory(em: EntityManager, blobs: Blobs, viewer: Vi
     await chargeStorage(q, viewer, head.bytes);
     const readsAsMember = parent.ownerId === viewer.user.id || (role !== null && parent.visibility === 'lab');
     const visibility = labId !== null && readsAsMember ? 'lab' : 'private';
+    const seeded = await readSeed(tx, blobs, sessionId, head.seq);
     await repo.insertFork(q, {
       id: forkId,
       ownerId: viewer.user.id,
@@ -508,47 +510,38 @@ export async function forkTrajectory(em: EntityManager, blobs: Blobs, viewer: Vi
       headUuid,
       seq: head.seq,
       bytes: head.bytes,
-      ...(await tokensThrough(tx, blobs, sessionId, head.seq)),
+      tokensIn: seeded.tokensIn,
+      tokensOut: seeded.tokensOut,
     });
-    await repo.copyFigureRows(q, sessionId, forkId, await figuresNamedThrough(tx, blobs, sessionId, head.seq));
+    await copyFigureRows(tx, sessionId, forkId, seeded.figures);
     return { sessionId: forkId, forkedFrom: { sessionId, headUuid, forkId }, count: head.seq };
   });
 }
 
 /**
- * The paths of the trajectory's figure map that records 1…`uptoSeq` name: a fork keeps the figures
- * of the records it copies (pointing at the same stored bytes), and no other of its parent's.
+ * What a fork takes from records 1…`uptoSeq` of its parent, read once: the tokens they reported,
+ * read from their texts (what the console shows on each turn: the fork's header must agree with
+ * the turns it was seeded with), and the paths of the parent's figure map they name (a fork keeps
+ * those figures, pointing at the same stored bytes, and no other of its parent's).
  */
-async function figuresNamedThrough(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq: number): Promise<string[]> {
-  const paths = new Set(await repo.figurePathsOf(sqlOf(em), sessionId));
-  const named: string[] = [];
-  if (paths.size === 0) return named;
-  for await (const texts of recordBatches(em, blobs, sessionId, 0, { uptoSeq })) {
-    for (const path of paths) {
-      const quoted = JSON.stringify(path);
-      if (texts.some((text) => text.includes(quoted))) {
-        named.push(path);
-        paths.delete(path);
-      }
-    }
-  }
-  return named;
-}
-
-/**
- * The tokens records 1…`uptoSeq` of a trajectory reported, read from their texts (what the
- * console shows on each turn): a fork's header must agree with the turns it was seeded with.
- */
-async function tokensThrough(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq: number) {
-  const sum = { tokensIn: 0, tokensOut: 0 };
+async function readSeed(em: EntityManager, blobs: Blobs, sessionId: string, uptoSeq: number) {
+  const seed = { tokensIn: 0, tokensOut: 0, figures: [] as string[] };
+  const unnamed = new Set(await figurePaths(em, sessionId));
   for await (const texts of recordBatches(em, blobs, sessionId, 0, { uptoSeq })) {
     for (const text of texts) {
       const reported = tokensReported(JSON.parse(text) as Record<string, unknown>);
-      sum.tokensIn += reported.tokensIn;
-      sum.tokensOut += reported.tokensOut;
+      seed.tokensIn += reported.tokensIn;
+      seed.tokensOut += reported.tokensOut;
+    }
+    for (const path of unnamed) {
+      const quoted = JSON.stringify(path);
+      if (texts.some((text) => text.includes(quoted))) {
+        seed.figures.push(path);
+        unnamed.delete(path);
+      }
     }
   }
-  return sum;
+  return seed;
 }
 
 /** Admin: every trajectory, filtered by owner, lab and a title or id substring. */

@@ -1,6 +1,6 @@
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { type Client, useMutation, useQuery } from 'urql';
 import { graphql } from './gql';
 import { ErrorNote } from './ui';
 
@@ -24,6 +24,9 @@ export const UnreadNotices = graphql(`
     }
   }
 `);
+
+/** Asks the unread count again (the navigation shows it): marking notices read changes no object urql knows. */
+export const askUnreadAgain = (client: Client) => client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
 
 const SignOut = graphql(`
   mutation ConsoleSignOut {

@@ -40,6 +40,12 @@ export function ErrorNote({ error }: { error: CombinedError | undefined }) {
 /** Whether a URL from the API may become a link: http(s), or a path of this site (never `javascript:` and the like). */
 export const linkable = (url: string) => /^(https?:\/\/|\/(?![/\\]))/.test(url);
 
+/** Whether a trajectory's title (or id) holds what the reader typed, in any case; anything when nothing is typed. */
+export const titleMatches = (item: { title?: string | null; sessionId: string }, typed: string) => {
+  const needle = typed.trim().toLowerCase();
+  return !needle || (item.title ?? '').toLowerCase().includes(needle) || item.sessionId.toLowerCase().includes(needle);
+};
+
 /** `n` and the noun, plural unless one: "1 session", "3 sessions". */
 export const count = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
 

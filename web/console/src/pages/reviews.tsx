@@ -3,7 +3,7 @@ import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } fr
 import { type CombinedError, type OperationResult, useClient, useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleReviewRowFragment, ReviewState } from '../gql/graphql';
-import { Me, UnreadNotices } from '../layout';
+import { askUnreadAgain, Me } from '../layout';
 import { Empty, ErrorNote, Loading, Table, When } from '../ui';
 
 /**
@@ -71,6 +71,9 @@ export function ReviewedTrajectory({
   );
 }
 
+/** What taking a review is called: "Review again" after asking for changes. */
+const takeText = (state: ReviewState) => (state === 'changes_requested' ? 'Review again' : 'Take it');
+
 /** "Take it", or "Review again" after asking for changes; its name says which trajectory. */
 function TakeButton({
   review,
@@ -81,7 +84,7 @@ function TakeButton({
   busy: boolean;
   onTake: () => void;
 }) {
-  const text = review.state === 'changes_requested' ? 'Review again' : 'Take it';
+  const text = takeText(review.state);
   return (
     <button type="button" className="primary small" disabled={busy} aria-label={`${text}: ${review.trajectoryTitle}`} onClick={onTake}>
       {text}
@@ -180,7 +183,7 @@ export function ReviewsPage() {
   // The page's list and the navigation's count, asked again: marking read changes no object urql knows.
   const recount = () => {
     reload({ requestPolicy: 'network-only' });
-    void client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
+    void askUnreadAgain(client);
   };
   if (!data) return error ? <ErrorNote error={error} /> : <Loading what="your reviews" />;
   const open = data.reviewQueue.filter((review) => isOpen(review.state));
@@ -514,7 +517,7 @@ export function ReviewPanel({
     setSaid(message);
     reload({ requestPolicy: 'network-only' });
     // Acting on a review reads its notices (docs/api/reviews.md): the navigation's count is asked again.
-    void client.query(UnreadNotices, {}, { requestPolicy: 'network-only' }).toPromise();
+    void askUnreadAgain(client);
     return true;
   };
   const reviews = data?.trajectoryMeta.reviews ?? [];
@@ -568,7 +571,7 @@ export function ReviewPanel({
                   disabled={starting.fetching}
                   onClick={() => void act(start({ id: review.reviewId }), 'You took the review.')}
                 >
-                  {review.state === 'changes_requested' ? 'Review again' : 'Take it'}
+                  {takeText(review.state)}
                 </button>
               )}
               {review.viewerCan.rerequest && (

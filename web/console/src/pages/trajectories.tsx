@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Paged } from '../paged';
-import { Empty, ErrorNote, Loading, Table, When } from '../ui';
+import { Empty, ErrorNote, Loading, Table, titleMatches, When } from '../ui';
 import { useUrlState } from '../url-state';
 import { TrajectorySearch } from './trajectory-search';
 
@@ -52,10 +52,7 @@ export function TrajectoriesPage() {
     variables: { labId: labId || null, owner: owner || null, source: source || null, sharedOnly, includeArchived },
   });
   const lab = data?.labs.find((candidate) => candidate.id === labId);
-  const needle = text.trim().toLowerCase();
-  const items = (data?.trajectories.items ?? []).filter(
-    (item) => !needle || (item.title ?? '').toLowerCase().includes(needle) || item.sessionId.toLowerCase().includes(needle),
-  );
+  const items = (data?.trajectories.items ?? []).filter((item) => titleMatches(item, text));
 
   return (
     <>

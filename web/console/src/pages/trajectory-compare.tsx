@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { parseRecord, type Block } from '../records';
-import { count, ErrorNote, Loading, When } from '../ui';
+import { count, ErrorNote, Loading, titleMatches, When } from '../ui';
 
 const Parent = graphql(`
   query ConsoleCompareParent($id: ID!) {
@@ -126,15 +126,9 @@ function ComparePicker({ current, base }: { current: string; base?: string }) {
   const [{ data, error }] = useQuery({ query: Candidates });
   const [text, setText] = useState('');
   if (!data) return error ? <ErrorNote error={error} /> : <Loading what="your trajectories" />;
-  const needle = text.trim().toLowerCase();
   const byId = new Map([...data.mine.items, ...data.shared.items].map((item) => [item.sessionId, item]));
   const newestFirst = [...byId.values()].sort((a, b) => Date.parse(b.updatedAt as string) - Date.parse(a.updatedAt as string));
-  const matching = newestFirst.filter(
-    (item) =>
-      item.sessionId !== current &&
-      item.sessionId !== base &&
-      (!needle || (item.title ?? '').toLowerCase().includes(needle) || item.sessionId.toLowerCase().includes(needle)),
-  );
+  const matching = newestFirst.filter((item) => item.sessionId !== current && item.sessionId !== base && titleMatches(item, text));
   return (
     <section className="panel compare-picker" aria-labelledby="compare-picker-title">
       <h2 id="compare-picker-title">Compare with</h2>
@@ -142,7 +136,9 @@ function ComparePicker({ current, base }: { current: string; base?: string }) {
         Title <input type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Filter by title" />
       </label>
       {matching.length === 0 ? (
-        <p className="muted">{needle ? 'No other trajectory you can open has that in its title.' : 'No other trajectory you can open.'}</p>
+        <p className="muted">
+          {text.trim() ? 'No other trajectory you can open has that in its title.' : 'No other trajectory you can open.'}
+        </p>
       ) : (
         <ul className="compare-candidates">
           {matching.slice(0, PICKS).map((item) => (
