@@ -1500,7 +1500,11 @@ describe('the console for daily work (issue 37)', () => {
       // The comment comes back as it was; posting it drops the kept draft.
       expect(await page.getByLabel('Comment on record 1').inputValue()).toBe('Half a thought about the read counts');
       await page.getByRole('button', { name: 'Post' }).click();
-      await page.getByText('Half a thought about the read counts').waitFor();
+      // Posted (the note, not the text still in the form) and the kept draft dropped, before reloading.
+      await page.locator('.note-body', { hasText: 'Half a thought about the read counts' }).waitFor();
+      await page.waitForFunction(() =>
+        Object.keys((globalThis as any).localStorage as Record<string, string>).every((key) => !key.startsWith('labdesk:draft:')),
+      );
       await page.reload();
       await page.getByText('Half a thought about the read counts').waitFor();
       expect(await page.getByLabel('Comment on record 1').count()).toBe(0);
